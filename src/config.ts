@@ -1,0 +1,87 @@
+/**
+ * The only place that reads `process.env`. Validated once at start-up with zod; a missing or wrong
+ * value stops start-up with one line naming the variable and what is expected.
+ */
+import { z } from "zod";
+
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+const optionalText = z
+  .string()
+  .trim()
+  .transform((v) => (v === "" ? undefined : v))
+  .optional();
+
+const schema = z.object({
+  BOT_TOKEN: z
+    .string({ error: "is required: the token @BotFather gave you" })
+    .trim()
+    .regex(/^\d+:[\w-]{20,}$/, "must look like 123456789:AA... (the token @BotFather gave you)"),
+  UPSTREAM_BASE_URL: z
+    .string()
+    .trim()
+    .default("https://atlantich2h.com")
+    .refine((v) => v === "sandbox" || /^https?:\/\/[^\s]+$/.test(v), {
+      message: 'must be an http(s) URL or the word "sandbox"',
+    })
+    .transform((v) => v.replace(/\/+$/, "")),
+  TELEGRAM_API_ROOT: optionalText.pipe(
+    z.url({ error: "must be the URL of a Bot API server, e.g. http://127.0.0.1:8081" }).optional(),
+  ),
+  DATA_DIR: z.string().trim().min(1).default("./data"),
+  STORE_SECRET: optionalText.pipe(
+    z.string().min(16, "must be at least 16 characters (or leave it unset to generate one)").optional(),
+  ),
+  ADMIN_IDS: z
+    .string()
+    .trim()
+    .default("")
+    .transform((v, ctx) => {
+      const ids = v.split(",").map((s) => s.trim()).filter(Boolean);
+      const bad = ids.find((s) => !/^\d+$/.test(s));
+      if (bad !== undefined) {
+        ctx.addIssue({ code: "custom", message: `must be comma-separated Telegram user ids; "${bad}" is not one` });
+        return z.NEVER;
+      }
+      return ids.map(Number);
+    }),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).default("info"),
+});
+
+export type AppConfig = {
+  botToken: string;
+  /** `null` means: start the built-in sandbox and use it. */
+  upstreamBaseUrl: string | null;
+  telegramApiRoot: string | undefined;
+  dataDir: string;
+  storeSecret: string | undefined;
+  adminIds: number[];
+  logLevel: (typeof LOG_LEVELS)[number];
+};
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+/** Parses an environment (process.env by default). Throws ConfigError with one clear line. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
+  const result = schema.safeParse(env);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    const name = String(issue.path[0] ?? "environment");
+    const given = env[name];
+    const message =
+      given === undefined && name === "BOT_TOKEN" ? "is required: the token @BotFather gave you" : issue.message;
+    throw new ConfigError(`Configuration error: ${name} ${message}`);
+  }
+  const c = result.data;
+  return {
+    botToken: c.BOT_TOKEN,
+    upstreamBaseUrl: c.UPSTREAM_BASE_URL === "sandbox" ? null : c.UPSTREAM_BASE_URL,
+    telegramApiRoot: c.TELEGRAM_API_ROOT?.replace(/\/+$/, ""),
+    dataDir: c.DATA_DIR,
+    storeSecret: c.STORE_SECRET,
+    adminIds: c.ADMIN_IDS,
+    logLevel: c.LOG_LEVEL,
+  };
+}

@@ -1,0 +1,69 @@
+/**
+ * Lists that change slowly (price lists, banks, deposit methods) cached per api key for a few
+ * minutes: browsing a catalogue must not cost a provider call per button press. Keys are hashed,
+ * so the raw api key is not even a map key. Concurrent misses share one request.
+ */
+import { createHash } from "node:crypto";
+import type { Clock } from "../clock.js";
+import type { UpstreamClient } from "./client.js";
+import type { Bank, DepositMethod, PostpaidProduct, PrepaidProduct } from "./types.js";
+
+export const DEFAULT_LIST_TTL_MS = 5 * 60_000;
+
+interface Entry<T> {
+  at: number;
+  value: Promise<T>;
+}
+
+type ListName = "prepaid" | "postpaid" | "banks" | "depositMethods";
+
+export class ListCache {
+  private entries = new Map<string, Entry<unknown>>();
+
+  constructor(
+    private readonly upstream: UpstreamClient,
+    private readonly clock: Clock,
+    private readonly ttlMs = DEFAULT_LIST_TTL_MS,
+  ) {}
+
+  prepaid(apiKey: string): Promise<PrepaidProduct[]> {
+    return this.get(apiKey, "prepaid", () => this.upstream.prepaidPriceList(apiKey));
+  }
+  postpaid(apiKey: string): Promise<PostpaidProduct[]> {
+    return this.get(apiKey, "postpaid", () => this.upstream.postpaidPriceList(apiKey));
+  }
+  banks(apiKey: string): Promise<Bank[]> {
+    return this.get(apiKey, "banks", () => this.upstream.bankList(apiKey));
+  }
+  depositMethods(apiKey: string): Promise<DepositMethod[]> {
+    return this.get(apiKey, "depositMethods", () => this.upstream.depositMethods(apiKey));
+  }
+
+  /** Forgets one api key's lists (the user's refresh button) or everything (an admin's). */
+  invalidate(apiKey?: string): void {
+    if (apiKey === undefined) {
+      this.entries.clear();
+      return;
+    }
+    const prefix = `${hashKey(apiKey)}:`;
+    for (const k of this.entries.keys()) if (k.startsWith(prefix)) this.entries.delete(k);
+  }
+
+  private get<T>(apiKey: string, name: ListName, load: () => Promise<T>): Promise<T> {
+    const id = `${hashKey(apiKey)}:${name}`;
+    const now = this.clock.now();
+    const hit = this.entries.get(id) as Entry<T> | undefined;
+    if (hit && now - hit.at < this.ttlMs) return hit.value;
+    const value = load();
+    this.entries.set(id, { at: now, value });
+    // A failed load is not cached: the next press tries again.
+    value.catch(() => {
+      if (this.entries.get(id)?.value === value) this.entries.delete(id);
+    });
+    return value;
+  }
+}
+
+function hashKey(apiKey: string): string {
+  return createHash("sha256").update(apiKey).digest("base64url").slice(0, 22);
+}
