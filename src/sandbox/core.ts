@@ -1,0 +1,177 @@
+/**
+ * Shared state of one sandbox: accounts and balances, the clock, seeded ids and the queue of
+ * time-driven transitions. Statuses are computed lazily from clock.now() whenever a record is
+ * read; the queue only exists so money moves (refunds, deposit credits) reach the balance at the
+ * right moment even if nobody reads the record, without timers (a ManualClock drives it).
+ */
+import type { Clock } from "../clock.js";
+import { Rng } from "./rng.js";
+
+/** A business refusal: answered as `{status:false, message, code}`. */
+export class Refusal extends Error {
+  constructor(
+    message: string,
+    readonly code = 400,
+  ) {
+    super(message);
+  }
+}
+
+export interface Account {
+  key: string;
+  name: string;
+  username: string;
+  email: string;
+  phone: string;
+  balance: number;
+  /** Bound to another caller IP: every call is refused naming the caller's IP. */
+  ipBound: boolean;
+}
+
+interface Due {
+  at: number;
+  seq: number;
+  run: () => void;
+}
+
+/** Binary min-heap by (at, seq): O(log n) per scheduled transition, however many are pending. */
+class DueQueue {
+  private heap: Due[] = [];
+  private seq = 0;
+
+  push(at: number, run: () => void): void {
+    const h = this.heap;
+    h.push({ at, seq: this.seq++, run });
+    let i = h.length - 1;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (!this.less(h[i]!, h[p]!)) break;
+      [h[i], h[p]] = [h[p]!, h[i]!];
+      i = p;
+    }
+  }
+
+  popDue(now: number): Due | undefined {
+    const h = this.heap;
+    const top = h[0];
+    if (!top || top.at > now) return undefined;
+    const last = h.pop()!;
+    if (h.length > 0) {
+      h[0] = last;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < h.length && this.less(h[l]!, h[m]!)) m = l;
+        if (r < h.length && this.less(h[r]!, h[m]!)) m = r;
+        if (m === i) break;
+        [h[i], h[m]] = [h[m]!, h[i]!];
+        i = m;
+      }
+    }
+    return top;
+  }
+
+  private less(a: Due, b: Due): boolean {
+    return a.at < b.at || (a.at === b.at && a.seq < b.seq);
+  }
+}
+
+export class Core {
+  readonly accounts = new Map<string, Account>();
+  readonly rng: Rng;
+  private readonly queue = new DueQueue();
+  private readonly usedIds = new Set<string>();
+  /** Base URL of the running server (for qr_image / payment urls); set once listening. */
+  baseUrl = "http://127.0.0.1";
+
+  constructor(
+    readonly clock: Clock,
+    seed: number,
+  ) {
+    this.rng = new Rng(seed);
+  }
+
+  now(): number {
+    return this.clock.now();
+  }
+
+  /** A fresh provider id, unique across every kind of record. */
+  newId(length: number): string {
+    for (;;) {
+      const id = this.rng.text(length);
+      if (!this.usedIds.has(id)) {
+        this.usedIds.add(id);
+        return id;
+      }
+    }
+  }
+
+  /** Runs `run` once clock time reaches `at` (on the next sweep). `run` must be idempotent. */
+  schedule(at: number, run: () => void): void {
+    this.queue.push(at, run);
+  }
+
+  /** Applies every transition that is due. Called at the start of each request and control. */
+  sweep(): void {
+    const now = this.now();
+    for (let due = this.queue.popDue(now); due; due = this.queue.popDue(now)) due.run();
+  }
+
+  addAccount(key: string, balance: number, name?: string, ipBound = false): Account {
+    const slug = key.toLowerCase().replace(/[^a-z0-9]+/g, "").slice(0, 12) || "reseller";
+    const acc: Account = {
+      key,
+      name: name ?? "Sandbox Reseller",
+      username: `${slug}_sandbox`,
+      email: `${slug}@sandbox.invalid`,
+      phone: `0812${String(this.accounts.size + 1).padStart(8, "0")}`,
+      balance,
+      ipBound,
+    };
+    this.accounts.set(key, acc);
+    return acc;
+  }
+
+  /** The account behind an api_key, or the refusal the provider gives. */
+  authenticate(key: string | undefined, ip: string): Account {
+    const acc = key ? this.accounts.get(key) : undefined;
+    if (!acc) throw new Refusal("Api key tidak valid atau tidak ditemukan", 401);
+    if (acc.ipBound) {
+      throw new Refusal(`Akses ditolak: IP ${ip} tidak terdaftar di whitelist api key ini`, 403);
+    }
+    return acc;
+  }
+
+  account(key: string): Account {
+    const acc = this.accounts.get(key);
+    if (!acc) throw new Error(`sandbox: unknown key ${key}`);
+    return acc;
+  }
+
+  debit(acc: Account, amount: number): void {
+    if (acc.balance < amount) throw new Refusal("Saldo tidak mencukupi", 402);
+    acc.balance -= amount;
+  }
+
+  credit(key: string, amount: number): void {
+    const acc = this.accounts.get(key);
+    if (acc) acc.balance += amount;
+  }
+}
+
+/** Key of a client reference within one account. */
+export const reffKey = (key: string, reff: string) => `${key}\n${reff}`;
+
+/** A whole non-negative rupiah amount, or null. */
+export function parseAmount(text: string | undefined): number | null {
+  if (text === undefined || !/^\d{1,12}$/.test(text.trim())) return null;
+  return Number(text.trim());
+}
+
+export function required(params: Record<string, string>, ...names: string[]): void {
+  for (const n of names) {
+    if (!params[n]?.trim()) throw new Refusal(`Parameter ${n} wajib diisi`, 400);
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * An HTTP simulator of the reseller API (same 15 POST endpoints, same quirks, believable state)
+ * for tests, benchmarks and trying the bot without a real key. Deterministic rules: rules.ts.
+ */
+import { randomInt } from "node:crypto";
+import { systemClock, type Clock } from "../clock.js";
+import { createApi } from "./api.js";
+import { postpaidCatalog, prepaidCatalog } from "./catalog.js";
+import { Core } from "./core.js";
+import { Deposits } from "./deposits.js";
+import type { AccountStatus } from "./rules.js";
+import { Sales } from "./sales.js";
+import { SandboxServer, type FaultKind, type RecordedCall } from "./server.js";
+
+export { crc16ccitt, buildQris, parseTlv, verifyQrisCrc } from "./qris.js";
+export { SANDBOX_CUSTOMERS, LATE_QRIS_WINDOW_MS } from "./rules.js";
+export type { FaultKind, RecordedCall } from "./server.js";
+export type { AccountStatus } from "./rules.js";
+
+/** The key printed for demo users. */
+export const DEMO_KEY = "DEMO-PPOB-SANDBOX-2026";
+/** A key bound to another IP: every call is refused with a message naming the caller's IP. */
+export const IP_BOUND_KEY = "IPBOUND-KEY";
+
+/** Keys present unless `keys` is given (IP_BOUND_KEY is always added). */
+export const DEFAULT_KEYS: { key: string; name: string; balance: number }[] = [
+  { key: DEMO_KEY, name: "Demo Reseller", balance: 1_000_000 },
+  { key: "SANDBOX-KEY-2", name: "Konter Pulsa Makmur", balance: 250_000 },
+  { key: "SANDBOX-KEY-LOW", name: "Saldo Tipis Cell", balance: 5_000 },
+  { key: "SANDBOX-KEY-ZERO", name: "Saldo Kosong Cell", balance: 0 },
+];
+
+export interface SandboxOptions {
+  clock?: Clock;
+  host?: string;
+  port?: number;
+  /** How long a prepaid/postpaid/transfer stays pending before it resolves. */
+  settleMs?: number;
+  keys?: { key: string; name?: string; balance: number }[];
+  /** Demo: deposits get paid this long after creation (and processing ones settle H+1). null = only via payDeposit(). */
+  autoPayDepositsAfterMs?: number | null;
+  seed?: number;
+}
+
+export interface Sandbox {
+  url: string;
+  demoKey: string;
+  close(): Promise<void>;
+  addKey(key: string, balance: number, name?: string): void;
+  balance(key: string): number;
+  setBalance(key: string, amount: number): void;
+  setPrice(code: string, price: number): void;
+  setProductStatus(code: string, status: "available" | "empty"): void;
+  /** pending -> processing (qris/va/e-wallet) or success (qrisfast, bank); a QRIS up to 15 min after expiry too. */
+  payDeposit(id: string): void;
+  /** processing -> success (the H+1 settlement). */
+  settleDeposit(id: string): void;
+  setAccountStatus(bankCode: string, accountNumber: string, status: AccountStatus, holderName?: string): void;
+  /** The next `times` calls to `endpoint` misbehave. timeout/malformed still apply the request. */
+  fault(endpoint: string, kind: FaultKind, times?: number): void;
+  calls(endpoint?: string): RecordedCall[];
+  /** A snapshot of any record by provider id or client reference, status brought up to date. */
+  transaction(idOrReff: string): unknown;
+}
+
+export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
+  const core = new Core(opts.clock ?? systemClock, opts.seed ?? randomInt(2 ** 31));
+  const sales = new Sales(core, opts.settleMs ?? 5000, prepaidCatalog(), postpaidCatalog());
+  const deposits = new Deposits(core, opts.autoPayDepositsAfterMs ?? null);
+  const keys = opts.keys ?? DEFAULT_KEYS;
+  for (const k of keys) core.addAccount(k.key, k.balance, k.name);
+  core.addAccount(IP_BOUND_KEY, 500_000, "Reseller IP Terikat", true);
+
+  const server = new SandboxServer({
+    handle: createApi(core, sales, deposits),
+    qrString: (id) => deposits.byId.get(id)?.extra.qr_string,
+    pay: (id) => {
+      core.sweep();
+      deposits.pay(id);
+    },
+  });
+  const url = await server.listen(opts.host ?? "127.0.0.1", opts.port ?? 0);
+  core.baseUrl = url;
+
+  // Controls run a sweep first so due refunds and credits are visible to the caller.
+  const control = <T>(fn: () => T): T => {
+    core.sweep();
+    return fn();
+  };
+  const product = (code: string) => {
+    const p = sales.product(code);
+    if (!p) throw new Error(`sandbox: unknown product ${code}`);
+    return p;
+  };
+
+  return {
+    url,
+    demoKey: keys[0]?.key ?? DEMO_KEY,
+    close: () => server.close(),
+    addKey: (key, balance, name) => void core.addAccount(key, balance, name),
+    balance: (key) => control(() => core.account(key).balance),
+    setBalance: (key, amount) => control(() => void (core.account(key).balance = amount)),
+    setPrice: (code, price) => void (product(code).price = price),
+    setProductStatus: (code, status) => {
+      const biller = sales.billers.get(code);
+      if (biller && !sales.product(code)) biller.status = status;
+      else product(code).status = status;
+    },
+    payDeposit: (id) => control(() => void deposits.pay(id)),
+    settleDeposit: (id) => control(() => void deposits.settle(id)),
+    setAccountStatus: (bank, number, status, holder) => sales.setAccountStatus(bank, number, status, holder),
+    fault: (endpoint, kind, times) => server.fault(endpoint, kind, times),
+    calls: (endpoint) => server.calls(endpoint),
+    transaction: (idOrReff) =>
+      control(() => {
+        const rec = sales.find(idOrReff) ?? deposits.find(idOrReff);
+        if (!rec) return undefined;
+        // A plain copy; the method definition is reduced to its code.
+        return "method" in rec ? { ...rec, method: rec.method.metode, extra: { ...rec.extra } } : { ...rec };
+      }),
+  };
+}

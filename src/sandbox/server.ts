@@ -1,0 +1,210 @@
+/**
+ * The HTTP face of the sandbox: routing, body parsing, request recording and fault injection.
+ * It must never crash on bad input: every path ends in a JSON (or deliberate HTML) answer.
+ */
+import http from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import QRCode from "qrcode";
+import { KNOWN_PATHS, type Params } from "./api.js";
+
+export type FaultKind = "timeout" | "html502" | "html200" | "malformed" | "reject";
+export interface RecordedCall {
+  path: string;
+  body: Record<string, string>;
+}
+
+export interface ServerDeps {
+  handle(path: string, params: Params, ip: string): unknown;
+  /** GET /qr/:id -> the deposit's qr_string, for the hosted QR image. */
+  qrString(id: string): string | undefined;
+  /** POST /pay/:id -> simulated payer pays an e-wallet deposit. Throws when it cannot. */
+  pay(id: string): void;
+}
+
+const MAX_BODY = 64 * 1024;
+const MAX_CALLS = 200_000;
+/** A "timeout" fault holds the response this long unless the sandbox closes first. */
+const HOLD_MS = 10 * 60_000;
+
+const CLOUDFLARE_502 =
+  '<!DOCTYPE html>\n<html lang="en-US"><head><title>atlantich2h.com | 502: Bad gateway</title></head>' +
+  '<body><div id="cf-error-details"><h1>Bad gateway</h1><span>Error code 502</span>' +
+  "<p>The web server reported a bad gateway error.</p><p>Cloudflare Ray ID: 8f1c2d3e4a5b6c7d</p></div></body></html>";
+const CLOUDFLARE_CHALLENGE =
+  '<!DOCTYPE html><html lang="en-US"><head><title>Just a moment...</title>' +
+  '<meta http-equiv="refresh" content="390"></head><body><div class="main-wrapper" role="main">' +
+  "<h1>atlantich2h.com</h1><p>Checking if the site connection is secure</p>" +
+  '<noscript>Enable JavaScript and cookies to continue</noscript></div></body></html>';
+
+export class SandboxServer {
+  readonly http: http.Server;
+  private readonly faults = new Map<string, FaultKind[]>();
+  private log: RecordedCall[] = [];
+  private readonly held = new Set<ServerResponse>();
+
+  constructor(private readonly deps: ServerDeps) {
+    this.http = http.createServer({ keepAliveTimeout: 30_000 }, (req, res) => {
+      this.serve(req, res).catch(() => {
+        if (!res.headersSent) sendJson(res, 500, { status: false, message: "Kesalahan internal sandbox", code: 500 });
+        else res.destroy();
+      });
+    });
+    this.http.on("clientError", (_err, socket) => socket.destroy());
+  }
+
+  fault(endpoint: string, kind: FaultKind, times = 1): void {
+    const path = endpoint.startsWith("/") ? endpoint : `/${endpoint}`;
+    const queue = this.faults.get(path) ?? [];
+    for (let i = 0; i < times; i++) queue.push(kind);
+    this.faults.set(path, queue);
+  }
+
+  calls(endpoint?: string): RecordedCall[] {
+    const path = endpoint === undefined ? undefined : endpoint.startsWith("/") ? endpoint : `/${endpoint}`;
+    return this.log.filter((c) => path === undefined || c.path === path).map((c) => ({ path: c.path, body: { ...c.body } }));
+  }
+
+  async listen(host: string, port: number): Promise<string> {
+    await new Promise<void>((resolve, reject) => {
+      this.http.once("error", reject);
+      this.http.listen(port, host, () => {
+        this.http.off("error", reject);
+        resolve();
+      });
+    });
+    const addr = this.http.address();
+    if (!addr || typeof addr === "string") throw new Error("sandbox: no TCP address");
+    return `http://${addr.family === "IPv6" ? `[${addr.address}]` : addr.address}:${addr.port}`;
+  }
+
+  async close(): Promise<void> {
+    for (const res of this.held) res.destroy();
+    this.held.clear();
+    const closed = new Promise<void>((resolve) => this.http.close(() => resolve()));
+    this.http.closeAllConnections();
+    await closed;
+  }
+
+  private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = (req.url ?? "/").split("?")[0]!.replace(/\/+$/, "") || "/";
+    const extra = /^\/(qr|pay)\/([A-Za-z0-9]+)$/.exec(path);
+    if (extra) return this.serveExtra(req, res, extra[1]!, extra[2]!);
+    if (!KNOWN_PATHS.has(path)) return sendJson(res, 404, { status: false, message: "Not Found", code: 404 });
+    if (req.method !== "POST") {
+      res.setHeader("allow", "POST");
+      return sendJson(res, 405, { status: false, message: "Method Not Allowed", code: 405 });
+    }
+    let params: Params;
+    try {
+      params = parseBody(await readBody(req), req.headers["content-type"]);
+    } catch (err) {
+      const tooBig = err instanceof Error && err.message === "too large";
+      return sendJson(res, tooBig ? 413 : 400, { status: false, message: tooBig ? "Request terlalu besar" : "Format request tidak valid", code: 400 });
+    }
+    this.record({ path, body: params });
+
+    const fault = this.faults.get(path)?.shift();
+    if (fault === "html502") return sendText(res, 502, "text/html; charset=UTF-8", CLOUDFLARE_502);
+    if (fault === "html200") return sendText(res, 200, "text/html; charset=UTF-8", CLOUDFLARE_CHALLENGE);
+    if (fault === "reject") return sendJson(res, 200, { status: false, message: "Transaksi Gagal", code: 201 });
+
+    const ip = (req.socket.remoteAddress ?? "0.0.0.0").replace(/^::ffff:/, "");
+    const answer = this.deps.handle(path, params, ip);
+    // timeout and malformed reach the origin: the request takes effect, only the answer is lost.
+    if (fault === "timeout") return this.hold(res);
+    if (fault === "malformed") return sendText(res, 200, "application/json", JSON.stringify(answer).slice(0, 25));
+    sendJson(res, 200, answer);
+  }
+
+  private hold(res: ServerResponse): void {
+    this.held.add(res);
+    const timer = setTimeout(() => res.destroy(), HOLD_MS);
+    timer.unref();
+    res.on("close", () => {
+      clearTimeout(timer);
+      this.held.delete(res);
+    });
+  }
+
+  private record(call: RecordedCall): void {
+    this.log.push(call);
+    if (this.log.length > MAX_CALLS) this.log = this.log.slice(-MAX_CALLS / 2);
+  }
+
+  /** Demo conveniences: the hosted QR image and an e-wallet "payment page". */
+  private async serveExtra(req: IncomingMessage, res: ServerResponse, kind: string, id: string): Promise<void> {
+    if (kind === "qr" && req.method === "GET") {
+      const text = this.deps.qrString(id);
+      if (!text) return sendJson(res, 404, { status: false, message: "Not Found", code: 404 });
+      return sendBytes(res, 200, "image/png", await QRCode.toBuffer(text, { margin: 2, width: 360 }));
+    }
+    if (kind === "pay" && req.method === "GET") {
+      return sendText(res, 200, "text/html; charset=UTF-8",
+        `<!DOCTYPE html><html><body><h1>Sandbox e-wallet</h1><p>Deposit ${id}</p>` +
+        `<form method="post"><button type="submit">Bayar sekarang</button></form></body></html>`);
+    }
+    if (kind === "pay" && req.method === "POST") {
+      req.resume();
+      try {
+        this.deps.pay(id);
+        return sendText(res, 200, "text/html; charset=UTF-8", "<!DOCTYPE html><html><body><h1>Pembayaran diterima</h1></body></html>");
+      } catch (err) {
+        const msg = err instanceof Error ? err.message : "gagal";
+        return sendText(res, 409, "text/html; charset=UTF-8", `<!DOCTYPE html><html><body><h1>Gagal</h1><p>${escapeHtml(msg)}</p></body></html>`);
+      }
+    }
+    res.setHeader("allow", kind === "qr" ? "GET" : "GET, POST");
+    return sendJson(res, 405, { status: false, message: "Method Not Allowed", code: 405 });
+  }
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY) {
+        reject(new Error("too large"));
+        req.resume();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+/** Form-urlencoded (the contract); JSON objects are accepted too for hand testing. First value wins. */
+function parseBody(text: string, contentType: string | undefined): Params {
+  // No prototype: a field named "__proto__" or "constructor" is just a field.
+  const out = Object.create(null) as Params;
+  if (contentType?.includes("application/json")) {
+    const value: unknown = text.trim() === "" ? {} : JSON.parse(text);
+    if (typeof value !== "object" || value === null || Array.isArray(value)) throw new Error("not an object");
+    for (const [k, v] of Object.entries(value)) {
+      if (v !== null && v !== undefined) out[k] = typeof v === "object" ? JSON.stringify(v) : String(v);
+    }
+    return out;
+  }
+  for (const [k, v] of new URLSearchParams(text)) if (!Object.hasOwn(out, k)) out[k] = v;
+  return out;
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  sendText(res, status, "application/json", JSON.stringify(body));
+}
+
+function sendText(res: ServerResponse, status: number, type: string, text: string): void {
+  sendBytes(res, status, type, Buffer.from(text, "utf8"));
+}
+
+function sendBytes(res: ServerResponse, status: number, type: string, bytes: Buffer): void {
+  res.writeHead(status, { "content-type": type, "content-length": bytes.length });
+  res.end(bytes);
+}
+
+function escapeHtml(s: string): string {
+  return s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c] ?? c);
+}
