@@ -1,0 +1,60 @@
+/**
+ * File naming, shard placement and the lowdb adapters. Every file goes through lowdb's `DataFile`,
+ * which writes via steno: temp file + rename, so a crash leaves either the old or the new file.
+ */
+import { join } from "node:path";
+import { DataFile, JSONFile } from "lowdb/node";
+import { StoreCorruptError } from "./errors.js";
+
+/** FNV-1a (32-bit): cheap, stable across runs and platforms, spreads sequential ids well. */
+export function fnv1a(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+export function shardIndex(key: string | number, count: number): number {
+  return fnv1a(String(key)) % count;
+}
+
+/** `chats-07.json`; the width grows with the count so names sort in shard order. */
+export function shardFileName(prefix: string, index: number, count: number): string {
+  const width = Math.max(2, String(count - 1).length);
+  return `${prefix}-${String(index).padStart(width, "0")}.json`;
+}
+
+/** One JSON file of the store. `read` turns every failure into StoreCorruptError naming the file. */
+export class StoreFile<T> {
+  readonly path: string;
+  private readonly adapter: DataFile<T>;
+
+  constructor(dir: string, readonly name: string, pretty = false) {
+    this.path = join(dir, name);
+    // Shards are compact: smaller files and a faster stringify. meta.json is small and read by people.
+    this.adapter = pretty
+      ? new JSONFile<T>(this.path)
+      : new DataFile<T>(this.path, { parse: JSON.parse, stringify: (d) => JSON.stringify(d) });
+  }
+
+  /** The parsed content, or null if the file does not exist. */
+  async read(): Promise<unknown> {
+    try {
+      return (await this.adapter.read()) as unknown;
+    } catch (err) {
+      const reason = err instanceof SyntaxError ? `invalid JSON (${err.message})` : `unreadable (${errMessage(err)})`;
+      throw new StoreCorruptError(this.path, reason);
+    }
+  }
+
+  /** Serialises `data` synchronously, then resolves once the file was renamed into place. */
+  write(data: T): Promise<void> {
+    return this.adapter.write(data);
+  }
+}
+
+function errMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,464 @@
+/**
+ * The bot's persistent state: chats, transactions and a small key-value meta, all held in memory and
+ * written with lowdb. This module owns the file layout; nothing else touches these files.
+ *
+ * Layout (under `<dir>/store/`, where `dir` is DATA_DIR):
+ *   meta.json          {schema, chatShards, txShards, keyCheck, kv}  pretty-printed, small
+ *   chats-00.json ..   {"chats": ChatRecord[]}  shard = fnv1a(String(chatId)) % chatShards
+ *   tx-00.json ..      {"txs": TxRecord[]}      shard = fnv1a(refId) % txShards
+ *   .<name>.tmp        steno's temp file during an atomic write (temp + rename)
+ *
+ * Why shards: a change rewrites only its shard. With 64 chat shards, 100k linked chats are ~1.6k per
+ * shard (~0.4 MB, ~1 ms to serialise), keeping event-loop stalls short under write bursts; a burst
+ * that touches every shard still rewrites all ~30 MB, in ~0.2 s spread over many turns.
+ * Shard counts are pinned in meta.json when the store is created, since a record's file depends on them.
+ * Transactions are never pruned yet: tx shards grow with history.
+ *
+ * Writes are coalesced (see flusher.ts): a change marks its file dirty and one flush after
+ * `flushDelayMs` writes each dirty file once. Callers that must know a change is on disk (a reference
+ * id before a money call) `await store.flush()`. Writes are atomic (rename) but not fsync'd: they
+ * survive a process crash, not necessarily a power cut.
+ *
+ * Records handed out are deeply frozen (see frozen.ts), never copies; update through the methods.
+ *
+ * A file that is unreadable, not JSON, the wrong shape or from a newer schema makes `open` throw
+ * StoreCorruptError naming it, and is never overwritten.
+ */
+import { mkdir, readdir } from "node:fs/promises";
+import { join } from "node:path";
+import { systemClock, type Clock } from "../clock.js";
+import { decrypt, deriveKey, encrypt, keyCheck, keyCheckMatches, maskKey } from "./crypto.js";
+import {
+  ApiKeyDecryptError,
+  DuplicateTxError,
+  StoreClosedError,
+  StoreCorruptError,
+  StoreSecretMismatchError,
+  UnknownTxError,
+} from "./errors.js";
+import { Flusher, type FlushStats } from "./flusher.js";
+import { deepFreeze, frozenCopy } from "./frozen.js";
+import {
+  checkChatShard,
+  checkMeta,
+  checkTxShard,
+  chatProblem,
+  DEFAULT_CHAT_SHARDS,
+  DEFAULT_TX_SHARDS,
+  SCHEMA_VERSION,
+  txProblem,
+  type ChatShardFile,
+  type MetaFile,
+  type TxShardFile,
+} from "./schema.js";
+import { shardFileName, shardIndex, StoreFile } from "./shards.js";
+import { OPEN_STATUSES, type ChatRecord, type TxRecord, type TxStatus } from "./types.js";
+
+export { maskKey } from "./crypto.js";
+export * from "./errors.js";
+export type { FlushStats } from "./flusher.js";
+
+export interface StoreOptions {
+  /** DATA_DIR; the store keeps its files in `<dir>/store/` and creates it if missing. */
+  dir: string;
+  /** Secret the api-key encryption key is derived from (STORE_SECRET). */
+  secret: string;
+  clock?: Clock;
+  /** Delay between the first unsaved change and its write (default 50 ms). */
+  flushDelayMs?: number;
+  /** Called when a background flush fails; the data stays dirty and is retried. */
+  onError?: (err: unknown) => void;
+  /** Shard counts for a new store (tests); an existing store keeps the counts in its meta.json. */
+  chatShards?: number;
+  txShards?: number;
+}
+
+/** What `updateChat` may change; the key fields go through setApiKey/clearApiKey. */
+export type ChatPatch = Partial<Omit<ChatRecord, "chatId" | "createdAt" | "updatedAt" | "apiKeyEnc" | "keyMask" | "linkedAt">>;
+
+/** A new transaction; createdAt/updatedAt default to the clock. */
+export type NewTx = Omit<TxRecord, "createdAt" | "updatedAt"> & Partial<Pick<TxRecord, "createdAt" | "updatedAt">>;
+
+/** What `updateTx`/`transitionTx` may change. A property set to `undefined` is removed. */
+export type TxPatch = Partial<Omit<TxRecord, "refId" | "chatId" | "createdAt" | "updatedAt">>;
+
+export interface StoreStats extends FlushStats {
+  chats: number;
+  txs: number;
+  openTxs: number;
+}
+
+/** Position of a transaction in its chat's history: sorted by (createdAt, refId). */
+interface TxPos {
+  at: number;
+  refId: string;
+}
+
+const META = "meta.json";
+
+export class Store {
+  readonly path: string;
+  private readonly chatShards: Map<number, ChatRecord>[];
+  private readonly txShards: Map<string, TxRecord>[];
+  private readonly chatNames: string[];
+  private readonly txNames: string[];
+  /** Indexes, kept in step by putChat/putTx so no read needs a full scan. */
+  private readonly linked = new Map<number, ChatRecord>();
+  private readonly open = new Map<string, TxRecord>();
+  private readonly byChat = new Map<number, TxPos[]>();
+  private readonly byUpstream = new Map<string, string>();
+  private readonly kv = new Map<string, unknown>();
+  private readonly flusher: Flusher;
+  private closing: Promise<void> | undefined;
+
+  private constructor(
+    root: string,
+    private readonly meta: MetaFile,
+    private readonly key: Buffer,
+    private readonly clock: Clock,
+    opts: StoreOptions,
+  ) {
+    this.path = root;
+    this.chatShards = Array.from({ length: meta.chatShards }, () => new Map());
+    this.txShards = Array.from({ length: meta.txShards }, () => new Map());
+    this.chatNames = this.chatShards.map((_, i) => shardFileName("chats", i, meta.chatShards));
+    this.txNames = this.txShards.map((_, i) => shardFileName("tx", i, meta.txShards));
+
+    const metaFile = new StoreFile<MetaFile>(root, META, true);
+    const writers = new Map<string, () => Promise<void>>();
+    writers.set(META, () => metaFile.write({ ...this.meta, kv: Object.fromEntries(this.kv) }));
+    this.chatNames.forEach((name, i) => {
+      const file = new StoreFile<ChatShardFile>(root, name);
+      const shard = this.chatShards[i]!;
+      writers.set(name, () => file.write({ chats: Array.from(shard.values()) }));
+    });
+    this.txNames.forEach((name, i) => {
+      const file = new StoreFile<TxShardFile>(root, name);
+      const shard = this.txShards[i]!;
+      writers.set(name, () => file.write({ txs: Array.from(shard.values()) }));
+    });
+
+    this.flusher = new Flusher({
+      clock,
+      delayMs: opts.flushDelayMs ?? 50,
+      write: (name) => writers.get(name)!(),
+      ...(opts.onError ? { onError: opts.onError } : {}),
+    });
+  }
+
+  static async open(opts: StoreOptions): Promise<Store> {
+    const root = join(opts.dir, "store");
+    await mkdir(root, { recursive: true });
+    const key = await deriveKey(opts.secret);
+
+    const metaFile = new StoreFile<MetaFile>(root, META, true);
+    const raw = await metaFile.read();
+    let meta: MetaFile;
+    let fresh = false;
+    if (raw === null) {
+      // Data files without meta.json: something deleted it. Starting empty would shadow that data.
+      const orphans = (await readdir(root)).filter((n) => /^(chats|tx)-\d+\.json$/.test(n));
+      if (orphans.length > 0) {
+        throw new StoreCorruptError(metaFile.path, `missing, but ${orphans.length} data files exist (${orphans[0]}...)`);
+      }
+      meta = {
+        schema: SCHEMA_VERSION,
+        chatShards: opts.chatShards ?? DEFAULT_CHAT_SHARDS,
+        txShards: opts.txShards ?? DEFAULT_TX_SHARDS,
+        keyCheck: keyCheck(key),
+        kv: {},
+      };
+      fresh = true;
+    } else {
+      meta = checkMeta(metaFile.path, raw);
+      // Migrations from older schema versions go here once there is more than one.
+    }
+
+    const store = new Store(root, { ...meta, kv: {} }, key, opts.clock ?? systemClock, opts);
+    for (const [k, v] of Object.entries(meta.kv)) store.kv.set(k, deepFreeze(v));
+    await store.load();
+    if (fresh) {
+      store.flusher.markDirty(META);
+      await store.flusher.flush();
+    }
+    return store;
+  }
+
+  private async load(): Promise<void> {
+    await Promise.all([
+      ...this.chatNames.map(async (name, i) => {
+        const file = new StoreFile(this.path, name);
+        for (const chat of checkChatShard(file.path, await file.read())) {
+          if (shardIndex(chat.chatId, this.chatShards.length) !== i || this.chatShards[i]!.has(chat.chatId)) {
+            throw new StoreCorruptError(file.path, `chat ${chat.chatId} is duplicated or in the wrong shard`);
+          }
+          this.indexChat(deepFreeze(chat));
+        }
+      }),
+      ...this.txNames.map(async (name, i) => {
+        const file = new StoreFile(this.path, name);
+        for (const tx of checkTxShard(file.path, await file.read())) {
+          if (shardIndex(tx.refId, this.txShards.length) !== i || this.txShards[i]!.has(tx.refId)) {
+            throw new StoreCorruptError(file.path, `transaction ${tx.refId} is duplicated or in the wrong shard`);
+          }
+          this.indexTx(deepFreeze(tx), undefined);
+        }
+      }),
+    ]);
+    // Histories were appended in file order; sort each once.
+    for (const list of this.byChat.values()) list.sort(comparePos);
+  }
+
+  // ---- persistence ------------------------------------------------------------------------------
+
+  /** Writes every pending change; resolves when it is on disk. Waits for a flush already running. */
+  flush(): Promise<void> {
+    return this.flusher.flush();
+  }
+
+  /** Flushes and stops the timer. Changes after close throw StoreClosedError. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      this.flusher.stop();
+      await this.flusher.flush();
+    })();
+    return this.closing;
+  }
+
+  stats(): StoreStats {
+    return {
+      ...this.flusher.stats(),
+      chats: this.chatCount(),
+      txs: this.txShards.reduce((n, s) => n + s.size, 0),
+      openTxs: this.open.size,
+    };
+  }
+
+  /** False when the secret differs from the one the store was created with (stored keys won't decrypt). */
+  secretMatches(): boolean {
+    return keyCheckMatches(this.key, this.meta.keyCheck);
+  }
+
+  private assertOpen(): void {
+    if (this.closing) throw new StoreClosedError();
+  }
+
+  // ---- chats ------------------------------------------------------------------------------------
+
+  getChat(chatId: number): Readonly<ChatRecord> | undefined {
+    return this.chatShard(chatId).get(chatId);
+  }
+
+  /** Creates the chat if missing. */
+  updateChat(chatId: number, patch: ChatPatch): Readonly<ChatRecord> {
+    this.assertOpen();
+    return this.putChat(chatId, patch);
+  }
+
+  /** Chats with an api key that have not blocked the bot. */
+  linkedChats(): Readonly<ChatRecord>[] {
+    return Array.from(this.linked.values());
+  }
+
+  *allChats(): IterableIterator<Readonly<ChatRecord>> {
+    for (const shard of this.chatShards) yield* shard.values();
+  }
+
+  chatCount(): number {
+    return this.chatShards.reduce((n, s) => n + s.size, 0);
+  }
+
+  // ---- api keys ---------------------------------------------------------------------------------
+
+  /** Encrypts and stores the key, its mask and linkedAt. Linking is done in the chat, so it is active again. */
+  setApiKey(chatId: number, rawKey: string): Readonly<ChatRecord> {
+    this.assertOpen();
+    if (typeof rawKey !== "string" || rawKey === "") throw new TypeError("The api key must be a non-empty string.");
+    if (!this.secretMatches()) throw new StoreSecretMismatchError();
+    return this.putChat(chatId, {
+      apiKeyEnc: encrypt(this.key, rawKey, keyAad(chatId)),
+      keyMask: maskKey(rawKey),
+      linkedAt: this.clock.now(),
+      inactive: undefined,
+    });
+  }
+
+  /** The decrypted key, or undefined if the chat has none. Throws ApiKeyDecryptError on a wrong secret. */
+  getApiKey(chatId: number): string | undefined {
+    const enc = this.getChat(chatId)?.apiKeyEnc;
+    if (enc === undefined) return undefined;
+    const key = decrypt(this.key, enc, keyAad(chatId));
+    if (key === undefined) throw new ApiKeyDecryptError(chatId);
+    return key;
+  }
+
+  clearApiKey(chatId: number): void {
+    this.assertOpen();
+    if (this.getChat(chatId)?.apiKeyEnc === undefined) return;
+    this.putChat(chatId, { apiKeyEnc: undefined, keyMask: undefined, linkedAt: undefined });
+  }
+
+  private chatShard(chatId: number): Map<number, ChatRecord> {
+    return this.chatShards[shardIndex(chatId, this.chatShards.length)]!;
+  }
+
+  private putChat(chatId: number, patch: Partial<ChatRecord>): ChatRecord {
+    const old = this.getChat(chatId);
+    const now = this.clock.now();
+    const rec = frozenCopy({ ...old, ...patch, chatId, createdAt: old?.createdAt ?? now, updatedAt: now }, "chat");
+    const bad = chatProblem(rec);
+    if (bad) throw new TypeError(`Invalid chat ${chatId}: ${bad}`);
+    this.indexChat(rec);
+    this.flusher.markDirty(this.chatNames[shardIndex(chatId, this.chatShards.length)]!);
+    return rec;
+  }
+
+  private indexChat(rec: ChatRecord): void {
+    this.chatShard(rec.chatId).set(rec.chatId, rec);
+    if (rec.apiKeyEnc !== undefined && !rec.inactive) this.linked.set(rec.chatId, rec);
+    else this.linked.delete(rec.chatId);
+  }
+
+  // ---- transactions -----------------------------------------------------------------------------
+
+  /** Throws DuplicateTxError if the refId exists. */
+  createTx(input: NewTx): Readonly<TxRecord> {
+    this.assertOpen();
+    if (typeof input.refId !== "string" || input.refId === "") throw new TypeError("refId must be a non-empty string.");
+    if (this.getTx(input.refId)) throw new DuplicateTxError(input.refId);
+    const now = this.clock.now();
+    const rec = frozenCopy({ ...input, createdAt: input.createdAt ?? now, updatedAt: input.updatedAt ?? now }, "tx");
+    return this.putTx(rec, undefined);
+  }
+
+  getTx(refId: string): Readonly<TxRecord> | undefined {
+    return this.txShard(refId).get(refId);
+  }
+
+  /** Throws UnknownTxError if missing. */
+  updateTx(refId: string, patch: TxPatch): Readonly<TxRecord> {
+    this.assertOpen();
+    const old = this.getTx(refId);
+    if (!old) throw new UnknownTxError(refId);
+    return this.applyTx(old, patch);
+  }
+
+  /**
+   * Compare-and-set: applies `patch` only if the current status is one of `from`, else returns
+   * undefined (also when the refId is unknown). Synchronous, so two handlers racing on the same
+   * Confirm cannot both win: the first moves draft -> sending, the second sees "sending".
+   */
+  transitionTx(refId: string, from: readonly TxStatus[], patch: TxPatch): Readonly<TxRecord> | undefined {
+    this.assertOpen();
+    const old = this.getTx(refId);
+    if (!old || !from.includes(old.status)) return undefined;
+    return this.applyTx(old, patch);
+  }
+
+  /** Finds a chat's transaction by our refId or by the provider's upstreamId. */
+  findTx(chatId: number, id: string): Readonly<TxRecord> | undefined {
+    const own = this.getTx(id);
+    if (own && own.chatId === chatId) return own;
+    const refId = this.byUpstream.get(upstreamKey(chatId, id));
+    return refId === undefined ? undefined : this.getTx(refId);
+  }
+
+  /** A page of the chat's transactions, newest first (by createdAt, then refId). */
+  listTxByChat(chatId: number, page: { offset?: number; limit?: number } = {}): { items: Readonly<TxRecord>[]; total: number } {
+    const list = this.byChat.get(chatId) ?? [];
+    const total = list.length;
+    const offset = Math.max(0, Math.floor(page.offset ?? 0));
+    const limit = Math.max(0, Math.floor(page.limit ?? 10));
+    const end = Math.max(0, total - offset);
+    const items = list
+      .slice(Math.max(0, end - limit), end)
+      .reverse()
+      .map((p) => this.getTx(p.refId)!);
+    return { items, total };
+  }
+
+  /** Transactions whose status is in OPEN_STATUSES (from an index, not a scan). */
+  openTxs(): Readonly<TxRecord>[] {
+    return Array.from(this.open.values());
+  }
+
+  private txShard(refId: string): Map<string, TxRecord> {
+    return this.txShards[shardIndex(refId, this.txShards.length)]!;
+  }
+
+  private applyTx(old: TxRecord, patch: TxPatch): TxRecord {
+    const rec = frozenCopy(
+      { ...old, ...patch, refId: old.refId, chatId: old.chatId, createdAt: old.createdAt, updatedAt: this.clock.now() },
+      "tx",
+    );
+    return this.putTx(rec, old);
+  }
+
+  private putTx(rec: TxRecord, old: TxRecord | undefined): TxRecord {
+    const bad = txProblem(rec);
+    if (bad) throw new TypeError(`Invalid transaction ${rec.refId}: ${bad}`);
+    this.indexTx(rec, old);
+    this.flusher.markDirty(this.txNames[shardIndex(rec.refId, this.txShards.length)]!);
+    return rec;
+  }
+
+  private indexTx(rec: TxRecord, old: TxRecord | undefined): void {
+    this.txShard(rec.refId).set(rec.refId, rec);
+    if (OPEN_STATUSES.has(rec.status)) this.open.set(rec.refId, rec);
+    else this.open.delete(rec.refId);
+    if (old?.upstreamId !== undefined && old.upstreamId !== rec.upstreamId) {
+      this.byUpstream.delete(upstreamKey(old.chatId, old.upstreamId));
+    }
+    if (rec.upstreamId !== undefined) this.byUpstream.set(upstreamKey(rec.chatId, rec.upstreamId), rec.refId);
+    if (!old) {
+      // createdAt and chatId never change, so only a new transaction moves the history index.
+      let list = this.byChat.get(rec.chatId);
+      if (!list) this.byChat.set(rec.chatId, (list = []));
+      insertSorted(list, { at: rec.createdAt, refId: rec.refId });
+    }
+  }
+
+  // ---- meta -------------------------------------------------------------------------------------
+
+  /** Small JSON state (broadcast progress...). The value is frozen. */
+  getMeta<T>(key: string): Readonly<T> | undefined {
+    return this.kv.get(key) as Readonly<T> | undefined;
+  }
+
+  /** Stores a JSON value; `undefined` deletes the key. */
+  setMeta(key: string, value: unknown): void {
+    this.assertOpen();
+    if (value === undefined) this.kv.delete(key);
+    else this.kv.set(key, frozenCopy(value, `meta.${key}`));
+    this.flusher.markDirty(META);
+  }
+}
+
+function keyAad(chatId: number): string {
+  return `chat:${chatId}`;
+}
+
+function upstreamKey(chatId: number, upstreamId: string): string {
+  return `${chatId}\u0000${upstreamId}`;
+}
+
+function comparePos(a: TxPos, b: TxPos): number {
+  return a.at - b.at || (a.refId < b.refId ? -1 : a.refId > b.refId ? 1 : 0);
+}
+
+/** New transactions almost always go last; otherwise binary search. */
+function insertSorted(list: TxPos[], pos: TxPos): void {
+  const last = list[list.length - 1];
+  if (!last || comparePos(last, pos) <= 0) {
+    list.push(pos);
+    return;
+  }
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (comparePos(list[mid]!, pos) <= 0) lo = mid + 1;
+    else hi = mid;
+  }
+  list.splice(lo, 0, pos);
+}

@@ -1,0 +1,108 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { ManualClock } from "../../src/clock.js";
+import { Flusher } from "../../src/store/flusher.js";
+
+/** A writer whose writes finish only when the test says so; it records what each write saw. */
+function heldWriter(state: Map<string, number>) {
+  const pending: { key: string; saw: number; finish: () => void }[] = [];
+  const active = new Map<string, number>();
+  let maxActive = 0;
+  const write = (key: string): Promise<void> => {
+    const n = (active.get(key) ?? 0) + 1;
+    active.set(key, n);
+    maxActive = Math.max(maxActive, n);
+    return new Promise<void>((resolve) => {
+      pending.push({
+        key,
+        saw: state.get(key) ?? 0,
+        finish: () => {
+          active.set(key, (active.get(key) ?? 1) - 1);
+          resolve();
+        },
+      });
+    });
+  };
+  return { write, pending, maxActive: () => maxActive };
+}
+
+const settle = () => new Promise<void>((r) => setImmediate(r));
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("Flusher", () => {
+  it("a flush waits only for changes made before it, and a file never has two writes in flight", async () => {
+    const state = new Map<string, number>();
+    const w = heldWriter(state);
+    const f = new Flusher({ clock: new ManualClock(), delayMs: 50, write: w.write });
+    const change = (key: string) => {
+      state.set(key, (state.get(key) ?? 0) + 1);
+      f.markDirty(key);
+    };
+
+    change("a");
+    let firstDone = false;
+    const first = f.flush().then(() => (firstDone = true));
+    await settle();
+    expect(w.pending.map((p) => [p.key, p.saw])).toEqual([["a", 1]]);
+
+    change("a"); // while a's first write is in flight
+    let secondDone = false;
+    const second = f.flush().then(() => (secondDone = true));
+    await settle();
+    expect(w.pending).toHaveLength(1); // no second write of "a" yet
+
+    w.pending.shift()!.finish();
+    await first;
+    await settle();
+    expect(firstDone).toBe(true);
+    expect(secondDone).toBe(false);
+    expect(w.pending.map((p) => [p.key, p.saw])).toEqual([["a", 2]]);
+
+    w.pending.shift()!.finish();
+    await second;
+    expect(w.maxActive()).toBe(1);
+    expect(f.stats()).toMatchObject({ writes: 2, dirty: 0 });
+  });
+
+  it("coalesces a burst on the timer into one write per file", async () => {
+    const clock = new ManualClock();
+    const written: string[] = [];
+    const f = new Flusher({ clock, delayMs: 50, write: async (k) => void written.push(k) });
+    for (let i = 0; i < 300; i++) f.markDirty(`k${i % 3}`);
+    await clock.advance(49);
+    expect(written).toEqual([]);
+    await clock.advance(1);
+    await f.flush();
+    expect(written.sort()).toEqual(["k0", "k1", "k2"]);
+    expect(clock.pendingTimers()).toBe(0);
+  });
+
+  it("a throwing serialiser rejects the flush and keeps the file dirty", async () => {
+    let fail = true;
+    const f = new Flusher({
+      clock: new ManualClock(),
+      delayMs: 50,
+      write: async () => {
+        if (fail) throw new Error("boom");
+      },
+    });
+    f.markDirty("x");
+    await expect(f.flush()).rejects.toThrow("boom");
+    expect(f.stats().dirty).toBe(1);
+    fail = false;
+    await f.flush();
+    expect(f.stats().dirty).toBe(0);
+  });
+
+  it("works while a test fakes timers (no reliance on setImmediate for small flushes)", async () => {
+    vi.useFakeTimers();
+    const written: string[] = [];
+    const f = new Flusher({ clock: new ManualClock(), delayMs: 50, write: async (k) => void written.push(k) });
+    f.markDirty("a");
+    f.markDirty("b");
+    await f.flush();
+    expect(written).toEqual(["a", "b"]);
+  });
+});

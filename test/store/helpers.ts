@@ -1,0 +1,41 @@
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach } from "vitest";
+import { ManualClock } from "../../src/clock.js";
+import { Store, type StoreOptions } from "../../src/store/store.js";
+
+export const SECRET = "test-secret-please-change";
+
+const dirs: string[] = [];
+const stores: Store[] = [];
+
+afterEach(async () => {
+  await Promise.all(stores.splice(0).map((s) => s.close().catch(() => undefined)));
+  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+});
+
+export async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), "ppob-store-"));
+  dirs.push(dir);
+  return dir;
+}
+
+/** Opens a store on a ManualClock; closed automatically after the test. */
+export async function openStore(dir: string, opts: Partial<StoreOptions> = {}): Promise<Store> {
+  const store = await Store.open({ dir, secret: SECRET, clock: new ManualClock(), ...opts });
+  stores.push(store);
+  return store;
+}
+
+/** Every file under `dir` (recursively) with its bytes. */
+export async function allFiles(dir: string): Promise<Map<string, Buffer>> {
+  const out = new Map<string, Buffer>();
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) {
+      const path = join(entry.parentPath, entry.name);
+      out.set(path, await readFile(path));
+    }
+  }
+  return out;
+}
