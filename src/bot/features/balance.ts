@@ -1,0 +1,35 @@
+/** /saldo (/balance): the account's name, balance and status from /get_profile. */
+import { Composer } from "grammy";
+import { UpstreamError } from "../../upstream/errors.js";
+import type { BotContext } from "../context.js";
+import { html, rupiah } from "../format.js";
+import { requireKey } from "../guards.js";
+import { moneyText, upstreamErrorText } from "../replies.js";
+
+export const balanceFeature = new Composer<BotContext>();
+
+export async function showBalance(ctx: BotContext): Promise<void> {
+  const key = await requireKey(ctx);
+  if (!key) return;
+  try {
+    const profile = await ctx.deps.upstream.getProfile(key);
+    const chat = ctx.deps.store.getChat(ctx.chat!.id);
+    await ctx.reply(
+      moneyText(
+        ctx,
+        ctx.t("balance-show", {
+          name: html(profile.name),
+          balance: profile.balance === null ? html(profile.balanceText) : rupiah(profile.balance),
+          status: html(profile.status),
+          mask: html(chat?.keyMask ?? ""),
+        }),
+      ),
+      { parse_mode: "HTML" },
+    );
+  } catch (err) {
+    if (!(err instanceof UpstreamError)) throw err;
+    await ctx.reply(upstreamErrorText(ctx, err), { parse_mode: "HTML" });
+  }
+}
+
+balanceFeature.command(["saldo", "balance"], showBalance);

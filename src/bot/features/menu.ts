@@ -1,0 +1,41 @@
+/** /menu, /bantuan (/help) and /batal (/cancel) outside of a flow. */
+import { Composer, InlineKeyboard } from "grammy";
+import type { BotContext } from "../context.js";
+
+/** What a menu button does; features register their entry points here. */
+export type MenuAction = (ctx: BotContext) => Promise<unknown>;
+
+export const MENU_LAYOUT: readonly (readonly string[])[] = [
+  ["topup", "prices"],
+  ["bill", "transfer"],
+  ["deposit", "balance"],
+  ["history", "status"],
+  ["alerts", "language"],
+  ["help"],
+];
+
+export function menuKeyboard(ctx: BotContext): InlineKeyboard {
+  const kb = new InlineKeyboard();
+  for (const row of MENU_LAYOUT) {
+    for (const action of row) kb.text(ctx.t(`menu-${action}`), `menu:${action}`);
+    kb.row();
+  }
+  return kb;
+}
+
+export function menuFeature(actions: Record<string, MenuAction>): Composer<BotContext> {
+  const c = new Composer<BotContext>();
+  c.command("menu", (ctx) => ctx.reply(ctx.t("menu-title"), { parse_mode: "HTML", reply_markup: menuKeyboard(ctx) }));
+  c.command(["bantuan", "help"], (ctx) => ctx.reply(ctx.t("help"), { parse_mode: "HTML" }));
+  c.callbackQuery(/^menu:(\w+)$/, async (ctx) => {
+    const action = actions[ctx.match[1]!];
+    await ctx.answerCallbackQuery();
+    if (action) await action(ctx);
+  });
+  return c;
+}
+
+/** Answers commands whose flows are not built yet. */
+export async function comingSoon(ctx: BotContext): Promise<void> {
+  await ctx.reply(ctx.t("coming-soon"));
+}

@@ -1,0 +1,155 @@
+/**
+ * The building blocks of every guided flow (conversations v2): wait for the user's next step with a
+ * 10-minute limit on the injected clock, a Cancel button on every prompt, and a way out through any
+ * other command or menu button. Side effects go through `conversation.external` (replay-safe).
+ */
+import { InlineKeyboard } from "grammy";
+import type { BotConversation, ConvContext } from "../context.js";
+
+export const STEP_TIMEOUT_MS = 10 * 60_000;
+/** Callback data of buttons that belong to the running flow start with this. */
+export const FLOW_PREFIX = "f:";
+export const PAGE_SIZE = 8;
+
+/** The clock, read replay-safely. */
+export function now(conversation: BotConversation, ctx: ConvContext): Promise<number> {
+  return conversation.external(() => ctx.deps.clock.now());
+}
+
+export function cancelRow(ctx: ConvContext, kb = new InlineKeyboard()): InlineKeyboard {
+  return kb.row().text(ctx.t("button-cancel"), "cancel");
+}
+
+/**
+ * Waits for the next update of this flow. Ends the flow politely after 10 minutes of silence; lets
+ * another command or a menu button end the flow and run; passes buttons of other messages (a
+ * confirm screen, a status button) on to their handlers without ending the flow.
+ */
+export async function waitStep(conversation: BotConversation, ctx: ConvContext): Promise<ConvContext> {
+  const startedAt = await now(conversation, ctx);
+  for (;;) {
+    const next = await conversation.wait();
+    const at = await now(conversation, next);
+    const text = next.message?.text;
+    const data = next.callbackQuery?.data;
+    const isCommand = text?.startsWith("/") ?? false;
+    if (at - startedAt > STEP_TIMEOUT_MS) {
+      if (next.callbackQuery) await next.answerCallbackQuery();
+      await next.reply(next.t("step-timeout"));
+      await conversation.halt({ next: isCommand });
+    }
+    if (isCommand || data?.startsWith("menu:")) await conversation.halt({ next: true });
+    if (data !== undefined && !data.startsWith(FLOW_PREFIX)) await conversation.skip({ next: true });
+    if (next.message && !text) {
+      await next.reply(next.t("flow-send-text"));
+      continue;
+    }
+    return next;
+  }
+}
+
+export interface TextStep<T> {
+  /** Returns the parsed value, or the locale key of the error to show (the user tries again). */
+  parse(text: string): { ok: true; value: T } | { ok: false; error: string; vars?: Record<string, string | number> };
+  /** Extra buttons under the prompt (e.g. "Skip"); pressing one returns its callback data. */
+  keyboard?: InlineKeyboard;
+}
+
+/** Asks for text; re-asks on invalid input (nothing typed so far is lost). */
+export async function askText<T>(
+  conversation: BotConversation,
+  ctx: ConvContext,
+  prompt: string,
+  step: TextStep<T>,
+): Promise<{ value: T; ctx: ConvContext } | { button: string; ctx: ConvContext }> {
+  await ctx.reply(prompt, { parse_mode: "HTML", reply_markup: cancelRow(ctx, step.keyboard) });
+  for (;;) {
+    const next = await waitStep(conversation, ctx);
+    if (next.callbackQuery) {
+      await next.answerCallbackQuery();
+      return { button: next.callbackQuery.data!.slice(FLOW_PREFIX.length), ctx: next };
+    }
+    const parsed = step.parse(next.message!.text!.trim());
+    if (parsed.ok) return { value: parsed.value, ctx: next };
+    await next.reply(next.t(parsed.error, parsed.vars), { parse_mode: "HTML", reply_markup: cancelRow(next, step.keyboard) });
+  }
+}
+
+export interface Choice {
+  label: string;
+  value: string;
+  /** Extra words to match when the user types a search. */
+  keywords?: string;
+}
+
+/**
+ * Shows options as a paged inline keyboard; the user taps one, pages, or (when searchable) types
+ * words to narrow the list. Returns the chosen value. Option values are referenced by index in
+ * the callback data, so long codes never exceed Telegram's 64-byte limit.
+ */
+export async function askChoice(
+  conversation: BotConversation,
+  ctx: ConvContext,
+  prompt: string,
+  choices: readonly Choice[],
+  opts: { searchable?: boolean; columns?: number } = {},
+): Promise<{ value: string; ctx: ConvContext }> {
+  let visible = choices.map((_, i) => i);
+  let page = 0;
+  const render = (c: ConvContext) => {
+    const kb = new InlineKeyboard();
+    const pages = Math.max(1, Math.ceil(visible.length / PAGE_SIZE));
+    page = Math.min(page, pages - 1);
+    visible.slice(page * PAGE_SIZE, (page + 1) * PAGE_SIZE).forEach((index, n) => {
+      kb.text(choices[index]!.label, `${FLOW_PREFIX}c:${index}`);
+      if ((n + 1) % (opts.columns ?? 1) === 0) kb.row();
+    });
+    kb.row();
+    if (page > 0) kb.text(c.t("button-prev"), `${FLOW_PREFIX}p:${page - 1}`);
+    if (page < pages - 1) kb.text(c.t("button-next"), `${FLOW_PREFIX}p:${page + 1}`);
+    return cancelRow(c, kb);
+  };
+  const header = (c: ConvContext) =>
+    opts.searchable ? `${prompt}\n\n${c.t("flow-search-hint")}` : prompt;
+  await ctx.reply(header(ctx), { parse_mode: "HTML", reply_markup: render(ctx) });
+  for (;;) {
+    const next = await waitStep(conversation, ctx);
+    const data = next.callbackQuery?.data?.slice(FLOW_PREFIX.length);
+    if (data?.startsWith("c:")) {
+      await next.answerCallbackQuery();
+      const choice = choices[Number(data.slice(2))];
+      if (choice) {
+        await next.editMessageReplyMarkup().catch(() => undefined);
+        return { value: choice.value, ctx: next };
+      }
+      continue;
+    }
+    if (data?.startsWith("p:")) {
+      await next.answerCallbackQuery();
+      page = Number(data.slice(2)) || 0;
+      await next.editMessageReplyMarkup({ reply_markup: render(next) }).catch(() => undefined);
+      continue;
+    }
+    if (next.callbackQuery) {
+      await next.answerCallbackQuery();
+      continue;
+    }
+    const query = next.message?.text?.trim().toLowerCase() ?? "";
+    if (!opts.searchable) {
+      await next.reply(next.t("flow-tap-a-button"));
+      continue;
+    }
+    const words = query.split(/\s+/).filter(Boolean);
+    const found = choices
+      .map((c, i) => ({ i, hay: `${c.label} ${c.value} ${c.keywords ?? ""}`.toLowerCase() }))
+      .filter(({ hay }) => words.every((w) => hay.includes(w)))
+      .map(({ i }) => i);
+    if (found.length === 0) {
+      await next.reply(next.t("flow-search-none", { query: query.slice(0, 50) }));
+      continue;
+    }
+    visible = found;
+    page = 0;
+    await next.reply(header(next), { parse_mode: "HTML", reply_markup: render(next) });
+  }
+}

@@ -1,0 +1,141 @@
+/**
+ * createBot(token, deps, botConfig?) builds the whole bot without starting it, so tests build it
+ * freely and feed it updates. main.ts starts it.
+ */
+import { Bot, Composer, GrammyError, HttpError, type ApiClientOptions, type Middleware } from "grammy";
+import { autoRetry } from "@grammyjs/auto-retry";
+import { conversations } from "@grammyjs/conversations";
+import { limit } from "@grammyjs/ratelimiter";
+import { sequentialize } from "@grammyjs/runner";
+import type { UserFromGetMe } from "grammy/types";
+import type { BaseContext, BotContext, BotDeps, ConvContext } from "./context.js";
+import { createI18n, langFromTelegram, translator, type Translate } from "./i18n.js";
+import { balanceFeature, showBalance } from "./features/balance.js";
+import { askLanguage, languageFeature } from "./features/language.js";
+import { linkFeature } from "./features/link.js";
+import { comingSoon, menuFeature, type MenuAction } from "./features/menu.js";
+
+export interface BotConfig {
+  botInfo?: UserFromGetMe;
+  client?: ApiClientOptions;
+  /** Per-user flood limit; `false` turns it off (benchmarks). */
+  rateLimit?: { timeFrameMs: number; limit: number } | false;
+  /** How long auto-retry may wait on a 429 before giving up, for interactive replies. */
+  maxRetryDelaySeconds?: number;
+}
+
+const DEFAULT_RATE_LIMIT = { timeFrameMs: 3000, limit: 8 };
+
+export type AppBot = Bot<BotContext> & { translate: Translate };
+
+export function createBot(token: string, deps: BotDeps, botConfig: BotConfig = {}): AppBot {
+  const bot = new Bot<BotContext>(token, { botInfo: botConfig.botInfo, client: botConfig.client });
+  const retry = () => autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: botConfig.maxRetryDelaySeconds ?? 60 });
+  bot.api.config.use(retry());
+
+  const i18n = createI18n<BaseContext>((ctx) => ctx.lang);
+  const translate = translator(i18n as never);
+
+  // Conversations rebuild their context on every replay: these run there too.
+  const extras: Middleware<BaseContext> = (ctx, next) => {
+    const chatId = ctx.chat?.id;
+    const stored = chatId === undefined ? undefined : deps.store.getChat(chatId)?.lang;
+    Object.assign(ctx, { deps, translate, lang: stored ?? langFromTelegram(ctx.from?.language_code) });
+    return next();
+  };
+  const retryInside: Middleware<BaseContext> = (ctx, next) => {
+    ctx.api.config.use(retry());
+    return next();
+  };
+
+  // The runner processes updates concurrently; one chat's updates still run one after another.
+  bot.use(sequentialize((ctx) => ctx.chat?.id.toString() ?? ctx.from?.id.toString()));
+  bot.use(extras as Middleware<BotContext>);
+  bot.use(i18n.middleware() as Middleware<BotContext>);
+  bot.use(rateLimiter(botConfig.rateLimit ?? DEFAULT_RATE_LIMIT));
+
+  bot.use(
+    conversations<BotContext, ConvContext>({
+      plugins: [extras, i18n.middleware() as Middleware<ConvContext>, retryInside],
+    }),
+  );
+  // /batal and Cancel buttons must work while a flow waits, so they sit before the flows.
+  bot.command(["batal", "cancel"], async (ctx) => {
+    const active = Object.keys(await ctx.conversation.active()).length > 0;
+    const chat = ctx.chat && deps.store.getChat(ctx.chat.id);
+    await ctx.conversation.exitAll();
+    if (chat?.awaitingKey && chat.apiKeyEnc) deps.store.updateChat(chat.chatId, { awaitingKey: false });
+    await ctx.reply(ctx.t(active || chat?.awaitingKey ? "cancelled" : "nothing-to-cancel"), {
+      reply_markup: { remove_keyboard: true },
+    });
+  });
+  bot.callbackQuery("cancel", async (ctx) => {
+    await ctx.conversation.exitAll();
+    await ctx.answerCallbackQuery();
+    await ctx.editMessageReplyMarkup().catch(() => undefined);
+    await ctx.reply(ctx.t("cancelled"));
+  });
+
+  const actions: Record<string, MenuAction> = {
+    balance: showBalance,
+    language: askLanguage,
+    help: (ctx) => ctx.reply(ctx.t("help"), { parse_mode: "HTML" }),
+    prices: comingSoon,
+    topup: comingSoon,
+    bill: comingSoon,
+    transfer: comingSoon,
+    deposit: comingSoon,
+    history: comingSoon,
+    status: comingSoon,
+    alerts: comingSoon,
+  };
+  const later = new Composer<BotContext>();
+  later.command(
+    ["harga", "prices", "beli", "topup", "tagihan", "bill", "transfer", "deposit", "status", "riwayat", "history", "alerts"],
+    comingSoon,
+  );
+
+  const features = [linkFeature, balanceFeature, languageFeature, menuFeature(actions), later];
+  bot.errorBoundary(async (err) => {
+    deps.logger.error({ err: err.error, update_id: err.ctx.update.update_id }, "handler failed");
+    await replyFailure(err.ctx);
+  }, ...features);
+
+  // Every callback query is answered, even for buttons of flows that ended or a restart forgot.
+  bot.on("callback_query", (ctx) => ctx.answerCallbackQuery({ text: ctx.t("button-expired") }));
+
+  bot.catch((err) => deps.logger.error({ err: err.error, update_id: err.ctx.update.update_id }, "unhandled error"));
+  return Object.assign(bot, { translate });
+}
+
+async function replyFailure(ctx: BotContext): Promise<void> {
+  try {
+    if (ctx.callbackQuery) await ctx.answerCallbackQuery().catch(() => undefined);
+    if (ctx.chat) await ctx.reply(ctx.t("error-generic"));
+  } catch (e) {
+    if (!(e instanceof GrammyError || e instanceof HttpError)) throw e;
+  }
+}
+
+function rateLimiter(opts: BotConfig["rateLimit"]): Middleware<BotContext> {
+  if (!opts) return (_ctx, next) => next();
+  const limiter = limit<BotContext, never>({
+    timeFrame: opts.timeFrameMs,
+    limit: opts.limit,
+    // One notice per window; buttons are answered below on every limited press.
+    onLimitExceeded: async (ctx) => {
+      if (!ctx.callbackQuery && ctx.chat) await ctx.reply(ctx.t("rate-limited"));
+    },
+    keyGenerator: (ctx) => ctx.from?.id.toString(),
+  });
+  return async (ctx, next) => {
+    let passed = false;
+    await limiter(ctx, async () => {
+      passed = true;
+      await next();
+    });
+    if (!passed && ctx.callbackQuery) {
+      await ctx.answerCallbackQuery({ text: ctx.t("rate-limited") }).catch(() => undefined);
+    }
+  };
+}

@@ -1,0 +1,174 @@
+/**
+ * The confirm engine shared by every money flow. A flow ends by saving a *draft* (with its reference
+ * id) and showing a confirm screen; the Confirm button is an ordinary callback handled here, so it
+ * works after a restart and a double tap or a repeated update creates exactly once:
+ *   draft --(compare-and-set, persisted before the call)--> sending --(create)--> pending | success
+ *   | failed (refused) | unknown (timeout/outage: never re-sent automatically).
+ */
+import { Composer, InlineKeyboard } from "grammy";
+import type { TxRecord } from "../../store/types.js";
+import { UpstreamError, UpstreamRejected } from "../../upstream/errors.js";
+import type { BaseContext, BotContext } from "../context.js";
+import { html } from "../format.js";
+import { STEP_TIMEOUT_MS } from "../flows/steps.js";
+import { moneyText } from "../replies.js";
+import type { DraftFields, MoneyKind } from "./kinds.js";
+import { receiptText } from "./receipt.js";
+import { newRefId } from "./refs.js";
+
+/** A confirm screen older than this is refused: prices and bills may have changed. */
+export const DRAFT_TTL_MS = STEP_TIMEOUT_MS;
+
+export function confirmKeyboard(ctx: BaseContext, refId: string): InlineKeyboard {
+  return new InlineKeyboard().text(ctx.t("button-confirm"), `ok:${refId}`).text(ctx.t("button-cancel"), `no:${refId}`);
+}
+
+export function statusKeyboard(ctx: BaseContext, refId: string): InlineKeyboard {
+  return new InlineKeyboard().text(ctx.t("button-check-status"), `st:${refId}`);
+}
+
+/** Saves a draft with a fresh (or the given) reference id. Persisted before any call uses the id. */
+export async function saveDraft(ctx: BaseContext, kind: MoneyKind, fields: DraftFields): Promise<TxRecord> {
+  const now = ctx.deps.clock.now();
+  const tx = ctx.deps.store.createTx({
+    ...fields,
+    refId: fields.refId ?? newRefId(kind.kind, now),
+    chatId: ctx.chat!.id,
+    kind: kind.kind,
+    status: "draft",
+  });
+  await ctx.deps.store.flush();
+  return tx;
+}
+
+/** Sends the confirm screen for a saved draft and remembers its message for later edits. */
+export async function showConfirm(ctx: BaseContext, kind: MoneyKind, tx: TxRecord): Promise<void> {
+  const text = moneyText(ctx, `${ctx.t("confirm-title")}\n\n${kind.confirmText(ctx, tx)}\n${ctx.t("receipt-ref")}: <code>${html(tx.refId)}</code>`);
+  const sent = await ctx.reply(text, { parse_mode: "HTML", reply_markup: confirmKeyboard(ctx, tx.refId) });
+  ctx.deps.store.updateTx(tx.refId, { messageId: sent.message_id });
+}
+
+export async function saveAndConfirm(ctx: BaseContext, kind: MoneyKind, fields: DraftFields): Promise<TxRecord> {
+  const tx = await saveDraft(ctx, kind, fields);
+  await showConfirm(ctx, kind, tx);
+  return tx;
+}
+
+export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext> {
+  const byKind = new Map(kinds.map((k) => [k.kind, k]));
+  const c = new Composer<BotContext>();
+
+  c.callbackQuery(/^ok:(\w+)$/, async (ctx) => {
+    const refId = ctx.match[1]!;
+    const store = ctx.deps.store;
+    const tx = store.getTx(refId);
+    const kind = tx && byKind.get(tx.kind);
+    if (!tx || !kind || tx.chatId !== ctx.chat?.id) {
+      await ctx.answerCallbackQuery({ text: ctx.t("button-expired") });
+      return;
+    }
+    if (tx.status === "draft" && ctx.deps.clock.now() - tx.createdAt > DRAFT_TTL_MS) {
+      store.transitionTx(refId, ["draft"], { status: "cancel", message: "confirm screen expired" });
+      await ctx.answerCallbackQuery({ text: ctx.t("confirm-expired"), show_alert: true });
+      await ctx.editMessageReplyMarkup().catch(() => undefined);
+      return;
+    }
+    const apiKey = store.getApiKey(tx.chatId);
+    if (!apiKey) {
+      await ctx.answerCallbackQuery({ text: ctx.t("not-linked"), show_alert: true });
+      return;
+    }
+    // The compare-and-set is synchronous: a second tap (or a re-delivered update) finds "sending".
+    const sending = store.transitionTx(refId, ["draft"], { status: "sending" });
+    if (!sending) {
+      await ctx.answerCallbackQuery({ text: ctx.t("confirm-already") });
+      return;
+    }
+    await store.flush();
+    await ctx.answerCallbackQuery({ text: ctx.t("confirm-sending") });
+    await ctx.editMessageReplyMarkup().catch(() => undefined);
+
+    let result: TxRecord;
+    try {
+      const patch = await kind.create(ctx, apiKey, sending);
+      result = store.updateTx(refId, { ...patch, status: patch.status ?? "pending" });
+    } catch (err) {
+      if (!(err instanceof UpstreamError)) {
+        // A bug, not an answer from the provider: the request may have gone out.
+        store.updateTx(refId, { status: "unknown", message: "internal error after sending" });
+        await store.flush();
+        throw err;
+      }
+      if (err instanceof UpstreamRejected) {
+        const extra = await kind.explainRejection?.(ctx, apiKey, sending, err).catch(() => undefined);
+        result = store.updateTx(refId, { status: "failed", message: err.providerMessage });
+        await store.flush();
+        await ctx.reply(moneyText(ctx, `${ctx.t("money-rejected", { message: html(err.providerMessage) })}${extra ? `\n${extra}` : ""}`), {
+          parse_mode: "HTML",
+          reply_markup: new InlineKeyboard().text(ctx.t("button-retry"), `rt:${refId}`).text(ctx.t("button-menu"), "menu:open"),
+        });
+        return;
+      }
+      // Timeout, outage or an answer we cannot read: the money may have moved. Never re-send.
+      ctx.deps.logger.warn({ refId, kind: tx.kind, err }, "create outcome unknown");
+      result = store.updateTx(refId, { status: "unknown", message: err.message });
+    }
+    await store.flush();
+    if (await kind.announce?.(ctx, result)) return;
+    await announceOutcome(ctx, result);
+  });
+
+  c.callbackQuery(/^no:(\w+)$/, async (ctx) => {
+    const refId = ctx.match[1]!;
+    const tx = ctx.deps.store.getTx(refId);
+    if (!tx || tx.chatId !== ctx.chat?.id) {
+      await ctx.answerCallbackQuery({ text: ctx.t("button-expired") });
+      return;
+    }
+    const cancelled = ctx.deps.store.transitionTx(refId, ["draft"], { status: "cancel" });
+    await ctx.answerCallbackQuery({ text: ctx.t(cancelled ? "cancelled" : "confirm-already") });
+    await ctx.editMessageReplyMarkup().catch(() => undefined);
+    if (cancelled) await ctx.reply(ctx.t("cancelled"));
+  });
+
+  // Try again after a refusal: a fresh draft with a new reference id, confirmed again.
+  c.callbackQuery(/^rt:(\w+)$/, async (ctx) => {
+    const tx = ctx.deps.store.getTx(ctx.match[1]!);
+    const kind = tx && byKind.get(tx.kind);
+    const apiKey = ctx.chat && ctx.deps.store.getApiKey(ctx.chat.id);
+    if (!tx || !kind || tx.chatId !== ctx.chat?.id || !apiKey) {
+      await ctx.answerCallbackQuery({ text: ctx.t("button-expired") });
+      return;
+    }
+    await ctx.answerCallbackQuery();
+    await ctx.editMessageReplyMarkup().catch(() => undefined);
+    try {
+      const fields = await kind.retryDraft?.(ctx, apiKey, tx);
+      if (!fields) {
+        await ctx.reply(ctx.t("retry-start-again"), { parse_mode: "HTML" });
+        return;
+      }
+      await saveAndConfirm(ctx, kind, fields);
+    } catch (err) {
+      if (!(err instanceof UpstreamError)) throw err;
+      await ctx.reply(ctx.t(err instanceof UpstreamRejected ? "upstream-rejected" : "upstream-unavailable", {
+        message: err instanceof UpstreamRejected ? html(err.providerMessage) : "",
+      }), { parse_mode: "HTML" });
+    }
+  });
+  return c;
+}
+
+/** The generic message after a create: receipt plus what happens next. */
+export async function announceOutcome(ctx: BaseContext, tx: TxRecord): Promise<void> {
+  const next =
+    tx.status === "unknown"
+      ? ctx.t("money-unknown", { ref: tx.refId })
+      : tx.status === "pending" || tx.status === "processing"
+        ? ctx.t("money-pending")
+        : "";
+  const text = moneyText(ctx, `${receiptText(ctx.translate, ctx.lang, tx)}${next ? `\n\n${next}` : ""}`);
+  const open = tx.status !== "success" && tx.status !== "failed";
+  const sent = await ctx.reply(text, { parse_mode: "HTML", reply_markup: open ? statusKeyboard(ctx, tx.refId) : undefined });
+  ctx.deps.store.updateTx(tx.refId, { messageId: sent.message_id });
+}

@@ -1,0 +1,23 @@
+/** What each kind of money action (prepaid, postpaid, transfer, deposit) plugs into the confirm engine. */
+import type { TxKind, TxRecord } from "../../store/types.js";
+import type { UpstreamRejected } from "../../upstream/errors.js";
+import type { BaseContext } from "../context.js";
+
+/** The fields of a new draft; the engine adds refId, chatId, status and times. */
+export type DraftFields = Omit<TxRecord, "refId" | "chatId" | "status" | "createdAt" | "updatedAt" | "kind"> & {
+  refId?: string;
+};
+
+export interface MoneyKind {
+  kind: TxKind;
+  /** The body of the confirm screen: exactly what will happen (HTML). */
+  confirmText(ctx: BaseContext, tx: TxRecord): string;
+  /** Calls the create endpoint once. Returns what to record (status, upstreamId, sn, amounts...). */
+  create(ctx: BaseContext, apiKey: string, tx: TxRecord): Promise<Partial<TxRecord>>;
+  /** Optional extra explanation for a refusal (e.g. the new price after a limit_price refusal). */
+  explainRejection?(ctx: BaseContext, apiKey: string, tx: TxRecord, err: UpstreamRejected): Promise<string | undefined>;
+  /** Fields of a fresh draft to try again after a refusal; undefined = start the flow from scratch. */
+  retryDraft?(ctx: BaseContext, apiKey: string, tx: TxRecord): Promise<DraftFields | undefined>;
+  /** Shows the outcome after the create call; the engine's generic receipt is used when absent. */
+  announce?(ctx: BaseContext, tx: TxRecord): Promise<boolean>;
+}

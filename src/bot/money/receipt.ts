@@ -1,0 +1,45 @@
+/**
+ * The one rendering of a transaction the user sees after a create, in a status notice, in
+ * /status and in history details. Kind-specific lines come from `tx.detail` where present.
+ */
+import type { TxRecord } from "../../store/types.js";
+import type { Lang } from "../../store/types.js";
+import type { Translate } from "../i18n.js";
+import { html, rupiah, wibTime } from "../format.js";
+
+export const STATUS_ICON: Record<TxRecord["status"], string> = {
+  draft: "📝",
+  sending: "⏳",
+  unknown: "❓",
+  pending: "⏳",
+  processing: "⏳",
+  success: "✅",
+  failed: "❌",
+  expired: "⌛",
+  cancel: "🚫",
+};
+
+export function statusLabel(t: Translate, lang: Lang, status: TxRecord["status"]): string {
+  return `${STATUS_ICON[status]} ${t(lang, `status-${status}`)}`;
+}
+
+/** A receipt: what, to whom, how much, status, ids and times (HTML). */
+export function receiptText(t: Translate, lang: Lang, tx: TxRecord): string {
+  const line = (key: string, value: string | number | undefined | null) =>
+    value === undefined || value === null || value === "" ? [] : [`${t(lang, key)}: ${value}`];
+  const lines = [
+    `<b>${t(lang, `kind-${tx.kind}`)}</b>${tx.title ? `: ${html(tx.title)}` : ""}`,
+    ...line("receipt-target", tx.target && `<code>${html(tx.target)}</code>`),
+    ...line("receipt-customer", typeof tx.detail?.customerName === "string" ? html(tx.detail.customerName) : undefined),
+    ...line("receipt-amount", rupiah(tx.amount)),
+    ...line("receipt-fee", tx.fee ? rupiah(tx.fee) : undefined),
+    ...line("receipt-total", tx.total !== undefined && tx.total !== tx.amount ? rupiah(tx.total) : undefined),
+    ...line("receipt-sn", tx.sn ? `<code>${html(tx.sn)}</code>` : undefined),
+    ...line("receipt-status", statusLabel(t, lang, tx.status)),
+    ...line("receipt-message", tx.message && tx.status !== "success" ? html(tx.message) : undefined),
+    ...line("receipt-ref", `<code>${html(tx.refId)}</code>`),
+    ...line("receipt-upstream-id", tx.upstreamId && `<code>${html(tx.upstreamId)}</code>`),
+    ...line("receipt-created", wibTime(tx.createdAt, lang)),
+  ];
+  return lines.join("\n");
+}

@@ -1,0 +1,56 @@
+/** Process entry point: `npm start`. Reads the environment, starts the app, stops it on SIGINT/SIGTERM. */
+import { ConfigError, loadConfig } from "./config.js";
+import { createLogger } from "./logger.js";
+import { startApp } from "./app.js";
+import { StoreCorruptError } from "./store/errors.js";
+
+async function main(): Promise<void> {
+  // A .env beside package.json is optional; real environment variables win over it.
+  try {
+    process.loadEnvFile();
+  } catch {
+    // no .env: the environment alone configures the bot
+  }
+  let config;
+  try {
+    config = loadConfig();
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      process.stderr.write(`${e.message}\n`);
+      process.exit(1);
+    }
+    throw e;
+  }
+  const logger = createLogger(config.logLevel);
+  let app;
+  try {
+    app = await startApp(config, logger);
+  } catch (e) {
+    if (e instanceof StoreCorruptError) {
+      logger.fatal(e.message);
+      process.stderr.write(`${e.message}\n`);
+      process.exit(1);
+    }
+    throw e;
+  }
+  let signalled = false;
+  const shutdown = (signal: string) => {
+    if (signalled) return;
+    signalled = true;
+    logger.info({ signal }, "shutting down: finishing running handlers");
+    app.stop().then(
+      () => process.exit(0),
+      (err) => {
+        logger.error({ err }, "shutdown failed");
+        process.exit(1);
+      },
+    );
+  };
+  process.once("SIGINT", () => shutdown("SIGINT"));
+  process.once("SIGTERM", () => shutdown("SIGTERM"));
+}
+
+main().catch((err) => {
+  process.stderr.write(`Start-up failed: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,109 @@
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { IP_BOUND_KEY } from "../../src/sandbox/index.js";
+import { makeWorld, type World } from "../support/world.js";
+
+async function allDataText(dir: string): Promise<string> {
+  const out: string[] = [];
+  const walk = async (d: string) => {
+    for (const e of await readdir(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) await walk(p);
+      else out.push(await readFile(p, "utf8"));
+    }
+  };
+  await walk(dir);
+  return out.join("\n");
+}
+
+describe("linking an api key", () => {
+  let w: World;
+  beforeEach(async () => {
+    w = await makeWorld();
+  });
+  afterEach(() => w.close());
+
+  it("greets, deletes the key message, shows profile with a masked key, and keeps the raw key off disk", async () => {
+    const budi = w.user({ firstName: "Budi", languageCode: "id" });
+    await budi.sendCommand("start");
+    expect(budi.lastReply()).toContain("Halo, Budi");
+    expect(budi.lastReply()).toContain("api key");
+
+    await budi.sendText(w.demoKey);
+    const keyMessage = budi.messages().find((m) => m.from === "user" && m.text === w.demoKey);
+    expect(w.fake.callsOf("deleteMessage").map((c) => c.payload.message_id)).toEqual([keyMessage!.messageId]);
+    expect(keyMessage!.deleted).toBe(true);
+
+    const reply = budi.lastReply()!;
+    expect(reply).toContain("Api key terhubung");
+    expect(reply).toContain("Saldo: Rp");
+    const masked = `${w.demoKey.slice(0, 4)}…${w.demoKey.slice(-4)}`;
+    expect(reply).toContain(masked);
+    // The full key is never echoed back.
+    for (const call of w.fake.calls) expect(JSON.stringify(call.payload)).not.toContain(w.demoKey);
+
+    await w.store.flush();
+    expect(await allDataText(w.dir)).not.toContain(w.demoKey);
+    expect(w.store.getApiKey(budi.chatId)).toBe(w.demoKey);
+  });
+
+  it("explains a refused key with the provider's message and keeps the chat unlinked", async () => {
+    const ani = w.user({ languageCode: "en" });
+    await ani.sendCommand("start");
+    await ani.sendText("WRONG-KEY-123456789");
+    expect(ani.lastReply()).toContain("did not accept the api key");
+    expect(w.store.getApiKey(ani.chatId)).toBeUndefined();
+    expect(w.fake.callsOf("deleteMessage")).toHaveLength(1);
+
+    // An IP-bound key: the provider names the caller IP, and the user is told to whitelist it.
+    await ani.sendText(IP_BOUND_KEY);
+    expect(ani.lastReply()).toMatch(/127\.0\.0\.1/);
+    expect(ani.lastReply()).toContain("whitelist");
+  });
+
+  it("refuses a key sent in a group: deletes it and warns it has leaked", async () => {
+    const group = w.user({ chatType: "group", languageCode: "en" });
+    await group.sendText("here is my key AbCdEf0123456789XyZ0123456789");
+    expect(w.fake.callsOf("deleteMessage")).toHaveLength(1);
+    expect(group.lastReply()).toContain("treat that api key as leaked");
+    expect(w.store.getApiKey(group.chatId)).toBeUndefined();
+
+    await group.sendCommand("saldo");
+    expect(group.lastReply()).toContain("only works in a private chat");
+  });
+
+  it("says when the key message could not be deleted", async () => {
+    const u = w.user({ languageCode: "en" });
+    await u.sendCommand("start");
+    w.fake.failNext("deleteMessage", { error_code: 400, description: "Bad Request: message can't be deleted" });
+    await u.sendText(w.demoKey);
+    expect(u.replies().join("\n")).toContain("could not delete the message with your api key");
+    expect(w.store.getApiKey(u.chatId)).toBe(w.demoKey);
+  });
+
+  it("/kunci replaces the key and /keluar forgets it", async () => {
+    const u = await w.linkedUser({ languageCode: "id" });
+    w.sandbox.addKey("SECOND-KEY-ABCDEFGH", 5000, "Toko Kedua");
+    await u.sendCommand("kunci");
+    expect(u.lastReply()).toContain("api key yang baru");
+    await u.sendText("SECOND-KEY-ABCDEFGH");
+    expect(u.lastReply()).toContain("Toko Kedua");
+    expect(w.store.getApiKey(u.chatId)).toBe("SECOND-KEY-ABCDEFGH");
+
+    await u.sendCommand("keluar");
+    expect(w.store.getApiKey(u.chatId)).toBeUndefined();
+    await u.sendCommand("saldo");
+    expect(u.lastReply()).toContain("belum terhubung");
+  });
+
+  it("keeps the link across a restart", async () => {
+    const u = w.user({ languageCode: "id" });
+    await u.sendCommand("start");
+    await u.sendText(w.demoKey);
+    await w.restart();
+    await u.sendCommand("saldo");
+    expect(u.lastReply()).toContain("Saldo");
+    expect(u.lastReply()).toMatch(/Rp[\d.]+/);
+  });
+});

@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config.js";
+
+const TOKEN = "123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw";
+
+describe("loadConfig", () => {
+  it("applies the documented defaults", () => {
+    const c = loadConfig({ BOT_TOKEN: TOKEN });
+    expect(c).toMatchObject({
+      botToken: TOKEN,
+      upstreamBaseUrl: "https://atlantich2h.com",
+      telegramApiRoot: undefined,
+      dataDir: "./data",
+      storeSecret: undefined,
+      adminIds: [],
+      logLevel: "info",
+    });
+  });
+
+  it("names a missing BOT_TOKEN in one line", () => {
+    expect(() => loadConfig({})).toThrowError(/^Configuration error: BOT_TOKEN is required/);
+  });
+
+  it.each([
+    [{ BOT_TOKEN: "nope" }, /BOT_TOKEN must look like/],
+    [{ BOT_TOKEN: TOKEN, UPSTREAM_BASE_URL: "ftp://x" }, /UPSTREAM_BASE_URL must be an http\(s\) URL or the word "sandbox"/],
+    [{ BOT_TOKEN: TOKEN, ADMIN_IDS: "12,abc" }, /ADMIN_IDS must be comma-separated Telegram user ids; "abc"/],
+    [{ BOT_TOKEN: TOKEN, LOG_LEVEL: "loud" }, /LOG_LEVEL must be one of/],
+    [{ BOT_TOKEN: TOKEN, STORE_SECRET: "short" }, /STORE_SECRET must be at least 16 characters/],
+    [{ BOT_TOKEN: TOKEN, TELEGRAM_API_ROOT: "not a url" }, /TELEGRAM_API_ROOT must be the URL of a Bot API server/],
+  ])("refuses %o", (env, message) => {
+    expect(() => loadConfig(env)).toThrowError(message);
+  });
+
+  it("reads sandbox mode, admins and a self-hosted Bot API root", () => {
+    const c = loadConfig({
+      BOT_TOKEN: TOKEN,
+      UPSTREAM_BASE_URL: "sandbox",
+      ADMIN_IDS: " 11, 22 ",
+      TELEGRAM_API_ROOT: "http://127.0.0.1:8081/",
+      STORE_SECRET: "",
+    });
+    expect(c.upstreamBaseUrl).toBeNull();
+    expect(c.adminIds).toEqual([11, 22]);
+    expect(c.telegramApiRoot).toBe("http://127.0.0.1:8081");
+    expect(c.storeSecret).toBeUndefined();
+  });
+});

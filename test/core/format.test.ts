@@ -1,0 +1,29 @@
+import { describe, expect, it } from "vitest";
+import { html, rupiah, wibTime } from "../../src/bot/format.js";
+import { formatWib, parseWib } from "../../src/time.js";
+
+describe("formatting", () => {
+  it("writes rupiah the Indonesian way in both languages", () => {
+    expect(rupiah(10000)).toBe("Rp10.000");
+    expect(rupiah(1234567)).toBe("Rp1.234.567");
+    expect(rupiah(0)).toBe("Rp0");
+    expect(rupiah(-2500)).toBe("-Rp2.500");
+  });
+
+  it("shows times in WIB whatever the server's zone", () => {
+    const at = Date.UTC(2026, 10, 22, 17, 30); // 00:30 next day in WIB
+    expect(wibTime(at, "id")).toMatch(/^23 Nov 2026.*00\.30 WIB$/);
+    expect(wibTime(at, "en")).toMatch(/^23 Nov 2026.*00:30 WIB$/);
+  });
+
+  it("parses the provider's zone-less timestamps as WIB and round-trips them", () => {
+    const d = parseWib("2023-12-26 13:16:19");
+    expect(d?.toISOString()).toBe("2023-12-26T06:16:19.000Z");
+    expect(formatWib(d!)).toBe("2023-12-26 13:16:19");
+    expect(parseWib("xxxxxxxx")).toBeNull();
+  });
+
+  it("escapes HTML so provider text cannot break a message", () => {
+    expect(html("<b>A & B</b>")).toBe("&lt;b&gt;A &amp; B&lt;/b&gt;");
+  });
+});
