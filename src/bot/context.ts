@@ -5,7 +5,7 @@ import type { Conversation, ConversationFlavor } from "@grammyjs/conversations";
 import type { Clock } from "../clock.js";
 import type { Logger } from "../logger.js";
 import type { Store } from "../store/store.js";
-import type { Lang } from "../store/types.js";
+import type { Lang, TxRecord } from "../store/types.js";
 import type { ListCache } from "../upstream/cache.js";
 import type { UpstreamClient } from "../upstream/client.js";
 import type { Translate } from "./i18n.js";
@@ -21,6 +21,13 @@ export interface BotDeps {
   adminIds: readonly number[];
   /** True when talking to the built-in sandbox: every money message says so. */
   sandbox: boolean;
+  /** Observers wired by app.ts (status watcher, balance alerts); tests may leave them out. */
+  hooks?: BotHooks;
+}
+
+export interface BotHooks {
+  /** A create call answered (any outcome): the watcher polls it, alerts re-check the balance. */
+  afterCreate?(tx: TxRecord): void;
 }
 
 export interface BotExtras {

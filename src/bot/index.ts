@@ -2,9 +2,9 @@
  * createBot(token, deps, botConfig?) builds the whole bot without starting it, so tests build it
  * freely and feed it updates. main.ts starts it.
  */
-import { Bot, Composer, GrammyError, HttpError, type ApiClientOptions, type Middleware } from "grammy";
+import { Bot, GrammyError, type BotError, HttpError, type ApiClientOptions, type Middleware } from "grammy";
 import { autoRetry } from "@grammyjs/auto-retry";
-import { conversations } from "@grammyjs/conversations";
+import { conversations, createConversation } from "@grammyjs/conversations";
 import { limit } from "@grammyjs/ratelimiter";
 import { sequentialize } from "@grammyjs/runner";
 import type { UserFromGetMe } from "grammy/types";
@@ -13,7 +13,17 @@ import { createI18n, langFromTelegram, translator, type Translate } from "./i18n
 import { balanceFeature, showBalance } from "./features/balance.js";
 import { askLanguage, languageFeature } from "./features/language.js";
 import { linkFeature } from "./features/link.js";
-import { comingSoon, menuFeature, type MenuAction } from "./features/menu.js";
+import { menuFeature } from "./features/menu.js";
+import { adminModule } from "./features/admin.js";
+import { alertsModule } from "./features/alerts.js";
+import { billModule } from "./features/bill.js";
+import { depositModule } from "./features/deposit.js";
+import { historyModule } from "./features/history.js";
+import { statusModule } from "./features/status.js";
+import { topupModule } from "./features/topup.js";
+import { transferModule } from "./features/transfer.js";
+import { confirmFeature } from "./money/confirm.js";
+import type { FeatureModule, MenuAction } from "./module.js";
 
 export interface BotConfig {
   botInfo?: UserFromGetMe;
@@ -54,6 +64,11 @@ export function createBot(token: string, deps: BotDeps, botConfig: BotConfig = {
   bot.use(i18n.middleware() as Middleware<BotContext>);
   bot.use(rateLimiter(botConfig.rateLimit ?? DEFAULT_RATE_LIMIT));
 
+  const onError = async (err: BotError<BotContext>) => {
+    deps.logger.error({ err: err.error, update_id: err.ctx.update.update_id }, "handler failed");
+    await replyFailure(err.ctx);
+  };
+
   bot.use(
     conversations<BotContext, ConvContext>({
       plugins: [extras, i18n.middleware() as Middleware<ConvContext>, retryInside],
@@ -76,30 +91,36 @@ export function createBot(token: string, deps: BotDeps, botConfig: BotConfig = {
     await ctx.reply(ctx.t("cancelled"));
   });
 
+  const modules: FeatureModule[] = [
+    topupModule,
+    billModule,
+    transferModule,
+    depositModule,
+    statusModule,
+    historyModule,
+    alertsModule,
+    adminModule,
+  ];
+  for (const m of modules) {
+    for (const flow of m.flows ?? []) {
+      bot.errorBoundary(onError, createConversation<BotContext, ConvContext>(flow.builder, flow.id));
+    }
+  }
   const actions: Record<string, MenuAction> = {
     balance: showBalance,
     language: askLanguage,
     help: (ctx) => ctx.reply(ctx.t("help"), { parse_mode: "HTML" }),
-    prices: comingSoon,
-    topup: comingSoon,
-    bill: comingSoon,
-    transfer: comingSoon,
-    deposit: comingSoon,
-    history: comingSoon,
-    status: comingSoon,
-    alerts: comingSoon,
+    ...Object.assign({}, ...modules.map((m) => m.menu ?? {})),
   };
-  const later = new Composer<BotContext>();
-  later.command(
-    ["harga", "prices", "beli", "topup", "tagihan", "bill", "transfer", "deposit", "status", "riwayat", "history", "alerts"],
-    comingSoon,
-  );
-
-  const features = [linkFeature, balanceFeature, languageFeature, menuFeature(actions), later];
-  bot.errorBoundary(async (err) => {
-    deps.logger.error({ err: err.error, update_id: err.ctx.update.update_id }, "handler failed");
-    await replyFailure(err.ctx);
-  }, ...features);
+  const features = [
+    linkFeature,
+    balanceFeature,
+    languageFeature,
+    menuFeature(actions),
+    confirmFeature(modules.flatMap((m) => m.kinds ?? [])),
+    ...modules.map((m) => m.composer),
+  ];
+  bot.errorBoundary(onError, ...features);
 
   // Every callback query is answered, even for buttons of flows that ended or a restart forgot.
   bot.on("callback_query", (ctx) => ctx.answerCallbackQuery({ text: ctx.t("button-expired") }));

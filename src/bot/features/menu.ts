@@ -1,9 +1,8 @@
 /** /menu, /bantuan (/help) and /batal (/cancel) outside of a flow. */
 import { Composer, InlineKeyboard } from "grammy";
 import type { BotContext } from "../context.js";
+import type { MenuAction } from "../module.js";
 
-/** What a menu button does; features register their entry points here. */
-export type MenuAction = (ctx: BotContext) => Promise<unknown>;
 
 export const MENU_LAYOUT: readonly (readonly string[])[] = [
   ["topup", "prices"],
@@ -25,14 +24,19 @@ export function menuKeyboard(ctx: BotContext): InlineKeyboard {
 
 export function menuFeature(actions: Record<string, MenuAction>): Composer<BotContext> {
   const c = new Composer<BotContext>();
-  c.command("menu", (ctx) => ctx.reply(ctx.t("menu-title"), { parse_mode: "HTML", reply_markup: menuKeyboard(ctx) }));
+  c.command("menu", showMenu);
   c.command(["bantuan", "help"], (ctx) => ctx.reply(ctx.t("help"), { parse_mode: "HTML" }));
   c.callbackQuery(/^menu:(\w+)$/, async (ctx) => {
-    const action = actions[ctx.match[1]!];
+    const name = ctx.match[1]!;
+    const action = name === "open" ? showMenu : actions[name];
     await ctx.answerCallbackQuery();
     if (action) await action(ctx);
   });
   return c;
+}
+
+export async function showMenu(ctx: BotContext): Promise<void> {
+  await ctx.reply(ctx.t("menu-title"), { parse_mode: "HTML", reply_markup: menuKeyboard(ctx) });
 }
 
 /** Answers commands whose flows are not built yet. */

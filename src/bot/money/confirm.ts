@@ -103,6 +103,7 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
         const extra = await kind.explainRejection?.(ctx, apiKey, sending, err).catch(() => undefined);
         result = store.updateTx(refId, { status: "failed", message: err.providerMessage });
         await store.flush();
+        ctx.deps.hooks?.afterCreate?.(result);
         await ctx.reply(moneyText(ctx, `${ctx.t("money-rejected", { message: html(err.providerMessage) })}${extra ? `\n${extra}` : ""}`), {
           parse_mode: "HTML",
           reply_markup: new InlineKeyboard().text(ctx.t("button-retry"), `rt:${refId}`).text(ctx.t("button-menu"), "menu:open"),
@@ -114,6 +115,7 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
       result = store.updateTx(refId, { status: "unknown", message: err.message });
     }
     await store.flush();
+    ctx.deps.hooks?.afterCreate?.(result);
     if (await kind.announce?.(ctx, result)) return;
     await announceOutcome(ctx, result);
   });

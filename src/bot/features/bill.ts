@@ -1,0 +1,10 @@
+/** Bill inquiry and payment (/tagihan) (not built yet: answers "coming soon"). */
+import { Composer } from "grammy";
+import type { BotContext } from "../context.js";
+import type { FeatureModule } from "../module.js";
+import { comingSoon } from "./menu.js";
+
+const composer = new Composer<BotContext>();
+composer.command(["tagihan", "bill"], comingSoon);
+
+export const billModule: FeatureModule = { composer, menu: { bill: comingSoon } };

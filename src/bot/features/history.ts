@@ -1,0 +1,10 @@
+/** History (/riwayat) (not built yet: answers "coming soon"). */
+import { Composer } from "grammy";
+import type { BotContext } from "../context.js";
+import type { FeatureModule } from "../module.js";
+import { comingSoon } from "./menu.js";
+
+const composer = new Composer<BotContext>();
+composer.command(["riwayat", "history"], comingSoon);
+
+export const historyModule: FeatureModule = { composer, menu: { history: comingSoon } };

@@ -1,0 +1,10 @@
+/** Manual status checks (/status) (not built yet: answers "coming soon"). */
+import { Composer } from "grammy";
+import type { BotContext } from "../context.js";
+import type { FeatureModule } from "../module.js";
+import { comingSoon } from "./menu.js";
+
+const composer = new Composer<BotContext>();
+composer.command(["status"], comingSoon);
+
+export const statusModule: FeatureModule = { composer, menu: { status: comingSoon } };
