@@ -1,0 +1,106 @@
+/**
+ * The bot as a newcomer runs it: `src/main.ts` in its own process (through tsx, like `npm start`),
+ * talking to a fake Bot API over HTTP via TELEGRAM_API_ROOT, with the built-in sandbox upstream.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile, mkdir, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { DEMO_KEY } from "../../src/sandbox/index.js";
+import { FAKE_BOT_TOKEN } from "../support/botInfo.js";
+import { makeUser } from "../support/chat.js";
+import { FakeBotApi, type FakeServer } from "../support/fakeBotApi.js";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+
+interface Proc {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+function startMain(env: Record<string, string>): Proc {
+  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  child.stdout!.on("data", (d) => (out += d));
+  child.stderr!.on("data", (d) => (out += d));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return { child, output: () => out, exited };
+}
+
+let cleanup: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const fn of cleanup.reverse()) await fn();
+  cleanup = [];
+});
+
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), "ppob-main-"));
+  cleanup.push(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+describe("the bot process", () => {
+  it("without BOT_TOKEN prints one clear line and exits non-zero", async () => {
+    const p = startMain({ DATA_DIR: await tempDir() });
+    expect(await p.exited).toBe(1);
+    expect(p.output().trim()).toBe("Configuration error: BOT_TOKEN is required: the token @BotFather gave you");
+  });
+
+  it("refuses a corrupt data file and leaves it untouched", async () => {
+    const dir = await tempDir();
+    await mkdir(join(dir, "store"), { recursive: true });
+    const meta = join(dir, "store", "meta.json");
+    await writeFile(meta, "{ not json");
+    const p = startMain({ BOT_TOKEN: FAKE_BOT_TOKEN, DATA_DIR: dir, STORE_SECRET: "0123456789abcdef0123", LOG_LEVEL: "silent" });
+    expect(await p.exited).toBe(1);
+    expect(p.output()).toContain("meta.json");
+    expect(await readFile(meta, "utf8")).toBe("{ not json");
+  });
+
+  it("links a key and shows the balance over real long polling, then shuts down cleanly on SIGTERM", async () => {
+    const fake = new FakeBotApi();
+    const server: FakeServer = await fake.startServer();
+    cleanup.push(() => server.close());
+    const dir = await tempDir();
+    const p = startMain({
+      BOT_TOKEN: FAKE_BOT_TOKEN,
+      TELEGRAM_API_ROOT: server.apiRoot,
+      UPSTREAM_BASE_URL: "sandbox",
+      DATA_DIR: dir,
+      LOG_LEVEL: "info",
+    });
+    cleanup.push(async () => {
+      if (p.child.exitCode === null) p.child.kill("SIGKILL");
+    });
+
+    await fake.waitFor("getUpdates", 20_000, { answered: false });
+    expect(p.output()).toContain("SANDBOX MODE");
+    // No STORE_SECRET: one is generated into DATA_DIR, readable by the owner only.
+    expect((await stat(join(dir, "store-secret"))).mode & 0o777).toBe(0o600);
+    expect(fake.callsOf("setMyCommands").length).toBe(2);
+
+    const user = makeUser(null, fake, { languageCode: "en", firstName: "Rina" });
+    await user.sendCommand("start");
+    await fake.waitFor((c) => c.method === "sendMessage" && String(c.payload.text).includes("Hello, Rina"), 10_000);
+    await user.sendText(DEMO_KEY);
+    await fake.waitFor((c) => c.method === "editMessageText" && String(c.payload.text).includes("Api key linked"), 10_000);
+    await user.sendCommand("balance");
+    const balance = await fake.waitFor(
+      (c) => c.method === "sendMessage" && String(c.payload.text).includes("Balance:"),
+      10_000,
+    );
+    expect(String(balance.payload.text)).toContain("SANDBOX MODE");
+    // The demo key is printed once at start (so a newcomer can link it); linking never logs it.
+    expect(p.output().split(DEMO_KEY).length - 1).toBe(1);
+
+    p.child.kill("SIGTERM");
+    expect(await p.exited).toBe(0);
+    expect(p.output()).toContain("stopped cleanly");
+  }, 60_000);
+});

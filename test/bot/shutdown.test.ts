@@ -1,0 +1,79 @@
+/** In-process start-up (startApp, as main.ts does) for what needs a hand on the upstream's timing. */
+import { createServer, type Server } from "node:http";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Writable } from "node:stream";
+import { afterEach, expect, it } from "vitest";
+import { startApp } from "../../src/app.js";
+import { loadConfig } from "../../src/config.js";
+import { createLogger } from "../../src/logger.js";
+import { FAKE_BOT_TOKEN } from "../support/botInfo.js";
+import { makeUser } from "../support/chat.js";
+import { FakeBotApi } from "../support/fakeBotApi.js";
+
+const KEY = "SLOW-PROVIDER-KEY-0123456789";
+let cleanup: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const fn of cleanup.reverse()) await fn();
+  cleanup = [];
+});
+
+/** A provider whose /get_profile answers only when the test lets it. */
+async function slowProvider(): Promise<{ url: string; requests: string[]; release: () => void }> {
+  const requests: string[] = [];
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  const server: Server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (d) => (body += d));
+    req.on("end", async () => {
+      requests.push(req.url ?? "");
+      if (requests.length > 1) await gate; // the first call links the key; the second waits
+      res.setHeader("content-type", "application/json");
+      res.end(JSON.stringify({ status: "true", data: { name: "Toko Lambat", username: "u", email: "", phone: "", balance: "75000", status: "active" } }));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  cleanup.push(() => new Promise((r) => server.close(r)));
+  const port = (server.address() as { port: number }).port;
+  return { url: `http://127.0.0.1:${port}`, requests, release };
+}
+
+it("on stop lets a running handler finish, then flushes the store; the api key never reaches the log", async () => {
+  const fake = new FakeBotApi();
+  const server = await fake.startServer();
+  cleanup.push(() => server.close());
+  const provider = await slowProvider();
+  const dir = await mkdtemp(join(tmpdir(), "ppob-stop-"));
+  cleanup.push(() => rm(dir, { recursive: true, force: true }));
+  let log = "";
+  const sink = new Writable({ write: (chunk, _enc, done) => ((log += chunk), done()) });
+  const config = loadConfig({
+    BOT_TOKEN: FAKE_BOT_TOKEN,
+    TELEGRAM_API_ROOT: server.apiRoot,
+    UPSTREAM_BASE_URL: provider.url,
+    DATA_DIR: dir,
+    STORE_SECRET: "0123456789abcdef0123",
+  });
+  const app = await startApp(config, createLogger("trace", sink));
+  let stopped = false;
+  cleanup.push(() => (stopped ? Promise.resolve() : app.stop()));
+
+  const user = makeUser(null, fake, { languageCode: "en" });
+  await user.sendCommand("start");
+  await user.sendText(KEY);
+  await fake.waitFor((c) => c.method === "editMessageText" && String(c.payload.text).includes("Toko Lambat"));
+
+  await user.sendCommand("balance");
+  while (provider.requests.length < 2) await new Promise((r) => setTimeout(r, 10));
+  const stopping = app.stop().then(() => (stopped = true));
+  await new Promise((r) => setTimeout(r, 100));
+  expect(stopped).toBe(false); // still waiting for the /balance handler
+  provider.release();
+  await stopping;
+  expect(fake.sentTo(user.chatId).some((c) => String(c.payload.text).includes("Rp75.000"))).toBe(true);
+  expect(log).toContain("stopped cleanly");
+  expect(log).not.toContain(KEY);
+  expect(log).not.toContain(FAKE_BOT_TOKEN.split(":")[1]);
+});
