@@ -1,0 +1,59 @@
+/**
+ * `npm run bench` (quick, < 2 min on 2 cores) or `npm run bench -- --full` (the sizes of the
+ * issue). Runs each benchmark in its own process, prints one table and writes bench/results.md.
+ */
+import { spawn } from "node:child_process";
+import { writeFile } from "node:fs/promises";
+import { cpus, totalmem } from "node:os";
+import { join } from "node:path";
+import type { BenchResult } from "./lib.js";
+
+const full = process.argv.includes("--full");
+const only = process.argv.slice(2).filter((a) => !a.startsWith("--"));
+const BENCHES = ["updates", "broadcast", "watcher", "store", "startup"].filter((b) => only.length === 0 || only.includes(b));
+
+function runOne(name: string): Promise<BenchResult> {
+  return new Promise((resolve, reject) => {
+    const args = ["--import", "tsx", join(import.meta.dirname, `${name}.ts`), ...(full ? ["--full"] : [])];
+    const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.on("exit", (code) => {
+      const line = out.split("\n").find((l) => l.startsWith("BENCH_RESULT "));
+      if (code !== 0 || !line) return reject(new Error(`bench ${name} failed (exit ${code})\n${out}`));
+      resolve(JSON.parse(line.slice("BENCH_RESULT ".length)) as BenchResult);
+    });
+  });
+}
+
+function table(results: BenchResult[]): string {
+  const lines: string[] = [];
+  for (const r of results) {
+    lines.push(`### ${r.name}`, "", `Setup: ${r.setup}`, "", "| Metric | Value | Target | |", "|---|---|---|---|");
+    for (const row of r.rows) {
+      const verdict = row.ok === undefined ? "" : row.ok ? "met" : "**missed**";
+      lines.push(`| ${row.metric} | ${row.value} | ${row.target ?? ""} | ${verdict} |`);
+    }
+    for (const n of r.notes ?? []) lines.push("", `- ${n}`);
+    lines.push("");
+  }
+  return lines.join("\n");
+}
+
+const started = Date.now();
+const results: BenchResult[] = [];
+for (const name of BENCHES) {
+  console.error(`running ${name}…`);
+  results.push(await runOne(name));
+}
+const header = [
+  "# Benchmark results",
+  "",
+  `Mode: ${full ? "full (`npm run bench -- --full`)" : "quick (`npm run bench`)"}; ${cpus().length} cores (${cpus()[0]?.model ?? "?"}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}; ${new Date().toISOString().slice(0, 10)}; took ${Math.round((Date.now() - started) / 1000)} s.`,
+  "Everything runs on 127.0.0.1 against the fake Bot API and the sandbox. Figures are rates, ratios and",
+  "percentiles measured within the same run.",
+  "",
+].join("\n");
+const text = `${header}\n${table(results)}`;
+console.log(text);
+await writeFile(join(import.meta.dirname, "results.md"), text);
