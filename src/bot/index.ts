@@ -53,6 +53,11 @@ export function createBot(token: string, deps: BotDeps, botConfig: BotConfig = {
     Object.assign(ctx, { deps, translate, lang: stored ?? langFromTelegram(ctx.from?.language_code) });
     return next();
   };
+  // i18n's middleware installs its own ctx.translate(key, vars) over ours: put ours (lang, key, vars) back.
+  const keepTranslate: Middleware<BaseContext> = (ctx, next) => {
+    Object.assign(ctx, { translate });
+    return next();
+  };
   const retryInside: Middleware<BaseContext> = (ctx, next) => {
     ctx.api.config.use(retry());
     return next();
@@ -62,6 +67,7 @@ export function createBot(token: string, deps: BotDeps, botConfig: BotConfig = {
   bot.use(sequentialize((ctx) => ctx.chat?.id.toString() ?? ctx.from?.id.toString()));
   bot.use(extras as Middleware<BotContext>);
   bot.use(i18n.middleware() as Middleware<BotContext>);
+  bot.use(keepTranslate as Middleware<BotContext>);
   bot.use(rateLimiter(botConfig.rateLimit ?? DEFAULT_RATE_LIMIT));
 
   const onError = async (err: BotError<BotContext>) => {
@@ -71,7 +77,7 @@ export function createBot(token: string, deps: BotDeps, botConfig: BotConfig = {
 
   bot.use(
     conversations<BotContext, ConvContext>({
-      plugins: [extras, i18n.middleware() as Middleware<ConvContext>, retryInside],
+      plugins: [extras, i18n.middleware() as Middleware<ConvContext>, keepTranslate, retryInside],
     }),
   );
   // /batal and Cancel buttons must work while a flow waits, so they sit before the flows.

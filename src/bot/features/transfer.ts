@@ -1,10 +1,23 @@
-/** Account check and transfer (/transfer) (not built yet: answers "coming soon"). */
+/** Account check and transfer to a bank or e-wallet (/transfer and the menu's Transfer button). */
 import { Composer } from "grammy";
 import type { BotContext } from "../context.js";
+import { requireKey } from "../guards.js";
 import type { FeatureModule } from "../module.js";
-import { comingSoon } from "./menu.js";
+import { TRANSFER_FLOW, transferFlow } from "../flows/transfer.js";
+import { transferKind } from "../money/transfer.js";
+
+/** Money commands need a linked key in a private chat; the flow reads the key itself per call. */
+async function startTransfer(ctx: BotContext): Promise<void> {
+  if (!(await requireKey(ctx))) return;
+  await ctx.conversation.enter(TRANSFER_FLOW);
+}
 
 const composer = new Composer<BotContext>();
-composer.command(["transfer"], comingSoon);
+composer.command("transfer", startTransfer);
 
-export const transferModule: FeatureModule = { composer, menu: { transfer: comingSoon } };
+export const transferModule: FeatureModule = {
+  composer,
+  flows: [{ id: TRANSFER_FLOW, builder: transferFlow }],
+  kinds: [transferKind],
+  menu: { transfer: startTransfer },
+};

@@ -17,7 +17,12 @@ export function now(conversation: BotConversation, ctx: ConvContext): Promise<nu
 }
 
 export function cancelRow(ctx: ConvContext, kb = new InlineKeyboard()): InlineKeyboard {
-  return kb.row().text(ctx.t("button-cancel"), "cancel");
+  const withCancel = kb.row().text(ctx.t("button-cancel"), "cancel");
+  // Repeated row() calls leave empty rows behind; Telegram has no use for them.
+  for (let i = withCancel.inline_keyboard.length - 1; i >= 0; i--) {
+    if (withCancel.inline_keyboard[i]!.length === 0) withCancel.inline_keyboard.splice(i, 1);
+  }
+  return withCancel;
 }
 
 /**
@@ -62,7 +67,7 @@ export async function askText<T>(
   prompt: string,
   step: TextStep<T>,
 ): Promise<{ value: T; ctx: ConvContext } | { button: string; ctx: ConvContext }> {
-  await ctx.reply(prompt, { parse_mode: "HTML", reply_markup: cancelRow(ctx, step.keyboard) });
+  await ctx.reply(prompt, { parse_mode: "HTML", reply_markup: cancelRow(ctx, step.keyboard?.clone()) });
   for (;;) {
     const next = await waitStep(conversation, ctx);
     if (next.callbackQuery) {
@@ -71,7 +76,7 @@ export async function askText<T>(
     }
     const parsed = step.parse(next.message!.text!.trim());
     if (parsed.ok) return { value: parsed.value, ctx: next };
-    await next.reply(next.t(parsed.error, parsed.vars), { parse_mode: "HTML", reply_markup: cancelRow(next, step.keyboard) });
+    await next.reply(next.t(parsed.error, parsed.vars), { parse_mode: "HTML", reply_markup: cancelRow(next, step.keyboard?.clone()) });
   }
 }
 

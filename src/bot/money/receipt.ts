@@ -31,6 +31,7 @@ export function receiptText(t: Translate, lang: Lang, tx: TxRecord): string {
     `<b>${t(lang, `kind-${tx.kind}`)}</b>${tx.title ? `: ${html(tx.title)}` : ""}`,
     ...line("receipt-target", tx.target && `<code>${html(tx.target)}</code>`),
     ...line("receipt-customer", typeof tx.detail?.customerName === "string" ? html(tx.detail.customerName) : undefined),
+    ...line("receipt-holder", typeof tx.detail?.holderName === "string" ? html(tx.detail.holderName) : undefined),
     ...line("receipt-amount", rupiah(tx.amount)),
     ...line("receipt-fee", tx.fee ? rupiah(tx.fee) : undefined),
     ...line("receipt-total", tx.total !== undefined && tx.total !== tx.amount ? rupiah(tx.total) : undefined),

@@ -1,0 +1,241 @@
+/**
+ * The /transfer conversation: pick a bank or e-wallet, type the account number, the provider checks
+ * the account (valid -> holder name; invalid -> retype; processing -> "check again"), type the
+ * amount, an optional note, then the shared confirm screen.
+ *
+ * The api key is read inside each `external` and never returned from it, so it never enters the
+ * conversation's replay log.
+ */
+import { InlineKeyboard } from "grammy";
+import { UpstreamError, UpstreamRejected, UpstreamUnavailable } from "../../upstream/errors.js";
+import type { AccountCheck, Bank } from "../../upstream/types.js";
+import type { BotConversation, ConvContext } from "../context.js";
+import { html, rupiah } from "../format.js";
+import { saveDraft, showConfirm } from "../money/confirm.js";
+import {
+  bankTypeOf,
+  destinationName,
+  transferDraft,
+  transferKind,
+  type BankType,
+  type TransferDestination,
+} from "../money/transfer.js";
+import { askChoice, askText, FLOW_PREFIX, type TextStep } from "./steps.js";
+
+export const TRANSFER_FLOW = "transfer";
+export const MIN_TRANSFER = 10_000;
+export const NOTE_MAX = 100;
+
+// ---- parsing what the user types ------------------------------------------------------------------
+
+/** "1234 5678-90" -> "1234567890"; 5 to 20 digits, else undefined. */
+export function parseAccountNumber(text: string): string | undefined {
+  const digits = text.replace(/[\s-]/g, "");
+  return /^\d{5,20}$/.test(digits) ? digits : undefined;
+}
+
+const MULTIPLIERS: Record<string, number> = { k: 1_000, rb: 1_000, ribu: 1_000, jt: 1_000_000, juta: 1_000_000 };
+/** Up to 999 miliar: far above any transfer, far below where numbers stop being exact. */
+const MAX_DIGITS = 12;
+
+/**
+ * Whole rupiah as resellers type it: "50000", "50.000", "50,000", "Rp 50.000", "50rb", "50k",
+ * "1jt", "1,5jt". Undefined when it is not a whole number of rupiah.
+ */
+export function parseRupiah(text: string): number | undefined {
+  const s = text.toLowerCase().replace(/\s+/g, "").replace(/^rp\.?/, "");
+  const short = /^(\d+)(?:[.,](\d+))?(k|rb|ribu|jt|juta)$/.exec(s);
+  let digits: string;
+  if (short) {
+    const [, whole, fraction = "", unit] = short;
+    const zeros = String(MULTIPLIERS[unit!]!).length - 1;
+    if (fraction.length > zeros) return undefined; // "1,2345rb" is not whole rupiah
+    digits = whole! + fraction.padEnd(zeros, "0");
+  } else if (/^\d+$/.test(s) || /^\d{1,3}(?:\.\d{3})+$/.test(s) || /^\d{1,3}(?:,\d{3})+$/.test(s)) {
+    digits = s.replace(/[.,]/g, "");
+  } else {
+    return undefined;
+  }
+  digits = digits.replace(/^0+(?=\d)/, "");
+  return digits.length > MAX_DIGITS ? undefined : Number(digits);
+}
+
+const accountStep: TextStep<string> = {
+  parse(text) {
+    const number = parseAccountNumber(text);
+    return number ? { ok: true, value: number } : { ok: false, error: "transfer-account-bad-format" };
+  },
+};
+
+const amountStep: TextStep<number> = {
+  parse(text) {
+    const amount = parseRupiah(text);
+    if (amount === undefined) return { ok: false, error: "transfer-amount-invalid" };
+    if (amount < MIN_TRANSFER) return { ok: false, error: "transfer-amount-too-small", vars: { min: rupiah(MIN_TRANSFER) } };
+    return { ok: true, value: amount };
+  },
+};
+
+function noteStep(ctx: ConvContext): TextStep<string> {
+  return {
+    parse(text) {
+      const note = text.replace(/\s+/g, " ").trim();
+      if (note.length > NOTE_MAX) return { ok: false, error: "transfer-note-too-long", vars: { max: NOTE_MAX, length: note.length } };
+      return { ok: true, value: note };
+    },
+    keyboard: new InlineKeyboard().text(ctx.t("transfer-button-skip"), `${FLOW_PREFIX}skip`),
+  };
+}
+
+// ---- upstream calls, replay-safe ----------------------------------------------------------------
+
+/** A plain, JSON-serialisable failure (class instances do not cross `external`). */
+type Failure = { kind: "not-linked" | "rejected" | "unavailable" | "unexpected"; message?: string };
+type Outcome<T> = { ok: true; value: T } | { ok: false; failure: Failure };
+
+function callUpstream<T>(conversation: BotConversation, ctx: ConvContext, op: (apiKey: string) => Promise<T>): Promise<Outcome<T>> {
+  return conversation.external(async (): Promise<Outcome<T>> => {
+    const apiKey = ctx.deps.store.getApiKey(ctx.chat!.id);
+    if (!apiKey) return { ok: false, failure: { kind: "not-linked" } };
+    try {
+      return { ok: true, value: await op(apiKey) };
+    } catch (err) {
+      if (!(err instanceof UpstreamError)) throw err;
+      if (err instanceof UpstreamRejected) return { ok: false, failure: { kind: "rejected", message: err.providerMessage } };
+      return { ok: false, failure: { kind: err instanceof UpstreamUnavailable ? "unavailable" : "unexpected" } };
+    }
+  });
+}
+
+function failureText(ctx: ConvContext, f: Failure): string {
+  if (f.kind === "not-linked") return ctx.t("not-linked");
+  if (f.kind === "rejected") return ctx.t("upstream-rejected", { message: html(f.message ?? "") });
+  return ctx.t(f.kind === "unavailable" ? "upstream-unavailable" : "upstream-unexpected");
+}
+
+// ---- the steps ----------------------------------------------------------------------------------
+
+/** E-wallets first (few, used most by walk-in customers), then banks, each in the provider's order. */
+async function chooseBank(conversation: BotConversation, ctx: ConvContext): Promise<{ bank: Bank; ctx: ConvContext } | undefined> {
+  const list = await callUpstream(conversation, ctx, (key) => ctx.deps.lists.banks(key));
+  if (!list.ok) {
+    await ctx.reply(failureText(ctx, list.failure), { parse_mode: "HTML" });
+    return undefined;
+  }
+  const banks = [...list.value].sort((a, b) => rank(a) - rank(b));
+  if (banks.length === 0) {
+    await ctx.reply(ctx.t("transfer-no-banks"));
+    return undefined;
+  }
+  const choices = banks.map((b) => {
+    const ewallet = bankTypeOf(b.type) === "ewallet";
+    return {
+      label: ctx.t(ewallet ? "transfer-choice-ewallet" : "transfer-choice-bank", { name: b.name }),
+      value: b.code,
+      keywords: ewallet ? "ewallet e-wallet dompet" : "bank rekening",
+    };
+  });
+  const picked = await askChoice(conversation, ctx, ctx.t("transfer-choose-bank"), choices, { searchable: true });
+  return { bank: banks.find((b) => b.code === picked.value)!, ctx: picked.ctx };
+}
+
+const rank = (b: Bank) => (bankTypeOf(b.type) === "ewallet" ? 0 : 1);
+
+/**
+ * Asks for the account number until the provider confirms the account. An invalid account asks
+ * again; one still being checked (or a failed check) offers "check again" next to typing another.
+ */
+async function askCheckedAccount(
+  conversation: BotConversation,
+  ctx: ConvContext,
+  bank: Bank,
+): Promise<{ dest: TransferDestination; ctx: ConvContext }> {
+  const bankType: BankType = bankTypeOf(bank.type);
+  const name = destinationName(ctx, bank.name, bankType);
+  let prompt = ctx.t("transfer-ask-account", { bank: name, type: bankType });
+  let recheck: string | undefined; // the number a "check again" button re-checks
+  let c = ctx;
+  for (;;) {
+    const step: TextStep<string> = recheck === undefined ? accountStep : { ...accountStep, keyboard: checkAgainKeyboard(c) };
+    const answer = await askText(conversation, c, prompt, step);
+    c = answer.ctx;
+    let number: string | undefined;
+    if ("button" in answer) {
+      if (answer.button === "recheck") await c.editMessageReplyMarkup().catch(() => undefined);
+      number = answer.button === "recheck" ? recheck : undefined;
+    } else {
+      number = answer.value;
+    }
+    if (number === undefined) continue; // a stale button of an earlier message: ask again
+    const check = await callUpstream(conversation, c, (key) =>
+      c.deps.upstream.checkAccount(key, { bankCode: bank.code, accountNumber: number }),
+    );
+    const vars = { bank: name, number: html(number) };
+    if (check.ok && check.value.status === "valid") {
+      return { dest: destination(bank, bankType, number, check.value), ctx: c };
+    }
+    if (check.ok && check.value.status === "invalid") {
+      prompt = c.t("transfer-account-invalid", vars);
+      recheck = undefined;
+      continue;
+    }
+    prompt = check.ok
+      ? c.t("transfer-account-processing", vars)
+      : `${failureText(c, check.failure)}\n\n${c.t("transfer-account-check-failed", vars)}`;
+    recheck = number;
+  }
+}
+
+function checkAgainKeyboard(ctx: ConvContext): InlineKeyboard {
+  return new InlineKeyboard().text(ctx.t("transfer-button-check-again"), `${FLOW_PREFIX}recheck`);
+}
+
+function destination(bank: Bank, bankType: BankType, accountNumber: string, check: AccountCheck): TransferDestination {
+  return { bankCode: bank.code, bankName: bank.name, bankType, accountNumber, holderName: check.holderName };
+}
+
+/** Asks with a text-only step; a stale in-flow button just asks again. */
+async function askValue<T>(conversation: BotConversation, ctx: ConvContext, prompt: string, step: TextStep<T>) {
+  let c = ctx;
+  for (;;) {
+    const answer = await askText(conversation, c, prompt, step);
+    if (!("button" in answer)) return answer;
+    c = answer.ctx;
+  }
+}
+
+export async function transferFlow(conversation: BotConversation, ctx: ConvContext): Promise<void> {
+  const chosen = await chooseBank(conversation, ctx);
+  if (!chosen) return;
+  const { dest, ctx: afterCheck } = await askCheckedAccount(conversation, chosen.ctx, chosen.bank);
+
+  const found = afterCheck.t("transfer-account-found", {
+    bank: destinationName(afterCheck, dest.bankName, dest.bankType),
+    number: html(dest.accountNumber),
+    holder: html(dest.holderName || "-"),
+  });
+  const amountPrompt = `${found}\n\n${afterCheck.t("transfer-ask-amount", { min: rupiah(MIN_TRANSFER) })}`;
+  const amount = await askValue(conversation, afterCheck, amountPrompt, amountStep);
+
+  let c = amount.ctx;
+  let note = "";
+  for (;;) {
+    const answer = await askText(conversation, c, c.t("transfer-ask-note", { max: NOTE_MAX }), noteStep(c));
+    c = answer.ctx;
+    if (!("button" in answer)) {
+      note = answer.value;
+      break;
+    }
+    if (answer.button === "skip") {
+      await c.editMessageReplyMarkup().catch(() => undefined);
+      break;
+    }
+  }
+
+  // The draft (with its new reference id) is saved once; the confirm screen is the flow's last act.
+  const chatId = c.chat!.id;
+  const tx = await conversation.external(() =>
+    saveDraft(c, transferKind, transferDraft(c.deps.store, chatId, dest, amount.value, note)),
+  );
+  await showConfirm(c, transferKind, tx);
+}

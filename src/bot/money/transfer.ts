@@ -1,0 +1,137 @@
+/**
+ * The transfer money kind: a bank or e-wallet transfer confirmed through the shared confirm engine.
+ * The provider tells the fee only in its answer to the create call, so the confirm screen shows an
+ * estimate from the chat's last transfer to the same kind of destination (or says the fee is
+ * added), and the receipt shows the real fee and total. `tx.amount` is always the nominal.
+ */
+import type { Store } from "../../store/store.js";
+import type { TxRecord } from "../../store/types.js";
+import type { BaseContext } from "../context.js";
+import { html, rupiah } from "../format.js";
+import type { DraftFields, MoneyKind } from "./kinds.js";
+
+export type BankType = "bank" | "ewallet";
+
+/** What a transfer keeps in `tx.detail` (JSON only). */
+export interface TransferDetail {
+  holderName: string;
+  bankType: BankType;
+  /** "" when the user skipped the note. */
+  note: string;
+  /** The fee of an earlier transfer to the same kind of destination, shown as an estimate. */
+  feeEstimate?: number;
+}
+
+/** A checked destination: the account exists and the provider named its holder. */
+export interface TransferDestination {
+  bankCode: string;
+  bankName: string;
+  bankType: BankType;
+  accountNumber: string;
+  holderName: string;
+}
+
+export function bankTypeOf(type: string): BankType {
+  return type === "ewallet" ? "ewallet" : "bank";
+}
+
+/** How far back to look for an earlier fee: enough for any active chat, bounded for a huge history. */
+const FEE_LOOKBACK = 200;
+const LOOKUP_PAGE = 50;
+
+/** The fee the provider charged on the chat's latest transfer to the same kind of destination. */
+export function lastTransferFee(store: Store, chatId: number, bankType: BankType): number | undefined {
+  for (let offset = 0; offset < FEE_LOOKBACK; offset += LOOKUP_PAGE) {
+    const { items, total } = store.listTxByChat(chatId, { offset, limit: LOOKUP_PAGE });
+    for (const tx of items) {
+      if (tx.kind === "transfer" && tx.detail?.bankType === bankType && typeof tx.fee === "number") return tx.fee;
+    }
+    if (offset + LOOKUP_PAGE >= total) break;
+  }
+  return undefined;
+}
+
+/** The draft of a transfer to a checked destination (fee estimate looked up now). */
+export function transferDraft(
+  store: Store,
+  chatId: number,
+  dest: TransferDestination,
+  amount: number,
+  note: string,
+): DraftFields {
+  const feeEstimate = lastTransferFee(store, chatId, dest.bankType);
+  const detail: TransferDetail = {
+    holderName: dest.holderName,
+    bankType: dest.bankType,
+    note,
+    ...(feeEstimate === undefined ? {} : { feeEstimate }),
+  };
+  return { code: dest.bankCode, title: dest.bankName, target: dest.accountNumber, amount, detail: { ...detail } };
+}
+
+/** Reads `tx.detail` defensively: records outlive code changes. */
+export function transferDetail(tx: TxRecord): TransferDetail {
+  const d = tx.detail ?? {};
+  return {
+    holderName: typeof d.holderName === "string" ? d.holderName : "",
+    bankType: bankTypeOf(typeof d.bankType === "string" ? d.bankType : "bank"),
+    note: typeof d.note === "string" ? d.note : "",
+    ...(typeof d.feeEstimate === "number" ? { feeEstimate: d.feeEstimate } : {}),
+  };
+}
+
+/** The bank's name, marked when it is an e-wallet (HTML). */
+export function destinationName(ctx: BaseContext, name: string, type: BankType): string {
+  return ctx.t(type === "ewallet" ? "transfer-dest-ewallet" : "transfer-dest-bank", { name: html(name) });
+}
+
+export const transferKind: MoneyKind = {
+  kind: "transfer",
+
+  confirmText(ctx, tx) {
+    const d = transferDetail(tx);
+    const lines = [
+      ctx.t("transfer-confirm", {
+        bank: destinationName(ctx, tx.title ?? tx.code ?? "", d.bankType),
+        number: html(tx.target ?? ""),
+        holder: html(d.holderName || "-"),
+        amount: rupiah(tx.amount),
+      }),
+      d.feeEstimate === undefined
+        ? ctx.t("transfer-fee-unknown")
+        : ctx.t("transfer-fee-estimate", { fee: rupiah(d.feeEstimate), total: rupiah(tx.amount + d.feeEstimate) }),
+    ];
+    if (d.note) lines.push(ctx.t("transfer-confirm-note", { note: html(d.note) }));
+    return lines.join("\n");
+  },
+
+  async create(ctx, apiKey, tx) {
+    const d = transferDetail(tx);
+    const t = await ctx.deps.upstream.createTransfer(apiKey, {
+      refId: tx.refId,
+      bankCode: tx.code ?? "",
+      accountNumber: tx.target ?? "",
+      holderName: d.holderName,
+      amount: tx.amount,
+      note: d.note || undefined,
+    });
+    return { upstreamId: t.id, status: t.status, fee: t.fee, total: t.total };
+  },
+
+  // Same destination and amount with a new reference id, after checking the account again.
+  async retryDraft(ctx, apiKey, tx) {
+    const d = transferDetail(tx);
+    const bankCode = tx.code ?? "";
+    const accountNumber = tx.target ?? "";
+    const check = await ctx.deps.upstream.checkAccount(apiKey, { bankCode, accountNumber });
+    if (check.status !== "valid") return undefined;
+    const dest: TransferDestination = {
+      bankCode,
+      bankName: tx.title ?? bankCode,
+      bankType: d.bankType,
+      accountNumber,
+      holderName: check.holderName,
+    };
+    return transferDraft(ctx.deps.store, tx.chatId, dest, tx.amount, d.note);
+  },
+};
