@@ -1,10 +1,23 @@
-/** Bill inquiry and payment (/tagihan) (not built yet: answers "coming soon"). */
+/** Bill inquiry and payment (/tagihan, /bill, menu "bill"): a guided flow ending on the confirm engine. */
 import { Composer } from "grammy";
 import type { BotContext } from "../context.js";
+import { BILL_FLOW, billFlow } from "../flows/bill.js";
+import { requireKey } from "../guards.js";
+import { postpaidKind } from "../money/postpaid.js";
 import type { FeatureModule } from "../module.js";
-import { comingSoon } from "./menu.js";
+
+/** Private chat with a linked key only; the flow reads the key itself when it needs it. */
+async function startBill(ctx: BotContext): Promise<void> {
+  if (!(await requireKey(ctx))) return;
+  await ctx.conversation.enter(BILL_FLOW);
+}
 
 const composer = new Composer<BotContext>();
-composer.command(["tagihan", "bill"], comingSoon);
+composer.command(["tagihan", "bill"], startBill);
 
-export const billModule: FeatureModule = { composer, menu: { bill: comingSoon } };
+export const billModule: FeatureModule = {
+  composer,
+  flows: [{ id: BILL_FLOW, builder: billFlow }],
+  kinds: [postpaidKind],
+  menu: { bill: startBill },
+};

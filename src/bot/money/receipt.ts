@@ -37,7 +37,8 @@ export function receiptText(t: Translate, lang: Lang, tx: TxRecord): string {
     ...line("receipt-total", tx.total !== undefined && tx.total !== tx.amount ? rupiah(tx.total) : undefined),
     ...line("receipt-sn", tx.sn ? `<code>${html(tx.sn)}</code>` : undefined),
     ...line("receipt-status", statusLabel(t, lang, tx.status)),
-    ...line("receipt-message", tx.message && tx.status !== "success" ? html(tx.message) : undefined),
+    // Only a refusal's reason helps the reader; internal notes of unknown outcomes stay out.
+    ...line("receipt-message", tx.message && tx.status === "failed" ? html(tx.message) : undefined),
     ...line("receipt-ref", `<code>${html(tx.refId)}</code>`),
     ...line("receipt-upstream-id", tx.upstreamId && `<code>${html(tx.upstreamId)}</code>`),
     ...line("receipt-created", wibTime(tx.createdAt, lang)),

@@ -1,0 +1,197 @@
+/**
+ * The bill flow (/tagihan): pick a postpaid service, type the customer number, see the bill on a
+ * confirm screen. The draft (and so the reference id the payment will reuse) is saved before the
+ * inquiry call. A number the provider does not know, a bill already paid or an outage leaves the
+ * user at the number step to type another (or retry); the failed inquiry's draft is cancelled.
+ */
+import { InlineKeyboard } from "grammy";
+import type { TxRecord } from "../../store/types.js";
+import { UpstreamError, UpstreamRejected, UpstreamUnavailable } from "../../upstream/errors.js";
+import type { BillInquiry } from "../../upstream/types.js";
+import type { BotConversation, ConvContext } from "../context.js";
+import { html } from "../format.js";
+import { saveDraft, showConfirm } from "../money/confirm.js";
+import { billFields, postpaidKind } from "../money/postpaid.js";
+import { askChoice, askText, FLOW_PREFIX, type TextStep } from "./steps.js";
+
+export const BILL_FLOW = "bill";
+
+export const CUSTOMER_NO_MIN = 6;
+export const CUSTOMER_NO_MAX = 20;
+
+/** A postpaid service as the flow keeps it (plain JSON: it passes through `external`). */
+interface Service {
+  code: string;
+  name: string;
+  note: string;
+  available: boolean;
+  keywords: string;
+}
+
+/** An upstream failure as plain data (class instances must not cross `external`). */
+type Failure =
+  | { reason: "not-linked" }
+  | { reason: "unavailable" }
+  | { reason: "unexpected" }
+  | { reason: "not-found" | "paid" | "refused"; message: string };
+
+type Result<T> = ({ ok: true } & T) | ({ ok: false } & Failure);
+
+/** Customer numbers are digits; people paste them with spaces, dashes or dots. */
+export const customerNumberStep: TextStep<string> = {
+  parse(text) {
+    const digits = text.replace(/[\s.-]/g, "");
+    if (!/^\d+$/.test(digits)) return { ok: false, error: "bill-number-not-digits" };
+    if (digits.length < CUSTOMER_NO_MIN || digits.length > CUSTOMER_NO_MAX) {
+      return { ok: false, error: "bill-number-length", vars: { min: CUSTOMER_NO_MIN, max: CUSTOMER_NO_MAX, length: digits.length } };
+    }
+    return { ok: true, value: digits };
+  },
+};
+
+/** The provider only gives a message; its wording says which refusal it is. */
+function refusalReason(message: string): "not-found" | "paid" | "refused" {
+  if (/sudah\s*(di)?bayar|lunas|already\s+paid|(tidak|belum)\s+ada\s+tagihan|no\s+(outstanding\s+)?bill/i.test(message)) return "paid";
+  if (/tidak\s+(di)?temukan|tidak\s+terdaftar|not\s+found|unknown\s+customer/i.test(message)) return "not-found";
+  return "refused";
+}
+
+function failureOf(err: UpstreamError): Failure {
+  if (err instanceof UpstreamRejected) return { reason: refusalReason(err.providerMessage), message: err.providerMessage };
+  return { reason: err instanceof UpstreamUnavailable ? "unavailable" : "unexpected" };
+}
+
+/** Runs an upstream call with the chat's key, turning errors into plain data. Call inside `external`. */
+async function withKey<T>(ctx: ConvContext, call: (key: string) => Promise<T>): Promise<Result<{ value: T }>> {
+  const key = ctx.deps.store.getApiKey(ctx.chat!.id);
+  if (!key) return { ok: false, reason: "not-linked" };
+  try {
+    return { ok: true, value: await call(key) };
+  } catch (err) {
+    if (!(err instanceof UpstreamError)) throw err;
+    return { ok: false, ...failureOf(err) };
+  }
+}
+
+function failureText(ctx: ConvContext, f: Failure, serviceName = ""): string {
+  switch (f.reason) {
+    case "not-linked":
+      return ctx.t("not-linked");
+    case "unavailable":
+      return ctx.t("upstream-unavailable");
+    case "unexpected":
+      return ctx.t("upstream-unexpected");
+    case "not-found":
+      return ctx.t("bill-not-found", { message: html(f.message), service: html(serviceName) });
+    case "paid":
+      return ctx.t("bill-already-paid", { message: html(f.message) });
+    case "refused":
+      return ctx.t("upstream-rejected", { message: html(f.message) });
+  }
+}
+
+async function loadServices(ctx: ConvContext): Promise<Result<{ value: Service[] }>> {
+  return withKey(ctx, async (key) =>
+    (await ctx.deps.lists.postpaid(key)).map((p) => ({
+      code: p.code,
+      name: p.name || p.code,
+      note: p.note,
+      available: p.available,
+      keywords: `${p.category} ${p.type}`,
+    })),
+  );
+}
+
+async function chooseService(
+  conversation: BotConversation,
+  ctx: ConvContext,
+  services: Service[],
+): Promise<{ service: Service; ctx: ConvContext }> {
+  const choices = services.map((s) => ({
+    label: s.available ? s.name : ctx.t("bill-service-off", { name: s.name }),
+    value: s.code,
+    keywords: s.keywords,
+  }));
+  let prompt = ctx.t("bill-choose-service");
+  for (;;) {
+    const picked = await askChoice(conversation, ctx, prompt, choices, { searchable: true });
+    ctx = picked.ctx;
+    const service = services.find((s) => s.code === picked.value)!;
+    if (service.available) return { service, ctx };
+    // Shown so the user knows it exists, but the provider would refuse it now.
+    prompt = `${ctx.t("bill-service-unavailable", { name: html(service.name) })}\n\n${ctx.t("bill-choose-service")}`;
+  }
+}
+
+/**
+ * Saves the draft (its reference id is the one the payment must reuse), then asks the provider for
+ * the bill under that id. On success the draft carries the bill; on failure it is cancelled.
+ */
+async function inquire(
+  conversation: BotConversation,
+  ctx: ConvContext,
+  service: Service,
+  customerNo: string,
+): Promise<Result<{ tx: TxRecord }>> {
+  const refId = await conversation.external(async () => {
+    const draft = await saveDraft(ctx, postpaidKind, { code: service.code, title: service.name, target: customerNo, amount: 0 });
+    return draft.refId;
+  });
+  const answer = await conversation.external(() =>
+    withKey<BillInquiry>(ctx, (key) => ctx.deps.upstream.billInquiry(key, { code: service.code, reffId: refId, customerNo })),
+  );
+  if (answer.ok) {
+    const tx = await conversation.external(async () => {
+      const updated = ctx.deps.store.updateTx(refId, billFields(answer.value));
+      await ctx.deps.store.flush();
+      return updated;
+    });
+    return { ok: true, tx };
+  }
+  await conversation.external(() => {
+    const message = "message" in answer ? answer.message : `inquiry failed: ${answer.reason}`;
+    ctx.deps.store.transitionTx(refId, ["draft"], { status: "cancel", message });
+  });
+  return answer;
+}
+
+export async function billFlow(conversation: BotConversation, ctx: ConvContext): Promise<void> {
+  const loaded = await conversation.external(() => loadServices(ctx));
+  if (!loaded.ok) {
+    await ctx.reply(failureText(ctx, loaded), { parse_mode: "HTML" });
+    return;
+  }
+  if (loaded.value.length === 0) {
+    await ctx.reply(ctx.t("bill-no-services"));
+    return;
+  }
+  const chosen = await chooseService(conversation, ctx, loaded.value);
+  const service = chosen.service;
+  ctx = chosen.ctx;
+
+  const note = service.note ? `\n${ctx.t("bill-provider-note", { note: html(service.note) })}` : "";
+  let prompt = `${ctx.t("bill-ask-number", { service: html(service.name) })}${note}`;
+  /** After an outage: the number a Retry button inquires again. */
+  let retryNumber: string | undefined;
+  for (;;) {
+    const keyboard = retryNumber ? new InlineKeyboard().text(ctx.t("button-retry"), `${FLOW_PREFIX}retry`) : undefined;
+    const answer = await askText(conversation, ctx, prompt, { ...customerNumberStep, keyboard });
+    ctx = answer.ctx;
+    const customerNo = "value" in answer ? answer.value : retryNumber;
+    if (!customerNo) continue;
+
+    const result = await inquire(conversation, ctx, service, customerNo);
+    if (result.ok) {
+      // With the outside context: the reply and the store write of its message id happen once.
+      await conversation.external((outside) => showConfirm(outside, postpaidKind, result.tx));
+      return;
+    }
+    if (result.reason === "not-linked") {
+      await ctx.reply(ctx.t("not-linked"));
+      return;
+    }
+    const retryable = result.reason === "unavailable" || result.reason === "unexpected";
+    retryNumber = retryable ? customerNo : undefined;
+    prompt = `${failureText(ctx, result, service.name)}\n\n${ctx.t(retryable ? "bill-retry-or-other" : "bill-number-other")}`;
+  }
+}
