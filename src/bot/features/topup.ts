@@ -1,10 +1,364 @@
-/** Prices and top-up (/harga, /beli) (not built yet: answers "coming soon"). */
-import { Composer } from "grammy";
-import type { BotContext } from "../context.js";
+/**
+ * Prices and top-up: /harga (/prices) browses or searches the price list, /beli (/topup) buys.
+ *
+ * The browser is stateless: every button carries what its screen needs, so it works after a
+ * restart and in any order. Callback data: `pr:<mode>:<screen>:<args>` where mode is `h` (prices:
+ * a product opens its details) or `b` (buy: a product starts the purchase), and
+ *   c / C             categories (C = refresh the price list first)
+ *   g:<cat>:<page>    providers of a category
+ *   p:<cat>:<prov>:<page> / P:<cat>:<prov>   products (P = refresh first)
+ *   i:<product ref>   one product
+ *   t:<page>          postpaid services (bills) with their admin fee
+ *   s:<page>:<query>  search results
+ * Categories and providers are named by short slugs and products by code (catalog.ts), so the
+ * data stays under Telegram's 64 bytes.
+ */
+import { Composer, GrammyError, InlineKeyboard } from "grammy";
+import { UpstreamError } from "../../upstream/errors.js";
+import type { PostpaidProduct, PrepaidProduct } from "../../upstream/types.js";
+import {
+  categories,
+  findByCode,
+  findByRef,
+  groupKey,
+  paginate,
+  productRef,
+  productsIn,
+  providers,
+  searchProducts,
+  type Group,
+} from "../catalog.js";
+import type { BaseContext, BotContext } from "../context.js";
+import { html, rupiah } from "../format.js";
+import { TOPUP_FLOW, topupFlow } from "../flows/topup.js";
+import { requireKey } from "../guards.js";
+import { prepaidKind } from "../money/prepaid.js";
 import type { FeatureModule } from "../module.js";
-import { comingSoon } from "./menu.js";
+import { upstreamErrorText } from "../replies.js";
+
+type Mode = "h" | "b";
+interface Screen {
+  text: string;
+  keyboard: InlineKeyboard;
+}
+
+const PRODUCTS_PER_PAGE = 8;
+const GROUPS_PER_PAGE = 12;
+const BILLS_PER_PAGE = 12;
+const MAX_CALLBACK_BYTES = 64;
+
+const CATEGORY_ICONS: Record<string, string> = {
+  pulsa: "📱",
+  data: "🌐",
+  pln: "⚡",
+  "e-money": "💳",
+  games: "🎮",
+};
+
+const data = (mode: Mode, ...parts: (string | number)[]) => ["pr", mode, ...parts].join(":");
+const fits = (callbackData: string) => Buffer.byteLength(callbackData, "utf8") <= MAX_CALLBACK_BYTES;
+
+function productLabel(p: PrepaidProduct): string {
+  return `${p.available ? "" : "⛔ "}${p.name} · ${rupiah(p.price)}`;
+}
+
+function productLine(p: PrepaidProduct): string {
+  return `${p.available ? "✅" : "⛔"} <code>${html(p.code)}</code> ${html(p.name)}: <b>${rupiah(p.price)}</b>`;
+}
+
+function groupLabel(g: Group, icon = ""): string {
+  return `${icon ? `${icon} ` : ""}${g.name} (${g.available})`;
+}
+
+/** Adds Previous / Next for a paged screen. */
+function pager(kb: InlineKeyboard, ctx: BaseContext, page: number, pages: number, to: (page: number) => string): void {
+  kb.row();
+  if (page > 0) kb.text(ctx.t("button-prev"), to(page - 1));
+  if (page < pages - 1) kb.text(ctx.t("button-next"), to(page + 1));
+  kb.row();
+}
+
+function pageNote(ctx: BaseContext, page: number, pages: number): string {
+  return pages > 1 ? `\n${ctx.t("prices-page", { page: page + 1, pages })}` : "";
+}
+
+// ------------------------------------------------------------------------------------------
+// Screens
+
+function rootScreen(ctx: BaseContext, mode: Mode, list: readonly PrepaidProduct[]): Screen {
+  const kb = new InlineKeyboard();
+  categories(list).forEach((g, i) => {
+    kb.text(groupLabel(g, CATEGORY_ICONS[g.key] ?? "📦"), data(mode, "g", g.key, 0));
+    if (i % 2 === 1) kb.row();
+  });
+  kb.row().text(ctx.t("prices-button-bills"), data(mode, "t", 0)).text(ctx.t("prices-button-refresh"), data(mode, "C"));
+  const title = ctx.t(mode === "b" ? "topup-title" : "prices-title");
+  return { text: `${title}\n\n${ctx.t("prices-hint")}`, keyboard: kb };
+}
+
+function providersScreen(ctx: BaseContext, mode: Mode, list: readonly PrepaidProduct[], catKey: string, page: number): Screen | undefined {
+  const all = providers(list, catKey);
+  if (all.length === 0) return undefined;
+  if (all.length === 1) return productsScreen(ctx, mode, list, catKey, all[0]!.key, 0);
+  const category = categories(list).find((g) => g.key === catKey)!;
+  const shown = paginate(all, page, GROUPS_PER_PAGE);
+  const kb = new InlineKeyboard();
+  shown.items.forEach((g, i) => {
+    kb.text(groupLabel(g), data(mode, "p", catKey, g.key, 0));
+    if (i % 2 === 1) kb.row();
+  });
+  pager(kb, ctx, shown.page, shown.pages, (p) => data(mode, "g", catKey, p));
+  kb.text(ctx.t("button-back"), data(mode, "c"));
+  const text = `${ctx.t("prices-choose-provider", { category: html(category.name) })}${pageNote(ctx, shown.page, shown.pages)}`;
+  return { text, keyboard: kb };
+}
+
+function productsScreen(
+  ctx: BaseContext,
+  mode: Mode,
+  list: readonly PrepaidProduct[],
+  catKey: string,
+  provKey: string,
+  page: number,
+): Screen | undefined {
+  const all = productsIn(list, catKey, provKey);
+  if (all.length === 0) return undefined;
+  const shown = paginate(all, page, PRODUCTS_PER_PAGE);
+  const kb = new InlineKeyboard();
+  for (const p of shown.items) kb.text(productLabel(p), data(mode, "i", productRef(p.code))).row();
+  pager(kb, ctx, shown.page, shown.pages, (n) => data(mode, "p", catKey, provKey, n));
+  const single = providers(list, catKey).length === 1;
+  kb.text(ctx.t("button-back"), single ? data(mode, "c") : data(mode, "g", catKey, 0));
+  kb.text(ctx.t("prices-button-refresh"), data(mode, "P", catKey, provKey));
+  const first = all[0]!;
+  const text = [
+    ctx.t("prices-products-title", { category: html(first.category), provider: html(first.provider) }),
+    "",
+    ...shown.items.map(productLine),
+    "",
+    ctx.t(mode === "b" ? "topup-pick-product" : "prices-pick-product"),
+  ].join("\n");
+  return { text: `${text}${pageNote(ctx, shown.page, shown.pages)}`, keyboard: kb };
+}
+
+function productScreen(ctx: BaseContext, product: PrepaidProduct): Screen {
+  const lines = [
+    `📦 <b>${html(product.name)}</b>`,
+    `${ctx.t("topup-confirm-code")}: <code>${html(product.code)}</code>`,
+    `${ctx.t("prices-category")}: ${html(product.category)} › ${html(product.provider)}`,
+    `${ctx.t("topup-confirm-price")}: <b>${rupiah(product.price)}</b>`,
+    `${ctx.t("prices-availability")}: ${ctx.t(product.available ? "prices-available" : "prices-empty")}`,
+    ...(product.note.trim() ? [ctx.t("topup-note-line", { note: html(product.note.trim()) })] : []),
+  ];
+  const kb = new InlineKeyboard();
+  if (product.available) kb.text(ctx.t("prices-button-buy"), data("b", "i", productRef(product.code))).row();
+  kb.text(ctx.t("button-back"), data("h", "p", groupKey(product.category), groupKey(product.provider), 0));
+  return { text: lines.join("\n"), keyboard: kb };
+}
+
+/** The query as carried in callback data: lower case, single spaces. */
+const normaliseQuery = (query: string) => query.toLowerCase().replace(/\s+/g, " ").trim();
+
+function searchScreen(ctx: BaseContext, mode: Mode, list: readonly PrepaidProduct[], query: string, page: number): Screen {
+  const q = normaliseQuery(query);
+  const found = searchProducts(list, q);
+  const kb = new InlineKeyboard();
+  if (found.length === 0) {
+    kb.text(ctx.t("prices-button-all"), data(mode, "c"));
+    return { text: ctx.t("prices-search-none", { query: html(q.slice(0, 50)) }), keyboard: kb };
+  }
+  const shown = paginate(found, page, PRODUCTS_PER_PAGE);
+  for (const p of shown.items) kb.text(productLabel(p), data(mode, "i", productRef(p.code))).row();
+  // A query too long to carry in the buttons gets no paging: the user narrows it instead.
+  const pageable = fits(data(mode, "s", 999, q));
+  if (pageable) pager(kb, ctx, shown.page, shown.pages, (n) => data(mode, "s", n, q));
+  kb.row().text(ctx.t("prices-button-all"), data(mode, "c"));
+  const text = [
+    ctx.t("prices-search-title", { query: html(q), count: found.length }),
+    "",
+    ...shown.items.map(productLine),
+    "",
+    ctx.t(mode === "b" ? "topup-pick-product" : "prices-pick-product"),
+    ...(!pageable && shown.pages > 1 ? [ctx.t("prices-search-narrow")] : []),
+  ].join("\n");
+  return { text: `${text}${pageable ? pageNote(ctx, shown.page, shown.pages) : ""}`, keyboard: kb };
+}
+
+function billsScreen(ctx: BaseContext, mode: Mode, list: readonly PostpaidProduct[], page: number): Screen {
+  const shown = paginate(
+    [...list].sort((a, b) => a.category.localeCompare(b.category, "id") || a.name.localeCompare(b.name, "id")),
+    page,
+    BILLS_PER_PAGE,
+  );
+  const lines = shown.items.map((b) =>
+    ctx.t(b.available ? "prices-bill-line" : "prices-bill-line-empty", {
+      name: html(b.name),
+      code: html(b.code),
+      admin: rupiah(b.admin),
+    }),
+  );
+  const kb = new InlineKeyboard().text(ctx.t("prices-button-pay-bill"), "menu:bill");
+  pager(kb, ctx, shown.page, shown.pages, (n) => data(mode, "t", n));
+  kb.text(ctx.t("button-back"), data(mode, "c"));
+  const text = [ctx.t("prices-bills-title"), "", ...(lines.length ? lines : [ctx.t("prices-bills-none")])].join("\n");
+  return { text: `${text}${pageNote(ctx, shown.page, shown.pages)}`, keyboard: kb };
+}
+
+// ------------------------------------------------------------------------------------------
+// Showing a screen
+
+/** Edits the browser message on its own buttons; sends a new message otherwise. */
+async function show(ctx: BotContext, screen: Screen): Promise<void> {
+  // Paging leaves empty rows behind where a screen has a single page.
+  const keyboard = InlineKeyboard.from(screen.keyboard.inline_keyboard.filter((row) => row.length > 0));
+  const opts = { parse_mode: "HTML" as const, reply_markup: keyboard };
+  if (ctx.callbackQuery?.data?.startsWith("pr:") && ctx.callbackQuery.message) {
+    try {
+      await ctx.editMessageText(screen.text, opts);
+      return;
+    } catch (err) {
+      // A refresh that changed nothing; anything else (message too old...) gets a new message.
+      if (err instanceof GrammyError && /message is not modified/.test(err.description)) return;
+      if (!(err instanceof GrammyError)) throw err;
+    }
+  }
+  await ctx.reply(screen.text, opts);
+}
+
+/** Runs `load`; on a provider failure tells the user why and returns undefined. */
+async function loadOrExplain<T>(ctx: BotContext, load: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await load();
+  } catch (err) {
+    if (!(err instanceof UpstreamError)) throw err;
+    if (ctx.callbackQuery) await ctx.answerCallbackQuery().catch(() => undefined);
+    await ctx.reply(upstreamErrorText(ctx, err), { parse_mode: "HTML" });
+    return undefined;
+  }
+}
+
+async function showRoot(ctx: BotContext, mode: Mode, key: string): Promise<void> {
+  const list = await loadOrExplain(ctx, () => ctx.deps.lists.prepaid(key));
+  if (list) await show(ctx, rootScreen(ctx, mode, list));
+}
+
+async function showSearch(ctx: BotContext, mode: Mode, key: string, query: string, page = 0): Promise<void> {
+  const list = await loadOrExplain(ctx, () => ctx.deps.lists.prepaid(key));
+  if (list) await show(ctx, searchScreen(ctx, mode, list, query, page));
+}
+
+/** Starts the purchase flow (leaving whatever flow was running). */
+async function startPurchase(ctx: BotContext, code: string, target?: string): Promise<void> {
+  await ctx.conversation.exitAll();
+  await ctx.conversation.enter(TOPUP_FLOW, code, ...(target ? [target] : []));
+}
+
+// ------------------------------------------------------------------------------------------
+// Commands and buttons
 
 const composer = new Composer<BotContext>();
-composer.command(["harga", "prices", "beli", "topup"], comingSoon);
 
-export const topupModule: FeatureModule = { composer, menu: { prices: comingSoon, topup: comingSoon } };
+composer.command(["harga", "prices"], async (ctx) => {
+  const key = await requireKey(ctx);
+  if (!key) return;
+  const args = ctx.match.trim();
+  if (/^(refresh|perbarui|segarkan)$/i.test(args)) {
+    if (ctx.from && ctx.deps.adminIds.includes(ctx.from.id)) {
+      ctx.deps.lists.invalidate();
+      await ctx.reply(ctx.t("prices-refreshed-all"));
+      return;
+    }
+    ctx.deps.lists.invalidate(key);
+    await ctx.reply(ctx.t("prices-refreshed"));
+    await showRoot(ctx, "h", key);
+    return;
+  }
+  if (!args) await showRoot(ctx, "h", key);
+  else await showSearch(ctx, "h", key, args);
+});
+
+composer.command(["beli", "topup"], async (ctx) => {
+  const key = await requireKey(ctx);
+  if (!key) return;
+  const args = ctx.match.trim();
+  if (!args) return showRoot(ctx, "b", key);
+  const list = await loadOrExplain(ctx, () => ctx.deps.lists.prepaid(key));
+  if (!list) return;
+  const [first = "", ...rest] = args.split(/\s+/);
+  const product = findByCode(list, first);
+  if (product) {
+    if (!product.available) {
+      await ctx.reply(ctx.t("topup-empty", { name: html(product.name), code: html(product.code) }), { parse_mode: "HTML" });
+      return;
+    }
+    await startPurchase(ctx, product.code, rest.join(" "));
+    return;
+  }
+  // Not a code: words to search ("/beli tsel 10"), or a mistyped code.
+  if (searchProducts(list, args).length > 0) await show(ctx, searchScreen(ctx, "b", list, args, 0));
+  else await ctx.reply(ctx.t("topup-unknown-code", { code: html(first) }), { parse_mode: "HTML" });
+});
+
+composer.callbackQuery(/^pr:([hb]):(.+)$/, async (ctx) => {
+  const mode = ctx.match[1] as Mode;
+  const [screen = "", ...args] = ctx.match[2]!.split(":");
+  const key = ctx.chat && ctx.deps.store.getApiKey(ctx.chat.id);
+  if (!key) {
+    await ctx.answerCallbackQuery({ text: ctx.t("not-linked"), show_alert: true });
+    return;
+  }
+  const fresh = screen === "C" || screen === "P";
+  if (fresh) ctx.deps.lists.invalidate(key);
+
+  if (screen === "t") {
+    const bills = await loadOrExplain(ctx, () => ctx.deps.lists.postpaid(key));
+    if (!bills) return;
+    await ctx.answerCallbackQuery();
+    await show(ctx, billsScreen(ctx, mode, bills, Number(args[0]) || 0));
+    return;
+  }
+  const list = await loadOrExplain(ctx, () => ctx.deps.lists.prepaid(key));
+  if (!list) return;
+
+  if (screen === "i") {
+    const product = findByRef(list, args.join(":"));
+    if (!product) {
+      await ctx.answerCallbackQuery({ text: ctx.t("prices-list-changed") });
+      await show(ctx, rootScreen(ctx, mode, list));
+      return;
+    }
+    if (mode === "h") {
+      await ctx.answerCallbackQuery();
+      await show(ctx, productScreen(ctx, product));
+      return;
+    }
+    if (!product.available) {
+      await ctx.answerCallbackQuery({ text: ctx.t("topup-empty-alert", { name: product.name }), show_alert: true });
+      return;
+    }
+    await ctx.answerCallbackQuery();
+    await startPurchase(ctx, product.code);
+    return;
+  }
+
+  let next: Screen | undefined;
+  if (screen === "g") next = providersScreen(ctx, mode, list, args[0] ?? "", Number(args[1]) || 0);
+  else if (screen === "p" || screen === "P") next = productsScreen(ctx, mode, list, args[0] ?? "", args[1] ?? "", Number(args[2]) || 0);
+  else if (screen === "s") next = searchScreen(ctx, mode, list, args.slice(1).join(":"), Number(args[0]) || 0);
+  else if (screen === "c" || screen === "C") next = rootScreen(ctx, mode, list);
+  // A group that vanished after a refresh: back to the categories.
+  await ctx.answerCallbackQuery(next ? (fresh ? { text: ctx.t("prices-refreshed") } : {}) : { text: ctx.t("prices-list-changed") });
+  await show(ctx, next ?? rootScreen(ctx, mode, list));
+});
+
+async function menuAction(ctx: BotContext, mode: Mode): Promise<void> {
+  const key = await requireKey(ctx);
+  if (key) await showRoot(ctx, mode, key);
+}
+
+export const topupModule: FeatureModule = {
+  composer,
+  flows: [{ id: TOPUP_FLOW, builder: topupFlow }],
+  kinds: [prepaidKind],
+  menu: { prices: (ctx) => menuAction(ctx, "h"), topup: (ctx) => menuAction(ctx, "b") },
+};

@@ -1,0 +1,233 @@
+/**
+ * The cached prepaid price list as the reseller browses it: grouped by category, then provider,
+ * then product; searched with the words resellers type ("tsel 10", "ff 70", "pln 50rb"). Pure
+ * functions over the list, so callback data can name a group or a product by a short key and the
+ * screen can be rebuilt from any button press (no state on the server).
+ */
+import { createHash } from "node:crypto";
+import type { PrepaidProduct } from "../upstream/types.js";
+
+export interface Group {
+  /** Short, stable key for callback data (a slug of the name, at most 16 bytes). */
+  key: string;
+  name: string;
+  count: number;
+  available: number;
+}
+
+export interface Page<T> {
+  items: T[];
+  /** Zero-based, clamped into range. */
+  page: number;
+  pages: number;
+}
+
+const KEY_LEN = 16;
+/** Categories resellers sell most, first; the rest follow alphabetically. */
+const PREFERRED_CATEGORIES = ["pulsa", "data", "pln", "e-money", "games"];
+
+/** A short ASCII key for a category or provider name (same name, same key). */
+export function groupKey(name: string): string {
+  const slug = name
+    .normalize("NFKD")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, KEY_LEN)
+    .replace(/-+$/g, "");
+  return slug || `x${shortHash(name, 6)}`;
+}
+
+function shortHash(text: string, len: number): string {
+  return createHash("sha256").update(text).digest("base64url").replace(/[-_]/g, "x").slice(0, len);
+}
+
+const CODE_AS_REF = /^[A-Za-z0-9._-]{1,40}$/;
+
+/** How callback data names a product: its code, or a hash when the code is long or unusual. */
+export function productRef(code: string): string {
+  return CODE_AS_REF.test(code) && !code.startsWith("#") ? code : `#${shortHash(code, 10)}`;
+}
+
+export function findByRef(list: readonly PrepaidProduct[], ref: string): PrepaidProduct | undefined {
+  if (ref.startsWith("#")) return list.find((p) => productRef(p.code) === ref);
+  return findByCode(list, ref);
+}
+
+/** Exact code first, then ignoring case (resellers type codes in lower case). */
+export function findByCode(list: readonly PrepaidProduct[], code: string): PrepaidProduct | undefined {
+  const wanted = code.trim();
+  return list.find((p) => p.code === wanted) ?? list.find((p) => p.code.toLowerCase() === wanted.toLowerCase());
+}
+
+function rankCategory(key: string): number {
+  const i = PREFERRED_CATEGORIES.indexOf(key);
+  return i === -1 ? PREFERRED_CATEGORIES.length : i;
+}
+
+function groupBy(list: readonly PrepaidProduct[], name: (p: PrepaidProduct) => string): Group[] {
+  const groups = new Map<string, Group>();
+  for (const p of list) {
+    const key = groupKey(name(p));
+    const g = groups.get(key) ?? { key, name: name(p), count: 0, available: 0 };
+    g.count++;
+    if (p.available) g.available++;
+    groups.set(key, g);
+  }
+  return [...groups.values()];
+}
+
+const byName = (a: Group, b: Group) => a.name.localeCompare(b.name, "id");
+
+export function categories(list: readonly PrepaidProduct[]): Group[] {
+  return groupBy(list, (p) => p.category).sort((a, b) => rankCategory(a.key) - rankCategory(b.key) || byName(a, b));
+}
+
+export function providers(list: readonly PrepaidProduct[], categoryKey: string): Group[] {
+  return groupBy(
+    list.filter((p) => groupKey(p.category) === categoryKey),
+    (p) => p.provider,
+  ).sort(byName);
+}
+
+/** Products of one provider in one category, cheapest first. */
+export function productsIn(list: readonly PrepaidProduct[], categoryKey: string, providerKey: string): PrepaidProduct[] {
+  return list
+    .filter((p) => groupKey(p.category) === categoryKey && groupKey(p.provider) === providerKey)
+    .sort(byPrice);
+}
+
+const byPrice = (a: PrepaidProduct, b: PrepaidProduct) => a.price - b.price || a.name.localeCompare(b.name, "id");
+
+export function paginate<T>(items: readonly T[], page: number, size: number): Page<T> {
+  const pages = Math.max(1, Math.ceil(items.length / size));
+  const p = Math.min(Math.max(0, Math.trunc(page) || 0), pages - 1);
+  return { items: items.slice(p * size, (p + 1) * size), page: p, pages };
+}
+
+// ------------------------------------------------------------------------------------------
+// Search
+
+/** Words resellers use for the same thing; each maps to words found in product names. */
+const SYNONYMS: Readonly<Record<string, readonly string[]>> = {
+  tsel: ["telkomsel"],
+  telkomsel: ["telkomsel"],
+  simpati: ["telkomsel"],
+  telkom: ["telkomsel"],
+  isat: ["indosat"],
+  indosat: ["indosat"],
+  im3: ["indosat"],
+  ooredoo: ["indosat"],
+  mentari: ["indosat"],
+  xl: ["xl"],
+  axiata: ["xl"],
+  axis: ["axis"],
+  tri: ["tri"],
+  three: ["tri"],
+  sf: ["smartfren"],
+  smart: ["smartfren"],
+  ff: ["free fire"],
+  freefire: ["free fire"],
+  ml: ["mobile legends"],
+  mlbb: ["mobile legends"],
+  mole: ["mobile legends"],
+  hok: ["honor of kings"],
+  pubgm: ["pubg"],
+  listrik: ["pln"],
+  token: ["pln"],
+  pln: ["pln"],
+  gojek: ["gopay"],
+  gopay: ["gopay"],
+  spay: ["shopeepay"],
+  shopee: ["shopeepay"],
+  kuota: ["data"],
+  paket: ["data"],
+  internet: ["data"],
+  emoney: ["e money"],
+  ewallet: ["e money"],
+  game: ["games"],
+  dm: ["diamonds"],
+  diamond: ["diamonds"],
+};
+
+const words = (text: string) => ` ${text.toLowerCase().replace(/[^a-z0-9]+/g, " ").trim()} `;
+
+/** "10", "10k", "10rb", "10ribu", "10.000" -> 10 or 10000; undefined for other words. */
+function numberOf(token: string): number | undefined {
+  const m = /^(\d{1,3}(?:\.\d{3})+|\d+)(k|rb|ribu)?$/.exec(token);
+  if (!m) return undefined;
+  const n = Number(m[1]!.replace(/\./g, ""));
+  return m[2] ? n * 1000 : n;
+}
+
+/** Numbers a product is known by: face values in its name ("10.000", "86 Diamonds") and its code. */
+function numbersOf(p: PrepaidProduct): Set<number> {
+  const out = new Set<number>();
+  for (const m of p.name.matchAll(/\d{1,3}(?:\.\d{3})+|\d+/g)) out.add(Number(m[0].replace(/\./g, "")));
+  for (const m of p.code.matchAll(/\d+/g)) out.add(Number(m[0]));
+  return out;
+}
+
+/** Splits the query into words; "tsel10" becomes "tsel", "10" (unless it is a product code). */
+export function queryTokens(query: string, codes: ReadonlySet<string> = new Set()): string[] {
+  const isWhole = (t: string) => codes.has(t) || numberOf(t) !== undefined;
+  return query
+    .toLowerCase()
+    .split(/[\s,;/+|]+/)
+    .filter(Boolean)
+    .flatMap((t) =>
+      isWhole(t)
+        ? [t]
+        : t
+            .split(/(?<=[a-z])(?=\d)|(?<=\d)(?=[a-z])/)
+            .flatMap((part) => (isWhole(part) ? [part] : part.split(/[^a-z0-9]+/)))
+            .filter(Boolean),
+    );
+}
+
+interface Indexed {
+  product: PrepaidProduct;
+  hay: string;
+  numbers: Set<number>;
+  code: string;
+}
+
+function tokenMatches(token: string, item: Indexed): boolean {
+  if (token === item.code) return true;
+  const n = numberOf(token);
+  if (n !== undefined) return item.numbers.has(n) || (n < 1000 && item.numbers.has(n * 1000));
+  // Units typed after a number ("10gb", "50rb") are in the name or the face value already.
+  if (token === "gb" || token === "rb" || token === "k" || token === "ribu") return true;
+  const alternatives = SYNONYMS[token];
+  if (alternatives) return alternatives.some((a) => item.hay.includes(` ${a} `)) || item.hay.includes(` ${token} `);
+  // Short words only match the start of a word ("ax" is Axis, not "max"); longer ones anywhere.
+  return token.length <= 2 ? item.hay.includes(` ${token}`) : item.hay.includes(token);
+}
+
+/** Products matching every word of the query, in browsing order (category, provider, price). */
+export function searchProducts(list: readonly PrepaidProduct[], query: string): PrepaidProduct[] {
+  const codes = new Set(list.map((p) => p.code.toLowerCase()));
+  const tokens = queryTokens(query, codes);
+  if (tokens.length === 0) return [];
+  const index: Indexed[] = list.map((product) => ({
+    product,
+    hay: words(`${product.code} ${product.name} ${product.category} ${product.provider}`),
+    numbers: numbersOf(product),
+    code: product.code.toLowerCase(),
+  }));
+  const found = index.filter((item) => tokens.every((t) => tokenMatches(t, item))).map((i) => i.product);
+  const exact = found.filter((p) => tokens.length === 1 && p.code.toLowerCase() === tokens[0]);
+  const rest = found.filter((p) => !exact.includes(p));
+  return [...exact, ...sortForBrowsing(rest)];
+}
+
+/** Category (preferred order), provider, then price. */
+export function sortForBrowsing(list: readonly PrepaidProduct[]): PrepaidProduct[] {
+  return [...list].sort(
+    (a, b) =>
+      rankCategory(groupKey(a.category)) - rankCategory(groupKey(b.category)) ||
+      a.category.localeCompare(b.category, "id") ||
+      a.provider.localeCompare(b.provider, "id") ||
+      byPrice(a, b),
+  );
+}

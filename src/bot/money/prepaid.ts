@@ -1,0 +1,76 @@
+/**
+ * Prepaid purchases (pulsa, data, PLN tokens, game vouchers, e-money) in the confirm engine.
+ * The confirmed price goes out as `limit_price`: if the provider's price rose in the meantime the
+ * purchase is refused instead of costing more, and the user is told the new price.
+ */
+import type { TxRecord } from "../../store/types.js";
+import type { PrepaidProduct } from "../../upstream/types.js";
+import type { BaseContext } from "../context.js";
+import { html, rupiah } from "../format.js";
+import type { DraftFields, MoneyKind } from "./kinds.js";
+
+/** The draft of a purchase of `product` for `target` at the product's current price. */
+export function prepaidDraft(product: PrepaidProduct, target: string): DraftFields {
+  return {
+    code: product.code,
+    title: product.name,
+    target,
+    amount: product.price,
+    detail: { category: product.category, provider: product.provider },
+  };
+}
+
+/** The product as the provider lists it right now (never the cached list). */
+async function currentProduct(ctx: BaseContext, apiKey: string, code: string): Promise<PrepaidProduct | undefined> {
+  const list = await ctx.deps.upstream.prepaidPriceList(apiKey, code);
+  return list.find((p) => p.code === code) ?? list.find((p) => p.code.toLowerCase() === code.toLowerCase());
+}
+
+export const prepaidKind: MoneyKind = {
+  kind: "prepaid",
+
+  confirmText(ctx, tx) {
+    return [
+      `${ctx.t("topup-confirm-product")}: <b>${html(tx.title ?? tx.code ?? "")}</b>`,
+      `${ctx.t("topup-confirm-code")}: <code>${html(tx.code ?? "")}</code>`,
+      `${ctx.t("topup-confirm-target")}: <code>${html(tx.target ?? "")}</code>`,
+      `${ctx.t("topup-confirm-price")}: <b>${rupiah(tx.amount)}</b>`,
+    ].join("\n");
+  },
+
+  async create(ctx, apiKey, tx) {
+    const answer = await ctx.deps.upstream.createTransaction(apiKey, {
+      code: tx.code!,
+      reffId: tx.refId,
+      target: tx.target!,
+      limitPrice: tx.amount,
+    });
+    return {
+      upstreamId: answer.id,
+      status: answer.status,
+      sn: answer.sn,
+      // What the provider charged (never above the confirmed price thanks to limit_price).
+      amount: answer.price > 0 ? answer.price : tx.amount,
+      ...(answer.price > 0 && answer.price !== tx.amount ? { detail: { ...tx.detail, quotedPrice: tx.amount } } : {}),
+    } satisfies Partial<TxRecord>;
+  },
+
+  async explainRejection(ctx, apiKey, tx) {
+    const product = await currentProduct(ctx, apiKey, tx.code!);
+    if (!product) return undefined;
+    if (product.price > tx.amount) {
+      // The cached list is stale: the next browse should show the new price.
+      ctx.deps.lists.invalidate(apiKey);
+      return ctx.t("topup-price-changed", { old: rupiah(tx.amount), price: rupiah(product.price) });
+    }
+    if (!product.available) return ctx.t("topup-now-empty", { name: html(product.name) });
+    return undefined;
+  },
+
+  async retryDraft(ctx, apiKey, tx) {
+    const product = await currentProduct(ctx, apiKey, tx.code!);
+    if (!product || !product.available || !tx.target) return undefined;
+    // At today's price: the user confirms the new price explicitly on the new confirm screen.
+    return prepaidDraft(product, tx.target);
+  },
+};
