@@ -77,27 +77,44 @@ function groupBy(list: readonly PrepaidProduct[], name: (p: PrepaidProduct) => s
   return [...groups.values()];
 }
 
-const byName = (a: Group, b: Group) => a.name.localeCompare(b.name, "id");
+// One collator: `localeCompare(x, "id")` builds a new one on every call.
+const collator = new Intl.Collator("id");
+const byName = (a: Group, b: Group) => collator.compare(a.name, b.name);
+const byPrice = (a: PrepaidProduct, b: PrepaidProduct) => a.price - b.price || collator.compare(a.name, b.name);
+
+/**
+ * Groupings are derived once per price list: the cached list is the same array until it is
+ * refreshed, and every page press would otherwise regroup and resort it (the hot path of browsing).
+ */
+const derived = new WeakMap<readonly PrepaidProduct[], Map<string, unknown>>();
+function memo<T>(list: readonly PrepaidProduct[], key: string, make: () => T): T {
+  let m = derived.get(list);
+  if (!m) derived.set(list, (m = new Map()));
+  if (!m.has(key)) m.set(key, make());
+  return m.get(key) as T;
+}
 
 export function categories(list: readonly PrepaidProduct[]): Group[] {
-  return groupBy(list, (p) => p.category).sort((a, b) => rankCategory(a.key) - rankCategory(b.key) || byName(a, b));
+  return memo(list, "c", () =>
+    groupBy(list, (p) => p.category).sort((a, b) => rankCategory(a.key) - rankCategory(b.key) || byName(a, b)),
+  );
 }
 
 export function providers(list: readonly PrepaidProduct[], categoryKey: string): Group[] {
-  return groupBy(
-    list.filter((p) => groupKey(p.category) === categoryKey),
-    (p) => p.provider,
-  ).sort(byName);
+  return memo(list, `g:${categoryKey}`, () =>
+    groupBy(
+      list.filter((p) => groupKey(p.category) === categoryKey),
+      (p) => p.provider,
+    ).sort(byName),
+  );
 }
 
 /** Products of one provider in one category, cheapest first. */
 export function productsIn(list: readonly PrepaidProduct[], categoryKey: string, providerKey: string): PrepaidProduct[] {
-  return list
-    .filter((p) => groupKey(p.category) === categoryKey && groupKey(p.provider) === providerKey)
-    .sort(byPrice);
+  return memo(list, `p:${categoryKey}:${providerKey}`, () =>
+    list.filter((p) => groupKey(p.category) === categoryKey && groupKey(p.provider) === providerKey).sort(byPrice),
+  );
 }
-
-const byPrice = (a: PrepaidProduct, b: PrepaidProduct) => a.price - b.price || a.name.localeCompare(b.name, "id");
 
 export function paginate<T>(items: readonly T[], page: number, size: number): Page<T> {
   const pages = Math.max(1, Math.ceil(items.length / size));

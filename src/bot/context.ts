@@ -1,6 +1,5 @@
 /** The context types every feature and conversation sees, and the dependencies injected into the bot. */
 import type { Context } from "grammy";
-import type { I18nFlavor } from "@grammyjs/i18n";
 import type { Conversation, ConversationFlavor } from "@grammyjs/conversations";
 import type { Clock } from "../clock.js";
 import type { Logger } from "../logger.js";
@@ -8,7 +7,9 @@ import type { Store } from "../store/store.js";
 import type { Lang, TxRecord } from "../store/types.js";
 import type { ListCache } from "../upstream/cache.js";
 import type { UpstreamClient } from "../upstream/client.js";
-import type { Translate } from "./i18n.js";
+import type { BalanceAlerts } from "../watch/alerts.js";
+import type { Broadcaster } from "../watch/broadcast.js";
+import type { Translate, TranslateVars } from "./i18n.js";
 
 export interface BotDeps {
   store: Store;
@@ -23,6 +24,10 @@ export interface BotDeps {
   sandbox: boolean;
   /** Observers wired by app.ts (status watcher, balance alerts); tests may leave them out. */
   hooks?: BotHooks;
+  /** Balance alerts and admin balance rounds (watch/alerts.ts), set by app.ts once the bot exists. */
+  alerts?: BalanceAlerts;
+  /** Admin broadcast delivery (watch/broadcast.ts), set by app.ts once the bot exists. */
+  broadcaster?: Broadcaster;
 }
 
 export interface BotHooks {
@@ -38,7 +43,12 @@ export interface BotExtras {
   translate: Translate;
 }
 
-export type BaseContext = Context & I18nFlavor & BotExtras;
+export interface TranslateFlavor {
+  /** Translate into the chat's language (reads `ctx.lang` at call time). */
+  t(key: string, vars?: TranslateVars): string;
+}
+
+export type BaseContext = Context & TranslateFlavor & BotExtras;
 export type BotContext = BaseContext & ConversationFlavor<BaseContext>;
 /** The context inside a conversation (rebuilt on every replay by the conversation plugins). */
 export type ConvContext = BaseContext;

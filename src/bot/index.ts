@@ -9,7 +9,7 @@ import { limit } from "@grammyjs/ratelimiter";
 import { sequentialize } from "@grammyjs/runner";
 import type { UserFromGetMe } from "grammy/types";
 import type { BaseContext, BotContext, BotDeps, ConvContext } from "./context.js";
-import { createI18n, langFromTelegram, translator, type Translate } from "./i18n.js";
+import { createTranslate, langFromTelegram, type Translate } from "./i18n.js";
 import { balanceFeature, showBalance } from "./features/balance.js";
 import { askLanguage, languageFeature } from "./features/language.js";
 import { linkFeature } from "./features/link.js";
@@ -43,19 +43,17 @@ export function createBot(token: string, deps: BotDeps, botConfig: BotConfig = {
   const retry = () => autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: botConfig.maxRetryDelaySeconds ?? 60 });
   bot.api.config.use(retry());
 
-  const i18n = createI18n<BaseContext>((ctx) => ctx.lang);
-  const translate = translator(i18n as never);
+  const translate = createTranslate();
 
   // Conversations rebuild their context on every replay: these run there too.
   const extras: Middleware<BaseContext> = (ctx, next) => {
     const chatId = ctx.chat?.id;
     const stored = chatId === undefined ? undefined : deps.store.getChat(chatId)?.lang;
-    Object.assign(ctx, { deps, translate, lang: stored ?? langFromTelegram(ctx.from?.language_code) });
-    return next();
-  };
-  // i18n's middleware installs its own ctx.translate(key, vars) over ours: put ours (lang, key, vars) back.
-  const keepTranslate: Middleware<BaseContext> = (ctx, next) => {
-    Object.assign(ctx, { translate });
+    const c = ctx as BaseContext;
+    c.deps = deps;
+    c.translate = translate;
+    c.lang = stored ?? langFromTelegram(ctx.from?.language_code);
+    c.t = (key, vars) => translate(c.lang, key, vars);
     return next();
   };
   const retryInside: Middleware<BaseContext> = (ctx, next) => {
@@ -66,8 +64,6 @@ export function createBot(token: string, deps: BotDeps, botConfig: BotConfig = {
   // The runner processes updates concurrently; one chat's updates still run one after another.
   bot.use(sequentialize((ctx) => ctx.chat?.id.toString() ?? ctx.from?.id.toString()));
   bot.use(extras as Middleware<BotContext>);
-  bot.use(i18n.middleware() as Middleware<BotContext>);
-  bot.use(keepTranslate as Middleware<BotContext>);
   bot.use(rateLimiter(botConfig.rateLimit ?? DEFAULT_RATE_LIMIT));
 
   const onError = async (err: BotError<BotContext>) => {
@@ -77,7 +73,7 @@ export function createBot(token: string, deps: BotDeps, botConfig: BotConfig = {
 
   bot.use(
     conversations<BotContext, ConvContext>({
-      plugins: [extras, i18n.middleware() as Middleware<ConvContext>, keepTranslate, retryInside],
+      plugins: [extras, retryInside],
     }),
   );
   // /batal and Cancel buttons must work while a flow waits, so they sit before the flows.

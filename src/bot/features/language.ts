@@ -17,8 +17,7 @@ languageFeature.command(["bahasa", "language"], askLanguage);
 languageFeature.callbackQuery(/^lang:(id|en)$/, async (ctx) => {
   const lang = ctx.match[1] as Lang;
   ctx.deps.store.updateChat(ctx.chat!.id, { lang });
-  ctx.lang = lang;
-  ctx.i18n.useLocale(lang);
+  ctx.lang = lang; // ctx.t reads it, so this reply is already in the new language
   await ctx.answerCallbackQuery();
   await ctx.editMessageText(ctx.t("language-set")).catch(() => ctx.reply(ctx.t("language-set")));
 });
