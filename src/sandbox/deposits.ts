@@ -164,8 +164,10 @@ export class Deposits {
     return this.core.rng.int(100, 999);
   }
 
+  /** By provider id, or by the client's reff_id (see Sales.read). */
   get(acc: Account, id: string): DepositRec {
-    const d = this.byId.get(id);
+    const own = this.byId.get(id);
+    const d = own && own.key === acc.key ? own : this.byReff.get(reffKey(acc.key, id));
     if (!d || d.key !== acc.key) throw new Refusal("Deposit tidak ditemukan", 404);
     return this.refresh(d);
   }

@@ -119,9 +119,20 @@ export class Sales {
     return tx;
   }
 
-  /** Reads a record of this account by provider id, with its status brought up to date. */
-  private read<T extends PrepaidTx | BillPaymentTx | TransferTx>(map: Map<string, T>, acc: Account, id: string, what: string): T {
-    const tx = map.get(id);
+  /**
+   * Reads a record of this account by provider id (or, failing that, by the client's reff_id: the
+   * real provider's behaviour there is undocumented; the bot uses it after an unknown create
+   * outcome), with its status brought up to date.
+   */
+  private read<T extends PrepaidTx | BillPaymentTx | TransferTx>(
+    map: Map<string, T>,
+    acc: Account,
+    id: string,
+    what: string,
+    byReff: (reff: string) => T | undefined,
+  ): T {
+    const own = map.get(id);
+    const tx = own && own.key === acc.key ? own : byReff(reffKey(acc.key, id));
     if (!tx || tx.key !== acc.key) throw new Refusal(`${what} tidak ditemukan`, 404);
     this.settle(tx);
     return tx;
@@ -170,7 +181,7 @@ export class Sales {
   }
 
   getPrepaid(acc: Account, id: string): PrepaidTx {
-    return this.read(this.prepaid, acc, id, "Transaksi");
+    return this.read(this.prepaid, acc, id, "Transaksi", (k) => this.prepaidByReff.get(k));
   }
 
   inquire(acc: Account, p: { code: string; reffId: string; customerNo: string }): Inquiry {
@@ -227,7 +238,10 @@ export class Sales {
   }
 
   getPayment(acc: Account, id: string): BillPaymentTx {
-    return this.read(this.payments, acc, id, "Transaksi");
+    return this.read(this.payments, acc, id, "Transaksi", (k) => {
+      const paymentId = this.inquiries.get(k)?.paymentId;
+      return paymentId === undefined ? undefined : this.payments.get(paymentId);
+    });
   }
 
   checkAccount(bankCode: string, accountNumber: string): { bank: BankDef; status: AccountStatus; holder: string } {
@@ -286,7 +300,7 @@ export class Sales {
   }
 
   getTransfer(acc: Account, id: string): TransferTx {
-    return this.read(this.transfers, acc, id, "Transfer");
+    return this.read(this.transfers, acc, id, "Transfer", (k) => this.transfersByReff.get(k));
   }
 
   /** For `transaction(idOrReff)`: any record by provider id or client reference, settled. */

@@ -1,10 +1,224 @@
-/** Deposits (/deposit) (not built yet: answers "coming soon"). */
-import { Composer } from "grammy";
-import type { BotContext } from "../context.js";
+/**
+ * Deposits (/deposit): the guided flow, cancelling a pending deposit (`dp:x:<ref>`) and the instant
+ * release of a paid (processing) one: preview the handling fee (`dp:i:<ref>`), then release once
+ * (`dp:ic:<ref>`; `dp:in:<ref>` = not now). Buttons live outside the conversation so they work on
+ * old messages and after a restart.
+ */
+import { Composer, InlineKeyboard } from "grammy";
+import type { TxRecord, TxStatus } from "../../store/types.js";
+import { UpstreamError, UpstreamRejected } from "../../upstream/errors.js";
+import { DEFAULT_DEPOSIT_LATE_MS, refreshTx } from "../../watch/refresh.js";
+import type { BaseContext, BotContext } from "../context.js";
+import { html, rupiah } from "../format.js";
+import { requireKey } from "../guards.js";
 import type { FeatureModule } from "../module.js";
-import { comingSoon } from "./menu.js";
+import { depositActionsKeyboard, depositKind } from "../money/deposit.js";
+import { receiptText, STATUS_ICON, statusLabel } from "../money/receipt.js";
+import { moneyText, upstreamErrorText } from "../replies.js";
+import { DEPOSIT_FLOW, depositFlow } from "../flows/deposit.js";
+
+async function startDeposit(ctx: BotContext): Promise<void> {
+  if (!(await requireKey(ctx))) return;
+  await ctx.conversation.enter(DEPOSIT_FLOW);
+}
+
+/** The deposit a button refers to, with the chat's key; answers the button itself when there is none. */
+async function depositOfButton(ctx: BotContext, refId: string): Promise<{ tx: TxRecord; apiKey: string } | undefined> {
+  const tx = ctx.deps.store.getTx(refId);
+  const apiKey = ctx.chat && ctx.deps.store.getApiKey(ctx.chat.id);
+  if (!tx || tx.kind !== "deposit" || tx.chatId !== ctx.chat?.id) {
+    await ctx.answerCallbackQuery({ text: ctx.t("button-expired") });
+    return undefined;
+  }
+  if (!apiKey) {
+    await ctx.answerCallbackQuery({ text: ctx.t("not-linked"), show_alert: true });
+    return undefined;
+  }
+  return { tx, apiKey };
+}
+
+/**
+ * Asks the provider for the deposit's status and records it the way the status watcher does (a
+ * QRIS the provider calls expired stays open for a late payment). Returns the record and the
+ * status to show (the provider's own word). Throws the UpstreamError when there was no answer.
+ */
+async function refreshDeposit(ctx: BaseContext, apiKey: string, tx: TxRecord): Promise<{ tx: TxRecord; shown: TxStatus }> {
+  const r = await refreshTx(ctx.deps, apiKey, tx, { depositLateMs: DEFAULT_DEPOSIT_LATE_MS });
+  if (r.lookup.kind === "error") throw r.lookup.error;
+  const said = r.lookup.kind === "found" ? r.lookup.providerStatus : undefined;
+  return { tx: r.tx, shown: said !== undefined && said in STATUS_ICON ? (said as TxStatus) : r.tx.status };
+}
+
+/** Rewrites the pressed message (caption of the QRIS photo, or text) and drops its buttons. */
+async function rewritePressedMessage(ctx: BotContext, text: string): Promise<void> {
+  const message = ctx.callbackQuery?.message;
+  const edit = message && "photo" in message && message.photo ? ctx.editMessageCaption({ caption: text, parse_mode: "HTML" }) : ctx.editMessageText(text, { parse_mode: "HTML" });
+  await edit.catch(() => undefined);
+}
+
+/** Drops the buttons of the deposit's own message when it is not the one pressed. */
+async function clearTxMessageButtons(ctx: BotContext, tx: TxRecord): Promise<void> {
+  if (tx.messageId === undefined || tx.messageId === ctx.callbackQuery?.message?.message_id) return;
+  await ctx.api.editMessageReplyMarkup(tx.chatId, tx.messageId).catch(() => undefined);
+}
+
+/** Shows the fresh state's buttons (e.g. "release now" once paid) on the pressed message. */
+async function refreshPressedButtons(ctx: BotContext, tx: TxRecord): Promise<void> {
+  await ctx.editMessageReplyMarkup({ reply_markup: depositActionsKeyboard(ctx, tx) }).catch(() => undefined);
+}
+
+async function replyUpstreamError(ctx: BotContext, err: unknown): Promise<void> {
+  if (!(err instanceof UpstreamError)) throw err;
+  await ctx.reply(upstreamErrorText(ctx, err), { parse_mode: "HTML" });
+}
 
 const composer = new Composer<BotContext>();
-composer.command(["deposit"], comingSoon);
+composer.command("deposit", startDeposit);
 
-export const depositModule: FeatureModule = { composer, menu: { deposit: comingSoon } };
+// Cancel a pending deposit; once it was paid (or ended) say why not.
+composer.callbackQuery(/^dp:x:(\w+)$/, async (ctx) => {
+  const found = await depositOfButton(ctx, ctx.match[1]!);
+  if (!found) return;
+  const { tx, apiKey } = found;
+  if (!tx.upstreamId) {
+    await ctx.answerCallbackQuery({ text: ctx.t("deposit-cancel-not-yet"), show_alert: true });
+    return;
+  }
+  await ctx.answerCallbackQuery();
+  try {
+    if (tx.status === "pending") {
+      try {
+        const r = await ctx.deps.upstream.cancelDeposit(apiKey, tx.upstreamId);
+        if (r.status === "cancel") {
+          const cancelled = ctx.deps.store.updateTx(tx.refId, { status: "cancel" });
+          await ctx.deps.store.flush();
+          const text = moneyText(ctx, `${ctx.t("deposit-cancelled")}\n\n${receiptText(ctx.translate, ctx.lang, cancelled)}`);
+          await rewritePressedMessage(ctx, text);
+          await clearTxMessageButtons(ctx, cancelled);
+          return;
+        }
+      } catch (err) {
+        // A refusal means it is no longer pending (paid, expired...): the status below says which.
+        if (!(err instanceof UpstreamRejected)) throw err;
+      }
+    }
+    const fresh = await refreshDeposit(ctx, apiKey, tx);
+    await refreshPressedButtons(ctx, fresh.tx);
+    const hint = fresh.tx.status === "processing" ? `\n${ctx.t("deposit-processing-hint")}` : "";
+    await ctx.reply(
+      moneyText(ctx, `${ctx.t("deposit-cancel-refused", { ref: html(tx.refId), status: statusLabel(ctx.translate, ctx.lang, fresh.shown) })}${hint}`),
+      { parse_mode: "HTML" },
+    );
+  } catch (err) {
+    await replyUpstreamError(ctx, err);
+  }
+});
+
+// Instant release, step 1: preview the handling fee and ask to confirm.
+composer.callbackQuery(/^dp:i:(\w+)$/, async (ctx) => {
+  const found = await depositOfButton(ctx, ctx.match[1]!);
+  if (!found) return;
+  const { apiKey } = found;
+  let { tx } = found;
+  if (tx.detail?.instant !== undefined) {
+    await ctx.answerCallbackQuery({ text: ctx.t("deposit-release-already"), show_alert: true });
+    return;
+  }
+  await ctx.answerCallbackQuery();
+  try {
+    let shown = tx.status;
+    if (tx.status !== "processing") ({ tx, shown } = await refreshDeposit(ctx, apiKey, tx));
+    if (tx.status !== "processing" || !tx.upstreamId) {
+      await refreshPressedButtons(ctx, tx);
+      await ctx.reply(ctx.t("deposit-release-unavailable", { status: statusLabel(ctx.translate, ctx.lang, shown) }), { parse_mode: "HTML" });
+      return;
+    }
+    const preview = await ctx.deps.upstream.instantDeposit(apiKey, { id: tx.upstreamId, action: false });
+    const text = ctx.t("deposit-release-preview", {
+      ref: html(tx.refId),
+      amount: rupiah(preview.amount || tx.amount),
+      handling: rupiah(preview.handlingFee),
+      total: rupiah(preview.totalFee),
+      received: rupiah(preview.received),
+    });
+    await ctx.reply(moneyText(ctx, text), {
+      parse_mode: "HTML",
+      reply_markup: new InlineKeyboard()
+        .text(ctx.t("deposit-button-release-confirm"), `dp:ic:${tx.refId}`)
+        .text(ctx.t("deposit-button-release-later"), `dp:in:${tx.refId}`),
+    });
+  } catch (err) {
+    await replyUpstreamError(ctx, err);
+  }
+});
+
+// Instant release, step 2: release exactly once, whatever the number of taps or re-delivered updates.
+composer.callbackQuery(/^dp:ic:(\w+)$/, async (ctx) => {
+  const refId = ctx.match[1]!;
+  const store = ctx.deps.store;
+  const tx = store.getTx(refId);
+  const apiKey = ctx.chat && store.getApiKey(ctx.chat.id);
+  if (!tx || tx.kind !== "deposit" || tx.chatId !== ctx.chat?.id || !apiKey || !tx.upstreamId) {
+    await ctx.answerCallbackQuery({ text: ctx.t("button-expired") });
+    return;
+  }
+  if (tx.detail?.instant !== undefined || tx.status !== "processing") {
+    await ctx.answerCallbackQuery({ text: ctx.t("deposit-release-already"), show_alert: true });
+    return;
+  }
+  // Check-and-set with no await in between: a second tap finds "sending" above.
+  store.updateTx(refId, { detail: { ...tx.detail, instant: "sending" } });
+  await store.flush();
+  await ctx.answerCallbackQuery({ text: ctx.t("confirm-sending") });
+  await ctx.editMessageReplyMarkup().catch(() => undefined);
+
+  const record = (patch: Partial<TxRecord>, instant: string | undefined) => {
+    const latest = store.getTx(refId)!;
+    return store.updateTx(refId, { ...patch, detail: { ...latest.detail, ...patch.detail, instant } });
+  };
+  let result: TxRecord;
+  try {
+    const r = await ctx.deps.upstream.instantDeposit(apiKey, { id: tx.upstreamId, action: true });
+    result = record(
+      { status: r.status, fee: r.totalFee, detail: { credited: r.received, handlingFee: r.handlingFee } },
+      "done",
+    );
+    await store.flush();
+    ctx.deps.hooks?.afterCreate?.(result);
+    const text =
+      r.status === "success"
+        ? ctx.t("deposit-release-done", { received: rupiah(r.received), total: rupiah(r.totalFee) })
+        : ctx.t("deposit-release-requested", { status: statusLabel(ctx.translate, ctx.lang, r.status) });
+    await ctx.reply(moneyText(ctx, `${text}\n\n${receiptText(ctx.translate, ctx.lang, result)}`), {
+      parse_mode: "HTML",
+      reply_markup: depositActionsKeyboard(ctx, result),
+    });
+    if (result.status === "success") await clearTxMessageButtons(ctx, result);
+  } catch (err) {
+    if (err instanceof UpstreamRejected) {
+      // Refused: nothing was released, so asking again later is safe.
+      record({}, undefined);
+      await store.flush();
+      await ctx.reply(moneyText(ctx, ctx.t("money-rejected", { message: html(err.providerMessage) })), { parse_mode: "HTML" });
+      return;
+    }
+    // Timeout, outage or a bug after sending: it may have been released. Never ask again by itself.
+    ctx.deps.logger.warn({ refId, err }, "instant release outcome unknown");
+    record({}, "unknown");
+    await store.flush();
+    if (!(err instanceof UpstreamError)) throw err;
+    await ctx.reply(moneyText(ctx, ctx.t("deposit-release-unknown", { ref: html(refId) })), { parse_mode: "HTML" });
+  }
+});
+
+composer.callbackQuery(/^dp:in:(\w+)$/, async (ctx) => {
+  await ctx.answerCallbackQuery();
+  await ctx.editMessageReplyMarkup().catch(() => undefined);
+});
+
+export const depositModule: FeatureModule = {
+  composer,
+  flows: [{ id: DEPOSIT_FLOW, builder: depositFlow }],
+  kinds: [depositKind],
+  menu: { deposit: startDeposit },
+};

@@ -1,10 +1,122 @@
-/** History (/riwayat) (not built yet: answers "coming soon"). */
-import { Composer } from "grammy";
-import type { BotContext } from "../context.js";
+/**
+ * History (/riwayat, /history, menu `history`): the chat's own transactions, newest first, ten
+ * per page (`hp:<page>`), a number button per line for the details (`hd:<ref>`).
+ *
+ * Not history: drafts that were never confirmed (status `draft`, or `cancel` without a provider
+ * id: the confirm screen was cancelled or expired). Everything that was sent to the provider, or
+ * may have been, is listed, including unknown outcomes.
+ */
+import { Composer, InlineKeyboard } from "grammy";
+import type { Store } from "../../store/store.js";
+import { OPEN_STATUSES, type TxKind, type TxRecord } from "../../store/types.js";
+import type { BaseContext, BotContext } from "../context.js";
+import { html, rupiah, wibTime } from "../format.js";
+import { isPrivate } from "../guards.js";
+import { receiptText, STATUS_ICON, statusLabel } from "../money/receipt.js";
 import type { FeatureModule } from "../module.js";
-import { comingSoon } from "./menu.js";
+import { moneyText } from "../replies.js";
+
+export const HISTORY_PAGE_SIZE = 10;
+
+export const KIND_ICON: Record<TxKind, string> = { prepaid: "📱", postpaid: "🧾", transfer: "💸", deposit: "🏦" };
+
+/** True for records that belong in the history (see the file comment). */
+export function isHistory(tx: TxRecord): boolean {
+  if (tx.status === "draft") return false;
+  return !(tx.status === "cancel" && tx.upstreamId === undefined);
+}
+
+/** The chat's history records, newest first. */
+export function historyOf(store: Store, chatId: number): TxRecord[] {
+  const { total } = store.listTxByChat(chatId, { limit: 0 });
+  return store.listTxByChat(chatId, { limit: total }).items.filter(isHistory);
+}
+
+/** One short line: kind, what/whom, amount, status, time (HTML). */
+export function txLine(ctx: BaseContext, tx: TxRecord): string {
+  const what = tx.title ? html(tx.title) : ctx.t(`kind-${tx.kind}`);
+  const target = tx.target ? ` · <code>${html(tx.target)}</code>` : "";
+  return `${KIND_ICON[tx.kind]} <b>${what}</b>${target} · ${rupiah(tx.amount)} · ${statusLabel(ctx.translate, ctx.lang, tx.status)} · ${wibTime(tx.createdAt, ctx.lang)}`;
+}
+
+/** A button label for a transaction (plain text, kept short). */
+export function txButtonLabel(ctx: BaseContext, tx: TxRecord): string {
+  const what = tx.title ?? ctx.t(`kind-${tx.kind}`);
+  const label = `${STATUS_ICON[tx.status]} ${KIND_ICON[tx.kind]} ${what}${tx.target ? ` ${tx.target}` : ""} · ${rupiah(tx.amount)}`;
+  return label.length > 60 ? `${label.slice(0, 59)}…` : label;
+}
+
+async function showHistory(ctx: BotContext, page = 0, edit = false): Promise<void> {
+  if (!ctx.chat) return;
+  if (!isPrivate(ctx)) {
+    await ctx.reply(ctx.t("private-only"));
+    return;
+  }
+  const list = historyOf(ctx.deps.store, ctx.chat.id);
+  if (list.length === 0) {
+    await ctx.reply(ctx.t("history-empty"));
+    return;
+  }
+  const pages = Math.ceil(list.length / HISTORY_PAGE_SIZE);
+  const p = Math.min(Math.max(0, Math.floor(page)), pages - 1);
+  const first = p * HISTORY_PAGE_SIZE;
+  const items = list.slice(first, first + HISTORY_PAGE_SIZE);
+  const lines = items.map((tx, i) => `${first + i + 1}. ${txLine(ctx, tx)}`);
+  const text = `${ctx.t("history-title", { page: p + 1, pages })}\n\n${lines.join("\n")}\n\n${ctx.t("history-tap-hint")}`;
+
+  const kb = new InlineKeyboard();
+  items.forEach((tx, i) => {
+    kb.text(String(first + i + 1), `hd:${tx.refId}`);
+    if (i % 5 === 4) kb.row();
+  });
+  if (items.length % 5 !== 0) kb.row();
+  if (p > 0) kb.text(ctx.t("button-prev"), `hp:${p - 1}`);
+  if (p < pages - 1) kb.text(ctx.t("button-next"), `hp:${p + 1}`);
+
+  if (edit) {
+    const edited = await ctx.editMessageText(text, { parse_mode: "HTML", reply_markup: kb }).then(
+      () => true,
+      () => false,
+    );
+    if (edited) return;
+  }
+  await ctx.reply(text, { parse_mode: "HTML", reply_markup: kb });
+}
+
+/** The details of one transaction: the receipt plus what the list leaves out. */
+export function detailText(ctx: BaseContext, tx: TxRecord): string {
+  const extra: string[] = [];
+  const cost = tx.detail?.cost;
+  if (typeof cost === "number") extra.push(`${ctx.t("history-cost")}: ${rupiah(cost)}`);
+  const credited = tx.detail?.credited;
+  if (tx.kind === "deposit" && tx.status === "success" && typeof credited === "number") {
+    extra.push(`${ctx.t("history-credited")}: ${rupiah(credited)}`);
+  }
+  if (tx.updatedAt !== tx.createdAt) extra.push(`${ctx.t("history-updated")}: ${wibTime(tx.updatedAt, ctx.lang)}`);
+  const body = [receiptText(ctx.translate, ctx.lang, tx), ...extra].join("\n");
+  return moneyText(ctx, `${ctx.t("history-detail-title")}\n\n${body}`);
+}
 
 const composer = new Composer<BotContext>();
-composer.command(["riwayat", "history"], comingSoon);
+composer.command(["riwayat", "history"], (ctx) => showHistory(ctx));
 
-export const historyModule: FeatureModule = { composer, menu: { history: comingSoon } };
+composer.callbackQuery(/^hp:(\d{1,6})$/, async (ctx) => {
+  await ctx.answerCallbackQuery();
+  await showHistory(ctx, Number(ctx.match[1]), true);
+});
+
+composer.callbackQuery(/^hd:(\w+)$/, async (ctx) => {
+  const tx = ctx.deps.store.getTx(ctx.match[1]!);
+  // Another chat's reference is answered like an unknown one: nothing about it is revealed.
+  if (!tx || tx.chatId !== ctx.chat?.id || !isHistory(tx)) {
+    await ctx.answerCallbackQuery({ text: ctx.t("button-expired") });
+    return;
+  }
+  await ctx.answerCallbackQuery();
+  const kb = new InlineKeyboard();
+  if (OPEN_STATUSES.has(tx.status)) kb.text(ctx.t("button-check-status"), `st:${tx.refId}`);
+  kb.text(ctx.t("history-back"), "hp:0");
+  await ctx.reply(detailText(ctx, tx), { parse_mode: "HTML", reply_markup: kb });
+});
+
+export const historyModule: FeatureModule = { composer, menu: { history: (ctx) => showHistory(ctx) } };

@@ -1,10 +1,150 @@
-/** Manual status checks (/status) (not built yet: answers "coming soon"). */
-import { Composer } from "grammy";
-import type { BotContext } from "../context.js";
+/**
+ * Manual status checks: `/status ID` (our reference id or the provider's id, any case),
+ * `/status` alone (the chat's open transactions as buttons), menu `status`, and the `st:<ref>`
+ * "check status" button under pending messages. A check asks the provider now (the same
+ * refresh.ts the watcher uses) and shows the receipt, with a refresh button while it is open.
+ *
+ * Only the chat's own transactions are found; another chat's id reads as "not found". When
+ * this check is the one that sees a change, its answer is the announcement: the transaction's
+ * own message (e.g. the QRIS photo) is updated and the watcher will not announce it again.
+ */
+import { Composer, InlineKeyboard } from "grammy";
+import type { Store } from "../../store/store.js";
+import { OPEN_STATUSES, type TxRecord, type WatchState } from "../../store/types.js";
+import { noticeFor, Notifier } from "../../watch/notify.js";
+import { DEFAULT_DEPOSIT_LATE_MS, refreshTx, type Lookup } from "../../watch/refresh.js";
+import type { BaseContext, BotContext } from "../context.js";
+import { html } from "../format.js";
+import { requireKey } from "../guards.js";
+import { receiptText, statusLabel } from "../money/receipt.js";
 import type { FeatureModule } from "../module.js";
-import { comingSoon } from "./menu.js";
+import { moneyText } from "../replies.js";
+import { txButtonLabel } from "./history.js";
+
+const OPEN_LIST_MAX = 10;
+
+/** Every transaction of the chat whose reference or provider id equals `id` (ignoring case). */
+export function findOwnTxs(store: Store, chatId: number, id: string): TxRecord[] {
+  const found = new Map<string, TxRecord>();
+  const direct = store.findTx(chatId, id);
+  if (direct) found.set(direct.refId, direct);
+  // Provider ids of different kinds may collide, and people type ids in any case.
+  const wanted = id.toLowerCase();
+  const { total } = store.listTxByChat(chatId, { limit: 0 });
+  for (const tx of store.listTxByChat(chatId, { limit: total }).items) {
+    if (tx.refId.toLowerCase() === wanted || tx.upstreamId?.toLowerCase() === wanted) found.set(tx.refId, tx);
+  }
+  return [...found.values()];
+}
+
+/** The chat's open transactions, newest first. */
+function openTxsOf(store: Store, chatId: number): TxRecord[] {
+  const { total } = store.listTxByChat(chatId, { limit: 0 });
+  return store.listTxByChat(chatId, { limit: total }).items.filter((tx) => OPEN_STATUSES.has(tx.status));
+}
+
+interface Checked {
+  tx: TxRecord;
+  lookup?: Lookup;
+}
+
+/** Asks the provider about an open transaction and records the answer; final ones are shown as stored. */
+async function check(ctx: BaseContext, apiKey: string, tx: TxRecord): Promise<Checked> {
+  if (!OPEN_STATUSES.has(tx.status)) return { tx };
+  const { deps } = ctx;
+  const r = await refreshTx(deps, apiKey, tx, { depositLateMs: DEFAULT_DEPOSIT_LATE_MS });
+  const notice = r.changed ? noticeFor({ kind: tx.kind, status: r.before }, r.tx.status) : undefined;
+  if (!notice) return { tx: r.tx, lookup: r.lookup };
+  // This answer announces the change: the original message shows it too, and it counts as told.
+  const notifier = new Notifier(ctx.api, ctx.translate, { sandbox: deps.sandbox, maxAgeHours: () => 24 });
+  // A pressed text message is rewritten with the answer below; anything else (a QRIS photo) here.
+  const pressed = ctx.callbackQuery?.message;
+  const rewritten = pressed !== undefined && pressed.message_id === r.tx.messageId && "text" in pressed && pressed.text !== undefined;
+  if (!rewritten) await notifier.editOriginal(ctx.lang, r.tx, notice);
+  const latest = deps.store.getTx(tx.refId) ?? r.tx;
+  const watch: WatchState = { nextCheckAt: 0, attempts: 0, ...latest.watch, notified: latest.status };
+  const told = deps.store.updateTx(tx.refId, { watch });
+  await deps.store.flush();
+  return { tx: told, lookup: r.lookup };
+}
+
+function statusView(ctx: BaseContext, { tx, lookup }: Checked): { text: string; markup?: InlineKeyboard } {
+  const notes: string[] = [];
+  const open = OPEN_STATUSES.has(tx.status);
+  if (lookup?.kind === "error") notes.push(ctx.t("check-upstream-error"));
+  if (open && lookup?.kind === "not-found" && tx.upstreamId === undefined) notes.push(ctx.t("check-not-at-provider", { ref: html(tx.refId) }));
+  else if (open && lookup?.kind !== "error") notes.push(ctx.t("check-still-open"));
+  if (open && tx.watch?.gaveUp) notes.push(ctx.t("check-gave-up-note"));
+  const text = moneyText(ctx, [receiptText(ctx.translate, ctx.lang, tx), ...notes].join("\n\n"));
+  return open ? { text, markup: new InlineKeyboard().text(ctx.t("button-refresh-status"), `st:${tx.refId}`) } : { text };
+}
+
+async function replyStatus(ctx: BotContext, apiKey: string, tx: TxRecord): Promise<void> {
+  const view = statusView(ctx, await check(ctx, apiKey, tx));
+  await ctx.reply(view.text, { parse_mode: "HTML", ...(view.markup ? { reply_markup: view.markup } : {}) });
+}
+
+async function listOpen(ctx: BotContext): Promise<void> {
+  if (!(await requireKey(ctx))) return;
+  const open = openTxsOf(ctx.deps.store, ctx.chat!.id);
+  if (open.length === 0) {
+    await ctx.reply(ctx.t("check-open-none"), { parse_mode: "HTML" });
+    return;
+  }
+  const kb = new InlineKeyboard();
+  for (const tx of open.slice(0, OPEN_LIST_MAX)) kb.text(txButtonLabel(ctx, tx), `st:${tx.refId}`).row();
+  const more = open.length - OPEN_LIST_MAX;
+  const text = more > 0 ? `${ctx.t("check-open-title")}\n${ctx.t("check-open-more", { count: more })}` : ctx.t("check-open-title");
+  await ctx.reply(text, { parse_mode: "HTML", reply_markup: kb });
+}
 
 const composer = new Composer<BotContext>();
-composer.command(["status"], comingSoon);
 
-export const statusModule: FeatureModule = { composer, menu: { status: comingSoon } };
+composer.command("status", async (ctx) => {
+  const id = ctx.match.trim().split(/\s+/)[0] ?? "";
+  if (id === "") return listOpen(ctx);
+  const apiKey = await requireKey(ctx);
+  if (!apiKey) return;
+  const matches = findOwnTxs(ctx.deps.store, ctx.chat.id, id);
+  if (matches.length === 0) {
+    await ctx.reply(ctx.t("check-not-found", { id: html(id.slice(0, 64)) }), { parse_mode: "HTML" });
+    return;
+  }
+  if (matches.length > 1) {
+    const kb = new InlineKeyboard();
+    for (const tx of matches.slice(0, OPEN_LIST_MAX)) kb.text(txButtonLabel(ctx, tx), `st:${tx.refId}`).row();
+    await ctx.reply(ctx.t("check-choose", { id: html(id) }), { parse_mode: "HTML", reply_markup: kb });
+    return;
+  }
+  await replyStatus(ctx, apiKey, matches[0]!);
+});
+
+composer.callbackQuery(/^st:(\w+)$/, async (ctx) => {
+  const tx = ctx.deps.store.getTx(ctx.match[1]!);
+  // Another chat's reference is answered like an unknown one: nothing about it is revealed.
+  if (!tx || tx.chatId !== ctx.chat?.id) {
+    await ctx.answerCallbackQuery({ text: ctx.t("button-expired") });
+    return;
+  }
+  const apiKey = ctx.deps.store.getApiKey(tx.chatId);
+  if (!apiKey) {
+    await ctx.answerCallbackQuery({ text: ctx.t("not-linked"), show_alert: true });
+    return;
+  }
+  const checked = await check(ctx, apiKey, tx);
+  await ctx.answerCallbackQuery({ text: ctx.t("check-callback-status", { status: statusLabel(ctx.translate, ctx.lang, checked.tx.status) }) });
+  const view = statusView(ctx, checked);
+  const other = { parse_mode: "HTML" as const, ...(view.markup ? { reply_markup: view.markup } : {}) };
+  // A text message (a receipt, an earlier check) is updated in place; a photo gets a new message.
+  const message = ctx.callbackQuery.message;
+  if (message && "text" in message && message.text !== undefined) {
+    const edited = await ctx.editMessageText(view.text, other).then(
+      () => true,
+      (err: unknown) => String((err as { description?: string }).description ?? "").includes("message is not modified"),
+    );
+    if (edited) return;
+  }
+  await ctx.reply(view.text, other);
+});
+
+export const statusModule: FeatureModule = { composer, menu: { status: listOpen } };

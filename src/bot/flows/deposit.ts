@@ -1,0 +1,104 @@
+/**
+ * The /deposit conversation: pick an active deposit method, type the amount (within the method's
+ * limits), then the shared confirm screen. Nothing is created here: the Confirm button does that.
+ */
+import type { DepositMethod } from "../../upstream/types.js";
+import { UpstreamError } from "../../upstream/errors.js";
+import type { BaseContext, BotConversation, ConvContext } from "../context.js";
+import { html, rupiah } from "../format.js";
+import { saveAndConfirm } from "../money/confirm.js";
+import { depositDraftFields, depositKind, feeDescription } from "../money/deposit.js";
+import { upstreamErrorText } from "../replies.js";
+import { askChoice, askText, type Choice } from "./steps.js";
+
+export const DEPOSIT_FLOW = "deposit";
+
+const MULTIPLIERS: Record<string, number> = { rb: 1_000, ribu: 1_000, k: 1_000, jt: 1_000_000, juta: 1_000_000 };
+
+/**
+ * Whole rupiah as people type it: "50000", "50.000", "50,000", "Rp 50.000", "50rb", "50 ribu",
+ * "50k", "1jt", "1,5jt", "1.5 juta". Returns null for anything else (or a fraction of a rupiah).
+ */
+export function parseRupiah(input: string): number | null {
+  const text = input.toLowerCase().replace(/\s+/g, "").replace(/^rp\.?/, "");
+  const m = /^(\d+(?:[.,]\d+)*)(rb|ribu|k|jt|juta)?$/.exec(text);
+  if (!m) return null;
+  const [, digits, suffix] = m as unknown as [string, string, string | undefined];
+  let value: number;
+  if (/^\d{1,3}(?:([.,])\d{3})(?:\1\d{3})*$/.test(digits)) {
+    value = Number(digits.replace(/[.,]/g, "")); // thousands separators
+  } else if (/^\d+$/.test(digits)) {
+    value = Number(digits);
+  } else if (suffix && /^\d+[.,]\d{1,3}$/.test(digits)) {
+    value = Number(digits.replace(",", ".")); // "1,5jt"
+  } else {
+    return null;
+  }
+  const scaled = Math.round(value * (suffix ? MULTIPLIERS[suffix]! : 1) * 1000) / 1000;
+  return Number.isSafeInteger(scaled) && scaled > 0 ? scaled : null;
+}
+
+type MethodsResult = { ok: true; methods: DepositMethod[] } | { ok: false; text: string };
+
+/** Active methods for the chat's key. The key is read here and never leaves this function. */
+async function loadActiveMethods(ctx: BaseContext): Promise<MethodsResult> {
+  const key = ctx.chat && ctx.deps.store.getApiKey(ctx.chat.id);
+  if (!key) return { ok: false, text: ctx.t("not-linked") };
+  try {
+    const methods = await ctx.deps.lists.depositMethods(key);
+    return { ok: true, methods: methods.filter((m) => m.active) };
+  } catch (err) {
+    if (!(err instanceof UpstreamError)) throw err;
+    return { ok: false, text: upstreamErrorText(ctx, err) };
+  }
+}
+
+function limitsText(m: DepositMethod): string {
+  return `${rupiah(m.min)} – ${rupiah(m.max)}`;
+}
+
+export async function depositFlow(conversation: BotConversation, ctx: ConvContext): Promise<void> {
+  const loaded = await conversation.external((outside) => loadActiveMethods(outside));
+  if (!loaded.ok) {
+    await ctx.reply(loaded.text, { parse_mode: "HTML" });
+    return;
+  }
+  const methods = loaded.methods;
+  if (methods.length === 0) {
+    await ctx.reply(ctx.t("deposit-no-methods"));
+    return;
+  }
+
+  const fee = (m: DepositMethod) => feeDescription(ctx, m.fee, m.feePercent);
+  const lines = methods.map((m) =>
+    ctx.t("deposit-method-line", { method: html(m.name), limits: limitsText(m), fee: fee(m) }),
+  );
+  const choices: Choice[] = methods.map((m) => ({ label: `${m.name} · ${fee(m)}`, value: m.method, keywords: m.type }));
+  const picked = await askChoice(conversation, ctx, `${ctx.t("deposit-choose-method")}\n\n${lines.join("\n")}`, choices, {
+    searchable: true,
+  });
+  const method = methods.find((m) => m.method === picked.value)!;
+
+  const answer = await askText(
+    conversation,
+    picked.ctx,
+    ctx.t("deposit-ask-amount", { method: html(method.name), min: rupiah(method.min), max: rupiah(method.max) }),
+    {
+      parse(text) {
+        const amount = parseRupiah(text);
+        if (amount === null) return { ok: false, error: "deposit-amount-invalid" };
+        if (amount < method.min || amount > method.max) {
+          return { ok: false, error: "deposit-amount-out-of-range", vars: { min: rupiah(method.min), max: rupiah(method.max) } };
+        }
+        return { ok: true, value: amount };
+      },
+    },
+  );
+  if (!("value" in answer)) return;
+
+  const fields = depositDraftFields(method, answer.value);
+  // The draft (reference id) is saved and the confirm screen sent once, outside the replay.
+  await conversation.external(async (outside) => {
+    await saveAndConfirm(outside, depositKind, fields);
+  });
+}

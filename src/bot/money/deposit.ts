@@ -1,0 +1,221 @@
+/**
+ * The deposit money kind: creating a deposit moves no money yet, but it goes through the same
+ * confirm step (one reference id, one create call). After the create, the user gets payment
+ * instructions instead of the generic receipt: a QRIS photo rendered locally, a VA number, a bank
+ * account with the exact amount (unique add-on included) or an e-wallet pay button.
+ *
+ * `tx.detail` of a deposit (JSON):
+ *   draft:   type, method, methodFee, methodFeePercent, requested, estimatedFee, estimatedCredited
+ *   created: expiresAt (epoch ms | null), extra (tambahan), credited (get_balance), qrString, bank,
+ *            accountNumber, accountHolder, vaNumber, url, photo (instructions sent as a photo)
+ *   release: instant ("sending" | "done" | "unknown"), handlingFee
+ */
+import { InlineKeyboard, InputFile } from "grammy";
+import type { InlineKeyboardMarkup } from "grammy/types";
+import type { Lang, TxRecord } from "../../store/types.js";
+import type { DepositMethod } from "../../upstream/types.js";
+import type { BaseContext } from "../context.js";
+import { html, rupiah, wibTime } from "../format.js";
+import type { Translate } from "../i18n.js";
+import { qrPng } from "../qr.js";
+import { moneyText } from "../replies.js";
+import type { DraftFields, MoneyKind } from "./kinds.js";
+
+/** Anything that translates: a context, or a stand-in built from `translate(lang, ...)` by the watcher. */
+export interface Translator {
+  t(key: string, vars?: Record<string, string | number>): string;
+}
+
+type Detail = Record<string, unknown>;
+
+export function detailString(tx: TxRecord, key: string): string | undefined {
+  const v = tx.detail?.[key];
+  return typeof v === "string" && v !== "" ? v : undefined;
+}
+
+export function detailNumber(tx: TxRecord, key: string): number | undefined {
+  const v = tx.detail?.[key];
+  return typeof v === "number" && Number.isFinite(v) ? v : undefined;
+}
+
+/** Fixed fee plus percentage, rounded up as payment gateways do (hundredths of a percent, exact). */
+export function estimateDepositFee(fixed: number, percent: number, amount: number): number {
+  const bp = Math.round(percent * 100);
+  return fixed + Math.ceil((amount * bp) / 10000);
+}
+
+/** `Rp4.000 + 0,7%`, `0,7%`, `Rp4.000`, or "free", in the chat's number style. */
+export function feeDescription(ctx: Translator & { lang: string }, fixed: number, percent: number): string {
+  const pct = `${new Intl.NumberFormat(ctx.lang === "id" ? "id-ID" : "en-US", { maximumFractionDigits: 2 }).format(percent)}%`;
+  if (fixed > 0 && percent > 0) return `${rupiah(fixed)} + ${pct}`;
+  if (fixed > 0) return rupiah(fixed);
+  if (percent > 0) return pct;
+  return ctx.t("deposit-fee-free");
+}
+
+/** The draft of a deposit of `amount` with `method` (the estimate uses the method's published fee). */
+export function depositDraftFields(method: DepositMethod, amount: number): DraftFields {
+  const estimatedFee = estimateDepositFee(method.fee, method.feePercent, amount);
+  return {
+    code: method.method,
+    title: method.name,
+    amount,
+    detail: {
+      type: method.type,
+      method: method.method,
+      methodFee: method.fee,
+      methodFeePercent: method.feePercent,
+      requested: amount,
+      estimatedFee,
+      estimatedCredited: Math.max(0, amount - estimatedFee),
+    },
+  };
+}
+
+function isBankTransfer(tx: TxRecord): boolean {
+  return detailString(tx, "type") === "bank";
+}
+
+/** Buttons under a deposit's message for its current state; undefined once it is final. */
+export function depositActionsKeyboard(ctx: Translator, tx: TxRecord): InlineKeyboard | undefined {
+  const kb = new InlineKeyboard();
+  const url = detailString(tx, "url");
+  switch (tx.status) {
+    case "pending":
+      if (url) kb.url(ctx.t("deposit-button-pay"), url).row();
+      return kb.text(ctx.t("button-check-status"), `st:${tx.refId}`).text(ctx.t("deposit-button-cancel"), `dp:x:${tx.refId}`);
+    case "processing":
+      kb.text(ctx.t("button-check-status"), `st:${tx.refId}`);
+      // Offered until a release was asked for; the release itself is guarded in the feature.
+      if (tx.upstreamId && tx.detail?.instant === undefined) kb.text(ctx.t("deposit-button-release"), `dp:i:${tx.refId}`);
+      return kb;
+    case "draft":
+    case "success":
+    case "failed":
+    case "expired":
+    case "cancel":
+      return undefined;
+    default:
+      return kb.text(ctx.t("button-check-status"), `st:${tx.refId}`);
+  }
+}
+
+/** For the status watcher (`processingMarkup`): the same buttons in a chat's language, outside an update. */
+export function depositProcessingMarkup(t: Translate, lang: Lang, tx: TxRecord): InlineKeyboardMarkup | undefined {
+  return depositActionsKeyboard({ t: (key, vars) => t(lang, key, vars) }, tx);
+}
+
+/** Amount, fee, what lands in the balance and the deadline: shared by every payment screen. */
+function amountLines(ctx: BaseContext, tx: TxRecord): string[] {
+  const credited = detailNumber(tx, "credited");
+  const expiresAt = detailNumber(tx, "expiresAt");
+  return [
+    ctx.t("deposit-line-amount", { amount: rupiah(tx.amount) }),
+    ctx.t("deposit-line-fee", { fee: rupiah(tx.fee ?? 0) }),
+    ...(credited === undefined ? [] : [ctx.t("deposit-line-credited", { credited: rupiah(credited) })]),
+    ...(expiresAt === undefined ? [] : [ctx.t("deposit-line-expires", { time: wibTime(expiresAt, ctx.lang) })]),
+  ];
+}
+
+/** The payment instructions of a created deposit (HTML), by what the provider returned. */
+export function depositInstructionsText(ctx: BaseContext, tx: TxRecord): string {
+  const title = ctx.t("deposit-instructions-title", { method: html(tx.title ?? tx.code ?? "") });
+  const ref = ctx.t("deposit-line-ref", { ref: html(tx.refId) });
+  const bank = detailString(tx, "bank");
+  const body: string[] = [];
+  if (detailString(tx, "qrString")) {
+    body.push(ctx.t("deposit-qris-howto"), "", ...amountLines(ctx, tx));
+  } else if (detailString(tx, "vaNumber")) {
+    body.push(
+      ctx.t("deposit-va-howto"),
+      "",
+      ctx.t("deposit-line-bank", { bank: html(bank ?? "") }),
+      ctx.t("deposit-line-va", { va: html(detailString(tx, "vaNumber")!) }),
+      ...amountLines(ctx, tx),
+    );
+  } else if (isBankTransfer(tx) && detailString(tx, "accountNumber")) {
+    const extra = detailNumber(tx, "extra") ?? 0;
+    body.push(
+      ctx.t("deposit-bank-howto"),
+      "",
+      ctx.t("deposit-line-bank", { bank: html(bank ?? "") }),
+      ctx.t("deposit-line-account", { account: html(detailString(tx, "accountNumber")!) }),
+      ctx.t("deposit-line-holder", { holder: html(detailString(tx, "accountHolder") ?? "") }),
+      // The provider's nominal already includes the unique add-on: it is the exact amount to send.
+      ctx.t("deposit-line-transfer-exact", { digits: String(tx.amount), amount: rupiah(tx.amount) }),
+      ...amountLines(ctx, tx).slice(1),
+      "",
+      ctx.t("deposit-bank-exact-warning", { amount: rupiah(tx.amount), extra: rupiah(extra) }),
+    );
+  } else if (detailString(tx, "url")) {
+    body.push(ctx.t("deposit-ewallet-howto"), "", ...amountLines(ctx, tx));
+  } else {
+    body.push(...amountLines(ctx, tx));
+  }
+  return moneyText(ctx, [title, ...body, ref, "", ctx.t("deposit-credit-on-success")].join("\n"));
+}
+
+export const depositKind: MoneyKind = {
+  kind: "deposit",
+
+  confirmText(ctx, tx) {
+    const fixed = detailNumber(tx, "methodFee") ?? 0;
+    const percent = detailNumber(tx, "methodFeePercent") ?? 0;
+    const fee = detailNumber(tx, "estimatedFee") ?? 0;
+    return [
+      ctx.t("deposit-confirm-method", { method: html(tx.title ?? tx.code ?? "") }),
+      ctx.t("deposit-line-amount", { amount: rupiah(tx.amount) }),
+      ctx.t("deposit-confirm-fee", { fee: rupiah(fee), rule: feeDescription(ctx, fixed, percent) }),
+      ctx.t("deposit-confirm-credited", { credited: rupiah(detailNumber(tx, "estimatedCredited") ?? tx.amount - fee) }),
+      ...(isBankTransfer(tx) ? [ctx.t("deposit-confirm-bank-addon")] : []),
+      ctx.t("deposit-confirm-note"),
+    ].join("\n");
+  },
+
+  async create(ctx, apiKey, tx) {
+    const type = detailString(tx, "type") ?? "";
+    const method = tx.code ?? detailString(tx, "method") ?? "";
+    const d = await ctx.deps.upstream.createDeposit(apiKey, { reffId: tx.refId, amount: tx.amount, type, method });
+    const detail: Detail = {
+      ...tx.detail,
+      type,
+      method,
+      expiresAt: d.expiresAt ? d.expiresAt.getTime() : null,
+      extra: d.extra,
+      credited: d.credited,
+      qrString: d.qrString,
+      bank: d.bank,
+      accountNumber: d.accountNumber,
+      accountHolder: d.accountHolder,
+      vaNumber: d.vaNumber,
+      url: d.url,
+    };
+    return { upstreamId: d.id, status: d.status, amount: d.amount, fee: d.fee, detail };
+  },
+
+  async retryDraft(ctx, apiKey, tx) {
+    // Start from the current method list: the refusal may be a method switched off or new limits.
+    const methods = await ctx.deps.lists.depositMethods(apiKey);
+    const method = methods.find((m) => m.active && m.method === tx.code);
+    const amount = detailNumber(tx, "requested") ?? tx.amount;
+    if (!method || amount < method.min || amount > method.max) return undefined;
+    return depositDraftFields(method, amount);
+  },
+
+  async announce(ctx, tx) {
+    if (tx.status !== "pending") return false; // unknown outcome or already final: the generic receipt says it
+    const text = depositInstructionsText(ctx, tx);
+    const reply_markup = depositActionsKeyboard(ctx, tx);
+    const qrString = detailString(tx, "qrString");
+    if (qrString) {
+      const png = await qrPng(qrString);
+      const sent = await ctx.replyWithPhoto(new InputFile(png, `qris-${tx.refId}.png`), { caption: text, parse_mode: "HTML", reply_markup });
+      ctx.deps.store.updateTx(tx.refId, { messageId: sent.message_id, detail: { ...tx.detail, photo: true } });
+    } else {
+      const sent = await ctx.reply(text, { parse_mode: "HTML", reply_markup });
+      ctx.deps.store.updateTx(tx.refId, { messageId: sent.message_id });
+    }
+    await ctx.deps.store.flush();
+    return true;
+  },
+};

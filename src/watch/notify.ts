@@ -1,0 +1,245 @@
+/**
+ * What a chat is told when the watcher sees a transaction change, in the chat's language, and
+ * how it reaches Telegram. Two messages may be touched:
+ *
+ *  - the original message (`tx.messageId`: the pending receipt, or the deposit's QRIS photo /
+ *    payment instructions) is edited to show the outcome and loses its buttons. An edit can be
+ *    repeated safely (the same content again is "not modified"), which the exactly-once
+ *    protocol in watcher.ts relies on;
+ *  - a new notice message, so the phone actually notifies (edits are silent). Expiry and
+ *    cancellation of a deposit need none when its message could be edited.
+ *
+ * Knows grammY only through `MessageApi` (satisfied by `bot.api` and `ctx.api`).
+ */
+import type { InlineKeyboardMarkup } from "grammy/types";
+import type { Translate } from "../bot/i18n.js";
+import { receiptText } from "../bot/money/receipt.js";
+import { html, rupiah } from "../bot/format.js";
+import type { Lang, TxRecord, TxStatus } from "../store/types.js";
+
+interface SendOptions {
+  parse_mode?: "HTML";
+  reply_markup?: InlineKeyboardMarkup;
+}
+
+/** The part of grammY's `Api` the watcher uses. */
+export interface MessageApi {
+  sendMessage(chat_id: number, text: string, other?: SendOptions): Promise<{ message_id: number }>;
+  editMessageText(chat_id: number, message_id: number, text: string, other?: SendOptions): Promise<unknown>;
+  editMessageCaption(chat_id: number, message_id: number, other?: SendOptions & { caption?: string }): Promise<unknown>;
+}
+
+/** The announcements a transaction can get; `gaveup` = still open after its maximum age. */
+export type NoticeKind = "success" | "failed" | "expired" | "cancel" | "processing" | "unknown" | "gaveup";
+
+/** Which notice a status change deserves; undefined = recorded without telling the chat. */
+export function noticeFor(tx: Pick<TxRecord, "kind" | "status">, next: TxStatus): NoticeKind | undefined {
+  if (next === tx.status) return undefined;
+  switch (next) {
+    case "success":
+    case "failed":
+    case "expired":
+    case "cancel":
+      return next;
+    case "processing":
+      // A paid deposit waiting for settlement: worth saying (instant release is possible).
+      return tx.kind === "deposit" ? "processing" : undefined;
+    case "unknown":
+      // Only from "sending" (the process died during the create call); the engine announces its own.
+      return tx.status === "sending" ? "unknown" : undefined;
+    default:
+      // unknown -> pending (the provider has it after all): the next real change is announced.
+      return undefined;
+  }
+}
+
+/** Result of delivering one notice. */
+export type Delivery =
+  /** The notice message went out. */
+  | "sent"
+  /** Only the original message was edited (enough for this notice, or a resend was not safe). */
+  | "edited"
+  /** 403: the chat blocked the bot (or the user is gone). */
+  | "blocked"
+  /** Telegram refused for good (400...): retrying cannot help. */
+  | "refused"
+  /** Known not sent (429 Too Many Requests): try again later. */
+  | "retry"
+  /** Unknown whether the message went out (network, 5xx, 429 after retries). */
+  | "uncertain";
+
+/** Paces messages across all background senders (e.g. watch/broadcast.ts SendPacer). */
+export interface Pacer {
+  /** Waits for a free slot and takes it. */
+  acquire(): Promise<boolean>;
+  /** Telegram said 429: everyone waits `ms`. */
+  pause(ms: number): void;
+}
+
+export interface NotifierOptions {
+  /** Prefix money messages with the sandbox banner. */
+  sandbox: boolean;
+  /** Hours shown in the give-up notice. */
+  maxAgeHours: (tx: TxRecord) => number;
+  /** Buttons for a paid deposit waiting for settlement (e.g. the deposit feature's instant release). */
+  processingMarkup?: (lang: Lang, tx: TxRecord) => InlineKeyboardMarkup | undefined;
+  pacer?: Pacer;
+}
+
+const CAPTION_LIMIT = 1024;
+
+export class Notifier {
+  constructor(
+    private readonly api: MessageApi,
+    private readonly t: Translate,
+    private readonly opts: NotifierOptions,
+  ) {}
+
+  /** The notice message's text (HTML). `tx` shows the state being announced. */
+  noticeText(lang: Lang, tx: TxRecord, kind: NoticeKind): string {
+    return this.money(lang, `${this.headline(lang, tx, kind)}\n\n${receiptText(this.t, lang, tx)}`);
+  }
+
+  /**
+   * Delivers one notice. `mayHaveBeenSent`: an earlier attempt of this very notice may have
+   * reached the chat (its marker survived a crash or a network error); then a resend happens
+   * only when the original message cannot show the outcome instead.
+   */
+  async deliver(lang: Lang, tx: TxRecord, kind: NoticeKind, mayHaveBeenSent: boolean): Promise<Delivery> {
+    let shown = false;
+    if (kind !== "gaveup") {
+      const edit = await this.editOriginal(lang, tx, kind);
+      if (edit === "blocked") return "blocked";
+      shown = edit === "ok";
+    }
+    const quiet = kind === "expired" || kind === "cancel";
+    if (shown && (quiet || mayHaveBeenSent)) return "edited";
+    try {
+      await this.opts.pacer?.acquire();
+      await this.api.sendMessage(tx.chatId, this.noticeText(lang, tx, kind), {
+        parse_mode: "HTML",
+        ...withMarkup(this.noticeMarkup(lang, tx, kind)),
+      });
+      return "sent";
+    } catch (err) {
+      const retryAfter = retryAfterMs(err);
+      if (retryAfter !== undefined) this.opts.pacer?.pause(retryAfter);
+      return classify(err);
+    }
+  }
+
+  /**
+   * Rewrites the transaction's own message to show `kind` (caption of a QRIS photo, else the
+   * text) and drops its buttons. "ok" also when it already showed exactly that.
+   */
+  async editOriginal(lang: Lang, tx: TxRecord, kind: NoticeKind): Promise<"ok" | "none" | "blocked" | "failed"> {
+    if (tx.messageId === undefined) return "none";
+    const markup = kind === "processing" ? this.processingMarkup(lang, tx) : undefined;
+    try {
+      await this.opts.pacer?.acquire();
+      if (tx.detail?.photo === true) {
+        await this.api.editMessageCaption(tx.chatId, tx.messageId, {
+          caption: this.caption(lang, tx, kind),
+          parse_mode: "HTML",
+          ...withMarkup(markup),
+        });
+      } else {
+        const text = this.money(lang, `${this.headline(lang, tx, kind)}\n\n${receiptText(this.t, lang, tx)}`);
+        await this.api.editMessageText(tx.chatId, tx.messageId, text, { parse_mode: "HTML", ...withMarkup(markup) });
+      }
+      return "ok";
+    } catch (err) {
+      if (isNotModified(err)) return "ok";
+      const retryAfter = retryAfterMs(err);
+      if (retryAfter !== undefined) this.opts.pacer?.pause(retryAfter);
+      return telegramCode(err) === 403 ? "blocked" : "failed";
+    }
+  }
+
+  private headline(lang: Lang, tx: TxRecord, kind: NoticeKind): string {
+    const t = this.t;
+    const ref = tx.refId;
+    const deposit = tx.kind === "deposit";
+    switch (kind) {
+      case "success":
+        if (!deposit) return t(lang, "watch-success");
+        return t(lang, "watch-deposit-success", { credited: rupiah(credited(tx)) });
+      case "failed":
+        return t(lang, deposit ? "watch-deposit-failed" : "watch-failed");
+      case "expired":
+        return t(lang, "watch-deposit-expired");
+      case "cancel":
+        return t(lang, "watch-deposit-cancel");
+      case "processing":
+        return t(lang, "watch-deposit-processing");
+      case "unknown":
+        return t(lang, "watch-unknown", { ref });
+      case "gaveup": {
+        const hours = this.opts.maxAgeHours(tx);
+        // Without the provider's id the provider may never have received it: say where to look.
+        return tx.upstreamId === undefined ? t(lang, "watch-gave-up-unknown", { ref, hours }) : t(lang, "watch-gave-up", { ref, hours });
+      }
+    }
+  }
+
+  private caption(lang: Lang, tx: TxRecord, kind: NoticeKind): string {
+    const head = this.t(lang, `watch-caption-${kind}`);
+    const full = this.money(lang, `${head}\n\n${receiptText(this.t, lang, tx)}`);
+    if (full.length <= CAPTION_LIMIT) return full;
+    return this.money(lang, `${head}\n${this.t(lang, "receipt-ref")}: <code>${html(tx.refId)}</code>`);
+  }
+
+  private noticeMarkup(lang: Lang, tx: TxRecord, kind: NoticeKind): InlineKeyboardMarkup | undefined {
+    if (kind === "processing") return this.processingMarkup(lang, tx);
+    if (kind === "unknown" || kind === "gaveup") return checkButton(this.t, lang, tx.refId);
+    return undefined;
+  }
+
+  private processingMarkup(lang: Lang, tx: TxRecord): InlineKeyboardMarkup {
+    return this.opts.processingMarkup?.(lang, tx) ?? checkButton(this.t, lang, tx.refId);
+  }
+
+  private money(lang: Lang, text: string): string {
+    return this.opts.sandbox ? `${this.t(lang, "sandbox-banner")}\n\n${text}` : text;
+  }
+}
+
+/** What a deposit put on the balance: the provider's get_balance, else amount minus fee. */
+function credited(tx: TxRecord): number {
+  const c = tx.detail?.credited;
+  return typeof c === "number" && c > 0 ? c : tx.amount - (tx.fee ?? 0);
+}
+
+export function checkButton(t: Translate, lang: Lang, refId: string): InlineKeyboardMarkup {
+  return { inline_keyboard: [[{ text: t(lang, "button-check-status"), callback_data: `st:${refId}` }]] };
+}
+
+function withMarkup(markup: InlineKeyboardMarkup | undefined): SendOptions {
+  return markup ? { reply_markup: markup } : {};
+}
+
+/** Telegram's error code when Telegram answered (grammY's GrammyError), else undefined. */
+export function telegramCode(err: unknown): number | undefined {
+  const code = (err as { error_code?: unknown } | null)?.error_code;
+  return typeof code === "number" ? code : undefined;
+}
+
+function isNotModified(err: unknown): boolean {
+  const d = (err as { description?: unknown } | null)?.description;
+  return telegramCode(err) === 400 && typeof d === "string" && d.includes("message is not modified");
+}
+
+/** 429's retry_after in ms, when Telegram asked to wait. */
+export function retryAfterMs(err: unknown): number | undefined {
+  const s = (err as { parameters?: { retry_after?: unknown } } | null)?.parameters?.retry_after;
+  return telegramCode(err) === 429 && typeof s === "number" ? s * 1000 : undefined;
+}
+
+/** A failed send: blocked (403), rate limited (429), refused for good (other 4xx), or not known. */
+export function classify(err: unknown): Delivery {
+  const code = telegramCode(err);
+  if (code === 403) return "blocked";
+  if (code === 429) return "retry";
+  if (code !== undefined && code >= 400 && code < 500 && code !== 429) return "refused";
+  return "uncertain";
+}

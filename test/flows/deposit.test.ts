@@ -1,0 +1,293 @@
+import type { Update } from "grammy/types";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { wibTime } from "../../src/bot/format.js";
+import { parseRupiah } from "../../src/bot/flows/deposit.js";
+import type { TxRecord } from "../../src/store/types.js";
+import type { FakeUser } from "../support/chat.js";
+import { decodeQrPng } from "../support/qr.js";
+import { makeWorld, type World } from "../support/world.js";
+
+interface SandboxDeposit {
+  id: string;
+  nominal: number;
+  tambahan: number;
+  fee: number;
+  getBalance: number;
+  status: string;
+  expiresAt: number;
+  extra: Record<string, string>;
+}
+
+let w: World;
+beforeEach(async () => {
+  w = await makeWorld();
+});
+afterEach(() => w.close());
+
+/** Presses the method button, paging forward through the choice list when needed. */
+async function pickMethod(u: FakeUser, label: RegExp): Promise<void> {
+  for (let page = 0; page < 5; page++) {
+    if (u.findButton(label)) {
+      await u.pressButton(label);
+      return;
+    }
+    await u.pressButton(/Berikutnya|Next/);
+  }
+  throw new Error(`no method button ${String(label)}`);
+}
+
+/** /deposit -> method -> amount; leaves the confirm screen on screen. */
+async function toConfirm(u: FakeUser, method: RegExp, amount: string): Promise<void> {
+  await u.sendCommand("deposit");
+  await pickMethod(u, method);
+  await u.sendText(amount);
+}
+
+function latestDeposit(u: FakeUser): TxRecord {
+  const tx = w.store.listTxByChat(u.chatId).items[0];
+  if (!tx) throw new Error("no transaction");
+  return tx;
+}
+
+function sandboxDeposit(tx: TxRecord): SandboxDeposit {
+  return w.sandbox.transaction(tx.upstreamId!) as SandboxDeposit;
+}
+
+/** Presses a button by its callback data on a message (the status feature shows such buttons). */
+function callbackWithData(u: FakeUser, messageId: number, data: string): Update {
+  return {
+    update_id: w.fake.nextUpdateId(),
+    callback_query: {
+      id: `${u.user.id}${Math.floor(Math.random() * 1e6)}`,
+      from: u.user,
+      message: w.fake.message(u.chatId, messageId)!.message,
+      chat_instance: "1",
+      data,
+    },
+  } as Update;
+}
+
+const createCalls = () => w.sandbox.calls("/deposit/create");
+
+describe("parseRupiah", () => {
+  it("reads the ways people type whole rupiah", () => {
+    expect(parseRupiah("50000")).toBe(50000);
+    expect(parseRupiah("50.000")).toBe(50000);
+    expect(parseRupiah("Rp 1.250.000")).toBe(1250000);
+    expect(parseRupiah("50rb")).toBe(50000);
+    expect(parseRupiah("50 ribu")).toBe(50000);
+    expect(parseRupiah("1jt")).toBe(1000000);
+    expect(parseRupiah("1,5jt")).toBe(1500000);
+    for (const bad of ["", "abc", "50.5", "-5000", "0", "12.34.5", "1,2345jt"]) expect(parseRupiah(bad)).toBeNull();
+  });
+});
+
+describe("/deposit", () => {
+  it("QRIS: lists only active methods, confirms, then sends a QR photo that decodes to the provider's qr_string", async () => {
+    const u = await w.linkedUser({ languageCode: "id" });
+    await u.sendCommand("deposit");
+    const prompt = u.lastReply()!;
+    expect(prompt).toContain("QRIS: Rp10.000 – Rp10.000.000, biaya 0,7%");
+    expect(prompt).toContain("Virtual Account BCA: Rp10.000 – Rp50.000.000, biaya Rp4.000");
+    expect(prompt).not.toContain("ShopeePay"); // inactive at the provider
+    const labels = [...u.buttons()];
+    await u.pressButton(/Berikutnya/);
+    labels.push(...u.buttons());
+    expect(labels).toContain("QRIS · 0,7%");
+    expect(labels).toContain("Bank BCA · gratis");
+    expect(labels.some((l) => l.includes("ShopeePay"))).toBe(false);
+    await u.pressButton(/Sebelumnya/);
+
+    await u.sendText("qris"); // the list is searchable too
+    expect(u.buttons()).toEqual(["QRIS · 0,7%", "QRIS Fast · 1,4%", "❌ Batal"]);
+    await pickMethod(u, /^QRIS · /);
+    expect(u.lastReply()).toContain("Minimal Rp10.000, maksimal Rp10.000.000");
+    await u.sendText("50rb");
+    const confirm = u.lastReply()!;
+    expect(confirm).toContain("Metode: QRIS");
+    expect(confirm).toContain("Nominal: Rp50.000");
+    expect(confirm).toContain("Perkiraan biaya: Rp350 (0,7%)");
+    expect(confirm).toContain("Perkiraan masuk ke saldo: Rp49.650");
+    const draft = latestDeposit(u);
+    expect(draft.status).toBe("draft");
+    expect(confirm).toContain(draft.refId);
+    expect(createCalls()).toHaveLength(0);
+
+    await u.pressButton("✅ Konfirmasi");
+    expect(createCalls()).toHaveLength(1);
+    expect(createCalls()[0]!.body).toMatchObject({ reff_id: draft.refId, nominal: "50000", type: "ewallet", metode: "qris" });
+    const tx = latestDeposit(u);
+    const rec = sandboxDeposit(tx);
+    expect(tx).toMatchObject({ status: "pending", upstreamId: rec.id, amount: 50000, fee: 350 });
+    expect(tx.detail).toMatchObject({ credited: 49650, extra: 0, expiresAt: rec.expiresAt, photo: true, qrString: rec.extra.qr_string });
+
+    // The photo really encodes the provider's payload, rendered by the bot itself.
+    expect(decodeQrPng(u.lastPhoto())).toBe(rec.extra.qr_string);
+    const photo = w.fake.message(u.chatId, tx.messageId!)!;
+    expect(photo.kind).toBe("photo");
+    expect(photo.caption).toContain("Nominal: Rp50.000");
+    expect(photo.caption).toContain("Biaya: Rp350");
+    expect(photo.caption).toContain("Masuk ke saldo: Rp49.650");
+    expect(photo.caption).toContain(`Bayar sebelum: ${wibTime(rec.expiresAt, "id")}`);
+    expect(photo.caption).toContain(tx.refId);
+    expect(u.buttons({ messageId: photo.messageId })).toEqual(["🔄 Cek status", "🚫 Batalkan deposit"]);
+    expect(photo.inlineKeyboard!.flat().map((b) => "callback_data" in b && b.callback_data)).toEqual([`st:${tx.refId}`, `dp:x:${tx.refId}`]);
+  });
+
+  it("VA: bank and VA number in <code>, amount, fee and expiry (English)", async () => {
+    const u = await w.linkedUser({ languageCode: "en" });
+    await toConfirm(u, /^Virtual Account BCA · /, "100.000");
+    expect(u.lastReply()).toContain("Estimated fee: Rp4.000 (Rp4.000)");
+    await u.pressButton("✅ Confirm");
+    const tx = latestDeposit(u);
+    const rec = sandboxDeposit(tx);
+    const msg = w.fake.message(u.chatId, tx.messageId!)!;
+    expect(msg.raw).toContain(`VA number: <code>${rec.extra.nomor_va}</code>`);
+    expect(msg.text).toContain("Bank: BCA");
+    expect(msg.text).toContain("Amount: Rp100.000");
+    expect(msg.text).toContain("Fee: Rp4.000");
+    expect(msg.text).toContain("Credited to balance: Rp96.000");
+    expect(msg.text).toContain(`Pay before: ${wibTime(rec.expiresAt, "en")}`);
+    expect(u.buttons({ messageId: msg.messageId })).toEqual(["🔄 Check status", "🚫 Cancel deposit"]);
+  });
+
+  it("bank transfer: the exact amount to send is the provider's nominal, unique add-on included", async () => {
+    const u = await w.linkedUser({ languageCode: "id" });
+    await toConfirm(u, /^Bank BCA · /, "50000");
+    expect(u.lastReply()).toContain("kode unik");
+    await u.pressButton("✅ Konfirmasi");
+    const tx = latestDeposit(u);
+    const rec = sandboxDeposit(tx);
+    expect(rec.tambahan).toBeGreaterThanOrEqual(100);
+    expect(tx.amount).toBe(50000 + rec.tambahan);
+    expect(tx.detail).toMatchObject({ extra: rec.tambahan, requested: 50000, accountNumber: rec.extra.tujuan });
+    const exact = `Rp50.${String(rec.tambahan)}`;
+    const msg = w.fake.message(u.chatId, tx.messageId!)!;
+    expect(msg.raw).toContain(`<code>${rec.extra.tujuan}</code>`);
+    expect(msg.raw).toContain(`Jumlah transfer: <code>${50000 + rec.tambahan}</code>`);
+    expect(msg.text).toContain(`Transfer TEPAT ${exact} (sudah termasuk kode unik Rp${rec.tambahan})`);
+    expect(msg.text).toContain(`Atas nama: ${rec.extra.atas_nama}`);
+    expect(u.buttons({ messageId: msg.messageId })).toEqual(["🔄 Cek status", "🚫 Batalkan deposit"]);
+  });
+
+  it("e-wallet: a URL button to pay, plus check status and cancel", async () => {
+    const u = await w.linkedUser({ languageCode: "id" });
+    await toConfirm(u, /^E-Wallet DANA · /, "20000");
+    await u.pressButton("✅ Konfirmasi");
+    const tx = latestDeposit(u);
+    const rec = sandboxDeposit(tx);
+    const pay = u.findButton("💳 Bayar", { messageId: tx.messageId! });
+    expect(pay?.button).toEqual({ text: "💳 Bayar", url: rec.extra.url });
+    expect(u.buttons({ messageId: tx.messageId! })).toEqual(["💳 Bayar", "🔄 Cek status", "🚫 Batalkan deposit"]);
+  });
+
+  it("an amount outside the method's limits (or unreadable) is retyped; nothing is lost", async () => {
+    const u = await w.linkedUser({ languageCode: "id" });
+    await toConfirm(u, /^QRIS · /, "5000");
+    expect(u.lastReply()).toContain("di luar batas");
+    expect(u.lastReply()).toContain("minimal Rp10.000, maksimal Rp10.000.000");
+    await u.sendText("20jt");
+    expect(u.lastReply()).toContain("di luar batas");
+    await u.sendText("banyak");
+    expect(u.lastReply()).toContain("Nominal tidak dikenali");
+    await u.sendText("1jt");
+    expect(u.lastReply()).toContain("Metode: QRIS");
+    expect(u.lastReply()).toContain("Nominal: Rp1.000.000");
+    expect(latestDeposit(u)).toMatchObject({ status: "draft", code: "qris", amount: 1_000_000 });
+  });
+
+  it("cancel at the amount step creates nothing", async () => {
+    const u = await w.linkedUser({ languageCode: "id" });
+    await u.sendCommand("deposit");
+    await pickMethod(u, /^QRIS · /);
+    await u.pressButton("❌ Batal");
+    expect(u.lastReply()).toContain("Dibatalkan");
+    await u.sendText("50000");
+    expect(w.store.listTxByChat(u.chatId).total).toBe(0);
+    expect(createCalls()).toHaveLength(0);
+  });
+
+  it("needs a linked key", async () => {
+    const u = w.user({ languageCode: "id" });
+    await u.sendCommand("deposit");
+    expect(u.lastReply()).toContain("belum terhubung");
+  });
+
+  it("a double Confirm creates one deposit", async () => {
+    const u = await w.linkedUser({ languageCode: "id" });
+    await toConfirm(u, /^QRIS · /, "50000");
+    const first = u.callbackUpdate("✅ Konfirmasi");
+    const second = u.callbackUpdate("✅ Konfirmasi");
+    await Promise.all([u.deliver(first), u.deliver(second)]);
+    await u.deliver(first); // and a re-delivered update
+    expect(createCalls()).toHaveLength(1);
+    expect(w.fake.callsOf("sendPhoto")).toHaveLength(1);
+    expect(latestDeposit(u).status).toBe("pending");
+  });
+
+  it("cancels a pending deposit: provider cancel, status cancel, caption edited, buttons removed", async () => {
+    const u = await w.linkedUser({ languageCode: "id" });
+    await toConfirm(u, /^QRIS · /, "50000");
+    await u.pressButton("✅ Konfirmasi");
+    const tx = latestDeposit(u);
+    await u.pressButton("🚫 Batalkan deposit");
+    expect(w.sandbox.calls("/deposit/cancel")).toHaveLength(1);
+    expect(sandboxDeposit(tx).status).toBe("cancel");
+    expect(w.store.getTx(tx.refId)!.status).toBe("cancel");
+    const photo = w.fake.message(u.chatId, tx.messageId!)!;
+    expect(photo.caption).toContain("Deposit dibatalkan");
+    expect(photo.caption).toContain("Dibatalkan");
+    expect(photo.inlineKeyboard).toBeUndefined();
+  });
+
+  it("refuses to cancel after payment, says why and offers the instant release", async () => {
+    const u = await w.linkedUser({ languageCode: "id" });
+    await toConfirm(u, /^QRIS · /, "50000");
+    await u.pressButton("✅ Konfirmasi");
+    const tx = latestDeposit(u);
+    w.sandbox.payDeposit(tx.upstreamId!);
+    await u.pressButton("🚫 Batalkan deposit");
+    expect(u.lastReply()).toContain("tidak bisa dibatalkan lagi");
+    expect(u.lastReply()).toContain("Diproses penyedia");
+    expect(sandboxDeposit(tx).status).toBe("processing");
+    expect(w.store.getTx(tx.refId)!.status).toBe("processing");
+    expect(u.buttons({ messageId: tx.messageId! })).toEqual(["🔄 Cek status", "⚡ Cairkan sekarang"]);
+  });
+
+  it("instant release: preview of the handling fee, then exactly one release even when confirmed twice", async () => {
+    const u = await w.linkedUser({ languageCode: "id" });
+    await toConfirm(u, /^QRIS · /, "50000");
+    await u.pressButton("✅ Konfirmasi");
+    const tx = latestDeposit(u);
+    w.sandbox.payDeposit(tx.upstreamId!);
+    const before = w.sandbox.balance(w.demoKey);
+
+    // The status message (another feature) shows the release button once the deposit is processing.
+    await u.deliver(callbackWithData(u, tx.messageId!, `dp:i:${tx.refId}`));
+    const preview = u.lastReply()!;
+    expect(preview).toContain("Cairkan deposit sekarang?");
+    expect(preview).toContain("Biaya penanganan: Rp750");
+    expect(preview).toContain("Total biaya: Rp1.100");
+    expect(preview).toContain("Masuk ke saldo: Rp48.900");
+    const instantCalls = () => w.sandbox.calls("/deposit/instant");
+    expect(instantCalls().map((c) => c.body.action)).toEqual(["false"]);
+    expect(w.sandbox.balance(w.demoKey)).toBe(before);
+
+    const first = u.callbackUpdate("⚡ Ya, cairkan");
+    const second = u.callbackUpdate("⚡ Ya, cairkan");
+    await Promise.all([u.deliver(first), u.deliver(second)]);
+    await u.deliver(first);
+    expect(instantCalls().filter((c) => c.body.action === "true")).toHaveLength(1);
+    expect(u.replies().join("\n")).not.toContain("Ya, cairkan");
+    const done = w.store.getTx(tx.refId)!;
+    expect(done).toMatchObject({ status: "success", fee: 1100 });
+    expect(done.detail).toMatchObject({ instant: "done", credited: 48900, handlingFee: 750 });
+    expect(w.sandbox.balance(w.demoKey)).toBe(before + 48900);
+    expect(w.fake.callsOf("sendMessage").some((c) => String(c.payload.text).includes("Deposit dicairkan"))).toBe(true);
+    expect(u.buttons({ messageId: tx.messageId! })).toEqual([]); // the QR photo's pending buttons are gone
+
+    // The release button is gone; pressing an old one does not release again.
+    await u.deliver(callbackWithData(u, tx.messageId!, `dp:i:${tx.refId}`));
+    expect(instantCalls()).toHaveLength(2);
+  });
+});
