@@ -3,16 +3,21 @@
  * polling. main.ts adds process concerns (env, signals, exit codes); tests call startApp directly.
  */
 import { run, type RunnerHandle } from "@grammyjs/runner";
+import { Api } from "grammy";
 import type { AppConfig } from "./config.js";
 import { systemClock, type Clock } from "./clock.js";
 import type { Logger } from "./logger.js";
 import { createBot, type AppBot, type BotConfig } from "./bot/index.js";
+import type { BotDeps } from "./bot/context.js";
 import { registerCommands } from "./bot/commands.js";
 import { createSandbox, type Sandbox } from "./sandbox/index.js";
 import { resolveStoreSecret } from "./secret.js";
 import { Store } from "./store/store.js";
 import { ListCache } from "./upstream/cache.js";
 import { UpstreamClient } from "./upstream/client.js";
+import { BalanceAlerts } from "./watch/alerts.js";
+import { Broadcaster, SendPacer } from "./watch/broadcast.js";
+import { wireWatcher } from "./watch/watcher.js";
 
 export interface RunningApp {
   bot: AppBot;
@@ -45,15 +50,31 @@ export async function startApp(config: AppConfig, logger: Logger, overrides: App
   }
   const upstream = new UpstreamClient({ baseUrl, clock });
 
-  const bot = createBot(
-    config.botToken,
-    { store, upstream, lists: new ListCache(upstream, clock), clock, logger, adminIds: config.adminIds, sandbox: sandbox !== undefined },
-    {
-      ...overrides.botConfig,
-      client: { ...overrides.botConfig?.client, ...(config.telegramApiRoot ? { apiRoot: config.telegramApiRoot } : {}) },
-    },
-  );
+  const client = { ...overrides.botConfig?.client, ...(config.telegramApiRoot ? { apiRoot: config.telegramApiRoot } : {}) };
+  const deps: BotDeps = { store, upstream, lists: new ListCache(upstream, clock), clock, logger, adminIds: config.adminIds, sandbox: sandbox !== undefined };
+  const bot = createBot(config.botToken, deps, { ...overrides.botConfig, client });
   await bot.init();
+
+  // Bulk senders (alerts, broadcast) share one pacer and an Api without auto-retry: they wait out
+  // 429s themselves on the injected clock.
+  const bulkApi = new Api(config.botToken, client);
+  const pacer = new SendPacer(clock);
+  const alerts = new BalanceAlerts({ store, upstream, api: bulkApi, clock, logger, translate: bot.translate, pacer, sandbox: deps.sandbox });
+  const broadcaster = new Broadcaster({ store, api: bulkApi, clock, logger, translate: bot.translate, pacer });
+  const afterCreate = deps.hooks?.afterCreate;
+  deps.hooks = {
+    ...deps.hooks,
+    afterCreate: (tx) => {
+      afterCreate?.(tx);
+      alerts.afterCreate(tx);
+    },
+  };
+  deps.alerts = alerts;
+  deps.broadcaster = broadcaster;
+  // The status watcher: hooked before any update is handled, started once the bot polls.
+  const watcher = wireWatcher({ api: bulkApi, translate: bot.translate, deps, pacer });
+  alerts.start();
+  if (await broadcaster.resume()) logger.info("resumed an unfinished broadcast");
   await registerCommands(bot.api, bot.translate).catch((err) =>
     logger.warn({ err }, "could not register the command list; commands still work"),
   );
@@ -62,6 +83,7 @@ export async function startApp(config: AppConfig, logger: Logger, overrides: App
     runner: { fetch: { allowed_updates: ["message", "callback_query", "my_chat_member"] } },
   });
   logger.info({ username: bot.botInfo.username }, "bot is polling for updates");
+  watcher.start();
 
   let stopping: Promise<void> | undefined;
   return {
@@ -71,6 +93,9 @@ export async function startApp(config: AppConfig, logger: Logger, overrides: App
     stop: () =>
       (stopping ??= (async () => {
         if (runner.isRunning()) await runner.stop();
+        await watcher.stop();
+        await broadcaster.stop();
+        await alerts.stop();
         await store.close();
         await upstream.close();
         await sandbox?.close();

@@ -3,6 +3,7 @@
  * 127.0.0.1, a store in a temp dir, and one ManualClock driving all of them.
  */
 import { mkdtemp, rm } from "node:fs/promises";
+import { Api } from "grammy";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ManualClock } from "../../src/clock.js";
@@ -13,6 +14,9 @@ import { createSandbox, DEMO_KEY, type Sandbox, type SandboxOptions } from "../.
 import { Store } from "../../src/store/store.js";
 import { ListCache } from "../../src/upstream/cache.js";
 import { UpstreamClient } from "../../src/upstream/client.js";
+import { wireWatcher, type StatusWatcher, type WatcherOptions } from "../../src/watch/watcher.js";
+import { BalanceAlerts, type BalanceAlertsOptions } from "../../src/watch/alerts.js";
+import { Broadcaster, SendPacer } from "../../src/watch/broadcast.js";
 import { FAKE_BOT_INFO, FAKE_BOT_TOKEN } from "./botInfo.js";
 import { makeUser, type FakeUser, type UserOptions } from "./chat.js";
 import { FakeBotApi } from "./fakeBotApi.js";
@@ -27,6 +31,8 @@ export interface World {
   upstream: UpstreamClient;
   deps: BotDeps;
   bot: AppBot;
+  /** The status watcher, when `watcher` was asked for (rebuilt and restarted by restart()). */
+  watcher: StatusWatcher | undefined;
   dir: string;
   demoKey: string;
   user(opts?: UserOptions): FakeUser;
@@ -44,6 +50,12 @@ export interface WorldOptions {
   /** Upstream client timeout (ms), short so a held sandbox answer becomes an "outcome unknown". */
   upstreamTimeoutMs?: number;
   fakeStrict?: boolean;
+  /** Start a status watcher wired to the bot (options override the defaults). */
+  watcher?: boolean | Partial<WatcherOptions>;
+  /** Tuning of the balance alerts every world builds (deps.alerts; not started: call start()). */
+  alerts?: Partial<Pick<BalanceAlertsOptions, "intervalMs" | "debounceMs" | "concurrency">>;
+  /** Tuning of the broadcaster every world builds (deps.broadcaster) and of the shared send pacer. */
+  broadcast?: { progressEveryMs?: number; perSecond?: number };
 }
 
 export async function makeWorld(opts: WorldOptions = {}): Promise<World> {
@@ -74,7 +86,33 @@ export async function makeWorld(opts: WorldOptions = {}): Promise<World> {
       rateLimit: false,
       ...opts.bot,
     });
-    return { store, deps, bot };
+    // Background senders get an Api without auto-retry: they wait out 429s on the ManualClock.
+    const api = new Api(FAKE_BOT_TOKEN, { fetch: fake.fetch as never });
+    const pacer = new SendPacer(clock, opts.broadcast?.perSecond);
+    const common = { store, api, clock, logger: silentLogger, translate: bot.translate, pacer };
+    deps.alerts = new BalanceAlerts({ ...common, upstream, ...opts.alerts });
+    deps.broadcaster = new Broadcaster({ ...common, ...opts.broadcast });
+    const prior = deps.hooks?.afterCreate;
+    deps.hooks = {
+      ...deps.hooks,
+      afterCreate: (tx) => {
+        prior?.(tx);
+        deps.alerts?.afterCreate(tx);
+      },
+    };
+    let watcher: StatusWatcher | undefined;
+    if (opts.watcher) {
+      // Like app.ts: an Api without auto-retry (its waits would be real time, not the ManualClock).
+      const watchApi = new Api(FAKE_BOT_TOKEN, { fetch: fake.fetch as never });
+      watcher = wireWatcher({ api: watchApi, translate: bot.translate, deps, options: opts.watcher === true ? {} : opts.watcher });
+      watcher.start();
+    }
+    return { store, deps, bot, watcher };
+  };
+  const stopServices = async () => {
+    await built.watcher?.stop();
+    await built.deps.broadcaster?.stop();
+    await built.deps.alerts?.stop();
   };
   let built = await build();
   const world: World = {
@@ -93,6 +131,9 @@ export async function makeWorld(opts: WorldOptions = {}): Promise<World> {
     get bot() {
       return built.bot;
     },
+    get watcher() {
+      return built.watcher;
+    },
     // Users talk to whichever bot is current, so they survive restart().
     user: (u) => makeUser({ handleUpdate: (update) => world.bot.handleUpdate(update) }, fake, { clock, ...u }),
     async linkedUser(u = {}) {
@@ -102,10 +143,12 @@ export async function makeWorld(opts: WorldOptions = {}): Promise<World> {
       return person;
     },
     async restart() {
+      await stopServices();
       await built.store.close();
       built = await build();
     },
     async close() {
+      await stopServices();
       await built.store.close().catch(() => undefined);
       await upstream.close();
       await sandbox.close();

@@ -1,6 +1,171 @@
-/** Admin broadcast (not built yet). Non-admins get no sign that admin commands exist. */
-import { Composer } from "grammy";
-import type { BotContext } from "../context.js";
+/**
+ * Admin commands (Telegram user ids in ADMIN_IDS, private chat). Anyone else gets no answer at all,
+ * as if the commands did not exist.
+ *
+ *   /admin                      what admins can do
+ *   /broadcast (/siaran)        compose a message (text, or one photo with a caption) -> preview
+ *                               exactly as recipients see it -> Send/Cancel -> delivered in the
+ *                               background to every linked chat (watch/broadcast.ts), with one
+ *                               progress message and a summary. Formatting the admin applies in
+ *                               Telegram (bold, links...) is kept through message entities; no HTML.
+ *   /ceksaldo (/balances)       balance round: every linked chat gets its current balance, with a
+ *                               warning where it is under its alert threshold; the admin a summary.
+ *
+ * The draft waits in the store (meta `broadcast:draft:<chat>`), so Send works after a restart.
+ */
+import { Composer, InlineKeyboard, type CallbackQueryContext } from "grammy";
+import type { BotContext, BotConversation, ConvContext } from "../context.js";
+import { cancelRow, now, STEP_TIMEOUT_MS } from "../flows/steps.js";
+import { isPrivate } from "../guards.js";
 import type { FeatureModule } from "../module.js";
+import { sendContent, type BroadcastContent } from "../../watch/broadcast.js";
 
-export const adminModule: FeatureModule = { composer: new Composer<BotContext>() };
+const BROADCAST_COMMANDS = ["broadcast", "siaran"];
+const ROUND_COMMANDS = ["ceksaldo", "balances"];
+const ADMIN_COMMANDS = ["admin", ...BROADCAST_COMMANDS, ...ROUND_COMMANDS];
+
+interface Draft {
+  id: string;
+  content: BroadcastContent;
+}
+
+const draftKey = (chatId: number) => `broadcast:draft:${chatId}`;
+
+export function isAdmin(ctx: BotContext | ConvContext): boolean {
+  return ctx.from !== undefined && ctx.deps.adminIds.includes(ctx.from.id) && isPrivate(ctx);
+}
+
+function busyText(ctx: BotContext): string {
+  const p = ctx.deps.broadcaster?.progress();
+  return ctx.t("broadcast-busy", { sent: p?.sent ?? 0, remaining: p?.remaining ?? 0 });
+}
+
+async function openBroadcast(ctx: BotContext): Promise<void> {
+  const broadcaster = ctx.deps.broadcaster;
+  if (!broadcaster) {
+    await ctx.reply(ctx.t("admin-unavailable"));
+    return;
+  }
+  if (broadcaster.isRunning()) {
+    // Left unfinished by an error or a start without resume(): asking again picks it up.
+    if (!broadcaster.delivering) await broadcaster.resume();
+    await ctx.reply(busyText(ctx));
+    return;
+  }
+  await ctx.conversation.enter("broadcast");
+}
+
+/** Waits for the message to broadcast: text or a photo. Like waitStep, but photos are welcome. */
+async function waitContent(
+  conversation: BotConversation,
+  ctx: ConvContext,
+): Promise<{ content: BroadcastContent; ctx: ConvContext }> {
+  const startedAt = await now(conversation, ctx);
+  for (;;) {
+    const next = await conversation.wait();
+    const at = await now(conversation, next);
+    const m = next.message;
+    const isCommand = m?.text?.startsWith("/") ?? false;
+    if (at - startedAt > STEP_TIMEOUT_MS) {
+      if (next.callbackQuery) await next.answerCallbackQuery();
+      await next.reply(next.t("step-timeout"));
+      await conversation.halt({ next: isCommand });
+    }
+    if (isCommand || next.callbackQuery?.data?.startsWith("menu:")) await conversation.halt({ next: true });
+    if (next.callbackQuery) await conversation.skip({ next: true });
+    if (m?.text) {
+      return { content: { kind: "text", text: m.text, ...(m.entities ? { entities: m.entities } : {}) }, ctx: next };
+    }
+    const photo = m?.photo?.[m.photo.length - 1];
+    if (m && photo) {
+      const content: BroadcastContent = {
+        kind: "photo",
+        fileId: photo.file_id,
+        ...(m.caption !== undefined ? { caption: m.caption } : {}),
+        ...(m.caption_entities ? { captionEntities: m.caption_entities } : {}),
+      };
+      return { content, ctx: next };
+    }
+    await next.reply(next.t("broadcast-unsupported"));
+  }
+}
+
+async function broadcastFlow(conversation: BotConversation, ctx: ConvContext): Promise<void> {
+  await ctx.reply(ctx.t("broadcast-ask"), { parse_mode: "HTML", reply_markup: cancelRow(ctx) });
+  const { content, ctx: next } = await waitContent(conversation, ctx);
+  const chatId = next.chat!.id;
+  const { id, count } = await conversation.external(() => {
+    const draft: Draft = { id: ctx.deps.clock.now().toString(36), content };
+    ctx.deps.store.setMeta(draftKey(chatId), draft);
+    return { id: draft.id, count: ctx.deps.broadcaster?.recipients().length ?? 0 };
+  });
+  // The preview is sent exactly like every copy will be.
+  await sendContent(next.api, chatId, content);
+  const kb = new InlineKeyboard().text(next.t("broadcast-button-send"), `bc:go:${id}`).text(next.t("button-cancel"), `bc:no:${id}`);
+  await next.reply(next.t("broadcast-confirm", { count }), { parse_mode: "HTML", reply_markup: kb });
+}
+
+async function confirmBroadcast(ctx: CallbackQueryContext<BotContext>): Promise<void> {
+  await ctx.answerCallbackQuery();
+  const chatId = ctx.chat!.id;
+  const { store, broadcaster } = ctx.deps;
+  const draft = store.getMeta<Draft>(draftKey(chatId));
+  if (!draft || draft.id !== ctx.match[1]) {
+    await ctx.editMessageText(ctx.t("broadcast-draft-gone")).catch(() => undefined);
+    return;
+  }
+  if (!broadcaster) {
+    await ctx.reply(ctx.t("admin-unavailable"));
+    return;
+  }
+  const started = await broadcaster.start(chatId, ctx.lang, draft.content);
+  if (!started.ok) {
+    // A running broadcast keeps the draft: Send works again once it finished.
+    await ctx.reply(started.reason === "running" ? busyText(ctx) : ctx.t("broadcast-no-recipients"));
+    return;
+  }
+  store.setMeta(draftKey(chatId), undefined);
+  await ctx.editMessageText(ctx.t("broadcast-started", { count: started.total })).catch(() => undefined);
+}
+
+async function cancelBroadcast(ctx: CallbackQueryContext<BotContext>): Promise<void> {
+  await ctx.answerCallbackQuery();
+  const chatId = ctx.chat!.id;
+  if (ctx.deps.store.getMeta<Draft>(draftKey(chatId))?.id === ctx.match[1]) ctx.deps.store.setMeta(draftKey(chatId), undefined);
+  await ctx.editMessageText(ctx.t("broadcast-cancelled")).catch(() => undefined);
+}
+
+async function balanceRound(ctx: BotContext): Promise<void> {
+  const alerts = ctx.deps.alerts;
+  if (!alerts) {
+    await ctx.reply(ctx.t("admin-unavailable"));
+    return;
+  }
+  if (alerts.isAdminRoundRunning()) {
+    await ctx.reply(ctx.t("admin-round-busy"));
+    return;
+  }
+  const count = ctx.deps.store.linkedChats().length;
+  if (count === 0) {
+    await ctx.reply(ctx.t("admin-round-none"));
+    return;
+  }
+  await ctx.reply(ctx.t("admin-round-started", { count }));
+  alerts.startAdminRound(ctx.chat!.id, ctx.lang);
+}
+
+const composer = new Composer<BotContext>();
+// Not an admin (or not in a private chat): the update stops here without a word.
+composer.command(ADMIN_COMMANDS, (ctx, next) => (isAdmin(ctx) ? next() : undefined));
+composer.callbackQuery(/^bc:/, (ctx, next) => (isAdmin(ctx) ? next() : ctx.answerCallbackQuery()));
+
+composer.command("admin", (ctx) => ctx.reply(ctx.t("admin-help"), { parse_mode: "HTML" }));
+composer.command(BROADCAST_COMMANDS, openBroadcast);
+composer.command(ROUND_COMMANDS, balanceRound);
+composer.callbackQuery(/^bc:go:(\w+)$/, confirmBroadcast);
+composer.callbackQuery(/^bc:no:(\w+)$/, cancelBroadcast);
+
+export const adminModule: FeatureModule = {
+  composer,
+  flows: [{ id: "broadcast", builder: broadcastFlow }],
+};

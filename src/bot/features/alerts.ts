@@ -1,10 +1,95 @@
-/** Balance alerts (/alerts) (not built yet: answers "coming soon"). */
-import { Composer } from "grammy";
-import type { BotContext } from "../context.js";
+/**
+ * /alerts (menu: alerts): shows the low-balance alert threshold and lets the user set one by typing
+ * an amount ("100000", "100.000", "100rb", "1,5jt") or turn alerts off (button, or "off"/"mati").
+ * The checking itself lives in watch/alerts.ts.
+ */
+import { Composer, InlineKeyboard } from "grammy";
+import type { BotContext, BotConversation, ConvContext } from "../context.js";
+import { rupiah } from "../format.js";
+import { requireKey } from "../guards.js";
+import { askText, FLOW_PREFIX, type TextStep } from "../flows/steps.js";
 import type { FeatureModule } from "../module.js";
-import { comingSoon } from "./menu.js";
+
+export const MIN_THRESHOLD = 1_000;
+export const MAX_THRESHOLD = 1_000_000_000;
+
+const MULTIPLIERS: Record<string, number> = { rb: 1e3, ribu: 1e3, k: 1e3, jt: 1e6, juta: 1e6 };
+
+export type ThresholdInput = { ok: true; value: number | "off" } | { ok: false };
+
+/**
+ * Parses how resellers write an amount: digits with optional dot/comma thousands ("100.000"),
+ * an optional "Rp", or a short form with rb/ribu/k/jt/juta and an optional decimal ("1,5jt").
+ * "off", "mati", "0" mean: turn alerts off.
+ */
+export function parseThreshold(input: string): ThresholdInput {
+  const s = input.toLowerCase().replace(/\s+/g, "").replace(/^rp\.?/, "");
+  if (s === "off" || s === "mati" || s === "0") return { ok: true, value: "off" };
+  let value: number;
+  const short = /^(\d+(?:[.,]\d+)?)(rb|ribu|k|jt|juta)$/.exec(s);
+  if (short) {
+    value = Number(short[1]!.replace(",", ".")) * MULTIPLIERS[short[2]!]!;
+  } else if (/^\d+$/.test(s) || /^\d{1,3}([.,]\d{3})+$/.test(s)) {
+    value = Number(s.replace(/[.,]/g, ""));
+  } else {
+    return { ok: false };
+  }
+  value = Math.round(value);
+  return Number.isSafeInteger(value) && value > 0 ? { ok: true, value } : { ok: false };
+}
+
+/** `offButton` is read on every prompt: askText appends its Cancel row to the keyboard it gets. */
+function thresholdStep(offButton: () => InlineKeyboard | undefined): TextStep<number | "off"> {
+  return {
+    get keyboard() {
+      return offButton();
+    },
+    parse(text) {
+      const r = parseThreshold(text);
+      if (!r.ok) return { ok: false, error: "alerts-invalid" };
+      if (r.value !== "off" && (r.value < MIN_THRESHOLD || r.value > MAX_THRESHOLD)) {
+        return { ok: false, error: "alerts-out-of-range", vars: { min: rupiah(MIN_THRESHOLD), max: rupiah(MAX_THRESHOLD) } };
+      }
+      return { ok: true, value: r.value };
+    },
+  };
+}
+
+async function alertsFlow(conversation: BotConversation, ctx: ConvContext): Promise<void> {
+  const chatId = ctx.chat!.id;
+  const current = await conversation.external(() => ctx.deps.store.getChat(chatId)?.alertThreshold ?? null);
+  const status =
+    current === null ? ctx.t("alerts-status-off") : ctx.t("alerts-status-on", { threshold: rupiah(current) });
+  const step = thresholdStep(() =>
+    current === null ? undefined : new InlineKeyboard().text(ctx.t("alerts-button-off"), `${FLOW_PREFIX}off`),
+  );
+  const answer = await askText(conversation, ctx, `${status}\n\n${ctx.t("alerts-ask")}`, step);
+  const next = answer.ctx;
+  if ("button" in answer || answer.value === "off") {
+    if ("button" in answer && answer.button !== "off") return;
+    await conversation.external(() => ctx.deps.store.updateChat(chatId, { alertThreshold: undefined, alertFired: undefined }));
+    await next.reply(next.t("alerts-turned-off"));
+    return;
+  }
+  const threshold = answer.value;
+  await conversation.external(() => {
+    // A new threshold starts armed; the balance is checked shortly, so a balance already under it is told.
+    ctx.deps.store.updateChat(chatId, { alertThreshold: threshold, alertFired: false });
+    ctx.deps.alerts?.checkSoon(chatId);
+  });
+  await next.reply(next.t("alerts-set", { threshold: rupiah(threshold) }), { parse_mode: "HTML" });
+}
+
+async function openAlerts(ctx: BotContext): Promise<void> {
+  if (!(await requireKey(ctx))) return;
+  await ctx.conversation.enter("alerts");
+}
 
 const composer = new Composer<BotContext>();
-composer.command(["alerts"], comingSoon);
+composer.command("alerts", openAlerts);
 
-export const alertsModule: FeatureModule = { composer, menu: { alerts: comingSoon } };
+export const alertsModule: FeatureModule = {
+  composer,
+  flows: [{ id: "alerts", builder: alertsFlow }],
+  menu: { alerts: openAlerts },
+};

@@ -1,0 +1,317 @@
+/**
+ * Low-balance alerts. A chat with a threshold (set with /alerts) is told ONCE when its balance falls
+ * below it (`alertFired` in the store), and re-armed when the balance is back at or above it.
+ *
+ * When the balance is checked:
+ * - after a purchase (`afterCreate`): the first purchase schedules a check `debounceMs` later and
+ *   purchases in between join it, so a burst costs one get_profile and the check comes in time;
+ * - every `intervalMs` (30 min) for every linked, active chat with a threshold, a few at a time;
+ * - right after the user sets a threshold (`checkSoon`).
+ * Checks of one chat run one after another, so two checks never both announce the same dip.
+ * Upstream failures are logged and the chat is checked again next round; nothing here throws.
+ *
+ * The admin balance round (`startAdminRound`) sends every linked, active chat its current balance,
+ * with a warning where it is under the chat's threshold (which also counts as that dip's alert), and
+ * the admin a summary. Messages go through the shared `SendPacer` (see broadcast.ts).
+ */
+import { InlineKeyboard, type Api } from "grammy";
+import type { Clock, TimerHandle } from "../clock.js";
+import type { Logger } from "../logger.js";
+import { rupiah } from "../bot/format.js";
+import type { Translate } from "../bot/i18n.js";
+import type { Store } from "../store/store.js";
+import type { ChatRecord, Lang, TxRecord } from "../store/types.js";
+import type { UpstreamClient } from "../upstream/client.js";
+import { UpstreamError } from "../upstream/errors.js";
+import { deliver, SendPacer } from "./broadcast.js";
+
+export interface BalanceAlertsOptions {
+  store: Store;
+  upstream: UpstreamClient;
+  /** An Api WITHOUT auto-retry: 429s are waited out on the injected clock by the pacer. */
+  api: Api;
+  clock: Clock;
+  logger: Logger;
+  translate: Translate;
+  pacer?: SendPacer;
+  /** Prefix money messages with the sandbox banner. */
+  sandbox?: boolean;
+  /** Periodic round (default 30 min). */
+  intervalMs?: number;
+  /** Delay of the check after a purchase (default 10 s). */
+  debounceMs?: number;
+  /** get_profile calls in flight during a round (default 3). */
+  concurrency?: number;
+}
+
+export interface AdminRoundSummary {
+  /** Linked, active chats at the start. */
+  total: number;
+  sent: number;
+  /** No balance (upstream failure) or the message failed. */
+  failed: number;
+  /** 403: marked inactive. */
+  blocked: number;
+  /** Under their own threshold (told so). */
+  under: number;
+}
+
+export type CheckResult = "skipped" | "ok" | "rearmed" | "alerted" | "quiet" | "error";
+
+export class BalanceAlerts {
+  private readonly pacer: SendPacer;
+  private readonly intervalMs: number;
+  private readonly debounceMs: number;
+  private readonly concurrency: number;
+  private readonly debounced = new Map<number, TimerHandle>();
+  /** Per chat: the tail of its check chain. */
+  private readonly chains = new Map<number, Promise<unknown>>();
+  private readonly work = new Set<Promise<unknown>>();
+  private roundTimer: TimerHandle | undefined;
+  private adminRound: Promise<AdminRoundSummary> | undefined;
+  private readonly abort = new AbortController();
+  private started = false;
+
+  constructor(private readonly opts: BalanceAlertsOptions) {
+    this.pacer = opts.pacer ?? new SendPacer(opts.clock);
+    this.intervalMs = opts.intervalMs ?? 30 * 60_000;
+    this.debounceMs = opts.debounceMs ?? 10_000;
+    this.concurrency = Math.max(1, opts.concurrency ?? 3);
+  }
+
+  /** Starts the periodic rounds (the first one `intervalMs` from now). */
+  start(): void {
+    if (this.started || this.abort.signal.aborted) return;
+    this.started = true;
+    this.scheduleRound();
+  }
+
+  /** Cancels timers and waits for checks in flight. */
+  async stop(): Promise<void> {
+    this.abort.abort();
+    this.roundTimer?.cancel();
+    for (const t of this.debounced.values()) t.cancel();
+    this.debounced.clear();
+    await this.idle();
+  }
+
+  /** Resolves once no check or round is running (tests). */
+  async idle(): Promise<void> {
+    while (this.work.size > 0) await Promise.allSettled([...this.work]);
+  }
+
+  /** Hook for the confirm engine: a purchase answered, the balance probably moved. */
+  afterCreate(tx: TxRecord): void {
+    this.checkSoon(tx.chatId);
+  }
+
+  /** Checks the chat `debounceMs` from now, unless a check is already scheduled. */
+  checkSoon(chatId: number): void {
+    if (this.abort.signal.aborted || this.debounced.has(chatId) || !this.watched(this.opts.store.getChat(chatId))) return;
+    this.debounced.set(
+      chatId,
+      this.opts.clock.setTimeout(() => {
+        this.debounced.delete(chatId);
+        void this.checkChat(chatId);
+      }, this.debounceMs),
+    );
+  }
+
+  /** Checks one chat now (after any check of it already running). Never rejects. */
+  checkChat(chatId: number): Promise<CheckResult> {
+    return this.serial(chatId, () => this.check(chatId));
+  }
+
+  /** One periodic round over every watched chat. Never rejects. */
+  runRound(): Promise<CheckResult[]> {
+    const chats = this.opts.store.linkedChats().filter((c) => this.watched(c));
+    return this.track(eachLimit(chats, this.concurrency, (c) => this.checkChat(c.chatId)));
+  }
+
+  isAdminRoundRunning(): boolean {
+    return this.adminRound !== undefined;
+  }
+
+  /**
+   * Starts the admin balance round in the background; the admin gets the summary in `adminLang`
+   * when it ends. Refused while one is running. Returns the number of chats it covers.
+   */
+  startAdminRound(adminChatId: number, adminLang: Lang): { ok: true; total: number } | { ok: false } {
+    if (this.adminRound || this.abort.signal.aborted) return { ok: false };
+    const chats = this.opts.store.linkedChats().map((c) => c.chatId);
+    const round = this.runAdminRound(chats, adminChatId, adminLang).finally(() => {
+      this.adminRound = undefined;
+    });
+    this.adminRound = round;
+    void this.track(round);
+    return { ok: true, total: chats.length };
+  }
+
+  /** Resolves with the running admin round's summary (tests). */
+  adminRoundDone(): Promise<AdminRoundSummary | undefined> {
+    return this.adminRound ?? Promise.resolve(undefined);
+  }
+
+  // ---- internals ------------------------------------------------------------------------------------
+
+  private watched(chat: Readonly<ChatRecord> | undefined): boolean {
+    return chat !== undefined && chat.alertThreshold !== undefined && !chat.inactive && chat.apiKeyEnc !== undefined;
+  }
+
+  private scheduleRound(): void {
+    if (this.abort.signal.aborted) return;
+    this.roundTimer = this.opts.clock.setTimeout(() => {
+      void this.runRound().finally(() => this.scheduleRound());
+    }, this.intervalMs);
+  }
+
+  private track<T>(p: Promise<T>): Promise<T> {
+    this.work.add(p);
+    void p.finally(() => this.work.delete(p)).catch(() => undefined);
+    return p;
+  }
+
+  private serial<T>(chatId: number, fn: () => Promise<T>): Promise<T> {
+    const prev = this.chains.get(chatId) ?? Promise.resolve();
+    const next = prev.then(fn);
+    const tail = next.catch(() => undefined);
+    this.chains.set(chatId, tail);
+    void tail.then(() => {
+      if (this.chains.get(chatId) === tail) this.chains.delete(chatId);
+    });
+    return this.track(next);
+  }
+
+  /** The balance, or undefined after logging why there is none. */
+  private async balanceOf(chatId: number): Promise<number | undefined> {
+    const { store, upstream, logger } = this.opts;
+    try {
+      const key = store.getApiKey(chatId);
+      if (key === undefined) return undefined;
+      const profile = await upstream.getProfile(key);
+      if (profile.balance === null) logger.warn({ chatId }, "balance check: the provider sent no numeric balance");
+      return profile.balance ?? undefined;
+    } catch (err) {
+      // UpstreamError carries no api key; anything else (a wrong store secret) is logged by name only.
+      if (err instanceof UpstreamError) logger.warn({ chatId, err: err.message }, "balance check failed; retried next round");
+      else logger.error({ chatId, err: err instanceof Error ? err.name : String(err) }, "balance check failed");
+      return undefined;
+    }
+  }
+
+  private async check(chatId: number): Promise<CheckResult> {
+    try {
+      if (this.abort.signal.aborted || !this.watched(this.opts.store.getChat(chatId))) return "skipped";
+      const balance = await this.balanceOf(chatId);
+      if (balance === undefined) return "error";
+      // Read again: the threshold may have changed while the provider answered.
+      const chat = this.opts.store.getChat(chatId);
+      if (!this.watched(chat)) return "skipped";
+      const threshold = chat!.alertThreshold!;
+      if (balance >= threshold) return this.rearm(chat!);
+      if (chat!.alertFired) return "quiet";
+      const lang = chat!.lang ?? "id";
+      const t = this.opts.translate;
+      const text = this.money(lang, t(lang, "alert-low", { balance: rupiah(balance), threshold: rupiah(threshold) }));
+      const keyboard = new InlineKeyboard()
+        .text(t(lang, "menu-deposit"), "menu:deposit")
+        .text(t(lang, "menu-alerts"), "menu:alerts");
+      const sent = await this.send(chatId, text, keyboard);
+      if (sent) this.opts.store.updateChat(chatId, { alertFired: true });
+      return sent ? "alerted" : "error";
+    } catch (err) {
+      this.opts.logger.error({ chatId, err }, "balance check crashed");
+      return "error";
+    }
+  }
+
+  private rearm(chat: Readonly<ChatRecord>): CheckResult {
+    if (!chat.alertFired) return "ok";
+    this.opts.store.updateChat(chat.chatId, { alertFired: false });
+    return "rearmed";
+  }
+
+  private money(lang: Lang, text: string): string {
+    return this.opts.sandbox ? `${this.opts.translate(lang, "sandbox-banner")}\n\n${text}` : text;
+  }
+
+  /** True when delivered; 403 marks the chat inactive; other failures are logged. */
+  private async send(chatId: number, text: string, keyboard?: InlineKeyboard): Promise<boolean> {
+    const r = await deliver(
+      () => this.opts.api.sendMessage(chatId, text, { parse_mode: "HTML", ...(keyboard ? { reply_markup: keyboard } : {}) }),
+      { pacer: this.pacer, signal: this.abort.signal },
+    );
+    if (r.outcome === "blocked") this.opts.store.updateChat(chatId, { inactive: true });
+    if (r.outcome === "failed") this.opts.logger.warn({ chatId, err: r.error }, "balance message failed");
+    return r.outcome === "sent";
+  }
+
+  private async runAdminRound(chatIds: number[], adminChatId: number, adminLang: Lang): Promise<AdminRoundSummary> {
+    const summary: AdminRoundSummary = { total: chatIds.length, sent: 0, failed: 0, blocked: 0, under: 0 };
+    await eachLimit(chatIds, this.concurrency, (chatId) =>
+      this.serial(chatId, async () => {
+        const outcome = await this.tellBalance(chatId).catch((err: unknown) => {
+          this.opts.logger.error({ chatId, err }, "admin balance round: chat failed");
+          return "failed" as const;
+        });
+        if (outcome === "skipped") return;
+        if (outcome === "under") summary.under++;
+        if (outcome === "blocked") summary.blocked++;
+        else if (outcome === "failed") summary.failed++;
+        else summary.sent++;
+      }),
+    );
+    this.opts.logger.info(summary, "admin balance round finished");
+    if (!this.abort.signal.aborted) {
+      const text = this.opts.translate(adminLang, "admin-round-summary", { ...summary });
+      const ok = await this.send(adminChatId, text);
+      if (!ok) this.opts.logger.warn("could not send the balance round summary to the admin");
+    }
+    return summary;
+  }
+
+  private async tellBalance(chatId: number): Promise<"sent" | "under" | "failed" | "blocked" | "skipped"> {
+    const { store, translate: t } = this.opts;
+    const before = store.getChat(chatId);
+    if (!before || before.inactive || before.apiKeyEnc === undefined || this.abort.signal.aborted) return "skipped";
+    const balance = await this.balanceOf(chatId);
+    if (balance === undefined) return "failed";
+    const chat = store.getChat(chatId)!;
+    const lang = chat.lang ?? "id";
+    const threshold = chat.alertThreshold;
+    const under = threshold !== undefined && balance < threshold;
+    let text = t(lang, "admin-round-balance", { balance: rupiah(balance) });
+    if (under) text += `\n${t(lang, "admin-round-under", { threshold: rupiah(threshold) })}`;
+    const r = await deliver(() => this.opts.api.sendMessage(chatId, this.money(lang, text), { parse_mode: "HTML" }), {
+      pacer: this.pacer,
+      signal: this.abort.signal,
+    });
+    if (r.outcome === "stopped") return "skipped";
+    if (r.outcome === "blocked") {
+      store.updateChat(chatId, { inactive: true });
+      return "blocked";
+    }
+    if (r.outcome === "failed") {
+      this.opts.logger.warn({ chatId, err: r.error }, "admin balance round: message failed");
+      return "failed";
+    }
+    // The warning was this dip's alert; a balance back above the threshold re-arms it.
+    if (under) store.updateChat(chatId, { alertFired: true });
+    else this.rearm(chat);
+    return under ? "under" : "sent";
+  }
+}
+
+/** Runs `fn` over `items` with at most `limit` in flight; results in input order. */
+async function eachLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
