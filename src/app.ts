@@ -7,6 +7,7 @@ import { Api } from "grammy";
 import type { AppConfig } from "./config.js";
 import { systemClock, type Clock } from "./clock.js";
 import type { Logger } from "./logger.js";
+import { depositProcessingMarkup } from "./bot/money/deposit.js";
 import { createBot, type AppBot, type BotConfig } from "./bot/index.js";
 import type { BotDeps } from "./bot/context.js";
 import { registerCommands } from "./bot/commands.js";
@@ -72,7 +73,14 @@ export async function startApp(config: AppConfig, logger: Logger, overrides: App
   deps.alerts = alerts;
   deps.broadcaster = broadcaster;
   // The status watcher: hooked before any update is handled, started once the bot polls.
-  const watcher = wireWatcher({ api: bulkApi, translate: bot.translate, deps, pacer });
+  const watcher = wireWatcher({
+    api: bulkApi,
+    translate: bot.translate,
+    deps,
+    pacer,
+    // A paid deposit's notice offers the instant release right there.
+    processingMarkup: (lang, tx) => depositProcessingMarkup(bot.translate, lang, tx),
+  });
   alerts.start();
   if (await broadcaster.resume()) logger.info("resumed an unfinished broadcast");
   await registerCommands(bot.api, bot.translate).catch((err) =>
