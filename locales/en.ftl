@@ -163,3 +163,319 @@ receipt-message = Note
 receipt-ref = Reference id
 receipt-upstream-id = Provider id
 receipt-created = Time
+
+# Prices and prepaid purchases (/prices, /topup). Money is already formatted by code (Rp10.000).
+
+## Price list
+prices-title = 📋 <b>Price list</b>. Choose a category:
+topup-title = 📱 <b>Buy a product</b>. Choose a category:
+prices-hint =
+    🔎 Search directly: <code>/prices tsel 10</code>, <code>/prices pln</code>, <code>/prices ff</code>
+    ⚡ Quick buy: <code>/topup CODE TARGET</code>
+prices-button-bills = 🧾 Bills
+prices-button-refresh = 🔄 Refresh prices
+prices-button-all = 📂 All categories
+prices-button-buy = 🛒 Buy
+prices-button-pay-bill = 🧾 Check & pay a bill
+prices-choose-provider = <b>{ $category }</b>: choose a provider.
+prices-products-title = <b>{ $category } › { $provider }</b>
+prices-pick-product = Tap a product to see its details. ⛔ = out of stock.
+topup-pick-product = Tap a product to buy it. ⛔ = out of stock, cannot be bought.
+prices-page = Page { $page } of { $pages }
+prices-category = Category
+prices-availability = Availability
+prices-available = ✅ Available
+prices-empty = ⛔ Out of stock (cannot be bought right now)
+prices-search-title = 🔎 Results for "<b>{ $query }</b>": { $count } products
+prices-search-none = 🔎 No product matches "{ $query }". Try other words (e.g. <code>tsel 10</code>, <code>pln 50</code>) or see all categories.
+prices-search-narrow = Too many results: add words to narrow the search.
+prices-bills-title = 🧾 <b>Bill services (postpaid)</b>. Admin fee per bill sheet:
+prices-bill-line = • <b>{ $name }</b> (<code>{ $code }</code>): admin { $admin }
+prices-bill-line-empty = • ⛔ <b>{ $name }</b> (<code>{ $code }</code>): admin { $admin }, currently unavailable
+prices-bills-none = No bill services yet.
+prices-refreshed = 🔄 Price list refreshed.
+prices-refreshed-all = 🔄 Every cached price list was dropped; the next request fetches fresh prices.
+prices-list-changed = The price list has changed. Please choose again.
+
+## Purchase
+topup-product-line = 🛒 <b>{ $name }</b> (<code>{ $code }</code>): <b>{ $price }</b>
+topup-note-line = ℹ️ Note: { $note }
+topup-unknown-code = ❓ No product has the code <code>{ $code }</code>. See product codes in /prices, or search with words, e.g. <code>/prices tsel 10</code>.
+topup-empty = ⛔ <b>{ $name }</b> (<code>{ $code }</code>) is out of stock, so it cannot be bought right now. Try another product in /prices.
+topup-empty-alert = ⛔ { $name } is out of stock and cannot be bought right now.
+topup-confirm-product = Product
+topup-confirm-code = Code
+topup-confirm-target = Target
+topup-confirm-price = Price
+topup-price-changed = 💱 The price has changed: now <b>{ $price }</b> (was { $old }). Press "Try again" to buy at the new price.
+topup-now-empty = ⛔ { $name } is now out of stock.
+
+## Target
+target-ask-phone = 📞 Send the phone number to top up (e.g. <code>081234567890</code>).
+target-ask-emoney = 📞 Send the phone number registered with the e-money account (e.g. <code>081234567890</code>).
+target-ask-pln = ⚡ Send the PLN meter number or customer id (11–12 digits, on the meter card or a token receipt).
+target-ask-game = 🎮 Send the game account id.
+target-ask-game-server = 🎮 Send the game account id and server, e.g. <code>12345678 1234</code> or <code>12345678(1234)</code>.
+target-ask-text = ✏️ Send the target as the product's note asks.
+target-empty = The target is empty. Send it, or press Cancel.
+target-one-line = The target must be a single line. Send it again.
+target-phone-invalid = ❗ That is not a valid phone number. Send a number starting with 08, 628 or +628 (10–13 digits), e.g. <code>081234567890</code>.
+target-phone-operator = ❗ <code>{ $number }</code> is a { $numberOperator } number, but this product is for { $productOperator }. Send a { $productOperator } number, or choose another product after /cancel.
+target-pln-invalid = ❗ A PLN meter number or customer id has 10–13 digits (meter numbers 11–12, customer ids 12). Send it again.
+target-game-server-invalid = ❗ Send the id and server, e.g. <code>12345678 1234</code>, <code>12345678(1234)</code> or <code>12345678|1234</code>.
+target-text-length = ❗ The target must be { $min }–{ $max } characters. Send it again.
+target-text-chars = ❗ The target may only contain letters, digits, spaces and . - _ ( ) # @. Send it again.
+
+## Postpaid bills (/bill)
+bill-choose-service =
+    🧾 <b>Pay a bill</b>
+    Choose the billing service:
+bill-service-off = ⛔ { $name } (disrupted)
+bill-service-unavailable = ⛔ <b>{ $name }</b> is disrupted at the provider and cannot be used right now. Choose another service, or try again later.
+bill-no-services = The provider offers no billing services for your account yet.
+bill-ask-number =
+    🧾 <b>{ $service }</b>
+    Type the customer number (customer ID) whose bill you want to check.
+bill-provider-note = ℹ️ { $note }
+bill-number-not-digits = A customer number has digits only (spaces and dashes are fine). Type the number again, or press Cancel.
+bill-number-length = A customer number has { $min } to { $max } digits; you typed { $length }. Check it and type it again.
+bill-not-found =
+    ❌ The provider says: { $message }
+    This number is not registered with { $service }. Check the number, or make sure you picked the right service.
+bill-already-paid =
+    ✅ The provider says: { $message }
+    There is nothing to pay for this number right now: the bill is already paid, or the new bill has not been issued yet.
+bill-number-other = Type another customer number, or press Cancel.
+bill-retry-or-other = Press Try again to check the same number, type another number, or press Cancel.
+
+bill-line-number = Customer number: { $number }
+bill-line-name = Customer name: { $name }
+bill-line-tariff = Tariff/power: { $tariff } / { $power }
+bill-line-participants = Participants: { $count }
+bill-line-periods = Periods ({ $sheets ->
+        [one] 1 sheet
+       *[other] { $sheets } sheets
+    }):
+bill-period = • { $period }: { $amount }
+bill-period-penalty = • { $period }: { $amount } + late fee { $penalty }
+bill-period-only = • { $period }
+bill-line-bill = Bill: { $amount }
+bill-line-admin = Admin fee: { $amount }
+bill-line-total = <b>Total the customer owes: { $amount }</b>
+bill-line-cost = Your cost (debited from your balance): <b>{ $amount }</b>
+
+bill-low-balance = Your balance is { $balance } and this bill costs { $cost }. Top up with /deposit, then press Try again (the bill will be checked again).
+bill-low-balance-short = Top up with /deposit, then press Try again (the bill will be checked again).
+
+# Transfer to a bank or e-wallet (/transfer).
+
+transfer-choose-bank = 💸 <b>Transfer</b>. Pick the destination bank or e-wallet:
+transfer-choice-bank = 🏦 { $name }
+transfer-choice-ewallet = 👛 { $name } (e-wallet)
+transfer-no-banks = The provider offers no destination banks or e-wallets right now. Please try again later.
+transfer-dest-bank = { $name }
+transfer-dest-ewallet = { $name } (e-wallet)
+transfer-ask-account = { $type ->
+    [ewallet] Send the destination <b>{ $bank }</b> number (the phone number registered to the e-wallet).
+   *[bank] Send the destination <b>{ $bank }</b> account number.
+}
+transfer-account-bad-format = An account number has 5–20 digits (spaces and dashes are fine). Type the number again.
+transfer-account-invalid = ❌ Number <code>{ $number }</code> at { $bank } was not found or is not valid. Check it and type the correct number.
+transfer-account-processing = ⏳ Number <code>{ $number }</code> at { $bank } is being checked by the provider. Try again shortly with the button below, or type another number.
+transfer-account-check-failed = Number <code>{ $number }</code> at { $bank } could not be checked yet. Press the button below to check again, or type another number.
+transfer-button-check-again = 🔄 Check again
+transfer-account-found =
+    ✅ <b>Account found</b>
+    Destination: { $bank }
+    Number: <code>{ $number }</code>
+    Holder: <b>{ $holder }</b>
+transfer-ask-amount = How much do you want to transfer? Type it in rupiah, e.g. 50000, 50.000, 50rb or 1jt. Minimum { $min }.
+transfer-amount-invalid = That amount was not understood. Type whole rupiah, e.g. 50000, 50.000, 50rb or 1jt.
+transfer-amount-too-small = The minimum transfer is { $min }. Type the amount again.
+transfer-ask-note = Add a note to this transfer (up to { $max } characters), or press Skip.
+transfer-button-skip = ⏭ Skip
+transfer-note-too-long = The note is too long ({ $length } characters, up to { $max }). Type a shorter one, or press Skip.
+transfer-confirm =
+    💸 <b>Transfer to { $bank }</b>
+    Destination number: <code>{ $number }</code>
+    Holder: <b>{ $holder }</b>
+    Amount: { $amount }
+transfer-fee-estimate =
+    Fee: ≈ { $fee } (estimated from your last transfer)
+    Estimated total: ≈ { $total }
+transfer-fee-unknown = Fee: the provider's fee is added to the amount; the exact fee is shown on the receipt.
+transfer-confirm-note = Note: { $note }
+receipt-holder = Account holder
+
+## Deposit (/deposit)
+deposit-choose-method = 🏦 <b>Top up your balance</b>. Choose a payment method:
+deposit-method-line = • <b>{ $method }</b>: { $limits }, fee { $fee }
+deposit-no-methods = No deposit method is active right now. Please try again later.
+deposit-fee-free = free
+deposit-ask-amount =
+    💵 How much do you want to deposit with <b>{ $method }</b>?
+    Minimum { $min }, maximum { $max }. E.g. <code>50000</code>, <code>50.000</code>, <code>50rb</code>, <code>1jt</code>.
+deposit-amount-invalid = That amount was not understood. Write whole rupiah, e.g. <code>50000</code>, <code>50rb</code> or <code>1jt</code>.
+deposit-amount-out-of-range = That amount is outside this method's limits: minimum { $min }, maximum { $max }. Type another amount.
+
+deposit-confirm-method = Method: <b>{ $method }</b>
+deposit-confirm-fee = Estimated fee: { $fee } ({ $rule })
+deposit-confirm-credited = Estimated amount credited: <b>{ $credited }</b>
+deposit-confirm-bank-addon = ℹ️ The provider adds a small unique code to the transfer amount; the exact amount is shown after you confirm.
+deposit-confirm-note = The fee and credited amount above are estimates; the provider's exact figures are shown after you confirm.
+
+deposit-instructions-title = 🏦 <b>{ $method } deposit</b>
+deposit-qris-howto = Scan this QR with any e-wallet or mobile banking app that supports QRIS.
+deposit-va-howto = Pay to this Virtual Account number (tap the number to copy it).
+deposit-bank-howto = Transfer to this bank account (tap the number to copy it).
+deposit-ewallet-howto = Press the <b>Pay</b> button below to pay in your e-wallet app.
+deposit-line-bank = Bank: <b>{ $bank }</b>
+deposit-line-va = VA number: <code>{ $va }</code>
+deposit-line-account = Account number: <code>{ $account }</code>
+deposit-line-holder = Account holder: { $holder }
+deposit-line-transfer-exact = Amount to transfer: <code>{ $digits }</code> (<b>{ $amount }</b>)
+deposit-bank-exact-warning = ⚠️ Transfer <b>EXACTLY { $amount }</b> (the unique code { $extra } is included); do not round it, so the deposit is matched automatically.
+deposit-line-amount = Amount: <b>{ $amount }</b>
+deposit-line-fee = Fee: { $fee }
+deposit-line-credited = Credited to balance: <b>{ $credited }</b>
+deposit-line-expires = Pay before: <b>{ $time }</b>
+deposit-line-ref = Reference id: <code>{ $ref }</code>
+deposit-credit-on-success = Your balance grows once the payment succeeds; the bot will tell you.
+
+deposit-button-pay = 💳 Pay
+deposit-button-cancel = 🚫 Cancel deposit
+deposit-button-release = ⚡ Release now
+deposit-button-release-confirm = ⚡ Yes, release
+deposit-button-release-later = Not now
+
+deposit-cancelled = 🚫 <b>Deposit cancelled.</b> Do not pay this deposit any more.
+deposit-cancel-not-yet = The provider has not registered this deposit yet, so it cannot be cancelled. Check its status first.
+deposit-cancel-refused = ℹ️ Deposit <code>{ $ref }</code> can no longer be cancelled. Current status: { $status }.
+deposit-processing-hint = The payment was received. It reaches your balance on the next working day, or press ⚡ Release now (for a handling fee).
+
+deposit-release-already = A release of this deposit was already requested.
+deposit-release-unavailable = This deposit cannot be released now. Status: { $status }.
+deposit-release-preview =
+    ⚡ <b>Release this deposit now?</b>
+    Reference id: <code>{ $ref }</code>
+    Amount: { $amount }
+    Handling fee: { $handling }
+    Total fee: { $total }
+    Credited to balance: <b>{ $received }</b>
+
+    Without a release, the money reaches your balance on the next working day with no handling fee.
+deposit-release-done = ✅ <b>Deposit released.</b> { $received } was credited to your balance (total fee { $total }).
+deposit-release-requested = ⏳ Release requested. Status: { $status }. The bot will tell you when it changes.
+deposit-release-unknown =
+    ❓ <b>The release outcome is unknown</b>: the provider's server did not answer clearly. Do not ask for a release again.
+    Check with <code>/status { $ref }</code>.
+
+## Status watcher (automatic messages when a transaction changes) and /status
+
+watch-success = ✅ <b>Transaction successful</b>
+watch-failed = ❌ <b>Transaction failed</b>. The reason is in the note below.
+watch-deposit-success = ✅ <b>Deposit received</b>: { $credited } was added to your balance.
+watch-deposit-failed = ❌ <b>Deposit failed</b>. Nothing was added to your balance.
+watch-deposit-expired = ⌛ <b>Deposit expired</b>: no payment was received. Make a new one with /deposit if needed.
+watch-deposit-cancel = 🚫 <b>Deposit cancelled</b>. Do not pay these deposit instructions.
+watch-deposit-processing =
+    💳 <b>Deposit payment received</b>.
+    The funds reach your balance on the next working day (H+1), or can be released now (instant) for a handling fee.
+watch-unknown =
+    ❓ <b>Outcome unknown</b>: the bot stopped while sending this to the provider. Your balance may have been charged.
+    Do not repeat this transaction. The bot keeps checking it; you can also check with <code>/status { $ref }</code>.
+watch-gave-up =
+    ⏳ <b>Still processing</b> after { $hours } hours. The bot has stopped checking it automatically.
+    Check any time with <code>/status { $ref }</code>, or contact the provider with the ids below.
+watch-gave-up-unknown =
+    ❓ <b>The provider does not know this transaction</b> after { $hours } hours, so its outcome is still unknown. The bot has stopped checking it automatically.
+    Look up reference id <code>{ $ref }</code> in the provider's dashboard before repeating it, so it is not paid twice.
+
+watch-caption-success = ✅ <b>PAID</b>: this deposit was paid and credited.
+watch-caption-processing = ✅ <b>PAID</b>: the funds reach your balance on the next working day (H+1).
+watch-caption-failed = ❌ <b>FAILED</b>: this deposit failed.
+watch-caption-expired = ⌛ <b>EXPIRED</b>: this QRIS can no longer be paid.
+watch-caption-cancel = 🚫 <b>CANCELLED</b>: do not pay this QRIS.
+watch-caption-unknown = ❓ <b>Unknown</b>: check with /status.
+watch-caption-gaveup = ⏳ <b>Still processing</b>: check with /status.
+
+## /status
+check-not-found = 🔎 No transaction <code>{ $id }</code> in this chat. Check the id (reference id or provider id), or see /history.
+check-choose = 🔎 Several transactions have the id <code>{ $id }</code>. Which one?
+check-open-title = 🔎 <b>Transactions still processing</b>. Choose one to check its status:
+check-open-more = …and { $count } more. Check others with <code>/status ID</code>.
+check-open-none =
+    ✅ Nothing is processing right now.
+    Check any transaction with <code>/status ID</code>, or see /history.
+check-upstream-error = 🌐 The provider could not be asked for the latest status. Above is the last known status; try again shortly.
+check-not-at-provider = ❓ The provider does not know this transaction yet. Do not repeat it; check again later or look up reference id <code>{ $ref }</code> in the provider's dashboard.
+check-still-open = ⏳ Still processing. The bot will tell you when the status changes.
+check-gave-up-note = ℹ️ The bot no longer checks this one automatically; press 🔄 to check again.
+check-callback-status = Status: { $status }
+button-refresh-status = 🔄 Refresh status
+
+## Transaction history (/history)
+history-title = 📜 <b>Transaction history</b> (page { $page } of { $pages })
+history-empty = 📜 No transactions yet. Start from /menu.
+history-tap-hint = Tap a number to see the details.
+history-detail-title = 🧾 <b>Transaction details</b>
+history-updated = Updated
+history-cost = Cost price
+history-credited = Credited
+history-back = ⬅️ History
+
+# Low-balance alerts (/alerts) and the alert message.
+
+alerts-status-off = 🔔 <b>Balance alerts</b>: <b>off</b>.
+alerts-status-on = 🔔 <b>Balance alerts</b>: on, you are told when the balance is below <b>{ $threshold }</b>.
+alerts-ask = Type a new threshold, e.g. <code>100000</code>, <code>100rb</code> or <code>1jt</code>.
+alerts-button-off = 🔕 Turn alerts off
+alerts-invalid = That is not an amount. Type a number like <code>100000</code>, <code>100rb</code> or <code>1,5jt</code>, or /cancel.
+alerts-out-of-range = The threshold must be between { $min } and { $max }. Type it again, or /cancel.
+alerts-turned-off = 🔕 Balance alerts are off. Turn them on again any time with /alerts.
+alerts-set =
+    ✅ Balance alerts on: you are told once when the balance falls below <b>{ $threshold }</b>.
+    The balance is checked after every transaction and regularly.
+alert-low =
+    ⚠️ <b>Low balance</b>
+    Your balance is now <b>{ $balance }</b>, below your alert threshold of { $threshold }.
+    Top up with /deposit. Alert settings: /alerts
+
+# Admin commands: /admin, /broadcast (/siaran), /ceksaldo (/balances). Only for ADMIN_IDS.
+
+admin-help =
+    🛠 <b>Admin commands</b>
+    /broadcast: send a message (text, or a photo with a caption) to every linked chat
+    /balances: send every linked chat its current balance, with a warning where it is under its threshold
+admin-unavailable = This feature is not running in this bot.
+admin-round-busy = ⏳ A balance round is running. Wait for its summary.
+admin-round-none = No chat is linked yet.
+admin-round-started = ⏳ Checking the balance of { $count } chats. The summary follows when done.
+admin-round-balance = 💰 <b>Your balance</b>: { $balance }
+admin-round-under = ⚠️ Below your alert threshold ({ $threshold }). Top up with /deposit.
+admin-round-summary =
+    ✅ <b>Balance round finished</b>
+    Chats: { $total }
+    Sent: { $sent } (under threshold: { $under })
+    Failed: { $failed }
+    Blocked the bot: { $blocked }
+
+broadcast-ask =
+    📣 <b>Broadcast</b>
+    Send the message to broadcast: text, or one photo with a caption. Formatting (bold, links…) is kept.
+broadcast-unsupported = Send text or one photo, or /cancel.
+broadcast-button-send = 📣 Send
+broadcast-confirm = ☝️ The preview above is exactly what recipients get. Send it to <b>{ $count }</b> chats?
+broadcast-draft-gone = This broadcast draft is no longer valid. Start again with /broadcast.
+broadcast-no-recipients = No chat is linked yet to receive a broadcast.
+broadcast-started = 📣 Broadcast started to { $count } chats.
+broadcast-cancelled = ❌ Broadcast cancelled. Nothing was sent.
+broadcast-busy = ⏳ A broadcast is still running (sent { $sent }, remaining { $remaining }). Wait until it finishes.
+broadcast-progress = 📣 Broadcast running… Sent: { $sent } · Failed: { $failed } · Blocked: { $blocked } · Remaining: { $remaining }
+broadcast-progress-done = 📣 Broadcast finished. Sent: { $sent } · Failed: { $failed } · Blocked: { $blocked } · Uncertain: { $uncertain }
+broadcast-summary =
+    ✅ Broadcast finished: { $sent } sent, { $failed } failed, { $blocked } blocked the bot (not messaged again).
+    { $uncertain ->
+        [0] Every chat was processed.
+       *[other] { $uncertain } chat(s) were being sent to when the bot stopped abruptly; not sent again to avoid duplicates.
+    }

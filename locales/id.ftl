@@ -163,3 +163,316 @@ receipt-message = Keterangan
 receipt-ref = ID referensi
 receipt-upstream-id = ID penyedia
 receipt-created = Waktu
+
+# Harga dan pembelian prabayar (/harga, /beli). Uang sudah diformat oleh kode (Rp10.000).
+
+## Daftar harga
+prices-title = 📋 <b>Daftar harga</b>. Pilih kategori:
+topup-title = 📱 <b>Beli produk</b>. Pilih kategori:
+prices-hint =
+    🔎 Cari langsung: <code>/harga tsel 10</code>, <code>/harga pln</code>, <code>/harga ff</code>
+    ⚡ Beli cepat: <code>/beli KODE TUJUAN</code>
+prices-button-bills = 🧾 Tagihan
+prices-button-refresh = 🔄 Perbarui harga
+prices-button-all = 📂 Semua kategori
+prices-button-buy = 🛒 Beli
+prices-button-pay-bill = 🧾 Cek & bayar tagihan
+prices-choose-provider = <b>{ $category }</b>: pilih provider.
+prices-products-title = <b>{ $category } › { $provider }</b>
+prices-pick-product = Ketuk produk untuk melihat detailnya. ⛔ = stok kosong.
+topup-pick-product = Ketuk produk untuk membelinya. ⛔ = stok kosong, tidak bisa dibeli.
+prices-page = Halaman { $page } dari { $pages }
+prices-category = Kategori
+prices-availability = Ketersediaan
+prices-available = ✅ Tersedia
+prices-empty = ⛔ Stok kosong (tidak bisa dibeli sekarang)
+prices-search-title = 🔎 Hasil untuk "<b>{ $query }</b>": { $count } produk
+prices-search-none = 🔎 Tidak ada produk yang cocok dengan "{ $query }". Coba kata lain (mis. <code>tsel 10</code>, <code>pln 50</code>) atau lihat semua kategori.
+prices-search-narrow = Terlalu banyak hasil: tambahkan kata lain untuk mempersempit pencarian.
+prices-bills-title = 🧾 <b>Layanan tagihan (pascabayar)</b>. Biaya admin per lembar tagihan:
+prices-bill-line = • <b>{ $name }</b> (<code>{ $code }</code>): admin { $admin }
+prices-bill-line-empty = • ⛔ <b>{ $name }</b> (<code>{ $code }</code>): admin { $admin }, sedang gangguan
+prices-bills-none = Belum ada layanan tagihan.
+prices-refreshed = 🔄 Daftar harga diperbarui.
+prices-refreshed-all = 🔄 Semua daftar harga yang tersimpan sudah dihapus; permintaan berikutnya mengambil harga terbaru.
+prices-list-changed = Daftar harga sudah berubah. Silakan pilih lagi.
+
+## Pembelian
+topup-product-line = 🛒 <b>{ $name }</b> (<code>{ $code }</code>): <b>{ $price }</b>
+topup-note-line = ℹ️ Catatan: { $note }
+topup-unknown-code = ❓ Produk dengan kode <code>{ $code }</code> tidak ditemukan. Lihat kode produk di /harga, atau cari dengan kata, mis. <code>/harga tsel 10</code>.
+topup-empty = ⛔ <b>{ $name }</b> (<code>{ $code }</code>) sedang kosong, jadi tidak bisa dibeli sekarang. Coba produk lain di /harga.
+topup-empty-alert = ⛔ { $name } sedang kosong, tidak bisa dibeli sekarang.
+topup-confirm-product = Produk
+topup-confirm-code = Kode
+topup-confirm-target = Tujuan
+topup-confirm-price = Harga
+topup-price-changed = 💱 Harganya berubah: sekarang <b>{ $price }</b> (tadi { $old }). Tekan "Coba lagi" untuk membeli dengan harga baru.
+topup-now-empty = ⛔ { $name } sekarang sedang kosong.
+
+## Tujuan
+target-ask-phone = 📞 Kirim nomor HP tujuan (mis. <code>081234567890</code>).
+target-ask-emoney = 📞 Kirim nomor HP yang terdaftar di akun e-money tujuan (mis. <code>081234567890</code>).
+target-ask-pln = ⚡ Kirim nomor meter atau ID pelanggan PLN (11–12 digit, ada di kartu/struk token).
+target-ask-game = 🎮 Kirim ID akun game tujuan.
+target-ask-game-server = 🎮 Kirim ID dan server akun game, mis. <code>12345678 1234</code> atau <code>12345678(1234)</code>.
+target-ask-text = ✏️ Kirim tujuan pengisian seperti yang diminta catatan produk.
+target-empty = Tujuan belum diisi. Kirim tujuannya, atau tekan Batal.
+target-one-line = Tujuan harus satu baris saja. Kirim lagi.
+target-phone-invalid = ❗ Itu bukan nomor HP yang benar. Kirim nomor yang diawali 08, 628 atau +628 (10–13 digit), mis. <code>081234567890</code>.
+target-phone-operator = ❗ Nomor <code>{ $number }</code> adalah nomor { $numberOperator }, sedangkan produk ini untuk { $productOperator }. Kirim nomor { $productOperator }, atau pilih produk lain dengan /batal.
+target-pln-invalid = ❗ Nomor meter/ID pelanggan PLN berisi 10–13 angka (nomor meter 11–12 digit, ID pelanggan 12 digit). Kirim lagi.
+target-game-server-invalid = ❗ Kirim ID dan server, mis. <code>12345678 1234</code>, <code>12345678(1234)</code> atau <code>12345678|1234</code>.
+target-text-length = ❗ Tujuan harus { $min }–{ $max } karakter. Kirim lagi.
+target-text-chars = ❗ Tujuan hanya boleh berisi huruf, angka, spasi dan tanda . - _ ( ) # @. Kirim lagi.
+
+## Tagihan pascabayar (/tagihan)
+bill-choose-service =
+    🧾 <b>Bayar tagihan</b>
+    Pilih layanan tagihan:
+bill-service-off = ⛔ { $name } (gangguan)
+bill-service-unavailable = ⛔ Layanan <b>{ $name }</b> sedang gangguan di penyedia dan belum bisa dipakai. Pilih layanan lain, atau coba lagi nanti.
+bill-no-services = Penyedia belum menyediakan layanan tagihan untuk akun Anda.
+bill-ask-number =
+    🧾 <b>{ $service }</b>
+    Ketik nomor pelanggan (ID pelanggan) yang tagihannya ingin dicek.
+bill-provider-note = ℹ️ { $note }
+bill-number-not-digits = Nomor pelanggan hanya berisi angka (spasi dan tanda hubung boleh). Ketik lagi nomornya, atau tekan Batal.
+bill-number-length = Nomor pelanggan terdiri dari { $min } sampai { $max } angka, yang Anda ketik { $length } angka. Periksa lalu ketik lagi.
+bill-not-found =
+    ❌ Penyedia menjawab: { $message }
+    Nomor ini tidak terdaftar di layanan { $service }. Periksa lagi nomornya, atau pastikan layanannya benar.
+bill-already-paid =
+    ✅ Penyedia menjawab: { $message }
+    Tidak ada tagihan yang perlu dibayar untuk nomor ini sekarang: tagihannya sudah lunas, atau tagihan baru belum terbit.
+bill-number-other = Ketik nomor pelanggan lain, atau tekan Batal.
+bill-retry-or-other = Tekan Coba lagi untuk mengecek nomor yang sama, ketik nomor lain, atau tekan Batal.
+
+bill-line-number = Nomor pelanggan: { $number }
+bill-line-name = Nama pelanggan: { $name }
+bill-line-tariff = Tarif/daya: { $tariff } / { $power }
+bill-line-participants = Jumlah peserta: { $count }
+bill-line-periods = Periode ({ $sheets } lembar):
+bill-period = • { $period }: { $amount }
+bill-period-penalty = • { $period }: { $amount } + denda { $penalty }
+bill-period-only = • { $period }
+bill-line-bill = Tagihan: { $amount }
+bill-line-admin = Biaya admin: { $amount }
+bill-line-total = <b>Total tagihan pelanggan: { $amount }</b>
+bill-line-cost = Harga modal Anda (dipotong dari saldo): <b>{ $amount }</b>
+
+bill-low-balance = Saldo Anda { $balance }, sedangkan tagihan ini memotong { $cost }. Isi saldo lewat /deposit, lalu tekan Coba lagi (tagihan akan dicek ulang).
+bill-low-balance-short = Isi saldo lewat /deposit, lalu tekan Coba lagi (tagihan akan dicek ulang).
+
+# Transfer ke bank atau e-wallet (/transfer).
+
+transfer-choose-bank = 💸 <b>Transfer</b>. Pilih bank atau e-wallet tujuan:
+transfer-choice-bank = 🏦 { $name }
+transfer-choice-ewallet = 👛 { $name } (e-wallet)
+transfer-no-banks = Penyedia belum menyediakan bank atau e-wallet tujuan. Coba lagi nanti.
+transfer-dest-bank = { $name }
+transfer-dest-ewallet = { $name } (e-wallet)
+transfer-ask-account = { $type ->
+    [ewallet] Kirim nomor <b>{ $bank }</b> tujuan (nomor HP yang terdaftar di e-wallet).
+   *[bank] Kirim nomor rekening <b>{ $bank }</b> tujuan.
+}
+transfer-account-bad-format = Nomor rekening harus 5–20 angka (spasi dan tanda hubung boleh). Ketik lagi nomornya.
+transfer-account-invalid = ❌ Nomor <code>{ $number }</code> di { $bank } tidak ditemukan atau tidak valid. Periksa lagi lalu ketik nomor yang benar.
+transfer-account-processing = ⏳ Nomor <code>{ $number }</code> di { $bank } sedang dicek oleh penyedia. Coba lagi sebentar lagi dengan tombol di bawah, atau ketik nomor lain.
+transfer-account-check-failed = Nomor <code>{ $number }</code> di { $bank } belum bisa dicek. Tekan tombol di bawah untuk cek lagi, atau ketik nomor lain.
+transfer-button-check-again = 🔄 Cek lagi
+transfer-account-found =
+    ✅ <b>Rekening ditemukan</b>
+    Tujuan: { $bank }
+    Nomor: <code>{ $number }</code>
+    Atas nama: <b>{ $holder }</b>
+transfer-ask-amount = Berapa nominal transfernya? Ketik dalam rupiah, misalnya 50000, 50.000, 50rb atau 1jt. Minimal { $min }.
+transfer-amount-invalid = Nominal tidak dikenali. Ketik dalam rupiah bulat, misalnya 50000, 50.000, 50rb atau 1jt.
+transfer-amount-too-small = Nominal transfer minimal { $min }. Ketik nominal lagi.
+transfer-ask-note = Tambahkan catatan untuk transfer ini (maksimal { $max } karakter), atau tekan Lewati.
+transfer-button-skip = ⏭ Lewati
+transfer-note-too-long = Catatan terlalu panjang ({ $length } karakter, maksimal { $max }). Ketik yang lebih pendek, atau tekan Lewati.
+transfer-confirm =
+    💸 <b>Transfer ke { $bank }</b>
+    Nomor tujuan: <code>{ $number }</code>
+    Atas nama: <b>{ $holder }</b>
+    Nominal: { $amount }
+transfer-fee-estimate =
+    Biaya: ≈ { $fee } (perkiraan dari transfer Anda sebelumnya)
+    Perkiraan total: ≈ { $total }
+transfer-fee-unknown = Biaya: ditambahkan oleh penyedia di atas nominal; jumlah pastinya tampil di struk.
+transfer-confirm-note = Catatan: { $note }
+receipt-holder = Atas nama
+
+## Deposit (/deposit)
+deposit-choose-method = 🏦 <b>Deposit saldo</b>. Pilih metode pembayaran:
+deposit-method-line = • <b>{ $method }</b>: { $limits }, biaya { $fee }
+deposit-no-methods = Saat ini tidak ada metode deposit yang aktif. Coba lagi nanti.
+deposit-fee-free = gratis
+deposit-ask-amount =
+    💵 Berapa nominal deposit lewat <b>{ $method }</b>?
+    Minimal { $min }, maksimal { $max }. Contoh: <code>50000</code>, <code>50.000</code>, <code>50rb</code>, <code>1jt</code>.
+deposit-amount-invalid = Nominal tidak dikenali. Tulis dalam rupiah tanpa sen, misalnya <code>50000</code>, <code>50rb</code> atau <code>1jt</code>.
+deposit-amount-out-of-range = Nominal di luar batas metode ini: minimal { $min }, maksimal { $max }. Ketik nominal lain.
+
+deposit-confirm-method = Metode: <b>{ $method }</b>
+deposit-confirm-fee = Perkiraan biaya: { $fee } ({ $rule })
+deposit-confirm-credited = Perkiraan masuk ke saldo: <b>{ $credited }</b>
+deposit-confirm-bank-addon = ℹ️ Penyedia menambahkan kode unik kecil pada nominal transfer; jumlah pastinya tampil setelah konfirmasi.
+deposit-confirm-note = Biaya dan saldo masuk di atas masih perkiraan; angka pasti dari penyedia tampil setelah konfirmasi.
+
+deposit-instructions-title = 🏦 <b>Deposit { $method }</b>
+deposit-qris-howto = Pindai QR ini dengan aplikasi e-wallet atau m-banking apa saja yang mendukung QRIS.
+deposit-va-howto = Bayar ke nomor Virtual Account berikut (ketuk nomornya untuk menyalin).
+deposit-bank-howto = Transfer ke rekening berikut (ketuk nomornya untuk menyalin).
+deposit-ewallet-howto = Tekan tombol <b>Bayar</b> di bawah untuk membayar di aplikasi e-wallet.
+deposit-line-bank = Bank: <b>{ $bank }</b>
+deposit-line-va = Nomor VA: <code>{ $va }</code>
+deposit-line-account = No. rekening: <code>{ $account }</code>
+deposit-line-holder = Atas nama: { $holder }
+deposit-line-transfer-exact = Jumlah transfer: <code>{ $digits }</code> (<b>{ $amount }</b>)
+deposit-bank-exact-warning = ⚠️ Transfer <b>TEPAT { $amount }</b> (sudah termasuk kode unik { $extra }), jangan dibulatkan, agar deposit terdeteksi otomatis.
+deposit-line-amount = Nominal: <b>{ $amount }</b>
+deposit-line-fee = Biaya: { $fee }
+deposit-line-credited = Masuk ke saldo: <b>{ $credited }</b>
+deposit-line-expires = Bayar sebelum: <b>{ $time }</b>
+deposit-line-ref = ID referensi: <code>{ $ref }</code>
+deposit-credit-on-success = Saldo bertambah setelah pembayaran berhasil; bot akan mengabari Anda.
+
+deposit-button-pay = 💳 Bayar
+deposit-button-cancel = 🚫 Batalkan deposit
+deposit-button-release = ⚡ Cairkan sekarang
+deposit-button-release-confirm = ⚡ Ya, cairkan
+deposit-button-release-later = Nanti saja
+
+deposit-cancelled = 🚫 <b>Deposit dibatalkan.</b> Jangan membayar deposit ini lagi.
+deposit-cancel-not-yet = Deposit ini belum tercatat di penyedia, jadi belum bisa dibatalkan. Cek statusnya dulu.
+deposit-cancel-refused = ℹ️ Deposit <code>{ $ref }</code> tidak bisa dibatalkan lagi. Status sekarang: { $status }.
+deposit-processing-hint = Pembayaran sudah diterima. Saldo masuk hari kerja berikutnya, atau tekan ⚡ Cairkan sekarang (dengan biaya penanganan).
+
+deposit-release-already = Pencairan deposit ini sudah diminta.
+deposit-release-unavailable = Deposit ini belum bisa dicairkan sekarang. Status: { $status }.
+deposit-release-preview =
+    ⚡ <b>Cairkan deposit sekarang?</b>
+    ID referensi: <code>{ $ref }</code>
+    Nominal: { $amount }
+    Biaya penanganan: { $handling }
+    Total biaya: { $total }
+    Masuk ke saldo: <b>{ $received }</b>
+
+    Tanpa pencairan, saldo masuk pada hari kerja berikutnya tanpa biaya penanganan.
+deposit-release-done = ✅ <b>Deposit dicairkan.</b> { $received } masuk ke saldo (total biaya { $total }).
+deposit-release-requested = ⏳ Pencairan diminta. Status: { $status }. Bot akan mengabari Anda.
+deposit-release-unknown =
+    ❓ <b>Hasil pencairan belum diketahui</b> karena server penyedia tidak menjawab dengan jelas. Jangan minta pencairan lagi.
+    Cek dengan <code>/status { $ref }</code>.
+
+## Pemantau status (pesan otomatis saat status transaksi berubah) dan /status
+
+watch-success = ✅ <b>Transaksi berhasil</b>
+watch-failed = ❌ <b>Transaksi gagal</b>. Alasannya ada di keterangan di bawah.
+watch-deposit-success = ✅ <b>Deposit masuk</b>: { $credited } sudah ditambahkan ke saldo Anda.
+watch-deposit-failed = ❌ <b>Deposit gagal</b>. Tidak ada dana yang masuk ke saldo.
+watch-deposit-expired = ⌛ <b>Deposit kedaluwarsa</b>: tidak ada pembayaran yang diterima. Buat deposit baru lewat /deposit bila perlu.
+watch-deposit-cancel = 🚫 <b>Deposit dibatalkan</b>. Jangan membayar instruksi deposit ini.
+watch-deposit-processing =
+    💳 <b>Pembayaran deposit diterima</b>.
+    Dana masuk ke saldo pada hari kerja berikutnya (H+1), atau bisa dicairkan sekarang (instant) dengan biaya penanganan.
+watch-unknown =
+    ❓ <b>Hasil transaksi belum diketahui</b>: bot terhenti saat mengirimnya ke penyedia. Saldo mungkin sudah terpotong.
+    Jangan ulangi transaksi ini. Bot terus memeriksanya; cek juga dengan <code>/status { $ref }</code>.
+watch-gave-up =
+    ⏳ <b>Transaksi masih diproses</b> setelah { $hours } jam. Bot berhenti memeriksanya secara otomatis.
+    Cek kapan saja dengan <code>/status { $ref }</code>, atau hubungi penyedia dengan ID di bawah.
+watch-gave-up-unknown =
+    ❓ <b>Transaksi tidak ditemukan di penyedia</b> setelah { $hours } jam, jadi hasilnya tetap belum diketahui. Bot berhenti memeriksanya secara otomatis.
+    Periksa dashboard penyedia dengan ID referensi <code>{ $ref }</code> sebelum mengulang transaksi, supaya tidak terbayar dua kali.
+
+watch-caption-success = ✅ <b>LUNAS</b>: deposit ini sudah dibayar dan masuk ke saldo.
+watch-caption-processing = ✅ <b>SUDAH DIBAYAR</b>: dana masuk ke saldo hari kerja berikutnya (H+1).
+watch-caption-failed = ❌ <b>GAGAL</b>: deposit ini gagal.
+watch-caption-expired = ⌛ <b>KEDALUWARSA</b>: QRIS ini tidak bisa dibayar lagi.
+watch-caption-cancel = 🚫 <b>DIBATALKAN</b>: jangan bayar QRIS ini.
+watch-caption-unknown = ❓ <b>Belum diketahui</b>: cek dengan /status.
+watch-caption-gaveup = ⏳ <b>Masih diproses</b>: cek dengan /status.
+
+## /status
+check-not-found = 🔎 Transaksi <code>{ $id }</code> tidak ditemukan di chat ini. Periksa lagi ID-nya (ID referensi atau ID penyedia), atau lihat /riwayat.
+check-choose = 🔎 Ada beberapa transaksi dengan ID <code>{ $id }</code>. Pilih yang dimaksud:
+check-open-title = 🔎 <b>Transaksi yang masih diproses</b>. Pilih untuk mengecek statusnya:
+check-open-more = …dan { $count } lainnya. Cek yang lain dengan <code>/status ID</code>.
+check-open-none =
+    ✅ Tidak ada transaksi yang sedang diproses.
+    Cek transaksi mana pun dengan <code>/status ID</code>, atau lihat /riwayat.
+check-upstream-error = 🌐 Status terbaru belum bisa diambil dari penyedia. Di atas adalah status terakhir yang tersimpan; coba lagi sebentar lagi.
+check-not-at-provider = ❓ Penyedia belum mengenali transaksi ini. Jangan ulangi transaksinya; cek lagi nanti atau periksa dashboard penyedia dengan ID referensi <code>{ $ref }</code>.
+check-still-open = ⏳ Masih diproses. Bot akan mengabari Anda saat statusnya berubah.
+check-gave-up-note = ℹ️ Bot sudah berhenti memeriksa transaksi ini otomatis; tekan 🔄 untuk mengecek lagi.
+check-callback-status = Status: { $status }
+button-refresh-status = 🔄 Perbarui status
+
+## Riwayat transaksi (/riwayat)
+history-title = 📜 <b>Riwayat transaksi</b> (halaman { $page } dari { $pages })
+history-empty = 📜 Belum ada transaksi. Mulai dari /menu.
+history-tap-hint = Ketuk nomor untuk melihat detail.
+history-detail-title = 🧾 <b>Detail transaksi</b>
+history-updated = Diperbarui
+history-cost = Harga modal
+history-credited = Masuk ke saldo
+history-back = ⬅️ Riwayat
+
+# Peringatan saldo menipis (/alerts) dan pesan peringatannya.
+
+alerts-status-off = 🔔 <b>Peringatan saldo</b>: <b>mati</b>.
+alerts-status-on = 🔔 <b>Peringatan saldo</b>: aktif, Anda diberi tahu saat saldo di bawah <b>{ $threshold }</b>.
+alerts-ask = Ketik batas saldo baru, misalnya <code>100000</code>, <code>100rb</code> atau <code>1jt</code>.
+alerts-button-off = 🔕 Matikan peringatan
+alerts-invalid = Itu bukan nominal. Ketik angka seperti <code>100000</code>, <code>100rb</code> atau <code>1,5jt</code>, atau /batal.
+alerts-out-of-range = Batas saldo harus antara { $min } dan { $max }. Ketik lagi, atau /batal.
+alerts-turned-off = 🔕 Peringatan saldo dimatikan. Aktifkan lagi kapan saja dengan /alerts.
+alerts-set =
+    ✅ Peringatan saldo aktif: Anda diberi tahu sekali saat saldo turun di bawah <b>{ $threshold }</b>.
+    Saldo diperiksa setelah setiap transaksi dan secara berkala.
+alert-low =
+    ⚠️ <b>Saldo menipis</b>
+    Saldo Anda sekarang <b>{ $balance }</b>, di bawah batas peringatan { $threshold }.
+    Isi saldo dengan /deposit. Atur peringatan: /alerts
+
+# Perintah admin: /admin, /broadcast (/siaran), /ceksaldo (/balances). Hanya untuk ADMIN_IDS.
+
+admin-help =
+    🛠 <b>Perintah admin</b>
+    /broadcast: kirim pesan (teks atau foto dengan keterangan) ke semua chat yang terhubung
+    /ceksaldo: kirim saldo terkini ke setiap chat yang terhubung, dengan peringatan bila di bawah batasnya
+admin-unavailable = Fitur ini belum dijalankan di bot ini.
+admin-round-busy = ⏳ Pengecekan saldo sedang berjalan. Tunggu ringkasannya.
+admin-round-none = Belum ada chat yang terhubung.
+admin-round-started = ⏳ Mengecek saldo { $count } chat. Ringkasan dikirim setelah selesai.
+admin-round-balance = 💰 <b>Saldo Anda</b>: { $balance }
+admin-round-under = ⚠️ Di bawah batas peringatan Anda ({ $threshold }). Isi saldo dengan /deposit.
+admin-round-summary =
+    ✅ <b>Pengecekan saldo selesai</b>
+    Chat: { $total }
+    Terkirim: { $sent } (di bawah batas: { $under })
+    Gagal: { $failed }
+    Memblokir bot: { $blocked }
+
+broadcast-ask =
+    📣 <b>Broadcast</b>
+    Kirim pesan yang akan disiarkan: teks, atau satu foto dengan keterangan. Format (tebal, tautan…) ikut terkirim.
+broadcast-unsupported = Kirim teks atau satu foto, atau /batal.
+broadcast-button-send = 📣 Kirim
+broadcast-confirm = ☝️ Pratinjau di atas persis seperti yang diterima. Kirim ke <b>{ $count }</b> chat?
+broadcast-draft-gone = Draf broadcast ini sudah tidak berlaku. Mulai lagi dengan /broadcast.
+broadcast-no-recipients = Belum ada chat yang terhubung untuk menerima broadcast.
+broadcast-started = 📣 Broadcast dimulai ke { $count } chat.
+broadcast-cancelled = ❌ Broadcast dibatalkan. Tidak ada yang dikirim.
+broadcast-busy = ⏳ Sebuah broadcast masih berjalan (terkirim { $sent }, sisa { $remaining }). Tunggu sampai selesai.
+broadcast-progress = 📣 Broadcast berjalan… Terkirim: { $sent } · Gagal: { $failed } · Memblokir: { $blocked } · Sisa: { $remaining }
+broadcast-progress-done = 📣 Broadcast selesai. Terkirim: { $sent } · Gagal: { $failed } · Memblokir: { $blocked } · Tidak pasti: { $uncertain }
+broadcast-summary =
+    ✅ Broadcast selesai: { $sent } terkirim, { $failed } gagal, { $blocked } memblokir bot (tidak dikirimi lagi).
+    { $uncertain ->
+        [0] Semua chat sudah diproses.
+       *[other] { $uncertain } chat sedang dikirimi saat bot berhenti mendadak; tidak dikirim ulang agar tidak dobel.
+    }

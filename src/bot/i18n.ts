@@ -1,5 +1,5 @@
 /**
- * Fluent translations from locales/ (id.ftl, en.ftl and per-feature files under id/ and en/),
+ * Fluent translations from locales/id.ftl and locales/en.ftl,
  * loaded by @grammyjs/i18n. The chat's language comes from the store (never a session: sessions
  * misbehave inside conversations), falling back to Telegram's language_code.
  *
