@@ -85,7 +85,8 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
       return;
     }
     await store.flush();
-    await ctx.answerCallbackQuery({ text: ctx.t("confirm-sending") });
+    // A Telegram hiccup here must not strand a confirmed, persisted action before its one create call.
+    await ctx.answerCallbackQuery({ text: ctx.t("confirm-sending") }).catch(() => undefined);
     await ctx.editMessageReplyMarkup().catch(() => undefined);
 
     let result: TxRecord;

@@ -1,0 +1,50 @@
+/** The confirm engine under restarts and Telegram faults, through the real top-up fast path. */
+import { afterEach, expect, it } from "vitest";
+import { makeWorld, type World } from "../support/world.js";
+
+const CREATE = "/transaksi/create";
+const CONFIRM = /Konfirmasi|Confirm/;
+let w: World;
+afterEach(() => w?.close());
+
+it("a confirm screen survives a restart: Confirm afterwards creates exactly once", async () => {
+  w = await makeWorld();
+  const u = await w.linkedUser({ languageCode: "en" });
+  await u.sendCommand("topup", "S10 081234567890");
+  expect(u.buttons()).toContain("✅ Confirm");
+  const press = u.callbackUpdate(CONFIRM);
+  await w.restart();
+  await u.deliver(press);
+  await u.deliver(structuredClone(press)); // Telegram re-delivers after a restart
+  expect(u.lastReply()).toContain("Processing");
+  expect(w.sandbox.calls(CREATE)).toHaveLength(1);
+  const [tx] = w.store.listTxByChat(u.chatId).items;
+  expect(tx).toMatchObject({ status: "pending", code: "S10" });
+  expect(w.sandbox.calls(CREATE)[0]!.body.reff_id).toBe(tx!.refId);
+});
+
+it("a Telegram failure while answering the button still sends the confirmed purchase once", async () => {
+  w = await makeWorld();
+  const u = await w.linkedUser({ languageCode: "id" });
+  await u.sendCommand("beli", "S10 081234567890");
+  // Answering late: Telegram refuses; the edit fails too. Neither may stop the purchase.
+  const tooOld = { error_code: 400, description: "Bad Request: query is too old and response timeout expired or query ID is invalid" };
+  w.fake.failNext("answerCallbackQuery", tooOld, { times: 10 });
+  w.fake.failNext("editMessageReplyMarkup", { error_code: 400, description: "Bad Request: message to edit not found" }, { times: 10 });
+  await u.pressButton(CONFIRM);
+  expect(w.sandbox.calls(CREATE)).toHaveLength(1);
+  expect(w.store.listTxByChat(u.chatId).items[0]!.status).toBe("pending");
+  expect(u.lastReply()).toContain("Diproses");
+});
+
+it("a confirm screen older than 10 minutes is refused and nothing is created", async () => {
+  w = await makeWorld();
+  const u = await w.linkedUser({ languageCode: "en" });
+  await u.sendCommand("topup", "S10 081234567890");
+  await w.clock.advance(10 * 60_000 + 1);
+  await u.pressButton(CONFIRM);
+  expect(w.sandbox.calls(CREATE)).toHaveLength(0);
+  const alert = w.fake.lastCall("answerCallbackQuery")!.payload;
+  expect(String(alert.text)).toContain("expired");
+  expect(w.store.listTxByChat(u.chatId).items[0]?.status).toBe("cancel");
+});
