@@ -169,7 +169,8 @@ composer.callbackQuery(/^dp:ic:(\w+)$/, async (ctx) => {
   // Check-and-set with no await in between: a second tap finds "sending" above.
   store.updateTx(refId, { detail: { ...tx.detail, instant: "sending" } });
   await store.flush();
-  await ctx.answerCallbackQuery({ text: ctx.t("confirm-sending") });
+  // Past the check-and-set, a Telegram hiccup must not leave the release marked "sending" but never sent.
+  await ctx.answerCallbackQuery({ text: ctx.t("confirm-sending") }).catch(() => undefined);
   await ctx.editMessageReplyMarkup().catch(() => undefined);
 
   const record = (patch: Partial<TxRecord>, instant: string | undefined) => {
