@@ -1,7 +1,6 @@
 import type { Update } from "grammy/types";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { wibTime } from "../../src/bot/format.js";
-import { parseRupiah } from "../../src/bot/flows/deposit.js";
 import type { TxRecord } from "../../src/store/types.js";
 import type { FakeUser } from "../support/chat.js";
 import { decodeQrPng } from "../support/qr.js";
@@ -68,19 +67,6 @@ function callbackWithData(u: FakeUser, messageId: number, data: string): Update 
 }
 
 const createCalls = () => w.sandbox.calls("/deposit/create");
-
-describe("parseRupiah", () => {
-  it("reads the ways people type whole rupiah", () => {
-    expect(parseRupiah("50000")).toBe(50000);
-    expect(parseRupiah("50.000")).toBe(50000);
-    expect(parseRupiah("Rp 1.250.000")).toBe(1250000);
-    expect(parseRupiah("50rb")).toBe(50000);
-    expect(parseRupiah("50 ribu")).toBe(50000);
-    expect(parseRupiah("1jt")).toBe(1000000);
-    expect(parseRupiah("1,5jt")).toBe(1500000);
-    for (const bad of ["", "abc", "50.5", "-5000", "0", "12.34.5", "1,2345jt"]) expect(parseRupiah(bad)).toBeNull();
-  });
-});
 
 describe("/deposit", () => {
   it("QRIS: lists only active methods, confirms, then sends a QR photo that decodes to the provider's qr_string", async () => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { parseAccountNumber, parseRupiah } from "../../src/bot/flows/transfer.js";
+import { parseAccountNumber } from "../../src/bot/flows/transfer.js";
 import { maskName, nameFor } from "../../src/sandbox/rules.js";
 import type { FakeUser } from "../support/chat.js";
 import { makeWorld, type World, type WorldOptions } from "../support/world.js";
@@ -7,23 +7,6 @@ import { makeWorld, type World, type WorldOptions } from "../support/world.js";
 const holderOf = (accountNumber: string) => maskName(nameFor(`acct:${accountNumber}`));
 
 describe("transfer input parsing", () => {
-  it("reads rupiah as resellers type it", () => {
-    expect(parseRupiah("50000")).toBe(50_000);
-    expect(parseRupiah("50.000")).toBe(50_000);
-    expect(parseRupiah("50,000")).toBe(50_000);
-    expect(parseRupiah("Rp 1.250.000")).toBe(1_250_000);
-    expect(parseRupiah("50rb")).toBe(50_000);
-    expect(parseRupiah("50 RB")).toBe(50_000);
-    expect(parseRupiah("50k")).toBe(50_000);
-    expect(parseRupiah("2,5rb")).toBe(2_500);
-    expect(parseRupiah("1jt")).toBe(1_000_000);
-    expect(parseRupiah("1,5jt")).toBe(1_500_000);
-    expect(parseRupiah("1.25juta")).toBe(1_250_000);
-    for (const bad of ["", "abc", "50.00", "1,2345rb", "12.3456", "-5000", "5e4", "1000000000000000"]) {
-      expect(parseRupiah(bad), bad).toBeUndefined();
-    }
-  });
-
   it("reads account numbers with spaces and dashes", () => {
     expect(parseAccountNumber("1234 5678-90")).toBe("1234567890");
     expect(parseAccountNumber("1234")).toBeUndefined();

@@ -5,6 +5,7 @@
  */
 import { Composer, InlineKeyboard } from "grammy";
 import type { BotContext, BotConversation, ConvContext } from "../context.js";
+import { parseRupiah } from "../amount.js";
 import { rupiah } from "../format.js";
 import { requireKey } from "../guards.js";
 import { askText, FLOW_PREFIX, type TextStep } from "../flows/steps.js";
@@ -13,29 +14,14 @@ import type { FeatureModule } from "../module.js";
 export const MIN_THRESHOLD = 1_000;
 export const MAX_THRESHOLD = 1_000_000_000;
 
-const MULTIPLIERS: Record<string, number> = { rb: 1e3, ribu: 1e3, k: 1e3, jt: 1e6, juta: 1e6 };
-
 export type ThresholdInput = { ok: true; value: number | "off" } | { ok: false };
 
-/**
- * Parses how resellers write an amount: digits with optional dot/comma thousands ("100.000"),
- * an optional "Rp", or a short form with rb/ribu/k/jt/juta and an optional decimal ("1,5jt").
- * "off", "mati", "0" mean: turn alerts off.
- */
+/** An amount as resellers write it (see amount.ts), or "off", "mati", "0": turn alerts off. */
 export function parseThreshold(input: string): ThresholdInput {
-  const s = input.toLowerCase().replace(/\s+/g, "").replace(/^rp\.?/, "");
+  const s = input.trim().toLowerCase();
   if (s === "off" || s === "mati" || s === "0") return { ok: true, value: "off" };
-  let value: number;
-  const short = /^(\d+(?:[.,]\d+)?)(rb|ribu|k|jt|juta)$/.exec(s);
-  if (short) {
-    value = Number(short[1]!.replace(",", ".")) * MULTIPLIERS[short[2]!]!;
-  } else if (/^\d+$/.test(s) || /^\d{1,3}([.,]\d{3})+$/.test(s)) {
-    value = Number(s.replace(/[.,]/g, ""));
-  } else {
-    return { ok: false };
-  }
-  value = Math.round(value);
-  return Number.isSafeInteger(value) && value > 0 ? { ok: true, value } : { ok: false };
+  const value = parseRupiah(input);
+  return value === undefined ? { ok: false } : { ok: true, value };
 }
 
 /** `offButton` is read on every prompt: askText appends its Cancel row to the keyboard it gets. */

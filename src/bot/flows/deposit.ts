@@ -9,34 +9,10 @@ import { html, rupiah } from "../format.js";
 import { saveAndConfirm } from "../money/confirm.js";
 import { depositDraftFields, depositKind, feeDescription } from "../money/deposit.js";
 import { upstreamErrorText } from "../replies.js";
+import { parseRupiah } from "../amount.js";
 import { askChoice, askText, type Choice } from "./steps.js";
 
 export const DEPOSIT_FLOW = "deposit";
-
-const MULTIPLIERS: Record<string, number> = { rb: 1_000, ribu: 1_000, k: 1_000, jt: 1_000_000, juta: 1_000_000 };
-
-/**
- * Whole rupiah as people type it: "50000", "50.000", "50,000", "Rp 50.000", "50rb", "50 ribu",
- * "50k", "1jt", "1,5jt", "1.5 juta". Returns null for anything else (or a fraction of a rupiah).
- */
-export function parseRupiah(input: string): number | null {
-  const text = input.toLowerCase().replace(/\s+/g, "").replace(/^rp\.?/, "");
-  const m = /^(\d+(?:[.,]\d+)*)(rb|ribu|k|jt|juta)?$/.exec(text);
-  if (!m) return null;
-  const [, digits, suffix] = m as unknown as [string, string, string | undefined];
-  let value: number;
-  if (/^\d{1,3}(?:([.,])\d{3})(?:\1\d{3})*$/.test(digits)) {
-    value = Number(digits.replace(/[.,]/g, "")); // thousands separators
-  } else if (/^\d+$/.test(digits)) {
-    value = Number(digits);
-  } else if (suffix && /^\d+[.,]\d{1,3}$/.test(digits)) {
-    value = Number(digits.replace(",", ".")); // "1,5jt"
-  } else {
-    return null;
-  }
-  const scaled = Math.round(value * (suffix ? MULTIPLIERS[suffix]! : 1) * 1000) / 1000;
-  return Number.isSafeInteger(scaled) && scaled > 0 ? scaled : null;
-}
 
 type MethodsResult = { ok: true; methods: DepositMethod[] } | { ok: false; text: string };
 
@@ -86,7 +62,7 @@ export async function depositFlow(conversation: BotConversation, ctx: ConvContex
     {
       parse(text) {
         const amount = parseRupiah(text);
-        if (amount === null) return { ok: false, error: "deposit-amount-invalid" };
+        if (amount === undefined) return { ok: false, error: "deposit-amount-invalid" };
         if (amount < method.min || amount > method.max) {
           return { ok: false, error: "deposit-amount-out-of-range", vars: { min: rupiah(method.min), max: rupiah(method.max) } };
         }

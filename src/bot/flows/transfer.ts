@@ -20,6 +20,7 @@ import {
   type BankType,
   type TransferDestination,
 } from "../money/transfer.js";
+import { parseRupiah } from "../amount.js";
 import { askChoice, askText, FLOW_PREFIX, type TextStep } from "./steps.js";
 
 export const TRANSFER_FLOW = "transfer";
@@ -32,32 +33,6 @@ export const NOTE_MAX = 100;
 export function parseAccountNumber(text: string): string | undefined {
   const digits = text.replace(/[\s-]/g, "");
   return /^\d{5,20}$/.test(digits) ? digits : undefined;
-}
-
-const MULTIPLIERS: Record<string, number> = { k: 1_000, rb: 1_000, ribu: 1_000, jt: 1_000_000, juta: 1_000_000 };
-/** Up to 999 miliar: far above any transfer, far below where numbers stop being exact. */
-const MAX_DIGITS = 12;
-
-/**
- * Whole rupiah as resellers type it: "50000", "50.000", "50,000", "Rp 50.000", "50rb", "50k",
- * "1jt", "1,5jt". Undefined when it is not a whole number of rupiah.
- */
-export function parseRupiah(text: string): number | undefined {
-  const s = text.toLowerCase().replace(/\s+/g, "").replace(/^rp\.?/, "");
-  const short = /^(\d+)(?:[.,](\d+))?(k|rb|ribu|jt|juta)$/.exec(s);
-  let digits: string;
-  if (short) {
-    const [, whole, fraction = "", unit] = short;
-    const zeros = String(MULTIPLIERS[unit!]!).length - 1;
-    if (fraction.length > zeros) return undefined; // "1,2345rb" is not whole rupiah
-    digits = whole! + fraction.padEnd(zeros, "0");
-  } else if (/^\d+$/.test(s) || /^\d{1,3}(?:\.\d{3})+$/.test(s) || /^\d{1,3}(?:,\d{3})+$/.test(s)) {
-    digits = s.replace(/[.,]/g, "");
-  } else {
-    return undefined;
-  }
-  digits = digits.replace(/^0+(?=\d)/, "");
-  return digits.length > MAX_DIGITS ? undefined : Number(digits);
 }
 
 const accountStep: TextStep<string> = {
