@@ -124,6 +124,8 @@ export function createBot(token: string, deps: BotDeps, botConfig: BotConfig = {
   ];
   bot.errorBoundary(onError, ...features);
 
+  // A private message nothing else handled gets a way forward instead of silence.
+  bot.chatType("private").on("message", (ctx) => ctx.reply(ctx.t("fallback-hint")));
   // Every callback query is answered, even for buttons of flows that ended or a restart forgot.
   bot.on("callback_query", (ctx) => ctx.answerCallbackQuery({ text: ctx.t("button-expired") }));
 

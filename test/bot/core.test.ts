@@ -104,3 +104,18 @@ describe("bot core", () => {
     expect(other.lastReply()).toContain("Help");
   });
 });
+
+describe("messages nothing handles", () => {
+  let w2: World;
+  afterEach(() => w2.close());
+
+  it("a linked user's stray text gets a way forward, a group's chatter gets nothing", async () => {
+    w2 = await makeWorld();
+    const u = await w2.linkedUser({ languageCode: "en" });
+    await u.sendText("hello?");
+    expect(u.lastReply()).toContain("did not understand");
+    const group = w2.user({ chatType: "group", languageCode: "en" });
+    const calls = await group.sendText("ordinary group chatter");
+    expect(calls.filter((c) => c.method === "sendMessage")).toHaveLength(0);
+  });
+});
