@@ -55,6 +55,12 @@ export interface Sandbox {
   payDeposit(id: string): void;
   /** processing -> success (the H+1 settlement). */
   settleDeposit(id: string): void;
+  /**
+   * A pending prepaid/bill payment/transfer (provider id or reference) resolves now with `outcome`,
+   * whatever its rule says (a failure refunds). False when it was already final. Pair with a long
+   * `settleMs` to choose when each transaction changes.
+   */
+  settle(idOrReff: string, outcome: "success" | "failed"): boolean;
   setAccountStatus(bankCode: string, accountNumber: string, status: AccountStatus, holderName?: string): void;
   /** The next `times` calls to `endpoint` misbehave. timeout/malformed still apply the request. */
   fault(endpoint: string, kind: FaultKind, times?: number): void;
@@ -108,6 +114,7 @@ export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox>
     },
     payDeposit: (id) => control(() => void deposits.pay(id)),
     settleDeposit: (id) => control(() => void deposits.settle(id)),
+    settle: (idOrReff, outcome) => control(() => sales.settleNow(idOrReff, outcome)),
     setAccountStatus: (bank, number, status, holder) => sales.setAccountStatus(bank, number, status, holder),
     fault: (endpoint, kind, times) => server.fault(endpoint, kind, times),
     calls: (endpoint) => server.calls(endpoint),

@@ -75,6 +75,13 @@ export interface Inquiry {
   paymentId?: string;
 }
 
+const PREPAID_FAILED = "Transaksi gagal, nomor tujuan tidak aktif. Saldo dikembalikan";
+const BILL_FAILED = "Pembayaran gagal dari biller. Saldo dikembalikan";
+
+function failureRemark(tx: PrepaidTx | BillPaymentTx | TransferTx): string | null {
+  return tx.kind === "prabayar" ? PREPAID_FAILED : tx.kind === "pascabayar" ? BILL_FAILED : null;
+}
+
 const TRANSFER_MIN = 10_000;
 const TRANSFER_MAX = 25_000_000;
 
@@ -112,6 +119,32 @@ export class Sales {
       this.core.credit(tx.key, tx.debited);
       if (tx.kind === "pascabayar") this.paidBills.delete(`${tx.code}\n${tx.customerNo}`);
     }
+  }
+
+  /**
+   * Test control: resolves a pending sale now with `outcome` instead of its rule's outcome at
+   * settleMs (a success gets a serial/token, a failure the usual remark and its refund).
+   * False when the record is already final.
+   */
+  settleNow(idOrReff: string, outcome: "success" | "failed"): boolean {
+    const tx = this.find(idOrReff);
+    if (!tx || tx.kind === "inquiry") throw new Error(`sandbox: no prepaid, bill payment or transfer ${idOrReff}`);
+    if (tx.status !== "pending") return false;
+    if (tx.outcome !== outcome) {
+      tx.outcome = outcome;
+      tx.finalSn = outcome === "failed" ? failureRemark(tx) : this.serial(tx);
+    }
+    tx.dueAt = this.core.now();
+    this.settle(tx);
+    return true;
+  }
+
+  /** What a successful sale reveals as sn: a PLN token, a serial, or nothing (transfers). */
+  private serial(tx: PrepaidTx | BillPaymentTx | TransferTx): string | null {
+    const rng = this.core.rng;
+    if (tx.kind === "transfer") return null;
+    if (tx.kind === "pascabayar") return rng.text(24, "0123456789ABCDEF");
+    return this.product(tx.code)?.category === "PLN" ? (rng.digits(20).match(/\d{4}/g) ?? []).join("-") : rng.digits(20);
   }
 
   private track<T extends PrepaidTx | BillPaymentTx | TransferTx>(tx: T): T {
@@ -172,7 +205,7 @@ export class Sales {
       outcome: fails ? "failed" : "success",
       status: "pending",
       sn: null,
-      finalSn: fails ? "Transaksi gagal, nomor tujuan tidak aktif. Saldo dikembalikan" : product.category === "PLN" ? token() : rng.digits(20),
+      finalSn: fails ? PREPAID_FAILED : product.category === "PLN" ? token() : rng.digits(20),
       debited: product.price,
     };
     this.prepaid.set(tx.id, tx);
@@ -228,7 +261,7 @@ export class Sales {
       outcome: fails ? "failed" : "success",
       status: "pending",
       sn: null,
-      finalSn: fails ? "Pembayaran gagal dari biller. Saldo dikembalikan" : this.core.rng.text(24, "0123456789ABCDEF"),
+      finalSn: fails ? BILL_FAILED : this.core.rng.text(24, "0123456789ABCDEF"),
       debited: inq.bill.harga,
     };
     inq.paymentId = tx.id;

@@ -55,7 +55,7 @@ export interface WorldOptions {
   /** Tuning of the balance alerts every world builds (deps.alerts; not started: call start()). */
   alerts?: Partial<Pick<BalanceAlertsOptions, "intervalMs" | "debounceMs" | "concurrency">>;
   /** Tuning of the broadcaster every world builds (deps.broadcaster) and of the shared send pacer. */
-  broadcast?: { progressEveryMs?: number; perSecond?: number };
+  broadcast?: { progressEveryMs?: number; perSecond?: number; concurrency?: number };
 }
 
 export async function makeWorld(opts: WorldOptions = {}): Promise<World> {
