@@ -80,6 +80,7 @@ export async function startApp(config: AppConfig, logger: Logger, overrides: App
     translate: bot.translate,
     deps,
     pacer,
+    options: { perKeyPerSecond: config.watchCallsPerKey },
     // A paid deposit's notice offers the instant release right there.
     processingMarkup: (lang, tx) => depositProcessingMarkup(bot.translate, lang, tx),
   });

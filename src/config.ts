@@ -46,6 +46,12 @@ const schema = z.object({
       return ids.map(Number);
     }),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).default("info"),
+  WATCH_CALLS_PER_KEY: z.coerce
+    .number({ error: "must be a number of status calls per second per api key, e.g. 5" })
+    .int("must be a whole number of status calls per second per api key")
+    .min(1, "must be at least 1")
+    .max(50, "must be at most 50 (be polite to the provider)")
+    .default(5),
 });
 
 export type AppConfig = {
@@ -57,6 +63,8 @@ export type AppConfig = {
   storeSecret: string | undefined;
   adminIds: number[];
   logLevel: (typeof LOG_LEVELS)[number];
+  /** Cap on the status watcher's calls per second per api key. */
+  watchCallsPerKey: number;
 };
 
 export class ConfigError extends Error {
@@ -83,5 +91,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     storeSecret: c.STORE_SECRET,
     adminIds: c.ADMIN_IDS,
     logLevel: c.LOG_LEVEL,
+    watchCallsPerKey: c.WATCH_CALLS_PER_KEY,
   };
 }

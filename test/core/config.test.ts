@@ -14,6 +14,7 @@ describe("loadConfig", () => {
       storeSecret: undefined,
       adminIds: [],
       logLevel: "info",
+      watchCallsPerKey: 5,
     });
   });
 
@@ -28,6 +29,8 @@ describe("loadConfig", () => {
     [{ BOT_TOKEN: TOKEN, LOG_LEVEL: "loud" }, /LOG_LEVEL must be one of/],
     [{ BOT_TOKEN: TOKEN, STORE_SECRET: "short" }, /STORE_SECRET must be at least 16 characters/],
     [{ BOT_TOKEN: TOKEN, TELEGRAM_API_ROOT: "not a url" }, /TELEGRAM_API_ROOT must be the URL of a Bot API server/],
+    [{ BOT_TOKEN: TOKEN, WATCH_CALLS_PER_KEY: "0" }, /WATCH_CALLS_PER_KEY must be at least 1/],
+    [{ BOT_TOKEN: TOKEN, WATCH_CALLS_PER_KEY: "fast" }, /WATCH_CALLS_PER_KEY must be a number/],
   ])("refuses %o", (env, message) => {
     expect(() => loadConfig(env)).toThrowError(message);
   });
