@@ -6,6 +6,7 @@
  */
 import type { Clock } from "../clock.js";
 import { Rng } from "./rng.js";
+import { DueQueue } from "../dueQueue.js";
 
 /** A business refusal: answered as `{status:false, message, code}`. */
 export class Refusal extends Error {
@@ -28,60 +29,10 @@ export interface Account {
   ipBound: boolean;
 }
 
-interface Due {
-  at: number;
-  seq: number;
-  run: () => void;
-}
-
-/** Binary min-heap by (at, seq): O(log n) per scheduled transition, however many are pending. */
-class DueQueue {
-  private heap: Due[] = [];
-  private seq = 0;
-
-  push(at: number, run: () => void): void {
-    const h = this.heap;
-    h.push({ at, seq: this.seq++, run });
-    let i = h.length - 1;
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      if (!this.less(h[i]!, h[p]!)) break;
-      [h[i], h[p]] = [h[p]!, h[i]!];
-      i = p;
-    }
-  }
-
-  popDue(now: number): Due | undefined {
-    const h = this.heap;
-    const top = h[0];
-    if (!top || top.at > now) return undefined;
-    const last = h.pop()!;
-    if (h.length > 0) {
-      h[0] = last;
-      let i = 0;
-      for (;;) {
-        const l = 2 * i + 1;
-        const r = l + 1;
-        let m = i;
-        if (l < h.length && this.less(h[l]!, h[m]!)) m = l;
-        if (r < h.length && this.less(h[r]!, h[m]!)) m = r;
-        if (m === i) break;
-        [h[i], h[m]] = [h[m]!, h[i]!];
-        i = m;
-      }
-    }
-    return top;
-  }
-
-  private less(a: Due, b: Due): boolean {
-    return a.at < b.at || (a.at === b.at && a.seq < b.seq);
-  }
-}
-
 export class Core {
   readonly accounts = new Map<string, Account>();
   readonly rng: Rng;
-  private readonly queue = new DueQueue();
+  private readonly queue = new DueQueue<() => void>();
   private readonly usedIds = new Set<string>();
   /** Base URL of the running server (for qr_image / payment urls); set once listening. */
   baseUrl = "http://127.0.0.1";
@@ -116,7 +67,7 @@ export class Core {
   /** Applies every transition that is due. Called at the start of each request and control. */
   sweep(): void {
     const now = this.now();
-    for (let due = this.queue.popDue(now); due; due = this.queue.popDue(now)) due.run();
+    for (let due = this.queue.popDue(now); due; due = this.queue.popDue(now)) due.item();
   }
 
   addAccount(key: string, balance: number, name?: string, ipBound = false): Account {

@@ -51,6 +51,7 @@ import { backoffDelay, FailureBackoff, type BackoffOptions } from "./backoff.js"
 import { KeyedLimiter } from "./limiter.js";
 import { noticeFor, Notifier, type MessageApi, type NoticeKind, type Pacer } from "./notify.js";
 import { DEFAULT_DEPOSIT_LATE_MS, lookupPatch, lookupTx, type Lookup, type StatusApi } from "./refresh.js";
+import { DueQueue } from "../dueQueue.js";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -156,7 +157,7 @@ interface Lane {
 export class StatusWatcher {
   readonly options: WatcherOptions;
   private readonly notifier: Notifier;
-  private readonly heap = new DueHeap();
+  private readonly heap = new DueQueue<string>();
   /** The current due time per transaction; heap entries that disagree are stale. */
   private readonly due = new Map<string, number>();
   private timer: { at: number; handle: TimerHandle } | undefined;
@@ -288,7 +289,7 @@ export class StatusWatcher {
   }
 
   private dropStaleTop(): void {
-    for (let top = this.heap.peek(); top && this.due.get(top.ref) !== top.at; top = this.heap.peek()) this.heap.pop();
+    for (let top = this.heap.peek(); top && this.due.get(top.item) !== top.at; top = this.heap.peek()) this.heap.pop();
   }
 
   private armNext(): void {
@@ -303,9 +304,9 @@ export class StatusWatcher {
     const now = this.deps.clock.now();
     for (let top = this.heap.peek(); top && top.at <= now; top = this.heap.peek()) {
       this.heap.pop();
-      if (this.due.get(top.ref) !== top.at) continue;
-      this.due.delete(top.ref);
-      this.enqueue(top.ref);
+      if (this.due.get(top.item) !== top.at) continue;
+      this.due.delete(top.item);
+      this.enqueue(top.item);
     }
     if (now - this.lastPrune >= MINUTE) {
       this.lastPrune = now;
@@ -603,63 +604,6 @@ export function wireWatcher(args: {
 }
 
 // ---- small queues -------------------------------------------------------------------------------
-
-interface DueEntry {
-  at: number;
-  seq: number;
-  ref: string;
-}
-
-/** Binary min-heap by (at, seq). */
-class DueHeap {
-  private readonly h: DueEntry[] = [];
-  private seq = 0;
-
-  get size(): number {
-    return this.h.length;
-  }
-
-  peek(): DueEntry | undefined {
-    return this.h[0];
-  }
-
-  push(at: number, ref: string): void {
-    const h = this.h;
-    h.push({ at, seq: this.seq++, ref });
-    let i = h.length - 1;
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      if (!less(h[i]!, h[p]!)) break;
-      [h[i], h[p]] = [h[p]!, h[i]!];
-      i = p;
-    }
-  }
-
-  pop(): DueEntry | undefined {
-    const h = this.h;
-    const top = h[0];
-    const last = h.pop();
-    if (h.length > 0 && last) {
-      h[0] = last;
-      let i = 0;
-      for (;;) {
-        const l = 2 * i + 1;
-        const r = l + 1;
-        let m = i;
-        if (l < h.length && less(h[l]!, h[m]!)) m = l;
-        if (r < h.length && less(h[r]!, h[m]!)) m = r;
-        if (m === i) break;
-        [h[i], h[m]] = [h[m]!, h[i]!];
-        i = m;
-      }
-    }
-    return top;
-  }
-}
-
-function less(a: DueEntry, b: DueEntry): boolean {
-  return a.at < b.at || (a.at === b.at && a.seq < b.seq);
-}
 
 /** FIFO with O(1) shift (compacts now and then). */
 class Fifo<T> {
