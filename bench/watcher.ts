@@ -347,7 +347,7 @@ async function bot(): Promise<void> {
           : `Ids were up to ${s1(oldestAtEnd)} old at the last change (young window ${o.youngMs / 1000} s); `) +
         `older ids back off (doubling to ${o.maxIntervalMs / 60_000} min) and see longer delays.`,
       `With ${idsPerKey} ids per key the cap allows each id a check every ${s1(roundMs)}, so the best any schedule can do is a p95 of about ${s1(0.95 * roundMs)} plus the round trips. ` +
-        `At 100 ids per key (--full) that is ~19 s: the target (7 s) would need ≥ 15 calls/s per key, and the cap stays at 5/s (reasons in DEFAULT_WATCHER_OPTIONS).`,
+        `At 100 ids per key (--full) and the default cap of 5/s that is ~19 s: the target (7 s) needs ≥ 15 calls/s per key. The default stays at 5/s (reasons in DEFAULT_WATCHER_OPTIONS); WATCH_CALLS_PER_KEY raises it, and the full run repeats this scenario at 20/s.`,
       "Before/after (separate runs of this bench; 'before' = --options '{\"youngMs\":0}', the old schedule: 5 s, doubling to 5 min): quick p50 / p95 11.6 / 19.4 s at 139 calls/s, full 10.1 / 37.4 s. " +
         "The doubling had young ids 20-40 s apart already in their first minute. Now checks stay 5 s apart for the first 2 minutes (youngMs), then double: quick 2.4 / 4.5 s, full 9.2 / 18.1 s (the cap's floor above).",
       "CPU: the young schedule checks ~3x as often, and saving each new due time rewrote a store shard per check (26% of a core at 400 calls/s, quick). Young due times are no longer saved (the saved one is earlier, so a restart checks those ids at once): 12-14%.",
