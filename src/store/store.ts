@@ -108,6 +108,8 @@ export class Store {
   private readonly byChat = new Map<number, TxPos[]>();
   private readonly byUpstream = new Map<string, string>();
   private readonly kv = new Map<string, unknown>();
+  /** Decrypted api keys, in memory only (never written), with the ciphertext they came from. */
+  private readonly decrypted = new Map<number, { enc: string; key: string }>();
   private readonly flusher: Flusher;
   private closing: Promise<void> | undefined;
 
@@ -287,13 +289,19 @@ export class Store {
   getApiKey(chatId: number): string | undefined {
     const enc = this.getChat(chatId)?.apiKeyEnc;
     if (enc === undefined) return undefined;
+    // Decrypting on every update was the largest cost of a cached page (bench/results.md). Keys are
+    // kept decrypted in memory only, keyed by their ciphertext so a replaced key is never served.
+    const cached = this.decrypted.get(chatId);
+    if (cached?.enc === enc) return cached.key;
     const key = decrypt(this.key, enc, keyAad(chatId));
     if (key === undefined) throw new ApiKeyDecryptError(chatId);
+    this.decrypted.set(chatId, { enc, key });
     return key;
   }
 
   clearApiKey(chatId: number): void {
     this.assertOpen();
+    this.decrypted.delete(chatId);
     if (this.getChat(chatId)?.apiKeyEnc === undefined) return;
     this.putChat(chatId, { apiKeyEnc: undefined, keyMask: undefined, linkedAt: undefined });
   }
