@@ -65,4 +65,7 @@ const header = [
 ].join("\n");
 const text = `${header}\n${table(results)}`;
 console.log(text);
-await writeFile(join(import.meta.dirname, "results.md"), text);
+// A partial run (benchmarks named on the command line) must not replace the full table.
+const file = only.length === 0 ? "results.md" : "results-partial.md";
+await writeFile(join(import.meta.dirname, file), text);
+console.error(`written to bench/${file}`);
