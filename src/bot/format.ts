@@ -10,25 +10,18 @@ export function rupiah(amount: number): string {
 }
 
 const WIB = "Asia/Jakarta";
+const timeOptions: Intl.DateTimeFormatOptions = {
+  timeZone: WIB,
+  day: "numeric",
+  month: "short",
+  year: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+  hourCycle: "h23",
+};
 const timeFormats: Record<Lang, Intl.DateTimeFormat> = {
-  id: new Intl.DateTimeFormat("id-ID", {
-    timeZone: WIB,
-    day: "numeric",
-    month: "short",
-    year: "numeric",
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-  }),
-  en: new Intl.DateTimeFormat("en-GB", {
-    timeZone: WIB,
-    day: "numeric",
-    month: "short",
-    year: "numeric",
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-  }),
+  id: new Intl.DateTimeFormat("id-ID", timeOptions),
+  en: new Intl.DateTimeFormat("en-GB", timeOptions),
 };
 
 /** e.g. `22 Nov 2026 14.05 WIB` (id) or `22 Nov 2026, 14:05 WIB` (en). */
