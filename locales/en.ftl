@@ -66,6 +66,8 @@ balance-show =
     Api key: <code>{ $mask }</code>
 
 ## Language
+language-name-id = 🇮🇩 Bahasa Indonesia
+language-name-en = 🇬🇧 English
 language-choose = 🌐 Choose a language:
 language-set = ✅ Language switched to English.
 

@@ -66,6 +66,8 @@ balance-show =
     Api key: <code>{ $mask }</code>
 
 ## Bahasa
+language-name-id = 🇮🇩 Bahasa Indonesia
+language-name-en = 🇬🇧 English
 language-choose = 🌐 Pilih bahasa:
 language-set = ✅ Bahasa diganti ke Bahasa Indonesia.
 

@@ -5,10 +5,9 @@ import type { Lang } from "../../store/types.js";
 
 export const languageFeature = new Composer<BotContext>();
 
-const LABELS: Record<Lang, string> = { id: "🇮🇩 Bahasa Indonesia", en: "🇬🇧 English" };
-
 export async function askLanguage(ctx: BotContext): Promise<void> {
-  const keyboard = new InlineKeyboard().text(LABELS.id, "lang:id").text(LABELS.en, "lang:en");
+  // Each language is named in itself, so the labels read the same in both locale files.
+  const keyboard = new InlineKeyboard().text(ctx.t("language-name-id"), "lang:id").text(ctx.t("language-name-en"), "lang:en");
   await ctx.reply(ctx.t("language-choose"), { reply_markup: keyboard });
 }
 
