@@ -7,7 +7,6 @@ error-generic = ⚠️ Sorry, something went wrong. Please try again shortly.
 button-expired = This button is no longer valid. Open /menu to start again.
 rate-limited = ⏳ Too fast. Please wait a moment and try again.
 fallback-hint = 🤔 Sorry, the bot did not understand that. Open /menu to choose, or /help.
-coming-soon = 🚧 This feature is coming soon.
 private-only = 🔒 This command only works in a private chat with the bot.
 not-linked = 🔑 Your account is not linked yet. Send /start and paste the api key from your provider's dashboard.
 cancelled = ❌ Cancelled.

@@ -7,7 +7,6 @@ error-generic = ⚠️ Maaf, terjadi kesalahan. Coba lagi sebentar lagi.
 button-expired = Tombol ini sudah tidak berlaku. Buka /menu untuk mulai lagi.
 rate-limited = ⏳ Terlalu cepat. Tunggu sebentar lalu coba lagi.
 fallback-hint = 🤔 Maaf, bot tidak mengerti pesan itu. Buka /menu untuk memilih, atau /bantuan.
-coming-soon = 🚧 Fitur ini segera hadir.
 private-only = 🔒 Perintah ini hanya bisa dipakai di chat pribadi dengan bot.
 not-linked = 🔑 Akun Anda belum terhubung. Kirim /start lalu tempelkan api key dari dashboard penyedia.
 cancelled = ❌ Dibatalkan.

@@ -11,7 +11,6 @@ import { fileURLToPath } from "node:url";
 import type { Lang } from "../store/types.js";
 
 export const LOCALES_DIR = fileURLToPath(new URL("../../locales", import.meta.url));
-export const LANGS: readonly Lang[] = ["id", "en"];
 
 export type TranslateVars = Record<string, string | number>;
 /** Translate in a given language; usable outside an update (watcher, broadcast). */

@@ -41,7 +41,6 @@ export type TxStatus =
   | "expired"
   | "cancel";
 
-export const FINAL_STATUSES: ReadonlySet<TxStatus> = new Set(["success", "failed", "expired", "cancel"]);
 /** Statuses the status watcher keeps polling. */
 export const OPEN_STATUSES: ReadonlySet<TxStatus> = new Set(["sending", "unknown", "pending", "processing"]);
 

@@ -38,8 +38,3 @@ export function menuFeature(actions: Record<string, MenuAction>): Composer<BotCo
 export async function showMenu(ctx: BotContext): Promise<void> {
   await ctx.reply(ctx.t("menu-title"), { parse_mode: "HTML", reply_markup: menuKeyboard(ctx) });
 }
-
-/** Answers commands whose flows are not built yet. */
-export async function comingSoon(ctx: BotContext): Promise<void> {
-  await ctx.reply(ctx.t("coming-soon"));
-}

@@ -11,7 +11,7 @@ import { UpstreamError, UpstreamRejected } from "../../upstream/errors.js";
 import type { BaseContext, BotContext } from "../context.js";
 import { html } from "../format.js";
 import { STEP_TIMEOUT_MS } from "../flows/steps.js";
-import { moneyText } from "../replies.js";
+import { moneyText, upstreamErrorText } from "../replies.js";
 import type { DraftFields, MoneyKind } from "./kinds.js";
 import { receiptText } from "./receipt.js";
 import { newRefId } from "./refs.js";
@@ -154,9 +154,7 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
       await saveAndConfirm(ctx, kind, fields);
     } catch (err) {
       if (!(err instanceof UpstreamError)) throw err;
-      await ctx.reply(ctx.t(err instanceof UpstreamRejected ? "upstream-rejected" : "upstream-unavailable", {
-        message: err instanceof UpstreamRejected ? html(err.providerMessage) : "",
-      }), { parse_mode: "HTML" });
+      await ctx.reply(upstreamErrorText(ctx, err), { parse_mode: "HTML" });
     }
   });
   return c;
