@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Api } from "grammy";
 import { systemClock } from "../src/clock.js";
-import { createTranslate } from "../src/bot/i18n.js";
+import { createTranslate } from "../src/render/i18n.js";
 import { silentLogger } from "../src/logger.js";
 import { Store } from "../src/store/store.js";
 import { BROADCAST_CONCURRENCY, Broadcaster, BULK_PACE, SendPacer, type PaceOptions } from "../src/watch/broadcast.js";

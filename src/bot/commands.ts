@@ -3,7 +3,7 @@
  * Telegram (setMyCommands) lists the Indonesian names to Indonesian users and English names otherwise.
  */
 import type { Api } from "grammy";
-import type { Translate } from "./i18n.js";
+import type { Translate } from "../render/i18n.js";
 
 /** [indonesian, english, description key]. The description keys are shared by both lists. */
 export const COMMANDS: readonly (readonly [string, string, string])[] = [

@@ -9,7 +9,7 @@ import type { ListCache } from "../upstream/cache.js";
 import type { UpstreamClient } from "../upstream/client.js";
 import type { BalanceAlerts } from "../watch/alerts.js";
 import type { Broadcaster } from "../watch/broadcast.js";
-import type { Translate, TranslateVars } from "./i18n.js";
+import type { Translate, TranslateVars } from "../render/i18n.js";
 
 export interface BotDeps {
   store: Store;

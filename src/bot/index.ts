@@ -9,7 +9,7 @@ import { limit } from "@grammyjs/ratelimiter";
 import { sequentialize } from "@grammyjs/runner";
 import type { UserFromGetMe } from "grammy/types";
 import type { BaseContext, BotContext, BotDeps, ConvContext } from "./context.js";
-import { createTranslate, langFromTelegram, type Translate } from "./i18n.js";
+import { createTranslate, langFromTelegram, type Translate } from "../render/i18n.js";
 import { balanceFeature, showBalance } from "./features/balance.js";
 import { askLanguage, languageFeature } from "./features/language.js";
 import { linkFeature } from "./features/link.js";

@@ -1,11 +1,12 @@
 /** Small reply helpers shared by features: HTML parse mode, the sandbox banner, upstream error text. */
 import { UpstreamRejected, UpstreamUnavailable, type UpstreamError } from "../upstream/errors.js";
 import type { BaseContext } from "./context.js";
-import { html } from "./format.js";
+import { html } from "../render/format.js";
+import { withSandboxBanner } from "../render/money.js";
 
 /** Every money message starts with the sandbox banner when the bot runs against the sandbox. */
 export function moneyText(ctx: BaseContext, text: string): string {
-  return ctx.deps.sandbox ? `${ctx.t("sandbox-banner")}\n\n${text}` : text;
+  return withSandboxBanner(ctx.translate, ctx.lang, ctx.deps.sandbox, text);
 }
 
 /** What a user is told about an upstream failure, in their language. */

@@ -17,8 +17,9 @@
 import { InlineKeyboard, type Api } from "grammy";
 import type { Clock, TimerHandle } from "../clock.js";
 import type { Logger } from "../logger.js";
-import { rupiah } from "../bot/format.js";
-import type { Translate } from "../bot/i18n.js";
+import { rupiah } from "../render/format.js";
+import { withSandboxBanner } from "../render/money.js";
+import type { Translate } from "../render/i18n.js";
 import type { Store } from "../store/store.js";
 import type { ChatRecord, Lang, TxRecord } from "../store/types.js";
 import type { UpstreamClient } from "../upstream/client.js";
@@ -232,7 +233,7 @@ export class BalanceAlerts {
   }
 
   private money(lang: Lang, text: string): string {
-    return this.opts.sandbox ? `${this.opts.translate(lang, "sandbox-banner")}\n\n${text}` : text;
+    return withSandboxBanner(this.opts.translate, lang, this.opts.sandbox ?? false, text);
   }
 
   /** True when delivered; 403 marks the chat inactive; other failures are logged. */

@@ -33,7 +33,7 @@ import { GrammyError, type Api } from "grammy";
 import type { Message, MessageEntity } from "grammy/types";
 import type { Clock } from "../clock.js";
 import type { Logger } from "../logger.js";
-import type { Translate } from "../bot/i18n.js";
+import type { Translate } from "../render/i18n.js";
 import type { Store } from "../store/store.js";
 import type { Lang } from "../store/types.js";
 

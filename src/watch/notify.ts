@@ -12,9 +12,10 @@
  * Knows grammY only through `MessageApi` (satisfied by `bot.api` and `ctx.api`).
  */
 import type { InlineKeyboardMarkup } from "grammy/types";
-import type { Translate } from "../bot/i18n.js";
-import { receiptText } from "../bot/money/receipt.js";
-import { html, rupiah } from "../bot/format.js";
+import type { Translate } from "../render/i18n.js";
+import { receiptText } from "../render/receipt.js";
+import { html, rupiah } from "../render/format.js";
+import { withSandboxBanner } from "../render/money.js";
 import type { Lang, TxRecord, TxStatus } from "../store/types.js";
 
 interface SendOptions {
@@ -200,7 +201,7 @@ export class Notifier {
   }
 
   private money(lang: Lang, text: string): string {
-    return this.opts.sandbox ? `${this.t(lang, "sandbox-banner")}\n\n${text}` : text;
+    return withSandboxBanner(this.t, lang, this.opts.sandbox, text);
   }
 }
 

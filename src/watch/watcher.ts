@@ -42,7 +42,7 @@
 import { createHash } from "node:crypto";
 import type { InlineKeyboardMarkup } from "grammy/types";
 import type { BotDeps } from "../bot/context.js";
-import type { Translate } from "../bot/i18n.js";
+import type { Translate } from "../render/i18n.js";
 import type { Clock, TimerHandle } from "../clock.js";
 import type { Logger } from "../logger.js";
 import type { Store, TxPatch } from "../store/store.js";
@@ -50,7 +50,7 @@ import { OPEN_STATUSES, type Lang, type TxRecord, type TxStatus, type WatchState
 import { backoffDelay, FailureBackoff, type BackoffOptions } from "./backoff.js";
 import { KeyedLimiter } from "./limiter.js";
 import { noticeFor, Notifier, type MessageApi, type NoticeKind, type Pacer } from "./notify.js";
-import { DEFAULT_DEPOSIT_LATE_MS, lookupPatch, lookupTx, type Lookup, type StatusApi } from "./refresh.js";
+import { DEFAULT_DEPOSIT_LATE_MS, lookupPatch, lookupTx, type Lookup, type StatusApi } from "../domain/refresh.js";
 import { DueQueue } from "../dueQueue.js";
 
 const MINUTE = 60_000;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { html, rupiah, wibTime } from "../../src/bot/format.js";
+import { html, rupiah, wibTime } from "../../src/render/format.js";
 import { formatWib, parseWib } from "../../src/time.js";
 
 describe("formatting", () => {

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { FluentBundle, FluentResource } from "@fluent/bundle";
-import { LOCALES_DIR } from "../../src/bot/i18n.js";
+import { LOCALES_DIR } from "../../src/render/i18n.js";
 
 function ftlFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

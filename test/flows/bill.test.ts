@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { rupiah } from "../../src/bot/format.js";
+import { rupiah } from "../../src/render/format.js";
 import { SANDBOX_CUSTOMERS } from "../../src/sandbox/index.js";
 import type { TxRecord } from "../../src/store/types.js";
 import type { FakeUser } from "../support/chat.js";

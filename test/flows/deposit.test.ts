@@ -1,6 +1,6 @@
 import type { Update } from "grammy/types";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { wibTime } from "../../src/bot/format.js";
+import { wibTime } from "../../src/render/format.js";
 import type { TxRecord } from "../../src/store/types.js";
 import type { FakeUser } from "../support/chat.js";
 import { decodeQrPng } from "../support/qr.js";

@@ -4,7 +4,7 @@ import { silentLogger } from "../../src/logger.js";
 import type { TxRecord } from "../../src/store/types.js";
 import type { PrepaidTransaction } from "../../src/upstream/types.js";
 import { UpstreamUnavailable } from "../../src/upstream/errors.js";
-import type { StatusApi } from "../../src/watch/refresh.js";
+import type { StatusApi } from "../../src/domain/refresh.js";
 import { StatusWatcher, type WatcherOptions } from "../../src/watch/watcher.js";
 import { FAKE_BOT_TOKEN } from "../support/botInfo.js";
 import { makeWorld, type World } from "../support/world.js";

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { rupiah } from "../../src/bot/format.js";
+import { rupiah } from "../../src/render/format.js";
 import { SANDBOX_CUSTOMERS } from "../../src/sandbox/index.js";
 import { makeWorld, type World } from "../support/world.js";
 import { noticesAbout, pendingPostpaid, pendingPrepaid, pendingQris, pendingTransfer, run, statusCalls } from "./support.js";

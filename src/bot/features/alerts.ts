@@ -6,7 +6,7 @@
 import { Composer, InlineKeyboard } from "grammy";
 import type { BotContext, BotConversation, ConvContext } from "../context.js";
 import { parseRupiah } from "../amount.js";
-import { rupiah } from "../format.js";
+import { rupiah } from "../../render/format.js";
 import { requireKey } from "../guards.js";
 import { askText, FLOW_PREFIX, type TextStep } from "../flows/steps.js";
 import type { FeatureModule } from "../module.js";

@@ -2,7 +2,7 @@
 import { Composer } from "grammy";
 import { UpstreamError } from "../../upstream/errors.js";
 import type { BotContext } from "../context.js";
-import { html, rupiah } from "../format.js";
+import { html, rupiah } from "../../render/format.js";
 import { requireKey } from "../guards.js";
 import { moneyText, upstreamErrorText } from "../replies.js";
 

@@ -7,13 +7,13 @@
 import { Composer, InlineKeyboard } from "grammy";
 import type { TxRecord, TxStatus } from "../../store/types.js";
 import { UpstreamError, UpstreamRejected } from "../../upstream/errors.js";
-import { DEFAULT_DEPOSIT_LATE_MS, refreshTx } from "../../watch/refresh.js";
+import { DEFAULT_DEPOSIT_LATE_MS, refreshTx } from "../../domain/refresh.js";
 import type { BaseContext, BotContext } from "../context.js";
-import { html, rupiah } from "../format.js";
+import { html, rupiah } from "../../render/format.js";
 import { requireKey } from "../guards.js";
 import type { FeatureModule } from "../module.js";
 import { depositActionsKeyboard, depositKind } from "../money/deposit.js";
-import { receiptText, STATUS_ICON, statusLabel } from "../money/receipt.js";
+import { receiptText, STATUS_ICON, statusLabel } from "../../render/receipt.js";
 import { moneyText, upstreamErrorText } from "../replies.js";
 import { DEPOSIT_FLOW, depositFlow } from "../flows/deposit.js";
 

@@ -10,9 +10,9 @@ import { Composer, InlineKeyboard } from "grammy";
 import type { Store } from "../../store/store.js";
 import { OPEN_STATUSES, type TxKind, type TxRecord } from "../../store/types.js";
 import type { BaseContext, BotContext } from "../context.js";
-import { html, rupiah, wibTime } from "../format.js";
+import { html, rupiah, wibTime } from "../../render/format.js";
 import { isPrivate } from "../guards.js";
-import { receiptText, STATUS_ICON, statusLabel } from "../money/receipt.js";
+import { receiptText, STATUS_ICON, statusLabel } from "../../render/receipt.js";
 import type { FeatureModule } from "../module.js";
 import { moneyText } from "../replies.js";
 

@@ -6,7 +6,7 @@ import { Composer } from "grammy";
 import { UpstreamRejected } from "../../upstream/errors.js";
 import { maskKey } from "../../store/crypto.js";
 import type { BotContext } from "../context.js";
-import { html, rupiah } from "../format.js";
+import { html, rupiah } from "../../render/format.js";
 import { isPrivate } from "../guards.js";
 
 /** One line, no spaces, plausible length. The provider does not document the key format. */

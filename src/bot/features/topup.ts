@@ -29,7 +29,7 @@ import {
   type Group,
 } from "../catalog.js";
 import type { BaseContext, BotContext } from "../context.js";
-import { html, rupiah } from "../format.js";
+import { html, rupiah } from "../../render/format.js";
 import { TOPUP_FLOW, topupFlow } from "../flows/topup.js";
 import { requireKey } from "../guards.js";
 import { prepaidKind } from "../money/prepaid.js";

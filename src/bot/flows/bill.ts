@@ -9,7 +9,7 @@ import type { TxRecord } from "../../store/types.js";
 import { UpstreamError, UpstreamRejected, UpstreamUnavailable } from "../../upstream/errors.js";
 import type { BillInquiry } from "../../upstream/types.js";
 import type { BotConversation, ConvContext } from "../context.js";
-import { html } from "../format.js";
+import { html } from "../../render/format.js";
 import { saveDraft, showConfirm } from "../money/confirm.js";
 import { billFields, postpaidKind } from "../money/postpaid.js";
 import { askChoice, askText, FLOW_PREFIX, type TextStep } from "./steps.js";

@@ -5,7 +5,7 @@
 import type { DepositMethod } from "../../upstream/types.js";
 import { UpstreamError } from "../../upstream/errors.js";
 import type { BaseContext, BotConversation, ConvContext } from "../context.js";
-import { html, rupiah } from "../format.js";
+import { html, rupiah } from "../../render/format.js";
 import { saveAndConfirm } from "../money/confirm.js";
 import { depositDraftFields, depositKind, feeDescription } from "../money/deposit.js";
 import { upstreamErrorText } from "../replies.js";

@@ -7,7 +7,7 @@ import { UpstreamError } from "../../upstream/errors.js";
 import type { PrepaidProduct } from "../../upstream/types.js";
 import { findByCode } from "../catalog.js";
 import type { BaseContext, BotContext, BotConversation, ConvContext } from "../context.js";
-import { html, rupiah } from "../format.js";
+import { html, rupiah } from "../../render/format.js";
 import { saveAndConfirm } from "../money/confirm.js";
 import { prepaidDraft, prepaidKind } from "../money/prepaid.js";
 import { upstreamErrorText } from "../replies.js";

@@ -10,7 +10,7 @@ import { InlineKeyboard } from "grammy";
 import { UpstreamError, UpstreamRejected, UpstreamUnavailable } from "../../upstream/errors.js";
 import type { AccountCheck, Bank } from "../../upstream/types.js";
 import type { BotConversation, ConvContext } from "../context.js";
-import { html, rupiah } from "../format.js";
+import { html, rupiah } from "../../render/format.js";
 import { saveDraft, showConfirm } from "../money/confirm.js";
 import {
   bankTypeOf,

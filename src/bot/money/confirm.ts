@@ -9,11 +9,11 @@ import { Composer, InlineKeyboard } from "grammy";
 import type { TxRecord } from "../../store/types.js";
 import { UpstreamError, UpstreamRejected } from "../../upstream/errors.js";
 import type { BaseContext, BotContext } from "../context.js";
-import { html } from "../format.js";
+import { html } from "../../render/format.js";
 import { STEP_TIMEOUT_MS } from "../flows/steps.js";
 import { moneyText, upstreamErrorText } from "../replies.js";
 import type { DraftFields, MoneyKind } from "./kinds.js";
-import { receiptText } from "./receipt.js";
+import { receiptText } from "../../render/receipt.js";
 import { newRefId } from "./refs.js";
 
 /** A confirm screen older than this is refused: prices and bills may have changed. */

@@ -15,9 +15,9 @@ import type { InlineKeyboardMarkup } from "grammy/types";
 import type { Lang, TxRecord } from "../../store/types.js";
 import type { DepositMethod } from "../../upstream/types.js";
 import type { BaseContext } from "../context.js";
-import { html, rupiah, wibTime } from "../format.js";
-import type { Translate } from "../i18n.js";
-import { qrPng } from "../qr.js";
+import { html, rupiah, wibTime } from "../../render/format.js";
+import type { Translate } from "../../render/i18n.js";
+import { qrPng } from "../../render/qr.js";
 import { moneyText } from "../replies.js";
 import type { DraftFields, MoneyKind } from "./kinds.js";
 

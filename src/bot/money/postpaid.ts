@@ -7,7 +7,7 @@
 import type { TxRecord, TxStatus } from "../../store/types.js";
 import type { BillInquiry, BillPeriod } from "../../upstream/types.js";
 import type { BaseContext } from "../context.js";
-import { html, rupiah } from "../format.js";
+import { html, rupiah } from "../../render/format.js";
 import type { DraftFields, MoneyKind } from "./kinds.js";
 import { newRefId } from "./refs.js";
 

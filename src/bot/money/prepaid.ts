@@ -6,7 +6,7 @@
 import type { TxRecord } from "../../store/types.js";
 import type { PrepaidProduct } from "../../upstream/types.js";
 import type { BaseContext } from "../context.js";
-import { html, rupiah } from "../format.js";
+import { html, rupiah } from "../../render/format.js";
 import type { DraftFields, MoneyKind } from "./kinds.js";
 
 /** The draft of a purchase of `product` for `target` at the product's current price. */

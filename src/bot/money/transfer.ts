@@ -7,7 +7,7 @@
 import type { Store } from "../../store/store.js";
 import type { TxRecord } from "../../store/types.js";
 import type { BaseContext } from "../context.js";
-import { html, rupiah } from "../format.js";
+import { html, rupiah } from "../../render/format.js";
 import type { DraftFields, MoneyKind } from "./kinds.js";
 
 export type BankType = "bank" | "ewallet";

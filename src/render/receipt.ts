@@ -2,10 +2,10 @@
  * The one rendering of a transaction the user sees after a create, in a status notice, in
  * /status and in history details. Kind-specific lines come from `tx.detail` where present.
  */
-import type { TxRecord } from "../../store/types.js";
-import type { Lang } from "../../store/types.js";
-import type { Translate } from "../i18n.js";
-import { html, rupiah, wibTime } from "../format.js";
+import type { TxRecord } from "../store/types.js";
+import type { Lang } from "../store/types.js";
+import type { Translate } from "./i18n.js";
+import { html, rupiah, wibTime } from "./format.js";
 
 export const STATUS_ICON: Record<TxRecord["status"], string> = {
   draft: "📝",

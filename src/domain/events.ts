@@ -1,0 +1,35 @@
+/**
+ * Transaction events: the confirm engine and the deposit release say what happened, and whoever
+ * cares (the status watcher, balance alerts) listens. Built once in app.ts before the bot, so no
+ * part is patched in after another exists. A listener's failure is logged, never thrown at the
+ * emitter: a money handler must not break because an observer did.
+ */
+import type { Logger } from "../logger.js";
+import type { TxRecord } from "../store/types.js";
+
+export interface TxEventMap {
+  /** A create call answered (any outcome, "unknown" included). */
+  created: Readonly<TxRecord>;
+}
+
+type Listener<T> = (payload: T) => void;
+
+export class TxEvents {
+  private readonly listeners: { [K in keyof TxEventMap]: Listener<TxEventMap[K]>[] } = { created: [] };
+
+  constructor(private readonly logger?: Logger) {}
+
+  on<K extends keyof TxEventMap>(event: K, listener: Listener<TxEventMap[K]>): void {
+    this.listeners[event].push(listener);
+  }
+
+  emit<K extends keyof TxEventMap>(event: K, payload: TxEventMap[K]): void {
+    for (const listener of this.listeners[event]) {
+      try {
+        listener(payload);
+      } catch (err) {
+        this.logger?.error({ err, event }, "a transaction event listener failed");
+      }
+    }
+  }
+}
