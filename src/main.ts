@@ -1,7 +1,7 @@
-/** Process entry point: `npm start`. Reads the environment, starts the app, stops it on SIGINT/SIGTERM. */
+/** Process entry point: `npm start`. Reads the environment, builds and starts the app, stops it on SIGINT/SIGTERM. */
 import { ConfigError, loadConfig } from "./config.js";
 import { createLogger } from "./logger.js";
-import { startApp } from "./app.js";
+import { buildApp } from "./app.js";
 import { StoreCorruptError } from "./store/errors.js";
 
 async function main(): Promise<void> {
@@ -24,7 +24,7 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   let app;
   try {
-    app = await startApp(config, logger);
+    app = await buildApp(config, logger);
   } catch (e) {
     if (e instanceof StoreCorruptError) {
       logger.fatal(e.message);
@@ -33,6 +33,7 @@ async function main(): Promise<void> {
     }
     throw e;
   }
+  await app.start();
   let signalled = false;
   const shutdown = (signal: string) => {
     if (signalled) return;

@@ -4,11 +4,13 @@ import type { Conversation, ConversationFlavor } from "@grammyjs/conversations";
 import type { Clock } from "../clock.js";
 import type { Logger } from "../logger.js";
 import type { Store } from "../store/store.js";
-import type { Lang, TxRecord } from "../store/types.js";
+import type { Lang } from "../store/types.js";
 import type { ListCache } from "../upstream/cache.js";
 import type { UpstreamClient } from "../upstream/client.js";
+import type { TxEvents } from "../domain/events.js";
 import type { BalanceAlerts } from "../watch/alerts.js";
 import type { Broadcaster } from "../watch/broadcast.js";
+import type { StatusWatcher } from "../watch/watcher.js";
 import type { Translate, TranslateVars } from "../render/i18n.js";
 
 export interface BotDeps {
@@ -22,18 +24,20 @@ export interface BotDeps {
   adminIds: readonly number[];
   /** True when talking to the built-in sandbox: every money message says so. */
   sandbox: boolean;
-  /** Observers wired by app.ts (status watcher, balance alerts); tests may leave them out. */
-  hooks?: BotHooks;
-  /** Balance alerts and admin balance rounds (watch/alerts.ts), set by app.ts once the bot exists. */
-  alerts?: BalanceAlerts;
-  /** Admin broadcast delivery (watch/broadcast.ts), set by app.ts once the bot exists. */
-  broadcaster?: Broadcaster;
+  /** Translate into any language (for messages to other chats). */
+  translate: Translate;
+  /** Transaction events (a create answered): the watcher and balance alerts listen. */
+  events: TxEvents;
+  /** The status watcher, as /status uses it: check one transaction now. */
+  statusChecker: StatusChecker;
+  /** Balance alerts and admin balance rounds (watch/alerts.ts). */
+  alerts: BalanceAlerts;
+  /** Admin broadcast delivery (watch/broadcast.ts). */
+  broadcaster: Broadcaster;
 }
 
-export interface BotHooks {
-  /** A create call answered (any outcome): the watcher polls it, alerts re-check the balance. */
-  afterCreate?(tx: TxRecord): void;
-}
+/** The part of the status watcher /status uses. */
+export type StatusChecker = Pick<StatusWatcher, "checkNow">;
 
 export interface BotExtras {
   deps: BotDeps;

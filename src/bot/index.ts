@@ -1,6 +1,6 @@
 /**
- * createBot(token, deps, botConfig?) builds the whole bot without starting it, so tests build it
- * freely and feed it updates. main.ts starts it.
+ * createBot(token, deps, botConfig?) builds the whole bot without starting it. `deps` is complete
+ * (app.ts buildApp makes every part first), so no feature has an "unavailable" branch.
  */
 import { Bot, GrammyError, type BotError, HttpError, type ApiClientOptions, type Middleware } from "grammy";
 import { autoRetry } from "@grammyjs/auto-retry";
@@ -9,7 +9,7 @@ import { limit } from "@grammyjs/ratelimiter";
 import { sequentialize } from "@grammyjs/runner";
 import type { UserFromGetMe } from "grammy/types";
 import type { BaseContext, BotContext, BotDeps, ConvContext } from "./context.js";
-import { createTranslate, langFromTelegram, type Translate } from "../render/i18n.js";
+import { langFromTelegram } from "../render/i18n.js";
 import { balanceFeature, showBalance } from "./features/balance.js";
 import { askLanguage, languageFeature } from "./features/language.js";
 import { linkFeature } from "./features/link.js";
@@ -36,14 +36,14 @@ export interface BotConfig {
 
 const DEFAULT_RATE_LIMIT = { timeFrameMs: 3000, limit: 8 };
 
-export type AppBot = Bot<BotContext> & { translate: Translate };
+export type AppBot = Bot<BotContext>;
 
 export function createBot(token: string, deps: BotDeps, botConfig: BotConfig = {}): AppBot {
   const bot = new Bot<BotContext>(token, { botInfo: botConfig.botInfo, client: botConfig.client });
   const retry = () => autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: botConfig.maxRetryDelaySeconds ?? 60 });
   bot.api.config.use(retry());
 
-  const translate = createTranslate();
+  const { translate } = deps;
 
   // Conversations rebuild their context on every replay: these run there too.
   const extras: Middleware<BaseContext> = (ctx, next) => {
@@ -130,7 +130,7 @@ export function createBot(token: string, deps: BotDeps, botConfig: BotConfig = {
   bot.on("callback_query", (ctx) => ctx.answerCallbackQuery({ text: ctx.t("button-expired") }));
 
   bot.catch((err) => deps.logger.error({ err: err.error, update_id: err.ctx.update.update_id }, "unhandled error"));
-  return Object.assign(bot, { translate });
+  return bot;
 }
 
 async function replyFailure(ctx: BotContext): Promise<void> {

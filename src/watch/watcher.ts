@@ -21,98 +21,35 @@
  * deposit waiting for settlement for `depositProcessingMaxAgeMs`. After that the chat is told
  * once how to check by hand (`watch.gaveUp`); /status still works.
  *
- * Exactly-once notices. A change that deserves a notice is handled in three steps:
- *   1. persist what was learned plus the marker `watch.announcing = <notice>` (status unchanged), flush;
- *   2. edit the transaction's own message to show the outcome (repeatable: same content again
- *      is "not modified"), then send the notice message;
- *   3. persist the new status together with `watch.notified`, drop the marker, flush.
- * The status stays open until step 3, so a crash anywhere leaves the transaction watched. On the
- * next check a surviving marker means "the notice may or may not have gone out": the original
- * message is edited again and the notice is re-sent only when that edit is impossible (no
- * message, deleted). Choice: when we cannot know, the outcome is never lost (the edited message
- * shows it, or the notice is repeated, receipts carry the reference id so a repeat reads as the
- * same transaction), and a duplicate message happens only when there is nothing to edit.
- * Telegram refusing for good (400) or a blocked chat (403, the chat is then marked inactive)
- * count as done. The create call's own outcome is announced by the confirm engine; `track()`
- * records it as notified.
+ * Exactly-once notices: announce.ts. The create call's own outcome is announced by the confirm
+ * engine; `track()` records it as notified. `checkNow()` serves a user's own check (/status):
+ * it runs at once, ahead of the queue, and its caller shows the answer.
  *
  * Chats without an api key (removed) or marked inactive are not polled: their transactions are
  * parked and looked at again (without a provider call) every `maxIntervalMs`.
  */
-import { createHash } from "node:crypto";
 import type { InlineKeyboardMarkup } from "grammy/types";
-import type { BotDeps } from "../bot/context.js";
 import type { Translate } from "../render/i18n.js";
 import type { Clock, TimerHandle } from "../clock.js";
 import type { Logger } from "../logger.js";
-import type { Store, TxPatch } from "../store/store.js";
-import { OPEN_STATUSES, type Lang, type TxRecord, type TxStatus, type WatchState } from "../store/types.js";
+import type { Store } from "../store/store.js";
+import { OPEN_STATUSES, type Lang, type TxRecord, type TxStatus } from "../store/types.js";
 import { backoffDelay, FailureBackoff, type BackoffOptions } from "./backoff.js";
 import { KeyedLimiter } from "./limiter.js";
-import { noticeFor, Notifier, type MessageApi, type NoticeKind, type Pacer } from "./notify.js";
-import { DEFAULT_DEPOSIT_LATE_MS, lookupPatch, lookupTx, type Lookup, type StatusApi } from "../domain/refresh.js";
+import { noticeFor, Notifier, type MessageApi, type Pacer } from "./notify.js";
+import { lookupPatch, lookupTx, type Lookup, type StatusApi } from "../domain/refresh.js";
 import { DueQueue } from "../dueQueue.js";
+import { NoticeProtocol, watchOf, type AnnounceMode } from "./announce.js";
+import { Fifo, laneId, type Lane } from "./lanes.js";
+import { DEFAULT_WATCHER_OPTIONS, HOUR, MINUTE, type WatcherOptions } from "./watcherOptions.js";
 
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
+export { DEFAULT_WATCHER_OPTIONS, type WatcherOptions } from "./watcherOptions.js";
 
-export interface WatcherOptions {
-  /** First check after creation, and the wait between checks while young. */
-  firstCheckMs: number;
-  /** Checks stay `firstCheckMs` apart while a transaction is younger than this; the doubling starts after. */
-  youngMs: number;
-  backoffFactor: number;
-  /** Longest wait between two checks. */
-  maxIntervalMs: number;
-  /** Watch prepaid, postpaid and transfers (and deposits without a known expiry) this long. */
-  maxAgeMs: number;
-  /** Keep checking a deposit this long after its expiry (late payments). */
-  depositLateMs: number;
-  /** Watch a paid deposit waiting for its H+1 settlement this long after creation. */
-  depositProcessingMaxAgeMs: number;
-  /** A "sending" record older than this lost its create call (the process stopped during it). */
-  sendingGraceMs: number;
-  /** Status calls in flight, all keys together. */
-  concurrency: number;
-  /** Status calls in flight for one api key. */
-  perKeyConcurrency: number;
-  /** Status calls started per api key in any one second. */
-  perKeyPerSecond: number;
-  /** Pause of a key whose calls fail: first, growth, cap. */
-  keyBackoff: BackoffOptions;
-  /** Retry of a notice whose delivery is uncertain (network, Telegram 5xx). */
-  notifyRetryMs: number;
-  /** Prefix money messages with the sandbox banner. */
-  sandbox: boolean;
+/** What a check on demand learned: the record as it is now, and the provider's answer. */
+export interface CheckOutcome {
+  tx: Readonly<TxRecord>;
+  lookup?: Lookup;
 }
-
-/**
- * Why these numbers. A change is seen at the next check, so a notice comes up to one interval
- * late. Right after a purchase the user is waiting for it and most sales settle within a minute or
- * two, while a plain doubling from 5 s already waits 40 s between checks at one minute of age. So
- * checks stay 5 s apart for the first 2 minutes (24 checks), then double as before up to 5 min.
- * The per-key cap bounds what that costs: a key's due ids are served round robin at 5 calls/s,
- * so up to 25 young ids per key are each checked every 5 s (notice within ~5 s + a round trip);
- * beyond that each is checked every (young ids / 5) s, e.g. 100 pending on one key -> every 20 s
- * (bench/watcher.ts measures both). The cap stays at 5/s: the provider documents no limit, and
- * 300 calls a minute per key is already far above one reseller's normal load.
- */
-export const DEFAULT_WATCHER_OPTIONS: WatcherOptions = {
-  firstCheckMs: 5_000,
-  youngMs: 2 * MINUTE,
-  backoffFactor: 2,
-  maxIntervalMs: 5 * MINUTE,
-  maxAgeMs: 24 * HOUR,
-  depositLateMs: DEFAULT_DEPOSIT_LATE_MS,
-  depositProcessingMaxAgeMs: 5 * 24 * HOUR,
-  sendingGraceMs: 2 * MINUTE,
-  concurrency: 8,
-  perKeyConcurrency: 2,
-  perKeyPerSecond: 5,
-  keyBackoff: { firstMs: 5_000, factor: 2, capMs: 5 * MINUTE },
-  notifyRetryMs: 30_000,
-  sandbox: false,
-};
 
 export interface WatcherDeps {
   store: Store;
@@ -128,32 +65,6 @@ export interface WatcherDeps {
   pacer?: Pacer;
 }
 
-/** The saved watch state plus the in-flight notice marker (kept in the same JSON field). */
-interface Watch extends WatchState {
-  announcing?: NoticeKind;
-}
-
-function watchOf(tx: TxRecord): Watch {
-  return (tx.watch as Watch | undefined) ?? { nextCheckAt: 0, attempts: 0 };
-}
-
-/** Lane id of an api key: a hash, so no raw key sits in long-lived maps. */
-function laneId(apiKey: string): string {
-  return createHash("sha256").update(apiKey).digest("hex").slice(0, 20);
-}
-
-interface Lane {
-  id: string;
-  queue: RefQueue;
-  inflight: number;
-  backoff: FailureBackoff;
-  /** Timer waking the lane after a rate or failure pause, and when it fires. */
-  wake?: TimerHandle;
-  wakeAt?: number;
-  /** In the runnable queue. */
-  listed: boolean;
-}
-
 export class StatusWatcher {
   readonly options: WatcherOptions;
   private readonly notifier: Notifier;
@@ -162,12 +73,17 @@ export class StatusWatcher {
   private readonly due = new Map<string, number>();
   private timer: { at: number; handle: TimerHandle } | undefined;
   private readonly lanes = new Map<string, Lane>();
-  private readonly runnable = new LaneQueue();
+  private readonly runnable = new Fifo<Lane>();
   /** Waiting in a lane or being checked. */
   private readonly queued = new Set<string>();
-  /** checkNow: check even if given up. */
-  private readonly forced = new Set<string>();
-  private readonly waiters = new Map<string, (() => void)[]>();
+  /** Being checked right now. */
+  private readonly checking = new Set<string>();
+  /** checkNow: check even if given up, shown how its caller asked. */
+  private readonly forced = new Map<string, AnnounceMode>();
+  /** What the last check of an id with waiters learned (handed to them). */
+  private readonly outcomes = new Map<string, Lookup>();
+  private readonly waiters = new Map<string, ((outcome: CheckOutcome | undefined) => void)[]>();
+  private readonly protocol: NoticeProtocol;
   private readonly running = new Set<Promise<void>>();
   private readonly limiter: KeyedLimiter;
   private inflight = 0;
@@ -184,6 +100,7 @@ export class StatusWatcher {
       ...(deps.processingMarkup ? { processingMarkup: deps.processingMarkup } : {}),
       ...(deps.pacer ? { pacer: deps.pacer } : {}),
     });
+    this.protocol = new NoticeProtocol(deps.store, this.notifier, deps.logger);
   }
 
   /** Schedules every open transaction from the store (resuming saved due times) and starts. */
@@ -211,7 +128,7 @@ export class StatusWatcher {
     for (const ref of [...this.waiters.keys()]) this.settleWaiters(ref);
   }
 
-  /** The confirm engine's hook: a create answered. Open ones get their first check soon. */
+  /** A create answered (the `created` transaction event). Open ones get their first check soon. */
   track(tx: TxRecord): void {
     try {
       if (this.stopped || !OPEN_STATUSES.has(tx.status)) return;
@@ -228,23 +145,35 @@ export class StatusWatcher {
   }
 
   /**
-   * Checks one transaction as soon as its key allows (also one that was given up). Resolves
-   * when that check is done (at once if there is nothing to check).
+   * A user's own check (/status, the "check status" button): runs at once, ahead of the queue and
+   * of the key's pause (it still counts toward the per-key rate), also for a given-up id. Resolves
+   * with what it learned; undefined for an unknown id.
    */
-  checkNow(refId: string): Promise<void> {
-    if (this.stopped) return Promise.resolve();
-    return new Promise<void>((resolve) => {
+  checkNow(refId: string, mode: AnnounceMode = {}): Promise<CheckOutcome | undefined> {
+    if (!this.deps.store.getTx(refId)) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
       const list = this.waiters.get(refId) ?? [];
       list.push(resolve);
       this.waiters.set(refId, list);
-      this.forced.add(refId);
-      if (!this.started) {
-        this.schedule(refId, this.deps.clock.now());
-        return;
+      if (this.stopped) return this.settleWaiters(refId);
+      if (this.checking.has(refId)) return; // the check in flight answers
+      this.forced.set(refId, mode);
+      if (this.queued.has(refId)) {
+        for (const lane of this.lanes.values()) if (lane.queue.remove(refId)) break;
+        this.queued.delete(refId);
       }
       this.due.delete(refId); // its heap entry goes stale; the check reschedules it
-      this.enqueue(refId);
-      this.pump();
+      const tx = this.deps.store.getTx(refId)!;
+      const apiKey = OPEN_STATUSES.has(tx.status) ? this.pollableKey(tx.chatId) : undefined;
+      if (apiKey === undefined) {
+        this.forced.delete(refId);
+        if (OPEN_STATUSES.has(tx.status)) this.park(tx);
+        return this.settleWaiters(refId);
+      }
+      const lane = this.laneOf(apiKey);
+      this.limiter.take(lane.id, this.deps.clock.now());
+      this.queued.add(refId);
+      this.launch(lane, refId);
     });
   }
 
@@ -330,15 +259,20 @@ export class StatusWatcher {
       this.settleWaiters(refId);
       return;
     }
-    const id = laneId(apiKey);
-    let lane = this.lanes.get(id);
-    if (!lane) {
-      lane = { id, queue: new RefQueue(), inflight: 0, backoff: new FailureBackoff(this.options.keyBackoff), listed: false };
-      this.lanes.set(id, lane);
-    }
+    const lane = this.laneOf(apiKey);
     this.queued.add(refId);
     lane.queue.push(refId);
     this.list(lane);
+  }
+
+  private laneOf(apiKey: string): Lane {
+    const id = laneId(apiKey);
+    let lane = this.lanes.get(id);
+    if (!lane) {
+      lane = { id, queue: new Fifo<string>(), inflight: 0, backoff: new FailureBackoff(this.options.keyBackoff), listed: false };
+      this.lanes.set(id, lane);
+    }
+    return lane;
   }
 
   /** The chat's api key if it may be polled: linked, not blocked, key readable. */
@@ -400,6 +334,7 @@ export class StatusWatcher {
   private launch(lane: Lane, refId: string): void {
     lane.inflight++;
     this.inflight++;
+    this.checking.add(refId);
     const run = (async () => {
       try {
         await this.check(refId, lane);
@@ -411,6 +346,7 @@ export class StatusWatcher {
         lane.inflight--;
         this.inflight--;
         this.queued.delete(refId);
+        this.checking.delete(refId);
         this.forced.delete(refId);
         this.settleWaiters(refId);
         if (lane.queue.size > 0) this.list(lane);
@@ -427,33 +363,38 @@ export class StatusWatcher {
     const list = this.waiters.get(refId);
     if (!list || this.queued.has(refId)) return;
     this.waiters.delete(refId);
-    for (const resolve of list) resolve();
+    const lookup = this.outcomes.get(refId);
+    this.outcomes.delete(refId);
+    const tx = this.deps.store.getTx(refId);
+    for (const resolve of list) resolve(tx && { tx, ...(lookup ? { lookup } : {}) });
   }
 
   // ---- one check ----------------------------------------------------------------------------
 
   private async check(refId: string, lane: Lane): Promise<void> {
-    const forced = this.forced.delete(refId);
+    const mode = this.forced.get(refId);
+    this.forced.delete(refId);
     const tx = this.deps.store.getTx(refId);
     if (!tx || !OPEN_STATUSES.has(tx.status)) return;
     const w = watchOf(tx);
-    if (w.gaveUp && !w.announcing && !forced) return;
+    if (w.gaveUp && !w.announcing && !mode) return;
     const apiKey = this.pollableKey(tx.chatId);
     if (apiKey === undefined) {
       this.park(tx);
       return;
     }
     const lookup = await lookupTx(this.deps.upstream, apiKey, tx, this.deps.clock.now(), this.options);
+    if (this.waiters.has(refId)) this.outcomes.set(refId, lookup);
     if (lookup.kind === "error") {
       lane.backoff.fail(this.deps.clock.now());
       this.deps.logger.warn({ refId, kind: tx.kind, err: lookup.error }, "status check failed; the key rests a while");
     } else {
       lane.backoff.succeed();
     }
-    await this.apply(tx, lookup);
+    await this.apply(tx, lookup, mode);
   }
 
-  private async apply(before: TxRecord, lookup: Lookup): Promise<void> {
+  private async apply(before: TxRecord, lookup: Lookup, mode?: AnnounceMode): Promise<void> {
     const store = this.deps.store;
     const refId = before.refId;
     let cur = store.getTx(refId);
@@ -468,7 +409,7 @@ export class StatusWatcher {
       const fields = lookupPatch(cur, lookup, { withStatus: false });
       const notice = noticeFor(cur, next);
       if (notice) {
-        if (!(await this.announce(cur, notice, fields, next))) {
+        if (!(await this.protocol.announce(cur, notice, fields, next, mode))) {
           this.retryLater(refId, now);
           return;
         }
@@ -484,7 +425,7 @@ export class StatusWatcher {
     const deadline = this.deadline(cur);
     if (w.gaveUp) return;
     if (now >= deadline) {
-      if (!(await this.announce(cur, "gaveup", {}, cur.status))) this.retryLater(refId, now);
+      if (!(await this.protocol.announce(cur, "gaveup", {}, cur.status, mode))) this.retryLater(refId, now);
       return;
     }
     // While young the wait stays at the first step and the backoff does not advance: `attempts`
@@ -521,113 +462,4 @@ export class StatusWatcher {
     const base = typeof expiresAt === "number" && Number.isFinite(expiresAt) ? expiresAt : tx.createdAt + o.maxAgeMs;
     return base + o.depositLateMs;
   }
-
-  /**
-   * The exactly-once protocol (see the file comment). Returns false when delivery is uncertain:
-   * the marker stays and the caller retries later. `next` is the status being announced.
-   */
-  private async announce(cur: TxRecord, notice: NoticeKind, fields: TxPatch, next: TxStatus): Promise<boolean> {
-    const store = this.deps.store;
-    const refId = cur.refId;
-    const w = watchOf(cur);
-    const mayHaveBeenSent = w.announcing === notice;
-
-    const marked = store.transitionTx(refId, [cur.status], { ...fields, watch: { ...w, announcing: notice } as Watch });
-    if (!marked) return true; // changed by someone else meanwhile: theirs stands
-    await store.flush();
-
-    const lang = store.getChat(cur.chatId)?.lang ?? "id";
-    const view: TxRecord = { ...marked, status: next };
-    const delivery = await this.notifier.deliver(lang, view, notice, mayHaveBeenSent);
-    if (delivery === "uncertain") {
-      this.deps.logger.warn({ refId, notice }, "notice delivery uncertain; will retry (edit first)");
-      return false;
-    }
-    if (delivery === "retry") {
-      // Known not sent (429): the marker goes back to what it was, so the retry sends normally.
-      const now = store.getTx(refId);
-      if (now) store.transitionTx(refId, [cur.status], { watch: { ...watchOf(now), announcing: w.announcing } as Watch });
-      return false;
-    }
-    if (delivery === "blocked") {
-      store.updateChat(cur.chatId, { inactive: true });
-      this.deps.logger.info({ chatId: cur.chatId }, "chat blocked the bot; its transactions are no longer polled");
-    } else if (delivery === "refused") {
-      this.deps.logger.warn({ refId, notice }, "Telegram refused the notice; not retried");
-    }
-
-    const latest = store.getTx(refId) ?? marked;
-    const { announcing: _done, ...rest } = watchOf(latest);
-    const patch: TxPatch =
-      notice === "gaveup" ? { watch: { ...rest, gaveUp: true } } : { status: next, watch: { ...rest, notified: next } };
-    store.transitionTx(refId, [cur.status], patch);
-    await store.flush();
-    return true;
-  }
 }
-
-/**
- * Builds the watcher for a bot and hooks it to the confirm engine (`deps.hooks.afterCreate`,
- * chained after any hook already there). The caller starts it after the bot and stops it
- * before the store closes. `api`: better an Api without auto-retry (grammY's waits in real time
- * and retries network errors forever); the watcher handles 429s and uncertain sends itself.
- */
-export function wireWatcher(args: {
-  api: MessageApi;
-  translate: Translate;
-  deps: BotDeps;
-  options?: Partial<WatcherOptions>;
-  processingMarkup?: WatcherDeps["processingMarkup"];
-  pacer?: Pacer;
-}): StatusWatcher {
-  const { deps } = args;
-  const watcher = new StatusWatcher({
-    store: deps.store,
-    upstream: deps.upstream,
-    api: args.api,
-    clock: deps.clock,
-    logger: deps.logger,
-    translate: args.translate,
-    options: { sandbox: deps.sandbox, ...args.options },
-    ...(args.processingMarkup ? { processingMarkup: args.processingMarkup } : {}),
-    ...(args.pacer ? { pacer: args.pacer } : {}),
-  });
-  const previous = deps.hooks?.afterCreate;
-  deps.hooks = {
-    ...deps.hooks,
-    afterCreate: (tx) => {
-      previous?.(tx);
-      watcher.track(tx);
-    },
-  };
-  return watcher;
-}
-
-// ---- small queues -------------------------------------------------------------------------------
-
-/** FIFO with O(1) shift (compacts now and then). */
-class Fifo<T> {
-  private items: T[] = [];
-  private head = 0;
-
-  get size(): number {
-    return this.items.length - this.head;
-  }
-
-  push(x: T): void {
-    this.items.push(x);
-  }
-
-  shift(): T | undefined {
-    if (this.head >= this.items.length) return undefined;
-    const x = this.items[this.head++];
-    if (this.head > 1024 && this.head * 2 > this.items.length) {
-      this.items = this.items.slice(this.head);
-      this.head = 0;
-    }
-    return x;
-  }
-}
-
-class RefQueue extends Fifo<string> {}
-class LaneQueue extends Fifo<Lane> {}

@@ -1,11 +1,11 @@
-/** In-process start-up (startApp, as main.ts does) for what needs a hand on the upstream's timing. */
+/** In-process start-up (buildApp and start, as main.ts does) for what needs a hand on the upstream's timing. */
 import { createServer, type Server } from "node:http";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { afterEach, expect, it } from "vitest";
-import { startApp } from "../../src/app.js";
+import { buildApp } from "../../src/app.js";
 import { loadConfig } from "../../src/config.js";
 import { createLogger } from "../../src/logger.js";
 import { FAKE_BOT_TOKEN } from "../support/botInfo.js";
@@ -56,7 +56,8 @@ it("on stop lets a running handler finish, then flushes the store; the api key n
     DATA_DIR: dir,
     STORE_SECRET: "0123456789abcdef0123",
   });
-  const app = await startApp(config, createLogger("trace", sink));
+  const app = await buildApp(config, createLogger("trace", sink));
+  await app.start();
   let stopped = false;
   cleanup.push(() => (stopped ? Promise.resolve() : app.stop()));
 

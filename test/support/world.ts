@@ -3,20 +3,19 @@
  * 127.0.0.1, a store in a temp dir, and one ManualClock driving all of them.
  */
 import { mkdtemp, rm } from "node:fs/promises";
-import { Api } from "grammy";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { buildApp, type App } from "../../src/app.js";
 import { ManualClock } from "../../src/clock.js";
-import { createBot, type AppBot, type BotConfig } from "../../src/bot/index.js";
+import type { AppBot, BotConfig } from "../../src/bot/index.js";
 import type { BotDeps } from "../../src/bot/context.js";
+import { loadConfig } from "../../src/config.js";
 import { silentLogger } from "../../src/logger.js";
 import { createSandbox, DEMO_KEY, type Sandbox, type SandboxOptions } from "../../src/sandbox/index.js";
-import { Store } from "../../src/store/store.js";
-import { ListCache } from "../../src/upstream/cache.js";
-import { UpstreamClient } from "../../src/upstream/client.js";
-import { wireWatcher, type StatusWatcher, type WatcherOptions } from "../../src/watch/watcher.js";
-import { BalanceAlerts, type BalanceAlertsOptions } from "../../src/watch/alerts.js";
-import { Broadcaster, SendPacer } from "../../src/watch/broadcast.js";
+import type { Store } from "../../src/store/store.js";
+import type { UpstreamClient } from "../../src/upstream/client.js";
+import type { StatusWatcher, WatcherOptions } from "../../src/watch/watcher.js";
+import type { BalanceAlertsOptions } from "../../src/watch/alerts.js";
 import { FAKE_BOT_INFO, FAKE_BOT_TOKEN } from "./botInfo.js";
 import { makeUser, type FakeUser, type UserOptions } from "./chat.js";
 import { FakeBotApi } from "./fakeBotApi.js";
@@ -31,7 +30,9 @@ export interface World {
   upstream: UpstreamClient;
   deps: BotDeps;
   bot: AppBot;
-  /** The status watcher, when `watcher` was asked for (rebuilt and restarted by restart()). */
+  /** The whole application as buildApp made it (rebuilt by restart()). */
+  app: App;
+  /** The status watcher, started when `watcher` was asked for (rebuilt and restarted by restart()). */
   watcher: StatusWatcher | undefined;
   dir: string;
   demoKey: string;
@@ -50,11 +51,11 @@ export interface WorldOptions {
   /** Upstream client timeout (ms), short so a held sandbox answer becomes an "outcome unknown". */
   upstreamTimeoutMs?: number;
   fakeStrict?: boolean;
-  /** Start a status watcher wired to the bot (options override the defaults). */
+  /** Start the status watcher (options override the defaults). Without it, it is built but not started. */
   watcher?: boolean | Partial<WatcherOptions>;
-  /** Tuning of the balance alerts every world builds (deps.alerts; not started: call start()). */
+  /** Tuning of the balance alerts (deps.alerts; not started: call start()). */
   alerts?: Partial<Pick<BalanceAlertsOptions, "intervalMs" | "debounceMs" | "concurrency">>;
-  /** Tuning of the broadcaster every world builds (deps.broadcaster) and of the shared send pacer. */
+  /** Tuning of the broadcaster (deps.broadcaster) and of the shared send pacer (default 25/s). */
   broadcast?: { progressEveryMs?: number; perSecond?: number; concurrency?: number };
 }
 
@@ -63,67 +64,43 @@ export async function makeWorld(opts: WorldOptions = {}): Promise<World> {
   const dir = await mkdtemp(join(tmpdir(), "ppob-bot-"));
   const fake = new FakeBotApi({ clock, strict: opts.fakeStrict ?? true });
   const sandbox = await createSandbox({ clock, settleMs: 5000, seed: 7, ...opts.sandbox });
-  const upstream = new UpstreamClient({
-    baseUrl: sandbox.url,
-    clock,
-    timeoutMs: opts.upstreamTimeoutMs ?? 3000,
-    readRetries: 0,
+  const config = loadConfig({
+    BOT_TOKEN: FAKE_BOT_TOKEN,
+    UPSTREAM_BASE_URL: sandbox.url,
+    DATA_DIR: dir,
+    STORE_SECRET,
+    ADMIN_IDS: (opts.adminIds ?? []).join(","),
   });
   const build = async () => {
-    const store = await Store.open({ dir, secret: STORE_SECRET, clock });
-    const deps: BotDeps = {
-      store,
-      upstream,
-      lists: new ListCache(upstream, clock),
+    const app = await buildApp(config, silentLogger, {
       clock,
-      logger: silentLogger,
-      adminIds: opts.adminIds ?? [],
-      sandbox: false,
-    };
-    const bot = createBot(FAKE_BOT_TOKEN, deps, {
-      botInfo: FAKE_BOT_INFO,
-      client: { fetch: fake.fetch as never },
-      rateLimit: false,
-      ...opts.bot,
+      bot: { botInfo: FAKE_BOT_INFO, client: { fetch: fake.fetch as never }, rateLimit: false, ...opts.bot },
+      upstream: { timeoutMs: opts.upstreamTimeoutMs ?? 3000, readRetries: 0 },
+      ...(opts.watcher && opts.watcher !== true ? { watcher: opts.watcher } : {}),
+      ...(opts.alerts ? { alerts: opts.alerts } : {}),
+      // One send at a time unless a test asks for more (production: BROADCAST_CONCURRENCY).
+      broadcast: { concurrency: 1, ...opts.broadcast },
+      pace: { perSecond: opts.broadcast?.perSecond ?? 25 },
     });
-    // Background senders get an Api without auto-retry: they wait out 429s on the ManualClock.
-    const api = new Api(FAKE_BOT_TOKEN, { fetch: fake.fetch as never });
-    const pacer = new SendPacer(clock, opts.broadcast?.perSecond);
-    const common = { store, api, clock, logger: silentLogger, translate: bot.translate, pacer };
-    deps.alerts = new BalanceAlerts({ ...common, upstream, ...opts.alerts });
-    deps.broadcaster = new Broadcaster({ ...common, ...opts.broadcast });
-    const prior = deps.hooks?.afterCreate;
-    deps.hooks = {
-      ...deps.hooks,
-      afterCreate: (tx) => {
-        prior?.(tx);
-        deps.alerts?.afterCreate(tx);
-      },
-    };
-    let watcher: StatusWatcher | undefined;
-    if (opts.watcher) {
-      // Like app.ts: an Api without auto-retry (its waits would be real time, not the ManualClock).
-      const watchApi = new Api(FAKE_BOT_TOKEN, { fetch: fake.fetch as never });
-      watcher = wireWatcher({ api: watchApi, translate: bot.translate, deps, options: opts.watcher === true ? {} : opts.watcher });
-      watcher.start();
-    }
-    return { store, deps, bot, watcher };
+    if (opts.watcher) app.watcher.start();
+    return app;
   };
-  const stopServices = async () => {
-    await built.watcher?.stop();
-    await built.deps.broadcaster?.stop();
-    await built.deps.alerts?.stop();
-  };
+  const stopServices = () => built.stop();
   let built = await build();
   const world: World = {
     clock,
     fake,
     sandbox,
-    upstream,
     dir,
     demoKey: DEMO_KEY,
+    get app() {
+      return built;
+    },
     get store() {
       return built.store;
+    },
+    get upstream() {
+      return built.upstream;
     },
     get deps() {
       return built.deps;
@@ -132,7 +109,7 @@ export async function makeWorld(opts: WorldOptions = {}): Promise<World> {
       return built.bot;
     },
     get watcher() {
-      return built.watcher;
+      return opts.watcher ? built.watcher : undefined;
     },
     // Users talk to whichever bot is current, so they survive restart().
     user: (u) => makeUser({ handleUpdate: (update) => world.bot.handleUpdate(update) }, fake, { clock, ...u }),
@@ -144,13 +121,10 @@ export async function makeWorld(opts: WorldOptions = {}): Promise<World> {
     },
     async restart() {
       await stopServices();
-      await built.store.close();
       built = await build();
     },
     async close() {
-      await stopServices();
-      await built.store.close().catch(() => undefined);
-      await upstream.close();
+      await stopServices().catch(() => undefined);
       await sandbox.close();
       await rm(dir, { recursive: true, force: true });
     },

@@ -79,7 +79,7 @@ describe("BalanceAlerts", () => {
   it("checks after a purchase, once for a burst (debounced)", async () => {
     const u = await watchedUser(2_000_000, "id");
     const before = profileCalls();
-    for (let i = 0; i < 5; i++) w.deps.hooks!.afterCreate!(tx(u.chatId));
+    for (let i = 0; i < 5; i++) w.deps.events.emit("created", tx(u.chatId));
     await w.clock.advance(9_000);
     expect(profileCalls()).toBe(before);
     await w.clock.advance(1_000);

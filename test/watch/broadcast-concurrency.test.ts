@@ -70,7 +70,7 @@ function broadcaster(concurrency: number): Broadcaster {
     api: gate.api(),
     clock: w.clock,
     logger: silentLogger,
-    translate: w.bot.translate,
+    translate: w.app.translate,
     pacer: new SendPacer(w.clock, 25),
     concurrency,
   });

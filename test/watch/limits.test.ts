@@ -32,7 +32,7 @@ function makeWatcher(upstream: StatusApi, options: Partial<WatcherOptions>): Sta
     api: new Api(FAKE_BOT_TOKEN, { fetch: w.fake.fetch as never }),
     clock: w.clock,
     logger: silentLogger,
-    translate: w.bot.translate,
+    translate: w.app.translate,
     options,
   });
 }

@@ -136,8 +136,37 @@ describe("status watcher: outcomes are announced once", () => {
     expect(w.store.getTx(tx!.refId)!.status).toBe("processing");
     const photo = w.fake.message(u.chatId, tx!.messageId!)!;
     expect(photo.caption).toContain("SUDAH DIBAYAR");
-    expect(photo.inlineKeyboard?.flat().map((b) => b.text)).toEqual(["🔄 Cek status"]);
+    // Production wiring: a paid deposit offers the instant release on the photo and on the notice.
+    expect(photo.inlineKeyboard?.flat().map((b) => b.text)).toEqual(["🔄 Cek status", "⚡ Cairkan sekarang"]);
     expect(noticesAbout(w, u.chatId, tx!.refId).filter((t) => t.includes("Pembayaran deposit diterima"))).toHaveLength(1);
+  });
+
+  it("the release button on the watcher's notice releases the paid deposit once", async () => {
+    w = await makeWorld({ watcher: true });
+    const u = await w.linkedUser({ languageCode: "id" });
+    await u.sendCommand("deposit");
+    await u.pressButton(u.buttons().find((b) => /QRIS/.test(b) && !/Fast/.test(b))!);
+    await u.sendText("50000");
+    await u.pressButton(/Konfirmasi/);
+    const [tx] = w.store.listTxByChat(u.chatId).items;
+    w.sandbox.payDeposit(tx!.upstreamId!);
+    await run(w, 10_000);
+
+    const notice = w.fake
+      .sentTo(u.chatId)
+      .filter((c) => c.method === "sendMessage" && String(c.payload.text).includes("Pembayaran deposit diterima"))
+      .at(-1)!;
+    const noticeId = (notice.response as { result: { message_id: number } }).result.message_id;
+    expect(u.buttons({ messageId: noticeId })).toContain("⚡ Cairkan sekarang");
+    await u.pressButton(/Cairkan sekarang/, { messageId: noticeId });
+    await u.pressButton(/Ya, cairkan/);
+    expect(u.replies().some((r) => r.includes("Deposit dicairkan"))).toBe(true);
+    expect(w.store.getTx(tx!.refId)).toMatchObject({ status: "success", detail: { instant: "done" } });
+    const releases = () => w.sandbox.calls("/deposit/instant").filter((c) => c.body.action === "true");
+    expect(releases()).toHaveLength(1);
+    // Pressed again from the same notice: nothing is released twice.
+    await u.pressButton(/Cairkan sekarang/, { messageId: noticeId }).catch(() => undefined);
+    expect(releases()).toHaveLength(1);
   });
 
   it("QRIS Fast deposit: paid -> success at once", async () => {

@@ -10,9 +10,8 @@ const S = 1000;
 const MIN = 60 * S;
 const HOUR = 60 * MIN;
 
-/** Clock times (relative to `t0`) of the prepaid status calls for `id`. */
-function recordCalls(w: World, t0: number): number[] {
-  const times: number[] = [];
+/** Clock times (relative to `t0`) of the prepaid status calls; call again after a restart with the same list. */
+function recordCalls(w: World, t0: number, times: number[] = []): number[] {
   const original = w.upstream.prepaidStatus.bind(w.upstream);
   w.upstream.prepaidStatus = (key, id) => {
     times.push(w.clock.now() - t0);
@@ -51,6 +50,7 @@ describe("status watcher: scheduling", () => {
     expect(w.store.getTx(tx.refId)!.watch).toMatchObject({ attempts: 3, nextCheckAt: t0 + 75 * S });
 
     await w.restart();
+    recordCalls(w, t0, times); // the restarted app has its own upstream client
     expect(w.watcher!.stats().scheduled).toBe(1);
     await run(w, 5 * MIN);
     // 75 and 155 s as planned; the sandbox settles at 180 s, seen at 315 s.
@@ -132,7 +132,7 @@ describe("status watcher: scheduling", () => {
     const u = await w.linkedUser();
     const sent = await w.bot.api.sendMessage(u.chatId, "outcome unknown");
     const tx = w.store.createTx({ refId: "TP260115NEVERSEEN1", chatId: u.chatId, kind: "prepaid", status: "unknown", code: "S10", target: "081234567890", amount: 10_500, messageId: sent.message_id });
-    w.deps.hooks!.afterCreate!(tx);
+    w.deps.events.emit("created", tx);
 
     await run(w, HOUR - S);
     expect(statusCalls(w, tx.refId)).toBeGreaterThan(5);

@@ -51,7 +51,7 @@ async function record(w: World, tx: Omit<TxRecord, "createdAt" | "updatedAt" | "
   const sent = await w.bot.api.sendMessage(tx.chatId, text);
   const saved = w.store.createTx({ ...tx, messageId: sent.message_id });
   await w.store.flush();
-  w.deps.hooks?.afterCreate?.(saved);
+  w.deps.events.emit("created", saved);
   return w.store.getTx(saved.refId)!;
 }
 
@@ -94,7 +94,7 @@ export async function pendingQris(w: World, chatId: number, method: "qris" | "qr
     messageId: sent.message_id, detail: { expiresAt: d.expiresAt!.getTime(), credited: d.credited, photo: true },
   });
   await w.store.flush();
-  w.deps.hooks?.afterCreate?.(saved);
+  w.deps.events.emit("created", saved);
   return w.store.getTx(saved.refId)!;
 }
 

@@ -9,9 +9,8 @@ const S = 1000;
 const MIN = 60 * S;
 const HOUR = 60 * MIN;
 
-/** Clock times (relative to `t0`) of the prepaid status calls, per provider id. */
-function recordCalls(t0: number): Map<string, number[]> {
-  const byId = new Map<string, number[]>();
+/** Clock times (relative to `t0`) of the prepaid status calls, per provider id; call again after a restart with the same map. */
+function recordCalls(t0: number, byId = new Map<string, number[]>()): Map<string, number[]> {
   const original = w.upstream.prepaidStatus.bind(w.upstream);
   w.upstream.prepaidStatus = (key, id) => {
     byId.set(id, [...(byId.get(id) ?? []), w.clock.now() - t0]);
@@ -48,6 +47,7 @@ describe("status watcher: the young phase", () => {
     expect(w.store.getTx(tx.refId)!.watch).toMatchObject({ attempts: 0, nextCheckAt: t0 + 5 * S });
 
     await w.restart();
+    recordCalls(t0, calls); // the restarted app has its own upstream client
     await run(w, 12 * S);
     expect(calls.get(tx.upstreamId!)!.slice(6)).toEqual([32, 37, 42].map((s) => s * S));
     w.sandbox.settle(tx.upstreamId!, "failed");

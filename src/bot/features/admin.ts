@@ -36,16 +36,12 @@ export function isAdmin(ctx: BotContext | ConvContext): boolean {
 }
 
 function busyText(ctx: BotContext): string {
-  const p = ctx.deps.broadcaster?.progress();
+  const p = ctx.deps.broadcaster.progress();
   return ctx.t("broadcast-busy", { sent: p?.sent ?? 0, remaining: p?.remaining ?? 0 });
 }
 
 async function openBroadcast(ctx: BotContext): Promise<void> {
   const broadcaster = ctx.deps.broadcaster;
-  if (!broadcaster) {
-    await ctx.reply(ctx.t("admin-unavailable"));
-    return;
-  }
   if (broadcaster.isRunning()) {
     // Left unfinished by an error or a start without resume(): asking again picks it up.
     if (!broadcaster.delivering) await broadcaster.resume();
@@ -97,7 +93,7 @@ async function broadcastFlow(conversation: BotConversation, ctx: ConvContext): P
   const { id, count } = await conversation.external(() => {
     const draft: Draft = { id: ctx.deps.clock.now().toString(36), content };
     ctx.deps.store.setMeta(draftKey(chatId), draft);
-    return { id: draft.id, count: ctx.deps.broadcaster?.recipients().length ?? 0 };
+    return { id: draft.id, count: ctx.deps.broadcaster.recipients().length };
   });
   // The preview is sent exactly like every copy will be.
   await sendContent(next.api, chatId, content);
@@ -137,10 +133,6 @@ async function cancelBroadcast(ctx: CallbackQueryContext<BotContext>): Promise<v
 
 async function balanceRound(ctx: BotContext): Promise<void> {
   const alerts = ctx.deps.alerts;
-  if (!alerts) {
-    await ctx.reply(ctx.t("admin-unavailable"));
-    return;
-  }
   if (alerts.isAdminRoundRunning()) {
     await ctx.reply(ctx.t("admin-round-busy"));
     return;

@@ -61,7 +61,7 @@ async function alertsFlow(conversation: BotConversation, ctx: ConvContext): Prom
   await conversation.external(() => {
     // A new threshold starts armed; the balance is checked shortly, so a balance already under it is told.
     ctx.deps.store.updateChat(chatId, { alertThreshold: threshold, alertFired: false });
-    ctx.deps.alerts?.checkSoon(chatId);
+    ctx.deps.alerts.checkSoon(chatId);
   });
   await next.reply(next.t("alerts-set", { threshold: rupiah(threshold) }), { parse_mode: "HTML" });
 }

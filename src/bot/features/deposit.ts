@@ -185,7 +185,7 @@ composer.callbackQuery(/^dp:ic:(\w+)$/, async (ctx) => {
       "done",
     );
     await store.flush();
-    ctx.deps.hooks?.afterCreate?.(result);
+    ctx.deps.events.emit("created", result);
     const text =
       r.status === "success"
         ? ctx.t("deposit-release-done", { received: rupiah(r.received), total: rupiah(r.totalFee) })

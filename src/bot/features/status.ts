@@ -1,8 +1,8 @@
 /**
  * Manual status checks: `/status ID` (our reference id or the provider's id, any case),
  * `/status` alone (the chat's open transactions as buttons), menu `status`, and the `st:<ref>`
- * "check status" button under pending messages. A check asks the provider now (the same
- * refresh.ts the watcher uses) and shows the receipt, with a refresh button while it is open.
+ * "check status" button under pending messages. A check asks the status watcher to look now
+ * (`checkNow`) and shows the receipt, with a refresh button while it is open.
  *
  * Only the chat's own transactions are found; another chat's id reads as "not found". When
  * this check is the one that sees a change, its answer is the announcement: the transaction's
@@ -10,9 +10,8 @@
  */
 import { Composer, InlineKeyboard } from "grammy";
 import type { Store } from "../../store/store.js";
-import { OPEN_STATUSES, type TxRecord, type WatchState } from "../../store/types.js";
-import { noticeFor, Notifier } from "../../watch/notify.js";
-import { DEFAULT_DEPOSIT_LATE_MS, refreshTx, type Lookup } from "../../domain/refresh.js";
+import { OPEN_STATUSES, type TxRecord } from "../../store/types.js";
+import type { Lookup } from "../../domain/refresh.js";
 import type { BaseContext, BotContext } from "../context.js";
 import { html } from "../../render/format.js";
 import { requireKey } from "../guards.js";
@@ -44,28 +43,24 @@ function openTxsOf(store: Store, chatId: number): TxRecord[] {
 }
 
 interface Checked {
-  tx: TxRecord;
+  tx: Readonly<TxRecord>;
   lookup?: Lookup;
 }
 
-/** Asks the provider about an open transaction and records the answer; final ones are shown as stored. */
-async function check(ctx: BaseContext, apiKey: string, tx: TxRecord): Promise<Checked> {
+/**
+ * Asks the watcher to check an open transaction now and shows its answer; final ones are shown as
+ * stored. The answer is the announcement: a pressed text message is rewritten with it below, and
+ * any other message of the transaction (a QRIS photo) is updated by the watcher.
+ */
+async function check(ctx: BaseContext, tx: Readonly<TxRecord>): Promise<Checked> {
   if (!OPEN_STATUSES.has(tx.status)) return { tx };
-  const { deps } = ctx;
-  const r = await refreshTx(deps, apiKey, tx, { depositLateMs: DEFAULT_DEPOSIT_LATE_MS });
-  const notice = r.changed ? noticeFor({ kind: tx.kind, status: r.before }, r.tx.status) : undefined;
-  if (!notice) return { tx: r.tx, lookup: r.lookup };
-  // This answer announces the change: the original message shows it too, and it counts as told.
-  const notifier = new Notifier(ctx.api, ctx.translate, { sandbox: deps.sandbox, maxAgeHours: () => 24 });
-  // A pressed text message is rewritten with the answer below; anything else (a QRIS photo) here.
   const pressed = ctx.callbackQuery?.message;
-  const rewritten = pressed !== undefined && pressed.message_id === r.tx.messageId && "text" in pressed && pressed.text !== undefined;
-  if (!rewritten) await notifier.editOriginal(ctx.lang, r.tx, notice);
-  const latest = deps.store.getTx(tx.refId) ?? r.tx;
-  const watch: WatchState = { nextCheckAt: 0, attempts: 0, ...latest.watch, notified: latest.status };
-  const told = deps.store.updateTx(tx.refId, { watch });
-  await deps.store.flush();
-  return { tx: told, lookup: r.lookup };
+  const rewritten = pressed !== undefined && "text" in pressed && pressed.text !== undefined;
+  const outcome = await ctx.deps.statusChecker.checkNow(tx.refId, {
+    shownByCaller: true,
+    ...(rewritten ? { pressedMessageId: pressed.message_id } : {}),
+  });
+  return outcome ?? { tx };
 }
 
 function statusView(ctx: BaseContext, { tx, lookup }: Checked): { text: string; markup?: InlineKeyboard } {
@@ -79,8 +74,8 @@ function statusView(ctx: BaseContext, { tx, lookup }: Checked): { text: string; 
   return open ? { text, markup: new InlineKeyboard().text(ctx.t("button-refresh-status"), `st:${tx.refId}`) } : { text };
 }
 
-async function replyStatus(ctx: BotContext, apiKey: string, tx: TxRecord): Promise<void> {
-  const view = statusView(ctx, await check(ctx, apiKey, tx));
+async function replyStatus(ctx: BotContext, tx: TxRecord): Promise<void> {
+  const view = statusView(ctx, await check(ctx, tx));
   await ctx.reply(view.text, { parse_mode: "HTML", ...(view.markup ? { reply_markup: view.markup } : {}) });
 }
 
@@ -103,8 +98,7 @@ const composer = new Composer<BotContext>();
 composer.command("status", async (ctx) => {
   const id = ctx.match.trim().split(/\s+/)[0] ?? "";
   if (id === "") return listOpen(ctx);
-  const apiKey = await requireKey(ctx);
-  if (!apiKey) return;
+  if (!(await requireKey(ctx))) return;
   const matches = findOwnTxs(ctx.deps.store, ctx.chat.id, id);
   if (matches.length === 0) {
     await ctx.reply(ctx.t("check-not-found", { id: html(id.slice(0, 64)) }), { parse_mode: "HTML" });
@@ -116,7 +110,7 @@ composer.command("status", async (ctx) => {
     await ctx.reply(ctx.t("check-choose", { id: html(id) }), { parse_mode: "HTML", reply_markup: kb });
     return;
   }
-  await replyStatus(ctx, apiKey, matches[0]!);
+  await replyStatus(ctx, matches[0]!);
 });
 
 composer.callbackQuery(/^st:(\w+)$/, async (ctx) => {
@@ -126,12 +120,11 @@ composer.callbackQuery(/^st:(\w+)$/, async (ctx) => {
     await ctx.answerCallbackQuery({ text: ctx.t("button-expired") });
     return;
   }
-  const apiKey = ctx.deps.store.getApiKey(tx.chatId);
-  if (!apiKey) {
+  if (!ctx.deps.store.getApiKey(tx.chatId)) {
     await ctx.answerCallbackQuery({ text: ctx.t("not-linked"), show_alert: true });
     return;
   }
-  const checked = await check(ctx, apiKey, tx);
+  const checked = await check(ctx, tx);
   await ctx.answerCallbackQuery({ text: ctx.t("check-callback-status", { status: statusLabel(ctx.translate, ctx.lang, checked.tx.status) }) });
   const view = statusView(ctx, checked);
   const other = { parse_mode: "HTML" as const, ...(view.markup ? { reply_markup: view.markup } : {}) };

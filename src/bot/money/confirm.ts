@@ -104,7 +104,7 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
         const extra = await kind.explainRejection?.(ctx, apiKey, sending, err).catch(() => undefined);
         result = store.updateTx(refId, { status: "failed", message: err.providerMessage });
         await store.flush();
-        ctx.deps.hooks?.afterCreate?.(result);
+        ctx.deps.events.emit("created", result);
         await ctx.reply(moneyText(ctx, `${ctx.t("money-rejected", { message: html(err.providerMessage) })}${extra ? `\n${extra}` : ""}`), {
           parse_mode: "HTML",
           reply_markup: new InlineKeyboard().text(ctx.t("button-retry"), `rt:${refId}`).text(ctx.t("button-menu"), "menu:open"),
@@ -116,7 +116,7 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
       result = store.updateTx(refId, { status: "unknown", message: err.message });
     }
     await store.flush();
-    ctx.deps.hooks?.afterCreate?.(result);
+    ctx.deps.events.emit("created", result);
     if (await kind.announce?.(ctx, result)) return;
     await announceOutcome(ctx, result);
   });

@@ -1,0 +1,65 @@
+/** The status watcher's tuning, and why the defaults are what they are. */
+import type { BackoffOptions } from "./backoff.js";
+import { DEFAULT_DEPOSIT_LATE_MS } from "../domain/refresh.js";
+
+export const MINUTE = 60_000;
+export const HOUR = 60 * MINUTE;
+
+export interface WatcherOptions {
+  /** First check after creation, and the wait between checks while young. */
+  firstCheckMs: number;
+  /** Checks stay `firstCheckMs` apart while a transaction is younger than this; the doubling starts after. */
+  youngMs: number;
+  backoffFactor: number;
+  /** Longest wait between two checks. */
+  maxIntervalMs: number;
+  /** Watch prepaid, postpaid and transfers (and deposits without a known expiry) this long. */
+  maxAgeMs: number;
+  /** Keep checking a deposit this long after its expiry (late payments). */
+  depositLateMs: number;
+  /** Watch a paid deposit waiting for its H+1 settlement this long after creation. */
+  depositProcessingMaxAgeMs: number;
+  /** A "sending" record older than this lost its create call (the process stopped during it). */
+  sendingGraceMs: number;
+  /** Status calls in flight, all keys together. */
+  concurrency: number;
+  /** Status calls in flight for one api key. */
+  perKeyConcurrency: number;
+  /** Status calls started per api key in any one second. */
+  perKeyPerSecond: number;
+  /** Pause of a key whose calls fail: first, growth, cap. */
+  keyBackoff: BackoffOptions;
+  /** Retry of a notice whose delivery is uncertain (network, Telegram 5xx). */
+  notifyRetryMs: number;
+  /** Prefix money messages with the sandbox banner. */
+  sandbox: boolean;
+}
+
+/**
+ * Why these numbers. A change is seen at the next check, so a notice comes up to one interval
+ * late. Right after a purchase the user is waiting for it and most sales settle within a minute or
+ * two, while a plain doubling from 5 s already waits 40 s between checks at one minute of age. So
+ * checks stay 5 s apart for the first 2 minutes (24 checks), then double as before up to 5 min.
+ * The per-key cap bounds what that costs: a key's due ids are served round robin at 5 calls/s,
+ * so up to 25 young ids per key are each checked every 5 s (notice within ~5 s + a round trip);
+ * beyond that each is checked every (young ids / 5) s, e.g. 100 pending on one key -> every 20 s
+ * (bench/watcher.ts measures both). The cap stays at 5/s: the provider documents no limit, and
+ * 300 calls a minute per key is already far above one reseller's normal load.
+ */
+export const DEFAULT_WATCHER_OPTIONS: WatcherOptions = {
+  firstCheckMs: 5_000,
+  youngMs: 2 * MINUTE,
+  backoffFactor: 2,
+  maxIntervalMs: 5 * MINUTE,
+  maxAgeMs: 24 * HOUR,
+  depositLateMs: DEFAULT_DEPOSIT_LATE_MS,
+  depositProcessingMaxAgeMs: 5 * 24 * HOUR,
+  sendingGraceMs: 2 * MINUTE,
+  concurrency: 8,
+  perKeyConcurrency: 2,
+  perKeyPerSecond: 5,
+  keyBackoff: { firstMs: 5_000, factor: 2, capMs: 5 * MINUTE },
+  notifyRetryMs: 30_000,
+  sandbox: false,
+};
+
