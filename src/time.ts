@@ -1,5 +1,6 @@
 /** The provider speaks WIB (UTC+7) without a zone marker; all parsing and display of its times lives here. */
-const WIB_OFFSET_MS = 7 * 60 * 60 * 1000;
+/** WIB is UTC+7 all year (no daylight saving). */
+export const WIB_OFFSET_MS = 7 * 60 * 60 * 1000;
 const WIB_PATTERN = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})$/;
 
 /** Parses `YYYY-MM-DD HH:MM:SS` as WIB. Returns null for anything else (placeholders included). */

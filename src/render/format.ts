@@ -29,7 +29,9 @@ export function wibTime(at: Date | number, lang: Lang): string {
   return `${timeFormats[lang].format(typeof at === "number" ? new Date(at) : at)} WIB`;
 }
 
-/** Escapes text for Telegram's HTML parse mode. */
+const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" };
+
+/** Escapes text for Telegram's HTML parse mode (and for HTML pages, attributes included). */
 export function html(text: string | number): string {
-  return String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  return String(text).replace(/[&<>"]/g, (c) => HTML_ESCAPES[c]!);
 }

@@ -9,7 +9,9 @@ import { buildQris } from "./qris.js";
 import { DEPOSIT_ACCOUNT_HOLDER, depositFee, depositMethods, type DepositMethodDef } from "./payments.js";
 import { LATE_QRIS_WINDOW_MS } from "./rules.js";
 
-export type DepositState = "pending" | "processing" | "success" | "expired" | "failed" | "cancel";
+import type { DepositState } from "../upstream/types.js";
+
+export type { DepositState };
 
 export interface DepositRec {
   kind: "deposit";

@@ -35,12 +35,3 @@ export class Rng {
   }
 }
 
-/** FNV-1a, 32 bit: stable across runs and platforms. */
-export function hashString(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}

@@ -15,7 +15,8 @@
  *   payment failed). Paying a customer number ending in "0000" fails (harga refunded).
  */
 import type { PostpaidProductDef } from "./catalog.js";
-import { hashString } from "./rng.js";
+import { fnv1a } from "../hash.js";
+import { WIB_OFFSET_MS } from "../time.js";
 
 /** A QRIS paid this long after its expired_at is still accepted (the provider's late-payment grace). */
 export const LATE_QRIS_WINDOW_MS = 15 * 60_000;
@@ -42,7 +43,7 @@ const NAMES = [
 ];
 
 export function nameFor(seedText: string): string {
-  return NAMES[hashString(seedText) % NAMES.length] ?? "PELANGGAN";
+  return NAMES[fnv1a(seedText) % NAMES.length] ?? "PELANGGAN";
 }
 
 /** "DHIFO AKSA HERMAWAN" -> "DHXXX AKXX HEXXXXXX", as the provider masks holder names. */
@@ -76,7 +77,6 @@ export interface BillDef {
 
 export type BillLookup = { kind: "bill"; bill: BillDef } | { kind: "not_found" } | { kind: "paid" };
 
-const WIB_OFFSET_MS = 7 * 3600_000;
 
 /** The `n` months before the current WIB month, oldest first, as "YYYYMM". */
 function periodsBefore(now: number, n: number): string[] {
@@ -95,11 +95,11 @@ export function lookupBill(product: PostpaidProductDef, customerNo: string, now:
   const last = Number(customerNo.at(-1));
   if (last % 2 !== 0) return { kind: "not_found" };
   const sheets = 1 + (Number(customerNo.at(-2)) % 3);
-  const h = hashString(`${product.code}:${customerNo}`);
+  const h = fnv1a(`${product.code}:${customerNo}`);
   const periods = periodsBefore(now, sheets);
   const admin = product.admin;
   const amountFor = (periode: string): number => {
-    const p = hashString(`${product.code}:${customerNo}:${periode}`);
+    const p = fnv1a(`${product.code}:${customerNo}:${periode}`);
     switch (product.type) {
       case "pln": return 50_000 + (p % 250_000);
       case "pdam": return 35_000 + (p % 120_000);

@@ -18,7 +18,9 @@ import {
   type BillDef,
 } from "./rules.js";
 
-export type TxState = "pending" | "success" | "failed";
+import type { TxState } from "../upstream/types.js";
+
+export type { TxState };
 
 interface Settling {
   id: string;

@@ -6,6 +6,7 @@ import http from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import QRCode from "qrcode";
 import { KNOWN_PATHS, type Params } from "./api.js";
+import { html } from "../render/format.js";
 
 export type FaultKind = "timeout" | "html502" | "html200" | "malformed" | "reject";
 export interface RecordedCall {
@@ -150,7 +151,7 @@ export class SandboxServer {
         return sendText(res, 200, "text/html; charset=UTF-8", "<!DOCTYPE html><html><body><h1>Pembayaran diterima</h1></body></html>");
       } catch (err) {
         const msg = err instanceof Error ? err.message : "gagal";
-        return sendText(res, 409, "text/html; charset=UTF-8", `<!DOCTYPE html><html><body><h1>Gagal</h1><p>${escapeHtml(msg)}</p></body></html>`);
+        return sendText(res, 409, "text/html; charset=UTF-8", `<!DOCTYPE html><html><body><h1>Gagal</h1><p>${html(msg)}</p></body></html>`);
       }
     }
     res.setHeader("allow", kind === "qr" ? "GET" : "GET, POST");
@@ -205,6 +206,3 @@ function sendBytes(res: ServerResponse, status: number, type: string, bytes: Buf
   res.end(bytes);
 }
 
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c] ?? c);
-}

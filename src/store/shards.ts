@@ -4,17 +4,8 @@
  */
 import { join } from "node:path";
 import { DataFile, JSONFile } from "lowdb/node";
+import { fnv1a } from "../hash.js";
 import { StoreCorruptError } from "./errors.js";
-
-/** FNV-1a (32-bit): cheap, stable across runs and platforms, spreads sequential ids well. */
-export function fnv1a(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
 
 export function shardIndex(key: string | number, count: number): number {
   return fnv1a(String(key)) % count;
