@@ -2,9 +2,7 @@
  * The status watcher: polls every open transaction (pending, processing, unknown, sending) at
  * the provider until it ends, and tells its chat once about each change that matters.
  *
- * Scheduling. Each open transaction has one due time, kept in a min-heap (stale entries are
- * skipped lazily) with one clock timer armed for the earliest: 10,000 open ids cost O(log n)
- * per check, never a rescan. Backoff: checks `firstCheckMs` apart while the transaction is
+ * Scheduling. Each open transaction has one due time (dueTimes.ts). Backoff: checks `firstCheckMs` apart while the transaction is
  * younger than `youngMs`, then doubling up to `maxIntervalMs` (see DEFAULT_WATCHER_OPTIONS).
  * `watch.nextCheckAt`/`attempts` are saved with the transaction, so a restart resumes where it
  * was (overdue checks run at once; a young id's due time is not saved at every check, so it is
@@ -30,7 +28,7 @@
  */
 import type { InlineKeyboardMarkup } from "grammy/types";
 import type { Translate } from "../render/i18n.js";
-import type { Clock, TimerHandle } from "../clock.js";
+import type { Clock } from "../clock.js";
 import type { Logger } from "../logger.js";
 import type { Store } from "../store/store.js";
 import { OPEN_STATUSES, type Lang, type TxRecord, type TxStatus } from "../store/types.js";
@@ -38,7 +36,7 @@ import { backoffDelay, FailureBackoff, type BackoffOptions } from "./backoff.js"
 import { KeyedLimiter } from "./limiter.js";
 import { noticeFor, Notifier, type MessageApi, type Pacer } from "./notify.js";
 import { lookupPatch, lookupTx, type Lookup, type StatusApi } from "../domain/refresh.js";
-import { DueQueue } from "../dueQueue.js";
+import { DueTimes } from "./dueTimes.js";
 import { NoticeProtocol, watchOf, type AnnounceMode } from "./announce.js";
 import { Fifo, laneId, type Lane } from "./lanes.js";
 import { DEFAULT_WATCHER_OPTIONS, HOUR, MINUTE, type WatcherOptions } from "./watcherOptions.js";
@@ -68,10 +66,7 @@ export interface WatcherDeps {
 export class StatusWatcher {
   readonly options: WatcherOptions;
   private readonly notifier: Notifier;
-  private readonly heap = new DueQueue<string>();
-  /** The current due time per transaction; heap entries that disagree are stale. */
-  private readonly due = new Map<string, number>();
-  private timer: { at: number; handle: TimerHandle } | undefined;
+  private readonly due: DueTimes;
   private readonly lanes = new Map<string, Lane>();
   private readonly runnable = new Fifo<Lane>();
   /** Waiting in a lane or being checked. */
@@ -101,6 +96,7 @@ export class StatusWatcher {
       ...(deps.pacer ? { pacer: deps.pacer } : {}),
     });
     this.protocol = new NoticeProtocol(deps.store, this.notifier, deps.logger);
+    this.due = new DueTimes(deps.clock, (now) => this.tick(now));
   }
 
   /** Schedules every open transaction from the store (resuming saved due times) and starts. */
@@ -115,14 +111,13 @@ export class StatusWatcher {
       const at = w.announcing ? now : tx.watch ? w.nextCheckAt : this.initialDue(tx);
       this.schedule(tx.refId, at);
     }
-    this.armNext();
+    this.due.start();
   }
 
   /** Stops scheduling and waits for the checks in flight (their store writes included). */
   async stop(): Promise<void> {
     this.stopped = true;
-    this.timer?.handle.cancel();
-    this.timer = undefined;
+    this.due.stop();
     for (const lane of this.lanes.values()) lane.wake?.cancel();
     await this.whenIdle();
     for (const ref of [...this.waiters.keys()]) this.settleWaiters(ref);
@@ -184,8 +179,8 @@ export class StatusWatcher {
 
   /** The earliest time something is scheduled (a due check or a lane waking), if any. */
   nextWakeAt(): number | undefined {
-    this.dropStaleTop();
-    const times = [this.heap.peek()?.at, this.timer?.at].filter((t): t is number => t !== undefined);
+    const first = this.due.nextAt();
+    const times = first === undefined ? [] : [first];
     for (const lane of this.lanes.values()) if (lane.wakeAt !== undefined) times.push(lane.wakeAt);
     return times.length > 0 ? Math.min(...times) : undefined;
   }
@@ -206,43 +201,17 @@ export class StatusWatcher {
   private schedule(refId: string, at: number): void {
     if (this.stopped) return;
     this.due.set(refId, at);
-    this.heap.push(at, refId);
-    if (this.started) this.arm(at);
   }
 
-  private arm(at: number): void {
-    if (this.stopped || (this.timer && this.timer.at <= at)) return;
-    this.timer?.handle.cancel();
-    const delay = Math.max(0, at - this.deps.clock.now());
-    this.timer = { at, handle: this.deps.clock.setTimeout(() => this.tick(), delay) };
-  }
-
-  private dropStaleTop(): void {
-    for (let top = this.heap.peek(); top && this.due.get(top.item) !== top.at; top = this.heap.peek()) this.heap.pop();
-  }
-
-  private armNext(): void {
-    this.dropStaleTop();
-    const top = this.heap.peek();
-    if (top) this.arm(top.at);
-  }
-
-  private tick(): void {
-    this.timer = undefined;
+  private tick(now: number): void {
     if (this.stopped) return;
-    const now = this.deps.clock.now();
-    for (let top = this.heap.peek(); top && top.at <= now; top = this.heap.peek()) {
-      this.heap.pop();
-      if (this.due.get(top.item) !== top.at) continue;
-      this.due.delete(top.item);
-      this.enqueue(top.item);
-    }
+    for (const refId of this.due.takeDue(now)) this.enqueue(refId);
     if (now - this.lastPrune >= MINUTE) {
       this.lastPrune = now;
       this.limiter.prune(now);
     }
     this.pump();
-    this.armNext();
+    this.due.armNext();
   }
 
   /** Puts a due transaction in its key's lane (or parks it when its chat cannot be polled). */
@@ -352,7 +321,7 @@ export class StatusWatcher {
         if (lane.queue.size > 0) this.list(lane);
         else if (lane.inflight === 0 && !lane.wake && lane.backoff.consecutiveFailures === 0) this.lanes.delete(lane.id);
         this.pump();
-        this.armNext();
+        this.due.armNext();
       }
     })();
     this.running.add(run);
