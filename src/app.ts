@@ -17,7 +17,8 @@ import { Store } from "./store/store.js";
 import { ListCache } from "./upstream/cache.js";
 import { UpstreamClient } from "./upstream/client.js";
 import { BalanceAlerts } from "./watch/alerts.js";
-import { BROADCAST_CONCURRENCY, Broadcaster, BULK_PACE, SendPacer } from "./watch/broadcast.js";
+import { BROADCAST_CONCURRENCY, Broadcaster } from "./watch/broadcast.js";
+import { BULK_PACE, SendPacer } from "./watch/pacer.js";
 import { wireWatcher } from "./watch/watcher.js";
 
 export interface RunningApp {
@@ -59,7 +60,7 @@ export async function startApp(config: AppConfig, logger: Logger, overrides: App
   // Bulk senders (alerts, broadcast, watcher notices) share one pacer and an Api without auto-retry:
   // they wait out 429s themselves on the injected clock. 29/s spread evenly (slower for a while
   // after a 429) and 8 broadcast sends in flight: the reasons are with BULK_PACE and
-  // BROADCAST_CONCURRENCY in watch/broadcast.ts.
+  // BROADCAST_CONCURRENCY in watch/pacer.ts and watch/broadcast.ts.
   const bulkApi = new Api(config.botToken, client);
   const pacer = new SendPacer(clock, BULK_PACE.perSecond, BULK_PACE);
   const alerts = new BalanceAlerts({ store, upstream, api: bulkApi, clock, logger, translate: bot.translate, pacer, sandbox: deps.sandbox });

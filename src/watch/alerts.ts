@@ -12,7 +12,7 @@
  *
  * The admin balance round (`startAdminRound`) sends every linked, active chat its current balance,
  * with a warning where it is under the chat's threshold (which also counts as that dip's alert), and
- * the admin a summary. Messages go through the shared `SendPacer` (see broadcast.ts).
+ * the admin a summary. Messages go through the shared `SendPacer` (see pacer.ts).
  */
 import { InlineKeyboard, type Api } from "grammy";
 import type { Clock, TimerHandle } from "../clock.js";
@@ -23,7 +23,8 @@ import type { Store } from "../store/store.js";
 import type { ChatRecord, Lang, TxRecord } from "../store/types.js";
 import type { UpstreamClient } from "../upstream/client.js";
 import { UpstreamError } from "../upstream/errors.js";
-import { deliver, SendPacer } from "./broadcast.js";
+import { deliver } from "./delivery.js";
+import { SendPacer } from "./pacer.js";
 
 export interface BalanceAlertsOptions {
   store: Store;

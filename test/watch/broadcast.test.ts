@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ManualClock } from "../../src/clock.js";
-import { BROADCAST_META_KEY, SendPacer, type BroadcastState } from "../../src/watch/broadcast.js";
+import { BROADCAST_META_KEY, type BroadcastState } from "../../src/watch/broadcastState.js";
+import { SendPacer } from "../../src/watch/pacer.js";
 import type { FakeUser } from "../support/chat.js";
 import { TelegramErrors, type RecordedCall } from "../support/fakeBotApi.js";
 import { makeWorld, type World, type WorldOptions } from "../support/world.js";

@@ -18,7 +18,7 @@ import type { BotContext, BotConversation, ConvContext } from "../context.js";
 import { cancelRow, now, STEP_TIMEOUT_MS } from "../flows/steps.js";
 import { isPrivate } from "../guards.js";
 import type { FeatureModule } from "../module.js";
-import { sendContent, type BroadcastContent } from "../../watch/broadcast.js";
+import { sendContent, type BroadcastContent } from "../../watch/broadcastState.js";
 
 const BROADCAST_COMMANDS = ["broadcast", "siaran"];
 const ROUND_COMMANDS = ["ceksaldo", "balances"];
