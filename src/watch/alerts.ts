@@ -23,7 +23,7 @@ import type { Store } from "../store/store.js";
 import type { ChatRecord, Lang, TxRecord } from "../store/types.js";
 import type { UpstreamClient } from "../upstream/client.js";
 import { UpstreamError } from "../upstream/errors.js";
-import { deliver } from "./delivery.js";
+import { counted, deliver } from "./delivery.js";
 import { SendPacer } from "./pacer.js";
 
 export interface BalanceAlertsOptions {
@@ -242,9 +242,10 @@ export class BalanceAlerts {
       () => this.opts.api.sendMessage(chatId, text, { parse_mode: "HTML", ...(keyboard ? { reply_markup: keyboard } : {}) }),
       { pacer: this.pacer, signal: this.abort.signal },
     );
-    if (r.outcome === "blocked") this.opts.store.updateChat(chatId, { inactive: true });
-    if (r.outcome === "failed") this.opts.logger.warn({ chatId, err: r.error }, "balance message failed");
-    return r.outcome === "sent";
+    const outcome = counted(r);
+    if (outcome === "blocked") this.opts.store.updateChat(chatId, { inactive: true });
+    if (outcome === "failed" && "error" in r) this.opts.logger.warn({ chatId, err: r.error }, "balance message failed");
+    return outcome === "sent";
   }
 
   private async runAdminRound(chatIds: number[], adminChatId: number, adminLang: Lang): Promise<AdminRoundSummary> {
@@ -287,12 +288,13 @@ export class BalanceAlerts {
       pacer: this.pacer,
       signal: this.abort.signal,
     });
-    if (r.outcome === "stopped") return "skipped";
-    if (r.outcome === "blocked") {
+    const outcome = counted(r);
+    if (outcome === "stopped") return "skipped";
+    if (outcome === "blocked") {
       store.updateChat(chatId, { inactive: true });
       return "blocked";
     }
-    if (r.outcome === "failed") {
+    if (outcome === "failed" && "error" in r) {
       this.opts.logger.warn({ chatId, err: r.error }, "admin balance round: message failed");
       return "failed";
     }

@@ -33,7 +33,7 @@ import type { Logger } from "../logger.js";
 import type { Translate } from "../bot/i18n.js";
 import type { Store } from "../store/store.js";
 import type { Lang } from "../store/types.js";
-import { deliver } from "./delivery.js";
+import { counted, deliver } from "./delivery.js";
 import { BROADCAST_META_KEY, sendContent, type BroadcastContent, type BroadcastProgress, type BroadcastState } from "./broadcastState.js";
 import { DoneMarks } from "./doneMarks.js";
 import { SendPacer } from "./pacer.js";
@@ -286,11 +286,12 @@ export class Broadcaster {
       },
       onRateLimited: leave, // a 429 delivered nothing
     });
-    if (r.outcome === "stopped") return; // nothing went out; the chat stays ahead of the cursor
-    if (r.outcome === "blocked") store.updateChat(chatId, { inactive: true });
-    if (r.outcome === "failed") logger.warn({ chatId, err: r.error }, "broadcast message failed");
+    const outcome = counted(r);
+    if (outcome === "stopped") return; // nothing went out; the chat stays ahead of the cursor
+    if (outcome === "blocked") store.updateChat(chatId, { inactive: true });
+    if (outcome === "failed" && "error" in r) logger.warn({ chatId, err: r.error }, "broadcast message failed");
     this.inFlight.delete(chatId);
-    this.record(done, i, r.outcome);
+    this.record(done, i, outcome);
   }
 
   /** Records recipient `i`'s outcome (undefined: skipped) and moves the cursor over what is done. */

@@ -56,13 +56,21 @@ export const BULK_PACE: { perSecond: number } & Required<PaceOptions> = {
   afterRateLimit: { step: 2, floor: 20, recoverMs: 10_000 },
 };
 
+/** What deliver() needs of a pacer (SendPacer; tests may pass their own). */
+export interface Pacer {
+  /** Waits for a free slot and takes it. False when `signal` aborted first (no slot taken). */
+  acquire(signal?: AbortSignal): Promise<boolean>;
+  /** Telegram said 429: everyone waits `ms`. */
+  pause(ms: number): void;
+}
+
 /**
  * Paces outgoing messages for the whole bot: at most `perSecond` in any sliding second of clock
  * time (grammY's flood guidance: about 30 per second overall), at most `burst` back to back, and
  * nobody sends while a 429's retry_after is running. Share one instance between everything that
  * sends in bulk.
  */
-export class SendPacer {
+export class SendPacer implements Pacer {
   private readonly stamps: number[] = [];
   private pausedUntil = 0;
   /** Messages/s taken off the pace at `cutAt` (the end of the last 429's pause). */

@@ -49,7 +49,8 @@ import type { Store, TxPatch } from "../store/store.js";
 import { OPEN_STATUSES, type Lang, type TxRecord, type TxStatus, type WatchState } from "../store/types.js";
 import { backoffDelay, FailureBackoff, type BackoffOptions } from "./backoff.js";
 import { KeyedLimiter } from "./limiter.js";
-import { noticeFor, Notifier, type MessageApi, type NoticeKind, type Pacer } from "./notify.js";
+import { noticeFor, Notifier, type MessageApi, type NoticeKind } from "./notify.js";
+import type { Pacer } from "./pacer.js";
 import { DEFAULT_DEPOSIT_LATE_MS, lookupPatch, lookupTx, type Lookup, type StatusApi } from "./refresh.js";
 import { DueQueue } from "../dueQueue.js";
 
@@ -543,7 +544,7 @@ export class StatusWatcher {
       this.deps.logger.warn({ refId, notice }, "notice delivery uncertain; will retry (edit first)");
       return false;
     }
-    if (delivery === "retry") {
+    if (delivery === "rate-limited") {
       // Known not sent (429): the marker goes back to what it was, so the retry sends normally.
       const now = store.getTx(refId);
       if (now) store.transitionTx(refId, [cur.status], { watch: { ...watchOf(now), announcing: w.announcing } as Watch });
