@@ -17,6 +17,7 @@ import { Store } from "./store/store.js";
 import { ListCache } from "./upstream/cache.js";
 import { UpstreamClient } from "./upstream/client.js";
 import { BalanceAlerts } from "./watch/alerts.js";
+import { BalanceRound } from "./watch/balanceRound.js";
 import { BROADCAST_CONCURRENCY, Broadcaster } from "./watch/broadcast.js";
 import { BULK_PACE, SendPacer } from "./watch/pacer.js";
 import { wireWatcher } from "./watch/watcher.js";
@@ -74,6 +75,7 @@ export async function startApp(config: AppConfig, logger: Logger, overrides: App
     },
   };
   deps.alerts = alerts;
+  deps.balanceRound = new BalanceRound(alerts);
   deps.broadcaster = broadcaster;
   // The status watcher: hooked before any update is handled, started once the bot polls.
   const watcher = wireWatcher({

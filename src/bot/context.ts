@@ -8,6 +8,7 @@ import type { Lang, TxRecord } from "../store/types.js";
 import type { ListCache } from "../upstream/cache.js";
 import type { UpstreamClient } from "../upstream/client.js";
 import type { BalanceAlerts } from "../watch/alerts.js";
+import type { BalanceRound } from "../watch/balanceRound.js";
 import type { Broadcaster } from "../watch/broadcast.js";
 import type { Translate, TranslateVars } from "./i18n.js";
 
@@ -24,8 +25,10 @@ export interface BotDeps {
   sandbox: boolean;
   /** Observers wired by app.ts (status watcher, balance alerts); tests may leave them out. */
   hooks?: BotHooks;
-  /** Balance alerts and admin balance rounds (watch/alerts.ts), set by app.ts once the bot exists. */
+  /** Low-balance alerts (watch/alerts.ts), set by app.ts once the bot exists. */
   alerts?: BalanceAlerts;
+  /** The admin balance round (watch/balanceRound.ts), set by app.ts once the bot exists. */
+  balanceRound?: BalanceRound;
   /** Admin broadcast delivery (watch/broadcast.ts), set by app.ts once the bot exists. */
   broadcaster?: Broadcaster;
 }

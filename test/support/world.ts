@@ -16,6 +16,7 @@ import { ListCache } from "../../src/upstream/cache.js";
 import { UpstreamClient } from "../../src/upstream/client.js";
 import { wireWatcher, type StatusWatcher, type WatcherOptions } from "../../src/watch/watcher.js";
 import { BalanceAlerts, type BalanceAlertsOptions } from "../../src/watch/alerts.js";
+import { BalanceRound } from "../../src/watch/balanceRound.js";
 import { Broadcaster } from "../../src/watch/broadcast.js";
 import { SendPacer } from "../../src/watch/pacer.js";
 import { FAKE_BOT_INFO, FAKE_BOT_TOKEN } from "./botInfo.js";
@@ -92,6 +93,7 @@ export async function makeWorld(opts: WorldOptions = {}): Promise<World> {
     const pacer = new SendPacer(clock, opts.broadcast?.perSecond);
     const common = { store, api, clock, logger: silentLogger, translate: bot.translate, pacer };
     deps.alerts = new BalanceAlerts({ ...common, upstream, ...opts.alerts });
+    deps.balanceRound = new BalanceRound(deps.alerts);
     deps.broadcaster = new Broadcaster({ ...common, ...opts.broadcast });
     const prior = deps.hooks?.afterCreate;
     deps.hooks = {

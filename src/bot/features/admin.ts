@@ -136,12 +136,12 @@ async function cancelBroadcast(ctx: CallbackQueryContext<BotContext>): Promise<v
 }
 
 async function balanceRound(ctx: BotContext): Promise<void> {
-  const alerts = ctx.deps.alerts;
-  if (!alerts) {
+  const round = ctx.deps.balanceRound;
+  if (!round) {
     await ctx.reply(ctx.t("admin-unavailable"));
     return;
   }
-  if (alerts.isAdminRoundRunning()) {
+  if (round.isRunning()) {
     await ctx.reply(ctx.t("admin-round-busy"));
     return;
   }
@@ -151,7 +151,7 @@ async function balanceRound(ctx: BotContext): Promise<void> {
     return;
   }
   await ctx.reply(ctx.t("admin-round-started", { count }));
-  alerts.startAdminRound(ctx.chat!.id, ctx.lang);
+  round.start(ctx.chat!.id, ctx.lang);
 }
 
 const composer = new Composer<BotContext>();
