@@ -73,8 +73,10 @@ export interface DeliverOptions {
 export async function deliver<T>(send: () => Promise<T>, opts: DeliverOptions): Promise<Delivery<T>> {
   const maxRateLimited = opts.maxRateLimited ?? 5;
   for (let limited = 0; ; ) {
-    if (opts.pacer && !(await opts.pacer.acquire(opts.signal))) return { outcome: "stopped" };
+    const slot = opts.pacer ? await opts.pacer.take(opts.signal) : undefined;
+    if (opts.pacer && !slot) return { outcome: "stopped" };
     await opts.beforeSend?.();
+    slot?.goingOut();
     try {
       return { outcome: "sent", result: await send() };
     } catch (error) {

@@ -43,8 +43,8 @@ export interface PaceOptions {
  * Telegram allows "about 30 messages per second" to different chats; the issue asks a broadcast
  * for at least 28/s, which the old 25/s could not give. 29/s leaves one message per second under
  * 30, and only holds if sends are spread evenly (one every ~34 ms, never two within ~17 ms):
- * released a second's budget at once, a burst that reaches Telegram a few ms late (the flush
- * before each send, the network) overlaps the next second's burst in Telegram's window and 429s
+ * released a second's budget at once, a burst that reaches Telegram a few ms late (the network;
+ * the broadcast's flush before each send no longer counts, see PaceSlot) overlaps the next second's burst in Telegram's window and 429s
  * follow (bench/broadcast.ts saw 11 in 600 messages, 22/s overall). The bot's own replies to users
  * (their own Api, not paced here) share Telegram's budget: after a 429 the bulk senders wait out
  * retry_after, then go 2/s slower per 429 (not below 20/s) and win 1/s back per 10 s without one,
@@ -56,10 +56,20 @@ export const BULK_PACE: { perSecond: number } & Required<PaceOptions> = {
   afterRateLimit: { step: 2, floor: 20, recoverMs: 10_000 },
 };
 
-/** What deliver() needs of a pacer (SendPacer; tests may pass their own). */
+/** A slot taken for one request. */
+export interface PaceSlot {
+  /**
+   * The request goes out now: the slot counts from this moment, not from when it was taken.
+   * Work between the two (the broadcast's store flush) would otherwise push the request past
+   * its slot, and requests delayed unevenly bunch up at Telegram (more than `perSecond` there).
+   */
+  goingOut(): void;
+}
+
+/** What deliver() needs of a pacer (SendPacer). */
 export interface Pacer {
-  /** Waits for a free slot and takes it. False when `signal` aborted first (no slot taken). */
-  acquire(signal?: AbortSignal): Promise<boolean>;
+  /** Waits for a free slot and takes it. Undefined when `signal` aborted first (no slot taken). */
+  take(signal?: AbortSignal): Promise<PaceSlot | undefined>;
   /** Telegram said 429: everyone waits `ms`. */
   pause(ms: number): void;
 }
@@ -107,8 +117,12 @@ export class SendPacer implements Pacer {
 
   /** Waits for a free slot and takes it. False when `signal` aborted first (no slot taken). */
   async acquire(signal?: AbortSignal): Promise<boolean> {
+    return (await this.take(signal)) !== undefined;
+  }
+
+  async take(signal?: AbortSignal): Promise<PaceSlot | undefined> {
     for (;;) {
-      if (signal?.aborted) return false;
+      if (signal?.aborted) return undefined;
       const now = this.clock.now();
       const limit = this.currentPerSecond(now);
       while (this.stamps.length > 0 && this.stamps[0]! <= now - 1000) this.stamps.shift();
@@ -120,10 +134,21 @@ export class SendPacer implements Pacer {
       if (wait <= 0) {
         this.stamps.push(now);
         this.tokens -= 1;
-        return true;
+        return { goingOut: () => this.restamp(now) };
       }
       await sleepUnless(this.clock, wait, signal);
     }
+  }
+
+  /** Moves a slot's stamp from when it was taken (`at`) to now, keeping the stamps in order. */
+  private restamp(at: number): void {
+    const now = this.clock.now();
+    if (now <= at) return;
+    const i = this.stamps.indexOf(at);
+    if (i >= 0) this.stamps.splice(i, 1);
+    let j = this.stamps.length;
+    while (j > 0 && this.stamps[j - 1]! > now) j--;
+    this.stamps.splice(j, 0, now);
   }
 
   /** Telegram said 429: everyone waits `ms` (then goes slower for a while, if so configured). */
