@@ -9,7 +9,8 @@
  *  - a new notice message, so the phone actually notifies (edits are silent). Expiry and
  *    cancellation of a deposit need none when its message could be edited.
  *
- * Knows grammY only through `MessageApi` (satisfied by `bot.api` and `ctx.api`).
+ * Knows grammY only through `MessageApi` (satisfied by `bot.api` and `ctx.api`). Requests go
+ * through delivery.ts's deliver(), which classifies Telegram's answers as for the other bulk senders.
  */
 import type { InlineKeyboardMarkup } from "grammy/types";
 import type { Translate } from "../bot/i18n.js";

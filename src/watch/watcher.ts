@@ -38,6 +38,9 @@
  *
  * Chats without an api key (removed) or marked inactive are not polled: their transactions are
  * parked and looked at again (without a provider call) every `maxIntervalMs`.
+ *
+ * Over 350 lines: the due-time heap, the key lanes and the exactly-once protocol share one
+ * watcher's state; the lanes (pump/launch) and announce() are the candidates to move out next.
  */
 import { createHash } from "node:crypto";
 import type { InlineKeyboardMarkup } from "grammy/types";
