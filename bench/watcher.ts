@@ -25,7 +25,7 @@ import { silentLogger } from "../src/logger.js";
 import { createSandbox } from "../src/sandbox/index.js";
 import { Store } from "../src/store/store.js";
 import { UpstreamClient } from "../src/upstream/client.js";
-import { BULK_PACE, SendPacer } from "../src/watch/broadcast.js";
+import { BULK_PACE, SendPacer } from "../src/watch/pacer.js";
 import { KeyedLimiter } from "../src/watch/limiter.js";
 import type { StatusApi } from "../src/domain/refresh.js";
 import { StatusWatcher, type WatcherOptions } from "../src/watch/watcher.js";

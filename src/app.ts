@@ -22,7 +22,9 @@ import { Store } from "./store/store.js";
 import { ListCache } from "./upstream/cache.js";
 import { UpstreamClient } from "./upstream/client.js";
 import { BalanceAlerts, type BalanceAlertsOptions } from "./watch/alerts.js";
-import { BROADCAST_CONCURRENCY, Broadcaster, BULK_PACE, SendPacer, type PaceOptions } from "./watch/broadcast.js";
+import { BalanceRound } from "./watch/balanceRound.js";
+import { BROADCAST_CONCURRENCY, Broadcaster } from "./watch/broadcast.js";
+import { BULK_PACE, SendPacer, type PaceOptions } from "./watch/pacer.js";
 import { StatusWatcher, type WatcherOptions } from "./watch/watcher.js";
 
 export interface App {
@@ -127,6 +129,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     events,
     statusChecker: watcher,
     alerts,
+    balanceRound: new BalanceRound(alerts),
     broadcaster,
   };
   const bot = createBot(config.botToken, deps, { ...overrides.bot, client });

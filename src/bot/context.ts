@@ -9,6 +9,7 @@ import type { ListCache } from "../upstream/cache.js";
 import type { UpstreamClient } from "../upstream/client.js";
 import type { TxEvents } from "../domain/events.js";
 import type { BalanceAlerts } from "../watch/alerts.js";
+import type { BalanceRound } from "../watch/balanceRound.js";
 import type { Broadcaster } from "../watch/broadcast.js";
 import type { StatusWatcher } from "../watch/watcher.js";
 import type { Translate, TranslateVars } from "../render/i18n.js";
@@ -30,8 +31,10 @@ export interface BotDeps {
   events: TxEvents;
   /** The status watcher, as /status uses it: check one transaction now. */
   statusChecker: StatusChecker;
-  /** Balance alerts and admin balance rounds (watch/alerts.ts). */
+  /** Low-balance alerts (watch/alerts.ts). */
   alerts: BalanceAlerts;
+  /** The admin balance round (watch/balanceRound.ts). */
+  balanceRound: BalanceRound;
   /** Admin broadcast delivery (watch/broadcast.ts). */
   broadcaster: Broadcaster;
 }

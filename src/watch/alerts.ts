@@ -7,12 +7,10 @@
  *   purchases in between join it, so a burst costs one get_profile and the check comes in time;
  * - every `intervalMs` (30 min) for every linked, active chat with a threshold, a few at a time;
  * - right after the user sets a threshold (`checkSoon`).
- * Checks of one chat run one after another, so two checks never both announce the same dip.
- * Upstream failures are logged and the chat is checked again next round; nothing here throws.
- *
- * The admin balance round (`startAdminRound`) sends every linked, active chat its current balance,
- * with a warning where it is under the chat's threshold (which also counts as that dip's alert), and
- * the admin a summary. Messages go through the shared `SendPacer` (see broadcast.ts).
+ * Checks of one chat run one after another in its lane (`inChatLane`), so two checks never both
+ * announce the same dip; the admin balance round (balanceRound.ts) uses the same lanes, balance
+ * reads and sends. Upstream failures are logged and the chat is checked again next round; nothing
+ * here throws. Messages go through the shared `SendPacer` (see pacer.ts).
  */
 import { InlineKeyboard, type Api } from "grammy";
 import type { Clock, TimerHandle } from "../clock.js";
@@ -24,7 +22,8 @@ import type { Store } from "../store/store.js";
 import type { ChatRecord, Lang, TxRecord } from "../store/types.js";
 import type { UpstreamClient } from "../upstream/client.js";
 import { UpstreamError } from "../upstream/errors.js";
-import { deliver, SendPacer } from "./broadcast.js";
+import { counted, deliver, type Delivery } from "./delivery.js";
+import { SendPacer } from "./pacer.js";
 
 export interface BalanceAlertsOptions {
   store: Store;
@@ -45,35 +44,24 @@ export interface BalanceAlertsOptions {
   concurrency?: number;
 }
 
-export interface AdminRoundSummary {
-  /** Linked, active chats at the start. */
-  total: number;
-  sent: number;
-  /** No balance (upstream failure) or the message failed. */
-  failed: number;
-  /** 403: marked inactive. */
-  blocked: number;
-  /** Under their own threshold (told so). */
-  under: number;
-}
-
 export type CheckResult = "skipped" | "ok" | "rearmed" | "alerted" | "quiet" | "error";
 
 export class BalanceAlerts {
   private readonly pacer: SendPacer;
   private readonly intervalMs: number;
   private readonly debounceMs: number;
-  private readonly concurrency: number;
+  /** get_profile calls in flight during a round (also the admin round's). */
+  readonly concurrency: number;
   private readonly debounced = new Map<number, TimerHandle>();
   /** Per chat: the tail of its check chain. */
   private readonly chains = new Map<number, Promise<unknown>>();
   private readonly work = new Set<Promise<unknown>>();
   private roundTimer: TimerHandle | undefined;
-  private adminRound: Promise<AdminRoundSummary> | undefined;
   private readonly abort = new AbortController();
   private started = false;
 
-  constructor(private readonly opts: BalanceAlertsOptions) {
+  /** Read by the admin round, which uses the same store, api and translations. */
+  constructor(readonly opts: BalanceAlertsOptions) {
     this.pacer = opts.pacer ?? new SendPacer(opts.clock);
     this.intervalMs = opts.intervalMs ?? 30 * 60_000;
     this.debounceMs = opts.debounceMs ?? 10_000;
@@ -87,7 +75,7 @@ export class BalanceAlerts {
     this.scheduleRound();
   }
 
-  /** Cancels timers and waits for checks in flight. */
+  /** Cancels timers and waits for checks (and an admin round) in flight. */
   async stop(): Promise<void> {
     this.abort.abort();
     this.roundTimer?.cancel();
@@ -120,7 +108,7 @@ export class BalanceAlerts {
 
   /** Checks one chat now (after any check of it already running). Never rejects. */
   checkChat(chatId: number): Promise<CheckResult> {
-    return this.serial(chatId, () => this.check(chatId));
+    return this.inChatLane(chatId, () => this.check(chatId));
   }
 
   /** One periodic round over every watched chat. Never rejects. */
@@ -129,50 +117,22 @@ export class BalanceAlerts {
     return this.track(eachLimit(chats, this.concurrency, (c) => this.checkChat(c.chatId)));
   }
 
-  isAdminRoundRunning(): boolean {
-    return this.adminRound !== undefined;
+  // ---- shared with the admin balance round (balanceRound.ts) ---------------------------------------
+
+  /** Aborted by stop(): the admin round stops with the alerts. */
+  get signal(): AbortSignal {
+    return this.abort.signal;
   }
 
-  /**
-   * Starts the admin balance round in the background; the admin gets the summary in `adminLang`
-   * when it ends. Refused while one is running. Returns the number of chats it covers.
-   */
-  startAdminRound(adminChatId: number, adminLang: Lang): { ok: true; total: number } | { ok: false } {
-    if (this.adminRound || this.abort.signal.aborted) return { ok: false };
-    const chats = this.opts.store.linkedChats().map((c) => c.chatId);
-    const round = this.runAdminRound(chats, adminChatId, adminLang).finally(() => {
-      this.adminRound = undefined;
-    });
-    this.adminRound = round;
-    void this.track(round);
-    return { ok: true, total: chats.length };
-  }
-
-  /** Resolves with the running admin round's summary (tests). */
-  adminRoundDone(): Promise<AdminRoundSummary | undefined> {
-    return this.adminRound ?? Promise.resolve(undefined);
-  }
-
-  // ---- internals ------------------------------------------------------------------------------------
-
-  private watched(chat: Readonly<ChatRecord> | undefined): boolean {
-    return chat !== undefined && chat.alertThreshold !== undefined && !chat.inactive && chat.apiKeyEnc !== undefined;
-  }
-
-  private scheduleRound(): void {
-    if (this.abort.signal.aborted) return;
-    this.roundTimer = this.opts.clock.setTimeout(() => {
-      void this.runRound().finally(() => this.scheduleRound());
-    }, this.intervalMs);
-  }
-
-  private track<T>(p: Promise<T>): Promise<T> {
+  /** Keeps `p` in what idle() and stop() wait for. */
+  track<T>(p: Promise<T>): Promise<T> {
     this.work.add(p);
     void p.finally(() => this.work.delete(p)).catch(() => undefined);
     return p;
   }
 
-  private serial<T>(chatId: number, fn: () => Promise<T>): Promise<T> {
+  /** Runs `fn` after everything already queued for this chat (checks, the admin round). */
+  inChatLane<T>(chatId: number, fn: () => Promise<T>): Promise<T> {
     const prev = this.chains.get(chatId) ?? Promise.resolve();
     const next = prev.then(fn);
     const tail = next.catch(() => undefined);
@@ -184,7 +144,7 @@ export class BalanceAlerts {
   }
 
   /** The balance, or undefined after logging why there is none. */
-  private async balanceOf(chatId: number): Promise<number | undefined> {
+  async balanceOf(chatId: number): Promise<number | undefined> {
     const { store, upstream, logger } = this.opts;
     try {
       const key = store.getApiKey(chatId);
@@ -198,6 +158,46 @@ export class BalanceAlerts {
       else logger.error({ chatId, err: err instanceof Error ? err.name : String(err) }, "balance check failed");
       return undefined;
     }
+  }
+
+  /** The chat was just told its balance: under the threshold counts as this dip's alert, above re-arms. */
+  toldBalance(chat: Readonly<ChatRecord>, under: boolean): void {
+    if (under) this.opts.store.updateChat(chat.chatId, { alertFired: true });
+    else this.rearm(chat);
+  }
+
+  /** Sends one HTML message through the pacer; stop() aborts a wait for a slot. */
+  deliverTo(chatId: number, text: string, keyboard?: InlineKeyboard): Promise<Delivery<unknown>> {
+    return deliver(
+      () => this.opts.api.sendMessage(chatId, text, { parse_mode: "HTML", ...(keyboard ? { reply_markup: keyboard } : {}) }),
+      { pacer: this.pacer, signal: this.abort.signal },
+    );
+  }
+
+  /** True when delivered; 403 marks the chat inactive; other failures are logged. */
+  async send(chatId: number, text: string, keyboard?: InlineKeyboard): Promise<boolean> {
+    const r = await this.deliverTo(chatId, text, keyboard);
+    const outcome = counted(r);
+    if (outcome === "blocked") this.opts.store.updateChat(chatId, { inactive: true });
+    if (outcome === "failed" && "error" in r) this.opts.logger.warn({ chatId, err: r.error }, "balance message failed");
+    return outcome === "sent";
+  }
+
+  money(lang: Lang, text: string): string {
+    return withSandboxBanner(this.opts.translate, lang, this.opts.sandbox ?? false, text);
+  }
+
+  // ---- internals ------------------------------------------------------------------------------------
+
+  private watched(chat: Readonly<ChatRecord> | undefined): boolean {
+    return chat !== undefined && chat.alertThreshold !== undefined && !chat.inactive && chat.apiKeyEnc !== undefined;
+  }
+
+  private scheduleRound(): void {
+    if (this.abort.signal.aborted) return;
+    this.roundTimer = this.opts.clock.setTimeout(() => {
+      void this.runRound().finally(() => this.scheduleRound());
+    }, this.intervalMs);
   }
 
   private async check(chatId: number): Promise<CheckResult> {
@@ -231,80 +231,10 @@ export class BalanceAlerts {
     this.opts.store.updateChat(chat.chatId, { alertFired: false });
     return "rearmed";
   }
-
-  private money(lang: Lang, text: string): string {
-    return withSandboxBanner(this.opts.translate, lang, this.opts.sandbox ?? false, text);
-  }
-
-  /** True when delivered; 403 marks the chat inactive; other failures are logged. */
-  private async send(chatId: number, text: string, keyboard?: InlineKeyboard): Promise<boolean> {
-    const r = await deliver(
-      () => this.opts.api.sendMessage(chatId, text, { parse_mode: "HTML", ...(keyboard ? { reply_markup: keyboard } : {}) }),
-      { pacer: this.pacer, signal: this.abort.signal },
-    );
-    if (r.outcome === "blocked") this.opts.store.updateChat(chatId, { inactive: true });
-    if (r.outcome === "failed") this.opts.logger.warn({ chatId, err: r.error }, "balance message failed");
-    return r.outcome === "sent";
-  }
-
-  private async runAdminRound(chatIds: number[], adminChatId: number, adminLang: Lang): Promise<AdminRoundSummary> {
-    const summary: AdminRoundSummary = { total: chatIds.length, sent: 0, failed: 0, blocked: 0, under: 0 };
-    await eachLimit(chatIds, this.concurrency, (chatId) =>
-      this.serial(chatId, async () => {
-        const outcome = await this.tellBalance(chatId).catch((err: unknown) => {
-          this.opts.logger.error({ chatId, err }, "admin balance round: chat failed");
-          return "failed" as const;
-        });
-        if (outcome === "skipped") return;
-        if (outcome === "under") summary.under++;
-        if (outcome === "blocked") summary.blocked++;
-        else if (outcome === "failed") summary.failed++;
-        else summary.sent++;
-      }),
-    );
-    this.opts.logger.info(summary, "admin balance round finished");
-    if (!this.abort.signal.aborted) {
-      const text = this.opts.translate(adminLang, "admin-round-summary", { ...summary });
-      const ok = await this.send(adminChatId, text);
-      if (!ok) this.opts.logger.warn("could not send the balance round summary to the admin");
-    }
-    return summary;
-  }
-
-  private async tellBalance(chatId: number): Promise<"sent" | "under" | "failed" | "blocked" | "skipped"> {
-    const { store, translate: t } = this.opts;
-    const before = store.getChat(chatId);
-    if (!before || before.inactive || before.apiKeyEnc === undefined || this.abort.signal.aborted) return "skipped";
-    const balance = await this.balanceOf(chatId);
-    if (balance === undefined) return "failed";
-    const chat = store.getChat(chatId)!;
-    const lang = chat.lang ?? "id";
-    const threshold = chat.alertThreshold;
-    const under = threshold !== undefined && balance < threshold;
-    let text = t(lang, "admin-round-balance", { balance: rupiah(balance) });
-    if (under) text += `\n${t(lang, "admin-round-under", { threshold: rupiah(threshold) })}`;
-    const r = await deliver(() => this.opts.api.sendMessage(chatId, this.money(lang, text), { parse_mode: "HTML" }), {
-      pacer: this.pacer,
-      signal: this.abort.signal,
-    });
-    if (r.outcome === "stopped") return "skipped";
-    if (r.outcome === "blocked") {
-      store.updateChat(chatId, { inactive: true });
-      return "blocked";
-    }
-    if (r.outcome === "failed") {
-      this.opts.logger.warn({ chatId, err: r.error }, "admin balance round: message failed");
-      return "failed";
-    }
-    // The warning was this dip's alert; a balance back above the threshold re-arms it.
-    if (under) store.updateChat(chatId, { alertFired: true });
-    else this.rearm(chat);
-    return under ? "under" : "sent";
-  }
 }
 
 /** Runs `fn` over `items` with at most `limit` in flight; results in input order. */
-async function eachLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+export async function eachLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const results: R[] = new Array<R>(items.length);
   let next = 0;
   const worker = async () => {

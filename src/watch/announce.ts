@@ -68,7 +68,7 @@ export class NoticeProtocol {
       this.logger.warn({ refId, notice }, "notice delivery uncertain; will retry (edit first)");
       return false;
     }
-    if (delivery === "retry") {
+    if (delivery === "rate-limited") {
       // Known not sent (429): the marker goes back to what it was, so the retry sends normally.
       const now = store.getTx(refId);
       if (now) store.transitionTx(refId, [cur.status], { watch: { ...watchOf(now), announcing: w.announcing } as Watch });

@@ -2,11 +2,9 @@
  * Admin broadcast: one message (text, or a photo with caption) to every linked chat, delivered in
  * the background at a pace Telegram accepts, surviving restarts.
  *
- * Content: the admin's own message is reused as is: text with its `entities` (bold, links... that
- * the admin typed in Telegram), or the photo's `file_id` with caption and `caption_entities`. No
- * parse_mode, so nothing needs escaping or can fail to parse, and recipients see exactly the preview.
+ * Content and stored state: broadcastState.ts.
  *
- * Pace: `SendPacer` keeps sends under `perSecond` in any second of clock time (app.ts: BULK_PACE),
+ * Pace: `SendPacer` (pacer.ts) keeps sends under `perSecond` in any second of clock time (BULK_PACE),
  * and a 429 pauses every sender for `retry_after` on the injected clock, then the same chat is tried
  * again (a 429 means nothing was delivered). The Api given here must not have auto-retry installed:
  * it would sleep real time, and its retries would bypass the pacer.
@@ -29,67 +27,16 @@
  * recipient of anything. Other errors (400, 5xx, network) count as failed and are not retried: a
  * network error may hide a delivered message.
  */
-import { GrammyError, type Api } from "grammy";
-import type { Message, MessageEntity } from "grammy/types";
+import type { Api } from "grammy";
 import type { Clock } from "../clock.js";
 import type { Logger } from "../logger.js";
 import type { Translate } from "../render/i18n.js";
 import type { Store } from "../store/store.js";
 import type { Lang } from "../store/types.js";
-
-// ---- pacing and delivery (shared with balance alerts) ---------------------------------------------
-
-/** Resolves after `ms` of clock time, or at once when `signal` aborts. */
-export function sleepUnless(clock: Clock, ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const done = () => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    };
-    const timer = clock.setTimeout(done, ms);
-    const onAbort = () => {
-      timer.cancel();
-      done();
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
-
-/** After a 429: `step` messages/s slower (down to `floor`), one back per `recoverMs` without a 429. */
-export interface AfterRateLimit {
-  step: number;
-  floor: number;
-  recoverMs: number;
-}
-
-export interface PaceOptions {
-  afterRateLimit?: AfterRateLimit;
-  /**
-   * Tokens of a bucket refilled at the pace: how many messages may go back to back. Default
-   * `perSecond`: a whole second's budget at once. 1.5: evenly spread, yet a late timer is made up
-   * (the next message may follow half a gap later).
-   */
-  burst?: number;
-}
-
-/**
- * The production pace of the bulk senders (broadcast, alerts, watcher notices), used by app.ts.
- * Telegram allows "about 30 messages per second" to different chats; the issue asks a broadcast
- * for at least 28/s, which the old 25/s could not give. 29/s leaves one message per second under
- * 30, and only holds if sends are spread evenly (one every ~34 ms, never two within ~17 ms):
- * released a second's budget at once, a burst that reaches Telegram a few ms late (the flush
- * before each send, the network) overlaps the next second's burst in Telegram's window and 429s
- * follow (bench/broadcast.ts saw 11 in 600 messages, 22/s overall). The bot's own replies to users
- * (their own Api, not paced here) share Telegram's budget: after a 429 the bulk senders wait out
- * retry_after, then go 2/s slower per 429 (not below 20/s) and win 1/s back per 10 s without one,
- * so a one-off collision costs about a second's worth and steady reply traffic makes room for itself.
- */
-export const BULK_PACE: { perSecond: number } & Required<PaceOptions> = {
-  perSecond: 29,
-  burst: 1.5,
-  afterRateLimit: { step: 2, floor: 20, recoverMs: 10_000 },
-};
+import { counted, deliver } from "./delivery.js";
+import { BROADCAST_META_KEY, sendContent, type BroadcastContent, type BroadcastProgress, type BroadcastState } from "./broadcastState.js";
+import { DoneMarks } from "./doneMarks.js";
+import { SendPacer } from "./pacer.js";
 
 /**
  * Broadcast sends in flight in production (app.ts). Telegram's round trip from Indonesia is about
@@ -100,168 +47,6 @@ export const BROADCAST_CONCURRENCY = 8;
 
 /** No send starts further than this many recipients past the first one without an outcome. */
 const AHEAD_LIMIT = 64;
-
-/**
- * Paces outgoing messages for the whole bot: at most `perSecond` in any sliding second of clock
- * time (grammY's flood guidance: about 30 per second overall), at most `burst` back to back, and
- * nobody sends while a 429's retry_after is running. Share one instance between everything that
- * sends in bulk.
- */
-export class SendPacer {
-  private readonly stamps: number[] = [];
-  private pausedUntil = 0;
-  /** Messages/s taken off the pace at `cutAt` (the end of the last 429's pause). */
-  private cut = 0;
-  private cutAt = 0;
-  private tokens: number;
-  private refilledAt: number;
-
-  constructor(
-    private readonly clock: Clock,
-    readonly perSecond = 25,
-    private readonly opts: PaceOptions = {},
-  ) {
-    this.tokens = this.burst;
-    this.refilledAt = clock.now();
-  }
-
-  private get burst(): number {
-    return Math.max(1, this.opts.burst ?? this.perSecond);
-  }
-
-  /** Messages/s taken off the pace now (recent 429s, minus what calm time won back). */
-  private cutAtTime(now: number): number {
-    const slow = this.opts.afterRateLimit;
-    if (!slow || this.cut === 0) return 0;
-    return Math.max(0, this.cut - Math.max(0, Math.floor((now - this.cutAt) / slow.recoverMs)));
-  }
-
-  /** The pace now: `perSecond`, less what recent 429s took off. */
-  currentPerSecond(now = this.clock.now()): number {
-    const cut = this.cutAtTime(now);
-    return cut === 0 ? this.perSecond : Math.max(Math.min(this.perSecond, this.opts.afterRateLimit!.floor), this.perSecond - cut);
-  }
-
-  /** Waits for a free slot and takes it. False when `signal` aborted first (no slot taken). */
-  async acquire(signal?: AbortSignal): Promise<boolean> {
-    for (;;) {
-      if (signal?.aborted) return false;
-      const now = this.clock.now();
-      const limit = this.currentPerSecond(now);
-      while (this.stamps.length > 0 && this.stamps[0]! <= now - 1000) this.stamps.shift();
-      this.tokens = Math.min(this.burst, this.tokens + ((now - this.refilledAt) * limit) / 1000);
-      this.refilledAt = now;
-      const full = this.stamps.length >= limit ? this.stamps[this.stamps.length - limit]! + 1000 - now : 0;
-      const token = this.tokens >= 1 ? 0 : Math.ceil(((1 - this.tokens) * 1000) / limit);
-      const wait = Math.max(this.pausedUntil - now, full, token);
-      if (wait <= 0) {
-        this.stamps.push(now);
-        this.tokens -= 1;
-        return true;
-      }
-      await sleepUnless(this.clock, wait, signal);
-    }
-  }
-
-  /** Telegram said 429: everyone waits `ms` (then goes slower for a while, if so configured). */
-  pause(ms: number): void {
-    const now = this.clock.now();
-    this.pausedUntil = Math.max(this.pausedUntil, now + ms);
-    const slow = this.opts.afterRateLimit;
-    if (!slow) return;
-    // Several answers of one burst may all be 429s: one step per pause, not per answer.
-    if (now < this.cutAt) return;
-    this.cut = Math.min(this.cutAtTime(now) + slow.step, Math.max(0, this.perSecond - slow.floor));
-    this.cutAt = this.pausedUntil;
-  }
-}
-
-export type Delivery<T> =
-  | { outcome: "sent"; result: T }
-  /** 403: the user blocked the bot or the account is gone. */
-  | { outcome: "blocked"; error: unknown }
-  | { outcome: "failed"; error: unknown }
-  /** Aborted before the request went out: nothing was sent. */
-  | { outcome: "stopped" };
-
-export interface DeliverOptions {
-  pacer: SendPacer;
-  signal?: AbortSignal;
-  /** 429s tolerated for one message before it counts as failed. */
-  maxRateLimited?: number;
-  /** Runs right before each request goes out (e.g. persist "this chat is in flight"). */
-  beforeSend?: () => Promise<void>;
-  /** A 429 came back: the message was not delivered. */
-  onRateLimited?: () => void;
-}
-
-/** Sends one message through the pacer, waiting out 429s on the pacer's clock. Never throws for API errors. */
-export async function deliver<T>(send: () => Promise<T>, opts: DeliverOptions): Promise<Delivery<T>> {
-  const maxRateLimited = opts.maxRateLimited ?? 5;
-  for (let limited = 0; ; ) {
-    if (!(await opts.pacer.acquire(opts.signal))) return { outcome: "stopped" };
-    await opts.beforeSend?.();
-    try {
-      return { outcome: "sent", result: await send() };
-    } catch (error) {
-      if (!(error instanceof GrammyError)) return { outcome: "failed", error };
-      if (error.error_code === 403) return { outcome: "blocked", error };
-      if (error.error_code !== 429 || ++limited > maxRateLimited) return { outcome: "failed", error };
-      opts.pacer.pause(Math.max(1, error.parameters.retry_after ?? 1) * 1000);
-      opts.onRateLimited?.();
-    }
-  }
-}
-
-// ---- broadcast ----------------------------------------------------------------------------------
-
-export type BroadcastContent =
-  | { kind: "text"; text: string; entities?: MessageEntity[] }
-  | { kind: "photo"; fileId: string; caption?: string; captionEntities?: MessageEntity[] };
-
-/** Sends the content exactly as every recipient (and the admin's preview) gets it. */
-export function sendContent(api: Api, chatId: number, content: BroadcastContent): Promise<Message> {
-  if (content.kind === "text") {
-    return api.sendMessage(chatId, content.text, content.entities?.length ? { entities: content.entities } : {});
-  }
-  return api.sendPhoto(chatId, content.fileId, {
-    ...(content.caption !== undefined ? { caption: content.caption } : {}),
-    ...(content.captionEntities?.length ? { caption_entities: content.captionEntities } : {}),
-  });
-}
-
-export interface BroadcastCounts {
-  sent: number;
-  failed: number;
-  /** Answered 403 and were marked inactive. */
-  blocked: number;
-  /** In flight during a crash: maybe delivered, not sent again. */
-  uncertain: number;
-}
-
-/** What lives in the store under META_KEY (JSON). */
-export interface BroadcastState extends BroadcastCounts {
-  id: string;
-  status: "running" | "done";
-  adminChatId: number;
-  adminLang: Lang;
-  content: BroadcastContent;
-  startedAt: number;
-  finishedAt?: number;
-  /** Highest chat id with its outcome and every one before it recorded; chats go in ascending id order. */
-  doneThrough: number | null;
-  /** Chats past `doneThrough` whose outcome is recorded (answers that came back out of order). */
-  doneAhead?: number[];
-  /** Chats whose send went out (flushed before the request) with no outcome recorded yet. */
-  inFlight?: number[];
-  /** The one chat in flight, as versions before `inFlight` stored it; read on resume only. */
-  pending?: number;
-  progressMessageId?: number;
-}
-
-export interface BroadcastProgress extends BroadcastCounts {
-  remaining: number;
-}
 
 export interface BroadcasterOptions {
   store: Store;
@@ -278,8 +63,6 @@ export interface BroadcasterOptions {
 }
 
 export type StartResult = { ok: true; total: number } | { ok: false; reason: "running" | "no-recipients" };
-
-export const BROADCAST_META_KEY = "broadcast";
 
 export class Broadcaster {
   private readonly pacer: SendPacer;
@@ -503,11 +286,12 @@ export class Broadcaster {
       },
       onRateLimited: leave, // a 429 delivered nothing
     });
-    if (r.outcome === "stopped") return; // nothing went out; the chat stays ahead of the cursor
-    if (r.outcome === "blocked") store.updateChat(chatId, { inactive: true });
-    if (r.outcome === "failed") logger.warn({ chatId, err: r.error }, "broadcast message failed");
+    const outcome = counted(r);
+    if (outcome === "stopped") return; // nothing went out; the chat stays ahead of the cursor
+    if (outcome === "blocked") store.updateChat(chatId, { inactive: true });
+    if (outcome === "failed" && "error" in r) logger.warn({ chatId, err: r.error }, "broadcast message failed");
     this.inFlight.delete(chatId);
-    this.record(done, i, r.outcome);
+    this.record(done, i, outcome);
   }
 
   /** Records recipient `i`'s outcome (undefined: skipped) and moves the cursor over what is done. */
@@ -549,51 +333,5 @@ export class Broadcaster {
     });
     if (r.outcome === "sent") this.lastProgressText = text;
     else if (r.outcome !== "stopped") this.opts.logger.warn({ err: r.error }, "could not edit the broadcast progress message");
-  }
-}
-
-/** Which recipients of one run have an outcome: a cursor over the queue plus the few done past it. */
-class DoneMarks {
-  private readonly marks: Uint8Array;
-  private first = 0;
-  /** One past the highest index marked. */
-  private end = 0;
-
-  constructor(
-    readonly queue: readonly number[],
-    doneAhead: readonly number[],
-  ) {
-    this.marks = new Uint8Array(queue.length);
-    const ahead = new Set(doneAhead);
-    for (let i = 0; i < queue.length && ahead.size > 0; i++) {
-      if (ahead.delete(queue[i]!)) this.mark(i);
-    }
-  }
-
-  /** Index of the first recipient without an outcome. */
-  get firstOpen(): number {
-    return this.first;
-  }
-
-  has(i: number): boolean {
-    return this.marks[i] === 1;
-  }
-
-  mark(i: number): void {
-    this.marks[i] = 1;
-    this.end = Math.max(this.end, i + 1);
-    while (this.first < this.queue.length && this.marks[this.first] === 1) this.first++;
-  }
-
-  /** The cursor to store: the last id of the done prefix (or `before` when the prefix is empty). */
-  doneThrough(before: number | null): number | null {
-    return this.first > 0 ? this.queue[this.first - 1]! : before;
-  }
-
-  /** Ids done past the cursor. */
-  ahead(): number[] {
-    const out: number[] = [];
-    for (let i = this.first; i < this.end; i++) if (this.marks[i] === 1) out.push(this.queue[i]!);
-    return out;
   }
 }

@@ -9,13 +9,16 @@
  *  - a new notice message, so the phone actually notifies (edits are silent). Expiry and
  *    cancellation of a deposit need none when its message could be edited.
  *
- * Knows grammY only through `MessageApi` (satisfied by `bot.api` and `ctx.api`).
+ * Knows grammY only through `MessageApi` (satisfied by `bot.api` and `ctx.api`). Requests go
+ * through delivery.ts's deliver(), which classifies Telegram's answers as for the other bulk senders.
  */
 import type { InlineKeyboardMarkup } from "grammy/types";
 import type { Translate } from "../render/i18n.js";
 import { receiptText } from "../render/receipt.js";
 import { html, rupiah } from "../render/format.js";
 import { withSandboxBanner } from "../render/money.js";
+import { deliver, isNotModified, type Delivery } from "./delivery.js";
+import type { Pacer } from "./pacer.js";
 import type { Lang, TxRecord, TxStatus } from "../store/types.js";
 
 interface SendOptions {
@@ -55,7 +58,7 @@ export function noticeFor(tx: Pick<TxRecord, "kind" | "status">, next: TxStatus)
 }
 
 /** Result of delivering one notice. */
-export type Delivery =
+export type NoticeOutcome =
   /** The notice message went out. */
   | "sent"
   /** Only the original message was edited (enough for this notice, or a resend was not safe). */
@@ -64,18 +67,10 @@ export type Delivery =
   | "blocked"
   /** Telegram refused for good (400...): retrying cannot help. */
   | "refused"
-  /** Known not sent (429 Too Many Requests): try again later. */
-  | "retry"
-  /** Unknown whether the message went out (network, 5xx, 429 after retries). */
+  /** Known not sent (429; the shared pacer waits it out): try again later. */
+  | "rate-limited"
+  /** Unknown whether the message went out (network, 5xx): retried through the exactly-once protocol. */
   | "uncertain";
-
-/** Paces messages across all background senders (e.g. watch/broadcast.ts SendPacer). */
-export interface Pacer {
-  /** Waits for a free slot and takes it. */
-  acquire(): Promise<boolean>;
-  /** Telegram said 429: everyone waits `ms`. */
-  pause(ms: number): void;
-}
 
 export interface NotifierOptions {
   /** Prefix money messages with the sandbox banner. */
@@ -84,6 +79,7 @@ export interface NotifierOptions {
   maxAgeHours: (tx: TxRecord) => number;
   /** Buttons for a paid deposit waiting for settlement (e.g. the deposit feature's instant release). */
   processingMarkup?: (lang: Lang, tx: TxRecord) => InlineKeyboardMarkup | undefined;
+  /** Shared pacing of background messages (pacer.ts); a 429 pauses it and is reported, not retried here. */
   pacer?: Pacer;
 }
 
@@ -106,7 +102,7 @@ export class Notifier {
    * reached the chat (its marker survived a crash or a network error); then a resend happens
    * only when the original message cannot show the outcome instead.
    */
-  async deliver(lang: Lang, tx: TxRecord, kind: NoticeKind, mayHaveBeenSent: boolean): Promise<Delivery> {
+  async deliver(lang: Lang, tx: TxRecord, kind: NoticeKind, mayHaveBeenSent: boolean): Promise<NoticeOutcome> {
     let shown = false;
     if (kind !== "gaveup") {
       const edit = await this.editOriginal(lang, tx, kind);
@@ -115,18 +111,14 @@ export class Notifier {
     }
     const quiet = kind === "expired" || kind === "cancel";
     if (shown && (quiet || mayHaveBeenSent)) return "edited";
-    try {
-      await this.opts.pacer?.acquire();
-      await this.api.sendMessage(tx.chatId, this.noticeText(lang, tx, kind), {
+    const r = await this.paced(() =>
+      this.api.sendMessage(tx.chatId, this.noticeText(lang, tx, kind), {
         parse_mode: "HTML",
         ...withMarkup(this.noticeMarkup(lang, tx, kind)),
-      });
-      return "sent";
-    } catch (err) {
-      const retryAfter = retryAfterMs(err);
-      if (retryAfter !== undefined) this.opts.pacer?.pause(retryAfter);
-      return classify(err);
-    }
+      }),
+    );
+    // No signal is given, so "stopped" cannot happen.
+    return r.outcome === "stopped" ? "uncertain" : r.outcome;
   }
 
   /**
@@ -136,25 +128,25 @@ export class Notifier {
   async editOriginal(lang: Lang, tx: TxRecord, kind: NoticeKind): Promise<"ok" | "none" | "blocked" | "failed"> {
     if (tx.messageId === undefined) return "none";
     const markup = kind === "processing" ? this.processingMarkup(lang, tx) : undefined;
-    try {
-      await this.opts.pacer?.acquire();
+    const messageId = tx.messageId;
+    const r = await this.paced(() => {
       if (tx.detail?.photo === true) {
-        await this.api.editMessageCaption(tx.chatId, tx.messageId, {
+        return this.api.editMessageCaption(tx.chatId, messageId, {
           caption: this.caption(lang, tx, kind),
           parse_mode: "HTML",
           ...withMarkup(markup),
         });
-      } else {
-        const text = this.money(lang, `${this.headline(lang, tx, kind)}\n\n${receiptText(this.t, lang, tx)}`);
-        await this.api.editMessageText(tx.chatId, tx.messageId, text, { parse_mode: "HTML", ...withMarkup(markup) });
       }
-      return "ok";
-    } catch (err) {
-      if (isNotModified(err)) return "ok";
-      const retryAfter = retryAfterMs(err);
-      if (retryAfter !== undefined) this.opts.pacer?.pause(retryAfter);
-      return telegramCode(err) === 403 ? "blocked" : "failed";
-    }
+      const text = this.money(lang, `${this.headline(lang, tx, kind)}\n\n${receiptText(this.t, lang, tx)}`);
+      return this.api.editMessageText(tx.chatId, messageId, text, { parse_mode: "HTML", ...withMarkup(markup) });
+    });
+    if (r.outcome === "sent" || ("error" in r && isNotModified(r.error))) return "ok";
+    return r.outcome === "blocked" ? "blocked" : "failed";
+  }
+
+  /** One request through the shared deliver(): a 429 pauses the pacer and is reported at once. */
+  private paced<T>(send: () => Promise<T>): Promise<Delivery<T>> {
+    return deliver(send, { pacer: this.opts.pacer, maxRateLimited: 0 });
   }
 
   private headline(lang: Lang, tx: TxRecord, kind: NoticeKind): string {
@@ -217,30 +209,4 @@ export function checkButton(t: Translate, lang: Lang, refId: string): InlineKeyb
 
 function withMarkup(markup: InlineKeyboardMarkup | undefined): SendOptions {
   return markup ? { reply_markup: markup } : {};
-}
-
-/** Telegram's error code when Telegram answered (grammY's GrammyError), else undefined. */
-export function telegramCode(err: unknown): number | undefined {
-  const code = (err as { error_code?: unknown } | null)?.error_code;
-  return typeof code === "number" ? code : undefined;
-}
-
-function isNotModified(err: unknown): boolean {
-  const d = (err as { description?: unknown } | null)?.description;
-  return telegramCode(err) === 400 && typeof d === "string" && d.includes("message is not modified");
-}
-
-/** 429's retry_after in ms, when Telegram asked to wait. */
-export function retryAfterMs(err: unknown): number | undefined {
-  const s = (err as { parameters?: { retry_after?: unknown } } | null)?.parameters?.retry_after;
-  return telegramCode(err) === 429 && typeof s === "number" ? s * 1000 : undefined;
-}
-
-/** A failed send: blocked (403), rate limited (429), refused for good (other 4xx), or not known. */
-export function classify(err: unknown): Delivery {
-  const code = telegramCode(err);
-  if (code === 403) return "blocked";
-  if (code === 429) return "retry";
-  if (code !== undefined && code >= 400 && code < 500 && code !== 429) return "refused";
-  return "uncertain";
 }

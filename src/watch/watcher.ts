@@ -25,6 +25,9 @@
  *
  * Chats without an api key (removed) or marked inactive are not polled: their transactions are
  * parked and looked at again (without a provider call) every `maxIntervalMs`.
+ *
+ * Over 350 lines: scheduling (due times -> lanes -> calls) and the check that reschedules share
+ * one state (queued, in flight, forced, waiters); split further, each half would reach into the other.
  */
 import type { InlineKeyboardMarkup } from "grammy/types";
 import type { Translate } from "../render/i18n.js";
@@ -34,7 +37,8 @@ import type { Store } from "../store/store.js";
 import { OPEN_STATUSES, type Lang, type TxRecord, type TxStatus } from "../store/types.js";
 import { backoffDelay, FailureBackoff, type BackoffOptions } from "./backoff.js";
 import { KeyedLimiter } from "./limiter.js";
-import { noticeFor, Notifier, type MessageApi, type Pacer } from "./notify.js";
+import { noticeFor, Notifier, type MessageApi } from "./notify.js";
+import type { Pacer } from "./pacer.js";
 import { lookupPatch, lookupTx, type Lookup, type StatusApi } from "../domain/refresh.js";
 import { DueTimes } from "./dueTimes.js";
 import { NoticeProtocol, watchOf, type AnnounceMode } from "./announce.js";

@@ -69,7 +69,7 @@ describe("/ceksaldo (/balances): the admin balance round", () => {
 
     await admin.sendCommand("balances");
     expect(admin.lastReply()).toContain("Checking the balance of 3 chats");
-    await settle(w.deps.alerts!.adminRoundDone());
+    await settle(w.deps.balanceRound!.done());
 
     expect(rich.replies()).toEqual(["💰 Saldo Anda: Rp1.000.000"]);
     expect(poor.lastReply()).toContain("Saldo Anda: Rp5.000");
@@ -93,7 +93,7 @@ describe("/ceksaldo (/balances): the admin balance round", () => {
     const { admin } = await setup(2);
     w.sandbox.fault("/get_profile", "html502");
     await admin.sendCommand("ceksaldo");
-    await settle(w.deps.alerts!.adminRoundDone());
+    await settle(w.deps.balanceRound!.done());
     expect(admin.lastReply()).toContain("Sent: 1 (under threshold: 0)");
     expect(admin.lastReply()).toContain("Failed: 1");
   });

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ManualClock } from "../../src/clock.js";
-import { BROADCAST_META_KEY, SendPacer, type BroadcastState } from "../../src/watch/broadcast.js";
+import { BROADCAST_META_KEY, type BroadcastState } from "../../src/watch/broadcastState.js";
+import { SendPacer } from "../../src/watch/pacer.js";
 import type { FakeUser } from "../support/chat.js";
 import { TelegramErrors, type RecordedCall } from "../support/fakeBotApi.js";
 import { makeWorld, type World, type WorldOptions } from "../support/world.js";
@@ -212,6 +213,22 @@ describe("SendPacer", () => {
     await clock.advance(1);
     await late;
     expect(times.at(-1)).toBe(7500);
+  });
+
+  it("a slot counts from when its request goes out: work before the send cannot bunch requests", async () => {
+    const clock = new ManualClock();
+    const pacer = new SendPacer(clock, 2);
+    const start = clock.now();
+    const slow = (await pacer.take())!; // its request waits 300 ms for a store flush
+    (await pacer.take())!.goingOut();
+    await clock.advance(300);
+    slow.goingOut();
+    const times: number[] = [];
+    const all = Promise.all([0, 1].map(() => pacer.take().then(() => times.push(clock.now() - start))));
+    await clock.advance(1500);
+    await all;
+    // Counted from when it was taken, the slow one would free its slot at 1000: three requests in [300, 1300).
+    expect(times).toEqual([1000, 1300]);
   });
 
   it("an aborted wait takes no slot", async () => {

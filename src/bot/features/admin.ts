@@ -18,7 +18,7 @@ import type { BotContext, BotConversation, ConvContext } from "../context.js";
 import { cancelRow, now, STEP_TIMEOUT_MS } from "../flows/steps.js";
 import { isPrivate } from "../guards.js";
 import type { FeatureModule } from "../module.js";
-import { sendContent, type BroadcastContent } from "../../watch/broadcast.js";
+import { sendContent, type BroadcastContent } from "../../watch/broadcastState.js";
 
 const BROADCAST_COMMANDS = ["broadcast", "siaran"];
 const ROUND_COMMANDS = ["ceksaldo", "balances"];
@@ -110,10 +110,6 @@ async function confirmBroadcast(ctx: CallbackQueryContext<BotContext>): Promise<
     await ctx.editMessageText(ctx.t("broadcast-draft-gone")).catch(() => undefined);
     return;
   }
-  if (!broadcaster) {
-    await ctx.reply(ctx.t("admin-unavailable"));
-    return;
-  }
   const started = await broadcaster.start(chatId, ctx.lang, draft.content);
   if (!started.ok) {
     // A running broadcast keeps the draft: Send works again once it finished.
@@ -132,8 +128,8 @@ async function cancelBroadcast(ctx: CallbackQueryContext<BotContext>): Promise<v
 }
 
 async function balanceRound(ctx: BotContext): Promise<void> {
-  const alerts = ctx.deps.alerts;
-  if (alerts.isAdminRoundRunning()) {
+  const round = ctx.deps.balanceRound;
+  if (round.isRunning()) {
     await ctx.reply(ctx.t("admin-round-busy"));
     return;
   }
@@ -143,7 +139,7 @@ async function balanceRound(ctx: BotContext): Promise<void> {
     return;
   }
   await ctx.reply(ctx.t("admin-round-started", { count }));
-  alerts.startAdminRound(ctx.chat!.id, ctx.lang);
+  round.start(ctx.chat!.id, ctx.lang);
 }
 
 const composer = new Composer<BotContext>();
