@@ -15,6 +15,7 @@ import type { InlineKeyboardMarkup } from "grammy/types";
 import type { Translate } from "../bot/i18n.js";
 import { receiptText } from "../bot/money/receipt.js";
 import { html, rupiah } from "../bot/format.js";
+import { cb } from "../render/callbacks.js";
 import type { Lang, TxRecord, TxStatus } from "../store/types.js";
 
 interface SendOptions {
@@ -211,7 +212,7 @@ function credited(tx: TxRecord): number {
 }
 
 export function checkButton(t: Translate, lang: Lang, refId: string): InlineKeyboardMarkup {
-  return { inline_keyboard: [[{ text: t(lang, "button-check-status"), callback_data: `st:${refId}` }]] };
+  return { inline_keyboard: [[{ text: t(lang, "button-check-status"), callback_data: cb.status.encode({ refId }) }]] };
 }
 
 function withMarkup(markup: InlineKeyboardMarkup | undefined): SendOptions {

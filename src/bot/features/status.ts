@@ -13,6 +13,7 @@ import type { Store } from "../../store/store.js";
 import { OPEN_STATUSES, type TxRecord, type WatchState } from "../../store/types.js";
 import { noticeFor, Notifier } from "../../watch/notify.js";
 import { DEFAULT_DEPOSIT_LATE_MS, refreshTx, type Lookup } from "../../watch/refresh.js";
+import { cb, onCallback } from "../callbacks.js";
 import type { BaseContext, BotContext } from "../context.js";
 import { html } from "../format.js";
 import { requireKey } from "../guards.js";
@@ -76,7 +77,7 @@ function statusView(ctx: BaseContext, { tx, lookup }: Checked): { text: string; 
   else if (open && lookup?.kind !== "error") notes.push(ctx.t("check-still-open"));
   if (open && tx.watch?.gaveUp) notes.push(ctx.t("check-gave-up-note"));
   const text = moneyText(ctx, [receiptText(ctx.translate, ctx.lang, tx), ...notes].join("\n\n"));
-  return open ? { text, markup: new InlineKeyboard().text(ctx.t("button-refresh-status"), `st:${tx.refId}`) } : { text };
+  return open ? { text, markup: new InlineKeyboard().text(ctx.t("button-refresh-status"), cb.status.encode({ refId: tx.refId })) } : { text };
 }
 
 async function replyStatus(ctx: BotContext, apiKey: string, tx: TxRecord): Promise<void> {
@@ -92,7 +93,7 @@ async function listOpen(ctx: BotContext): Promise<void> {
     return;
   }
   const kb = new InlineKeyboard();
-  for (const tx of open.slice(0, OPEN_LIST_MAX)) kb.text(txButtonLabel(ctx, tx), `st:${tx.refId}`).row();
+  for (const tx of open.slice(0, OPEN_LIST_MAX)) kb.text(txButtonLabel(ctx, tx), cb.status.encode({ refId: tx.refId })).row();
   const more = open.length - OPEN_LIST_MAX;
   const text = more > 0 ? `${ctx.t("check-open-title")}\n${ctx.t("check-open-more", { count: more })}` : ctx.t("check-open-title");
   await ctx.reply(text, { parse_mode: "HTML", reply_markup: kb });
@@ -112,15 +113,15 @@ composer.command("status", async (ctx) => {
   }
   if (matches.length > 1) {
     const kb = new InlineKeyboard();
-    for (const tx of matches.slice(0, OPEN_LIST_MAX)) kb.text(txButtonLabel(ctx, tx), `st:${tx.refId}`).row();
+    for (const tx of matches.slice(0, OPEN_LIST_MAX)) kb.text(txButtonLabel(ctx, tx), cb.status.encode({ refId: tx.refId })).row();
     await ctx.reply(ctx.t("check-choose", { id: html(id) }), { parse_mode: "HTML", reply_markup: kb });
     return;
   }
   await replyStatus(ctx, apiKey, matches[0]!);
 });
 
-composer.callbackQuery(/^st:(\w+)$/, async (ctx) => {
-  const tx = ctx.deps.store.getTx(ctx.match[1]!);
+onCallback(composer, cb.status, async (ctx, { refId }) => {
+  const tx = ctx.deps.store.getTx(refId);
   // Another chat's reference is answered like an unknown one: nothing about it is revealed.
   if (!tx || tx.chatId !== ctx.chat?.id) {
     await ctx.answerCallbackQuery({ text: ctx.t("button-expired") });
