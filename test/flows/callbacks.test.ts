@@ -21,6 +21,8 @@ const FORGED = [
   "pr:h:toString",
   "pr:__proto__:c",
   "pr:h:s:constructor:toString",
+  "pr:h:s:0:constructor",
+  "pr:b:s:0:__proto__ valueof",
   "f:c:constructor",
   "f:p:__proto__",
   "f:toString",
