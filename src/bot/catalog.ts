@@ -215,7 +215,8 @@ function tokenMatches(token: string, item: Indexed): boolean {
   if (n !== undefined) return item.numbers.has(n) || (n < 1000 && item.numbers.has(n * 1000));
   // Units typed after a number ("10gb", "50rb") are in the name or the face value already.
   if (token === "gb" || token === "rb" || token === "k" || token === "ribu") return true;
-  const alternatives = SYNONYMS[token];
+  // Own entries only: a search for "constructor" must not find Object.prototype.constructor.
+  const alternatives = Object.hasOwn(SYNONYMS, token) ? SYNONYMS[token] : undefined;
   if (alternatives) return alternatives.some((a) => item.hay.includes(` ${a} `)) || item.hay.includes(` ${token} `);
   // Short words only match the start of a word ("ax" is Axis, not "max"); longer ones anywhere.
   return token.length <= 2 ? item.hay.includes(` ${token}`) : item.hay.includes(token);

@@ -8,6 +8,7 @@ import { conversations, createConversation } from "@grammyjs/conversations";
 import { limit } from "@grammyjs/ratelimiter";
 import { sequentialize } from "@grammyjs/runner";
 import type { UserFromGetMe } from "grammy/types";
+import { cb, onCallback, type MenuName } from "./callbacks.js";
 import type { BaseContext, BotContext, BotDeps, ConvContext } from "./context.js";
 import { langFromTelegram } from "../render/i18n.js";
 import { balanceFeature, showBalance } from "./features/balance.js";
@@ -86,7 +87,7 @@ export function createBot(token: string, deps: BotDeps, botConfig: BotConfig = {
       reply_markup: { remove_keyboard: true },
     });
   });
-  bot.callbackQuery("cancel", async (ctx) => {
+  onCallback(bot, cb.cancel, async (ctx) => {
     await ctx.conversation.exitAll();
     await ctx.answerCallbackQuery();
     await ctx.editMessageReplyMarkup().catch(() => undefined);
@@ -108,12 +109,14 @@ export function createBot(token: string, deps: BotDeps, botConfig: BotConfig = {
       bot.errorBoundary(onError, createConversation<BotContext, ConvContext>(flow.builder, flow.id));
     }
   }
-  const actions: Record<string, MenuAction> = {
-    balance: showBalance,
-    language: askLanguage,
-    help: (ctx) => ctx.reply(ctx.t("help"), { parse_mode: "HTML" }),
-    ...Object.assign({}, ...modules.map((m) => m.menu ?? {})),
-  };
+  const actions = new Map<MenuName, MenuAction>([
+    ["balance", showBalance],
+    ["language", askLanguage],
+    ["help", (ctx) => ctx.reply(ctx.t("help"), { parse_mode: "HTML" })],
+  ]);
+  for (const m of modules) {
+    for (const [name, action] of Object.entries(m.menu ?? {}) as [MenuName, MenuAction][]) actions.set(name, action);
+  }
   const features = [
     linkFeature,
     balanceFeature,

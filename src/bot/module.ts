@@ -1,5 +1,6 @@
 /** How a feature plugs into createBot: its handlers, its guided flows, its money kinds, its menu entries. */
 import type { Composer } from "grammy";
+import type { MenuName } from "./callbacks.js";
 import type { BotContext, BotConversation, ConvContext } from "./context.js";
 import type { MoneyKind } from "./money/kinds.js";
 
@@ -14,5 +15,5 @@ export interface FeatureModule {
   /** Money actions confirmed through the shared confirm engine. */
   kinds?: readonly MoneyKind[];
   /** Main-menu buttons this feature answers (`menu:<name>`). */
-  menu?: Readonly<Record<string, MenuAction>>;
+  menu?: Readonly<Partial<Record<MenuName, MenuAction>>>;
 }

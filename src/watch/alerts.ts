@@ -18,6 +18,7 @@ import type { Logger } from "../logger.js";
 import { rupiah } from "../render/format.js";
 import { withSandboxBanner } from "../render/money.js";
 import type { Translate } from "../render/i18n.js";
+import { cb } from "../render/callbacks.js";
 import type { Store } from "../store/store.js";
 import type { ChatRecord, Lang, TxRecord } from "../store/types.js";
 import type { UpstreamClient } from "../upstream/client.js";
@@ -215,8 +216,8 @@ export class BalanceAlerts {
       const t = this.opts.translate;
       const text = this.money(lang, t(lang, "alert-low", { balance: rupiah(balance), threshold: rupiah(threshold) }));
       const keyboard = new InlineKeyboard()
-        .text(t(lang, "menu-deposit"), "menu:deposit")
-        .text(t(lang, "menu-alerts"), "menu:alerts");
+        .text(t(lang, "menu-deposit"), cb.menu.encode({ name: "deposit" }))
+        .text(t(lang, "menu-alerts"), cb.menu.encode({ name: "alerts" }));
       const sent = await this.send(chatId, text, keyboard);
       if (sent) this.opts.store.updateChat(chatId, { alertFired: true });
       return sent ? "alerted" : "error";

@@ -19,6 +19,7 @@ import { html, rupiah } from "../render/format.js";
 import { withSandboxBanner } from "../render/money.js";
 import { deliver, isNotModified, type Delivery } from "./delivery.js";
 import type { Pacer } from "./pacer.js";
+import { cb } from "../render/callbacks.js";
 import type { Lang, TxRecord, TxStatus } from "../store/types.js";
 
 interface SendOptions {
@@ -204,7 +205,7 @@ function credited(tx: TxRecord): number {
 }
 
 export function checkButton(t: Translate, lang: Lang, refId: string): InlineKeyboardMarkup {
-  return { inline_keyboard: [[{ text: t(lang, "button-check-status"), callback_data: `st:${refId}` }]] };
+  return { inline_keyboard: [[{ text: t(lang, "button-check-status"), callback_data: cb.status.encode({ refId }) }]] };
 }
 
 function withMarkup(markup: InlineKeyboardMarkup | undefined): SendOptions {

@@ -163,7 +163,8 @@ export class StatusWatcher {
       }
       this.due.delete(refId); // its heap entry goes stale; the check reschedules it
       const tx = this.deps.store.getTx(refId)!;
-      const apiKey = OPEN_STATUSES.has(tx.status) ? this.pollableKey(tx.chatId) : undefined;
+      // The user is asking from the chat, so an "inactive" mark (it blocked the bot once) does not stop this check.
+      const apiKey = OPEN_STATUSES.has(tx.status) ? this.pollableKey(tx.chatId, { evenIfInactive: true }) : undefined;
       if (apiKey === undefined) {
         this.forced.delete(refId);
         if (OPEN_STATUSES.has(tx.status)) this.park(tx);
@@ -249,9 +250,9 @@ export class StatusWatcher {
   }
 
   /** The chat's api key if it may be polled: linked, not blocked, key readable. */
-  private pollableKey(chatId: number): string | undefined {
+  private pollableKey(chatId: number, opts: { evenIfInactive?: boolean } = {}): string | undefined {
     const chat = this.deps.store.getChat(chatId);
-    if (!chat || chat.inactive) return undefined;
+    if (!chat || (chat.inactive && !opts.evenIfInactive)) return undefined;
     try {
       return this.deps.store.getApiKey(chatId);
     } catch {
@@ -351,7 +352,7 @@ export class StatusWatcher {
     if (!tx || !OPEN_STATUSES.has(tx.status)) return;
     const w = watchOf(tx);
     if (w.gaveUp && !w.announcing && !mode) return;
-    const apiKey = this.pollableKey(tx.chatId);
+    const apiKey = this.pollableKey(tx.chatId, { evenIfInactive: mode !== undefined });
     if (apiKey === undefined) {
       this.park(tx);
       return;

@@ -13,7 +13,8 @@
  *
  * The draft waits in the store (meta `broadcast:draft:<chat>`), so Send works after a restart.
  */
-import { Composer, InlineKeyboard, type CallbackQueryContext } from "grammy";
+import { Composer, InlineKeyboard } from "grammy";
+import { cb, onCallback, type CallbackContext } from "../callbacks.js";
 import type { BotContext, BotConversation, ConvContext } from "../context.js";
 import { cancelRow, now, STEP_TIMEOUT_MS } from "../flows/steps.js";
 import { isPrivate } from "../guards.js";
@@ -67,7 +68,7 @@ async function waitContent(
       await next.reply(next.t("step-timeout"));
       await conversation.halt({ next: isCommand });
     }
-    if (isCommand || next.callbackQuery?.data?.startsWith("menu:")) await conversation.halt({ next: true });
+    if (isCommand || cb.menu.decode(next.callbackQuery?.data ?? "")) await conversation.halt({ next: true });
     if (next.callbackQuery) await conversation.skip({ next: true });
     if (m?.text) {
       return { content: { kind: "text", text: m.text, ...(m.entities ? { entities: m.entities } : {}) }, ctx: next };
@@ -97,16 +98,16 @@ async function broadcastFlow(conversation: BotConversation, ctx: ConvContext): P
   });
   // The preview is sent exactly like every copy will be.
   await sendContent(next.api, chatId, content);
-  const kb = new InlineKeyboard().text(next.t("broadcast-button-send"), `bc:go:${id}`).text(next.t("button-cancel"), `bc:no:${id}`);
+  const kb = new InlineKeyboard().text(next.t("broadcast-button-send"), cb.broadcastSend.encode({ draft: id })).text(next.t("button-cancel"), cb.broadcastCancel.encode({ draft: id }));
   await next.reply(next.t("broadcast-confirm", { count }), { parse_mode: "HTML", reply_markup: kb });
 }
 
-async function confirmBroadcast(ctx: CallbackQueryContext<BotContext>): Promise<void> {
+async function confirmBroadcast(ctx: CallbackContext<BotContext>, { draft: draftId }: { draft: string }): Promise<void> {
   await ctx.answerCallbackQuery();
   const chatId = ctx.chat!.id;
   const { store, broadcaster } = ctx.deps;
   const draft = store.getMeta<Draft>(draftKey(chatId));
-  if (!draft || draft.id !== ctx.match[1]) {
+  if (!draft || draft.id !== draftId) {
     await ctx.editMessageText(ctx.t("broadcast-draft-gone")).catch(() => undefined);
     return;
   }
@@ -120,10 +121,10 @@ async function confirmBroadcast(ctx: CallbackQueryContext<BotContext>): Promise<
   await ctx.editMessageText(ctx.t("broadcast-started", { count: started.total })).catch(() => undefined);
 }
 
-async function cancelBroadcast(ctx: CallbackQueryContext<BotContext>): Promise<void> {
+async function cancelBroadcast(ctx: CallbackContext<BotContext>, { draft }: { draft: string }): Promise<void> {
   await ctx.answerCallbackQuery();
   const chatId = ctx.chat!.id;
-  if (ctx.deps.store.getMeta<Draft>(draftKey(chatId))?.id === ctx.match[1]) ctx.deps.store.setMeta(draftKey(chatId), undefined);
+  if (ctx.deps.store.getMeta<Draft>(draftKey(chatId))?.id === draft) ctx.deps.store.setMeta(draftKey(chatId), undefined);
   await ctx.editMessageText(ctx.t("broadcast-cancelled")).catch(() => undefined);
 }
 
@@ -145,13 +146,13 @@ async function balanceRound(ctx: BotContext): Promise<void> {
 const composer = new Composer<BotContext>();
 // Not an admin (or not in a private chat): the update stops here without a word.
 composer.command(ADMIN_COMMANDS, (ctx, next) => (isAdmin(ctx) ? next() : undefined));
-composer.callbackQuery(/^bc:/, (ctx, next) => (isAdmin(ctx) ? next() : ctx.answerCallbackQuery()));
 
 composer.command("admin", (ctx) => ctx.reply(ctx.t("admin-help"), { parse_mode: "HTML" }));
 composer.command(BROADCAST_COMMANDS, openBroadcast);
 composer.command(ROUND_COMMANDS, balanceRound);
-composer.callbackQuery(/^bc:go:(\w+)$/, confirmBroadcast);
-composer.callbackQuery(/^bc:no:(\w+)$/, cancelBroadcast);
+// A non-admin pressing an admin button gets a silent answer.
+onCallback(composer, cb.broadcastSend, (ctx, f) => (isAdmin(ctx) ? confirmBroadcast(ctx, f) : ctx.answerCallbackQuery()));
+onCallback(composer, cb.broadcastCancel, (ctx, f) => (isAdmin(ctx) ? cancelBroadcast(ctx, f) : ctx.answerCallbackQuery()));
 
 export const adminModule: FeatureModule = {
   composer,

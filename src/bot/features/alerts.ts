@@ -8,7 +8,8 @@ import type { BotContext, BotConversation, ConvContext } from "../context.js";
 import { parseRupiah } from "../amount.js";
 import { rupiah } from "../../render/format.js";
 import { requireKey } from "../guards.js";
-import { askText, FLOW_PREFIX, type TextStep } from "../flows/steps.js";
+import { cb } from "../callbacks.js";
+import { askText, type TextStep } from "../flows/steps.js";
 import type { FeatureModule } from "../module.js";
 
 export const MIN_THRESHOLD = 1_000;
@@ -47,7 +48,7 @@ async function alertsFlow(conversation: BotConversation, ctx: ConvContext): Prom
   const status =
     current === null ? ctx.t("alerts-status-off") : ctx.t("alerts-status-on", { threshold: rupiah(current) });
   const step = thresholdStep(() =>
-    current === null ? undefined : new InlineKeyboard().text(ctx.t("alerts-button-off"), `${FLOW_PREFIX}off`),
+    current === null ? undefined : new InlineKeyboard().text(ctx.t("alerts-button-off"), cb.flowButton.encode({ button: "off" })),
   );
   const answer = await askText(conversation, ctx, `${status}\n\n${ctx.t("alerts-ask")}`, step);
   const next = answer.ctx;

@@ -8,6 +8,7 @@ import { Composer, InlineKeyboard } from "grammy";
 import type { TxRecord, TxStatus } from "../../store/types.js";
 import { UpstreamError, UpstreamRejected } from "../../upstream/errors.js";
 import { DEFAULT_DEPOSIT_LATE_MS, refreshTx } from "../../domain/refresh.js";
+import { cb, onCallback } from "../callbacks.js";
 import type { BaseContext, BotContext } from "../context.js";
 import { html, rupiah } from "../../render/format.js";
 import { requireKey } from "../guards.js";
@@ -76,8 +77,8 @@ const composer = new Composer<BotContext>();
 composer.command("deposit", startDeposit);
 
 // Cancel a pending deposit; once it was paid (or ended) say why not.
-composer.callbackQuery(/^dp:x:(\w+)$/, async (ctx) => {
-  const found = await depositOfButton(ctx, ctx.match[1]!);
+onCallback(composer, cb.depositCancel, async (ctx, { refId }) => {
+  const found = await depositOfButton(ctx, refId);
   if (!found) return;
   const { tx, apiKey } = found;
   if (!tx.upstreamId) {
@@ -115,8 +116,8 @@ composer.callbackQuery(/^dp:x:(\w+)$/, async (ctx) => {
 });
 
 // Instant release, step 1: preview the handling fee and ask to confirm.
-composer.callbackQuery(/^dp:i:(\w+)$/, async (ctx) => {
-  const found = await depositOfButton(ctx, ctx.match[1]!);
+onCallback(composer, cb.depositRelease, async (ctx, { refId }) => {
+  const found = await depositOfButton(ctx, refId);
   if (!found) return;
   const { apiKey } = found;
   let { tx } = found;
@@ -144,8 +145,8 @@ composer.callbackQuery(/^dp:i:(\w+)$/, async (ctx) => {
     await ctx.reply(moneyText(ctx, text), {
       parse_mode: "HTML",
       reply_markup: new InlineKeyboard()
-        .text(ctx.t("deposit-button-release-confirm"), `dp:ic:${tx.refId}`)
-        .text(ctx.t("deposit-button-release-later"), `dp:in:${tx.refId}`),
+        .text(ctx.t("deposit-button-release-confirm"), cb.depositReleaseConfirm.encode({ refId: tx.refId }))
+        .text(ctx.t("deposit-button-release-later"), cb.depositReleaseLater.encode({ refId: tx.refId })),
     });
   } catch (err) {
     await replyUpstreamError(ctx, err);
@@ -153,8 +154,7 @@ composer.callbackQuery(/^dp:i:(\w+)$/, async (ctx) => {
 });
 
 // Instant release, step 2: release exactly once, whatever the number of taps or re-delivered updates.
-composer.callbackQuery(/^dp:ic:(\w+)$/, async (ctx) => {
-  const refId = ctx.match[1]!;
+onCallback(composer, cb.depositReleaseConfirm, async (ctx, { refId }) => {
   const store = ctx.deps.store;
   const tx = store.getTx(refId);
   const apiKey = ctx.chat && store.getApiKey(ctx.chat.id);
@@ -212,7 +212,7 @@ composer.callbackQuery(/^dp:ic:(\w+)$/, async (ctx) => {
   }
 });
 
-composer.callbackQuery(/^dp:in:(\w+)$/, async (ctx) => {
+onCallback(composer, cb.depositReleaseLater, async (ctx) => {
   await ctx.answerCallbackQuery();
   await ctx.editMessageReplyMarkup().catch(() => undefined);
 });

@@ -9,6 +9,7 @@
 import { Composer, InlineKeyboard } from "grammy";
 import type { Store } from "../../store/store.js";
 import { OPEN_STATUSES, type TxKind, type TxRecord } from "../../store/types.js";
+import { cb, onCallback } from "../callbacks.js";
 import type { BaseContext, BotContext } from "../context.js";
 import { html, rupiah, wibTime } from "../../render/format.js";
 import { isPrivate } from "../guards.js";
@@ -66,12 +67,12 @@ async function showHistory(ctx: BotContext, page = 0, edit = false): Promise<voi
 
   const kb = new InlineKeyboard();
   items.forEach((tx, i) => {
-    kb.text(String(first + i + 1), `hd:${tx.refId}`);
+    kb.text(String(first + i + 1), cb.historyDetail.encode({ refId: tx.refId }));
     if (i % 5 === 4) kb.row();
   });
   if (items.length % 5 !== 0) kb.row();
-  if (p > 0) kb.text(ctx.t("button-prev"), `hp:${p - 1}`);
-  if (p < pages - 1) kb.text(ctx.t("button-next"), `hp:${p + 1}`);
+  if (p > 0) kb.text(ctx.t("button-prev"), cb.historyPage.encode({ page: p - 1 }));
+  if (p < pages - 1) kb.text(ctx.t("button-next"), cb.historyPage.encode({ page: p + 1 }));
 
   if (edit) {
     const edited = await ctx.editMessageText(text, { parse_mode: "HTML", reply_markup: kb }).then(
@@ -100,13 +101,13 @@ export function detailText(ctx: BaseContext, tx: TxRecord): string {
 const composer = new Composer<BotContext>();
 composer.command(["riwayat", "history"], (ctx) => showHistory(ctx));
 
-composer.callbackQuery(/^hp:(\d{1,6})$/, async (ctx) => {
+onCallback(composer, cb.historyPage, async (ctx, { page }) => {
   await ctx.answerCallbackQuery();
-  await showHistory(ctx, Number(ctx.match[1]), true);
+  await showHistory(ctx, page, true);
 });
 
-composer.callbackQuery(/^hd:(\w+)$/, async (ctx) => {
-  const tx = ctx.deps.store.getTx(ctx.match[1]!);
+onCallback(composer, cb.historyDetail, async (ctx, { refId }) => {
+  const tx = ctx.deps.store.getTx(refId);
   // Another chat's reference is answered like an unknown one: nothing about it is revealed.
   if (!tx || tx.chatId !== ctx.chat?.id || !isHistory(tx)) {
     await ctx.answerCallbackQuery({ text: ctx.t("button-expired") });
@@ -114,8 +115,8 @@ composer.callbackQuery(/^hd:(\w+)$/, async (ctx) => {
   }
   await ctx.answerCallbackQuery();
   const kb = new InlineKeyboard();
-  if (OPEN_STATUSES.has(tx.status)) kb.text(ctx.t("button-check-status"), `st:${tx.refId}`);
-  kb.text(ctx.t("history-back"), "hp:0");
+  if (OPEN_STATUSES.has(tx.status)) kb.text(ctx.t("button-check-status"), cb.status.encode({ refId: tx.refId }));
+  kb.text(ctx.t("history-back"), cb.historyPage.encode({ page: 0 }));
   await ctx.reply(detailText(ctx, tx), { parse_mode: "HTML", reply_markup: kb });
 });
 

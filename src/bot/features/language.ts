@@ -1,20 +1,20 @@
 /** /bahasa (/language): switch between Indonesian and English, stored per chat. */
 import { Composer, InlineKeyboard } from "grammy";
+import { cb, onCallback } from "../callbacks.js";
 import type { BotContext } from "../context.js";
-import type { Lang } from "../../store/types.js";
 
 export const languageFeature = new Composer<BotContext>();
 
 export async function askLanguage(ctx: BotContext): Promise<void> {
   // Each language is named in itself, so the labels read the same in both locale files.
-  const keyboard = new InlineKeyboard().text(ctx.t("language-name-id"), "lang:id").text(ctx.t("language-name-en"), "lang:en");
+  const keyboard = new InlineKeyboard().text(ctx.t("language-name-id"), cb.language.encode({ lang: "id" }))
+    .text(ctx.t("language-name-en"), cb.language.encode({ lang: "en" }));
   await ctx.reply(ctx.t("language-choose"), { reply_markup: keyboard });
 }
 
 languageFeature.command(["bahasa", "language"], askLanguage);
 
-languageFeature.callbackQuery(/^lang:(id|en)$/, async (ctx) => {
-  const lang = ctx.match[1] as Lang;
+onCallback(languageFeature, cb.language, async (ctx, { lang }) => {
   ctx.deps.store.updateChat(ctx.chat!.id, { lang });
   ctx.lang = lang; // ctx.t reads it, so this reply is already in the new language
   await ctx.answerCallbackQuery();

@@ -1,10 +1,10 @@
 /** /menu, /bantuan (/help) and /batal (/cancel) outside of a flow. */
 import { Composer, InlineKeyboard } from "grammy";
+import { cb, onCallback, type MenuName } from "../callbacks.js";
 import type { BotContext } from "../context.js";
 import type { MenuAction } from "../module.js";
 
-
-export const MENU_LAYOUT: readonly (readonly string[])[] = [
+export const MENU_LAYOUT: readonly (readonly MenuName[])[] = [
   ["topup", "prices"],
   ["bill", "transfer"],
   ["deposit", "balance"],
@@ -16,19 +16,19 @@ export const MENU_LAYOUT: readonly (readonly string[])[] = [
 export function menuKeyboard(ctx: BotContext): InlineKeyboard {
   const kb = new InlineKeyboard();
   for (const row of MENU_LAYOUT) {
-    for (const action of row) kb.text(ctx.t(`menu-${action}`), `menu:${action}`);
+    for (const action of row) kb.text(ctx.t(`menu-${action}`), cb.menu.encode({ name: action }));
     kb.row();
   }
   return kb;
 }
 
-export function menuFeature(actions: Record<string, MenuAction>): Composer<BotContext> {
+/** `actions` is a Map: a button names its action, never a member of Object.prototype. */
+export function menuFeature(actions: ReadonlyMap<MenuName, MenuAction>): Composer<BotContext> {
   const c = new Composer<BotContext>();
   c.command("menu", showMenu);
   c.command(["bantuan", "help"], (ctx) => ctx.reply(ctx.t("help"), { parse_mode: "HTML" }));
-  c.callbackQuery(/^menu:(\w+)$/, async (ctx) => {
-    const name = ctx.match[1]!;
-    const action = name === "open" ? showMenu : actions[name];
+  onCallback(c, cb.menu, async (ctx, { name }) => {
+    const action = name === "open" ? showMenu : actions.get(name);
     await ctx.answerCallbackQuery();
     if (action) await action(ctx);
   });

@@ -12,6 +12,7 @@ import { Composer, InlineKeyboard } from "grammy";
 import type { Store } from "../../store/store.js";
 import { OPEN_STATUSES, type TxRecord } from "../../store/types.js";
 import type { Lookup } from "../../domain/refresh.js";
+import { cb, onCallback } from "../callbacks.js";
 import type { BaseContext, BotContext } from "../context.js";
 import { html } from "../../render/format.js";
 import { requireKey } from "../guards.js";
@@ -71,7 +72,7 @@ function statusView(ctx: BaseContext, { tx, lookup }: Checked): { text: string; 
   else if (open && lookup?.kind !== "error") notes.push(ctx.t("check-still-open"));
   if (open && tx.watch?.gaveUp) notes.push(ctx.t("check-gave-up-note"));
   const text = moneyText(ctx, [receiptText(ctx.translate, ctx.lang, tx), ...notes].join("\n\n"));
-  return open ? { text, markup: new InlineKeyboard().text(ctx.t("button-refresh-status"), `st:${tx.refId}`) } : { text };
+  return open ? { text, markup: new InlineKeyboard().text(ctx.t("button-refresh-status"), cb.status.encode({ refId: tx.refId })) } : { text };
 }
 
 async function replyStatus(ctx: BotContext, tx: TxRecord): Promise<void> {
@@ -87,7 +88,7 @@ async function listOpen(ctx: BotContext): Promise<void> {
     return;
   }
   const kb = new InlineKeyboard();
-  for (const tx of open.slice(0, OPEN_LIST_MAX)) kb.text(txButtonLabel(ctx, tx), `st:${tx.refId}`).row();
+  for (const tx of open.slice(0, OPEN_LIST_MAX)) kb.text(txButtonLabel(ctx, tx), cb.status.encode({ refId: tx.refId })).row();
   const more = open.length - OPEN_LIST_MAX;
   const text = more > 0 ? `${ctx.t("check-open-title")}\n${ctx.t("check-open-more", { count: more })}` : ctx.t("check-open-title");
   await ctx.reply(text, { parse_mode: "HTML", reply_markup: kb });
@@ -106,15 +107,15 @@ composer.command("status", async (ctx) => {
   }
   if (matches.length > 1) {
     const kb = new InlineKeyboard();
-    for (const tx of matches.slice(0, OPEN_LIST_MAX)) kb.text(txButtonLabel(ctx, tx), `st:${tx.refId}`).row();
+    for (const tx of matches.slice(0, OPEN_LIST_MAX)) kb.text(txButtonLabel(ctx, tx), cb.status.encode({ refId: tx.refId })).row();
     await ctx.reply(ctx.t("check-choose", { id: html(id) }), { parse_mode: "HTML", reply_markup: kb });
     return;
   }
   await replyStatus(ctx, matches[0]!);
 });
 
-composer.callbackQuery(/^st:(\w+)$/, async (ctx) => {
-  const tx = ctx.deps.store.getTx(ctx.match[1]!);
+onCallback(composer, cb.status, async (ctx, { refId }) => {
+  const tx = ctx.deps.store.getTx(refId);
   // Another chat's reference is answered like an unknown one: nothing about it is revealed.
   if (!tx || tx.chatId !== ctx.chat?.id) {
     await ctx.answerCallbackQuery({ text: ctx.t("button-expired") });

@@ -2,16 +2,10 @@
  * Prices and top-up: /harga (/prices) browses or searches the price list, /beli (/topup) buys.
  *
  * The browser is stateless: every button carries what its screen needs, so it works after a
- * restart and in any order. Callback data: `pr:<mode>:<screen>:<args>` where mode is `h` (prices:
- * a product opens its details) or `b` (buy: a product starts the purchase), and
- *   c / C             categories (C = refresh the price list first)
- *   g:<cat>:<page>    providers of a category
- *   p:<cat>:<prov>:<page> / P:<cat>:<prov>   products (P = refresh first)
- *   i:<product ref>   one product
- *   t:<page>          postpaid services (bills) with their admin fee
- *   s:<page>:<query>  search results
- * Categories and providers are named by short slugs and products by code (catalog.ts), so the
- * data stays under Telegram's 64 bytes.
+ * restart and in any order. Its callback data shapes are the `prices*` ones in
+ * src/render/callbacks.ts: mode `h` (prices: a product opens its details) or `b` (buy: a product
+ * starts the purchase), then the screen. Categories and providers are named by short slugs and
+ * products by code (catalog.ts), so the data stays under Telegram's 64 bytes.
  */
 import { Composer, GrammyError, InlineKeyboard } from "grammy";
 import { UpstreamError } from "../../upstream/errors.js";
@@ -28,6 +22,15 @@ import {
   searchProducts,
   type Group,
 } from "../catalog.js";
+import {
+  cb,
+  isPricesData,
+  onCallback,
+  SEARCH_QUERY_MAX_BYTES,
+  type CallbackContext,
+  type CallbackShape,
+  type PricesMode,
+} from "../callbacks.js";
 import type { BaseContext, BotContext } from "../context.js";
 import { html, rupiah } from "../../render/format.js";
 import { TOPUP_FLOW, topupFlow } from "../flows/topup.js";
@@ -36,7 +39,7 @@ import { prepaidKind } from "../money/prepaid.js";
 import type { FeatureModule } from "../module.js";
 import { upstreamErrorText } from "../replies.js";
 
-type Mode = "h" | "b";
+type Mode = PricesMode;
 interface Screen {
   text: string;
   keyboard: InlineKeyboard;
@@ -45,18 +48,15 @@ interface Screen {
 const PRODUCTS_PER_PAGE = 8;
 const GROUPS_PER_PAGE = 12;
 const BILLS_PER_PAGE = 12;
-const MAX_CALLBACK_BYTES = 64;
 
-const CATEGORY_ICONS: Record<string, string> = {
-  pulsa: "📱",
-  data: "🌐",
-  pln: "⚡",
-  "e-money": "💳",
-  games: "🎮",
-};
-
-const data = (mode: Mode, ...parts: (string | number)[]) => ["pr", mode, ...parts].join(":");
-const fits = (callbackData: string) => Buffer.byteLength(callbackData, "utf8") <= MAX_CALLBACK_BYTES;
+// A Map: a category named like an Object member ("constructor") must not find a function.
+const CATEGORY_ICONS = new Map([
+  ["pulsa", "📱"],
+  ["data", "🌐"],
+  ["pln", "⚡"],
+  ["e-money", "💳"],
+  ["games", "🎮"],
+]);
 
 function productLabel(p: PrepaidProduct): string {
   return `${p.available ? "" : "⛔ "}${p.name} · ${rupiah(p.price)}`;
@@ -88,10 +88,13 @@ function pageNote(ctx: BaseContext, page: number, pages: number): string {
 function rootScreen(ctx: BaseContext, mode: Mode, list: readonly PrepaidProduct[]): Screen {
   const kb = new InlineKeyboard();
   categories(list).forEach((g, i) => {
-    kb.text(groupLabel(g, CATEGORY_ICONS[g.key] ?? "📦"), data(mode, "g", g.key, 0));
+    kb.text(groupLabel(g, CATEGORY_ICONS.get(g.key) ?? "📦"), cb.pricesProviders.encode({ mode, cat: g.key, page: 0 }));
     if (i % 2 === 1) kb.row();
   });
-  kb.row().text(ctx.t("prices-button-bills"), data(mode, "t", 0)).text(ctx.t("prices-button-refresh"), data(mode, "C"));
+  kb
+    .row()
+    .text(ctx.t("prices-button-bills"), cb.pricesBills.encode({ mode, page: 0 }))
+    .text(ctx.t("prices-button-refresh"), cb.pricesRootRefresh.encode({ mode }));
   const title = ctx.t(mode === "b" ? "topup-title" : "prices-title");
   return { text: `${title}\n\n${ctx.t("prices-hint")}`, keyboard: kb };
 }
@@ -104,11 +107,11 @@ function providersScreen(ctx: BaseContext, mode: Mode, list: readonly PrepaidPro
   const shown = paginate(all, page, GROUPS_PER_PAGE);
   const kb = new InlineKeyboard();
   shown.items.forEach((g, i) => {
-    kb.text(groupLabel(g), data(mode, "p", catKey, g.key, 0));
+    kb.text(groupLabel(g), cb.pricesProducts.encode({ mode, cat: catKey, prov: g.key, page: 0 }));
     if (i % 2 === 1) kb.row();
   });
-  pager(kb, ctx, shown.page, shown.pages, (p) => data(mode, "g", catKey, p));
-  kb.text(ctx.t("button-back"), data(mode, "c"));
+  pager(kb, ctx, shown.page, shown.pages, (p) => cb.pricesProviders.encode({ mode, cat: catKey, page: p }));
+  kb.text(ctx.t("button-back"), cb.pricesRoot.encode({ mode }));
   const text = `${ctx.t("prices-choose-provider", { category: html(category.name) })}${pageNote(ctx, shown.page, shown.pages)}`;
   return { text, keyboard: kb };
 }
@@ -125,11 +128,11 @@ function productsScreen(
   if (all.length === 0) return undefined;
   const shown = paginate(all, page, PRODUCTS_PER_PAGE);
   const kb = new InlineKeyboard();
-  for (const p of shown.items) kb.text(productLabel(p), data(mode, "i", productRef(p.code))).row();
-  pager(kb, ctx, shown.page, shown.pages, (n) => data(mode, "p", catKey, provKey, n));
+  for (const p of shown.items) kb.text(productLabel(p), cb.pricesProduct.encode({ mode, product: productRef(p.code) })).row();
+  pager(kb, ctx, shown.page, shown.pages, (n) => cb.pricesProducts.encode({ mode, cat: catKey, prov: provKey, page: n }));
   const single = providers(list, catKey).length === 1;
-  kb.text(ctx.t("button-back"), single ? data(mode, "c") : data(mode, "g", catKey, 0));
-  kb.text(ctx.t("prices-button-refresh"), data(mode, "P", catKey, provKey));
+  kb.text(ctx.t("button-back"), single ? cb.pricesRoot.encode({ mode }) : cb.pricesProviders.encode({ mode, cat: catKey, page: 0 }));
+  kb.text(ctx.t("prices-button-refresh"), cb.pricesProductsRefresh.encode({ mode, cat: catKey, prov: provKey }));
   const first = all[0]!;
   const text = [
     ctx.t("prices-products-title", { category: html(first.category), provider: html(first.provider) }),
@@ -151,8 +154,9 @@ function productScreen(ctx: BaseContext, product: PrepaidProduct): Screen {
     ...(product.note.trim() ? [ctx.t("topup-note-line", { note: html(product.note.trim()) })] : []),
   ];
   const kb = new InlineKeyboard();
-  if (product.available) kb.text(ctx.t("prices-button-buy"), data("b", "i", productRef(product.code))).row();
-  kb.text(ctx.t("button-back"), data("h", "p", groupKey(product.category), groupKey(product.provider), 0));
+  if (product.available) kb.text(ctx.t("prices-button-buy"), cb.pricesProduct.encode({ mode: "b", product: productRef(product.code) })).row();
+  const back = { mode: "h", cat: groupKey(product.category), prov: groupKey(product.provider), page: 0 } as const;
+  kb.text(ctx.t("button-back"), cb.pricesProducts.encode(back));
   return { text: lines.join("\n"), keyboard: kb };
 }
 
@@ -164,15 +168,15 @@ function searchScreen(ctx: BaseContext, mode: Mode, list: readonly PrepaidProduc
   const found = searchProducts(list, q);
   const kb = new InlineKeyboard();
   if (found.length === 0) {
-    kb.text(ctx.t("prices-button-all"), data(mode, "c"));
+    kb.text(ctx.t("prices-button-all"), cb.pricesRoot.encode({ mode }));
     return { text: ctx.t("prices-search-none", { query: html(q.slice(0, 50)) }), keyboard: kb };
   }
   const shown = paginate(found, page, PRODUCTS_PER_PAGE);
-  for (const p of shown.items) kb.text(productLabel(p), data(mode, "i", productRef(p.code))).row();
+  for (const p of shown.items) kb.text(productLabel(p), cb.pricesProduct.encode({ mode, product: productRef(p.code) })).row();
   // A query too long to carry in the buttons gets no paging: the user narrows it instead.
-  const pageable = fits(data(mode, "s", 999, q));
-  if (pageable) pager(kb, ctx, shown.page, shown.pages, (n) => data(mode, "s", n, q));
-  kb.row().text(ctx.t("prices-button-all"), data(mode, "c"));
+  const pageable = Buffer.byteLength(q, "utf8") <= SEARCH_QUERY_MAX_BYTES;
+  if (pageable) pager(kb, ctx, shown.page, shown.pages, (n) => cb.pricesSearch.encode({ mode, page: n, query: q }));
+  kb.row().text(ctx.t("prices-button-all"), cb.pricesRoot.encode({ mode }));
   const text = [
     ctx.t("prices-search-title", { query: html(q), count: found.length }),
     "",
@@ -197,9 +201,9 @@ function billsScreen(ctx: BaseContext, mode: Mode, list: readonly PostpaidProduc
       admin: rupiah(b.admin),
     }),
   );
-  const kb = new InlineKeyboard().text(ctx.t("prices-button-pay-bill"), "menu:bill");
-  pager(kb, ctx, shown.page, shown.pages, (n) => data(mode, "t", n));
-  kb.text(ctx.t("button-back"), data(mode, "c"));
+  const kb = new InlineKeyboard().text(ctx.t("prices-button-pay-bill"), cb.menu.encode({ name: "bill" }));
+  pager(kb, ctx, shown.page, shown.pages, (n) => cb.pricesBills.encode({ mode, page: n }));
+  kb.text(ctx.t("button-back"), cb.pricesRoot.encode({ mode }));
   const text = [ctx.t("prices-bills-title"), "", ...(lines.length ? lines : [ctx.t("prices-bills-none")])].join("\n");
   return { text: `${text}${pageNote(ctx, shown.page, shown.pages)}`, keyboard: kb };
 }
@@ -212,7 +216,7 @@ async function show(ctx: BotContext, screen: Screen): Promise<void> {
   // Paging leaves empty rows behind where a screen has a single page.
   const keyboard = InlineKeyboard.from(screen.keyboard.inline_keyboard.filter((row) => row.length > 0));
   const opts = { parse_mode: "HTML" as const, reply_markup: keyboard };
-  if (ctx.callbackQuery?.data?.startsWith("pr:") && ctx.callbackQuery.message) {
+  if (isPricesData(ctx.callbackQuery?.data) && ctx.callbackQuery?.message) {
     try {
       await ctx.editMessageText(screen.text, opts);
       return;
@@ -299,56 +303,72 @@ composer.command(["beli", "topup"], async (ctx) => {
   else await ctx.reply(ctx.t("topup-unknown-code", { code: html(first) }), { parse_mode: "HTML" });
 });
 
-composer.callbackQuery(/^pr:([hb]):(.+)$/, async (ctx) => {
-  const mode = ctx.match[1] as Mode;
-  const [screen = "", ...args] = ctx.match[2]!.split(":");
+/** The chat's api key for a price-browser button; answers and returns undefined when not linked. */
+async function keyForButton(ctx: CallbackContext<BotContext>): Promise<string | undefined> {
   const key = ctx.chat && ctx.deps.store.getApiKey(ctx.chat.id);
-  if (!key) {
-    await ctx.answerCallbackQuery({ text: ctx.t("not-linked"), show_alert: true });
-    return;
-  }
-  const fresh = screen === "C" || screen === "P";
-  if (fresh) ctx.deps.lists.invalidate(key);
+  if (!key) await ctx.answerCallbackQuery({ text: ctx.t("not-linked"), show_alert: true });
+  return key ?? undefined;
+}
 
-  if (screen === "t") {
-    const bills = await loadOrExplain(ctx, () => ctx.deps.lists.postpaid(key));
-    if (!bills) return;
-    await ctx.answerCallbackQuery();
-    await show(ctx, billsScreen(ctx, mode, bills, Number(args[0]) || 0));
-    return;
-  }
+/**
+ * A browser button that shows a screen of the prepaid list (refreshing the list first when
+ * `fresh`); a screen that vanished (a group gone after a refresh) goes back to the categories.
+ */
+function onScreen<F extends { mode: Mode }>(
+  shape: CallbackShape<F>,
+  fresh: boolean,
+  build: (ctx: BotContext, list: readonly PrepaidProduct[], fields: F) => Screen | undefined,
+): void {
+  onCallback(composer, shape, async (ctx, fields) => {
+    const key = await keyForButton(ctx);
+    if (!key) return;
+    if (fresh) ctx.deps.lists.invalidate(key);
+    const list = await loadOrExplain(ctx, () => ctx.deps.lists.prepaid(key));
+    if (!list) return;
+    const next = build(ctx, list, fields);
+    await ctx.answerCallbackQuery(next ? (fresh ? { text: ctx.t("prices-refreshed") } : {}) : { text: ctx.t("prices-list-changed") });
+    await show(ctx, next ?? rootScreen(ctx, fields.mode, list));
+  });
+}
+
+onScreen(cb.pricesRoot, false, (ctx, list, { mode }) => rootScreen(ctx, mode, list));
+onScreen(cb.pricesRootRefresh, true, (ctx, list, { mode }) => rootScreen(ctx, mode, list));
+onScreen(cb.pricesProviders, false, (ctx, list, { mode, cat, page }) => providersScreen(ctx, mode, list, cat, page));
+onScreen(cb.pricesProducts, false, (ctx, list, { mode, cat, prov, page }) => productsScreen(ctx, mode, list, cat, prov, page));
+onScreen(cb.pricesProductsRefresh, true, (ctx, list, { mode, cat, prov }) => productsScreen(ctx, mode, list, cat, prov, 0));
+onScreen(cb.pricesSearch, false, (ctx, list, { mode, page, query }) => searchScreen(ctx, mode, list, query, page));
+
+onCallback(composer, cb.pricesBills, async (ctx, { mode, page }) => {
+  const key = await keyForButton(ctx);
+  if (!key) return;
+  const bills = await loadOrExplain(ctx, () => ctx.deps.lists.postpaid(key));
+  if (!bills) return;
+  await ctx.answerCallbackQuery();
+  await show(ctx, billsScreen(ctx, mode, bills, page));
+});
+
+onCallback(composer, cb.pricesProduct, async (ctx, { mode, product: ref }) => {
+  const key = await keyForButton(ctx);
+  if (!key) return;
   const list = await loadOrExplain(ctx, () => ctx.deps.lists.prepaid(key));
   if (!list) return;
-
-  if (screen === "i") {
-    const product = findByRef(list, args.join(":"));
-    if (!product) {
-      await ctx.answerCallbackQuery({ text: ctx.t("prices-list-changed") });
-      await show(ctx, rootScreen(ctx, mode, list));
-      return;
-    }
-    if (mode === "h") {
-      await ctx.answerCallbackQuery();
-      await show(ctx, productScreen(ctx, product));
-      return;
-    }
-    if (!product.available) {
-      await ctx.answerCallbackQuery({ text: ctx.t("topup-empty-alert", { name: product.name }), show_alert: true });
-      return;
-    }
-    await ctx.answerCallbackQuery();
-    await startPurchase(ctx, product.code);
+  const product = findByRef(list, ref);
+  if (!product) {
+    await ctx.answerCallbackQuery({ text: ctx.t("prices-list-changed") });
+    await show(ctx, rootScreen(ctx, mode, list));
     return;
   }
-
-  let next: Screen | undefined;
-  if (screen === "g") next = providersScreen(ctx, mode, list, args[0] ?? "", Number(args[1]) || 0);
-  else if (screen === "p" || screen === "P") next = productsScreen(ctx, mode, list, args[0] ?? "", args[1] ?? "", Number(args[2]) || 0);
-  else if (screen === "s") next = searchScreen(ctx, mode, list, args.slice(1).join(":"), Number(args[0]) || 0);
-  else if (screen === "c" || screen === "C") next = rootScreen(ctx, mode, list);
-  // A group that vanished after a refresh: back to the categories.
-  await ctx.answerCallbackQuery(next ? (fresh ? { text: ctx.t("prices-refreshed") } : {}) : { text: ctx.t("prices-list-changed") });
-  await show(ctx, next ?? rootScreen(ctx, mode, list));
+  if (mode === "h") {
+    await ctx.answerCallbackQuery();
+    await show(ctx, productScreen(ctx, product));
+    return;
+  }
+  if (!product.available) {
+    await ctx.answerCallbackQuery({ text: ctx.t("topup-empty-alert", { name: product.name }), show_alert: true });
+    return;
+  }
+  await ctx.answerCallbackQuery();
+  await startPurchase(ctx, product.code);
 });
 
 async function menuAction(ctx: BotContext, mode: Mode): Promise<void> {

@@ -12,7 +12,8 @@ import type { BotConversation, ConvContext } from "../context.js";
 import { html } from "../../render/format.js";
 import { saveDraft, showConfirm } from "../money/confirm.js";
 import { billFields, postpaidKind } from "../money/postpaid.js";
-import { askChoice, askText, FLOW_PREFIX, type TextStep } from "./steps.js";
+import { cb } from "../callbacks.js";
+import { askChoice, askText, type TextStep } from "./steps.js";
 
 export const BILL_FLOW = "bill";
 
@@ -174,7 +175,7 @@ export async function billFlow(conversation: BotConversation, ctx: ConvContext):
   /** After an outage: the number a Retry button inquires again. */
   let retryNumber: string | undefined;
   for (;;) {
-    const keyboard = retryNumber ? new InlineKeyboard().text(ctx.t("button-retry"), `${FLOW_PREFIX}retry`) : undefined;
+    const keyboard = retryNumber ? new InlineKeyboard().text(ctx.t("button-retry"), cb.flowButton.encode({ button: "retry" })) : undefined;
     const answer = await askText(conversation, ctx, prompt, { ...customerNumberStep, keyboard });
     ctx = answer.ctx;
     const customerNo = "value" in answer ? answer.value : retryNumber;

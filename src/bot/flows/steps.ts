@@ -4,11 +4,10 @@
  * other command or menu button. Side effects go through `conversation.external` (replay-safe).
  */
 import { InlineKeyboard } from "grammy";
+import { cb, isFlowData, type FlowButton } from "../callbacks.js";
 import type { BotConversation, ConvContext } from "../context.js";
 
 export const STEP_TIMEOUT_MS = 10 * 60_000;
-/** Callback data of buttons that belong to the running flow start with this. */
-export const FLOW_PREFIX = "f:";
 export const PAGE_SIZE = 8;
 
 /** The clock, read replay-safely. */
@@ -17,7 +16,7 @@ export function now(conversation: BotConversation, ctx: ConvContext): Promise<nu
 }
 
 export function cancelRow(ctx: ConvContext, kb = new InlineKeyboard()): InlineKeyboard {
-  const withCancel = kb.row().text(ctx.t("button-cancel"), "cancel");
+  const withCancel = kb.row().text(ctx.t("button-cancel"), cb.cancel.encode({}));
   // Repeated row() calls leave empty rows behind; Telegram has no use for them.
   for (let i = withCancel.inline_keyboard.length - 1; i >= 0; i--) {
     if (withCancel.inline_keyboard[i]!.length === 0) withCancel.inline_keyboard.splice(i, 1);
@@ -43,8 +42,8 @@ export async function waitStep(conversation: BotConversation, ctx: ConvContext):
       await next.reply(next.t("step-timeout"));
       await conversation.halt({ next: isCommand });
     }
-    if (isCommand || data?.startsWith("menu:")) await conversation.halt({ next: true });
-    if (data !== undefined && !data.startsWith(FLOW_PREFIX)) await conversation.skip({ next: true });
+    if (isCommand || (data !== undefined && cb.menu.decode(data))) await conversation.halt({ next: true });
+    if (data !== undefined && !isFlowData(data)) await conversation.skip({ next: true });
     if (next.message && !text) {
       await next.reply(next.t("flow-send-text"));
       continue;
@@ -56,7 +55,7 @@ export async function waitStep(conversation: BotConversation, ctx: ConvContext):
 export interface TextStep<T> {
   /** Returns the parsed value, or the locale key of the error to show (the user tries again). */
   parse(text: string): { ok: true; value: T } | { ok: false; error: string; vars?: Record<string, string | number> };
-  /** Extra buttons under the prompt (e.g. "Skip"); pressing one returns its callback data. */
+  /** Extra buttons under the prompt (e.g. "Skip", made with `cb.flowButton`); pressing one returns its name. */
   keyboard?: InlineKeyboard;
 }
 
@@ -66,13 +65,14 @@ export async function askText<T>(
   ctx: ConvContext,
   prompt: string,
   step: TextStep<T>,
-): Promise<{ value: T; ctx: ConvContext } | { button: string; ctx: ConvContext }> {
+): Promise<{ value: T; ctx: ConvContext } | { button: FlowButton | undefined; ctx: ConvContext }> {
   await ctx.reply(prompt, { parse_mode: "HTML", reply_markup: cancelRow(ctx, step.keyboard?.clone()) });
   for (;;) {
     const next = await waitStep(conversation, ctx);
     if (next.callbackQuery) {
       await next.answerCallbackQuery();
-      return { button: next.callbackQuery.data!.slice(FLOW_PREFIX.length), ctx: next };
+      // undefined: a stale button of another step of a flow.
+      return { button: cb.flowButton.decode(next.callbackQuery.data ?? "")?.button, ctx: next };
     }
     const parsed = step.parse(next.message!.text!.trim());
     if (parsed.ok) return { value: parsed.value, ctx: next };
@@ -106,12 +106,12 @@ export async function askChoice(
     const pages = Math.max(1, Math.ceil(visible.length / PAGE_SIZE));
     page = Math.min(page, pages - 1);
     visible.slice(page * PAGE_SIZE, (page + 1) * PAGE_SIZE).forEach((index, n) => {
-      kb.text(choices[index]!.label, `${FLOW_PREFIX}c:${index}`);
+      kb.text(choices[index]!.label, cb.flowChoice.encode({ index }));
       if ((n + 1) % (opts.columns ?? 1) === 0) kb.row();
     });
     kb.row();
-    if (page > 0) kb.text(c.t("button-prev"), `${FLOW_PREFIX}p:${page - 1}`);
-    if (page < pages - 1) kb.text(c.t("button-next"), `${FLOW_PREFIX}p:${page + 1}`);
+    if (page > 0) kb.text(c.t("button-prev"), cb.flowPage.encode({ page: page - 1 }));
+    if (page < pages - 1) kb.text(c.t("button-next"), cb.flowPage.encode({ page: page + 1 }));
     return cancelRow(c, kb);
   };
   const header = (c: ConvContext) =>
@@ -119,19 +119,21 @@ export async function askChoice(
   await ctx.reply(header(ctx), { parse_mode: "HTML", reply_markup: render(ctx) });
   for (;;) {
     const next = await waitStep(conversation, ctx);
-    const data = next.callbackQuery?.data?.slice(FLOW_PREFIX.length);
-    if (data?.startsWith("c:")) {
+    const data = next.callbackQuery?.data ?? "";
+    const chosen = cb.flowChoice.decode(data);
+    if (chosen) {
       await next.answerCallbackQuery();
-      const choice = choices[Number(data.slice(2))];
+      const choice = choices[chosen.index];
       if (choice) {
         await next.editMessageReplyMarkup().catch(() => undefined);
         return { value: choice.value, ctx: next };
       }
       continue;
     }
-    if (data?.startsWith("p:")) {
+    const paged = cb.flowPage.decode(data);
+    if (paged) {
       await next.answerCallbackQuery();
-      page = Number(data.slice(2)) || 0;
+      page = paged.page;
       await next.editMessageReplyMarkup({ reply_markup: render(next) }).catch(() => undefined);
       continue;
     }

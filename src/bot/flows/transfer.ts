@@ -21,7 +21,8 @@ import {
   type TransferDestination,
 } from "../money/transfer.js";
 import { parseRupiah } from "../amount.js";
-import { askChoice, askText, FLOW_PREFIX, type TextStep } from "./steps.js";
+import { cb } from "../callbacks.js";
+import { askChoice, askText, type TextStep } from "./steps.js";
 
 export const TRANSFER_FLOW = "transfer";
 export const MIN_TRANSFER = 10_000;
@@ -58,7 +59,7 @@ function noteStep(ctx: ConvContext): TextStep<string> {
       if (note.length > NOTE_MAX) return { ok: false, error: "transfer-note-too-long", vars: { max: NOTE_MAX, length: note.length } };
       return { ok: true, value: note };
     },
-    keyboard: new InlineKeyboard().text(ctx.t("transfer-button-skip"), `${FLOW_PREFIX}skip`),
+    keyboard: new InlineKeyboard().text(ctx.t("transfer-button-skip"), cb.flowButton.encode({ button: "skip" })),
   };
 }
 
@@ -162,7 +163,7 @@ async function askCheckedAccount(
 }
 
 function checkAgainKeyboard(ctx: ConvContext): InlineKeyboard {
-  return new InlineKeyboard().text(ctx.t("transfer-button-check-again"), `${FLOW_PREFIX}recheck`);
+  return new InlineKeyboard().text(ctx.t("transfer-button-check-again"), cb.flowButton.encode({ button: "recheck" }));
 }
 
 function destination(bank: Bank, bankType: BankType, accountNumber: string, check: AccountCheck): TransferDestination {

@@ -8,6 +8,7 @@
 import { Composer, InlineKeyboard } from "grammy";
 import type { TxRecord } from "../../store/types.js";
 import { UpstreamError, UpstreamRejected } from "../../upstream/errors.js";
+import { cb, onCallback } from "../callbacks.js";
 import type { BaseContext, BotContext } from "../context.js";
 import { html } from "../../render/format.js";
 import { STEP_TIMEOUT_MS } from "../flows/steps.js";
@@ -20,11 +21,11 @@ import { newRefId } from "./refs.js";
 export const DRAFT_TTL_MS = STEP_TIMEOUT_MS;
 
 export function confirmKeyboard(ctx: BaseContext, refId: string): InlineKeyboard {
-  return new InlineKeyboard().text(ctx.t("button-confirm"), `ok:${refId}`).text(ctx.t("button-cancel"), `no:${refId}`);
+  return new InlineKeyboard().text(ctx.t("button-confirm"), cb.confirm.encode({ refId })).text(ctx.t("button-cancel"), cb.cancelDraft.encode({ refId }));
 }
 
 export function statusKeyboard(ctx: BaseContext, refId: string): InlineKeyboard {
-  return new InlineKeyboard().text(ctx.t("button-check-status"), `st:${refId}`);
+  return new InlineKeyboard().text(ctx.t("button-check-status"), cb.status.encode({ refId }));
 }
 
 /** Saves a draft with a fresh (or the given) reference id. Persisted before any call uses the id. */
@@ -58,8 +59,7 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
   const byKind = new Map(kinds.map((k) => [k.kind, k]));
   const c = new Composer<BotContext>();
 
-  c.callbackQuery(/^ok:(\w+)$/, async (ctx) => {
-    const refId = ctx.match[1]!;
+  onCallback(c, cb.confirm, async (ctx, { refId }) => {
     const store = ctx.deps.store;
     const tx = store.getTx(refId);
     const kind = tx && byKind.get(tx.kind);
@@ -107,7 +107,7 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
         ctx.deps.events.emit("created", result);
         await ctx.reply(moneyText(ctx, `${ctx.t("money-rejected", { message: html(err.providerMessage) })}${extra ? `\n${extra}` : ""}`), {
           parse_mode: "HTML",
-          reply_markup: new InlineKeyboard().text(ctx.t("button-retry"), `rt:${refId}`).text(ctx.t("button-menu"), "menu:open"),
+          reply_markup: new InlineKeyboard().text(ctx.t("button-retry"), cb.retry.encode({ refId })).text(ctx.t("button-menu"), cb.menu.encode({ name: "open" })),
         });
         return;
       }
@@ -121,8 +121,7 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
     await announceOutcome(ctx, result);
   });
 
-  c.callbackQuery(/^no:(\w+)$/, async (ctx) => {
-    const refId = ctx.match[1]!;
+  onCallback(c, cb.cancelDraft, async (ctx, { refId }) => {
     const tx = ctx.deps.store.getTx(refId);
     if (!tx || tx.chatId !== ctx.chat?.id) {
       await ctx.answerCallbackQuery({ text: ctx.t("button-expired") });
@@ -135,8 +134,8 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
   });
 
   // Try again after a refusal: a fresh draft with a new reference id, confirmed again.
-  c.callbackQuery(/^rt:(\w+)$/, async (ctx) => {
-    const tx = ctx.deps.store.getTx(ctx.match[1]!);
+  onCallback(c, cb.retry, async (ctx, { refId }) => {
+    const tx = ctx.deps.store.getTx(refId);
     const kind = tx && byKind.get(tx.kind);
     const apiKey = ctx.chat && ctx.deps.store.getApiKey(ctx.chat.id);
     if (!tx || !kind || tx.chatId !== ctx.chat?.id || !apiKey) {

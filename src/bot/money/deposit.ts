@@ -14,6 +14,7 @@ import { InlineKeyboard, InputFile } from "grammy";
 import type { InlineKeyboardMarkup } from "grammy/types";
 import type { Lang, TxRecord } from "../../store/types.js";
 import type { DepositMethod } from "../../upstream/types.js";
+import { cb } from "../callbacks.js";
 import type { BaseContext } from "../context.js";
 import { html, rupiah, wibTime } from "../../render/format.js";
 import type { Translate } from "../../render/i18n.js";
@@ -83,11 +84,11 @@ export function depositActionsKeyboard(ctx: Translator, tx: TxRecord): InlineKey
   switch (tx.status) {
     case "pending":
       if (url) kb.url(ctx.t("deposit-button-pay"), url).row();
-      return kb.text(ctx.t("button-check-status"), `st:${tx.refId}`).text(ctx.t("deposit-button-cancel"), `dp:x:${tx.refId}`);
+      return kb.text(ctx.t("button-check-status"), cb.status.encode({ refId: tx.refId })).text(ctx.t("deposit-button-cancel"), cb.depositCancel.encode({ refId: tx.refId }));
     case "processing":
-      kb.text(ctx.t("button-check-status"), `st:${tx.refId}`);
+      kb.text(ctx.t("button-check-status"), cb.status.encode({ refId: tx.refId }));
       // Offered until a release was asked for; the release itself is guarded in the feature.
-      if (tx.upstreamId && tx.detail?.instant === undefined) kb.text(ctx.t("deposit-button-release"), `dp:i:${tx.refId}`);
+      if (tx.upstreamId && tx.detail?.instant === undefined) kb.text(ctx.t("deposit-button-release"), cb.depositRelease.encode({ refId: tx.refId }));
       return kb;
     case "draft":
     case "success":
@@ -96,7 +97,7 @@ export function depositActionsKeyboard(ctx: Translator, tx: TxRecord): InlineKey
     case "cancel":
       return undefined;
     default:
-      return kb.text(ctx.t("button-check-status"), `st:${tx.refId}`);
+      return kb.text(ctx.t("button-check-status"), cb.status.encode({ refId: tx.refId }));
   }
 }
 

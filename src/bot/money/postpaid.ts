@@ -90,7 +90,11 @@ export function billConfirmText(ctx: BaseContext, tx: TxRecord): string {
   return lines.join("\n");
 }
 
-const PAY_STATUS: Record<string, TxStatus> = { pending: "pending", success: "success", failed: "failed" };
+const PAY_STATUS = new Map<string, TxStatus>([
+  ["pending", "pending"],
+  ["success", "success"],
+  ["failed", "failed"],
+]);
 
 export const postpaidKind: MoneyKind = {
   kind: "postpaid",
@@ -99,7 +103,7 @@ export const postpaidKind: MoneyKind = {
   async create(ctx, apiKey, tx) {
     // Same reference id as the inquiry: the provider pays exactly the bill it showed.
     const paid = await ctx.deps.upstream.billPay(apiKey, { code: tx.code ?? "", reffId: tx.refId, customerNo: tx.target ?? "" });
-    const status = PAY_STATUS[paid.status] ?? "pending";
+    const status = PAY_STATUS.get(paid.status) ?? "pending";
     return {
       upstreamId: paid.id,
       status,
