@@ -42,17 +42,16 @@ import {
   checkChatShard,
   checkMeta,
   checkTxShard,
-  chatProblem,
   DEFAULT_CHAT_SHARDS,
   DEFAULT_TX_SHARDS,
   SCHEMA_VERSION,
-  txProblem,
   type ChatShardFile,
   type MetaFile,
   type TxShardFile,
 } from "./schema.js";
+import { ChatRecordSchema, describeIssues, TxRecordSchema } from "./records.js";
 import { shardFileName, shardIndex, StoreFile } from "./shards.js";
-import { OPEN_STATUSES, type ChatRecord, type TxRecord, type TxStatus } from "./types.js";
+import { OPEN_STATUSES, type ChatRecord, type TxDetail, type TxKind, type TxOf, type TxRecord, type TxStatus } from "./types.js";
 
 export { maskKey } from "./crypto.js";
 export * from "./errors.js";
@@ -76,11 +75,18 @@ export interface StoreOptions {
 /** What `updateChat` may change; the key fields go through setApiKey/clearApiKey. */
 export type ChatPatch = Partial<Omit<ChatRecord, "chatId" | "createdAt" | "updatedAt" | "apiKeyEnc" | "keyMask" | "linkedAt">>;
 
-/** A new transaction; createdAt/updatedAt default to the clock. */
-export type NewTx = Omit<TxRecord, "createdAt" | "updatedAt"> & Partial<Pick<TxRecord, "createdAt" | "updatedAt">>;
+/** A new transaction of any kind, with that kind's detail; createdAt/updatedAt default to the clock. */
+export type NewTx = {
+  [K in TxKind]: Omit<TxOf<K>, "createdAt" | "updatedAt"> & Partial<Pick<TxOf<K>, "createdAt" | "updatedAt">>;
+}[TxKind];
 
-/** What `updateTx`/`transitionTx` may change. A property set to `undefined` is removed. */
-export type TxPatch = Partial<Omit<TxRecord, "refId" | "chatId" | "createdAt" | "updatedAt">>;
+/**
+ * What `updateTx`/`transitionTx` may change. A property set to `undefined` is removed. The kind never
+ * changes; `detail` replaces the whole detail and must fit the record's kind (checked at write).
+ */
+export type TxPatch = Partial<Omit<TxRecord, "refId" | "chatId" | "createdAt" | "updatedAt" | "kind" | "detail">> & {
+  detail?: TxDetail | undefined;
+};
 
 export interface StoreStats extends FlushStats {
   chats: number;
@@ -313,9 +319,11 @@ export class Store {
   private putChat(chatId: number, patch: Partial<ChatRecord>): ChatRecord {
     const old = this.getChat(chatId);
     const now = this.clock.now();
-    const rec = frozenCopy({ ...old, ...patch, chatId, createdAt: old?.createdAt ?? now, updatedAt: now }, "chat");
-    const bad = chatProblem(rec);
-    if (bad) throw new TypeError(`Invalid chat ${chatId}: ${bad}`);
+    const copy = frozenCopy({ ...old, ...patch, chatId, createdAt: old?.createdAt ?? now, updatedAt: now }, "chat");
+    // The schema's output, so memory holds exactly what a reload would give.
+    const parsed = ChatRecordSchema.safeParse(copy);
+    if (!parsed.success) throw new TypeError(`Invalid chat ${chatId}: ${describeIssues(parsed.error)}`);
+    const rec = deepFreeze(parsed.data);
     this.indexChat(rec);
     this.flusher.markDirty(this.chatNames[shardIndex(chatId, this.chatShards.length)]!);
     return rec;
@@ -395,16 +403,19 @@ export class Store {
   }
 
   private applyTx(old: TxRecord, patch: TxPatch): TxRecord {
+    // The spread loses the kind/detail pairing for the compiler; putTx checks it against the schema.
     const rec = frozenCopy(
-      { ...old, ...patch, refId: old.refId, chatId: old.chatId, createdAt: old.createdAt, updatedAt: this.clock.now() },
+      { ...old, ...patch, kind: old.kind, refId: old.refId, chatId: old.chatId, createdAt: old.createdAt, updatedAt: this.clock.now() },
       "tx",
-    );
+    ) as TxRecord;
     return this.putTx(rec, old);
   }
 
-  private putTx(rec: TxRecord, old: TxRecord | undefined): TxRecord {
-    const bad = txProblem(rec);
-    if (bad) throw new TypeError(`Invalid transaction ${rec.refId}: ${bad}`);
+  private putTx(copy: TxRecord, old: TxRecord | undefined): TxRecord {
+    // The schema's output, so memory holds exactly what a reload would give.
+    const parsed = TxRecordSchema.safeParse(copy);
+    if (!parsed.success) throw new TypeError(`Invalid transaction ${copy.refId}: ${describeIssues(parsed.error)}`);
+    const rec = deepFreeze(parsed.data);
     this.indexTx(rec, old);
     this.flusher.markDirty(this.txNames[shardIndex(rec.refId, this.txShards.length)]!);
     return rec;

@@ -15,7 +15,7 @@ import type { InlineKeyboardMarkup } from "grammy/types";
 import type { Translate } from "../bot/i18n.js";
 import { receiptText } from "../bot/money/receipt.js";
 import { html, rupiah } from "../bot/format.js";
-import type { Lang, TxRecord, TxStatus } from "../store/types.js";
+import { detailOf, type Lang, type TxRecord, type TxStatus } from "../store/types.js";
 
 interface SendOptions {
   parse_mode?: "HTML";
@@ -137,7 +137,7 @@ export class Notifier {
     const markup = kind === "processing" ? this.processingMarkup(lang, tx) : undefined;
     try {
       await this.opts.pacer?.acquire();
-      if (tx.detail?.photo === true) {
+      if (detailOf(tx, "deposit").photo === true) {
         await this.api.editMessageCaption(tx.chatId, tx.messageId, {
           caption: this.caption(lang, tx, kind),
           parse_mode: "HTML",
@@ -206,8 +206,8 @@ export class Notifier {
 
 /** What a deposit put on the balance: the provider's get_balance, else amount minus fee. */
 function credited(tx: TxRecord): number {
-  const c = tx.detail?.credited;
-  return typeof c === "number" && c > 0 ? c : tx.amount - (tx.fee ?? 0);
+  const c = detailOf(tx, "deposit").credited;
+  return c !== undefined && c > 0 ? c : tx.amount - (tx.fee ?? 0);
 }
 
 export function checkButton(t: Translate, lang: Lang, refId: string): InlineKeyboardMarkup {
