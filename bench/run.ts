@@ -19,6 +19,7 @@ const RUNS: { name: string; args: string[] }[] = [
   ...(full ? [{ name: "watcher", args: ["--options", JSON.stringify({ perKeyPerSecond: 20 })] }] : []),
   { name: "store", args: [] },
   { name: "startup", args: [] },
+  { name: "history", args: [] },
 ].filter((b) => only.length === 0 || only.includes(b.name));
 
 function runOne({ name, args: extra }: { name: string; args: string[] }): Promise<BenchResult> {

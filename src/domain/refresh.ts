@@ -12,7 +12,7 @@
  */
 import type { Clock } from "../clock.js";
 import type { Store, TxPatch } from "../store/store.js";
-import { OPEN_STATUSES, type TxRecord, type TxStatus } from "../store/types.js";
+import { detailOf, OPEN_STATUSES, type TxDetail, type TxRecord, type TxStatus } from "../store/types.js";
 import type { UpstreamClient } from "../upstream/client.js";
 import { UpstreamError, UpstreamRejected } from "../upstream/errors.js";
 
@@ -37,7 +37,7 @@ export type Lookup =
       /** Fields to record besides the status (ids, sn, amounts, failure reason). */
       fields: TxPatch;
       /** Keys merged into `detail` at write time (never replacing the whole object). */
-      detail?: Record<string, unknown>;
+      detail?: TxDetail | undefined;
     }
   /** The provider refused the lookup (unknown id, or a refused key): nothing learned. */
   | { kind: "not-found"; message: string }
@@ -46,8 +46,7 @@ export type Lookup =
 
 /** When a deposit stops being payable late: expiry (or creation, if unknown) plus the grace. */
 export function depositLateDeadline(tx: TxRecord, lateMs: number): number {
-  const expiresAt = tx.detail?.expiresAt;
-  return (typeof expiresAt === "number" && Number.isFinite(expiresAt) ? expiresAt : tx.createdAt) + lateMs;
+  return (detailOf(tx, "deposit").expiresAt ?? tx.createdAt) + lateMs;
 }
 
 /** Asks the provider about `tx`. Never throws for provider trouble; bugs still throw. */
@@ -106,7 +105,7 @@ export async function lookupTx(upstream: StatusApi, apiKey: string, tx: TxRecord
   }
 }
 
-function found(status: TxStatus, fields: TxPatch, detail?: Record<string, unknown>): Lookup {
+function found(status: TxStatus, fields: TxPatch, detail?: TxDetail): Lookup {
   return { kind: "found", status, providerStatus: status, fields, detail };
 }
 
@@ -128,7 +127,8 @@ export function lookupPatch(current: TxRecord, lookup: Lookup, opts: { withStatu
     if ((current as unknown as Record<string, unknown>)[k] !== v) patch[k] = v;
   }
   if (lookup.detail) {
-    const changed = Object.entries(lookup.detail).filter(([k, v]) => JSON.stringify(current.detail?.[k]) !== JSON.stringify(v));
+    const before: Readonly<Record<string, unknown>> = current.detail ?? {};
+    const changed = Object.entries(lookup.detail).filter(([k, v]) => JSON.stringify(before[k]) !== JSON.stringify(v));
     if (changed.length > 0) patch.detail = { ...current.detail, ...Object.fromEntries(changed) };
   }
   if (opts.withStatus && lookup.status !== current.status) patch.status = lookup.status;

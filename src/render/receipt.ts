@@ -2,7 +2,7 @@
  * The one rendering of a transaction the user sees after a create, in a status notice, in
  * /status and in history details. Kind-specific lines come from `tx.detail` where present.
  */
-import type { TxRecord } from "../store/types.js";
+import { detailOf, type TxRecord } from "../store/types.js";
 import type { Lang } from "../store/types.js";
 import type { Translate } from "./i18n.js";
 import { html, rupiah, wibTime } from "./format.js";
@@ -27,11 +27,13 @@ export function statusLabel(t: Translate, lang: Lang, status: TxRecord["status"]
 export function receiptText(t: Translate, lang: Lang, tx: TxRecord): string {
   const line = (key: string, value: string | number | undefined | null) =>
     value === undefined || value === null || value === "" ? [] : [`${t(lang, key)}: ${value}`];
+  const customer = detailOf(tx, "postpaid").customerName;
+  const holder = detailOf(tx, "transfer").holderName;
   const lines = [
     `<b>${t(lang, `kind-${tx.kind}`)}</b>${tx.title ? `: ${html(tx.title)}` : ""}`,
     ...line("receipt-target", tx.target && `<code>${html(tx.target)}</code>`),
-    ...line("receipt-customer", typeof tx.detail?.customerName === "string" ? html(tx.detail.customerName) : undefined),
-    ...line("receipt-holder", typeof tx.detail?.holderName === "string" ? html(tx.detail.holderName) : undefined),
+    ...line("receipt-customer", customer === undefined ? undefined : html(customer)),
+    ...line("receipt-holder", holder === undefined ? undefined : html(holder)),
     ...line("receipt-amount", rupiah(tx.amount)),
     ...line("receipt-fee", tx.fee ? rupiah(tx.fee) : undefined),
     ...line("receipt-total", tx.total !== undefined && tx.total !== tx.amount ? rupiah(tx.total) : undefined),

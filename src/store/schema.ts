@@ -1,6 +1,7 @@
 /** On-disk shapes and their checks. A file that fails a check is refused, never "repaired" in place. */
-import type { ChatRecord, TxRecord, TxStatus } from "./types.js";
+import { z } from "zod";
 import { StoreCorruptError } from "./errors.js";
+import { ChatRecordSchema, describeIssues, TxRecordSchema, type ChatRecord, type TxRecord } from "./records.js";
 
 /** Bump on any incompatible change of the layout below, and add a migration in store.ts. */
 export const SCHEMA_VERSION = 1;
@@ -26,24 +27,10 @@ export interface TxShardFile {
   txs: TxRecord[];
 }
 
-const STATUSES: ReadonlySet<string> = new Set<TxStatus>([
-  "draft",
-  "sending",
-  "unknown",
-  "pending",
-  "processing",
-  "success",
-  "failed",
-  "expired",
-  "cancel",
-]);
-const KINDS: ReadonlySet<string> = new Set(["prepaid", "postpaid", "transfer", "deposit"]);
-
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-const isTime = (v: unknown): boolean => typeof v === "number" && Number.isFinite(v);
 const isShardCount = (v: unknown): boolean => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= MAX_SHARDS;
 
 export function checkMeta(file: string, data: unknown): MetaFile {
@@ -67,44 +54,35 @@ export function checkMeta(file: string, data: unknown): MetaFile {
   return data as unknown as MetaFile;
 }
 
+// Whole files are parsed at once: one zod call per shard, the failing index named by the issue path.
+const ChatShardSchema = z.object({ chats: z.array(ChatRecordSchema) });
+const TxShardSchema = z.object({ txs: z.array(TxRecordSchema) });
+
 /** Returns the records of a chat shard; a missing file (never written) is an empty shard. */
 export function checkChatShard(file: string, data: unknown): ChatRecord[] {
   if (data === null) return [];
   if (!isObject(data) || !Array.isArray(data.chats)) throw new StoreCorruptError(file, 'expected {"chats": [...]}');
-  data.chats.forEach((c: unknown, i) => {
-    const bad = chatProblem(c);
-    if (bad) throw new StoreCorruptError(file, `chats[${i}]: ${bad}`);
-  });
-  return data.chats as ChatRecord[];
+  const r = ChatShardSchema.safeParse(data);
+  if (!r.success) throw new StoreCorruptError(file, describeIssues(r.error));
+  return r.data.chats;
 }
 
 export function checkTxShard(file: string, data: unknown): TxRecord[] {
   if (data === null) return [];
   if (!isObject(data) || !Array.isArray(data.txs)) throw new StoreCorruptError(file, 'expected {"txs": [...]}');
-  data.txs.forEach((t: unknown, i) => {
-    const bad = txProblem(t);
-    if (bad) throw new StoreCorruptError(file, `txs[${i}]: ${bad}`);
-  });
-  return data.txs as TxRecord[];
+  const r = TxShardSchema.safeParse(data);
+  if (!r.success) throw new StoreCorruptError(file, describeIssues(r.error));
+  return r.data.txs;
 }
 
+/** Why `c` is not a valid chat record, or undefined. */
 export function chatProblem(c: unknown): string | undefined {
-  if (!isObject(c)) return "not an object";
-  if (!Number.isSafeInteger(c.chatId)) return "chatId is not an integer";
-  if (!isTime(c.createdAt) || !isTime(c.updatedAt)) return "createdAt/updatedAt missing";
-  if (c.apiKeyEnc !== undefined && typeof c.apiKeyEnc !== "string") return "apiKeyEnc is not a string";
-  if (c.lang !== undefined && c.lang !== "id" && c.lang !== "en") return "unknown lang";
-  return undefined;
+  const r = ChatRecordSchema.safeParse(c);
+  return r.success ? undefined : describeIssues(r.error);
 }
 
+/** Why `t` is not a valid transaction record, or undefined. */
 export function txProblem(t: unknown): string | undefined {
-  if (!isObject(t)) return "not an object";
-  if (typeof t.refId !== "string" || t.refId === "") return "refId missing";
-  if (!Number.isSafeInteger(t.chatId)) return "chatId is not an integer";
-  if (typeof t.status !== "string" || !STATUSES.has(t.status)) return `unknown status ${JSON.stringify(t.status)}`;
-  if (typeof t.kind !== "string" || !KINDS.has(t.kind)) return `unknown kind ${JSON.stringify(t.kind)}`;
-  if (typeof t.amount !== "number" || !Number.isFinite(t.amount)) return "amount is not a number";
-  if (!isTime(t.createdAt) || !isTime(t.updatedAt)) return "createdAt/updatedAt missing";
-  if (t.upstreamId !== undefined && typeof t.upstreamId !== "string") return "upstreamId is not a string";
-  return undefined;
+  const r = TxRecordSchema.safeParse(t);
+  return r.success ? undefined : describeIssues(r.error);
 }

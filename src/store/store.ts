@@ -12,7 +12,13 @@
  * shard (~0.4 MB, ~1 ms to serialise), keeping event-loop stalls short under write bursts; a burst
  * that touches every shard still rewrites all ~30 MB, in ~0.2 s spread over many turns.
  * Shard counts are pinned in meta.json when the store is created, since a record's file depends on them.
- * Transactions are never pruned yet: tx shards grow with history.
+ *
+ * Memory stays bounded as history grows: final transactions unchanged for ARCHIVE_AFTER_MS move to
+ * monthly archives in `<dir>/archive/` (archive.ts) by a sweep at open and every `sweepEveryMs`.
+ * History reads (listTxByChat, findTx, txsOfMonth) merge the hot set with the archive.
+ *
+ * This file is over 350 lines because it is the one owner of the layout and of every index kept in
+ * step with it; splitting the class would spread that invariant over several files.
  *
  * Writes are coalesced (see flusher.ts): a change marks its file dirty and one flush after
  * `flushDelayMs` writes each dirty file once. Callers that must know a change is on disk (a reference
@@ -26,7 +32,7 @@
  */
 import { mkdir, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { systemClock, type Clock } from "../clock.js";
+import { systemClock, type Clock, type TimerHandle } from "../clock.js";
 import { decrypt, deriveKey, encrypt, keyCheck, keyCheckMatches, maskKey } from "./crypto.js";
 import {
   ApiKeyDecryptError,
@@ -36,23 +42,23 @@ import {
   StoreSecretMismatchError,
   UnknownTxError,
 } from "./errors.js";
+import { Archive, ARCHIVE_AFTER_MS, nextMonth, wibMonth, wibMonthStart } from "./archive.js";
 import { Flusher, type FlushStats } from "./flusher.js";
 import { deepFreeze, frozenCopy } from "./frozen.js";
 import {
   checkChatShard,
   checkMeta,
   checkTxShard,
-  chatProblem,
   DEFAULT_CHAT_SHARDS,
   DEFAULT_TX_SHARDS,
   SCHEMA_VERSION,
-  txProblem,
   type ChatShardFile,
   type MetaFile,
   type TxShardFile,
 } from "./schema.js";
+import { ChatRecordSchema, describeIssues, TxRecordSchema } from "./records.js";
 import { shardFileName, shardIndex, StoreFile } from "./shards.js";
-import { OPEN_STATUSES, type ChatRecord, type TxRecord, type TxStatus } from "./types.js";
+import { FINAL_STATUSES, OPEN_STATUSES, type ChatRecord, type TxDetail, type TxKind, type TxOf, type TxRecord, type TxStatus } from "./types.js";
 
 export { maskKey } from "./crypto.js";
 export * from "./errors.js";
@@ -71,19 +77,31 @@ export interface StoreOptions {
   /** Shard counts for a new store (tests); an existing store keeps the counts in its meta.json. */
   chatShards?: number;
   txShards?: number;
+  /** Final transactions unchanged this long leave memory for the archive (default 45 days). */
+  archiveAfterMs?: number;
+  /** How often the archive sweep runs on the clock (default hourly); it also runs at open. */
+  sweepEveryMs?: number;
 }
 
 /** What `updateChat` may change; the key fields go through setApiKey/clearApiKey. */
 export type ChatPatch = Partial<Omit<ChatRecord, "chatId" | "createdAt" | "updatedAt" | "apiKeyEnc" | "keyMask" | "linkedAt">>;
 
-/** A new transaction; createdAt/updatedAt default to the clock. */
-export type NewTx = Omit<TxRecord, "createdAt" | "updatedAt"> & Partial<Pick<TxRecord, "createdAt" | "updatedAt">>;
+/** A new transaction of any kind, with that kind's detail; createdAt/updatedAt default to the clock. */
+export type NewTx = {
+  [K in TxKind]: Omit<TxOf<K>, "createdAt" | "updatedAt"> & Partial<Pick<TxOf<K>, "createdAt" | "updatedAt">>;
+}[TxKind];
 
-/** What `updateTx`/`transitionTx` may change. A property set to `undefined` is removed. */
-export type TxPatch = Partial<Omit<TxRecord, "refId" | "chatId" | "createdAt" | "updatedAt">>;
+/**
+ * What `updateTx`/`transitionTx` may change. A property set to `undefined` is removed. The kind never
+ * changes; `detail` replaces the whole detail and must fit the record's kind (checked at write).
+ */
+export type TxPatch = Partial<Omit<TxRecord, "refId" | "chatId" | "createdAt" | "updatedAt" | "kind" | "detail">> & {
+  detail?: TxDetail | undefined;
+};
 
 export interface StoreStats extends FlushStats {
   chats: number;
+  /** Transactions in memory (open, drafts and recent history). */
   txs: number;
   openTxs: number;
 }
@@ -112,6 +130,12 @@ export class Store {
   private readonly decrypted = new Map<number, { enc: string; key: string }>();
   private readonly flusher: Flusher;
   private closing: Promise<void> | undefined;
+  private archive!: Archive;
+  private sweeping: Promise<number> | undefined;
+  private sweepTimer: TimerHandle | undefined;
+  private readonly archiveAfterMs: number;
+  private readonly sweepEveryMs: number;
+  private readonly onError: ((err: unknown) => void) | undefined;
 
   private constructor(
     root: string,
@@ -121,6 +145,9 @@ export class Store {
     opts: StoreOptions,
   ) {
     this.path = root;
+    this.archiveAfterMs = opts.archiveAfterMs ?? ARCHIVE_AFTER_MS;
+    this.sweepEveryMs = opts.sweepEveryMs ?? 60 * 60_000;
+    this.onError = opts.onError;
     this.chatShards = Array.from({ length: meta.chatShards }, () => new Map());
     this.txShards = Array.from({ length: meta.txShards }, () => new Map());
     this.chatNames = this.chatShards.map((_, i) => shardFileName("chats", i, meta.chatShards));
@@ -183,6 +210,9 @@ export class Store {
       store.flusher.markDirty(META);
       await store.flusher.flush();
     }
+    await store.openArchive(join(opts.dir, "archive"));
+    await store.sweep();
+    store.scheduleSweep();
     return store;
   }
 
@@ -211,6 +241,69 @@ export class Store {
     for (const list of this.byChat.values()) list.sort(comparePos);
   }
 
+  /** Lines a crash left un-indexed are archived already: drop their hot copies, then index them. */
+  private async openArchive(dir: string): Promise<void> {
+    const { archive, recovered } = await Archive.open(dir);
+    this.archive = archive;
+    if (recovered.size === 0) return;
+    for (const refId of recovered) {
+      const rec = this.getTx(refId);
+      if (rec) this.dropTx(rec);
+    }
+    await this.flusher.flush();
+    await archive.saveIndex();
+  }
+
+  // ---- archive ----------------------------------------------------------------------------------
+
+  /**
+   * Moves final transactions unchanged for `archiveAfterMs` to the archive. Order for crash safety:
+   * append + fsync the archive, write the shards without them, then the archive index (archive.ts).
+   * Returns how many moved.
+   */
+  sweep(): Promise<number> {
+    this.sweeping ??= this.runSweep().finally(() => (this.sweeping = undefined));
+    return this.sweeping;
+  }
+
+  private async runSweep(): Promise<number> {
+    const cutoff = this.clock.now() - this.archiveAfterMs;
+    const old: TxRecord[] = [];
+    for (const shard of this.txShards) {
+      for (const rec of shard.values()) if (rec.updatedAt < cutoff && FINAL_STATUSES.has(rec.status)) old.push(rec);
+    }
+    if (old.length === 0) return 0;
+    await this.archive.append(old);
+    // A record changed during the append keeps its newer hot copy; readers prefer the hot one.
+    for (const rec of old) if (this.getTx(rec.refId) === rec) this.dropTx(rec);
+    await this.flusher.flush();
+    await this.archive.saveIndex();
+    return old.length;
+  }
+
+  private scheduleSweep(): void {
+    if (this.closing) return;
+    this.sweepTimer = this.clock.setTimeout(() => {
+      this.sweep()
+        .catch((err: unknown) => this.onError?.(err))
+        .finally(() => this.scheduleSweep());
+    }, this.sweepEveryMs);
+  }
+
+  /** Removes a transaction from memory and its shard (it lives on in the archive). */
+  private dropTx(rec: TxRecord): void {
+    this.txShard(rec.refId).delete(rec.refId);
+    this.open.delete(rec.refId);
+    if (rec.upstreamId !== undefined) this.byUpstream.delete(upstreamKey(rec.chatId, rec.upstreamId));
+    const list = this.byChat.get(rec.chatId);
+    if (list) {
+      const i = lowerBound(list, { at: rec.createdAt, refId: rec.refId });
+      if (list[i]?.refId === rec.refId) list.splice(i, 1);
+      if (list.length === 0) this.byChat.delete(rec.chatId);
+    }
+    this.flusher.markDirty(this.txNames[shardIndex(rec.refId, this.txShards.length)]!);
+  }
+
   // ---- persistence ------------------------------------------------------------------------------
 
   /** Writes every pending change; resolves when it is on disk. Waits for a flush already running. */
@@ -221,6 +314,8 @@ export class Store {
   /** Flushes and stops the timer. Changes after close throw StoreClosedError. */
   close(): Promise<void> {
     this.closing ??= (async () => {
+      this.sweepTimer?.cancel();
+      await this.sweeping?.catch(() => undefined);
       this.flusher.stop();
       await this.flusher.flush();
     })();
@@ -313,9 +408,11 @@ export class Store {
   private putChat(chatId: number, patch: Partial<ChatRecord>): ChatRecord {
     const old = this.getChat(chatId);
     const now = this.clock.now();
-    const rec = frozenCopy({ ...old, ...patch, chatId, createdAt: old?.createdAt ?? now, updatedAt: now }, "chat");
-    const bad = chatProblem(rec);
-    if (bad) throw new TypeError(`Invalid chat ${chatId}: ${bad}`);
+    const copy = frozenCopy({ ...old, ...patch, chatId, createdAt: old?.createdAt ?? now, updatedAt: now }, "chat");
+    // The schema's output, so memory holds exactly what a reload would give.
+    const parsed = ChatRecordSchema.safeParse(copy);
+    if (!parsed.success) throw new TypeError(`Invalid chat ${chatId}: ${describeIssues(parsed.error)}`);
+    const rec = deepFreeze(parsed.data);
     this.indexChat(rec);
     this.flusher.markDirty(this.chatNames[shardIndex(chatId, this.chatShards.length)]!);
     return rec;
@@ -363,26 +460,88 @@ export class Store {
     return this.applyTx(old, patch);
   }
 
-  /** Finds a chat's transaction by our refId or by the provider's upstreamId. */
+  /** Finds a chat's transaction by our refId or by the provider's upstreamId, archived ones too. */
   findTx(chatId: number, id: string): Readonly<TxRecord> | undefined {
     const own = this.getTx(id);
     if (own && own.chatId === chatId) return own;
     const refId = this.byUpstream.get(upstreamKey(chatId, id));
-    return refId === undefined ? undefined : this.getTx(refId);
+    if (refId !== undefined) return this.getTx(refId);
+    const match = (t: TxRecord) => t.refId === id || t.upstreamId === id;
+    // Our refIds carry their WIB creation date (refs.ts): try that month before all the others.
+    const dated = /^[A-Z]{2}(\d{2})(\d{2})\d{2}/.exec(id);
+    const first = dated ? `20${dated[1]}-${dated[2]}` : undefined;
+    const months = this.archive.monthCounts(chatId).map(([m]) => m);
+    for (const month of first && months.includes(first) ? [first, ...months.filter((m) => m !== first)] : months) {
+      const hit = this.archive.read(chatId, month).find(match);
+      if (hit) return hit;
+    }
+    return undefined;
   }
 
-  /** A page of the chat's transactions, newest first (by createdAt, then refId). */
+  /** A page of the chat's transactions, newest first (by createdAt, then refId), archived ones included. */
   listTxByChat(chatId: number, page: { offset?: number; limit?: number } = {}): { items: Readonly<TxRecord>[]; total: number } {
     const list = this.byChat.get(chatId) ?? [];
-    const total = list.length;
     const offset = Math.max(0, Math.floor(page.offset ?? 0));
     const limit = Math.max(0, Math.floor(page.limit ?? 10));
-    const end = Math.max(0, total - offset);
-    const items = list
-      .slice(Math.max(0, end - limit), end)
-      .reverse()
-      .map((p) => this.getTx(p.refId)!);
+    const archived = this.archive.monthCounts(chatId);
+    if (archived.length === 0) {
+      const total = list.length;
+      const end = Math.max(0, total - offset);
+      const items = list
+        .slice(Math.max(0, end - limit), end)
+        .reverse()
+        .map((p) => this.getTx(p.refId)!);
+      return { items, total };
+    }
+    // Month by month, newest first: each month's size is known without reading it, so only the
+    // months the page overlaps are read.
+    const counts = new Map(archived);
+    for (const month of this.hotMonths(list)) counts.set(month, counts.get(month) ?? 0);
+    const months = [...counts.keys()].sort().reverse();
+    let total = 0;
+    const items: Readonly<TxRecord>[] = [];
+    for (const month of months) {
+      const [from, to] = this.hotRange(list, month);
+      const n = counts.get(month)! + (to - from);
+      if (items.length < limit && total + n > offset) {
+        const all = this.monthList(chatId, month, list.slice(from, to));
+        const start = Math.max(0, offset - total);
+        // A duplicate (a record both hot and archived) makes the month shorter than counted: clamp.
+        for (let i = all.length - 1 - start; i >= 0 && items.length < limit; i--) items.push(all[i]!);
+      }
+      total += n;
+    }
     return { items, total };
+  }
+
+  /** The chat's transactions created in `month` ("YYYY-MM", WIB), oldest first, archived ones included. */
+  txsOfMonth(chatId: number, month: string): Readonly<TxRecord>[] {
+    const list = this.byChat.get(chatId) ?? [];
+    const [from, to] = this.hotRange(list, month);
+    return this.monthList(chatId, month, list.slice(from, to));
+  }
+
+  /** Hot and archived records of one month, de-duplicated by refId (hot wins), oldest first. */
+  private monthList(chatId: number, month: string, hot: TxPos[]): Readonly<TxRecord>[] {
+    const byRef = new Map<string, Readonly<TxRecord>>();
+    for (const t of this.archive.read(chatId, month)) byRef.set(t.refId, t);
+    for (const p of hot) byRef.set(p.refId, this.getTx(p.refId)!);
+    return [...byRef.values()].sort((a, b) => comparePos({ at: a.createdAt, refId: a.refId }, { at: b.createdAt, refId: b.refId }));
+  }
+
+  /** Index range [from, to) of `list` created in `month`. */
+  private hotRange(list: TxPos[], month: string): [number, number] {
+    const start = wibMonthStart(month);
+    const end = wibMonthStart(nextMonth(month));
+    return [lowerBound(list, { at: start, refId: "" }), lowerBound(list, { at: end, refId: "" })];
+  }
+
+  private hotMonths(list: TxPos[]): string[] {
+    if (list.length === 0) return [];
+    const out: string[] = [];
+    const last = wibMonth(list[list.length - 1]!.at);
+    for (let m = wibMonth(list[0]!.at); m <= last; m = nextMonth(m)) out.push(m);
+    return out;
   }
 
   /** Transactions whose status is in OPEN_STATUSES (from an index, not a scan). */
@@ -395,16 +554,19 @@ export class Store {
   }
 
   private applyTx(old: TxRecord, patch: TxPatch): TxRecord {
+    // The spread loses the kind/detail pairing for the compiler; putTx checks it against the schema.
     const rec = frozenCopy(
-      { ...old, ...patch, refId: old.refId, chatId: old.chatId, createdAt: old.createdAt, updatedAt: this.clock.now() },
+      { ...old, ...patch, kind: old.kind, refId: old.refId, chatId: old.chatId, createdAt: old.createdAt, updatedAt: this.clock.now() },
       "tx",
-    );
+    ) as TxRecord;
     return this.putTx(rec, old);
   }
 
-  private putTx(rec: TxRecord, old: TxRecord | undefined): TxRecord {
-    const bad = txProblem(rec);
-    if (bad) throw new TypeError(`Invalid transaction ${rec.refId}: ${bad}`);
+  private putTx(copy: TxRecord, old: TxRecord | undefined): TxRecord {
+    // The schema's output, so memory holds exactly what a reload would give.
+    const parsed = TxRecordSchema.safeParse(copy);
+    if (!parsed.success) throw new TypeError(`Invalid transaction ${copy.refId}: ${describeIssues(parsed.error)}`);
+    const rec = deepFreeze(parsed.data);
     this.indexTx(rec, old);
     this.flusher.markDirty(this.txNames[shardIndex(rec.refId, this.txShards.length)]!);
     return rec;
@@ -452,6 +614,18 @@ function upstreamKey(chatId: number, upstreamId: string): string {
 
 function comparePos(a: TxPos, b: TxPos): number {
   return a.at - b.at || (a.refId < b.refId ? -1 : a.refId > b.refId ? 1 : 0);
+}
+
+/** First index whose position is not below `pos`. */
+function lowerBound(list: TxPos[], pos: TxPos): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (comparePos(list[mid]!, pos) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** New transactions almost always go last; otherwise binary search. */

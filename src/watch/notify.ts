@@ -20,7 +20,7 @@ import { withSandboxBanner } from "../render/money.js";
 import { deliver, isNotModified, type Delivery } from "./delivery.js";
 import type { Pacer } from "./pacer.js";
 import { cb } from "../render/callbacks.js";
-import type { Lang, TxRecord, TxStatus } from "../store/types.js";
+import { detailOf, type Lang, type TxRecord, type TxStatus } from "../store/types.js";
 
 interface SendOptions {
   parse_mode?: "HTML";
@@ -131,7 +131,7 @@ export class Notifier {
     const markup = kind === "processing" ? this.processingMarkup(lang, tx) : undefined;
     const messageId = tx.messageId;
     const r = await this.paced(() => {
-      if (tx.detail?.photo === true) {
+      if (detailOf(tx, "deposit").photo === true) {
         return this.api.editMessageCaption(tx.chatId, messageId, {
           caption: this.caption(lang, tx, kind),
           parse_mode: "HTML",
@@ -200,8 +200,8 @@ export class Notifier {
 
 /** What a deposit put on the balance: the provider's get_balance, else amount minus fee. */
 function credited(tx: TxRecord): number {
-  const c = tx.detail?.credited;
-  return typeof c === "number" && c > 0 ? c : tx.amount - (tx.fee ?? 0);
+  const c = detailOf(tx, "deposit").credited;
+  return c !== undefined && c > 0 ? c : tx.amount - (tx.fee ?? 0);
 }
 
 export function checkButton(t: Translate, lang: Lang, refId: string): InlineKeyboardMarkup {

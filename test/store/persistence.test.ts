@@ -166,7 +166,7 @@ describe("refusing unusable files", () => {
 
   it("a shard of the wrong shape", async () => {
     const dir = await populated();
-    await writeFile(join(dir, "store", "tx-00.json"), JSON.stringify({ txs: [{ refId: "R1", chatId: 1, status: "weird" }] }));
+    await writeFile(join(dir, "store", "tx-00.json"), JSON.stringify({ txs: [{ refId: "R1", chatId: 1, kind: "prepaid", status: "weird" }] }));
     await expectRefused(dir, "tx-00.json", /txs\[0\].*status/);
     await writeFile(join(dir, "store", "tx-00.json"), "[]");
     await expectRefused(dir, "tx-00.json", /expected/);

@@ -1,12 +1,20 @@
 import { describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/clock.js";
 import { ApiKeyDecryptError, DuplicateTxError, StoreClosedError, UnknownTxError, type NewTx } from "../../src/store/store.js";
+import type { TxOf } from "../../src/store/types.js";
 import { allFiles, openStore, SECRET, tempDir } from "./helpers.js";
 
 const RAW_KEY = "RAWKEY-a1b2c3d4e5f6g7h8i9j0-SECRETPART";
 
-function tx(refId: string, chatId = 1, extra: Partial<NewTx> = {}): NewTx {
+function tx(refId: string, chatId = 1, extra: Partial<Omit<TxOf<"prepaid">, "kind">> = {}): NewTx {
   return { refId, chatId, kind: "prepaid", status: "draft", amount: 10_000, code: "S10", target: "0812", ...extra };
+}
+
+const PERIOD = { period: "202601", amount: 50_000, admin: 2_500, penalty: null };
+
+/** A postpaid bill: the kind with nested detail (periods). */
+function bill(refId: string, chatId = 1): NewTx {
+  return { ...tx(refId, chatId), kind: "postpaid", detail: { customerName: "BUDI", periods: [{ ...PERIOD }] } };
 }
 
 describe("Store round trip", () => {
@@ -27,7 +35,7 @@ describe("Store round trip", () => {
     a.updateChat(1, { lang: "en", alertThreshold: 50_000 });
     a.setApiKey(1, RAW_KEY);
     a.updateChat(-1001234567890, { lang: "id", inactive: true });
-    a.createTx(tx("R1", 1, { detail: { periods: ["2026-01"], customer: { name: "BUDI" } } }));
+    a.createTx(bill("R1", 1));
     await clock.advance(5);
     a.createTx(tx("R2", 1, { status: "pending", upstreamId: "UP-2" }));
     a.setMeta("broadcast", { id: "b1", sent: 3 });
@@ -40,7 +48,7 @@ describe("Store round trip", () => {
     expect(b.getApiKey(1)).toBe(RAW_KEY);
     expect(b.getChat(-1001234567890)).toMatchObject({ lang: "id", inactive: true });
     expect(b.linkedChats().map((c) => c.chatId)).toEqual([1]);
-    expect(b.getTx("R1")?.detail).toEqual({ periods: ["2026-01"], customer: { name: "BUDI" } });
+    expect(b.getTx("R1")?.detail).toEqual({ customerName: "BUDI", periods: [PERIOD] });
     expect(b.findTx(1, "UP-2")?.refId).toBe("R2");
     expect(b.openTxs().map((t) => t.refId)).toEqual(["R2"]);
     expect(b.listTxByChat(1).items.map((t) => t.refId)).toEqual(["R2", "R1"]);
@@ -59,23 +67,24 @@ describe("Store round trip", () => {
 
   it("hands out frozen records the caller cannot change", async () => {
     const store = await openStore(await tempDir());
-    const patch = { detail: { nested: { a: 1 } } };
-    store.createTx(tx("R1", 1, patch));
-    patch.detail.nested.a = 2; // the caller's own object stays theirs
+    const input = bill("R1", 1);
+    store.createTx(input);
+    const periods = input.kind === "postpaid" ? input.detail!.periods! : [];
+    periods[0]!.amount = 2; // the caller's own object stays theirs
     const got = store.getTx("R1")!;
-    expect(got.detail).toEqual({ nested: { a: 1 } });
+    expect(got.detail).toEqual({ customerName: "BUDI", periods: [PERIOD] });
     expect(() => {
       (got as { status: string }).status = "success";
     }).toThrow(TypeError);
     expect(() => {
-      (got.detail!.nested as { a: number }).a = 3;
+      (got.kind === "postpaid" ? got.detail!.periods![0]! : { amount: 0 }).amount = 3;
     }).toThrow(TypeError);
     expect(Object.isFrozen(store.updateChat(1, { lang: "id" }))).toBe(true);
   });
 
   it("refuses values JSON cannot round-trip", async () => {
     const store = await openStore(await tempDir());
-    expect(() => store.createTx(tx("R1", 1, { detail: { at: new Date() } }))).toThrow(/not a plain JSON object/);
+    expect(() => store.createTx(tx("R1", 1, { detail: { category: new Date() as never } }))).toThrow(/not a plain JSON object/);
     expect(() => store.createTx(tx("R2", 1, { amount: Number.NaN }))).toThrow(/finite/);
     expect(() => store.createTx(tx("R3", 1, { status: "bogus" as never }))).toThrow(/status/);
     expect(store.getTx("R1")).toBeUndefined();

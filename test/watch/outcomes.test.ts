@@ -3,6 +3,7 @@ import { rupiah } from "../../src/render/format.js";
 import { SANDBOX_CUSTOMERS } from "../../src/sandbox/index.js";
 import { makeWorld, type World } from "../support/world.js";
 import { noticesAbout, pendingPostpaid, pendingPrepaid, pendingQris, pendingTransfer, run, statusCalls } from "./support.js";
+import { detailOf } from "../../src/store/types.js";
 
 let w: World;
 afterEach(() => w?.close());
@@ -112,7 +113,7 @@ describe("status watcher: outcomes are announced once", () => {
     const notices = noticesAbout(w, sari.chatId, dep.refId);
     expect(notices).toHaveLength(2);
     expect(notices[1]).toContain("Deposit masuk");
-    expect(notices[1]).toContain(rupiah(done.detail!.credited as number));
+    expect(notices[1]).toContain(rupiah(detailOf(done, "deposit").credited!));
     expect(w.fake.message(sari.chatId, dep.messageId!)!.caption).toContain("LUNAS");
     expect(w.fake.message(sari.chatId, dep.messageId!)!.inlineKeyboard).toBeUndefined();
 

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { TelegramErrors } from "../support/fakeBotApi.js";
 import { makeWorld, type World } from "../support/world.js";
 import { noticesAbout, pendingPrepaid, pendingQris, run, statusCalls } from "./support.js";
+import { detailOf } from "../../src/store/types.js";
 
 let w: World;
 afterEach(() => w?.close());
@@ -174,7 +175,7 @@ describe("status watcher: deposits expire late", () => {
     w = await makeWorld({ watcher: true });
     const u = await w.linkedUser();
     const dep = await pendingQris(w, u.chatId);
-    const expiresAt = dep.detail!.expiresAt as number;
+    const expiresAt = detailOf(dep, "deposit").expiresAt!;
 
     await run(w, expiresAt - w.clock.now() + 29 * MIN);
     expect(w.store.getTx(dep.refId)!.status).toBe("pending");
@@ -195,7 +196,7 @@ describe("status watcher: deposits expire late", () => {
     w = await makeWorld({ watcher: true });
     const u = await w.linkedUser();
     const dep = await pendingQris(w, u.chatId, "qrisfast", 30_000);
-    const expiresAt = dep.detail!.expiresAt as number;
+    const expiresAt = detailOf(dep, "deposit").expiresAt!;
 
     await run(w, expiresAt - w.clock.now() + 10 * MIN);
     expect(w.store.getTx(dep.refId)!.status).toBe("pending");

@@ -8,6 +8,7 @@ import { InputFile } from "grammy";
 import type { ManualClock } from "../../src/clock.js";
 import { newRefId } from "../../src/bot/money/refs.js";
 import { SANDBOX_CUSTOMERS } from "../../src/sandbox/index.js";
+import type { NewTx } from "../../src/store/store.js";
 import type { TxRecord } from "../../src/store/types.js";
 import type { StatusWatcher } from "../../src/watch/watcher.js";
 import type { World } from "../support/world.js";
@@ -47,7 +48,7 @@ function ref(kind: TxRecord["kind"], now: number): string {
 }
 
 /** What the engine does after a create: a message showing it, saved, then the hook. */
-async function record(w: World, tx: Omit<TxRecord, "createdAt" | "updatedAt" | "messageId">, text = "⏳ pending"): Promise<TxRecord> {
+async function record(w: World, tx: NewTx, text = "⏳ pending"): Promise<TxRecord> {
   const sent = await w.bot.api.sendMessage(tx.chatId, text);
   const saved = w.store.createTx({ ...tx, messageId: sent.message_id });
   await w.store.flush();

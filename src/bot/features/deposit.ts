@@ -5,7 +5,8 @@
  * old messages and after a restart.
  */
 import { Composer, InlineKeyboard } from "grammy";
-import type { TxRecord, TxStatus } from "../../store/types.js";
+import type { TxPatch } from "../../store/store.js";
+import { detailOf, type DepositDetail, type TxRecord, type TxStatus } from "../../store/types.js";
 import { UpstreamError, UpstreamRejected } from "../../upstream/errors.js";
 import { DEFAULT_DEPOSIT_LATE_MS, refreshTx } from "../../domain/refresh.js";
 import { cb, onCallback } from "../callbacks.js";
@@ -121,7 +122,7 @@ onCallback(composer, cb.depositRelease, async (ctx, { refId }) => {
   if (!found) return;
   const { apiKey } = found;
   let { tx } = found;
-  if (tx.detail?.instant !== undefined) {
+  if (detailOf(tx, "deposit").instant !== undefined) {
     await ctx.answerCallbackQuery({ text: ctx.t("deposit-release-already"), show_alert: true });
     return;
   }
@@ -173,9 +174,9 @@ onCallback(composer, cb.depositReleaseConfirm, async (ctx, { refId }) => {
   await ctx.answerCallbackQuery({ text: ctx.t("confirm-sending") }).catch(() => undefined);
   await ctx.editMessageReplyMarkup().catch(() => undefined);
 
-  const record = (patch: Partial<TxRecord>, instant: string | undefined) => {
+  const record = (patch: TxPatch & { detail?: DepositDetail }, instant: DepositDetail["instant"]) => {
     const latest = store.getTx(refId)!;
-    return store.updateTx(refId, { ...patch, detail: { ...latest.detail, ...patch.detail, instant } });
+    return store.updateTx(refId, { ...patch, detail: { ...detailOf(latest, "deposit"), ...patch.detail, instant } });
   };
   let result: TxRecord;
   try {

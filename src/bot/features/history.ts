@@ -8,7 +8,7 @@
  */
 import { Composer, InlineKeyboard } from "grammy";
 import type { Store } from "../../store/store.js";
-import { OPEN_STATUSES, type TxKind, type TxRecord } from "../../store/types.js";
+import { detailOf, OPEN_STATUSES, type TxKind, type TxRecord } from "../../store/types.js";
 import { cb, onCallback } from "../callbacks.js";
 import type { BaseContext, BotContext } from "../context.js";
 import { html, rupiah, wibTime } from "../../render/format.js";
@@ -87,10 +87,10 @@ async function showHistory(ctx: BotContext, page = 0, edit = false): Promise<voi
 /** The details of one transaction: the receipt plus what the list leaves out. */
 export function detailText(ctx: BaseContext, tx: TxRecord): string {
   const extra: string[] = [];
-  const cost = tx.detail?.cost;
-  if (typeof cost === "number") extra.push(`${ctx.t("history-cost")}: ${rupiah(cost)}`);
-  const credited = tx.detail?.credited;
-  if (tx.kind === "deposit" && tx.status === "success" && typeof credited === "number") {
+  const cost = detailOf(tx, "postpaid").cost;
+  if (cost !== undefined) extra.push(`${ctx.t("history-cost")}: ${rupiah(cost)}`);
+  const credited = detailOf(tx, "deposit").credited;
+  if (tx.kind === "deposit" && tx.status === "success" && credited !== undefined) {
     extra.push(`${ctx.t("history-credited")}: ${rupiah(credited)}`);
   }
   if (tx.updatedAt !== tx.createdAt) extra.push(`${ctx.t("history-updated")}: ${wibTime(tx.updatedAt, ctx.lang)}`);

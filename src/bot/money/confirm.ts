@@ -6,6 +6,7 @@
  *   | failed (refused) | unknown (timeout/outage: never re-sent automatically).
  */
 import { Composer, InlineKeyboard } from "grammy";
+import type { NewTx } from "../../store/store.js";
 import type { TxRecord } from "../../store/types.js";
 import { UpstreamError, UpstreamRejected } from "../../upstream/errors.js";
 import { cb, onCallback } from "../callbacks.js";
@@ -31,13 +32,14 @@ export function statusKeyboard(ctx: BaseContext, refId: string): InlineKeyboard 
 /** Saves a draft with a fresh (or the given) reference id. Persisted before any call uses the id. */
 export async function saveDraft(ctx: BaseContext, kind: MoneyKind, fields: DraftFields): Promise<TxRecord> {
   const now = ctx.deps.clock.now();
+  // The kind's own draft function made `fields`; the store checks detail against the kind on write.
   const tx = ctx.deps.store.createTx({
     ...fields,
     refId: fields.refId ?? newRefId(kind.kind, now),
     chatId: ctx.chat!.id,
     kind: kind.kind,
     status: "draft",
-  });
+  } as NewTx);
   await ctx.deps.store.flush();
   return tx;
 }

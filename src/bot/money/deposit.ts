@@ -12,7 +12,7 @@
  */
 import { InlineKeyboard, InputFile } from "grammy";
 import type { InlineKeyboardMarkup } from "grammy/types";
-import type { Lang, TxRecord } from "../../store/types.js";
+import { detailOf, type DepositDetail, type Lang, type TxRecord } from "../../store/types.js";
 import type { DepositMethod } from "../../upstream/types.js";
 import { cb } from "../callbacks.js";
 import type { BaseContext } from "../context.js";
@@ -27,16 +27,18 @@ export interface Translator {
   t(key: string, vars?: Record<string, string | number>): string;
 }
 
-type Detail = Record<string, unknown>;
+/** The deposit detail keys whose value is a `T`. */
+type KeysOf<T> = { [K in keyof DepositDetail]-?: NonNullable<DepositDetail[K]> extends T ? K : never }[keyof DepositDetail];
 
-export function detailString(tx: TxRecord, key: string): string | undefined {
-  const v = tx.detail?.[key];
-  return typeof v === "string" && v !== "" ? v : undefined;
+/** A deposit detail text; "" counts as absent (the provider sends empty fields). */
+export function detailString(tx: TxRecord, key: KeysOf<string>): string | undefined {
+  const v = detailOf(tx, "deposit")[key];
+  return v === undefined || v === "" ? undefined : v;
 }
 
-export function detailNumber(tx: TxRecord, key: string): number | undefined {
-  const v = tx.detail?.[key];
-  return typeof v === "number" && Number.isFinite(v) ? v : undefined;
+/** A deposit detail number; null (no expiry) counts as absent. */
+export function detailNumber(tx: TxRecord, key: KeysOf<number>): number | undefined {
+  return detailOf(tx, "deposit")[key] ?? undefined;
 }
 
 /** Fixed fee plus percentage, rounded up as payment gateways do (hundredths of a percent, exact). */
@@ -88,7 +90,7 @@ export function depositActionsKeyboard(ctx: Translator, tx: TxRecord): InlineKey
     case "processing":
       kb.text(ctx.t("button-check-status"), cb.status.encode({ refId: tx.refId }));
       // Offered until a release was asked for; the release itself is guarded in the feature.
-      if (tx.upstreamId && tx.detail?.instant === undefined) kb.text(ctx.t("deposit-button-release"), cb.depositRelease.encode({ refId: tx.refId }));
+      if (tx.upstreamId && detailOf(tx, "deposit").instant === undefined) kb.text(ctx.t("deposit-button-release"), cb.depositRelease.encode({ refId: tx.refId }));
       return kb;
     case "draft":
     case "success":
@@ -177,8 +179,8 @@ export const depositKind: MoneyKind = {
     const type = detailString(tx, "type") ?? "";
     const method = tx.code ?? detailString(tx, "method") ?? "";
     const d = await ctx.deps.upstream.createDeposit(apiKey, { reffId: tx.refId, amount: tx.amount, type, method });
-    const detail: Detail = {
-      ...tx.detail,
+    const detail: DepositDetail = {
+      ...detailOf(tx, "deposit"),
       type,
       method,
       expiresAt: d.expiresAt ? d.expiresAt.getTime() : null,
@@ -211,7 +213,7 @@ export const depositKind: MoneyKind = {
     if (qrString) {
       const png = await qrPng(qrString);
       const sent = await ctx.replyWithPhoto(new InputFile(png, `qris-${tx.refId}.png`), { caption: text, parse_mode: "HTML", reply_markup });
-      ctx.deps.store.updateTx(tx.refId, { messageId: sent.message_id, detail: { ...tx.detail, photo: true } });
+      ctx.deps.store.updateTx(tx.refId, { messageId: sent.message_id, detail: { ...detailOf(tx, "deposit"), photo: true } });
     } else {
       const sent = await ctx.reply(text, { parse_mode: "HTML", reply_markup });
       ctx.deps.store.updateTx(tx.refId, { messageId: sent.message_id });

@@ -4,7 +4,7 @@
  * payment reuses `tx.refId`. Amounts: `amount` is `total_tagihan` (what the customer owes, never
  * recomputed); the reseller's cost (`harga`) and the bill's details live in `tx.detail`.
  */
-import type { TxRecord, TxStatus } from "../../store/types.js";
+import { detailOf, type PostpaidDetail, type TxRecord, type TxStatus } from "../../store/types.js";
 import type { BillInquiry, BillPeriod } from "../../upstream/types.js";
 import type { BaseContext } from "../context.js";
 import { html, rupiah } from "../../render/format.js";
@@ -40,8 +40,8 @@ export function billFields(inquiry: BillInquiry): Pick<DraftFields, "amount" | "
   return { amount: inquiry.total, detail: { ...detail } };
 }
 
-function billDetail(tx: TxRecord): Partial<BillDetail> {
-  return (tx.detail ?? {}) as Partial<BillDetail>;
+function billDetail(tx: TxRecord): PostpaidDetail {
+  return detailOf(tx, "postpaid");
 }
 
 const MONTHS: Record<string, Intl.DateTimeFormat> = {
@@ -109,7 +109,7 @@ export const postpaidKind: MoneyKind = {
       status,
       sn: paid.sn,
       // The charge as the payment reports it (the inquiry's figure stays on the confirm screen).
-      detail: { ...tx.detail, cost: paid.price },
+      detail: { ...billDetail(tx), cost: paid.price },
       // A failed payment carries its reason in `sn` at this provider.
       ...(status === "failed" && paid.sn ? { message: paid.sn } : {}),
     };

@@ -3,7 +3,7 @@
  * The confirmed price goes out as `limit_price`: if the provider's price rose in the meantime the
  * purchase is refused instead of costing more, and the user is told the new price.
  */
-import type { TxRecord } from "../../store/types.js";
+import { detailOf, type TxRecord } from "../../store/types.js";
 import type { PrepaidProduct } from "../../upstream/types.js";
 import type { BaseContext } from "../context.js";
 import { html, rupiah } from "../../render/format.js";
@@ -51,7 +51,7 @@ export const prepaidKind: MoneyKind = {
       sn: answer.sn,
       // What the provider charged (never above the confirmed price thanks to limit_price).
       amount: answer.price > 0 ? answer.price : tx.amount,
-      ...(answer.price > 0 && answer.price !== tx.amount ? { detail: { ...tx.detail, quotedPrice: tx.amount } } : {}),
+      ...(answer.price > 0 && answer.price !== tx.amount ? { detail: { ...detailOf(tx, "prepaid"), quotedPrice: tx.amount } } : {}),
     } satisfies Partial<TxRecord>;
   },
 

@@ -5,14 +5,14 @@
  * added), and the receipt shows the real fee and total. `tx.amount` is always the nominal.
  */
 import type { Store } from "../../store/store.js";
-import type { TxRecord } from "../../store/types.js";
+import { detailOf, type TxRecord } from "../../store/types.js";
 import type { BaseContext } from "../context.js";
 import { html, rupiah } from "../../render/format.js";
 import type { DraftFields, MoneyKind } from "./kinds.js";
 
 export type BankType = "bank" | "ewallet";
 
-/** What a transfer keeps in `tx.detail` (JSON only). */
+/** A transfer's `tx.detail` (records.ts) with the defaults filled in. */
 export interface TransferDetail {
   holderName: string;
   bankType: BankType;
@@ -69,14 +69,14 @@ export function transferDraft(
   return { code: dest.bankCode, title: dest.bankName, target: dest.accountNumber, amount, detail: { ...detail } };
 }
 
-/** Reads `tx.detail` defensively: records outlive code changes. */
+/** A transfer's detail with defaults: fields are optional in older records. */
 export function transferDetail(tx: TxRecord): TransferDetail {
-  const d = tx.detail ?? {};
+  const d = detailOf(tx, "transfer");
   return {
-    holderName: typeof d.holderName === "string" ? d.holderName : "",
-    bankType: bankTypeOf(typeof d.bankType === "string" ? d.bankType : "bank"),
-    note: typeof d.note === "string" ? d.note : "",
-    ...(typeof d.feeEstimate === "number" ? { feeEstimate: d.feeEstimate } : {}),
+    holderName: d.holderName ?? "",
+    bankType: d.bankType ?? "bank",
+    note: d.note ?? "",
+    ...(d.feeEstimate === undefined ? {} : { feeEstimate: d.feeEstimate }),
   };
 }
 

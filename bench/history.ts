@@ -1,0 +1,204 @@
+/**
+ * History: a year of resellers' transactions -> resident memory after open, open time, and the
+ * latency of a /riwayat page (10 items) for random chats at random depths. The data is written
+ * straight to the store's files, streaming (never 18M objects in memory): 45 days hot in the
+ * shards, the rest in monthly archives. The baseline (`--variant=hot`, run in its own process for
+ * a clean memory figure) keeps the same data all hot, as before the archive.
+ */
+import { execFileSync } from "node:child_process";
+import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ARCHIVE_AFTER_MS, wibMonth } from "../src/store/archive.js";
+import { shardFileName, shardIndex } from "../src/store/shards.js";
+import { Store } from "../src/store/store.js";
+import { FULL, mb, ms, report, summarize, type BenchRow } from "./lib.js";
+
+const SIZE = FULL ? { resellers: 1_000, perDay: 50 } : { resellers: 100, perDay: 5 };
+const DAYS = 365;
+const DAY = 86_400_000;
+const SHARDS = 64;
+const SECRET = "bench-secret-0123456789";
+const variant = process.argv.find((a) => a.startsWith("--variant="))?.slice(10) ?? "archive";
+const sizeArg = process.argv.find((a) => a.startsWith("--size="))?.slice(7);
+const size = sizeArg ? (JSON.parse(sizeArg) as typeof SIZE) : SIZE;
+
+/** Buffered synchronous appends to one file: generation stays streaming and cheap. */
+class Out {
+  private fd: number;
+  private parts: string[] = [];
+  private pending = 0;
+  bytes = 0;
+  constructor(path: string, mode = 0o644) {
+    this.fd = openSync(path, "w", mode);
+  }
+  write(s: string): void {
+    this.parts.push(s);
+    this.pending += s.length;
+    this.bytes += Buffer.byteLength(s);
+    if (this.pending > 1 << 20) this.drain();
+  }
+  private drain(): void {
+    writeSync(this.fd, this.parts.join(""));
+    this.parts = [];
+    this.pending = 0;
+  }
+  close(): void {
+    this.drain();
+    closeSync(this.fd);
+  }
+}
+
+function record(r: number, day: number, i: number, start: number) {
+  const chatId = 1_000_000 + r;
+  const createdAt = start + day * DAY + Math.floor((i * DAY) / size.perDay) + r;
+  return {
+    refId: `TP${day.toString(36)}R${r}I${i}`,
+    chatId,
+    kind: "prepaid",
+    status: i % 20 === 0 ? "failed" : "success",
+    upstreamId: `UP${r}-${day}-${i}`,
+    code: "S10",
+    title: "Telkomsel 10.000",
+    target: "081234567890",
+    amount: 10_500,
+    sn: `SN${day}${i}`,
+    createdAt,
+    updatedAt: createdAt + 60_000,
+  };
+}
+
+async function generate(dir: string, now: number, allHot: boolean): Promise<number> {
+  const store = await Store.open({ dir, secret: SECRET, txShards: SHARDS, chatShards: SHARDS });
+  for (let r = 0; r < size.resellers; r++) store.setApiKey(1_000_000 + r, `BENCH-KEY-${r}-abcdefghijklmnop`);
+  await store.close();
+  const start = now - DAYS * DAY;
+  const cutoff = allHot ? -Infinity : now - ARCHIVE_AFTER_MS;
+  const shards = Array.from({ length: SHARDS }, (_, i) => new Out(join(dir, "store", shardFileName("tx", i, SHARDS))));
+  const first = new Array<boolean>(SHARDS).fill(true);
+  for (const s of shards) s.write('{"txs":[');
+  mkdirSync(join(dir, "archive"), { recursive: true, mode: 0o700 });
+  const index: Record<string, { bytes: number; chats: Record<string, [number, number, number][]> }> = {};
+  let files = new Map<string, Out>();
+  let n = 0;
+  // Month-major so each chat's month is one contiguous segment, as a sweep of an old store writes it.
+  const monthDays = new Map<string, number[]>();
+  for (let d = 0; d < DAYS; d++) {
+    const m = wibMonth(start + d * DAY + DAY / 2);
+    monthDays.set(m, [...(monthDays.get(m) ?? []), d]);
+  }
+  for (const days of monthDays.values()) {
+    for (let r = 0; r < size.resellers; r++) {
+      // The open segment: a day at a month edge may fall in the neighbour month's file.
+      let seg: { m: string; out: Out; start: number; count: number } | undefined;
+      const closeSeg = () => {
+        if (seg) (index[seg.m]!.chats[1_000_000 + r] ??= []).push([seg.start, seg.out.bytes - seg.start, seg.count]);
+        seg = undefined;
+      };
+      for (const d of days) {
+        for (let i = 0; i < size.perDay; i++) {
+          const tx = record(r, d, i, start);
+          const line = JSON.stringify(tx);
+          n++;
+          if (tx.updatedAt >= cutoff) {
+            const s = shardIndex(tx.refId, SHARDS);
+            shards[s]!.write(first[s] ? line : `,${line}`);
+            first[s] = false;
+            continue;
+          }
+          const m = wibMonth(tx.createdAt);
+          let out = files.get(m);
+          if (!out) {
+            files.set(m, (out = new Out(join(dir, "archive", `tx-${m}.jsonl`), 0o600)));
+            index[m] = { bytes: 0, chats: {} };
+          }
+          if (seg?.m !== m) {
+            closeSeg();
+            seg = { m, out, start: out.bytes, count: 0 };
+          }
+          out.write(`${line}\n`);
+          seg!.count++;
+        }
+      }
+      closeSeg();
+    }
+  }
+  for (const s of shards) {
+    s.write("]}");
+    s.close();
+  }
+  for (const [m, out] of files) {
+    out.close();
+    index[m]!.bytes = out.bytes;
+  }
+  files = new Map();
+  writeFileSync(join(dir, "archive", "index.json"), JSON.stringify({ months: index }), { mode: 0o600 });
+  return n;
+}
+
+async function measure(allHot: boolean): Promise<{ rows: BenchRow[]; n: number }> {
+  const dir = await mkdtemp(join(tmpdir(), "ppob-bench-history-"));
+  try {
+    const now = Date.now();
+    const n = await generate(dir, now, allHot);
+    const label = allHot ? "all hot (before)" : "45 days hot + archive (now)";
+    const rss0 = process.memoryUsage().rss;
+    const t0 = performance.now();
+    const store = await Store.open({ dir, secret: SECRET, ...(allHot ? { archiveAfterMs: Number.MAX_SAFE_INTEGER } : {}) });
+    const openMs = performance.now() - t0;
+    const rss = process.memoryUsage().rss;
+    const hot = store.stats().txs;
+    const lat: number[] = [];
+    const deep: number[] = [];
+    let seed = 42;
+    const rand = () => ((seed = (seed * 1_103_515_245 + 12_345) >>> 0) / 2 ** 32);
+    for (let k = 0; k < 400; k++) {
+      const chatId = 1_000_000 + Math.floor(rand() * size.resellers);
+      const total = store.listTxByChat(chatId, { limit: 0 }).total;
+      const offset = k % 2 === 0 ? Math.floor(rand() * total) : Math.floor(rand() * 5) * 10;
+      const t = performance.now();
+      store.listTxByChat(chatId, { offset, limit: 10 });
+      (k % 2 === 0 ? deep : lat).push(performance.now() - t);
+    }
+    await store.close();
+    const p = summarize(lat);
+    const d = summarize(deep);
+    return {
+      n,
+      rows: [
+        { metric: `${label}: open (Store.open)`, value: ms(openMs) },
+        { metric: `${label}: resident memory after open (growth during open)`, value: `${mb(rss)} (${mb(rss - rss0)})` },
+        { metric: `${label}: records in memory`, value: hot.toLocaleString("en") },
+        { metric: `${label}: history page, first 5 pages, p50 / p99`, value: `${ms(p.p50)} / ${ms(p.p99)}` },
+        { metric: `${label}: history page at a random depth, p50 / p99`, value: `${ms(d.p50)} / ${ms(d.p99)}` },
+      ],
+    };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+if (variant === "hot") {
+  process.stdout.write(`ROWS ${JSON.stringify((await measure(true)).rows)}\n`);
+} else {
+  const { rows, n } = await measure(false);
+  // The baseline at the quick size only: all hot at the full size is the memory problem itself.
+  const quick = { resellers: 100, perDay: 5 };
+  const out = execFileSync(
+    process.execPath,
+    ["--import", "tsx", import.meta.filename, "--variant=hot", `--size=${JSON.stringify(quick)}`],
+    { encoding: "utf8", maxBuffer: 1 << 20 },
+  );
+  const base = JSON.parse(out.split("\n").find((l) => l.startsWith("ROWS "))!.slice(5)) as BenchRow[];
+  const quickLabel = `${quick.resellers} resellers x ${quick.perDay}/day`;
+  report({
+    name: "History",
+    setup: `${size.resellers.toLocaleString("en")} resellers x ${size.perDay} transactions a day x ${DAYS} days = ${n.toLocaleString("en")} records, ${SHARDS} tx shards`,
+    rows: [...rows, ...base.map((r) => ({ ...r, metric: `baseline at ${quickLabel}, ${r.metric}` }))],
+    notes: [
+      "A page is listTxByChat(chat, {offset, limit: 10}); deep pages are at a random offset of the chat's whole year.",
+      "The baseline keeps the same kind of data all in the hot shards (no archive), in its own process, at the quick size.",
+    ],
+  });
+}

@@ -1,0 +1,277 @@
+/**
+ * Monthly append-only archives of old final transactions, so memory stays bounded as history grows.
+ *
+ * Layout (under `<DATA_DIR>/archive/`, folder 0700, files 0600):
+ *   tx-YYYY-MM.jsonl   one TxRecord per line; month = the record's createdAt in WIB
+ *   index.json         per month: bytes covered, and per chat the segments [offset, length, count]
+ *
+ * A sweep appends each chat's records as one contiguous segment, so a history page reads only the
+ * bytes of that chat's segments in one month, never the whole file.
+ *
+ * Crash safety (see Store.sweep): lines are appended and fsynced first, the hot shards are written
+ * second, index.json last. On open, bytes past what index.json covers are the last sweep's: a torn
+ * final line is cut off, the complete lines are indexed again, and their refIds are reported so the
+ * store drops any copy still in the hot shards. Nothing is lost and nothing is archived twice;
+ * readers still de-duplicate by refId.
+ *
+ * Reads are synchronous (a few small preads per page) so listTxByChat/findTx keep their signatures.
+ */
+import { closeSync, openSync, readSync } from "node:fs";
+import { mkdir, open, readdir, readFile, rename, stat, truncate } from "node:fs/promises";
+import { join } from "node:path";
+import { formatWib } from "../time.js";
+import { StoreCorruptError } from "./errors.js";
+import { deepFreeze } from "./frozen.js";
+import { describeIssues, TxRecordSchema, type TxRecord } from "./records.js";
+
+/** Final records whose last change is older than this leave memory for the archive. */
+export const ARCHIVE_AFTER_MS = 45 * 24 * 60 * 60 * 1000;
+
+const INDEX = "index.json";
+const FILE_RE = /^tx-(\d{4}-\d{2})\.jsonl$/;
+
+/** [byte offset, byte length, records] of one chat's run of lines. */
+type Segment = [number, number, number];
+
+interface MonthIndex {
+  /** Bytes of the file the segments cover. */
+  bytes: number;
+  chats: Map<number, Segment[]>;
+}
+
+interface IndexFile {
+  months: Record<string, { bytes: number; chats: Record<string, Segment[]> }>;
+}
+
+/** "2026-01" for an instant, in WIB (the provider's and the resellers' calendar). */
+export function wibMonth(at: number): string {
+  return formatWib(at).slice(0, 7);
+}
+
+/** The first instant of a WIB month ("2026-01" -> 2025-12-31T17:00Z). */
+export function wibMonthStart(month: string): number {
+  return Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)) - 1, 1) - 7 * 60 * 60 * 1000;
+}
+
+export function nextMonth(month: string): string {
+  const y = Number(month.slice(0, 4));
+  const m = Number(month.slice(5, 7));
+  return m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, "0")}`;
+}
+
+export class Archive {
+  private readonly months = new Map<string, MonthIndex>();
+  /** Parsed month lists of recent reads: paging through one month reads its segments once. */
+  private readonly cache = new Map<string, readonly TxRecord[]>();
+
+  private constructor(readonly dir: string) {}
+
+  /**
+   * Opens (creating) the folder. `recovered`: refIds of lines a crash left un-indexed; the caller drops
+   * their hot copies, writes the shards, then `saveIndex` (the same order as a sweep).
+   */
+  static async open(dir: string): Promise<{ archive: Archive; recovered: Set<string> }> {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    const a = new Archive(dir);
+    const recovered = new Set<string>();
+    let raw: IndexFile | undefined;
+    try {
+      raw = JSON.parse(await readFile(join(dir, INDEX), "utf8")) as IndexFile;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw new StoreCorruptError(join(dir, INDEX), `unreadable (${String(err)})`);
+    }
+    for (const [month, m] of Object.entries(raw?.months ?? {})) {
+      a.months.set(month, { bytes: m.bytes, chats: new Map(Object.entries(m.chats).map(([c, s]) => [Number(c), s])) });
+    }
+    for (const name of await readdir(dir)) {
+      const month = FILE_RE.exec(name)?.[1];
+      if (!month) continue;
+      const size = (await stat(join(dir, name))).size;
+      const idx = a.month(month);
+      if (size > idx.bytes) await a.indexTail(month, idx, size, recovered);
+    }
+    return { archive: a, recovered };
+  }
+
+  /** Records of `chatId` in the archive. */
+  count(chatId: number): number {
+    let n = 0;
+    for (const m of this.months.values()) for (const s of m.chats.get(chatId) ?? []) n += s[2];
+    return n;
+  }
+
+  /** Archived record count of `chatId` per month, newest month first. */
+  monthCounts(chatId: number): [string, number][] {
+    const out: [string, number][] = [];
+    for (const [month, m] of this.months) {
+      const segs = m.chats.get(chatId);
+      if (segs) out.push([month, segs.reduce((n, s) => n + s[2], 0)]);
+    }
+    return out.sort((a, b) => (a[0] < b[0] ? 1 : a[0] > b[0] ? -1 : 0));
+  }
+
+  /** The chat's archived records of `month`, de-duplicated by refId, in file order. */
+  read(chatId: number, month: string): readonly TxRecord[] {
+    const key = `${chatId}/${month}`;
+    const hit = this.cache.get(key);
+    if (hit) {
+      this.cache.delete(key); // re-insert: most recent last
+      this.cache.set(key, hit);
+      return hit;
+    }
+    const segs = this.months.get(month)?.chats.get(chatId) ?? [];
+    const file = this.file(month);
+    const seen = new Set<string>();
+    const out: TxRecord[] = [];
+    if (segs.length > 0) {
+      const fd = openSync(file, "r");
+      try {
+        for (const [offset, length] of segs) {
+          const buf = Buffer.alloc(length);
+          readSync(fd, buf, 0, length, offset);
+          for (const line of buf.toString("utf8").split("\n")) {
+            if (line === "") continue;
+            const tx = parseLine(file, offset, line);
+            if (tx.chatId === chatId && !seen.has(tx.refId)) {
+              seen.add(tx.refId);
+              out.push(tx);
+            }
+          }
+        }
+      } finally {
+        closeSync(fd);
+      }
+    }
+    this.cache.set(key, out);
+    if (this.cache.size > 16) this.cache.delete(this.cache.keys().next().value!);
+    return out;
+  }
+
+  /**
+   * Appends `txs` (one segment per chat per month) and fsyncs each file. The in-memory index covers
+   * them at once; index.json only after `saveIndex`, which the caller runs once the shards are written.
+   */
+  async append(txs: readonly TxRecord[]): Promise<void> {
+    const byMonth = new Map<string, Map<number, string[]>>();
+    for (const tx of txs) {
+      const month = wibMonth(tx.createdAt);
+      let chats = byMonth.get(month);
+      if (!chats) byMonth.set(month, (chats = new Map()));
+      let lines = chats.get(tx.chatId);
+      if (!lines) chats.set(tx.chatId, (lines = []));
+      lines.push(`${JSON.stringify(tx)}\n`);
+    }
+    let created = false;
+    for (const [month, chats] of byMonth) {
+      const idx = this.month(month);
+      created ||= idx.bytes === 0;
+      const parts: Buffer[] = [];
+      const segs: [number, Segment][] = [];
+      let offset = idx.bytes;
+      for (const [chatId, lines] of chats) {
+        const buf = Buffer.from(lines.join(""), "utf8");
+        parts.push(buf);
+        segs.push([chatId, [offset, buf.length, lines.length]]);
+        offset += buf.length;
+      }
+      const fh = await open(this.file(month), "a", 0o600);
+      try {
+        await fh.write(Buffer.concat(parts));
+        await fh.sync();
+      } finally {
+        await fh.close();
+      }
+      idx.bytes = offset;
+      for (const [chatId, seg] of segs) {
+        let list = idx.chats.get(chatId);
+        if (!list) idx.chats.set(chatId, (list = []));
+        list.push(seg);
+        this.cache.delete(`${chatId}/${month}`);
+      }
+    }
+    if (created) await syncDir(this.dir);
+  }
+
+  /** Writes index.json atomically (temp + fsync + rename). */
+  async saveIndex(): Promise<void> {
+    const data: IndexFile = { months: {} };
+    for (const [month, m] of this.months) data.months[month] = { bytes: m.bytes, chats: Object.fromEntries(m.chats) };
+    const path = join(this.dir, INDEX);
+    const tmp = `${path}.tmp`;
+    const fh = await open(tmp, "w", 0o600);
+    try {
+      await fh.writeFile(JSON.stringify(data));
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    await rename(tmp, path);
+    await syncDir(this.dir);
+  }
+
+  file(month: string): string {
+    return join(this.dir, `tx-${month}.jsonl`);
+  }
+
+  private month(month: string): MonthIndex {
+    let m = this.months.get(month);
+    if (!m) this.months.set(month, (m = { bytes: 0, chats: new Map() }));
+    return m;
+  }
+
+  /** Indexes the lines past `idx.bytes` (the last sweep's, if it crashed); cuts a torn last line. */
+  private async indexTail(month: string, idx: MonthIndex, size: number, recovered: Set<string>): Promise<void> {
+    const file = this.file(month);
+    const fh = await open(file, "r");
+    const buf = Buffer.alloc(size - idx.bytes);
+    try {
+      await fh.read(buf, 0, buf.length, idx.bytes);
+    } finally {
+      await fh.close();
+    }
+    const end = buf.lastIndexOf(0x0a) + 1; // bytes up to the last complete line
+    if (end < buf.length) await truncate(file, idx.bytes + end);
+    let pos = 0;
+    let run: { chatId: number; offset: number; count: number } | undefined;
+    const close = (upTo: number) => {
+      if (!run) return;
+      let list = idx.chats.get(run.chatId);
+      if (!list) idx.chats.set(run.chatId, (list = []));
+      list.push([run.offset, upTo - run.offset, run.count]);
+      run = undefined;
+    };
+    while (pos < end) {
+      const nl = buf.indexOf(0x0a, pos);
+      const tx = parseLine(file, idx.bytes + pos, buf.toString("utf8", pos, nl));
+      const at = idx.bytes + pos;
+      if (run && run.chatId !== tx.chatId) close(at);
+      run ??= { chatId: tx.chatId, offset: at, count: 0 };
+      if (!recovered.has(tx.refId)) run.count++;
+      recovered.add(tx.refId);
+      pos = nl + 1;
+    }
+    close(idx.bytes + end);
+    idx.bytes += end;
+  }
+}
+
+function parseLine(file: string, offset: number, line: string): TxRecord {
+  let json: unknown;
+  try {
+    json = JSON.parse(line);
+  } catch {
+    throw new StoreCorruptError(file, `invalid JSON in the segment at byte ${offset}`);
+  }
+  const r = TxRecordSchema.safeParse(json);
+  if (!r.success) throw new StoreCorruptError(file, `segment at byte ${offset}: ${describeIssues(r.error)}`);
+  return deepFreeze(r.data);
+}
+
+async function syncDir(dir: string): Promise<void> {
+  const fh = await open(dir, "r");
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}

@@ -1,0 +1,192 @@
+/**
+ * The records the store keeps, declared once: the zod schemas check files on load and records on
+ * write, and the TypeScript types are inferred from them. Optional wherever a file written by an
+ * older version could lack a field; a file that does not fit is refused (see schema.ts).
+ */
+import { z } from "zod";
+
+export const LANGS = ["id", "en"] as const;
+export const LangSchema = z.enum(LANGS);
+export type Lang = z.infer<typeof LangSchema>;
+
+/**
+ * draft: confirm screen shown, reference id made and saved; nothing sent yet.
+ * sending: the create call was (about to be) sent; persisted *before* the call.
+ * unknown: the create call's outcome is not known (timeout, outage); never re-sent automatically.
+ * pending/processing: accepted by the provider, not final. The rest are final.
+ */
+export const TX_STATUSES = ["draft", "sending", "unknown", "pending", "processing", "success", "failed", "expired", "cancel"] as const;
+export const TxStatusSchema = z.enum(TX_STATUSES);
+export type TxStatus = z.infer<typeof TxStatusSchema>;
+
+export const TX_KINDS = ["prepaid", "postpaid", "transfer", "deposit"] as const;
+export const TxKindSchema = z.enum(TX_KINDS);
+export type TxKind = z.infer<typeof TxKindSchema>;
+
+/** Statuses the status watcher keeps polling. */
+export const OPEN_STATUSES: ReadonlySet<TxStatus> = new Set<TxStatus>(["sending", "unknown", "pending", "processing"]);
+/** No further change is expected: the record may leave the hot set once old (see archive.ts). */
+export const FINAL_STATUSES: ReadonlySet<TxStatus> = new Set(TX_STATUSES.filter((s) => !OPEN_STATUSES.has(s) && s !== "draft"));
+
+const time = z.number();
+const optText = z.string().optional();
+const optNumber = z.number().optional();
+
+export const ChatRecordSchema = z.object({
+  chatId: z.int(),
+  lang: LangSchema.optional(),
+  /** AES-256-GCM ciphertext of the reseller's api key; the raw key never reaches the disk. */
+  apiKeyEnc: optText,
+  /** First 4 and last 4 characters, for display. */
+  keyMask: optText,
+  linkedAt: optNumber,
+  /** Low-balance alert threshold in rupiah; undefined = alerts off. */
+  alertThreshold: optNumber,
+  /** True once the current dip below the threshold was announced; re-armed when balance rises above. */
+  alertFired: z.boolean().optional(),
+  /** The next plain text in this private chat is a (new) api key (/start unlinked, /kunci). */
+  awaitingKey: z.boolean().optional(),
+  /** The chat blocked the bot (403): skip it for broadcasts and watching. */
+  inactive: z.boolean().optional(),
+  createdAt: time,
+  updatedAt: time,
+});
+export type ChatRecord = z.infer<typeof ChatRecordSchema>;
+
+export const WatchStateSchema = z.object({
+  /** Epoch ms of the next status check. */
+  nextCheckAt: time,
+  attempts: z.number(),
+  /** The last status the chat was told about: a transition is announced once. */
+  notified: TxStatusSchema.optional(),
+  /** Set when the maximum age passed and the chat was told to check by hand. */
+  gaveUp: z.boolean().optional(),
+  /** The watcher's crash-safe marker of a notice being sent (watcher.ts NoticeKind). */
+  announcing: optText,
+});
+export type WatchState = z.infer<typeof WatchStateSchema>;
+
+// Details drop keys they do not declare: every key any version wrote is declared below.
+
+export const PrepaidDetailSchema = z.object({
+  category: optText,
+  provider: optText,
+  /** The confirmed price, kept when the provider charged a different one. */
+  quotedPrice: optNumber,
+});
+
+export const BillPeriodSchema = z.object({
+  period: z.string(),
+  amount: z.number().nullable(),
+  admin: z.number().nullable(),
+  penalty: z.number().nullable(),
+});
+
+export const PostpaidDetailSchema = z.object({
+  customerName: optText,
+  periods: z.array(BillPeriodSchema).optional(),
+  adminFee: optNumber,
+  /** `harga`: what the provider debits from the reseller's balance. */
+  cost: optNumber,
+  tariff: optText,
+  power: optNumber,
+  participants: optText,
+  sheets: optNumber,
+});
+
+export const TransferDetailSchema = z.object({
+  holderName: optText,
+  bankType: z.enum(["bank", "ewallet"]).optional(),
+  /** "" when the user skipped the note. */
+  note: optText,
+  /** The fee of an earlier transfer to the same kind of destination, shown as an estimate. */
+  feeEstimate: optNumber,
+});
+
+/** draft: type..estimatedCredited; created: expiresAt..url, photo; instant release: instant, handlingFee. */
+export const DepositDetailSchema = z.object({
+  type: optText,
+  method: optText,
+  methodFee: optNumber,
+  methodFeePercent: optNumber,
+  requested: optNumber,
+  estimatedFee: optNumber,
+  estimatedCredited: optNumber,
+  /** Epoch ms; null when the provider gave none. */
+  expiresAt: z.number().nullable().optional(),
+  extra: optNumber,
+  credited: optNumber,
+  qrString: optText,
+  bank: optText,
+  accountNumber: optText,
+  accountHolder: optText,
+  vaNumber: optText,
+  url: optText,
+  /** The instructions were sent as a photo (QRIS): edits go to the caption. */
+  photo: z.boolean().optional(),
+  instant: z.enum(["sending", "done", "unknown"]).optional(),
+  handlingFee: optNumber,
+});
+
+const txBase = {
+  /** Our reference id (`reff_id`, or `ref_id` for transfers): made before the create call. Unique. */
+  refId: z.string().min(1),
+  chatId: z.int(),
+  status: TxStatusSchema,
+  /** The provider's id, known once the create call answered. Status lookups use it. */
+  upstreamId: optText,
+  /** Product or service code (prepaid/postpaid), bank code (transfer), method (deposit). */
+  code: optText,
+  /** Product name, bank name or method name, for display. */
+  title: optText,
+  /** Phone/meter/customer number, account number. */
+  target: optText,
+  /** Price (prepaid), bill total (postpaid), nominal (transfer, deposit). */
+  amount: z.number(),
+  fee: optNumber,
+  total: optNumber,
+  sn: z.string().nullable().optional(),
+  /** Provider's message on failure, or other short text for the receipt. */
+  message: optText,
+  /** The Telegram message that shows this transaction, to edit it on a change. */
+  messageId: optNumber,
+  createdAt: time,
+  updatedAt: time,
+  watch: WatchStateSchema.optional(),
+};
+
+export const TxRecordSchema = z.discriminatedUnion("kind", [
+  z.object({ ...txBase, kind: z.literal("prepaid"), detail: PrepaidDetailSchema.optional() }),
+  z.object({ ...txBase, kind: z.literal("postpaid"), detail: PostpaidDetailSchema.optional() }),
+  z.object({ ...txBase, kind: z.literal("transfer"), detail: TransferDetailSchema.optional() }),
+  z.object({ ...txBase, kind: z.literal("deposit"), detail: DepositDetailSchema.optional() }),
+]);
+export type TxRecord = z.infer<typeof TxRecordSchema>;
+
+/** The record of one kind, and what it keeps in `detail`. */
+export type TxOf<K extends TxKind> = Extract<TxRecord, { kind: K }>;
+export type DetailOf<K extends TxKind> = NonNullable<TxOf<K>["detail"]>;
+/** Any kind's detail (what a patch may carry). */
+export type TxDetail = DetailOf<TxKind>;
+export type PrepaidDetail = DetailOf<"prepaid">;
+export type PostpaidDetail = DetailOf<"postpaid">;
+export type TransferDetail = DetailOf<"transfer">;
+export type DepositDetail = DetailOf<"deposit">;
+
+/** The detail of `tx` if it is of `kind`, else empty: typed reads without casts at the call sites. */
+export function detailOf<K extends TxKind>(tx: TxRecord, kind: K): DetailOf<K> {
+  // The one place the generic cannot be narrowed by the compiler; the check is the kind itself.
+  return (tx.kind === kind ? (tx.detail ?? {}) : {}) as DetailOf<K>;
+}
+
+/** "txs[3]: status: Invalid option..." from a zod error, for StoreCorruptError and TypeError messages. */
+export function describeIssues(error: z.ZodError, prefix = ""): string {
+  return error.issues
+    .slice(0, 3)
+    .map((i) => {
+      const path = i.path.map((p, n) => (typeof p === "number" ? `[${p}]` : `${n === 0 ? "" : "."}${String(p)}`)).join("");
+      const at = prefix + path;
+      return at ? `${at}: ${i.message}` : i.message;
+    })
+    .join("; ");
+}
