@@ -12,6 +12,7 @@ import { systemClock, type Clock } from "./clock.js";
 import type { Logger } from "./logger.js";
 import { TxEvents } from "./domain/events.js";
 import { createTranslate, type Translate } from "./render/i18n.js";
+import { htmlByDefault } from "./render/parseMode.js";
 import { depositProcessingMarkup } from "./bot/money/deposit.js";
 import { createBot, type AppBot, type BotConfig } from "./bot/index.js";
 import { registerCommands } from "./bot/commands.js";
@@ -89,6 +90,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
   // auto-retry: they wait out 429s themselves on the injected clock (BULK_PACE says why 29/s).
   const client = { ...overrides.bot?.client, ...(config.telegramApiRoot ? { apiRoot: config.telegramApiRoot } : {}) };
   const bulkApi = new Api(config.botToken, client);
+  bulkApi.config.use(htmlByDefault);
   const pace = overrides.pace ?? BULK_PACE;
   const pacer = new SendPacer(clock, pace.perSecond, pace);
   const alerts = new BalanceAlerts({ store, upstream, api: bulkApi, clock, logger, translate, pacer, sandbox: inSandbox, ...overrides.alerts });

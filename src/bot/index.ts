@@ -11,6 +11,7 @@ import type { UserFromGetMe } from "grammy/types";
 import { cb, onCallback, type MenuName } from "./callbacks.js";
 import type { BaseContext, BotContext, BotDeps, ConvContext } from "./context.js";
 import { langFromTelegram } from "../render/i18n.js";
+import { htmlByDefault } from "../render/parseMode.js";
 import { balanceFeature, showBalance } from "./features/balance.js";
 import { askLanguage, languageFeature } from "./features/language.js";
 import { linkFeature } from "./features/link.js";
@@ -43,6 +44,7 @@ export function createBot(token: string, deps: BotDeps, botConfig: BotConfig = {
   const bot = new Bot<BotContext>(token, { botInfo: botConfig.botInfo, client: botConfig.client });
   const retry = () => autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: botConfig.maxRetryDelaySeconds ?? 60 });
   bot.api.config.use(retry());
+  bot.api.config.use(htmlByDefault);
 
   const { translate } = deps;
 
@@ -59,6 +61,7 @@ export function createBot(token: string, deps: BotDeps, botConfig: BotConfig = {
   };
   const retryInside: Middleware<BaseContext> = (ctx, next) => {
     ctx.api.config.use(retry());
+    ctx.api.config.use(htmlByDefault);
     return next();
   };
 
@@ -112,7 +115,7 @@ export function createBot(token: string, deps: BotDeps, botConfig: BotConfig = {
   const actions = new Map<MenuName, MenuAction>([
     ["balance", showBalance],
     ["language", askLanguage],
-    ["help", (ctx) => ctx.reply(ctx.t("help"), { parse_mode: "HTML" })],
+    ["help", (ctx) => ctx.reply(ctx.t("help"))],
   ]);
   for (const m of modules) {
     for (const [name, action] of Object.entries(m.menu ?? {}) as [MenuName, MenuAction][]) actions.set(name, action);

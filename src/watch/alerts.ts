@@ -170,7 +170,7 @@ export class BalanceAlerts {
   /** Sends one HTML message through the pacer; stop() aborts a wait for a slot. */
   deliverTo(chatId: number, text: string, keyboard?: InlineKeyboard): Promise<Delivery<unknown>> {
     return deliver(
-      () => this.opts.api.sendMessage(chatId, text, { parse_mode: "HTML", ...(keyboard ? { reply_markup: keyboard } : {}) }),
+      () => this.opts.api.sendMessage(chatId, text, { ...(keyboard ? { reply_markup: keyboard } : {}) }),
       { pacer: this.pacer, signal: this.abort.signal },
     );
   }

@@ -16,14 +16,14 @@ export type BroadcastContent =
   | { kind: "text"; text: string; entities?: MessageEntity[] }
   | { kind: "photo"; fileId: string; caption?: string; captionEntities?: MessageEntity[] };
 
-/** Sends the content exactly as every recipient (and the admin's preview) gets it. */
+/**
+ * Sends the content exactly as every recipient (and the admin's preview) gets it. Entities are
+ * always given (maybe none), so the app's default HTML parse mode never touches the admin's text.
+ */
 export function sendContent(api: Api, chatId: number, content: BroadcastContent): Promise<Message> {
-  if (content.kind === "text") {
-    return api.sendMessage(chatId, content.text, content.entities?.length ? { entities: content.entities } : {});
-  }
+  if (content.kind === "text") return api.sendMessage(chatId, content.text, { entities: content.entities ?? [] });
   return api.sendPhoto(chatId, content.fileId, {
-    ...(content.caption !== undefined ? { caption: content.caption } : {}),
-    ...(content.captionEntities?.length ? { caption_entities: content.captionEntities } : {}),
+    ...(content.caption !== undefined ? { caption: content.caption, caption_entities: content.captionEntities ?? [] } : {}),
   });
 }
 

@@ -23,7 +23,6 @@ import { cb } from "../render/callbacks.js";
 import { detailOf, type Lang, type TxRecord, type TxStatus } from "../store/types.js";
 
 interface SendOptions {
-  parse_mode?: "HTML";
   reply_markup?: InlineKeyboardMarkup;
 }
 
@@ -114,7 +113,6 @@ export class Notifier {
     if (shown && (quiet || mayHaveBeenSent)) return "edited";
     const r = await this.paced(() =>
       this.api.sendMessage(tx.chatId, this.noticeText(lang, tx, kind), {
-        parse_mode: "HTML",
         ...withMarkup(this.noticeMarkup(lang, tx, kind)),
       }),
     );
@@ -134,12 +132,11 @@ export class Notifier {
       if (detailOf(tx, "deposit").photo === true) {
         return this.api.editMessageCaption(tx.chatId, messageId, {
           caption: this.caption(lang, tx, kind),
-          parse_mode: "HTML",
           ...withMarkup(markup),
         });
       }
       const text = this.money(lang, `${this.headline(lang, tx, kind)}\n\n${receiptText(this.t, lang, tx)}`);
-      return this.api.editMessageText(tx.chatId, messageId, text, { parse_mode: "HTML", ...withMarkup(markup) });
+      return this.api.editMessageText(tx.chatId, messageId, text, { ...withMarkup(markup) });
     });
     if (r.outcome === "sent" || ("error" in r && isNotModified(r.error))) return "ok";
     return r.outcome === "blocked" ? "blocked" : "failed";

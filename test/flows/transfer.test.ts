@@ -100,6 +100,16 @@ describe("/transfer", () => {
     expect(done.upstreamId).toBeTruthy();
   });
 
+  it("a search that finds nothing quotes the user's words safely (HTML is the default parse mode)", async () => {
+    await open();
+    const u = await w.linkedUser({ languageCode: "en" });
+    await u.sendCommand("transfer");
+    await u.sendText("<b>zz & co");
+    expect(u.lastReply()).toContain('"<b>zz & co"');
+    await u.sendText("bca");
+    expect(u.buttons()).toContain("🏦 Bank Central Asia (BCA)");
+  });
+
   it("an invalid account is explained and the number retyped", async () => {
     await open();
     const u = await w.linkedUser({ languageCode: "en" });

@@ -88,7 +88,7 @@ async function waitContent(
 }
 
 async function broadcastFlow(conversation: BotConversation, ctx: ConvContext): Promise<void> {
-  await ctx.reply(ctx.t("broadcast-ask"), { parse_mode: "HTML", reply_markup: cancelRow(ctx) });
+  await ctx.reply(ctx.t("broadcast-ask"), { reply_markup: cancelRow(ctx) });
   const { content, ctx: next } = await waitContent(conversation, ctx);
   const chatId = next.chat!.id;
   const { id, count } = await conversation.external(() => {
@@ -99,7 +99,7 @@ async function broadcastFlow(conversation: BotConversation, ctx: ConvContext): P
   // The preview is sent exactly like every copy will be.
   await sendContent(next.api, chatId, content);
   const kb = new InlineKeyboard().text(next.t("broadcast-button-send"), cb.broadcastSend.encode({ draft: id })).text(next.t("button-cancel"), cb.broadcastCancel.encode({ draft: id }));
-  await next.reply(next.t("broadcast-confirm", { count }), { parse_mode: "HTML", reply_markup: kb });
+  await next.reply(next.t("broadcast-confirm", { count }), { reply_markup: kb });
 }
 
 async function confirmBroadcast(ctx: CallbackContext<BotContext>, { draft: draftId }: { draft: string }): Promise<void> {
@@ -147,7 +147,7 @@ const composer = new Composer<BotContext>();
 // Not an admin (or not in a private chat): the update stops here without a word.
 composer.command(ADMIN_COMMANDS, (ctx, next) => (isAdmin(ctx) ? next() : undefined));
 
-composer.command("admin", (ctx) => ctx.reply(ctx.t("admin-help"), { parse_mode: "HTML" }));
+composer.command("admin", (ctx) => ctx.reply(ctx.t("admin-help")));
 composer.command(BROADCAST_COMMANDS, openBroadcast);
 composer.command(ROUND_COMMANDS, balanceRound);
 // A non-admin pressing an admin button gets a silent answer.

@@ -64,7 +64,7 @@ async function alertsFlow(conversation: BotConversation, ctx: ConvContext): Prom
     ctx.deps.store.updateChat(chatId, { alertThreshold: threshold, alertFired: false });
     ctx.deps.alerts.checkSoon(chatId);
   });
-  await next.reply(next.t("alerts-set", { threshold: rupiah(threshold) }), { parse_mode: "HTML" });
+  await next.reply(next.t("alerts-set", { threshold: rupiah(threshold) }));
 }
 
 async function openAlerts(ctx: BotContext): Promise<void> {

@@ -24,11 +24,10 @@ export async function showBalance(ctx: BotContext): Promise<void> {
           mask: html(chat?.keyMask ?? ""),
         }),
       ),
-      { parse_mode: "HTML" },
     );
   } catch (err) {
     if (!(err instanceof UpstreamError)) throw err;
-    await ctx.reply(upstreamErrorText(ctx, err), { parse_mode: "HTML" });
+    await ctx.reply(upstreamErrorText(ctx, err));
   }
 }
 

@@ -54,7 +54,7 @@ async function refreshDeposit(ctx: BaseContext, apiKey: string, tx: TxRecord): P
 /** Rewrites the pressed message (caption of the QRIS photo, or text) and drops its buttons. */
 async function rewritePressedMessage(ctx: BotContext, text: string): Promise<void> {
   const message = ctx.callbackQuery?.message;
-  const edit = message && "photo" in message && message.photo ? ctx.editMessageCaption({ caption: text, parse_mode: "HTML" }) : ctx.editMessageText(text, { parse_mode: "HTML" });
+  const edit = message && "photo" in message && message.photo ? ctx.editMessageCaption({ caption: text }) : ctx.editMessageText(text);
   await edit.catch(() => undefined);
 }
 
@@ -71,7 +71,7 @@ async function refreshPressedButtons(ctx: BotContext, tx: TxRecord): Promise<voi
 
 async function replyUpstreamError(ctx: BotContext, err: unknown): Promise<void> {
   if (!(err instanceof UpstreamError)) throw err;
-  await ctx.reply(upstreamErrorText(ctx, err), { parse_mode: "HTML" });
+  await ctx.reply(upstreamErrorText(ctx, err));
 }
 
 const composer = new Composer<BotContext>();
@@ -109,7 +109,6 @@ onCallback(composer, cb.depositCancel, async (ctx, { refId }) => {
     const hint = fresh.tx.status === "processing" ? `\n${ctx.t("deposit-processing-hint")}` : "";
     await ctx.reply(
       moneyText(ctx, `${ctx.t("deposit-cancel-refused", { ref: html(tx.refId), status: statusLabel(ctx.translate, ctx.lang, fresh.shown) })}${hint}`),
-      { parse_mode: "HTML" },
     );
   } catch (err) {
     await replyUpstreamError(ctx, err);
@@ -132,7 +131,7 @@ onCallback(composer, cb.depositRelease, async (ctx, { refId }) => {
     if (tx.status !== "processing") ({ tx, shown } = await refreshDeposit(ctx, apiKey, tx));
     if (tx.status !== "processing" || !tx.upstreamId) {
       await refreshPressedButtons(ctx, tx);
-      await ctx.reply(ctx.t("deposit-release-unavailable", { status: statusLabel(ctx.translate, ctx.lang, shown) }), { parse_mode: "HTML" });
+      await ctx.reply(ctx.t("deposit-release-unavailable", { status: statusLabel(ctx.translate, ctx.lang, shown) }));
       return;
     }
     const preview = await ctx.deps.upstream.instantDeposit(apiKey, { id: tx.upstreamId, action: false });
@@ -144,7 +143,6 @@ onCallback(composer, cb.depositRelease, async (ctx, { refId }) => {
       received: rupiah(preview.received),
     });
     await ctx.reply(moneyText(ctx, text), {
-      parse_mode: "HTML",
       reply_markup: new InlineKeyboard()
         .text(ctx.t("deposit-button-release-confirm"), cb.depositReleaseConfirm.encode({ refId: tx.refId }))
         .text(ctx.t("deposit-button-release-later"), cb.depositReleaseLater.encode({ refId: tx.refId })),
@@ -192,7 +190,6 @@ onCallback(composer, cb.depositReleaseConfirm, async (ctx, { refId }) => {
         ? ctx.t("deposit-release-done", { received: rupiah(r.received), total: rupiah(r.totalFee) })
         : ctx.t("deposit-release-requested", { status: statusLabel(ctx.translate, ctx.lang, r.status) });
     await ctx.reply(moneyText(ctx, `${text}\n\n${receiptText(ctx.translate, ctx.lang, result)}`), {
-      parse_mode: "HTML",
       reply_markup: depositActionsKeyboard(ctx, result),
     });
     if (result.status === "success") await clearTxMessageButtons(ctx, result);
@@ -201,7 +198,7 @@ onCallback(composer, cb.depositReleaseConfirm, async (ctx, { refId }) => {
       // Refused: nothing was released, so asking again later is safe.
       record({}, undefined);
       await store.flush();
-      await ctx.reply(moneyText(ctx, ctx.t("money-rejected", { message: html(err.providerMessage) })), { parse_mode: "HTML" });
+      await ctx.reply(moneyText(ctx, ctx.t("money-rejected", { message: html(err.providerMessage) })));
       return;
     }
     // Timeout, outage or a bug after sending: it may have been released. Never ask again by itself.
@@ -209,7 +206,7 @@ onCallback(composer, cb.depositReleaseConfirm, async (ctx, { refId }) => {
     record({}, "unknown");
     await store.flush();
     if (!(err instanceof UpstreamError)) throw err;
-    await ctx.reply(moneyText(ctx, ctx.t("deposit-release-unknown", { ref: html(refId) })), { parse_mode: "HTML" });
+    await ctx.reply(moneyText(ctx, ctx.t("deposit-release-unknown", { ref: html(refId) })));
   }
 });
 

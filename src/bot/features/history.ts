@@ -75,13 +75,13 @@ async function showHistory(ctx: BotContext, page = 0, edit = false): Promise<voi
   if (p < pages - 1) kb.text(ctx.t("button-next"), cb.historyPage.encode({ page: p + 1 }));
 
   if (edit) {
-    const edited = await ctx.editMessageText(text, { parse_mode: "HTML", reply_markup: kb }).then(
+    const edited = await ctx.editMessageText(text, { reply_markup: kb }).then(
       () => true,
       () => false,
     );
     if (edited) return;
   }
-  await ctx.reply(text, { parse_mode: "HTML", reply_markup: kb });
+  await ctx.reply(text, { reply_markup: kb });
 }
 
 /** The details of one transaction: the receipt plus what the list leaves out. */
@@ -117,7 +117,7 @@ onCallback(composer, cb.historyDetail, async (ctx, { refId }) => {
   const kb = new InlineKeyboard();
   if (OPEN_STATUSES.has(tx.status)) kb.text(ctx.t("button-check-status"), cb.status.encode({ refId: tx.refId }));
   kb.text(ctx.t("history-back"), cb.historyPage.encode({ page: 0 }));
-  await ctx.reply(detailText(ctx, tx), { parse_mode: "HTML", reply_markup: kb });
+  await ctx.reply(detailText(ctx, tx), { reply_markup: kb });
 });
 
 export const historyModule: FeatureModule = { composer, menu: { history: (ctx) => showHistory(ctx) } };

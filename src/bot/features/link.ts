@@ -24,13 +24,11 @@ linkFeature.command("start", async (ctx) => {
   }
   const chat = ctx.deps.store.getChat(ctx.chat.id);
   if (chat?.apiKeyEnc) {
-    await ctx.reply(`${ctx.t("welcome", { name })}\n\n${ctx.t("welcome-linked", { mask: chat.keyMask ?? "" })}`, {
-      parse_mode: "HTML",
-    });
+    await ctx.reply(`${ctx.t("welcome", { name })}\n\n${ctx.t("welcome-linked", { mask: chat.keyMask ?? "" })}`);
     return;
   }
   ctx.deps.store.updateChat(ctx.chat.id, { awaitingKey: true, lang: ctx.lang });
-  await ctx.reply(`${ctx.t("welcome", { name })}\n\n${ctx.t("welcome-ask-key")}`, { parse_mode: "HTML" });
+  await ctx.reply(`${ctx.t("welcome", { name })}\n\n${ctx.t("welcome-ask-key")}`);
 });
 
 linkFeature.command(["kunci", "key"], async (ctx) => {
@@ -99,7 +97,7 @@ async function linkKey(ctx: BotContext, key: string): Promise<void> {
   const chatId = ctx.chat!.id;
   const checking = await ctx.reply(ctx.t("key-checking"));
   const show = (text: string) =>
-    ctx.api.editMessageText(chatId, checking.message_id, text, { parse_mode: "HTML" }).catch(() => ctx.reply(text, { parse_mode: "HTML" }));
+    ctx.api.editMessageText(chatId, checking.message_id, text).catch(() => ctx.reply(text));
   try {
     const profile = await ctx.deps.upstream.getProfile(key);
     ctx.deps.store.setApiKey(chatId, key);

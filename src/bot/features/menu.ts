@@ -26,7 +26,7 @@ export function menuKeyboard(ctx: BotContext): InlineKeyboard {
 export function menuFeature(actions: ReadonlyMap<MenuName, MenuAction>): Composer<BotContext> {
   const c = new Composer<BotContext>();
   c.command("menu", showMenu);
-  c.command(["bantuan", "help"], (ctx) => ctx.reply(ctx.t("help"), { parse_mode: "HTML" }));
+  c.command(["bantuan", "help"], (ctx) => ctx.reply(ctx.t("help")));
   onCallback(c, cb.menu, async (ctx, { name }) => {
     const action = name === "open" ? showMenu : actions.get(name);
     await ctx.answerCallbackQuery();
@@ -36,5 +36,5 @@ export function menuFeature(actions: ReadonlyMap<MenuName, MenuAction>): Compose
 }
 
 export async function showMenu(ctx: BotContext): Promise<void> {
-  await ctx.reply(ctx.t("menu-title"), { parse_mode: "HTML", reply_markup: menuKeyboard(ctx) });
+  await ctx.reply(ctx.t("menu-title"), { reply_markup: menuKeyboard(ctx) });
 }

@@ -77,21 +77,21 @@ function statusView(ctx: BaseContext, { tx, lookup }: Checked): { text: string; 
 
 async function replyStatus(ctx: BotContext, tx: TxRecord): Promise<void> {
   const view = statusView(ctx, await check(ctx, tx));
-  await ctx.reply(view.text, { parse_mode: "HTML", ...(view.markup ? { reply_markup: view.markup } : {}) });
+  await ctx.reply(view.text, { ...(view.markup ? { reply_markup: view.markup } : {}) });
 }
 
 async function listOpen(ctx: BotContext): Promise<void> {
   if (!(await requireKey(ctx))) return;
   const open = openTxsOf(ctx.deps.store, ctx.chat!.id);
   if (open.length === 0) {
-    await ctx.reply(ctx.t("check-open-none"), { parse_mode: "HTML" });
+    await ctx.reply(ctx.t("check-open-none"));
     return;
   }
   const kb = new InlineKeyboard();
   for (const tx of open.slice(0, OPEN_LIST_MAX)) kb.text(txButtonLabel(ctx, tx), cb.status.encode({ refId: tx.refId })).row();
   const more = open.length - OPEN_LIST_MAX;
   const text = more > 0 ? `${ctx.t("check-open-title")}\n${ctx.t("check-open-more", { count: more })}` : ctx.t("check-open-title");
-  await ctx.reply(text, { parse_mode: "HTML", reply_markup: kb });
+  await ctx.reply(text, { reply_markup: kb });
 }
 
 const composer = new Composer<BotContext>();
@@ -102,13 +102,13 @@ composer.command("status", async (ctx) => {
   if (!(await requireKey(ctx))) return;
   const matches = findOwnTxs(ctx.deps.store, ctx.chat.id, id);
   if (matches.length === 0) {
-    await ctx.reply(ctx.t("check-not-found", { id: html(id.slice(0, 64)) }), { parse_mode: "HTML" });
+    await ctx.reply(ctx.t("check-not-found", { id: html(id.slice(0, 64)) }));
     return;
   }
   if (matches.length > 1) {
     const kb = new InlineKeyboard();
     for (const tx of matches.slice(0, OPEN_LIST_MAX)) kb.text(txButtonLabel(ctx, tx), cb.status.encode({ refId: tx.refId })).row();
-    await ctx.reply(ctx.t("check-choose", { id: html(id) }), { parse_mode: "HTML", reply_markup: kb });
+    await ctx.reply(ctx.t("check-choose", { id: html(id) }), { reply_markup: kb });
     return;
   }
   await replyStatus(ctx, matches[0]!);
@@ -128,7 +128,7 @@ onCallback(composer, cb.status, async (ctx, { refId }) => {
   const checked = await check(ctx, tx);
   await ctx.answerCallbackQuery({ text: ctx.t("check-callback-status", { status: statusLabel(ctx.translate, ctx.lang, checked.tx.status) }) });
   const view = statusView(ctx, checked);
-  const other = { parse_mode: "HTML" as const, ...(view.markup ? { reply_markup: view.markup } : {}) };
+  const other = { ...(view.markup ? { reply_markup: view.markup } : {}) };
   // A text message (a receipt, an earlier check) is updated in place; a photo gets a new message.
   const message = ctx.callbackQuery.message;
   if (message && "text" in message && message.text !== undefined) {

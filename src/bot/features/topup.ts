@@ -215,7 +215,7 @@ function billsScreen(ctx: BaseContext, mode: Mode, list: readonly PostpaidProduc
 async function show(ctx: BotContext, screen: Screen): Promise<void> {
   // Paging leaves empty rows behind where a screen has a single page.
   const keyboard = InlineKeyboard.from(screen.keyboard.inline_keyboard.filter((row) => row.length > 0));
-  const opts = { parse_mode: "HTML" as const, reply_markup: keyboard };
+  const opts = { reply_markup: keyboard };
   if (isPricesData(ctx.callbackQuery?.data) && ctx.callbackQuery?.message) {
     try {
       await ctx.editMessageText(screen.text, opts);
@@ -236,7 +236,7 @@ async function loadOrExplain<T>(ctx: BotContext, load: () => Promise<T>): Promis
   } catch (err) {
     if (!(err instanceof UpstreamError)) throw err;
     if (ctx.callbackQuery) await ctx.answerCallbackQuery().catch(() => undefined);
-    await ctx.reply(upstreamErrorText(ctx, err), { parse_mode: "HTML" });
+    await ctx.reply(upstreamErrorText(ctx, err));
     return undefined;
   }
 }
@@ -292,7 +292,7 @@ composer.command(["beli", "topup"], async (ctx) => {
   const product = findByCode(list, first);
   if (product) {
     if (!product.available) {
-      await ctx.reply(ctx.t("topup-empty", { name: html(product.name), code: html(product.code) }), { parse_mode: "HTML" });
+      await ctx.reply(ctx.t("topup-empty", { name: html(product.name), code: html(product.code) }));
       return;
     }
     await startPurchase(ctx, product.code, rest.join(" "));
@@ -300,7 +300,7 @@ composer.command(["beli", "topup"], async (ctx) => {
   }
   // Not a code: words to search ("/beli tsel 10"), or a mistyped code.
   if (searchProducts(list, args).length > 0) await show(ctx, searchScreen(ctx, "b", list, args, 0));
-  else await ctx.reply(ctx.t("topup-unknown-code", { code: html(first) }), { parse_mode: "HTML" });
+  else await ctx.reply(ctx.t("topup-unknown-code", { code: html(first) }));
 });
 
 /** The chat's api key for a price-browser button; answers and returns undefined when not linked. */

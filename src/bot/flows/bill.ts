@@ -159,7 +159,7 @@ async function inquire(
 export async function billFlow(conversation: BotConversation, ctx: ConvContext): Promise<void> {
   const loaded = await conversation.external(() => loadServices(ctx));
   if (!loaded.ok) {
-    await ctx.reply(failureText(ctx, loaded), { parse_mode: "HTML" });
+    await ctx.reply(failureText(ctx, loaded));
     return;
   }
   if (loaded.value.length === 0) {

@@ -36,7 +36,7 @@ function limitsText(m: DepositMethod): string {
 export async function depositFlow(conversation: BotConversation, ctx: ConvContext): Promise<void> {
   const loaded = await conversation.external((outside) => loadActiveMethods(outside));
   if (!loaded.ok) {
-    await ctx.reply(loaded.text, { parse_mode: "HTML" });
+    await ctx.reply(loaded.text);
     return;
   }
   const methods = loaded.methods;

@@ -3,6 +3,7 @@
  * 10-minute limit on the injected clock, a Cancel button on every prompt, and a way out through any
  * other command or menu button. Side effects go through `conversation.external` (replay-safe).
  */
+import { html } from "../../render/format.js";
 import { InlineKeyboard } from "grammy";
 import { cb, isFlowData, type FlowButton } from "../callbacks.js";
 import type { BotConversation, ConvContext } from "../context.js";
@@ -66,7 +67,7 @@ export async function askText<T>(
   prompt: string,
   step: TextStep<T>,
 ): Promise<{ value: T; ctx: ConvContext } | { button: FlowButton | undefined; ctx: ConvContext }> {
-  await ctx.reply(prompt, { parse_mode: "HTML", reply_markup: cancelRow(ctx, step.keyboard?.clone()) });
+  await ctx.reply(prompt, { reply_markup: cancelRow(ctx, step.keyboard?.clone()) });
   for (;;) {
     const next = await waitStep(conversation, ctx);
     if (next.callbackQuery) {
@@ -76,7 +77,7 @@ export async function askText<T>(
     }
     const parsed = step.parse(next.message!.text!.trim());
     if (parsed.ok) return { value: parsed.value, ctx: next };
-    await next.reply(next.t(parsed.error, parsed.vars), { parse_mode: "HTML", reply_markup: cancelRow(next, step.keyboard?.clone()) });
+    await next.reply(next.t(parsed.error, parsed.vars), { reply_markup: cancelRow(next, step.keyboard?.clone()) });
   }
 }
 
@@ -116,7 +117,7 @@ export async function askChoice(
   };
   const header = (c: ConvContext) =>
     opts.searchable ? `${prompt}\n\n${c.t("flow-search-hint")}` : prompt;
-  await ctx.reply(header(ctx), { parse_mode: "HTML", reply_markup: render(ctx) });
+  await ctx.reply(header(ctx), { reply_markup: render(ctx) });
   for (;;) {
     const next = await waitStep(conversation, ctx);
     const data = next.callbackQuery?.data ?? "";
@@ -152,11 +153,11 @@ export async function askChoice(
       .filter(({ hay }) => words.every((w) => hay.includes(w)))
       .map(({ i }) => i);
     if (found.length === 0) {
-      await next.reply(next.t("flow-search-none", { query: query.slice(0, 50) }));
+      await next.reply(next.t("flow-search-none", { query: html(query.slice(0, 50)) }));
       continue;
     }
     visible = found;
     page = 0;
-    await next.reply(header(next), { parse_mode: "HTML", reply_markup: render(next) });
+    await next.reply(header(next), { reply_markup: render(next) });
   }
 }

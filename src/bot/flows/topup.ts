@@ -58,7 +58,7 @@ export async function topupFlow(
   if (typeof code !== "string") return;
   const found = await conversation.external(() => lookupForPurchase(ctx, code));
   if (!found.ok) {
-    await ctx.reply(found.text, { parse_mode: "HTML" });
+    await ctx.reply(found.text);
     return;
   }
   const product = found.product;
@@ -68,7 +68,7 @@ export async function topupFlow(
   if (typeof presetTarget === "string" && presetTarget.trim()) {
     const checked = validateTarget(product, presetTarget);
     if (checked.ok) target = checked.value;
-    else await ctx.reply(ctx.t(checked.error, checked.vars), { parse_mode: "HTML" });
+    else await ctx.reply(ctx.t(checked.error, checked.vars));
   }
   if (target === undefined) {
     const answer = await askText(conversation, ctx, targetPrompt(ctx, product), {
@@ -82,7 +82,7 @@ export async function topupFlow(
   // Price and stock as of now: the user may have taken a while to answer.
   const latest = await conversation.external(() => lookupForPurchase(last, product.code));
   if (!latest.ok) {
-    await last.reply(latest.text, { parse_mode: "HTML" });
+    await last.reply(latest.text);
     return;
   }
   const fields = prepaidDraft(latest.product, target);

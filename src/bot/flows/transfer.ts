@@ -95,7 +95,7 @@ function failureText(ctx: ConvContext, f: Failure): string {
 async function chooseBank(conversation: BotConversation, ctx: ConvContext): Promise<{ bank: Bank; ctx: ConvContext } | undefined> {
   const list = await callUpstream(conversation, ctx, (key) => ctx.deps.lists.banks(key));
   if (!list.ok) {
-    await ctx.reply(failureText(ctx, list.failure), { parse_mode: "HTML" });
+    await ctx.reply(failureText(ctx, list.failure));
     return undefined;
   }
   const banks = [...list.value].sort((a, b) => rank(a) - rank(b));

@@ -47,7 +47,7 @@ export async function saveDraft(ctx: BaseContext, kind: MoneyKind, fields: Draft
 /** Sends the confirm screen for a saved draft and remembers its message for later edits. */
 export async function showConfirm(ctx: BaseContext, kind: MoneyKind, tx: TxRecord): Promise<void> {
   const text = moneyText(ctx, `${ctx.t("confirm-title")}\n\n${kind.confirmText(ctx, tx)}\n${ctx.t("receipt-ref")}: <code>${html(tx.refId)}</code>`);
-  const sent = await ctx.reply(text, { parse_mode: "HTML", reply_markup: confirmKeyboard(ctx, tx.refId) });
+  const sent = await ctx.reply(text, { reply_markup: confirmKeyboard(ctx, tx.refId) });
   ctx.deps.store.updateTx(tx.refId, { messageId: sent.message_id });
 }
 
@@ -108,7 +108,6 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
         await store.flush();
         ctx.deps.events.emit("created", result);
         await ctx.reply(moneyText(ctx, `${ctx.t("money-rejected", { message: html(err.providerMessage) })}${extra ? `\n${extra}` : ""}`), {
-          parse_mode: "HTML",
           reply_markup: new InlineKeyboard().text(ctx.t("button-retry"), cb.retry.encode({ refId })).text(ctx.t("button-menu"), cb.menu.encode({ name: "open" })),
         });
         return;
@@ -149,13 +148,13 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
     try {
       const fields = await kind.retryDraft?.(ctx, apiKey, tx);
       if (!fields) {
-        await ctx.reply(ctx.t("retry-start-again"), { parse_mode: "HTML" });
+        await ctx.reply(ctx.t("retry-start-again"));
         return;
       }
       await saveAndConfirm(ctx, kind, fields);
     } catch (err) {
       if (!(err instanceof UpstreamError)) throw err;
-      await ctx.reply(upstreamErrorText(ctx, err), { parse_mode: "HTML" });
+      await ctx.reply(upstreamErrorText(ctx, err));
     }
   });
   return c;
@@ -171,6 +170,6 @@ export async function announceOutcome(ctx: BaseContext, tx: TxRecord): Promise<v
         : "";
   const text = moneyText(ctx, `${receiptText(ctx.translate, ctx.lang, tx)}${next ? `\n\n${next}` : ""}`);
   const open = tx.status !== "success" && tx.status !== "failed";
-  const sent = await ctx.reply(text, { parse_mode: "HTML", reply_markup: open ? statusKeyboard(ctx, tx.refId) : undefined });
+  const sent = await ctx.reply(text, { reply_markup: open ? statusKeyboard(ctx, tx.refId) : undefined });
   ctx.deps.store.updateTx(tx.refId, { messageId: sent.message_id });
 }

@@ -212,10 +212,10 @@ export const depositKind: MoneyKind = {
     const qrString = detailString(tx, "qrString");
     if (qrString) {
       const png = await qrPng(qrString);
-      const sent = await ctx.replyWithPhoto(new InputFile(png, `qris-${tx.refId}.png`), { caption: text, parse_mode: "HTML", reply_markup });
+      const sent = await ctx.replyWithPhoto(new InputFile(png, `qris-${tx.refId}.png`), { caption: text, reply_markup });
       ctx.deps.store.updateTx(tx.refId, { messageId: sent.message_id, detail: { ...detailOf(tx, "deposit"), photo: true } });
     } else {
-      const sent = await ctx.reply(text, { parse_mode: "HTML", reply_markup });
+      const sent = await ctx.reply(text, { reply_markup });
       ctx.deps.store.updateTx(tx.refId, { messageId: sent.message_id });
     }
     await ctx.deps.store.flush();
