@@ -1,7 +1,7 @@
 /**
  * History: a year of resellers' transactions -> resident memory after open, open time, and the
  * latency of a /riwayat page (10 items) for random chats at random depths. The data is written
- * straight to the store's files, streaming (never 18M objects in memory): 45 days hot in the
+ * straight to the store's files, streaming (never 18M objects in memory): 7 days hot in the
  * shards, the rest in monthly archives. The baseline (`--variant=hot`, run in its own process for
  * a clean memory figure) keeps the same data all hot, as before the archive.
  */
@@ -142,7 +142,7 @@ async function measure(allHot: boolean): Promise<{ rows: BenchRow[]; n: number }
   try {
     const now = Date.now();
     const n = await generate(dir, now, allHot);
-    const label = allHot ? "all hot (before)" : "45 days hot + archive (now)";
+    const label = allHot ? "all hot (before)" : "7 days hot + archive (now)";
     const rss0 = process.memoryUsage().rss;
     const t0 = performance.now();
     const store = await Store.open({ dir, secret: SECRET, ...(allHot ? { archiveAfterMs: Number.MAX_SAFE_INTEGER } : {}) });

@@ -77,7 +77,7 @@ export interface StoreOptions {
   /** Shard counts for a new store (tests); an existing store keeps the counts in its meta.json. */
   chatShards?: number;
   txShards?: number;
-  /** Final transactions unchanged this long leave memory for the archive (default 45 days). */
+  /** Final transactions unchanged this long leave memory for the archive (default 7 days). */
   archiveAfterMs?: number;
   /** How often the archive sweep runs on the clock (default hourly); it also runs at open. */
   sweepEveryMs?: number;

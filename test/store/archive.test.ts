@@ -8,7 +8,7 @@ import type { TxRecord } from "../../src/store/types.js";
 import { openStore, tempDir } from "./helpers.js";
 
 const DAY = 24 * 60 * 60 * 1000;
-// 2025-10-01 12:00 WIB: history spans Oct..Jan, the 45-day boundary falls in between.
+// 2025-10-01 12:00 WIB: history spans Oct..Jan, the hot window's boundary falls in between.
 const START = Date.UTC(2025, 9, 1, 5, 0, 0);
 
 function sale(refId: string, chatId: number, status: TxRecord["status"] = "success"): NewTx {
@@ -52,7 +52,7 @@ async function archiveLines(dir: string): Promise<string[]> {
 }
 
 describe("monthly archive", () => {
-  it("moves final records unchanged for 45 days out of memory and the hot files; 0600 files in a 0700 folder", async () => {
+  it("moves final records unchanged for the hot window out of memory and the hot files; 0600 files in a 0700 folder", async () => {
     const dir = await tempDir();
     const clock = new ManualClock(START);
     const store = await openStore(dir, { clock, sweepEveryMs: DAY });
