@@ -1,5 +1,7 @@
-/** Small reply helpers shared by features: HTML parse mode, the sandbox banner, upstream error text. */
+/** Small reply helpers shared by features: the sandbox banner, upstream error text, edit or reply. */
+import type { InlineKeyboard } from "grammy";
 import type { UpstreamError } from "../upstream/errors.js";
+import { isNotModified } from "../watch/delivery.js";
 import type { BaseContext } from "./context.js";
 import { withSandboxBanner } from "../render/money.js";
 import { failureOf, failureText } from "./provider.js";
@@ -12,4 +14,27 @@ export function moneyText(ctx: BaseContext, text: string): string {
 /** What a user is told about an upstream failure, in their language. */
 export function upstreamErrorText(ctx: BaseContext, err: UpstreamError): string {
   return failureText(ctx, failureOf(err));
+}
+
+/**
+ * Shows `text` in place of the text message whose button was pressed (when `edit`), else as a new
+ * message; also when Telegram refuses the edit (the message is too old, deleted). An edit that
+ * changes nothing (a double tap) is done already: no second message.
+ */
+export async function editOrReply(
+  ctx: BaseContext,
+  text: string,
+  other: { reply_markup?: InlineKeyboard } = {},
+  edit = true,
+): Promise<void> {
+  const pressed = ctx.callbackQuery?.message;
+  if (edit && pressed && "text" in pressed && pressed.text !== undefined) {
+    try {
+      await ctx.editMessageText(text, other);
+      return;
+    } catch (err) {
+      if (isNotModified(err)) return;
+    }
+  }
+  await ctx.reply(text, other);
 }

@@ -15,7 +15,7 @@ import { html, rupiah, wibTime } from "../../render/format.js";
 import { isPrivate } from "../guards.js";
 import { receiptText, STATUS_ICON, statusLabel } from "../../render/receipt.js";
 import type { FeatureModule } from "../module.js";
-import { moneyText } from "../replies.js";
+import { editOrReply, moneyText } from "../replies.js";
 
 export const HISTORY_PAGE_SIZE = 10;
 
@@ -74,14 +74,7 @@ async function showHistory(ctx: BotContext, page = 0, edit = false): Promise<voi
   if (p > 0) kb.text(ctx.t("button-prev"), cb.historyPage.encode({ page: p - 1 }));
   if (p < pages - 1) kb.text(ctx.t("button-next"), cb.historyPage.encode({ page: p + 1 }));
 
-  if (edit) {
-    const edited = await ctx.editMessageText(text, { reply_markup: kb }).then(
-      () => true,
-      () => false,
-    );
-    if (edited) return;
-  }
-  await ctx.reply(text, { reply_markup: kb });
+  await editOrReply(ctx, text, { reply_markup: kb }, edit);
 }
 
 /** The details of one transaction: the receipt plus what the list leaves out. */

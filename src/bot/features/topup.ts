@@ -7,7 +7,7 @@
  * starts the purchase), then the screen. Categories and providers are named by short slugs and
  * products by code (catalog.ts), so the data stays under Telegram's 64 bytes.
  */
-import { Composer, GrammyError, InlineKeyboard } from "grammy";
+import { Composer, InlineKeyboard } from "grammy";
 import { UpstreamError } from "../../upstream/errors.js";
 import type { PostpaidProduct, PrepaidProduct } from "../../upstream/types.js";
 import {
@@ -37,7 +37,7 @@ import { TOPUP_FLOW, topupFlow } from "../flows/topup.js";
 import { requireKey } from "../guards.js";
 import { prepaidKind } from "../money/prepaid.js";
 import type { FeatureModule } from "../module.js";
-import { upstreamErrorText } from "../replies.js";
+import { editOrReply, upstreamErrorText } from "../replies.js";
 
 type Mode = PricesMode;
 interface Screen {
@@ -215,18 +215,7 @@ function billsScreen(ctx: BaseContext, mode: Mode, list: readonly PostpaidProduc
 async function show(ctx: BotContext, screen: Screen): Promise<void> {
   // Paging leaves empty rows behind where a screen has a single page.
   const keyboard = InlineKeyboard.from(screen.keyboard.inline_keyboard.filter((row) => row.length > 0));
-  const opts = { reply_markup: keyboard };
-  if (isPricesData(ctx.callbackQuery?.data) && ctx.callbackQuery?.message) {
-    try {
-      await ctx.editMessageText(screen.text, opts);
-      return;
-    } catch (err) {
-      // A refresh that changed nothing; anything else (message too old...) gets a new message.
-      if (err instanceof GrammyError && /message is not modified/.test(err.description)) return;
-      if (!(err instanceof GrammyError)) throw err;
-    }
-  }
-  await ctx.reply(screen.text, opts);
+  await editOrReply(ctx, screen.text, { reply_markup: keyboard }, isPricesData(ctx.callbackQuery?.data));
 }
 
 /** Runs `load`; on a provider failure tells the user why and returns undefined. */
