@@ -15,13 +15,6 @@ export interface Group {
   available: number;
 }
 
-export interface Page<T> {
-  items: T[];
-  /** Zero-based, clamped into range. */
-  page: number;
-  pages: number;
-}
-
 const KEY_LEN = 16;
 /** Categories resellers sell most, first; the rest follow alphabetically. */
 const PREFERRED_CATEGORIES = ["pulsa", "data", "pln", "e-money", "games"];
@@ -114,12 +107,6 @@ export function productsIn(list: readonly PrepaidProduct[], categoryKey: string,
   return memo(list, `p:${categoryKey}:${providerKey}`, () =>
     list.filter((p) => groupKey(p.category) === categoryKey && groupKey(p.provider) === providerKey).sort(byPrice),
   );
-}
-
-export function paginate<T>(items: readonly T[], page: number, size: number): Page<T> {
-  const pages = Math.max(1, Math.ceil(items.length / size));
-  const p = Math.min(Math.max(0, Math.trunc(page) || 0), pages - 1);
-  return { items: items.slice(p * size, (p + 1) * size), page: p, pages };
 }
 
 // ------------------------------------------------------------------------------------------

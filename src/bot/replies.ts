@@ -1,8 +1,10 @@
-/** Small reply helpers shared by features: HTML parse mode, the sandbox banner, upstream error text. */
-import { UpstreamRejected, UpstreamUnavailable, type UpstreamError } from "../upstream/errors.js";
+/** Small reply helpers shared by features: the sandbox banner, upstream error text, edit or reply. */
+import type { InlineKeyboard } from "grammy";
+import type { UpstreamError } from "../upstream/errors.js";
+import { isNotModified } from "../watch/delivery.js";
 import type { BaseContext } from "./context.js";
-import { html } from "../render/format.js";
 import { withSandboxBanner } from "../render/money.js";
+import { failureOf, failureText } from "./provider.js";
 
 /** Every money message starts with the sandbox banner when the bot runs against the sandbox. */
 export function moneyText(ctx: BaseContext, text: string): string {
@@ -11,7 +13,28 @@ export function moneyText(ctx: BaseContext, text: string): string {
 
 /** What a user is told about an upstream failure, in their language. */
 export function upstreamErrorText(ctx: BaseContext, err: UpstreamError): string {
-  if (err instanceof UpstreamRejected) return ctx.t("upstream-rejected", { message: html(err.providerMessage) });
-  if (err instanceof UpstreamUnavailable) return ctx.t("upstream-unavailable");
-  return ctx.t("upstream-unexpected");
+  return failureText(ctx, failureOf(err));
+}
+
+/**
+ * Shows `text` in place of the text message whose button was pressed (when `edit`), else as a new
+ * message; also when Telegram refuses the edit (the message is too old, deleted). An edit that
+ * changes nothing (a double tap) is done already: no second message.
+ */
+export async function editOrReply(
+  ctx: BaseContext,
+  text: string,
+  other: { reply_markup?: InlineKeyboard } = {},
+  edit = true,
+): Promise<void> {
+  const pressed = ctx.callbackQuery?.message;
+  if (edit && pressed && "text" in pressed && pressed.text !== undefined) {
+    try {
+      await ctx.editMessageText(text, other);
+      return;
+    } catch (err) {
+      if (isNotModified(err)) return;
+    }
+  }
+  await ctx.reply(text, other);
 }

@@ -38,6 +38,17 @@ describe("bot core", () => {
       expect(u.lastReply()).toContain("Bahasa Indonesia");
     });
 
+    it("a double tap on a language says it once", async () => {
+      const u = w.user({ languageCode: "id" });
+      await u.sendCommand("bahasa");
+      const before = u.messages().length;
+      const tap = u.callbackUpdate("🇬🇧 English");
+      await u.deliver(tap);
+      await u.deliver(tap);
+      expect(u.messages()).toHaveLength(before);
+      expect(u.lastReply()).toBe("✅ Language switched to English.");
+    });
+
     it("/saldo shows name, balance and status from the provider", async () => {
       const u = await w.linkedUser({ languageCode: "id" });
       w.sandbox.setBalance(w.demoKey, 1234567);

@@ -4,13 +4,13 @@ import {
   findByCode,
   findByRef,
   groupKey,
-  paginate,
   productRef,
   productsIn,
   providers,
   queryTokens,
   searchProducts,
 } from "../../src/bot/catalog.js";
+import { paginate } from "../../src/bot/paging.js";
 import { prepaidCatalog } from "../../src/sandbox/catalog.js";
 import type { PrepaidProduct } from "../../src/upstream/types.js";
 

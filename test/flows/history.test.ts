@@ -121,6 +121,19 @@ describe("/riwayat", () => {
     expect(calls.filter((c) => c.method === "sendMessage")).toHaveLength(0);
   });
 
+  it("a double tap on Next turns the page once: no second list message", async () => {
+    w = await makeWorld();
+    const u = await w.linkedUser({ languageCode: "en" });
+    seed(u.chatId, 12);
+    await u.sendCommand("history");
+    const before = u.messages().length;
+    const tap = u.callbackUpdate("Next ➡️");
+    await u.deliver(tap);
+    await u.deliver(tap); // the same button again, before the edit reached the phone
+    expect(u.messages()).toHaveLength(before);
+    expect(u.lastReply()).toContain("page 2 of 2");
+  });
+
   it("the menu entry opens the history", async () => {
     w = await makeWorld();
     const u = await w.linkedUser({ languageCode: "id" });

@@ -15,7 +15,8 @@ import { html, rupiah, wibTime } from "../../render/format.js";
 import { isPrivate } from "../guards.js";
 import { receiptText, STATUS_ICON, statusLabel } from "../../render/receipt.js";
 import type { FeatureModule } from "../module.js";
-import { moneyText } from "../replies.js";
+import { addPager, paginate } from "../paging.js";
+import { editOrReply, moneyText } from "../replies.js";
 
 export const HISTORY_PAGE_SIZE = 10;
 
@@ -58,30 +59,19 @@ async function showHistory(ctx: BotContext, page = 0, edit = false): Promise<voi
     await ctx.reply(ctx.t("history-empty"));
     return;
   }
-  const pages = Math.ceil(list.length / HISTORY_PAGE_SIZE);
-  const p = Math.min(Math.max(0, Math.floor(page)), pages - 1);
-  const first = p * HISTORY_PAGE_SIZE;
-  const items = list.slice(first, first + HISTORY_PAGE_SIZE);
-  const lines = items.map((tx, i) => `${first + i + 1}. ${txLine(ctx, tx)}`);
-  const text = `${ctx.t("history-title", { page: p + 1, pages })}\n\n${lines.join("\n")}\n\n${ctx.t("history-tap-hint")}`;
+  const shown = paginate(list, page, HISTORY_PAGE_SIZE);
+  const first = shown.page * HISTORY_PAGE_SIZE;
+  const lines = shown.items.map((tx, i) => `${first + i + 1}. ${txLine(ctx, tx)}`);
+  const text = `${ctx.t("history-title", { page: shown.page + 1, pages: shown.pages })}\n\n${lines.join("\n")}\n\n${ctx.t("history-tap-hint")}`;
 
   const kb = new InlineKeyboard();
-  items.forEach((tx, i) => {
+  shown.items.forEach((tx, i) => {
     kb.text(String(first + i + 1), cb.historyDetail.encode({ refId: tx.refId }));
     if (i % 5 === 4) kb.row();
   });
-  if (items.length % 5 !== 0) kb.row();
-  if (p > 0) kb.text(ctx.t("button-prev"), cb.historyPage.encode({ page: p - 1 }));
-  if (p < pages - 1) kb.text(ctx.t("button-next"), cb.historyPage.encode({ page: p + 1 }));
+  addPager(kb, ctx, shown, (p) => cb.historyPage.encode({ page: p }));
 
-  if (edit) {
-    const edited = await ctx.editMessageText(text, { reply_markup: kb }).then(
-      () => true,
-      () => false,
-    );
-    if (edited) return;
-  }
-  await ctx.reply(text, { reply_markup: kb });
+  await editOrReply(ctx, text, { reply_markup: kb }, edit);
 }
 
 /** The details of one transaction: the receipt plus what the list leaves out. */

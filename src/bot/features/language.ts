@@ -2,6 +2,7 @@
 import { Composer, InlineKeyboard } from "grammy";
 import { cb, onCallback } from "../callbacks.js";
 import type { BotContext } from "../context.js";
+import { editOrReply } from "../replies.js";
 
 export const languageFeature = new Composer<BotContext>();
 
@@ -18,5 +19,5 @@ onCallback(languageFeature, cb.language, async (ctx, { lang }) => {
   ctx.deps.store.updateChat(ctx.chat!.id, { lang });
   ctx.lang = lang; // ctx.t reads it, so this reply is already in the new language
   await ctx.answerCallbackQuery();
-  await ctx.editMessageText(ctx.t("language-set")).catch(() => ctx.reply(ctx.t("language-set")));
+  await editOrReply(ctx, ctx.t("language-set"));
 });

@@ -18,7 +18,7 @@ import { html } from "../../render/format.js";
 import { requireKey } from "../guards.js";
 import { receiptText, statusLabel } from "../../render/receipt.js";
 import type { FeatureModule } from "../module.js";
-import { moneyText } from "../replies.js";
+import { editOrReply, moneyText } from "../replies.js";
 import { txButtonLabel } from "./history.js";
 
 const OPEN_LIST_MAX = 10;
@@ -128,17 +128,8 @@ onCallback(composer, cb.status, async (ctx, { refId }) => {
   const checked = await check(ctx, tx);
   await ctx.answerCallbackQuery({ text: ctx.t("check-callback-status", { status: statusLabel(ctx.translate, ctx.lang, checked.tx.status) }) });
   const view = statusView(ctx, checked);
-  const other = { ...(view.markup ? { reply_markup: view.markup } : {}) };
   // A text message (a receipt, an earlier check) is updated in place; a photo gets a new message.
-  const message = ctx.callbackQuery.message;
-  if (message && "text" in message && message.text !== undefined) {
-    const edited = await ctx.editMessageText(view.text, other).then(
-      () => true,
-      (err: unknown) => String((err as { description?: string }).description ?? "").includes("message is not modified"),
-    );
-    if (edited) return;
-  }
-  await ctx.reply(view.text, other);
+  await editOrReply(ctx, view.text, { ...(view.markup ? { reply_markup: view.markup } : {}) });
 });
 
 export const statusModule: FeatureModule = { composer, menu: { status: listOpen } };

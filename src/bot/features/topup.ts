@@ -7,7 +7,7 @@
  * starts the purchase), then the screen. Categories and providers are named by short slugs and
  * products by code (catalog.ts), so the data stays under Telegram's 64 bytes.
  */
-import { Composer, GrammyError, InlineKeyboard } from "grammy";
+import { Composer, InlineKeyboard } from "grammy";
 import { UpstreamError } from "../../upstream/errors.js";
 import type { PostpaidProduct, PrepaidProduct } from "../../upstream/types.js";
 import {
@@ -15,7 +15,6 @@ import {
   findByCode,
   findByRef,
   groupKey,
-  paginate,
   productRef,
   productsIn,
   providers,
@@ -37,7 +36,8 @@ import { TOPUP_FLOW, topupFlow } from "../flows/topup.js";
 import { requireKey } from "../guards.js";
 import { prepaidKind } from "../money/prepaid.js";
 import type { FeatureModule } from "../module.js";
-import { upstreamErrorText } from "../replies.js";
+import { addPager, dropEmptyRows, paginate } from "../paging.js";
+import { editOrReply, upstreamErrorText } from "../replies.js";
 
 type Mode = PricesMode;
 interface Screen {
@@ -68,14 +68,6 @@ function productLine(p: PrepaidProduct): string {
 
 function groupLabel(g: Group, icon = ""): string {
   return `${icon ? `${icon} ` : ""}${g.name} (${g.available})`;
-}
-
-/** Adds Previous / Next for a paged screen. */
-function pager(kb: InlineKeyboard, ctx: BaseContext, page: number, pages: number, to: (page: number) => string): void {
-  kb.row();
-  if (page > 0) kb.text(ctx.t("button-prev"), to(page - 1));
-  if (page < pages - 1) kb.text(ctx.t("button-next"), to(page + 1));
-  kb.row();
 }
 
 function pageNote(ctx: BaseContext, page: number, pages: number): string {
@@ -110,8 +102,8 @@ function providersScreen(ctx: BaseContext, mode: Mode, list: readonly PrepaidPro
     kb.text(groupLabel(g), cb.pricesProducts.encode({ mode, cat: catKey, prov: g.key, page: 0 }));
     if (i % 2 === 1) kb.row();
   });
-  pager(kb, ctx, shown.page, shown.pages, (p) => cb.pricesProviders.encode({ mode, cat: catKey, page: p }));
-  kb.text(ctx.t("button-back"), cb.pricesRoot.encode({ mode }));
+  addPager(kb, ctx, shown, (p) => cb.pricesProviders.encode({ mode, cat: catKey, page: p }));
+  kb.row().text(ctx.t("button-back"), cb.pricesRoot.encode({ mode }));
   const text = `${ctx.t("prices-choose-provider", { category: html(category.name) })}${pageNote(ctx, shown.page, shown.pages)}`;
   return { text, keyboard: kb };
 }
@@ -129,9 +121,9 @@ function productsScreen(
   const shown = paginate(all, page, PRODUCTS_PER_PAGE);
   const kb = new InlineKeyboard();
   for (const p of shown.items) kb.text(productLabel(p), cb.pricesProduct.encode({ mode, product: productRef(p.code) })).row();
-  pager(kb, ctx, shown.page, shown.pages, (n) => cb.pricesProducts.encode({ mode, cat: catKey, prov: provKey, page: n }));
+  addPager(kb, ctx, shown, (n) => cb.pricesProducts.encode({ mode, cat: catKey, prov: provKey, page: n }));
   const single = providers(list, catKey).length === 1;
-  kb.text(ctx.t("button-back"), single ? cb.pricesRoot.encode({ mode }) : cb.pricesProviders.encode({ mode, cat: catKey, page: 0 }));
+  kb.row().text(ctx.t("button-back"), single ? cb.pricesRoot.encode({ mode }) : cb.pricesProviders.encode({ mode, cat: catKey, page: 0 }));
   kb.text(ctx.t("prices-button-refresh"), cb.pricesProductsRefresh.encode({ mode, cat: catKey, prov: provKey }));
   const first = all[0]!;
   const text = [
@@ -175,7 +167,7 @@ function searchScreen(ctx: BaseContext, mode: Mode, list: readonly PrepaidProduc
   for (const p of shown.items) kb.text(productLabel(p), cb.pricesProduct.encode({ mode, product: productRef(p.code) })).row();
   // A query too long to carry in the buttons gets no paging: the user narrows it instead.
   const pageable = Buffer.byteLength(q, "utf8") <= SEARCH_QUERY_MAX_BYTES;
-  if (pageable) pager(kb, ctx, shown.page, shown.pages, (n) => cb.pricesSearch.encode({ mode, page: n, query: q }));
+  if (pageable) addPager(kb, ctx, shown, (n) => cb.pricesSearch.encode({ mode, page: n, query: q }));
   kb.row().text(ctx.t("prices-button-all"), cb.pricesRoot.encode({ mode }));
   const text = [
     ctx.t("prices-search-title", { query: html(q), count: found.length }),
@@ -202,8 +194,8 @@ function billsScreen(ctx: BaseContext, mode: Mode, list: readonly PostpaidProduc
     }),
   );
   const kb = new InlineKeyboard().text(ctx.t("prices-button-pay-bill"), cb.menu.encode({ name: "bill" }));
-  pager(kb, ctx, shown.page, shown.pages, (n) => cb.pricesBills.encode({ mode, page: n }));
-  kb.text(ctx.t("button-back"), cb.pricesRoot.encode({ mode }));
+  addPager(kb, ctx, shown, (n) => cb.pricesBills.encode({ mode, page: n }));
+  kb.row().text(ctx.t("button-back"), cb.pricesRoot.encode({ mode }));
   const text = [ctx.t("prices-bills-title"), "", ...(lines.length ? lines : [ctx.t("prices-bills-none")])].join("\n");
   return { text: `${text}${pageNote(ctx, shown.page, shown.pages)}`, keyboard: kb };
 }
@@ -214,19 +206,7 @@ function billsScreen(ctx: BaseContext, mode: Mode, list: readonly PostpaidProduc
 /** Edits the browser message on its own buttons; sends a new message otherwise. */
 async function show(ctx: BotContext, screen: Screen): Promise<void> {
   // Paging leaves empty rows behind where a screen has a single page.
-  const keyboard = InlineKeyboard.from(screen.keyboard.inline_keyboard.filter((row) => row.length > 0));
-  const opts = { reply_markup: keyboard };
-  if (isPricesData(ctx.callbackQuery?.data) && ctx.callbackQuery?.message) {
-    try {
-      await ctx.editMessageText(screen.text, opts);
-      return;
-    } catch (err) {
-      // A refresh that changed nothing; anything else (message too old...) gets a new message.
-      if (err instanceof GrammyError && /message is not modified/.test(err.description)) return;
-      if (!(err instanceof GrammyError)) throw err;
-    }
-  }
-  await ctx.reply(screen.text, opts);
+  await editOrReply(ctx, screen.text, { reply_markup: dropEmptyRows(screen.keyboard) }, isPricesData(ctx.callbackQuery?.data));
 }
 
 /** Runs `load`; on a provider failure tells the user why and returns undefined. */

@@ -6,13 +6,13 @@
  */
 import { InlineKeyboard } from "grammy";
 import type { TxRecord } from "../../store/types.js";
-import { UpstreamError, UpstreamRejected, UpstreamUnavailable } from "../../upstream/errors.js";
 import type { BillInquiry } from "../../upstream/types.js";
 import type { BotConversation, ConvContext } from "../context.js";
 import { html } from "../../render/format.js";
 import { saveDraft, showConfirm } from "../money/confirm.js";
 import { billFields, postpaidKind } from "../money/postpaid.js";
 import { cb } from "../callbacks.js";
+import { failureText, withApiKey, type ProviderFailure, type ProviderOutcome } from "../provider.js";
 import { askChoice, askText, type TextStep } from "./steps.js";
 
 export const BILL_FLOW = "bill";
@@ -29,15 +29,6 @@ interface Service {
   keywords: string;
 }
 
-/** An upstream failure as plain data (class instances must not cross `external`). */
-type Failure =
-  | { reason: "not-linked" }
-  | { reason: "unavailable" }
-  | { reason: "unexpected" }
-  | { reason: "not-found" | "paid" | "refused"; message: string };
-
-type Result<T> = ({ ok: true } & T) | ({ ok: false } & Failure);
-
 /** Customer numbers are digits; people paste them with spaces, dashes or dots. */
 export const customerNumberStep: TextStep<string> = {
   parse(text) {
@@ -50,49 +41,22 @@ export const customerNumberStep: TextStep<string> = {
   },
 };
 
-/** The provider only gives a message; its wording says which refusal it is. */
-function refusalReason(message: string): "not-found" | "paid" | "refused" {
-  if (/sudah\s*(di)?bayar|lunas|already\s+paid|(tidak|belum)\s+ada\s+tagihan|no\s+(outstanding\s+)?bill/i.test(message)) return "paid";
-  if (/tidak\s+(di)?temukan|tidak\s+terdaftar|not\s+found|unknown\s+customer/i.test(message)) return "not-found";
-  return "refused";
-}
-
-function failureOf(err: UpstreamError): Failure {
-  if (err instanceof UpstreamRejected) return { reason: refusalReason(err.providerMessage), message: err.providerMessage };
-  return { reason: err instanceof UpstreamUnavailable ? "unavailable" : "unexpected" };
-}
-
-/** Runs an upstream call with the chat's key, turning errors into plain data. Call inside `external`. */
-async function withKey<T>(ctx: ConvContext, call: (key: string) => Promise<T>): Promise<Result<{ value: T }>> {
-  const key = ctx.deps.store.getApiKey(ctx.chat!.id);
-  if (!key) return { ok: false, reason: "not-linked" };
-  try {
-    return { ok: true, value: await call(key) };
-  } catch (err) {
-    if (!(err instanceof UpstreamError)) throw err;
-    return { ok: false, ...failureOf(err) };
+/**
+ * A refusal worded for bills (the number is unknown, the bill is paid already); the provider only
+ * gives a message, so its wording says which it is. Undefined: any other refusal.
+ */
+function refusalText(ctx: ConvContext, message: string, serviceName = ""): string | undefined {
+  if (/sudah\s*(di)?bayar|lunas|already\s+paid|(tidak|belum)\s+ada\s+tagihan|no\s+(outstanding\s+)?bill/i.test(message)) {
+    return ctx.t("bill-already-paid", { message: html(message) });
   }
-}
-
-function failureText(ctx: ConvContext, f: Failure, serviceName = ""): string {
-  switch (f.reason) {
-    case "not-linked":
-      return ctx.t("not-linked");
-    case "unavailable":
-      return ctx.t("upstream-unavailable");
-    case "unexpected":
-      return ctx.t("upstream-unexpected");
-    case "not-found":
-      return ctx.t("bill-not-found", { message: html(f.message), service: html(serviceName) });
-    case "paid":
-      return ctx.t("bill-already-paid", { message: html(f.message) });
-    case "refused":
-      return ctx.t("upstream-rejected", { message: html(f.message) });
+  if (/tidak\s+(di)?temukan|tidak\s+terdaftar|not\s+found|unknown\s+customer/i.test(message)) {
+    return ctx.t("bill-not-found", { message: html(message), service: html(serviceName) });
   }
+  return undefined;
 }
 
-async function loadServices(ctx: ConvContext): Promise<Result<{ value: Service[] }>> {
-  return withKey(ctx, async (key) =>
+async function loadServices(ctx: ConvContext): Promise<ProviderOutcome<Service[]>> {
+  return withApiKey(ctx, async (key) =>
     (await ctx.deps.lists.postpaid(key)).map((p) => ({
       code: p.code,
       name: p.name || p.code,
@@ -133,13 +97,13 @@ async function inquire(
   ctx: ConvContext,
   service: Service,
   customerNo: string,
-): Promise<Result<{ tx: TxRecord }>> {
+): Promise<{ ok: true; tx: TxRecord } | { ok: false; failure: ProviderFailure }> {
   const refId = await conversation.external(async () => {
     const draft = await saveDraft(ctx, postpaidKind, { code: service.code, title: service.name, target: customerNo, amount: 0 });
     return draft.refId;
   });
   const answer = await conversation.external(() =>
-    withKey<BillInquiry>(ctx, (key) => ctx.deps.upstream.billInquiry(key, { code: service.code, reffId: refId, customerNo })),
+    withApiKey<BillInquiry>(ctx, (key) => ctx.deps.upstream.billInquiry(key, { code: service.code, reffId: refId, customerNo })),
   );
   if (answer.ok) {
     const tx = await conversation.external(async () => {
@@ -150,16 +114,16 @@ async function inquire(
     return { ok: true, tx };
   }
   await conversation.external(() => {
-    const message = "message" in answer ? answer.message : `inquiry failed: ${answer.reason}`;
+    const message = answer.failure.kind === "rejected" ? answer.failure.message : `inquiry failed: ${answer.failure.kind}`;
     ctx.deps.store.transitionTx(refId, ["draft"], { status: "cancel", message });
   });
-  return answer;
+  return { ok: false, failure: answer.failure };
 }
 
 export async function billFlow(conversation: BotConversation, ctx: ConvContext): Promise<void> {
   const loaded = await conversation.external(() => loadServices(ctx));
   if (!loaded.ok) {
-    await ctx.reply(failureText(ctx, loaded));
+    await ctx.reply(failureText(ctx, loaded.failure, (message) => refusalText(ctx, message)));
     return;
   }
   if (loaded.value.length === 0) {
@@ -187,12 +151,13 @@ export async function billFlow(conversation: BotConversation, ctx: ConvContext):
       await conversation.external((outside) => showConfirm(outside, postpaidKind, result.tx));
       return;
     }
-    if (result.reason === "not-linked") {
+    if (result.failure.kind === "not-linked") {
       await ctx.reply(ctx.t("not-linked"));
       return;
     }
-    const retryable = result.reason === "unavailable" || result.reason === "unexpected";
+    const retryable = result.failure.kind === "unavailable" || result.failure.kind === "unexpected";
     retryNumber = retryable ? customerNo : undefined;
-    prompt = `${failureText(ctx, result, service.name)}\n\n${ctx.t(retryable ? "bill-retry-or-other" : "bill-number-other")}`;
+    const failed = failureText(ctx, result.failure, (message) => refusalText(ctx, message, service.name));
+    prompt = `${failed}\n\n${ctx.t(retryable ? "bill-retry-or-other" : "bill-number-other")}`;
   }
 }

@@ -3,12 +3,11 @@
  * limits), then the shared confirm screen. Nothing is created here: the Confirm button does that.
  */
 import type { DepositMethod } from "../../upstream/types.js";
-import { UpstreamError } from "../../upstream/errors.js";
 import type { BaseContext, BotConversation, ConvContext } from "../context.js";
 import { html, rupiah } from "../../render/format.js";
 import { saveAndConfirm } from "../money/confirm.js";
 import { depositDraftFields, depositKind, feeDescription } from "../money/deposit.js";
-import { upstreamErrorText } from "../replies.js";
+import { failureText, withApiKey } from "../provider.js";
 import { parseRupiah } from "../amount.js";
 import { askChoice, askText, type Choice } from "./steps.js";
 
@@ -18,15 +17,9 @@ type MethodsResult = { ok: true; methods: DepositMethod[] } | { ok: false; text:
 
 /** Active methods for the chat's key. The key is read here and never leaves this function. */
 async function loadActiveMethods(ctx: BaseContext): Promise<MethodsResult> {
-  const key = ctx.chat && ctx.deps.store.getApiKey(ctx.chat.id);
-  if (!key) return { ok: false, text: ctx.t("not-linked") };
-  try {
-    const methods = await ctx.deps.lists.depositMethods(key);
-    return { ok: true, methods: methods.filter((m) => m.active) };
-  } catch (err) {
-    if (!(err instanceof UpstreamError)) throw err;
-    return { ok: false, text: upstreamErrorText(ctx, err) };
-  }
+  const methods = await withApiKey(ctx, (key) => ctx.deps.lists.depositMethods(key));
+  if (!methods.ok) return { ok: false, text: failureText(ctx, methods.failure) };
+  return { ok: true, methods: methods.value.filter((m) => m.active) };
 }
 
 function limitsText(m: DepositMethod): string {

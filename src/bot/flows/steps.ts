@@ -7,6 +7,7 @@ import { html } from "../../render/format.js";
 import { InlineKeyboard } from "grammy";
 import { cb, isFlowData, type FlowButton } from "../callbacks.js";
 import type { BotConversation, ConvContext } from "../context.js";
+import { addPager, dropEmptyRows, paginate } from "../paging.js";
 
 export const STEP_TIMEOUT_MS = 10 * 60_000;
 export const PAGE_SIZE = 8;
@@ -17,12 +18,7 @@ export function now(conversation: BotConversation, ctx: ConvContext): Promise<nu
 }
 
 export function cancelRow(ctx: ConvContext, kb = new InlineKeyboard()): InlineKeyboard {
-  const withCancel = kb.row().text(ctx.t("button-cancel"), cb.cancel.encode({}));
-  // Repeated row() calls leave empty rows behind; Telegram has no use for them.
-  for (let i = withCancel.inline_keyboard.length - 1; i >= 0; i--) {
-    if (withCancel.inline_keyboard[i]!.length === 0) withCancel.inline_keyboard.splice(i, 1);
-  }
-  return withCancel;
+  return dropEmptyRows(kb.row().text(ctx.t("button-cancel"), cb.cancel.encode({})));
 }
 
 /**
@@ -104,16 +100,13 @@ export async function askChoice(
   let page = 0;
   const render = (c: ConvContext) => {
     const kb = new InlineKeyboard();
-    const pages = Math.max(1, Math.ceil(visible.length / PAGE_SIZE));
-    page = Math.min(page, pages - 1);
-    visible.slice(page * PAGE_SIZE, (page + 1) * PAGE_SIZE).forEach((index, n) => {
+    const shown = paginate(visible, page, PAGE_SIZE);
+    page = shown.page;
+    shown.items.forEach((index, n) => {
       kb.text(choices[index]!.label, cb.flowChoice.encode({ index }));
       if ((n + 1) % (opts.columns ?? 1) === 0) kb.row();
     });
-    kb.row();
-    if (page > 0) kb.text(c.t("button-prev"), cb.flowPage.encode({ page: page - 1 }));
-    if (page < pages - 1) kb.text(c.t("button-next"), cb.flowPage.encode({ page: page + 1 }));
-    return cancelRow(c, kb);
+    return cancelRow(c, addPager(kb, c, shown, (p) => cb.flowPage.encode({ page: p })));
   };
   const header = (c: ConvContext) =>
     opts.searchable ? `${prompt}\n\n${c.t("flow-search-hint")}` : prompt;

@@ -3,14 +3,13 @@
  * validates it, and ends on the confirm screen. Entered with
  * `ctx.conversation.enter(TOPUP_FLOW, code, target?)`.
  */
-import { UpstreamError } from "../../upstream/errors.js";
 import type { PrepaidProduct } from "../../upstream/types.js";
 import { findByCode } from "../catalog.js";
 import type { BaseContext, BotContext, BotConversation, ConvContext } from "../context.js";
 import { html, rupiah } from "../../render/format.js";
 import { saveAndConfirm } from "../money/confirm.js";
 import { prepaidDraft, prepaidKind } from "../money/prepaid.js";
-import { upstreamErrorText } from "../replies.js";
+import { failureText, withApiKey } from "../provider.js";
 import { needsServer, targetKind, validateTarget } from "../targets.js";
 import { askText } from "./steps.js";
 
@@ -23,17 +22,12 @@ export type PurchaseLookup =
 
 /** The product to buy from the (cached) price list, or the message that explains why not. */
 export async function lookupForPurchase(ctx: BaseContext, code: string): Promise<PurchaseLookup> {
-  const key = ctx.chat && ctx.deps.store.getApiKey(ctx.chat.id);
-  if (!key) return { ok: false, text: ctx.t("not-linked") };
-  try {
-    const product = findByCode(await ctx.deps.lists.prepaid(key), code);
-    if (!product) return { ok: false, text: ctx.t("topup-unknown-code", { code: html(code) }) };
-    if (!product.available) return { ok: false, text: ctx.t("topup-empty", { name: html(product.name), code: html(product.code) }) };
-    return { ok: true, product };
-  } catch (err) {
-    if (!(err instanceof UpstreamError)) throw err;
-    return { ok: false, text: upstreamErrorText(ctx, err) };
-  }
+  const list = await withApiKey(ctx, (key) => ctx.deps.lists.prepaid(key));
+  if (!list.ok) return { ok: false, text: failureText(ctx, list.failure) };
+  const product = findByCode(list.value, code);
+  if (!product) return { ok: false, text: ctx.t("topup-unknown-code", { code: html(code) }) };
+  if (!product.available) return { ok: false, text: ctx.t("topup-empty", { name: html(product.name), code: html(product.code) }) };
+  return { ok: true, product };
 }
 
 /** Product, price and note, then what to type. */

@@ -7,7 +7,6 @@
  * conversation's replay log.
  */
 import { InlineKeyboard } from "grammy";
-import { UpstreamError, UpstreamRejected, UpstreamUnavailable } from "../../upstream/errors.js";
 import type { AccountCheck, Bank } from "../../upstream/types.js";
 import type { BotConversation, ConvContext } from "../context.js";
 import { html, rupiah } from "../../render/format.js";
@@ -21,6 +20,7 @@ import {
   type TransferDestination,
 } from "../money/transfer.js";
 import { parseRupiah } from "../amount.js";
+import { failureText, withApiKey } from "../provider.js";
 import { cb } from "../callbacks.js";
 import { askChoice, askText, type TextStep } from "./steps.js";
 
@@ -63,37 +63,11 @@ function noteStep(ctx: ConvContext): TextStep<string> {
   };
 }
 
-// ---- upstream calls, replay-safe ----------------------------------------------------------------
-
-/** A plain, JSON-serialisable failure (class instances do not cross `external`). */
-type Failure = { kind: "not-linked" | "rejected" | "unavailable" | "unexpected"; message?: string };
-type Outcome<T> = { ok: true; value: T } | { ok: false; failure: Failure };
-
-function callUpstream<T>(conversation: BotConversation, ctx: ConvContext, op: (apiKey: string) => Promise<T>): Promise<Outcome<T>> {
-  return conversation.external(async (): Promise<Outcome<T>> => {
-    const apiKey = ctx.deps.store.getApiKey(ctx.chat!.id);
-    if (!apiKey) return { ok: false, failure: { kind: "not-linked" } };
-    try {
-      return { ok: true, value: await op(apiKey) };
-    } catch (err) {
-      if (!(err instanceof UpstreamError)) throw err;
-      if (err instanceof UpstreamRejected) return { ok: false, failure: { kind: "rejected", message: err.providerMessage } };
-      return { ok: false, failure: { kind: err instanceof UpstreamUnavailable ? "unavailable" : "unexpected" } };
-    }
-  });
-}
-
-function failureText(ctx: ConvContext, f: Failure): string {
-  if (f.kind === "not-linked") return ctx.t("not-linked");
-  if (f.kind === "rejected") return ctx.t("upstream-rejected", { message: html(f.message ?? "") });
-  return ctx.t(f.kind === "unavailable" ? "upstream-unavailable" : "upstream-unexpected");
-}
-
 // ---- the steps ----------------------------------------------------------------------------------
 
 /** E-wallets first (few, used most by walk-in customers), then banks, each in the provider's order. */
 async function chooseBank(conversation: BotConversation, ctx: ConvContext): Promise<{ bank: Bank; ctx: ConvContext } | undefined> {
-  const list = await callUpstream(conversation, ctx, (key) => ctx.deps.lists.banks(key));
+  const list = await conversation.external(() => withApiKey(ctx, (key) => ctx.deps.lists.banks(key)));
   if (!list.ok) {
     await ctx.reply(failureText(ctx, list.failure));
     return undefined;
@@ -143,8 +117,8 @@ async function askCheckedAccount(
       number = answer.value;
     }
     if (number === undefined) continue; // a stale button of an earlier message: ask again
-    const check = await callUpstream(conversation, c, (key) =>
-      c.deps.upstream.checkAccount(key, { bankCode: bank.code, accountNumber: number }),
+    const check = await conversation.external(() =>
+      withApiKey(c, (key) => c.deps.upstream.checkAccount(key, { bankCode: bank.code, accountNumber: number })),
     );
     const vars = { bank: name, number: html(number) };
     if (check.ok && check.value.status === "valid") {
