@@ -8,6 +8,7 @@ import type { PrepaidProduct } from "../../upstream/types.js";
 import { findByCode } from "../catalog.js";
 import type { BaseContext, BotContext, BotConversation, ConvContext } from "../context.js";
 import { html, rupiah } from "../../render/format.js";
+import { hideKeys } from "../../domain/keyShape.js";
 import { saveAndConfirm } from "../money/confirm.js";
 import { prepaidDraft, prepaidKind } from "../money/prepaid.js";
 import { upstreamErrorText } from "../replies.js";
@@ -27,7 +28,7 @@ export async function lookupForPurchase(ctx: BaseContext, code: string): Promise
   if (!key) return { ok: false, text: ctx.t("not-linked") };
   try {
     const product = findByCode(await ctx.deps.lists.prepaid(key), code);
-    if (!product) return { ok: false, text: ctx.t("topup-unknown-code", { code: html(code) }) };
+    if (!product) return { ok: false, text: ctx.t("topup-unknown-code", { code: html(hideKeys(code)) }) };
     if (!product.available) return { ok: false, text: ctx.t("topup-empty", { name: html(product.name), code: html(product.code) }) };
     return { ok: true, product };
   } catch (err) {
