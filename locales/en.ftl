@@ -76,6 +76,14 @@ balance-show =
     Balance: <b>{ $balance }</b>
     Account status: { $status }
     API key: <code>{ $mask }</code>
+balance-status = { $status ->
+        [active] Active
+        [aktif] Active
+        [inactive] Inactive
+        [suspend] Suspended
+        [suspended] Suspended
+       *[other] { $raw }
+    }
 
 ## Language
 language-name-id = 🇮🇩 Bahasa Indonesia
@@ -143,6 +151,7 @@ button-check-status = 🔄 Check status
 button-retry = 🔁 Try again
 confirm-title = 🧾 <b>Check before you confirm</b>
 confirm-expired = This confirm screen has expired (over 10 minutes). Please start again.
+confirm-was-cancelled = This screen was cancelled (or expired), so nothing was sent. Start again from /menu.
 confirm-already = This transaction was already processed.
 confirm-sending = Processing…
 money-rejected = ❌ <b>Refused by the provider</b>: { $message }
@@ -267,13 +276,17 @@ bill-line-number = Customer number: { $number }
 bill-line-name = Customer name: { $name }
 bill-line-tariff = Tariff/power: { $tariff } / { $power }
 bill-line-participants = Participants: { $count }
-bill-line-periods = Periods ({ $sheets ->
-        [one] 1 sheet
-       *[other] { $sheets } sheets
+bill-line-periods = Billing periods ({ $sheets ->
+        [one] 1 bill
+       *[other] { $sheets } bills
     }):
 bill-period = • { $period }: { $amount }
 bill-period-penalty = • { $period }: { $amount } + late fee { $penalty }
 bill-period-only = • { $period }
+bill-period-months = { $count ->
+        [one] 1 month
+       *[other] { $count } months
+    }
 bill-line-bill = Bill: { $amount }
 bill-line-admin = Admin fee: { $amount }
 bill-line-total = <b>Total the customer owes: { $amount }</b>
@@ -335,6 +348,7 @@ deposit-amount-out-of-range = That amount is outside this method's limits: minim
 
 deposit-confirm-method = Method: <b>{ $method }</b>
 deposit-confirm-fee = Estimated fee: { $fee } ({ $rule })
+deposit-confirm-fee-only = Estimated fee: { $fee }
 deposit-confirm-credited = Estimated amount credited: <b>{ $credited }</b>
 deposit-confirm-bank-addon = ℹ️ The provider adds a small unique code to the transfer amount; the exact amount is shown after you confirm.
 deposit-confirm-note = The fee and credited amount above are estimates; the provider's exact figures are shown after you confirm.

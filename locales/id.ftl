@@ -76,6 +76,14 @@ balance-show =
     Saldo: <b>{ $balance }</b>
     Status akun: { $status }
     API key: <code>{ $mask }</code>
+balance-status = { $status ->
+        [active] Aktif
+        [aktif] Aktif
+        [inactive] Tidak aktif
+        [suspend] Ditangguhkan
+        [suspended] Ditangguhkan
+       *[other] { $raw }
+    }
 
 ## Bahasa
 language-name-id = 🇮🇩 Bahasa Indonesia
@@ -107,7 +115,7 @@ help =
     /deposit: isi saldo
     /status: cek status transaksi (<code>/status ID</code>)
     /riwayat: riwayat transaksi
-    /alerts: peringatan saldo menipis
+    /peringatan: peringatan saldo menipis
     /bahasa: ganti bahasa
     /kunci: ganti API key
     /keluar: hapus API key dari bot
@@ -144,6 +152,7 @@ button-retry = 🔁 Coba lagi
 confirm-title = 🧾 <b>Periksa sebelum konfirmasi</b>
 confirm-expired = Layar konfirmasi ini sudah kedaluwarsa (lebih dari 10 menit). Silakan mulai lagi.
 confirm-already = Transaksi ini sudah diproses.
+confirm-was-cancelled = Layar ini sudah dibatalkan (atau kedaluwarsa), jadi tidak ada yang dikirim. Mulai lagi dari /menu.
 confirm-sending = Memproses…
 money-rejected = ❌ <b>Ditolak penyedia</b>: { $message }
 money-pending = ⏳ Sedang diproses. Bot akan mengabari Anda saat statusnya berubah.
@@ -271,6 +280,7 @@ bill-line-periods = Periode ({ $sheets } lembar):
 bill-period = • { $period }: { $amount }
 bill-period-penalty = • { $period }: { $amount } + denda { $penalty }
 bill-period-only = • { $period }
+bill-period-months = { $count } bulan
 bill-line-bill = Tagihan: { $amount }
 bill-line-admin = Biaya admin: { $amount }
 bill-line-total = <b>Total tagihan pelanggan: { $amount }</b>
@@ -297,7 +307,10 @@ transfer-account-processing = ⏳ Nomor <code>{ $number }</code> di { $bank } se
 transfer-account-check-failed = Nomor <code>{ $number }</code> di { $bank } belum bisa dicek. Tekan tombol di bawah untuk cek lagi, atau ketik nomor lain.
 transfer-button-check-again = 🔄 Cek lagi
 transfer-account-found =
-    ✅ <b>Rekening ditemukan</b>
+    ✅ <b>{ $type ->
+        [ewallet] Akun ditemukan
+       *[bank] Rekening ditemukan
+    }</b>
     Tujuan: { $bank }
     Nomor: <code>{ $number }</code>
     Atas nama: <b>{ $holder }</b>
@@ -332,6 +345,7 @@ deposit-amount-out-of-range = Nominal di luar batas metode ini: minimal { $min }
 
 deposit-confirm-method = Metode: <b>{ $method }</b>
 deposit-confirm-fee = Perkiraan biaya: { $fee } ({ $rule })
+deposit-confirm-fee-only = Perkiraan biaya: { $fee }
 deposit-confirm-credited = Perkiraan masuk ke saldo: <b>{ $credited }</b>
 deposit-confirm-bank-addon = ℹ️ Penyedia menambahkan kode unik kecil pada nominal transfer; jumlah pastinya tampil setelah konfirmasi.
 deposit-confirm-note = Biaya dan saldo masuk di atas masih perkiraan; angka pasti dari penyedia tampil setelah konfirmasi.
@@ -436,7 +450,7 @@ history-cost = Harga modal
 history-credited = Masuk ke saldo
 history-back = ⬅️ Riwayat
 
-# Peringatan saldo menipis (/alerts) dan pesan peringatannya.
+# Peringatan saldo menipis (/peringatan, /alerts) dan pesan peringatannya.
 
 alerts-status-off = 🔔 <b>Peringatan saldo</b>: <b>mati</b>.
 alerts-status-on = 🔔 <b>Peringatan saldo</b>: aktif, Anda diberi tahu saat saldo di bawah <b>{ $threshold }</b>.
@@ -444,14 +458,14 @@ alerts-ask = Ketik batas saldo baru, misalnya <code>100000</code>, <code>100rb</
 alerts-button-off = 🔕 Matikan peringatan
 alerts-invalid = Itu bukan nominal. Ketik angka seperti <code>100000</code>, <code>100rb</code> atau <code>1,5jt</code>, atau /batal.
 alerts-out-of-range = Batas saldo harus antara { $min } dan { $max }. Ketik lagi, atau /batal.
-alerts-turned-off = 🔕 Peringatan saldo dimatikan. Aktifkan lagi kapan saja dengan /alerts.
+alerts-turned-off = 🔕 Peringatan saldo dimatikan. Aktifkan lagi kapan saja dengan /peringatan.
 alerts-set =
     ✅ Peringatan saldo aktif: Anda diberi tahu sekali saat saldo turun di bawah <b>{ $threshold }</b>.
     Saldo diperiksa setelah setiap transaksi dan secara berkala.
 alert-low =
     ⚠️ <b>Saldo menipis</b>
     Saldo Anda sekarang <b>{ $balance }</b>, di bawah batas peringatan { $threshold }.
-    Isi saldo dengan /deposit. Atur peringatan: /alerts
+    Isi saldo dengan /deposit. Atur peringatan: /peringatan
 
 # Perintah admin: /admin, /broadcast (/siaran), /ceksaldo (/balances). Hanya untuk ADMIN_IDS.
 
