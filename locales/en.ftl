@@ -8,7 +8,9 @@ button-expired = This button is no longer valid. Open /menu to start again.
 rate-limited = ⏳ Too fast. Please wait a moment and try again.
 fallback-hint = 🤔 Sorry, the bot did not understand that. Open /menu to choose, or /help.
 private-only = 🔒 This command only works in a private chat with the bot.
-not-linked = 🔑 Your account is not linked yet. Send /start and paste the api key from your provider's dashboard.
+button-open-private = 💬 Open a private chat with the bot
+menu-group = 🔒 The menu, purchases and balance are only in a private chat with the bot, so group members never see your API key or balance. Tap the button below.
+not-linked = 🔑 Your account is not linked yet. Send /start and paste the API key from your provider's dashboard.
 cancelled = ❌ Cancelled.
 nothing-to-cancel = Nothing is running right now.
 button-cancel = ❌ Cancel
@@ -21,40 +23,51 @@ upstream-unexpected = 🌐 The provider's server sent an answer the bot does not
 upstream-rejected = ❗ The provider refused: { $message }
 step-timeout = ⌛ Time is up (10 minutes without an answer). The flow has ended; please start again.
 
-## Start and linking an api key
+## Start and linking an API key
 welcome =
     👋 Hello, { $name }!
 
     This bot helps you sell phone credit, data packages, electricity tokens, game vouchers, pay bills, transfer money and top up your balance, right from Telegram, with your own reseller account.
 welcome-ask-key =
-    🔑 To begin, send your <b>api key</b> (from your provider's dashboard, API/H2H menu).
-    The message with the api key is deleted from this chat at once.
+    🔑 To begin, send your <b>API key</b> (from your provider's dashboard, API/H2H menu).
+    The message with the API key is deleted from this chat at once.
 welcome-linked =
-    ✅ Your account is linked (api key { $mask }).
-    Open /menu to start, or /key to replace the api key.
-key-ask = 🔑 Send the new api key. The message is deleted at once. Type /cancel to stop.
-key-checking = 🔍 Checking the api key…
+    ✅ Your account is linked (API key { $mask }).
+    Open /menu to start, or /key to replace the API key.
+key-ask = 🔑 Send the new API key. The message is deleted at once. Type /cancel to stop.
+key-checking = 🔍 Checking the API key…
 key-linked =
-    ✅ <b>Api key linked</b>
+    ✅ <b>API key linked</b>
     Name: { $name }
     Balance: { $balance }
-    Api key: <code>{ $mask }</code>
+    API key: <code>{ $mask }</code>
 
     Open /menu to start.
 key-rejected =
-    ❌ The provider did not accept the api key: { $message }
+    ❌ The provider did not accept the API key: { $message }
 
-    Check the api key in your provider's dashboard. If the message above names an IP address, add that IP to your account's whitelist. Then send the api key again.
-key-check-failed = 🌐 The api key could not be checked because the provider's server cannot be reached. Send it again shortly.
-key-invalid-format = That does not look like an api key (one line, no spaces). Send the api key from your provider's dashboard, or /cancel.
-key-not-deleted = ⚠️ The bot could not delete the message with your api key. Please delete it yourself.
+    Check the API key in your provider's dashboard. If the message above names an IP address, add that IP to your account's whitelist. Then send the API key again.
+key-check-failed = 🌐 The API key could not be checked because the provider's server cannot be reached. Send it again shortly.
+key-invalid-format = That does not look like an API key (one line, no spaces). Send the API key from your provider's dashboard, or /cancel.
+key-not-deleted = ⚠️ The bot could not delete the message with your API key. Please delete it yourself.
 key-in-group =
-    🚨 Never send an api key in a group! The message { $deleted ->
-        [yes] was deleted
-       *[no] could not be deleted by the bot (delete it yourself)
-    }, but treat that api key as leaked: create a new one in your provider's dashboard and link it in a private chat with the bot.
-logout-done = 👋 The api key was removed from the bot. Send /start to link again.
-logout-none = No api key is linked.
+    🚨 { $name }, your message looked like an API key, so { $deleted ->
+        [yes] it was deleted
+       *[no] please delete it yourself at once
+    }. Never send an API key in a group. Open a private chat with the bot for what to do next.
+key-in-group-private =
+    🚨 Your message in the group <b>{ $group }</b> looked like an API key. { $deleted ->
+        [yes] The bot deleted it.
+       *[no] The bot could not delete it: delete it yourself at once.
+    }
+    Treat that API key as leaked: create a new one in your provider's dashboard and link it here with /key.
+key-how-to-link =
+    🔑 Your account is not linked yet. To begin, copy the <b>API key</b> from your provider's dashboard (API/H2H menu) and send it here: one line, no spaces. The message with the API key is deleted at once.
+    Other messages are not sent to the provider.
+key-already-linked = 🔑 That API key is already linked to this chat, so there is no need to send it again. The message was deleted to keep it safe.
+key-other-pasted = 🔑 That looks like a different API key. The message was deleted to keep it safe. To replace the linked API key, send /key and then the new API key.
+logout-done = 👋 The API key was removed from the bot. Send /start to link again.
+logout-none = No API key is linked.
 
 ## Balance
 balance-show =
@@ -62,7 +75,15 @@ balance-show =
     Name: { $name }
     Balance: <b>{ $balance }</b>
     Account status: { $status }
-    Api key: <code>{ $mask }</code>
+    API key: <code>{ $mask }</code>
+balance-status = { $status ->
+        [active] Active
+        [aktif] Active
+        [inactive] Inactive
+        [suspend] Suspended
+        [suspended] Suspended
+       *[other] { $raw }
+    }
 
 ## Language
 language-name-id = 🇮🇩 Bahasa Indonesia
@@ -96,12 +117,12 @@ help =
     /history: transaction history
     /alerts: low-balance alerts
     /language: switch language
-    /key: replace the api key
-    /logout: remove the api key from the bot
+    /key: replace the API key
+    /logout: remove the API key from the bot
     /cancel: cancel the running flow
 
 ## Command list (setMyCommands)
-cmd-start = Start and link your api key
+cmd-start = Start and link your API key
 cmd-menu = Main menu
 cmd-saldo = Check balance
 cmd-harga = Price list
@@ -113,8 +134,8 @@ cmd-status = Check a transaction
 cmd-riwayat = Transaction history
 cmd-alerts = Balance alerts
 cmd-bahasa = Switch language
-cmd-kunci = Replace api key
-cmd-keluar = Remove api key
+cmd-kunci = Replace API key
+cmd-keluar = Remove API key
 cmd-batal = Cancel the running flow
 cmd-bantuan = Help
 
@@ -130,6 +151,7 @@ button-check-status = 🔄 Check status
 button-retry = 🔁 Try again
 confirm-title = 🧾 <b>Check before you confirm</b>
 confirm-expired = This confirm screen has expired (over 10 minutes). Please start again.
+confirm-was-cancelled = This screen was cancelled (or expired), so nothing was sent. Start again from /menu.
 confirm-already = This transaction was already processed.
 confirm-sending = Processing…
 money-rejected = ❌ <b>Refused by the provider</b>: { $message }
@@ -254,13 +276,17 @@ bill-line-number = Customer number: { $number }
 bill-line-name = Customer name: { $name }
 bill-line-tariff = Tariff/power: { $tariff } / { $power }
 bill-line-participants = Participants: { $count }
-bill-line-periods = Periods ({ $sheets ->
-        [one] 1 sheet
-       *[other] { $sheets } sheets
+bill-line-periods = Billing periods ({ $sheets ->
+        [one] 1 bill
+       *[other] { $sheets } bills
     }):
 bill-period = • { $period }: { $amount }
 bill-period-penalty = • { $period }: { $amount } + late fee { $penalty }
 bill-period-only = • { $period }
+bill-period-months = { $count ->
+        [one] 1 month
+       *[other] { $count } months
+    }
 bill-line-bill = Bill: { $amount }
 bill-line-admin = Admin fee: { $amount }
 bill-line-total = <b>Total the customer owes: { $amount }</b>
@@ -322,6 +348,7 @@ deposit-amount-out-of-range = That amount is outside this method's limits: minim
 
 deposit-confirm-method = Method: <b>{ $method }</b>
 deposit-confirm-fee = Estimated fee: { $fee } ({ $rule })
+deposit-confirm-fee-only = Estimated fee: { $fee }
 deposit-confirm-credited = Estimated amount credited: <b>{ $credited }</b>
 deposit-confirm-bank-addon = ℹ️ The provider adds a small unique code to the transfer amount; the exact amount is shown after you confirm.
 deposit-confirm-note = The fee and credited amount above are estimates; the provider's exact figures are shown after you confirm.

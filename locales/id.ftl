@@ -8,7 +8,9 @@ button-expired = Tombol ini sudah tidak berlaku. Buka /menu untuk mulai lagi.
 rate-limited = ⏳ Terlalu cepat. Tunggu sebentar lalu coba lagi.
 fallback-hint = 🤔 Maaf, bot tidak mengerti pesan itu. Buka /menu untuk memilih, atau /bantuan.
 private-only = 🔒 Perintah ini hanya bisa dipakai di chat pribadi dengan bot.
-not-linked = 🔑 Akun Anda belum terhubung. Kirim /start lalu tempelkan api key dari dashboard penyedia.
+button-open-private = 💬 Buka chat pribadi dengan bot
+menu-group = 🔒 Menu, transaksi dan saldo hanya ada di chat pribadi dengan bot, agar API key dan saldo Anda tidak terlihat anggota grup. Tekan tombol di bawah.
+not-linked = 🔑 Akun Anda belum terhubung. Kirim /start lalu tempelkan API key dari dashboard penyedia.
 cancelled = ❌ Dibatalkan.
 nothing-to-cancel = Tidak ada proses yang sedang berjalan.
 button-cancel = ❌ Batal
@@ -21,40 +23,51 @@ upstream-unexpected = 🌐 Server penyedia memberi jawaban yang tidak dikenali. 
 upstream-rejected = ❗ Penyedia menolak: { $message }
 step-timeout = ⌛ Waktu habis (10 menit tanpa jawaban). Proses dihentikan, silakan mulai lagi.
 
-## Start dan menghubungkan api key
+## Start dan menghubungkan API key
 welcome =
     👋 Halo, { $name }!
 
     Bot ini membantu Anda berjualan pulsa, paket data, token listrik, voucher game, bayar tagihan, transfer dan deposit saldo, langsung dari Telegram, memakai akun reseller Anda sendiri.
 welcome-ask-key =
-    🔑 Untuk mulai, kirim <b>api key</b> Anda (ambil dari dashboard penyedia, menu API/H2H).
-    Pesan berisi api key akan langsung dihapus dari chat ini.
+    🔑 Untuk mulai, kirim <b>API key</b> Anda (ambil dari dashboard penyedia, menu API/H2H).
+    Pesan berisi API key akan langsung dihapus dari chat ini.
 welcome-linked =
-    ✅ Akun Anda sudah terhubung (api key { $mask }).
-    Buka /menu untuk mulai bertransaksi, atau /kunci untuk mengganti api key.
-key-ask = 🔑 Kirim api key yang baru. Pesannya akan langsung dihapus. Ketik /batal untuk batal.
-key-checking = 🔍 Memeriksa api key…
+    ✅ Akun Anda sudah terhubung (API key { $mask }).
+    Buka /menu untuk mulai bertransaksi, atau /kunci untuk mengganti API key.
+key-ask = 🔑 Kirim API key yang baru. Pesannya akan langsung dihapus. Ketik /batal untuk batal.
+key-checking = 🔍 Memeriksa API key…
 key-linked =
-    ✅ <b>Api key terhubung</b>
+    ✅ <b>API key terhubung</b>
     Nama: { $name }
     Saldo: { $balance }
-    Api key: <code>{ $mask }</code>
+    API key: <code>{ $mask }</code>
 
     Buka /menu untuk mulai.
 key-rejected =
-    ❌ Api key tidak diterima penyedia: { $message }
+    ❌ API key tidak diterima penyedia: { $message }
 
-    Periksa lagi api key di dashboard penyedia. Jika pesan di atas menyebut alamat IP, daftarkan IP itu di whitelist akun Anda. Lalu kirim api key lagi.
-key-check-failed = 🌐 Api key belum bisa diperiksa karena server penyedia tidak bisa dihubungi. Kirim lagi sebentar lagi.
-key-invalid-format = Itu tidak terlihat seperti api key (satu baris tanpa spasi). Kirim api key dari dashboard penyedia, atau /batal.
-key-not-deleted = ⚠️ Bot tidak bisa menghapus pesan berisi api key. Hapus sendiri pesan itu.
+    Periksa lagi API key di dashboard penyedia. Jika pesan di atas menyebut alamat IP, daftarkan IP itu di whitelist akun Anda. Lalu kirim API key lagi.
+key-check-failed = 🌐 API key belum bisa diperiksa karena server penyedia tidak bisa dihubungi. Kirim lagi sebentar lagi.
+key-invalid-format = Itu tidak terlihat seperti API key (satu baris tanpa spasi). Kirim API key dari dashboard penyedia, atau /batal.
+key-not-deleted = ⚠️ Bot tidak bisa menghapus pesan berisi API key. Hapus sendiri pesan itu.
 key-in-group =
-    🚨 Jangan kirim api key di grup! Pesan itu { $deleted ->
+    🚨 { $name }, pesan Anda tadi terlihat seperti API key, jadi { $deleted ->
         [yes] sudah dihapus
-       *[no] tidak bisa dihapus oleh bot (hapus sendiri)
-    }, tapi anggap api key tersebut sudah bocor: buat api key baru di dashboard penyedia, lalu hubungkan lewat chat pribadi dengan bot.
-logout-done = 👋 Api key sudah dihapus dari bot. Kirim /start untuk menghubungkan lagi.
-logout-none = Tidak ada api key yang terhubung.
+       *[no] harus segera Anda hapus sendiri
+    }. Jangan kirim API key di grup. Buka chat pribadi dengan bot untuk langkah berikutnya.
+key-in-group-private =
+    🚨 Pesan Anda di grup <b>{ $group }</b> terlihat seperti API key. { $deleted ->
+        [yes] Bot sudah menghapusnya.
+       *[no] Bot tidak bisa menghapusnya: hapus sendiri segera.
+    }
+    Anggap API key itu sudah bocor: buat API key baru di dashboard penyedia, lalu hubungkan di sini dengan /kunci.
+key-how-to-link =
+    🔑 Akun Anda belum terhubung. Untuk mulai, salin <b>API key</b> dari dashboard penyedia (menu API/H2H) lalu kirim ke sini: satu baris tanpa spasi. Pesan berisi API key langsung dihapus.
+    Pesan lain tidak dikirim ke penyedia.
+key-already-linked = 🔑 API key itu sudah terhubung ke chat ini, jadi tidak perlu dikirim lagi. Pesannya sudah dihapus demi keamanan.
+key-other-pasted = 🔑 Itu terlihat seperti API key lain. Pesannya sudah dihapus demi keamanan. Untuk mengganti API key yang terhubung, kirim /kunci lalu kirim API key yang baru.
+logout-done = 👋 API key sudah dihapus dari bot. Kirim /start untuk menghubungkan lagi.
+logout-none = Tidak ada API key yang terhubung.
 
 ## Saldo
 balance-show =
@@ -62,7 +75,15 @@ balance-show =
     Nama: { $name }
     Saldo: <b>{ $balance }</b>
     Status akun: { $status }
-    Api key: <code>{ $mask }</code>
+    API key: <code>{ $mask }</code>
+balance-status = { $status ->
+        [active] Aktif
+        [aktif] Aktif
+        [inactive] Tidak aktif
+        [suspend] Ditangguhkan
+        [suspended] Ditangguhkan
+       *[other] { $raw }
+    }
 
 ## Bahasa
 language-name-id = 🇮🇩 Bahasa Indonesia
@@ -94,14 +115,14 @@ help =
     /deposit: isi saldo
     /status: cek status transaksi (<code>/status ID</code>)
     /riwayat: riwayat transaksi
-    /alerts: peringatan saldo menipis
+    /peringatan: peringatan saldo menipis
     /bahasa: ganti bahasa
-    /kunci: ganti api key
-    /keluar: hapus api key dari bot
+    /kunci: ganti API key
+    /keluar: hapus API key dari bot
     /batal: batalkan proses yang berjalan
 
 ## Daftar perintah (setMyCommands)
-cmd-start = Mulai dan hubungkan api key
+cmd-start = Mulai dan hubungkan API key
 cmd-menu = Menu utama
 cmd-saldo = Cek saldo
 cmd-harga = Daftar harga
@@ -113,8 +134,8 @@ cmd-status = Cek status transaksi
 cmd-riwayat = Riwayat transaksi
 cmd-alerts = Peringatan saldo
 cmd-bahasa = Ganti bahasa
-cmd-kunci = Ganti api key
-cmd-keluar = Hapus api key
+cmd-kunci = Ganti API key
+cmd-keluar = Hapus API key
 cmd-batal = Batalkan proses
 cmd-bantuan = Bantuan
 
@@ -131,6 +152,7 @@ button-retry = 🔁 Coba lagi
 confirm-title = 🧾 <b>Periksa sebelum konfirmasi</b>
 confirm-expired = Layar konfirmasi ini sudah kedaluwarsa (lebih dari 10 menit). Silakan mulai lagi.
 confirm-already = Transaksi ini sudah diproses.
+confirm-was-cancelled = Layar ini sudah dibatalkan (atau kedaluwarsa), jadi tidak ada yang dikirim. Mulai lagi dari /menu.
 confirm-sending = Memproses…
 money-rejected = ❌ <b>Ditolak penyedia</b>: { $message }
 money-pending = ⏳ Sedang diproses. Bot akan mengabari Anda saat statusnya berubah.
@@ -258,6 +280,7 @@ bill-line-periods = Periode ({ $sheets } lembar):
 bill-period = • { $period }: { $amount }
 bill-period-penalty = • { $period }: { $amount } + denda { $penalty }
 bill-period-only = • { $period }
+bill-period-months = { $count } bulan
 bill-line-bill = Tagihan: { $amount }
 bill-line-admin = Biaya admin: { $amount }
 bill-line-total = <b>Total tagihan pelanggan: { $amount }</b>
@@ -284,7 +307,10 @@ transfer-account-processing = ⏳ Nomor <code>{ $number }</code> di { $bank } se
 transfer-account-check-failed = Nomor <code>{ $number }</code> di { $bank } belum bisa dicek. Tekan tombol di bawah untuk cek lagi, atau ketik nomor lain.
 transfer-button-check-again = 🔄 Cek lagi
 transfer-account-found =
-    ✅ <b>Rekening ditemukan</b>
+    ✅ <b>{ $type ->
+        [ewallet] Akun ditemukan
+       *[bank] Rekening ditemukan
+    }</b>
     Tujuan: { $bank }
     Nomor: <code>{ $number }</code>
     Atas nama: <b>{ $holder }</b>
@@ -319,6 +345,7 @@ deposit-amount-out-of-range = Nominal di luar batas metode ini: minimal { $min }
 
 deposit-confirm-method = Metode: <b>{ $method }</b>
 deposit-confirm-fee = Perkiraan biaya: { $fee } ({ $rule })
+deposit-confirm-fee-only = Perkiraan biaya: { $fee }
 deposit-confirm-credited = Perkiraan masuk ke saldo: <b>{ $credited }</b>
 deposit-confirm-bank-addon = ℹ️ Penyedia menambahkan kode unik kecil pada nominal transfer; jumlah pastinya tampil setelah konfirmasi.
 deposit-confirm-note = Biaya dan saldo masuk di atas masih perkiraan; angka pasti dari penyedia tampil setelah konfirmasi.
@@ -423,7 +450,7 @@ history-cost = Harga modal
 history-credited = Masuk ke saldo
 history-back = ⬅️ Riwayat
 
-# Peringatan saldo menipis (/alerts) dan pesan peringatannya.
+# Peringatan saldo menipis (/peringatan, /alerts) dan pesan peringatannya.
 
 alerts-status-off = 🔔 <b>Peringatan saldo</b>: <b>mati</b>.
 alerts-status-on = 🔔 <b>Peringatan saldo</b>: aktif, Anda diberi tahu saat saldo di bawah <b>{ $threshold }</b>.
@@ -431,14 +458,14 @@ alerts-ask = Ketik batas saldo baru, misalnya <code>100000</code>, <code>100rb</
 alerts-button-off = 🔕 Matikan peringatan
 alerts-invalid = Itu bukan nominal. Ketik angka seperti <code>100000</code>, <code>100rb</code> atau <code>1,5jt</code>, atau /batal.
 alerts-out-of-range = Batas saldo harus antara { $min } dan { $max }. Ketik lagi, atau /batal.
-alerts-turned-off = 🔕 Peringatan saldo dimatikan. Aktifkan lagi kapan saja dengan /alerts.
+alerts-turned-off = 🔕 Peringatan saldo dimatikan. Aktifkan lagi kapan saja dengan /peringatan.
 alerts-set =
     ✅ Peringatan saldo aktif: Anda diberi tahu sekali saat saldo turun di bawah <b>{ $threshold }</b>.
     Saldo diperiksa setelah setiap transaksi dan secara berkala.
 alert-low =
     ⚠️ <b>Saldo menipis</b>
     Saldo Anda sekarang <b>{ $balance }</b>, di bawah batas peringatan { $threshold }.
-    Isi saldo dengan /deposit. Atur peringatan: /alerts
+    Isi saldo dengan /deposit. Atur peringatan: /peringatan
 
 # Perintah admin: /admin, /broadcast (/siaran), /ceksaldo (/balances). Hanya untuk ADMIN_IDS.
 

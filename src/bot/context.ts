@@ -29,7 +29,7 @@ export interface BotDeps {
   translate: Translate;
   /** Transaction events (a create answered): the watcher and balance alerts listen. */
   events: TxEvents;
-  /** The status watcher, as /status uses it: check one transaction now. */
+  /** The status watcher, as the bot uses it: check one transaction now; a blocked chat is back. */
   statusChecker: StatusChecker;
   /** Low-balance alerts (watch/alerts.ts). */
   alerts: BalanceAlerts;
@@ -40,7 +40,7 @@ export interface BotDeps {
 }
 
 /** The part of the status watcher /status uses. */
-export type StatusChecker = Pick<StatusWatcher, "checkNow">;
+export type StatusChecker = Pick<StatusWatcher, "checkNow" | "chatBack">;
 
 export interface BotExtras {
   deps: BotDeps;

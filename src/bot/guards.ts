@@ -1,8 +1,16 @@
 /** Gates for money commands: private chats only, and a linked api key. */
+import { InlineKeyboard } from "grammy";
 import type { BaseContext } from "./context.js";
 
 export function isPrivate(ctx: BaseContext): boolean {
   return ctx.chat?.type === "private";
+}
+
+/** "Private chat only", with a button that opens the private chat with the bot (t.me link). */
+export async function replyPrivateOnly(ctx: BaseContext, key = "private-only"): Promise<void> {
+  const username = ctx.me?.username;
+  const markup = username ? { reply_markup: new InlineKeyboard().url(ctx.t("button-open-private"), `https://t.me/${username}`) } : {};
+  await ctx.reply(ctx.t(key), markup);
 }
 
 /**
@@ -12,7 +20,7 @@ export function isPrivate(ctx: BaseContext): boolean {
 export async function requireKey(ctx: BaseContext): Promise<string | undefined> {
   if (!ctx.chat) return undefined;
   if (!isPrivate(ctx)) {
-    await ctx.reply(ctx.t("private-only"));
+    await replyPrivateOnly(ctx);
     return undefined;
   }
   const key = ctx.deps.store.getApiKey(ctx.chat.id);

@@ -68,6 +68,7 @@ export function createBot(token: string, deps: BotDeps, botConfig: BotConfig = {
   // The runner processes updates concurrently; one chat's updates still run one after another.
   bot.use(sequentialize((ctx) => ctx.chat?.id.toString() ?? ctx.from?.id.toString()));
   bot.use(extras as Middleware<BotContext>);
+  bot.use(presence(deps));
   bot.use(rateLimiter(botConfig.rateLimit ?? DEFAULT_RATE_LIMIT));
 
   const onError = async (err: BotError<BotContext>) => {
@@ -137,6 +138,24 @@ export function createBot(token: string, deps: BotDeps, botConfig: BotConfig = {
 
   bot.catch((err) => deps.logger.error({ err: err.error, update_id: err.ctx.update.update_id }, "unhandled error"));
   return bot;
+}
+
+/**
+ * A chat that blocked the bot (403, or my_chat_member "kicked") is inactive; any update from it,
+ * or my_chat_member "member" (unblocked), makes it active again and sends the notices it missed.
+ */
+function presence(deps: BotDeps): Middleware<BotContext> {
+  return (ctx, next) => {
+    const chat = ctx.chat && deps.store.getChat(ctx.chat.id);
+    const status = ctx.myChatMember?.new_chat_member.status;
+    if (chat && (status === "kicked" || status === "left")) {
+      if (!chat.inactive) deps.store.updateChat(chat.chatId, { inactive: true });
+    } else if (chat?.inactive) {
+      deps.store.updateChat(chat.chatId, { inactive: false });
+      deps.statusChecker.chatBack(chat.chatId);
+    }
+    return next();
+  };
 }
 
 async function replyFailure(ctx: BotContext): Promise<void> {

@@ -63,6 +63,8 @@ export const WatchStateSchema = z.object({
   gaveUp: z.boolean().optional(),
   /** The watcher's crash-safe marker of a notice being sent (watcher.ts NoticeKind). */
   announcing: optText,
+  /** A notice the chat could not get because it had blocked the bot; sent when the chat comes back. */
+  owed: optText,
 });
 export type WatchState = z.infer<typeof WatchStateSchema>;
 

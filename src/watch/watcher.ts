@@ -23,8 +23,10 @@
  * engine; `track()` records it as notified. `checkNow()` serves a user's own check (/status):
  * it runs at once, ahead of the queue, and its caller shows the answer.
  *
- * Chats without an api key (removed) or marked inactive are not polled: their transactions are
- * parked and looked at again (without a provider call) every `maxIntervalMs`.
+ * Chats without an api key (removed) are not polled: their transactions are parked and looked at
+ * again (without a provider call) every `maxIntervalMs`. A chat marked inactive (it blocked the bot)
+ * is still polled, so its records stay right; the notices it could not get are marked `watch.owed`
+ * and sent by `chatBack()` when the chat is heard from again.
  *
  * Over 350 lines: scheduling (due times -> lanes -> calls) and the check that reschedules share
  * one state (queued, in flight, forced, waiters); split further, each half would reach into the other.
@@ -37,11 +39,12 @@ import type { Store } from "../store/store.js";
 import { OPEN_STATUSES, type Lang, type TxRecord, type TxStatus } from "../store/types.js";
 import { backoffDelay, FailureBackoff, type BackoffOptions } from "./backoff.js";
 import { KeyedLimiter } from "./limiter.js";
-import { noticeFor, Notifier, type MessageApi } from "./notify.js";
+import { noticeFor, Notifier, type MessageApi, type NoticeKind } from "./notify.js";
 import type { Pacer } from "./pacer.js";
 import { lookupPatch, lookupTx, type Lookup, type StatusApi } from "../domain/refresh.js";
 import { DueTimes } from "./dueTimes.js";
 import { NoticeProtocol, watchOf, type AnnounceMode } from "./announce.js";
+import { sendOwed } from "./owed.js";
 import { Fifo, laneId, type Lane } from "./lanes.js";
 import { DEFAULT_WATCHER_OPTIONS, HOUR, MINUTE, type WatcherOptions } from "./watcherOptions.js";
 
@@ -163,8 +166,7 @@ export class StatusWatcher {
       }
       this.due.delete(refId); // its heap entry goes stale; the check reschedules it
       const tx = this.deps.store.getTx(refId)!;
-      // The user is asking from the chat, so an "inactive" mark (it blocked the bot once) does not stop this check.
-      const apiKey = OPEN_STATUSES.has(tx.status) ? this.pollableKey(tx.chatId, { evenIfInactive: true }) : undefined;
+      const apiKey = OPEN_STATUSES.has(tx.status) ? this.pollableKey(tx.chatId) : undefined;
       if (apiKey === undefined) {
         this.forced.delete(refId);
         if (OPEN_STATUSES.has(tx.status)) this.park(tx);
@@ -249,10 +251,10 @@ export class StatusWatcher {
     return lane;
   }
 
-  /** The chat's api key if it may be polled: linked, not blocked, key readable. */
-  private pollableKey(chatId: number, opts: { evenIfInactive?: boolean } = {}): string | undefined {
+  /** The chat's api key if it may be polled: linked, key readable (a blocked chat is polled too). */
+  private pollableKey(chatId: number): string | undefined {
     const chat = this.deps.store.getChat(chatId);
-    if (!chat || (chat.inactive && !opts.evenIfInactive)) return undefined;
+    if (!chat) return undefined;
     try {
       return this.deps.store.getApiKey(chatId);
     } catch {
@@ -352,7 +354,7 @@ export class StatusWatcher {
     if (!tx || !OPEN_STATUSES.has(tx.status)) return;
     const w = watchOf(tx);
     if (w.gaveUp && !w.announcing && !mode) return;
-    const apiKey = this.pollableKey(tx.chatId, { evenIfInactive: mode !== undefined });
+    const apiKey = this.pollableKey(tx.chatId);
     if (apiKey === undefined) {
       this.park(tx);
       return;
@@ -382,11 +384,17 @@ export class StatusWatcher {
       else if (cur.status === "sending" && lookup.kind === "not-found") next = "unknown";
       const fields = lookupPatch(cur, lookup, { withStatus: false });
       const notice = noticeFor(cur, next);
-      if (notice) {
+      const blocked = this.isInactive(cur.chatId);
+      if (notice && blocked && !mode) {
+        // The chat blocked the bot: record the change now, tell it when it comes back (chatBack).
+        store.transitionTx(refId, [cur.status], { ...fields, status: next, watch: { ...watchOf(cur), owed: notice } });
+      } else if (notice) {
         if (!(await this.protocol.announce(cur, notice, fields, next, mode))) {
           this.retryLater(refId, now);
           return;
         }
+        // This very notice found the chat blocked (403): keep it owed.
+        if (!blocked && this.isInactive(cur.chatId)) this.owe(refId, notice);
       } else if (next !== cur.status || Object.keys(fields).length > 0) {
         store.transitionTx(refId, [cur.status], { ...fields, ...(next !== cur.status ? { status: next } : {}) });
       }
@@ -412,6 +420,30 @@ export class StatusWatcher {
     // at or before the real one, so after a restart it is simply checked at once.
     if (!young || w.nextCheckAt > at) store.updateTx(refId, { watch: { ...w, attempts, nextCheckAt: at } });
     this.schedule(refId, at);
+  }
+
+  // ---- chats that blocked the bot ------------------------------------------------------------
+
+  private isInactive(chatId: number): boolean {
+    return this.deps.store.getChat(chatId)?.inactive === true;
+  }
+
+  private owe(refId: string, notice: NoticeKind): void {
+    const tx = this.deps.store.getTx(refId);
+    if (tx) this.deps.store.updateTx(refId, { watch: { ...watchOf(tx), owed: notice } });
+  }
+
+  /**
+   * The chat is back (it wrote, or unblocked the bot): sends the notices it missed, newest
+   * transactions first, one each. Runs in the background; whenIdle() waits for it.
+   */
+  chatBack(chatId: number): void {
+    if (this.stopped) return;
+    const run = sendOwed(this.deps.store, this.protocol, chatId, () => {
+      this.deps.clock.setTimeout(() => this.chatBack(chatId), this.options.notifyRetryMs);
+    }).catch((err: unknown) => this.deps.logger.error({ err, chatId }, "owed notices failed"));
+    this.running.add(run);
+    void run.finally(() => this.running.delete(run));
   }
 
   private backoff(): BackoffOptions {

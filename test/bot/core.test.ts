@@ -55,7 +55,7 @@ describe("bot core", () => {
       await u.sendCommand("saldo");
       const reply = u.lastReply()!;
       expect(reply).toContain("Saldo: Rp1.234.567");
-      expect(reply).toContain("Status akun: active");
+      expect(reply).toContain("Status akun: Aktif");
       expect(reply).not.toContain(w.demoKey);
     });
 

@@ -28,7 +28,7 @@ describe("linking an api key", () => {
     const budi = w.user({ firstName: "Budi", languageCode: "id" });
     await budi.sendCommand("start");
     expect(budi.lastReply()).toContain("Halo, Budi");
-    expect(budi.lastReply()).toContain("api key");
+    expect(budi.lastReply()).toContain("API key");
 
     await budi.sendText(w.demoKey);
     const keyMessage = budi.messages().find((m) => m.from === "user" && m.text === w.demoKey);
@@ -36,7 +36,7 @@ describe("linking an api key", () => {
     expect(keyMessage!.deleted).toBe(true);
 
     const reply = budi.lastReply()!;
-    expect(reply).toContain("Api key terhubung");
+    expect(reply).toContain("API key terhubung");
     expect(reply).toContain("Saldo: Rp");
     const masked = `${w.demoKey.slice(0, 4)}…${w.demoKey.slice(-4)}`;
     expect(reply).toContain(masked);
@@ -52,7 +52,7 @@ describe("linking an api key", () => {
     const ani = w.user({ languageCode: "en" });
     await ani.sendCommand("start");
     await ani.sendText("WRONG-KEY-123456789");
-    expect(ani.lastReply()).toContain("did not accept the api key");
+    expect(ani.lastReply()).toContain("did not accept the API key");
     expect(w.store.getApiKey(ani.chatId)).toBeUndefined();
     expect(w.fake.callsOf("deleteMessage")).toHaveLength(1);
 
@@ -66,7 +66,7 @@ describe("linking an api key", () => {
     const group = w.user({ chatType: "group", languageCode: "en" });
     await group.sendText("here is my key AbCdEf0123456789XyZ0123456789");
     expect(w.fake.callsOf("deleteMessage")).toHaveLength(1);
-    expect(group.lastReply()).toContain("treat that api key as leaked");
+    expect(w.fake.textOf(w.fake.sentTo(group.user.id)[0]!)).toContain("Treat that API key as leaked");
     expect(w.store.getApiKey(group.chatId)).toBeUndefined();
 
     await group.sendCommand("saldo");
@@ -78,7 +78,7 @@ describe("linking an api key", () => {
     await u.sendCommand("start");
     w.fake.failNext("deleteMessage", { error_code: 400, description: "Bad Request: message can't be deleted" });
     await u.sendText(w.demoKey);
-    expect(u.replies().join("\n")).toContain("could not delete the message with your api key");
+    expect(u.replies().join("\n")).toContain("could not delete the message with your API key");
     expect(w.store.getApiKey(u.chatId)).toBe(w.demoKey);
   });
 
@@ -86,7 +86,7 @@ describe("linking an api key", () => {
     const u = await w.linkedUser({ languageCode: "id" });
     w.sandbox.addKey("SECOND-KEY-ABCDEFGH", 5000, "Toko Kedua");
     await u.sendCommand("kunci");
-    expect(u.lastReply()).toContain("api key yang baru");
+    expect(u.lastReply()).toContain("API key yang baru");
     await u.sendText("SECOND-KEY-ABCDEFGH");
     expect(u.lastReply()).toContain("Toko Kedua");
     expect(w.store.getApiKey(u.chatId)).toBe("SECOND-KEY-ABCDEFGH");

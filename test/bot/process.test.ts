@@ -89,7 +89,7 @@ describe("the bot process", () => {
     await user.sendCommand("start");
     await fake.waitFor((c) => c.method === "sendMessage" && String(c.payload.text).includes("Hello, Rina"), 10_000);
     await user.sendText(DEMO_KEY);
-    await fake.waitFor((c) => c.method === "editMessageText" && String(c.payload.text).includes("Api key linked"), 10_000);
+    await fake.waitFor((c) => c.method === "editMessageText" && String(c.payload.text).includes("API key linked"), 10_000);
     await user.sendCommand("balance");
     const balance = await fake.waitFor(
       (c) => c.method === "sendMessage" && String(c.payload.text).includes("Balance:"),

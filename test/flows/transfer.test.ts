@@ -287,7 +287,7 @@ describe("/transfer", () => {
     await open();
     const u = await w.linkedUser({ languageCode: "id" });
     await toAccount(u, "dana", /DANA/, "0812 3456 7890");
-    expect(u.lastReply()).toContain("Rekening ditemukan");
+    expect(u.lastReply()).toContain("Akun ditemukan") // DANA is an e-wallet;
     await u.sendText("Rp 50.000");
     expect(u.lastReply()).toContain("Tambahkan catatan");
     await u.pressButton("⏭ Lewati");

@@ -3,6 +3,8 @@ import { TelegramErrors } from "../support/fakeBotApi.js";
 import { makeWorld, type World } from "../support/world.js";
 import { noticesAbout, pendingPrepaid, pendingQris, run, statusCalls } from "./support.js";
 import { detailOf } from "../../src/store/types.js";
+import type { FakeUser } from "../support/chat.js";
+import type { Update } from "grammy/types";
 
 let w: World;
 afterEach(() => w?.close());
@@ -209,7 +211,7 @@ describe("status watcher: deposits expire late", () => {
 });
 
 describe("status watcher: chats that cannot be told or polled", () => {
-  it("a chat that blocked the bot (403) is marked inactive and its transactions are no longer polled", async () => {
+  it("a chat that blocked the bot (403) is still polled; when it unblocks it gets the notices it missed", async () => {
     w = await makeWorld({ watcher: { maxAgeMs: 48 * HOUR }, sandbox: { settleMs: 30 * S } });
     const u = await w.linkedUser();
     const first = await pendingPrepaid(w, u.chatId, "081234567890"); // settles at 30 s, seen at 35 s
@@ -222,11 +224,40 @@ describe("status watcher: chats that cannot be told or polled", () => {
     await run(w, 11 * S);
     expect(w.store.getTx(first.refId)!.status).toBe("success"); // recorded, though it could not be told
     expect(w.store.getChat(u.chatId)!.inactive).toBe(true);
-    const calls = statusCalls(w);
     await run(w, 6 * HOUR);
-    expect(statusCalls(w)).toBe(calls);
-    expect(w.store.getTx(second.refId)!.status).toBe("pending");
-    expect(w.fake.callsOf("sendMessage").filter((c) => c.payload.chat_id === u.chatId)).toHaveLength(2); // the two "pending" messages
+    // Still checked while blocked, so the record is right.
+    expect(w.store.getTx(second.refId)!.status).toBe("success");
+    expect(noticesAbout(w, u.chatId, first.refId)).toHaveLength(0);
+
+    // The user unblocks the bot: Telegram sends my_chat_member "member".
+    w.fake.setResponder(undefined);
+    await u.deliver(memberUpdate(w, u, "kicked", "member"));
+    await w.watcher!.whenIdle();
+    expect(w.store.getChat(u.chatId)!.inactive).toBe(false);
+    expect(noticesAbout(w, u.chatId, first.refId)).toHaveLength(1);
+    expect(noticesAbout(w, u.chatId, second.refId)).toHaveLength(1);
+    expect(w.store.getTx(first.refId)!.watch).toMatchObject({ notified: "success" });
+
+    // Nothing is owed any more: another update sends nothing again.
+    await u.sendCommand("bantuan");
+    await w.watcher!.whenIdle();
+    expect(noticesAbout(w, u.chatId, first.refId)).toHaveLength(1);
+  });
+
+  it("my_chat_member 'kicked' marks the chat inactive; any message from it clears the mark and delivers what it missed", async () => {
+    w = await makeWorld({ watcher: { maxAgeMs: 48 * HOUR }, sandbox: { settleMs: 30 * S } });
+    const u = await w.linkedUser();
+    const tx = await pendingPrepaid(w, u.chatId, "081234567890");
+    await u.deliver(memberUpdate(w, u, "member", "kicked"));
+    expect(w.store.getChat(u.chatId)!.inactive).toBe(true);
+    await run(w, 2 * MIN);
+    expect(w.store.getTx(tx.refId)!.status).toBe("success");
+    expect(noticesAbout(w, u.chatId, tx.refId)).toHaveLength(0); // not even tried while blocked
+
+    await u.sendCommand("saldo");
+    await w.watcher!.whenIdle();
+    expect(w.store.getChat(u.chatId)!.inactive).toBe(false);
+    expect(noticesAbout(w, u.chatId, tx.refId)).toHaveLength(1);
   });
 
   it("a chat whose key was removed is not polled; linking again resumes", async () => {
@@ -244,3 +275,19 @@ describe("status watcher: chats that cannot be told or polled", () => {
     expect(noticesAbout(w, u.chatId, tx.refId)).toHaveLength(1);
   });
 });
+
+/** The update Telegram sends when a user blocks ("kicked") or unblocks ("member") the bot. */
+function memberUpdate(w: World, u: FakeUser, from: "member" | "kicked", to: "member" | "kicked"): Update {
+  const bot = { id: 999, is_bot: true, first_name: "Bot", username: "ppob_test_bot" };
+  const date = Math.floor(w.clock.now() / 1000);
+  return {
+    update_id: w.fake.nextUpdateId(),
+    my_chat_member: {
+      chat: u.chat,
+      from: u.user,
+      date,
+      old_chat_member: from === "kicked" ? { status: "kicked", user: bot, until_date: 0 } : { status: "member", user: bot },
+      new_chat_member: to === "kicked" ? { status: "kicked", user: bot, until_date: 0 } : { status: "member", user: bot },
+    },
+  } as Update;
+}

@@ -73,7 +73,7 @@ async function openAlerts(ctx: BotContext): Promise<void> {
 }
 
 const composer = new Composer<BotContext>();
-composer.command("alerts", openAlerts);
+composer.command(["peringatan", "alerts"], openAlerts);
 
 export const alertsModule: FeatureModule = {
   composer,

@@ -20,7 +20,7 @@ export async function showBalance(ctx: BotContext): Promise<void> {
         ctx.t("balance-show", {
           name: html(profile.name),
           balance: profile.balance === null ? html(profile.balanceText) : rupiah(profile.balance),
-          status: html(profile.status),
+          status: ctx.t("balance-status", { status: profile.status.trim().toLowerCase(), raw: html(profile.status) }),
           mask: html(chat?.keyMask ?? ""),
         }),
       ),

@@ -12,7 +12,7 @@ import { detailOf, OPEN_STATUSES, type TxKind, type TxRecord } from "../../store
 import { cb, onCallback } from "../callbacks.js";
 import type { BaseContext, BotContext } from "../context.js";
 import { html, rupiah, wibTime } from "../../render/format.js";
-import { isPrivate } from "../guards.js";
+import { isPrivate, replyPrivateOnly } from "../guards.js";
 import { receiptText, STATUS_ICON, statusLabel } from "../../render/receipt.js";
 import type { FeatureModule } from "../module.js";
 import { addPager, paginate } from "../paging.js";
@@ -51,7 +51,7 @@ export function txButtonLabel(ctx: BaseContext, tx: TxRecord): string {
 async function showHistory(ctx: BotContext, page = 0, edit = false): Promise<void> {
   if (!ctx.chat) return;
   if (!isPrivate(ctx)) {
-    await ctx.reply(ctx.t("private-only"));
+    await replyPrivateOnly(ctx);
     return;
   }
   const list = historyOf(ctx.deps.store, ctx.chat.id);

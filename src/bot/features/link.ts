@@ -1,25 +1,22 @@
 /**
  * Linking a chat to its own reseller api key: /start, /kunci (/key), /keluar (/logout), the key
- * message itself (deleted at once, checked with /get_profile), and keys pasted into groups.
+ * message itself (deleted at once, checked with /get_profile), keys pasted again after linking,
+ * and keys pasted into groups. What counts as a key: domain/keyShape.ts.
  */
 import { Composer } from "grammy";
 import { UpstreamRejected } from "../../upstream/errors.js";
 import { maskKey } from "../../store/crypto.js";
 import type { BotContext } from "../context.js";
 import { html, rupiah } from "../../render/format.js";
-import { isPrivate } from "../guards.js";
-
-/** One line, no spaces, plausible length. The provider does not document the key format. */
-const KEY_SHAPE = /^[A-Za-z0-9._:+/=-]{8,256}$/;
-/** In groups only long random-looking tokens are treated as leaked keys, not ordinary chatter. */
-const LEAKED_KEY_SHAPE = /(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])\b[A-Za-z0-9_-]{24,}\b/;
+import { findKeys, isKeyShaped } from "../../domain/keyShape.js";
+import { isPrivate, replyPrivateOnly } from "../guards.js";
 
 export const linkFeature = new Composer<BotContext>();
 
 linkFeature.command("start", async (ctx) => {
   const name = html(ctx.from?.first_name ?? "");
   if (!isPrivate(ctx)) {
-    await ctx.reply(ctx.t("private-only"));
+    await replyPrivateOnly(ctx);
     return;
   }
   const chat = ctx.deps.store.getChat(ctx.chat.id);
@@ -33,7 +30,7 @@ linkFeature.command("start", async (ctx) => {
 
 linkFeature.command(["kunci", "key"], async (ctx) => {
   if (!isPrivate(ctx)) {
-    await ctx.reply(ctx.t("private-only"));
+    await replyPrivateOnly(ctx);
     return;
   }
   ctx.deps.store.updateChat(ctx.chat.id, { awaitingKey: true });
@@ -42,7 +39,7 @@ linkFeature.command(["kunci", "key"], async (ctx) => {
 
 linkFeature.command(["keluar", "logout"], async (ctx) => {
   if (!isPrivate(ctx)) {
-    await ctx.reply(ctx.t("private-only"));
+    await replyPrivateOnly(ctx);
     return;
   }
   const chat = ctx.deps.store.getChat(ctx.chat.id);
@@ -55,19 +52,27 @@ linkFeature.command(["keluar", "logout"], async (ctx) => {
   await ctx.reply(ctx.t("logout-done"));
 });
 
-// A key pasted in a group: delete it if we can and tell the owner to treat it as leaked.
+// A key pasted in a group: delete it and warn its author in private (in the group only when that
+// is impossible). Nothing of the key is repeated. The author's own linked key is caught whatever its shape.
 linkFeature
   .chatType(["group", "supergroup"])
   .on("message:text")
-  .filter((ctx) => LEAKED_KEY_SHAPE.test(ctx.message.text), async (ctx) => {
+  .filter((ctx) => findKeys(ctx.message.text, ownKey(ctx, ctx.from.id)).length > 0, async (ctx) => {
     const deleted = await ctx.deleteMessage().then(
       () => true,
       () => false,
     );
-    await ctx.reply(ctx.t("key-in-group", { deleted: deleted ? "yes" : "no" }));
+    const state = deleted ? "yes" : "no";
+    const warned = await ctx.api
+      .sendMessage(ctx.from.id, ctx.translate(langOf(ctx, ctx.from.id), "key-in-group-private", { group: html(ctx.chat.title), deleted: state }))
+      .then(
+        () => true,
+        () => false,
+      );
+    if (!warned) await ctx.reply(ctx.t("key-in-group", { name: html(ctx.from.first_name), deleted: state }));
   });
 
-// In a private chat that is waiting for a key, the next plain text is the key.
+// In a private chat that is waiting for a key, the next plain text is the key, if it looks like one.
 linkFeature
   .chatType("private")
   .on("message:text")
@@ -75,18 +80,55 @@ linkFeature
     (ctx) => !ctx.message.text.startsWith("/") && isAwaitingKey(ctx),
     async (ctx) => {
       const raw = ctx.message.text.trim();
-      const deleted = await ctx.deleteMessage().then(
-        () => true,
-        () => false,
-      );
-      if (!deleted) await ctx.reply(ctx.t("key-not-deleted"));
-      if (!KEY_SHAPE.test(raw)) {
-        await ctx.reply(ctx.t("key-invalid-format"));
+      if (!isKeyShaped(raw)) {
+        // Not a key: left as it is and never sent to the provider.
+        const linked = ctx.deps.store.getChat(ctx.chat.id)?.apiKeyEnc !== undefined;
+        await ctx.reply(ctx.t(linked ? "key-invalid-format" : "key-how-to-link"));
         return;
       }
+      await deleteKeyMessage(ctx);
       await linkKey(ctx, raw);
     },
   );
+
+// A key pasted in a linked chat outside /kunci: deleted, and answered without repeating it.
+linkFeature
+  .chatType("private")
+  .on("message:text")
+  .filter(
+    (ctx) =>
+      !ctx.message.text.startsWith("/") &&
+      isKeyShaped(ctx.message.text) &&
+      // a pasted reference or provider id of the chat's own transaction is not a key
+      ctx.deps.store.findTx(ctx.chat.id, ctx.message.text.trim()) === undefined,
+    async (ctx) => {
+      await deleteKeyMessage(ctx);
+      const same = ownKey(ctx, ctx.chat.id).includes(ctx.message.text.trim());
+      await ctx.reply(ctx.t(same ? "key-already-linked" : "key-other-pasted"));
+    },
+  );
+
+async function deleteKeyMessage(ctx: BotContext): Promise<void> {
+  const deleted = await ctx.deleteMessage().then(
+    () => true,
+    () => false,
+  );
+  if (!deleted) await ctx.reply(ctx.t("key-not-deleted"));
+}
+
+/** The api key linked in `chatId` (a user's private chat), as a list for findKeys. */
+function ownKey(ctx: BotContext, chatId: number): string[] {
+  try {
+    const key = ctx.deps.store.getApiKey(chatId);
+    return key ? [key] : [];
+  } catch {
+    return []; // unreadable (store secret): the shape rule still applies
+  }
+}
+
+function langOf(ctx: BotContext, chatId: number) {
+  return ctx.deps.store.getChat(chatId)?.lang ?? ctx.lang;
+}
 
 function isAwaitingKey(ctx: BotContext): boolean {
   const chat = ctx.deps.store.getChat(ctx.chat!.id);

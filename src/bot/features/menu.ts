@@ -3,6 +3,7 @@ import { Composer, InlineKeyboard } from "grammy";
 import { cb, onCallback, type MenuName } from "../callbacks.js";
 import type { BotContext } from "../context.js";
 import type { MenuAction } from "../module.js";
+import { isPrivate, replyPrivateOnly } from "../guards.js";
 
 export const MENU_LAYOUT: readonly (readonly MenuName[])[] = [
   ["topup", "prices"],
@@ -36,5 +37,7 @@ export function menuFeature(actions: ReadonlyMap<MenuName, MenuAction>): Compose
 }
 
 export async function showMenu(ctx: BotContext): Promise<void> {
+  // Every menu action works in a private chat only: a group gets the way there instead.
+  if (!isPrivate(ctx)) return replyPrivateOnly(ctx, "menu-group");
   await ctx.reply(ctx.t("menu-title"), { reply_markup: menuKeyboard(ctx) });
 }

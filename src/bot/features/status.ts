@@ -15,6 +15,7 @@ import type { Lookup } from "../../domain/refresh.js";
 import { cb, onCallback } from "../callbacks.js";
 import type { BaseContext, BotContext } from "../context.js";
 import { html } from "../../render/format.js";
+import { findKeys } from "../../domain/keyShape.js";
 import { requireKey } from "../guards.js";
 import { receiptText, statusLabel } from "../../render/receipt.js";
 import type { FeatureModule } from "../module.js";
@@ -102,7 +103,7 @@ composer.command("status", async (ctx) => {
   if (!(await requireKey(ctx))) return;
   const matches = findOwnTxs(ctx.deps.store, ctx.chat.id, id);
   if (matches.length === 0) {
-    await ctx.reply(ctx.t("check-not-found", { id: html(id.slice(0, 64)) }));
+    await ctx.reply(ctx.t("check-not-found", { id: html((findKeys(id).length > 0 ? "•••" : id).slice(0, 64)) }));
     return;
   }
   if (matches.length > 1) {

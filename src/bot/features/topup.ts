@@ -32,6 +32,7 @@ import {
 } from "../callbacks.js";
 import type { BaseContext, BotContext } from "../context.js";
 import { html, rupiah } from "../../render/format.js";
+import { hideKeys } from "../../domain/keyShape.js";
 import { TOPUP_FLOW, topupFlow } from "../flows/topup.js";
 import { requireKey } from "../guards.js";
 import { prepaidKind } from "../money/prepaid.js";
@@ -161,7 +162,7 @@ function searchScreen(ctx: BaseContext, mode: Mode, list: readonly PrepaidProduc
   const kb = new InlineKeyboard();
   if (found.length === 0) {
     kb.text(ctx.t("prices-button-all"), cb.pricesRoot.encode({ mode }));
-    return { text: ctx.t("prices-search-none", { query: html(q.slice(0, 50)) }), keyboard: kb };
+    return { text: ctx.t("prices-search-none", { query: html(normaliseQuery(hideKeys(query)).slice(0, 50)) }), keyboard: kb };
   }
   const shown = paginate(found, page, PRODUCTS_PER_PAGE);
   for (const p of shown.items) kb.text(productLabel(p), cb.pricesProduct.encode({ mode, product: productRef(p.code) })).row();
@@ -280,7 +281,7 @@ composer.command(["beli", "topup"], async (ctx) => {
   }
   // Not a code: words to search ("/beli tsel 10"), or a mistyped code.
   if (searchProducts(list, args).length > 0) await show(ctx, searchScreen(ctx, "b", list, args, 0));
-  else await ctx.reply(ctx.t("topup-unknown-code", { code: html(first) }));
+  else await ctx.reply(ctx.t("topup-unknown-code", { code: html(hideKeys(first)) }));
 });
 
 /** The chat's api key for a price-browser button; answers and returns undefined when not linked. */

@@ -4,6 +4,7 @@
  * other command or menu button. Side effects go through `conversation.external` (replay-safe).
  */
 import { html } from "../../render/format.js";
+import { hideKeys } from "../../domain/keyShape.js";
 import { InlineKeyboard } from "grammy";
 import { cb, isFlowData, type FlowButton } from "../callbacks.js";
 import type { BotConversation, ConvContext } from "../context.js";
@@ -135,7 +136,8 @@ export async function askChoice(
       await next.answerCallbackQuery();
       continue;
     }
-    const query = next.message?.text?.trim().toLowerCase() ?? "";
+    const typed = next.message?.text?.trim() ?? "";
+    const query = typed.toLowerCase();
     if (!opts.searchable) {
       await next.reply(next.t("flow-tap-a-button"));
       continue;
@@ -146,7 +148,7 @@ export async function askChoice(
       .filter(({ hay }) => words.every((w) => hay.includes(w)))
       .map(({ i }) => i);
     if (found.length === 0) {
-      await next.reply(next.t("flow-search-none", { query: html(query.slice(0, 50)) }));
+      await next.reply(next.t("flow-search-none", { query: html(hideKeys(typed).slice(0, 50)) }));
       continue;
     }
     visible = found;

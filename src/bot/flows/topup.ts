@@ -7,6 +7,7 @@ import type { PrepaidProduct } from "../../upstream/types.js";
 import { findByCode } from "../catalog.js";
 import type { BaseContext, BotContext, BotConversation, ConvContext } from "../context.js";
 import { html, rupiah } from "../../render/format.js";
+import { hideKeys } from "../../domain/keyShape.js";
 import { saveAndConfirm } from "../money/confirm.js";
 import { prepaidDraft, prepaidKind } from "../money/prepaid.js";
 import { failureText, withApiKey } from "../provider.js";
@@ -25,7 +26,7 @@ export async function lookupForPurchase(ctx: BaseContext, code: string): Promise
   const list = await withApiKey(ctx, (key) => ctx.deps.lists.prepaid(key));
   if (!list.ok) return { ok: false, text: failureText(ctx, list.failure) };
   const product = findByCode(list.value, code);
-  if (!product) return { ok: false, text: ctx.t("topup-unknown-code", { code: html(code) }) };
+  if (!product) return { ok: false, text: ctx.t("topup-unknown-code", { code: html(hideKeys(code)) }) };
   if (!product.available) return { ok: false, text: ctx.t("topup-empty", { name: html(product.name), code: html(product.code) }) };
   return { ok: true, product };
 }

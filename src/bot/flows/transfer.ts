@@ -160,6 +160,7 @@ export async function transferFlow(conversation: BotConversation, ctx: ConvConte
   const { dest, ctx: afterCheck } = await askCheckedAccount(conversation, chosen.ctx, chosen.bank);
 
   const found = afterCheck.t("transfer-account-found", {
+    type: dest.bankType,
     bank: destinationName(afterCheck, dest.bankName, dest.bankType),
     number: html(dest.accountNumber),
     holder: html(dest.holderName || "-"),

@@ -83,7 +83,7 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
     // The compare-and-set is synchronous: a second tap (or a re-delivered update) finds "sending".
     const sending = store.transitionTx(refId, ["draft"], { status: "sending" });
     if (!sending) {
-      await ctx.answerCallbackQuery({ text: ctx.t("confirm-already") });
+      await ctx.answerCallbackQuery({ text: ctx.t(tx.status === "cancel" ? "confirm-was-cancelled" : "confirm-already") });
       return;
     }
     await store.flush();
@@ -129,7 +129,7 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
       return;
     }
     const cancelled = ctx.deps.store.transitionTx(refId, ["draft"], { status: "cancel" });
-    await ctx.answerCallbackQuery({ text: ctx.t(cancelled ? "cancelled" : "confirm-already") });
+    await ctx.answerCallbackQuery({ text: ctx.t(cancelled || tx.status === "cancel" ? "cancelled" : "confirm-already") });
     await ctx.editMessageReplyMarkup().catch(() => undefined);
     if (cancelled) await ctx.reply(ctx.t("cancelled"));
   });

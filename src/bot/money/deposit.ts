@@ -168,7 +168,10 @@ export const depositKind: MoneyKind = {
     return [
       ctx.t("deposit-confirm-method", { method: html(tx.title ?? tx.code ?? "") }),
       ctx.t("deposit-line-amount", { amount: rupiah(tx.amount) }),
-      ctx.t("deposit-confirm-fee", { fee: rupiah(fee), rule: feeDescription(ctx, fixed, percent) }),
+      // A flat fee or none: the rule would only repeat the amount.
+      fee === 0 || percent === 0
+        ? ctx.t("deposit-confirm-fee-only", { fee: fee === 0 ? ctx.t("deposit-fee-free") : rupiah(fee) })
+        : ctx.t("deposit-confirm-fee", { fee: rupiah(fee), rule: feeDescription(ctx, fixed, percent) }),
       ctx.t("deposit-confirm-credited", { credited: rupiah(detailNumber(tx, "estimatedCredited") ?? tx.amount - fee) }),
       ...(isBankTransfer(tx) ? [ctx.t("deposit-confirm-bank-addon")] : []),
       ctx.t("deposit-confirm-note"),

@@ -58,7 +58,9 @@ export function periodLabel(period: string, lang: string): string {
 }
 
 function periodLine(ctx: BaseContext, p: BillPeriod): string {
-  const period = periodLabel(p.period, ctx.lang);
+  // BPJS gives the number of months ("1"), not a month.
+  const months = /^\d{1,2}$/.exec(p.period.trim());
+  const period = months ? ctx.t("bill-period-months", { count: Number(months[0]) }) : periodLabel(p.period, ctx.lang);
   if (p.amount === null) return ctx.t("bill-period-only", { period });
   if (p.penalty) return ctx.t("bill-period-penalty", { period, amount: rupiah(p.amount), penalty: rupiah(p.penalty) });
   return ctx.t("bill-period", { period, amount: rupiah(p.amount) });

@@ -1,0 +1,30 @@
+/**
+ * Notices a chat missed while it had blocked the bot (`watch.owed`, set by the watcher), sent
+ * when the chat is heard from again (watcher.chatBack). Each goes through the exactly-once
+ * protocol like any notice; the mark is dropped once it was delivered (or refused for good).
+ */
+import type { Store } from "../store/store.js";
+import { watchOf, type NoticeProtocol } from "./announce.js";
+import type { NoticeKind } from "./notify.js";
+
+/** `retry` is called (once) when a delivery was uncertain; the rest waits for that retry. */
+export async function sendOwed(store: Store, protocol: NoticeProtocol, chatId: number, retry: () => void): Promise<void> {
+  const inactive = () => store.getChat(chatId)?.inactive === true;
+  // Owed notices are recent (a blocked chat is still polled): the newest page is enough.
+  for (const item of store.listTxByChat(chatId, { limit: 50 }).items) {
+    const tx = store.getTx(item.refId);
+    const owed = tx && watchOf(tx).owed;
+    if (!tx || !owed || inactive()) continue;
+    if (!(await protocol.announce(tx, owed as NoticeKind, {}, tx.status))) {
+      retry();
+      return;
+    }
+    const now = store.getTx(tx.refId);
+    // Blocked again meanwhile: it stays owed for the next return.
+    if (now && !inactive()) {
+      const { owed: _sent, ...rest } = watchOf(now);
+      store.updateTx(tx.refId, { watch: rest });
+    }
+  }
+  await store.flush();
+}

@@ -1,0 +1,69 @@
+/** Words a reseller reads: each as the user sees it (the "Words" list of the daily-use issue). */
+import { afterEach, expect, it } from "vitest";
+import { SANDBOX_CUSTOMERS } from "../../src/sandbox/index.js";
+import { makeWorld, type World } from "../support/world.js";
+
+let w: World;
+afterEach(() => w?.close());
+
+it("an e-wallet destination is an 'akun', not a 'rekening'", async () => {
+  w = await makeWorld();
+  const u = await w.linkedUser({ languageCode: "id" });
+  await u.sendCommand("transfer");
+  await u.sendText("ovo");
+  await u.pressButton(/OVO/);
+  await u.sendText("081234567890");
+  expect(u.lastReply()).toContain("Akun ditemukan");
+  expect(u.lastReply()).not.toContain("Rekening");
+});
+
+it("bill periods read as bills in English, and a BPJS month count reads '1 bulan'", async () => {
+  w = await makeWorld();
+  const en = await w.linkedUser({ languageCode: "en" });
+  await en.sendCommand("bill");
+  await en.pressButton("PLN Pascabayar");
+  await en.sendText(SANDBOX_CUSTOMERS.twoSheets);
+  expect(en.lastReply()).toContain("Billing periods (2 bills):");
+
+  // The provider gives BPJS periods as a number of months.
+  const inquiry = w.upstream.billInquiry.bind(w.upstream);
+  w.upstream.billInquiry = async (key, req) => {
+    const bill = await inquiry(key, req);
+    return { ...bill, periods: bill.periods.map((p) => ({ ...p, period: "1" })) };
+  };
+  const id = await w.linkedUser({ languageCode: "id" });
+  await id.sendCommand("tagihan");
+  await id.pressButton("BPJS Kesehatan");
+  await id.sendText(SANDBOX_CUSTOMERS.bpjs);
+  expect(id.lastReply()).toContain("• 1 bulan");
+  expect(id.lastReply()).not.toMatch(/• 1\n/);
+});
+
+it("/peringatan is the Indonesian name of /alerts; both work and help and the menu list name it", async () => {
+  w = await makeWorld();
+  const u = await w.linkedUser({ languageCode: "id" });
+  await u.sendCommand("peringatan");
+  expect(u.lastReply()).toContain("Peringatan saldo");
+  await u.sendCommand("alerts");
+  expect(u.lastReply()).toContain("Peringatan saldo");
+  await u.sendCommand("bantuan");
+  expect(u.lastReply()).toContain("/peringatan");
+  expect(u.lastReply()).not.toContain("/alerts");
+  const { registerCommands } = await import("../../src/bot/commands.js");
+  await registerCommands(w.bot.api, w.deps.translate);
+  const lists = w.fake.callsOf("setMyCommands").map((c) => JSON.stringify(c.payload));
+  expect(lists.find((l) => l.includes('"language_code":"id"'))).toContain('"peringatan"');
+});
+
+it("Confirm on a screen that was cancelled says so (not 'already processed'), and nothing is bought", async () => {
+  w = await makeWorld();
+  const u = await w.linkedUser({ languageCode: "id" });
+  await u.sendCommand("beli", "S10 081234567890");
+  const confirm = u.callbackUpdate(/Konfirmasi/);
+  await u.pressButton("❌ Batal");
+  await u.deliver(confirm);
+  const answer = String(w.fake.lastCall("answerCallbackQuery")!.payload.text);
+  expect(answer).toContain("sudah dibatalkan");
+  expect(answer).not.toContain("sudah diproses");
+  expect(w.sandbox.calls("/transaksi/create")).toHaveLength(0);
+});
