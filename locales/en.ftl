@@ -195,6 +195,7 @@ prices-bills-title = 🧾 <b>Bill services (postpaid)</b>. Admin fee per bill sh
 prices-bill-line = • <b>{ $name }</b> (<code>{ $code }</code>): admin { $admin }
 prices-bill-line-empty = • ⛔ <b>{ $name }</b> (<code>{ $code }</code>): admin { $admin }, currently unavailable
 prices-bills-none = No bill services yet.
+prices-admin-on-bill = as stated on the bill
 prices-refreshed = 🔄 Price list refreshed.
 prices-refreshed-all = 🔄 Every cached price list was dropped; the next request fetches fresh prices.
 prices-list-changed = The price list has changed. Please choose again.

@@ -195,6 +195,7 @@ prices-bills-title = 🧾 <b>Layanan tagihan (pascabayar)</b>. Biaya admin per l
 prices-bill-line = • <b>{ $name }</b> (<code>{ $code }</code>): admin { $admin }
 prices-bill-line-empty = • ⛔ <b>{ $name }</b> (<code>{ $code }</code>): admin { $admin }, sedang gangguan
 prices-bills-none = Belum ada layanan tagihan.
+prices-admin-on-bill = sesuai tagihan
 prices-refreshed = 🔄 Daftar harga diperbarui.
 prices-refreshed-all = 🔄 Semua daftar harga yang tersimpan sudah dihapus; permintaan berikutnya mengambil harga terbaru.
 prices-list-changed = Daftar harga sudah berubah. Silakan pilih lagi.
