@@ -20,6 +20,7 @@ upstream-unavailable = 🌐 The provider's server cannot be reached right now. P
 upstream-unexpected = 🌐 The provider's server sent an answer the bot does not understand. Please try again shortly.
 upstream-rejected = ❗ The provider refused: { $message }
 step-timeout = ⌛ Time is up (10 minutes without an answer). The flow has ended; please start again.
+flow-lost-after-update = 🔄 The bot was updated, so the step you were in has ended and this answer was not used. Please start again from /menu.
 
 ## Start and linking an api key
 welcome =

@@ -20,6 +20,7 @@ upstream-unavailable = 🌐 Server penyedia sedang tidak bisa dihubungi. Coba la
 upstream-unexpected = 🌐 Server penyedia memberi jawaban yang tidak dikenali. Coba lagi sebentar lagi.
 upstream-rejected = ❗ Penyedia menolak: { $message }
 step-timeout = ⌛ Waktu habis (10 menit tanpa jawaban). Proses dihentikan, silakan mulai lagi.
+flow-lost-after-update = 🔄 Bot baru saja diperbarui, jadi langkah yang sedang berjalan dihentikan dan jawaban ini tidak dipakai. Silakan mulai lagi dari /menu.
 
 ## Start dan menghubungkan api key
 welcome =
