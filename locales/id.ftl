@@ -124,12 +124,15 @@ flow-send-text = Kirim jawaban berupa teks, atau tekan tombol.
 flow-search-hint = 🔎 Ketik kata kunci untuk mencari, atau pilih dari daftar.
 flow-tap-a-button = Pilih salah satu tombol di atas, atau /batal.
 flow-search-none = Tidak ada yang cocok dengan "{ $query }". Coba kata lain.
+flow-left = ↩️ Langkah yang sedang berjalan dihentikan karena Anda mengirim perintah lain. Belum ada yang dibeli atau dikirim; mulai lagi bila perlu.
 
 ## Konfirmasi dan hasil transaksi
 button-confirm = ✅ Konfirmasi
 button-check-status = 🔄 Cek status
 button-retry = 🔁 Coba lagi
 confirm-title = 🧾 <b>Periksa sebelum konfirmasi</b>
+confirm-waiting = ☝️ Layar konfirmasi di atas menunggu ✅ Konfirmasi atau ❌ Batal. Untuk mengubah data, tekan ❌ Batal lalu mulai lagi.
+confirm-waiting-target = ☝️ Layar konfirmasi di atas menunggu ✅ Konfirmasi atau ❌ Batal. Untuk membeli ke nomor lain, cukup kirim nomor itu.
 confirm-expired = Layar konfirmasi ini sudah kedaluwarsa (lebih dari 10 menit). Silakan mulai lagi.
 confirm-already = Transaksi ini sudah diproses.
 confirm-sending = Memproses…
@@ -225,7 +228,7 @@ target-empty = Tujuan belum diisi. Kirim tujuannya, atau tekan Batal.
 target-one-line = Tujuan harus satu baris saja. Kirim lagi.
 target-phone-invalid = ❗ Itu bukan nomor HP yang benar. Kirim nomor yang diawali 08, 628 atau +628 (10–13 digit), mis. <code>081234567890</code>.
 target-phone-operator = ❗ Nomor <code>{ $number }</code> adalah nomor { $numberOperator }, sedangkan produk ini untuk { $productOperator }. Kirim nomor { $productOperator }, atau pilih produk lain dengan /batal.
-target-pln-invalid = ❗ Nomor meter/ID pelanggan PLN berisi 10–13 angka (nomor meter 11–12 digit, ID pelanggan 12 digit). Kirim lagi.
+target-pln-invalid = ❗ Nomor meter PLN berisi 11–12 angka, ID pelanggan 12 angka (10–13 angka diterima): kirim lagi atau tekan ❌ Batal.
 target-game-server-invalid = ❗ Kirim ID dan server, mis. <code>12345678 1234</code>, <code>12345678(1234)</code> atau <code>12345678|1234</code>.
 target-text-length = ❗ Tujuan harus { $min }–{ $max } karakter. Kirim lagi.
 target-text-chars = ❗ Tujuan hanya boleh berisi huruf, angka, spasi dan tanda . - _ ( ) # @. Kirim lagi.

@@ -27,6 +27,7 @@ import { statusModule } from "./features/status.js";
 import { topupModule } from "./features/topup.js";
 import { transferModule } from "./features/transfer.js";
 import { confirmFeature } from "./money/confirm.js";
+import { correctionFeature } from "./features/correction.js";
 import type { FeatureModule, MenuAction } from "./module.js";
 
 export interface BotConfig {
@@ -139,6 +140,8 @@ export function createBot(token: string, deps: BotDeps, botConfig: BotConfig = {
     menuFeature(actions),
     confirmFeature(modules.flatMap((m) => m.kinds ?? [])),
     ...modules.map((m) => m.composer),
+    // Last: only text nothing else took (and no flow waited for) reaches it.
+    correctionFeature,
   ];
   bot.errorBoundary(onError, ...features);
 

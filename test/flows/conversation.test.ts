@@ -29,6 +29,70 @@ async function toAccountStep(u: FakeUser): Promise<void> {
   expect(u.lastReply()).toContain("account number");
 }
 
+describe("what the user types that the step does not expect", () => {
+  it("a wrong meter number gets the reason and the step again, with a way out", async () => {
+    await world();
+    const u = await w.linkedUser({ languageCode: "en" });
+    await u.sendCommand("beli", "PLN50");
+    await u.sendText("12345");
+    expect(u.lastReply()).toContain("11–12 digits");
+    expect(u.lastReply()).toContain("send it again or tap ❌ Cancel");
+    expect(u.lastReply()).not.toContain("did not understand");
+    await u.sendText("5301 1234 5678");
+    expect(u.lastReply()).toContain("Target: 530112345678");
+  });
+
+  it("a command typed during a flow says the flow was left, then runs", async () => {
+    await world();
+    const u = await w.linkedUser({ languageCode: "en" });
+    await u.sendCommand("beli", "PLN50");
+    await u.sendCommand("saldo");
+    const texts = u.replies(); // since the last user action
+    expect(texts[0]).toContain("The step you were in has ended");
+    expect(texts.at(-1)).toContain("Balance");
+
+    await u.sendCommand("beli", "S10");
+    await u.sendCommand("xyz");
+    expect(u.replies()).toEqual([expect.stringContaining("has ended"), expect.stringContaining("did not understand")]);
+
+    // /batal is the way out: it says "cancelled", no second notice.
+    await u.sendCommand("beli", "S10");
+    await u.sendCommand("batal");
+    expect(u.replies()).toEqual(["❌ Cancelled."]);
+  });
+
+  it("a new number typed at the confirm screen makes a new confirm screen; the old one is void", async () => {
+    await world();
+    const u = await w.linkedUser({ languageCode: "en" });
+    await u.sendCommand("beli", "S10");
+    await u.sendText("081234567890");
+    expect(u.lastReply()).toContain("Target: 081234567890");
+    const [first] = drafts(u);
+
+    await u.sendText("0812-9876-5432");
+    expect(u.lastReply()).toContain("Check before you confirm");
+    expect(u.lastReply()).toContain("Target: 081298765432");
+    const [second] = drafts(u);
+    expect(drafts(u)).toHaveLength(1);
+    expect(second!.refId).not.toBe(first!.refId);
+    expect(w.store.getTx(first!.refId)!.status).toBe("cancel");
+
+    await u.pressButton(/Confirm/);
+    expect(w.sandbox.calls("/transaksi/create").map((c) => c.body.target)).toEqual(["081298765432"]);
+  });
+
+  it("other text at the confirm screen is explained, not 'not understood'", async () => {
+    await world();
+    const u = await w.linkedUser({ languageCode: "en" });
+    await u.sendCommand("beli", "S10");
+    await u.sendText("081234567890");
+    await u.sendText("hello?");
+    expect(u.lastReply()).toContain("waiting for ✅ Confirm or ❌ Cancel");
+    expect(u.lastReply()).not.toContain("did not understand");
+    expect(drafts(u)).toHaveLength(1);
+  });
+});
+
 describe("a restart in the middle of a flow", () => {
   it("the flow goes on where it was: the next answer is taken as the step's answer", async () => {
     await world();
