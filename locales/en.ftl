@@ -22,6 +22,7 @@ upstream-unavailable = 🌐 The provider's server cannot be reached right now. P
 upstream-unexpected = 🌐 The provider's server sent an answer the bot does not understand. Please try again shortly.
 upstream-rejected = ❗ The provider refused: { $message }
 step-timeout = ⌛ Time is up (10 minutes without an answer). The flow has ended; please start again.
+flow-lost-after-update = 🔄 The bot was updated, so the step you were in has ended and this answer was not used. Please start again from /menu.
 
 ## Start and linking an API key
 welcome =
@@ -144,12 +145,15 @@ flow-send-text = Send your answer as text, or press a button.
 flow-search-hint = 🔎 Type words to search, or pick from the list.
 flow-tap-a-button = Pick one of the buttons above, or /cancel.
 flow-search-none = Nothing matches "{ $query }". Try other words.
+flow-left = ↩️ The step you were in has ended because you sent another command. Nothing was bought or sent; start again when you need it.
 
 ## Confirmation and results
 button-confirm = ✅ Confirm
 button-check-status = 🔄 Check status
 button-retry = 🔁 Try again
 confirm-title = 🧾 <b>Check before you confirm</b>
+confirm-waiting = ☝️ The confirm screen above is waiting for ✅ Confirm or ❌ Cancel. To change the details, tap ❌ Cancel and start again.
+confirm-waiting-target = ☝️ The confirm screen above is waiting for ✅ Confirm or ❌ Cancel. To buy for another number, just send that number.
 confirm-expired = This confirm screen has expired (over 10 minutes). Please start again.
 confirm-was-cancelled = This screen was cancelled (or expired), so nothing was sent. Start again from /menu.
 confirm-already = This transaction was already processed.
@@ -217,6 +221,7 @@ prices-bills-title = 🧾 <b>Bill services (postpaid)</b>. Admin fee per bill sh
 prices-bill-line = • <b>{ $name }</b> (<code>{ $code }</code>): admin { $admin }
 prices-bill-line-empty = • ⛔ <b>{ $name }</b> (<code>{ $code }</code>): admin { $admin }, currently unavailable
 prices-bills-none = No bill services yet.
+prices-admin-on-bill = as stated on the bill
 prices-refreshed = 🔄 Price list refreshed.
 prices-refreshed-all = 🔄 Every cached price list was dropped; the next request fetches fresh prices.
 prices-list-changed = The price list has changed. Please choose again.
@@ -245,7 +250,7 @@ target-empty = The target is empty. Send it, or press Cancel.
 target-one-line = The target must be a single line. Send it again.
 target-phone-invalid = ❗ That is not a valid phone number. Send a number starting with 08, 628 or +628 (10–13 digits), e.g. <code>081234567890</code>.
 target-phone-operator = ❗ <code>{ $number }</code> is a { $numberOperator } number, but this product is for { $productOperator }. Send a { $productOperator } number, or choose another product after /cancel.
-target-pln-invalid = ❗ A PLN meter number or customer id has 10–13 digits (meter numbers 11–12, customer ids 12). Send it again.
+target-pln-invalid = ❗ A PLN meter number has 11–12 digits, a customer id 12 (10–13 are accepted): send it again or tap ❌ Cancel.
 target-game-server-invalid = ❗ Send the id and server, e.g. <code>12345678 1234</code>, <code>12345678(1234)</code> or <code>12345678|1234</code>.
 target-text-length = ❗ The target must be { $min }–{ $max } characters. Send it again.
 target-text-chars = ❗ The target may only contain letters, digits, spaces and . - _ ( ) # @. Send it again.

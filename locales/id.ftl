@@ -22,6 +22,7 @@ upstream-unavailable = 🌐 Server penyedia sedang tidak bisa dihubungi. Coba la
 upstream-unexpected = 🌐 Server penyedia memberi jawaban yang tidak dikenali. Coba lagi sebentar lagi.
 upstream-rejected = ❗ Penyedia menolak: { $message }
 step-timeout = ⌛ Waktu habis (10 menit tanpa jawaban). Proses dihentikan, silakan mulai lagi.
+flow-lost-after-update = 🔄 Bot baru saja diperbarui, jadi langkah yang sedang berjalan dihentikan dan jawaban ini tidak dipakai. Silakan mulai lagi dari /menu.
 
 ## Start dan menghubungkan API key
 welcome =
@@ -144,12 +145,15 @@ flow-send-text = Kirim jawaban berupa teks, atau tekan tombol.
 flow-search-hint = 🔎 Ketik kata kunci untuk mencari, atau pilih dari daftar.
 flow-tap-a-button = Pilih salah satu tombol di atas, atau /batal.
 flow-search-none = Tidak ada yang cocok dengan "{ $query }". Coba kata lain.
+flow-left = ↩️ Langkah yang sedang berjalan dihentikan karena Anda mengirim perintah lain. Belum ada yang dibeli atau dikirim; mulai lagi bila perlu.
 
 ## Konfirmasi dan hasil transaksi
 button-confirm = ✅ Konfirmasi
 button-check-status = 🔄 Cek status
 button-retry = 🔁 Coba lagi
 confirm-title = 🧾 <b>Periksa sebelum konfirmasi</b>
+confirm-waiting = ☝️ Layar konfirmasi di atas menunggu ✅ Konfirmasi atau ❌ Batal. Untuk mengubah data, tekan ❌ Batal lalu mulai lagi.
+confirm-waiting-target = ☝️ Layar konfirmasi di atas menunggu ✅ Konfirmasi atau ❌ Batal. Untuk membeli ke nomor lain, cukup kirim nomor itu.
 confirm-expired = Layar konfirmasi ini sudah kedaluwarsa (lebih dari 10 menit). Silakan mulai lagi.
 confirm-already = Transaksi ini sudah diproses.
 confirm-was-cancelled = Layar ini sudah dibatalkan (atau kedaluwarsa), jadi tidak ada yang dikirim. Mulai lagi dari /menu.
@@ -217,6 +221,7 @@ prices-bills-title = 🧾 <b>Layanan tagihan (pascabayar)</b>. Biaya admin per l
 prices-bill-line = • <b>{ $name }</b> (<code>{ $code }</code>): admin { $admin }
 prices-bill-line-empty = • ⛔ <b>{ $name }</b> (<code>{ $code }</code>): admin { $admin }, sedang gangguan
 prices-bills-none = Belum ada layanan tagihan.
+prices-admin-on-bill = sesuai tagihan
 prices-refreshed = 🔄 Daftar harga diperbarui.
 prices-refreshed-all = 🔄 Semua daftar harga yang tersimpan sudah dihapus; permintaan berikutnya mengambil harga terbaru.
 prices-list-changed = Daftar harga sudah berubah. Silakan pilih lagi.
@@ -245,7 +250,7 @@ target-empty = Tujuan belum diisi. Kirim tujuannya, atau tekan Batal.
 target-one-line = Tujuan harus satu baris saja. Kirim lagi.
 target-phone-invalid = ❗ Itu bukan nomor HP yang benar. Kirim nomor yang diawali 08, 628 atau +628 (10–13 digit), mis. <code>081234567890</code>.
 target-phone-operator = ❗ Nomor <code>{ $number }</code> adalah nomor { $numberOperator }, sedangkan produk ini untuk { $productOperator }. Kirim nomor { $productOperator }, atau pilih produk lain dengan /batal.
-target-pln-invalid = ❗ Nomor meter/ID pelanggan PLN berisi 10–13 angka (nomor meter 11–12 digit, ID pelanggan 12 digit). Kirim lagi.
+target-pln-invalid = ❗ Nomor meter PLN berisi 11–12 angka, ID pelanggan 12 angka (10–13 angka diterima): kirim lagi atau tekan ❌ Batal.
 target-game-server-invalid = ❗ Kirim ID dan server, mis. <code>12345678 1234</code>, <code>12345678(1234)</code> atau <code>12345678|1234</code>.
 target-text-length = ❗ Tujuan harus { $min }–{ $max } karakter. Kirim lagi.
 target-text-chars = ❗ Tujuan hanya boleh berisi huruf, angka, spasi dan tanda . - _ ( ) # @. Kirim lagi.

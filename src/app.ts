@@ -81,7 +81,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
       "SANDBOX MODE: using the built-in simulated reseller API. No real money moves. Link the demo key shown here.",
     );
   }
-  const upstream = new UpstreamClient({ baseUrl, clock, ...overrides.upstream });
+  const upstream = new UpstreamClient({ baseUrl, clock, logger, ...overrides.upstream });
   const inSandbox = sandbox !== undefined;
   const translate = createTranslate();
   const events = new TxEvents(logger);

@@ -128,6 +128,8 @@ const SYNONYMS: Readonly<Record<string, readonly string[]>> = {
   axis: ["axis"],
   tri: ["tri"],
   three: ["tri"],
+  // Telkomsel's digital brand; only its own products (a list names it "BY.U" or "byU").
+  byu: ["by u", "byu"],
   sf: ["smartfren"],
   smart: ["smartfren"],
   ff: ["free fire"],
@@ -172,9 +174,15 @@ function numbersOf(p: PrepaidProduct): Set<number> {
   return out;
 }
 
-/** Splits the query into words; "tsel10" becomes "tsel", "10" (unless it is a product code). */
+/** A brand written with a digit or a dot ("im3", "by.u") is one word, as a synonym. */
+function brandOf(token: string): string | undefined {
+  const compact = token.replace(/[^a-z0-9]/g, "");
+  return compact !== token && Object.hasOwn(SYNONYMS, compact) ? compact : undefined;
+}
+
+/** Splits the query into words; "tsel10" becomes "tsel", "10" (unless it is a product code or a brand). */
 export function queryTokens(query: string, codes: ReadonlySet<string> = new Set()): string[] {
-  const isWhole = (t: string) => codes.has(t) || numberOf(t) !== undefined;
+  const isWhole = (t: string) => codes.has(t) || numberOf(t) !== undefined || Object.hasOwn(SYNONYMS, t);
   return query
     .toLowerCase()
     .split(/[\s,;/+|]+/)
@@ -182,7 +190,9 @@ export function queryTokens(query: string, codes: ReadonlySet<string> = new Set(
     .flatMap((t) =>
       isWhole(t)
         ? [t]
-        : t
+        : brandOf(t) !== undefined
+          ? [brandOf(t)!]
+          : t
             .split(/(?<=[a-z])(?=\d)|(?<=\d)(?=[a-z])/)
             .flatMap((part) => (isWhole(part) ? [part] : part.split(/[^a-z0-9]+/)))
             .filter(Boolean),
@@ -196,9 +206,11 @@ interface Indexed {
   code: string;
 }
 
-function tokenMatches(token: string, item: Indexed): boolean {
+function tokenMatches(token: string, item: Indexed, alone: boolean): boolean {
   if (token === item.code) return true;
   const n = numberOf(token);
+  // "3" is also the name of Tri (Three): alone or next to a face value it finds Tri.
+  if (token === "3" && alone && item.hay.includes(" tri ")) return true;
   if (n !== undefined) return item.numbers.has(n) || (n < 1000 && item.numbers.has(n * 1000));
   // Units typed after a number ("10gb", "50rb") are in the name or the face value already.
   if (token === "gb" || token === "rb" || token === "k" || token === "ribu") return true;
@@ -220,7 +232,9 @@ export function searchProducts(list: readonly PrepaidProduct[], query: string): 
     numbers: numbersOf(product),
     code: product.code.toLowerCase(),
   }));
-  const found = index.filter((item) => tokens.every((t) => tokenMatches(t, item))).map((i) => i.product);
+  // A "3" is an operator only where no other word names the operator.
+  const operatorNamed = tokens.some((t) => t !== "3" && Object.hasOwn(SYNONYMS, t));
+  const found = index.filter((item) => tokens.every((t) => tokenMatches(t, item, !operatorNamed))).map((i) => i.product);
   const exact = found.filter((p) => tokens.length === 1 && p.code.toLowerCase() === tokens[0]);
   const rest = found.filter((p) => !exact.includes(p));
   return [...exact, ...sortForBrowsing(rest)];

@@ -48,6 +48,8 @@ export interface BotExtras {
   lang: Lang;
   /** Translate into any language (for messages to other chats). */
   translate: Translate;
+  /** Set when this chat's running flow was saved by an older bot version and dropped. */
+  flowLost?: boolean;
 }
 
 export interface TranslateFlavor {

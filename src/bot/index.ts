@@ -4,12 +4,14 @@
  */
 import { Bot, GrammyError, type BotError, HttpError, type ApiClientOptions, type Middleware } from "grammy";
 import { autoRetry } from "@grammyjs/auto-retry";
-import { conversations, createConversation } from "@grammyjs/conversations";
+import { conversations, createConversation, type ConversationData, type VersionedState } from "@grammyjs/conversations";
 import { limit } from "@grammyjs/ratelimiter";
 import { sequentialize } from "@grammyjs/runner";
 import type { UserFromGetMe } from "grammy/types";
 import { cb, onCallback, type MenuName } from "./callbacks.js";
-import type { BaseContext, BotContext, BotDeps, ConvContext } from "./context.js";
+import type { BaseContext, BotContext, BotConversation, BotDeps, ConvContext } from "./context.js";
+import { replaySafeRetry } from "./flows/retry.js";
+import type { Store } from "../store/store.js";
 import { langFromTelegram } from "../render/i18n.js";
 import { htmlByDefault } from "../render/parseMode.js";
 import { balanceFeature, showBalance } from "./features/balance.js";
@@ -25,6 +27,7 @@ import { statusModule } from "./features/status.js";
 import { topupModule } from "./features/topup.js";
 import { transferModule } from "./features/transfer.js";
 import { confirmFeature } from "./money/confirm.js";
+import { correctionFeature } from "./features/correction.js";
 import type { FeatureModule, MenuAction } from "./module.js";
 
 export interface BotConfig {
@@ -36,14 +39,21 @@ export interface BotConfig {
   maxRetryDelaySeconds?: number;
 }
 
+/**
+ * The version of the saved flow state. Raise it whenever a flow's steps change (order, questions,
+ * `external` calls): a flow saved by older code is then dropped, and its user told, rather than
+ * replayed against steps it was not recorded with.
+ */
+export const FLOW_STATE_VERSION = 1;
+
 const DEFAULT_RATE_LIMIT = { timeFrameMs: 3000, limit: 8 };
 
 export type AppBot = Bot<BotContext>;
 
 export function createBot(token: string, deps: BotDeps, botConfig: BotConfig = {}): AppBot {
   const bot = new Bot<BotContext>(token, { botInfo: botConfig.botInfo, client: botConfig.client });
-  const retry = () => autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: botConfig.maxRetryDelaySeconds ?? 60 });
-  bot.api.config.use(retry());
+  const maxDelaySeconds = botConfig.maxRetryDelaySeconds ?? 60;
+  bot.api.config.use(autoRetry({ maxRetryAttempts: 3, maxDelaySeconds }));
   bot.api.config.use(htmlByDefault);
 
   const { translate } = deps;
@@ -59,8 +69,10 @@ export function createBot(token: string, deps: BotDeps, botConfig: BotConfig = {
     c.t = (key, vars) => translate(c.lang, key, vars);
     return next();
   };
-  const retryInside: Middleware<BaseContext> = (ctx, next) => {
-    ctx.api.config.use(retry());
+  // Inside a flow every API answer is in the replay log: the retry waits are logged too (through
+  // `external`), so a later replay of the flow does not wait out an old 429 again.
+  const retryInside = (conversation: BotConversation): Middleware<BaseContext> => (ctx, next) => {
+    ctx.api.config.use(replaySafeRetry(conversation, { maxRetryAttempts: 3, maxDelaySeconds }));
     ctx.api.config.use(htmlByDefault);
     return next();
   };
@@ -78,7 +90,8 @@ export function createBot(token: string, deps: BotDeps, botConfig: BotConfig = {
 
   bot.use(
     conversations<BotContext, ConvContext>({
-      plugins: [extras, retryInside],
+      plugins: (conversation) => [extras, retryInside(conversation)],
+      storage: { type: "context", version: FLOW_STATE_VERSION, adapter: flowStorage(deps.store) },
     }),
   );
   // /batal and Cancel buttons must work while a flow waits, so they sit before the flows.
@@ -128,11 +141,13 @@ export function createBot(token: string, deps: BotDeps, botConfig: BotConfig = {
     menuFeature(actions),
     confirmFeature(modules.flatMap((m) => m.kinds ?? [])),
     ...modules.map((m) => m.composer),
+    // Last: only text nothing else took (and no flow waited for) reaches it.
+    correctionFeature,
   ];
   bot.errorBoundary(onError, ...features);
 
   // A private message nothing else handled gets a way forward instead of silence.
-  bot.chatType("private").on("message", (ctx) => ctx.reply(ctx.t("fallback-hint")));
+  bot.chatType("private").on("message", (ctx) => ctx.reply(ctx.t(ctx.flowLost ? "flow-lost-after-update" : "fallback-hint")));
   // Every callback query is answered, even for buttons of flows that ended or a restart forgot.
   bot.on("callback_query", (ctx) => ctx.answerCallbackQuery({ text: ctx.t("button-expired") }));
 
@@ -155,6 +170,39 @@ function presence(deps: BotDeps): Middleware<BotContext> {
       deps.statusChecker.chatBack(chat.chatId);
     }
     return next();
+  };
+}
+
+/**
+ * Running flows are kept in the store (meta `conv:<chatId>`), so a restart resumes them. A flow
+ * saved under another FLOW_STATE_VERSION is deleted and the update marked (`flowLost`), so the
+ * user hears why their answer is not taken instead of "not understood".
+ */
+function flowStorage(store: Store) {
+  const key = (ctx: BotContext) => (ctx.chatId === undefined ? undefined : `conv:${ctx.chatId}`);
+  type Saved = VersionedState<ConversationData>;
+  return {
+    read(ctx: BotContext): Saved | undefined {
+      const k = key(ctx);
+      const saved = k === undefined ? undefined : store.getMeta<Saved>(k);
+      if (!saved) return undefined;
+      if (saved.version[1] !== FLOW_STATE_VERSION) {
+        store.setMeta(k!, undefined);
+        ctx.flowLost = true;
+        return undefined;
+      }
+      // The store hands out frozen values; the plugin appends to what it reads.
+      return structuredClone(saved) as Saved;
+    },
+    write(ctx: BotContext, state: Saved): void {
+      const k = key(ctx);
+      // JSON round trip: the store keeps JSON only (absent fields instead of undefined ones).
+      if (k !== undefined) store.setMeta(k, JSON.parse(JSON.stringify(state)));
+    },
+    delete(ctx: BotContext): void {
+      const k = key(ctx);
+      if (k !== undefined && store.getMeta(k) !== undefined) store.setMeta(k, undefined);
+    },
   };
 }
 

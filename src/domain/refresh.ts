@@ -93,8 +93,8 @@ export async function lookupTx(upstream: StatusApi, apiKey: string, tx: TxRecord
           kind: "found",
           status,
           providerStatus: r.status,
-          fields: { ...learnId(r.id, r.reffId), ...(r.fee > 0 ? { fee: r.fee } : {}) },
-          detail: r.credited > 0 ? { credited: r.credited } : undefined,
+          fields: { ...learnId(r.id, r.reffId), ...(r.fee !== undefined && r.fee > 0 ? { fee: r.fee } : {}) },
+          detail: r.credited !== undefined && r.credited > 0 ? { credited: r.credited } : undefined,
         };
       }
     }

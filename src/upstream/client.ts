@@ -26,6 +26,7 @@ import {
   instantDepositSchema,
   postpaidListSchema,
   prepaidListSchema,
+  skippedItems,
   prepaidTransactionSchema,
   profileSchema,
   transferSchema,
@@ -62,6 +63,8 @@ export interface UpstreamClientOptions {
   random?: () => number;
   /** Concurrent connections to the provider (politeness bound). Default 16. */
   maxConnections?: number;
+  /** Where skipped price-list items are reported (they would otherwise vanish unseen). */
+  logger?: { warn(obj: object, msg: string): void };
 }
 
 type Params = Record<string, string | number | undefined>;
@@ -81,6 +84,7 @@ export class UpstreamClient {
   private readonly retryBaseMs: number;
   private readonly clock: Clock;
   private readonly random: () => number;
+  private readonly logger: UpstreamClientOptions["logger"];
   private closed = false;
 
   constructor(opts: UpstreamClientOptions) {
@@ -92,6 +96,7 @@ export class UpstreamClient {
     this.retryBaseMs = opts.retryBaseMs ?? 300;
     this.clock = opts.clock ?? systemClock;
     this.random = opts.random ?? Math.random;
+    this.logger = opts.logger;
     this.agent = new Agent({
       connect: { timeout: opts.connectTimeoutMs ?? 5_000 },
       headersTimeout: this.timeoutMs,
@@ -116,12 +121,19 @@ export class UpstreamClient {
     return this.read(ENDPOINTS.profile, apiKey, {}, profileSchema);
   }
 
-  prepaidPriceList(apiKey: string, code?: string): Promise<PrepaidProduct[]> {
-    return this.read(ENDPOINTS.priceList, apiKey, { type: "prabayar", code }, prepaidListSchema);
+  async prepaidPriceList(apiKey: string, code?: string): Promise<PrepaidProduct[]> {
+    return this.logSkipped("prabayar", await this.read(ENDPOINTS.priceList, apiKey, { type: "prabayar", code }, prepaidListSchema));
   }
 
-  postpaidPriceList(apiKey: string, code?: string): Promise<PostpaidProduct[]> {
-    return this.read(ENDPOINTS.priceList, apiKey, { type: "pascabayar", code }, postpaidListSchema);
+  async postpaidPriceList(apiKey: string, code?: string): Promise<PostpaidProduct[]> {
+    return this.logSkipped("pascabayar", await this.read(ENDPOINTS.priceList, apiKey, { type: "pascabayar", code }, postpaidListSchema));
+  }
+
+  /** Items left out of a list are logged by index, code and reason (never the api key). */
+  private logSkipped<T extends object>(type: string, list: T): T {
+    const skipped = skippedItems(list);
+    if (skipped.length > 0) this.logger?.warn({ type, skipped: skipped.slice(0, 20), count: skipped.length }, "price list items skipped");
+    return list;
   }
 
   async createTransaction(

@@ -84,6 +84,10 @@ const money = coerce("a numeric amount", parseMoney);
 /** Amount where types.ts allows null: absent or non-numeric becomes null. */
 const moneyOrNull = input().transform((v) => parseMoney(v) ?? null);
 /** `tambahan`: absent or null means 0; present but non-numeric is still a failure. */
+/** Amount an older answer shape may leave out: absent or null is undefined; present, it must be a number. */
+const optMoney = coerce("a numeric amount", (v) => (v === undefined || v === null ? null : parseMoney(v))).transform(
+  (v) => v ?? undefined,
+);
 const moneyDefault0 = coerce("a numeric amount", (v) => (v === undefined || v === null ? 0 : parseMoney(v)));
 const percent = coerce("a numeric percentage", parsePercent);
 const optInt = input().transform((v) => parseInteger(v));
@@ -165,6 +169,50 @@ function listOf<S extends z.ZodType>(item: S) {
   return z.preprocess((v) => (isRecord(v) ? [v] : v), z.array(item));
 }
 
+/** An item a lenient list left out: where it was and why (no values: they may be anything). */
+export interface SkippedItem {
+  index: number;
+  code?: string;
+  problem: string;
+}
+
+const skippedOf = new WeakMap<object, SkippedItem[]>();
+
+/** The items a lenient list (price lists) left out of `list` because they did not parse. */
+export function skippedItems(list: object): readonly SkippedItem[] {
+  return skippedOf.get(list) ?? [];
+}
+
+/**
+ * A list where one malformed item is skipped rather than sinking the whole list (a catalogue with
+ * one broken product still sells the rest). Skipped items are kept for `skippedItems` to log.
+ * When every item fails, the shape itself is wrong: that is a failure naming the first one.
+ */
+function lenientListOf<S extends z.ZodType>(item: S) {
+  return z.preprocess((v) => (isRecord(v) ? [v] : v), z.array(z.unknown())).transform((raw, ctx) => {
+    const out: z.output<S>[] = [];
+    const skipped: SkippedItem[] = [];
+    let firstIssues: readonly z.core.$ZodIssue[] = [];
+    raw.forEach((value, index) => {
+      const parsed = item.safeParse(value);
+      if (parsed.success) {
+        out.push(parsed.data);
+        return;
+      }
+      if (skipped.length === 0) firstIssues = parsed.error.issues.map((i) => ({ ...i, path: [index, ...i.path] }));
+      const issue = parsed.error.issues[0];
+      const code = isRecord(value) ? asText(value.code)?.slice(0, 40) : undefined;
+      skipped.push({ index, ...(code ? { code } : {}), problem: `${issue?.path.join(".") || "item"}: ${issue?.message ?? "invalid"}` });
+    });
+    if (raw.length > 0 && out.length === 0) {
+      for (const issue of firstIssues) ctx.issues.push({ ...issue, input: undefined } as never);
+      return z.NEVER;
+    }
+    if (skipped.length > 0) skippedOf.set(out, skipped);
+    return out;
+  });
+}
+
 /**
  * An optional nested object. Anything that is not an object becomes absent: PHP backends encode
  * an empty object as `[]`, and a nested extra must not sink the whole response.
@@ -231,8 +279,9 @@ export const postpaidProductSchema = withAliases(
     layanan: text,
     type: text,
     category: text,
-    admin: money,
-    komisi: money,
+    // Some lists leave the fee out (or write words): the bill's inquiry then says it.
+    admin: moneyOrNull,
+    komisi: moneyOrNull,
     note: text,
     status: text,
   }),
@@ -249,8 +298,8 @@ export const postpaidProductSchema = withAliases(
   }),
 );
 
-export const prepaidListSchema = listOf(prepaidProductSchema);
-export const postpaidListSchema = listOf(postpaidProductSchema);
+export const prepaidListSchema = lenientListOf(prepaidProductSchema);
+export const postpaidListSchema = lenientListOf(postpaidProductSchema);
 
 export const prepaidTransactionSchema = withAliases(
   { status: ["status_transaksi"], price: ["harga"], target: ["nomor_pelanggan"] },
@@ -443,8 +492,9 @@ export const depositSchema = withAliases(
     reff_id: reqText,
     nominal: money,
     tambahan: moneyDefault0,
-    fee: money,
-    get_balance: money,
+    // Older answers have neither: the deposit (and its QR) still stands.
+    fee: optMoney,
+    get_balance: optMoney,
     status: depositState,
     metode: optText,
     created_at: wibTime,

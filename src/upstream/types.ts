@@ -35,8 +35,9 @@ export interface PostpaidProduct {
   name: string; // `layanan`
   type: string;
   category: string;
-  admin: number;
-  commission: number; // `komisi`
+  /** null: the list does not say (the bill's inquiry does). */
+  admin: number | null;
+  commission: number | null; // `komisi`
   note: string;
   available: boolean;
 }
@@ -142,8 +143,9 @@ export interface Deposit {
   reffId: string;
   amount: number; // `nominal`
   extra: number; // `tambahan` (0 when absent)
-  fee: number;
-  credited: number; // `get_balance`
+  /** Absent in older answer shapes. */
+  fee?: number;
+  credited?: number; // `get_balance`, absent in older answer shapes
   status: DepositState;
   method?: string; // `metode` or `method` in status responses
   createdAt: Date | null;

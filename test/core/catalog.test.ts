@@ -110,4 +110,21 @@ describe("search", () => {
     expect(searchProducts(list, "zzzz")).toEqual([]);
     expect(searchProducts(list, "   ")).toEqual([]);
   });
+
+  it("operator names with digits or dots are one word: im3, 3, xl, axis, by.u", () => {
+    const providers = (q: string) => new Set(searchProducts(list, q).map((p) => p.provider));
+    expect(queryTokens("im3 10")).toEqual(["im3", "10"]);
+    expect(providers("im3")).toEqual(new Set(["INDOSAT"]));
+    expect(codes(searchProducts(list, "im3 10"))).toContain("I10");
+    expect(codes(searchProducts(list, "IM3 10"))).not.toContain("S10");
+    expect(providers("xl")).toEqual(new Set(["XL"]));
+    expect(providers("axis")).toEqual(new Set(["AXIS"]));
+    // "3" is Tri's name too: alone it finds Tri, next to an operator it is a face value.
+    expect(providers("3")).toContain("TRI");
+    expect(codes(searchProducts(list, "3 10"))).toContain("T10");
+    expect(codes(searchProducts(list, "tsel 3"))).not.toContain("T5");
+    const byu: PrepaidProduct = { code: "BYU10", name: "by.U 10.000", category: "Pulsa", type: "prepaid", provider: "BY.U", price: 10_500, note: "", available: true };
+    expect(codes(searchProducts([...list, byu], "by.u"))).toEqual(["BYU10"]);
+    expect(codes(searchProducts([...list, byu], "byu 10"))).toEqual(["BYU10"]);
+  });
 });

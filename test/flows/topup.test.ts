@@ -118,6 +118,11 @@ describe("browsing and buying", () => {
 
     await u.sendCommand("harga", "ff 70");
     expect(u.buttons()[0]).toMatch(/^Free Fire 70 Diamonds ·/);
+    // An operator name with a digit is one word, not "im" and "3".
+    await u.sendCommand("harga", "im3 10");
+    expect(u.lastReply()).toContain('Hasil untuk "im3 10"');
+    expect(u.lastReply()).toContain("I10 Indosat 10.000");
+    expect(u.lastReply()).not.toContain("Telkomsel");
     await u.sendCommand("harga", "qwerty");
     expect(u.lastReply()).toContain("Tidak ada produk yang cocok");
     expectNoFailures(u);

@@ -48,6 +48,23 @@ const CASES: Record<string, Case> = {
       qrImage: "https://atlantich2h.com/qr/xxxxxxxxxxxxxx",
     },
   },
+  // An older answer shape: no fee, no get_balance. The QR must not be lost over them.
+  "deposit_create__qris_no_fee.json": {
+    endpoint: ENDPOINTS.createDeposit,
+    schema: S.depositSchema,
+    create: true,
+    call: (c) => c.createDeposit(KEY, { reffId: "r1", amount: 50000, type: "ewallet", method: "qris" }),
+    expected: {
+      id: "DEP-OLD-1",
+      reffId: "r1",
+      amount: 50000,
+      extra: 0,
+      status: "pending",
+      createdAt: wib("2023-12-26 13:16:19"),
+      expiresAt: wib("2023-12-26 14:16:19"),
+      qrString: "00020101021226590013ID.CO.QRIS.WWW",
+    },
+  },
   "deposit_instant__processing.json": {
     endpoint: ENDPOINTS.instantDeposit,
     schema: S.instantDepositSchema,
@@ -125,6 +142,29 @@ const CASES: Record<string, Case> = {
         available: true,
         imgUrl: "https://urlimage.png",
       },
+    ],
+  },
+  // One item with a non-numeric price and one without a code: skipped, the rest is the catalogue.
+  "layanan_price_list__prabayar_one_bad.json": {
+    endpoint: ENDPOINTS.priceList,
+    schema: S.prepaidListSchema,
+    create: false,
+    call: (c) => c.prepaidPriceList(KEY),
+    expected: [
+      { code: "S10", name: "Telkomsel 10.000", category: "Pulsa", type: "Umum", provider: "TELKOMSEL", price: 10350, note: "", available: true },
+      { code: "PLN20", name: "PLN 20.000", category: "PLN", type: "Umum", provider: "PLN", price: 20150, note: "masukkan nomor meter/id pelanggan", available: true },
+    ],
+  },
+  // No admin / komisi (or words instead of a number): the fee is the one on the bill.
+  "layanan_price_list__pascabayar_no_admin.json": {
+    endpoint: ENDPOINTS.priceList,
+    schema: S.postpaidListSchema,
+    create: false,
+    call: (c) => c.postpaidPriceList(KEY),
+    expected: [
+      { code: "PPLN", name: "PLN Pascabayar", type: "pln", category: "PLN", admin: null, commission: null, note: "", available: true },
+      { code: "BPJS", name: "BPJS Kesehatan", type: "bpjs", category: "BPJS", admin: 2500, commission: 500, note: "", available: true },
+      { code: "PDAM", name: "PDAM", type: "pdam", category: "PDAM", admin: null, commission: null, note: "", available: true },
     ],
   },
   "transaksi_create__failed.json": {
@@ -315,6 +355,28 @@ describe("upstream samples", () => {
     afterAll(async () => {
       await client.close();
       await server.close();
+    });
+
+    it("logs each skipped price-list item with its index, code and reason, never the key", async () => {
+      const warnings: { obj: object; msg: string }[] = [];
+      const logged = new UpstreamClient({ baseUrl: server.url, readRetries: 0, logger: { warn: (obj, msg) => warnings.push({ obj, msg }) } });
+      current = { file: "layanan_price_list__prabayar_one_bad.json", endpoint: ENDPOINTS.priceList };
+      expect((await logged.prepaidPriceList(KEY)).map((p) => p.code)).toEqual(["S10", "PLN20"]);
+      await logged.close();
+      expect(warnings).toEqual([
+        {
+          msg: "price list items skipped",
+          obj: {
+            type: "prabayar",
+            count: 2,
+            skipped: [
+              { index: 1, code: "S25", problem: "price: expected a numeric amount" },
+              { index: 2, problem: "code: expected a non-empty identifier" },
+            ],
+          },
+        },
+      ]);
+      expect(JSON.stringify(warnings)).not.toContain(KEY);
     });
 
     for (const [file, c] of Object.entries(CASES)) {

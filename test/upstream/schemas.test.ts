@@ -180,11 +180,15 @@ describe("amounts", () => {
     expect(ok(S.billInquirySchema, { ...bill, detail: [] }).periods).toEqual([]);
   });
 
-  it("list failures name the index", () => {
+  it("a price list skips a malformed item (kept for the log); all malformed fails, naming the index", () => {
     const item = { code: "A", price: "1" };
-    expect(thrown(() => ok(S.prepaidListSchema, [item, { ...item, price: "n/a" }]))).toMatchObject({
-      field: "data[1].price",
+    const list = ok(S.prepaidListSchema, [item, { ...item, code: "B", price: "n/a" }]);
+    expect(list.map((p) => p.code)).toEqual(["A"]);
+    expect(S.skippedItems(list)).toEqual([{ index: 1, code: "B", problem: "price: expected a numeric amount" }]);
+    expect(thrown(() => ok(S.prepaidListSchema, [{ ...item, price: "n/a" }]))).toMatchObject({
+      field: "data[0].price",
     });
+    expect(ok(S.prepaidListSchema, [])).toEqual([]);
   });
 });
 

@@ -191,7 +191,7 @@ function billsScreen(ctx: BaseContext, mode: Mode, list: readonly PostpaidProduc
     ctx.t(b.available ? "prices-bill-line" : "prices-bill-line-empty", {
       name: html(b.name),
       code: html(b.code),
-      admin: rupiah(b.admin),
+      admin: b.admin === null ? ctx.t("prices-admin-on-bill") : rupiah(b.admin),
     }),
   );
   const kb = new InlineKeyboard().text(ctx.t("prices-button-pay-bill"), cb.menu.encode({ name: "bill" }));

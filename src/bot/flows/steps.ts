@@ -12,6 +12,7 @@ import { addPager, dropEmptyRows, paginate } from "../paging.js";
 
 export const STEP_TIMEOUT_MS = 10 * 60_000;
 export const PAGE_SIZE = 8;
+const CANCEL_COMMAND = /^\/(batal|cancel)(@\w+)?(\s|$)/i;
 
 /** The clock, read replay-safely. */
 export function now(conversation: BotConversation, ctx: ConvContext): Promise<number> {
@@ -40,7 +41,11 @@ export async function waitStep(conversation: BotConversation, ctx: ConvContext):
       await next.reply(next.t("step-timeout"));
       await conversation.halt({ next: isCommand });
     }
-    if (isCommand || (data !== undefined && cb.menu.decode(data))) await conversation.halt({ next: true });
+    if (isCommand || (data !== undefined && cb.menu.decode(data))) {
+      // /batal says "cancelled" itself; anything else leaves the flow: say so before it runs.
+      if (!(text && CANCEL_COMMAND.test(text))) await next.reply(next.t("flow-left"));
+      await conversation.halt({ next: true });
+    }
     if (data !== undefined && !isFlowData(data)) await conversation.skip({ next: true });
     if (next.message && !text) {
       await next.reply(next.t("flow-send-text"));

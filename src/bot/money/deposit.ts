@@ -114,7 +114,7 @@ function amountLines(ctx: BaseContext, tx: TxRecord): string[] {
   const expiresAt = detailNumber(tx, "expiresAt");
   return [
     ctx.t("deposit-line-amount", { amount: rupiah(tx.amount) }),
-    ctx.t("deposit-line-fee", { fee: rupiah(tx.fee ?? 0) }),
+    ...(tx.fee === undefined ? [] : [ctx.t("deposit-line-fee", { fee: rupiah(tx.fee) })]),
     ...(credited === undefined ? [] : [ctx.t("deposit-line-credited", { credited: rupiah(credited) })]),
     ...(expiresAt === undefined ? [] : [ctx.t("deposit-line-expires", { time: wibTime(expiresAt, ctx.lang) })]),
   ];
@@ -188,7 +188,7 @@ export const depositKind: MoneyKind = {
       method,
       expiresAt: d.expiresAt ? d.expiresAt.getTime() : null,
       extra: d.extra,
-      credited: d.credited,
+      ...(d.credited !== undefined ? { credited: d.credited } : {}),
       qrString: d.qrString,
       bank: d.bank,
       accountNumber: d.accountNumber,
@@ -196,7 +196,8 @@ export const depositKind: MoneyKind = {
       vaNumber: d.vaNumber,
       url: d.url,
     };
-    return { upstreamId: d.id, status: d.status, amount: d.amount, fee: d.fee, detail };
+    // An older answer shape has no fee: the screen then shows only what is known.
+    return { upstreamId: d.id, status: d.status, amount: d.amount, ...(d.fee !== undefined ? { fee: d.fee } : {}), detail };
   },
 
   async retryDraft(ctx, apiKey, tx) {
