@@ -132,6 +132,16 @@ confirm-title = 🧾 <b>Check before you confirm</b>
 confirm-expired = This confirm screen has expired (over 10 minutes). Please start again.
 confirm-already = This transaction was already processed.
 confirm-sending = Processing…
+confirm-sending-title = ⏳ <b>Sending to the provider…</b> Do not repeat this transaction; the result follows in the next message.
+confirm-sent-title = ☑️ <b>Sent to the provider.</b> The result is in the next message.
+confirm-balance = Your balance: <b>{ $balance }</b>
+confirm-low-balance =
+    ❌ <b>Balance too low</b>: total { $total }, your balance { $balance } ({ $missing } short).
+    Nothing was sent to the provider. Top up your balance with Deposit first, then try again.
+confirm-duplicate =
+    ⚠️ <b>There is already a purchase of { $what } for { $target } at { $time }</b> ({ $status }, id <code>{ $ref }</code>).
+    Buy again? If you do, both may go through and your balance is charged twice.
+button-buy-again = 🔁 Yes, buy again
 money-rejected = ❌ <b>Refused by the provider</b>: { $message }
 money-pending = ⏳ Processing. The bot will tell you when the status changes.
 money-unknown =

@@ -132,6 +132,16 @@ confirm-title = 🧾 <b>Periksa sebelum konfirmasi</b>
 confirm-expired = Layar konfirmasi ini sudah kedaluwarsa (lebih dari 10 menit). Silakan mulai lagi.
 confirm-already = Transaksi ini sudah diproses.
 confirm-sending = Memproses…
+confirm-sending-title = ⏳ <b>Mengirim ke penyedia…</b> Jangan ulangi transaksi ini; hasilnya menyusul di pesan berikutnya.
+confirm-sent-title = ☑️ <b>Sudah dikirim ke penyedia.</b> Hasilnya ada di pesan berikutnya.
+confirm-balance = Saldo Anda: <b>{ $balance }</b>
+confirm-low-balance =
+    ❌ <b>Saldo tidak cukup</b>: total { $total }, saldo Anda { $balance } (kurang { $missing }).
+    Tidak ada yang dikirim ke penyedia. Isi saldo dulu lewat Deposit, lalu ulangi.
+confirm-duplicate =
+    ⚠️ <b>Sudah ada pembelian { $what } untuk { $target } pukul { $time }</b> ({ $status }, ID <code>{ $ref }</code>).
+    Beli lagi? Bila ya, keduanya bisa berhasil dan saldo terpotong dua kali.
+button-buy-again = 🔁 Ya, beli lagi
 money-rejected = ❌ <b>Ditolak penyedia</b>: { $message }
 money-pending = ⏳ Sedang diproses. Bot akan mengabari Anda saat statusnya berubah.
 money-unknown =
