@@ -158,6 +158,8 @@ status-success = Successful
 status-failed = Failed
 status-expired = Expired
 status-cancel = Cancelled
+status-deposit-pending = Waiting for payment
+status-deposit-processing = Paid, credited on the next working day (H+1)
 
 kind-prepaid = Purchase
 kind-postpaid = Bill payment
@@ -385,7 +387,11 @@ deposit-release-unknown =
 ## Status watcher (automatic messages when a transaction changes) and /status
 
 watch-success = ✅ <b>Transaction successful</b>
-watch-failed = ❌ <b>Transaction failed</b>. The reason is in the note below.
+watch-failed = ❌ <b>Transaction failed</b>.
+watch-failed-reason = The provider's reason: { $reason }
+watch-failed-no-reason = The provider gave no reason.
+watch-money-refunded = 💰 According to the provider, your balance was refunded.
+watch-money-unstated = The provider did not say whether your balance was refunded. Check with /balance; if it was charged and not returned, contact the provider with the reference id below.
 watch-deposit-success = ✅ <b>Deposit received</b>: { $credited } was added to your balance.
 watch-deposit-failed = ❌ <b>Deposit failed</b>. Nothing was added to your balance.
 watch-deposit-expired = ⌛ <b>Deposit expired</b>: no payment was received. Make a new one with /deposit if needed.

@@ -158,6 +158,8 @@ status-success = Berhasil
 status-failed = Gagal
 status-expired = Kedaluwarsa
 status-cancel = Dibatalkan
+status-deposit-pending = Menunggu pembayaran
+status-deposit-processing = Sudah dibayar, masuk saldo hari kerja berikutnya (H+1)
 
 kind-prepaid = Pembelian
 kind-postpaid = Pembayaran tagihan
@@ -382,7 +384,11 @@ deposit-release-unknown =
 ## Pemantau status (pesan otomatis saat status transaksi berubah) dan /status
 
 watch-success = ✅ <b>Transaksi berhasil</b>
-watch-failed = ❌ <b>Transaksi gagal</b>. Alasannya ada di keterangan di bawah.
+watch-failed = ❌ <b>Transaksi gagal</b>.
+watch-failed-reason = Alasan dari penyedia: { $reason }
+watch-failed-no-reason = Penyedia tidak menyebutkan alasannya.
+watch-money-refunded = 💰 Menurut penyedia, saldo Anda sudah dikembalikan.
+watch-money-unstated = Penyedia tidak menyebutkan apakah saldo dikembalikan. Cek dengan /saldo; bila terpotong dan tidak kembali, hubungi penyedia dengan ID referensi di bawah.
 watch-deposit-success = ✅ <b>Deposit masuk</b>: { $credited } sudah ditambahkan ke saldo Anda.
 watch-deposit-failed = ❌ <b>Deposit gagal</b>. Tidak ada dana yang masuk ke saldo.
 watch-deposit-expired = ⌛ <b>Deposit kedaluwarsa</b>: tidak ada pembayaran yang diterima. Buat deposit baru lewat /deposit bila perlu.

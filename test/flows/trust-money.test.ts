@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { makeWorld, type World } from "../support/world.js";
 import type { FakeUser } from "../support/chat.js";
+import { noticesAbout, pendingTransfer, run } from "../watch/support.js";
 
 const CREATE = "/transaksi/create";
 const CONFIRM = /Konfirmasi|Confirm/;
@@ -97,5 +98,80 @@ describe("5. the balance is on every confirm screen and too little is refused up
     await u.pressButton(CONFIRM);
     await u.sendCommand("topup", "S10 081298765432");
     expect(u.lastReply()).toContain("Balance too low");
+  });
+});
+
+describe("4 and 7. one short notice that replies to the edited original; failures say why and what happened to the money", () => {
+  it("a success: the original shows the full receipt, one short notice replies to it", async () => {
+    w = await makeWorld({ watcher: true });
+    const u = await w.linkedUser({ languageCode: "id" });
+    await u.sendCommand("beli", "S10 081234567890");
+    await u.pressButton(CONFIRM);
+    const tx = w.store.listTxByChat(u.chatId).items[0]!;
+    await run(w, 10_000);
+    const done = w.store.getTx(tx.refId)!;
+    expect(done.status).toBe("success");
+    const sends = () => w.fake.sentTo(u.chatId).filter((c) => c.method === "sendMessage" && String(c.payload.text).includes(tx.refId));
+    // The confirm screen, the pending receipt, then exactly one notice.
+    expect(sends()).toHaveLength(3);
+    const notice = sends()[2]!;
+    expect(notice.payload.reply_parameters).toMatchObject({ message_id: tx.messageId });
+    const text = String(notice.payload.text);
+    expect(text).toContain("Transaksi berhasil");
+    expect(text).toContain(done.sn!);
+    expect(text).not.toContain("Waktu"); // the full receipt is the original's, not repeated
+    const original = message(u, tx.messageId!);
+    expect(original.text).toContain("Berhasil");
+    expect(original.text).toContain("Waktu");
+    await run(w, 3600_000);
+    expect(sends()).toHaveLength(3);
+  });
+
+  it("a failed purchase: the provider's reason and that the balance came back, no promise of a reason 'below'", async () => {
+    w = await makeWorld({ watcher: true });
+    const u = await w.linkedUser({ languageCode: "id" });
+    await u.sendCommand("beli", "S10 081200000000");
+    await u.pressButton(CONFIRM);
+    const tx = w.store.listTxByChat(u.chatId).items[0]!;
+    await run(w, 10_000);
+    expect(w.store.getTx(tx.refId)!.status).toBe("failed");
+    const [notice] = noticesAbout(w, u.chatId, tx.refId).filter((t) => t.includes("gagal"));
+    expect(notice).toContain("Alasan dari penyedia: Transaksi gagal, nomor tujuan tidak aktif");
+    expect(notice).toContain("saldo Anda sudah dikembalikan");
+    expect(notice).not.toContain("di bawah");
+  });
+
+  it("a failed transfer: no reason given is said plainly, the money sentence is honest, no fee or total shown", async () => {
+    w = await makeWorld({ watcher: true });
+    const u = await w.linkedUser({ languageCode: "en" });
+    const tx = await pendingTransfer(w, u.chatId, "1234567000");
+    await run(w, 10_000);
+    expect(w.store.getTx(tx.refId)!.status).toBe("failed");
+    const [notice] = noticesAbout(w, u.chatId, tx.refId);
+    expect(notice).toContain("The provider gave no reason.");
+    expect(notice).toContain("did not say whether your balance was refunded");
+    expect(notice).not.toContain("note below");
+    const original = message(u, tx.messageId!).text!;
+    expect(original).toContain("Failed");
+    expect(original).not.toContain("Fee:");
+    expect(original).not.toContain("Total:");
+  });
+});
+
+describe("6. deposit words", () => {
+  it("unpaid reads 'Menunggu pembayaran', paid and waiting for settlement says so", async () => {
+    w = await makeWorld();
+    const u = await w.linkedUser({ languageCode: "id" });
+    await u.sendCommand("deposit");
+    await u.pressButton(/^QRIS · /);
+    await u.sendText("50000");
+    await u.pressButton(CONFIRM);
+    const tx = w.store.listTxByChat(u.chatId).items[0]!;
+    await u.sendCommand("status", tx.refId);
+    expect(u.lastReply()).toContain("Status: ⏳ Menunggu pembayaran");
+    expect(u.lastReply()).not.toContain("Diproses");
+    w.sandbox.payDeposit(tx.upstreamId!);
+    await u.sendCommand("status", tx.refId);
+    expect(u.lastReply()).toContain("Sudah dibayar, masuk saldo hari kerja berikutnya (H+1)");
   });
 });

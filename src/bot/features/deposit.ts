@@ -108,7 +108,7 @@ onCallback(composer, cb.depositCancel, async (ctx, { refId }) => {
     await refreshPressedButtons(ctx, fresh.tx);
     const hint = fresh.tx.status === "processing" ? `\n${ctx.t("deposit-processing-hint")}` : "";
     await ctx.reply(
-      moneyText(ctx, `${ctx.t("deposit-cancel-refused", { ref: html(tx.refId), status: statusLabel(ctx.translate, ctx.lang, fresh.shown) })}${hint}`),
+      moneyText(ctx, `${ctx.t("deposit-cancel-refused", { ref: html(tx.refId), status: statusLabel(ctx.translate, ctx.lang, fresh.shown, "deposit") })}${hint}`),
     );
   } catch (err) {
     await replyUpstreamError(ctx, err);
@@ -131,7 +131,7 @@ onCallback(composer, cb.depositRelease, async (ctx, { refId }) => {
     if (tx.status !== "processing") ({ tx, shown } = await refreshDeposit(ctx, apiKey, tx));
     if (tx.status !== "processing" || !tx.upstreamId) {
       await refreshPressedButtons(ctx, tx);
-      await ctx.reply(ctx.t("deposit-release-unavailable", { status: statusLabel(ctx.translate, ctx.lang, shown) }));
+      await ctx.reply(ctx.t("deposit-release-unavailable", { status: statusLabel(ctx.translate, ctx.lang, shown, "deposit") }));
       return;
     }
     const preview = await ctx.deps.upstream.instantDeposit(apiKey, { id: tx.upstreamId, action: false });
@@ -188,7 +188,7 @@ onCallback(composer, cb.depositReleaseConfirm, async (ctx, { refId }) => {
     const text =
       r.status === "success"
         ? ctx.t("deposit-release-done", { received: rupiah(r.received), total: rupiah(r.totalFee) })
-        : ctx.t("deposit-release-requested", { status: statusLabel(ctx.translate, ctx.lang, r.status) });
+        : ctx.t("deposit-release-requested", { status: statusLabel(ctx.translate, ctx.lang, r.status, "deposit") });
     await ctx.reply(moneyText(ctx, `${text}\n\n${receiptText(ctx.translate, ctx.lang, result)}`), {
       reply_markup: depositActionsKeyboard(ctx, result),
     });

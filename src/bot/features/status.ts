@@ -126,7 +126,7 @@ onCallback(composer, cb.status, async (ctx, { refId }) => {
     return;
   }
   const checked = await check(ctx, tx);
-  await ctx.answerCallbackQuery({ text: ctx.t("check-callback-status", { status: statusLabel(ctx.translate, ctx.lang, checked.tx.status) }) });
+  await ctx.answerCallbackQuery({ text: ctx.t("check-callback-status", { status: statusLabel(ctx.translate, ctx.lang, checked.tx.status, checked.tx.kind) }) });
   const view = statusView(ctx, checked);
   const other = { ...(view.markup ? { reply_markup: view.markup } : {}) };
   // A text message (a receipt, an earlier check) is updated in place; a photo gets a new message.

@@ -101,7 +101,7 @@ export async function showConfirm(ctx: BaseContext, kind: MoneyKind, tx: TxRecor
       what: html(earlier.title ?? earlier.code ?? ""),
       target: `<code>${html(earlier.target ?? "")}</code>`,
       time: shortWib(ctx, earlier.createdAt),
-      status: statusLabel(ctx.translate, ctx.lang, earlier.status),
+      status: statusLabel(ctx.translate, ctx.lang, earlier.status, earlier.kind),
       ref: html(earlier.refId),
     });
     const sent = await ctx.reply(confirmScreen(ctx, kind, tx, warning, balance), {
