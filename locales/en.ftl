@@ -160,6 +160,7 @@ status-expired = Expired
 status-cancel = Cancelled
 status-deposit-pending = Waiting for payment
 status-deposit-processing = Paid, credited on the next working day (H+1)
+status-deposit-releasing = Paid, instant release requested
 
 kind-prepaid = Purchase
 kind-postpaid = Bill payment

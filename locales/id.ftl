@@ -160,6 +160,7 @@ status-expired = Kedaluwarsa
 status-cancel = Dibatalkan
 status-deposit-pending = Menunggu pembayaran
 status-deposit-processing = Sudah dibayar, masuk saldo hari kerja berikutnya (H+1)
+status-deposit-releasing = Sudah dibayar, pencairan instan diminta
 
 kind-prepaid = Pembelian
 kind-postpaid = Pembayaran tagihan

@@ -25,8 +25,8 @@ const DEPOSIT_WORDS: Partial<Record<TxRecord["status"], string>> = {
   processing: "status-deposit-processing",
 };
 
-export function statusLabel(t: Translate, lang: Lang, status: TxRecord["status"], kind?: TxRecord["kind"]): string {
-  const key = (kind === "deposit" && DEPOSIT_WORDS[status]) || `status-${status}`;
+export function statusLabel(t: Translate, lang: Lang, status: TxRecord["status"], kind?: TxRecord["kind"], releasing = false): string {
+  const key = releasing && status === "processing" ? "status-deposit-releasing" : (kind === "deposit" && DEPOSIT_WORDS[status]) || `status-${status}`;
   return `${STATUS_ICON[status]} ${t(lang, key)}`;
 }
 
@@ -47,7 +47,7 @@ export function receiptText(t: Translate, lang: Lang, tx: TxRecord): string {
     ...line("receipt-fee", charged && tx.fee ? rupiah(tx.fee) : undefined),
     ...line("receipt-total", charged && tx.total !== undefined && tx.total !== tx.amount ? rupiah(tx.total) : undefined),
     ...line("receipt-sn", tx.sn ? `<code>${html(tx.sn)}</code>` : undefined),
-    ...line("receipt-status", statusLabel(t, lang, tx.status, tx.kind)),
+    ...line("receipt-status", statusLabel(t, lang, tx.status, tx.kind, tx.kind === "deposit" && detailOf(tx, "deposit").instant !== undefined)),
     // Only a refusal's reason helps the reader; internal notes of unknown outcomes stay out.
     ...line("receipt-message", tx.message && tx.status === "failed" ? html(tx.message) : undefined),
     ...line("receipt-ref", `<code>${html(tx.refId)}</code>`),

@@ -175,3 +175,84 @@ describe("6. deposit words", () => {
     expect(u.lastReply()).toContain("Sudah dibayar, masuk saldo hari kerja berikutnya (H+1)");
   });
 });
+
+describe("2. 'Cek status' on an unpaid deposit keeps the payment instructions", () => {
+  it("bank transfer: account, exact amount, deadline and Cancel stay; the answer is a toast", async () => {
+    w = await makeWorld();
+    const u = await w.linkedUser({ languageCode: "id" });
+    await u.sendCommand("deposit");
+    await pickMethod(u, /^Bank BCA · /);
+    await u.sendText("50000");
+    await u.pressButton(CONFIRM);
+    const tx = w.store.listTxByChat(u.chatId).items[0]!;
+    const before = message(u, tx.messageId!);
+    const text = before.text!;
+    expect(text).toContain("Transfer TEPAT");
+    await u.pressButton("🔄 Cek status", { messageId: tx.messageId! });
+    const after = message(u, tx.messageId!);
+    expect(after.text).toBe(text);
+    expect(u.buttons({ messageId: tx.messageId! })).toEqual(["🔄 Cek status", "🚫 Batalkan deposit"]);
+    expect(String(w.fake.lastCall("answerCallbackQuery")!.payload.text)).toContain("Menunggu pembayaran");
+  });
+
+  it("e-wallet: the pay link stays; once paid the instructions show it and the receipt comes as a new message", async () => {
+    w = await makeWorld();
+    const u = await w.linkedUser({ languageCode: "id" });
+    await u.sendCommand("deposit");
+    await pickMethod(u, /^E-Wallet DANA · /);
+    await u.sendText("20000");
+    await u.pressButton(CONFIRM);
+    const tx = w.store.listTxByChat(u.chatId).items[0]!;
+    await u.pressButton("🔄 Cek status", { messageId: tx.messageId! });
+    expect(u.buttons({ messageId: tx.messageId! })).toEqual(["💳 Bayar", "🔄 Cek status", "🚫 Batalkan deposit"]);
+    w.sandbox.payDeposit(tx.upstreamId!);
+    await u.pressButton("🔄 Cek status", { messageId: tx.messageId! });
+    expect(w.store.getTx(tx.refId)!.status).toBe("processing");
+    expect(message(u, tx.messageId!).text).toContain("Pembayaran deposit diterima");
+    // 3. the check that first sees the payment offers the release.
+    expect(u.lastReply()).toContain("Sudah dibayar");
+    expect(u.buttons()).toContain("⚡ Cairkan sekarang");
+  });
+});
+
+describe("3. instant release wherever a paid deposit is shown, and old messages updated after it", () => {
+  it("/status ID offers the release; after it no message keeps a live ⚡ or says H+1", async () => {
+    w = await makeWorld();
+    const u = await w.linkedUser({ languageCode: "id" });
+    await u.sendCommand("deposit");
+    await pickMethod(u, /^QRIS · /);
+    await u.sendText("50000");
+    await u.pressButton(CONFIRM);
+    const tx = w.store.listTxByChat(u.chatId).items[0]!;
+    w.sandbox.payDeposit(tx.upstreamId!);
+    await u.sendCommand("status", tx.refId);
+    const statusMessage = u.sentMessageIds.at(-1)!;
+    expect(u.lastReply()).toContain("Cairkan sekarang");
+    expect(u.buttons({ messageId: statusMessage })).toEqual(["🔄 Perbarui status", "⚡ Cairkan sekarang"]);
+    // The QR photo was updated by that check too, with the release on it.
+    expect(message(u, tx.messageId!).caption).toContain("SUDAH DIBAYAR");
+
+    await u.pressButton("⚡ Cairkan sekarang", { messageId: statusMessage });
+    await u.pressButton(/Ya, cairkan/);
+    expect(w.store.getTx(tx.refId)).toMatchObject({ status: "success", detail: { instant: "done" } });
+    for (const m of u.messages().filter((m) => m.from === "bot" && !m.deleted)) {
+      const labels = (m.inlineKeyboard ?? []).flat().map((b) => b.text);
+      expect(labels).not.toContain("⚡ Cairkan sekarang");
+      expect(m.text ?? m.caption ?? "").not.toContain("H+1");
+    }
+    expect(message(u, statusMessage).text).toContain("Deposit masuk");
+    expect(message(u, tx.messageId!).caption).toContain("Deposit masuk");
+  });
+});
+
+/** Presses the method button, paging forward through the choice list when needed. */
+async function pickMethod(u: FakeUser, label: RegExp): Promise<void> {
+  for (let page = 0; page < 5; page++) {
+    if (u.findButton(label)) {
+      await u.pressButton(label);
+      return;
+    }
+    await u.pressButton(/Berikutnya|Next/);
+  }
+  throw new Error(`no method button ${String(label)}`);
+}
