@@ -110,7 +110,8 @@ export class Notifier {
       this.headline(lang, tx, kind),
       ...(what ? [`<b>${t(lang, `kind-${tx.kind}`)}</b>: ${what}`] : []),
       ...(kind === "success" && tx.sn ? [`${t(lang, "receipt-sn")}: <code>${html(tx.sn)}</code>`] : []),
-      `${t(lang, "receipt-ref")}: <code>${html(tx.refId)}</code>`,
+      // The unknown headline names the reference already.
+      ...(kind === "unknown" ? [] : [`${t(lang, "receipt-ref")}: <code>${html(tx.refId)}</code>`]),
     ];
     return this.money(lang, lines.join("\n"));
   }

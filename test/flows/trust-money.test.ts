@@ -60,6 +60,20 @@ describe("1. confirm says it is sending, and a repeated purchase asks first", ()
     expect(w.sandbox.calls(CREATE)).toHaveLength(2);
   });
 
+  it("/beli typed again while the first create is still running: the warning, not a second purchase", async () => {
+    w = await makeWorld({ upstreamTimeoutMs: 400 });
+    const u = await w.linkedUser({ languageCode: "en" });
+    await u.sendCommand("topup", "S10 081234567890");
+    w.sandbox.fault(CREATE, "timeout");
+    const pressing = u.pressButton(CONFIRM);
+    await vi.waitFor(() => expect(w.sandbox.calls(CREATE)).toHaveLength(1), { timeout: 5000, interval: 5 });
+    const typing = u.sendCommand("topup", "S10 081234567890");
+    await Promise.all([pressing, typing]);
+    expect(u.lastReply()).toMatch(/There is already a purchase of .* for 081234567890 at \d\d:\d\d WIB/);
+    expect(u.buttons()).toEqual(["🔁 Yes, buy again", "❌ Cancel"]);
+    expect(w.sandbox.calls(CREATE)).toHaveLength(1);
+  });
+
   it("another target or product is not a repeat", async () => {
     w = await makeWorld();
     const u = await w.linkedUser({ languageCode: "en" });
