@@ -158,6 +158,16 @@ confirm-expired = This confirm screen has expired (over 10 minutes). Please star
 confirm-was-cancelled = This screen was cancelled (or expired), so nothing was sent. Start again from /menu.
 confirm-already = This transaction was already processed.
 confirm-sending = Processing…
+confirm-sending-title = ⏳ <b>Sending to the provider…</b> Do not repeat this transaction; the result follows in the next message.
+confirm-sent-title = ☑️ <b>Sent to the provider.</b> The result is in the next message.
+confirm-balance = Your balance: <b>{ $balance }</b>
+confirm-low-balance =
+    ❌ <b>Balance too low</b>: total { $total }, your balance { $balance } ({ $missing } short).
+    Nothing was sent to the provider. Top up your balance with Deposit first, then try again.
+confirm-duplicate =
+    ⚠️ <b>There is already a purchase of { $what } for { $target } at { $time }</b> ({ $status }, id <code>{ $ref }</code>).
+    Buy again? If you do, both may go through and your balance is charged twice.
+button-buy-again = 🔁 Yes, buy again
 money-rejected = ❌ <b>Refused by the provider</b>: { $message }
 money-pending = ⏳ Processing. The bot will tell you when the status changes.
 money-unknown =
@@ -174,6 +184,9 @@ status-success = Successful
 status-failed = Failed
 status-expired = Expired
 status-cancel = Cancelled
+status-deposit-pending = Waiting for payment
+status-deposit-processing = Paid, credited on the next working day (H+1)
+status-deposit-releasing = Paid, instant release requested
 
 kind-prepaid = Purchase
 kind-postpaid = Bill payment
@@ -407,7 +420,11 @@ deposit-release-unknown =
 ## Status watcher (automatic messages when a transaction changes) and /status
 
 watch-success = ✅ <b>Transaction successful</b>
-watch-failed = ❌ <b>Transaction failed</b>. The reason is in the note below.
+watch-failed = ❌ <b>Transaction failed</b>.
+watch-failed-reason = The provider's reason: { $reason }
+watch-failed-no-reason = The provider gave no reason.
+watch-money-refunded = 💰 According to the provider, your balance was refunded.
+watch-money-unstated = The provider did not say whether your balance was refunded. Check with /balance; if it was charged and not returned, contact the provider with the reference id below.
 watch-deposit-success = ✅ <b>Deposit received</b>: { $credited } was added to your balance.
 watch-deposit-failed = ❌ <b>Deposit failed</b>. Nothing was added to your balance.
 watch-deposit-expired = ⌛ <b>Deposit expired</b>: no payment was received. Make a new one with /deposit if needed.

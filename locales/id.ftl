@@ -158,6 +158,16 @@ confirm-expired = Layar konfirmasi ini sudah kedaluwarsa (lebih dari 10 menit). 
 confirm-already = Transaksi ini sudah diproses.
 confirm-was-cancelled = Layar ini sudah dibatalkan (atau kedaluwarsa), jadi tidak ada yang dikirim. Mulai lagi dari /menu.
 confirm-sending = Memproses…
+confirm-sending-title = ⏳ <b>Mengirim ke penyedia…</b> Jangan ulangi transaksi ini; hasilnya menyusul di pesan berikutnya.
+confirm-sent-title = ☑️ <b>Sudah dikirim ke penyedia.</b> Hasilnya ada di pesan berikutnya.
+confirm-balance = Saldo Anda: <b>{ $balance }</b>
+confirm-low-balance =
+    ❌ <b>Saldo tidak cukup</b>: total { $total }, saldo Anda { $balance } (kurang { $missing }).
+    Tidak ada yang dikirim ke penyedia. Isi saldo dulu lewat Deposit, lalu ulangi.
+confirm-duplicate =
+    ⚠️ <b>Sudah ada pembelian { $what } untuk { $target } pukul { $time }</b> ({ $status }, ID <code>{ $ref }</code>).
+    Beli lagi? Bila ya, keduanya bisa berhasil dan saldo terpotong dua kali.
+button-buy-again = 🔁 Ya, beli lagi
 money-rejected = ❌ <b>Ditolak penyedia</b>: { $message }
 money-pending = ⏳ Sedang diproses. Bot akan mengabari Anda saat statusnya berubah.
 money-unknown =
@@ -174,6 +184,9 @@ status-success = Berhasil
 status-failed = Gagal
 status-expired = Kedaluwarsa
 status-cancel = Dibatalkan
+status-deposit-pending = Menunggu pembayaran
+status-deposit-processing = Sudah dibayar, masuk saldo hari kerja berikutnya (H+1)
+status-deposit-releasing = Sudah dibayar, pencairan instan diminta
 
 kind-prepaid = Pembelian
 kind-postpaid = Pembayaran tagihan
@@ -404,7 +417,11 @@ deposit-release-unknown =
 ## Pemantau status (pesan otomatis saat status transaksi berubah) dan /status
 
 watch-success = ✅ <b>Transaksi berhasil</b>
-watch-failed = ❌ <b>Transaksi gagal</b>. Alasannya ada di keterangan di bawah.
+watch-failed = ❌ <b>Transaksi gagal</b>.
+watch-failed-reason = Alasan dari penyedia: { $reason }
+watch-failed-no-reason = Penyedia tidak menyebutkan alasannya.
+watch-money-refunded = 💰 Menurut penyedia, saldo Anda sudah dikembalikan.
+watch-money-unstated = Penyedia tidak menyebutkan apakah saldo dikembalikan. Cek dengan /saldo; bila terpotong dan tidak kembali, hubungi penyedia dengan ID referensi di bawah.
 watch-deposit-success = ✅ <b>Deposit masuk</b>: { $credited } sudah ditambahkan ke saldo Anda.
 watch-deposit-failed = ❌ <b>Deposit gagal</b>. Tidak ada dana yang masuk ke saldo.
 watch-deposit-expired = ⌛ <b>Deposit kedaluwarsa</b>: tidak ada pembayaran yang diterima. Buat deposit baru lewat /deposit bila perlu.

@@ -26,15 +26,15 @@ export async function editOrReply(
   text: string,
   other: { reply_markup?: InlineKeyboard } = {},
   edit = true,
-): Promise<void> {
+): Promise<number> {
   const pressed = ctx.callbackQuery?.message;
   if (edit && pressed && "text" in pressed && pressed.text !== undefined) {
     try {
       await ctx.editMessageText(text, other);
-      return;
+      return pressed.message_id;
     } catch (err) {
-      if (isNotModified(err)) return;
+      if (isNotModified(err)) return pressed.message_id;
     }
   }
-  await ctx.reply(text, other);
+  return (await ctx.reply(text, other)).message_id;
 }

@@ -194,6 +194,8 @@ export const cb = {
   // The confirm engine (src/bot/money/confirm.ts).
   confirm: shape("ok:{refId}", { refId }),
   cancelDraft: shape("no:{refId}", { refId }),
+  /** "Buy again" under the warning that the same purchase is still open. */
+  confirmAgain: shape("ag:{refId}", { refId }),
   retry: shape("rt:{refId}", { refId }),
   /** Check (or refresh) the status of a transaction; also sent by the watcher. */
   status: shape("st:{refId}", { refId }),

@@ -19,8 +19,15 @@ export const STATUS_ICON: Record<TxRecord["status"], string> = {
   cancel: "🚫",
 };
 
-export function statusLabel(t: Translate, lang: Lang, status: TxRecord["status"]): string {
-  return `${STATUS_ICON[status]} ${t(lang, `status-${status}`)}`;
+/** A deposit's open states in its own words: unpaid is "waiting for payment", paid waits for settlement. */
+const DEPOSIT_WORDS: Partial<Record<TxRecord["status"], string>> = {
+  pending: "status-deposit-pending",
+  processing: "status-deposit-processing",
+};
+
+export function statusLabel(t: Translate, lang: Lang, status: TxRecord["status"], kind?: TxRecord["kind"], releasing = false): string {
+  const key = releasing && status === "processing" ? "status-deposit-releasing" : (kind === "deposit" && DEPOSIT_WORDS[status]) || `status-${status}`;
+  return `${STATUS_ICON[status]} ${t(lang, key)}`;
 }
 
 /** A receipt: what, to whom, how much, status, ids and times (HTML). */
@@ -29,16 +36,18 @@ export function receiptText(t: Translate, lang: Lang, tx: TxRecord): string {
     value === undefined || value === null || value === "" ? [] : [`${t(lang, key)}: ${value}`];
   const customer = detailOf(tx, "postpaid").customerName;
   const holder = detailOf(tx, "transfer").holderName;
+  // A failed sale or transfer charged nothing in the end: a fee and a total would read as a charge.
+  const charged = tx.status !== "failed";
   const lines = [
     `<b>${t(lang, `kind-${tx.kind}`)}</b>${tx.title ? `: ${html(tx.title)}` : ""}`,
     ...line("receipt-target", tx.target && `<code>${html(tx.target)}</code>`),
     ...line("receipt-customer", customer === undefined ? undefined : html(customer)),
     ...line("receipt-holder", holder === undefined ? undefined : html(holder)),
     ...line("receipt-amount", rupiah(tx.amount)),
-    ...line("receipt-fee", tx.fee ? rupiah(tx.fee) : undefined),
-    ...line("receipt-total", tx.total !== undefined && tx.total !== tx.amount ? rupiah(tx.total) : undefined),
+    ...line("receipt-fee", charged && tx.fee ? rupiah(tx.fee) : undefined),
+    ...line("receipt-total", charged && tx.total !== undefined && tx.total !== tx.amount ? rupiah(tx.total) : undefined),
     ...line("receipt-sn", tx.sn ? `<code>${html(tx.sn)}</code>` : undefined),
-    ...line("receipt-status", statusLabel(t, lang, tx.status)),
+    ...line("receipt-status", statusLabel(t, lang, tx.status, tx.kind, tx.kind === "deposit" && detailOf(tx, "deposit").instant !== undefined)),
     // Only a refusal's reason helps the reader; internal notes of unknown outcomes stay out.
     ...line("receipt-message", tx.message && tx.status === "failed" ? html(tx.message) : undefined),
     ...line("receipt-ref", `<code>${html(tx.refId)}</code>`),

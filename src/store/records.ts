@@ -128,6 +128,8 @@ export const DepositDetailSchema = z.object({
   photo: z.boolean().optional(),
   instant: z.enum(["sending", "done", "unknown"]).optional(),
   handlingFee: optNumber,
+  /** Other messages (status checks) that offered the instant release: updated after a release. */
+  offers: z.array(z.int()).optional(),
 });
 
 const txBase = {

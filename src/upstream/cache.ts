@@ -6,16 +6,18 @@
 import { createHash } from "node:crypto";
 import type { Clock } from "../clock.js";
 import type { UpstreamClient } from "./client.js";
-import type { Bank, DepositMethod, PostpaidProduct, PrepaidProduct } from "./types.js";
+import type { Bank, DepositMethod, PostpaidProduct, PrepaidProduct, Profile } from "./types.js";
 
 export const DEFAULT_LIST_TTL_MS = 5 * 60_000;
+/** The balance on a confirm screen may be this old; a create forgets it at once (forgetProfile). */
+export const PROFILE_TTL_MS = 60_000;
 
 interface Entry<T> {
   at: number;
   value: Promise<T>;
 }
 
-type ListName = "prepaid" | "postpaid" | "banks" | "depositMethods";
+type ListName = "prepaid" | "postpaid" | "banks" | "depositMethods" | "profile";
 
 export class ListCache {
   private entries = new Map<string, Entry<unknown>>();
@@ -39,6 +41,15 @@ export class ListCache {
     return this.get(apiKey, "depositMethods", () => this.upstream.depositMethods(apiKey));
   }
 
+  /** The account's profile (balance), cached briefly so every confirm screen can show it. */
+  profile(apiKey: string): Promise<Profile> {
+    return this.get(apiKey, "profile", () => this.upstream.getProfile(apiKey), PROFILE_TTL_MS);
+  }
+  /** After money moved (a create, a release): the next confirm screen asks again. */
+  forgetProfile(apiKey: string): void {
+    this.entries.delete(`${hashKey(apiKey)}:profile`);
+  }
+
   /** Forgets one api key's lists (the user's refresh button) or everything (an admin's). */
   invalidate(apiKey?: string): void {
     if (apiKey === undefined) {
@@ -49,11 +60,11 @@ export class ListCache {
     for (const k of this.entries.keys()) if (k.startsWith(prefix)) this.entries.delete(k);
   }
 
-  private get<T>(apiKey: string, name: ListName, load: () => Promise<T>): Promise<T> {
+  private get<T>(apiKey: string, name: ListName, load: () => Promise<T>, ttlMs = this.ttlMs): Promise<T> {
     const id = `${hashKey(apiKey)}:${name}`;
     const now = this.clock.now();
     const hit = this.entries.get(id) as Entry<T> | undefined;
-    if (hit && now - hit.at < this.ttlMs) return hit.value;
+    if (hit && now - hit.at < ttlMs) return hit.value;
     const value = load();
     this.entries.set(id, { at: now, value });
     // A failed load is not cached: the next press tries again.

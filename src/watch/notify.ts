@@ -6,8 +6,10 @@
  *    payment instructions) is edited to show the outcome and loses its buttons. An edit can be
  *    repeated safely (the same content again is "not modified"), which the exactly-once
  *    protocol in watcher.ts relies on;
- *  - a new notice message, so the phone actually notifies (edits are silent). Expiry and
- *    cancellation of a deposit need none when its message could be edited.
+ *  - a new notice message, so the phone actually notifies (edits are silent). When the original
+ *    shows the outcome, the notice is short and replies to it (the full receipt is right there);
+ *    otherwise it carries the full receipt. Expiry and cancellation of a deposit need none when
+ *    its message could be edited.
  *
  * Knows grammY only through `MessageApi` (satisfied by `bot.api` and `ctx.api`). Requests go
  * through delivery.ts's deliver(), which classifies Telegram's answers as for the other bulk senders.
@@ -24,6 +26,7 @@ import { detailOf, type Lang, type TxRecord, type TxStatus } from "../store/type
 
 interface SendOptions {
   reply_markup?: InlineKeyboardMarkup;
+  reply_parameters?: { message_id: number; allow_sending_without_reply?: boolean };
 }
 
 /** The part of grammY's `Api` the watcher uses. */
@@ -84,6 +87,8 @@ export interface NotifierOptions {
 }
 
 const CAPTION_LIMIT = 1024;
+/** The provider's failure remark says the balance came back (e.g. "... Saldo dikembalikan"). */
+const REFUND_WORDS = /dikembalikan|refund/i;
 
 export class Notifier {
   constructor(
@@ -94,7 +99,21 @@ export class Notifier {
 
   /** The notice message's text (HTML). `tx` shows the state being announced. */
   noticeText(lang: Lang, tx: TxRecord, kind: NoticeKind): string {
-    return this.money(lang, `${this.headline(lang, tx, kind)}\n\n${receiptText(this.t, lang, tx)}`);
+    return this.money(lang, `${this.headline(lang, tx, kind)}\n\n${this.receipt(lang, tx, kind)}`);
+  }
+
+  /** The notice under an original that shows the full receipt: what changed, for what, the ids. */
+  shortNoticeText(lang: Lang, tx: TxRecord, kind: NoticeKind): string {
+    const t = this.t;
+    const what = [tx.title && html(tx.title), tx.target && `<code>${html(tx.target)}</code>`].filter(Boolean).join(" · ");
+    const lines = [
+      this.headline(lang, tx, kind),
+      ...(what ? [`<b>${t(lang, `kind-${tx.kind}`)}</b>: ${what}`] : []),
+      ...(kind === "success" && tx.sn ? [`${t(lang, "receipt-sn")}: <code>${html(tx.sn)}</code>`] : []),
+      // The unknown headline names the reference already.
+      ...(kind === "unknown" ? [] : [`${t(lang, "receipt-ref")}: <code>${html(tx.refId)}</code>`]),
+    ];
+    return this.money(lang, lines.join("\n"));
   }
 
   /**
@@ -111,9 +130,12 @@ export class Notifier {
     }
     const quiet = kind === "expired" || kind === "cancel";
     if (shown && (quiet || mayHaveBeenSent)) return "edited";
+    // Replying to the edited original makes the phone ring and points at the full receipt.
+    const replyTo = shown && tx.messageId !== undefined ? { reply_parameters: { message_id: tx.messageId, allow_sending_without_reply: true } } : {};
     const r = await this.paced(() =>
-      this.api.sendMessage(tx.chatId, this.noticeText(lang, tx, kind), {
+      this.api.sendMessage(tx.chatId, shown ? this.shortNoticeText(lang, tx, kind) : this.noticeText(lang, tx, kind), {
         ...withMarkup(this.noticeMarkup(lang, tx, kind)),
+        ...replyTo,
       }),
     );
     // No signal is given, so "stopped" cannot happen.
@@ -135,7 +157,7 @@ export class Notifier {
           ...withMarkup(markup),
         });
       }
-      const text = this.money(lang, `${this.headline(lang, tx, kind)}\n\n${receiptText(this.t, lang, tx)}`);
+      const text = this.noticeText(lang, tx, kind);
       return this.api.editMessageText(tx.chatId, messageId, text, { ...withMarkup(markup) });
     });
     if (r.outcome === "sent" || ("error" in r && isNotModified(r.error))) return "ok";
@@ -156,7 +178,7 @@ export class Notifier {
         if (!deposit) return t(lang, "watch-success");
         return t(lang, "watch-deposit-success", { credited: rupiah(credited(tx)) });
       case "failed":
-        return t(lang, deposit ? "watch-deposit-failed" : "watch-failed");
+        return deposit ? t(lang, "watch-deposit-failed") : this.failedHeadline(lang, tx);
       case "expired":
         return t(lang, "watch-deposit-expired");
       case "cancel":
@@ -171,6 +193,22 @@ export class Notifier {
         return tx.upstreamId === undefined ? t(lang, "watch-gave-up-unknown", { ref, hours }) : t(lang, "watch-gave-up", { ref, hours });
       }
     }
+  }
+
+  /** Why it failed (the provider's words, or a plain sentence) and what the provider said of the money. */
+  private failedHeadline(lang: Lang, tx: TxRecord): string {
+    const t = this.t;
+    const reason = tx.message?.trim();
+    return [
+      t(lang, "watch-failed"),
+      reason ? t(lang, "watch-failed-reason", { reason: html(reason) }) : t(lang, "watch-failed-no-reason"),
+      t(lang, reason && REFUND_WORDS.test(reason) ? "watch-money-refunded" : "watch-money-unstated"),
+    ].join("\n");
+  }
+
+  /** The full receipt; a failure's reason is in its headline already. */
+  private receipt(lang: Lang, tx: TxRecord, kind: NoticeKind): string {
+    return receiptText(this.t, lang, kind === "failed" && tx.kind !== "deposit" ? { ...tx, message: undefined } : tx);
   }
 
   private caption(lang: Lang, tx: TxRecord, kind: NoticeKind): string {

@@ -234,7 +234,7 @@ describe("/deposit", () => {
     w.sandbox.payDeposit(tx.upstreamId!);
     await u.pressButton("🚫 Batalkan deposit");
     expect(u.lastReply()).toContain("tidak bisa dibatalkan lagi");
-    expect(u.lastReply()).toContain("Diproses penyedia");
+    expect(u.lastReply()).toContain("Sudah dibayar, masuk saldo hari kerja berikutnya");
     expect(sandboxDeposit(tx).status).toBe("processing");
     expect(w.store.getTx(tx.refId)!.status).toBe("processing");
     expect(u.buttons({ messageId: tx.messageId! })).toEqual(["🔄 Cek status", "⚡ Cairkan sekarang"]);

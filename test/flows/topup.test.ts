@@ -349,8 +349,9 @@ describe("money safety", () => {
   it("insufficient balance shows the provider's message with try again and menu", async () => {
     await world();
     const u = await w.linkedUser({ languageCode: "id" });
-    w.sandbox.setBalance(w.demoKey, 0);
     await u.sendCommand("beli", "S10 081234567890");
+    // Spent elsewhere after the confirm screen (too little up front is refused before: trust-money).
+    w.sandbox.setBalance(w.demoKey, 0);
     await u.pressButton(CONFIRM);
     expect(u.lastReply()).toContain("Saldo tidak mencukupi");
     expect(u.buttons()).toEqual(["🔁 Coba lagi", "🏠 Menu"]);

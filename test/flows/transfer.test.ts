@@ -194,9 +194,10 @@ describe("/transfer", () => {
   it("insufficient balance is refused with the provider's message and nothing is charged", async () => {
     await open();
     const u = await w.linkedUser({ languageCode: "en" });
-    w.sandbox.setBalance(w.demoKey, 20_000);
     await toAccount(u, "bca", /BCA/, "1234567890");
     await toConfirm(u, "50rb");
+    // Spent elsewhere after the confirm screen (too little up front is refused before: trust-money).
+    w.sandbox.setBalance(w.demoKey, 20_000);
     await u.pressButton("✅ Confirm");
     expect(u.lastReply()).toContain("Refused by the provider");
     expect(u.lastReply()).toContain("Saldo tidak mencukupi");

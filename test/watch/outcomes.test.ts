@@ -40,7 +40,9 @@ describe("status watcher: outcomes are announced once", () => {
     const [okNotice] = noticesAbout(w, id, preOk.refId);
     expect(okNotice).toContain("Transaksi berhasil");
     expect(okNotice).toContain(s(preOk.refId).sn!);
-    expect(okNotice).toContain(rupiah(preOk.amount));
+    // The notice is short (it replies to the original, which shows the full receipt with the price).
+    expect(okNotice).not.toContain(rupiah(preOk.amount));
+    expect(w.fake.message(id, preOk.messageId!)!.text).toContain(rupiah(preOk.amount));
     const [badNotice] = noticesAbout(w, id, preBad.refId);
     expect(badNotice).toContain("Transaksi gagal");
     expect(badNotice).toContain("nomor tujuan tidak aktif");

@@ -14,7 +14,7 @@ import type { BaseContext, BotContext } from "../context.js";
 import { html, rupiah } from "../../render/format.js";
 import { requireKey } from "../guards.js";
 import type { FeatureModule } from "../module.js";
-import { depositActionsKeyboard, depositKind } from "../money/deposit.js";
+import { depositActionsKeyboard, depositKind, rememberReleaseOffer } from "../money/deposit.js";
 import { receiptText, STATUS_ICON, statusLabel } from "../../render/receipt.js";
 import { moneyText, upstreamErrorText } from "../replies.js";
 import { DEPOSIT_FLOW, depositFlow } from "../flows/deposit.js";
@@ -69,6 +69,31 @@ async function refreshPressedButtons(ctx: BotContext, tx: TxRecord): Promise<voi
   await ctx.editMessageReplyMarkup({ reply_markup: depositActionsKeyboard(ctx, tx) }).catch(() => undefined);
 }
 
+/**
+ * After a release: the deposit's own message and the status messages that offered the release
+ * show what happened (no "H+1" left, no live release button). The pressed preview is handled apart.
+ */
+async function updateAfterRelease(ctx: BotContext, tx: TxRecord): Promise<void> {
+  const pressed = ctx.callbackQuery?.message?.message_id;
+  const d = detailOf(tx, "deposit");
+  const markup = depositActionsKeyboard(ctx, tx);
+  const other = markup ? { reply_markup: markup } : {};
+  const receipt = receiptText(ctx.translate, ctx.lang, tx);
+  const head =
+    tx.status === "success"
+      ? ctx.t("watch-deposit-success", { credited: rupiah(d.credited ?? tx.amount - (tx.fee ?? 0)) })
+      : ctx.t("deposit-release-requested", { status: statusLabel(ctx.translate, ctx.lang, tx.status, "deposit") });
+  const text = moneyText(ctx, `${head}\n\n${receipt}`);
+  const ignore = () => undefined;
+  if (tx.messageId !== undefined && tx.messageId !== pressed) {
+    if (d.photo) await ctx.api.editMessageCaption(tx.chatId, tx.messageId, { caption: text, ...other }).catch(ignore);
+    else await ctx.api.editMessageText(tx.chatId, tx.messageId, text, other).catch(ignore);
+  }
+  for (const id of d.offers ?? []) {
+    if (id !== pressed && id !== tx.messageId) await ctx.api.editMessageText(tx.chatId, id, text, other).catch(ignore);
+  }
+}
+
 async function replyUpstreamError(ctx: BotContext, err: unknown): Promise<void> {
   if (!(err instanceof UpstreamError)) throw err;
   await ctx.reply(upstreamErrorText(ctx, err));
@@ -108,7 +133,7 @@ onCallback(composer, cb.depositCancel, async (ctx, { refId }) => {
     await refreshPressedButtons(ctx, fresh.tx);
     const hint = fresh.tx.status === "processing" ? `\n${ctx.t("deposit-processing-hint")}` : "";
     await ctx.reply(
-      moneyText(ctx, `${ctx.t("deposit-cancel-refused", { ref: html(tx.refId), status: statusLabel(ctx.translate, ctx.lang, fresh.shown) })}${hint}`),
+      moneyText(ctx, `${ctx.t("deposit-cancel-refused", { ref: html(tx.refId), status: statusLabel(ctx.translate, ctx.lang, fresh.shown, "deposit") })}${hint}`),
     );
   } catch (err) {
     await replyUpstreamError(ctx, err);
@@ -126,12 +151,15 @@ onCallback(composer, cb.depositRelease, async (ctx, { refId }) => {
     return;
   }
   await ctx.answerCallbackQuery();
+  // A notice or status message with this button: updated after the release.
+  const pressed = ctx.callbackQuery.message?.message_id;
+  if (pressed !== undefined) await rememberReleaseOffer(ctx.deps.store, tx, pressed);
   try {
     let shown = tx.status;
     if (tx.status !== "processing") ({ tx, shown } = await refreshDeposit(ctx, apiKey, tx));
     if (tx.status !== "processing" || !tx.upstreamId) {
       await refreshPressedButtons(ctx, tx);
-      await ctx.reply(ctx.t("deposit-release-unavailable", { status: statusLabel(ctx.translate, ctx.lang, shown) }));
+      await ctx.reply(ctx.t("deposit-release-unavailable", { status: statusLabel(ctx.translate, ctx.lang, shown, "deposit") }));
       return;
     }
     const preview = await ctx.deps.upstream.instantDeposit(apiKey, { id: tx.upstreamId, action: false });
@@ -188,11 +216,11 @@ onCallback(composer, cb.depositReleaseConfirm, async (ctx, { refId }) => {
     const text =
       r.status === "success"
         ? ctx.t("deposit-release-done", { received: rupiah(r.received), total: rupiah(r.totalFee) })
-        : ctx.t("deposit-release-requested", { status: statusLabel(ctx.translate, ctx.lang, r.status) });
+        : ctx.t("deposit-release-requested", { status: statusLabel(ctx.translate, ctx.lang, r.status, "deposit") });
+    await updateAfterRelease(ctx, result);
     await ctx.reply(moneyText(ctx, `${text}\n\n${receiptText(ctx.translate, ctx.lang, result)}`), {
       reply_markup: depositActionsKeyboard(ctx, result),
     });
-    if (result.status === "success") await clearTxMessageButtons(ctx, result);
   } catch (err) {
     if (err instanceof UpstreamRejected) {
       // Refused: nothing was released, so asking again later is safe.

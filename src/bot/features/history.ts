@@ -38,7 +38,7 @@ export function historyOf(store: Store, chatId: number): TxRecord[] {
 export function txLine(ctx: BaseContext, tx: TxRecord): string {
   const what = tx.title ? html(tx.title) : ctx.t(`kind-${tx.kind}`);
   const target = tx.target ? ` · <code>${html(tx.target)}</code>` : "";
-  return `${KIND_ICON[tx.kind]} <b>${what}</b>${target} · ${rupiah(tx.amount)} · ${statusLabel(ctx.translate, ctx.lang, tx.status)} · ${wibTime(tx.createdAt, ctx.lang)}`;
+  return `${KIND_ICON[tx.kind]} <b>${what}</b>${target} · ${rupiah(tx.amount)} · ${statusLabel(ctx.translate, ctx.lang, tx.status, tx.kind)} · ${wibTime(tx.createdAt, ctx.lang)}`;
 }
 
 /** A button label for a transaction (plain text, kept short). */

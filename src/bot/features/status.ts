@@ -7,6 +7,12 @@
  * Only the chat's own transactions are found; another chat's id reads as "not found". When
  * this check is the one that sees a change, its answer is the announcement: the transaction's
  * own message (e.g. the QRIS photo) is updated and the watcher will not announce it again.
+ *
+ * A deposit's own message (payment instructions) is never replaced by a check: while unpaid the
+ * payer still needs it, so the button answers with a toast; a change is shown there as the
+ * watcher shows it and the receipt comes as a new message. A paid deposit waiting for settlement
+ * offers the instant release wherever it is shown; those messages are remembered (`offers`) so
+ * the release can update them.
  */
 import { Composer, InlineKeyboard } from "grammy";
 import type { Store } from "../../store/store.js";
@@ -21,6 +27,7 @@ import { receiptText, statusLabel } from "../../render/receipt.js";
 import type { FeatureModule } from "../module.js";
 import { editOrReply, moneyText } from "../replies.js";
 import { txButtonLabel } from "./history.js";
+import { releasable, rememberReleaseOffer } from "../money/deposit.js";
 
 const OPEN_LIST_MAX = 10;
 
@@ -54,10 +61,10 @@ interface Checked {
  * stored. The answer is the announcement: a pressed text message is rewritten with it below, and
  * any other message of the transaction (a QRIS photo) is updated by the watcher.
  */
-async function check(ctx: BaseContext, tx: Readonly<TxRecord>): Promise<Checked> {
+async function check(ctx: BaseContext, tx: Readonly<TxRecord>, keepPressed = false): Promise<Checked> {
   if (!OPEN_STATUSES.has(tx.status)) return { tx };
   const pressed = ctx.callbackQuery?.message;
-  const rewritten = pressed !== undefined && "text" in pressed && pressed.text !== undefined;
+  const rewritten = !keepPressed && pressed !== undefined && "text" in pressed && pressed.text !== undefined;
   const outcome = await ctx.deps.statusChecker.checkNow(tx.refId, {
     shownByCaller: true,
     ...(rewritten ? { pressedMessageId: pressed.message_id } : {}),
@@ -72,13 +79,20 @@ function statusView(ctx: BaseContext, { tx, lookup }: Checked): { text: string; 
   if (open && lookup?.kind === "not-found" && tx.upstreamId === undefined) notes.push(ctx.t("check-not-at-provider", { ref: html(tx.refId) }));
   else if (open && lookup?.kind !== "error") notes.push(ctx.t("check-still-open"));
   if (open && tx.watch?.gaveUp) notes.push(ctx.t("check-gave-up-note"));
+  const release = releasable(tx);
+  if (release) notes.push(ctx.t("deposit-processing-hint"));
   const text = moneyText(ctx, [receiptText(ctx.translate, ctx.lang, tx), ...notes].join("\n\n"));
-  return open ? { text, markup: new InlineKeyboard().text(ctx.t("button-refresh-status"), cb.status.encode({ refId: tx.refId })) } : { text };
+  if (!open) return { text };
+  const markup = new InlineKeyboard().text(ctx.t("button-refresh-status"), cb.status.encode({ refId: tx.refId }));
+  if (release) markup.text(ctx.t("deposit-button-release"), cb.depositRelease.encode({ refId: tx.refId }));
+  return { text, markup };
 }
 
 async function replyStatus(ctx: BotContext, tx: TxRecord): Promise<void> {
-  const view = statusView(ctx, await check(ctx, tx));
-  await ctx.reply(view.text, { ...(view.markup ? { reply_markup: view.markup } : {}) });
+  const checked = await check(ctx, tx);
+  const view = statusView(ctx, checked);
+  const sent = await ctx.reply(view.text, { ...(view.markup ? { reply_markup: view.markup } : {}) });
+  await rememberReleaseOffer(ctx.deps.store, checked.tx, sent.message_id);
 }
 
 async function listOpen(ctx: BotContext): Promise<void> {
@@ -126,11 +140,16 @@ onCallback(composer, cb.status, async (ctx, { refId }) => {
     await ctx.answerCallbackQuery({ text: ctx.t("not-linked"), show_alert: true });
     return;
   }
-  const checked = await check(ctx, tx);
-  await ctx.answerCallbackQuery({ text: ctx.t("check-callback-status", { status: statusLabel(ctx.translate, ctx.lang, checked.tx.status) }) });
+  const message = ctx.callbackQuery.message;
+  // A deposit's own message keeps its payment instructions (and Cancel): never rewritten here.
+  const instructions = tx.kind === "deposit" && message !== undefined && message.message_id === tx.messageId;
+  const checked = await check(ctx, tx, instructions);
+  await ctx.answerCallbackQuery({ text: ctx.t("check-callback-status", { status: statusLabel(ctx.translate, ctx.lang, checked.tx.status, checked.tx.kind) }) });
+  if (instructions && checked.tx.status === "pending") return; // unpaid: the toast is the answer
   const view = statusView(ctx, checked);
   // A text message (a receipt, an earlier check) is updated in place; a photo gets a new message.
-  await editOrReply(ctx, view.text, { ...(view.markup ? { reply_markup: view.markup } : {}) });
+  const shown = await editOrReply(ctx, view.text, { ...(view.markup ? { reply_markup: view.markup } : {}) }, !instructions);
+  await rememberReleaseOffer(ctx.deps.store, checked.tx, shown);
 });
 
 export const statusModule: FeatureModule = { composer, menu: { status: listOpen } };

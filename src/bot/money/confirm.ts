@@ -11,11 +11,13 @@ import type { TxRecord } from "../../store/types.js";
 import { UpstreamError, UpstreamRejected } from "../../upstream/errors.js";
 import { cb, onCallback } from "../callbacks.js";
 import type { BaseContext, BotContext } from "../context.js";
-import { html } from "../../render/format.js";
+import { html, rupiah } from "../../render/format.js";
+import { formatWib } from "../../time.js";
+import { OPEN_STATUSES } from "../../store/types.js";
 import { STEP_TIMEOUT_MS } from "../flows/steps.js";
 import { moneyText, upstreamErrorText } from "../replies.js";
 import type { DraftFields, MoneyKind } from "./kinds.js";
-import { receiptText } from "../../render/receipt.js";
+import { receiptText, statusLabel } from "../../render/receipt.js";
 import { newRefId } from "./refs.js";
 
 /** A confirm screen older than this is refused: prices and bills may have changed. */
@@ -44,10 +46,71 @@ export async function saveDraft(ctx: BaseContext, kind: MoneyKind, fields: Draft
   return tx;
 }
 
-/** Sends the confirm screen for a saved draft and remembers its message for later edits. */
+/** The confirm screen's text under `title`: the kind's details, the balance when known, the reference. */
+function confirmScreen(ctx: BaseContext, kind: MoneyKind, tx: TxRecord, title: string, balance?: number): string {
+  const balanceLine = balance === undefined ? "" : `\n${ctx.t("confirm-balance", { balance: rupiah(balance) })}`;
+  return moneyText(ctx, `${title}\n\n${kind.confirmText(ctx, tx)}${balanceLine}\n${ctx.t("receipt-ref")}: <code>${html(tx.refId)}</code>`);
+}
+
+/** The account balance from the briefly cached profile; undefined when the provider cannot say. */
+async function knownBalance(ctx: BaseContext): Promise<number | undefined> {
+  const apiKey = ctx.chat && ctx.deps.store.getApiKey(ctx.chat.id);
+  if (!apiKey) return undefined;
+  try {
+    return (await ctx.deps.lists.profile(apiKey)).balance ?? undefined;
+  } catch (err) {
+    if (err instanceof UpstreamError) return undefined; // the provider refuses up front anyway
+    throw err;
+  }
+}
+
+/** An earlier purchase of the same thing for the same target that may still go through. */
+function sameOpenPurchase(ctx: BaseContext, tx: TxRecord): Readonly<TxRecord> | undefined {
+  if (tx.kind === "deposit" || !tx.target) return undefined;
+  // Open purchases are recent: the newest page is enough.
+  return ctx.deps.store
+    .listTxByChat(tx.chatId, { limit: 50 })
+    .items.find((o) => o.refId !== tx.refId && o.kind === tx.kind && o.code === tx.code && o.target === tx.target && OPEN_STATUSES.has(o.status));
+}
+
+/** `14.05 WIB` / `14:05 WIB`. */
+function shortWib(ctx: BaseContext, at: number): string {
+  const hm = formatWib(at).slice(11, 16);
+  return `${ctx.lang === "id" ? hm.replace(":", ".") : hm} WIB`;
+}
+
+/**
+ * Sends the confirm screen for a saved draft and remembers its message for later edits. Refused up
+ * front when the balance cannot pay it; a warning first when the same purchase may still go through.
+ */
 export async function showConfirm(ctx: BaseContext, kind: MoneyKind, tx: TxRecord): Promise<void> {
-  const text = moneyText(ctx, `${ctx.t("confirm-title")}\n\n${kind.confirmText(ctx, tx)}\n${ctx.t("receipt-ref")}: <code>${html(tx.refId)}</code>`);
-  const sent = await ctx.reply(text, { reply_markup: confirmKeyboard(ctx, tx.refId) });
+  const cost = kind.cost?.(tx);
+  const balance = cost === undefined ? undefined : await knownBalance(ctx);
+  if (cost !== undefined && balance !== undefined && balance < cost) {
+    ctx.deps.store.transitionTx(tx.refId, ["draft"], { status: "cancel", message: "balance too low" });
+    await ctx.deps.store.flush();
+    const text = ctx.t("confirm-low-balance", { total: rupiah(cost), balance: rupiah(balance), missing: rupiah(cost - balance) });
+    await ctx.reply(moneyText(ctx, text), {
+      reply_markup: new InlineKeyboard().text(ctx.t("menu-deposit"), cb.menu.encode({ name: "deposit" })).text(ctx.t("button-menu"), cb.menu.encode({ name: "open" })),
+    });
+    return;
+  }
+  const earlier = sameOpenPurchase(ctx, tx);
+  if (earlier) {
+    const warning = ctx.t("confirm-duplicate", {
+      what: html(earlier.title ?? earlier.code ?? ""),
+      target: `<code>${html(earlier.target ?? "")}</code>`,
+      time: shortWib(ctx, earlier.createdAt),
+      status: statusLabel(ctx.translate, ctx.lang, earlier.status, earlier.kind),
+      ref: html(earlier.refId),
+    });
+    const sent = await ctx.reply(confirmScreen(ctx, kind, tx, warning, balance), {
+      reply_markup: new InlineKeyboard().text(ctx.t("button-buy-again"), cb.confirmAgain.encode({ refId: tx.refId })).text(ctx.t("button-cancel"), cb.cancelDraft.encode({ refId: tx.refId })),
+    });
+    ctx.deps.store.updateTx(tx.refId, { messageId: sent.message_id });
+    return;
+  }
+  const sent = await ctx.reply(confirmScreen(ctx, kind, tx, ctx.t("confirm-title"), balance), { reply_markup: confirmKeyboard(ctx, tx.refId) });
   ctx.deps.store.updateTx(tx.refId, { messageId: sent.message_id });
 }
 
@@ -89,11 +152,13 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
     await store.flush();
     // A Telegram hiccup here must not strand a confirmed, persisted action before its one create call.
     await ctx.answerCallbackQuery({ text: ctx.t("confirm-sending") }).catch(() => undefined);
-    await ctx.editMessageReplyMarkup().catch(() => undefined);
+    // The screen itself says it is on its way (a slow provider takes many seconds), details kept.
+    await ctx.editMessageText(confirmScreen(ctx, kind, sending, ctx.t("confirm-sending-title"))).catch(() => undefined);
+    const sentScreen = () => ctx.editMessageText(confirmScreen(ctx, kind, sending, ctx.t("confirm-sent-title"))).catch(() => undefined);
 
     let result: TxRecord;
     try {
-      const patch = await kind.create(ctx, apiKey, sending);
+      const patch = await kind.create(ctx, apiKey, sending).finally(() => ctx.deps.lists.forgetProfile(apiKey));
       result = store.updateTx(refId, { ...patch, status: patch.status ?? "pending" });
     } catch (err) {
       if (!(err instanceof UpstreamError)) {
@@ -107,6 +172,7 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
         result = store.updateTx(refId, { status: "failed", message: err.providerMessage });
         await store.flush();
         ctx.deps.events.emit("created", result);
+        await sentScreen();
         await ctx.reply(moneyText(ctx, `${ctx.t("money-rejected", { message: html(err.providerMessage) })}${extra ? `\n${extra}` : ""}`), {
           reply_markup: new InlineKeyboard().text(ctx.t("button-retry"), cb.retry.encode({ refId })).text(ctx.t("button-menu"), cb.menu.encode({ name: "open" })),
         });
@@ -118,8 +184,21 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
     }
     await store.flush();
     ctx.deps.events.emit("created", result);
+    await sentScreen();
     if (await kind.announce?.(ctx, result)) return;
     await announceOutcome(ctx, result);
+  });
+
+  // "Buy again" under a repeated-purchase warning: the same draft, now as an ordinary confirm screen.
+  onCallback(c, cb.confirmAgain, async (ctx, { refId }) => {
+    const tx = ctx.deps.store.getTx(refId);
+    const kind = tx && byKind.get(tx.kind);
+    if (!tx || !kind || tx.chatId !== ctx.chat?.id || tx.status !== "draft") {
+      await ctx.answerCallbackQuery({ text: ctx.t(tx?.chatId === ctx.chat?.id && tx ? "confirm-already" : "button-expired") });
+      return;
+    }
+    await ctx.answerCallbackQuery();
+    await ctx.editMessageText(confirmScreen(ctx, kind, tx, ctx.t("confirm-title"), await knownBalance(ctx)), { reply_markup: confirmKeyboard(ctx, refId) });
   });
 
   onCallback(c, cb.cancelDraft, async (ctx, { refId }) => {

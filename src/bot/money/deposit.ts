@@ -8,12 +8,13 @@
  *   draft:   type, method, methodFee, methodFeePercent, requested, estimatedFee, estimatedCredited
  *   created: expiresAt (epoch ms | null), extra (tambahan), credited (get_balance), qrString, bank,
  *            accountNumber, accountHolder, vaNumber, url, photo (instructions sent as a photo)
- *   release: instant ("sending" | "done" | "unknown"), handlingFee
+ *   release: instant ("sending" | "done" | "unknown"), handlingFee, offers (messages that offered it)
  */
 import { InlineKeyboard, InputFile } from "grammy";
 import type { InlineKeyboardMarkup } from "grammy/types";
 import { detailOf, type DepositDetail, type Lang, type TxRecord } from "../../store/types.js";
 import type { DepositMethod } from "../../upstream/types.js";
+import type { Store } from "../../store/store.js";
 import { cb } from "../callbacks.js";
 import type { BaseContext } from "../context.js";
 import { html, rupiah, wibTime } from "../../render/format.js";
@@ -101,6 +102,22 @@ export function depositActionsKeyboard(ctx: Translator, tx: TxRecord): InlineKey
     default:
       return kb.text(ctx.t("button-check-status"), cb.status.encode({ refId: tx.refId }));
   }
+}
+
+/** A paid deposit waiting for settlement whose release was never asked for. */
+export function releasable(tx: Readonly<TxRecord>): boolean {
+  return tx.kind === "deposit" && tx.status === "processing" && tx.upstreamId !== undefined && detailOf(tx, "deposit").instant === undefined;
+}
+
+/** Remembers a message offering the release (besides the deposit's own), so the release can update it. */
+export async function rememberReleaseOffer(store: Store, tx: Readonly<TxRecord>, messageId: number): Promise<void> {
+  if (!releasable(tx) || messageId === tx.messageId) return;
+  const latest = store.getTx(tx.refId);
+  if (!latest) return;
+  const d = detailOf(latest, "deposit");
+  if (d.offers?.includes(messageId)) return;
+  store.updateTx(tx.refId, { detail: { ...d, offers: [...(d.offers ?? []), messageId].slice(-10) } });
+  await store.flush();
 }
 
 /** For the status watcher (`processingMarkup`): the same buttons in a chat's language, outside an update. */

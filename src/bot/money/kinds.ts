@@ -12,6 +12,8 @@ export interface MoneyKind {
   kind: TxKind;
   /** The body of the confirm screen: exactly what will happen (HTML). */
   confirmText(ctx: BaseContext, tx: TxRecord): string;
+  /** What leaves the balance if it goes through (checked against the balance up front); none for a deposit. */
+  cost?(tx: TxRecord): number | undefined;
   /** Calls the create endpoint once. Returns what to record (status, upstreamId, sn, amounts...). */
   create(ctx: BaseContext, apiKey: string, tx: TxRecord): Promise<Partial<TxRecord>>;
   /** Optional extra explanation for a refusal (e.g. the new price after a limit_price refusal). */

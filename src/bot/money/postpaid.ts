@@ -101,6 +101,8 @@ const PAY_STATUS = new Map<string, TxStatus>([
 export const postpaidKind: MoneyKind = {
   kind: "postpaid",
   confirmText: billConfirmText,
+  // The reseller's cost when the inquiry gave one, else the bill total.
+  cost: (tx) => billDetail(tx).cost ?? tx.amount,
 
   async create(ctx, apiKey, tx) {
     // Same reference id as the inquiry: the provider pays exactly the bill it showed.

@@ -38,6 +38,8 @@ export const prepaidKind: MoneyKind = {
     ].join("\n");
   },
 
+  cost: (tx) => tx.amount,
+
   async create(ctx, apiKey, tx) {
     const answer = await ctx.deps.upstream.createTransaction(apiKey, {
       code: tx.code!,

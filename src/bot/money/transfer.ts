@@ -105,6 +105,8 @@ export const transferKind: MoneyKind = {
     return lines.join("\n");
   },
 
+  cost: (tx) => tx.amount + (transferDetail(tx).feeEstimate ?? 0),
+
   async create(ctx, apiKey, tx) {
     const d = transferDetail(tx);
     const t = await ctx.deps.upstream.createTransfer(apiKey, {
