@@ -75,18 +75,23 @@ linkFeature
     (ctx) => !ctx.message.text.startsWith("/") && isAwaitingKey(ctx),
     async (ctx) => {
       const raw = ctx.message.text.trim();
-      const deleted = await ctx.deleteMessage().then(
-        () => true,
-        () => false,
-      );
-      if (!deleted) await ctx.reply(ctx.t("key-not-deleted"));
       if (!KEY_SHAPE.test(raw)) {
+        await deleteKeyMessage(ctx);
         await ctx.reply(ctx.t("key-invalid-format"));
         return;
       }
       await linkKey(ctx, raw);
     },
   );
+
+/** The key message goes only once the link is saved: a lost answer must never leave a deleted key and no link. */
+async function deleteKeyMessage(ctx: BotContext): Promise<void> {
+  const deleted = await ctx.deleteMessage().then(
+    () => true,
+    () => false,
+  );
+  if (!deleted) await ctx.reply(ctx.t("key-not-deleted"));
+}
 
 function isAwaitingKey(ctx: BotContext): boolean {
   const chat = ctx.deps.store.getChat(ctx.chat!.id);
@@ -98,12 +103,15 @@ async function linkKey(ctx: BotContext, key: string): Promise<void> {
   const checking = await ctx.reply(ctx.t("key-checking"));
   const show = (text: string) =>
     ctx.api.editMessageText(chatId, checking.message_id, text).catch(() => ctx.reply(text));
+  let keyMessageGone = false;
+  const dropKeyMessage = () => ((keyMessageGone = true), deleteKeyMessage(ctx));
   try {
     const profile = await ctx.deps.upstream.getProfile(key);
     ctx.deps.store.setApiKey(chatId, key);
     ctx.deps.store.updateChat(chatId, { awaitingKey: false, inactive: false });
     await ctx.deps.store.flush();
     ctx.deps.logger.info({ chatId }, "api key linked");
+    await dropKeyMessage();
     await show(
       ctx.t("key-linked", {
         name: html(profile.name),
@@ -112,6 +120,7 @@ async function linkKey(ctx: BotContext, key: string): Promise<void> {
       }),
     );
   } catch (err) {
+    if (!keyMessageGone) await dropKeyMessage();
     if (err instanceof UpstreamRejected) {
       await show(ctx.t("key-rejected", { message: html(err.providerMessage) }));
     } else {
