@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/clock.js";
 import { SendPacer } from "../../src/watch/pacer.js";
 import type { FakeUser } from "../support/chat.js";
+import { TelegramErrors } from "../support/fakeBotApi.js";
 import { makeWorld, type World } from "../support/world.js";
 
 let w: World;
@@ -94,6 +95,22 @@ describe("under Telegram's flood limit (30 messages/s)", () => {
     }
     expect(limited.length).toBeLessThan(5);
   }, 240_000);
+});
+
+describe("a 429 on an answer", () => {
+  it("waits retry_after on the clock and sends the same QR photo again: it arrives once", async () => {
+    w = await makeWorld({ paceAnswers: true, upstreamTimeoutMs: 3_600_000 });
+    const u = await w.linkedUser({ languageCode: "id" });
+    await settle(u.sendCommand("deposit").then(() => pickQris(u)).then(() => u.sendText("50rb")));
+    w.fake.failNext("sendPhoto", TelegramErrors.tooManyRequests(3));
+    const before = w.clock.now();
+    await settle(u.pressButton("✅ Konfirmasi"));
+    const photos = w.fake.callsOf("sendPhoto").filter((c) => c.payload.chat_id === u.chatId);
+    expect(photos.map((c) => c.response?.ok)).toEqual([false, true]);
+    expect(photos[1]!.at - before).toBeGreaterThanOrEqual(3000);
+    expect(photos[1]!.files.photo!.bytes.equals(photos[0]!.files.photo!.bytes)).toBe(true);
+    expect(u.lastReply()).toContain("Nominal: Rp50.000");
+  }, 60_000);
 });
 
 describe("SendPacer priorities", () => {
