@@ -15,6 +15,7 @@ const only = process.argv.slice(2).filter((a) => !a.startsWith("--"));
 const RUNS: { name: string; args: string[] }[] = [
   { name: "updates", args: [] },
   { name: "broadcast", args: [] },
+  { name: "flood", args: [] },
   { name: "watcher", args: [] },
   ...(full ? [{ name: "watcher", args: ["--options", JSON.stringify({ perKeyPerSecond: 20 })] }] : []),
   { name: "store", args: [] },

@@ -26,6 +26,7 @@ import { BalanceAlerts, type BalanceAlertsOptions } from "./watch/alerts.js";
 import { BalanceRound } from "./watch/balanceRound.js";
 import { BROADCAST_CONCURRENCY, Broadcaster } from "./watch/broadcast.js";
 import { BULK_PACE, SendPacer, type PaceOptions } from "./watch/pacer.js";
+import { pacedFetch } from "./watch/pacedFetch.js";
 import { StatusWatcher, type WatcherOptions } from "./watch/watcher.js";
 
 export interface App {
@@ -61,8 +62,13 @@ export interface AppOverrides {
   watcher?: Partial<WatcherOptions>;
   alerts?: Partial<Pick<BalanceAlertsOptions, "intervalMs" | "debounceMs" | "concurrency">>;
   broadcast?: { progressEveryMs?: number; concurrency?: number };
-  /** The shared pace of background messages (default BULK_PACE). */
+  /** The shared pace of all messages, answers and background (default BULK_PACE). */
   pace?: { perSecond: number } & PaceOptions;
+  /**
+   * The bot's answers take the pacer's slots and wait out 429s (default true). Tests whose clock
+   * stands still while many answers go out turn it off (they would wait for time that never comes).
+   */
+  paceAnswers?: boolean;
 }
 
 export async function buildApp(config: AppConfig, logger: Logger, overrides: AppOverrides = {}): Promise<App> {
@@ -86,8 +92,9 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
   const translate = createTranslate();
   const events = new TxEvents(logger);
 
-  // Background senders (alerts, broadcast, watcher notices) share one pacer and an Api without
-  // auto-retry: they wait out 429s themselves on the injected clock (BULK_PACE says why 29/s).
+  // One pacer for every message the app sends (BULK_PACE says why 29/s): background senders
+  // (alerts, broadcast, watcher notices) take its slots through deliver() on an Api without
+  // auto-retry, the bot's answers through pacedFetch with priority. 429s are waited out on the clock.
   const client = { ...overrides.bot?.client, ...(config.telegramApiRoot ? { apiRoot: config.telegramApiRoot } : {}) };
   const bulkApi = new Api(config.botToken, client);
   bulkApi.config.use(htmlByDefault);
@@ -134,7 +141,9 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     balanceRound: new BalanceRound(alerts),
     broadcaster,
   };
-  const bot = createBot(config.botToken, deps, { ...overrides.bot, client });
+  // The bot's answers share the pacer with the bulk senders and go first (pacedFetch says why at this level).
+  const botClient = overrides.paceAnswers === false ? client : { ...client, fetch: pacedFetch({ pacer, clock, fetch: client.fetch as never }) as never };
+  const bot = createBot(config.botToken, deps, { ...overrides.bot, client: botClient });
   await bot.init();
 
   let runner: RunnerHandle | undefined;

@@ -1,8 +1,9 @@
 /**
- * Pacing of the bulk senders (broadcast, balance alerts and round, watcher notices): one shared
- * `SendPacer` keeps them under Telegram's overall flood limit and makes all of them wait out a 429.
+ * Pacing of every message the bot sends: one shared `SendPacer` keeps the bot's answers
+ * (pacedFetch.ts, first in line) and the bulk senders (broadcast, balance alerts and round, watcher
+ * notices) under Telegram's overall flood limit together and makes all of them wait out a 429.
  */
-import type { Clock } from "../clock.js";
+import type { Clock, TimerHandle } from "../clock.js";
 
 /** Resolves after `ms` of clock time, or at once when `signal` aborts. */
 export function sleepUnless(clock: Clock, ms: number, signal?: AbortSignal): Promise<void> {
@@ -46,8 +47,8 @@ export interface PaceOptions {
  * released a second's budget at once, a burst that reaches Telegram a few ms late (the network;
  * the broadcast's flush before each send no longer counts, see PaceSlot) overlaps the next second's burst in Telegram's window and 429s
  * follow (bench/broadcast.ts saw 11 in 600 messages, 22/s overall). The bot's own replies to users
- * (their own Api, not paced here) share Telegram's budget: after a 429 the bulk senders wait out
- * retry_after, then go 2/s slower per 429 (not below 20/s) and win 1/s back per 10 s without one,
+ * (pacedFetch.ts, ahead of bulk sends in the queue) share this budget: after a 429 every sender waits out
+ * retry_after, then the pace goes 2/s slower per 429 (not below 20/s) and wins 1/s back per 10 s without one,
  * so a one-off collision costs about a second's worth and steady reply traffic makes room for itself.
  */
 export const BULK_PACE: { perSecond: number } & Required<PaceOptions> = {
@@ -66,19 +67,30 @@ export interface PaceSlot {
   goingOut(): void;
 }
 
+/**
+ * Who waits for a slot: the bot's answers to users go before bulk sends (broadcast, alerts,
+ * watcher notices), which only get the slots answers leave free.
+ */
+export type SendPriority = "answer" | "bulk";
+
 /** What deliver() needs of a pacer (SendPacer). */
 export interface Pacer {
   /** Waits for a free slot and takes it. Undefined when `signal` aborted first (no slot taken). */
-  take(signal?: AbortSignal): Promise<PaceSlot | undefined>;
+  take(signal?: AbortSignal, priority?: SendPriority): Promise<PaceSlot | undefined>;
   /** Telegram said 429: everyone waits `ms`. */
   pause(ms: number): void;
+}
+
+interface Waiter {
+  grant(slot: PaceSlot | undefined): void;
 }
 
 /**
  * Paces outgoing messages for the whole bot: at most `perSecond` in any sliding second of clock
  * time (grammY's flood guidance: about 30 per second overall), at most `burst` back to back, and
- * nobody sends while a 429's retry_after is running. Share one instance between everything that
- * sends in bulk.
+ * nobody sends while a 429's retry_after is running. One instance is shared by everything that
+ * sends (app.ts: the bot's answers through pacedFetch, the bulk senders through deliver()).
+ * Waiters queue: answers first, then bulk, each in arrival order.
  */
 export class SendPacer implements Pacer {
   private readonly stamps: number[] = [];
@@ -88,6 +100,8 @@ export class SendPacer implements Pacer {
   private cutAt = 0;
   private tokens: number;
   private refilledAt: number;
+  private readonly queues: Record<SendPriority, Waiter[]> = { answer: [], bulk: [] };
+  private timer: TimerHandle | undefined;
 
   constructor(
     private readonly clock: Clock,
@@ -116,27 +130,59 @@ export class SendPacer implements Pacer {
   }
 
   /** Waits for a free slot and takes it. False when `signal` aborted first (no slot taken). */
-  async acquire(signal?: AbortSignal): Promise<boolean> {
-    return (await this.take(signal)) !== undefined;
+  async acquire(signal?: AbortSignal, priority: SendPriority = "bulk"): Promise<boolean> {
+    return (await this.take(signal, priority)) !== undefined;
   }
 
-  async take(signal?: AbortSignal): Promise<PaceSlot | undefined> {
+  take(signal?: AbortSignal, priority: SendPriority = "bulk"): Promise<PaceSlot | undefined> {
+    if (signal?.aborted) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      const queue = this.queues[priority];
+      const onAbort = () => {
+        const i = queue.indexOf(waiter);
+        if (i >= 0) queue.splice(i, 1);
+        resolve(undefined);
+        this.pump();
+      };
+      const waiter: Waiter = {
+        grant: (slot) => {
+          signal?.removeEventListener("abort", onAbort);
+          resolve(slot);
+        },
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      queue.push(waiter);
+      this.pump();
+    });
+  }
+
+  /** How long until the next slot is free (0: now). Prunes the window and refills tokens. */
+  private waitMs(now: number): number {
+    const limit = this.currentPerSecond(now);
+    while (this.stamps.length > 0 && this.stamps[0]! <= now - 1000) this.stamps.shift();
+    this.tokens = Math.min(this.burst, this.tokens + ((now - this.refilledAt) * limit) / 1000);
+    this.refilledAt = now;
+    const full = this.stamps.length >= limit ? this.stamps[this.stamps.length - limit]! + 1000 - now : 0;
+    const token = this.tokens >= 1 ? 0 : Math.ceil(((1 - this.tokens) * 1000) / limit);
+    return Math.max(this.pausedUntil - now, full, token);
+  }
+
+  /** Hands out free slots to the queue heads (answers first) and sets a timer for the next one. */
+  private pump(): void {
+    this.timer?.cancel();
+    this.timer = undefined;
     for (;;) {
-      if (signal?.aborted) return undefined;
+      const queue = this.queues.answer.length > 0 ? this.queues.answer : this.queues.bulk;
+      if (queue.length === 0) return;
       const now = this.clock.now();
-      const limit = this.currentPerSecond(now);
-      while (this.stamps.length > 0 && this.stamps[0]! <= now - 1000) this.stamps.shift();
-      this.tokens = Math.min(this.burst, this.tokens + ((now - this.refilledAt) * limit) / 1000);
-      this.refilledAt = now;
-      const full = this.stamps.length >= limit ? this.stamps[this.stamps.length - limit]! + 1000 - now : 0;
-      const token = this.tokens >= 1 ? 0 : Math.ceil(((1 - this.tokens) * 1000) / limit);
-      const wait = Math.max(this.pausedUntil - now, full, token);
-      if (wait <= 0) {
-        this.stamps.push(now);
-        this.tokens -= 1;
-        return { goingOut: () => this.restamp(now) };
+      const wait = this.waitMs(now);
+      if (wait > 0) {
+        this.timer = this.clock.setTimeout(() => this.pump(), wait);
+        return;
       }
-      await sleepUnless(this.clock, wait, signal);
+      this.stamps.push(now);
+      this.tokens -= 1;
+      queue.shift()!.grant({ goingOut: () => this.restamp(now) });
     }
   }
 

@@ -57,6 +57,12 @@ export interface WorldOptions {
   alerts?: Partial<Pick<BalanceAlertsOptions, "intervalMs" | "debounceMs" | "concurrency">>;
   /** Tuning of the broadcaster (deps.broadcaster) and of the shared send pacer (default 25/s). */
   broadcast?: { progressEveryMs?: number; perSecond?: number; concurrency?: number };
+  /**
+   * The bot's answers go through the shared pacer as in production (app.ts paceAnswers). Off by
+   * default: the ManualClock stands still unless a test advances it, and a test that gets more
+   * answers than the pace allows in one second of clock time would wait forever.
+   */
+  paceAnswers?: boolean;
 }
 
 export async function makeWorld(opts: WorldOptions = {}): Promise<World> {
@@ -81,6 +87,7 @@ export async function makeWorld(opts: WorldOptions = {}): Promise<World> {
       // One send at a time unless a test asks for more (production: BROADCAST_CONCURRENCY).
       broadcast: { concurrency: 1, ...opts.broadcast },
       pace: { perSecond: opts.broadcast?.perSecond ?? 25 },
+      paceAnswers: opts.paceAnswers ?? false,
     });
     if (opts.watcher) app.watcher.start();
     return app;

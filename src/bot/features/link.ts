@@ -86,8 +86,7 @@ linkFeature
         await ctx.reply(ctx.t(linked ? "key-invalid-format" : "key-how-to-link"));
         return;
       }
-      await deleteKeyMessage(ctx);
-      await linkKey(ctx, raw);
+      await linkKey(ctx, raw); // deletes the key message once the link is saved
     },
   );
 
@@ -108,6 +107,7 @@ linkFeature
     },
   );
 
+/** The key message goes only once the link is saved: a lost answer must never leave a deleted key and no link. */
 async function deleteKeyMessage(ctx: BotContext): Promise<void> {
   const deleted = await ctx.deleteMessage().then(
     () => true,
@@ -140,12 +140,15 @@ async function linkKey(ctx: BotContext, key: string): Promise<void> {
   const checking = await ctx.reply(ctx.t("key-checking"));
   const show = (text: string) =>
     ctx.api.editMessageText(chatId, checking.message_id, text).catch(() => ctx.reply(text));
+  let keyMessageGone = false;
+  const dropKeyMessage = () => ((keyMessageGone = true), deleteKeyMessage(ctx));
   try {
     const profile = await ctx.deps.upstream.getProfile(key);
     ctx.deps.store.setApiKey(chatId, key);
     ctx.deps.store.updateChat(chatId, { awaitingKey: false, inactive: false });
     await ctx.deps.store.flush();
     ctx.deps.logger.info({ chatId }, "api key linked");
+    await dropKeyMessage();
     await show(
       ctx.t("key-linked", {
         name: html(profile.name),
@@ -154,6 +157,7 @@ async function linkKey(ctx: BotContext, key: string): Promise<void> {
       }),
     );
   } catch (err) {
+    if (!keyMessageGone) await dropKeyMessage();
     if (err instanceof UpstreamRejected) {
       await show(ctx.t("key-rejected", { message: html(err.providerMessage) }));
     } else {

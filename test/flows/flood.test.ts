@@ -1,0 +1,128 @@
+/**
+ * Telegram's flood limit (30 messages/s, 429 with retry_after past it) with 200 users at once:
+ * every answer and every QR photo arrives, and no key message is deleted before its link is saved.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { ManualClock } from "../../src/clock.js";
+import { SendPacer } from "../../src/watch/pacer.js";
+import type { FakeUser } from "../support/chat.js";
+import { TelegramErrors } from "../support/fakeBotApi.js";
+import { makeWorld, type World } from "../support/world.js";
+
+let w: World;
+afterEach(() => w.close());
+
+/** Chats whose api key is on disk right now (the store's chat shards). */
+function linkedOnDisk(dataDir: string): Set<number> {
+  const ids = new Set<number>();
+  const dir = join(dataDir, "store");
+  for (const f of readdirSync(dir).filter((n) => n.startsWith("chats-") && n.endsWith(".json"))) {
+    const data = JSON.parse(readFileSync(join(dir, f), "utf8")) as { chats: { chatId: number; apiKeyEnc?: string }[] };
+    for (const c of data.chats) if (c.apiKeyEnc) ids.add(c.chatId);
+  }
+  return ids;
+}
+
+/** Runs `p` while moving the clock (and real time, for the sandbox's HTTP answers) until it settles. */
+async function settle<T>(p: Promise<T>): Promise<T> {
+  let done = false;
+  void p.finally(() => (done = true)).catch(() => undefined);
+  for (let i = 0; i < 5000 && !done; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 1));
+    await w.clock.advance(50);
+  }
+  expect(done, "the users' actions did not finish").toBe(true);
+  return p;
+}
+
+async function pickQris(u: FakeUser): Promise<void> {
+  for (let page = 0; page < 5 && !u.findButton(/^QRIS · /); page++) await u.pressButton(/Berikutnya|Next/);
+  await u.pressButton(/^QRIS · /);
+}
+
+describe("under Telegram's flood limit (30 messages/s)", () => {
+  it("200 users at once: 100 link their key and 100 create a QRIS deposit; every answer and every QR photo arrives", async () => {
+    // The clock runs fast here; the sandbox answers over real HTTP: no upstream timeout in this test.
+    w = await makeWorld({ paceAnswers: true, upstreamTimeoutMs: 3_600_000 });
+    w.fake.limitRate({ perSecond: 30 });
+    const linking = Array.from({ length: 100 }, () => w.user({ languageCode: "id" }));
+    const depositing = await Promise.all(Array.from({ length: 100 }, () => w.linkedUser({ languageCode: "id" })));
+    await w.store.flush();
+
+    // At the moment a key message is deleted, its link is already on disk.
+    const deletedBeforeSaved: number[] = [];
+    w.fake.setResponder((method, payload) => {
+      if (method === "deleteMessage" && !linkedOnDisk(w.dir).has(payload.chat_id as number)) {
+        deletedBeforeSaved.push(payload.chat_id as number);
+      }
+      return undefined;
+    });
+
+    const link = async (u: FakeUser) => {
+      await u.sendCommand("start");
+      expect(u.lastReply()).toContain("Halo");
+      await u.sendText(w.demoKey);
+      return u.lastReply();
+    };
+    const deposit = async (u: FakeUser) => {
+      await u.sendCommand("deposit");
+      await pickQris(u);
+      await u.sendText("50rb");
+      await u.pressButton("✅ Konfirmasi");
+      return u.lastPhoto();
+    };
+    await settle(Promise.all([...linking.map(link), ...depositing.map(deposit)]));
+
+    const limited = w.fake.calls.filter((c) => c.response?.ok === false && c.response.error_code === 429);
+    const failed = w.fake.calls.filter((c) => c.response?.ok === false && c.response.error_code !== 429);
+    expect(failed.map((c) => `${c.method}: ${(c.response as { description: string }).description}`)).toEqual([]);
+    for (const u of linking) {
+      expect(u.lastReply(), `chat ${u.chatId}`).toContain("Api key terhubung");
+      expect(w.store.getApiKey(u.chatId)).toBe(w.demoKey);
+      expect(u.messages().find((m) => m.from === "user" && m.text === w.demoKey)?.deleted).toBe(true);
+    }
+    expect(deletedBeforeSaved).toEqual([]);
+    for (const u of depositing) {
+      const photos = w.fake.sentTo(u.chatId).filter((c) => c.method === "sendPhoto" && c.response?.ok === true);
+      expect(photos, `chat ${u.chatId}`).toHaveLength(1);
+      expect(w.store.listTxByChat(u.chatId).items[0]?.status).toBe("pending");
+    }
+    // Nobody was told something went wrong, and the pace kept (almost) every message inside the limit.
+    for (const u of [...linking, ...depositing]) {
+      for (const c of w.fake.sentTo(u.chatId)) expect(w.fake.textOf(c) ?? "").not.toMatch(/Maaf, terjadi kesalahan/);
+    }
+    expect(limited.length).toBeLessThan(5);
+  }, 240_000);
+});
+
+describe("a 429 on an answer", () => {
+  it("waits retry_after on the clock and sends the same QR photo again: it arrives once", async () => {
+    w = await makeWorld({ paceAnswers: true, upstreamTimeoutMs: 3_600_000 });
+    const u = await w.linkedUser({ languageCode: "id" });
+    await settle(u.sendCommand("deposit").then(() => pickQris(u)).then(() => u.sendText("50rb")));
+    w.fake.failNext("sendPhoto", TelegramErrors.tooManyRequests(3));
+    const before = w.clock.now();
+    await settle(u.pressButton("✅ Konfirmasi"));
+    const photos = w.fake.callsOf("sendPhoto").filter((c) => c.payload.chat_id === u.chatId);
+    expect(photos.map((c) => c.response?.ok)).toEqual([false, true]);
+    expect(photos[1]!.at - before).toBeGreaterThanOrEqual(3000);
+    expect(photos[1]!.files.photo!.bytes.equals(photos[0]!.files.photo!.bytes)).toBe(true);
+    expect(u.lastReply()).toContain("Nominal: Rp50.000");
+  }, 60_000);
+});
+
+describe("SendPacer priorities", () => {
+  it("a waiting answer goes before bulk sends that were waiting longer", async () => {
+    const clock = new ManualClock();
+    const pacer = new SendPacer(clock, 1);
+    await pacer.take(undefined, "bulk");
+    const order: string[] = [];
+    const bulk = [1, 2].map((i) => pacer.take(undefined, "bulk").then(() => order.push(`bulk${i}`)));
+    const answer = pacer.take(undefined, "answer").then(() => order.push("answer"));
+    await clock.advance(3000);
+    await Promise.all([...bulk, answer]);
+    expect(order).toEqual(["answer", "bulk1", "bulk2"]);
+  });
+});
