@@ -57,6 +57,8 @@ export interface WorldOptions {
   alerts?: Partial<Pick<BalanceAlertsOptions, "intervalMs" | "debounceMs" | "concurrency">>;
   /** Tuning of the broadcaster (deps.broadcaster) and of the shared send pacer (default 25/s). */
   broadcast?: { progressEveryMs?: number; perSecond?: number; concurrency?: number };
+  /** More environment for loadConfig (e.g. HTTP_PORT, TELEGRAM_WEBHOOK_URL). */
+  env?: Record<string, string>;
 }
 
 export async function makeWorld(opts: WorldOptions = {}): Promise<World> {
@@ -70,6 +72,7 @@ export async function makeWorld(opts: WorldOptions = {}): Promise<World> {
     DATA_DIR: dir,
     STORE_SECRET,
     ADMIN_IDS: (opts.adminIds ?? []).join(","),
+    ...opts.env,
   });
   const build = async () => {
     const app = await buildApp(config, silentLogger, {
