@@ -30,6 +30,7 @@ import { StatusWatcher, type WatcherOptions } from "./watch/watcher.js";
 import { Observers } from "./server/observe.js";
 import { startHttpServer, type HttpServer } from "./server/http.js";
 import { resolveWebhookSecret, webhookHandler } from "./server/webhook.js";
+import { lockDataDir } from "./dataLock.js";
 
 /** The updates the bot asks Telegram for, in long polling and webhook mode alike. */
 const ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"] as const;
@@ -77,6 +78,7 @@ export interface AppOverrides {
 
 export async function buildApp(config: AppConfig, logger: Logger, overrides: AppOverrides = {}): Promise<App> {
   const clock = overrides.clock ?? systemClock;
+  const unlockDataDir = await lockDataDir(config.dataDir);
   let runner: RunnerHandle | undefined;
   let webhookActive = false;
   const observers = new Observers({
@@ -219,6 +221,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
         await store.close();
         await upstream.close();
         await sandbox?.close();
+        await unlockDataDir();
         logger.info("stopped cleanly");
       })()),
   };
