@@ -28,6 +28,13 @@ import { BROADCAST_CONCURRENCY, Broadcaster } from "./watch/broadcast.js";
 import { BULK_PACE, SendPacer, type PaceOptions } from "./watch/pacer.js";
 import { pacedFetch } from "./watch/pacedFetch.js";
 import { StatusWatcher, type WatcherOptions } from "./watch/watcher.js";
+import { Observers } from "./server/observe.js";
+import { startHttpServer, type HttpServer } from "./server/http.js";
+import { resolveWebhookSecret, webhookHandler } from "./server/webhook.js";
+import { lockDataDir } from "./dataLock.js";
+
+/** The updates the bot asks Telegram for, in long polling and webhook mode alike. */
+const ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"] as const;
 
 export interface App {
   config: AppConfig;
@@ -45,6 +52,10 @@ export interface App {
   watcher: StatusWatcher;
   alerts: BalanceAlerts;
   broadcaster: Broadcaster;
+  /** Metrics and health facts (served by the HTTP server when HTTP_PORT is set). */
+  observers: Observers;
+  /** The HTTP server once started (only when HTTP_PORT is set). */
+  http(): HttpServer | undefined;
   /** Registers the command list, resumes an unfinished broadcast, starts alerts, polling and the watcher. */
   start(): Promise<void>;
   /** Stops polling, lets running handlers finish, stops background work, flushes the store, closes connections. */
@@ -73,9 +84,22 @@ export interface AppOverrides {
 
 export async function buildApp(config: AppConfig, logger: Logger, overrides: AppOverrides = {}): Promise<App> {
   const clock = overrides.clock ?? systemClock;
+  const unlockDataDir = await lockDataDir(config.dataDir);
+  let runner: RunnerHandle | undefined;
+  let webhookActive = false;
+  const observers = new Observers({
+    clock,
+    dataDir: config.dataDir,
+    updatesLoop: () => webhookActive || (runner?.isRunning() ?? false),
+    pendingIds: () => store.stats().openTxs,
+    broadcast: () => {
+      const p = broadcaster.progress();
+      return p && { running: broadcaster.isRunning(), sent: p.sent, failed: p.failed, remaining: p.remaining };
+    },
+  });
   const { secret, generated, file } = await resolveStoreSecret(config.storeSecret, config.dataDir);
   if (generated) logger.warn({ file }, "STORE_SECRET was not set: generated one into DATA_DIR (keep this file; back it up)");
-  const store = await Store.open({ dir: config.dataDir, secret, clock });
+  const store = await Store.open({ dir: config.dataDir, secret, clock, onWrite: observers.onWrite });
 
   let sandbox: Sandbox | undefined;
   let baseUrl = config.upstreamBaseUrl;
@@ -87,7 +111,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
       "SANDBOX MODE: using the built-in simulated reseller API. No real money moves. Link the demo key shown here.",
     );
   }
-  const upstream = new UpstreamClient({ baseUrl, clock, logger, ...overrides.upstream });
+  const upstream = new UpstreamClient({ baseUrl, clock, logger, onCall: observers.onCall, ...overrides.upstream });
   const inSandbox = sandbox !== undefined;
   const translate = createTranslate();
   const events = new TxEvents(logger);
@@ -98,6 +122,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
   const client = { ...overrides.bot?.client, ...(config.telegramApiRoot ? { apiRoot: config.telegramApiRoot } : {}) };
   const bulkApi = new Api(config.botToken, client);
   bulkApi.config.use(htmlByDefault);
+  bulkApi.config.use(observers.metrics.apiTransformer);
   const pace = overrides.pace ?? BULK_PACE;
   const pacer = new SendPacer(clock, pace.perSecond, pace);
   const alerts = new BalanceAlerts({ store, upstream, api: bulkApi, clock, logger, translate, pacer, sandbox: inSandbox, ...overrides.alerts });
@@ -125,6 +150,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
   });
   events.on("created", (tx) => watcher.track(tx));
   events.on("created", (tx) => alerts.afterCreate(tx));
+  observers.watchCreates(events);
 
   const deps: BotDeps = {
     store,
@@ -143,10 +169,10 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
   };
   // The bot's answers share the pacer with the bulk senders and go first (pacedFetch says why at this level).
   const botClient = overrides.paceAnswers === false ? client : { ...client, fetch: pacedFetch({ pacer, clock, fetch: client.fetch as never }) as never };
-  const bot = createBot(config.botToken, deps, { ...overrides.bot, client: botClient });
+  const bot = createBot(config.botToken, deps, { observe: observers.bot, ...overrides.bot, client: botClient });
   await bot.init();
 
-  let runner: RunnerHandle | undefined;
+  let http: HttpServer | undefined;
   let stopping: Promise<void> | undefined;
   return {
     config,
@@ -162,25 +188,49 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     watcher,
     alerts,
     broadcaster,
+    observers,
+    http: () => http,
     async start() {
       alerts.start();
       if (await broadcaster.resume()) logger.info("resumed an unfinished broadcast");
       await registerCommands(bot.api, translate).catch((err) =>
         logger.warn({ err }, "could not register the command list; commands still work"),
       );
-      runner = run(bot, { runner: { fetch: { allowed_updates: ["message", "callback_query", "my_chat_member"] } } });
-      logger.info({ username: bot.botInfo.username }, "bot is polling for updates");
+      const webhookUrl = config.webhookUrl;
+      const webhook = webhookUrl
+        ? { path: new URL(webhookUrl).pathname, handler: webhookHandler(bot, await resolveWebhookSecret(config.dataDir)) }
+        : undefined;
+      if (config.http) {
+        http = await startHttpServer({ ...config.http, logger, ...observers, ...(webhook && { webhook }) });
+        logger.info({ url: http.url }, "HTTP server listening (/healthz, /metrics)");
+      }
+      if (webhookUrl) {
+        const secret_token = await resolveWebhookSecret(config.dataDir);
+        await bot.api.setWebhook(webhookUrl, { secret_token, allowed_updates: [...ALLOWED_UPDATES] });
+        webhookActive = true;
+        logger.info({ username: bot.botInfo.username, url: webhookUrl }, "bot receives updates by webhook");
+      } else {
+        // A webhook left from another deployment makes getUpdates fail with 409.
+        await bot.api.deleteWebhook();
+        runner = run(bot, { runner: { fetch: { allowed_updates: [...ALLOWED_UPDATES] } } });
+        logger.info({ username: bot.botInfo.username }, "bot is polling for updates");
+      }
       watcher.start();
     },
     stop: () =>
       (stopping ??= (async () => {
         if (runner?.isRunning()) await runner.stop();
+        // Webhook mode: stop accepting, then let handlers already running finish (Telegram resends the rest).
+        webhookActive = false;
+        await http?.close();
+        await observers.handlersIdle(8_000);
         await watcher.stop();
         await broadcaster.stop();
         await alerts.stop();
         await store.close();
         await upstream.close();
         await sandbox?.close();
+        await unlockDataDir();
         logger.info("stopped cleanly");
       })()),
   };

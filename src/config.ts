@@ -52,7 +52,30 @@ const schema = z.object({
     .min(1, "must be at least 1")
     .max(50, "must be at most 50 (be polite to the provider)")
     .default(5),
+  HTTP_PORT: optionalText.pipe(
+    z.coerce
+      .number<string | undefined>({ error: "must be a TCP port number, e.g. 8080 (or leave it unset for no HTTP server)" })
+      .int("must be a whole TCP port number, e.g. 8080")
+      .min(0, "must be a TCP port number between 0 and 65535")
+      .max(65535, "must be a TCP port number between 0 and 65535")
+      .optional(),
+  ),
+  HTTP_HOST: z.string().trim().min(1).default("127.0.0.1"),
+  TELEGRAM_WEBHOOK_URL: optionalText.pipe(
+    z
+      .url({ error: "must be the public https URL Telegram posts updates to, e.g. https://bot.example.com/telegram" })
+      .refine((v) => webhookUrlAllowed(v), {
+        message: "must be an https URL (plain http only for 127.0.0.1 or localhost)",
+      })
+      .optional(),
+  ),
 });
+
+function webhookUrlAllowed(v: string): boolean {
+  const url = new URL(v);
+  if (url.protocol === "https:") return true;
+  return url.protocol === "http:" && ["127.0.0.1", "localhost", "[::1]"].includes(url.hostname);
+}
 
 export type AppConfig = {
   botToken: string;
@@ -65,6 +88,10 @@ export type AppConfig = {
   logLevel: (typeof LOG_LEVELS)[number];
   /** Cap on the status watcher's calls per second per api key. */
   watchCallsPerKey: number;
+  /** The one HTTP server (/healthz, /metrics, webhook); undefined = none. */
+  http: { port: number; host: string } | undefined;
+  /** Webhook mode instead of long polling (needs `http`). */
+  webhookUrl: string | undefined;
 };
 
 export class ConfigError extends Error {
@@ -83,6 +110,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Configuration error: ${name} ${message}`);
   }
   const c = result.data;
+  if (c.TELEGRAM_WEBHOOK_URL !== undefined && c.HTTP_PORT === undefined) {
+    throw new ConfigError("Configuration error: TELEGRAM_WEBHOOK_URL needs HTTP_PORT (the port the webhook URL reaches)");
+  }
   return {
     botToken: c.BOT_TOKEN,
     upstreamBaseUrl: c.UPSTREAM_BASE_URL === "sandbox" ? null : c.UPSTREAM_BASE_URL,
@@ -92,5 +122,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     adminIds: c.ADMIN_IDS,
     logLevel: c.LOG_LEVEL,
     watchCallsPerKey: c.WATCH_CALLS_PER_KEY,
+    http: c.HTTP_PORT === undefined ? undefined : { port: c.HTTP_PORT, host: c.HTTP_HOST },
+    webhookUrl: c.TELEGRAM_WEBHOOK_URL,
   };
 }

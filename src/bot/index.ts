@@ -2,7 +2,7 @@
  * createBot(token, deps, botConfig?) builds the whole bot without starting it. `deps` is complete
  * (app.ts buildApp makes every part first), so no feature has an "unavailable" branch.
  */
-import { Bot, GrammyError, type BotError, HttpError, type ApiClientOptions, type Middleware } from "grammy";
+import { Bot, GrammyError, type BotError, HttpError, type ApiClientOptions, type Middleware, type Transformer } from "grammy";
 import { autoRetry } from "@grammyjs/auto-retry";
 import { conversations, createConversation, type ConversationData, type VersionedState } from "@grammyjs/conversations";
 import { limit } from "@grammyjs/ratelimiter";
@@ -37,6 +37,8 @@ export interface BotConfig {
   rateLimit?: { timeFrameMs: number; limit: number } | false;
   /** How long auto-retry may wait on a 429 before giving up, for interactive replies. */
   maxRetryDelaySeconds?: number;
+  /** Observers (metrics, health): every update first, every failed handler, every Bot API request. */
+  observe?: { update: Middleware<BotContext>; handlerFailed: () => void; api: Transformer };
 }
 
 /**
@@ -53,6 +55,8 @@ export type AppBot = Bot<BotContext>;
 export function createBot(token: string, deps: BotDeps, botConfig: BotConfig = {}): AppBot {
   const bot = new Bot<BotContext>(token, { botInfo: botConfig.botInfo, client: botConfig.client });
   const maxDelaySeconds = botConfig.maxRetryDelaySeconds ?? 60;
+  // Installed before auto-retry, so it sees every request that goes out, 429s included.
+  if (botConfig.observe) bot.api.config.use(botConfig.observe.api);
   bot.api.config.use(autoRetry({ maxRetryAttempts: 3, maxDelaySeconds }));
   bot.api.config.use(htmlByDefault);
 
@@ -77,6 +81,7 @@ export function createBot(token: string, deps: BotDeps, botConfig: BotConfig = {
     return next();
   };
 
+  if (botConfig.observe) bot.use(botConfig.observe.update);
   // The runner processes updates concurrently; one chat's updates still run one after another.
   bot.use(sequentialize((ctx) => ctx.chat?.id.toString() ?? ctx.from?.id.toString()));
   bot.use(extras as Middleware<BotContext>);
@@ -85,6 +90,7 @@ export function createBot(token: string, deps: BotDeps, botConfig: BotConfig = {
 
   const onError = async (err: BotError<BotContext>) => {
     deps.logger.error({ err: err.error, update_id: err.ctx.update.update_id }, "handler failed");
+    botConfig.observe?.handlerFailed();
     await replyFailure(err.ctx);
   };
 

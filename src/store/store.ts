@@ -74,6 +74,8 @@ export interface StoreOptions {
   flushDelayMs?: number;
   /** Called when a background flush fails; the data stays dirty and is retried. */
   onError?: (err: unknown) => void;
+  /** Told of every file write, good or failed (metrics, health). */
+  onWrite?: (file: string, ok: boolean, seconds: number) => void;
   /** Shard counts for a new store (tests); an existing store keeps the counts in its meta.json. */
   chatShards?: number;
   txShards?: number;
@@ -170,7 +172,7 @@ export class Store {
     this.flusher = new Flusher({
       clock,
       delayMs: opts.flushDelayMs ?? 50,
-      write: (name) => writers.get(name)!(),
+      write: (name) => observeWrite(name, writers.get(name)!, opts.onWrite),
       ...(opts.onError ? { onError: opts.onError } : {}),
     });
   }
@@ -643,4 +645,23 @@ function insertSorted(list: TxPos[], pos: TxPos): void {
     else hi = mid;
   }
   list.splice(lo, 0, pos);
+}
+
+/** Times one file write (serialising included) for `onWrite`. */
+function observeWrite(name: string, write: () => Promise<void>, onWrite: StoreOptions["onWrite"]): Promise<void> {
+  if (!onWrite) return write();
+  const t0 = performance.now();
+  let written: Promise<void>;
+  try {
+    written = write();
+  } catch (err) {
+    written = Promise.reject(err);
+  }
+  return written.then(
+    () => onWrite(name, true, (performance.now() - t0) / 1000),
+    (err: unknown) => {
+      onWrite(name, false, (performance.now() - t0) / 1000);
+      throw err;
+    },
+  );
 }

@@ -14,7 +14,7 @@ import type { z } from "zod";
 import { systemClock, type Clock } from "../clock.js";
 import { decodeAnswer, type HttpAnswer } from "./decode.js";
 import { ENDPOINTS, type EndpointPath } from "./endpoints.js";
-import { UpstreamUnavailable, redactSecret, type TransportFailure } from "./errors.js";
+import { UpstreamError, UpstreamUnavailable, redactSecret, type TransportFailure } from "./errors.js";
 import {
   accountCheckSchema,
   bankListSchema,
@@ -49,6 +49,8 @@ import type {
 
 export interface UpstreamClientOptions {
   baseUrl: string;
+  /** Told of every answered or failed call (metrics, health): outcome "ok", "rejected", "timeout", ... */
+  onCall?: (endpoint: EndpointPath, outcome: string, seconds: number) => void;
   /** TCP/TLS connect timeout. Default 5000. */
   connectTimeoutMs?: number;
   /** Whole-request budget (queueing, headers and body). Default 20000. */
@@ -87,7 +89,7 @@ export class UpstreamClient {
   private readonly logger: UpstreamClientOptions["logger"];
   private closed = false;
 
-  constructor(opts: UpstreamClientOptions) {
+  constructor(private readonly opts: UpstreamClientOptions) {
     const url = new URL(opts.baseUrl);
     this.origin = url.origin;
     this.basePath = url.pathname.replace(/\/+$/, "");
@@ -248,11 +250,13 @@ export class UpstreamClient {
   ): Promise<z.output<S>> {
     for (let attempt = 0; ; attempt++) {
       try {
-        return decodeAnswer(await this.send(endpoint, apiKey, params, false), schema, {
-          endpoint,
-          create: false,
-          secret: apiKey,
-        });
+        return await this.observed(endpoint, async () =>
+          decodeAnswer(await this.send(endpoint, apiKey, params, false), schema, {
+            endpoint,
+            create: false,
+            secret: apiKey,
+          }),
+        );
       } catch (e) {
         if (!(e instanceof UpstreamUnavailable) || attempt >= this.readRetries) throw e;
         await this.clock.sleep(this.backoffMs(attempt));
@@ -266,8 +270,25 @@ export class UpstreamClient {
     params: Params,
     schema: S,
   ): Promise<z.output<S>> {
-    const answer = await this.send(endpoint, apiKey, params, true);
-    return decodeAnswer(answer, schema, { endpoint, create: true, secret: apiKey });
+    return this.observed(endpoint, async () => {
+      const answer = await this.send(endpoint, apiKey, params, true);
+      return decodeAnswer(answer, schema, { endpoint, create: true, secret: apiKey });
+    });
+  }
+
+  private async observed<T>(endpoint: EndpointPath, call: () => Promise<T>): Promise<T> {
+    const onCall = this.opts.onCall;
+    if (!onCall) return call();
+    const t0 = performance.now();
+    try {
+      const result = await call();
+      onCall(endpoint, "ok", (performance.now() - t0) / 1000);
+      return result;
+    } catch (e) {
+      const outcome = e instanceof UpstreamUnavailable ? e.reason : e instanceof UpstreamError ? e.kind : "error";
+      onCall(endpoint, outcome, (performance.now() - t0) / 1000);
+      throw e;
+    }
   }
 
   /** Equal jitter: half the exponential step fixed, half random. */

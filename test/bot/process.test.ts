@@ -1,37 +1,19 @@
 /**
- * The bot as a newcomer runs it: `src/main.ts` in its own process (through tsx, like `npm start`),
- * talking to a fake Bot API over HTTP via TELEGRAM_API_ROOT, with the built-in sandbox upstream.
+ * The bot as a newcomer runs it: compiled like `npm start` does (tsc -p tsconfig.build.json into
+ * dist/, then `node dist/main.js`) in its own process, talking to a fake Bot API over HTTP via
+ * TELEGRAM_API_ROOT, with the built-in sandbox upstream.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile, mkdir, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_KEY } from "../../src/sandbox/index.js";
 import { FAKE_BOT_TOKEN } from "../support/botInfo.js";
 import { makeUser } from "../support/chat.js";
 import { FakeBotApi, type FakeServer } from "../support/fakeBotApi.js";
+import { buildDist, startMain } from "../support/mainProcess.js";
 
-const ROOT = join(import.meta.dirname, "..", "..");
-
-interface Proc {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-function startMain(env: Record<string, string>): Proc {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  child.stdout!.on("data", (d) => (out += d));
-  child.stderr!.on("data", (d) => (out += d));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  return { child, output: () => out, exited };
-}
+beforeAll(buildDist, 180_000);
 
 let cleanup: (() => Promise<unknown>)[] = [];
 afterEach(async () => {

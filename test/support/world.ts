@@ -63,6 +63,8 @@ export interface WorldOptions {
    * answers than the pace allows in one second of clock time would wait forever.
    */
   paceAnswers?: boolean;
+  /** More environment for loadConfig (e.g. HTTP_PORT, TELEGRAM_WEBHOOK_URL). */
+  env?: Record<string, string>;
 }
 
 export async function makeWorld(opts: WorldOptions = {}): Promise<World> {
@@ -76,6 +78,7 @@ export async function makeWorld(opts: WorldOptions = {}): Promise<World> {
     DATA_DIR: dir,
     STORE_SECRET,
     ADMIN_IDS: (opts.adminIds ?? []).join(","),
+    ...opts.env,
   });
   const build = async () => {
     const app = await buildApp(config, silentLogger, {

@@ -1,0 +1,83 @@
+/**
+ * What /healthz reports: facts the parts record as they work (last update handled, last successful
+ * provider call, store writes that failed) plus checks made when asked (store writable, loops alive).
+ */
+import { rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { Clock } from "../clock.js";
+
+export interface HealthSources {
+  clock: Clock;
+  /** Where the store writes (a probe file is written and removed there). */
+  storeDir: string;
+  /** The updates loop (long polling runner or webhook) is running. */
+  updatesLoop: () => boolean;
+  pendingIds: () => number;
+  broadcastRunning: () => boolean;
+}
+
+export interface HealthReport {
+  ok: boolean;
+  /** What is wrong, one short phrase each (empty when ok). */
+  problems: string[];
+  updatesLoopAlive: boolean;
+  lastUpdateHandledAt: string | null;
+  storeWritable: boolean;
+  lastProviderOkAt: string | null;
+  pendingIdsWatched: number;
+  broadcastRunning: boolean;
+}
+
+export class Health {
+  private lastUpdateAt: number | undefined;
+  private lastProviderOkAt: number | undefined;
+  /** Store files whose latest write failed (cleared by their next good write). */
+  private readonly failingWrites = new Set<string>();
+
+  constructor(private readonly sources: HealthSources) {}
+
+  updateHandled(): void {
+    this.lastUpdateAt = this.sources.clock.now();
+  }
+
+  providerOk(): void {
+    this.lastProviderOkAt = this.sources.clock.now();
+  }
+
+  storeWrite(file: string, ok: boolean): void {
+    if (ok) this.failingWrites.delete(file);
+    else this.failingWrites.add(file);
+  }
+
+  async report(): Promise<HealthReport> {
+    const problems: string[] = [];
+    const loop = this.sources.updatesLoop();
+    if (!loop) problems.push("updates loop is not running");
+    const probe = await this.probeStore();
+    if (probe !== undefined) problems.push(`store is not writable (${probe})`);
+    if (this.failingWrites.size > 0) problems.push(`store writes failing: ${[...this.failingWrites].join(", ")}`);
+    const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
+    return {
+      ok: problems.length === 0,
+      problems,
+      updatesLoopAlive: loop,
+      lastUpdateHandledAt: iso(this.lastUpdateAt),
+      storeWritable: probe === undefined && this.failingWrites.size === 0,
+      lastProviderOkAt: iso(this.lastProviderOkAt),
+      pendingIdsWatched: this.sources.pendingIds(),
+      broadcastRunning: this.sources.broadcastRunning(),
+    };
+  }
+
+  /** Writes and removes a small file beside the store's; the error code when that fails. */
+  private async probeStore(): Promise<string | undefined> {
+    const file = join(this.sources.storeDir, ".healthz-probe");
+    try {
+      await writeFile(file, String(this.sources.clock.now()));
+      await rm(file, { force: true });
+      return undefined;
+    } catch (e) {
+      return (e as NodeJS.ErrnoException).code ?? "write failed";
+    }
+  }
+}

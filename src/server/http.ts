@@ -1,0 +1,80 @@
+/**
+ * The one HTTP server (only when HTTP_PORT is set): /healthz, /metrics and, in webhook mode, the
+ * Telegram webhook. Made to face the open internet: a body size limit, request and header timeouts,
+ * and answers that never carry a stack trace or an error message.
+ */
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { serve } from "@hono/node-server";
+import { Hono, type Context } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import type { Logger } from "../logger.js";
+import type { Health } from "./health.js";
+import type { AppMetrics } from "./metrics.js";
+
+/** Telegram updates are small; anything bigger is not from Telegram. */
+const MAX_BODY_BYTES = 1024 * 1024;
+
+export interface HttpServerOptions {
+  host: string;
+  port: number;
+  logger: Logger;
+  health: Health;
+  metrics: AppMetrics;
+  /** Telegram webhook: POST at `path`, checked and handled by `handler` (grammY's webhookCallback). */
+  webhook?: { path: string; handler: (c: Context) => Promise<Response> };
+}
+
+export interface HttpServer {
+  /** http://host:port actually bound (port 0 picks a free one). */
+  url: string;
+  port: number;
+  /** Stops accepting; open keep-alive connections are closed once idle. */
+  close(): Promise<void>;
+}
+
+export function createHttpApp(opts: Omit<HttpServerOptions, "host" | "port">): Hono {
+  const app = new Hono();
+  app.use(bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json({ error: "body too large" }, 413) }));
+  app.get("/healthz", async (c) => {
+    const report = await opts.health.report();
+    return c.json(report, report.ok ? 200 : 503, { "cache-control": "no-store" });
+  });
+  app.get("/metrics", async (c) =>
+    c.body(await opts.metrics.text(), 200, { "content-type": opts.metrics.registry.contentType }),
+  );
+  if (opts.webhook) app.post(opts.webhook.path, opts.webhook.handler);
+  app.notFound((c) => c.json({ error: "not found" }, 404));
+  app.onError((err, c) => {
+    opts.logger.error({ err, path: c.req.path }, "http request failed");
+    return c.json({ error: "internal error" }, 500);
+  });
+  return app;
+}
+
+export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
+  const app = createHttpApp(opts);
+  const server = await new Promise<Server>((resolve, reject) => {
+    const s = serve({ fetch: app.fetch, hostname: opts.host, port: opts.port }, () => resolve(s as Server));
+    s.once("error", reject);
+  });
+  server.requestTimeout = 15_000;
+  server.headersTimeout = 10_000;
+  server.keepAliveTimeout = 5_000;
+  const { port } = server.address() as AddressInfo;
+  const host = opts.host.includes(":") ? `[${opts.host}]` : opts.host;
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        // A client holding a connection open cannot hold up the stop beyond this.
+        const force = setTimeout(() => server.closeAllConnections(), 5_000);
+        server.close(() => {
+          clearTimeout(force);
+          resolve();
+        });
+        server.closeIdleConnections();
+      }),
+  };
+}

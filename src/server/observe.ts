@@ -1,0 +1,85 @@
+/**
+ * Wires the metrics and the health facts into the parts buildApp makes, through their small hooks
+ * (store onWrite, upstream onCall, bot observe, the created event), so app.ts only passes them on.
+ */
+import type { Middleware } from "grammy";
+import { join } from "node:path";
+import type { BotConfig } from "../bot/index.js";
+import type { BotContext } from "../bot/context.js";
+import type { Clock } from "../clock.js";
+import type { TxEvents } from "../domain/events.js";
+import type { StoreOptions } from "../store/store.js";
+import type { UpstreamClientOptions } from "../upstream/client.js";
+import { Health } from "./health.js";
+import { AppMetrics } from "./metrics.js";
+
+export interface ObserveSources {
+  clock: Clock;
+  dataDir: string;
+  updatesLoop: () => boolean;
+  pendingIds: () => number;
+  broadcast: () => { running: boolean; sent: number; failed: number; remaining: number } | undefined;
+}
+
+export class Observers {
+  readonly metrics: AppMetrics;
+  readonly health: Health;
+  private inflight = 0;
+  private idleWaiters: (() => void)[] = [];
+
+  constructor(sources: ObserveSources) {
+    this.metrics = new AppMetrics(sources);
+    this.health = new Health({
+      clock: sources.clock,
+      storeDir: join(sources.dataDir, "store"),
+      updatesLoop: sources.updatesLoop,
+      pendingIds: sources.pendingIds,
+      broadcastRunning: () => sources.broadcast()?.running ?? false,
+    });
+  }
+
+  readonly onWrite: NonNullable<StoreOptions["onWrite"]> = (file, ok, seconds) => {
+    this.metrics.storeWrites.observe({ outcome: ok ? "ok" : "failed" }, seconds);
+    this.health.storeWrite(file, ok);
+  };
+
+  readonly onCall: NonNullable<UpstreamClientOptions["onCall"]> = (endpoint, outcome, seconds) => {
+    this.metrics.providerCalls.observe({ endpoint, outcome }, seconds);
+    if (outcome === "ok" || outcome === "rejected") this.health.providerOk();
+  };
+
+  private readonly update: Middleware<BotContext> = async (_ctx, next) => {
+    this.inflight++;
+    try {
+      await next();
+    } catch (err) {
+      this.metrics.handlerErrors.inc();
+      throw err;
+    } finally {
+      this.metrics.updates.inc();
+      this.health.updateHandled();
+      if (--this.inflight === 0) for (const w of this.idleWaiters.splice(0)) w();
+    }
+  };
+
+  get bot(): NonNullable<BotConfig["observe"]> {
+    return { update: this.update, handlerFailed: () => this.metrics.handlerErrors.inc(), api: this.metrics.apiTransformer };
+  }
+
+  /** Counts every create by kind and the status its answer left. */
+  watchCreates(events: TxEvents): void {
+    events.on("created", (tx) => this.metrics.creates.inc({ kind: tx.kind, outcome: tx.status }));
+  }
+
+  /** Resolves when no update is being handled (graceful stop in webhook mode), or after `maxMs`. */
+  handlersIdle(maxMs: number): Promise<void> {
+    if (this.inflight === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, maxMs);
+      this.idleWaiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+}

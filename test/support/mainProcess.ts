@@ -1,0 +1,35 @@
+/**
+ * Runs the bot as production does: compiled like `npm start` (tsc -p tsconfig.build.json into dist/),
+ * then `node dist/main.js` in its own process with only the environment a test gives it.
+ */
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { join } from "node:path";
+import { promisify } from "node:util";
+
+export const ROOT = join(import.meta.dirname, "..", "..");
+
+/** The build `npm start` runs: a full one on a fresh clone (no dist/), incremental after that. */
+export async function buildDist(): Promise<void> {
+  await promisify(execFile)(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json"], {
+    cwd: ROOT,
+  });
+}
+
+export interface MainProcess {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+export function startMain(env: Record<string, string>): MainProcess {
+  const child = spawn(process.execPath, ["dist/main.js"], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  child.stdout!.on("data", (d) => (out += d));
+  child.stderr!.on("data", (d) => (out += d));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return { child, output: () => out, exited };
+}
