@@ -9,7 +9,7 @@ import { run, type RunnerHandle } from "@grammyjs/runner";
 import { Api } from "grammy";
 import type { AppConfig } from "./config.js";
 import { systemClock, type Clock } from "./clock.js";
-import type { Logger } from "./logger.js";
+import { protectSecret, type Logger } from "./logger.js";
 import { TxEvents } from "./domain/events.js";
 import { createTranslate, type Translate } from "./render/i18n.js";
 import { htmlByDefault } from "./render/parseMode.js";
@@ -67,6 +67,7 @@ export interface AppOverrides {
 
 export async function buildApp(config: AppConfig, logger: Logger, overrides: AppOverrides = {}): Promise<App> {
   const clock = overrides.clock ?? systemClock;
+  protectSecret(config.botToken); // no log line may carry it, whatever shape an error has
   const { secret, generated, file } = await resolveStoreSecret(config.storeSecret, config.dataDir);
   if (generated) logger.warn({ file }, "STORE_SECRET was not set: generated one into DATA_DIR (keep this file; back it up)");
   const store = await Store.open({ dir: config.dataDir, secret, clock });

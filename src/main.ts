@@ -1,6 +1,6 @@
 /** Process entry point: `npm start`. Reads the environment, builds and starts the app, stops it on SIGINT/SIGTERM. */
 import { ConfigError, loadConfig } from "./config.js";
-import { createLogger } from "./logger.js";
+import { createLogger, scrubSecrets } from "./logger.js";
 import { buildApp } from "./app.js";
 import { StoreCorruptError } from "./store/errors.js";
 
@@ -52,6 +52,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  process.stderr.write(`Start-up failed: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.stderr.write(`Start-up failed: ${scrubSecrets(err instanceof Error ? err.message : String(err))}\n`);
   process.exit(1);
 });
