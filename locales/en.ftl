@@ -48,6 +48,7 @@ key-rejected =
 key-check-failed = 🌐 The api key could not be checked because the provider's server cannot be reached. Send it again shortly.
 key-invalid-format = That does not look like an api key (one line, no spaces). Send the api key from your provider's dashboard, or /cancel.
 key-not-deleted = ⚠️ The bot could not delete the message with your api key. Please delete it yourself.
+key-lost-relink = 🔑 Your saved api key could not be read after a change on the bot's server, so it was removed. Nothing was bought or charged. Paste your api key here to link it again (the message is deleted at once).
 key-in-group =
     🚨 Never send an api key in a group! The message { $deleted ->
         [yes] was deleted

@@ -48,6 +48,7 @@ key-rejected =
 key-check-failed = 🌐 Api key belum bisa diperiksa karena server penyedia tidak bisa dihubungi. Kirim lagi sebentar lagi.
 key-invalid-format = Itu tidak terlihat seperti api key (satu baris tanpa spasi). Kirim api key dari dashboard penyedia, atau /batal.
 key-not-deleted = ⚠️ Bot tidak bisa menghapus pesan berisi api key. Hapus sendiri pesan itu.
+key-lost-relink = 🔑 Api key Anda yang tersimpan tidak bisa dibaca lagi setelah ada perubahan di server bot, jadi sudah dihapus. Tidak ada pembelian atau saldo yang terpakai. Tempel api key Anda di sini untuk menghubungkannya lagi (pesannya langsung dihapus).
 key-in-group =
     🚨 Jangan kirim api key di grup! Pesan itu { $deleted ->
         [yes] sudah dihapus

@@ -18,7 +18,7 @@ import { createBot, type AppBot, type BotConfig } from "./bot/index.js";
 import { registerCommands } from "./bot/commands.js";
 import type { BotDeps } from "./bot/context.js";
 import { createSandbox, type Sandbox, type SandboxOptions } from "./sandbox/index.js";
-import { resolveStoreSecret } from "./secret.js";
+import { resolveStoreSecret, verifyStoreSecret } from "./secret.js";
 import { Store } from "./store/store.js";
 import { ListCache } from "./upstream/cache.js";
 import { UpstreamClient } from "./upstream/client.js";
@@ -26,6 +26,7 @@ import { BalanceAlerts, type BalanceAlertsOptions } from "./watch/alerts.js";
 import { BalanceRound } from "./watch/balanceRound.js";
 import { BROADCAST_CONCURRENCY, Broadcaster } from "./watch/broadcast.js";
 import { BULK_PACE, SendPacer, type PaceOptions } from "./watch/pacer.js";
+import { RelinkNotices } from "./watch/relink.js";
 import { StatusWatcher, type WatcherOptions } from "./watch/watcher.js";
 
 export interface App {
@@ -68,9 +69,12 @@ export interface AppOverrides {
 export async function buildApp(config: AppConfig, logger: Logger, overrides: AppOverrides = {}): Promise<App> {
   const clock = overrides.clock ?? systemClock;
   protectSecret(config.botToken); // no log line may carry it, whatever shape an error has
-  const { secret, generated, file } = await resolveStoreSecret(config.storeSecret, config.dataDir);
+  const source = await resolveStoreSecret(config.storeSecret, config.dataDir);
+  const { secret, generated, file } = source;
   if (generated) logger.warn({ file }, "STORE_SECRET was not set: generated one into DATA_DIR (keep this file; back it up)");
   const store = await Store.open({ dir: config.dataDir, secret, clock });
+  // A secret that cannot read the stored keys stops start-up here, unless the operator chose to go on.
+  await verifyStoreSecret(store, source, { reset: config.storeSecretReset, dataDir: config.dataDir, logger });
 
   let sandbox: Sandbox | undefined;
   let baseUrl = config.upstreamBaseUrl;
@@ -117,6 +121,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     // A paid deposit's notice offers the instant release right there.
     processingMarkup: (lang, tx) => depositProcessingMarkup(translate, lang, tx),
   });
+  const relink = new RelinkNotices({ store, api: bulkApi, pacer, translate, logger });
   events.on("created", (tx) => watcher.track(tx));
   events.on("created", (tx) => alerts.afterCreate(tx));
 
@@ -163,11 +168,13 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
       runner = run(bot, { runner: { fetch: { allowed_updates: ["message", "callback_query", "my_chat_member"] } } });
       logger.info({ username: bot.botInfo.username }, "bot is polling for updates");
       watcher.start();
+      relink.start();
     },
     stop: () =>
       (stopping ??= (async () => {
         if (runner?.isRunning()) await runner.stop();
         await watcher.stop();
+        await relink.stop();
         await broadcaster.stop();
         await alerts.stop();
         await store.close();

@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from "./config.js";
 import { createLogger, scrubSecrets } from "./logger.js";
 import { buildApp } from "./app.js";
 import { StoreCorruptError } from "./store/errors.js";
+import { StoreSecretError } from "./secret.js";
 
 async function main(): Promise<void> {
   // A .env beside package.json is optional; real environment variables win over it.
@@ -26,7 +27,7 @@ async function main(): Promise<void> {
   try {
     app = await buildApp(config, logger);
   } catch (e) {
-    if (e instanceof StoreCorruptError) {
+    if (e instanceof StoreCorruptError || e instanceof StoreSecretError) {
       logger.fatal(e.message);
       process.stderr.write(`${e.message}\n`);
       process.exit(1);

@@ -336,6 +336,32 @@ export class Store {
     return keyCheckMatches(this.key, this.meta.keyCheck);
   }
 
+  /** How many chats have a stored api key (readable or not). */
+  storedKeyCount(): number {
+    let n = 0;
+    for (const chat of this.allChats()) if (chat.apiKeyEnc !== undefined) n++;
+    return n;
+  }
+
+  /**
+   * The operator goes on with a new secret (the old one is lost): keys that do not decrypt under it
+   * are removed, their chats kept and marked `keyLost` (and awaiting a key), and the current secret
+   * becomes the store's. Returns the chats that lost their key.
+   */
+  resetSecret(): number[] {
+    this.assertOpen();
+    const lost: number[] = [];
+    for (const chat of [...this.allChats()]) {
+      if (chat.apiKeyEnc === undefined || decrypt(this.key, chat.apiKeyEnc, keyAad(chat.chatId)) !== undefined) continue;
+      this.decrypted.delete(chat.chatId);
+      this.putChat(chat.chatId, { apiKeyEnc: undefined, keyMask: undefined, linkedAt: undefined, keyLost: true, awaitingKey: true });
+      lost.push(chat.chatId);
+    }
+    this.meta.keyCheck = keyCheck(this.key);
+    this.flusher.markDirty(META);
+    return lost;
+  }
+
   private assertOpen(): void {
     if (this.closing) throw new StoreClosedError();
   }
@@ -377,6 +403,7 @@ export class Store {
       keyMask: maskKey(rawKey),
       linkedAt: this.clock.now(),
       inactive: undefined,
+      keyLost: undefined,
     });
   }
 
