@@ -30,7 +30,7 @@
  * A file that is unreadable, not JSON, the wrong shape or from a newer schema makes `open` throw
  * StoreCorruptError naming it, and is never overwritten.
  */
-import { mkdir, readdir } from "node:fs/promises";
+import { chmod, mkdir, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { systemClock, type Clock, type TimerHandle } from "../clock.js";
 import { decrypt, deriveKey, encrypt, keyCheck, keyCheckMatches, maskKey } from "./crypto.js";
@@ -177,7 +177,8 @@ export class Store {
 
   static async open(opts: StoreOptions): Promise<Store> {
     const root = join(opts.dir, "store");
-    await mkdir(root, { recursive: true });
+    await mkdir(opts.dir, { recursive: true, mode: 0o700 });
+    await ownerOnly(root);
     const key = await deriveKey(opts.secret);
 
     const metaFile = new StoreFile<MetaFile>(root, META, true);
@@ -670,4 +671,13 @@ function insertSorted(list: TxPos[], pos: TxPos): void {
     else hi = mid;
   }
   list.splice(lo, 0, pos);
+}
+
+/** Api keys (encrypted) and money records: the folder and its files are for the owner only (0700 / 0600). */
+async function ownerOnly(root: string): Promise<void> {
+  await mkdir(root, { recursive: true, mode: 0o700 });
+  await chmod(root, 0o700);
+  for (const entry of await readdir(root, { withFileTypes: true })) {
+    if (entry.isFile()) await chmod(join(root, entry.name), 0o600);
+  }
 }
