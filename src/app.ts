@@ -5,7 +5,7 @@
  * them. main.ts and the tests both build through it; overrides only tune (clock, fetch, timeouts),
  * they never wire differently. `start()` adds what production runs in the background.
  */
-import { run, type RunnerHandle } from "@grammyjs/runner";
+import type { RunnerHandle } from "@grammyjs/runner";
 import { Api } from "grammy";
 import type { AppConfig } from "./config.js";
 import { systemClock, type Clock } from "./clock.js";
@@ -17,6 +17,7 @@ import { depositProcessingMarkup } from "./bot/money/deposit.js";
 import { createBot, type AppBot, type BotConfig } from "./bot/index.js";
 import { registerCommands } from "./bot/commands.js";
 import type { BotDeps } from "./bot/context.js";
+import { startPolling, type PollingOptions } from "./polling.js";
 import { createSandbox, type Sandbox, type SandboxOptions } from "./sandbox/index.js";
 import { resolveStoreSecret, verifyStoreSecret } from "./secret.js";
 import { Store } from "./store/store.js";
@@ -49,6 +50,8 @@ export interface App {
   start(): Promise<void>;
   /** Stops polling, lets running handlers finish, stops background work, flushes the store, closes connections. */
   stop(): Promise<void>;
+  /** Resolves when polling ended on its own for good (401: the token was revoked), after the app stopped. */
+  failed: Promise<Error>;
 }
 
 /** Tuning for tests and benchmarks. Every part is still made and wired as in production. */
@@ -64,6 +67,8 @@ export interface AppOverrides {
   broadcast?: { progressEveryMs?: number; concurrency?: number };
   /** The shared pace of background messages (default BULK_PACE). */
   pace?: { perSecond: number } & PaceOptions;
+  /** Polling waits (back-off cap, wait after a 409) and the long-poll timeout. */
+  polling?: Pick<PollingOptions, "maxBackoffMs" | "conflictWaitMs" | "timeoutSeconds">;
 }
 
 export async function buildApp(config: AppConfig, logger: Logger, overrides: AppOverrides = {}): Promise<App> {
@@ -145,7 +150,9 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
 
   let runner: RunnerHandle | undefined;
   let stopping: Promise<void> | undefined;
-  return {
+  let fail!: (err: Error) => void;
+  const failed = new Promise<Error>((resolve) => (fail = resolve));
+  const app: App = {
     config,
     clock,
     logger,
@@ -165,7 +172,20 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
       await registerCommands(bot.api, translate).catch((err) =>
         logger.warn({ err }, "could not register the command list; commands still work"),
       );
-      runner = run(bot, { runner: { fetch: { allowed_updates: ["message", "callback_query", "my_chat_member"] } } });
+      runner = startPolling(bot, {
+        api: new Api(config.botToken, client), // no auto-retry: polling backs off itself (polling.ts)
+        clock,
+        logger,
+        allowedUpdates: ["message", "callback_query", "my_chat_member"],
+        ...overrides.polling,
+      });
+      // Polling only ends on its own when it cannot go on (401): say why, stop cleanly, report it.
+      void runner.task()?.catch(async (err: unknown) => {
+        const error = err instanceof Error ? err : new Error(String(err));
+        logger.fatal({ err: error }, error.message);
+        await app.stop().catch((e: unknown) => logger.error({ err: e }, "stop after a polling failure failed"));
+        fail(error);
+      });
       logger.info({ username: bot.botInfo.username }, "bot is polling for updates");
       watcher.start();
       relink.start();
@@ -182,5 +202,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
         await sandbox?.close();
         logger.info("stopped cleanly");
       })()),
+    failed,
   };
+  return app;
 }

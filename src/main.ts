@@ -35,6 +35,11 @@ async function main(): Promise<void> {
     throw e;
   }
   await app.start();
+  // The token was revoked (401): the app stopped itself, the store is flushed.
+  void app.failed.then((err) => {
+    process.stderr.write(`${scrubSecrets(err.message)}\n`);
+    process.exit(1);
+  });
   let signalled = false;
   const shutdown = (signal: string) => {
     if (signalled) return;

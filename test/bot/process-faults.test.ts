@@ -1,6 +1,7 @@
 /**
- * A lost or changed store secret, as an operator meets it: `src/main.ts` in its own process, the
- * fake Bot API over HTTP, the built-in sandbox.
+ * Faults an operator meets at the process level: a lost or changed store secret, a damaged secret
+ * file, a revoked bot token. `src/main.ts` in its own process, the fake Bot API over HTTP, the
+ * built-in sandbox.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -134,4 +135,16 @@ it("a damaged secret file stops start-up with a message naming the file, not a b
   expect(p.output()).toContain(join(dir, "store-secret"));
   expect(p.output()).toMatch(/damaged/);
   expect(p.output()).not.toContain("EEXIST");
+}, 60_000);
+
+it("a revoked token (401 on getUpdates) exits non-zero with a clear message, after a clean stop, with no unhandled rejection", async () => {
+  const { fake, server } = await fakeServer();
+  const dir = await tempDir();
+  fake.failNext("getUpdates", { error_code: 401, description: "Unauthorized" });
+  const p = startMain({ BOT_TOKEN: FAKE_BOT_TOKEN, TELEGRAM_API_ROOT: server.apiRoot, UPSTREAM_BASE_URL: "sandbox", DATA_DIR: dir });
+  expect(await p.exited).toBe(1);
+  expect(p.output()).toMatch(/Telegram rejected BOT_TOKEN \(401 Unauthorized\).*@BotFather/);
+  expect(p.output()).toContain("stopped cleanly");
+  expect(p.output()).not.toMatch(/Unhandled|triggerUncaughtException|\[grammY runner\]/);
+  expect(p.output()).not.toContain(FAKE_BOT_TOKEN.split(":")[1]);
 }, 60_000);
