@@ -51,6 +51,7 @@ key-rejected =
 key-check-failed = 🌐 The API key could not be checked because the provider's server cannot be reached. Send it again shortly.
 key-invalid-format = That does not look like an API key (one line, no spaces). Send the API key from your provider's dashboard, or /cancel.
 key-not-deleted = ⚠️ The bot could not delete the message with your API key. Please delete it yourself.
+key-lost-relink = 🔑 Your saved API key could not be read after a change on the bot's server, so it was removed. Nothing was bought or charged. Paste your API key here to link it again (the message is deleted at once).
 key-in-group =
     🚨 { $name }, your message looked like an API key, so { $deleted ->
         [yes] it was deleted

@@ -51,6 +51,7 @@ key-rejected =
 key-check-failed = 🌐 API key belum bisa diperiksa karena server penyedia tidak bisa dihubungi. Kirim lagi sebentar lagi.
 key-invalid-format = Itu tidak terlihat seperti API key (satu baris tanpa spasi). Kirim API key dari dashboard penyedia, atau /batal.
 key-not-deleted = ⚠️ Bot tidak bisa menghapus pesan berisi API key. Hapus sendiri pesan itu.
+key-lost-relink = 🔑 API key Anda yang tersimpan tidak bisa dibaca lagi setelah ada perubahan di server bot, jadi sudah dihapus. Tidak ada pembelian atau saldo yang terpakai. Tempel API key Anda di sini untuk menghubungkannya lagi (pesannya langsung dihapus).
 key-in-group =
     🚨 { $name }, pesan Anda tadi terlihat seperti API key, jadi { $deleted ->
         [yes] sudah dihapus

@@ -5,11 +5,11 @@
  * them. main.ts and the tests both build through it; overrides only tune (clock, fetch, timeouts),
  * they never wire differently. `start()` adds what production runs in the background.
  */
-import { run, type RunnerHandle } from "@grammyjs/runner";
+import type { RunnerHandle } from "@grammyjs/runner";
 import { Api } from "grammy";
 import type { AppConfig } from "./config.js";
 import { systemClock, type Clock } from "./clock.js";
-import type { Logger } from "./logger.js";
+import { protectSecret, type Logger } from "./logger.js";
 import { TxEvents } from "./domain/events.js";
 import { createTranslate, type Translate } from "./render/i18n.js";
 import { htmlByDefault } from "./render/parseMode.js";
@@ -17,8 +17,9 @@ import { depositProcessingMarkup } from "./bot/money/deposit.js";
 import { createBot, type AppBot, type BotConfig } from "./bot/index.js";
 import { registerCommands } from "./bot/commands.js";
 import type { BotDeps } from "./bot/context.js";
+import { startPolling, type PollingOptions } from "./polling.js";
 import { createSandbox, type Sandbox, type SandboxOptions } from "./sandbox/index.js";
-import { resolveStoreSecret } from "./secret.js";
+import { resolveStoreSecret, verifyStoreSecret } from "./secret.js";
 import { Store } from "./store/store.js";
 import { ListCache } from "./upstream/cache.js";
 import { UpstreamClient } from "./upstream/client.js";
@@ -27,6 +28,7 @@ import { BalanceRound } from "./watch/balanceRound.js";
 import { BROADCAST_CONCURRENCY, Broadcaster } from "./watch/broadcast.js";
 import { BULK_PACE, SendPacer, type PaceOptions } from "./watch/pacer.js";
 import { pacedFetch } from "./watch/pacedFetch.js";
+import { RelinkNotices } from "./watch/relink.js";
 import { StatusWatcher, type WatcherOptions } from "./watch/watcher.js";
 import { Observers } from "./server/observe.js";
 import { startHttpServer, type HttpServer } from "./server/http.js";
@@ -60,6 +62,8 @@ export interface App {
   start(): Promise<void>;
   /** Stops polling, lets running handlers finish, stops background work, flushes the store, closes connections. */
   stop(): Promise<void>;
+  /** Resolves when polling ended on its own for good (401: the token was revoked), after the app stopped. */
+  failed: Promise<Error>;
 }
 
 /** Tuning for tests and benchmarks. Every part is still made and wired as in production. */
@@ -80,10 +84,13 @@ export interface AppOverrides {
    * stands still while many answers go out turn it off (they would wait for time that never comes).
    */
   paceAnswers?: boolean;
+  /** Polling waits (back-off cap, wait after a 409) and the long-poll timeout. */
+  polling?: Pick<PollingOptions, "maxBackoffMs" | "conflictWaitMs" | "timeoutSeconds">;
 }
 
 export async function buildApp(config: AppConfig, logger: Logger, overrides: AppOverrides = {}): Promise<App> {
   const clock = overrides.clock ?? systemClock;
+  protectSecret(config.botToken); // no log line may carry it, whatever shape an error has
   const unlockDataDir = await lockDataDir(config.dataDir);
   let runner: RunnerHandle | undefined;
   let webhookActive = false;
@@ -97,9 +104,12 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
       return p && { running: broadcaster.isRunning(), sent: p.sent, failed: p.failed, remaining: p.remaining };
     },
   });
-  const { secret, generated, file } = await resolveStoreSecret(config.storeSecret, config.dataDir);
+  const source = await resolveStoreSecret(config.storeSecret, config.dataDir);
+  const { secret, generated, file } = source;
   if (generated) logger.warn({ file }, "STORE_SECRET was not set: generated one into DATA_DIR (keep this file; back it up)");
   const store = await Store.open({ dir: config.dataDir, secret, clock, onWrite: observers.onWrite });
+  // A secret that cannot read the stored keys stops start-up here, unless the operator chose to go on.
+  await verifyStoreSecret(store, source, { reset: config.storeSecretReset, dataDir: config.dataDir, logger });
 
   let sandbox: Sandbox | undefined;
   let baseUrl = config.upstreamBaseUrl;
@@ -148,6 +158,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     // A paid deposit's notice offers the instant release right there.
     processingMarkup: (lang, tx) => depositProcessingMarkup(translate, lang, tx),
   });
+  const relink = new RelinkNotices({ store, api: bulkApi, pacer, translate, logger });
   events.on("created", (tx) => watcher.track(tx));
   events.on("created", (tx) => alerts.afterCreate(tx));
   observers.watchCreates(events);
@@ -174,7 +185,9 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
 
   let http: HttpServer | undefined;
   let stopping: Promise<void> | undefined;
-  return {
+  let fail!: (err: Error) => void;
+  const failed = new Promise<Error>((resolve) => (fail = resolve));
+  const app: App = {
     config,
     clock,
     logger,
@@ -212,10 +225,24 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
       } else {
         // A webhook left from another deployment makes getUpdates fail with 409.
         await bot.api.deleteWebhook();
-        runner = run(bot, { runner: { fetch: { allowed_updates: [...ALLOWED_UPDATES] } } });
+        runner = startPolling(bot, {
+          api: new Api(config.botToken, client), // no auto-retry: polling backs off itself (polling.ts)
+          clock,
+          logger,
+          allowedUpdates: [...ALLOWED_UPDATES],
+          ...overrides.polling,
+        });
+        // Polling only ends on its own when it cannot go on (401): say why, stop cleanly, report it.
+        void runner.task()?.catch(async (err: unknown) => {
+          const error = err instanceof Error ? err : new Error(String(err));
+          logger.fatal({ err: error }, error.message);
+          await app.stop().catch((e: unknown) => logger.error({ err: e }, "stop after a polling failure failed"));
+          fail(error);
+        });
         logger.info({ username: bot.botInfo.username }, "bot is polling for updates");
       }
       watcher.start();
+      relink.start();
     },
     stop: () =>
       (stopping ??= (async () => {
@@ -225,6 +252,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
         await http?.close();
         await observers.handlersIdle(8_000);
         await watcher.stop();
+        await relink.stop();
         await broadcaster.stop();
         await alerts.stop();
         await store.close();
@@ -233,5 +261,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
         await unlockDataDir();
         logger.info("stopped cleanly");
       })()),
+    failed,
   };
+  return app;
 }

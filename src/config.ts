@@ -32,6 +32,13 @@ const schema = z.object({
   STORE_SECRET: optionalText.pipe(
     z.string().min(16, "must be at least 16 characters (or leave it unset to generate one)").optional(),
   ),
+  STORE_SECRET_RESET: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .default("")
+    .refine((v) => ["", "0", "1", "false", "true", "no", "yes"].includes(v), { message: "must be 1 (go on with a new secret) or 0" })
+    .transform((v) => ["1", "true", "yes"].includes(v)),
   ADMIN_IDS: z
     .string()
     .trim()
@@ -84,6 +91,11 @@ export type AppConfig = {
   telegramApiRoot: string | undefined;
   dataDir: string;
   storeSecret: string | undefined;
+  /**
+   * The operator chose to go on after losing the store secret: api keys that no longer decrypt are
+   * removed (their chats are asked to link again) and the current secret becomes the store's.
+   */
+  storeSecretReset: boolean;
   adminIds: number[];
   logLevel: (typeof LOG_LEVELS)[number];
   /** Cap on the status watcher's calls per second per api key. */
@@ -119,6 +131,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     telegramApiRoot: c.TELEGRAM_API_ROOT?.replace(/\/+$/, ""),
     dataDir: c.DATA_DIR,
     storeSecret: c.STORE_SECRET,
+    storeSecretReset: c.STORE_SECRET_RESET,
     adminIds: c.ADMIN_IDS,
     logLevel: c.LOG_LEVEL,
     watchCallsPerKey: c.WATCH_CALLS_PER_KEY,

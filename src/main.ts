@@ -1,9 +1,10 @@
 /** Process entry point: `npm start`. Reads the environment, builds and starts the app, stops it on SIGINT/SIGTERM. */
 import { ConfigError, loadConfig } from "./config.js";
-import { createLogger } from "./logger.js";
+import { createLogger, scrubSecrets } from "./logger.js";
 import { buildApp } from "./app.js";
 import { StoreCorruptError } from "./store/errors.js";
 import { DataDirLockedError } from "./dataLock.js";
+import { StoreSecretError } from "./secret.js";
 
 async function main(): Promise<void> {
   // A .env beside package.json is optional; real environment variables win over it.
@@ -27,7 +28,7 @@ async function main(): Promise<void> {
   try {
     app = await buildApp(config, logger);
   } catch (e) {
-    if (e instanceof StoreCorruptError || e instanceof DataDirLockedError) {
+    if (e instanceof StoreCorruptError || e instanceof StoreSecretError || e instanceof DataDirLockedError) {
       logger.fatal(e.message);
       process.stderr.write(`${e.message}\n`);
       process.exit(1);
@@ -35,6 +36,11 @@ async function main(): Promise<void> {
     throw e;
   }
   await app.start();
+  // The token was revoked (401): the app stopped itself, the store is flushed.
+  void app.failed.then((err) => {
+    process.stderr.write(`${scrubSecrets(err.message)}\n`);
+    process.exit(1);
+  });
   let signalled = false;
   const shutdown = (signal: string) => {
     if (signalled) return;
@@ -53,6 +59,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  process.stderr.write(`Start-up failed: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.stderr.write(`Start-up failed: ${scrubSecrets(err instanceof Error ? err.message : String(err))}\n`);
   process.exit(1);
 });

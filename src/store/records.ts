@@ -46,6 +46,8 @@ export const ChatRecordSchema = z.object({
   alertFired: z.boolean().optional(),
   /** The next plain text in this private chat is a (new) api key (/start unlinked, /kunci). */
   awaitingKey: z.boolean().optional(),
+  /** Its stored key was removed as unreadable after the store secret changed; not yet told to link again. */
+  keyLost: z.boolean().optional(),
   /** The chat blocked the bot (403): skip it for broadcasts and watching. */
   inactive: z.boolean().optional(),
   createdAt: time,

@@ -2,7 +2,8 @@
  * File naming, shard placement and the lowdb adapters. Every file goes through lowdb's `DataFile`,
  * which writes via steno: temp file + rename, so a crash leaves either the old or the new file.
  */
-import { join } from "node:path";
+import { closeSync, fchmodSync, openSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { DataFile, JSONFile } from "lowdb/node";
 import { fnv1a } from "../hash.js";
 import { StoreCorruptError } from "./errors.js";
@@ -42,8 +43,26 @@ export class StoreFile<T> {
 
   /** Serialises `data` synchronously, then resolves once the file was renamed into place. */
   write(data: T): Promise<void> {
+    try {
+      // steno creates its temp file with the default mode (0644 under a usual umask). Made here
+      // first, owner-only, it keeps that mode through steno's write and rename. One write per file
+      // is in flight (flusher.ts), so nobody renames it away in between.
+      const fd = openSync(stenoTempPath(this.path), "a", 0o600);
+      try {
+        fchmodSync(fd, 0o600);
+      } finally {
+        closeSync(fd);
+      }
+    } catch (err) {
+      return Promise.reject(err);
+    }
     return this.adapter.write(data);
   }
+}
+
+/** steno's temp file for `file`: `.<name>.tmp` beside it. */
+function stenoTempPath(file: string): string {
+  return join(dirname(file), `.${basename(file)}.tmp`);
 }
 
 function errMessage(err: unknown): string {

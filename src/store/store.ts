@@ -30,7 +30,7 @@
  * A file that is unreadable, not JSON, the wrong shape or from a newer schema makes `open` throw
  * StoreCorruptError naming it, and is never overwritten.
  */
-import { mkdir, readdir } from "node:fs/promises";
+import { chmod, mkdir, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { systemClock, type Clock, type TimerHandle } from "../clock.js";
 import { decrypt, deriveKey, encrypt, keyCheck, keyCheckMatches, maskKey } from "./crypto.js";
@@ -179,7 +179,8 @@ export class Store {
 
   static async open(opts: StoreOptions): Promise<Store> {
     const root = join(opts.dir, "store");
-    await mkdir(root, { recursive: true });
+    await mkdir(opts.dir, { recursive: true, mode: 0o700 });
+    await ownerOnly(root);
     const key = await deriveKey(opts.secret);
 
     const metaFile = new StoreFile<MetaFile>(root, META, true);
@@ -338,6 +339,32 @@ export class Store {
     return keyCheckMatches(this.key, this.meta.keyCheck);
   }
 
+  /** How many chats have a stored api key (readable or not). */
+  storedKeyCount(): number {
+    let n = 0;
+    for (const chat of this.allChats()) if (chat.apiKeyEnc !== undefined) n++;
+    return n;
+  }
+
+  /**
+   * The operator goes on with a new secret (the old one is lost): keys that do not decrypt under it
+   * are removed, their chats kept and marked `keyLost` (and awaiting a key), and the current secret
+   * becomes the store's. Returns the chats that lost their key.
+   */
+  resetSecret(): number[] {
+    this.assertOpen();
+    const lost: number[] = [];
+    for (const chat of [...this.allChats()]) {
+      if (chat.apiKeyEnc === undefined || decrypt(this.key, chat.apiKeyEnc, keyAad(chat.chatId)) !== undefined) continue;
+      this.decrypted.delete(chat.chatId);
+      this.putChat(chat.chatId, { apiKeyEnc: undefined, keyMask: undefined, linkedAt: undefined, keyLost: true, awaitingKey: true });
+      lost.push(chat.chatId);
+    }
+    this.meta.keyCheck = keyCheck(this.key);
+    this.flusher.markDirty(META);
+    return lost;
+  }
+
   private assertOpen(): void {
     if (this.closing) throw new StoreClosedError();
   }
@@ -379,6 +406,7 @@ export class Store {
       keyMask: maskKey(rawKey),
       linkedAt: this.clock.now(),
       inactive: undefined,
+      keyLost: undefined,
     });
   }
 
@@ -664,4 +692,13 @@ function observeWrite(name: string, write: () => Promise<void>, onWrite: StoreOp
       throw err;
     },
   );
+}
+
+/** Api keys (encrypted) and money records: the folder and its files are for the owner only (0700 / 0600). */
+async function ownerOnly(root: string): Promise<void> {
+  await mkdir(root, { recursive: true, mode: 0o700 });
+  await chmod(root, 0o700);
+  for (const entry of await readdir(root, { withFileTypes: true })) {
+    if (entry.isFile()) await chmod(join(root, entry.name), 0o600);
+  }
 }

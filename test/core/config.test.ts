@@ -12,6 +12,7 @@ describe("loadConfig", () => {
       telegramApiRoot: undefined,
       dataDir: "./data",
       storeSecret: undefined,
+      storeSecretReset: false,
       adminIds: [],
       logLevel: "info",
       watchCallsPerKey: 5,
@@ -31,6 +32,7 @@ describe("loadConfig", () => {
     [{ BOT_TOKEN: TOKEN, TELEGRAM_API_ROOT: "not a url" }, /TELEGRAM_API_ROOT must be the URL of a Bot API server/],
     [{ BOT_TOKEN: TOKEN, WATCH_CALLS_PER_KEY: "0" }, /WATCH_CALLS_PER_KEY must be at least 1/],
     [{ BOT_TOKEN: TOKEN, WATCH_CALLS_PER_KEY: "fast" }, /WATCH_CALLS_PER_KEY must be a number/],
+    [{ BOT_TOKEN: TOKEN, STORE_SECRET_RESET: "maybe" }, /STORE_SECRET_RESET must be 1 \(go on with a new secret\) or 0/],
   ])("refuses %o", (env, message) => {
     expect(() => loadConfig(env)).toThrowError(message);
   });

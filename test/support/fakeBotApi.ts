@@ -426,6 +426,7 @@ export class FakeBotApi {
   private seq = 0;
   private faults: Fault[] = [];
   private responder: Responder | undefined;
+  private drops: { method: string; remaining: number; chatId?: number | string; error?: (url: string) => Error }[] = [];
   private limiter:
     | { perSecond: number; perChat?: number; now: () => number; counts: (m: string) => boolean; global: number[]; byChat: Map<string, number[]> }
     | undefined;
@@ -467,6 +468,8 @@ export class FakeBotApi {
       if (e instanceof ApiErrorResponse) return jsonResponse(400, e.response);
       throw e;
     }
+    const drop = this.takeDrop(method, parsed.payload);
+    if (drop) throw drop.error?.(url.href) ?? networkError(url.href);
     const signal = init.signal ?? undefined;
     const response = await this.dispatch(method, parsed, "fetch", signal);
     if (signal?.aborted) {
@@ -547,7 +550,6 @@ export class FakeBotApi {
       res.end(JSON.stringify(r));
     };
     if (method === undefined) return send(apiError(404, "Not Found"));
-
     // Aborted when the client goes away (grammY aborts a pending getUpdates on stop()).
     const controller = new AbortController();
     res.on("close", () => {
@@ -559,6 +561,10 @@ export class FakeBotApi {
     } catch (e) {
       if (e instanceof ApiErrorResponse) return send(e.response);
       throw e;
+    }
+    if (this.takeDrop(method, parsed.payload)) {
+      req.socket.destroy(); // the client sees a reset connection, no answer
+      return;
     }
     send(await this.dispatch(method, parsed, "http", controller.signal));
   }
@@ -613,6 +619,7 @@ export class FakeBotApi {
     this.clear();
     this.chats.clear();
     this.faults = [];
+    this.drops = [];
     this.responder = undefined;
     this.limiter = undefined;
     this.updates.length = 0;
@@ -725,6 +732,33 @@ export class FakeBotApi {
       remaining: opts.times ?? 1,
       ...(opts.chatId !== undefined ? { chatId: opts.chatId } : {}),
     });
+  }
+
+  /**
+   * Network fault: the next `times` (default 1) calls of `method` ("*" = any but getUpdates),
+   * optionally only for `chatId`, get no answer. In-process, fetch throws `error(url)` (default:
+   * shaped like node-fetch's FetchError, the full request URL, token included, in its message);
+   * over HTTP the connection is reset. Nothing is recorded: Telegram never saw the request.
+   */
+  dropNext(method: string, opts: FailOptions & { error?: (url: string) => Error } = {}): void {
+    this.drops.push({
+      method,
+      remaining: opts.times ?? 1,
+      ...(opts.chatId !== undefined ? { chatId: opts.chatId } : {}),
+      ...(opts.error ? { error: opts.error } : {}),
+    });
+  }
+
+  private takeDrop(method: string, payload: Record<string, unknown>) {
+    const i = this.drops.findIndex(
+      (d) =>
+        (d.method === method || (d.method === "*" && method !== "getUpdates")) &&
+        (d.chatId === undefined || sameId(payload.chat_id, d.chatId)),
+    );
+    if (i < 0) return undefined;
+    const drop = this.drops[i]!;
+    if (--drop.remaining <= 0) this.drops.splice(i, 1);
+    return drop;
   }
 
   /** Installs (or with undefined removes) a responder for custom behaviour. */
@@ -1270,6 +1304,12 @@ function methodFromPath(pathname: string): string | undefined {
   // /bot<token>/<method> or /bot<token>/test/<method> (grammY's test environment)
   const m = /^\/bot[^/]+\/(?:test\/)?([A-Za-z]+)$/.exec(pathname);
   return m?.[1];
+}
+
+/** What node-fetch (grammY's fetch on Node) throws when a connection drops: the URL is in the message. */
+function networkError(url: string): Error {
+  const message = `request to ${url} failed, reason: socket hang up`;
+  return Object.assign(new Error(message), { name: "FetchError", type: "system", errno: "ECONNRESET", code: "ECONNRESET" });
 }
 
 function jsonResponse(status: number, body: ApiResponse): Response {

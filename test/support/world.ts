@@ -10,7 +10,7 @@ import { ManualClock } from "../../src/clock.js";
 import type { AppBot, BotConfig } from "../../src/bot/index.js";
 import type { BotDeps } from "../../src/bot/context.js";
 import { loadConfig } from "../../src/config.js";
-import { silentLogger } from "../../src/logger.js";
+import { silentLogger, type Logger } from "../../src/logger.js";
 import { createSandbox, DEMO_KEY, type Sandbox, type SandboxOptions } from "../../src/sandbox/index.js";
 import type { Store } from "../../src/store/store.js";
 import type { UpstreamClient } from "../../src/upstream/client.js";
@@ -65,6 +65,8 @@ export interface WorldOptions {
   paceAnswers?: boolean;
   /** More environment for loadConfig (e.g. HTTP_PORT, TELEGRAM_WEBHOOK_URL). */
   env?: Record<string, string>;
+  /** Where the app logs (default: nowhere). */
+  logger?: Logger;
 }
 
 export async function makeWorld(opts: WorldOptions = {}): Promise<World> {
@@ -81,7 +83,7 @@ export async function makeWorld(opts: WorldOptions = {}): Promise<World> {
     ...opts.env,
   });
   const build = async () => {
-    const app = await buildApp(config, silentLogger, {
+    const app = await buildApp(config, opts.logger ?? silentLogger, {
       clock,
       bot: { botInfo: FAKE_BOT_INFO, client: { fetch: fake.fetch as never }, rateLimit: false, ...opts.bot },
       upstream: { timeoutMs: opts.upstreamTimeoutMs ?? 3000, readRetries: 0 },

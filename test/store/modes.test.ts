@@ -1,0 +1,38 @@
+import { chmod, readdir, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { expect, it } from "vitest";
+import { openStore, tempDir } from "./helpers.js";
+
+async function modes(dir: string): Promise<Record<string, number>> {
+  const out: Record<string, number> = { ".": (await stat(dir)).mode & 0o777 };
+  for (const name of await readdir(dir)) out[name] = (await stat(join(dir, name))).mode & 0o777;
+  return out;
+}
+
+it("store files and folder are readable by their owner only (0600 / 0700), also after a rewrite", async () => {
+  const dir = await tempDir();
+  const store = await openStore(dir);
+  store.setApiKey(1, "KEY-ONE-0123456789");
+  store.createTx({ refId: "R-MODE-1", chatId: 1, kind: "prepaid", status: "pending", amount: 10_000 } as never);
+  await store.flush();
+  store.updateChat(1, { lang: "en" });
+  await store.flush();
+  const seen = await modes(join(dir, "store"));
+  expect(Object.keys(seen).length).toBeGreaterThan(2);
+  for (const [name, mode] of Object.entries(seen)) expect([name, mode.toString(8)]).toEqual([name, name === "." ? "700" : "600"]);
+});
+
+it("an existing store made with looser modes is tightened at open", async () => {
+  const dir = await tempDir();
+  const first = await openStore(dir);
+  first.updateChat(1, { lang: "id" });
+  await first.close();
+  const root = join(dir, "store");
+  await chmod(root, 0o755);
+  for (const name of await readdir(root)) await chmod(join(root, name), 0o644);
+
+  await openStore(dir);
+  const seen = await modes(root);
+  expect(seen["."]!.toString(8)).toBe("700");
+  for (const name of (await readdir(root)).filter((n) => n.endsWith(".json"))) expect([name, seen[name]!.toString(8)]).toEqual([name, "600"]);
+});
