@@ -132,6 +132,7 @@ confirm-title = 🧾 <b>Check before you confirm</b>
 confirm-expired = This confirm screen has expired (over 10 minutes). Please start again.
 confirm-already = This transaction was already processed.
 confirm-sending = Processing…
+confirm-not-saved = ⚠️ Nothing was sent and your balance was not charged: the bot could not save this step. Please press Confirm again in a moment.
 money-rejected = ❌ <b>Refused by the provider</b>: { $message }
 money-pending = ⏳ Processing. The bot will tell you when the status changes.
 money-unknown =

@@ -132,6 +132,7 @@ confirm-title = 🧾 <b>Periksa sebelum konfirmasi</b>
 confirm-expired = Layar konfirmasi ini sudah kedaluwarsa (lebih dari 10 menit). Silakan mulai lagi.
 confirm-already = Transaksi ini sudah diproses.
 confirm-sending = Memproses…
+confirm-not-saved = ⚠️ Tidak ada yang dikirim dan saldo tidak terpotong: bot gagal menyimpan langkah ini. Silakan tekan Konfirmasi lagi sebentar lagi.
 money-rejected = ❌ <b>Ditolak penyedia</b>: { $message }
 money-pending = ⏳ Sedang diproses. Bot akan mengabari Anda saat statusnya berubah.
 money-unknown =

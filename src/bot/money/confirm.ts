@@ -86,7 +86,16 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
       await ctx.answerCallbackQuery({ text: ctx.t("confirm-already") });
       return;
     }
-    await store.flush();
+    try {
+      await store.flush();
+    } catch (err) {
+      // "sending" is not on disk, so nothing may be sent. Back to draft in memory: the file stays
+      // dirty and its next write serialises the draft, never "sending". The same Confirm works later.
+      store.transitionTx(refId, ["sending"], { status: "draft" });
+      ctx.deps.logger.error({ refId, err }, "could not persist the sending mark; nothing sent");
+      await ctx.answerCallbackQuery({ text: ctx.t("confirm-not-saved"), show_alert: true }).catch(() => undefined);
+      return;
+    }
     // A Telegram hiccup here must not strand a confirmed, persisted action before its one create call.
     await ctx.answerCallbackQuery({ text: ctx.t("confirm-sending") }).catch(() => undefined);
     await ctx.editMessageReplyMarkup().catch(() => undefined);
