@@ -139,6 +139,7 @@ money-unknown =
     ❓ <b>Outcome unknown</b>: the provider's server did not answer clearly. Your balance may have been charged.
     Do not repeat this transaction. The bot keeps checking it; you can also check with <code>/status { $ref }</code>.
 retry-start-again = Please start again from /menu.
+retry-already = A new confirm screen was already made for this one. Use that one.
 
 status-draft = Waiting for confirmation
 status-sending = Sent

@@ -139,6 +139,7 @@ money-unknown =
     ❓ <b>Hasil belum diketahui</b> karena server penyedia tidak menjawab dengan jelas. Saldo mungkin sudah terpotong.
     Jangan ulangi transaksi ini. Bot akan terus memeriksanya; cek juga dengan <code>/status { $ref }</code>.
 retry-start-again = Silakan mulai lagi dari /menu.
+retry-already = Layar konfirmasi baru sudah dibuat untuk transaksi ini. Gunakan yang itu.
 
 status-draft = Menunggu konfirmasi
 status-sending = Dikirim

@@ -150,6 +150,8 @@ const txBase = {
   message: optText,
   /** The Telegram message that shows this transaction, to edit it on a change. */
   messageId: optNumber,
+  /** A failed record: the reference id of the one new draft "Try again" made from it. */
+  retriedAs: optText,
   createdAt: time,
   updatedAt: time,
   watch: WatchStateSchema.optional(),

@@ -74,3 +74,22 @@ it("a failed write at Confirm sends nothing, says so plainly, and the same Confi
   expect(w.sandbox.calls(CREATE)).toHaveLength(1);
   expect(u.lastReply()).toContain("Processing");
 });
+
+it("Try again pressed twice makes one new confirm screen, not two", async () => {
+  w = await makeWorld();
+  const u = await w.linkedUser({ languageCode: "en" });
+  w.sandbox.setBalance(w.demoKey, 0);
+  await u.sendCommand("topup", "S10 081234567890");
+  await u.pressButton(CONFIRM);
+  expect(u.buttons()).toContain("🔁 Try again");
+  // A double tap: two callback queries from the same button.
+  const first = u.callbackUpdate("🔁 Try again");
+  const second = u.callbackUpdate("🔁 Try again");
+  await Promise.all([u.deliver(first), u.deliver(second)]);
+  const drafts = w.store.listTxByChat(u.chatId).items.filter((t) => t.status === "draft");
+  expect(drafts).toHaveLength(1);
+  const screens = w.fake.sentTo(u.chatId).filter((c) => c.method === "sendMessage" && /Check before you confirm/.test(String(c.payload.text)));
+  expect(screens).toHaveLength(2); // the original + one retry
+  const answers = w.fake.callsOf("answerCallbackQuery").slice(-2).map((c) => String(c.payload.text ?? ""));
+  expect(answers.join(" ")).toContain("already");
+});
