@@ -15,6 +15,7 @@ import { createTranslate, type Translate } from "./render/i18n.js";
 import { htmlByDefault } from "./render/parseMode.js";
 import { depositProcessingMarkup } from "./bot/money/deposit.js";
 import { createBot, type AppBot, type BotConfig } from "./bot/index.js";
+import { resendDueInstructions } from "./bot/money/deposit.js";
 import { registerCommands } from "./bot/commands.js";
 import type { BotDeps } from "./bot/context.js";
 import { createSandbox, type Sandbox, type SandboxOptions } from "./sandbox/index.js";
@@ -46,6 +47,8 @@ export interface App {
   broadcaster: Broadcaster;
   /** Registers the command list, resumes an unfinished broadcast, starts alerts, polling and the watcher. */
   start(): Promise<void>;
+  /** Sends what a crash left unsent (deposit instructions); start() runs it first. */
+  recover(): Promise<void>;
   /** Stops polling, lets running handlers finish, stops background work, flushes the store, closes connections. */
   stop(): Promise<void>;
 }
@@ -137,6 +140,10 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
   const bot = createBot(config.botToken, deps, { ...overrides.bot, client });
   await bot.init();
 
+  const recover = async () => {
+    const n = await resendDueInstructions(bot.api, deps);
+    if (n > 0) logger.info({ count: n }, "sent deposit instructions a restart had left unsent");
+  };
   let runner: RunnerHandle | undefined;
   let stopping: Promise<void> | undefined;
   return {
@@ -153,7 +160,9 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     watcher,
     alerts,
     broadcaster,
+    recover,
     async start() {
+      await recover();
       alerts.start();
       if (await broadcaster.resume()) logger.info("resumed an unfinished broadcast");
       await registerCommands(bot.api, translate).catch((err) =>

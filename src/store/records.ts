@@ -124,6 +124,8 @@ export const DepositDetailSchema = z.object({
   url: optText,
   /** The instructions were sent as a photo (QRIS): edits go to the caption. */
   photo: z.boolean().optional(),
+  /** "due" from the create until the payment instructions were sent: a restart sends them then. */
+  instructions: z.literal("due").optional(),
   instant: z.enum(["sending", "done", "unknown"]).optional(),
   handlingFee: optNumber,
 });
