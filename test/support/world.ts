@@ -10,7 +10,7 @@ import { ManualClock } from "../../src/clock.js";
 import type { AppBot, BotConfig } from "../../src/bot/index.js";
 import type { BotDeps } from "../../src/bot/context.js";
 import { loadConfig } from "../../src/config.js";
-import { silentLogger } from "../../src/logger.js";
+import { silentLogger, type Logger } from "../../src/logger.js";
 import { createSandbox, DEMO_KEY, type Sandbox, type SandboxOptions } from "../../src/sandbox/index.js";
 import type { Store } from "../../src/store/store.js";
 import type { UpstreamClient } from "../../src/upstream/client.js";
@@ -51,6 +51,8 @@ export interface WorldOptions {
   /** Upstream client timeout (ms), short so a held sandbox answer becomes an "outcome unknown". */
   upstreamTimeoutMs?: number;
   fakeStrict?: boolean;
+  /** The app's logger (default: silent); a test can capture its lines. */
+  logger?: Logger;
   /** Start the status watcher (options override the defaults). Without it, it is built but not started. */
   watcher?: boolean | Partial<WatcherOptions>;
   /** Tuning of the balance alerts (deps.alerts; not started: call start()). */
@@ -72,7 +74,7 @@ export async function makeWorld(opts: WorldOptions = {}): Promise<World> {
     ADMIN_IDS: (opts.adminIds ?? []).join(","),
   });
   const build = async () => {
-    const app = await buildApp(config, silentLogger, {
+    const app = await buildApp(config, opts.logger ?? silentLogger, {
       clock,
       bot: { botInfo: FAKE_BOT_INFO, client: { fetch: fake.fetch as never }, rateLimit: false, ...opts.bot },
       upstream: { timeoutMs: opts.upstreamTimeoutMs ?? 3000, readRetries: 0 },
