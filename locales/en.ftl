@@ -169,12 +169,14 @@ confirm-duplicate =
     ⚠️ <b>There is already a purchase of { $what } for { $target } at { $time }</b> ({ $status }, id <code>{ $ref }</code>).
     Buy again? If you do, both may go through and your balance is charged twice.
 button-buy-again = 🔁 Yes, buy again
+confirm-not-saved = ⚠️ Nothing was sent and your balance was not charged: the bot could not save this step. Please press Confirm again in a moment.
 money-rejected = ❌ <b>Refused by the provider</b>: { $message }
 money-pending = ⏳ Processing. The bot will tell you when the status changes.
 money-unknown =
     ❓ <b>Outcome unknown</b>: the provider's server did not answer clearly. Your balance may have been charged.
     Do not repeat this transaction. The bot keeps checking it; you can also check with <code>/status { $ref }</code>.
 retry-start-again = Please start again from /menu.
+retry-already = A new confirm screen was already made for this one. Use that one.
 
 status-draft = Waiting for confirmation
 status-sending = Sent

@@ -169,12 +169,14 @@ confirm-duplicate =
     ⚠️ <b>Sudah ada pembelian { $what } untuk { $target } pukul { $time }</b> ({ $status }, ID <code>{ $ref }</code>).
     Beli lagi? Bila ya, keduanya bisa berhasil dan saldo terpotong dua kali.
 button-buy-again = 🔁 Ya, beli lagi
+confirm-not-saved = ⚠️ Tidak ada yang dikirim dan saldo tidak terpotong: bot gagal menyimpan langkah ini. Silakan tekan Konfirmasi lagi sebentar lagi.
 money-rejected = ❌ <b>Ditolak penyedia</b>: { $message }
 money-pending = ⏳ Sedang diproses. Bot akan mengabari Anda saat statusnya berubah.
 money-unknown =
     ❓ <b>Hasil belum diketahui</b> karena server penyedia tidak menjawab dengan jelas. Saldo mungkin sudah terpotong.
     Jangan ulangi transaksi ini. Bot akan terus memeriksanya; cek juga dengan <code>/status { $ref }</code>.
 retry-start-again = Silakan mulai lagi dari /menu.
+retry-already = Layar konfirmasi baru sudah dibuat untuk transaksi ini. Gunakan yang itu.
 
 status-draft = Menunggu konfirmasi
 status-sending = Dikirim

@@ -15,6 +15,7 @@ import { createTranslate, type Translate } from "./render/i18n.js";
 import { htmlByDefault } from "./render/parseMode.js";
 import { depositProcessingMarkup } from "./bot/money/deposit.js";
 import { createBot, type AppBot, type BotConfig } from "./bot/index.js";
+import { resendDueInstructions } from "./bot/money/deposit.js";
 import { registerCommands } from "./bot/commands.js";
 import type { BotDeps } from "./bot/context.js";
 import { startPolling, type PollingOptions } from "./polling.js";
@@ -60,6 +61,8 @@ export interface App {
   http(): HttpServer | undefined;
   /** Registers the command list, resumes an unfinished broadcast, starts alerts, polling and the watcher. */
   start(): Promise<void>;
+  /** Sends what a crash left unsent (deposit instructions); start() runs it first. */
+  recover(): Promise<void>;
   /** Stops polling, lets running handlers finish, stops background work, flushes the store, closes connections. */
   stop(): Promise<void>;
   /** Resolves when polling ended on its own for good (401: the token was revoked), after the app stopped. */
@@ -184,6 +187,10 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
   await bot.init();
 
   let http: HttpServer | undefined;
+  const recover = async () => {
+    const n = await resendDueInstructions(bot.api, deps);
+    if (n > 0) logger.info({ count: n }, "sent deposit instructions a restart had left unsent");
+  };
   let stopping: Promise<void> | undefined;
   let fail!: (err: Error) => void;
   const failed = new Promise<Error>((resolve) => (fail = resolve));
@@ -203,7 +210,9 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     broadcaster,
     observers,
     http: () => http,
+    recover,
     async start() {
+      await recover();
       alerts.start();
       if (await broadcaster.resume()) logger.info("resumed an unfinished broadcast");
       await registerCommands(bot.api, translate).catch((err) =>

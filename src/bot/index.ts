@@ -7,7 +7,7 @@ import { autoRetry } from "@grammyjs/auto-retry";
 import { conversations, createConversation, type ConversationData, type VersionedState } from "@grammyjs/conversations";
 import { limit } from "@grammyjs/ratelimiter";
 import { sequentialize } from "@grammyjs/runner";
-import type { UserFromGetMe } from "grammy/types";
+import type { Update, UserFromGetMe } from "grammy/types";
 import { cb, onCallback, type MenuName } from "./callbacks.js";
 import type { BaseContext, BotContext, BotConversation, BotDeps, ConvContext } from "./context.js";
 import { replaySafeRetry } from "./flows/retry.js";
@@ -78,17 +78,42 @@ export function createBot(token: string, deps: BotDeps, botConfig: BotConfig = {
   const retryInside = (conversation: BotConversation): Middleware<BaseContext> => (ctx, next) => {
     ctx.api.config.use(replaySafeRetry(conversation, { maxRetryAttempts: 3, maxDelaySeconds }));
     ctx.api.config.use(htmlByDefault);
+    // The user left (/batal, /menu, Cancel) while this flow waited on the provider: end it quietly.
+    ctx.api.config.use((prev, method, payload, signal) => {
+      if (FLOW_SENDS.has(method) && overtaken(ctx)) throw new Overtaken();
+      return prev(method, payload, signal);
+    });
     return next();
   };
 
   if (botConfig.observe) bot.use(botConfig.observe.update);
-  // The runner processes updates concurrently; one chat's updates still run one after another.
-  bot.use(sequentialize((ctx) => ctx.chat?.id.toString() ?? ctx.from?.id.toString()));
+  // The runner processes updates concurrently; one chat's updates still run one after another,
+  // except the ways out (/batal, /menu, Cancel): they must get through while a slow read holds the chat.
+  const cancelData = cb.cancel.encode({});
+  bot.use(sequentialize((ctx) => (isWayOut(ctx.update, cancelData) ? undefined : (ctx.chat?.id.toString() ?? ctx.from?.id.toString()))));
+  // A way out counts per chat; an update that was overtaken by one does not add a "did not understand".
+  // A flow overtaken by one stops at its next message instead of talking on (see retryInside).
+  const wayOuts = new Map<number, number>();
+  const seenWayOuts = new Map<number, number>(); // update_id -> the chat's count when it started
+  bot.use(async (ctx, next) => {
+    const id = ctx.chat?.id;
+    if (id === undefined) return next();
+    if (isWayOut(ctx.update, cancelData)) wayOuts.set(id, (wayOuts.get(id) ?? 0) + 1);
+    seenWayOuts.set(ctx.update.update_id, wayOuts.get(id) ?? 0);
+    try {
+      await next();
+    } finally {
+      seenWayOuts.delete(ctx.update.update_id);
+    }
+  });
+  const overtaken = (ctx: { chat?: { id: number } | undefined; update: Update }) =>
+    ctx.chat !== undefined && seenWayOuts.has(ctx.update.update_id) && (wayOuts.get(ctx.chat.id) ?? 0) !== seenWayOuts.get(ctx.update.update_id);
   bot.use(extras as Middleware<BotContext>);
   bot.use(presence(deps));
   bot.use(rateLimiter(botConfig.rateLimit ?? DEFAULT_RATE_LIMIT));
 
   const onError = async (err: BotError<BotContext>) => {
+    if (err.error instanceof Overtaken) return;
     deps.logger.error({ err: err.error, update_id: err.ctx.update.update_id }, "handler failed");
     botConfig.observe?.handlerFailed();
     await replyFailure(err.ctx);
@@ -242,4 +267,22 @@ function rateLimiter(opts: BotConfig["rateLimit"]): Middleware<BotContext> {
       await ctx.answerCallbackQuery({ text: ctx.t("rate-limited") }).catch(() => undefined);
     }
   };
+}
+
+const WAY_OUT = /^\/(batal|cancel|menu)(@\w+)?(\s|$)/i;
+
+/** /batal, /cancel, /menu or the Cancel button: handled outside the per-chat sequence. */
+function isWayOut(update: Update, cancelData: string): boolean {
+  const text = update.message?.text;
+  if (text !== undefined) return WAY_OUT.test(text);
+  return update.callback_query?.data === cancelData;
+}
+
+const FLOW_SENDS: ReadonlySet<string> = new Set(["sendMessage", "sendPhoto", "editMessageText"]);
+
+/** Thrown into a flow that a way out overtook: it ends the flow without an apology. */
+class Overtaken extends Error {
+  constructor() {
+    super("flow overtaken by /batal, /menu or Cancel");
+  }
 }

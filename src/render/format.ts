@@ -35,3 +35,48 @@ const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "
 export function html(text: string | number): string {
   return String(text).replace(/[&<>"]/g, (c) => HTML_ESCAPES[c]!);
 }
+
+/**
+ * Cuts Telegram HTML so its visible text (what Telegram counts: tags removed, an entity is one
+ * character) is at most `max`, ending in "…". Cuts between tags and entities, never inside one, and
+ * closes the tags still open, so the result still parses. Short texts are returned unchanged.
+ */
+export function clipHtml(text: string, max: number): string {
+  if (text.length <= max) return text; // visible length never exceeds the raw length
+  const open: string[] = [];
+  let visible = 0;
+  let cutAt = -1;
+  let openAtCut: string[] = [];
+  for (let i = 0; i < text.length; ) {
+    const c = text[i]!;
+    if (c === "<") {
+      const end = text.indexOf(">", i);
+      if (end < 0) break;
+      const tag = text.slice(i + 1, end);
+      const name = /^\/?([a-zA-Z-]+)/.exec(tag)?.[1]?.toLowerCase() ?? "";
+      if (tag.startsWith("/")) {
+        const at = open.lastIndexOf(name);
+        if (at >= 0) open.splice(at, 1);
+      } else if (name) open.push(name);
+      i = end + 1;
+      continue;
+    }
+    let width = 1;
+    let units = 1;
+    if (c === "&") {
+      const end = text.indexOf(";", i);
+      if (end > i && end - i <= 10) units = end - i + 1;
+    } else if (/[\uD800-\uDBFF]/.test(c)) {
+      width = units = 2;
+    }
+    // Remember the last position where "…" still fits.
+    if (visible + width <= max - 1) {
+      cutAt = i + units;
+      openAtCut = [...open];
+    }
+    visible += width;
+    i += units;
+  }
+  if (visible <= max) return text;
+  return `${text.slice(0, Math.max(cutAt, 0))}…${openAtCut.reverse().map((t) => `</${t}>`).join("")}`;
+}

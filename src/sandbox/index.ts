@@ -51,6 +51,8 @@ export interface Sandbox {
   setBalance(key: string, amount: number): void;
   setPrice(code: string, price: number): void;
   setProductStatus(code: string, status: "available" | "empty"): void;
+  /** Changes a prepaid product's name and/or note (e.g. a provider's 6,000-character note). */
+  setProductText(code: string, text: { name?: string; note?: string }): void;
   /** pending -> processing (qris/va/e-wallet) or success (qrisfast, bank); a QRIS up to 15 min after expiry too. */
   payDeposit(id: string): void;
   /** processing -> success (the H+1 settlement). */
@@ -112,6 +114,7 @@ export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox>
       if (biller && !sales.product(code)) biller.status = status;
       else product(code).status = status;
     },
+    setProductText: (code, text) => void Object.assign(product(code), text),
     payDeposit: (id) => control(() => void deposits.pay(id)),
     settleDeposit: (id) => control(() => void deposits.settle(id)),
     settle: (idOrReff, outcome) => control(() => sales.settleNow(idOrReff, outcome)),

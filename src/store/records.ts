@@ -128,6 +128,8 @@ export const DepositDetailSchema = z.object({
   url: optText,
   /** The instructions were sent as a photo (QRIS): edits go to the caption. */
   photo: z.boolean().optional(),
+  /** "due" from the create until the payment instructions were sent: a restart sends them then. */
+  instructions: z.literal("due").optional(),
   instant: z.enum(["sending", "done", "unknown"]).optional(),
   handlingFee: optNumber,
   /** Other messages (status checks) that offered the instant release: updated after a release. */
@@ -156,6 +158,8 @@ const txBase = {
   message: optText,
   /** The Telegram message that shows this transaction, to edit it on a change. */
   messageId: optNumber,
+  /** A failed record: the reference id of the one new draft "Try again" made from it. */
+  retriedAs: optText,
   createdAt: time,
   updatedAt: time,
   watch: WatchStateSchema.optional(),

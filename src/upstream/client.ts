@@ -53,8 +53,13 @@ export interface UpstreamClientOptions {
   onCall?: (endpoint: EndpointPath, outcome: string, seconds: number) => void;
   /** TCP/TLS connect timeout. Default 5000. */
   connectTimeoutMs?: number;
-  /** Whole-request budget (queueing, headers and body). Default 20000. */
+  /** Whole-request budget of a create (queueing, headers and body). Default 20000. */
   timeoutMs?: number;
+  /**
+   * Whole-request budget of a read. Default 12000: a user waits on it, and a read that timed out is
+   * not retried (a hung provider would only make them wait three times as long).
+   */
+  readTimeoutMs?: number;
   /** Extra attempts for reads after `UpstreamUnavailable`. Default 2. */
   readRetries?: number;
   /** First backoff step; doubles per attempt, with jitter. Default 300. */
@@ -82,6 +87,7 @@ export class UpstreamClient {
   private readonly origin: string;
   private readonly basePath: string;
   private readonly timeoutMs: number;
+  private readonly readTimeoutMs: number;
   private readonly readRetries: number;
   private readonly retryBaseMs: number;
   private readonly clock: Clock;
@@ -94,6 +100,7 @@ export class UpstreamClient {
     this.origin = url.origin;
     this.basePath = url.pathname.replace(/\/+$/, "");
     this.timeoutMs = opts.timeoutMs ?? 20_000;
+    this.readTimeoutMs = opts.readTimeoutMs ?? Math.min(12_000, this.timeoutMs);
     this.readRetries = opts.readRetries ?? 2;
     this.retryBaseMs = opts.retryBaseMs ?? 300;
     this.clock = opts.clock ?? systemClock;
@@ -101,8 +108,8 @@ export class UpstreamClient {
     this.logger = opts.logger;
     this.agent = new Agent({
       connect: { timeout: opts.connectTimeoutMs ?? 5_000 },
-      headersTimeout: this.timeoutMs,
-      bodyTimeout: this.timeoutMs,
+      headersTimeout: Math.max(this.timeoutMs, this.readTimeoutMs),
+      bodyTimeout: Math.max(this.timeoutMs, this.readTimeoutMs),
       // Below common server idle timeouts, so a create is not sent on a socket the server is
       // closing (undici never replays a POST, and the outcome would then be unknown).
       keepAliveTimeout: 4_000,
@@ -258,7 +265,7 @@ export class UpstreamClient {
           }),
         );
       } catch (e) {
-        if (!(e instanceof UpstreamUnavailable) || attempt >= this.readRetries) throw e;
+        if (!(e instanceof UpstreamUnavailable) || e.reason === "timeout" || attempt >= this.readRetries) throw e;
         await this.clock.sleep(this.backoffMs(attempt));
       }
     }
@@ -308,7 +315,7 @@ export class UpstreamClient {
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort();
-    }, this.timeoutMs);
+    }, create ? this.timeoutMs : this.readTimeoutMs);
     try {
       const res = await this.agent.request({
         origin: this.origin,

@@ -99,8 +99,21 @@ const id = coerce("a non-empty identifier", (v) => {
 });
 /** Required string-ish value that may be empty. */
 const reqText = coerce("a string", asText);
+/**
+ * Display strings from the provider can be any length (a 6,000-character name was seen); longer
+ * ones are cut with an ellipsis here, so no screen has to guard each insertion.
+ */
+const MAX_TEXT = 256;
+const MAX_NOTE = 1000;
+function clipText(t: string, max: number): string {
+  if (t.length <= max) return t;
+  const cut = /[\uD800-\uDBFF]/.test(t[max - 2] ?? "") ? max - 2 : max - 1; // keep surrogate pairs whole
+  return `${t.slice(0, cut)}…`;
+}
 /** Display text: absent or null becomes "". */
-const text = input().transform((v) => asText(v) ?? "");
+const text = input().transform((v) => clipText(asText(v) ?? "", MAX_TEXT));
+/** A product's note (instructions): longer than a name, still bounded. */
+const note = input().transform((v) => clipText(asText(v) ?? "", MAX_NOTE));
 /** Optional text: absent, null or blank becomes undefined. */
 const optText = input().transform((v) => {
   const t = asText(v);
@@ -253,7 +266,7 @@ export const prepaidProductSchema = z
     type: text,
     provider: text,
     price: money,
-    note: text,
+    note: note,
     status: text,
     img_url: optText,
   })
@@ -282,7 +295,7 @@ export const postpaidProductSchema = withAliases(
     // Some lists leave the fee out (or write words): the bill's inquiry then says it.
     admin: moneyOrNull,
     komisi: moneyOrNull,
-    note: text,
+    note: note,
     status: text,
   }),
 ).transform(

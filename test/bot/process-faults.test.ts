@@ -84,7 +84,7 @@ it("a changed secret stops start-up with what to do; with STORE_SECRET_RESET=1 t
   const user = makeUser(null, fake, { languageCode: "en" });
   await user.sendCommand("start");
   await user.sendText(DEMO_KEY);
-  await fake.waitFor((c) => c.method === "editMessageText" && String(c.payload.text).includes("Api key linked"), 10_000);
+  await fake.waitFor((c) => c.method === "editMessageText" && String(c.payload.text).includes("API key linked"), 10_000);
   first.child.kill("SIGTERM");
   expect(await first.exited).toBe(0);
 
@@ -103,14 +103,14 @@ it("a changed secret stops start-up with what to do; with STORE_SECRET_RESET=1 t
   await fake.waitFor((c) => c.method === "sendMessage" && c.payload.chat_id === user.chatId && RELINK.test(String(c.payload.text)), 10_000);
   await user.sendText(DEMO_KEY);
   await fake.waitFor(
-    (c) => c.method === "editMessageText" && c.payload.chat_id === user.chatId && String(c.payload.text).includes("Api key linked"),
+    (c) => c.method === "editMessageText" && c.payload.chat_id === user.chatId && String(c.payload.text).includes("API key linked"),
     10_000,
   );
   const newcomer = makeUser(null, fake, { languageCode: "en" });
   await newcomer.sendCommand("start");
   await newcomer.sendText(DEMO_KEY);
   await fake.waitFor(
-    (c) => c.method === "editMessageText" && c.payload.chat_id === newcomer.chatId && String(c.payload.text).includes("Api key linked"),
+    (c) => c.method === "editMessageText" && c.payload.chat_id === newcomer.chatId && String(c.payload.text).includes("API key linked"),
     10_000,
   );
   reset.child.kill("SIGTERM");

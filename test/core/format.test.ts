@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { html, rupiah, wibTime } from "../../src/render/format.js";
+import { clipHtml, html, rupiah, wibTime } from "../../src/render/format.js";
 import { formatWib, parseWib } from "../../src/time.js";
 
 describe("formatting", () => {
@@ -26,4 +26,15 @@ describe("formatting", () => {
   it("escapes HTML so provider text cannot break a message", () => {
     expect(html("<b>A & B</b>")).toBe("&lt;b&gt;A &amp; B&lt;/b&gt;");
   });
+
+  it("cuts HTML to a visible length outside tags and entities and closes what is open", () => {
+    expect(clipHtml("<b>short</b>", 10)).toBe("<b>short</b>");
+    const long = `<b>Title</b>\n<i>${"a&amp;b ".repeat(20)}</i><code>x</code>`;
+    const cut = clipHtml(long, 30);
+    expect(cut).toMatch(/…<\/i>$/);
+    expect(cut.replace(/<[^>]+>/g, "").replace(/&[a-z]+;/g, "&").length).toBeLessThanOrEqual(30);
+    expect(cut).not.toMatch(/&[a-z]*…/); // never inside an entity
+    expect(clipHtml(`<a href="https://x.y/${"p".repeat(100)}">${"😀".repeat(20)}</a>`, 9)).toBe(`<a href="https://x.y/${"p".repeat(100)}">😀😀😀😀…</a>`);
+  });
 });
+

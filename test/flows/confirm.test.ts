@@ -1,5 +1,6 @@
 /** The confirm engine under restarts and Telegram faults, through the real top-up fast path. */
-import { afterEach, expect, it } from "vitest";
+import { afterEach, expect, it, vi } from "vitest";
+import { StoreFile } from "../../src/store/shards.js";
 import { makeWorld, type World } from "../support/world.js";
 
 const CREATE = "/transaksi/create";
@@ -47,4 +48,48 @@ it("a confirm screen older than 10 minutes is refused and nothing is created", a
   const alert = w.fake.lastCall("answerCallbackQuery")!.payload;
   expect(String(alert.text)).toContain("expired");
   expect(w.store.listTxByChat(u.chatId).items[0]?.status).toBe("cancel");
+});
+
+it("a failed write at Confirm sends nothing, says so plainly, and the same Confirm works once the disk is back", async () => {
+  w = await makeWorld();
+  const u = await w.linkedUser({ languageCode: "en" });
+  await u.sendCommand("topup", "S10 081234567890");
+  const [draft] = w.store.listTxByChat(u.chatId).items;
+  // The disk is full: every store write fails until the spy is removed.
+  const full = vi.spyOn(StoreFile.prototype, "write").mockRejectedValue(Object.assign(new Error("ENOSPC: no space left on device"), { code: "ENOSPC" }));
+  await u.pressButton(CONFIRM);
+  expect(w.sandbox.calls(CREATE)).toHaveLength(0);
+  const told = u.replies().join("\n") + String(w.fake.lastCall("answerCallbackQuery")!.payload.text);
+  expect(told).toContain("Nothing was sent");
+  expect(told).toContain("Confirm again");
+  expect(told).not.toMatch(/Outcome unknown|already processed/);
+  expect(w.store.getTx(draft!.refId)!.status).toBe("draft");
+  // Background retries while the disk is still full, then it frees up: "sending" never reaches the disk.
+  await w.clock.advance(5000);
+  full.mockRestore();
+  await w.store.flush();
+  await w.restart();
+  expect(w.store.getTx(draft!.refId)!.status).toBe("draft");
+  await u.pressButton(CONFIRM);
+  expect(w.sandbox.calls(CREATE)).toHaveLength(1);
+  expect(u.lastReply()).toContain("Processing");
+});
+
+it("Try again pressed twice makes one new confirm screen, not two", async () => {
+  w = await makeWorld();
+  const u = await w.linkedUser({ languageCode: "en" });
+  w.sandbox.setBalance(w.demoKey, 0);
+  await u.sendCommand("topup", "S10 081234567890");
+  await u.pressButton(CONFIRM);
+  expect(u.buttons()).toContain("🔁 Try again");
+  // A double tap: two callback queries from the same button.
+  const first = u.callbackUpdate("🔁 Try again");
+  const second = u.callbackUpdate("🔁 Try again");
+  await Promise.all([u.deliver(first), u.deliver(second)]);
+  const drafts = w.store.listTxByChat(u.chatId).items.filter((t) => t.status === "draft");
+  expect(drafts).toHaveLength(1);
+  const screens = w.fake.sentTo(u.chatId).filter((c) => c.method === "sendMessage" && /Check before you confirm/.test(String(c.payload.text)));
+  expect(screens).toHaveLength(2); // the original + one retry
+  const answers = w.fake.callsOf("answerCallbackQuery").slice(-2).map((c) => String(c.payload.text ?? ""));
+  expect(answers.join(" ")).toContain("already");
 });

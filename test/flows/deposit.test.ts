@@ -277,3 +277,39 @@ describe("/deposit", () => {
     expect(instantCalls()).toHaveLength(2);
   });
 });
+
+describe("a kill between the create and the instructions", () => {
+  it("after a restart, an open deposit whose QR photo never went out gets it", async () => {
+    const u = await w.linkedUser({ languageCode: "en" });
+    await toConfirm(u, /^QRIS/, "50.000");
+    // The process dies while the photo is being sent: Telegram never gets it.
+    w.fake.failNext("sendPhoto", { error_code: 400, description: "Bad Request: connection lost" }, { times: 1 });
+    await u.pressButton("✅ Confirm").catch(() => undefined);
+    expect(createCalls()).toHaveLength(1);
+    const before = w.fake.sentTo(u.chatId).filter((c) => c.method === "sendPhoto");
+    expect(before).toHaveLength(0);
+    await w.restart();
+    await w.app.recover();
+    const tx = latestDeposit(u);
+    const photos = w.fake.sentTo(u.chatId).filter((c) => c.method === "sendPhoto");
+    expect(photos).toHaveLength(1);
+    expect(decodeQrPng(u.lastPhoto())).toBe(sandboxDeposit(tx).extra.qr_string);
+    expect(w.fake.message(u.chatId, tx.messageId!)?.caption).toContain("QRIS");
+    // Shown once: a second start sends nothing more.
+    await w.restart();
+    await w.app.recover();
+    expect(w.fake.sentTo(u.chatId).filter((c) => c.method === "sendPhoto")).toHaveLength(1);
+    expect(createCalls()).toHaveLength(1);
+  });
+
+  it("a VA deposit whose instructions were never shown gets them after a restart", async () => {
+    const u = await w.linkedUser({ languageCode: "en" });
+    await toConfirm(u, /^Virtual Account BCA · /, "100.000");
+    w.fake.failNext("sendMessage", { error_code: 400, description: "Bad Request: connection lost" }, { times: 1 });
+    await u.pressButton("✅ Confirm").catch(() => undefined);
+    await w.restart();
+    await w.app.recover();
+    const rec = sandboxDeposit(latestDeposit(u));
+    expect(u.lastReply()).toContain(`VA number: ${rec.extra.nomor_va}`);
+  });
+});

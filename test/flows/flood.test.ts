@@ -79,7 +79,7 @@ describe("under Telegram's flood limit (30 messages/s)", () => {
     const failed = w.fake.calls.filter((c) => c.response?.ok === false && c.response.error_code !== 429);
     expect(failed.map((c) => `${c.method}: ${(c.response as { description: string }).description}`)).toEqual([]);
     for (const u of linking) {
-      expect(u.lastReply(), `chat ${u.chatId}`).toContain("Api key terhubung");
+      expect(u.lastReply(), `chat ${u.chatId}`).toContain("API key terhubung");
       expect(w.store.getApiKey(u.chatId)).toBe(w.demoKey);
       expect(u.messages().find((m) => m.from === "user" && m.text === w.demoKey)?.deleted).toBe(true);
     }

@@ -415,3 +415,40 @@ function withData(u: FakeUser, messageId: number, data: string): Update {
   const update = u.callbackUpdate(label, { messageId });
   return { ...update, callback_query: { ...update.callback_query!, data } };
 }
+
+describe("provider strings of any length", () => {
+  it("a 6,000-character product note and name never push a message past Telegram's limits", async () => {
+    await world();
+    const u = await w.linkedUser({ languageCode: "id" });
+    const note = `Catatan <penting> & ${"panjang sekali ".repeat(400)}`;
+    w.sandbox.setProductText("S10", { note, name: `Telkomsel 10.000 ${"X".repeat(6000)}` });
+    await u.sendCommand("harga");
+    await u.pressButton(/^📱 Pulsa/);
+    await u.pressButton(/^TELKOMSEL/);
+    await u.pressButton(/^Telkomsel 10\.000/);
+    expect(u.lastReply()).toContain("Catatan <penting> & panjang");
+    expect(u.lastReply()).toContain("…");
+    await u.pressButton("🛒 Beli");
+    await u.sendText("081234567890");
+    expect(u.lastReply()).toContain("Periksa sebelum konfirmasi");
+    await u.pressButton(CONFIRM);
+    expect(w.sandbox.calls(CREATE)).toHaveLength(1);
+    expect(u.lastReply()).toContain("Sedang diproses");
+    await u.sendCommand("riwayat");
+    await u.sendCommand("beli", "S10 081234567890");
+    expect(u.lastReply()).toContain("Periksa sebelum konfirmasi");
+    for (const m of u.messages().filter((x) => x.from === "bot")) expect((m.text ?? m.caption ?? "").length).toBeLessThanOrEqual(4096);
+    expectNoFailures(u);
+  });
+
+  it("any HTML text over 4,096 characters (1,024 for a caption) is cut with an ellipsis, not refused", async () => {
+    await world();
+    const u = await w.linkedUser({ languageCode: "id" });
+    const sent = await w.bot.api.sendMessage(u.chatId, `<b>Judul</b>\n${"kata &amp; <i>miring</i> ".repeat(400)}`);
+    expect(sent.text!.length).toBeLessThanOrEqual(4096);
+    expect(sent.text).toMatch(/…$/);
+    const photo = await w.bot.api.sendPhoto(u.chatId, "AgACAgIAAxkBAAIB", { caption: `<b>QR</b> ${"x".repeat(2000)}` });
+    expect(photo.caption!.length).toBeLessThanOrEqual(1024);
+  });
+});
+

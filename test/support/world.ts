@@ -51,6 +51,8 @@ export interface WorldOptions {
   /** Upstream client timeout (ms), short so a held sandbox answer becomes an "outcome unknown". */
   upstreamTimeoutMs?: number;
   fakeStrict?: boolean;
+  /** The app's logger (default: silent); a test can capture its lines. */
+  logger?: Logger;
   /** Start the status watcher (options override the defaults). Without it, it is built but not started. */
   watcher?: boolean | Partial<WatcherOptions>;
   /** Tuning of the balance alerts (deps.alerts; not started: call start()). */
@@ -65,8 +67,6 @@ export interface WorldOptions {
   paceAnswers?: boolean;
   /** More environment for loadConfig (e.g. HTTP_PORT, TELEGRAM_WEBHOOK_URL). */
   env?: Record<string, string>;
-  /** Where the app logs (default: nowhere). */
-  logger?: Logger;
 }
 
 export async function makeWorld(opts: WorldOptions = {}): Promise<World> {

@@ -121,16 +121,25 @@ describe("unavailable: every read retries, every create is sent once with outcom
 });
 
 describe("timeouts", () => {
-  it("a read that never gets an answer times out after timeoutMs, per attempt, and is retried", async () => {
-    const { server, client, clock } = await setup(() => "hang", { timeoutMs: 200 });
-    const started = Date.now();
+  it("a read to a hung provider fails after readTimeoutMs, once (not retried); a create keeps its longer timeout", async () => {
+    const { server, client, clock } = await setup(() => "hang", { timeoutMs: 2500, readTimeoutMs: 150 });
+    let started = Date.now();
     const e = await failure(client.getProfile(KEY));
     expect(e).toBeInstanceOf(UpstreamUnavailable);
     expect(e).toMatchObject({ reason: "timeout", outcomeUnknown: false, endpoint: "/get_profile" });
     expect((e as UpstreamUnavailable).httpStatus).toBeUndefined();
-    expect(server.hits).toHaveLength(1 + READ_RETRIES);
-    expect(clock.sleeps).toHaveLength(READ_RETRIES);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(3 * 190);
+    expect(server.hits).toHaveLength(1); // the user is not kept waiting three times over
+    expect(clock.sleeps).toHaveLength(0);
+    expect(Date.now() - started).toBeLessThan(2000); // the retried read took 3 x 2.5 s
+    started = Date.now();
+    await failure(creates[0]!.call(client, KEY));
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2400);
+  });
+
+  it("reads default to a 12 s budget and creates to 20 s", () => {
+    const client = new UpstreamClient({ baseUrl: "http://127.0.0.1:9" });
+    open.push(client);
+    expect(client).toMatchObject({ readTimeoutMs: 12_000, timeoutMs: 20_000 });
   });
 
   it("a create that times out is sent once and its outcome is unknown", async () => {

@@ -149,7 +149,16 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
       await ctx.answerCallbackQuery({ text: ctx.t(tx.status === "cancel" ? "confirm-was-cancelled" : "confirm-already") });
       return;
     }
-    await store.flush();
+    try {
+      await store.flush();
+    } catch (err) {
+      // "sending" is not on disk, so nothing may be sent. Back to draft in memory: the file stays
+      // dirty and its next write serialises the draft, never "sending". The same Confirm works later.
+      store.transitionTx(refId, ["sending"], { status: "draft" });
+      ctx.deps.logger.error({ refId, err }, "could not persist the sending mark; nothing sent");
+      await ctx.answerCallbackQuery({ text: ctx.t("confirm-not-saved"), show_alert: true }).catch(() => undefined);
+      return;
+    }
     // A Telegram hiccup here must not strand a confirmed, persisted action before its one create call.
     await ctx.answerCallbackQuery({ text: ctx.t("confirm-sending") }).catch(() => undefined);
     // The screen itself says it is on its way (a slow provider takes many seconds), details kept.
@@ -222,18 +231,32 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
       await ctx.answerCallbackQuery({ text: ctx.t("button-expired") });
       return;
     }
+    // Compare-and-set before any await: a double tap finds the mark and makes no second draft.
+    if (tx.retriedAs) {
+      await ctx.answerCallbackQuery({ text: ctx.t("retry-already") });
+      return;
+    }
+    const newRef = newRefId(kind.kind, ctx.deps.clock.now());
+    ctx.deps.store.updateTx(refId, { retriedAs: newRef });
     await ctx.answerCallbackQuery();
     await ctx.editMessageReplyMarkup().catch(() => undefined);
+    let made = false;
     try {
       const fields = await kind.retryDraft?.(ctx, apiKey, tx);
       if (!fields) {
         await ctx.reply(ctx.t("retry-start-again"));
         return;
       }
-      await saveAndConfirm(ctx, kind, fields);
+      // A kind that needed the id earlier (a bill inquiry) brings its own.
+      const draft = await saveAndConfirm(ctx, kind, { ...fields, refId: fields.refId ?? newRef });
+      ctx.deps.store.updateTx(refId, { retriedAs: draft.refId });
+      made = true;
     } catch (err) {
       if (!(err instanceof UpstreamError)) throw err;
       await ctx.reply(upstreamErrorText(ctx, err));
+    } finally {
+      // No new draft came of it: the button may be pressed again.
+      if (!made) ctx.deps.store.updateTx(refId, { retriedAs: undefined });
     }
   });
   return c;

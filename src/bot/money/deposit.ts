@@ -7,16 +7,17 @@
  * `tx.detail` of a deposit (JSON):
  *   draft:   type, method, methodFee, methodFeePercent, requested, estimatedFee, estimatedCredited
  *   created: expiresAt (epoch ms | null), extra (tambahan), credited (get_balance), qrString, bank,
- *            accountNumber, accountHolder, vaNumber, url, photo (instructions sent as a photo)
+ *            accountNumber, accountHolder, vaNumber, url, photo (instructions sent as a photo),
+ *            instructions ("due" until they were sent: see resendDueInstructions)
  *   release: instant ("sending" | "done" | "unknown"), handlingFee, offers (messages that offered it)
  */
-import { InlineKeyboard, InputFile } from "grammy";
+import { InlineKeyboard, InputFile, type Api } from "grammy";
 import type { InlineKeyboardMarkup } from "grammy/types";
 import { detailOf, type DepositDetail, type Lang, type TxRecord } from "../../store/types.js";
 import type { DepositMethod } from "../../upstream/types.js";
 import type { Store } from "../../store/store.js";
 import { cb } from "../callbacks.js";
-import type { BaseContext } from "../context.js";
+import type { BaseContext, BotDeps } from "../context.js";
 import { html, rupiah, wibTime } from "../../render/format.js";
 import type { Translate } from "../../render/i18n.js";
 import { qrPng } from "../../render/qr.js";
@@ -212,6 +213,8 @@ export const depositKind: MoneyKind = {
       accountHolder: d.accountHolder,
       vaNumber: d.vaNumber,
       url: d.url,
+      // Persisted with the create's answer, cleared once the instructions went out.
+      ...(d.status === "pending" ? { instructions: "due" as const } : {}),
     };
     // An older answer shape has no fee: the screen then shows only what is known.
     return { upstreamId: d.id, status: d.status, amount: d.amount, ...(d.fee !== undefined ? { fee: d.fee } : {}), detail };
@@ -231,15 +234,43 @@ export const depositKind: MoneyKind = {
     const text = depositInstructionsText(ctx, tx);
     const reply_markup = depositActionsKeyboard(ctx, tx);
     const qrString = detailString(tx, "qrString");
+    const { instructions: _due, ...detail } = detailOf(tx, "deposit");
     if (qrString) {
       const png = await qrPng(qrString);
       const sent = await ctx.replyWithPhoto(new InputFile(png, `qris-${tx.refId}.png`), { caption: text, reply_markup });
-      ctx.deps.store.updateTx(tx.refId, { messageId: sent.message_id, detail: { ...detailOf(tx, "deposit"), photo: true } });
+      ctx.deps.store.updateTx(tx.refId, { messageId: sent.message_id, detail: { ...detail, photo: true } });
     } else {
       const sent = await ctx.reply(text, { reply_markup });
-      ctx.deps.store.updateTx(tx.refId, { messageId: sent.message_id });
+      ctx.deps.store.updateTx(tx.refId, { messageId: sent.message_id, detail });
     }
     await ctx.deps.store.flush();
     return true;
   },
 };
+
+/**
+ * At start: open deposits whose instructions never went out (the process died between the create
+ * and the QR photo) get them now, in their chat's language. Returns how many were sent.
+ */
+export async function resendDueInstructions(api: Api, deps: BotDeps): Promise<number> {
+  let sent = 0;
+  for (const tx of deps.store.openTxs()) {
+    if (tx.kind !== "deposit" || tx.status !== "pending" || detailOf(tx, "deposit").instructions !== "due") continue;
+    const lang: Lang = deps.store.getChat(tx.chatId)?.lang ?? "id";
+    // The announce path needs only these parts of a context: one way to show instructions.
+    const ctx = {
+      deps,
+      translate: deps.translate,
+      lang,
+      t: (key: string, vars?: Record<string, string | number>) => deps.translate(lang, key, vars),
+      reply: (text: string, other?: object) => api.sendMessage(tx.chatId, text, other),
+      replyWithPhoto: (photo: InputFile, other?: object) => api.sendPhoto(tx.chatId, photo, other),
+    } as unknown as BaseContext;
+    try {
+      if (await depositKind.announce!(ctx, tx)) sent++;
+    } catch (err) {
+      deps.logger.warn({ err, refId: tx.refId }, "could not send a deposit's payment instructions; retried at next start");
+    }
+  }
+  return sent;
+}
