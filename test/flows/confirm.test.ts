@@ -78,10 +78,11 @@ it("a failed write at Confirm sends nothing, says so plainly, and the same Confi
 it("Try again pressed twice makes one new confirm screen, not two", async () => {
   w = await makeWorld();
   const u = await w.linkedUser({ languageCode: "en" });
-  w.sandbox.setBalance(w.demoKey, 0);
   await u.sendCommand("topup", "S10 081234567890");
+  w.sandbox.setBalance(w.demoKey, 0); // after the confirm screen: the provider itself refuses
   await u.pressButton(CONFIRM);
   expect(u.buttons()).toContain("🔁 Try again");
+  w.sandbox.setBalance(w.demoKey, 1_000_000);
   // A double tap: two callback queries from the same button.
   const first = u.callbackUpdate("🔁 Try again");
   const second = u.callbackUpdate("🔁 Try again");

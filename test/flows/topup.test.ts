@@ -435,7 +435,7 @@ describe("provider strings of any length", () => {
     expect(w.sandbox.calls(CREATE)).toHaveLength(1);
     expect(u.lastReply()).toContain("Sedang diproses");
     await u.sendCommand("riwayat");
-    await u.sendCommand("beli", "S10 081234567890");
+    await u.sendCommand("beli", "S10 081234567891"); // another target: not a repeat purchase
     expect(u.lastReply()).toContain("Periksa sebelum konfirmasi");
     for (const m of u.messages().filter((x) => x.from === "bot")) expect((m.text ?? m.caption ?? "").length).toBeLessThanOrEqual(4096);
     expectNoFailures(u);
