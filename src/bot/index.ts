@@ -16,7 +16,7 @@ import { langFromTelegram } from "../render/i18n.js";
 import { htmlByDefault } from "../render/parseMode.js";
 import { balanceFeature, showBalance } from "./features/balance.js";
 import { askLanguage, languageFeature } from "./features/language.js";
-import { linkFeature } from "./features/link.js";
+import { linkFeature, ownKeyGuard } from "./features/link.js";
 import { menuFeature } from "./features/menu.js";
 import { adminModule } from "./features/admin.js";
 import { alertsModule } from "./features/alerts.js";
@@ -119,6 +119,8 @@ export function createBot(token: string, deps: BotDeps, botConfig: BotConfig = {
     await replyFailure(err.ctx);
   };
 
+  // The chat's own key pasted mid-flow must not become a flow's answer (or be echoed by it).
+  bot.use(ownKeyGuard);
   bot.use(
     conversations<BotContext, ConvContext>({
       plugins: (conversation) => [extras, retryInside(conversation)],

@@ -8,6 +8,9 @@
  * - creates (purchase, bill payment, transfer, deposit, instant release) never retry: after a
  *   timeout the provider may have acted, so the error carries `outcomeUnknown` and the caller must
  *   look the operation up instead of sending it again (a retry with a new id double-charges).
+ *
+ * Over 350 lines: one short method per endpoint (15) around one read path and one create path; the
+ * two failure policies above are the reason to keep them side by side.
  */
 import { Agent } from "undici";
 import type { z } from "zod";

@@ -72,6 +72,17 @@ describe("keys in chats", () => {
     }
   });
 
+  it("the chat's own key pasted in the middle of a flow is deleted and answered; the flow goes on", async () => {
+    const u = await w.linkedUser({ languageCode: "en", key: w.demoKey });
+    await u.sendCommand("transfer");
+    await u.sendText(`my key is ${w.demoKey}`);
+    expect(w.fake.callsOf("deleteMessage")).toHaveLength(1);
+    expect(u.lastReply()).toContain("already linked");
+    await u.sendText("bca");
+    expect(u.buttons()).toContain("🏦 Bank Central Asia (BCA)");
+    for (const call of w.fake.calls) expect(JSON.stringify(call.payload)).not.toContain(w.demoKey);
+  });
+
   it("no flow repeats a key: a bank search and an unknown product code answer without it", async () => {
     const u = await w.linkedUser({ languageCode: "en" });
     await u.sendCommand("transfer");

@@ -3,7 +3,7 @@
  * message itself (deleted at once, checked with /get_profile), keys pasted again after linking,
  * and keys pasted into groups. What counts as a key: domain/keyShape.ts.
  */
-import { Composer } from "grammy";
+import { Composer, type Middleware } from "grammy";
 import { UpstreamRejected } from "../../upstream/errors.js";
 import { maskKey } from "../../store/crypto.js";
 import type { BotContext } from "../context.js";
@@ -115,6 +115,20 @@ async function deleteKeyMessage(ctx: BotContext): Promise<void> {
   );
   if (!deleted) await ctx.reply(ctx.t("key-not-deleted"));
 }
+
+/**
+ * The chat's own linked key anywhere in a private message, also while a flow waits for an answer:
+ * deleted and answered before any flow or feature sees it. Only the exact own key is matched here,
+ * so a flow's ordinary answers that merely look like keys (a transfer note) pass untouched.
+ */
+export const ownKeyGuard: Middleware<BotContext> = async (ctx, next) => {
+  const text = ctx.message?.text ?? ctx.message?.caption;
+  if (text === undefined || ctx.chat?.type !== "private") return next();
+  const own = ownKey(ctx, ctx.chat.id);
+  if (!own.some((k) => text.includes(k))) return next();
+  await deleteKeyMessage(ctx);
+  await ctx.reply(ctx.t("key-already-linked"));
+};
 
 /** The api key linked in `chatId` (a user's private chat), as a list for findKeys. */
 function ownKey(ctx: BotContext, chatId: number): string[] {

@@ -6,6 +6,9 @@
  * src/render/callbacks.ts: mode `h` (prices: a product opens its details) or `b` (buy: a product
  * starts the purchase), then the screen. Categories and providers are named by short slugs and
  * products by code (catalog.ts), so the data stays under Telegram's 64 bytes.
+ *
+ * Over 350 lines: the browser's screens (categories, providers, products, search, bills) share one
+ * stateless render-and-edit path; apart, each screen would repeat it.
  */
 import { Composer, InlineKeyboard } from "grammy";
 import { UpstreamError } from "../../upstream/errors.js";
