@@ -10,11 +10,11 @@ import { Core } from "./core.js";
 import { Deposits } from "./deposits.js";
 import type { AccountStatus } from "./rules.js";
 import { Sales } from "./sales.js";
-import { SandboxServer, type FaultKind, type RecordedCall } from "./server.js";
+import { SandboxServer, type FaultKind, type RecordedCall, type Reshape } from "./server.js";
 
 export { crc16ccitt, buildQris, parseTlv, verifyQrisCrc } from "./qris.js";
 export { SANDBOX_CUSTOMERS, LATE_QRIS_WINDOW_MS } from "./rules.js";
-export type { FaultKind, RecordedCall } from "./server.js";
+export type { FaultKind, RecordedCall, Reshape } from "./server.js";
 export type { AccountStatus } from "./rules.js";
 
 /** The key printed for demo users. */
@@ -66,6 +66,8 @@ export interface Sandbox {
   setAccountStatus(bankCode: string, accountNumber: string, status: AccountStatus, holderName?: string): void;
   /** The next `times` calls to `endpoint` misbehave. timeout/malformed still apply the request. */
   fault(endpoint: string, kind: FaultKind, times?: number): void;
+  /** The next answer of `endpoint` comes in an older or odd shape (fields left out). */
+  reshape(endpoint: string, reshape: Reshape): void;
   calls(endpoint?: string): RecordedCall[];
   /** A snapshot of any record by provider id or client reference, status brought up to date. */
   transaction(idOrReff: string): unknown;
@@ -120,6 +122,7 @@ export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox>
     settle: (idOrReff, outcome) => control(() => sales.settleNow(idOrReff, outcome)),
     setAccountStatus: (bank, number, status, holder) => sales.setAccountStatus(bank, number, status, holder),
     fault: (endpoint, kind, times) => server.fault(endpoint, kind, times),
+    reshape: (endpoint, r) => server.reshape(endpoint, r),
     calls: (endpoint) => server.calls(endpoint),
     transaction: (idOrReff) =>
       control(() => {

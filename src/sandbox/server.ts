@@ -9,6 +9,24 @@ import { KNOWN_PATHS, type Params } from "./api.js";
 import { html } from "../render/format.js";
 
 export type FaultKind = "timeout" | "html502" | "html200" | "malformed" | "reject";
+
+/** An older or odd answer shape: fields left out of `data` (of each list item, or of item `item`). */
+export interface Reshape {
+  omit: readonly string[];
+  item?: number;
+}
+
+function reshaped(answer: unknown, r: Reshape): unknown {
+  const a = answer as { data?: unknown };
+  const strip = (o: unknown) => {
+    if (typeof o !== "object" || o === null) return o;
+    const copy = { ...(o as Record<string, unknown>) };
+    for (const f of r.omit) delete copy[f];
+    return copy;
+  };
+  if (Array.isArray(a.data)) return { ...a, data: a.data.map((o, i) => (r.item === undefined || r.item === i ? strip(o) : o)) };
+  return { ...a, data: strip(a.data) };
+}
 export interface RecordedCall {
   path: string;
   body: Record<string, string>;
@@ -40,6 +58,7 @@ const CLOUDFLARE_CHALLENGE =
 export class SandboxServer {
   readonly http: http.Server;
   private readonly faults = new Map<string, FaultKind[]>();
+  private readonly reshapes = new Map<string, Reshape[]>();
   private log: RecordedCall[] = [];
   private readonly held = new Set<ServerResponse>();
 
@@ -58,6 +77,12 @@ export class SandboxServer {
     const queue = this.faults.get(path) ?? [];
     for (let i = 0; i < times; i++) queue.push(kind);
     this.faults.set(path, queue);
+  }
+
+  /** The next answer of `endpoint` loses `fields` from its data (every list item, or only `item`). */
+  reshape(endpoint: string, reshape: Reshape): void {
+    const path = endpoint.startsWith("/") ? endpoint : `/${endpoint}`;
+    this.reshapes.set(path, [...(this.reshapes.get(path) ?? []), reshape]);
   }
 
   calls(endpoint?: string): RecordedCall[] {
@@ -114,7 +139,8 @@ export class SandboxServer {
     // timeout and malformed reach the origin: the request takes effect, only the answer is lost.
     if (fault === "timeout") return this.hold(res);
     if (fault === "malformed") return sendText(res, 200, "application/json", JSON.stringify(answer).slice(0, 25));
-    sendJson(res, 200, answer);
+    const reshape = this.reshapes.get(path)?.shift();
+    sendJson(res, 200, reshape ? reshaped(answer, reshape) : answer);
   }
 
   private hold(res: ServerResponse): void {

@@ -83,11 +83,29 @@ describe("keys in chats", () => {
     for (const call of w.fake.calls) expect(JSON.stringify(call.payload)).not.toContain(w.demoKey);
   });
 
+  it("another key pasted where a flow expects a number or a search is deleted and points to /key; the step is asked again", async () => {
+    const u = await w.linkedUser({ languageCode: "en" });
+    await u.sendCommand("transfer");
+    await u.sendText(B64_KEY); // a bank search
+    expect(w.fake.callsOf("deleteMessage")).toHaveLength(1);
+    expect(u.lastReply()).toContain("/key");
+    await u.sendText("bca");
+    await u.pressButton(/BCA/);
+    await u.sendText(SHORT_KEY); // where the account number goes
+    expect(w.fake.callsOf("deleteMessage")).toHaveLength(2);
+    expect(u.lastReply()).toContain("/key");
+    await u.sendText("1234567890");
+    expect(u.replies().join("\n")).toMatch(/found|Account/i);
+    expect(w.store.getApiKey(u.chatId)).toBe(w.demoKey);
+    for (const call of w.fake.calls) {
+      expect(JSON.stringify(call.payload)).not.toContain(B64_KEY);
+      expect(JSON.stringify(call.payload)).not.toContain(SHORT_KEY);
+    }
+  });
+
   it("no flow repeats a key: a bank search and an unknown product code answer without it", async () => {
     const u = await w.linkedUser({ languageCode: "en" });
     await u.sendCommand("transfer");
-    await u.sendText(B64_KEY);
-    expect(u.lastReply()).toContain("Nothing matches");
     await u.sendText(`bank ${SHORT_KEY}`);
     expect(u.lastReply()).toContain("Nothing matches");
     await u.sendCommand("cancel");

@@ -69,6 +69,24 @@ function callbackWithData(u: FakeUser, messageId: number, data: string): Update 
 const createCalls = () => w.sandbox.calls("/deposit/create");
 
 describe("/deposit", () => {
+  it("a create answer without fee and get_balance (an older shape) still gives the QR photo, with what is known", async () => {
+    const u = await w.linkedUser({ languageCode: "id" });
+    await u.sendCommand("deposit");
+    await u.sendText("qris");
+    await pickMethod(u, /^QRIS · /);
+    await u.sendText("50rb");
+    w.sandbox.reshape("/deposit/create", { omit: ["fee", "get_balance"] });
+    await u.pressButton("✅ Konfirmasi");
+    const tx = latestDeposit(u);
+    expect(tx.status).toBe("pending");
+    const rec = sandboxDeposit(tx);
+    expect(decodeQrPng(u.lastPhoto())).toBe(rec.extra.qr_string);
+    const caption = w.fake.message(u.chatId, tx.messageId!)!.caption!;
+    expect(caption).toContain("Nominal: Rp50.000");
+    expect(caption).not.toContain("Rp0");
+    expect(u.replies().join("\n")).not.toMatch(/Maaf|gagal|tidak bisa/i);
+  });
+
   it("QRIS: lists only active methods, confirms, then sends a QR photo that decodes to the provider's qr_string", async () => {
     const u = await w.linkedUser({ languageCode: "id" });
     await u.sendCommand("deposit");

@@ -128,6 +128,18 @@ describe("browsing and buying", () => {
     expectNoFailures(u);
   });
 
+  it("a price list with one malformed item shows the rest; a bills list without admin fees says 'as stated on the bill'", async () => {
+    await world();
+    const u = await w.linkedUser({ languageCode: "id" });
+    w.sandbox.reshape("/layanan/price_list", { omit: ["code", "price"], item: 0 });
+    await u.sendCommand("harga");
+    expect(u.buttons().some((b) => b.startsWith("📱 Pulsa"))).toBe(true);
+    w.sandbox.reshape("/layanan/price_list", { omit: ["admin", "komisi"] });
+    await u.pressButton("🧾 Tagihan");
+    expect(u.lastReply()).toContain("PLN Pascabayar (PPLN): admin sesuai tagihan");
+    expectNoFailures(u);
+  });
+
   it("lists postpaid services with their admin fee and refreshes prices on request", async () => {
     await world({ adminIds: [424242] });
     const u = await w.linkedUser({ languageCode: "id", id: 424242 });

@@ -4,7 +4,7 @@
  * other command or menu button. Side effects go through `conversation.external` (replay-safe).
  */
 import { html } from "../../render/format.js";
-import { hideKeys } from "../../domain/keyShape.js";
+import { hideKeys, isKeyShaped } from "../../domain/keyShape.js";
 import { InlineKeyboard } from "grammy";
 import { cb, isFlowData, type FlowButton } from "../callbacks.js";
 import type { BotConversation, ConvContext } from "../context.js";
@@ -55,6 +55,19 @@ export async function waitStep(conversation: BotConversation, ctx: ConvContext):
   }
 }
 
+/**
+ * An API key pasted where the step wanted something else (a number, a search): deleted, never taken
+ * as an answer, and the user pointed to /kunci. Only text the step refused counts, so a free-text
+ * answer (a transfer note) that merely looks like a key is not touched.
+ */
+async function keyPasted(next: ConvContext): Promise<boolean> {
+  const text = next.message?.text?.trim() ?? "";
+  if (!isKeyShaped(text)) return false;
+  await next.deleteMessage().catch(() => undefined);
+  await next.reply(next.t("key-other-pasted"));
+  return true;
+}
+
 export interface TextStep<T> {
   /** Returns the parsed value, or the locale key of the error to show (the user tries again). */
   parse(text: string): { ok: true; value: T } | { ok: false; error: string; vars?: Record<string, string | number> };
@@ -79,6 +92,7 @@ export async function askText<T>(
     }
     const parsed = step.parse(next.message!.text!.trim());
     if (parsed.ok) return { value: parsed.value, ctx: next };
+    if (await keyPasted(next)) continue;
     await next.reply(next.t(parsed.error, parsed.vars), { reply_markup: cancelRow(next, step.keyboard?.clone()) });
   }
 }
@@ -153,6 +167,7 @@ export async function askChoice(
       .filter(({ hay }) => words.every((w) => hay.includes(w)))
       .map(({ i }) => i);
     if (found.length === 0) {
+      if (await keyPasted(next)) continue;
       await next.reply(next.t("flow-search-none", { query: html(hideKeys(typed).slice(0, 50)) }));
       continue;
     }
