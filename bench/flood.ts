@@ -58,7 +58,7 @@ async function run(label: string, paceAnswers: boolean): Promise<Outcome> {
   const link = async (u: FakeUser): Promise<boolean> => {
     await u.sendCommand("start");
     await u.sendText(DEMO_KEY);
-    return (u.lastReply() ?? "").includes("Api key terhubung") && store.getApiKey(u.chatId) === DEMO_KEY;
+    return (u.lastReply() ?? "").includes("API key terhubung") && store.getApiKey(u.chatId) === DEMO_KEY;
   };
   const deposit = async (u: FakeUser): Promise<boolean> => {
     await u.sendCommand("deposit");
