@@ -110,7 +110,14 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
   const source = await resolveStoreSecret(config.storeSecret, config.dataDir);
   const { secret, generated, file } = source;
   if (generated) logger.warn({ file }, "STORE_SECRET was not set: generated one into DATA_DIR (keep this file; back it up)");
-  const store = await Store.open({ dir: config.dataDir, secret, clock, onWrite: observers.onWrite });
+  const store = await Store.open({
+    dir: config.dataDir,
+    secret,
+    clock,
+    onWrite: observers.onWrite,
+    // Money actions refuse meanwhile (store.canPersist); the flusher retries on its own.
+    onError: (err) => logger.error({ err }, "store write failed; retrying (money actions refused until it works)"),
+  });
   // A secret that cannot read the stored keys stops start-up here, unless the operator chose to go on.
   await verifyStoreSecret(store, source, { reset: config.storeSecretReset, dataDir: config.dataDir, logger });
 
