@@ -1,3 +1,4 @@
+/* global process */
 // The baseline for start-up: a bare grammY bot answering /start over long polling. Plain JavaScript,
 // run by node directly, as the bot runs compiled (dist/main.js): neither pays for a TypeScript loader.
 import { Bot } from "grammy";
