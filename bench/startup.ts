@@ -1,32 +1,50 @@
 /**
  * Start-up: time from process start to the first answered update, and idle resident memory, for the
- * real bot (`src/main.ts`, as `npm start` runs it, sandbox upstream) beside a bare grammY bot.
+ * real bot (compiled `dist/main.js`, as `npm start` runs it, sandbox upstream) beside a bare grammY
+ * bot (plain JavaScript). The bot runs with a fresh DATA_DIR and with 1,000 linked chats in the store.
  */
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FakeBotApi } from "../test/support/fakeBotApi.js";
 import { FAKE_BOT_TOKEN } from "../test/support/botInfo.js";
 import { makeUser } from "../test/support/chat.js";
+import { Store } from "../src/store/store.js";
 import { FULL, mb, report, summarize } from "./lib.js";
 
 const ROOT = join(import.meta.dirname, "..");
 const RUNS = FULL ? 5 : 3;
+const SECRET = "bench-secret-0123456789";
+const LINKED = 1000;
+/** Goals of issue 12. */
+const MAX_RATIO = 1.5;
+const MAX_RSS = 90 * 1024 * 1024;
 
 async function rssOf(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, "utf8");
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN) * 1024;
 }
 
-async function once(entry: string): Promise<{ firstAnswerMs: number; idleRss: number }> {
+/** `linked` chats with an api key in the store, written through the Store API before the bot starts. */
+async function seed(dir: string, linked: number): Promise<void> {
+  if (linked === 0) return;
+  const store = await Store.open({ dir, secret: SECRET });
+  for (let i = 0; i < linked; i++) store.setApiKey(1_000_000 + i, `bench-key-${String(i).padStart(6, "0")}-abcdefghijklmnop`);
+  await store.close();
+}
+
+async function once(entry: string, linked: number): Promise<{ firstAnswerMs: number; idleRss: number }> {
   const fake = new FakeBotApi();
   const server = await fake.startServer();
   const dir = await mkdtemp(join(tmpdir(), "ppob-bench-start-"));
+  await seed(dir, linked);
   const user = makeUser(null, fake, { languageCode: "id" });
   fake.pushUpdate(user.textUpdate("/start"));
   const t0 = performance.now();
-  const child = spawn(process.execPath, ["--import", "tsx", entry], {
+  // As `npm start` runs it (source maps on); the bare bot is plain JavaScript.
+  const args = entry.startsWith("dist/") ? ["--enable-source-maps", entry] : [entry];
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? "",
@@ -34,7 +52,7 @@ async function once(entry: string): Promise<{ firstAnswerMs: number; idleRss: nu
       TELEGRAM_API_ROOT: server.apiRoot,
       UPSTREAM_BASE_URL: "sandbox",
       DATA_DIR: dir,
-      STORE_SECRET: "bench-secret-0123456789",
+      STORE_SECRET: SECRET,
       LOG_LEVEL: "silent",
     },
     stdio: "ignore",
@@ -53,19 +71,36 @@ async function once(entry: string): Promise<{ firstAnswerMs: number; idleRss: nu
   }
 }
 
-async function many(entry: string) {
+async function many(entry: string, linked = 0) {
   const runs = [];
-  for (let i = 0; i < RUNS; i++) runs.push(await once(entry));
+  for (let i = 0; i < RUNS; i++) runs.push(await once(entry, linked));
   return { start: summarize(runs.map((r) => r.firstAnswerMs)).p50, rss: summarize(runs.map((r) => r.idleRss)).p50 };
 }
 
-const bare = await many("bench/bare-bot.ts");
-const real = await many("src/main.ts");
+// Build first, as `npm start` does (incremental: quick when dist/ is current).
+execFileSync(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json"], { cwd: ROOT, stdio: "inherit" });
+const bare = await many("bench/bare-bot.mjs");
+const fresh = await many("dist/main.js");
+const linked = await many("dist/main.js", LINKED);
+const ratio = (r: { start: number }) => r.start / bare.start;
+const startRow = (label: string, r: { start: number }) => ({
+  metric: `process start -> first answered update, ${label}: bot / bare grammY`,
+  value: `${ratio(r).toFixed(2)}× (${Math.round(r.start)} / ${Math.round(bare.start)} ms)`,
+  target: `≤ ${MAX_RATIO}×`,
+  ok: ratio(r) <= MAX_RATIO,
+});
 report({
   name: "Start-up",
-  setup: `median of ${RUNS} cold starts each; both through tsx; the bot with the built-in sandbox and a fresh DATA_DIR`,
+  setup: `median of ${RUNS} cold starts each; the bot compiled (node dist/main.js, as npm start runs it, built first), the bare grammY bot as plain JavaScript; the built-in sandbox; a fresh DATA_DIR, and one with ${LINKED.toLocaleString("en")} linked chats`,
   rows: [
-    { metric: "process start -> first answered update: bot / bare grammY", value: `${(real.start / bare.start).toFixed(2)}× (${Math.round(real.start)} / ${Math.round(bare.start)} ms)` },
-    { metric: "idle resident memory: bot / bare grammY", value: `${mb(real.rss)} / ${mb(bare.rss)}` },
+    startRow("fresh DATA_DIR", fresh),
+    startRow(`${LINKED.toLocaleString("en")} linked chats`, linked),
+    { metric: "idle resident memory, fresh DATA_DIR: bot / bare grammY", value: `${mb(fresh.rss)} / ${mb(bare.rss)}` },
+    {
+      metric: `idle resident memory, ${LINKED.toLocaleString("en")} linked chats`,
+      value: mb(linked.rss),
+      target: `≤ ${mb(MAX_RSS)}`,
+      ok: linked.rss <= MAX_RSS,
+    },
   ],
 });

@@ -170,6 +170,7 @@ confirm-duplicate =
     Buy again? If you do, both may go through and your balance is charged twice.
 button-buy-again = 🔁 Yes, buy again
 confirm-not-saved = ⚠️ Nothing was sent and your balance was not charged: the bot could not save this step. Please press Confirm again in a moment.
+store-unavailable = ⚠️ The bot's storage has a problem right now; no transaction was sent. Please try again in a moment.
 money-rejected = ❌ <b>Refused by the provider</b>: { $message }
 money-pending = ⏳ Processing. The bot will tell you when the status changes.
 money-unknown =

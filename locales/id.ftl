@@ -170,6 +170,7 @@ confirm-duplicate =
     Beli lagi? Bila ya, keduanya bisa berhasil dan saldo terpotong dua kali.
 button-buy-again = 🔁 Ya, beli lagi
 confirm-not-saved = ⚠️ Tidak ada yang dikirim dan saldo tidak terpotong: bot gagal menyimpan langkah ini. Silakan tekan Konfirmasi lagi sebentar lagi.
+store-unavailable = ⚠️ Penyimpanan bot sedang bermasalah; tidak ada transaksi yang dikirim. Coba lagi sebentar lagi.
 money-rejected = ❌ <b>Ditolak penyedia</b>: { $message }
 money-pending = ⏳ Sedang diproses. Bot akan mengabari Anda saat statusnya berubah.
 money-unknown =

@@ -19,7 +19,7 @@ import { resendDueInstructions } from "./bot/money/deposit.js";
 import { registerCommands } from "./bot/commands.js";
 import type { BotDeps } from "./bot/context.js";
 import { startPolling, type PollingOptions } from "./polling.js";
-import { createSandbox, type Sandbox, type SandboxOptions } from "./sandbox/index.js";
+import type { Sandbox, SandboxOptions } from "./sandbox/index.js";
 import { resolveStoreSecret, verifyStoreSecret } from "./secret.js";
 import { Store } from "./store/store.js";
 import { ListCache } from "./upstream/cache.js";
@@ -32,7 +32,7 @@ import { pacedFetch } from "./watch/pacedFetch.js";
 import { RelinkNotices } from "./watch/relink.js";
 import { StatusWatcher, type WatcherOptions } from "./watch/watcher.js";
 import { Observers } from "./server/observe.js";
-import { startHttpServer, type HttpServer } from "./server/http.js";
+import type { HttpServer } from "./server/http.js";
 import { resolveWebhookSecret, webhookHandler } from "./server/webhook.js";
 import { lockDataDir } from "./dataLock.js";
 
@@ -110,13 +110,22 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
   const source = await resolveStoreSecret(config.storeSecret, config.dataDir);
   const { secret, generated, file } = source;
   if (generated) logger.warn({ file }, "STORE_SECRET was not set: generated one into DATA_DIR (keep this file; back it up)");
-  const store = await Store.open({ dir: config.dataDir, secret, clock, onWrite: observers.onWrite });
+  const store = await Store.open({
+    dir: config.dataDir,
+    secret,
+    clock,
+    onWrite: observers.onWrite,
+    // Money actions refuse meanwhile (store.canPersist); the flusher retries on its own.
+    onError: (err) => logger.error({ err }, "store write failed; retrying (money actions refused until it works)"),
+  });
   // A secret that cannot read the stored keys stops start-up here, unless the operator chose to go on.
   await verifyStoreSecret(store, source, { reset: config.storeSecretReset, dataDir: config.dataDir, logger });
 
   let sandbox: Sandbox | undefined;
   let baseUrl = config.upstreamBaseUrl;
   if (baseUrl === null) {
+    // Loaded only in sandbox mode: a production start does not carry the simulated provider.
+    const { createSandbox } = await import("./sandbox/index.js");
     sandbox = await createSandbox({ clock, autoPayDepositsAfterMs: 20_000, ...overrides.sandbox });
     baseUrl = sandbox.url;
     logger.warn(
@@ -223,6 +232,8 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
         ? { path: new URL(webhookUrl).pathname, handler: webhookHandler(bot, await resolveWebhookSecret(config.dataDir)) }
         : undefined;
       if (config.http) {
+        // Loaded only when HTTP_PORT is set: hono stays out of start-up time and memory otherwise.
+        const { startHttpServer } = await import("./server/http.js");
         http = await startHttpServer({ ...config.http, logger, ...observers, ...(webhook && { webhook }) });
         logger.info({ url: http.url }, "HTTP server listening (/healthz, /metrics)");
       }

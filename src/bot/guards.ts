@@ -1,4 +1,4 @@
-/** Gates for money commands: private chats only, and a linked api key. */
+/** Gates for money commands: private chats only, a linked api key, a store that can save. */
 import { InlineKeyboard } from "grammy";
 import type { BaseContext } from "./context.js";
 
@@ -28,5 +28,25 @@ export async function requireKey(ctx: BaseContext): Promise<string | undefined> 
     await ctx.reply(ctx.t("not-linked"));
     return undefined;
   }
+  return key;
+}
+
+/**
+ * Money actions start only while the store can save: a write that failed (disk full, read-only)
+ * means the reference id or the "sending" mark might not reach the disk. Tells the user and returns false.
+ */
+export async function requireStorage(ctx: BaseContext): Promise<boolean> {
+  if (ctx.deps.store.canPersist()) return true;
+  const text = ctx.t("store-unavailable");
+  // A message, not only an alert: some buttons answered their query before they got here.
+  if (ctx.callbackQuery) await ctx.answerCallbackQuery().catch(() => undefined);
+  await ctx.reply(text);
+  return false;
+}
+
+/** `requireKey` for actions that move money: also refuses while the store cannot save. */
+export async function requireMoneyKey(ctx: BaseContext): Promise<string | undefined> {
+  const key = await requireKey(ctx);
+  if (key === undefined || !(await requireStorage(ctx))) return undefined;
   return key;
 }

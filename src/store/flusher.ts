@@ -62,6 +62,8 @@ export class Flusher {
   private readonly waiting = new Map<string, { version: number; waiter: Waiter }[]>();
   /** Files that failed in the current pump: not retried until the next one (avoids a hot loop). */
   private readonly failed = new Set<string>();
+  /** Files whose latest write failed; cleared by their next good write. */
+  private readonly failing = new Set<string>();
   private timer: TimerHandle | undefined;
   private pumping = false;
   private stopped = false;
@@ -102,6 +104,11 @@ export class Flusher {
     this.stopped = true;
     this.timer?.cancel();
     this.timer = undefined;
+  }
+
+  /** False while a file's latest write failed: changes made now might not reach the disk. */
+  canPersist(): boolean {
+    return this.failing.size === 0;
   }
 
   stats(): FlushStats {
@@ -179,6 +186,7 @@ export class Flusher {
     const tracked = write.then(
       () => {
         this.inFlight.delete(key);
+        this.failing.delete(key);
         if (version === this.changed.get(key)) this.unsaved.delete(key);
         this.writes++;
         this.writesByFile.set(key, (this.writesByFile.get(key) ?? 0) + 1);
@@ -188,6 +196,7 @@ export class Flusher {
         this.inFlight.delete(key);
         this.dirty.add(key); // keep the data: the file stays dirty
         this.failed.add(key);
+        this.failing.add(key);
         this.lastError = err;
         if (this.rejectWaiting(key, err) === 0) this.opts.onError?.(err);
       },

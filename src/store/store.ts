@@ -325,6 +325,14 @@ export class Store {
     return this.closing;
   }
 
+  /**
+   * False while a store file's latest write failed (disk full, permissions, read-only): money
+   * actions refuse then, since nothing may be acknowledged that is not on disk. Retries run meanwhile.
+   */
+  canPersist(): boolean {
+    return this.flusher.canPersist();
+  }
+
   stats(): StoreStats {
     return {
       ...this.flusher.stats(),

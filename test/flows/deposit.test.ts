@@ -1,5 +1,6 @@
 import type { Update } from "grammy/types";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { StoreFile } from "../../src/store/shards.js";
 import { wibTime } from "../../src/render/format.js";
 import type { TxRecord } from "../../src/store/types.js";
 import type { FakeUser } from "../support/chat.js";
@@ -293,6 +294,29 @@ describe("/deposit", () => {
     // The release button is gone; pressing an old one does not release again.
     await u.deliver(callbackWithData(u, tx.messageId!, `dp:i:${tx.refId}`));
     expect(instantCalls()).toHaveLength(2);
+  });
+
+  it("instant release is refused while the store cannot save, and works once it can", async () => {
+    const u = await w.linkedUser({ languageCode: "id" });
+    await toConfirm(u, /^QRIS · /, "50000");
+    await u.pressButton("✅ Konfirmasi");
+    const tx = latestDeposit(u);
+    w.sandbox.payDeposit(tx.upstreamId!);
+    await u.deliver(callbackWithData(u, tx.messageId!, `dp:i:${tx.refId}`));
+    expect(u.lastReply()).toContain("Cairkan deposit sekarang?");
+    // The disk fills up: a background write fails (the chat's record changes).
+    const full = vi.spyOn(StoreFile.prototype, "write").mockRejectedValue(Object.assign(new Error("ENOSPC"), { code: "ENOSPC" }));
+    w.store.updateChat(u.chatId, { lang: "id" });
+    await w.clock.advance(100);
+    await u.pressButton("⚡ Ya, cairkan");
+    expect(u.lastReply()).toContain("Penyimpanan bot sedang bermasalah; tidak ada transaksi yang dikirim.");
+    const released = () => w.sandbox.calls("/deposit/instant").filter((c) => c.body.action === "true");
+    expect(released()).toHaveLength(0);
+    full.mockRestore();
+    await w.clock.advance(1500);
+    await vi.waitFor(() => expect(w.store.canPersist()).toBe(true));
+    await u.pressButton("⚡ Ya, cairkan");
+    expect(released()).toHaveLength(1);
   });
 });
 

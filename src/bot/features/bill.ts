@@ -2,13 +2,13 @@
 import { Composer } from "grammy";
 import type { BotContext } from "../context.js";
 import { BILL_FLOW, billFlow } from "../flows/bill.js";
-import { requireKey } from "../guards.js";
+import { requireMoneyKey } from "../guards.js";
 import { postpaidKind } from "../money/postpaid.js";
 import type { FeatureModule } from "../module.js";
 
 /** Private chat with a linked key only; the flow reads the key itself when it needs it. */
 async function startBill(ctx: BotContext): Promise<void> {
-  if (!(await requireKey(ctx))) return;
+  if (!(await requireMoneyKey(ctx))) return;
   await ctx.conversation.enter(BILL_FLOW);
 }
 

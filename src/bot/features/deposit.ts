@@ -12,7 +12,7 @@ import { DEFAULT_DEPOSIT_LATE_MS, refreshTx } from "../../domain/refresh.js";
 import { cb, onCallback } from "../callbacks.js";
 import type { BaseContext, BotContext } from "../context.js";
 import { html, rupiah } from "../../render/format.js";
-import { requireKey } from "../guards.js";
+import { requireMoneyKey, requireStorage } from "../guards.js";
 import type { FeatureModule } from "../module.js";
 import { depositActionsKeyboard, depositKind, rememberReleaseOffer } from "../money/deposit.js";
 import { receiptText, STATUS_ICON, statusLabel } from "../../render/receipt.js";
@@ -20,7 +20,7 @@ import { moneyText, upstreamErrorText } from "../replies.js";
 import { DEPOSIT_FLOW, depositFlow } from "../flows/deposit.js";
 
 async function startDeposit(ctx: BotContext): Promise<void> {
-  if (!(await requireKey(ctx))) return;
+  if (!(await requireMoneyKey(ctx))) return;
   await ctx.conversation.enter(DEPOSIT_FLOW);
 }
 
@@ -144,6 +144,7 @@ onCallback(composer, cb.depositCancel, async (ctx, { refId }) => {
 onCallback(composer, cb.depositRelease, async (ctx, { refId }) => {
   const found = await depositOfButton(ctx, refId);
   if (!found) return;
+  if (!(await requireStorage(ctx))) return;
   const { apiKey } = found;
   let { tx } = found;
   if (detailOf(tx, "deposit").instant !== undefined) {
@@ -182,6 +183,8 @@ onCallback(composer, cb.depositRelease, async (ctx, { refId }) => {
 
 // Instant release, step 2: release exactly once, whatever the number of taps or re-delivered updates.
 onCallback(composer, cb.depositReleaseConfirm, async (ctx, { refId }) => {
+  // First: no await may come between reading the record and the check-and-set below.
+  if (!(await requireStorage(ctx))) return;
   const store = ctx.deps.store;
   const tx = store.getTx(refId);
   const apiKey = ctx.chat && store.getApiKey(ctx.chat.id);

@@ -37,7 +37,7 @@ import type { BaseContext, BotContext } from "../context.js";
 import { html, rupiah } from "../../render/format.js";
 import { hideKeys } from "../../domain/keyShape.js";
 import { TOPUP_FLOW, topupFlow } from "../flows/topup.js";
-import { requireKey } from "../guards.js";
+import { requireKey, requireMoneyKey, requireStorage } from "../guards.js";
 import { prepaidKind } from "../money/prepaid.js";
 import type { FeatureModule } from "../module.js";
 import { addPager, dropEmptyRows, paginate } from "../paging.js";
@@ -237,6 +237,7 @@ async function showSearch(ctx: BotContext, mode: Mode, key: string, query: strin
 
 /** Starts the purchase flow (leaving whatever flow was running). */
 async function startPurchase(ctx: BotContext, code: string, target?: string): Promise<void> {
+  if (!(await requireStorage(ctx))) return;
   await ctx.conversation.exitAll();
   await ctx.conversation.enter(TOPUP_FLOW, code, ...(target ? [target] : []));
 }
@@ -266,7 +267,7 @@ composer.command(["harga", "prices"], async (ctx) => {
 });
 
 composer.command(["beli", "topup"], async (ctx) => {
-  const key = await requireKey(ctx);
+  const key = await requireMoneyKey(ctx);
   if (!key) return;
   const args = ctx.match.trim();
   if (!args) return showRoot(ctx, "b", key);
@@ -356,7 +357,7 @@ onCallback(composer, cb.pricesProduct, async (ctx, { mode, product: ref }) => {
 });
 
 async function menuAction(ctx: BotContext, mode: Mode): Promise<void> {
-  const key = await requireKey(ctx);
+  const key = await (mode === "b" ? requireMoneyKey(ctx) : requireKey(ctx));
   if (key) await showRoot(ctx, mode, key);
 }
 

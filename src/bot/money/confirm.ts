@@ -10,6 +10,7 @@ import type { NewTx } from "../../store/store.js";
 import type { TxRecord } from "../../store/types.js";
 import { UpstreamError, UpstreamRejected } from "../../upstream/errors.js";
 import { cb, onCallback } from "../callbacks.js";
+import { requireStorage } from "../guards.js";
 import type { BaseContext, BotContext } from "../context.js";
 import { html, rupiah } from "../../render/format.js";
 import { formatWib } from "../../time.js";
@@ -143,6 +144,8 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
       await ctx.answerCallbackQuery({ text: ctx.t("not-linked"), show_alert: true });
       return;
     }
+    // A store write already failing: refuse before marking anything (nothing may be sent unsaved).
+    if (tx.status === "draft" && !(await requireStorage(ctx))) return;
     // The compare-and-set is synchronous: a second tap (or a re-delivered update) finds "sending".
     const sending = store.transitionTx(refId, ["draft"], { status: "sending" });
     if (!sending) {
