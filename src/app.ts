@@ -169,6 +169,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     options: { perKeyPerSecond: config.watchCallsPerKey, sandbox: inSandbox, ...overrides.watcher },
     // A paid deposit's notice offers the instant release right there.
     processingMarkup: (lang, tx) => depositProcessingMarkup(translate, lang, tx),
+    onNotice: observers.onNotice,
   });
   const relink = new RelinkNotices({ store, api: bulkApi, pacer, translate, logger });
   events.on("created", (tx) => watcher.track(tx));

@@ -36,6 +36,13 @@ export class AppMetrics {
     labelNames: ["method", "result"] as const,
     registers: [this.registry],
   });
+  readonly noticeDelay = new Histogram({
+    name: "watcher_notice_seconds",
+    help: "Status notices by kind: seconds from the watcher's check that saw the change to the notice being out (pacer waits included)",
+    labelNames: ["kind"] as const,
+    buckets: SECONDS,
+    registers: [this.registry],
+  });
   readonly storeWrites = new Histogram({
     name: "store_write_seconds",
     help: "Store file writes by outcome",

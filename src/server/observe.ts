@@ -43,6 +43,10 @@ export class Observers {
     this.health.storeWrite(file, ok);
   };
 
+  readonly onNotice = (kind: string, seconds: number): void => {
+    this.metrics.noticeDelay.observe({ kind }, seconds);
+  };
+
   readonly onCall: NonNullable<UpstreamClientOptions["onCall"]> = (endpoint, outcome, seconds) => {
     this.metrics.providerCalls.observe({ endpoint, outcome }, seconds);
     if (outcome === "ok" || outcome === "rejected") this.health.providerOk();

@@ -17,6 +17,7 @@
  * notice message is left out (`shownByCaller`), and the original message is edited unless it is
  * the very message the caller rewrites.
  */
+import type { Clock } from "../clock.js";
 import type { Logger } from "../logger.js";
 import type { Store, TxPatch } from "../store/store.js";
 import type { Lang, TxRecord, TxStatus, WatchState } from "../store/types.js";
@@ -43,6 +44,8 @@ export class NoticeProtocol {
     private readonly store: Store,
     private readonly notifier: Notifier,
     private readonly logger: Logger,
+    private readonly clock?: Clock,
+    private readonly onNotice?: (kind: NoticeKind, seconds: number) => void,
   ) {}
 
   /**
@@ -54,6 +57,7 @@ export class NoticeProtocol {
     const refId = cur.refId;
     const w = watchOf(cur);
     const mayHaveBeenSent = w.announcing === notice;
+    const startedAt = this.clock?.now();
 
     const marked = store.transitionTx(refId, [cur.status], { ...fields, watch: { ...w, announcing: notice } as Watch });
     if (!marked) return true; // changed by someone else meanwhile: theirs stands
@@ -81,6 +85,9 @@ export class NoticeProtocol {
       this.logger.warn({ refId, notice }, "Telegram refused the notice; not retried");
     }
 
+    if (startedAt !== undefined && (delivery === "sent" || delivery === "edited")) {
+      this.onNotice?.(notice, (this.clock!.now() - startedAt) / 1000);
+    }
     const latest = store.getTx(refId) ?? marked;
     const { announcing: _done, ...rest } = watchOf(latest);
     const patch: TxPatch =

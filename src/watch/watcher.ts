@@ -68,6 +68,8 @@ export interface WatcherDeps {
   processingMarkup?: (lang: Lang, tx: TxRecord) => InlineKeyboardMarkup | undefined;
   /** Shared pacing of background messages (429s pause every sender). */
   pacer?: Pacer;
+  /** A notice went out: its kind and the seconds from the check that saw the change (metrics). */
+  onNotice?: (kind: NoticeKind, seconds: number) => void;
 }
 
 export class StatusWatcher {
@@ -102,7 +104,7 @@ export class StatusWatcher {
       ...(deps.processingMarkup ? { processingMarkup: deps.processingMarkup } : {}),
       ...(deps.pacer ? { pacer: deps.pacer } : {}),
     });
-    this.protocol = new NoticeProtocol(deps.store, this.notifier, deps.logger);
+    this.protocol = new NoticeProtocol(deps.store, this.notifier, deps.logger, deps.clock, deps.onNotice);
     this.due = new DueTimes(deps.clock, (now) => this.tick(now));
   }
 

@@ -6,6 +6,7 @@ import { rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeWorld, type World } from "../support/world.js";
+import { runFor } from "../watch/support.js";
 
 let w: World | undefined;
 afterEach(async () => {
@@ -82,6 +83,19 @@ describe("GET /metrics", () => {
     const health = (await (await fetch(`${url}/healthz`)).json()) as { lastUpdateHandledAt: unknown; lastProviderOkAt: unknown };
     expect(health.lastUpdateHandledAt).not.toBeNull();
     expect(health.lastProviderOkAt).not.toBeNull();
+  });
+});
+
+describe("GET /metrics: notices", () => {
+  it("counts the watcher's status notices by kind with their delay", async () => {
+    const { w, url } = await started();
+    const u = await w.linkedUser({ languageCode: "id" });
+    await u.sendCommand("beli", "S10 081234567890");
+    await u.pressButton(/Konfirmasi/);
+    await runFor(w.clock, w.app.watcher, 30_000); // the sandbox settles after 5 s; the watcher sees it
+    expect(w.store.listTxByChat(u.chatId).items[0]!.status).toBe("success");
+    const text = await (await fetch(`${url}/metrics`)).text();
+    expect(text).toMatch(/^watcher_notice_seconds_count\{kind="success"\} 1$/m);
   });
 });
 
