@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { rupiah } from "../../src/render/format.js";
 import { SANDBOX_CUSTOMERS } from "../../src/sandbox/index.js";
+import type { FakeUser } from "../support/chat.js";
 import { makeWorld, type World } from "../support/world.js";
 import { noticesAbout, pendingPostpaid, pendingPrepaid, pendingQris, pendingTransfer, run, statusCalls } from "./support.js";
 import { detailOf } from "../../src/store/types.js";
@@ -123,14 +124,19 @@ describe("status watcher: outcomes are announced once", () => {
     expect(noticesAbout(w, sari.chatId, dep.refId)).toHaveLength(2);
   });
 
-  it("end to end through /deposit: the QRIS photo's caption follows the payment, its buttons go", async () => {
-    w = await makeWorld({ watcher: true });
-    const u = await w.linkedUser({ languageCode: "id" });
+  /** /deposit -> QRIS -> Rp50.000 -> Confirm, as a user does; the deposit it made. */
+  async function qrisDepositThroughBot(u: FakeUser) {
     await u.sendCommand("deposit");
     await u.pressButton(u.buttons().find((b) => /QRIS/.test(b) && !/Fast/.test(b))!);
     await u.sendText("50000");
     await u.pressButton(/Konfirmasi/);
-    const [tx] = w.store.listTxByChat(u.chatId).items;
+    return w.store.listTxByChat(u.chatId).items[0];
+  }
+
+  it("end to end through /deposit: the QRIS photo's caption follows the payment, its buttons go", async () => {
+    w = await makeWorld({ watcher: true });
+    const u = await w.linkedUser({ languageCode: "id" });
+    const tx = await qrisDepositThroughBot(u);
     expect(tx).toMatchObject({ kind: "deposit", status: "pending", detail: { photo: true } });
     expect(w.fake.message(u.chatId, tx!.messageId!)!.kind).toBe("photo");
 
@@ -147,11 +153,7 @@ describe("status watcher: outcomes are announced once", () => {
   it("the release button on the watcher's notice releases the paid deposit once", async () => {
     w = await makeWorld({ watcher: true });
     const u = await w.linkedUser({ languageCode: "id" });
-    await u.sendCommand("deposit");
-    await u.pressButton(u.buttons().find((b) => /QRIS/.test(b) && !/Fast/.test(b))!);
-    await u.sendText("50000");
-    await u.pressButton(/Konfirmasi/);
-    const [tx] = w.store.listTxByChat(u.chatId).items;
+    const tx = await qrisDepositThroughBot(u);
     w.sandbox.payDeposit(tx!.upstreamId!);
     await run(w, 10_000);
 
