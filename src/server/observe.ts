@@ -2,10 +2,8 @@
  * Wires the metrics and the health facts into the parts buildApp makes, through their small hooks
  * (store onWrite, upstream onCall, bot observe, the created event), so app.ts only passes them on.
  */
-import type { Middleware } from "grammy";
+import type { Context, Middleware, Transformer } from "grammy";
 import { join } from "node:path";
-import type { BotConfig } from "../bot/index.js";
-import type { BotContext } from "../bot/context.js";
 import type { Clock } from "../clock.js";
 import type { TxEvents } from "../domain/events.js";
 import type { StoreOptions } from "../store/store.js";
@@ -19,6 +17,13 @@ export interface ObserveSources {
   updatesLoop: () => boolean;
   pendingIds: () => number;
   broadcast: () => { running: boolean; sent: number; failed: number; remaining: number } | undefined;
+}
+
+/** What the bot installs to be observed (grammY types only: server/ never imports bot/). */
+export interface BotObserver {
+  update: Middleware<Context>;
+  handlerFailed: () => void;
+  api: Transformer;
 }
 
 export class Observers {
@@ -52,7 +57,7 @@ export class Observers {
     if (outcome === "ok" || outcome === "rejected") this.health.providerOk();
   };
 
-  private readonly update: Middleware<BotContext> = async (_ctx, next) => {
+  private readonly update: Middleware<Context> = async (_ctx, next) => {
     this.inflight++;
     try {
       await next();
@@ -66,7 +71,7 @@ export class Observers {
     }
   };
 
-  get bot(): NonNullable<BotConfig["observe"]> {
+  get bot(): BotObserver {
     return { update: this.update, handlerFailed: () => this.metrics.handlerErrors.inc(), api: this.metrics.apiTransformer };
   }
 

@@ -7,9 +7,8 @@
 import { randomBytes } from "node:crypto";
 import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { webhookCallback } from "grammy";
+import { webhookCallback, type Bot, type Context as BotContext } from "grammy";
 import type { Context } from "hono";
-import type { AppBot } from "../bot/index.js";
 
 export const WEBHOOK_SECRET_FILE = "webhook-secret";
 
@@ -28,6 +27,6 @@ export async function resolveWebhookSecret(dataDir: string): Promise<string> {
   return secret;
 }
 
-export function webhookHandler(bot: AppBot, secretToken: string): (c: Context) => Promise<Response> {
+export function webhookHandler<C extends BotContext>(bot: Bot<C>, secretToken: string): (c: Context) => Promise<Response> {
   return webhookCallback(bot, "hono", { secretToken, onTimeout: "return", timeoutMilliseconds: 5_000 });
 }
