@@ -160,6 +160,11 @@ const txBase = {
   messageId: optNumber,
   /** A failed record: the reference id of the one new draft "Try again" made from it. */
   retriedAs: optText,
+  /**
+   * The reseller's own selling price and profit (prepaid and bills), fixed at confirm time so a
+   * later markup change does not rewrite history. Absent: no markup applied (sold at cost).
+   */
+  sale: z.object({ price: z.number(), profit: z.number() }).optional(),
   createdAt: time,
   updatedAt: time,
   watch: WatchStateSchema.optional(),

@@ -22,6 +22,7 @@ import { withSandboxBanner } from "../render/money.js";
 import { deliver, isNotModified, type Delivery } from "./delivery.js";
 import type { Pacer } from "./pacer.js";
 import { cb } from "../render/callbacks.js";
+import { saleActionRows } from "../render/saleActions.js";
 import { detailOf, type Lang, type TxRecord, type TxStatus } from "../store/types.js";
 
 interface SendOptions {
@@ -148,7 +149,7 @@ export class Notifier {
    */
   async editOriginal(lang: Lang, tx: TxRecord, kind: NoticeKind): Promise<"ok" | "none" | "blocked" | "failed"> {
     if (tx.messageId === undefined) return "none";
-    const markup = kind === "processing" ? this.processingMarkup(lang, tx) : undefined;
+    const markup = kind === "processing" ? this.processingMarkup(lang, tx) : this.saleMarkup(lang, tx, kind);
     const messageId = tx.messageId;
     const r = await this.paced(() => {
       if (detailOf(tx, "deposit").photo === true) {
@@ -222,6 +223,12 @@ export class Notifier {
     if (kind === "processing") return this.processingMarkup(lang, tx);
     if (kind === "unknown" || kind === "gaveup") return checkButton(this.t, lang, tx.refId);
     return undefined;
+  }
+
+  /** A successful sale's original message keeps the shop actions (receipt, buy again…). */
+  private saleMarkup(lang: Lang, tx: TxRecord, kind: NoticeKind): InlineKeyboardMarkup | undefined {
+    const rows = kind === "success" ? saleActionRows(this.t, lang, tx) : [];
+    return rows.length > 0 ? { inline_keyboard: rows } : undefined;
   }
 
   private processingMarkup(lang: Lang, tx: TxRecord): InlineKeyboardMarkup {

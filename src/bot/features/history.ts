@@ -15,6 +15,7 @@ import { html, rupiah, wibTime } from "../../render/format.js";
 import { isPrivate, replyPrivateOnly } from "../guards.js";
 import { receiptText, STATUS_ICON, statusLabel } from "../../render/receipt.js";
 import type { FeatureModule } from "../module.js";
+import { saleActionRows } from "../../render/saleActions.js";
 import { addPager, paginate } from "../paging.js";
 import { editOrReply, moneyText } from "../replies.js";
 
@@ -105,6 +106,7 @@ onCallback(composer, cb.historyDetail, async (ctx, { refId }) => {
   }
   await ctx.answerCallbackQuery();
   const kb = new InlineKeyboard();
+  for (const row of saleActionRows(ctx.translate, ctx.lang, tx)) kb.add(...row).row();
   if (OPEN_STATUSES.has(tx.status)) kb.text(ctx.t("button-check-status"), cb.status.encode({ refId: tx.refId }));
   kb.text(ctx.t("history-back"), cb.historyPage.encode({ page: 0 }));
   await ctx.reply(detailText(ctx, tx), { reply_markup: kb });

@@ -1,0 +1,21 @@
+/**
+ * The buttons under a successful sale, wherever one is shown in full: the status notice's
+ * original message and the history entry. One place, so both always offer the same actions.
+ */
+import type { InlineKeyboardButton } from "grammy/types";
+import type { Translate } from "./i18n.js";
+import type { Lang, TxRecord } from "../store/types.js";
+
+/** A sale to a customer: prepaid products and bills (transfers and deposits are the reseller's own). */
+export function isSale(tx: TxRecord): boolean {
+  return tx.kind === "prepaid" || tx.kind === "postpaid";
+}
+
+export function saleActionRows(t: Translate, lang: Lang, tx: TxRecord): InlineKeyboardButton[][] {
+  if (tx.status !== "success" || !isSale(tx)) return [];
+  const rows: InlineKeyboardButton[][] = [];
+  // Each shop action adds its row here (receipt, buy again, save customer).
+  void t;
+  void lang;
+  return rows;
+}
