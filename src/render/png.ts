@@ -1,0 +1,40 @@
+/**
+ * SVG to PNG for the images the bot sends (receipts, report charts): resvg renders with the
+ * bundled DejaVu fonts only, so an image looks the same on every server and never depends on
+ * the system's fonts. Loaded on first use: a start that sends no image does not pay for it.
+ */
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+
+const require = createRequire(import.meta.url);
+
+/** The font family name to use in SVG templates. */
+export const IMAGE_FONT = "DejaVu Sans";
+
+let fontFiles: string[] | undefined;
+function fonts(): string[] {
+  if (!fontFiles) {
+    const dir = join(dirname(require.resolve("dejavu-fonts-ttf/package.json")), "ttf");
+    fontFiles = ["DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSansMono.ttf", "DejaVuSansMono-Bold.ttf"].map((f) => join(dir, f));
+  }
+  return fontFiles;
+}
+
+/** Renders `svg` to a PNG `width` pixels wide (the height follows the SVG's aspect ratio). */
+export async function svgToPng(svg: string, width: number): Promise<Buffer> {
+  const { Resvg } = await import("@resvg/resvg-js");
+  const resvg = new Resvg(svg, {
+    fitTo: { mode: "width", value: width },
+    background: "#ffffff",
+    font: { fontFiles: fonts(), loadSystemFonts: false, defaultFontFamily: IMAGE_FONT },
+  });
+  return resvg.render().asPng();
+}
+
+/** Width and height from a PNG's header, for checks (tests, the playground). */
+export function pngSize(png: Uint8Array): { width: number; height: number } | undefined {
+  const signature = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+  if (png.length < 24 || signature.some((b, i) => png[i] !== b)) return undefined;
+  const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
+  return { width: view.getUint32(16), height: view.getUint32(20) };
+}
