@@ -117,6 +117,7 @@ help =
     /deposit: top up your balance
     /status: check a transaction (<code>/status ID</code>)
     /history: transaction history
+    /shop: shop name for customer receipts (<code>/shop Name | address, WhatsApp</code>)
     /alerts: low-balance alerts
     /language: switch language
     /key: replace the API key
@@ -140,6 +141,7 @@ cmd-kunci = Replace API key
 cmd-keluar = Remove API key
 cmd-batal = Cancel the running flow
 cmd-bantuan = Help
+cmd-toko = Shop name for receipts
 
 ## Flow steps
 flow-send-text = Send your answer as text, or press a button.
@@ -478,6 +480,42 @@ history-updated = Updated
 history-cost = Cost price
 history-credited = Credited
 history-back = ⬅️ History
+
+## Customer receipts (/shop, the 🧾 Receipt button)
+button-receipt = 🧾 Receipt
+shop-show =
+    🏪 <b>Customer receipts</b>
+    Shop name: { $name }
+    Footer line: { $footer }
+
+    Set: <code>/shop Shop Name | address or WhatsApp number</code>
+    Remove: <code>/shop clear</code>
+    Send a receipt with the 🧾 Receipt button under a successful sale (its status message or /history).
+shop-not-set = <i>not set</i>
+shop-saved =
+    ✅ Saved. The next receipts show:
+    Shop name: { $name }
+    Footer line: { $footer }
+shop-cleared = ✅ Shop name and footer removed. Receipts use a plain heading.
+shop-name-too-long = ❌ The shop name is too long (at most { $max } characters). Nothing was changed.
+shop-footer-too-long = ❌ The footer line is too long (at most { $max } characters). Nothing was changed.
+shop-name-missing = ❌ Write the shop name first, e.g. <code>/shop Cell Jaya | Jl. Melati 5, WA 0812-3456-7890</code>
+shop-receipt-not-success = Receipts are only for successful sales.
+shop-receipt-hint = Tip: send /shop Your Shop Name to show your shop's name on receipts.
+shop-receipt-heading = PURCHASE RECEIPT
+shop-receipt-product = Product
+shop-receipt-target = Number
+shop-receipt-customer-no = Customer ID
+shop-receipt-customer = Name
+shop-receipt-period = Period
+shop-receipt-sn = Serial number
+shop-receipt-sn-info = Details
+shop-receipt-token = Electricity token
+shop-receipt-price = Total
+shop-receipt-status = SUCCESSFUL
+shop-receipt-ref = Reference
+shop-receipt-thanks = Thank you!
+shop-receipt-sandbox = SIMULATION · NOT A REAL SALE
 
 # Low-balance alerts (/alerts) and the alert message.
 

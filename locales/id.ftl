@@ -117,6 +117,7 @@ help =
     /deposit: isi saldo
     /status: cek status transaksi (<code>/status ID</code>)
     /riwayat: riwayat transaksi
+    /toko: nama toko untuk struk pelanggan (<code>/toko Nama | alamat, WA</code>)
     /peringatan: peringatan saldo menipis
     /bahasa: ganti bahasa
     /kunci: ganti API key
@@ -140,6 +141,7 @@ cmd-kunci = Ganti API key
 cmd-keluar = Hapus API key
 cmd-batal = Batalkan proses
 cmd-bantuan = Bantuan
+cmd-toko = Nama toko untuk struk
 
 ## Langkah-langkah alur
 flow-send-text = Kirim jawaban berupa teks, atau tekan tombol.
@@ -475,6 +477,42 @@ history-updated = Diperbarui
 history-cost = Harga modal
 history-credited = Masuk ke saldo
 history-back = ⬅️ Riwayat
+
+## Struk untuk pelanggan (/toko, tombol 🧾 Struk)
+button-receipt = 🧾 Struk
+shop-show =
+    🏪 <b>Struk untuk pelanggan</b>
+    Nama toko: { $name }
+    Baris bawah: { $footer }
+
+    Atur: <code>/toko Nama Toko | alamat atau nomor WA</code>
+    Hapus: <code>/toko hapus</code>
+    Struk dikirim lewat tombol 🧾 Struk di bawah transaksi yang berhasil (pesan status atau /riwayat).
+shop-not-set = <i>belum diatur</i>
+shop-saved =
+    ✅ Disimpan. Struk berikutnya memakai:
+    Nama toko: { $name }
+    Baris bawah: { $footer }
+shop-cleared = ✅ Nama toko dan baris bawah dihapus. Struk memakai judul umum.
+shop-name-too-long = ❌ Nama toko terlalu panjang (maksimal { $max } huruf). Tidak ada yang diubah.
+shop-footer-too-long = ❌ Baris bawah terlalu panjang (maksimal { $max } huruf). Tidak ada yang diubah.
+shop-name-missing = ❌ Tulis nama toko dulu, contoh: <code>/toko Cell Jaya | Jl. Melati 5, WA 0812-3456-7890</code>
+shop-receipt-not-success = Struk hanya untuk transaksi yang berhasil.
+shop-receipt-hint = Tip: tulis /toko Nama Toko agar nama toko Anda tampil di struk.
+shop-receipt-heading = STRUK PEMBELIAN
+shop-receipt-product = Produk
+shop-receipt-target = Nomor tujuan
+shop-receipt-customer-no = ID pelanggan
+shop-receipt-customer = Nama
+shop-receipt-period = Periode
+shop-receipt-sn = No. seri (SN)
+shop-receipt-sn-info = Keterangan
+shop-receipt-token = Token listrik
+shop-receipt-price = Total bayar
+shop-receipt-status = BERHASIL
+shop-receipt-ref = No. referensi
+shop-receipt-thanks = Terima kasih!
+shop-receipt-sandbox = SIMULASI · BUKAN TRANSAKSI ASLI
 
 # Peringatan saldo menipis (/peringatan, /alerts) dan pesan peringatannya.
 

@@ -207,6 +207,8 @@ export const cb = {
   broadcastCancel: shape("bc:no:{draft}", { draft: draftId }),
   historyPage: shape("hp:{page}", { page }),
   historyDetail: shape("hd:{refId}", { refId }),
+  /** 🧾 Struk: the customer receipt of a successful sale (src/bot/features/shop.ts). */
+  saleReceipt: shape("rc:{refId}", { refId }),
   menu: shape("menu:{name}", { name: oneOf(MENU_NAMES) }),
   language: shape("lang:{lang}", { lang: oneOf(LANGS) }),
   /** Leaves whatever flow is running. */

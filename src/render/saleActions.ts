@@ -4,6 +4,7 @@
  */
 import type { InlineKeyboardButton } from "grammy/types";
 import type { Translate } from "./i18n.js";
+import { cb } from "./callbacks.js";
 import type { Lang, TxRecord } from "../store/types.js";
 
 /** A sale to a customer: prepaid products and bills (transfers and deposits are the reseller's own). */
@@ -15,7 +16,6 @@ export function saleActionRows(t: Translate, lang: Lang, tx: TxRecord): InlineKe
   if (tx.status !== "success" || !isSale(tx)) return [];
   const rows: InlineKeyboardButton[][] = [];
   // Each shop action adds its row here (receipt, buy again, save customer).
-  void t;
-  void lang;
+  rows.push([{ text: t(lang, "button-receipt"), callback_data: cb.saleReceipt.encode({ refId: tx.refId }) }]);
   return rows;
 }

@@ -52,6 +52,9 @@ export const ChatRecordSchema = z.object({
   inactive: z.boolean().optional(),
   createdAt: time,
   updatedAt: time,
+  /** The reseller's shop name and footer line (address, WhatsApp) on customer receipts (/toko). */
+  shopName: optText,
+  shopFooter: optText,
 });
 export type ChatRecord = z.infer<typeof ChatRecordSchema>;
 

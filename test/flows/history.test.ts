@@ -99,7 +99,10 @@ describe("/riwayat", () => {
     expect(text).toContain("Rp10.000");
     expect(text).toContain("Berhasil");
     expect(text).toContain("Diperbarui");
-    expect(u.buttons()).toEqual(["⬅️ Riwayat"]);
+    // A successful sale: the shop actions (receipt…) and the way back; no status check.
+    expect(u.buttons()).toContain("🧾 Struk");
+    expect(u.buttons().at(-1)).toBe("⬅️ Riwayat");
+    expect(u.buttons()).not.toContain("🔄 Cek status");
 
     await u.sendCommand("riwayat");
     await u.pressButton("1");

@@ -76,7 +76,9 @@ describe("status watcher: outcomes are announced once", () => {
     expect(w.store.getTx(tx!.refId)!.status).toBe("success");
     expect(noticesAbout(w, u.chatId, tx!.refId).filter((t) => t.includes("Transaksi berhasil"))).toHaveLength(1);
     expect(w.fake.message(u.chatId, tx!.messageId!)!.text).toContain("Berhasil");
-    expect(u.buttons({ messageId: receipt.messageId })).toEqual([]);
+    // The check button is gone; a successful sale keeps its shop actions (🧾 Struk…).
+    expect(u.buttons({ messageId: receipt.messageId })).not.toContain("🔄 Cek status");
+    expect(u.buttons({ messageId: receipt.messageId })).toContain("🧾 Struk");
     await run(w, 3600_000);
     expect(noticesAbout(w, u.chatId, tx!.refId).filter((t) => t.includes("Transaksi berhasil"))).toHaveLength(1);
   });

@@ -1,0 +1,102 @@
+/**
+ * The reseller's shop on customer receipts: /toko (/shop) shows and sets the shop name and a
+ * footer line (address, WhatsApp); 🧾 Struk (`rc:<ref>`) under a successful sale sends the
+ * receipt as a PNG with the same content as copyable text in its caption.
+ */
+import { Composer, InputFile } from "grammy";
+import type { BotContext } from "../context.js";
+import { cb, onCallback } from "../callbacks.js";
+import { isPrivate, replyPrivateOnly } from "../guards.js";
+import type { FeatureModule } from "../module.js";
+import { html } from "../../render/format.js";
+import { svgToPng } from "../../render/png.js";
+import { isSale } from "../../render/saleActions.js";
+import {
+  customerReceipt,
+  RECEIPT_WIDTH,
+  receiptCaption,
+  receiptSvg,
+  SHOP_FOOTER_MAX,
+  SHOP_NAME_MAX,
+  type Shop,
+} from "../../render/receiptImage.js";
+
+const CLEAR_WORDS = new Set(["hapus", "clear", "reset"]);
+
+export type ShopInput =
+  | { ok: true; shopName?: string; shopFooter?: string | undefined }
+  | { ok: false; error: string; vars?: Record<string, number> }
+  | { clear: true };
+
+/**
+ * `/toko Nama Toko | footer`: the name, then after "|" (or a new line) the footer. Without a
+ * separator only the name changes; `Nama |` removes the footer; `| footer` changes only the footer.
+ */
+export function parseShop(args: string): ShopInput {
+  const trimmed = args.trim();
+  if (CLEAR_WORDS.has(trimmed.toLowerCase())) return { clear: true };
+  const at = trimmed.search(/[|\n]/);
+  const clean = (s: string) => s.replace(/\s+/g, " ").trim();
+  const name = clean(at < 0 ? trimmed : trimmed.slice(0, at));
+  const footer = at < 0 ? undefined : clean(trimmed.slice(at + 1).replace(/\|/g, " "));
+  if (name.length > SHOP_NAME_MAX) return { ok: false, error: "shop-name-too-long", vars: { max: SHOP_NAME_MAX } };
+  if (footer !== undefined && footer.length > SHOP_FOOTER_MAX) return { ok: false, error: "shop-footer-too-long", vars: { max: SHOP_FOOTER_MAX } };
+  if (!name && footer === undefined) return { ok: false, error: "shop-name-missing" };
+  return { ok: true, ...(name ? { shopName: name } : {}), ...(footer !== undefined ? { shopFooter: footer || undefined } : {}) };
+}
+
+async function shopCommand(ctx: BotContext): Promise<void> {
+  if (!ctx.chat) return;
+  if (!isPrivate(ctx)) {
+    await replyPrivateOnly(ctx);
+    return;
+  }
+  const chatId = ctx.chat.id;
+  const args = typeof ctx.match === "string" ? ctx.match : "";
+  const shown = (value: string | undefined) => (value ? `<b>${html(value)}</b>` : ctx.t("shop-not-set"));
+  if (!args.trim()) {
+    const chat = ctx.deps.store.getChat(chatId);
+    await ctx.reply(ctx.t("shop-show", { name: shown(chat?.shopName), footer: shown(chat?.shopFooter) }));
+    return;
+  }
+  const input = parseShop(args);
+  if ("clear" in input) {
+    ctx.deps.store.updateChat(chatId, { shopName: undefined, shopFooter: undefined });
+    await ctx.reply(ctx.t("shop-cleared"));
+    return;
+  }
+  if (!input.ok) {
+    await ctx.reply(ctx.t(input.error, input.vars));
+    return;
+  }
+  const patch = {
+    ...(input.shopName !== undefined ? { shopName: input.shopName } : {}),
+    ...("shopFooter" in input ? { shopFooter: input.shopFooter } : {}),
+  };
+  const chat = ctx.deps.store.updateChat(chatId, patch);
+  await ctx.reply(ctx.t("shop-saved", { name: shown(chat.shopName), footer: shown(chat.shopFooter) }));
+}
+
+const composer = new Composer<BotContext>();
+composer.command(["toko", "shop"], shopCommand);
+
+onCallback(composer, cb.saleReceipt, async (ctx, { refId }) => {
+  const tx = ctx.deps.store.getTx(refId);
+  // Another chat's reference is answered like an unknown one: nothing about it is revealed.
+  if (!tx || tx.chatId !== ctx.chat?.id) {
+    await ctx.answerCallbackQuery({ text: ctx.t("button-expired") });
+    return;
+  }
+  // Only a completed sale gets a receipt: a customer must never hold one for money not delivered.
+  if (tx.status !== "success" || !isSale(tx)) {
+    await ctx.answerCallbackQuery({ text: ctx.t("shop-receipt-not-success") });
+    return;
+  }
+  const shop: Shop = ctx.deps.store.getChat(tx.chatId) ?? {};
+  await ctx.answerCallbackQuery(shop.shopName ? {} : { text: ctx.t("shop-receipt-hint") });
+  const receipt = customerReceipt(ctx.translate, ctx.lang, tx, shop, ctx.deps.sandbox);
+  const png = await svgToPng(receiptSvg(receipt), RECEIPT_WIDTH);
+  await ctx.replyWithPhoto(new InputFile(png, `struk-${tx.refId}.png`), { caption: receiptCaption(receipt) });
+});
+
+export const shopModule: FeatureModule = { composer };
