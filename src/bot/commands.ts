@@ -17,6 +17,8 @@ export const COMMANDS: readonly (readonly [string, string, string])[] = [
   ["deposit", "deposit", "cmd-deposit"],
   ["status", "status", "cmd-status"],
   ["riwayat", "history", "cmd-riwayat"],
+  ["laporan", "report", "cmd-laporan"],
+  ["ekspor", "export", "cmd-ekspor"],
   ["peringatan", "alerts", "cmd-alerts"],
   ["bahasa", "language", "cmd-bahasa"],
   ["kunci", "key", "cmd-kunci"],

@@ -23,6 +23,7 @@ import { alertsModule } from "./features/alerts.js";
 import { billModule } from "./features/bill.js";
 import { depositModule } from "./features/deposit.js";
 import { historyModule } from "./features/history.js";
+import { reportModule } from "./features/report.js";
 import { statusModule } from "./features/status.js";
 import { topupModule } from "./features/topup.js";
 import { transferModule } from "./features/transfer.js";
@@ -151,6 +152,7 @@ export function createBot(token: string, deps: BotDeps, botConfig: BotConfig = {
     depositModule,
     statusModule,
     historyModule,
+    reportModule,
     alertsModule,
     adminModule,
   ];

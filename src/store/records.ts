@@ -52,6 +52,9 @@ export const ChatRecordSchema = z.object({
   inactive: z.boolean().optional(),
   createdAt: time,
   updatedAt: time,
+  /** Opted in to the 21.00 WIB daily summary (/laporan); `summaryDay`: the WIB day it was last sent (marked before sending). */
+  dailySummary: z.boolean().optional(),
+  summaryDay: optText,
 });
 export type ChatRecord = z.infer<typeof ChatRecordSchema>;
 
