@@ -118,6 +118,8 @@ help =
     /status: check a transaction (<code>/status ID</code>)
     /history: transaction history
     /shop: shop name for customer receipts (<code>/shop Name | address, WhatsApp</code>)
+    /report: sales, profit and the daily summary
+    /export: download a month of transactions as CSV
     /alerts: low-balance alerts
     /language: switch language
     /key: replace the API key
@@ -135,6 +137,8 @@ cmd-transfer = Bank or e-wallet transfer
 cmd-deposit = Top up balance
 cmd-status = Check a transaction
 cmd-riwayat = Transaction history
+cmd-laporan = Sales and profit report
+cmd-ekspor = Export transactions as CSV
 cmd-alerts = Balance alerts
 cmd-bahasa = Switch language
 cmd-kunci = Replace API key
@@ -516,6 +520,45 @@ shop-receipt-status = SUCCESSFUL
 shop-receipt-ref = Reference
 shop-receipt-thanks = Thank you!
 shop-receipt-sandbox = SIMULATION · NOT A REAL SALE
+# Reports and export (/report, /export) and the daily summary at 21.00 WIB.
+report-title = 📊 <b>Sales report</b>
+report-period = <b>{ $name }</b> ({ $dates })
+report-period-today = Today
+report-period-yesterday = Yesterday
+report-period-week = Last 7 days
+report-period-month = This month
+report-sales = Sold: { $sales } · Failed: { $failed }
+report-money = Turnover: { $turnover } · Cost: { $cost } · Profit: <b>{ $profit }</b>
+report-deposits = Deposits credited: { $credited } ({ $count }x)
+report-top-title = 🏆 <b>Best sellers this month</b>
+report-top-line = { $rank }. { $title }: { $sales }x · profit { $profit }
+report-empty = 📊 No transactions this month yet. The report fills in after the first sale.
+report-chart-title = Profit per day · { $month }
+report-chart-total = Total: { $profit } from { $sales } sales
+report-chart-caption = 📈 Profit per day, { $month }.
+report-button-daily-on = 🔔 Daily summary at 21.00 WIB: turn on
+report-button-daily-off = 🔕 Daily summary: turn off
+report-daily-turned-on = 🔔 Daily summary on: the day's figures every day at 21.00 WIB. Turn it off again in /report.
+report-daily-turned-off = 🔕 Daily summary turned off. Turn it on again in /report.
+report-button-export = 📄 Export CSV
+daily-summary-title = 🌙 <b>Today's summary</b> ({ $date })
+daily-summary-top = 🏆 <b>Best sellers today</b>
+daily-summary-footer = Full report: /report (you can turn this summary off there).
+export-choose = 📄 <b>Export CSV</b>: choose a month. The file opens in Excel or Google Sheets.
+export-month-empty = No transactions in that month.
+export-caption = 📄 Transactions { $month }: { $count } rows.
+csv-time = Time (WIB)
+csv-ref = Reference id
+csv-provider-id = Provider id
+csv-kind = Kind
+csv-code = Code
+csv-product = Product
+csv-target = Target
+csv-cost = Cost price
+csv-price = Selling price
+csv-profit = Profit
+csv-status = Status
+csv-sn = Serial number
 
 # Low-balance alerts (/alerts) and the alert message.
 

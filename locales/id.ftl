@@ -118,6 +118,8 @@ help =
     /status: cek status transaksi (<code>/status ID</code>)
     /riwayat: riwayat transaksi
     /toko: nama toko untuk struk pelanggan (<code>/toko Nama | alamat, WA</code>)
+    /laporan: laporan penjualan, untung dan ringkasan harian
+    /ekspor: unduh transaksi sebulan sebagai CSV
     /peringatan: peringatan saldo menipis
     /bahasa: ganti bahasa
     /kunci: ganti API key
@@ -135,6 +137,8 @@ cmd-transfer = Transfer bank atau e-wallet
 cmd-deposit = Isi saldo
 cmd-status = Cek status transaksi
 cmd-riwayat = Riwayat transaksi
+cmd-laporan = Laporan penjualan dan untung
+cmd-ekspor = Ekspor transaksi ke CSV
 cmd-alerts = Peringatan saldo
 cmd-bahasa = Ganti bahasa
 cmd-kunci = Ganti API key
@@ -513,6 +517,45 @@ shop-receipt-status = BERHASIL
 shop-receipt-ref = No. referensi
 shop-receipt-thanks = Terima kasih!
 shop-receipt-sandbox = SIMULASI · BUKAN TRANSAKSI ASLI
+# Laporan dan ekspor (/laporan, /ekspor) dan ringkasan harian pukul 21.00 WIB.
+report-title = 📊 <b>Laporan penjualan</b>
+report-period = <b>{ $name }</b> ({ $dates })
+report-period-today = Hari ini
+report-period-yesterday = Kemarin
+report-period-week = 7 hari terakhir
+report-period-month = Bulan ini
+report-sales = Terjual: { $sales } · Gagal: { $failed }
+report-money = Omzet: { $turnover } · Modal: { $cost } · Untung: <b>{ $profit }</b>
+report-deposits = Deposit masuk: { $credited } ({ $count }x)
+report-top-title = 🏆 <b>Terlaris bulan ini</b>
+report-top-line = { $rank }. { $title }: { $sales }x · untung { $profit }
+report-empty = 📊 Belum ada transaksi bulan ini. Laporan terisi setelah penjualan pertama.
+report-chart-title = Untung per hari · { $month }
+report-chart-total = Total: { $profit } dari { $sales } penjualan
+report-chart-caption = 📈 Untung per hari, { $month }.
+report-button-daily-on = 🔔 Ringkasan harian 21.00 WIB: nyalakan
+report-button-daily-off = 🔕 Ringkasan harian: matikan
+report-daily-turned-on = 🔔 Ringkasan harian aktif: angka hari ini dikirim setiap pukul 21.00 WIB. Matikan lagi lewat /laporan.
+report-daily-turned-off = 🔕 Ringkasan harian dimatikan. Nyalakan lagi lewat /laporan.
+report-button-export = 📄 Ekspor CSV
+daily-summary-title = 🌙 <b>Ringkasan hari ini</b> ({ $date })
+daily-summary-top = 🏆 <b>Terlaris hari ini</b>
+daily-summary-footer = Laporan lengkap: /laporan (ringkasan ini bisa dimatikan di sana).
+export-choose = 📄 <b>Ekspor CSV</b>: pilih bulan. Filenya bisa dibuka di Excel atau Google Sheets.
+export-month-empty = Tidak ada transaksi di bulan itu.
+export-caption = 📄 Transaksi { $month }: { $count } baris.
+csv-time = Waktu (WIB)
+csv-ref = ID referensi
+csv-provider-id = ID penyedia
+csv-kind = Jenis
+csv-code = Kode
+csv-product = Produk
+csv-target = Tujuan
+csv-cost = Harga modal
+csv-price = Harga jual
+csv-profit = Untung
+csv-status = Status
+csv-sn = SN
 
 # Peringatan saldo menipis (/peringatan, /alerts) dan pesan peringatannya.
 

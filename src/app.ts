@@ -31,6 +31,7 @@ import { BULK_PACE, SendPacer, type PaceOptions } from "./watch/pacer.js";
 import { pacedFetch } from "./watch/pacedFetch.js";
 import { RelinkNotices } from "./watch/relink.js";
 import { StatusWatcher, type WatcherOptions } from "./watch/watcher.js";
+import { DailySummary } from "./watch/dailySummary.js";
 import { Observers } from "./server/observe.js";
 import type { HttpServer } from "./server/http.js";
 import { resolveWebhookSecret, webhookHandler } from "./server/webhook.js";
@@ -55,6 +56,8 @@ export interface App {
   watcher: StatusWatcher;
   alerts: BalanceAlerts;
   broadcaster: Broadcaster;
+  /** The opt-in 21.00 WIB daily summary (started by start()). */
+  dailySummary: DailySummary;
   /** Metrics and health facts (served by the HTTP server when HTTP_PORT is set). */
   observers: Observers;
   /** The HTTP server once started (only when HTTP_PORT is set). */
@@ -172,6 +175,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     onNotice: observers.onNotice,
   });
   const relink = new RelinkNotices({ store, api: bulkApi, pacer, translate, logger });
+  const dailySummary = new DailySummary({ store, api: bulkApi, clock, logger, translate, pacer, sandbox: inSandbox });
   events.on("created", (tx) => watcher.track(tx));
   events.on("created", (tx) => alerts.afterCreate(tx));
   observers.watchCreates(events);
@@ -218,6 +222,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     watcher,
     alerts,
     broadcaster,
+    dailySummary,
     observers,
     http: () => http,
     recover,
@@ -264,6 +269,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
       }
       watcher.start();
       relink.start();
+      dailySummary.start();
     },
     stop: () =>
       (stopping ??= (async () => {
@@ -274,6 +280,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
         await observers.handlersIdle(8_000);
         await watcher.stop();
         await relink.stop();
+        await dailySummary.stop();
         await broadcaster.stop();
         await alerts.stop();
         await store.close();

@@ -18,6 +18,8 @@ export const COMMANDS: readonly (readonly [string, string, string])[] = [
   ["status", "status", "cmd-status"],
   ["riwayat", "history", "cmd-riwayat"],
   ["toko", "shop", "cmd-toko"],
+  ["laporan", "report", "cmd-laporan"],
+  ["ekspor", "export", "cmd-ekspor"],
   ["peringatan", "alerts", "cmd-alerts"],
   ["bahasa", "language", "cmd-bahasa"],
   ["kunci", "key", "cmd-kunci"],

@@ -24,6 +24,7 @@ import { billModule } from "./features/bill.js";
 import { depositModule } from "./features/deposit.js";
 import { historyModule } from "./features/history.js";
 import { shopModule } from "./features/shop.js";
+import { reportModule } from "./features/report.js";
 import { statusModule } from "./features/status.js";
 import { topupModule } from "./features/topup.js";
 import { transferModule } from "./features/transfer.js";
@@ -153,6 +154,7 @@ export function createBot(token: string, deps: BotDeps, botConfig: BotConfig = {
     statusModule,
     historyModule,
     shopModule,
+    reportModule,
     alertsModule,
     adminModule,
   ];

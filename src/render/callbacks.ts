@@ -209,6 +209,10 @@ export const cb = {
   historyDetail: shape("hd:{refId}", { refId }),
   /** 🧾 Struk: the customer receipt of a successful sale (src/bot/features/shop.ts). */
   saleReceipt: shape("rc:{refId}", { refId }),
+  // Reports and export (src/bot/features/report.ts).
+  reportDaily: shape("rp:d:{on}", { on: oneOf(["on", "off"]) }),
+  exportMenu: shape("rp:x", {}),
+  exportMonth: shape("ex:{month}", { month: text("month", /^\d{4}-(0[1-9]|1[0-2])$/, ["2026-11"]) }),
   menu: shape("menu:{name}", { name: oneOf(MENU_NAMES) }),
   language: shape("lang:{lang}", { lang: oneOf(LANGS) }),
   /** Leaves whatever flow is running. */

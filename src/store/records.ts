@@ -55,6 +55,9 @@ export const ChatRecordSchema = z.object({
   /** The reseller's shop name and footer line (address, WhatsApp) on customer receipts (/toko). */
   shopName: optText,
   shopFooter: optText,
+  /** Opted in to the 21.00 WIB daily summary (/laporan); `summaryDay`: the WIB day it was last sent (marked before sending). */
+  dailySummary: z.boolean().optional(),
+  summaryDay: optText,
 });
 export type ChatRecord = z.infer<typeof ChatRecordSchema>;
 

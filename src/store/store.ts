@@ -559,6 +559,13 @@ export class Store {
     return this.monthList(chatId, month, list.slice(from, to));
   }
 
+  /** The WIB months ("YYYY-MM") in which the chat has records, hot or archived, newest first. */
+  txMonths(chatId: number): string[] {
+    const months = new Set(this.archive.monthCounts(chatId).map(([m]) => m));
+    for (const p of this.byChat.get(chatId) ?? []) months.add(wibMonth(p.at));
+    return [...months].sort().reverse();
+  }
+
   /** Hot and archived records of one month, de-duplicated by refId (hot wins), oldest first. */
   private monthList(chatId: number, month: string, hot: TxPos[]): Readonly<TxRecord>[] {
     const byRef = new Map<string, Readonly<TxRecord>>();

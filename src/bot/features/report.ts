@@ -1,0 +1,113 @@
+/**
+ * /laporan (/report): today, yesterday, the last 7 days and this month from the chat's own records
+ * (hot and archived), a chart of this month's profit per day, and the daily-summary switch
+ * (`rp:d:on|off`, sent by watch/dailySummary.ts). /ekspor (/export): a month of records as a CSV
+ * document (`ex:<YYYY-MM>`). Reads the store only: no provider call.
+ */
+import { Composer, InlineKeyboard, InputFile } from "grammy";
+import { profitPerDay, reportPeriods, reportRecords, summarize, wibDay, wibDayStart } from "../../domain/report.js";
+import { exportCsv } from "../../render/exportCsv.js";
+import { rupiah } from "../../render/format.js";
+import { svgToPng } from "../../render/png.js";
+import { monthLabel, reportText } from "../../render/report.js";
+import { CHART_WIDTH, profitChartSvg } from "../../render/reportChart.js";
+import { DAILY_SUMMARY_AT_MS } from "../../watch/dailySummary.js";
+import { cb, onCallback } from "../callbacks.js";
+import type { BaseContext, BotContext } from "../context.js";
+import { requireKey } from "../guards.js";
+import type { FeatureModule } from "../module.js";
+import { moneyText } from "../replies.js";
+import { isHistory } from "./history.js";
+
+/** Months offered by /ekspor (newest first). */
+const EXPORT_MONTHS = 12;
+
+function reportKeyboard(ctx: BaseContext, dailyOn: boolean): InlineKeyboard {
+  return new InlineKeyboard()
+    .text(ctx.t(dailyOn ? "report-button-daily-off" : "report-button-daily-on"), cb.reportDaily.encode({ on: dailyOn ? "off" : "on" }))
+    .row()
+    .text(ctx.t("report-button-export"), cb.exportMenu.encode({}));
+}
+
+async function showReport(ctx: BotContext): Promise<void> {
+  if (!(await requireKey(ctx))) return;
+  const chatId = ctx.chat!.id;
+  const { store, clock } = ctx.deps;
+  const now = clock.now();
+  const month = wibDay(now).slice(0, 7);
+  const txs = reportRecords(store, chatId, now);
+  const dailyOn = store.getChat(chatId)?.dailySummary === true;
+  const periods = reportPeriods(now).map((period) => ({ period, summary: summarize(txs, period.from, period.to) }));
+  const thisMonth = periods.find((p) => p.period.name === "month")!.summary;
+  if (!txs.some(isHistory)) {
+    await ctx.reply(ctx.t("report-empty"), { reply_markup: reportKeyboard(ctx, dailyOn) });
+    return;
+  }
+  if (thisMonth.sales > 0) {
+    const label = monthLabel(month, ctx.lang);
+    const svg = profitChartSvg(profitPerDay(txs, month), {
+      title: ctx.t("report-chart-title", { month: label }),
+      subtitle: ctx.t("report-chart-total", { profit: rupiah(thisMonth.profit), sales: thisMonth.sales }),
+    });
+    const png = await svgToPng(svg, CHART_WIDTH);
+    await ctx.replyWithPhoto(new InputFile(png, `laporan-${month}.png`), { caption: ctx.t("report-chart-caption", { month: label }) });
+  }
+  // The figures come last, so their buttons sit at the bottom of the chat.
+  await ctx.reply(moneyText(ctx, reportText(ctx.translate, ctx.lang, periods)), { reply_markup: reportKeyboard(ctx, dailyOn) });
+}
+
+async function showExportMenu(ctx: BotContext): Promise<void> {
+  if (!(await requireKey(ctx))) return;
+  const chatId = ctx.chat!.id;
+  const current = wibDay(ctx.deps.clock.now()).slice(0, 7);
+  const months = [current, ...ctx.deps.store.txMonths(chatId).filter((m) => m < current)].slice(0, EXPORT_MONTHS);
+  const kb = new InlineKeyboard();
+  months.forEach((m, i) => {
+    kb.text(monthLabel(m, ctx.lang), cb.exportMonth.encode({ month: m }));
+    if (i % 3 === 2) kb.row();
+  });
+  await ctx.reply(ctx.t("export-choose"), { reply_markup: kb });
+}
+
+const composer = new Composer<BotContext>();
+composer.command(["laporan", "report"], showReport);
+composer.command(["ekspor", "export"], showExportMenu);
+
+onCallback(composer, cb.reportDaily, async (ctx, { on }) => {
+  if (!ctx.chat || ctx.chat.type !== "private") {
+    await ctx.answerCallbackQuery({ text: ctx.t("button-expired") });
+    return;
+  }
+  const enable = on === "on";
+  const now = ctx.deps.clock.now();
+  const today = wibDay(now);
+  // Switched on after 21.00: today's round is over; the first summary comes tomorrow, also after a restart.
+  const pastToday = now >= wibDayStart(today) + DAILY_SUMMARY_AT_MS;
+  ctx.deps.store.updateChat(ctx.chat.id, enable ? { dailySummary: true, ...(pastToday ? { summaryDay: today } : {}) } : { dailySummary: false });
+  await ctx.answerCallbackQuery();
+  // The button now offers the opposite; a message says what changed.
+  await ctx.editMessageReplyMarkup({ reply_markup: reportKeyboard(ctx, enable) }).catch(() => undefined);
+  await ctx.reply(ctx.t(enable ? "report-daily-turned-on" : "report-daily-turned-off"));
+});
+
+onCallback(composer, cb.exportMenu, async (ctx) => {
+  await ctx.answerCallbackQuery();
+  await showExportMenu(ctx);
+});
+
+onCallback(composer, cb.exportMonth, async (ctx, { month }) => {
+  if (!(await requireKey(ctx))) {
+    await ctx.answerCallbackQuery();
+    return;
+  }
+  const txs = ctx.deps.store.txsOfMonth(ctx.chat!.id, month).filter(isHistory);
+  if (txs.length === 0) {
+    await ctx.answerCallbackQuery({ text: ctx.t("export-month-empty") });
+    return;
+  }
+  await ctx.answerCallbackQuery();
+  const file = new InputFile(exportCsv(ctx.translate, ctx.lang, txs), `transaksi-${month}.csv`);
+  await ctx.replyWithDocument(file, { caption: ctx.t("export-caption", { month: monthLabel(month, ctx.lang), count: txs.length }) });
+});
+
+export const reportModule: FeatureModule = { composer };

@@ -1,0 +1,52 @@
+/**
+ * /ekspor: one month of a chat's records as CSV (csv-stringify: quoting is the library's job, not
+ * string joins). UTF-8 with a BOM so Excel reads the Indonesian text right; amounts are plain whole
+ * rupiah (102200) so spreadsheets sum them. Pure: records and translate in, bytes out.
+ */
+import { stringify } from "csv-stringify/sync";
+import { costOf, profitOf, sellingPrice } from "../domain/report.js";
+import { formatWib } from "../time.js";
+import type { Lang, TxRecord } from "../store/types.js";
+import type { Translate } from "./i18n.js";
+
+export const CSV_COLUMNS = ["time", "ref", "provider-id", "kind", "code", "product", "target", "cost", "price", "profit", "status", "sn"] as const;
+
+const whole = (n: number) => String(Math.round(n));
+
+/**
+ * A cell a spreadsheet would run as a formula (`=`, `@`, or `+`/`-` not starting a number) gets a
+ * leading apostrophe: product names and targets come from outside.
+ */
+function safe(text: string | null | undefined): string {
+  const s = text ?? "";
+  return /^[=@\t\r]/.test(s) || /^[+-](?![\d.])/.test(s) ? `'${s}` : s;
+}
+
+/** The cells of one record, in CSV_COLUMNS order. */
+export function csvRow(t: Translate, lang: Lang, tx: TxRecord): string[] {
+  const sale = tx.kind === "prepaid" || tx.kind === "postpaid";
+  // A transfer cost the nominal plus its fee; a deposit's row carries its nominal.
+  const cost = sale ? costOf(tx) : tx.kind === "transfer" ? (tx.total ?? tx.amount) : tx.amount;
+  return [
+    formatWib(tx.createdAt),
+    tx.refId,
+    tx.upstreamId ?? "",
+    t(lang, `kind-${tx.kind}`),
+    safe(tx.code),
+    safe(tx.title),
+    safe(tx.target),
+    whole(cost),
+    sale ? whole(sellingPrice(tx)) : "",
+    // Only a successful sale earned something: the column sums to the real profit.
+    sale && tx.status === "success" ? whole(profitOf(tx)) : "",
+    t(lang, `status-${tx.status}`),
+    safe(tx.sn),
+  ];
+}
+
+/** The CSV file (BOM, header row in the chat's language, one row per record). */
+export function exportCsv(t: Translate, lang: Lang, txs: readonly TxRecord[]): Buffer {
+  const header = CSV_COLUMNS.map((c) => t(lang, `csv-${c}`));
+  const text = stringify([header, ...txs.map((tx) => csvRow(t, lang, tx))], { bom: true, record_delimiter: "windows" });
+  return Buffer.from(text, "utf8");
+}
