@@ -17,6 +17,7 @@ export const COMMANDS: readonly (readonly [string, string, string])[] = [
   ["deposit", "deposit", "cmd-deposit"],
   ["status", "status", "cmd-status"],
   ["riwayat", "history", "cmd-riwayat"],
+  ["pelanggan", "customers", "cmd-pelanggan"],
   ["peringatan", "alerts", "cmd-alerts"],
   ["bahasa", "language", "cmd-bahasa"],
   ["kunci", "key", "cmd-kunci"],

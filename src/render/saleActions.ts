@@ -5,6 +5,7 @@
 import type { InlineKeyboardButton } from "grammy/types";
 import type { Translate } from "./i18n.js";
 import type { Lang, TxRecord } from "../store/types.js";
+import { cb } from "./callbacks.js";
 
 /** A sale to a customer: prepaid products and bills (transfers and deposits are the reseller's own). */
 export function isSale(tx: TxRecord): boolean {
@@ -12,10 +13,15 @@ export function isSale(tx: TxRecord): boolean {
 }
 
 export function saleActionRows(t: Translate, lang: Lang, tx: TxRecord): InlineKeyboardButton[][] {
-  if (tx.status !== "success" || !isSale(tx)) return [];
+  if (tx.status !== "success") return [];
   const rows: InlineKeyboardButton[][] = [];
   // Each shop action adds its row here (receipt, buy again, save customer).
-  void t;
-  void lang;
+  if (isSale(tx)) {
+    rows.push([{ text: t(lang, "button-buy-again-sale"), callback_data: cb.buyAgain.encode({ refId: tx.refId }) }]);
+  }
+  // A transfer's account is a customer too (offered again in the transfer flow).
+  if ((isSale(tx) || tx.kind === "transfer") && tx.target) {
+    rows.push([{ text: t(lang, "button-save-customer"), callback_data: cb.saveCustomer.encode({ refId: tx.refId }) }]);
+  }
   return rows;
 }
