@@ -484,6 +484,7 @@ history-back = ⬅️ History
 ## Buy again and saved customers (/customers)
 button-buy-again-sale = 🔁 Buy again
 button-save-customer = 💾 Save customer
+buy-again-open = ☝️ Its confirm screen is already above: tap ✅ Confirm there.
 customer-ask-name =
     💾 Save { $target } ({ $what }) as a customer.
     Type their name, for example <code>Budi</code>:

@@ -481,6 +481,7 @@ history-back = ⬅️ Riwayat
 ## Beli lagi dan pelanggan tersimpan (/pelanggan)
 button-buy-again-sale = 🔁 Beli lagi
 button-save-customer = 💾 Simpan pelanggan
+buy-again-open = ☝️ Layar konfirmasinya sudah ada di atas: tekan ✅ Konfirmasi di sana.
 customer-ask-name =
     💾 Simpan { $target } ({ $what }) sebagai pelanggan.
     Ketik namanya, misalnya <code>Budi</code>:

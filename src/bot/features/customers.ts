@@ -26,7 +26,7 @@ import {
 } from "../customers.js";
 import { isPrivate, replyPrivateOnly, requireMoneyKey } from "../guards.js";
 import type { FeatureModule } from "../module.js";
-import { saveAndConfirm, saveDraft, showConfirm } from "../money/confirm.js";
+import { DRAFT_TTL_MS, saveAndConfirm, saveDraft, showConfirm } from "../money/confirm.js";
 import { billFields, postpaidKind } from "../money/postpaid.js";
 import { prepaidDraft, prepaidKind } from "../money/prepaid.js";
 import { addPager, paginate } from "../paging.js";
@@ -267,10 +267,23 @@ function ownSuccess(ctx: BaseContext, refId: string): TxRecord | undefined {
   return tx && tx.chatId === ctx.chat?.id && tx.status === "success" ? tx : undefined;
 }
 
+/** A confirm screen for the same thing and target still waiting for Confirm. */
+function liveDraftLike(ctx: BaseContext, tx: TxRecord): boolean {
+  const now = ctx.deps.clock.now();
+  return ctx.deps.store
+    .listTxByChat(tx.chatId, { limit: 20 })
+    .items.some((o) => o.status === "draft" && o.kind === tx.kind && o.code === tx.code && o.target === tx.target && now - o.createdAt <= DRAFT_TTL_MS);
+}
+
 onCallback(composer, cb.buyAgain, async (ctx, { refId }) => {
   const tx = ownSuccess(ctx, refId);
   if (!tx || !isSale(tx) || !tx.code || !tx.target) {
     await ctx.answerCallbackQuery({ text: ctx.t("button-expired") });
+    return;
+  }
+  // A double tap (one chat's updates run in turn) finds the first tap's screen: no second one.
+  if (liveDraftLike(ctx, tx)) {
+    await ctx.answerCallbackQuery({ text: ctx.t("buy-again-open") });
     return;
   }
   await ctx.answerCallbackQuery();
