@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { rupiah } from "../../src/render/format.js";
 import { SANDBOX_CUSTOMERS } from "../../src/sandbox/index.js";
 import { newRefId } from "../../src/bot/money/refs.js";
@@ -90,6 +90,18 @@ describe("buy again", () => {
     expect(creates).toHaveLength(2);
     expect(creates[1]!.body).toMatchObject({ reff_id: draft.refId, target: "081234567890", limit_price: String(today) });
     expect(w.store.getTx(draft.refId)!.status).toBe("pending");
+  });
+
+  it("a sale the provider answers as successful at once shows the shop actions on its receipt", async () => {
+    w = await makeWorld();
+    const u = await w.linkedUser({ languageCode: "en" });
+    const create = w.upstream.createTransaction.bind(w.upstream);
+    vi.spyOn(w.upstream, "createTransaction").mockImplementation(async (key, req) => ({ ...(await create(key, req)), status: "success", sn: "0123456789" }));
+    await u.sendCommand("topup", "S10 081234567890");
+    await u.pressButton(CONFIRM);
+    const [tx] = txs(u);
+    expect(tx!.status).toBe("success");
+    expect(u.buttons({ messageId: tx!.messageId })).toEqual(["🔁 Buy again", "💾 Save customer"]);
   });
 
   it("from a history entry of a bill: a fresh inquiry under a new saved reference, then its confirm; a paid bill says so", async () => {

@@ -99,7 +99,8 @@ describe("/riwayat", () => {
     expect(text).toContain("Rp10.000");
     expect(text).toContain("Berhasil");
     expect(text).toContain("Diperbarui");
-    expect(u.buttons()).toEqual(["⬅️ Riwayat"]);
+    // A successful sale offers the shop actions (render/saleActions.ts).
+    expect(u.buttons()).toEqual(["🔁 Beli lagi", "💾 Simpan pelanggan", "⬅️ Riwayat"]);
 
     await u.sendCommand("riwayat");
     await u.pressButton("1");
