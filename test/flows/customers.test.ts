@@ -90,6 +90,12 @@ describe("buy again", () => {
     expect(creates).toHaveLength(2);
     expect(creates[1]!.body).toMatchObject({ reff_id: draft.refId, target: "081234567890", limit_price: String(today) });
     expect(w.store.getTx(draft.refId)!.status).toBe("pending");
+
+    // Again while that one is still open: the usual duplicate-purchase question first.
+    await u.pressButton("🔁 Beli lagi", { messageId: original });
+    expect(u.lastReply()).toContain("Sudah ada pembelian Telkomsel 10.000 untuk 081234567890");
+    expect(u.buttons()).toEqual(["🔁 Ya, beli lagi", "❌ Batal"]);
+    expect(w.sandbox.calls(CREATE)).toHaveLength(2);
   });
 
   it("a sale the provider answers as successful at once shows the shop actions on its receipt", async () => {
@@ -162,7 +168,7 @@ describe("saved customers", () => {
     await u.pressButton("💾 Simpan pelanggan", { messageId: sale.messageId });
     expect(u.lastReply()).toContain("Ketik namanya");
     await u.sendText("Budi Warung");
-    expect(u.lastReply()).toContain("081234567890 disimpan sebagai <b>Budi Warung</b>".replace(/<\/?b>/g, ""));
+    expect(u.lastReply()).toContain("081234567890 disimpan sebagai Budi Warung");
     const meter = await recorded(u, { kind: "prepaid", status: "success", code: "PLN20", title: "PLN 20.000", target: "530112345678", amount: 20_500, detail: { category: "PLN", provider: "PLN" } });
     await openHistoryEntry(u);
     await u.pressButton("💾 Simpan pelanggan");
@@ -228,6 +234,15 @@ describe("saved customers", () => {
     expect(u.lastReply()).toContain("Page 1 of 25");
     await u.pressButton("Next ➡️");
     expect(u.lastReply()).toContain("9. 📱 Customer 008");
+
+    // A search too long for the paging buttons' 64 bytes is shortened, and still pages.
+    const wide = "€".repeat(30);
+    w.store.updateChat(u.chatId, { customers: customers.map((c, i) => (i < 9 ? { ...c, name: `${wide}${i}` } : c)) });
+    await u.sendCommand("customers", wide);
+    expect(u.lastReply()).toContain(": 9 found");
+    await u.pressButton("Next ➡️");
+    expect(u.lastReply()).toContain(`9. 📱 ${wide}8`);
+    w.store.updateChat(u.chatId, { customers });
 
     const sale = await recorded(u, { kind: "prepaid", status: "success", code: "S10", title: "Telkomsel 10.000", target: "081311112222", amount: 10_500 });
     await u.pressButton("💾 Save customer", { messageId: sale.messageId });

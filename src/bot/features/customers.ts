@@ -10,7 +10,8 @@ import type { PrepaidProduct } from "../../upstream/types.js";
 import { UpstreamError, UpstreamRejected } from "../../upstream/errors.js";
 import { html, wibTime } from "../../render/format.js";
 import { isSale } from "../../render/saleActions.js";
-import { cb, onCallback } from "../callbacks.js";
+import { cb, onCallback, SEARCH_QUERY_MAX_BYTES } from "../callbacks.js";
+import { hideKeys } from "../../domain/keyShape.js";
 import type { BaseContext, BotContext, BotConversation, ConvContext } from "../context.js";
 import {
   canSaveCustomer,
@@ -101,13 +102,13 @@ async function showCustomers(ctx: BotContext, page: number, query: string | unde
   }
   const list = (query ? searchCustomers(all, query) : [...all]).sort(byName);
   if (list.length === 0) {
-    await editOrReply(ctx, ctx.t("customers-search-none", { query: html(query ?? "") }), {}, edit);
+    await editOrReply(ctx, ctx.t("customers-search-none", { query: html(hideKeys(query ?? "")) }), {}, edit);
     return;
   }
   const shown = paginate(list, page, CUSTOMERS_PAGE_SIZE);
   const first = shown.page * CUSTOMERS_PAGE_SIZE;
   const title = query
-    ? ctx.t("customers-search-title", { query: html(query), count: list.length })
+    ? ctx.t("customers-search-title", { query: html(hideKeys(query)), count: list.length })
     : ctx.t("customers-title", { count: all.length, max: CUSTOMERS_MAX });
   const lines = shown.items.map((c, i) => `${first + i + 1}. ${customerLine(c)}`);
   const pageLine = shown.pages > 1 ? `\n${ctx.t("customers-page", { page: shown.page + 1, pages: shown.pages })}` : "";
@@ -195,8 +196,15 @@ async function renameCustomerFlow(conversation: BotConversation, ctx: ConvContex
 
 const composer = new Composer<BotContext>();
 
+/** The search as carried in the paging buttons: single spaces, within the callback data's limit. */
+function searchQuery(text: string): string {
+  let q = text.replace(/\s+/g, " ").trim();
+  while (Buffer.byteLength(q, "utf8") > SEARCH_QUERY_MAX_BYTES) q = Array.from(q).slice(0, -1).join("").trim();
+  return q;
+}
+
 composer.command(["pelanggan", "customers"], async (ctx) => {
-  const query = ctx.match.trim().replace(/\s+/g, " ").slice(0, 40);
+  const query = searchQuery(ctx.match);
   await showCustomers(ctx, 0, query || undefined, false);
 });
 
