@@ -166,8 +166,12 @@ export function wantedForProduct(product: PrepaidProduct, valid: (target: string
   const provider = product.provider.toLowerCase();
   return {
     kind,
-    fitsSaved: (c) =>
-      kind !== "id" || c.code === product.code || (c.title ?? "").toLowerCase().includes(provider),
+    fitsSaved: (c) => {
+      if (kind === "id") return c.code === product.code || (c.title ?? "").toLowerCase().includes(provider);
+      // Of the bill numbers only PLN's customer id also buys a token; a BPJS or PDAM number never does.
+      if (kind === "number" && c.source === "postpaid") return /pln/i.test(`${c.code ?? ""} ${c.title ?? ""}`);
+      return true;
+    },
     fitsTx: (tx) =>
       tx.kind === "prepaid" && customerKindOfTx(tx) === kind && (kind !== "id" || (detailOf(tx, "prepaid").provider ?? "").toLowerCase() === provider),
     valid,

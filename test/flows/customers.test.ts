@@ -267,6 +267,8 @@ describe("saved customers and recent targets in the flows", () => {
         { id: "a1", name: "Budi", kind: "phone", target: "081234567890", createdAt: 0 },
         { id: "a2", name: "Ani (Indosat)", kind: "phone", target: "085600001111", createdAt: 0 },
         { id: "a3", name: "Kos Melati", kind: "number", target: "530112345678", createdAt: 0 },
+        { id: "a4", name: "PDAM Pak RT", kind: "number", target: "1234567890", code: "PDAMSBY", source: "postpaid", createdAt: 0 },
+        { id: "a5", name: "Rumah Bu Ida", kind: "number", target: "530112340002", code: "PPLN", source: "postpaid", createdAt: 0 },
       ],
     });
 
@@ -288,7 +290,7 @@ describe("saved customers and recent targets in the flows", () => {
 
     // Typing still works, and a PLN token offers meter numbers only.
     await u.sendCommand("beli", "PLN20");
-    expect(u.buttons()).toEqual(["👤 Kos Melati · 530112345678", "❌ Batal"]);
+    expect(u.buttons()).toEqual(["👤 Rumah Bu Ida · 530112340002", "👤 Kos Melati · 530112345678", "❌ Batal"]);
     await u.sendText("5301 1111 2222");
     expect(u.lastReply()).toContain("Tujuan: 530111112222");
   });
