@@ -120,6 +120,7 @@ help =
     /shop: shop name for customer receipts (<code>/shop Name | address, WhatsApp</code>)
     /report: sales, profit and the daily summary
     /export: download a month of transactions as CSV
+    /customers: saved customers (search: <code>/customers budi</code>)
     /alerts: low-balance alerts
     /language: switch language
     /key: replace the API key
@@ -139,6 +140,7 @@ cmd-status = Check a transaction
 cmd-riwayat = Transaction history
 cmd-laporan = Sales and profit report
 cmd-ekspor = Export transactions as CSV
+cmd-pelanggan = Saved customers
 cmd-alerts = Balance alerts
 cmd-bahasa = Switch language
 cmd-kunci = Replace API key
@@ -559,6 +561,43 @@ csv-price = Selling price
 csv-profit = Profit
 csv-status = Status
 csv-sn = Serial number
+## Buy again and saved customers (/customers)
+button-buy-again-sale = 🔁 Buy again
+button-save-customer = 💾 Save customer
+buy-again-open = ☝️ Its confirm screen is already above: tap ✅ Confirm there.
+customer-ask-name =
+    💾 Save { $target } ({ $what }) as a customer.
+    Type their name, for example <code>Budi</code>:
+customer-ask-rename = ✏️ Type a new name for <b>{ $name }</b> ({ $target }):
+customer-name-one-line = A name is one line. Type it again, or /cancel.
+customer-name-length = A name has 1 to { $max } characters. Type it again, or /cancel.
+customer-saved = ✅ { $target } saved as <b>{ $name }</b>. It shows up as a button when you buy again. See all: /customers
+customer-saved-renamed = ✅ { $target } was saved as { $old }; its name is now <b>{ $name }</b>. See all: /customers
+customer-renamed = ✏️ <b>{ $old }</b> is now called <b>{ $name }</b>.
+customer-gone = This customer is no longer in the list.
+customers-full = 📒 The customer list is full ({ $max }). Delete ones you no longer need in /customers, then save again.
+customers-empty =
+    📒 No saved customers yet.
+    After a successful sale, tap 💾 Save customer under its message.
+customers-title = 📒 <b>Saved customers</b> ({ $count } of { $max })
+customers-search-title = 🔎 <b>Customers "{ $query }"</b>: { $count } found
+customers-search-none = 🔎 No customer matches "{ $query }". See all: /customers
+customers-page = Page { $page } of { $pages }
+customers-hint = Tap a name to rename or delete it. Search: <code>/customers budi</code>
+customers-back = ⬅️ Customer list
+customer-detail-title = 👤 <b>{ $name }</b>
+customer-kind-phone = Phone number
+customer-kind-number = Meter/customer number
+customer-kind-account = Account number
+customer-kind-id = ID
+customer-detail-product = From
+customer-detail-saved = Saved
+customer-button-rename = ✏️ Rename
+customer-button-delete = 🗑 Delete
+customer-button-delete-yes = 🗑 Yes, delete
+customer-button-keep = ⬅️ Keep
+customer-delete-ask = 🗑 Delete <b>{ $name }</b> ({ $target }) from your customers?
+customer-deleted = 🗑 <b>{ $name }</b> ({ $target }) deleted from your customers.
 
 # Low-balance alerts (/alerts) and the alert message.
 

@@ -120,6 +120,7 @@ help =
     /toko: nama toko untuk struk pelanggan (<code>/toko Nama | alamat, WA</code>)
     /laporan: laporan penjualan, untung dan ringkasan harian
     /ekspor: unduh transaksi sebulan sebagai CSV
+    /pelanggan: pelanggan tersimpan (cari: <code>/pelanggan budi</code>)
     /peringatan: peringatan saldo menipis
     /bahasa: ganti bahasa
     /kunci: ganti API key
@@ -139,6 +140,7 @@ cmd-status = Cek status transaksi
 cmd-riwayat = Riwayat transaksi
 cmd-laporan = Laporan penjualan dan untung
 cmd-ekspor = Ekspor transaksi ke CSV
+cmd-pelanggan = Pelanggan tersimpan
 cmd-alerts = Peringatan saldo
 cmd-bahasa = Ganti bahasa
 cmd-kunci = Ganti API key
@@ -556,6 +558,43 @@ csv-price = Harga jual
 csv-profit = Untung
 csv-status = Status
 csv-sn = SN
+## Beli lagi dan pelanggan tersimpan (/pelanggan)
+button-buy-again-sale = 🔁 Beli lagi
+button-save-customer = 💾 Simpan pelanggan
+buy-again-open = ☝️ Layar konfirmasinya sudah ada di atas: tekan ✅ Konfirmasi di sana.
+customer-ask-name =
+    💾 Simpan { $target } ({ $what }) sebagai pelanggan.
+    Ketik namanya, misalnya <code>Budi</code>:
+customer-ask-rename = ✏️ Ketik nama baru untuk <b>{ $name }</b> ({ $target }):
+customer-name-one-line = Nama cukup satu baris. Ketik lagi, atau /batal.
+customer-name-length = Nama 1 sampai { $max } huruf. Ketik lagi, atau /batal.
+customer-saved = ✅ { $target } disimpan sebagai <b>{ $name }</b>. Nomor ini akan muncul sebagai tombol saat Anda membeli lagi. Lihat semua: /pelanggan
+customer-saved-renamed = ✅ { $target } sudah tersimpan sebagai { $old }; namanya sekarang <b>{ $name }</b>. Lihat semua: /pelanggan
+customer-renamed = ✏️ <b>{ $old }</b> sekarang bernama <b>{ $name }</b>.
+customer-gone = Pelanggan ini sudah tidak ada di daftar.
+customers-full = 📒 Daftar pelanggan sudah penuh ({ $max }). Hapus yang tidak dipakai lewat /pelanggan, lalu simpan lagi.
+customers-empty =
+    📒 Belum ada pelanggan tersimpan.
+    Setelah transaksi berhasil, tekan 💾 Simpan pelanggan di bawah pesannya.
+customers-title = 📒 <b>Pelanggan tersimpan</b> ({ $count } dari { $max })
+customers-search-title = 🔎 <b>Pelanggan "{ $query }"</b>: { $count } cocok
+customers-search-none = 🔎 Tidak ada pelanggan yang cocok dengan "{ $query }". Lihat semua: /pelanggan
+customers-page = Halaman { $page } dari { $pages }
+customers-hint = Ketuk nama untuk ganti nama atau hapus. Cari: <code>/pelanggan budi</code>
+customers-back = ⬅️ Daftar pelanggan
+customer-detail-title = 👤 <b>{ $name }</b>
+customer-kind-phone = Nomor HP
+customer-kind-number = Nomor meter/pelanggan
+customer-kind-account = Nomor rekening
+customer-kind-id = ID
+customer-detail-product = Dari
+customer-detail-saved = Disimpan
+customer-button-rename = ✏️ Ganti nama
+customer-button-delete = 🗑 Hapus
+customer-button-delete-yes = 🗑 Ya, hapus
+customer-button-keep = ⬅️ Jangan
+customer-delete-ask = 🗑 Hapus <b>{ $name }</b> ({ $target }) dari daftar pelanggan?
+customer-deleted = 🗑 <b>{ $name }</b> ({ $target }) dihapus dari daftar pelanggan.
 
 # Peringatan saldo menipis (/peringatan, /alerts) dan pesan peringatannya.
 

@@ -20,6 +20,7 @@ export const COMMANDS: readonly (readonly [string, string, string])[] = [
   ["toko", "shop", "cmd-toko"],
   ["laporan", "report", "cmd-laporan"],
   ["ekspor", "export", "cmd-ekspor"],
+  ["pelanggan", "customers", "cmd-pelanggan"],
   ["peringatan", "alerts", "cmd-alerts"],
   ["bahasa", "language", "cmd-bahasa"],
   ["kunci", "key", "cmd-kunci"],

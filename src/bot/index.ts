@@ -21,6 +21,7 @@ import { menuFeature } from "./features/menu.js";
 import { adminModule } from "./features/admin.js";
 import { alertsModule } from "./features/alerts.js";
 import { billModule } from "./features/bill.js";
+import { customersModule } from "./features/customers.js";
 import { depositModule } from "./features/deposit.js";
 import { historyModule } from "./features/history.js";
 import { shopModule } from "./features/shop.js";
@@ -48,7 +49,7 @@ export interface BotConfig {
  * `external` calls): a flow saved by older code is then dropped, and its user told, rather than
  * replayed against steps it was not recorded with.
  */
-export const FLOW_STATE_VERSION = 1;
+export const FLOW_STATE_VERSION = 2;
 
 const DEFAULT_RATE_LIMIT = { timeFrameMs: 3000, limit: 8 };
 
@@ -157,6 +158,7 @@ export function createBot(token: string, deps: BotDeps, botConfig: BotConfig = {
     reportModule,
     alertsModule,
     adminModule,
+    customersModule,
   ];
   for (const m of modules) {
     for (const flow of m.flows ?? []) {

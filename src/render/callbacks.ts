@@ -87,6 +87,10 @@ export const GROUP_KEY_MAX_LENGTH = 16;
 export const PRODUCT_CODE_MAX_LENGTH = 40;
 /** Most options one askChoice offers (indexes in `f:c:<index>`). */
 export const CHOICE_INDEX_MAX = 9_999;
+/** Saved-customer ids (src/bot/customers.ts makes 6 characters). */
+export const CUSTOMER_ID_MAX_LENGTH = 8;
+/** Most saved customers and recent targets a prompt offers (indexes in `f:s:<index>`). */
+export const SUGGESTION_INDEX_MAX = 99;
 
 /** The main-menu actions (`menu:<name>`); `open` shows the menu itself. */
 export const MENU_NAMES = [
@@ -124,6 +128,7 @@ const productRef = text("product ref", new RegExp(`^(#[A-Za-z0-9]{10}|[A-Za-z0-9
 const mode = oneOf<PricesMode>(["h", "b"]);
 // Broadcast drafts are named by the clock in base 36 (11 characters until the year 287,000).
 const draftId = text("draft id", /^\w{1,16}$/, ["d".repeat(16)]);
+const customerId = text("customer id", new RegExp(`^[a-z0-9]{1,${CUSTOMER_ID_MAX_LENGTH}}$`), ["c".repeat(CUSTOMER_ID_MAX_LENGTH)]);
 
 // ------------------------------------------------------------------------------------------
 // Shapes
@@ -230,6 +235,18 @@ export const cb = {
   flowChoice: shape("f:c:{index}", { index: int(CHOICE_INDEX_MAX) }),
   flowPage: shape("f:p:{page}", { page }),
   flowButton: shape("f:{button}", { button: oneOf(FLOW_BUTTONS) }),
+  /** A saved customer or recent target offered by a flow's prompt: taken as if typed. */
+  flowSuggestion: shape("f:s:{index}", { index: int(SUGGESTION_INDEX_MAX) }),
+  // Repeat sales and saved customers (src/bot/features/customers.ts).
+  /** "Buy again" under a successful sale: a fresh confirm screen at today's price. */
+  buyAgain: shape("ba:{refId}", { refId }),
+  saveCustomer: shape("sc:{refId}", { refId }),
+  customersPage: shape("cu:p:{page}", { page }),
+  customersSearch: shape("cu:s:{page}:{query}", { page, query: restText(SEARCH_QUERY_MAX_BYTES) }),
+  customerOpen: shape("cu:i:{id}", { id: customerId }),
+  customerRename: shape("cu:r:{id}", { id: customerId }),
+  customerDelete: shape("cu:d:{id}", { id: customerId }),
+  customerDeleteYes: shape("cu:x:{id}", { id: customerId }),
 } as const;
 
 export type CallbackName = keyof typeof cb;

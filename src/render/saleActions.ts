@@ -13,9 +13,18 @@ export function isSale(tx: TxRecord): boolean {
 }
 
 export function saleActionRows(t: Translate, lang: Lang, tx: TxRecord): InlineKeyboardButton[][] {
-  if (tx.status !== "success" || !isSale(tx)) return [];
+  if (tx.status !== "success") return [];
   const rows: InlineKeyboardButton[][] = [];
   // Each shop action adds its row here (receipt, buy again, save customer).
-  rows.push([{ text: t(lang, "button-receipt"), callback_data: cb.saleReceipt.encode({ refId: tx.refId }) }]);
+  if (isSale(tx)) {
+    rows.push([
+      { text: t(lang, "button-receipt"), callback_data: cb.saleReceipt.encode({ refId: tx.refId }) },
+      { text: t(lang, "button-buy-again-sale"), callback_data: cb.buyAgain.encode({ refId: tx.refId }) },
+    ]);
+  }
+  // A transfer's account is a customer too (offered again in the transfer flow).
+  if ((isSale(tx) || tx.kind === "transfer") && tx.target) {
+    rows.push([{ text: t(lang, "button-save-customer"), callback_data: cb.saveCustomer.encode({ refId: tx.refId }) }]);
+  }
   return rows;
 }

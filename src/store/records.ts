@@ -32,6 +32,27 @@ const time = z.number();
 const optText = z.string().optional();
 const optNumber = z.number().optional();
 
+/** phone: phone and e-money numbers; number: PLN meter or bill customer number; account: bank or e-wallet account; id: game and other ids. */
+export const CUSTOMER_KINDS = ["phone", "number", "account", "id"] as const;
+export type CustomerKind = (typeof CUSTOMER_KINDS)[number];
+
+/** A target the reseller saved under a name (/pelanggan). */
+export const SavedCustomerSchema = z.object({
+  /** Short and unique within the chat: buttons carry it. */
+  id: z.string(),
+  name: z.string(),
+  kind: z.enum(CUSTOMER_KINDS),
+  target: z.string(),
+  /** Product, service or bank code of the sale it was saved from (an account needs its bank). */
+  code: optText,
+  /** Product, service or bank name, for display. */
+  title: optText,
+  /** What kind of sale it was saved from. */
+  source: z.enum(["prepaid", "postpaid", "transfer", "deposit"]).optional(),
+  createdAt: time,
+});
+export type SavedCustomer = z.infer<typeof SavedCustomerSchema>;
+
 export const ChatRecordSchema = z.object({
   chatId: z.int(),
   lang: LangSchema.optional(),
@@ -58,6 +79,8 @@ export const ChatRecordSchema = z.object({
   /** Opted in to the 21.00 WIB daily summary (/laporan); `summaryDay`: the WIB day it was last sent (marked before sending). */
   dailySummary: z.boolean().optional(),
   summaryDay: optText,
+  /** Saved customers (/pelanggan), oldest first; at most CUSTOMERS_MAX (bot/customers.ts). */
+  customers: z.array(SavedCustomerSchema).optional(),
 });
 export type ChatRecord = z.infer<typeof ChatRecordSchema>;
 

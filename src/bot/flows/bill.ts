@@ -13,6 +13,7 @@ import { saveDraft, showConfirm } from "../money/confirm.js";
 import { billFields, postpaidKind } from "../money/postpaid.js";
 import { cb } from "../callbacks.js";
 import { failureText, withApiKey, type ProviderFailure, type ProviderOutcome } from "../provider.js";
+import { suggestionsFor } from "../customers.js";
 import { askChoice, askText, type TextStep } from "./steps.js";
 
 export const BILL_FLOW = "bill";
@@ -45,7 +46,7 @@ export const customerNumberStep: TextStep<string> = {
  * A refusal worded for bills (the number is unknown, the bill is paid already); the provider only
  * gives a message, so its wording says which it is. Undefined: any other refusal.
  */
-function refusalText(ctx: ConvContext, message: string, serviceName = ""): string | undefined {
+export function refusalText(ctx: ConvContext, message: string, serviceName = ""): string | undefined {
   if (/sudah\s*(di)?bayar|lunas|already\s+paid|(tidak|belum)\s+ada\s+tagihan|no\s+(outstanding\s+)?bill/i.test(message)) {
     return ctx.t("bill-already-paid", { message: html(message) });
   }
@@ -136,11 +137,22 @@ export async function billFlow(conversation: BotConversation, ctx: ConvContext):
 
   const note = service.note ? `\n${ctx.t("bill-provider-note", { note: html(service.note) })}` : "";
   let prompt = `${ctx.t("bill-ask-number", { service: html(service.name) })}${note}`;
+  // Saved customers and recent numbers of this service, offered as buttons.
+  const chatId = ctx.chat!.id;
+  const suggestions = await conversation.external(() =>
+    suggestionsFor(ctx.deps.store, chatId, {
+      kind: "number",
+      // A meter number saved from a token sale is not a bill's customer number: same service only.
+      fitsSaved: (c) => c.source === "postpaid" && c.code === service.code,
+      fitsTx: (tx) => tx.kind === "postpaid" && tx.code === service.code,
+      valid: (t) => customerNumberStep.parse(t).ok,
+    }),
+  );
   /** After an outage: the number a Retry button inquires again. */
   let retryNumber: string | undefined;
   for (;;) {
     const keyboard = retryNumber ? new InlineKeyboard().text(ctx.t("button-retry"), cb.flowButton.encode({ button: "retry" })) : undefined;
-    const answer = await askText(conversation, ctx, prompt, { ...customerNumberStep, keyboard });
+    const answer = await askText(conversation, ctx, prompt, { ...customerNumberStep, keyboard, suggestions });
     ctx = answer.ctx;
     const customerNo = "value" in answer ? answer.value : retryNumber;
     if (!customerNo) continue;

@@ -6,7 +6,7 @@
 import { html } from "../../render/format.js";
 import { hideKeys, isKeyShaped } from "../../domain/keyShape.js";
 import { InlineKeyboard } from "grammy";
-import { cb, isFlowData, type FlowButton } from "../callbacks.js";
+import { cb, isFlowData, SUGGESTION_INDEX_MAX, type FlowButton } from "../callbacks.js";
 import type { BotConversation, ConvContext } from "../context.js";
 import { addPager, dropEmptyRows, paginate } from "../paging.js";
 
@@ -68,11 +68,30 @@ async function keyPasted(next: ConvContext): Promise<boolean> {
   return true;
 }
 
+/** A ready answer offered as a button (a saved customer, a recent target). */
+export interface Suggestion {
+  label: string;
+  value: string;
+}
+
 export interface TextStep<T> {
   /** Returns the parsed value, or the locale key of the error to show (the user tries again). */
   parse(text: string): { ok: true; value: T } | { ok: false; error: string; vars?: Record<string, string | number> };
   /** Extra buttons under the prompt (e.g. "Skip", made with `cb.flowButton`); pressing one returns its name. */
   keyboard?: InlineKeyboard;
+  /** Answers offered as buttons above the others; a tap goes through `parse` as if it had been typed. */
+  suggestions?: readonly Suggestion[];
+}
+
+/** The prompt's buttons: suggestions two to a row, the step's own buttons, Cancel. */
+function stepKeyboard<T>(ctx: ConvContext, step: TextStep<T>): InlineKeyboard {
+  const kb = new InlineKeyboard();
+  (step.suggestions ?? []).slice(0, SUGGESTION_INDEX_MAX + 1).forEach((s, index) => {
+    kb.text(s.label, cb.flowSuggestion.encode({ index }));
+    if (index % 2 === 1) kb.row();
+  });
+  if (step.keyboard) kb.row().append(step.keyboard.clone());
+  return cancelRow(ctx, dropEmptyRows(kb));
 }
 
 /** Asks for text; re-asks on invalid input (nothing typed so far is lost). */
@@ -82,18 +101,31 @@ export async function askText<T>(
   prompt: string,
   step: TextStep<T>,
 ): Promise<{ value: T; ctx: ConvContext } | { button: FlowButton | undefined; ctx: ConvContext }> {
-  await ctx.reply(prompt, { reply_markup: cancelRow(ctx, step.keyboard?.clone()) });
+  await ctx.reply(prompt, { reply_markup: stepKeyboard(ctx, step) });
   for (;;) {
     const next = await waitStep(conversation, ctx);
+    const data = next.callbackQuery?.data ?? "";
+    const suggested = cb.flowSuggestion.decode(data);
+    const offered = suggested && step.suggestions?.[suggested.index];
+    if (offered) {
+      await next.answerCallbackQuery();
+      const parsed = step.parse(offered.value);
+      if (parsed.ok) {
+        await next.editMessageReplyMarkup().catch(() => undefined);
+        return { value: parsed.value, ctx: next };
+      }
+      await next.reply(next.t(parsed.error, parsed.vars), { reply_markup: stepKeyboard(next, step) });
+      continue;
+    }
     if (next.callbackQuery) {
       await next.answerCallbackQuery();
       // undefined: a stale button of another step of a flow.
-      return { button: cb.flowButton.decode(next.callbackQuery.data ?? "")?.button, ctx: next };
+      return { button: cb.flowButton.decode(data)?.button, ctx: next };
     }
     const parsed = step.parse(next.message!.text!.trim());
     if (parsed.ok) return { value: parsed.value, ctx: next };
     if (await keyPasted(next)) continue;
-    await next.reply(next.t(parsed.error, parsed.vars), { reply_markup: cancelRow(next, step.keyboard?.clone()) });
+    await next.reply(next.t(parsed.error, parsed.vars), { reply_markup: stepKeyboard(next, step) });
   }
 }
 

@@ -12,6 +12,7 @@ import { saveAndConfirm } from "../money/confirm.js";
 import { prepaidDraft, prepaidKind } from "../money/prepaid.js";
 import { failureText, withApiKey } from "../provider.js";
 import { needsServer, targetKind, validateTarget } from "../targets.js";
+import { suggestionsFor, wantedForProduct } from "../customers.js";
 import { askText } from "./steps.js";
 
 export const TOPUP_FLOW = "topup";
@@ -66,8 +67,13 @@ export async function topupFlow(
     else await ctx.reply(ctx.t(checked.error, checked.vars));
   }
   if (target === undefined) {
+    const chatId = ctx.chat!.id;
+    const suggestions = await conversation.external(() =>
+      suggestionsFor(ctx.deps.store, chatId, wantedForProduct(product, (t) => validateTarget(product, t).ok)),
+    );
     const answer = await askText(conversation, ctx, targetPrompt(ctx, product), {
       parse: (text) => validateTarget(product, text),
+      suggestions,
     });
     if (!("value" in answer)) return;
     target = answer.value;

@@ -22,6 +22,7 @@ import {
 import { parseRupiah } from "../amount.js";
 import { failureText, withApiKey } from "../provider.js";
 import { cb } from "../callbacks.js";
+import { suggestionsFor } from "../customers.js";
 import { askChoice, askText, type TextStep } from "./steps.js";
 
 export const TRANSFER_FLOW = "transfer";
@@ -105,8 +106,18 @@ async function askCheckedAccount(
   let prompt = ctx.t("transfer-ask-account", { bank: name, type: bankType });
   let recheck: string | undefined; // the number a "check again" button re-checks
   let c = ctx;
+  // Saved accounts and recent transfers to this bank, offered as buttons.
+  const chatId = ctx.chat!.id;
+  const suggestions = await conversation.external(() =>
+    suggestionsFor(ctx.deps.store, chatId, {
+      kind: "account",
+      fitsSaved: (s) => s.code === bank.code,
+      fitsTx: (tx) => tx.kind === "transfer" && tx.code === bank.code,
+      valid: (t) => parseAccountNumber(t) !== undefined,
+    }),
+  );
   for (;;) {
-    const step: TextStep<string> = recheck === undefined ? accountStep : { ...accountStep, keyboard: checkAgainKeyboard(c) };
+    const step: TextStep<string> = { ...accountStep, suggestions, ...(recheck === undefined ? {} : { keyboard: checkAgainKeyboard(c) }) };
     const answer = await askText(conversation, c, prompt, step);
     c = answer.ctx;
     let number: string | undefined;

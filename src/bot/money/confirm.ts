@@ -19,6 +19,7 @@ import { STEP_TIMEOUT_MS } from "../flows/steps.js";
 import { moneyText, upstreamErrorText } from "../replies.js";
 import type { DraftFields, MoneyKind } from "./kinds.js";
 import { receiptText, statusLabel } from "../../render/receipt.js";
+import { saleActionRows } from "../../render/saleActions.js";
 import { newRefId } from "./refs.js";
 
 /** A confirm screen older than this is refused: prices and bills may have changed. */
@@ -275,6 +276,9 @@ export async function announceOutcome(ctx: BaseContext, tx: TxRecord): Promise<v
         : "";
   const text = moneyText(ctx, `${receiptText(ctx.translate, ctx.lang, tx)}${next ? `\n\n${next}` : ""}`);
   const open = tx.status !== "success" && tx.status !== "failed";
-  const sent = await ctx.reply(text, { reply_markup: open ? statusKeyboard(ctx, tx.refId) : undefined });
+  // A sale that succeeded at once gets its shop actions here (no status notice will follow).
+  const shop = saleActionRows(ctx.translate, ctx.lang, tx);
+  const markup = open ? statusKeyboard(ctx, tx.refId) : shop.length > 0 ? { inline_keyboard: shop } : undefined;
+  const sent = await ctx.reply(text, { reply_markup: markup });
   ctx.deps.store.updateTx(tx.refId, { messageId: sent.message_id });
 }

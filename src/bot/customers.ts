@@ -1,0 +1,179 @@
+/**
+ * Saved customers (kept on the chat record) and the targets a flow offers as buttons: the chat's
+ * saved customers of the kind the prompt asks for, then its last distinct targets of that kind
+ * from history. A tap is taken as if typed, so every offer still goes through the step's check.
+ */
+import { randomBytes } from "node:crypto";
+import type { Store } from "../store/store.js";
+import { detailOf, OPEN_STATUSES, type CustomerKind, type SavedCustomer, type TxRecord } from "../store/types.js";
+import type { PrepaidProduct } from "../upstream/types.js";
+import { targetKind } from "./targets.js";
+import type { Suggestion } from "./flows/steps.js";
+
+/** Most saved customers per chat: enough for a counter's regulars, small enough for the chat record. */
+export const CUSTOMERS_MAX = 200;
+export const CUSTOMER_NAME_MAX = 32;
+/** Saved customers a prompt offers (newest first; /pelanggan finds the rest). */
+export const OFFERED_SAVED = 8;
+/** Distinct recent targets a prompt offers. */
+export const OFFERED_RECENT = 5;
+/** How far back history is read for recent targets. */
+const RECENT_SCAN = 200;
+
+export const CUSTOMER_ICON: Record<CustomerKind, string> = { phone: "📱", number: "🔢", account: "🏦", id: "🎮" };
+
+/** The kind of target a prepaid product takes, as a customer kind. */
+export function customerKindOfProduct(product: Pick<PrepaidProduct, "category" | "provider" | "name" | "note">): CustomerKind {
+  const kind = targetKind({ ...product, code: "", type: "", price: 0, available: true });
+  if (kind === "phone" || kind === "emoney") return "phone";
+  if (kind === "pln") return "number";
+  return "id";
+}
+
+/** The kind of a transaction's target; undefined for what has no customer target (deposits). */
+export function customerKindOfTx(tx: TxRecord): CustomerKind | undefined {
+  if (!tx.target) return undefined;
+  if (tx.kind === "postpaid") return "number";
+  if (tx.kind === "transfer") return "account";
+  if (tx.kind !== "prepaid") return undefined;
+  const d = detailOf(tx, "prepaid");
+  return customerKindOfProduct({ category: d.category ?? "", provider: d.provider ?? "", name: tx.title ?? "", note: "" });
+}
+
+/** A successful sale or transfer whose target can be saved. */
+export function canSaveCustomer(tx: TxRecord): boolean {
+  return tx.status === "success" && customerKindOfTx(tx) !== undefined;
+}
+
+export function customersOf(store: Store, chatId: number): readonly SavedCustomer[] {
+  return store.getChat(chatId)?.customers ?? [];
+}
+
+/** A name as typed: one line, spaces collapsed, 1..CUSTOMER_NAME_MAX characters. */
+export function parseCustomerName(text: string): { ok: true; value: string } | { ok: false; error: string; vars?: Record<string, number> } {
+  if (/[\r\n]/.test(text.trim())) return { ok: false, error: "customer-name-one-line" };
+  const name = text.replace(/\s+/g, " ").trim();
+  if (name.length === 0 || name.length > CUSTOMER_NAME_MAX) return { ok: false, error: "customer-name-length", vars: { max: CUSTOMER_NAME_MAX } };
+  return { ok: true, value: name };
+}
+
+function sameTarget(c: SavedCustomer, kind: CustomerKind, target: string, code: string | undefined): boolean {
+  // An account number means something only with its bank.
+  return c.kind === kind && c.target === target && (kind !== "account" || c.code === code);
+}
+
+export type SaveResult = { ok: true; customer: SavedCustomer; renamed?: string } | { ok: false; reason: "full" | "not-savable" };
+
+/** Saves the target of `tx` under `name`; the same target saved before gets the new name. */
+export function saveCustomer(store: Store, chatId: number, tx: TxRecord, name: string, now: number): SaveResult {
+  const kind = customerKindOfTx(tx);
+  if (!kind || !tx.target) return { ok: false, reason: "not-savable" };
+  const list = [...customersOf(store, chatId)];
+  const i = list.findIndex((c) => sameTarget(c, kind, tx.target!, tx.code));
+  if (i >= 0) {
+    const old = list[i]!;
+    list[i] = { ...old, name };
+    store.updateChat(chatId, { customers: list });
+    return { ok: true, customer: list[i], renamed: old.name };
+  }
+  if (list.length >= CUSTOMERS_MAX) return { ok: false, reason: "full" };
+  const customer: SavedCustomer = {
+    id: newCustomerId(list),
+    name,
+    kind,
+    target: tx.target,
+    code: tx.code,
+    title: tx.title,
+    source: tx.kind,
+    createdAt: now,
+  };
+  store.updateChat(chatId, { customers: [...list, customer] });
+  return { ok: true, customer };
+}
+
+export function renameCustomer(store: Store, chatId: number, id: string, name: string): SavedCustomer | undefined {
+  const list = customersOf(store, chatId);
+  const old = list.find((c) => c.id === id);
+  if (!old) return undefined;
+  const renamed = { ...old, name };
+  store.updateChat(chatId, { customers: list.map((c) => (c.id === id ? renamed : c)) });
+  return renamed;
+}
+
+export function deleteCustomer(store: Store, chatId: number, id: string): SavedCustomer | undefined {
+  const list = customersOf(store, chatId);
+  const gone = list.find((c) => c.id === id);
+  if (gone) store.updateChat(chatId, { customers: list.filter((c) => c.id !== id) });
+  return gone;
+}
+
+/** Customers whose name, number or product matches every word of `query`, newest first. */
+export function searchCustomers(list: readonly SavedCustomer[], query: string): SavedCustomer[] {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  return [...list].reverse().filter((c) => {
+    const hay = `${c.name} ${c.target} ${c.title ?? ""} ${c.code ?? ""}`.toLowerCase();
+    return words.every((w) => hay.includes(w));
+  });
+}
+
+function newCustomerId(list: readonly SavedCustomer[]): string {
+  const taken = new Set(list.map((c) => c.id));
+  for (;;) {
+    const id = randomBytes(4).toString("hex").slice(0, 6);
+    if (!taken.has(id)) return id;
+  }
+}
+
+/** What a prompt asks for: a kind, and which saved entries and past transactions fit it. */
+export interface TargetWanted {
+  kind: CustomerKind;
+  /** A saved customer that fits (e.g. an account of the chosen bank). */
+  fitsSaved?: (c: SavedCustomer) => boolean;
+  /** A past transaction whose target fits. */
+  fitsTx: (tx: TxRecord) => boolean;
+  /** The step's own check: an offer it would refuse is not offered. */
+  valid: (target: string) => boolean;
+}
+
+/** Where a transaction's target may be offered again: it went out, and was not refused. */
+function usedTarget(tx: TxRecord): boolean {
+  return tx.status === "success" || OPEN_STATUSES.has(tx.status);
+}
+
+/** The chat's saved customers of the wanted kind, then its recent distinct targets of that kind. */
+export function suggestionsFor(store: Store, chatId: number, wanted: TargetWanted): Suggestion[] {
+  const saved = [...customersOf(store, chatId)]
+    .reverse()
+    .filter((c) => c.kind === wanted.kind && (wanted.fitsSaved?.(c) ?? true) && wanted.valid(c.target))
+    .slice(0, OFFERED_SAVED);
+  const out: Suggestion[] = saved.map((c) => ({ label: `👤 ${c.name} · ${c.target}`, value: c.target }));
+  const seen = new Set(saved.map((c) => c.target));
+  const recent = store.listTxByChat(chatId, { limit: RECENT_SCAN }).items;
+  let n = 0;
+  for (const tx of recent) {
+    if (n >= OFFERED_RECENT) break;
+    if (!tx.target || seen.has(tx.target) || !usedTarget(tx) || !wanted.fitsTx(tx) || !wanted.valid(tx.target)) continue;
+    seen.add(tx.target);
+    out.push({ label: `🕘 ${tx.target}`, value: tx.target });
+    n++;
+  }
+  return out;
+}
+
+/** What the top-up flow's target prompt offers for `product`: same kind, and for game ids the same game. */
+export function wantedForProduct(product: PrepaidProduct, valid: (target: string) => boolean): TargetWanted {
+  const kind = customerKindOfProduct(product);
+  const provider = product.provider.toLowerCase();
+  return {
+    kind,
+    fitsSaved: (c) => {
+      if (kind === "id") return c.code === product.code || (c.title ?? "").toLowerCase().includes(provider);
+      // Of the bill numbers only PLN's customer id also buys a token; a BPJS or PDAM number never does.
+      if (kind === "number" && c.source === "postpaid") return /pln/i.test(`${c.code ?? ""} ${c.title ?? ""}`);
+      return true;
+    },
+    fitsTx: (tx) =>
+      tx.kind === "prepaid" && customerKindOfTx(tx) === kind && (kind !== "id" || (detailOf(tx, "prepaid").provider ?? "").toLowerCase() === provider),
+    valid,
+  };
+}

@@ -1,0 +1,332 @@
+/**
+ * Repeat sales and saved customers: "Buy again" and "Save customer" under a successful sale, and
+ * /pelanggan (/customers) to list, search, rename and delete saved customers. Buy again makes a
+ * fresh draft through the confirm engine (new reference id, today's price, the usual checks);
+ * nothing here creates a transaction itself.
+ */
+import { Composer, InlineKeyboard } from "grammy";
+import type { SavedCustomer, TxRecord } from "../../store/types.js";
+import type { PrepaidProduct } from "../../upstream/types.js";
+import { UpstreamError, UpstreamRejected } from "../../upstream/errors.js";
+import { html, wibTime } from "../../render/format.js";
+import { isSale } from "../../render/saleActions.js";
+import { cb, onCallback, SEARCH_QUERY_MAX_BYTES } from "../callbacks.js";
+import { hideKeys } from "../../domain/keyShape.js";
+import type { BaseContext, BotContext, BotConversation, ConvContext } from "../context.js";
+import {
+  canSaveCustomer,
+  CUSTOMER_ICON,
+  customersOf,
+  CUSTOMERS_MAX,
+  deleteCustomer,
+  parseCustomerName,
+  renameCustomer,
+  saveCustomer,
+  searchCustomers,
+  type SaveResult,
+} from "../customers.js";
+import { isPrivate, replyPrivateOnly, requireMoneyKey } from "../guards.js";
+import type { FeatureModule } from "../module.js";
+import { DRAFT_TTL_MS, saveAndConfirm, saveDraft, showConfirm } from "../money/confirm.js";
+import { billFields, postpaidKind } from "../money/postpaid.js";
+import { prepaidDraft, prepaidKind } from "../money/prepaid.js";
+import { addPager, paginate } from "../paging.js";
+import { editOrReply, upstreamErrorText } from "../replies.js";
+import { refusalText as billRefusalText } from "../flows/bill.js";
+import { askText } from "../flows/steps.js";
+
+export const SAVE_CUSTOMER_FLOW = "customer-save";
+export const RENAME_CUSTOMER_FLOW = "customer-rename";
+export const CUSTOMERS_PAGE_SIZE = 8;
+
+// ------------------------------------------------------------------------------------------
+// Buy again
+
+/** The product as the provider lists it right now (not the cached list): today's price and stock. */
+async function productNow(ctx: BaseContext, apiKey: string, code: string): Promise<PrepaidProduct | undefined> {
+  const list = await ctx.deps.upstream.prepaidPriceList(apiKey, code);
+  return list.find((p) => p.code === code);
+}
+
+async function buyPrepaidAgain(ctx: BaseContext, apiKey: string, tx: TxRecord): Promise<void> {
+  const product = await productNow(ctx, apiKey, tx.code!);
+  if (!product) {
+    await ctx.reply(ctx.t("topup-unknown-code", { code: html(tx.code!) }));
+    return;
+  }
+  if (!product.available) {
+    await ctx.reply(ctx.t("topup-empty", { name: html(product.name), code: html(product.code) }));
+    return;
+  }
+  await saveAndConfirm(ctx, prepaidKind, prepaidDraft(product, tx.target!));
+}
+
+/** A fresh inquiry for the same customer number under a new, saved reference id (as the bill flow does). */
+async function buyPostpaidAgain(ctx: BaseContext, apiKey: string, tx: TxRecord): Promise<void> {
+  const draft = await saveDraft(ctx, postpaidKind, { code: tx.code, title: tx.title, target: tx.target, amount: 0 });
+  try {
+    const inquiry = await ctx.deps.upstream.billInquiry(apiKey, { code: tx.code!, reffId: draft.refId, customerNo: tx.target! });
+    const updated = ctx.deps.store.updateTx(draft.refId, billFields(inquiry));
+    await ctx.deps.store.flush();
+    await showConfirm(ctx, postpaidKind, updated);
+  } catch (err) {
+    if (!(err instanceof UpstreamError)) throw err;
+    const message = err instanceof UpstreamRejected ? err.providerMessage : `inquiry failed: ${err.message}`;
+    ctx.deps.store.transitionTx(draft.refId, ["draft"], { status: "cancel", message });
+    const refused = err instanceof UpstreamRejected ? billRefusalText(ctx, err.providerMessage, tx.title ?? "") : undefined;
+    await ctx.reply(refused ?? upstreamErrorText(ctx, err));
+  }
+}
+
+// ------------------------------------------------------------------------------------------
+// The list
+
+function customerLine(c: SavedCustomer): string {
+  const what = c.title ? ` · ${html(c.title)}` : "";
+  return `${CUSTOMER_ICON[c.kind]} <b>${html(c.name)}</b> · <code>${html(c.target)}</code>${what}`;
+}
+
+const byName = (a: SavedCustomer, b: SavedCustomer) => a.name.localeCompare(b.name, "id", { sensitivity: "base" });
+
+/** The saved customers (or those matching `query`), by name, a page at a time, a button per customer. */
+async function showCustomers(ctx: BotContext, page: number, query: string | undefined, edit: boolean): Promise<void> {
+  if (!ctx.chat) return;
+  if (!isPrivate(ctx)) {
+    await replyPrivateOnly(ctx);
+    return;
+  }
+  const all = customersOf(ctx.deps.store, ctx.chat.id);
+  if (all.length === 0) {
+    await editOrReply(ctx, ctx.t("customers-empty"), {}, edit);
+    return;
+  }
+  const list = (query ? searchCustomers(all, query) : [...all]).sort(byName);
+  if (list.length === 0) {
+    await editOrReply(ctx, ctx.t("customers-search-none", { query: html(hideKeys(query ?? "")) }), {}, edit);
+    return;
+  }
+  const shown = paginate(list, page, CUSTOMERS_PAGE_SIZE);
+  const first = shown.page * CUSTOMERS_PAGE_SIZE;
+  const title = query
+    ? ctx.t("customers-search-title", { query: html(hideKeys(query)), count: list.length })
+    : ctx.t("customers-title", { count: all.length, max: CUSTOMERS_MAX });
+  const lines = shown.items.map((c, i) => `${first + i + 1}. ${customerLine(c)}`);
+  const pageLine = shown.pages > 1 ? `\n${ctx.t("customers-page", { page: shown.page + 1, pages: shown.pages })}` : "";
+  const text = `${title}${pageLine}\n\n${lines.join("\n")}\n\n${ctx.t("customers-hint")}`;
+
+  const kb = new InlineKeyboard();
+  shown.items.forEach((c, i) => {
+    kb.text(`${first + i + 1}. ${c.name}`, cb.customerOpen.encode({ id: c.id }));
+    if (i % 2 === 1) kb.row();
+  });
+  addPager(kb, ctx, shown, (p) => (query ? cb.customersSearch.encode({ page: p, query }) : cb.customersPage.encode({ page: p })));
+  await editOrReply(ctx, text, { reply_markup: kb }, edit);
+}
+
+function findCustomer(ctx: BaseContext, id: string): SavedCustomer | undefined {
+  return ctx.chat ? customersOf(ctx.deps.store, ctx.chat.id).find((c) => c.id === id) : undefined;
+}
+
+function customerDetail(ctx: BaseContext, c: SavedCustomer): string {
+  const lines = [
+    ctx.t("customer-detail-title", { name: html(c.name) }),
+    "",
+    `${ctx.t(`customer-kind-${c.kind}`)}: <code>${html(c.target)}</code>`,
+    ...(c.title ? [`${ctx.t("customer-detail-product")}: ${html(c.title)}`] : []),
+    `${ctx.t("customer-detail-saved")}: ${wibTime(c.createdAt, ctx.lang)}`,
+  ];
+  return lines.join("\n");
+}
+
+const backToList = (ctx: BaseContext) => new InlineKeyboard().text(ctx.t("customers-back"), cb.customersPage.encode({ page: 0 }));
+
+// ------------------------------------------------------------------------------------------
+// Flows: a name for a new customer, a new name for a saved one
+
+/** Asks for a name until one fits; undefined when the flow ended otherwise. */
+async function askName(conversation: BotConversation, ctx: ConvContext, prompt: string): Promise<{ name: string; ctx: ConvContext }> {
+  let c = ctx;
+  for (;;) {
+    const answer = await askText(conversation, c, prompt, { parse: parseCustomerName });
+    c = answer.ctx;
+    if ("value" in answer) return { name: answer.value, ctx: c };
+  }
+}
+
+async function saveCustomerFlow(conversation: BotConversation, ctx: ConvContext, refId?: unknown): Promise<void> {
+  if (typeof refId !== "string") return;
+  const tx = await conversation.external(() => ctx.deps.store.getTx(refId));
+  if (!tx?.target || tx.chatId !== ctx.chat?.id) return;
+  const prompt = ctx.t("customer-ask-name", { target: `<code>${html(tx.target)}</code>`, what: html(tx.title ?? tx.code ?? "") });
+  const { name, ctx: last } = await askName(conversation, ctx, prompt);
+  const result = await conversation.external(async (): Promise<SaveResult> => {
+    const saved = saveCustomer(last.deps.store, tx.chatId, tx, name, last.deps.clock.now());
+    await last.deps.store.flush();
+    return saved;
+  });
+  if (!result.ok) {
+    await last.reply(last.t(result.reason === "full" ? "customers-full" : "button-expired", { max: CUSTOMERS_MAX }));
+    return;
+  }
+  const vars = { name: html(result.customer.name), target: `<code>${html(result.customer.target)}</code>`, old: html(result.renamed ?? "") };
+  await last.reply(last.t(result.renamed !== undefined ? "customer-saved-renamed" : "customer-saved", vars));
+}
+
+async function renameCustomerFlow(conversation: BotConversation, ctx: ConvContext, id?: unknown): Promise<void> {
+  if (typeof id !== "string") return;
+  const old = await conversation.external(() => findCustomer(ctx, id));
+  if (!old) return;
+  const prompt = ctx.t("customer-ask-rename", { name: html(old.name), target: `<code>${html(old.target)}</code>` });
+  const { name, ctx: last } = await askName(conversation, ctx, prompt);
+  const renamed = await conversation.external(async () => {
+    const done = renameCustomer(last.deps.store, last.chat!.id, id, name);
+    await last.deps.store.flush();
+    return done;
+  });
+  // Deleted meanwhile (another device): nothing to rename.
+  if (!renamed) {
+    await last.reply(last.t("customer-gone"));
+    return;
+  }
+  await last.reply(last.t("customer-renamed", { old: html(old.name), name: html(renamed.name) }), { reply_markup: backToList(last) });
+}
+
+// ------------------------------------------------------------------------------------------
+// Commands and buttons
+
+const composer = new Composer<BotContext>();
+
+/** The search as carried in the paging buttons: single spaces, within the callback data's limit. */
+function searchQuery(text: string): string {
+  let q = text.replace(/\s+/g, " ").trim();
+  while (Buffer.byteLength(q, "utf8") > SEARCH_QUERY_MAX_BYTES) q = Array.from(q).slice(0, -1).join("").trim();
+  return q;
+}
+
+composer.command(["pelanggan", "customers"], async (ctx) => {
+  const query = searchQuery(ctx.match);
+  await showCustomers(ctx, 0, query || undefined, false);
+});
+
+onCallback(composer, cb.customersPage, async (ctx, { page }) => {
+  await ctx.answerCallbackQuery();
+  await showCustomers(ctx, page, undefined, true);
+});
+
+onCallback(composer, cb.customersSearch, async (ctx, { page, query }) => {
+  await ctx.answerCallbackQuery();
+  await showCustomers(ctx, page, query, true);
+});
+
+onCallback(composer, cb.customerOpen, async (ctx, { id }) => {
+  const c = findCustomer(ctx, id);
+  if (!c) {
+    await ctx.answerCallbackQuery({ text: ctx.t("customer-gone") });
+    return;
+  }
+  await ctx.answerCallbackQuery();
+  const kb = new InlineKeyboard()
+    .text(ctx.t("customer-button-rename"), cb.customerRename.encode({ id }))
+    .text(ctx.t("customer-button-delete"), cb.customerDelete.encode({ id }))
+    .row()
+    .text(ctx.t("customers-back"), cb.customersPage.encode({ page: 0 }));
+  await editOrReply(ctx, customerDetail(ctx, c), { reply_markup: kb });
+});
+
+onCallback(composer, cb.customerRename, async (ctx, { id }) => {
+  if (!findCustomer(ctx, id)) {
+    await ctx.answerCallbackQuery({ text: ctx.t("customer-gone") });
+    return;
+  }
+  await ctx.answerCallbackQuery();
+  await ctx.conversation.exitAll();
+  await ctx.conversation.enter(RENAME_CUSTOMER_FLOW, id);
+});
+
+// Deleting asks once: a saved customer is a reseller's address book.
+onCallback(composer, cb.customerDelete, async (ctx, { id }) => {
+  const c = findCustomer(ctx, id);
+  if (!c) {
+    await ctx.answerCallbackQuery({ text: ctx.t("customer-gone") });
+    return;
+  }
+  await ctx.answerCallbackQuery();
+  const kb = new InlineKeyboard()
+    .text(ctx.t("customer-button-delete-yes"), cb.customerDeleteYes.encode({ id }))
+    .text(ctx.t("customer-button-keep"), cb.customerOpen.encode({ id }));
+  await editOrReply(ctx, ctx.t("customer-delete-ask", { name: html(c.name), target: `<code>${html(c.target)}</code>` }), { reply_markup: kb });
+});
+
+onCallback(composer, cb.customerDeleteYes, async (ctx, { id }) => {
+  const gone = ctx.chat && deleteCustomer(ctx.deps.store, ctx.chat.id, id);
+  if (!gone) {
+    await ctx.answerCallbackQuery({ text: ctx.t("customer-gone") });
+    return;
+  }
+  await ctx.answerCallbackQuery();
+  await editOrReply(ctx, ctx.t("customer-deleted", { name: html(gone.name), target: `<code>${html(gone.target)}</code>` }), {
+    reply_markup: backToList(ctx),
+  });
+});
+
+/** The chat's own successful record behind a shop button, else undefined (stale, foreign, not final). */
+function ownSuccess(ctx: BaseContext, refId: string): TxRecord | undefined {
+  const tx = ctx.deps.store.getTx(refId);
+  return tx && tx.chatId === ctx.chat?.id && tx.status === "success" ? tx : undefined;
+}
+
+/** A confirm screen for the same thing and target still waiting for Confirm. */
+function liveDraftLike(ctx: BaseContext, tx: TxRecord): boolean {
+  const now = ctx.deps.clock.now();
+  return ctx.deps.store
+    .listTxByChat(tx.chatId, { limit: 20 })
+    .items.some((o) => o.status === "draft" && o.kind === tx.kind && o.code === tx.code && o.target === tx.target && now - o.createdAt <= DRAFT_TTL_MS);
+}
+
+onCallback(composer, cb.buyAgain, async (ctx, { refId }) => {
+  const tx = ownSuccess(ctx, refId);
+  if (!tx || !isSale(tx) || !tx.code || !tx.target) {
+    await ctx.answerCallbackQuery({ text: ctx.t("button-expired") });
+    return;
+  }
+  // A double tap (one chat's updates run in turn) finds the first tap's screen: no second one.
+  if (liveDraftLike(ctx, tx)) {
+    await ctx.answerCallbackQuery({ text: ctx.t("buy-again-open") });
+    return;
+  }
+  await ctx.answerCallbackQuery();
+  const apiKey = await requireMoneyKey(ctx);
+  if (!apiKey) return;
+  try {
+    if (tx.kind === "prepaid") await buyPrepaidAgain(ctx, apiKey, tx);
+    else await buyPostpaidAgain(ctx, apiKey, tx);
+  } catch (err) {
+    if (!(err instanceof UpstreamError)) throw err;
+    await ctx.reply(upstreamErrorText(ctx, err));
+  }
+});
+
+onCallback(composer, cb.saveCustomer, async (ctx, { refId }) => {
+  const tx = ownSuccess(ctx, refId);
+  if (!tx || !canSaveCustomer(tx)) {
+    await ctx.answerCallbackQuery({ text: ctx.t("button-expired") });
+    return;
+  }
+  await ctx.answerCallbackQuery();
+  const list = customersOf(ctx.deps.store, tx.chatId);
+  // Full, and not a new name for one already saved: say so before asking for a name.
+  if (list.length >= CUSTOMERS_MAX && !list.some((c) => c.target === tx.target)) {
+    await ctx.reply(ctx.t("customers-full", { max: CUSTOMERS_MAX }));
+    return;
+  }
+  await ctx.conversation.exitAll();
+  await ctx.conversation.enter(SAVE_CUSTOMER_FLOW, refId);
+});
+
+export const customersModule: FeatureModule = {
+  composer,
+  flows: [
+    { id: SAVE_CUSTOMER_FLOW, builder: saveCustomerFlow },
+    { id: RENAME_CUSTOMER_FLOW, builder: renameCustomerFlow },
+  ],
+};
