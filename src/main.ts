@@ -13,6 +13,7 @@ async function main(): Promise<void> {
   } catch {
     // no .env: the environment alone configures the bot
   }
+  if (!process.env.BOT_TOKEN?.trim()) return playground();
   let config;
   try {
     config = loadConfig();
@@ -56,6 +57,22 @@ async function main(): Promise<void> {
   };
   process.once("SIGINT", () => shutdown("SIGINT"));
   process.once("SIGTERM", () => shutdown("SIGTERM"));
+}
+
+/** No BOT_TOKEN: the bot with Telegram simulated, on a page at 127.0.0.1 (src/playground). */
+async function playground(): Promise<void> {
+  const { startPlayground } = await import("./playground/index.js");
+  const reset = process.argv.includes("--reset") || ["1", "true", "yes"].includes(process.env.PLAYGROUND_RESET ?? "");
+  const port = Number(process.env.PLAYGROUND_PORT ?? 3000);
+  const pg = await startPlayground({
+    reset,
+    port: Number.isInteger(port) && port >= 0 && port <= 65535 ? port : 3000,
+    logger: createLogger(process.env.LOG_LEVEL?.trim() || "error"),
+  });
+  process.stdout.write(`Playground: open ${pg.url} (Telegram simulated; set BOT_TOKEN to run it on Telegram)\n`);
+  const shutdown = () => void pg.stop().then(() => process.exit(0), () => process.exit(1));
+  process.once("SIGINT", shutdown);
+  process.once("SIGTERM", shutdown);
 }
 
 main().catch((err) => {

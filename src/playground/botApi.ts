@@ -187,7 +187,18 @@ export interface FakeBotApiOptions {
   clock?: ClockLike;
   /** Reject what Telegram rejects (bad markup, too long, not modified...). Default true. */
   strict?: boolean;
+  /** Keep only the newest this many calls in `calls` (a long-running playground). Default: all. */
+  maxCalls?: number;
 }
+
+/**
+ * What changed, for a live view (the playground's page): a message created, edited, deleted or
+ * sent by the user; a callback query answered (toast or alert); the command list set.
+ */
+export type EmulatorEvent =
+  | { type: "message"; message: FakeMessage }
+  | { type: "callbackAnswer"; callbackQueryId: string; text?: string; showAlert: boolean }
+  | { type: "commands" };
 
 /** Request init as grammY passes it to `fetch` (JSON string body or multipart stream). */
 export interface FakeFetchInit {
@@ -441,11 +452,44 @@ export class FakeBotApi {
   private readonly storedFiles = new Map<string, { bytes?: Buffer; path: string; size?: number }>();
   private commands = new Map<string, unknown[]>();
   private readonly tags = new AsyncLocalStorage<unknown>();
+  private readonly listeners = new Set<(e: EmulatorEvent) => void>();
+  private readonly maxCalls: number;
 
   constructor(options: FakeBotApiOptions = {}) {
     this.botInfo = options.botInfo ?? FAKE_BOT_INFO;
     this.strict = options.strict ?? true;
     this.now = toClockFn(options.clock);
+    this.maxCalls = options.maxCalls ?? Infinity;
+  }
+
+  /** Calls `listener` on every change a chat's viewer would see (EmulatorEvent). Returns the unsubscribe. */
+  onChange(listener: (e: EmulatorEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit(e: EmulatorEvent): void {
+    for (const l of this.listeners) {
+      try {
+        l(e);
+      } catch {
+        // a viewer's failure is not the bot's: the API call still succeeds
+      }
+    }
+  }
+
+  /**
+   * The command menu a private chat with `languageCode` shows, resolved like Telegram: the
+   * narrowest scope with a list for that language, then without a language.
+   */
+  commandsFor(languageCode: string | undefined): { command: string; description: string }[] {
+    for (const type of ["all_private_chats", "default"]) {
+      for (const lang of languageCode ? [languageCode, ""] : [""]) {
+        const list = this.commands.get(JSON.stringify([{ type }, lang]));
+        if (list) return list as { command: string; description: string }[];
+      }
+    }
+    return [];
   }
 
   // ------------------------------------------------------------------------------------------
@@ -706,6 +750,7 @@ export class FakeBotApi {
       touchedSeq: this.seq,
     };
     state.messages.set(message.message_id, fm);
+    this.emit({ type: "message", message: fm });
     return fm;
   }
 
@@ -863,6 +908,7 @@ export class FakeBotApi {
       ...(tag !== undefined ? { tag } : {}),
     };
     this.calls.push(call);
+    if (this.calls.length > this.maxCalls) this.calls.splice(0, this.calls.length - this.maxCalls);
     let response: ApiResponse;
     try {
       response = this.takeFault(call) ?? this.responder?.(method, payload, call) ?? this.checkRate(call) ?? (await this.answer(call, signal));
@@ -955,7 +1001,20 @@ export class FakeBotApi {
         return apiOk(true);
       case "setMyCommands":
         this.commands.set(commandScopeKey(payload), asArray(payload.commands));
+        this.emit({ type: "commands" });
         return apiOk(true);
+      case "answerCallbackQuery": {
+        const text = typeof payload.text === "string" ? payload.text : undefined;
+        // Telegram: 0-200 characters, shown as a toast or (show_alert) a dialog.
+        if (this.strict && text !== undefined && text.length > 200) throw badRequest("MESSAGE_TOO_LONG");
+        this.emit({
+          type: "callbackAnswer",
+          callbackQueryId: String(payload.callback_query_id ?? ""),
+          ...(text ? { text } : {}),
+          showAlert: payload.show_alert === true,
+        });
+        return apiOk(true);
+      }
       case "deleteMyCommands":
         this.commands.delete(commandScopeKey(payload));
         return apiOk(true);
@@ -1207,6 +1266,7 @@ export class FakeBotApi {
       touchedSeq: call.seq,
     };
     state.messages.set(messageId, fm);
+    this.emit({ type: "message", message: fm });
     return fm;
   }
 
@@ -1284,6 +1344,7 @@ export class FakeBotApi {
       ...(fm.inlineKeyboard ? { reply_markup: { inline_keyboard: fm.inlineKeyboard } } : {}),
       edit_date: Math.floor(this.now() / 1000),
     } as unknown as Message;
+    this.emit({ type: "message", message: fm });
     return fm.message;
   }
 
@@ -1295,6 +1356,7 @@ export class FakeBotApi {
     }
     fm.deleted = true;
     fm.touchedSeq = this.seq;
+    this.emit({ type: "message", message: fm });
   }
 }
 
