@@ -1,5 +1,5 @@
 /** Process entry point: `npm start`. Reads the environment, builds and starts the app, stops it on SIGINT/SIGTERM. */
-import { ConfigError, loadConfig } from "./config.js";
+import { ConfigError, loadConfig, playgroundConfig, type PlaygroundConfig } from "./config.js";
 import { createLogger, scrubSecrets } from "./logger.js";
 import { buildApp } from "./app.js";
 import { StoreCorruptError } from "./store/errors.js";
@@ -13,9 +13,10 @@ async function main(): Promise<void> {
   } catch {
     // no .env: the environment alone configures the bot
   }
-  if (!process.env.BOT_TOKEN?.trim()) return playground();
   let config;
   try {
+    const pg = playgroundConfig();
+    if (pg) return await playground(pg);
     config = loadConfig();
   } catch (e) {
     if (e instanceof ConfigError) {
@@ -60,15 +61,9 @@ async function main(): Promise<void> {
 }
 
 /** No BOT_TOKEN: the bot with Telegram simulated, on a page at 127.0.0.1 (src/playground). */
-async function playground(): Promise<void> {
+async function playground(c: PlaygroundConfig): Promise<void> {
   const { startPlayground } = await import("./playground/index.js");
-  const reset = process.argv.includes("--reset") || ["1", "true", "yes"].includes(process.env.PLAYGROUND_RESET ?? "");
-  const port = Number(process.env.PLAYGROUND_PORT ?? 3000);
-  const pg = await startPlayground({
-    reset,
-    port: Number.isInteger(port) && port >= 0 && port <= 65535 ? port : 3000,
-    logger: createLogger(process.env.LOG_LEVEL?.trim() || "error"),
-  });
+  const pg = await startPlayground({ dataDir: c.dataDir, reset: c.reset, port: c.port, logger: createLogger(c.logLevel) });
   process.stdout.write(`Playground: open ${pg.url} (Telegram simulated; set BOT_TOKEN to run it on Telegram)\n`);
   const shutdown = () => void pg.stop().then(() => process.exit(0), () => process.exit(1));
   process.once("SIGINT", shutdown);
