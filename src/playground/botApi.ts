@@ -750,7 +750,7 @@ export class FakeBotApi {
       touchedSeq: this.seq,
     };
     state.messages.set(message.message_id, fm);
-    this.emit({ type: "message", message: fm });
+    this.emit({ type: "message", message: { ...fm } }); // a snapshot: fm changes on later edits
     return fm;
   }
 
@@ -1266,7 +1266,7 @@ export class FakeBotApi {
       touchedSeq: call.seq,
     };
     state.messages.set(messageId, fm);
-    this.emit({ type: "message", message: fm });
+    this.emit({ type: "message", message: { ...fm } }); // a snapshot: fm changes on later edits
     return fm;
   }
 
@@ -1344,7 +1344,7 @@ export class FakeBotApi {
       ...(fm.inlineKeyboard ? { reply_markup: { inline_keyboard: fm.inlineKeyboard } } : {}),
       edit_date: Math.floor(this.now() / 1000),
     } as unknown as Message;
-    this.emit({ type: "message", message: fm });
+    this.emit({ type: "message", message: { ...fm } }); // a snapshot: fm changes on later edits
     return fm.message;
   }
 
@@ -1356,7 +1356,7 @@ export class FakeBotApi {
     }
     fm.deleted = true;
     fm.touchedSeq = this.seq;
-    this.emit({ type: "message", message: fm });
+    this.emit({ type: "message", message: { ...fm } }); // a snapshot: fm changes on later edits
   }
 }
 

@@ -9,7 +9,7 @@ import { buildApp, type App } from "../app.js";
 import { loadConfig } from "../config.js";
 import { createLogger, type Logger } from "../logger.js";
 import { DEMO_KEY } from "../sandbox/index.js";
-import { FakeBotApi, type FakeServer } from "./botApi.js";
+import { FakeBotApi, type ClockLike, type FakeServer } from "./botApi.js";
 import { FAKE_BOT_TOKEN } from "./botInfo.js";
 import { startWeb, type PlaygroundUser, type WebOptions, type WebServer } from "./web.js";
 
@@ -20,6 +20,16 @@ export const PLAYGROUND_USERS: readonly PlaygroundUser[] = [
   { id: 1003, name: "Admin", role: "admin (ADMIN_IDS)", lang: "id" },
 ];
 const LINKED: Record<number, string> = { 1001: DEMO_KEY, 1003: "SANDBOX-KEY-2" };
+
+/**
+ * The emulator as the playground runs it: Telegram's limits (the strict rules, and 429 with
+ * retry_after beyond 30 messages a second per bot), and a bounded call log for a long session.
+ */
+export function createEmulator(clock?: ClockLike): FakeBotApi {
+  const fake = new FakeBotApi({ maxCalls: 2_000, ...(clock ? { clock } : {}) });
+  fake.limitRate({ perSecond: 30 });
+  return fake;
+}
 
 export interface PlaygroundOptions {
   /** Where the store lives (default `.playground`). */
@@ -44,9 +54,7 @@ export async function startPlayground(opts: PlaygroundOptions = {}): Promise<Pla
   const dataDir = opts.dataDir ?? ".playground";
   if (opts.reset) await rm(dataDir, { recursive: true, force: true });
   const logger = opts.logger ?? createLogger("error");
-  // Telegram's limits: 30 messages a second per bot, answered with 429 and retry_after beyond.
-  const fake = new FakeBotApi({ maxCalls: 2_000 });
-  fake.limitRate({ perSecond: 30 });
+  const fake = createEmulator();
   let api: FakeServer | undefined;
   let app: App | undefined;
   let web: WebServer | undefined;
