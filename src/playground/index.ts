@@ -58,11 +58,13 @@ export async function startPlayground(opts: PlaygroundOptions = {}): Promise<Pla
   let api: FakeServer | undefined;
   let app: App | undefined;
   let web: WebServer | undefined;
-  const stop = async () => {
-    await web?.close();
-    await app?.stop();
-    await api?.close();
-  };
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      await web?.close();
+      await app?.stop();
+      await api?.close();
+    })());
   try {
     api = await fake.startServer();
     const config = loadConfig({
