@@ -87,6 +87,16 @@ export async function startWeb(opts: WebOptions): Promise<WebServer> {
   for (const u of users) fake.registerChat(tgChat(u));
 
   const app = new Hono();
+  // Only this machine's browser drives it: another site cannot post a form here (JSON only, which
+  // needs a CORS preflight no one answers), nor reach it by a DNS name pointed at 127.0.0.1.
+  app.use("*", async (c, next) => {
+    const host = (c.req.header("host") ?? "").replace(/:\d+$/, "");
+    if (host !== "127.0.0.1" && host !== "localhost") return c.text("The playground answers on 127.0.0.1 only", 403);
+    if (c.req.method !== "GET" && !(c.req.header("content-type") ?? "").startsWith("application/json")) {
+      return c.json({ error: "JSON only" }, 415);
+    }
+    await next();
+  });
   app.use("/api/*", bodyLimit({ maxSize: 16 * 1024 }));
   for (const [path, file] of Object.entries(PAGE_FILES)) {
     app.get(path, async (c) => {

@@ -4,6 +4,7 @@
  * clock as under `npm start`); each wait is for a reply, bounded by expect.poll.
  */
 import { mkdtemp, rm } from "node:fs/promises";
+import http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { InputFile } from "grammy";
@@ -165,6 +166,22 @@ describe("the playground's page API", () => {
     expect(((await (await fetch(new URL("api/sandbox", pg.url))).json()) as { latencyMs: number }).latencyMs).toBe(3000);
     expect((await post(pg, "api/sandbox/latency", { ms: -1 })).status).toBe(400);
   }, 30_000);
+
+  it("only this machine's browser drives it: no form posts from other sites, no other host names", async () => {
+    const pg = await playground();
+    const form = await fetch(new URL("api/chat/1001/send", pg.url), { method: "POST", headers: { "content-type": "text/plain" }, body: '{"text":"/saldo"}' });
+    expect(form.status).toBe(415);
+    const status = await new Promise<number | undefined>((resolve, reject) => {
+      const req = http.request(new URL("api/users", pg.url), { headers: { host: "attacker.example:3000" } }, (res) => {
+        res.resume();
+        resolve(res.statusCode);
+      });
+      req.on("error", reject);
+      req.end();
+    });
+    expect(status).toBe(403);
+    expect((await chat(pg, 1001)).messages).toEqual([]);
+  });
 
   it("keeps its folder across starts; reset starts empty", async () => {
     const dir = await mkdtemp(join(tmpdir(), "playground-"));
