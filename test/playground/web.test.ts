@@ -74,6 +74,10 @@ describe("the playground's page API", () => {
     await botSays(pg, 1002, "❓ Bantuan");
     expect((await chat(pg, 1002)).messages.map(seen).join("\n")).not.toContain("Mengecek saldo");
     expect((await chat(pg, 1001)).messages.map(seen).join("\n")).not.toContain("Saldo Anda");
+    // The README's way for the newcomer to link: the sandbox key it names.
+    await say(pg, 1002, "SANDBOX-KEY-LOW");
+    await botSays(pg, 1002, "API key terhubung");
+    expect(pg.app.store.getApiKey(1002)).toBe("SANDBOX-KEY-LOW");
   });
 
   it("an admin's balance round arrives live in the other linked chat, over the event stream", async () => {
