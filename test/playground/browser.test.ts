@@ -92,6 +92,8 @@ describe.skipIf(!hasChromium)(title, () => {
     await send("50000");
     await bot().last().filter({ hasText: "Metode: QRIS" }).waitFor();
     await tap(/Konfirmasi/);
+    // answerCallbackQuery's text shows as a toast over the chat.
+    await page.locator("#toast", { hasText: "Memproses" }).waitFor();
     const photo = page.locator(".msg.bot img.photo").last();
     await photo.waitFor();
     await expect.poll(() => photo.evaluate((img) => { const i = img as unknown as { complete: boolean; naturalWidth: number }; return i.complete ? i.naturalWidth : 0; })).toBeGreaterThan(100);
@@ -100,6 +102,7 @@ describe.skipIf(!hasChromium)(title, () => {
     const bytes = Buffer.from(await (await fetch(new URL(src!, pg.url))).arrayBuffer());
     expect(decodeQrPng(bytes)).toMatch(/^000201/);
 
+    await page.locator("#toast").waitFor({ state: "hidden" });
     await photo.scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(ROOT, "docs", "playground.png") });
   }, 60_000);
