@@ -139,3 +139,51 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhookUrl: c.TELEGRAM_WEBHOOK_URL,
   };
 }
+
+/** `npm start` without BOT_TOKEN: the playground (src/playground) instead of the bot on Telegram. */
+export interface PlaygroundConfig {
+  /** The playground's own store (PLAYGROUND_DIR, default `.playground`), never DATA_DIR. */
+  dataDir: string;
+  /** `npm start -- --reset` or PLAYGROUND_RESET=1: start from an empty folder. */
+  reset: boolean;
+  /** The page's port on 127.0.0.1 (PLAYGROUND_PORT, default 3000; taken: any free one). */
+  port: number;
+  logLevel: (typeof LOG_LEVELS)[number];
+}
+
+const playgroundSchema = z.object({
+  PLAYGROUND_DIR: z.string().trim().min(1).default(".playground"),
+  PLAYGROUND_RESET: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .default("")
+    .refine((v) => ["", "0", "1", "false", "true", "no", "yes"].includes(v), { message: "must be 1 (start empty) or 0" })
+    .transform((v) => ["1", "true", "yes"].includes(v)),
+  PLAYGROUND_PORT: z.coerce
+    .number({ error: "must be a TCP port number, e.g. 3000" })
+    .int("must be a whole TCP port number, e.g. 3000")
+    .min(0, "must be a TCP port number between 0 and 65535")
+    .max(65535, "must be a TCP port number between 0 and 65535")
+    .default(3000),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).default("error"),
+});
+
+/**
+ * The playground's settings when BOT_TOKEN is unset or empty, else undefined (the bot runs as
+ * always). Not under NODE_ENV=production: a production start without a token is a mistake to
+ * report (loadConfig says which variable), not a reason to simulate Telegram.
+ */
+export function playgroundConfig(
+  env: Record<string, string | undefined> = process.env,
+  argv: readonly string[] = process.argv,
+): PlaygroundConfig | undefined {
+  if ((env.BOT_TOKEN ?? "").trim() !== "" || env.NODE_ENV === "production") return undefined;
+  const result = playgroundSchema.safeParse(env);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    throw new ConfigError(`Configuration error: ${String(issue.path[0] ?? "environment")} ${issue.message}`);
+  }
+  const c = result.data;
+  return { dataDir: c.PLAYGROUND_DIR, reset: c.PLAYGROUND_RESET || argv.includes("--reset"), port: c.PLAYGROUND_PORT, logLevel: c.LOG_LEVEL };
+}

@@ -1,5 +1,5 @@
 /** Process entry point: `npm start`. Reads the environment, builds and starts the app, stops it on SIGINT/SIGTERM. */
-import { ConfigError, loadConfig } from "./config.js";
+import { ConfigError, loadConfig, playgroundConfig, type PlaygroundConfig } from "./config.js";
 import { createLogger, scrubSecrets } from "./logger.js";
 import { buildApp } from "./app.js";
 import { StoreCorruptError } from "./store/errors.js";
@@ -15,6 +15,8 @@ async function main(): Promise<void> {
   }
   let config;
   try {
+    const pg = playgroundConfig();
+    if (pg) return await playground(pg);
     config = loadConfig();
   } catch (e) {
     if (e instanceof ConfigError) {
@@ -56,6 +58,16 @@ async function main(): Promise<void> {
   };
   process.once("SIGINT", () => shutdown("SIGINT"));
   process.once("SIGTERM", () => shutdown("SIGTERM"));
+}
+
+/** No BOT_TOKEN: the bot with Telegram simulated, on a page at 127.0.0.1 (src/playground). */
+async function playground(c: PlaygroundConfig): Promise<void> {
+  const { startPlayground } = await import("./playground/index.js");
+  const pg = await startPlayground({ dataDir: c.dataDir, reset: c.reset, port: c.port, logger: createLogger(c.logLevel) });
+  process.stdout.write(`Playground: open ${pg.url} (Telegram simulated; set BOT_TOKEN to run it on Telegram)\n`);
+  const shutdown = () => void pg.stop().then(() => process.exit(0), () => process.exit(1));
+  process.once("SIGINT", shutdown);
+  process.once("SIGTERM", shutdown);
 }
 
 main().catch((err) => {

@@ -66,6 +66,8 @@ export interface Sandbox {
   setAccountStatus(bankCode: string, accountNumber: string, status: AccountStatus, holderName?: string): void;
   /** The next `times` calls to `endpoint` misbehave. timeout/malformed still apply the request. */
   fault(endpoint: string, kind: FaultKind, times?: number): void;
+  /** Every answer waits `ms` (real time): a slow provider; 0 = back to normal. */
+  setLatency(ms: number): void;
   /** The next answer of `endpoint` comes in an older or odd shape (fields left out). */
   reshape(endpoint: string, reshape: Reshape): void;
   calls(endpoint?: string): RecordedCall[];
@@ -123,6 +125,7 @@ export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox>
     setAccountStatus: (bank, number, status, holder) => sales.setAccountStatus(bank, number, status, holder),
     fault: (endpoint, kind, times) => server.fault(endpoint, kind, times),
     reshape: (endpoint, r) => server.reshape(endpoint, r),
+    setLatency: (ms) => server.setLatency(ms),
     calls: (endpoint) => server.calls(endpoint),
     transaction: (idOrReff) =>
       control(() => {

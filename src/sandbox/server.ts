@@ -61,6 +61,8 @@ export class SandboxServer {
   private readonly reshapes = new Map<string, Reshape[]>();
   private log: RecordedCall[] = [];
   private readonly held = new Set<ServerResponse>();
+  /** Every answer waits this long (a slow provider, for the playground); real time, like a network. */
+  private latencyMs = 0;
 
   constructor(private readonly deps: ServerDeps) {
     this.http = http.createServer({ keepAliveTimeout: 30_000 }, (req, res) => {
@@ -77,6 +79,10 @@ export class SandboxServer {
     const queue = this.faults.get(path) ?? [];
     for (let i = 0; i < times; i++) queue.push(kind);
     this.faults.set(path, queue);
+  }
+
+  setLatency(ms: number): void {
+    this.latencyMs = Math.max(0, ms);
   }
 
   /** The next answer of `endpoint` loses `fields` from its data (every list item, or only `item`). */
@@ -140,6 +146,13 @@ export class SandboxServer {
     if (fault === "timeout") return this.hold(res);
     if (fault === "malformed") return sendText(res, 200, "application/json", JSON.stringify(answer).slice(0, 25));
     const reshape = this.reshapes.get(path)?.shift();
+    if (this.latencyMs > 0) {
+      // Held like a timeout so close() does not wait for it.
+      this.held.add(res);
+      await new Promise((resolve) => setTimeout(resolve, this.latencyMs));
+      this.held.delete(res);
+      if (res.destroyed) return;
+    }
     sendJson(res, 200, reshape ? reshaped(answer, reshape) : answer);
   }
 

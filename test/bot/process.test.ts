@@ -28,10 +28,34 @@ async function tempDir(): Promise<string> {
 }
 
 describe("the bot process", () => {
-  it("without BOT_TOKEN prints one clear line and exits non-zero", async () => {
-    const p = startMain({ DATA_DIR: await tempDir() });
+  it("without BOT_TOKEN in production prints one clear line and exits non-zero", async () => {
+    const p = startMain({ DATA_DIR: await tempDir(), NODE_ENV: "production" });
     expect(await p.exited).toBe(1);
     expect(p.output().trim()).toBe("Configuration error: BOT_TOKEN is required: the token @BotFather gave you");
+  });
+
+  it("without BOT_TOKEN starts the playground: one line with the page's URL, the page answers, SIGTERM stops it", async () => {
+    const dir = await tempDir();
+    const p = startMain({ PLAYGROUND_DIR: dir, PLAYGROUND_PORT: "0" });
+    cleanup.push(async () => {
+      p.child.kill("SIGKILL");
+      await p.exited;
+    });
+    await expect.poll(() => p.output(), { timeout: 15_000 }).toMatch(/\n/);
+    const line = p.output().trim();
+    expect(line).toMatch(/^Playground: open http:\/\/127\.0\.0\.1:\d+\/ \(Telegram simulated; set BOT_TOKEN to run it on Telegram\)$/);
+    const url = /http:\S+\//.exec(line)![0];
+    const page = await fetch(url);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("PPOB bot playground");
+    await fetch(new URL("api/chat/1001/send", url), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ text: "/saldo" }) });
+    // The real bot answers through the emulator, from the sandbox's demo account.
+    await expect
+      .poll(async () => JSON.stringify(await (await fetch(new URL("api/chat/1001", url))).json()), { timeout: 10_000 })
+      .toContain("Rp1.000.000");
+    p.child.kill("SIGTERM");
+    expect(await p.exited).toBe(0);
+    expect(p.output().trim()).toBe(line); // one line, no log noise
   });
 
   it("refuses a corrupt data file and leaves it untouched", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../../src/config.js";
+import { loadConfig, playgroundConfig } from "../../src/config.js";
 
 const TOKEN = "123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw";
 
@@ -49,5 +49,33 @@ describe("loadConfig", () => {
     expect(c.adminIds).toEqual([11, 22]);
     expect(c.telegramApiRoot).toBe("http://127.0.0.1:8081");
     expect(c.storeSecret).toBeUndefined();
+  });
+});
+
+describe("playgroundConfig (npm start without BOT_TOKEN)", () => {
+  it("starts the playground when BOT_TOKEN is unset or empty, with its own folder and port", () => {
+    expect(playgroundConfig({}, [])).toEqual({ dataDir: ".playground", reset: false, port: 3000, logLevel: "error" });
+    expect(playgroundConfig({ BOT_TOKEN: "  ", DATA_DIR: "/srv/bot" }, [])).toMatchObject({ dataDir: ".playground" });
+    expect(playgroundConfig({ PLAYGROUND_DIR: "/tmp/pg", PLAYGROUND_PORT: "0", LOG_LEVEL: "warn" }, [])).toEqual({
+      dataDir: "/tmp/pg",
+      reset: false,
+      port: 0,
+      logLevel: "warn",
+    });
+  });
+
+  it("resets with npm start -- --reset or PLAYGROUND_RESET=1", () => {
+    expect(playgroundConfig({}, ["node", "dist/main.js", "--reset"])?.reset).toBe(true);
+    expect(playgroundConfig({ PLAYGROUND_RESET: "1" }, [])?.reset).toBe(true);
+  });
+
+  it("is off with a BOT_TOKEN (nothing changes) and under NODE_ENV=production (the missing token is reported)", () => {
+    expect(playgroundConfig({ BOT_TOKEN: TOKEN }, [])).toBeUndefined();
+    expect(playgroundConfig({ NODE_ENV: "production" }, [])).toBeUndefined();
+    expect(() => loadConfig({ NODE_ENV: "production" })).toThrowError(/BOT_TOKEN is required/);
+  });
+
+  it("names a wrong playground variable in one line", () => {
+    expect(() => playgroundConfig({ PLAYGROUND_PORT: "web" }, [])).toThrowError(/^Configuration error: PLAYGROUND_PORT must be a TCP port number/);
   });
 });

@@ -1,0 +1,249 @@
+/**
+ * The playground's page and its small JSON + server-sent-events API, on 127.0.0.1. The page plays
+ * the Telegram app: what a user types or taps becomes an update in the emulator, which the bot
+ * fetches by long polling as from Telegram; what the bot sends comes back live over /api/events.
+ */
+import { readFile } from "node:fs/promises";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { serve } from "@hono/node-server";
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { streamSSE } from "hono/streaming";
+import type { Chat, Message, MessageEntity, User } from "grammy/types";
+import type { FakeBotApi } from "./botApi.js";
+import { messageView } from "./view.js";
+
+export interface PlaygroundUser {
+  id: number;
+  name: string;
+  /** Shown under the name: what this user shows (linked reseller, newcomer, admin). */
+  role: string;
+  lang: "id" | "en";
+}
+
+/** What the page's sandbox panel can do; index.ts wires it to the app's sandbox and store. */
+export interface SandboxPanel {
+  /** Open transactions of every chat, newest first. */
+  pending(): { refId: string; chatId: number; kind: string; status: string; title?: string; target?: string; amount: number }[];
+  settle(refId: string, outcome: "success" | "failed"): boolean;
+  payDeposit(refId: string): boolean;
+  latencyMs(): number;
+  setLatency(ms: number): void;
+}
+
+export interface WebOptions {
+  fake: FakeBotApi;
+  users: PlaygroundUser[];
+  panel: SandboxPanel;
+  /** The user picked a language: the bot's stored choice follows, as after /bahasa. */
+  onLanguage(userId: number, lang: "id" | "en"): void;
+  host: string;
+  port: number;
+}
+
+export interface WebServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** The page's files: src/playground/page in a checkout, found the same from dist/playground. */
+export const PAGE_DIR = join(import.meta.dirname, "..", "..", "src", "playground", "page");
+const PAGE_FILES: Record<string, string> = {
+  "/": "index.html",
+  "/app.js": "app.js",
+  "/style.css": "style.css",
+};
+const TYPES: Record<string, string> = {
+  html: "text/html; charset=utf-8",
+  js: "text/javascript; charset=utf-8",
+  css: "text/css; charset=utf-8",
+};
+
+export async function startWeb(opts: WebOptions): Promise<WebServer> {
+  const { fake, users } = opts;
+  const byId = new Map(users.map((u) => [u.id, u]));
+  /** callback_query id -> chat, so an answer's toast shows in the chat that tapped. */
+  const queries = new Map<string, number>();
+  let queryCounter = 0;
+  const subscribers = new Set<(event: string, data: unknown) => void>();
+  const publish = (event: string, data: unknown) => {
+    for (const s of subscribers) s(event, data);
+  };
+  const unsubscribe = fake.onChange((e) => {
+    if (e.type === "message") publish("message", messageView(e.message));
+    else if (e.type === "commands") publish("commands", {});
+    else {
+      const chatId = queries.get(e.callbackQueryId);
+      queries.delete(e.callbackQueryId);
+      if (chatId !== undefined && e.text) publish("toast", { chatId, text: e.text, alert: e.showAlert });
+    }
+  });
+
+  const userOf = (id: string): PlaygroundUser | undefined => byId.get(Number(id));
+  const tgUser = (u: PlaygroundUser): User => ({ id: u.id, is_bot: false, first_name: u.name, language_code: u.lang });
+  const tgChat = (u: PlaygroundUser): Chat.PrivateChat => ({ id: u.id, type: "private", first_name: u.name });
+  for (const u of users) fake.registerChat(tgChat(u));
+
+  const app = new Hono();
+  // Only this machine's browser drives it: another site cannot post a form here (JSON only, which
+  // needs a CORS preflight no one answers), nor reach it by a DNS name pointed at 127.0.0.1.
+  app.use("*", async (c, next) => {
+    const host = (c.req.header("host") ?? "").replace(/:\d+$/, "");
+    if (host !== "127.0.0.1" && host !== "localhost") return c.text("The playground answers on 127.0.0.1 only", 403);
+    if (c.req.method !== "GET" && !(c.req.header("content-type") ?? "").startsWith("application/json")) {
+      return c.json({ error: "JSON only" }, 415);
+    }
+    await next();
+  });
+  app.use("/api/*", bodyLimit({ maxSize: 16 * 1024 }));
+  for (const [path, file] of Object.entries(PAGE_FILES)) {
+    app.get(path, async (c) => {
+      const body = await readFile(join(PAGE_DIR, file), "utf8");
+      return c.body(body, 200, { "content-type": TYPES[file.split(".").pop()!]!, "cache-control": "no-store" });
+    });
+  }
+
+  app.get("/api/users", (c) => c.json({ users }));
+
+  app.get("/api/chat/:user", (c) => {
+    const u = userOf(c.req.param("user"));
+    if (!u) return c.json({ error: "no such user" }, 404);
+    return c.json({
+      messages: fake.visibleMessages(u.id).map(messageView),
+      commands: fake.commandsFor(u.lang),
+    });
+  });
+
+  app.post("/api/chat/:user/send", async (c) => {
+    const u = userOf(c.req.param("user"));
+    const body = await c.req.json<{ text?: unknown }>().catch(() => ({ text: undefined }));
+    const text = typeof body.text === "string" ? body.text.trim() : "";
+    if (!u || text === "" || text.length > 4096) return c.json({ error: "text of 1-4096 characters" }, 400);
+    const entities: MessageEntity[] = [];
+    const command = /^\/[A-Za-z0-9_]+(@[A-Za-z0-9_]+)?/.exec(text);
+    if (command) entities.push({ type: "bot_command", offset: 0, length: command[0].length });
+    const message = {
+      message_id: fake.nextMessageId(u.id),
+      from: tgUser(u),
+      chat: tgChat(u),
+      date: Math.floor(Date.now() / 1000),
+      text,
+      ...(entities.length > 0 ? { entities } : {}),
+    } as Message.TextMessage & { chat: Chat.PrivateChat; from: User };
+    fake.pushUpdate({ message });
+    return c.json({ ok: true, messageId: message.message_id });
+  });
+
+  app.post("/api/chat/:user/press", async (c) => {
+    const u = userOf(c.req.param("user"));
+    const body = await c.req.json<{ messageId?: unknown; data?: unknown }>().catch(() => ({}) as Record<string, unknown>);
+    const target = u && fake.message(u.id, Number(body.messageId));
+    if (!u || !target || target.deleted || typeof body.data !== "string") return c.json({ error: "no such button" }, 400);
+    // Only data the message really carries, as Telegram only sends what the button holds.
+    const exists = target.inlineKeyboard?.some((row) => row.some((b) => "callback_data" in b && b.callback_data === body.data));
+    if (!exists) return c.json({ error: "no such button" }, 400);
+    const id = `pg${u.id}${String(++queryCounter).padStart(6, "0")}`;
+    queries.set(id, u.id);
+    fake.pushUpdate({
+      callback_query: { id, from: tgUser(u), message: target.message, chat_instance: String(u.id * 7 + 13), data: body.data },
+    });
+    return c.json({ ok: true });
+  });
+
+  app.post("/api/chat/:user/lang", async (c) => {
+    const u = userOf(c.req.param("user"));
+    const body = await c.req.json<{ lang?: unknown }>().catch(() => ({}) as Record<string, unknown>);
+    if (!u || (body.lang !== "id" && body.lang !== "en")) return c.json({ error: "lang is id or en" }, 400);
+    u.lang = body.lang;
+    opts.onLanguage(u.id, u.lang);
+    return c.json({ ok: true, commands: fake.commandsFor(u.lang) });
+  });
+
+  app.get("/api/file/:chat/:message", (c) => {
+    const m = fake.message(Number(c.req.param("chat")), Number(c.req.param("message")));
+    if (!m?.file) return c.json({ error: "no file" }, 404);
+    const bytes = m.file.bytes;
+    const view = messageView(m);
+    const type = isPng(bytes) ? "image/png" : isJpeg(bytes) ? "image/jpeg" : m.file.filename?.endsWith(".csv") ? "text/csv" : "application/octet-stream";
+    const headers: Record<string, string> = { "content-type": type, "cache-control": "no-store" };
+    if (!view.file?.image) headers["content-disposition"] = `attachment; filename="${(view.file?.name ?? "file").replace(/[^\w.-]/g, "_")}"`;
+    return c.body(new Uint8Array(bytes), 200, headers);
+  });
+
+  app.get("/api/sandbox", (c) => c.json({ pending: opts.panel.pending(), latencyMs: opts.panel.latencyMs() }));
+  app.post("/api/sandbox/settle", async (c) => {
+    const body = await c.req.json<{ refId?: unknown; outcome?: unknown }>().catch(() => ({}) as Record<string, unknown>);
+    if (typeof body.refId !== "string" || (body.outcome !== "success" && body.outcome !== "failed")) {
+      return c.json({ error: "refId and outcome (success|failed)" }, 400);
+    }
+    return c.json({ ok: opts.panel.settle(body.refId, body.outcome) });
+  });
+  app.post("/api/sandbox/pay", async (c) => {
+    const body = await c.req.json<{ refId?: unknown }>().catch(() => ({}) as Record<string, unknown>);
+    if (typeof body.refId !== "string") return c.json({ error: "refId" }, 400);
+    return c.json({ ok: opts.panel.payDeposit(body.refId) });
+  });
+  app.post("/api/sandbox/latency", async (c) => {
+    const body = await c.req.json<{ ms?: unknown }>().catch(() => ({}) as Record<string, unknown>);
+    const ms = Number(body.ms);
+    if (!Number.isInteger(ms) || ms < 0 || ms > 60_000) return c.json({ error: "ms: 0-60000" }, 400);
+    opts.panel.setLatency(ms);
+    return c.json({ ok: true });
+  });
+
+  app.get("/api/events", (c) =>
+    streamSSE(c, async (stream) => {
+      const queue: { event: string; data: string }[] = [];
+      let wake: (() => void) | undefined;
+      const push = (event: string, data: unknown) => {
+        queue.push({ event, data: JSON.stringify(data) });
+        wake?.();
+      };
+      subscribers.add(push);
+      stream.onAbort(() => {
+        subscribers.delete(push);
+        wake?.();
+      });
+      await stream.writeSSE({ event: "hello", data: "{}" });
+      while (!stream.aborted && !stream.closed) {
+        const next = queue.shift();
+        if (next) {
+          await stream.writeSSE(next);
+          continue;
+        }
+        // A comment line every 15 s keeps proxies and the browser from dropping the stream.
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, 15_000);
+          wake = () => {
+            clearTimeout(timer);
+            wake = undefined;
+            resolve();
+          };
+        });
+        if (queue.length === 0 && !stream.aborted) await stream.write(": ping\n\n");
+      }
+      subscribers.delete(push);
+    }),
+  );
+
+  const server = await new Promise<Server>((resolve, reject) => {
+    const s = serve({ fetch: app.fetch, hostname: opts.host, port: opts.port }, () => resolve(s as Server));
+    (s as Server).once("error", reject);
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${opts.host}:${port}/`,
+    close: async () => {
+      unsubscribe();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}
+
+const isPng = (b: Buffer) => b.length > 8 && b.readUInt32BE(0) === 0x89504e47;
+const isJpeg = (b: Buffer) => b.length > 3 && b[0] === 0xff && b[1] === 0xd8;

@@ -1,0 +1,128 @@
+/**
+ * The Bot API emulator as the playground's bot reaches it: real HTTP through grammY's Api with
+ * apiRoot (TELEGRAM_API_ROOT), Telegram's limits and errors, uploads kept for the page, and the
+ * change events the page follows. The emulator's other rules: test/harness/fakeBotApi.test.ts.
+ */
+import { Api, InputFile } from "grammy";
+import QRCode from "qrcode";
+import { afterEach, describe, expect, it } from "vitest";
+import { FakeBotApi, type EmulatorEvent, type FakeServer } from "../../src/playground/botApi.js";
+import { FAKE_BOT_TOKEN } from "../../src/playground/botInfo.js";
+import { createEmulator } from "../../src/playground/index.js";
+import { viewHtml } from "../../src/playground/view.js";
+
+let server: FakeServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function setup(clock?: () => number) {
+  const fake = createEmulator(clock);
+  server = await fake.startServer();
+  const api = new Api(FAKE_BOT_TOKEN, { apiRoot: server.apiRoot });
+  const events: EmulatorEvent[] = [];
+  fake.onChange((e) => events.push(e));
+  return { fake, api, events, apiRoot: server.apiRoot };
+}
+
+describe("the emulator over HTTP", () => {
+  it("refuses what Telegram refuses: long texts and captions, big callback data, bad HTML, edits that change nothing", async () => {
+    const { api } = await setup();
+    await expect(api.sendMessage(1, "x".repeat(4096))).resolves.toMatchObject({ text: "x".repeat(4096) });
+    await expect(api.sendMessage(1, "x".repeat(4097))).rejects.toMatchObject({ error_code: 400, description: "Bad Request: message is too long" });
+    const png = await QRCode.toBuffer("x");
+    await expect(api.sendPhoto(1, new InputFile(png, "qr.png"), { caption: "c".repeat(1025) })).rejects.toMatchObject({
+      description: "Bad Request: message caption is too long",
+    });
+    const keyboard = (data: string) => ({ reply_markup: { inline_keyboard: [[{ text: "OK", callback_data: data }]] } });
+    await expect(api.sendMessage(1, "a", keyboard("d".repeat(64)))).resolves.toBeDefined();
+    await expect(api.sendMessage(1, "a", keyboard("d".repeat(65)))).rejects.toMatchObject({ description: "Bad Request: BUTTON_DATA_INVALID" });
+    await expect(api.sendMessage(1, "Rp10.000 <b>saldo", { parse_mode: "HTML" })).rejects.toMatchObject({
+      error_code: 400,
+      description: expect.stringContaining("can't parse entities"),
+    });
+    const m = await api.sendMessage(1, "<b>Saldo</b>", { parse_mode: "HTML" });
+    await expect(api.editMessageText(1, m.message_id, "<b>Saldo</b>", { parse_mode: "HTML" })).rejects.toMatchObject({
+      description: expect.stringContaining("message is not modified"),
+    });
+    await expect(api.answerCallbackQuery("q1", { text: "t".repeat(201) })).rejects.toMatchObject({ description: "Bad Request: MESSAGE_TOO_LONG" });
+  });
+
+  it("answers 429 with retry_after beyond 30 messages a second per bot, and takes them again a second later", async () => {
+    let now = 1_000_000;
+    const { api } = await setup(() => now);
+    for (let i = 0; i < 30; i++) await api.sendMessage(100 + i, `m${i}`);
+    await expect(api.sendMessage(200, "one too many")).rejects.toMatchObject({
+      error_code: 429,
+      parameters: { retry_after: 1 },
+    });
+    now += 1_000;
+    await expect(api.sendMessage(200, "one too many")).resolves.toBeDefined();
+  });
+
+  it("keeps uploaded photos and documents (multipart) for the page, and serves them to getFile downloads", async () => {
+    const { fake, api, apiRoot } = await setup();
+    const png = await QRCode.toBuffer("00020101021226");
+    const photo = await api.sendPhoto(7, new InputFile(png, "qris.png"), { caption: "<b>QRIS</b>", parse_mode: "HTML" });
+    expect(fake.message(7, photo.message_id)?.file?.bytes.equals(png)).toBe(true);
+    const csv = Buffer.from("tanggal,produk,harga\n2026-11-01,S10,10500\n");
+    const doc = await api.sendDocument(7, new InputFile(csv, "riwayat-2026-11.csv"));
+    expect(doc.document).toMatchObject({ file_name: "riwayat-2026-11.csv", file_size: csv.length });
+    expect(fake.message(7, doc.message_id)?.file).toMatchObject({ filename: "riwayat-2026-11.csv" });
+    const file = await api.getFile(doc.document.file_id);
+    const download = await fetch(`${apiRoot}/file/bot${FAKE_BOT_TOKEN}/${file.file_path}`);
+    expect(Buffer.from(await download.arrayBuffer()).equals(csv)).toBe(true);
+  });
+
+  it("tells a viewer each change: sent, edited, deleted, the toast or alert of a callback answer, the command list", async () => {
+    const { fake, api, events } = await setup();
+    const m = await api.sendMessage(5, "Menunggu");
+    await api.editMessageText(5, m.message_id, "Berhasil");
+    await api.deleteMessage(5, m.message_id);
+    await api.answerCallbackQuery("q9", { text: "Memproses…" });
+    await api.answerCallbackQuery("q10", { text: "Stok kosong", show_alert: true });
+    await api.answerCallbackQuery("q11");
+    await api.setMyCommands([{ command: "saldo", description: "Cek saldo" }], { scope: { type: "all_private_chats" }, language_code: "id" });
+    await api.setMyCommands([{ command: "balance", description: "Balance" }], { scope: { type: "all_private_chats" } });
+    const seen = events.map((e) =>
+      e.type === "message" ? `${e.message.text}${e.message.edited ? " (edited)" : ""}${e.message.deleted ? " (deleted)" : ""}` : e.type === "callbackAnswer" ? `${e.callbackQueryId}:${e.text ?? ""}:${e.showAlert}` : e.type,
+    );
+    expect(seen).toEqual([
+      "Menunggu",
+      "Berhasil (edited)",
+      "Berhasil (edited) (deleted)",
+      "q9:Memproses…:false",
+      "q10:Stok kosong:true",
+      "q11::false",
+      "commands",
+      "commands",
+    ]);
+    // The menu a chat shows follows its language, like Telegram's scope resolution.
+    expect(fake.commandsFor("id").map((c) => c.command)).toEqual(["saldo"]);
+    expect(fake.commandsFor("en").map((c) => c.command)).toEqual(["balance"]);
+  });
+
+  it("keeps a bounded call log in a long session", async () => {
+    const small = new FakeBotApi({ maxCalls: 10 });
+    for (let i = 0; i < 25; i++) await small.fetch(`http://x/bot${FAKE_BOT_TOKEN}/getMe`);
+    expect(small.calls.length).toBe(10);
+    expect(small.calls[0]!.seq).toBe(15);
+  });
+});
+
+describe("message text as the page shows it", () => {
+  it("keeps Telegram's formatting and nothing else", () => {
+    expect(viewHtml("<b>Saldo</b>: <code>Rp1.000</code> &lt;b&gt;", "HTML")).toBe("<b>Saldo</b>: <code>Rp1.000</code> &lt;b&gt;");
+    expect(viewHtml('<strong>a</strong><em>b</em><tg-spoiler>c</tg-spoiler><span class="tg-spoiler">d</span>', "HTML")).toBe(
+      '<b>a</b><i>b</i><span class="spoiler">c</span><span class="spoiler">d</span>',
+    );
+    expect(viewHtml('<a href="https://pay.example/x?a=1&amp;b=2">Bayar</a>', "HTML")).toBe(
+      '<a href="https://pay.example/x?a=1&amp;b=2" target="_blank" rel="noopener noreferrer">Bayar</a>',
+    );
+    // A link to script is shown as text; entities that decode to markup stay text.
+    expect(viewHtml('<a href="javascript:alert(1)">x</a>', "HTML")).toBe("<span>x</span>");
+    expect(viewHtml("&lt;img src=x onerror=alert(1)&gt;", "HTML")).toBe("&lt;img src=x onerror=alert(1)&gt;");
+    expect(viewHtml("<b>plain</b> & <i>", undefined)).toBe("&lt;b&gt;plain&lt;/b&gt; &amp; &lt;i&gt;");
+  });
+});

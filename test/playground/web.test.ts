@@ -1,0 +1,204 @@
+/**
+ * The playground as the page uses it, without a browser: the real app polling the emulator over
+ * HTTP, the page's JSON API and its live event stream. Real time (the app runs on the system
+ * clock as under `npm start`); each wait is for a reply, bounded by expect.poll.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import http from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { InputFile } from "grammy";
+import QRCode from "qrcode";
+import { afterEach, describe, expect, it } from "vitest";
+import { silentLogger } from "../../src/logger.js";
+import { startPlayground, type Playground } from "../../src/playground/index.js";
+import type { MessageView } from "../../src/playground/view.js";
+
+let cleanup: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const fn of cleanup.reverse()) await fn();
+  cleanup = [];
+});
+
+async function playground(opts: { dataDir?: string; reset?: boolean } = {}): Promise<Playground> {
+  let dataDir = opts.dataDir;
+  if (dataDir === undefined) {
+    const dir = await mkdtemp(join(tmpdir(), "playground-"));
+    cleanup.push(() => rm(dir, { recursive: true, force: true }));
+    dataDir = dir;
+  }
+  const pg = await startPlayground({ dataDir, port: 0, logger: silentLogger, settleMs: 10 * 60_000, ...(opts.reset ? { reset: true } : {}) });
+  cleanup.push(() => pg.stop());
+  return pg;
+}
+
+const post = async (pg: Playground, path: string, body: unknown) => {
+  const res = await fetch(new URL(path, pg.url), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+};
+const chat = async (pg: Playground, user: number) =>
+  (await (await fetch(new URL(`api/chat/${user}`, pg.url))).json()) as { messages: MessageView[]; commands: { command: string }[] };
+const say = (pg: Playground, user: number, text: string) => post(pg, `api/chat/${user}/send`, { text });
+/** What the reader sees of a message (the page's markup removed). */
+const seen = (m: MessageView | undefined) => (m?.html ?? "").replace(/<[^>]+>/g, "");
+/** Waits for the chat's newest bot message to show `text`; returns it. */
+async function botSays(pg: Playground, user: number, text: string | RegExp): Promise<MessageView> {
+  let last: MessageView | undefined;
+  await expect
+    .poll(async () => {
+      last = (await chat(pg, user)).messages.filter((m) => m.from === "bot").at(-1);
+      return seen(last);
+    }, { timeout: 10_000 })
+    .toMatch(text);
+  return last!;
+}
+
+describe("the playground's page API", () => {
+  it("serves the page, and each user's chat answers as that user: linked reseller, new user, admin", async () => {
+    const pg = await playground();
+    const page = await fetch(pg.url);
+    expect(page.headers.get("content-type")).toContain("text/html");
+    expect(await page.text()).toContain('<script type="module" src="/app.js">');
+    expect((await fetch(new URL("app.js", pg.url))).status).toBe(200);
+    expect((await fetch(new URL("style.css", pg.url))).status).toBe(200);
+
+    await say(pg, 1001, "/start");
+    await botSays(pg, 1001, "Akun Anda sudah terhubung");
+    await say(pg, 1002, "/start");
+    await botSays(pg, 1002, "kirim API key Anda");
+    await say(pg, 1003, "/admin");
+    await botSays(pg, 1003, "Perintah admin");
+    // The newcomer is no admin: the admin command does nothing for them.
+    await say(pg, 1002, "/ceksaldo");
+    await say(pg, 1002, "/bantuan");
+    await botSays(pg, 1002, "❓ Bantuan");
+    expect((await chat(pg, 1002)).messages.map(seen).join("\n")).not.toContain("Mengecek saldo");
+    expect((await chat(pg, 1001)).messages.map(seen).join("\n")).not.toContain("Saldo Anda");
+    // The README's way for the newcomer to link: the sandbox key it names.
+    await say(pg, 1002, "SANDBOX-KEY-LOW");
+    await botSays(pg, 1002, "API key terhubung");
+    expect(pg.app.store.getApiKey(1002)).toBe("SANDBOX-KEY-LOW");
+  });
+
+  it("an admin's balance round arrives live in the other linked chat, over the event stream", async () => {
+    const pg = await playground();
+    const events = await fetch(new URL("api/events", pg.url));
+    const reader = events.body!.getReader();
+    cleanup.push(() => reader.cancel());
+    let text = "";
+    const readUntil = async (pattern: RegExp) => {
+      const decoder = new TextDecoder();
+      while (!pattern.test(text)) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`stream ended before ${pattern}: ${text}`);
+        text += decoder.decode(value, { stream: true });
+      }
+    };
+    await readUntil(/event: hello/);
+    await say(pg, 1003, "/ceksaldo");
+    await readUntil(/event: message\ndata: \{[^\n]*"chatId":1001,"from":"bot"[^\n]*Saldo Anda/);
+    const reseller = await botSays(pg, 1001, "Saldo Anda");
+    expect(reseller.html).toContain("Rp1.000.000");
+  });
+
+  it("buttons: a tap edits the message in place; only a button the message carries can be tapped", async () => {
+    const pg = await playground();
+    await say(pg, 1001, "/beli");
+    const menu = await botSays(pg, 1001, /.+/);
+    const pulsa = menu.keyboard.flat().find((b) => b.text.includes("Pulsa"))!;
+    expect((await post(pg, "api/chat/1001/press", { messageId: menu.id, data: pulsa.data })).status).toBe(200);
+    await expect.poll(async () => seen((await chat(pg, 1001)).messages.find((m) => m.id === menu.id)), { timeout: 10_000 }).toContain("provider");
+    const edited = (await chat(pg, 1001)).messages.find((m) => m.id === menu.id)!;
+    expect(edited.edited).toBe(true);
+    expect((await post(pg, "api/chat/1001/press", { messageId: menu.id, data: "made-up" })).status).toBe(400);
+    expect((await post(pg, "api/chat/1002/press", { messageId: menu.id, data: pulsa.data })).status).toBe(400);
+  });
+
+  it("the ID/EN switch: the command menu and the bot's answers follow the language", async () => {
+    const pg = await playground();
+    expect((await chat(pg, 1001)).commands.map((c) => c.command)).toContain("saldo");
+    const switched = await post(pg, "api/chat/1001/lang", { lang: "en" });
+    expect((switched.body.commands as { command: string }[]).map((c) => c.command)).toContain("balance");
+    expect((await chat(pg, 1001)).commands.map((c) => c.command)).not.toContain("saldo");
+    await say(pg, 1001, "/start");
+    await botSays(pg, 1001, "Your account is linked");
+    expect((await post(pg, "api/chat/1001/lang", { lang: "fr" })).status).toBe(400);
+  });
+
+  it("photos are served as images, documents as a download with their name", async () => {
+    const pg = await playground();
+    const png = await QRCode.toBuffer("00020101");
+    const photo = await pg.app.bot.api.sendPhoto(1001, new InputFile(png, "qris.png"));
+    const doc = await pg.app.bot.api.sendDocument(1001, new InputFile(Buffer.from("a,b\n1,2\n"), "riwayat.csv"));
+    const views = (await chat(pg, 1001)).messages;
+    expect(views.find((m) => m.id === photo.message_id)?.file).toEqual({ name: "qris.png", image: true });
+    expect(views.find((m) => m.id === doc.message_id)?.file).toEqual({ name: "riwayat.csv", image: false });
+    const img = await fetch(new URL(`api/file/1001/${photo.message_id}`, pg.url));
+    expect(img.headers.get("content-type")).toBe("image/png");
+    expect(Buffer.from(await img.arrayBuffer()).equals(png)).toBe(true);
+    const csv = await fetch(new URL(`api/file/1001/${doc.message_id}`, pg.url));
+    expect(csv.headers.get("content-disposition")).toBe('attachment; filename="riwayat.csv"');
+    expect(await csv.text()).toBe("a,b\n1,2\n");
+  });
+
+  it("the sandbox panel: a pending deposit is listed and the customer pays it; the provider can be made slow", async () => {
+    const pg = await playground();
+    await say(pg, 1001, "/deposit");
+    await botSays(pg, 1001, "QRIS");
+    await say(pg, 1001, "qris");
+    const methods = await botSays(pg, 1001, /.+/);
+    const qris = methods.keyboard.flat().find((b) => /^QRIS · /.test(b.text))!;
+    await post(pg, "api/chat/1001/press", { messageId: methods.id, data: qris.data });
+    await botSays(pg, 1001, "Minimal");
+    await say(pg, 1001, "50000");
+    const confirm = await botSays(pg, 1001, "Metode: QRIS");
+    const ok = confirm.keyboard.flat().find((b) => b.text.includes("Konfirmasi"))!;
+    await post(pg, "api/chat/1001/press", { messageId: confirm.id, data: ok.data });
+    type Pending = { refId: string; kind: string; status: string };
+    const pending = async () => ((await (await fetch(new URL("api/sandbox", pg.url))).json()) as { pending: Pending[] }).pending;
+    await expect.poll(async () => (await pending()).map((p) => `${p.kind}:${p.status}`), { timeout: 10_000 }).toEqual(["deposit:pending"]);
+    const [deposit] = await pending();
+    expect((await post(pg, "api/sandbox/settle", { refId: deposit!.refId, outcome: "success" })).body).toEqual({ ok: false });
+    expect((await post(pg, "api/sandbox/pay", { refId: deposit!.refId })).body).toEqual({ ok: true });
+    // The watcher sees the payment and tells the chat.
+    await expect
+      .poll(async () => (await chat(pg, 1001)).messages.map(seen).join("\n"), { timeout: 15_000 })
+      .toMatch(/Pembayaran deposit diterima|Deposit masuk/);
+    expect((await pending()).map((p) => `${p.kind}:${p.status}`)).not.toContain("deposit:pending");
+
+    expect((await post(pg, "api/sandbox/latency", { ms: 3000 })).body).toEqual({ ok: true });
+    expect(((await (await fetch(new URL("api/sandbox", pg.url))).json()) as { latencyMs: number }).latencyMs).toBe(3000);
+    expect((await post(pg, "api/sandbox/latency", { ms: -1 })).status).toBe(400);
+  }, 30_000);
+
+  it("only this machine's browser drives it: no form posts from other sites, no other host names", async () => {
+    const pg = await playground();
+    const form = await fetch(new URL("api/chat/1001/send", pg.url), { method: "POST", headers: { "content-type": "text/plain" }, body: '{"text":"/saldo"}' });
+    expect(form.status).toBe(415);
+    const status = await new Promise<number | undefined>((resolve, reject) => {
+      const req = http.request(new URL("api/users", pg.url), { headers: { host: "attacker.example:3000" } }, (res) => {
+        res.resume();
+        resolve(res.statusCode);
+      });
+      req.on("error", reject);
+      req.end();
+    });
+    expect(status).toBe(403);
+    expect((await chat(pg, 1001)).messages).toEqual([]);
+  });
+
+  it("keeps its folder across starts; reset starts empty", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "playground-"));
+    cleanup.push(() => rm(dir, { recursive: true, force: true }));
+    const first = await playground({ dataDir: dir });
+    first.app.store.updateChat(1002, { lang: "en" });
+    await first.stop();
+    const again = await playground({ dataDir: dir });
+    expect(again.app.store.getChat(1002)?.lang).toBe("en");
+    await again.stop();
+    const fresh = await playground({ dataDir: dir, reset: true });
+    expect(fresh.app.store.getChat(1002)).toBeUndefined();
+    // The seeded chats are linked again.
+    expect(fresh.app.store.getApiKey(1001)).toBeDefined();
+  });
+});
