@@ -1,8 +1,8 @@
 /**
  * The playground in a real browser: headless Chromium from the system (installed by
  * .ci/install-chromium.sh; CI runs it), driven by playwright-core, no browser download. Opens the
- * page, does a /beli to its success notice and a QRIS /deposit, and saves docs/playground.png
- * for the README. Real time (the page, Chromium and the watcher's 5 s checks): kept under ~60 s.
+ * page, does a /beli to its success notice and a QRIS /deposit, and takes a screenshot (docs/playground.png
+ * for the README with UPDATE_SHOTS=1, as `npm run shots` does). Real time (the page, Chromium and the watcher's 5 s checks): kept under ~60 s.
  */
 import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -104,6 +104,8 @@ describe.skipIf(!hasChromium)(title, () => {
 
     await page.locator("#toast").waitFor({ state: "hidden" });
     await photo.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: join(ROOT, "docs", "playground.png") });
+    // The README's picture is redrawn only on purpose (npm run shots); a test run leaves the tree clean.
+    const shot = process.env.UPDATE_SHOTS === "1" ? join(ROOT, "docs", "playground.png") : join(tmpdir(), "playground-browser-test.png");
+    await page.screenshot({ path: shot });
   }, 60_000);
 });
