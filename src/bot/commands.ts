@@ -18,6 +18,8 @@ export const COMMANDS: readonly (readonly [string, string, string])[] = [
   ["status", "status", "cmd-status"],
   ["riwayat", "history", "cmd-riwayat"],
   ["peringatan", "alerts", "cmd-alerts"],
+  ["markup", "markup", "cmd-markup"],
+  ["hargajual", "sellprice", "cmd-hargajual"],
   ["bahasa", "language", "cmd-bahasa"],
   ["kunci", "key", "cmd-kunci"],
   ["keluar", "logout", "cmd-keluar"],

@@ -23,6 +23,7 @@ import { alertsModule } from "./features/alerts.js";
 import { billModule } from "./features/bill.js";
 import { depositModule } from "./features/deposit.js";
 import { historyModule } from "./features/history.js";
+import { markupModule } from "./features/markup.js";
 import { statusModule } from "./features/status.js";
 import { topupModule } from "./features/topup.js";
 import { transferModule } from "./features/transfer.js";
@@ -153,6 +154,7 @@ export function createBot(token: string, deps: BotDeps, botConfig: BotConfig = {
     historyModule,
     alertsModule,
     adminModule,
+    markupModule,
   ];
   for (const m of modules) {
     for (const flow of m.flows ?? []) {

@@ -84,7 +84,10 @@ function shortWib(ctx: BaseContext, at: number): string {
  * Sends the confirm screen for a saved draft and remembers its message for later edits. Refused up
  * front when the balance cannot pay it; a warning first when the same purchase may still go through.
  */
-export async function showConfirm(ctx: BaseContext, kind: MoneyKind, tx: TxRecord): Promise<void> {
+export async function showConfirm(ctx: BaseContext, kind: MoneyKind, draft: TxRecord): Promise<void> {
+  // The selling price is fixed here, with the screen that shows it: a later rule change does not move it.
+  const sale = kind.sale?.(ctx, draft);
+  const tx = sale ? ctx.deps.store.updateTx(draft.refId, { sale }) : draft;
   const cost = kind.cost?.(tx);
   const balance = cost === undefined ? undefined : await knownBalance(ctx);
   if (cost !== undefined && balance !== undefined && balance < cost) {
