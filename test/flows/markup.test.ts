@@ -183,6 +183,7 @@ describe("selling prices on the confirm screen and the record", () => {
     await w.clock.advance(6000);
     await u.sendCommand("status", draft!.refId);
     expect(w.store.getTx(draft!.refId)).toMatchObject({ status: "success", sale: { price, profit: price - cost } });
+    expect(u.lastReply()).toContain(`Harga jual: ${rupiah(price)}`);
 
     // A new sale takes the new rule.
     await u.sendCommand("beli", "S10 081298765432");
@@ -210,6 +211,20 @@ describe("selling prices on the confirm screen and the record", () => {
     await u.pressButton("🔁 Coba lagi");
     expect(u.lastReply()).toContain(`Harga modal: ${rupiah(cost + 700)}`);
     expect(u.lastReply()).toContain(`Harga jual: ${rupiah(up100(cost + 700 + 2000))}`);
+    expectNoFailures(u);
+  });
+
+  it("a provider that charges less than the confirmed cost: the selling price stays, the profit grows by the difference", async () => {
+    w = await makeWorld();
+    const u = await w.linkedUser({ languageCode: "id" });
+    const cost = await costOf("S10");
+    await u.sendCommand("markup", "2000");
+    await u.sendCommand("beli", "S10 081234567890");
+    const price = up100(cost + 2000);
+    w.sandbox.setPrice("S10", cost - 300);
+    await u.pressButton(/Konfirmasi/);
+    expect(w.sandbox.calls(CREATE).map((c) => c.body.limit_price)).toEqual([String(cost)]);
+    expect(txs(u)[0]).toMatchObject({ status: "pending", amount: cost - 300, sale: { price, profit: price - cost + 300 } });
     expectNoFailures(u);
   });
 
