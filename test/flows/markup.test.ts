@@ -235,6 +235,9 @@ describe("selling prices on the confirm screen and the record", () => {
     expect(u.lastReply()).toContain("Bills (your admin fee): +Rp2.500");
     await u.sendCommand("markup", "tagihan 3000"); // the Indonesian word works in English too
     expect(u.lastReply()).toContain("Bills (your admin fee): +Rp3.000");
+    // A bill fee alone leaves the prepaid lists as they were.
+    await u.sendCommand("prices", "tsel 10");
+    expect(u.lastReply()).not.toContain("cost");
     await u.sendCommand("markup", "10%"); // a prepaid rule: not for bills
 
     await u.sendCommand("bill");

@@ -64,12 +64,16 @@ const CATEGORY_ICONS = new Map([
   ["games", "🎮"],
 ]);
 
-/** A product's selling price under the chat's rules; undefined when the chat has none (lists look as without). */
+/** A product's selling price under the chat's rules; undefined when no rule applies to it (shown as without rules). */
 type Seller = (p: PrepaidProduct) => Quote | undefined;
 
 function seller(ctx: BaseContext): Seller {
   const rules = chatRules(ctx);
-  return noRules(rules) ? () => undefined : (p) => quoteProduct(rules, p);
+  if (noRules(rules)) return () => undefined;
+  return (p) => {
+    const quote = quoteProduct(rules, p);
+    return quote.source === "none" ? undefined : quote;
+  };
 }
 
 function productLabel(p: PrepaidProduct, sell: Seller): string {
