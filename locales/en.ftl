@@ -122,6 +122,8 @@ help =
     /export: download a month of transactions as CSV
     /customers: saved customers (search: <code>/customers budi</code>)
     /alerts: low-balance alerts
+    /markup: your shop's selling prices (profit per product)
+    /sellprice: a fixed selling price for one product
     /language: switch language
     /key: replace the API key
     /logout: remove the API key from the bot
@@ -142,6 +144,8 @@ cmd-laporan = Sales and profit report
 cmd-ekspor = Export transactions as CSV
 cmd-pelanggan = Saved customers
 cmd-alerts = Balance alerts
+cmd-markup = Selling prices (markup)
+cmd-hargajual = Fixed selling price for a product
 cmd-bahasa = Switch language
 cmd-kunci = Replace API key
 cmd-keluar = Remove API key
@@ -216,6 +220,8 @@ receipt-message = Note
 receipt-ref = Reference id
 receipt-upstream-id = Provider id
 receipt-created = Time
+receipt-sale-price = Selling price
+receipt-profit = Profit
 
 # Prices and prepaid purchases (/prices, /topup). Money is already formatted by code (Rp10.000).
 
@@ -237,6 +243,9 @@ topup-pick-product = Tap a product to buy it. ⛔ = out of stock, cannot be boug
 prices-page = Page { $page } of { $pages }
 prices-category = Category
 prices-availability = Availability
+prices-cost-line = cost { $cost }
+prices-sale-price = Selling price
+prices-cost = Cost
 prices-available = ✅ Available
 prices-empty = ⛔ Out of stock (cannot be bought right now)
 prices-search-title = 🔎 Results for "<b>{ $query }</b>": { $count } products
@@ -261,8 +270,40 @@ topup-confirm-product = Product
 topup-confirm-code = Code
 topup-confirm-target = Target
 topup-confirm-price = Price
+topup-confirm-cost = Cost
+topup-confirm-sale = Selling price
+topup-confirm-profit = Profit
 topup-price-changed = 💱 The price has changed: now <b>{ $price }</b> (was { $old }). Press "Try again" to buy at the new price.
 topup-now-empty = ⛔ { $name } is now out of stock.
+
+## Selling prices (/markup, /sellprice)
+markup-title = 💹 <b>Selling prices of your shop</b>
+markup-none = No rules yet: every product sells at cost.
+markup-line-all = All products: { $markup }
+markup-line-category = Category { $name }: { $markup }
+markup-line-product = Product { $code }: { $markup }
+markup-line-fixed = Fixed price { $code }: { $price }
+markup-line-bills = Bills (your admin fee): +{ $fee }
+markup-explain =
+    The most specific rule wins: fixed price › product code › category › all products. Selling prices are rounded up to the next Rp100. Transfers and deposits have no markup.
+    Examples: <code>/markup 2000</code> · <code>/markup 5%</code> · <code>/markup pulsa 1500</code> · <code>/markup PLN100 2500</code> · <code>/markup bills 2500</code> (your admin fee on bills) · <code>/sellprice S10 12000</code>
+    Remove: <code>/markup clear pulsa</code> · <code>/markup clear bills</code> · <code>/markup clear</code> (the all-products rule) · <code>/markup clear all</code>
+markup-saved = ✅ Selling-price rule saved. It applies from the next confirm screen.
+markup-cleared = ✅ All selling-price rules removed.
+markup-unreadable = ❓ I couldn't read that rule. Examples: <code>/markup 2000</code> (Rp2.000 per sale), <code>/markup 5%</code>, <code>/markup pulsa 1500</code>, <code>/markup PLN100 2500</code>. Nothing was changed.
+markup-percent-range = ❓ A percentage must be between 0% and 100%, e.g. <code>/markup 5%</code>. Nothing was changed.
+markup-flat-range = ❓ A markup can be at most { $max } per sale, e.g. <code>/markup 2000</code>. Nothing was changed.
+markup-bills-flat = ❓ Your admin fee for bills is an amount in rupiah, not a percentage, e.g. <code>/markup bills 2500</code>. Nothing was changed.
+markup-unknown-target = ❓ No category or product code { $word }. Categories: { $categories }. Examples: <code>/markup pulsa 1500</code> or <code>/markup PLN100 2500</code>. Nothing was changed.
+markup-no-rule = There is no rule for { $what }, so nothing was removed. See your rules with /markup.
+markup-what-all = all products
+sellprice-usage = Fix one product's selling price: <code>/sellprice CODE PRICE</code>, e.g. <code>/sellprice PLN100 102500</code>. Remove it: <code>/sellprice PLN100 clear</code>.
+sellprice-unreadable = ❓ I couldn't read that price. Nothing was changed.
+sellprice-unknown-code = ❓ The product code { $code } was not found. See the codes in /prices. Nothing was changed.
+sellprice-set = ✅ The selling price of { $name } ({ $code }) is now { $price } (cost today { $cost }, profit { $profit }).
+sellprice-below-cost = ⚠️ That is below today's cost ({ $cost }): you lose money on every sale.
+sellprice-removed = ✅ The fixed price of { $code } was removed; your /markup rules apply again.
+sellprice-none-for = There is no fixed price for { $code }. See your rules with /markup.
 
 ## Target
 target-ask-phone = 📞 Send the phone number to top up (e.g. <code>081234567890</code>).
@@ -321,6 +362,9 @@ bill-line-bill = Bill: { $amount }
 bill-line-admin = Admin fee: { $amount }
 bill-line-total = <b>Total the customer owes: { $amount }</b>
 bill-line-cost = Your cost (debited from your balance): <b>{ $amount }</b>
+bill-line-shop-fee = Your shop's admin fee: { $amount }
+bill-line-sale = Selling price: <b>{ $amount }</b>
+bill-line-profit = Profit: <b>{ $amount }</b>
 
 bill-low-balance = Your balance is { $balance } and this bill costs { $cost }. Top up with /deposit, then press Try again (the bill will be checked again).
 bill-low-balance-short = Top up with /deposit, then press Try again (the bill will be checked again).

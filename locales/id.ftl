@@ -122,6 +122,8 @@ help =
     /ekspor: unduh transaksi sebulan sebagai CSV
     /pelanggan: pelanggan tersimpan (cari: <code>/pelanggan budi</code>)
     /peringatan: peringatan saldo menipis
+    /markup: harga jual toko Anda (untung per produk)
+    /hargajual: harga jual tetap satu produk
     /bahasa: ganti bahasa
     /kunci: ganti API key
     /keluar: hapus API key dari bot
@@ -142,6 +144,8 @@ cmd-laporan = Laporan penjualan dan untung
 cmd-ekspor = Ekspor transaksi ke CSV
 cmd-pelanggan = Pelanggan tersimpan
 cmd-alerts = Peringatan saldo
+cmd-markup = Harga jual (markup)
+cmd-hargajual = Harga jual tetap satu produk
 cmd-bahasa = Ganti bahasa
 cmd-kunci = Ganti API key
 cmd-keluar = Hapus API key
@@ -216,6 +220,8 @@ receipt-message = Keterangan
 receipt-ref = ID referensi
 receipt-upstream-id = ID penyedia
 receipt-created = Waktu
+receipt-sale-price = Harga jual
+receipt-profit = Untung
 
 # Harga dan pembelian prabayar (/harga, /beli). Uang sudah diformat oleh kode (Rp10.000).
 
@@ -237,6 +243,9 @@ topup-pick-product = Ketuk produk untuk membelinya. ⛔ = stok kosong, tidak bis
 prices-page = Halaman { $page } dari { $pages }
 prices-category = Kategori
 prices-availability = Ketersediaan
+prices-cost-line = modal { $cost }
+prices-sale-price = Harga jual
+prices-cost = Harga modal
 prices-available = ✅ Tersedia
 prices-empty = ⛔ Stok kosong (tidak bisa dibeli sekarang)
 prices-search-title = 🔎 Hasil untuk "<b>{ $query }</b>": { $count } produk
@@ -261,8 +270,40 @@ topup-confirm-product = Produk
 topup-confirm-code = Kode
 topup-confirm-target = Tujuan
 topup-confirm-price = Harga
+topup-confirm-cost = Harga modal
+topup-confirm-sale = Harga jual
+topup-confirm-profit = Untung
 topup-price-changed = 💱 Harganya berubah: sekarang <b>{ $price }</b> (tadi { $old }). Tekan "Coba lagi" untuk membeli dengan harga baru.
 topup-now-empty = ⛔ { $name } sekarang sedang kosong.
+
+## Harga jual (/markup, /hargajual)
+markup-title = 💹 <b>Harga jual toko Anda</b>
+markup-none = Belum ada aturan: semua produk dijual seharga modal.
+markup-line-all = Semua produk: { $markup }
+markup-line-category = Kategori { $name }: { $markup }
+markup-line-product = Produk { $code }: { $markup }
+markup-line-fixed = Harga tetap { $code }: { $price }
+markup-line-bills = Tagihan (admin toko Anda): +{ $fee }
+markup-explain =
+    Yang paling khusus berlaku: harga tetap › kode produk › kategori › semua produk. Harga jual dibulatkan ke atas ke kelipatan Rp100. Transfer dan deposit tanpa markup.
+    Contoh: <code>/markup 2000</code> · <code>/markup 5%</code> · <code>/markup pulsa 1500</code> · <code>/markup PLN100 2500</code> · <code>/markup tagihan 2500</code> (admin toko untuk tagihan) · <code>/hargajual S10 12000</code>
+    Hapus: <code>/markup hapus pulsa</code> · <code>/markup hapus tagihan</code> · <code>/markup hapus</code> (aturan semua produk) · <code>/markup hapus semua</code>
+markup-saved = ✅ Aturan harga jual disimpan. Berlaku untuk layar konfirmasi berikutnya.
+markup-cleared = ✅ Semua aturan harga jual dihapus.
+markup-unreadable = ❓ Aturan tidak terbaca. Contoh: <code>/markup 2000</code> (Rp2.000 per penjualan), <code>/markup 5%</code>, <code>/markup pulsa 1500</code>, <code>/markup PLN100 2500</code>. Tidak ada yang diubah.
+markup-percent-range = ❓ Persen harus antara 0% dan 100%, mis. <code>/markup 5%</code>. Tidak ada yang diubah.
+markup-flat-range = ❓ Markup paling besar { $max } per penjualan, mis. <code>/markup 2000</code>. Tidak ada yang diubah.
+markup-bills-flat = ❓ Admin toko untuk tagihan berupa nominal rupiah, bukan persen, mis. <code>/markup tagihan 2500</code>. Tidak ada yang diubah.
+markup-unknown-target = ❓ Tidak ada kategori atau kode produk { $word }. Kategori: { $categories }. Contoh: <code>/markup pulsa 1500</code> atau <code>/markup PLN100 2500</code>. Tidak ada yang diubah.
+markup-no-rule = Tidak ada aturan untuk { $what }, jadi tidak ada yang dihapus. Lihat aturan Anda dengan /markup.
+markup-what-all = semua produk
+sellprice-usage = Tetapkan harga jual satu produk: <code>/hargajual KODE HARGA</code>, mis. <code>/hargajual PLN100 102500</code>. Hapus: <code>/hargajual PLN100 hapus</code>.
+sellprice-unreadable = ❓ Harga tidak terbaca. Tidak ada yang diubah.
+sellprice-unknown-code = ❓ Produk dengan kode { $code } tidak ditemukan. Lihat kode di /harga. Tidak ada yang diubah.
+sellprice-set = ✅ Harga jual { $name } ({ $code }) sekarang { $price } (modal saat ini { $cost }, untung { $profit }).
+sellprice-below-cost = ⚠️ Di bawah harga modal saat ini ({ $cost }): Anda rugi pada setiap penjualan.
+sellprice-removed = ✅ Harga tetap { $code } dihapus; aturan /markup berlaku lagi.
+sellprice-none-for = Tidak ada harga tetap untuk { $code }. Lihat aturan Anda dengan /markup.
 
 ## Tujuan
 target-ask-phone = 📞 Kirim nomor HP tujuan (mis. <code>081234567890</code>).
@@ -315,6 +356,9 @@ bill-line-bill = Tagihan: { $amount }
 bill-line-admin = Biaya admin: { $amount }
 bill-line-total = <b>Total tagihan pelanggan: { $amount }</b>
 bill-line-cost = Harga modal Anda (dipotong dari saldo): <b>{ $amount }</b>
+bill-line-shop-fee = Biaya admin toko Anda: { $amount }
+bill-line-sale = Harga jual: <b>{ $amount }</b>
+bill-line-profit = Untung: <b>{ $amount }</b>
 
 bill-low-balance = Saldo Anda { $balance }, sedangkan tagihan ini memotong { $cost }. Isi saldo lewat /deposit, lalu tekan Coba lagi (tagihan akan dicek ulang).
 bill-low-balance-short = Isi saldo lewat /deposit, lalu tekan Coba lagi (tagihan akan dicek ulang).

@@ -22,6 +22,8 @@ export const COMMANDS: readonly (readonly [string, string, string])[] = [
   ["ekspor", "export", "cmd-ekspor"],
   ["pelanggan", "customers", "cmd-pelanggan"],
   ["peringatan", "alerts", "cmd-alerts"],
+  ["markup", "markup", "cmd-markup"],
+  ["hargajual", "sellprice", "cmd-hargajual"],
   ["bahasa", "language", "cmd-bahasa"],
   ["kunci", "key", "cmd-kunci"],
   ["keluar", "logout", "cmd-keluar"],

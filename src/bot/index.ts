@@ -26,6 +26,7 @@ import { depositModule } from "./features/deposit.js";
 import { historyModule } from "./features/history.js";
 import { shopModule } from "./features/shop.js";
 import { reportModule } from "./features/report.js";
+import { markupModule } from "./features/markup.js";
 import { statusModule } from "./features/status.js";
 import { topupModule } from "./features/topup.js";
 import { transferModule } from "./features/transfer.js";
@@ -159,6 +160,7 @@ export function createBot(token: string, deps: BotDeps, botConfig: BotConfig = {
     alertsModule,
     adminModule,
     customersModule,
+    markupModule,
   ];
   for (const m of modules) {
     for (const flow of m.flows ?? []) {

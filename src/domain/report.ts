@@ -5,31 +5,9 @@
  */
 import { formatWib, WIB_OFFSET_MS } from "../time.js";
 import { detailOf, type TxRecord } from "../store/types.js";
+import { costOf, isSale, profitOf, sellingPrice } from "./sale.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** A sale to a customer: prepaid products and bills (transfers and deposits are the reseller's own). */
-function isSale(tx: TxRecord): boolean {
-  return tx.kind === "prepaid" || tx.kind === "postpaid";
-}
-
-/** What the reseller paid the provider for a sale: the price charged (prepaid) or the bill total. */
-export function costOf(tx: TxRecord): number {
-  return tx.amount;
-}
-
-/** What the customer paid: the selling price fixed at confirm time, or the cost when none was set. */
-export function sellingPrice(tx: TxRecord): number {
-  return tx.sale?.price ?? costOf(tx);
-}
-
-/**
- * What the reseller earned on a sale: selling price minus what was really charged. Equals the
- * saved `sale.profit` unless the provider charged another price than the one confirmed.
- */
-export function profitOf(tx: TxRecord): number {
-  return sellingPrice(tx) - costOf(tx);
-}
 
 /** "2026-11-23": the WIB calendar day of an instant. */
 export function wibDay(at: number): string {

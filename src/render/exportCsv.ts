@@ -4,7 +4,7 @@
  * rupiah (102200) so spreadsheets sum them. Pure: records and translate in, bytes out.
  */
 import { stringify } from "csv-stringify/sync";
-import { costOf, profitOf, sellingPrice } from "../domain/report.js";
+import { costOf, profitOf, sellingPrice } from "../domain/sale.js";
 import { formatWib } from "../time.js";
 import type { Lang, TxRecord } from "../store/types.js";
 import type { Translate } from "./i18n.js";

@@ -46,6 +46,9 @@ export function receiptText(t: Translate, lang: Lang, tx: TxRecord): string {
     ...line("receipt-amount", rupiah(tx.amount)),
     ...line("receipt-fee", charged && tx.fee ? rupiah(tx.fee) : undefined),
     ...line("receipt-total", charged && tx.total !== undefined && tx.total !== tx.amount ? rupiah(tx.total) : undefined),
+    // The reseller's own selling price and profit (never on the customer's receipt image).
+    ...line("receipt-sale-price", charged && tx.sale ? rupiah(tx.sale.price) : undefined),
+    ...line("receipt-profit", charged && tx.sale ? rupiah(tx.sale.profit) : undefined),
     ...line("receipt-sn", tx.sn ? `<code>${html(tx.sn)}</code>` : undefined),
     ...line("receipt-status", statusLabel(t, lang, tx.status, tx.kind, tx.kind === "deposit" && detailOf(tx, "deposit").instant !== undefined)),
     // Only a refusal's reason helps the reader; internal notes of unknown outcomes stay out.

@@ -8,6 +8,7 @@ import { detailOf, type Lang, type TxRecord } from "../store/types.js";
 import type { Translate } from "./i18n.js";
 import { clipHtml, html, rupiah, wibTime } from "./format.js";
 import { IMAGE_FONT } from "./png.js";
+import { sellingPrice } from "../domain/sale.js";
 
 /** Pixel width of the receipt image: a phone screen's width, as printed receipts are narrow. */
 export const RECEIPT_WIDTH = 576;
@@ -16,11 +17,6 @@ export const CAPTION_MAX = 1024;
 /** Longest shop name and footer /toko accepts (they must fit the image and the caption). */
 export const SHOP_NAME_MAX = 40;
 export const SHOP_FOOTER_MAX = 120;
-
-/** What the customer pays: the selling price fixed at confirm time, else the cost (sold at cost). */
-export function sellingPrice(tx: TxRecord): number {
-  return tx.sale?.price ?? tx.amount;
-}
 
 /** A PLN prepaid token (20 digits, the part before any "/"), grouped in fours; else undefined. */
 export function plnToken(tx: TxRecord): { token: string; rest: string } | undefined {

@@ -6,11 +6,7 @@ import type { InlineKeyboardButton } from "grammy/types";
 import type { Translate } from "./i18n.js";
 import { cb } from "./callbacks.js";
 import type { Lang, TxRecord } from "../store/types.js";
-
-/** A sale to a customer: prepaid products and bills (transfers and deposits are the reseller's own). */
-export function isSale(tx: TxRecord): boolean {
-  return tx.kind === "prepaid" || tx.kind === "postpaid";
-}
+import { isSale } from "../domain/sale.js";
 
 export function saleActionRows(t: Translate, lang: Lang, tx: TxRecord): InlineKeyboardButton[][] {
   if (tx.status !== "success") return [];

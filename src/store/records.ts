@@ -53,6 +53,22 @@ export const SavedCustomerSchema = z.object({
 });
 export type SavedCustomer = z.infer<typeof SavedCustomerSchema>;
 
+/** A markup on the cost: flat rupiah per sale, or a percent of the cost (up to two decimals). */
+export const MarkupSchema = z.union([z.object({ flat: z.int().nonnegative() }), z.object({ percent: z.number().nonnegative() })]);
+export type Markup = z.infer<typeof MarkupSchema>;
+
+/** A chat's selling-price rules; keys of `categories` are category keys (catalog groupKey), of `products` product codes. */
+export const PricingRulesSchema = z.object({
+  all: MarkupSchema.optional(),
+  categories: z.record(z.string(), MarkupSchema).optional(),
+  products: z.record(z.string(), MarkupSchema).optional(),
+  /** Selling prices fixed outright (/hargajual), by product code. */
+  fixed: z.record(z.string(), z.int().positive()).optional(),
+  /** The reseller's own admin fee added to a bill's total. */
+  billFee: z.int().nonnegative().optional(),
+});
+export type PricingRules = z.infer<typeof PricingRulesSchema>;
+
 export const ChatRecordSchema = z.object({
   chatId: z.int(),
   lang: LangSchema.optional(),
@@ -81,6 +97,8 @@ export const ChatRecordSchema = z.object({
   summaryDay: optText,
   /** Saved customers (/pelanggan), oldest first; at most CUSTOMERS_MAX (bot/customers.ts). */
   customers: z.array(SavedCustomerSchema).optional(),
+  /** The reseller's selling-price rules (/markup, /hargajual; domain/pricing.ts). */
+  pricing: PricingRulesSchema.optional(),
 });
 export type ChatRecord = z.infer<typeof ChatRecordSchema>;
 

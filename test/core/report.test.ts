@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parse } from "csv-parse/sync";
-import { monthsBetween, profitPerDay, profitOf, reportPeriods, sellingPrice, summarize, wibDay } from "../../src/domain/report.js";
+import { monthsBetween, profitPerDay, reportPeriods, summarize, wibDay } from "../../src/domain/report.js";
+import { profitOf, sellingPrice } from "../../src/domain/sale.js";
 import { exportCsv } from "../../src/render/exportCsv.js";
 import { createTranslate } from "../../src/render/i18n.js";
 import { pngSize, svgToPng } from "../../src/render/png.js";

@@ -62,7 +62,7 @@ describe("browsing and buying", () => {
     expect(confirm).toContain("Produk: Telkomsel 10.000");
     expect(confirm).toContain("Kode: S10");
     expect(confirm).toContain("Tujuan: 081234567890");
-    expect(confirm).toContain(`Harga: ${rupiah(price)}`);
+    expect(confirm).toContain(`Harga modal: ${rupiah(price)}`);
     const [draft] = txs(u);
     expect(draft).toMatchObject({ status: "draft", kind: "prepaid", code: "S10", target: "081234567890", amount: price });
     expect(confirm).toContain(draft!.refId);
@@ -210,7 +210,7 @@ describe("fast path and targets", () => {
     expect(confirm).toContain("Periksa sebelum konfirmasi");
     expect(confirm).toContain("Kode: DANA25");
     expect(confirm).toContain("Tujuan: 089612345678");
-    expect(confirm).toContain(`Harga: ${rupiah(price)}`);
+    expect(confirm).toContain(`Harga modal: ${rupiah(price)}`);
     await u.pressButton(CONFIRM);
     expect(w.sandbox.calls(CREATE)).toHaveLength(1);
     expectNoFailures(u);
@@ -332,7 +332,7 @@ describe("money safety", () => {
     const u = await w.linkedUser({ languageCode: "id" });
     const price = await priceOf("S10");
     await u.sendCommand("beli", "S10 081234567890");
-    expect(u.lastReply()).toContain(`Harga: ${rupiah(price)}`);
+    expect(u.lastReply()).toContain(`Harga modal: ${rupiah(price)}`);
     w.sandbox.setPrice("S10", price + 500);
 
     await u.pressButton(CONFIRM);
@@ -347,7 +347,7 @@ describe("money safety", () => {
     await u.pressButton("🔁 Coba lagi");
     const again = u.lastReply()!;
     expect(again).toContain("Periksa sebelum konfirmasi");
-    expect(again).toContain(`Harga: ${rupiah(price + 500)}`);
+    expect(again).toContain(`Harga modal: ${rupiah(price + 500)}`);
     expect(w.sandbox.calls(CREATE)).toHaveLength(1); // a new confirm screen, nothing sent yet
     await u.pressButton(CONFIRM);
     const calls = w.sandbox.calls(CREATE);

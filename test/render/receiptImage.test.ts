@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createTranslate } from "../../src/render/i18n.js";
 import { pngSize, svgToPng } from "../../src/render/png.js";
-import { customerReceipt, plnToken, RECEIPT_WIDTH, receiptCaption, receiptSvg, sellingPrice } from "../../src/render/receiptImage.js";
+import { customerReceipt, plnToken, RECEIPT_WIDTH, receiptCaption, receiptSvg } from "../../src/render/receiptImage.js";
+import { sellingPrice } from "../../src/domain/sale.js";
 import type { TxRecord } from "../../src/store/types.js";
 
 const t = createTranslate();

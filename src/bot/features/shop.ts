@@ -10,7 +10,7 @@ import { isPrivate, replyPrivateOnly } from "../guards.js";
 import type { FeatureModule } from "../module.js";
 import { html } from "../../render/format.js";
 import { svgToPng } from "../../render/png.js";
-import { isSale } from "../../render/saleActions.js";
+import { isSale } from "../../domain/sale.js";
 import {
   customerReceipt,
   RECEIPT_WIDTH,

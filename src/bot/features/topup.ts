@@ -42,6 +42,8 @@ import { prepaidKind } from "../money/prepaid.js";
 import type { FeatureModule } from "../module.js";
 import { addPager, dropEmptyRows, paginate } from "../paging.js";
 import { editOrReply, upstreamErrorText } from "../replies.js";
+import { noRules, type Quote } from "../../domain/pricing.js";
+import { chatRules, quoteProduct } from "../pricing.js";
 
 type Mode = PricesMode;
 interface Screen {
@@ -62,12 +64,27 @@ const CATEGORY_ICONS = new Map([
   ["games", "🎮"],
 ]);
 
-function productLabel(p: PrepaidProduct): string {
-  return `${p.available ? "" : "⛔ "}${p.name} · ${rupiah(p.price)}`;
+/** A product's selling price under the chat's rules; undefined when no rule applies to it (shown as without rules). */
+type Seller = (p: PrepaidProduct) => Quote | undefined;
+
+function seller(ctx: BaseContext): Seller {
+  const rules = chatRules(ctx);
+  if (noRules(rules)) return () => undefined;
+  return (p) => {
+    const quote = quoteProduct(rules, p);
+    return quote.source === "none" ? undefined : quote;
+  };
 }
 
-function productLine(p: PrepaidProduct): string {
-  return `${p.available ? "✅" : "⛔"} <code>${html(p.code)}</code> ${html(p.name)}: <b>${rupiah(p.price)}</b>`;
+function productLabel(p: PrepaidProduct, sell: Seller): string {
+  return `${p.available ? "" : "⛔ "}${p.name} · ${rupiah(sell(p)?.price ?? p.price)}`;
+}
+
+/** The selling price, and the cost on a second, quieter line when a rule applies. */
+function productLine(ctx: BaseContext, p: PrepaidProduct, sell: Seller): string {
+  const quote = sell(p);
+  const line = `${p.available ? "✅" : "⛔"} <code>${html(p.code)}</code> ${html(p.name)}: <b>${rupiah(quote?.price ?? p.price)}</b>`;
+  return quote ? `${line}\n<i>${ctx.t("prices-cost-line", { cost: rupiah(quote.cost) })}</i>` : line;
 }
 
 function groupLabel(g: Group, icon = ""): string {
@@ -123,8 +140,9 @@ function productsScreen(
   const all = productsIn(list, catKey, provKey);
   if (all.length === 0) return undefined;
   const shown = paginate(all, page, PRODUCTS_PER_PAGE);
+  const sell = seller(ctx);
   const kb = new InlineKeyboard();
-  for (const p of shown.items) kb.text(productLabel(p), cb.pricesProduct.encode({ mode, product: productRef(p.code) })).row();
+  for (const p of shown.items) kb.text(productLabel(p, sell), cb.pricesProduct.encode({ mode, product: productRef(p.code) })).row();
   addPager(kb, ctx, shown, (n) => cb.pricesProducts.encode({ mode, cat: catKey, prov: provKey, page: n }));
   const single = providers(list, catKey).length === 1;
   kb.row().text(ctx.t("button-back"), single ? cb.pricesRoot.encode({ mode }) : cb.pricesProviders.encode({ mode, cat: catKey, page: 0 }));
@@ -133,7 +151,7 @@ function productsScreen(
   const text = [
     ctx.t("prices-products-title", { category: html(first.category), provider: html(first.provider) }),
     "",
-    ...shown.items.map(productLine),
+    ...shown.items.map((p) => productLine(ctx, p, sell)),
     "",
     ctx.t(mode === "b" ? "topup-pick-product" : "prices-pick-product"),
   ].join("\n");
@@ -141,11 +159,14 @@ function productsScreen(
 }
 
 function productScreen(ctx: BaseContext, product: PrepaidProduct): Screen {
+  const quote = seller(ctx)(product);
   const lines = [
     `📦 <b>${html(product.name)}</b>`,
     `${ctx.t("topup-confirm-code")}: <code>${html(product.code)}</code>`,
     `${ctx.t("prices-category")}: ${html(product.category)} › ${html(product.provider)}`,
-    `${ctx.t("topup-confirm-price")}: <b>${rupiah(product.price)}</b>`,
+    ...(quote
+      ? [`${ctx.t("prices-sale-price")}: <b>${rupiah(quote.price)}</b>`, `${ctx.t("prices-cost")}: ${rupiah(quote.cost)}`]
+      : [`${ctx.t("topup-confirm-price")}: <b>${rupiah(product.price)}</b>`]),
     `${ctx.t("prices-availability")}: ${ctx.t(product.available ? "prices-available" : "prices-empty")}`,
     ...(product.note.trim() ? [ctx.t("topup-note-line", { note: html(product.note.trim()) })] : []),
   ];
@@ -168,7 +189,8 @@ function searchScreen(ctx: BaseContext, mode: Mode, list: readonly PrepaidProduc
     return { text: ctx.t("prices-search-none", { query: html(normaliseQuery(hideKeys(query)).slice(0, 50)) }), keyboard: kb };
   }
   const shown = paginate(found, page, PRODUCTS_PER_PAGE);
-  for (const p of shown.items) kb.text(productLabel(p), cb.pricesProduct.encode({ mode, product: productRef(p.code) })).row();
+  const sell = seller(ctx);
+  for (const p of shown.items) kb.text(productLabel(p, sell), cb.pricesProduct.encode({ mode, product: productRef(p.code) })).row();
   // A query too long to carry in the buttons gets no paging: the user narrows it instead.
   const pageable = Buffer.byteLength(q, "utf8") <= SEARCH_QUERY_MAX_BYTES;
   if (pageable) addPager(kb, ctx, shown, (n) => cb.pricesSearch.encode({ mode, page: n, query: q }));
@@ -176,7 +198,7 @@ function searchScreen(ctx: BaseContext, mode: Mode, list: readonly PrepaidProduc
   const text = [
     ctx.t("prices-search-title", { query: html(q), count: found.length }),
     "",
-    ...shown.items.map(productLine),
+    ...shown.items.map((p) => productLine(ctx, p, sell)),
     "",
     ctx.t(mode === "b" ? "topup-pick-product" : "prices-pick-product"),
     ...(!pageable && shown.pages > 1 ? [ctx.t("prices-search-narrow")] : []),

@@ -85,7 +85,11 @@ function shortWib(ctx: BaseContext, at: number): string {
  * Sends the confirm screen for a saved draft and remembers its message for later edits. Refused up
  * front when the balance cannot pay it; a warning first when the same purchase may still go through.
  */
-export async function showConfirm(ctx: BaseContext, kind: MoneyKind, tx: TxRecord): Promise<void> {
+export async function showConfirm(ctx: BaseContext, kind: MoneyKind, draft: TxRecord): Promise<void> {
+  // The selling price is fixed with the screen that shows it (saved with its message id): a later
+  // rule change does not move it, and the Confirm button can only be pressed once it is saved.
+  const sale = kind.sale?.(ctx, draft);
+  const tx = sale ? { ...draft, sale } : draft;
   const cost = kind.cost?.(tx);
   const balance = cost === undefined ? undefined : await knownBalance(ctx);
   if (cost !== undefined && balance !== undefined && balance < cost) {
@@ -109,11 +113,11 @@ export async function showConfirm(ctx: BaseContext, kind: MoneyKind, tx: TxRecor
     const sent = await ctx.reply(confirmScreen(ctx, kind, tx, warning, balance), {
       reply_markup: new InlineKeyboard().text(ctx.t("button-buy-again"), cb.confirmAgain.encode({ refId: tx.refId })).text(ctx.t("button-cancel"), cb.cancelDraft.encode({ refId: tx.refId })),
     });
-    ctx.deps.store.updateTx(tx.refId, { messageId: sent.message_id });
+    ctx.deps.store.updateTx(tx.refId, { messageId: sent.message_id, ...(sale ? { sale } : {}) });
     return;
   }
   const sent = await ctx.reply(confirmScreen(ctx, kind, tx, ctx.t("confirm-title"), balance), { reply_markup: confirmKeyboard(ctx, tx.refId) });
-  ctx.deps.store.updateTx(tx.refId, { messageId: sent.message_id });
+  ctx.deps.store.updateTx(tx.refId, { messageId: sent.message_id, ...(sale ? { sale } : {}) });
 }
 
 export async function saveAndConfirm(ctx: BaseContext, kind: MoneyKind, fields: DraftFields): Promise<TxRecord> {

@@ -2,6 +2,7 @@
 import type { TxKind, TxRecord } from "../../store/types.js";
 import type { UpstreamRejected } from "../../upstream/errors.js";
 import type { BaseContext } from "../context.js";
+import type { Sale } from "../../domain/pricing.js";
 
 /** The fields of a new draft; the engine adds refId, chatId, status and times. */
 export type DraftFields = Omit<TxRecord, "refId" | "chatId" | "status" | "createdAt" | "updatedAt" | "kind"> & {
@@ -14,6 +15,8 @@ export interface MoneyKind {
   confirmText(ctx: BaseContext, tx: TxRecord): string;
   /** What leaves the balance if it goes through (checked against the balance up front); none for a deposit. */
   cost?(tx: TxRecord): number | undefined;
+  /** A sale's selling price and profit under the chat's rules now; kept on the draft when its confirm screen is made. */
+  sale?(ctx: BaseContext, tx: TxRecord): Sale | undefined;
   /** Calls the create endpoint once. Returns what to record (status, upstreamId, sn, amounts...). */
   create(ctx: BaseContext, apiKey: string, tx: TxRecord): Promise<Partial<TxRecord>>;
   /** Optional extra explanation for a refusal (e.g. the new price after a limit_price refusal). */

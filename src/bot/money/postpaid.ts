@@ -9,6 +9,8 @@ import type { BillInquiry, BillPeriod } from "../../upstream/types.js";
 import type { BaseContext } from "../context.js";
 import { html, rupiah } from "../../render/format.js";
 import type { DraftFields, MoneyKind } from "./kinds.js";
+import { quoteBill, recost } from "../../domain/pricing.js";
+import { chatRules } from "../pricing.js";
 import { newRefId } from "./refs.js";
 
 /** What a postpaid transaction keeps in `tx.detail` (JSON only). */
@@ -88,7 +90,11 @@ export function billConfirmText(ctx: BaseContext, tx: TxRecord): string {
   if (tx.amount - adminFee > 0) lines.push(ctx.t("bill-line-bill", { amount: rupiah(tx.amount - adminFee) }));
   lines.push(ctx.t("bill-line-admin", { amount: rupiah(adminFee) }));
   lines.push(ctx.t("bill-line-total", { amount: rupiah(tx.amount) }));
+  const shopFee = tx.sale ? tx.sale.price - tx.amount : 0;
+  if (shopFee > 0) lines.push(ctx.t("bill-line-shop-fee", { amount: rupiah(shopFee) }));
+  if (tx.sale) lines.push(ctx.t("bill-line-sale", { amount: rupiah(tx.sale.price) }));
   if (d.cost !== undefined) lines.push(ctx.t("bill-line-cost", { amount: rupiah(d.cost) }));
+  if (tx.sale) lines.push(ctx.t("bill-line-profit", { amount: rupiah(tx.sale.profit) }));
   return lines.join("\n");
 }
 
@@ -103,6 +109,11 @@ export const postpaidKind: MoneyKind = {
   confirmText: billConfirmText,
   // The reseller's cost when the inquiry gave one, else the bill total.
   cost: (tx) => billDetail(tx).cost ?? tx.amount,
+  // The customer pays the bill plus the reseller's own admin fee; the provider is paid the bill only.
+  sale(ctx, tx) {
+    const { price, profit } = quoteBill(chatRules(ctx, tx.chatId), tx.amount, billDetail(tx).cost ?? tx.amount);
+    return { price, profit };
+  },
 
   async create(ctx, apiKey, tx) {
     // Same reference id as the inquiry: the provider pays exactly the bill it showed.
@@ -114,6 +125,7 @@ export const postpaidKind: MoneyKind = {
       sn: paid.sn,
       // The charge as the payment reports it (the inquiry's figure stays on the confirm screen).
       detail: { ...billDetail(tx), cost: paid.price },
+      ...(tx.sale && paid.price > 0 ? { sale: recost(tx.sale, paid.price) } : {}),
       // A failed payment carries its reason in `sn` at this provider.
       ...(status === "failed" && paid.sn ? { message: paid.sn } : {}),
     };

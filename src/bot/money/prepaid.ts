@@ -8,6 +8,8 @@ import type { PrepaidProduct } from "../../upstream/types.js";
 import type { BaseContext } from "../context.js";
 import { html, rupiah } from "../../render/format.js";
 import type { DraftFields, MoneyKind } from "./kinds.js";
+import { recost } from "../../domain/pricing.js";
+import { chatRules, quoteProduct } from "../pricing.js";
 
 /** The draft of a purchase of `product` for `target` at the product's current price. */
 export function prepaidDraft(product: PrepaidProduct, target: string): DraftFields {
@@ -30,15 +32,27 @@ export const prepaidKind: MoneyKind = {
   kind: "prepaid",
 
   confirmText(ctx, tx) {
+    const price = tx.sale
+      ? [
+          `${ctx.t("topup-confirm-cost")}: ${rupiah(tx.amount)}`,
+          `${ctx.t("topup-confirm-sale")}: <b>${rupiah(tx.sale.price)}</b>`,
+          `${ctx.t("topup-confirm-profit")}: <b>${rupiah(tx.sale.profit)}</b>`,
+        ]
+      : [`${ctx.t("topup-confirm-price")}: <b>${rupiah(tx.amount)}</b>`];
     return [
       `${ctx.t("topup-confirm-product")}: <b>${html(tx.title ?? tx.code ?? "")}</b>`,
       `${ctx.t("topup-confirm-code")}: <code>${html(tx.code ?? "")}</code>`,
       `${ctx.t("topup-confirm-target")}: <code>${html(tx.target ?? "")}</code>`,
-      `${ctx.t("topup-confirm-price")}: <b>${rupiah(tx.amount)}</b>`,
+      ...price,
     ].join("\n");
   },
 
   cost: (tx) => tx.amount,
+
+  sale(ctx, tx) {
+    const { price, profit } = quoteProduct(chatRules(ctx, tx.chatId), { code: tx.code ?? "", category: detailOf(tx, "prepaid").category ?? "", price: tx.amount });
+    return { price, profit };
+  },
 
   async create(ctx, apiKey, tx) {
     const answer = await ctx.deps.upstream.createTransaction(apiKey, {
@@ -53,7 +67,9 @@ export const prepaidKind: MoneyKind = {
       sn: answer.sn,
       // What the provider charged (never above the confirmed price thanks to limit_price).
       amount: answer.price > 0 ? answer.price : tx.amount,
-      ...(answer.price > 0 && answer.price !== tx.amount ? { detail: { ...detailOf(tx, "prepaid"), quotedPrice: tx.amount } } : {}),
+      ...(answer.price > 0 && answer.price !== tx.amount
+        ? { detail: { ...detailOf(tx, "prepaid"), quotedPrice: tx.amount }, sale: recost(tx.sale, answer.price) }
+        : {}),
     } satisfies Partial<TxRecord>;
   },
 

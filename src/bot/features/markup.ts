@@ -1,0 +1,230 @@
+/**
+ * The reseller's selling prices: /markup shows and sets the chat's rules, /hargajual (/sellprice)
+ * fixes one product's price. The rules are pure (domain/pricing.ts); this file reads commands.
+ *   /markup 2000 | 5% | pulsa 1500 | PLN100 2500 | tagihan 2500 | hapus [pulsa|PLN100|tagihan|semua]
+ *   /hargajual S10 12000 | /hargajual S10 hapus
+ * The words work in both languages (hapus/clear, semua/all, tagihan/bills).
+ */
+import { Composer, type CommandContext } from "grammy";
+import { noRules } from "../../domain/pricing.js";
+import { html, rupiah } from "../../render/format.js";
+import type { Lang, Markup, PricingRules } from "../../store/types.js";
+import { UpstreamError } from "../../upstream/errors.js";
+import type { PrepaidProduct } from "../../upstream/types.js";
+import { parseRupiah } from "../amount.js";
+import { categories, findByCode, groupKey } from "../catalog.js";
+import type { BaseContext, BotContext } from "../context.js";
+import { requireKey } from "../guards.js";
+import type { FeatureModule } from "../module.js";
+import { chatRules, quoteProduct } from "../pricing.js";
+import { upstreamErrorText } from "../replies.js";
+
+/** A flat markup above this is a typo, not a price. */
+export const MAX_FLAT_MARKUP = 1_000_000;
+export const MAX_PERCENT_MARKUP = 100;
+/** A fixed selling price above this is a typo. */
+export const MAX_FIXED_PRICE = 100_000_000;
+
+const CLEAR_WORDS = new Set(["hapus", "clear"]);
+const ALL_WORDS = new Set(["semua", "all"]);
+const BILL_WORDS = new Set(["tagihan", "bills", "bill"]);
+
+export type MarkupInput = { ok: true; markup: Markup } | { ok: false; error: string; vars?: Record<string, string> };
+
+/** "2000", "2.000", "2rb", "0" (sold at cost), "5%", "2,5%". */
+export function parseMarkup(text: string): MarkupInput {
+  const s = text.trim().toLowerCase();
+  const pct = /^(\d{1,3})(?:[.,](\d{1,2}))?\s*%$/.exec(s);
+  if (pct) {
+    const percent = Number(`${pct[1]}.${pct[2] ?? "0"}`);
+    if (percent > MAX_PERCENT_MARKUP) return { ok: false, error: "markup-percent-range" };
+    return { ok: true, markup: { percent } };
+  }
+  if (/^(rp\.?\s*)?0+$/.test(s)) return { ok: true, markup: { flat: 0 } };
+  const flat = parseRupiah(s);
+  if (flat === undefined) return { ok: false, error: "markup-unreadable" };
+  if (flat > MAX_FLAT_MARKUP) return { ok: false, error: "markup-flat-range", vars: { max: rupiah(MAX_FLAT_MARKUP) } };
+  return { ok: true, markup: { flat } };
+}
+
+/** "+Rp2.000", "+5%", "+2,5%" (a decimal comma in Indonesian). */
+export function markupLabel(m: Markup, lang: Lang): string {
+  if ("flat" in m) return `+${rupiah(m.flat)}`;
+  const n = String(m.percent);
+  return `+${lang === "id" ? n.replace(".", ",") : n}%`;
+}
+
+/** The rules without empty maps; undefined when nothing is left (the chat record drops the field). */
+function tidy(rules: PricingRules): PricingRules | undefined {
+  const out: PricingRules = {};
+  if (rules.all) out.all = rules.all;
+  for (const k of ["categories", "products", "fixed"] as const) {
+    const map = rules[k];
+    if (map && Object.keys(map).length > 0) Object.assign(out, { [k]: map });
+  }
+  if (rules.billFee) out.billFee = rules.billFee;
+  return noRules(out) ? undefined : out;
+}
+
+function save(ctx: BaseContext, rules: PricingRules): void {
+  ctx.deps.store.updateChat(ctx.chat!.id, { pricing: tidy(rules) });
+}
+
+/** A copy of `map` without `key`. */
+function without<T>(map: Readonly<Record<string, T>> | undefined, key: string): Record<string, T> {
+  const { [key]: _dropped, ...rest } = map ?? {};
+  return rest;
+}
+
+/** A key of `map` equal to `word` ignoring case (product codes are typed in any case). */
+function keyLike(map: Readonly<Record<string, unknown>> | undefined, word: string): string | undefined {
+  return Object.keys(map ?? {}).find((k) => k.toLowerCase() === word.toLowerCase());
+}
+
+/** The chat's rules, most general first, then how they combine and examples. */
+export function rulesText(ctx: BaseContext, rules: PricingRules): string {
+  const lines = [ctx.t("markup-title")];
+  if (noRules(rules)) lines.push(ctx.t("markup-none"));
+  if (rules.all) lines.push(ctx.t("markup-line-all", { markup: markupLabel(rules.all, ctx.lang) }));
+  for (const [key, m] of Object.entries(rules.categories ?? {})) {
+    lines.push(ctx.t("markup-line-category", { name: html(key), markup: markupLabel(m, ctx.lang) }));
+  }
+  for (const [code, m] of Object.entries(rules.products ?? {})) {
+    lines.push(ctx.t("markup-line-product", { code: html(code), markup: markupLabel(m, ctx.lang) }));
+  }
+  for (const [code, price] of Object.entries(rules.fixed ?? {})) {
+    lines.push(ctx.t("markup-line-fixed", { code: html(code), price: rupiah(price) }));
+  }
+  if (rules.billFee) lines.push(ctx.t("markup-line-bills", { fee: rupiah(rules.billFee) }));
+  return `${lines.join("\n")}\n\n${ctx.t("markup-explain")}`;
+}
+
+/** The chat's price list; on a provider failure the user is told and undefined returned. */
+async function priceList(ctx: BaseContext, key: string): Promise<readonly PrepaidProduct[] | undefined> {
+  try {
+    return await ctx.deps.lists.prepaid(key);
+  } catch (err) {
+    if (!(err instanceof UpstreamError)) throw err;
+    await ctx.reply(upstreamErrorText(ctx, err));
+    return undefined;
+  }
+}
+
+async function saved(ctx: BaseContext, rules: PricingRules): Promise<void> {
+  save(ctx, rules);
+  await ctx.reply(`${ctx.t("markup-saved")}\n\n${rulesText(ctx, chatRules(ctx))}`);
+}
+
+async function removeRule(ctx: BaseContext, rules: PricingRules, words: string[]): Promise<void> {
+  const [word, ...extra] = words;
+  if (extra.length > 0) {
+    await ctx.reply(ctx.t("markup-unreadable"));
+    return;
+  }
+  const w = word?.toLowerCase();
+  const notFound = (what: string) => ctx.reply(ctx.t("markup-no-rule", { what: html(what) }));
+  if (w === undefined) {
+    if (!rules.all) return void (await notFound(ctx.t("markup-what-all")));
+    return saved(ctx, { ...rules, all: undefined });
+  }
+  if (ALL_WORDS.has(w)) {
+    save(ctx, {});
+    await ctx.reply(`${ctx.t("markup-cleared")}\n\n${rulesText(ctx, {})}`);
+    return;
+  }
+  if (BILL_WORDS.has(w)) {
+    if (!rules.billFee) return void (await notFound(word!));
+    return saved(ctx, { ...rules, billFee: undefined });
+  }
+  const category = groupKey(word!);
+  if (rules.categories && Object.hasOwn(rules.categories, category)) {
+    return saved(ctx, { ...rules, categories: without(rules.categories, category) });
+  }
+  const code = keyLike(rules.products, word!);
+  if (code !== undefined) return saved(ctx, { ...rules, products: without(rules.products, code) });
+  await notFound(word!);
+}
+
+async function markupCommand(ctx: CommandContext<BotContext>): Promise<void> {
+  const key = await requireKey(ctx);
+  if (!key) return;
+  const words = ctx.match.trim().split(/\s+/).filter(Boolean);
+  const rules = chatRules(ctx);
+  if (words.length === 0) {
+    await ctx.reply(rulesText(ctx, rules));
+    return;
+  }
+  if (CLEAR_WORDS.has(words[0]!.toLowerCase())) return removeRule(ctx, rules, words.slice(1));
+  if (words.length > 2) {
+    await ctx.reply(ctx.t("markup-unreadable"));
+    return;
+  }
+  // The value first: a wrong one is answered without asking the provider anything.
+  const parsed = parseMarkup(words.at(-1)!);
+  if (!parsed.ok) {
+    await ctx.reply(ctx.t(parsed.error, parsed.vars));
+    return;
+  }
+  const markup = parsed.markup;
+  const target = words.length === 2 ? words[0]! : undefined;
+  if (target === undefined || ALL_WORDS.has(target.toLowerCase())) return saved(ctx, { ...rules, all: markup });
+  if (BILL_WORDS.has(target.toLowerCase())) {
+    if (!("flat" in markup)) {
+      await ctx.reply(ctx.t("markup-bills-flat"));
+      return;
+    }
+    return saved(ctx, { ...rules, billFee: markup.flat });
+  }
+  const list = await priceList(ctx, key);
+  if (!list) return;
+  const groups = categories(list);
+  const category = groupKey(target);
+  if (groups.some((g) => g.key === category)) {
+    return saved(ctx, { ...rules, categories: { ...rules.categories, [category]: markup } });
+  }
+  const product = findByCode(list, target);
+  if (product) return saved(ctx, { ...rules, products: { ...rules.products, [product.code]: markup } });
+  await ctx.reply(ctx.t("markup-unknown-target", { word: html(target), categories: groups.map((g) => html(g.key)).join(", ") }));
+}
+
+async function sellPriceCommand(ctx: CommandContext<BotContext>): Promise<void> {
+  const key = await requireKey(ctx);
+  if (!key) return;
+  const words = ctx.match.trim().split(/\s+/).filter(Boolean);
+  const rules = chatRules(ctx);
+  if (words.length === 2 && CLEAR_WORDS.has(words[1]!.toLowerCase())) {
+    const code = keyLike(rules.fixed, words[0]!);
+    if (code === undefined) {
+      await ctx.reply(ctx.t("sellprice-none-for", { code: html(words[0]!) }));
+      return;
+    }
+    save(ctx, { ...rules, fixed: without(rules.fixed, code) });
+    await ctx.reply(ctx.t("sellprice-removed", { code: html(code) }));
+    return;
+  }
+  const price = words.length === 2 ? parseRupiah(words[1]!) : undefined;
+  if (price === undefined || price > MAX_FIXED_PRICE) {
+    await ctx.reply(words.length === 0 ? ctx.t("sellprice-usage") : `${ctx.t("sellprice-unreadable")}\n${ctx.t("sellprice-usage")}`);
+    return;
+  }
+  const list = await priceList(ctx, key);
+  if (!list) return;
+  const product = findByCode(list, words[0]!);
+  if (!product) {
+    await ctx.reply(ctx.t("sellprice-unknown-code", { code: html(words[0]!) }));
+    return;
+  }
+  save(ctx, { ...rules, fixed: { ...rules.fixed, [product.code]: price } });
+  const quote = quoteProduct(chatRules(ctx), product);
+  const lines = [
+    ctx.t("sellprice-set", { name: html(product.name), code: html(product.code), price: rupiah(price), cost: rupiah(quote.cost), profit: rupiah(quote.profit) }),
+    ...(quote.profit < 0 ? [ctx.t("sellprice-below-cost", { cost: rupiah(quote.cost) })] : []),
+  ];
+  await ctx.reply(lines.join("\n"));
+}
+
+const composer = new Composer<BotContext>();
+composer.command("markup", markupCommand);
+composer.command(["hargajual", "sellprice"], sellPriceCommand);
+
+export const markupModule: FeatureModule = { composer };

@@ -1,0 +1,15 @@
+/** The chat's selling-price rules as the bot reads them (the rules themselves: domain/pricing.ts). */
+import { quotePrepaid, type Quote } from "../domain/pricing.js";
+import type { PricingRules } from "../store/types.js";
+import type { PrepaidProduct } from "../upstream/types.js";
+import { groupKey } from "./catalog.js";
+import type { BaseContext } from "./context.js";
+
+export function chatRules(ctx: BaseContext, chatId = ctx.chat?.id): PricingRules {
+  return (chatId !== undefined && ctx.deps.store.getChat(chatId)?.pricing) || {};
+}
+
+/** A product's selling price under `rules`; category rules are kept by category key. */
+export function quoteProduct(rules: PricingRules, product: Pick<PrepaidProduct, "code" | "category" | "price">): Quote {
+  return quotePrepaid(rules, { code: product.code, categoryKey: groupKey(product.category), cost: product.price });
+}
