@@ -87,6 +87,27 @@ balance-status = { $status ->
        *[other] { $raw }
     }
 
+## Provider callbacks (/webhook): instant status
+webhook-show =
+    🔔 <b>Instant status (provider callbacks)</b>
+    Your account's callback URL:
+    <code>{ $url }</code>
+
+    How to set it up:
+    1. Log in to the atlantich2h.com dashboard and open the Webhook / Callback settings.
+    2. Paste the URL above into the webhook URL field and save.
+    3. Make one transaction: its status news arrives within seconds.
+
+    { $state }
+    Do not share this URL. If it leaks, press "New URL": the old URL stops working at once.
+webhook-none-yet = Callbacks: none received yet. Status is still checked automatically at intervals.
+webhook-working = Callbacks: working, last at { $at }
+webhook-new-button = 🔁 New URL
+webhook-renewed = New URL made. The old URL no longer works: paste the new one into the dashboard.
+webhook-off =
+    🔔 Instant status (provider callbacks) is not enabled on this bot.
+    No problem: every transaction's status is still checked automatically at intervals, and you are told when it changes.
+
 ## Language
 language-name-id = 🇮🇩 Bahasa Indonesia
 language-name-en = 🇬🇧 English
@@ -118,6 +139,7 @@ help =
     /status: check a transaction (<code>/status ID</code>)
     /history: transaction history
     /alerts: low-balance alerts
+    /webhook: instant status (provider callback URL)
     /language: switch language
     /key: replace the API key
     /logout: remove the API key from the bot
@@ -135,6 +157,7 @@ cmd-deposit = Top up balance
 cmd-status = Check a transaction
 cmd-riwayat = Transaction history
 cmd-alerts = Balance alerts
+cmd-webhook = Instant status (callback URL)
 cmd-bahasa = Switch language
 cmd-kunci = Replace API key
 cmd-keluar = Remove API key

@@ -184,6 +184,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     logger,
     adminIds: config.adminIds,
     sandbox: inSandbox,
+    publicUrl: config.publicUrl,
     translate,
     events,
     statusChecker: watcher,
@@ -235,7 +236,13 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
       if (config.http) {
         // Loaded only when HTTP_PORT is set: hono stays out of start-up time and memory otherwise.
         const { startHttpServer } = await import("./server/http.js");
-        http = await startHttpServer({ ...config.http, logger, ...observers, ...(webhook && { webhook }) });
+        // The provider's callbacks: with PUBLIC_URL (the reseller pastes the URL), and in sandbox mode
+        // (the built-in sandbox calls this server itself).
+        const providerCallbacks =
+          config.publicUrl !== undefined || sandbox !== undefined
+            ? { store, clock, logger, hurry: (refId: string) => watcher.hurry(refId) }
+            : undefined;
+        http = await startHttpServer({ ...config.http, logger, ...observers, ...(webhook && { webhook }), ...(providerCallbacks && { providerCallbacks }) });
         logger.info({ url: http.url }, "HTTP server listening (/healthz, /metrics)");
       }
       if (webhookUrl) {

@@ -18,6 +18,7 @@ export const COMMANDS: readonly (readonly [string, string, string])[] = [
   ["status", "status", "cmd-status"],
   ["riwayat", "history", "cmd-riwayat"],
   ["peringatan", "alerts", "cmd-alerts"],
+  ["webhook", "webhook", "cmd-webhook"],
   ["bahasa", "language", "cmd-bahasa"],
   ["kunci", "key", "cmd-kunci"],
   ["keluar", "logout", "cmd-keluar"],

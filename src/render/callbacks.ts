@@ -209,6 +209,8 @@ export const cb = {
   historyDetail: shape("hd:{refId}", { refId }),
   menu: shape("menu:{name}", { name: oneOf(MENU_NAMES) }),
   language: shape("lang:{lang}", { lang: oneOf(LANGS) }),
+  /** /webhook: a new callback URL (the old one stops working). */
+  webhookRenew: shape("wh:new", {}),
   /** Leaves whatever flow is running. */
   cancel: shape("cancel", {}),
   // The price browser (src/bot/features/topup.ts): stateless, every button carries its screen.
