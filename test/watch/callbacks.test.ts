@@ -254,3 +254,49 @@ describe("provider callbacks: POST /provider/<token>", () => {
     for (const tx of txs) expect(success(w, u.chatId, tx.refId)).toHaveLength(1);
   });
 });
+
+describe("the sandbox sends callbacks", () => {
+  it("signed, when its sale settles on the clock and when a deposit is paid: instant notices, one status call each", async () => {
+    const { w, url } = await started({ sandbox: { settleMs: 2_000 } });
+    const { u, token } = await linked(w);
+    w.sandbox.setCallbackTarget((key) => (key === w!.demoKey ? [`${url}/provider/${token}`] : []));
+
+    const tx = await pendingPrepaid(w, u.chatId, "081234567890");
+    await w.clock.advance(2_000); // the sale settles: the sandbox posts its callback at once
+    await w.sandbox.callbacksIdle();
+    expect(w.sandbox.callbacksSent()).toEqual([{ url: `${url}/provider/${token}`, event: "transaksi", status: "success", answer: 200 }]);
+    await run(w, 500); // still before the first poll at 5 s
+    expect(statusCalls(w)).toBe(1);
+    expect(success(w, u.chatId, tx.refId)).toHaveLength(1);
+
+    const dep = await pendingQris(w, u.chatId, "qris", 50_000);
+    w.sandbox.payDeposit(dep.upstreamId!);
+    await w.sandbox.callbacksIdle();
+    await run(w, 500);
+    expect(w.store.getTx(dep.refId)!.status).toBe("processing");
+    expect(noticesAbout(w, u.chatId, dep.refId).filter((t) => t.includes("Pembayaran deposit diterima"))).toHaveLength(1);
+    expect(statusCalls(w, dep.upstreamId)).toBe(1);
+  });
+
+  it("in sandbox mode the bot sets the callback target itself: linking through the bot is enough", async () => {
+    w = await makeWorld({ env: { HTTP_PORT: "0", UPSTREAM_BASE_URL: "sandbox" }, watcher: true });
+    await w.app.start();
+    const sandbox = w.app.sandbox!;
+    const budi = w.user({ languageCode: "id" });
+    await budi.sendCommand("start");
+    await budi.sendText(sandbox.demoKey);
+    await budi.sendCommand("beli", "S10 081234567890");
+    await budi.pressButton(/Konfirmasi/);
+    const [tx] = w.store.listTxByChat(budi.chatId).items;
+    expect(tx!.status).toBe("pending");
+    // The built-in sandbox settles sales after 5 s, like the first poll: step to just before the poll.
+    await w.clock.advance(4_999);
+    await sandbox.callbacksIdle();
+    expect(sandbox.callbacksSent()).toEqual([]);
+    await w.clock.advance(1);
+    await sandbox.callbacksIdle();
+    expect(sandbox.callbacksSent()).toMatchObject([{ event: "transaksi", status: "success", answer: 200 }]);
+    await run(w, 1_000);
+    expect(success(w, budi.chatId, tx!.refId)).toHaveLength(1);
+  });
+});
