@@ -255,7 +255,13 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
         // (the built-in sandbox calls this server itself).
         const providerCallbacks =
           config.publicUrl !== undefined || sandbox !== undefined
-            ? { store, clock, logger, hurry: (refId: string) => watcher.hurry(refId) }
+            ? {
+                store,
+                clock,
+                logger,
+                hurry: (refId: string) => watcher.hurry(refId),
+                onCallback: (outcome: string) => observers.metrics.providerCallbacks.inc({ outcome }),
+              }
             : undefined;
         http = await startHttpServer({ ...config.http, logger, ...observers, ...(webhook && { webhook }), ...(providerCallbacks && { providerCallbacks }) });
         logger.info({ url: http.url }, "HTTP server listening (/healthz, /metrics)");
