@@ -194,7 +194,7 @@ export class StatusWatcher {
    * also for a given-up id. False when there is nothing to check (unknown or final).
    */
   hurry(refId: string): boolean {
-    if (this.stopped) return false;
+    if (!this.started || this.stopped) return false; // start() schedules every open id anyway
     const tx = this.deps.store.getTx(refId);
     if (!tx || !OPEN_STATUSES.has(tx.status)) return false;
     this.hurried.add(refId);
