@@ -4,7 +4,7 @@
  * guessable, so a callback is only a hint: it makes the watcher check that id's status now (under
  * the per-key cap). Only the status answer changes a record or sends a notice, so a forged, replayed
  * or stale callback costs at most one status call. Answers carry no detail: 404 unknown token,
- * 401 bad signature, 413 too big, 429 too many, 400 not JSON, else 200.
+ * 401 bad signature, 413 too big, 429 too many (CALLBACKS_PER_MINUTE), 400 not JSON, else 200.
  */
 import type { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
@@ -16,8 +16,11 @@ import { signatureMatches } from "../domain/callbacks.js";
 
 /** A real callback is well under 2 KB (see the samples); 16 KB leaves room for odd shapes. */
 export const CALLBACK_MAX_BYTES = 16 * 1024;
-/** Per token: the provider sends one per change; more than this a minute is not the provider. */
-export const CALLBACKS_PER_MINUTE = 30;
+/**
+ * Per chat (token): the provider sends one per change. 300 a minute is 5 a second, what the default
+ * per-key status cap can check anyway; a busy reseller (one change a second) stays well under it.
+ */
+export const CALLBACKS_PER_MINUTE = 300;
 
 /** Events the provider is known to send (upstream notes, "Webhooks"). */
 const KNOWN_EVENTS = new Set(["transaksi", "transaksi.prabayar", "transaksi.pascabayar", "transfer", "deposit", "deposit.fast"]);

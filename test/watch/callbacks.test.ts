@@ -8,6 +8,7 @@ import { Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { callbackSignature } from "../../src/domain/callbacks.js";
 import { createLogger } from "../../src/logger.js";
+import { CALLBACKS_PER_MINUTE } from "../../src/server/providerCallback.js";
 import type { FakeUser } from "../support/chat.js";
 import { makeWorld, type World, type WorldOptions } from "../support/world.js";
 import { noticesAbout, pendingPrepaid, pendingQris, pendingTransfer, run, statusCalls } from "./support.js";
@@ -201,13 +202,13 @@ describe("provider callbacks: POST /provider/<token>", () => {
     expect(statusCalls(w)).toBe(0);
   });
 
-  it("more than 30 a minute on one token: 429 (the provider sends one per change)", async () => {
+  it("more than CALLBACKS_PER_MINUTE on one token: 429 (the provider sends one per change)", async () => {
     const { w, url } = await started();
     const { token, signature } = await linked(w);
     const statuses: number[] = [];
-    for (let i = 0; i < 31; i++) statuses.push((await post(url, token, { event: "transaksi", data: { reff_id: `X${i}` } }, signature)).status);
-    expect(statuses.slice(0, 30).every((s) => s === 200)).toBe(true);
-    expect(statuses[30]).toBe(429);
+    for (let i = 0; i <= CALLBACKS_PER_MINUTE; i++) statuses.push((await post(url, token, { event: "transaksi", data: { reff_id: `X${i}` } }, signature)).status);
+    expect(statuses.slice(0, CALLBACKS_PER_MINUTE).every((s) => s === 200)).toBe(true);
+    expect(statuses[CALLBACKS_PER_MINUTE]).toBe(429);
     await w.clock.advance(60_000);
     expect((await post(url, token, { event: "transaksi", data: { reff_id: "Y" } }, signature)).status).toBe(200);
   });
