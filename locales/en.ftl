@@ -87,6 +87,27 @@ balance-status = { $status ->
        *[other] { $raw }
     }
 
+## Provider callbacks (/webhook): instant status
+webhook-show =
+    🔔 <b>Instant status (provider callbacks)</b>
+    Your account's callback URL:
+    <code>{ $url }</code>
+
+    How to set it up:
+    1. Log in to the atlantich2h.com dashboard and open the Webhook / Callback settings.
+    2. Paste the URL above into the webhook URL field and save.
+    3. Make one transaction: its status news arrives within seconds.
+
+    { $state }
+    Do not share this URL. If it leaks, press "New URL": the old URL stops working at once.
+webhook-none-yet = Callbacks: none received yet. Status is still checked automatically at intervals.
+webhook-working = Callbacks: working, last at { $at }
+webhook-new-button = 🔁 New URL
+webhook-renewed = New URL made. The old URL no longer works: paste the new one into the dashboard.
+webhook-off =
+    🔔 Instant status (provider callbacks) is not enabled on this bot.
+    No problem: every transaction's status is still checked automatically at intervals, and you are told when it changes.
+
 ## Language
 language-name-id = 🇮🇩 Bahasa Indonesia
 language-name-en = 🇬🇧 English
@@ -124,6 +145,7 @@ help =
     /alerts: low-balance alerts
     /markup: your shop's selling prices (profit per product)
     /sellprice: a fixed selling price for one product
+    /webhook: instant status (provider callback URL)
     /language: switch language
     /key: replace the API key
     /logout: remove the API key from the bot
@@ -146,6 +168,7 @@ cmd-pelanggan = Saved customers
 cmd-alerts = Balance alerts
 cmd-markup = Selling prices (markup)
 cmd-hargajual = Fixed selling price for a product
+cmd-webhook = Instant status (callback URL)
 cmd-bahasa = Switch language
 cmd-kunci = Replace API key
 cmd-keluar = Remove API key

@@ -87,6 +87,27 @@ balance-status = { $status ->
        *[other] { $raw }
     }
 
+## Callback provider (/webhook): status instan
+webhook-show =
+    🔔 <b>Status instan (callback provider)</b>
+    URL callback akun Anda:
+    <code>{ $url }</code>
+
+    Cara memasang:
+    1. Masuk ke dashboard atlantich2h.com dan buka pengaturan Webhook / Callback.
+    2. Tempel URL di atas ke kolom URL webhook, lalu simpan.
+    3. Lakukan satu transaksi: kabar statusnya datang dalam beberapa detik.
+
+    { $state }
+    Jangan bagikan URL ini. Jika bocor, tekan "Buat URL baru": URL lama langsung tidak berlaku.
+webhook-none-yet = Callback: belum ada yang masuk. Status tetap dicek otomatis secara berkala.
+webhook-working = Callback: berfungsi, terakhir { $at }
+webhook-new-button = 🔁 Buat URL baru
+webhook-renewed = URL baru dibuat. URL lama tidak berlaku lagi: tempel yang baru di dashboard.
+webhook-off =
+    🔔 Status instan (callback provider) tidak aktif di bot ini.
+    Tidak apa-apa: status setiap transaksi tetap dicek otomatis secara berkala, dan Anda dikabari saat berubah.
+
 ## Bahasa
 language-name-id = 🇮🇩 Bahasa Indonesia
 language-name-en = 🇬🇧 English
@@ -124,6 +145,7 @@ help =
     /peringatan: peringatan saldo menipis
     /markup: harga jual toko Anda (untung per produk)
     /hargajual: harga jual tetap satu produk
+    /webhook: status instan (URL callback provider)
     /bahasa: ganti bahasa
     /kunci: ganti API key
     /keluar: hapus API key dari bot
@@ -146,6 +168,7 @@ cmd-pelanggan = Pelanggan tersimpan
 cmd-alerts = Peringatan saldo
 cmd-markup = Harga jual (markup)
 cmd-hargajual = Harga jual tetap satu produk
+cmd-webhook = Status instan (URL callback)
 cmd-bahasa = Ganti bahasa
 cmd-kunci = Ganti API key
 cmd-keluar = Hapus API key

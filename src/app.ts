@@ -36,6 +36,7 @@ import { Observers } from "./server/observe.js";
 import type { HttpServer } from "./server/http.js";
 import { resolveWebhookSecret, webhookHandler } from "./server/webhook.js";
 import { lockDataDir } from "./dataLock.js";
+import { callbackUrl } from "./domain/callbacks.js";
 
 /** The updates the bot asks Telegram for, in long polling and webhook mode alike. */
 const ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"] as const;
@@ -92,6 +93,20 @@ export interface AppOverrides {
   paceAnswers?: boolean;
   /** Polling waits (back-off cap, wait after a 409) and the long-poll timeout. */
   polling?: Pick<PollingOptions, "maxBackoffMs" | "conflictWaitMs" | "timeoutSeconds">;
+}
+
+/** This server's callback URL of every chat linked with `apiKey` (sandbox mode: demo chats share keys). */
+function sandboxCallbackUrls(store: Store, base: string, apiKey: string): string[] {
+  const urls: string[] = [];
+  for (const chat of store.linkedChats()) {
+    if (chat.callbackToken === undefined) continue;
+    try {
+      if (store.getApiKey(chat.chatId) === apiKey) urls.push(callbackUrl(base, chat.callbackToken));
+    } catch {
+      // unreadable key: not this one
+    }
+  }
+  return urls;
 }
 
 export async function buildApp(config: AppConfig, logger: Logger, overrides: AppOverrides = {}): Promise<App> {
@@ -188,6 +203,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     logger,
     adminIds: config.adminIds,
     sandbox: inSandbox,
+    publicUrl: config.publicUrl,
     translate,
     events,
     statusChecker: watcher,
@@ -240,8 +256,25 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
       if (config.http) {
         // Loaded only when HTTP_PORT is set: hono stays out of start-up time and memory otherwise.
         const { startHttpServer } = await import("./server/http.js");
-        http = await startHttpServer({ ...config.http, logger, ...observers, ...(webhook && { webhook }) });
+        // The provider's callbacks: with PUBLIC_URL (the reseller pastes the URL), and in sandbox mode
+        // (the built-in sandbox calls this server itself).
+        const providerCallbacks =
+          config.publicUrl !== undefined || sandbox !== undefined
+            ? {
+                store,
+                clock,
+                logger,
+                hurry: (refId: string) => watcher.hurry(refId),
+                onCallback: (outcome: string) => observers.metrics.providerCallbacks.inc({ outcome }),
+              }
+            : undefined;
+        http = await startHttpServer({ ...config.http, logger, ...observers, ...(webhook && { webhook }), ...(providerCallbacks && { providerCallbacks }) });
         logger.info({ url: http.url }, "HTTP server listening (/healthz, /metrics)");
+        if (sandbox) {
+          // The sandbox's stand-in for the dashboard setting: callbacks of a key go to each chat linked with it.
+          const base = http.url;
+          sandbox.setCallbackTarget((apiKey) => sandboxCallbackUrls(store, base, apiKey));
+        }
       }
       if (webhookUrl) {
         const secret_token = await resolveWebhookSecret(config.dataDir);

@@ -76,9 +76,18 @@ const schema = z.object({
       })
       .optional(),
   ),
+  PUBLIC_URL: optionalText.pipe(
+    z
+      .url({ error: "must be the public https origin that reaches HTTP_PORT, e.g. https://bot.example.com" })
+      .refine((v) => webhookUrlAllowed(v), {
+        message: "must be an https URL (plain http only for 127.0.0.1 or localhost)",
+      })
+      .optional(),
+  ),
 });
 
 function webhookUrlAllowed(v: string): boolean {
+  if (!URL.canParse(v)) return false; // zod runs the refinement even after z.url() refused
   const url = new URL(v);
   if (url.protocol === "https:") return true;
   return url.protocol === "http:" && ["127.0.0.1", "localhost", "[::1]"].includes(url.hostname);
@@ -104,6 +113,8 @@ export type AppConfig = {
   http: { port: number; host: string } | undefined;
   /** Webhook mode instead of long polling (needs `http`). */
   webhookUrl: string | undefined;
+  /** The public origin reaching `http` (no trailing slash): the provider's callbacks come to PUBLIC_URL/provider/<token>. */
+  publicUrl: string | undefined;
 };
 
 export class ConfigError extends Error {
@@ -125,6 +136,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (c.TELEGRAM_WEBHOOK_URL !== undefined && c.HTTP_PORT === undefined) {
     throw new ConfigError("Configuration error: TELEGRAM_WEBHOOK_URL needs HTTP_PORT (the port the webhook URL reaches)");
   }
+  if (c.PUBLIC_URL !== undefined && c.HTTP_PORT === undefined) {
+    throw new ConfigError("Configuration error: PUBLIC_URL needs HTTP_PORT (the port PUBLIC_URL reaches)");
+  }
   return {
     botToken: c.BOT_TOKEN,
     upstreamBaseUrl: c.UPSTREAM_BASE_URL === "sandbox" ? null : c.UPSTREAM_BASE_URL,
@@ -137,6 +151,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     watchCallsPerKey: c.WATCH_CALLS_PER_KEY,
     http: c.HTTP_PORT === undefined ? undefined : { port: c.HTTP_PORT, host: c.HTTP_HOST },
     webhookUrl: c.TELEGRAM_WEBHOOK_URL,
+    publicUrl: c.PUBLIC_URL?.replace(/\/+$/, ""),
   };
 }
 

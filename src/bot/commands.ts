@@ -24,6 +24,7 @@ export const COMMANDS: readonly (readonly [string, string, string])[] = [
   ["peringatan", "alerts", "cmd-alerts"],
   ["markup", "markup", "cmd-markup"],
   ["hargajual", "sellprice", "cmd-hargajual"],
+  ["webhook", "webhook", "cmd-webhook"],
   ["bahasa", "language", "cmd-bahasa"],
   ["kunci", "key", "cmd-kunci"],
   ["keluar", "logout", "cmd-keluar"],

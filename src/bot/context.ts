@@ -25,6 +25,8 @@ export interface BotDeps {
   adminIds: readonly number[];
   /** True when talking to the built-in sandbox: every money message says so. */
   sandbox: boolean;
+  /** PUBLIC_URL: each chat's provider callback URL is PUBLIC_URL/provider/<token> (/webhook). Undefined = callbacks off. */
+  publicUrl?: string | undefined;
   /** Translate into any language (for messages to other chats). */
   translate: Translate;
   /** Transaction events (a create answered): the watcher and balance alerts listen. */

@@ -17,6 +17,7 @@ import { htmlByDefault } from "../render/parseMode.js";
 import { balanceFeature, showBalance } from "./features/balance.js";
 import { askLanguage, languageFeature } from "./features/language.js";
 import { linkFeature, ownKeyGuard } from "./features/link.js";
+import { webhookFeature } from "./features/webhook.js";
 import { menuFeature } from "./features/menu.js";
 import { adminModule } from "./features/admin.js";
 import { alertsModule } from "./features/alerts.js";
@@ -178,6 +179,7 @@ export function createBot(token: string, deps: BotDeps, botConfig: BotConfig = {
   const features = [
     linkFeature,
     balanceFeature,
+    webhookFeature,
     languageFeature,
     menuFeature(actions),
     confirmFeature(modules.flatMap((m) => m.kinds ?? [])),

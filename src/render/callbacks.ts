@@ -220,6 +220,8 @@ export const cb = {
   exportMonth: shape("ex:{month}", { month: text("month", /^\d{4}-(0[1-9]|1[0-2])$/, ["2026-11"]) }),
   menu: shape("menu:{name}", { name: oneOf(MENU_NAMES) }),
   language: shape("lang:{lang}", { lang: oneOf(LANGS) }),
+  /** /webhook: a new callback URL (the old one stops working). */
+  webhookRenew: shape("wh:new", {}),
   /** Leaves whatever flow is running. */
   cancel: shape("cancel", {}),
   // The price browser (src/bot/features/topup.ts): stateless, every button carries its screen.

@@ -29,6 +29,16 @@ export function wibTime(at: Date | number, lang: Lang): string {
   return `${timeFormats[lang].format(typeof at === "number" ? new Date(at) : at)} WIB`;
 }
 
+const clockFormats: Record<Lang, Intl.DateTimeFormat> = {
+  id: new Intl.DateTimeFormat("id-ID", { timeZone: WIB, hour: "2-digit", minute: "2-digit", hourCycle: "h23" }),
+  en: new Intl.DateTimeFormat("en-GB", { timeZone: WIB, hour: "2-digit", minute: "2-digit", hourCycle: "h23" }),
+};
+
+/** e.g. `14.05 WIB` (id) or `14:05 WIB` (en): a time of today, where the date goes without saying. */
+export function wibClock(at: Date | number, lang: Lang): string {
+  return `${clockFormats[lang].format(typeof at === "number" ? new Date(at) : at)} WIB`;
+}
+
 const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" };
 
 /** Escapes text for Telegram's HTML parse mode (and for HTML pages, attributes included). */

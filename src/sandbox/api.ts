@@ -56,6 +56,23 @@ function depositStatusData(d: DepositRec) {
   };
 }
 
+/** The callback the provider posts when `rec` changed (upstream notes, "Webhooks"; samples in shared/). */
+export function callbackBody(rec: PrepaidTx | BillPaymentTx | TransferTx | DepositRec): { event: string; status: string; data: unknown } {
+  switch (rec.kind) {
+    case "prabayar":
+      return { event: "transaksi", status: rec.status, data: prepaidData(rec) };
+    case "pascabayar":
+      return { event: "transaksi.pascabayar", status: rec.status, data: paymentData(rec) };
+    case "transfer": {
+      // The published transfer callback has no total.
+      const { total: _total, ...data } = transferData(rec, true);
+      return { event: "transfer", status: rec.status, data };
+    }
+    case "deposit":
+      return { event: "deposit", status: rec.status, data: depositStatusData(rec) };
+  }
+}
+
 export function createApi(core: Core, sales: Sales, deposits: Deposits) {
   const routes: Record<string, Handler> = {
     [ENDPOINTS.profile]: (a) => ({

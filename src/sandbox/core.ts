@@ -4,7 +4,7 @@
  * read; the queue only exists so money moves (refunds, deposit credits) reach the balance at the
  * right moment even if nobody reads the record, without timers (a ManualClock drives it).
  */
-import type { Clock } from "../clock.js";
+import type { Clock, TimerHandle } from "../clock.js";
 import { Rng } from "./rng.js";
 import { DueQueue } from "../dueQueue.js";
 
@@ -36,6 +36,11 @@ export class Core {
   private readonly usedIds = new Set<string>();
   /** Base URL of the running server (for qr_image / payment urls); set once listening. */
   baseUrl = "http://127.0.0.1";
+  /** A record's status changed (the sandbox sends callbacks from here). */
+  onChange?: (rec: { kind: string; key: string }) => void;
+  /** Callbacks are on: due transitions also run on the clock, not only at the next request. */
+  private timed = false;
+  private readonly timers = new Set<TimerHandle>();
 
   constructor(
     readonly clock: Clock,
@@ -62,6 +67,27 @@ export class Core {
   /** Runs `run` once clock time reaches `at` (on the next sweep). `run` must be idempotent. */
   schedule(at: number, run: () => void): void {
     this.queue.push(at, run);
+    if (!this.timed) return;
+    const timer = this.clock.setTimeout(() => {
+      this.timers.delete(timer);
+      this.sweep();
+    }, at - this.now());
+    this.timers.add(timer);
+  }
+
+  /** From now on transitions happen at their time (so their callbacks go out then). */
+  runOnClock(): void {
+    this.timed = true;
+  }
+
+  stopTimers(): void {
+    for (const t of this.timers) t.cancel();
+    this.timers.clear();
+  }
+
+  /** Tells the callback sender that `rec` changed (idempotent transitions call it once each). */
+  changed(rec: { kind: string; key: string }): void {
+    this.onChange?.(rec);
   }
 
   /** Applies every transition that is due. Called at the start of each request and control. */

@@ -73,7 +73,10 @@ export class Deposits {
     const now = this.core.now();
     if (d.status === "pending") {
       if (d.autoPayAt !== null && d.autoPayAt <= d.expiresAt && now >= d.autoPayAt) this.applyPayment(d, d.autoPayAt);
-      else if (now >= d.expiresAt) d.status = "expired";
+      else if (now >= d.expiresAt) {
+        d.status = "expired";
+        this.core.changed(d);
+      }
     }
     if (d.status === "processing" && d.autoSettleAt !== null && now >= d.autoSettleAt) this.succeed(d);
     return d;
@@ -82,6 +85,7 @@ export class Deposits {
   private succeed(d: DepositRec): void {
     d.status = "success";
     this.core.credit(d.key, d.getBalance);
+    this.core.changed(d);
   }
 
   private applyPayment(d: DepositRec, at: number): void {
@@ -91,6 +95,7 @@ export class Deposits {
       return;
     }
     d.status = "processing";
+    this.core.changed(d);
     if (this.autoPayMs !== null) {
       d.autoSettleAt = nextWorkingMorning(at);
       this.core.schedule(d.autoSettleAt, () => this.refresh(d));
@@ -178,6 +183,7 @@ export class Deposits {
     const d = this.get(acc, id);
     if (d.status !== "pending") throw new Refusal(`Deposit tidak dapat dibatalkan, status ${d.status}`, 409);
     d.status = "cancel";
+    this.core.changed(d);
     return d;
   }
 

@@ -4,7 +4,8 @@
  */
 import { randomInt } from "node:crypto";
 import { systemClock, type Clock } from "../clock.js";
-import { createApi } from "./api.js";
+import { callbackBody, createApi } from "./api.js";
+import { callbackSignature } from "../domain/callbacks.js";
 import { postpaidCatalog, prepaidCatalog } from "./catalog.js";
 import { Core } from "./core.js";
 import { Deposits } from "./deposits.js";
@@ -73,6 +74,16 @@ export interface Sandbox {
   calls(endpoint?: string): RecordedCall[];
   /** A snapshot of any record by provider id or client reference, status brought up to date. */
   transaction(idOrReff: string): unknown;
+  /**
+   * Sandbox-only stand-in for the provider dashboard's webhook setting: where the callbacks of an
+   * api key go (one URL per chat linked with it: demo chats share keys). Set = records change on
+   * the clock and every change is POSTed, signed, to these URLs; undefined = no callbacks.
+   */
+  setCallbackTarget(target: ((apiKey: string) => string[]) | undefined): void;
+  /** Resolves once every callback sent so far was answered (tests). */
+  callbacksIdle(): Promise<void>;
+  /** Callbacks sent: where, which event and status, and the answer's HTTP status (0: no answer). */
+  callbacksSent(): { url: string; event: string; status: string; answer: number }[];
 }
 
 export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
@@ -94,6 +105,33 @@ export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox>
   const url = await server.listen(opts.host ?? "127.0.0.1", opts.port ?? 0);
   core.baseUrl = url;
 
+  let target: ((apiKey: string) => string[]) | undefined;
+  const inflight = new Set<Promise<void>>();
+  const sent: { url: string; event: string; status: string; answer: number }[] = [];
+  core.onChange = (rec) => {
+    const acc = core.accounts.get(rec.key);
+    const urls = acc && target ? target(rec.key) : [];
+    if (!acc || urls.length === 0) return;
+    const body = callbackBody(rec as Parameters<typeof callbackBody>[0]);
+    for (const to of urls) {
+      const entry = { url: to, event: body.event, status: body.status, answer: 0 };
+      sent.push(entry);
+      const p = fetch(to, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-atl-signature": callbackSignature(acc.username) },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(10_000),
+      })
+        .then(async (res) => {
+          entry.answer = res.status;
+          await res.body?.cancel();
+        })
+        .catch(() => undefined) // a lost callback: the bot's polling is the safety net
+        .finally(() => inflight.delete(p));
+      inflight.add(p);
+    }
+  };
+
   // Controls run a sweep first so due refunds and credits are visible to the caller.
   const control = <T>(fn: () => T): T => {
     core.sweep();
@@ -108,7 +146,11 @@ export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox>
   return {
     url,
     demoKey: keys[0]?.key ?? DEMO_KEY,
-    close: () => server.close(),
+    close: async () => {
+      target = undefined;
+      core.stopTimers();
+      await server.close();
+    },
     addKey: (key, balance, name) => void core.addAccount(key, balance, name),
     balance: (key) => control(() => core.account(key).balance),
     setBalance: (key, amount) => control(() => void (core.account(key).balance = amount)),
@@ -127,6 +169,14 @@ export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox>
     reshape: (endpoint, r) => server.reshape(endpoint, r),
     setLatency: (ms) => server.setLatency(ms),
     calls: (endpoint) => server.calls(endpoint),
+    setCallbackTarget: (t) => {
+      target = t;
+      if (t) core.runOnClock();
+    },
+    callbacksIdle: async () => {
+      while (inflight.size > 0) await Promise.allSettled([...inflight]);
+    },
+    callbacksSent: () => sent.map((e) => ({ ...e })),
     transaction: (idOrReff) =>
       control(() => {
         const rec = sales.find(idOrReff) ?? deposits.find(idOrReff);

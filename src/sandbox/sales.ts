@@ -124,6 +124,7 @@ export class Sales {
       this.core.credit(tx.key, tx.debited);
       if (tx.kind === "pascabayar") this.paidBills.delete(`${tx.code}\n${tx.customerNo}`);
     }
+    this.core.changed(tx);
   }
 
   /**

@@ -1,6 +1,6 @@
 /**
- * The one HTTP server (only when HTTP_PORT is set): /healthz, /metrics and, in webhook mode, the
- * Telegram webhook. Made to face the open internet: a body size limit, request and header timeouts,
+ * The one HTTP server (only when HTTP_PORT is set): /healthz, /metrics, the provider's callbacks
+ * (providerCallback.ts) and, in webhook mode, the Telegram webhook. Made to face the open internet: a body size limit, request and header timeouts,
  * and answers that never carry a stack trace or an error message.
  */
 import type { Server } from "node:http";
@@ -11,6 +11,7 @@ import { bodyLimit } from "hono/body-limit";
 import type { Logger } from "../logger.js";
 import type { Health } from "./health.js";
 import type { AppMetrics } from "./metrics.js";
+import { mountProviderCallbacks, type ProviderCallbackDeps } from "./providerCallback.js";
 
 /** Telegram updates are small; anything bigger is not from Telegram. */
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -23,6 +24,8 @@ export interface HttpServerOptions {
   metrics: AppMetrics;
   /** Telegram webhook: POST at `path`, checked and handled by `handler` (grammY's webhookCallback). */
   webhook?: { path: string; handler: (c: Context) => Promise<Response> };
+  /** POST /provider/:token, the provider's callbacks (when PUBLIC_URL is set, or in sandbox mode). */
+  providerCallbacks?: ProviderCallbackDeps;
 }
 
 export interface HttpServer {
@@ -44,6 +47,7 @@ export function createHttpApp(opts: Omit<HttpServerOptions, "host" | "port">): H
     c.body(await opts.metrics.text(), 200, { "content-type": opts.metrics.registry.contentType }),
   );
   if (opts.webhook) app.post(opts.webhook.path, opts.webhook.handler);
+  if (opts.providerCallbacks) mountProviderCallbacks(app, opts.providerCallbacks);
   app.notFound((c) => c.json({ error: "not found" }, 404));
   app.onError((err, c) => {
     opts.logger.error({ err, path: c.req.path }, "http request failed");

@@ -43,6 +43,12 @@ export class AppMetrics {
     buckets: SECONDS,
     registers: [this.registry],
   });
+  readonly providerCallbacks = new Counter({
+    name: "provider_callbacks_total",
+    help: "Provider callbacks (POST /provider/<token>) by outcome (matched, unmatched, unknown-event, bad-signature, unknown-token, rate-limited, malformed)",
+    labelNames: ["outcome"] as const,
+    registers: [this.registry],
+  });
   readonly storeWrites = new Histogram({
     name: "store_write_seconds",
     help: "Store file writes by outcome",

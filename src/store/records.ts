@@ -87,6 +87,12 @@ export const ChatRecordSchema = z.object({
   keyLost: z.boolean().optional(),
   /** The chat blocked the bot (403): skip it for broadcasts and watching. */
   inactive: z.boolean().optional(),
+  /** The provider account's `username` (get_profile): its md5 signs the provider's callbacks. */
+  providerUsername: optText,
+  /** Random secret in this chat's callback URL (PUBLIC_URL/provider/<token>); a new one retires the old URL. */
+  callbackToken: optText,
+  /** When the last valid provider callback for this chat arrived (set = callbacks work). */
+  callbacksLastAt: optNumber,
   createdAt: time,
   updatedAt: time,
   /** The reseller's shop name and footer line (address, WhatsApp) on customer receipts (/toko). */

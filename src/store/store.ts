@@ -127,6 +127,7 @@ export class Store {
   private readonly open = new Map<string, TxRecord>();
   private readonly byChat = new Map<number, TxPos[]>();
   private readonly byUpstream = new Map<string, string>();
+  private readonly byCallbackToken = new Map<string, number>();
   private readonly kv = new Map<string, unknown>();
   /** Decrypted api keys, in memory only (never written), with the ciphertext they came from. */
   private readonly decrypted = new Map<number, { enc: string; key: string }>();
@@ -389,6 +390,12 @@ export class Store {
     return this.putChat(chatId, patch);
   }
 
+  /** The chat whose callback URL carries `token` (provider callbacks). */
+  chatByCallbackToken(token: string): Readonly<ChatRecord> | undefined {
+    const chatId = this.byCallbackToken.get(token);
+    return chatId === undefined ? undefined : this.getChat(chatId);
+  }
+
   /** Chats with an api key that have not blocked the bot. */
   linkedChats(): Readonly<ChatRecord>[] {
     return Array.from(this.linked.values());
@@ -457,6 +464,9 @@ export class Store {
   }
 
   private indexChat(rec: ChatRecord): void {
+    const old = this.chatShard(rec.chatId).get(rec.chatId)?.callbackToken;
+    if (old !== undefined && old !== rec.callbackToken) this.byCallbackToken.delete(old);
+    if (rec.callbackToken !== undefined) this.byCallbackToken.set(rec.callbackToken, rec.chatId);
     this.chatShard(rec.chatId).set(rec.chatId, rec);
     if (rec.apiKeyEnc !== undefined && !rec.inactive) this.linked.set(rec.chatId, rec);
     else this.linked.delete(rec.chatId);
@@ -496,6 +506,14 @@ export class Store {
     const old = this.getTx(refId);
     if (!old || !from.includes(old.status)) return undefined;
     return this.applyTx(old, patch);
+  }
+
+  /** A chat's transaction in memory (open ones always are) by our refId, then the provider's id. No archive reads. */
+  findHotTx(chatId: number, id: string): Readonly<TxRecord> | undefined {
+    const own = this.getTx(id);
+    if (own && own.chatId === chatId) return own;
+    const refId = this.byUpstream.get(upstreamKey(chatId, id));
+    return refId === undefined ? undefined : this.getTx(refId);
   }
 
   /** Finds a chat's transaction by our refId or by the provider's upstreamId, archived ones too. */

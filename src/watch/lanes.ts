@@ -1,6 +1,6 @@
 /**
  * The watcher's per-api-key lanes: each key has a FIFO of due reference ids, a failure backoff and
- * a wake-up timer; runnable lanes take turns through a second FIFO (round robin).
+ * a wake-up timer (plus a FIFO of urgent ids, served first); runnable lanes take turns through a second FIFO (round robin).
  */
 import { createHash } from "node:crypto";
 import type { TimerHandle } from "../clock.js";
@@ -14,6 +14,8 @@ export function laneId(apiKey: string): string {
 export interface Lane {
   id: string;
   queue: Fifo<string>;
+  /** Ids a provider callback says changed: served before `queue`, under the same limits. */
+  urgent: Fifo<string>;
   inflight: number;
   backoff: FailureBackoff;
   /** Timer waking the lane after a rate or failure pause, and when it fires. */

@@ -19,6 +19,9 @@
  * deposit waiting for settlement for `depositProcessingMaxAgeMs`. After that the chat is told
  * once how to check by hand (`watch.gaveUp`); /status still works.
  *
+ * Callbacks. `hurry()` (a provider callback said an id changed) puts the id first in its key's lane:
+ * it jumps the queue but not the limits, and only the status answer changes anything.
+ *
  * Exactly-once notices: announce.ts. The create call's own outcome is announced by the confirm
  * engine; `track()` records it as notified. `checkNow()` serves a user's own check (/status):
  * it runs at once, ahead of the queue, and its caller shows the answer.
@@ -84,6 +87,10 @@ export class StatusWatcher {
   private readonly checking = new Set<string>();
   /** checkNow: check even if given up, shown how its caller asked. */
   private readonly forced = new Map<string, AnnounceMode>();
+  /** hurry(): checked even if given up. */
+  private readonly hurried = new Set<string>();
+  /** hurry() while its check ran (it may have asked before the change): check once more after it. */
+  private readonly again = new Set<string>();
   /** What the last check of an id with waiters learned (handed to them). */
   private readonly outcomes = new Map<string, Lookup>();
   private readonly waiters = new Map<string, ((outcome: CheckOutcome | undefined) => void)[]>();
@@ -163,7 +170,7 @@ export class StatusWatcher {
       if (this.checking.has(refId)) return; // the check in flight answers
       this.forced.set(refId, mode);
       if (this.queued.has(refId)) {
-        for (const lane of this.lanes.values()) if (lane.queue.remove(refId)) break;
+        for (const lane of this.lanes.values()) if (lane.queue.remove(refId) || lane.urgent.remove(refId)) break;
         this.queued.delete(refId);
       }
       this.due.delete(refId); // its heap entry goes stale; the check reschedules it
@@ -179,6 +186,34 @@ export class StatusWatcher {
       this.queued.add(refId);
       this.launch(lane, refId);
     });
+  }
+
+  /**
+   * A provider callback says `refId` changed: its next check runs first in its key's lane, under
+   * the same per-key rate and concurrency as every poll (a flood of callbacks cannot exceed them),
+   * also for a given-up id. False when there is nothing to check (unknown or final).
+   */
+  hurry(refId: string): boolean {
+    if (!this.started || this.stopped) return false; // start() schedules every open id anyway
+    const tx = this.deps.store.getTx(refId);
+    if (!tx || !OPEN_STATUSES.has(tx.status)) return false;
+    this.hurried.add(refId);
+    if (this.checking.has(refId)) {
+      this.again.add(refId);
+      return true;
+    }
+    if (this.queued.has(refId)) {
+      const apiKey = this.pollableKey(tx.chatId);
+      const lane = apiKey === undefined ? undefined : this.lanes.get(laneId(apiKey));
+      if (lane?.queue.remove(refId)) lane.urgent.push(refId);
+    } else {
+      this.due.delete(refId); // its heap entry goes stale; the check reschedules it
+      this.enqueue(refId, true);
+      if (!this.queued.has(refId)) this.hurried.delete(refId); // parked: its chat cannot be polled now
+    }
+    this.pump();
+    this.due.armNext();
+    return true;
   }
 
   /** Resolves once no check is running (tests step the clock with this). */
@@ -224,7 +259,7 @@ export class StatusWatcher {
   }
 
   /** Puts a due transaction in its key's lane (or parks it when its chat cannot be polled). */
-  private enqueue(refId: string): void {
+  private enqueue(refId: string, urgent = false): void {
     if (this.queued.has(refId)) return; // being checked: that check reschedules it
     const tx = this.deps.store.getTx(refId);
     if (!tx || !OPEN_STATUSES.has(tx.status)) {
@@ -239,7 +274,7 @@ export class StatusWatcher {
     }
     const lane = this.laneOf(apiKey);
     this.queued.add(refId);
-    lane.queue.push(refId);
+    (urgent ? lane.urgent : lane.queue).push(refId);
     this.list(lane);
   }
 
@@ -247,7 +282,7 @@ export class StatusWatcher {
     const id = laneId(apiKey);
     let lane = this.lanes.get(id);
     if (!lane) {
-      lane = { id, queue: new Fifo<string>(), inflight: 0, backoff: new FailureBackoff(this.options.keyBackoff), listed: false };
+      lane = { id, queue: new Fifo<string>(), urgent: new Fifo<string>(), inflight: 0, backoff: new FailureBackoff(this.options.keyBackoff), listed: false };
       this.lanes.set(id, lane);
     }
     return lane;
@@ -296,7 +331,7 @@ export class StatusWatcher {
       const lane = this.runnable.shift();
       if (!lane) break;
       lane.listed = false;
-      if (lane.queue.size === 0 || lane.inflight >= o.perKeyConcurrency) continue; // re-listed when a call ends
+      if (waiting(lane) === 0 || lane.inflight >= o.perKeyConcurrency) continue; // re-listed when a call ends
       const now = this.deps.clock.now();
       const wait = Math.max(lane.backoff.pausedUntil() - now, this.limiter.waitMs(lane.id, now));
       if (wait > 0) {
@@ -304,8 +339,8 @@ export class StatusWatcher {
         continue;
       }
       this.limiter.take(lane.id, now);
-      this.launch(lane, lane.queue.shift()!);
-      if (lane.queue.size > 0) this.list(lane);
+      this.launch(lane, (lane.urgent.shift() ?? lane.queue.shift())!);
+      if (waiting(lane) > 0) this.list(lane);
     }
   }
 
@@ -326,8 +361,10 @@ export class StatusWatcher {
         this.queued.delete(refId);
         this.checking.delete(refId);
         this.forced.delete(refId);
+        this.hurried.delete(refId);
         this.settleWaiters(refId);
-        if (lane.queue.size > 0) this.list(lane);
+        if (this.again.delete(refId)) this.hurry(refId);
+        if (waiting(lane) > 0) this.list(lane);
         else if (lane.inflight === 0 && !lane.wake && lane.backoff.consecutiveFailures === 0) this.lanes.delete(lane.id);
         this.pump();
         this.due.armNext();
@@ -355,7 +392,7 @@ export class StatusWatcher {
     const tx = this.deps.store.getTx(refId);
     if (!tx || !OPEN_STATUSES.has(tx.status)) return;
     const w = watchOf(tx);
-    if (w.gaveUp && !w.announcing && !mode) return;
+    if (w.gaveUp && !w.announcing && !mode && !this.hurried.has(refId)) return;
     const apiKey = this.pollableKey(tx.chatId);
     if (apiKey === undefined) {
       this.park(tx);
@@ -470,4 +507,9 @@ export class StatusWatcher {
     const base = typeof expiresAt === "number" && Number.isFinite(expiresAt) ? expiresAt : tx.createdAt + o.maxAgeMs;
     return base + o.depositLateMs;
   }
+}
+
+/** Ids waiting in a lane (urgent and ordinary). */
+function waiting(lane: Lane): number {
+  return lane.urgent.size + lane.queue.size;
 }

@@ -32,6 +32,9 @@ describe("loadConfig", () => {
     [{ BOT_TOKEN: TOKEN, TELEGRAM_API_ROOT: "not a url" }, /TELEGRAM_API_ROOT must be the URL of a Bot API server/],
     [{ BOT_TOKEN: TOKEN, WATCH_CALLS_PER_KEY: "0" }, /WATCH_CALLS_PER_KEY must be at least 1/],
     [{ BOT_TOKEN: TOKEN, WATCH_CALLS_PER_KEY: "fast" }, /WATCH_CALLS_PER_KEY must be a number/],
+    [{ BOT_TOKEN: TOKEN, HTTP_PORT: "8080", PUBLIC_URL: "http://bot.example.com" }, /PUBLIC_URL must be an https URL \(plain http only for 127.0.0.1 or localhost\)/],
+    [{ BOT_TOKEN: TOKEN, HTTP_PORT: "8080", PUBLIC_URL: "bot.example.com" }, /PUBLIC_URL must be the public https origin/],
+    [{ BOT_TOKEN: TOKEN, PUBLIC_URL: "https://bot.example.com" }, /PUBLIC_URL needs HTTP_PORT/],
     [{ BOT_TOKEN: TOKEN, STORE_SECRET_RESET: "maybe" }, /STORE_SECRET_RESET must be 1 \(go on with a new secret\) or 0/],
   ])("refuses %o", (env, message) => {
     expect(() => loadConfig(env)).toThrowError(message);
@@ -49,6 +52,12 @@ describe("loadConfig", () => {
     expect(c.adminIds).toEqual([11, 22]);
     expect(c.telegramApiRoot).toBe("http://127.0.0.1:8081");
     expect(c.storeSecret).toBeUndefined();
+  });
+
+  it("reads PUBLIC_URL (https, or plain http on this machine) without a trailing slash", () => {
+    expect(loadConfig({ BOT_TOKEN: TOKEN, HTTP_PORT: "8080", PUBLIC_URL: "https://bot.example.com/" }).publicUrl).toBe("https://bot.example.com");
+    expect(loadConfig({ BOT_TOKEN: TOKEN, HTTP_PORT: "0", PUBLIC_URL: "http://127.0.0.1:8080" }).publicUrl).toBe("http://127.0.0.1:8080");
+    expect(loadConfig({ BOT_TOKEN: TOKEN }).publicUrl).toBeUndefined();
   });
 });
 

@@ -5,6 +5,7 @@ import type { BotContext } from "../context.js";
 import { html, rupiah } from "../../render/format.js";
 import { requireKey } from "../guards.js";
 import { moneyText, upstreamErrorText } from "../replies.js";
+import { callbacksLine } from "./webhook.js";
 
 export const balanceFeature = new Composer<BotContext>();
 
@@ -13,7 +14,12 @@ export async function showBalance(ctx: BotContext): Promise<void> {
   if (!key) return;
   try {
     const profile = await ctx.deps.upstream.getProfile(key);
-    const chat = ctx.deps.store.getChat(ctx.chat!.id);
+    let chat = ctx.deps.store.getChat(ctx.chat!.id);
+    // Re-checked: a renamed provider account signs its callbacks with the new username.
+    if (chat && profile.username !== "" && chat.providerUsername !== profile.username) {
+      chat = ctx.deps.store.updateChat(chat.chatId, { providerUsername: profile.username });
+    }
+    const callbacks = callbacksLine(ctx);
     await ctx.reply(
       moneyText(
         ctx,
@@ -22,7 +28,7 @@ export async function showBalance(ctx: BotContext): Promise<void> {
           balance: profile.balance === null ? html(profile.balanceText) : rupiah(profile.balance),
           status: ctx.t("balance-status", { status: profile.status.trim().toLowerCase(), raw: html(profile.status) }),
           mask: html(chat?.keyMask ?? ""),
-        }),
+        }) + (callbacks ? `\n${callbacks}` : ""),
       ),
     );
   } catch (err) {

@@ -10,6 +10,7 @@ import type { BotContext } from "../context.js";
 import { html, rupiah } from "../../render/format.js";
 import { findKeys, isKeyShaped } from "../../domain/keyShape.js";
 import { isPrivate, replyPrivateOnly } from "../guards.js";
+import { ensureCallbackToken } from "../../domain/callbacks.js";
 
 export const linkFeature = new Composer<BotContext>();
 
@@ -159,7 +160,9 @@ async function linkKey(ctx: BotContext, key: string): Promise<void> {
   try {
     const profile = await ctx.deps.upstream.getProfile(key);
     ctx.deps.store.setApiKey(chatId, key);
-    ctx.deps.store.updateChat(chatId, { awaitingKey: false, inactive: false });
+    // The username signs the provider's callbacks; the token makes this chat's callback URL.
+    ctx.deps.store.updateChat(chatId, { awaitingKey: false, inactive: false, providerUsername: profile.username });
+    ensureCallbackToken(ctx.deps.store, chatId);
     await ctx.deps.store.flush();
     ctx.deps.logger.info({ chatId }, "api key linked");
     await dropKeyMessage();

@@ -1,0 +1,52 @@
+/**
+ * /webhook: the chat's own provider callback URL (PUBLIC_URL/provider/<token>), how to paste it into
+ * the provider's dashboard, whether callbacks arrive, and a button for a new URL (the old one stops
+ * working at once). Without PUBLIC_URL: callbacks are off, status comes by polling.
+ */
+import { Composer } from "grammy";
+import type { BaseContext, BotContext } from "../context.js";
+import { cb, onCallback } from "../callbacks.js";
+import { html, wibClock } from "../../render/format.js";
+import { callbackUrl, ensureCallbackToken, newCallbackToken } from "../../domain/callbacks.js";
+import { requireKey } from "../guards.js";
+
+export const webhookFeature = new Composer<BotContext>();
+
+/** "Callbacks: working, last at 14.05 WIB" once one arrived; undefined before. */
+export function callbacksLine(ctx: BaseContext): string | undefined {
+  const at = ctx.chat && ctx.deps.store.getChat(ctx.chat.id)?.callbacksLastAt;
+  return at === undefined || at === null ? undefined : ctx.t("webhook-working", { at: wibClock(at, ctx.lang) });
+}
+
+function screen(ctx: BaseContext, token: string): { text: string; markup: { inline_keyboard: { text: string; callback_data: string }[][] } } {
+  const url = callbackUrl(ctx.deps.publicUrl!, token);
+  const text = ctx.t("webhook-show", { url: html(url), state: callbacksLine(ctx) ?? ctx.t("webhook-none-yet") });
+  return { text, markup: { inline_keyboard: [[{ text: ctx.t("webhook-new-button"), callback_data: cb.webhookRenew.encode({}) }]] } };
+}
+
+webhookFeature.command("webhook", async (ctx) => {
+  if (!(await requireKey(ctx))) return;
+  if (ctx.deps.publicUrl === undefined) {
+    await ctx.reply(ctx.t("webhook-off"));
+    return;
+  }
+  const { text, markup } = screen(ctx, ensureCallbackToken(ctx.deps.store, ctx.chat.id));
+  await ctx.reply(text, { reply_markup: markup, link_preview_options: { is_disabled: true } });
+});
+
+onCallback(webhookFeature, cb.webhookRenew, async (ctx) => {
+  const chatId = ctx.chat?.id;
+  if (chatId === undefined || ctx.deps.publicUrl === undefined || !ctx.deps.store.getChat(chatId)?.apiKeyEnc) {
+    await ctx.answerCallbackQuery({ text: ctx.t("button-expired") });
+    return;
+  }
+  const token = newCallbackToken();
+  ctx.deps.store.updateChat(chatId, { callbackToken: token });
+  await ctx.deps.store.flush();
+  ctx.deps.logger.info({ chatId }, "provider callback URL renewed");
+  await ctx.answerCallbackQuery({ text: ctx.t("webhook-renewed") });
+  const { text, markup } = screen(ctx, token);
+  await ctx
+    .editMessageText(text, { reply_markup: markup, link_preview_options: { is_disabled: true } })
+    .catch(() => ctx.reply(text, { reply_markup: markup, link_preview_options: { is_disabled: true } }));
+});

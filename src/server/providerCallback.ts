@@ -1,0 +1,125 @@
+/**
+ * POST /provider/:token: the provider's callbacks (a transaction, bill payment, transfer or deposit
+ * changed). The token names the chat; the signature is md5 of that chat's provider username, which is
+ * guessable, so a callback is only a hint: it makes the watcher check that id's status now (under
+ * the per-key cap). Only the status answer changes a record or sends a notice, so a forged, replayed
+ * or stale callback costs at most one status call. Answers carry no detail: 404 unknown token,
+ * 401 bad signature, 413 too big, 429 too many (CALLBACKS_PER_MINUTE), 400 not JSON, else 200.
+ */
+import type { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { z } from "zod";
+import type { Clock } from "../clock.js";
+import type { Logger } from "../logger.js";
+import type { Store } from "../store/store.js";
+import { signatureMatches } from "../domain/callbacks.js";
+
+/** A real callback is well under 2 KB (see the samples); 16 KB leaves room for odd shapes. */
+export const CALLBACK_MAX_BYTES = 16 * 1024;
+/**
+ * Per chat (token): the provider sends one per change. 300 a minute is 5 a second, what the default
+ * per-key status cap can check anyway; a busy reseller (one change a second) stays well under it.
+ */
+export const CALLBACKS_PER_MINUTE = 300;
+
+/** Events the provider is known to send (upstream notes, "Webhooks"). */
+const KNOWN_EVENTS = new Set(["transaksi", "transaksi.prabayar", "transaksi.pascabayar", "transfer", "deposit", "deposit.fast"]);
+
+const id = z.union([z.string(), z.number()]).transform((v) => String(v).trim()).optional().catch(undefined);
+/** Tolerant: the envelope `status` is a word, amounts may be strings or numbers; only the ids matter here. */
+const CallbackSchema = z.object({
+  event: z.string().trim().toLowerCase(),
+  status: z.unknown().optional(),
+  data: z.looseObject({ id, reff_id: id, ref_id: id }).optional().catch(undefined),
+});
+
+export interface ProviderCallbackDeps {
+  store: Pick<Store, "chatByCallbackToken" | "findHotTx" | "updateChat">;
+  clock: Clock;
+  logger: Logger;
+  /** The watcher checks this id next (StatusWatcher.hurry); false when it is not open. */
+  hurry(refId: string): boolean;
+  /** Counts callbacks by outcome (metrics). */
+  onCallback?(outcome: CallbackOutcome): void;
+}
+
+export type CallbackOutcome = "matched" | "unmatched" | "unknown-event" | "bad-signature" | "unknown-token" | "rate-limited" | "malformed";
+
+export function mountProviderCallbacks(app: Hono, deps: ProviderCallbackDeps): void {
+  const limiter = new WindowLimiter(CALLBACKS_PER_MINUTE, 60_000);
+  const count = (outcome: CallbackOutcome) => deps.onCallback?.(outcome);
+  app.post(
+    "/provider/:token",
+    bodyLimit({ maxSize: CALLBACK_MAX_BYTES, onError: (c) => c.json({ error: "body too large" }, 413) }),
+    async (c) => {
+      const chat = deps.store.chatByCallbackToken(c.req.param("token"));
+      if (!chat) {
+        count("unknown-token");
+        return c.json({ error: "not found" }, 404);
+      }
+      const chatId = chat.chatId;
+      if (!limiter.take(chatId, deps.clock.now())) {
+        count("rate-limited");
+        return c.json({ error: "too many requests" }, 429, { "retry-after": "60" });
+      }
+      const text = await c.req.text();
+      const signature = c.req.header("x-atl-signature");
+      if (chat.providerUsername === undefined || !signatureMatches(signature, chat.providerUsername)) {
+        count("bad-signature");
+        deps.logger.warn({ chatId, signature: signature === undefined ? "missing" : "wrong" }, "provider callback refused: signature");
+        return c.json({ error: "unauthorized" }, 401);
+      }
+      let parsed;
+      try {
+        parsed = CallbackSchema.safeParse(JSON.parse(text));
+      } catch {
+        parsed = undefined;
+      }
+      if (!parsed?.success) {
+        count("malformed");
+        deps.logger.warn({ chatId, bytes: text.length }, "provider callback refused: not a callback body");
+        return c.json({ error: "bad request" }, 400);
+      }
+      const { event, data } = parsed.data;
+      deps.store.updateChat(chatId, { callbacksLastAt: deps.clock.now() });
+      if (!KNOWN_EVENTS.has(event)) {
+        count("unknown-event");
+        deps.logger.info({ chatId, event: event.slice(0, 40) }, "provider callback with an unknown event; ignored");
+        return c.json({ ok: true });
+      }
+      // Within this chat only: another chat's reference under this token matches nothing.
+      const refs = [data?.reff_id, data?.ref_id, data?.id].filter((v): v is string => v !== undefined && v !== "");
+      const tx = refs.map((r) => deps.store.findHotTx(chatId, r)).find((t) => t !== undefined);
+      if (!tx) {
+        count("unmatched");
+        deps.logger.info({ chatId, event }, "provider callback matches no transaction of this chat; ignored");
+        return c.json({ ok: true });
+      }
+      count("matched");
+      // The check runs in the background; the provider gets its 200 now.
+      const checking = deps.hurry(tx.refId);
+      deps.logger.debug({ chatId, refId: tx.refId, event, checking }, "provider callback");
+      return c.json({ ok: true });
+    },
+  );
+}
+
+/** At most `max` per key in a fixed window; forgets idle keys. */
+class WindowLimiter {
+  private readonly windows = new Map<number, { start: number; n: number }>();
+  constructor(
+    private readonly max: number,
+    private readonly windowMs: number,
+  ) {}
+
+  take(key: number, now: number): boolean {
+    if (this.windows.size > 10_000) for (const [k, w] of this.windows) if (now - w.start >= this.windowMs) this.windows.delete(k);
+    const w = this.windows.get(key);
+    if (!w || now - w.start >= this.windowMs) {
+      this.windows.set(key, { start: now, n: 1 });
+      return true;
+    }
+    w.n++;
+    return w.n <= this.max;
+  }
+}

@@ -1,0 +1,22 @@
+import { describe, expect, it } from "vitest";
+import { ensureCallbackToken } from "../../src/domain/callbacks.js";
+import { openStore, tempDir } from "./helpers.js";
+
+describe("callback tokens", () => {
+  it("find their chat after a reopen; a new token retires the old one", async () => {
+    const dir = await tempDir();
+    const store = await openStore(dir);
+    const token = ensureCallbackToken(store, 42);
+    expect(token).toMatch(/^[A-Za-z0-9_-]{24}$/);
+    expect(ensureCallbackToken(store, 42)).toBe(token); // made once
+    expect(ensureCallbackToken(store, 43)).not.toBe(token);
+    await store.close();
+
+    const again = await openStore(dir);
+    expect(again.chatByCallbackToken(token)?.chatId).toBe(42);
+    again.updateChat(42, { callbackToken: "new-token-0123456789abcd" });
+    expect(again.chatByCallbackToken(token)).toBeUndefined();
+    expect(again.chatByCallbackToken("new-token-0123456789abcd")?.chatId).toBe(42);
+    expect(again.chatByCallbackToken("nope")).toBeUndefined();
+  });
+});
