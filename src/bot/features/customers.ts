@@ -218,13 +218,16 @@ onCallback(composer, cb.customersSearch, async (ctx, { page, query }) => {
   await showCustomers(ctx, page, query, true);
 });
 
-onCallback(composer, cb.customerOpen, async (ctx, { id }) => {
+/** Answers a press on a saved customer's button: the customer, or a toast that it is gone. */
+async function pressedCustomer(ctx: BotContext, id: string): Promise<SavedCustomer | undefined> {
   const c = findCustomer(ctx, id);
-  if (!c) {
-    await ctx.answerCallbackQuery({ text: ctx.t("customer-gone") });
-    return;
-  }
-  await ctx.answerCallbackQuery();
+  await ctx.answerCallbackQuery(c ? undefined : { text: ctx.t("customer-gone") });
+  return c;
+}
+
+onCallback(composer, cb.customerOpen, async (ctx, { id }) => {
+  const c = await pressedCustomer(ctx, id);
+  if (!c) return;
   const kb = new InlineKeyboard()
     .text(ctx.t("customer-button-rename"), cb.customerRename.encode({ id }))
     .text(ctx.t("customer-button-delete"), cb.customerDelete.encode({ id }))
@@ -234,23 +237,15 @@ onCallback(composer, cb.customerOpen, async (ctx, { id }) => {
 });
 
 onCallback(composer, cb.customerRename, async (ctx, { id }) => {
-  if (!findCustomer(ctx, id)) {
-    await ctx.answerCallbackQuery({ text: ctx.t("customer-gone") });
-    return;
-  }
-  await ctx.answerCallbackQuery();
+  if (!(await pressedCustomer(ctx, id))) return;
   await ctx.conversation.exitAll();
   await ctx.conversation.enter(RENAME_CUSTOMER_FLOW, id);
 });
 
 // Deleting asks once: a saved customer is a reseller's address book.
 onCallback(composer, cb.customerDelete, async (ctx, { id }) => {
-  const c = findCustomer(ctx, id);
-  if (!c) {
-    await ctx.answerCallbackQuery({ text: ctx.t("customer-gone") });
-    return;
-  }
-  await ctx.answerCallbackQuery();
+  const c = await pressedCustomer(ctx, id);
+  if (!c) return;
   const kb = new InlineKeyboard()
     .text(ctx.t("customer-button-delete-yes"), cb.customerDeleteYes.encode({ id }))
     .text(ctx.t("customer-button-keep"), cb.customerOpen.encode({ id }));
