@@ -261,6 +261,28 @@ describe("selling prices on the confirm screen and the record", () => {
     expectNoFailures(u);
   });
 
+  it("a product tapped in the list asks for the number with the price the button showed, the cost below", async () => {
+    w = await makeWorld();
+    const u = await w.linkedUser({ languageCode: "id" });
+    const cost = await costOf("S10");
+    const price = up100(cost + 2000);
+    await u.sendCommand("markup", "2000");
+    await u.sendCommand("beli");
+    await u.pressButton(/Pulsa/);
+    await u.pressButton(/TELKOMSEL/);
+    await u.pressButton(`Telkomsel 10.000 · ${rupiah(price)}`);
+    const [head, second] = u.lastReply()!.split("\n");
+    expect(head).toBe(`🛒 Telkomsel 10.000 (S10): ${rupiah(price)}`);
+    expect(second).toBe(`modal ${rupiah(cost)}`);
+
+    // Without rules it reads as before: the price is the cost, no second line.
+    await u.sendCommand("markup", "hapus semua");
+    await u.sendCommand("beli", "S10");
+    expect(u.lastReply()!.split("\n")[0]).toBe(`🛒 Telkomsel 10.000 (S10): ${rupiah(cost)}`);
+    expect(u.lastReply()).not.toContain("modal");
+    expectNoFailures(u);
+  });
+
   it("after confirm, the status message and the history detail name the cost as the confirm screen did: a bill's is what the provider debits", async () => {
     w = await makeWorld({ watcher: true });
     const u = await w.linkedUser({ languageCode: "id" });
