@@ -243,6 +243,7 @@ receipt-message = Note
 receipt-ref = Reference id
 receipt-upstream-id = Provider id
 receipt-created = Time
+receipt-cost = Cost
 receipt-sale-price = Selling price
 receipt-profit = Profit
 

@@ -243,6 +243,7 @@ receipt-message = Keterangan
 receipt-ref = ID referensi
 receipt-upstream-id = ID penyedia
 receipt-created = Waktu
+receipt-cost = Harga modal
 receipt-sale-price = Harga jual
 receipt-profit = Untung
 

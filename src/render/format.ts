@@ -29,6 +29,19 @@ export function wibTime(at: Date | number, lang: Lang): string {
   return `${timeFormats[lang].format(typeof at === "number" ? new Date(at) : at)} WIB`;
 }
 
+const monthFormats: Record<string, Intl.DateTimeFormat> = {
+  id: new Intl.DateTimeFormat("id-ID", { month: "short", year: "numeric", timeZone: "UTC" }),
+  en: new Intl.DateTimeFormat("en-GB", { month: "short", year: "numeric", timeZone: "UTC" }),
+};
+
+/** A bill period as the provider sends it, "202512" -> "Des 2025" / "Dec 2025"; undefined for any other label. */
+export function billMonth(period: string, lang: string): string | undefined {
+  const m = /^(\d{4})(\d{2})$/.exec(period.trim());
+  const month = m ? Number(m[2]) : 0;
+  if (!m || month < 1 || month > 12) return undefined;
+  return (monthFormats[lang] ?? monthFormats.id!).format(new Date(Date.UTC(Number(m[1]), month - 1, 1)));
+}
+
 const clockFormats: Record<Lang, Intl.DateTimeFormat> = {
   id: new Intl.DateTimeFormat("id-ID", { timeZone: WIB, hour: "2-digit", minute: "2-digit", hourCycle: "h23" }),
   en: new Intl.DateTimeFormat("en-GB", { timeZone: WIB, hour: "2-digit", minute: "2-digit", hourCycle: "h23" }),

@@ -6,6 +6,7 @@ import { detailOf, type TxRecord } from "../store/types.js";
 import type { Lang } from "../store/types.js";
 import type { Translate } from "./i18n.js";
 import { html, rupiah, wibTime } from "./format.js";
+import { costOf } from "../domain/sale.js";
 
 export const STATUS_ICON: Record<TxRecord["status"], string> = {
   draft: "📝",
@@ -38,17 +39,19 @@ export function receiptText(t: Translate, lang: Lang, tx: TxRecord): string {
   const holder = detailOf(tx, "transfer").holderName;
   // A failed sale or transfer charged nothing in the end: a fee and a total would read as a charge.
   const charged = tx.status !== "failed";
+  const sale = charged && tx.sale !== undefined;
   const lines = [
     `<b>${t(lang, `kind-${tx.kind}`)}</b>${tx.title ? `: ${html(tx.title)}` : ""}`,
     ...line("receipt-target", tx.target && `<code>${html(tx.target)}</code>`),
     ...line("receipt-customer", customer === undefined ? undefined : html(customer)),
     ...line("receipt-holder", holder === undefined ? undefined : html(holder)),
-    ...line("receipt-amount", rupiah(tx.amount)),
+    // A sale names its cost as the confirm screen did; a bill's amount is the customer's total, not the cost.
+    ...(sale ? line("receipt-cost", rupiah(costOf(tx))) : line("receipt-amount", rupiah(tx.amount))),
     ...line("receipt-fee", charged && tx.fee ? rupiah(tx.fee) : undefined),
     ...line("receipt-total", charged && tx.total !== undefined && tx.total !== tx.amount ? rupiah(tx.total) : undefined),
     // The reseller's own selling price and profit (never on the customer's receipt image).
-    ...line("receipt-sale-price", charged && tx.sale ? rupiah(tx.sale.price) : undefined),
-    ...line("receipt-profit", charged && tx.sale ? rupiah(tx.sale.profit) : undefined),
+    ...line("receipt-sale-price", sale ? rupiah(tx.sale!.price) : undefined),
+    ...line("receipt-profit", sale ? rupiah(tx.sale!.profit) : undefined),
     ...line("receipt-sn", tx.sn ? `<code>${html(tx.sn)}</code>` : undefined),
     ...line("receipt-status", statusLabel(t, lang, tx.status, tx.kind, tx.kind === "deposit" && detailOf(tx, "deposit").instant !== undefined)),
     // Only a refusal's reason helps the reader; internal notes of unknown outcomes stay out.

@@ -6,7 +6,7 @@
  */
 import { detailOf, type Lang, type TxRecord } from "../store/types.js";
 import type { Translate } from "./i18n.js";
-import { clipHtml, html, rupiah, wibTime } from "./format.js";
+import { billMonth, clipHtml, html, rupiah, wibTime } from "./format.js";
 import { IMAGE_FONT } from "./png.js";
 import { sellingPrice } from "../domain/sale.js";
 
@@ -72,7 +72,10 @@ export function customerReceipt(t: Translate, lang: Lang, tx: TxRecord, shop: Sh
     const bill = detailOf(tx, "postpaid");
     add("shop-receipt-customer-no", tx.target, true);
     add("shop-receipt-customer", bill.customerName);
-    add("shop-receipt-period", bill.periods?.map((p) => p.period).join(", "));
+    // In words the customer reads, as the confirm screen shows them: "Des 2025", "2 bulan".
+    const period = (p: string) =>
+      /^\d{1,2}$/.test(p.trim()) ? t(lang, "bill-period-months", { count: Number(p) }) : (billMonth(p, lang) ?? p);
+    add("shop-receipt-period", bill.periods?.map((p) => period(p.period)).join(", "));
   } else {
     add("shop-receipt-target", tx.target, true);
   }

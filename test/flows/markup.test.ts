@@ -4,6 +4,7 @@ import { SANDBOX_CUSTOMERS } from "../../src/sandbox/index.js";
 import type { TxRecord } from "../../src/store/types.js";
 import type { FakeUser } from "../support/chat.js";
 import { makeWorld, type World } from "../support/world.js";
+import { run } from "../watch/support.js";
 
 const CREATE = "/transaksi/create";
 const PAY = "/transaksi/tagihan/bayar";
@@ -257,6 +258,60 @@ describe("selling prices on the confirm screen and the record", () => {
     await u.pressButton(/Confirm/);
     expect(w.sandbox.calls(PAY)).toHaveLength(1);
     expect(w.sandbox.balance(w.demoKey)).toBe(before - bill.harga);
+    expectNoFailures(u);
+  });
+
+  it("a product tapped in the list asks for the number with the price the button showed, the cost below", async () => {
+    w = await makeWorld();
+    const u = await w.linkedUser({ languageCode: "id" });
+    const cost = await costOf("S10");
+    const price = up100(cost + 2000);
+    await u.sendCommand("markup", "2000");
+    await u.sendCommand("beli");
+    await u.pressButton(/Pulsa/);
+    await u.pressButton(/TELKOMSEL/);
+    await u.pressButton(`Telkomsel 10.000 · ${rupiah(price)}`);
+    const [head, second] = u.lastReply()!.split("\n");
+    expect(head).toBe(`🛒 Telkomsel 10.000 (S10): ${rupiah(price)}`);
+    expect(second).toBe(`modal ${rupiah(cost)}`);
+
+    // Without rules it reads as before: the price is the cost, no second line.
+    await u.sendCommand("markup", "hapus semua");
+    await u.sendCommand("beli", "S10");
+    expect(u.lastReply()!.split("\n")[0]).toBe(`🛒 Telkomsel 10.000 (S10): ${rupiah(cost)}`);
+    expect(u.lastReply()).not.toContain("modal");
+    expectNoFailures(u);
+  });
+
+  it("after confirm, the status message and the history detail name the cost as the confirm screen did: a bill's is what the provider debits", async () => {
+    w = await makeWorld({ watcher: true });
+    const u = await w.linkedUser({ languageCode: "id" });
+    await u.sendCommand("markup", "tagihan 2500");
+    await u.sendCommand("tagihan");
+    await u.pressButton("PLN Pascabayar");
+    await u.sendText(SANDBOX_CUSTOMERS.oneSheet);
+    const ref = w.sandbox.calls(INQUIRY)[0]!.body.reff_id!;
+    const bill = (w.sandbox.transaction(ref) as { bill: { total: number; harga: number } }).bill;
+    await u.pressButton(/Konfirmasi/);
+    const lines = (text: string) => text.split("\n");
+    // Cost, selling price, profit: three numbers that add up, with the words of the confirm screen.
+    const status = lines(u.lastReply()!);
+    expect(status).toContain(`Harga modal: ${rupiah(bill.harga)}`);
+    expect(status).toContain(`Harga jual: ${rupiah(bill.total + 2500)}`);
+    expect(status).toContain(`Untung: ${rupiah(bill.total + 2500 - bill.harga)}`);
+    expect(status.filter((l) => l.includes(rupiah(bill.total)))).toEqual([]);
+
+    await run(w, 10_000);
+    await u.sendCommand("riwayat");
+    await u.pressButton("1");
+    const detail = lines(u.lastReply()!);
+    expect(detail.filter((l) => l.startsWith("Harga modal"))).toEqual([`Harga modal: ${rupiah(bill.harga)}`]);
+    expect(detail.filter((l) => l.startsWith("Nominal"))).toEqual([]);
+
+    // A prepaid sale: the cost is the price the provider charges.
+    await u.sendCommand("beli", "S10 081234567890");
+    await u.pressButton(/Konfirmasi/);
+    expect(lines(u.lastReply()!)).toContain(`Harga modal: ${rupiah(await costOf("S10"))}`);
     expectNoFailures(u);
   });
 

@@ -155,6 +155,41 @@ describe("🧾 Struk: the customer receipt of a successful sale", () => {
     expect(caption).not.toContain(rupiah(bill.amount));
   });
 
+  it("a bill's periods read as months, as on the confirm screen, not as the provider's 202511", async () => {
+    w = await makeWorld({ watcher: true });
+    const u = await w.linkedUser({ languageCode: "id" });
+    await u.sendCommand("tagihan");
+    await u.pressButton("PLN Pascabayar");
+    await u.sendText(SANDBOX_CUSTOMERS.twoSheets);
+    expect(u.lastReply()).toContain("• Nov 2025:");
+    expect(u.lastReply()).toContain("• Des 2025:");
+    await u.pressButton("✅ Konfirmasi");
+    await run(w, 10_000);
+
+    await u.pressButton(RECEIPT);
+    const { caption } = lastReceipt(u);
+    expect(caption).toContain("Periode: Nov 2025, Des 2025");
+    expect(caption).not.toMatch(/20251[12]/);
+
+    await u.sendCommand("bahasa");
+    await u.pressButton(/English/);
+    await u.sendCommand("riwayat");
+    await u.pressButton("1");
+    await u.pressButton(RECEIPT);
+    expect(lastReceipt(u).caption).toContain("Period: Nov 2025, Dec 2025");
+  });
+
+  it("a bill period sent as a count of months reads as months on the receipt", async () => {
+    w = await makeWorld({ watcher: true });
+    const u = await w.linkedUser({ languageCode: "id" });
+    const bill = await pendingPostpaid(w, u.chatId, SANDBOX_CUSTOMERS.bpjs);
+    await run(w, 10_000);
+    const detail = detailOf(w.store.getTx(bill.refId)!, "postpaid");
+    w.store.updateTx(bill.refId, { detail: { ...detail, periods: [{ period: "2", amount: null, admin: null, penalty: null }] } } as never);
+    await u.pressButton(RECEIPT);
+    expect(lastReceipt(u).caption).toContain("Periode: 2 bulan");
+  });
+
   it("the history entry of a sale offers it; failed, pending and transfers have none, and a stale button is refused", async () => {
     w = await makeWorld();
     const u = await w.linkedUser({ languageCode: "id" });

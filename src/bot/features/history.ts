@@ -79,7 +79,9 @@ async function showHistory(ctx: BotContext, page = 0, edit = false): Promise<voi
 export function detailText(ctx: BaseContext, tx: TxRecord): string {
   const extra: string[] = [];
   const cost = detailOf(tx, "postpaid").cost;
-  if (cost !== undefined) extra.push(`${ctx.t("history-cost")}: ${rupiah(cost)}`);
+  // A sale's receipt already names its cost (render/receipt.ts).
+  const costShown = tx.sale !== undefined && tx.status !== "failed";
+  if (cost !== undefined && !costShown) extra.push(`${ctx.t("history-cost")}: ${rupiah(cost)}`);
   const credited = detailOf(tx, "deposit").credited;
   if (tx.kind === "deposit" && tx.status === "success" && credited !== undefined) {
     extra.push(`${ctx.t("history-credited")}: ${rupiah(credited)}`);

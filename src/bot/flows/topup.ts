@@ -14,6 +14,7 @@ import { failureText, withApiKey } from "../provider.js";
 import { needsServer, targetKind, validateTarget } from "../targets.js";
 import { suggestionsFor, wantedForProduct } from "../customers.js";
 import { askText } from "./steps.js";
+import { chatRules, quoteProduct } from "../pricing.js";
 
 export const TOPUP_FLOW = "topup";
 
@@ -36,8 +37,12 @@ export async function lookupForPurchase(ctx: BaseContext, code: string): Promise
 export function targetPrompt(ctx: BaseContext, product: PrepaidProduct): string {
   const kind = targetKind(product);
   const ask = kind === "game" && needsServer(product) ? "target-ask-game-server" : `target-ask-${kind}`;
+  // The price the list's button showed: the selling price, with the cost below when a rule applies (as /harga).
+  const quote = quoteProduct(chatRules(ctx), product);
+  const sells = quote.source !== "none";
   const lines = [
-    ctx.t("topup-product-line", { name: html(product.name), code: html(product.code), price: rupiah(product.price) }),
+    ctx.t("topup-product-line", { name: html(product.name), code: html(product.code), price: rupiah(sells ? quote.price : product.price) }),
+    ...(sells ? [`<i>${ctx.t("prices-cost-line", { cost: rupiah(quote.cost) })}</i>`] : []),
     ...(product.note.trim() ? [ctx.t("topup-note-line", { note: html(product.note.trim()) })] : []),
     "",
     ctx.t(ask),

@@ -7,7 +7,7 @@
 import { detailOf, type PostpaidDetail, type TxRecord, type TxStatus } from "../../store/types.js";
 import type { BillInquiry, BillPeriod } from "../../upstream/types.js";
 import type { BaseContext } from "../context.js";
-import { html, rupiah } from "../../render/format.js";
+import { billMonth, html, rupiah } from "../../render/format.js";
 import type { DraftFields, MoneyKind } from "./kinds.js";
 import { quoteBill, recost } from "../../domain/pricing.js";
 import { chatRules } from "../pricing.js";
@@ -46,17 +46,9 @@ function billDetail(tx: TxRecord): PostpaidDetail {
   return detailOf(tx, "postpaid");
 }
 
-const MONTHS: Record<string, Intl.DateTimeFormat> = {
-  id: new Intl.DateTimeFormat("id-ID", { month: "short", year: "numeric", timeZone: "UTC" }),
-  en: new Intl.DateTimeFormat("en-GB", { month: "short", year: "numeric", timeZone: "UTC" }),
-};
-
 /** "202512" -> "Des 2025" / "Dec 2025"; other labels are shown as the provider sent them. */
 export function periodLabel(period: string, lang: string): string {
-  const m = /^(\d{4})(\d{2})$/.exec(period.trim());
-  const month = m ? Number(m[2]) : 0;
-  if (!m || month < 1 || month > 12) return html(period);
-  return (MONTHS[lang] ?? MONTHS.id!).format(new Date(Date.UTC(Number(m[1]), month - 1, 1)));
+  return billMonth(period, lang) ?? html(period);
 }
 
 function periodLine(ctx: BaseContext, p: BillPeriod): string {
