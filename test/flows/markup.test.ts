@@ -315,6 +315,28 @@ describe("selling prices on the confirm screen and the record", () => {
     expectNoFailures(u);
   });
 
+  it("the /riwayat list shows what the customer paid for every sale: a bill's and a product's selling price", async () => {
+    w = await makeWorld({ watcher: true });
+    const u = await w.linkedUser({ languageCode: "id" });
+    await u.sendCommand("markup", "2000");
+    await u.sendCommand("markup", "tagihan 2500");
+    await u.sendCommand("tagihan");
+    await u.pressButton("PLN Pascabayar");
+    await u.sendText(SANDBOX_CUSTOMERS.oneSheet);
+    const ref = w.sandbox.calls(INQUIRY)[0]!.body.reff_id!;
+    const bill = (w.sandbox.transaction(ref) as { bill: { total: number } }).bill;
+    await u.pressButton(/Konfirmasi/);
+    await u.sendCommand("beli", "S10 081234567890");
+    await u.pressButton(/Konfirmasi/);
+    await run(w, 10_000);
+    const sold = Math.ceil(((await costOf("S10")) + 2000) / 100) * 100;
+    await u.sendCommand("riwayat");
+    const list = u.lastReply()!.split("\n");
+    expect(list.find((l) => l.includes("S10") || l.includes("Telkomsel"))).toContain(rupiah(sold));
+    expect(list.find((l) => l.includes("PLN"))).toContain(rupiah(bill.total + 2500));
+    expectNoFailures(u);
+  });
+
   it("transfers have no markup: same screen, no selling price on the record", async () => {
     w = await makeWorld();
     const u = await w.linkedUser({ languageCode: "en" });

@@ -16,6 +16,7 @@ import { isPrivate, replyPrivateOnly } from "../guards.js";
 import { receiptText, STATUS_ICON, statusLabel } from "../../render/receipt.js";
 import type { FeatureModule } from "../module.js";
 import { saleActionRows } from "../../render/saleActions.js";
+import { sellingPrice } from "../../domain/sale.js";
 import { addPager, paginate } from "../paging.js";
 import { editOrReply, moneyText } from "../replies.js";
 
@@ -35,17 +36,17 @@ export function historyOf(store: Store, chatId: number): TxRecord[] {
   return store.listTxByChat(chatId, { limit: total }).items.filter(isHistory);
 }
 
-/** One short line: kind, what/whom, amount, status, time (HTML). */
+/** One short line: kind, what/whom, amount (a sale's: what the customer paid), status, time (HTML). */
 export function txLine(ctx: BaseContext, tx: TxRecord): string {
   const what = tx.title ? html(tx.title) : ctx.t(`kind-${tx.kind}`);
   const target = tx.target ? ` · <code>${html(tx.target)}</code>` : "";
-  return `${KIND_ICON[tx.kind]} <b>${what}</b>${target} · ${rupiah(tx.amount)} · ${statusLabel(ctx.translate, ctx.lang, tx.status, tx.kind)} · ${wibTime(tx.createdAt, ctx.lang)}`;
+  return `${KIND_ICON[tx.kind]} <b>${what}</b>${target} · ${rupiah(sellingPrice(tx))} · ${statusLabel(ctx.translate, ctx.lang, tx.status, tx.kind)} · ${wibTime(tx.createdAt, ctx.lang)}`;
 }
 
 /** A button label for a transaction (plain text, kept short). */
 export function txButtonLabel(ctx: BaseContext, tx: TxRecord): string {
   const what = tx.title ?? ctx.t(`kind-${tx.kind}`);
-  const label = `${STATUS_ICON[tx.status]} ${KIND_ICON[tx.kind]} ${what}${tx.target ? ` ${tx.target}` : ""} · ${rupiah(tx.amount)}`;
+  const label = `${STATUS_ICON[tx.status]} ${KIND_ICON[tx.kind]} ${what}${tx.target ? ` ${tx.target}` : ""} · ${rupiah(sellingPrice(tx))}`;
   return label.length > 60 ? `${label.slice(0, 59)}…` : label;
 }
 
