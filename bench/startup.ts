@@ -78,7 +78,7 @@ async function many(entry: string, linked = 0) {
 }
 
 // Build first, as `npm start` does (incremental: quick when dist/ is current).
-execFileSync(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json"], { cwd: ROOT, stdio: "inherit" });
+execFileSync(process.execPath, [join(ROOT, "scripts/build.mjs")], { cwd: ROOT, stdio: "inherit" });
 const bare = await many("bench/bare-bot.mjs");
 const fresh = await many("dist/main.js");
 const linked = await many("dist/main.js", LINKED);
