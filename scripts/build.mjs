@@ -30,6 +30,9 @@ await build({
   chunkNames: "chunks/[name]-[hash]",
   // Libraries check classes by name (node-fetch: the AbortSignal), logs show error class names.
   keepNames: true,
+  // Less to parse at start-up (~half the bytes); names stay readable in stack traces without source maps.
+  minifyWhitespace: true,
+  minifySyntax: true,
   sourcemap: true,
   sourcesContent: false,
   // Native addon (and the fonts it reads by path): loaded from node_modules at run time.
