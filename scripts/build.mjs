@@ -18,7 +18,22 @@ execFileSync(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "
 // Chunk names change with their content: drop the last build's files (the type-check's build info stays).
 for (const f of readdirSync(DIST, { withFileTypes: true })) if (f.name !== ".tsbuildinfo") rmSync(join(DIST, f.name), { recursive: true, force: true });
 
+/**
+ * Code the bot never runs, left out of the bundle: zod's 40 message locales (only English is used,
+ * set by zod itself) and whatwg-url, node-fetch's fallback for a platform without `URL` (Node has it;
+ * node-fetch takes `require("url").URL` first). ~550 KB less to parse at every start.
+ */
+const unused = {
+  name: "unused",
+  setup(b) {
+    b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({ contents: 'export { default as en } from "./en.js";', loader: "js" }));
+    b.onResolve({ filter: /^whatwg-url$/ }, () => ({ path: "whatwg-url", namespace: "unused" }));
+    b.onLoad({ filter: /.*/, namespace: "unused" }, () => ({ contents: "module.exports = { URL: globalThis.URL };", loader: "js" }));
+  },
+};
+
 await build({
+  plugins: [unused],
   absWorkingDir: ROOT,
   entryPoints: ["src/main.ts"],
   outdir: "dist",
