@@ -123,7 +123,8 @@ export class UpstreamClient {
   }
 
   private pool(): Promise<Agent> {
-    return (this.agent ??= import("undici").then(({ Agent }) => {
+    // `default` is undici's CommonJS exports, under Node and in the esbuild bundle alike (only there).
+    return (this.agent ??= import("undici").then(({ default: { Agent } }) => {
       const agent = new Agent(this.agentOptions);
       // After close() a call fails as it did on the closed pool (ClientClosedError: a network failure).
       if (this.closed) void agent.close();
