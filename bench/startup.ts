@@ -78,7 +78,7 @@ async function many(entry: string, linked = 0) {
 }
 
 // Build first, as `npm start` does (incremental: quick when dist/ is current).
-execFileSync(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json"], { cwd: ROOT, stdio: "inherit" });
+execFileSync(process.execPath, [join(ROOT, "scripts/build.mjs")], { cwd: ROOT, stdio: "inherit" });
 const bare = await many("bench/bare-bot.mjs");
 const fresh = await many("dist/main.js");
 const linked = await many("dist/main.js", LINKED);
@@ -91,7 +91,7 @@ const startRow = (label: string, r: { start: number }) => ({
 });
 report({
   name: "Start-up",
-  setup: `median of ${RUNS} cold starts each; the bot compiled (node dist/main.js, as npm start runs it, built first), the bare grammY bot as plain JavaScript; the built-in sandbox; a fresh DATA_DIR, and one with ${LINKED.toLocaleString("en")} linked chats`,
+  setup: `median of ${RUNS} cold starts each; the bot built as npm start builds it (type-checked, bundled by esbuild into dist/main.js) and run as it runs it (node --enable-source-maps dist/main.js), the bare grammY bot as plain JavaScript; the built-in sandbox; a fresh DATA_DIR, and one with ${LINKED.toLocaleString("en")} linked chats`,
   rows: [
     startRow("fresh DATA_DIR", fresh),
     startRow(`${LINKED.toLocaleString("en")} linked chats`, linked),

@@ -128,7 +128,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
   const source = await resolveStoreSecret(config.storeSecret, config.dataDir);
   const { secret, generated, file } = source;
   if (generated) logger.warn({ file }, "STORE_SECRET was not set: generated one into DATA_DIR (keep this file; back it up)");
-  const store = await Store.open({
+  const opening = Store.open({
     dir: config.dataDir,
     secret,
     clock,
@@ -136,6 +136,9 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     // Money actions refuse meanwhile (store.canPersist); the flusher retries on its own.
     onError: (err) => logger.error({ err }, "store write failed; retrying (money actions refused until it works)"),
   });
+  // Parsing the locales overlaps the key derivation the store waits for (scrypt, on the thread pool).
+  const translate = createTranslate();
+  const store = await opening;
   // A secret that cannot read the stored keys stops start-up here, unless the operator chose to go on.
   await verifyStoreSecret(store, source, { reset: config.storeSecretReset, dataDir: config.dataDir, logger });
 
@@ -153,7 +156,6 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
   }
   const upstream = new UpstreamClient({ baseUrl, clock, logger, onCall: observers.onCall, ...overrides.upstream });
   const inSandbox = sandbox !== undefined;
-  const translate = createTranslate();
   const events = new TxEvents(logger);
 
   // One pacer for every message the app sends (BULK_PACE says why 29/s): background senders
@@ -246,7 +248,8 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
       await recover();
       alerts.start();
       if (await broadcaster.resume()) logger.info("resumed an unfinished broadcast");
-      await registerCommands(bot.api, translate).catch((err) =>
+      // Awaited just before updates are taken (with deleteWebhook): one round trip less at start-up.
+      const commandsRegistered = registerCommands(bot.api, translate).catch((err) =>
         logger.warn({ err }, "could not register the command list; commands still work"),
       );
       const webhookUrl = config.webhookUrl;
@@ -277,13 +280,14 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
         }
       }
       if (webhookUrl) {
+        await commandsRegistered;
         const secret_token = await resolveWebhookSecret(config.dataDir);
         await bot.api.setWebhook(webhookUrl, { secret_token, allowed_updates: [...ALLOWED_UPDATES] });
         webhookActive = true;
         logger.info({ username: bot.botInfo.username, url: webhookUrl }, "bot receives updates by webhook");
       } else {
         // A webhook left from another deployment makes getUpdates fail with 409.
-        await bot.api.deleteWebhook();
+        await Promise.all([commandsRegistered, bot.api.deleteWebhook()]);
         runner = startPolling(bot, {
           api: new Api(config.botToken, client), // no auto-retry: polling backs off itself (polling.ts)
           clock,

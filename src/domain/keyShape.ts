@@ -38,9 +38,13 @@ function isRandomKeyToken(token: string): boolean {
   return /[a-z]/.test(token) && /[A-Z]/.test(token) && /[0-9+/=]/.test(token);
 }
 
-/** Strips quotes, brackets and sentence marks around a word. */
+/**
+ * Strips quotes, brackets and sentence marks around a word. The typographic quotes are escapes
+ * (« “ ‘ and » ” ’): one literal non-ASCII character in the bundle makes Node read all of it as
+ * two-byte text at start-up (~70 ms, twice the memory).
+ */
 function bare(word: string): string {
-  return word.replace(/^["'`([{<«“‘]+/, "").replace(/["'`)\]}>»”’,;!?]+$/, "").replace(/\.+$/, "");
+  return word.replace(/^["'`([{<\u00ab\u201c\u2018]+/, "").replace(/["'`)\]}>\u00bb\u201d\u2019,;!?]+$/, "").replace(/\.+$/, "");
 }
 
 /** A value passed as a key in a link (`?api_key=…`, `&token=…`). */

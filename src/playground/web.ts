@@ -12,6 +12,7 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { streamSSE } from "hono/streaming";
 import type { Chat, Message, MessageEntity, User } from "grammy/types";
+import { projectFile } from "../projectFiles.js";
 import type { FakeBotApi } from "./botApi.js";
 import { messageView } from "./view.js";
 
@@ -48,8 +49,8 @@ export interface WebServer {
   close(): Promise<void>;
 }
 
-/** The page's files: src/playground/page in a checkout, found the same from dist/playground. */
-export const PAGE_DIR = join(import.meta.dirname, "..", "..", "src", "playground", "page");
+/** The page's files: src/playground/page in the checkout, also when running the bundled dist/. */
+export const PAGE_DIR = projectFile("src/playground/page");
 const PAGE_FILES: Record<string, string> = {
   "/": "index.html",
   "/app.js": "app.js",

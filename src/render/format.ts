@@ -1,11 +1,14 @@
 /** Money, time and masking as the reseller reads them. One place, so every screen agrees. */
 import type { Lang } from "../store/types.js";
 
-const groupId = new Intl.NumberFormat("id-ID", { maximumFractionDigits: 0 });
+// Made on first use: ICU's first number and date formats cost ~25 ms that a start-up answering
+// its first update (bench/startup.ts) need not pay.
+let groupId: Intl.NumberFormat | undefined;
 
 /** `Rp10.000` (id-ID grouping) whatever the chat's language: it is how rupiah is written. */
 export function rupiah(amount: number): string {
   const sign = amount < 0 ? "-" : "";
+  groupId ??= new Intl.NumberFormat("id-ID", { maximumFractionDigits: 0 });
   return `${sign}Rp${groupId.format(Math.abs(Math.round(amount)))}`;
 }
 
@@ -19,14 +22,12 @@ const timeOptions: Intl.DateTimeFormatOptions = {
   minute: "2-digit",
   hourCycle: "h23",
 };
-const timeFormats: Record<Lang, Intl.DateTimeFormat> = {
-  id: new Intl.DateTimeFormat("id-ID", timeOptions),
-  en: new Intl.DateTimeFormat("en-GB", timeOptions),
-};
+const timeFormats: Partial<Record<Lang, Intl.DateTimeFormat>> = {};
 
 /** e.g. `22 Nov 2026 14.05 WIB` (id) or `22 Nov 2026, 14:05 WIB` (en). */
 export function wibTime(at: Date | number, lang: Lang): string {
-  return `${timeFormats[lang].format(typeof at === "number" ? new Date(at) : at)} WIB`;
+  const format = (timeFormats[lang] ??= new Intl.DateTimeFormat(lang === "id" ? "id-ID" : "en-GB", timeOptions));
+  return `${format.format(typeof at === "number" ? new Date(at) : at)} WIB`;
 }
 
 const monthFormats: Record<string, Intl.DateTimeFormat> = {

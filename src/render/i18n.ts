@@ -3,19 +3,19 @@
  * chat's language comes from the store (never a session: sessions misbehave inside conversations),
  * falling back to Telegram's language_code.
  *
- * Translating goes straight to the language's own FluentBundle (@fluent/bundle): the plugin's
+ * Translating goes straight to the language's own FluentBundle (@fluent/bundle): the i18n plugin's
  * translate negotiates languages on every call, which cost a measurable share of each update (see
- * bench/results.md). A message missing there goes through the plugin's public `t`, which keeps its
- * fallback to Indonesian and its warnings.
+ * bench/results.md). A message missing there falls back as the plugin did (Indonesian, then `{key}`,
+ * with its warnings) without loading the plugin: it and its Deno shim were ~140 modules at start-up.
  */
 import { FluentBundle, FluentResource } from "@fluent/bundle";
-import { I18n } from "@grammyjs/i18n";
 import { readdirSync, readFileSync } from "node:fs";
-import { join, relative, sep } from "node:path";
-import { fileURLToPath } from "node:url";
+import { dirname, join, relative, sep } from "node:path";
 import type { Lang } from "../store/types.js";
+import { projectFile } from "../projectFiles.js";
 
-export const LOCALES_DIR = fileURLToPath(new URL("../../locales", import.meta.url));
+/** locales/ beside package.json. */
+export const LOCALES_DIR = dirname(projectFile("locales/id.ftl"));
 
 export type TranslateVars = Record<string, string | number>;
 /** Translate in a given language; usable outside an update (watcher, broadcast). */
@@ -38,22 +38,42 @@ function readLocales(dir: string): Map<string, string> {
   return new Map([...sources].map(([locale, parts]) => [locale, parts.join("\n")]));
 }
 
+/** The default language: the fallback of a message missing in the chat's language. */
+const DEFAULT_LOCALE = "id";
+
 export function createTranslate(): Translate {
   // Unicode isolation marks around placeables show up as junk in Telegram and break copy-paste of ids.
   const bundleOptions = { useIsolating: false };
-  const i18n = new I18n({ defaultLocale: "id", fluentBundleOptions: bundleOptions });
   const byLang = new Map<string, FluentBundle>();
   for (const [locale, source] of readLocales(LOCALES_DIR)) {
     const bundle = new FluentBundle(locale, bundleOptions);
     const errors = bundle.addResource(new FluentResource(source), { allowOverrides: true });
     if (errors.length > 0) throw new Error(`locales/${locale}: ${errors.map(String).join("; ")}`);
     byLang.set(locale, bundle);
-    i18n.loadLocaleSync(locale, { source });
   }
+  /** The plugin's fallback: `key` or `key.attribute` in the language, then in Indonesian, else `{key}`. */
+  const fallback: Translate = (lang, path, vars) => {
+    const [id, attribute] = path.split(".", 2) as [string, string | undefined];
+    const defaultBundle = byLang.get(DEFAULT_LOCALE);
+    for (const bundle of new Set([byLang.get(lang), defaultBundle].filter((b) => b !== undefined))) {
+      const message = bundle.getMessage(id);
+      const pattern = attribute ? message?.attributes[attribute] : message && (message.value ?? "");
+      if (pattern !== undefined) return bundle.formatPattern(pattern, vars);
+      warn(`Translation message "${id}"${attribute ? ` attribute "${attribute}"` : ""} is missing in the locale ${bundle.locales.join(", ")}.`);
+    }
+    warn(`The translation "${path}" is missing in the locales: ${lang}`);
+    return `{${path}}`;
+  };
   return (lang, key, vars) => {
     const bundle = byLang.get(lang);
     const message = bundle?.getMessage(key);
-    if (!bundle || message?.value == null) return i18n.t(lang, key, vars); // the plugin's fallback and warnings
+    if (!bundle || message?.value == null) return fallback(lang, key, vars);
     return bundle.formatPattern(message.value, vars);
   };
+}
+
+/** A missing translation is a developer's mistake, reported where the plugin reported it (no logger here). */
+function warn(text: string): void {
+  // eslint-disable-next-line no-console
+  console.warn(text);
 }

@@ -4,7 +4,6 @@
  */
 import http from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import QRCode from "qrcode";
 import { KNOWN_PATHS, type Params } from "./api.js";
 import { html } from "../render/format.js";
 
@@ -176,6 +175,8 @@ export class SandboxServer {
     if (kind === "qr" && req.method === "GET") {
       const text = this.deps.qrString(id);
       if (!text) return sendJson(res, 404, { status: false, message: "Not Found", code: 404 });
+      // Loaded on first use, like render/qr.ts: a sandbox start does not pay for it.
+      const { default: QRCode } = await import("qrcode");
       return sendBytes(res, 200, "image/png", await QRCode.toBuffer(text, { margin: 2, width: 360 }));
     }
     if (kind === "pay" && req.method === "GET") {

@@ -12,7 +12,7 @@
  * Over 350 lines: one short method per endpoint (15) around one read path and one create path; the
  * two failure policies above are the reason to keep them side by side.
  */
-import { Agent } from "undici";
+import type { Agent } from "undici";
 import type { z } from "zod";
 import { systemClock, type Clock } from "../clock.js";
 import { decodeAnswer, type HttpAnswer } from "./decode.js";
@@ -86,7 +86,9 @@ const TIMEOUT_CODES = new Set(["UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEO
 class BodyTooLarge extends Error {}
 
 export class UpstreamClient {
-  private readonly agent: Agent;
+  private readonly agentOptions: Agent.Options;
+  /** Made with the first call: undici is ~1 MB of code that a start answering its first update never needs. */
+  private agent?: Promise<Agent>;
   private readonly origin: string;
   private readonly basePath: string;
   private readonly timeoutMs: number;
@@ -109,7 +111,7 @@ export class UpstreamClient {
     this.clock = opts.clock ?? systemClock;
     this.random = opts.random ?? Math.random;
     this.logger = opts.logger;
-    this.agent = new Agent({
+    this.agentOptions = {
       connect: { timeout: opts.connectTimeoutMs ?? 5_000 },
       headersTimeout: Math.max(this.timeoutMs, this.readTimeoutMs),
       bodyTimeout: Math.max(this.timeoutMs, this.readTimeoutMs),
@@ -117,13 +119,23 @@ export class UpstreamClient {
       // closing (undici never replays a POST, and the outcome would then be unknown).
       keepAliveTimeout: 4_000,
       connections: opts.maxConnections ?? 16,
-    });
+    };
+  }
+
+  private pool(): Promise<Agent> {
+    // `default` is undici's CommonJS exports, under Node and in the esbuild bundle alike (only there).
+    return (this.agent ??= import("undici").then(({ default: { Agent } }) => {
+      const agent = new Agent(this.agentOptions);
+      // After close() a call fails as it did on the closed pool (ClientClosedError: a network failure).
+      if (this.closed) void agent.close();
+      return agent;
+    }));
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.agent.close();
+    if (this.agent) await (await this.agent).close();
   }
 
   // ------------------------------------------------------------------------------------------
@@ -320,7 +332,7 @@ export class UpstreamClient {
       controller.abort();
     }, create ? this.timeoutMs : this.readTimeoutMs);
     try {
-      const res = await this.agent.request({
+      const res = await (await this.pool()).request({
         origin: this.origin,
         path: this.basePath + endpoint,
         method: "POST",

@@ -10,6 +10,7 @@
  * goes again, until it gets through or `maxWaitMs` of clock time has passed (then the 429 is the
  * answer). Other methods (edits, deletes, answerCallbackQuery) are not paced, only retried on a 429.
  */
+import nodeFetch from "node-fetch";
 import type { Clock } from "../clock.js";
 import { sleepUnless, type Pacer, type SendPriority } from "./pacer.js";
 
@@ -19,7 +20,11 @@ export type FetchLike = (url: string, init: { body?: unknown; signal?: AbortSign
 export interface PacedFetchOptions {
   pacer: Pacer;
   clock: Clock;
-  /** Default: the platform fetch. */
+  /**
+   * Default: node-fetch, grammY's own client on Node (its keep-alive agent comes in `init`). Not the
+   * platform fetch: its first request compiles undici's WebAssembly HTTP parser, ~100 ms of CPU and
+   * a ~36 MB compiler peak at start-up (bench/startup.ts).
+   */
   fetch?: FetchLike | undefined;
   priority?: SendPriority;
   /** Clock time after which a request still answered 429 gives up (default 5 minutes; grammY times a request out after 500 s anyway). */
@@ -34,7 +39,7 @@ export function isPostingMethod(method: string): boolean {
 const NOT_RETRIED: ReadonlySet<string> = new Set(["getUpdates"]);
 
 export function pacedFetch(opts: PacedFetchOptions): FetchLike {
-  const inner: FetchLike = opts.fetch ?? ((url, init) => fetch(url, init as RequestInit));
+  const inner: FetchLike = opts.fetch ?? ((url, init) => nodeFetch(url, init) as unknown as Promise<Response>);
   const priority = opts.priority ?? "answer";
   const maxWaitMs = opts.maxWaitMs ?? 5 * 60_000;
   return async (url, init) => {

@@ -1,5 +1,5 @@
 /**
- * The bot as a newcomer runs it: compiled like `npm start` does (tsc -p tsconfig.build.json into
+ * The bot as a newcomer runs it: built like `npm start` does (type-checked, bundled by esbuild into
  * dist/, then `node dist/main.js`) in its own process, talking to a fake Bot API over HTTP via
  * TELEGRAM_API_ROOT, with the built-in sandbox upstream.
  */

@@ -10,7 +10,7 @@ describe("createTranslate", () => {
     expect(t("en", "upstream-rejected", { message: "X1" })).toBe("❗ The provider refused: X1");
   });
 
-  it("falls back through the plugin for a missing message", () => {
+  it("falls back to {key} for a message missing in every language", () => {
     expect(t("en", "no-such-message")).toBe("{no-such-message}");
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Runs the bot as production does: compiled like `npm start` (tsc -p tsconfig.build.json into dist/),
+ * Runs the bot as production does: built like `npm start` (scripts/build.mjs: type-check, bundle into dist/),
  * then `node dist/main.js` in its own process with only the environment a test gives it.
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
@@ -10,7 +10,7 @@ export const ROOT = join(import.meta.dirname, "..", "..");
 
 /** The build `npm start` runs: a full one on a fresh clone (no dist/), incremental after that. */
 export async function buildDist(): Promise<void> {
-  await promisify(execFile)(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json"], {
+  await promisify(execFile)(process.execPath, [join(ROOT, "scripts/build.mjs")], {
     cwd: ROOT,
   });
 }
