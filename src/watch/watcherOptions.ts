@@ -70,7 +70,10 @@ export const DEFAULT_WATCHER_OPTIONS: WatcherOptions = {
   depositLateMs: DEFAULT_DEPOSIT_LATE_MS,
   depositProcessingMaxAgeMs: 5 * 24 * HOUR,
   sendingGraceMs: 2 * MINUTE,
-  concurrency: 8,
+  // A check holds its slot through its notice (an edit and a message): with callbacks, 100 changes/s
+  // (bench/watcher.ts --callbacks --full) needed more than 8 (p95 5.2 s at 8, 0.8 s at 16). 16 = the
+  // upstream client's connections, so status calls never queue for one.
+  concurrency: 16,
   perKeyConcurrency: 2,
   perKeyPerSecond: 5,
   keyBackoff: { firstMs: 5_000, factor: 2, capMs: 5 * MINUTE },
