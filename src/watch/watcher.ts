@@ -20,7 +20,8 @@
  * once how to check by hand (`watch.gaveUp`); /status still works.
  *
  * Callbacks. `hurry()` (a provider callback said an id changed) puts the id first in its key's lane:
- * it jumps the queue but not the limits, and only the status answer changes anything.
+ * it jumps the queue but not the limits, and only the status answer changes anything. A chat whose
+ * callbacks work has its pending ids polled far less often (`callbackDue`), never not at all.
  *
  * Exactly-once notices: announce.ts. The create call's own outcome is announced by the confirm
  * engine; `track()` records it as notified. `checkNow()` serves a user's own check (/status):
@@ -145,7 +146,8 @@ export class StatusWatcher {
       if (this.stopped || !OPEN_STATUSES.has(tx.status)) return;
       const current = this.deps.store.getTx(tx.refId);
       if (!current || !OPEN_STATUSES.has(current.status)) return;
-      const at = this.deps.clock.now() + this.options.firstCheckMs;
+      const now = this.deps.clock.now();
+      const at = this.callbackDue(current, now) ?? now + this.options.firstCheckMs;
       // The engine has just shown this status (receipt or "outcome unknown"): it counts as told.
       this.deps.store.updateTx(tx.refId, { watch: { nextCheckAt: at, attempts: 0, notified: current.status } });
       this.schedule(tx.refId, at);
@@ -449,6 +451,14 @@ export class StatusWatcher {
       if (!(await this.protocol.announce(cur, "gaveup", {}, cur.status, mode))) this.retryLater(refId, now);
       return;
     }
+    const viaCallbacks = this.callbackDue(cur, now);
+    if (viaCallbacks !== undefined) {
+      const at = Math.min(viaCallbacks, deadline);
+      // Checks are a minute or more apart here: saving each due time costs little.
+      store.updateTx(refId, { watch: { ...w, nextCheckAt: at } });
+      this.schedule(refId, at);
+      return;
+    }
     // While young the wait stays at the first step and the backoff does not advance: `attempts`
     // counts the checks since the young phase ended (the doubling starts from there).
     const young = now - cur.createdAt < this.options.youngMs;
@@ -483,6 +493,21 @@ export class StatusWatcher {
     }).catch((err: unknown) => this.deps.logger.error({ err, chatId }, "owed notices failed"));
     this.running.add(run);
     void run.finally(() => this.running.delete(run));
+  }
+
+  /**
+   * The next check of a pending/processing id whose chat's callbacks work (see
+   * DEFAULT_WATCHER_OPTIONS): when its age doubles, within the cap, and at the latest when the
+   * callbacks stop counting as working (then the normal schedule takes over). `attempts` is left
+   * alone, so the normal doubling restarts from its first step. Undefined: the normal schedule.
+   */
+  private callbackDue(tx: TxRecord, now: number): number | undefined {
+    if (tx.status !== "pending" && tx.status !== "processing") return undefined;
+    const o = this.options;
+    const lastAt = this.deps.store.getChat(tx.chatId)?.callbacksLastAt;
+    if (lastAt === undefined || now - lastAt >= o.callbacksFreshMs) return undefined;
+    const wait = Math.min(o.callbackMaxIntervalMs, Math.max(o.callbackFirstMs, now - tx.createdAt));
+    return Math.min(now + wait, lastAt + o.callbacksFreshMs);
   }
 
   private backoff(): BackoffOptions {

@@ -33,6 +33,12 @@ export interface WatcherOptions {
   notifyRetryMs: number;
   /** Prefix money messages with the sandbox banner. */
   sandbox: boolean;
+  /** A chat's callbacks "work" while its last valid one (`callbacksLastAt`) is younger than this. */
+  callbacksFreshMs: number;
+  /** Pending ids of such a chat: checked every max(this, the id's age) ... */
+  callbackFirstMs: number;
+  /** ... but never less often than this (a lost callback is caught within it). */
+  callbackMaxIntervalMs: number;
 }
 
 /**
@@ -45,6 +51,15 @@ export interface WatcherOptions {
  * beyond that each is checked every (young ids / 5) s, e.g. 100 pending on one key -> every 20 s
  * (bench/watcher.ts measures both). The cap stays at 5/s: the provider documents no limit, and
  * 300 calls a minute per key is already far above one reseller's normal load.
+ *
+ * A chat whose provider callbacks work (one arrived within `callbacksFreshMs`, 30 min) is told of a
+ * change at once, so polling there only catches lost callbacks: a pending/processing id is checked
+ * when its age doubles (every max(1 min, age), at most 10 min apart) instead of every 5 s while
+ * young. A lost callback is then seen within about the id's age (1 min for a fresh sale, 10 min at
+ * most), never later; a stuck id costs 6 checks an hour instead of 12, a sale settling in 2 min 1-2
+ * checks instead of 24. Unknown and sending ids keep the normal schedule (no callback can come for a
+ * create the provider may not have). Once callbacks go quiet the ids are checked at once and the
+ * normal schedule returns.
  */
 export const DEFAULT_WATCHER_OPTIONS: WatcherOptions = {
   firstCheckMs: 5_000,
@@ -55,11 +70,17 @@ export const DEFAULT_WATCHER_OPTIONS: WatcherOptions = {
   depositLateMs: DEFAULT_DEPOSIT_LATE_MS,
   depositProcessingMaxAgeMs: 5 * 24 * HOUR,
   sendingGraceMs: 2 * MINUTE,
-  concurrency: 8,
+  // A check holds its slot through its notice (an edit and a message): with callbacks, 100 changes/s
+  // (bench/watcher.ts --callbacks --full) needed more than 8 (p95 5.2 s at 8, 0.8 s at 16). 16 = the
+  // upstream client's connections, so status calls never queue for one.
+  concurrency: 16,
   perKeyConcurrency: 2,
   perKeyPerSecond: 5,
   keyBackoff: { firstMs: 5_000, factor: 2, capMs: 5 * MINUTE },
   notifyRetryMs: 30_000,
   sandbox: false,
+  callbacksFreshMs: 30 * MINUTE,
+  callbackFirstMs: MINUTE,
+  callbackMaxIntervalMs: 10 * MINUTE,
 };
 

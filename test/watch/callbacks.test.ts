@@ -127,9 +127,9 @@ describe("provider callbacks: POST /provider/<token>", () => {
     expect(w.store.getTx(tx.refId)!.status).toBe("pending");
     expect(noticesAbout(w, u.chatId, tx.refId)).toHaveLength(0);
 
-    // It really settles later: the ordinary poll tells it, once.
+    // It really settles later: the poll tells it, once (a chat whose callbacks work: at 1 min of age).
     w.sandbox.settle(tx.refId, "success");
-    await run(w, 10_000);
+    await run(w, 60_000);
     expect(success(w, u.chatId, tx.refId)).toHaveLength(1);
   });
 
@@ -151,7 +151,7 @@ describe("provider callbacks: POST /provider/<token>", () => {
     // The watcher saw this one first; the late callback changes nothing and calls nobody.
     const other = await pendingTransfer(w, u.chatId, "1234567890");
     w.sandbox.settle(other.refId, "success");
-    await run(w, 10_000);
+    await run(w, 60_000); // its first poll (this chat's callbacks work: at 1 min of age)
     expect(noticesAbout(w, u.chatId, other.refId)).toHaveLength(1);
     const calls = statusCalls(w);
     const late = { event: "transfer", status: "success", data: { id: other.upstreamId, reff_id: other.refId, nominal: "10000", status: "success" } };
@@ -299,5 +299,85 @@ describe("the sandbox sends callbacks", () => {
     expect(sandbox.callbacksSent()).toMatchObject([{ event: "transaksi", status: "success", answer: 200 }]);
     await run(w, 1_000);
     expect(success(w, budi.chatId, tx!.refId)).toHaveLength(1);
+  });
+});
+
+describe("polling of a chat whose callbacks work (the safety net backs off, never stops)", () => {
+  /** A linked chat that has received one valid callback (so `callbacksLastAt` is now). */
+  async function withWorkingCallbacks(world: World, url: string) {
+    const chat = await linked(world);
+    const first = await pendingPrepaid(world, chat.u.chatId, "081200000001");
+    world.sandbox.settle(first.refId, "success");
+    expect((await post(url, chat.token, prepaidCallback(first.refId, first.upstreamId), chat.signature)).status).toBe(200);
+    await run(world, 1_000);
+    expect(success(world, chat.u.chatId, first.refId)).toHaveLength(1);
+    return chat;
+  }
+
+  it("its pending id is polled far less often than another chat's, still polled, and a lost callback is announced by that poll", async () => {
+    const { w, url } = await started();
+    const { u } = await withWorkingCallbacks(w, url);
+    const other = await w.linkedUser({ languageCode: "id" }); // no callbacks: the normal schedule
+    const tx = await pendingPrepaid(w, u.chatId, "081234567890");
+    const plain = await pendingPrepaid(w, other.chatId, "081234567891");
+
+    await run(w, 2 * 60_000);
+    expect(statusCalls(w, plain.upstreamId)).toBeGreaterThanOrEqual(20); // every 5 s while young
+    const early = statusCalls(w, tx.upstreamId);
+    expect(early).toBeGreaterThanOrEqual(1); // still polled ...
+    expect(early).toBeLessThanOrEqual(2); // ... at 1 min and 2 min of age
+
+    // Its callback is lost (the sandbox has no callback target here): the next poll tells it, once.
+    w.sandbox.settle(tx.refId, "success");
+    await run(w, 2 * 60_000); // the id is 2 min old: checked again by 4 min
+    expect(success(w, u.chatId, tx.refId)).toHaveLength(1);
+    await run(w, 30 * 60_000);
+    expect(success(w, u.chatId, tx.refId)).toHaveLength(1);
+  });
+
+  it("an old id is still checked at least every 10 minutes while callbacks work", async () => {
+    const { w, url } = await started();
+    const { u, token, signature } = await withWorkingCallbacks(w, url);
+    const tx = await pendingPrepaid(w, u.chatId, "081234567890");
+    // Callbacks keep arriving (for other ids: an unmatched one still says the URL works).
+    for (let m = 0; m < 60; m += 10) {
+      await run(w, 10 * 60_000);
+      expect((await post(url, token, { event: "transaksi", status: "pending", data: { reff_id: "NOT-OURS" } }, signature)).status).toBe(200);
+    }
+    const calls = statusCalls(w, tx.upstreamId);
+    expect(calls).toBeGreaterThanOrEqual(6); // 1, 2, 4, 8, 16, 26, 36, 46, 56 min
+    expect(calls).toBeLessThanOrEqual(10);
+    w.sandbox.settle(tx.refId, "success");
+    await run(w, 10 * 60_000);
+    expect(success(w, u.chatId, tx.refId)).toHaveLength(1);
+  });
+
+  it("when callbacks go quiet, the chat's ids are checked at once and the normal schedule returns", async () => {
+    const { w, url } = await started();
+    const { u } = await withWorkingCallbacks(w, url);
+    const tx = await pendingPrepaid(w, u.chatId, "081234567890");
+    await run(w, 29 * 60_000); // callbacks still count as working: sparse polls
+    const quiet = statusCalls(w, tx.upstreamId);
+    expect(quiet).toBeLessThanOrEqual(6);
+
+    await run(w, 3 * 60_000); // 30 min after the last callback: checked at once, then 10 s, 20 s, 40 s, 80 s apart
+    expect(statusCalls(w, tx.upstreamId) - quiet).toBeGreaterThanOrEqual(4);
+
+    w.sandbox.settle(tx.refId, "success");
+    await run(w, 5 * 60_000); // the normal cap
+    expect(success(w, u.chatId, tx.refId)).toHaveLength(1);
+  });
+
+  it("an id whose outcome is unknown keeps the normal schedule in a chat whose callbacks work", async () => {
+    const { w, url } = await started();
+    const { u } = await withWorkingCallbacks(w, url);
+    // The engine saves a create whose answer never came as "unknown", then tells the watcher; the
+    // provider does not know it (yet), so no callback can come for it.
+    const refId = "PPUNKNOWN0001";
+    const sent = await w.bot.api.sendMessage(u.chatId, "❓ unknown");
+    const tx = w.store.createTx({ refId, chatId: u.chatId, kind: "prepaid", status: "unknown", code: "S10", title: "Pulsa 10rb", target: "081234567890", amount: 10_500, messageId: sent.message_id });
+    w.deps.events.emit("created", tx);
+    await run(w, 60_000);
+    expect(statusCalls(w, refId)).toBeGreaterThanOrEqual(10); // every 5 s by our reference, as in any chat
   });
 });
