@@ -602,6 +602,7 @@ report-money = Turnover: { $turnover } · Cost: { $cost } · Profit: <b>{ $profi
 report-deposits = Deposits credited: { $credited } ({ $count }x)
 report-top-title = 🏆 <b>Best sellers this month</b>
 report-top-line = { $rank }. { $title }: { $sales }x · profit { $profit }
+report-top-short = Best sellers: { $list }
 report-empty = 📊 No transactions this month yet. The report fills in after the first sale.
 report-chart-title = Profit per day · { $month }
 report-chart-total = Total: { $profit } from { $sales } sales

@@ -599,6 +599,7 @@ report-money = Omzet: { $turnover } · Modal: { $cost } · Untung: <b>{ $profit 
 report-deposits = Deposit masuk: { $credited } ({ $count }x)
 report-top-title = 🏆 <b>Terlaris bulan ini</b>
 report-top-line = { $rank }. { $title }: { $sales }x · untung { $profit }
+report-top-short = Terlaris: { $list }
 report-empty = 📊 Belum ada transaksi bulan ini. Laporan terisi setelah penjualan pertama.
 report-chart-title = Untung per hari · { $month }
 report-chart-total = Total: { $profit } dari { $sales } penjualan

@@ -41,12 +41,19 @@ export function topLines(t: Translate, lang: Lang, s: Summary, titleKey = "repor
   ];
 }
 
-/** The /laporan message: each period's figures, then this month's best sellers. */
+/** A period's best sellers on one line: "Terlaris: Telkomsel 10.000 (2x), XL 10.000 (1x)". */
+function topShortLine(t: Translate, lang: Lang, s: Summary): string[] {
+  if (s.top.length === 0) return [];
+  return [t(lang, "report-top-short", { list: s.top.map((p) => `${html(p.title)} (${p.sales}x)`).join(", ") })];
+}
+
+/** The /laporan message: each period's figures and best sellers, then this month's best sellers in full. */
 export function reportText(t: Translate, lang: Lang, periods: readonly { period: Period; summary: Summary }[]): string {
   const blocks = periods.map(({ period, summary }) => {
     const dates = period.from === period.to ? dayLabel(period.from, lang) : `${dayLabel(period.from, lang)}–${dayLabel(period.to, lang)}`;
     const head = t(lang, "report-period", { name: t(lang, `report-period-${period.name}`), dates });
-    return [head, ...summaryLines(t, lang, summary)].join("\n");
+    const top = period.name === "month" ? [] : topShortLine(t, lang, summary);
+    return [head, ...summaryLines(t, lang, summary), ...top].join("\n");
   });
   const month = periods.find((p) => p.period.name === "month")?.summary;
   const top = month ? topLines(t, lang, month) : [];

@@ -62,11 +62,19 @@ describe("/laporan", () => {
     expect(report).toContain("📊 Laporan penjualan");
     const block = (name: string) => report.split("\n\n").find((b) => b.startsWith(name));
     expect(block("Hari ini")).toBe(
-      ["Hari ini (15 Jan)", "Terjual: 2 · Gagal: 1", "Omzet: Rp22.200 · Modal: Rp20.400 · Untung: Rp1.800", "Deposit masuk: Rp99.300 (1x)"].join("\n"),
+      ["Hari ini (15 Jan)", "Terjual: 2 · Gagal: 1", "Omzet: Rp22.200 · Modal: Rp20.400 · Untung: Rp1.800", "Deposit masuk: Rp99.300 (1x)", "Terlaris: Telkomsel 10.000 (2x)"].join("\n"),
     );
-    expect(block("Kemarin")).toBe(["Kemarin (14 Jan)", "Terjual: 1 · Gagal: 0", "Omzet: Rp104.700 · Modal: Rp102.200 · Untung: Rp2.500"].join("\n"));
+    expect(block("Kemarin")).toBe(
+      ["Kemarin (14 Jan)", "Terjual: 1 · Gagal: 0", "Omzet: Rp104.700 · Modal: Rp102.200 · Untung: Rp2.500", "Terlaris: PLN Pascabayar (1x)"].join("\n"),
+    );
     expect(block("7 hari terakhir")).toBe(
-      ["7 hari terakhir (9 Jan–15 Jan)", "Terjual: 4 · Gagal: 1", "Omzet: Rp138.900 · Modal: Rp133.100 · Untung: Rp5.800", "Deposit masuk: Rp99.300 (1x)"].join("\n"),
+      [
+        "7 hari terakhir (9 Jan–15 Jan)",
+        "Terjual: 4 · Gagal: 1",
+        "Omzet: Rp138.900 · Modal: Rp133.100 · Untung: Rp5.800",
+        "Deposit masuk: Rp99.300 (1x)",
+        "Terlaris: Telkomsel 10.000 (2x), PLN Pascabayar (1x), XL 10.000 (1x)",
+      ].join("\n"),
     );
     expect(block("Bulan ini")).toBe(
       ["Bulan ini (1 Jan–15 Jan)", "Terjual: 5 · Gagal: 1", "Omzet: Rp150.400 · Modal: Rp143.300 · Untung: Rp7.100", "Deposit masuk: Rp99.300 (1x)"].join("\n"),
