@@ -19,7 +19,7 @@ import { resendDueInstructions } from "./bot/money/deposit.js";
 import { registerCommands } from "./bot/commands.js";
 import type { BotDeps } from "./bot/context.js";
 import { startPolling, type PollingOptions } from "./polling.js";
-import type { Sandbox, SandboxOptions } from "./sandbox/index.js";
+import type { CallbackPost, Sandbox, SandboxOptions } from "./sandbox/index.js";
 import { resolveStoreSecret, verifyStoreSecret } from "./secret.js";
 import { Store } from "./store/store.js";
 import { ListCache } from "./upstream/cache.js";
@@ -40,6 +40,8 @@ import { callbackUrl } from "./domain/callbacks.js";
 
 /** The updates the bot asks Telegram for, in long polling and webhook mode alike. */
 const ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"] as const;
+/** The origin of the sandbox's callback URLs when they are delivered in-process (never dialled). */
+const IN_PROCESS_ORIGIN = "http://in-process.invalid";
 
 export interface App {
   config: AppConfig;
@@ -253,6 +255,13 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
         logger.warn({ err }, "could not register the command list; commands still work"),
       );
       const webhookUrl = config.webhookUrl;
+      const callbackDeps = {
+        store,
+        clock,
+        logger,
+        hurry: (refId: string) => watcher.hurry(refId),
+        onCallback: (outcome: string) => observers.metrics.providerCallbacks.inc({ outcome }),
+      };
       const webhook = webhookUrl
         ? { path: new URL(webhookUrl).pathname, handler: webhookHandler(bot, await resolveWebhookSecret(config.dataDir)) }
         : undefined;
@@ -261,16 +270,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
         const { startHttpServer } = await import("./server/http.js");
         // The provider's callbacks: with PUBLIC_URL (the reseller pastes the URL), and in sandbox mode
         // (the built-in sandbox calls this server itself).
-        const providerCallbacks =
-          config.publicUrl !== undefined || sandbox !== undefined
-            ? {
-                store,
-                clock,
-                logger,
-                hurry: (refId: string) => watcher.hurry(refId),
-                onCallback: (outcome: string) => observers.metrics.providerCallbacks.inc({ outcome }),
-              }
-            : undefined;
+        const providerCallbacks = config.publicUrl !== undefined || sandbox !== undefined ? callbackDeps : undefined;
         http = await startHttpServer({ ...config.http, logger, ...observers, ...(webhook && { webhook }), ...(providerCallbacks && { providerCallbacks }) });
         logger.info({ url: http.url }, "HTTP server listening (/healthz, /metrics)");
         if (sandbox) {
@@ -278,6 +278,20 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
           const base = http.url;
           sandbox.setCallbackTarget((apiKey) => sandboxCallbackUrls(store, base, apiKey));
         }
+      } else if (sandbox) {
+        // No HTTP server: the sandbox's callbacks go through the very same route, in-process, so
+        // sandbox mode shows instant notices with no setup. The route is built with the first callback.
+        let route: Promise<{ request: CallbackPost }> | undefined;
+        const localRoute = async () => {
+          const [{ Hono }, { mountProviderCallbacks }] = await Promise.all([import("hono"), import("./server/providerCallback.js")]);
+          const local = new Hono();
+          mountProviderCallbacks(local, callbackDeps);
+          return { request: (url: string, init: RequestInit) => local.request(url, init) };
+        };
+        sandbox.setCallbackTarget(
+          (apiKey) => sandboxCallbackUrls(store, IN_PROCESS_ORIGIN, apiKey),
+          async (url, init) => (await (route ??= localRoute())).request(url, init),
+        );
       }
       if (webhookUrl) {
         await commandsRegistered;

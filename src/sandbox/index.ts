@@ -79,12 +79,19 @@ export interface Sandbox {
    * api key go (one URL per chat linked with it: demo chats share keys). Set = records change on
    * the clock and every change is POSTed, signed, to these URLs; undefined = no callbacks.
    */
-  setCallbackTarget(target: ((apiKey: string) => string[]) | undefined): void;
+  /**
+   * Where the callbacks of an api key go (the dashboard setting's stand-in). `post` delivers one
+   * request (default: fetch over HTTP; the bot without an HTTP server hands its route in-process).
+   */
+  setCallbackTarget(target: ((apiKey: string) => string[]) | undefined, post?: CallbackPost): void;
   /** Resolves once every callback sent so far was answered (tests). */
   callbacksIdle(): Promise<void>;
   /** Callbacks sent: where, which event and status, and the answer's HTTP status (0: no answer). */
   callbacksSent(): { url: string; event: string; status: string; answer: number }[];
 }
+
+/** One callback request: fetch's signature, so an in-process route (Hono's `app.request`) fits too. */
+export type CallbackPost = (url: string, init: RequestInit) => Response | Promise<Response>;
 
 export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
   const core = new Core(opts.clock ?? systemClock, opts.seed ?? randomInt(2 ** 31));
@@ -106,6 +113,7 @@ export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox>
   core.baseUrl = url;
 
   let target: ((apiKey: string) => string[]) | undefined;
+  let post: CallbackPost = fetch;
   const inflight = new Set<Promise<void>>();
   const sent: { url: string; event: string; status: string; answer: number }[] = [];
   core.onChange = (rec) => {
@@ -116,12 +124,13 @@ export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox>
     for (const to of urls) {
       const entry = { url: to, event: body.event, status: body.status, answer: 0 };
       sent.push(entry);
-      const p = fetch(to, {
+      const p = Promise.resolve()
+        .then(() => post(to, {
         method: "POST",
         headers: { "content-type": "application/json", "x-atl-signature": callbackSignature(acc.username) },
         body: JSON.stringify(body),
-        signal: AbortSignal.timeout(10_000),
-      })
+          signal: AbortSignal.timeout(10_000),
+        }))
         .then(async (res) => {
           entry.answer = res.status;
           await res.body?.cancel();
@@ -169,8 +178,9 @@ export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox>
     reshape: (endpoint, r) => server.reshape(endpoint, r),
     setLatency: (ms) => server.setLatency(ms),
     calls: (endpoint) => server.calls(endpoint),
-    setCallbackTarget: (t) => {
+    setCallbackTarget: (t, via) => {
       target = t;
+      post = via ?? fetch;
       if (t) core.runOnClock();
     },
     callbacksIdle: async () => {

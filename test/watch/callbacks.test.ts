@@ -300,6 +300,24 @@ describe("the sandbox sends callbacks", () => {
     await run(w, 1_000);
     expect(success(w, budi.chatId, tx!.refId)).toHaveLength(1);
   });
+  it("without HTTP_PORT (as .env.example and the playground start) the sandbox's callbacks still reach the bot, in-process", async () => {
+    w = await makeWorld({ env: { UPSTREAM_BASE_URL: "sandbox" }, watcher: true });
+    await w.app.start();
+    const sandbox = w.app.sandbox!;
+    const budi = w.user({ languageCode: "id" });
+    await budi.sendCommand("start");
+    await budi.sendText(sandbox.demoKey);
+    await budi.sendCommand("beli", "S10 081234567890");
+    await budi.pressButton(/Konfirmasi/);
+    const [tx] = w.store.listTxByChat(budi.chatId).items;
+    await w.clock.advance(4_999);
+    await w.clock.advance(1);
+    await sandbox.callbacksIdle();
+    expect(sandbox.callbacksSent()).toMatchObject([{ event: "transaksi", status: "success", answer: 200 }]);
+    await run(w, 1_000);
+    expect(success(w, budi.chatId, tx!.refId)).toHaveLength(1);
+    expect(w.store.getChat(budi.chatId)!.callbacksLastAt).toBeDefined();
+  });
 });
 
 describe("polling of a chat whose callbacks work (the safety net backs off, never stops)", () => {
