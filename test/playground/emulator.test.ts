@@ -84,7 +84,7 @@ describe("the emulator over HTTP", () => {
     expect(big).toMatchObject({ width: png.readUInt32BE(16), height: png.readUInt32BE(20), file_size: png.length });
     expect(sizes.length).toBeGreaterThan(1);
     const user = fake.pushUpdate({
-      message: { message_id: 1, date: 0, chat: { id: 9, type: "private", first_name: "Admin" }, photo: sizes, caption: "Promo" },
+      message: { message_id: 1, date: 0, chat: { id: 9, type: "private", first_name: "Admin" }, from: { id: 9, is_bot: false, first_name: "Admin" }, photo: sizes, caption: "Promo" },
     });
     expect(fake.message(9, user.message!.message_id)?.file?.bytes.equals(png)).toBe(true);
 
