@@ -170,7 +170,7 @@ export interface FakeMessage {
   parseMode?: string;
   /** Inline keyboard currently attached (undefined once removed by an edit). */
   inlineKeyboard?: InlineKeyboardButton[][];
-  /** Uploaded bytes of the photo/document/etc., when the bot uploaded (or re-sent) a file. */
+  /** Bytes of the photo/document/etc., when the bot uploaded (or re-sent) a file or the user sent a stored photo. */
   file?: UploadedFile;
   deleted: boolean;
   edited: boolean;
@@ -417,10 +417,32 @@ async function parseRequest(contentType: string, body: unknown, query: URLSearch
   return { payload, files };
 }
 
-/** Reads width/height from a PNG header (IHDR), if the bytes are a PNG. */
-function pngSize(bytes: Buffer | undefined): { width: number; height: number } | undefined {
-  if (!bytes || bytes.length < 24 || bytes.readUInt32BE(0) !== 0x89504e47) return undefined;
-  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+/** Reads width/height from a PNG header (IHDR) or a JPEG frame header (SOFn), if the bytes are one. */
+export function imageSize(bytes: Buffer | undefined): { width: number; height: number } | undefined {
+  if (!bytes) return undefined;
+  if (bytes.length >= 24 && bytes.readUInt32BE(0) === 0x89504e47) {
+    return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+  }
+  if (bytes.length < 4 || bytes[0] !== 0xff || bytes[1] !== 0xd8) return undefined;
+  // JPEG: walk the marker segments to the first start-of-frame (C0-CF except C4 DHT, C8, CC DAC).
+  let pos = 2;
+  while (pos + 9 < bytes.length) {
+    if (bytes[pos] !== 0xff) return undefined;
+    const marker = bytes[pos + 1]!;
+    if (marker === 0xff) {
+      pos++; // fill byte
+      continue;
+    }
+    if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
+      pos += 2; // markers without a length
+      continue;
+    }
+    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
+      return { height: bytes.readUInt16BE(pos + 5), width: bytes.readUInt16BE(pos + 7) };
+    }
+    pos += 2 + bytes.readUInt16BE(pos + 2);
+  }
+  return undefined;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -737,11 +759,13 @@ export class FakeBotApi {
     const state = this.chatState(message.chat.id);
     state.lastMessageId = Math.max(state.lastMessageId, message.message_id);
     const kind = contentKind(message);
+    const photoBytes = message.photo ? this.storedFiles.get(message.photo.at(-1)?.file_id ?? "")?.bytes : undefined;
     const fm: FakeMessage = {
       messageId: message.message_id,
       chatId: message.chat.id,
       from: "user",
       kind,
+      ...(photoBytes ? { file: { bytes: photoBytes } } : {}),
       ...(message.text !== undefined ? { text: message.text, raw: message.text } : {}),
       ...(message.caption !== undefined ? { caption: message.caption, raw: message.caption } : {}),
       deleted: false,
@@ -752,6 +776,22 @@ export class FakeBotApi {
     state.messages.set(message.message_id, fm);
     this.emit({ type: "message", message: { ...fm } }); // a snapshot: fm changes on later edits
     return fm;
+  }
+
+  /**
+   * A photo the user sends (the playground's attach button): stores the bytes as Telegram does and
+   * returns the message's `photo` sizes, largest last. Every size's file_id is kept (one set of
+   * bytes for all), so the bot can send, group or getFile any of them.
+   */
+  storeUserPhoto(bytes: Buffer): PhotoSize[] {
+    const fileId = this.storeFile("photo", bytes);
+    const sizes = photoSizes(
+      { file_id: fileId, file_unique_id: uniqueIdOf(fileId), file_size: bytes.length },
+      imageSize(bytes) ?? { width: 800, height: 800 },
+    );
+    const { path } = this.storedFiles.get(fileId)!;
+    for (const s of sizes) if (!this.storedFiles.has(s.file_id)) this.storedFiles.set(s.file_id, { bytes, size: bytes.length, path: path.replace(/(\.\w+)$/, `_${s.width}$1`) });
+    return sizes;
   }
 
   /** Bytes of a file the bot uploaded, by the file_id the fake assigned to it. */
@@ -1131,7 +1171,7 @@ export class FakeBotApi {
     let fields: Partial<Message>;
     switch (kind) {
       case "photo": {
-        const size = pngSize(bytes) ?? { width: 800, height: 800 };
+        const size = imageSize(bytes) ?? { width: 800, height: 800 };
         fields = { photo: photoSizes(base, size) };
         break;
       }

@@ -13,7 +13,7 @@ import { bodyLimit } from "hono/body-limit";
 import { streamSSE } from "hono/streaming";
 import type { Chat, Message, MessageEntity, User } from "grammy/types";
 import { projectFile } from "../projectFiles.js";
-import type { FakeBotApi } from "./botApi.js";
+import { imageSize, type FakeBotApi } from "./botApi.js";
 import { messageView } from "./view.js";
 
 export interface PlaygroundUser {
@@ -62,6 +62,10 @@ const TYPES: Record<string, string> = {
   css: "text/css; charset=utf-8",
 };
 
+/** The largest photo the page's attach button takes (Telegram's own limit for a photo is 10 MB). */
+export const PHOTO_MAX_BYTES = 5 * 1024 * 1024;
+const PHOTO_TOO_BIG = "a photo of at most 5 MB";
+
 export async function startWeb(opts: WebOptions): Promise<WebServer> {
   const { fake, users } = opts;
   const byId = new Map(users.map((u) => [u.id, u]));
@@ -98,7 +102,10 @@ export async function startWeb(opts: WebOptions): Promise<WebServer> {
     }
     await next();
   });
-  app.use("/api/*", bodyLimit({ maxSize: 16 * 1024 }));
+  // Text and taps are small; only the attach route takes a photo (base64 in JSON: 4/3 of its bytes).
+  const smallBody = bodyLimit({ maxSize: 16 * 1024 });
+  const photoBody = bodyLimit({ maxSize: Math.ceil(PHOTO_MAX_BYTES / 3) * 4 + 8 * 1024, onError: (c) => c.json({ error: PHOTO_TOO_BIG }, 413) });
+  app.use("/api/*", (c, next) => (/^\/api\/chat\/[^/]+\/photo$/.test(c.req.path) ? photoBody(c, next) : smallBody(c, next)));
   for (const [path, file] of Object.entries(PAGE_FILES)) {
     app.get(path, async (c) => {
       const body = await readFile(join(PAGE_DIR, file), "utf8");
@@ -133,6 +140,30 @@ export async function startWeb(opts: WebOptions): Promise<WebServer> {
       text,
       ...(entities.length > 0 ? { entities } : {}),
     } as Message.TextMessage & { chat: Chat.PrivateChat; from: User };
+    fake.pushUpdate({ message });
+    return c.json({ ok: true, messageId: message.message_id });
+  });
+
+  // The attach button: a PNG or JPEG (base64) and an optional caption, delivered as Telegram
+  // delivers a user's photo, so the bot gets a file_id it can send on (a /siaran photo).
+  app.post("/api/chat/:user/photo", async (c) => {
+    const u = userOf(c.req.param("user"));
+    const body = await c.req.json<{ data?: unknown; caption?: unknown }>().catch(() => ({}) as Record<string, unknown>);
+    if (!u) return c.json({ error: "no such user" }, 404);
+    const bytes = typeof body.data === "string" ? Buffer.from(body.data, "base64") : Buffer.alloc(0);
+    const caption = typeof body.caption === "string" ? body.caption.trim() : "";
+    if (bytes.length === 0) return c.json({ error: "data: the image, base64" }, 400);
+    if (caption.length > 1024) return c.json({ error: "a caption of at most 1024 characters" }, 400);
+    if (bytes.length > PHOTO_MAX_BYTES) return c.json({ error: PHOTO_TOO_BIG }, 413);
+    if (!imageSize(bytes)) return c.json({ error: "PNG or JPEG images only" }, 415);
+    const message = {
+      message_id: fake.nextMessageId(u.id),
+      from: tgUser(u),
+      chat: tgChat(u),
+      date: Math.floor(Date.now() / 1000),
+      photo: fake.storeUserPhoto(bytes),
+      ...(caption !== "" ? { caption } : {}),
+    } as Message.PhotoMessage & { chat: Chat.PrivateChat; from: User };
     fake.pushUpdate({ message });
     return c.json({ ok: true, messageId: message.message_id });
   });

@@ -2,13 +2,15 @@
  * The playground in a real browser: headless Chromium from the system (installed by
  * .ci/install-chromium.sh; CI runs it), driven by playwright-core, no browser download. Opens the
  * page, does a /beli to its success notice and a QRIS /deposit, and takes a screenshot (docs/playground.png
- * for the README with UPDATE_SHOTS=1, as `npm run shots` does). Real time (the page, Chromium and the watcher's 5 s checks): kept under ~60 s.
+ * for the README with UPDATE_SHOTS=1, as `npm run shots` does); then the admin attaches a photo to /siaran.
+ * Real time (the page, Chromium and the watcher's 5 s checks): kept under ~60 s.
  */
 import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
+import QRCode from "qrcode";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { silentLogger } from "../../src/logger.js";
 import { startPlayground, type Playground } from "../../src/playground/index.js";
@@ -108,4 +110,26 @@ describe.skipIf(!hasChromium)(title, () => {
     const shot = process.env.UPDATE_SHOTS === "1" ? join(ROOT, "docs", "playground.png") : join(tmpdir(), "playground-browser-test.png");
     await page.screenshot({ path: shot });
   }, 60_000);
+
+  it("the admin attaches a photo to /siaran: it shows on their side, and Rina gets it with the caption", async () => {
+    // Scoped by the chat's message ids: right after a switch the old chat's messages are still shown.
+    const inChat = (chatId: number, sel: string, text: string) => page.locator(`${sel}[id^="m-${chatId}-"]`, { hasText: text });
+    await page.locator("#users li", { hasText: "Admin" }).click();
+    await send("/siaran");
+    await inChat(1003, ".msg.bot", "Broadcast").waitFor();
+    const png = await QRCode.toBuffer("promo", { width: 240 });
+    await page.fill("#input", "Promo pulsa hari ini");
+    await page.setInputFiles("#photo-file", { name: "promo.png", mimeType: "image/png", buffer: png });
+    await inChat(1003, ".msg.user", "Promo pulsa hari ini").locator("img.photo").waitFor();
+    await expect.poll(() => page.inputValue("#input")).toBe("");
+    await inChat(1003, ".msg.bot", "Pratinjau di atas").waitFor();
+    await tap(/Kirim/);
+    await inChat(1003, ".msg.bot", "Broadcast dimulai").waitFor();
+
+    await page.locator("#users li", { hasText: "Rina" }).click();
+    const copy = inChat(1001, ".msg.bot", "Promo pulsa hari ini").locator("img.photo");
+    await copy.waitFor();
+    const src = await copy.getAttribute("src");
+    expect(Buffer.from(await (await fetch(new URL(src!, pg.url))).arrayBuffer()).equals(png)).toBe(true);
+  }, 30_000);
 });

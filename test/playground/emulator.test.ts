@@ -6,7 +6,7 @@
 import { Api, InputFile } from "grammy";
 import QRCode from "qrcode";
 import { afterEach, describe, expect, it } from "vitest";
-import { FakeBotApi, type EmulatorEvent, type FakeServer } from "../../src/playground/botApi.js";
+import { FakeBotApi, imageSize, type EmulatorEvent, type FakeServer } from "../../src/playground/botApi.js";
 import { FAKE_BOT_TOKEN } from "../../src/playground/botInfo.js";
 import { createEmulator } from "../../src/playground/index.js";
 import { viewHtml } from "../../src/playground/view.js";
@@ -73,6 +73,41 @@ describe("the emulator over HTTP", () => {
     const file = await api.getFile(doc.document.file_id);
     const download = await fetch(`${apiRoot}/file/bot${FAKE_BOT_TOKEN}/${file.file_path}`);
     expect(Buffer.from(await download.arrayBuffer()).equals(csv)).toBe(true);
+  });
+
+  it("a photo the user sent: its file_id (any size) sends the same bytes again, in sendPhoto and sendMediaGroup; getFile downloads it", async () => {
+    const { fake, api, apiRoot } = await setup();
+    const png = await QRCode.toBuffer("promo", { width: 400 });
+    const sizes = fake.storeUserPhoto(png);
+    const big = sizes.at(-1)!;
+    // Width and height come from the image's header, as Telegram reports them.
+    expect(big).toMatchObject({ width: png.readUInt32BE(16), height: png.readUInt32BE(20), file_size: png.length });
+    expect(sizes.length).toBeGreaterThan(1);
+    const user = fake.pushUpdate({
+      message: { message_id: 1, date: 0, chat: { id: 9, type: "private", first_name: "Admin" }, from: { id: 9, is_bot: false, first_name: "Admin" }, photo: sizes, caption: "Promo" },
+    });
+    expect(fake.message(9, user.message!.message_id)?.file?.bytes.equals(png)).toBe(true);
+
+    const again = await api.sendPhoto(7, big.file_id, { caption: "Promo" });
+    expect(again.photo.at(-1)).toMatchObject({ file_id: big.file_id, width: big.width, height: big.height });
+    expect(fake.message(7, again.message_id)?.file?.bytes.equals(png)).toBe(true);
+    const [grouped] = await api.sendMediaGroup(8, [{ type: "photo", media: sizes[0]!.file_id }]);
+    expect(fake.message(8, grouped!.message_id)?.file?.bytes.equals(png)).toBe(true);
+
+    const file = await api.getFile(big.file_id);
+    const download = await fetch(`${apiRoot}/file/bot${FAKE_BOT_TOKEN}/${file.file_path}`);
+    expect(Buffer.from(await download.arrayBuffer()).equals(png)).toBe(true);
+  });
+
+  it("reads a JPEG's width and height from its frame header", () => {
+    // SOI, an APP0 segment, then SOF0 with height 480 and width 640.
+    const jpeg = Buffer.from([
+      0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00,
+      0xff, 0xc0, 0x00, 0x11, 0x08, 0x01, 0xe0, 0x02, 0x80, 0x03, 0x01, 0x22, 0x00, 0x02, 0x11, 0x01, 0x03, 0x11, 0x01,
+    ]);
+    expect(imageSize(jpeg)).toEqual({ width: 640, height: 480 });
+    expect(new FakeBotApi().storeUserPhoto(jpeg).at(-1)).toMatchObject({ width: 640, height: 480 });
+    expect(imageSize(Buffer.from("not an image"))).toBeUndefined();
   });
 
   it("tells a viewer each change: sent, edited, deleted, the toast or alert of a callback answer, the command list", async () => {

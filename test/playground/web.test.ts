@@ -141,6 +141,56 @@ describe("the playground's page API", () => {
     expect(await csv.text()).toBe("a,b\n1,2\n");
   });
 
+  it("the attach button: a PNG or JPEG up to 5 MB with its caption shows on the user's side; anything else is refused", async () => {
+    const pg = await playground();
+    const photo = (user: number, data: Buffer, caption?: string) =>
+      post(pg, `api/chat/${user}/photo`, { data: data.toString("base64"), ...(caption !== undefined ? { caption } : {}) });
+    const notImage = await photo(1001, Buffer.from("tanggal,produk\n"));
+    expect(notImage).toEqual({ status: 415, body: { error: "PNG or JPEG images only" } });
+    const png = await QRCode.toBuffer("promo", { width: 300 });
+    const huge = Buffer.concat([png, Buffer.alloc(5 * 1024 * 1024 + 1 - png.length)]);
+    expect(await photo(1001, huge)).toEqual({ status: 413, body: { error: "a photo of at most 5 MB" } });
+    // Far past the cap: refused before the body is read in full.
+    expect((await photo(1001, Buffer.alloc(8 * 1024 * 1024, 1))).status).toBe(413);
+    const form = await fetch(new URL("api/chat/1001/photo", pg.url), { method: "POST", headers: { "content-type": "text/plain" }, body: "{}" });
+    expect(form.status).toBe(415);
+    expect((await chat(pg, 1001)).messages).toEqual([]);
+
+    const sent = await photo(1001, png, "Bukti transfer");
+    expect(sent.status).toBe(200);
+    const mine = (await chat(pg, 1001)).messages.find((m) => m.id === sent.body.messageId)!;
+    expect(mine).toMatchObject({ from: "user", kind: "photo", file: { image: true } });
+    expect(seen(mine)).toBe("Bukti transfer");
+    const img = await fetch(new URL(`api/file/1001/${mine.id}`, pg.url));
+    expect(img.headers.get("content-type")).toBe("image/png");
+    expect(Buffer.from(await img.arrayBuffer()).equals(png)).toBe(true);
+  });
+
+  it("an admin's /siaran photo from the page arrives as that photo with its caption in the other linked chats", async () => {
+    const pg = await playground();
+    const png = await QRCode.toBuffer("promo pulsa", { width: 300 });
+    await say(pg, 1003, "/siaran");
+    await botSays(pg, 1003, "Broadcast");
+    expect((await post(pg, "api/chat/1003/photo", { data: png.toString("base64"), caption: "Promo pulsa hari ini" })).status).toBe(200);
+    const confirm = await botSays(pg, 1003, "Pratinjau di atas");
+    // The preview is the admin's own photo, sent back by its file_id.
+    const preview = (await chat(pg, 1003)).messages.filter((m) => m.from === "bot" && m.kind === "photo").at(-1)!;
+    expect(seen(preview)).toBe("Promo pulsa hari ini");
+    const send = confirm.keyboard.flat().find((b) => b.text.includes("Kirim"))!;
+    expect((await post(pg, "api/chat/1003/press", { messageId: confirm.id, data: send.data })).status).toBe(200);
+
+    let copy: MessageView | undefined;
+    await expect
+      .poll(async () => (copy = (await chat(pg, 1001)).messages.find((m) => m.from === "bot" && m.kind === "photo")), { timeout: 10_000 })
+      .toBeDefined();
+    expect(seen(copy)).toBe("Promo pulsa hari ini");
+    expect(copy!.file?.image).toBe(true);
+    const img = await fetch(new URL(`api/file/1001/${copy!.id}`, pg.url));
+    expect(Buffer.from(await img.arrayBuffer()).equals(png)).toBe(true);
+    // Budi has not linked a key: no copy for him.
+    expect((await chat(pg, 1002)).messages).toEqual([]);
+  });
+
   it("the sandbox panel: a pending deposit is listed and the customer pays it; the provider can be made slow", async () => {
     const pg = await playground();
     await say(pg, 1001, "/deposit");

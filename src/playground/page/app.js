@@ -1,6 +1,6 @@
 // The playground page: a Telegram-like chat driven by /api (see src/playground/web.ts). Plain
 // JavaScript, no build step. Message HTML comes sanitized from the server (view.ts).
-/* global document, fetch, EventSource, setTimeout, clearTimeout, setInterval */
+/* global document, fetch, EventSource, FileReader, setTimeout, clearTimeout, setInterval */
 
 const $ = (id) => document.getElementById(id);
 const state = { users: [], current: undefined, unread: new Map(), commands: [] };
@@ -127,6 +127,25 @@ async function openChat(id) {
 async function send(text) {
   if (text.trim() === "") return;
   await api(`/api/chat/${state.current}/send`, { text });
+}
+
+// The attach button: the picked image goes as a photo, the text box as its caption. The server
+// checks again (and answers why it refused); these checks only spare a useless upload.
+const PHOTO_MAX_BYTES = 5 * 1024 * 1024;
+async function sendPhoto(file) {
+  if (file.type !== "image/png" && file.type !== "image/jpeg") return toast("PNG or JPEG images only");
+  if (file.size > PHOTO_MAX_BYTES) return toast("A photo of at most 5 MB");
+  const data = await new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result).replace(/^data:[^,]*,/, ""));
+    reader.onerror = () => reject(reader.error);
+    reader.readAsDataURL(file);
+  });
+  const input = $("input");
+  const caption = input.value;
+  input.value = "";
+  const r = await api(`/api/chat/${state.current}/photo`, { data, caption });
+  if (r.error) toast(r.error);
 }
 
 // ---- command menu --------------------------------------------------------------------------
@@ -275,6 +294,12 @@ async function main() {
     input.value = "";
     $("commands").hidden = true;
     void send(text);
+  });
+  $("attach").addEventListener("click", () => $("photo-file").click());
+  $("photo-file").addEventListener("change", (e) => {
+    const file = e.target.files?.[0];
+    e.target.value = ""; // the same file can be picked again
+    if (file) void sendPhoto(file).catch(() => toast("The photo could not be sent"));
   });
   $("menu-btn").addEventListener("click", () => ($("commands").hidden = !$("commands").hidden));
   $("alert-ok").addEventListener("click", () => ($("alert").hidden = true));
