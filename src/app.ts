@@ -6,7 +6,8 @@
  * they never wire differently. `start()` adds what production runs in the background.
  */
 import type { RunnerHandle } from "@grammyjs/runner";
-import { Api } from "grammy";
+import { Api, Bot, type ApiClientOptions, type Transformer } from "grammy";
+import type { UserFromGetMe } from "grammy/types";
 import type { AppConfig } from "./config.js";
 import { systemClock, type Clock } from "./clock.js";
 import { protectSecret, type Logger } from "./logger.js";
@@ -109,12 +110,32 @@ function sandboxCallbackUrls(store: Store, base: string, apiKey: string): string
   return urls;
 }
 
+/** The bot's identity as `bot.init()` gets it (grammY's retries), observed like the bot's own calls. */
+async function fetchBotInfo(token: string, client: ApiClientOptions, observe: Transformer): Promise<UserFromGetMe> {
+  const probe = new Bot(token, { client });
+  probe.api.config.use(observe);
+  await probe.init();
+  return probe.botInfo;
+}
+
 export async function buildApp(config: AppConfig, logger: Logger, overrides: AppOverrides = {}): Promise<App> {
   const clock = overrides.clock ?? systemClock;
   protectSecret(config.botToken); // no log line may carry it, whatever shape an error has
   const unlockDataDir = await lockDataDir(config.dataDir);
   let runner: RunnerHandle | undefined;
   let webhookActive = false;
+  const source = await resolveStoreSecret(config.storeSecret, config.dataDir);
+  const { secret, generated, file } = source;
+  if (generated) logger.warn({ file }, "STORE_SECRET was not set: generated one into DATA_DIR (keep this file; back it up)");
+  const opening = Store.open({
+    dir: config.dataDir,
+    secret,
+    clock,
+    onWrite: (file, ok, seconds) => observers.onWrite(file, ok, seconds),
+    // Money actions refuse meanwhile (store.canPersist); the flusher retries on its own.
+    onError: (err) => logger.error({ err }, "store write failed; retrying (money actions refused until it works)"),
+  });
+  // Building the metrics and parsing the locales overlap the store's key derivation (scrypt, on the thread pool).
   const observers = new Observers({
     clock,
     dataDir: config.dataDir,
@@ -125,18 +146,10 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
       return p && { running: broadcaster.isRunning(), sent: p.sent, failed: p.failed, remaining: p.remaining };
     },
   });
-  const source = await resolveStoreSecret(config.storeSecret, config.dataDir);
-  const { secret, generated, file } = source;
-  if (generated) logger.warn({ file }, "STORE_SECRET was not set: generated one into DATA_DIR (keep this file; back it up)");
-  const opening = Store.open({
-    dir: config.dataDir,
-    secret,
-    clock,
-    onWrite: observers.onWrite,
-    // Money actions refuse meanwhile (store.canPersist); the flusher retries on its own.
-    onError: (err) => logger.error({ err }, "store write failed; retrying (money actions refused until it works)"),
-  });
-  // Parsing the locales overlaps the key derivation the store waits for (scrypt, on the thread pool).
+  // getMe goes out now and overlaps the key derivation too: one round trip less before updates are taken.
+  const client = { ...overrides.bot?.client, ...(config.telegramApiRoot ? { apiRoot: config.telegramApiRoot } : {}) };
+  const botInfo = overrides.bot?.botInfo ? Promise.resolve(overrides.bot.botInfo) : fetchBotInfo(config.botToken, client, observers.bot.api);
+  botInfo.catch(() => undefined); // awaited below, after the store: its errors are said first
   const translate = createTranslate();
   const store = await opening;
   // A secret that cannot read the stored keys stops start-up here, unless the operator chose to go on.
@@ -161,7 +174,6 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
   // One pacer for every message the app sends (BULK_PACE says why 29/s): background senders
   // (alerts, broadcast, watcher notices) take its slots through deliver() on an Api without
   // auto-retry, the bot's answers through pacedFetch with priority. 429s are waited out on the clock.
-  const client = { ...overrides.bot?.client, ...(config.telegramApiRoot ? { apiRoot: config.telegramApiRoot } : {}) };
   const bulkApi = new Api(config.botToken, client);
   bulkApi.config.use(htmlByDefault);
   bulkApi.config.use(observers.metrics.apiTransformer);
@@ -215,7 +227,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
   };
   // The bot's answers share the pacer with the bulk senders and go first (pacedFetch says why at this level).
   const botClient = overrides.paceAnswers === false ? client : { ...client, fetch: pacedFetch({ pacer, clock, fetch: client.fetch as never }) as never };
-  const bot = createBot(config.botToken, deps, { observe: observers.bot, ...overrides.bot, client: botClient });
+  const bot = createBot(config.botToken, deps, { observe: observers.bot, ...overrides.bot, botInfo: await botInfo, client: botClient });
   await bot.init();
 
   let http: HttpServer | undefined;
