@@ -124,6 +124,22 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
   const unlockDataDir = await lockDataDir(config.dataDir);
   let runner: RunnerHandle | undefined;
   let webhookActive = false;
+  const sources = {
+    pendingIds: () => store.stats().openTxs,
+    broadcast: () => {
+      const p = broadcaster.progress();
+      return p && { running: broadcaster.isRunning(), sent: p.sent, failed: p.failed, remaining: p.remaining };
+    },
+  };
+  // prom-client loads only when /metrics is served (HTTP_PORT): observe.ts says why.
+  const served = config.http ? new (await import("./server/metrics.js")).AppMetrics(sources) : undefined;
+  const observers = new Observers({
+    ...(served && { metrics: served }),
+    clock,
+    dataDir: config.dataDir,
+    updatesLoop: () => webhookActive || (runner?.isRunning() ?? false),
+    ...sources,
+  });
   const source = await resolveStoreSecret(config.storeSecret, config.dataDir);
   const { secret, generated, file } = source;
   if (generated) logger.warn({ file }, "STORE_SECRET was not set: generated one into DATA_DIR (keep this file; back it up)");
@@ -131,21 +147,11 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     dir: config.dataDir,
     secret,
     clock,
-    onWrite: (file, ok, seconds) => observers.onWrite(file, ok, seconds),
+    onWrite: observers.onWrite,
     // Money actions refuse meanwhile (store.canPersist); the flusher retries on its own.
     onError: (err) => logger.error({ err }, "store write failed; retrying (money actions refused until it works)"),
   });
-  // Building the metrics and parsing the locales overlap the store's key derivation (scrypt, on the thread pool).
-  const observers = new Observers({
-    clock,
-    dataDir: config.dataDir,
-    updatesLoop: () => webhookActive || (runner?.isRunning() ?? false),
-    pendingIds: () => store.stats().openTxs,
-    broadcast: () => {
-      const p = broadcaster.progress();
-      return p && { running: broadcaster.isRunning(), sent: p.sent, failed: p.failed, remaining: p.remaining };
-    },
-  });
+  // Parsing the locales overlaps the key derivation the store waits for (scrypt, on the thread pool).
   // getMe goes out now and overlaps the key derivation too: one round trip less before updates are taken.
   const client = { ...overrides.bot?.client, ...(config.telegramApiRoot ? { apiRoot: config.telegramApiRoot } : {}) };
   const botInfo = overrides.bot?.botInfo ? Promise.resolve(overrides.bot.botInfo) : fetchBotInfo(config.botToken, client, observers.bot.api);
@@ -283,7 +289,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
                 onCallback: (outcome: string) => observers.metrics.providerCallbacks.inc({ outcome }),
               }
             : undefined;
-        http = await startHttpServer({ ...config.http, logger, ...observers, ...(webhook && { webhook }), ...(providerCallbacks && { providerCallbacks }) });
+        http = await startHttpServer({ ...config.http, logger, ...observers, metrics: served!, ...(webhook && { webhook }), ...(providerCallbacks && { providerCallbacks }) });
         logger.info({ url: http.url }, "HTTP server listening (/healthz, /metrics)");
         if (sandbox) {
           // The sandbox's stand-in for the dashboard setting: callbacks of a key go to each chat linked with it.
