@@ -1,7 +1,9 @@
 /**
  * Start-up: time from process start to the first answered update, and idle resident memory, for the
- * real bot (compiled `dist/main.js`, as `npm start` runs it, sandbox upstream) beside a bare grammY
- * bot (plain JavaScript). The bot runs with a fresh DATA_DIR and with 1,000 linked chats in the store.
+ * real bot (compiled `dist/main.js`, as `npm start` runs it) beside a bare grammY bot (plain JavaScript).
+ * The bot runs with a fresh DATA_DIR and with 1,000 linked chats in the store. Its provider is the
+ * sandbox in its own process, started once before the runs: a production bot's provider is another
+ * server that is already up, so starting the simulated one is not the bot's start-up.
  */
 import { execFileSync, spawn } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
@@ -34,6 +36,27 @@ async function seed(dir: string, linked: number): Promise<void> {
   await store.close();
 }
 
+/** `npm run sandbox` as its own process on a free port; resolves with its URL once it listens. */
+async function startSandbox(): Promise<{ url: string; stop: () => Promise<void> }> {
+  const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "src/sandbox/cli.ts"), "0"], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (d) => {
+      out += d;
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    child.once("exit", (code) => reject(new Error(`sandbox exited (${code}) before listening: ${out}`)));
+  });
+  return {
+    url,
+    stop: async () => {
+      child.kill("SIGTERM");
+      await new Promise((r) => child.once("exit", r));
+    },
+  };
+}
+
 async function once(entry: string, linked: number): Promise<{ firstAnswerMs: number; idleRss: number }> {
   const fake = new FakeBotApi();
   const server = await fake.startServer();
@@ -50,7 +73,7 @@ async function once(entry: string, linked: number): Promise<{ firstAnswerMs: num
       PATH: process.env.PATH ?? "",
       BOT_TOKEN: FAKE_BOT_TOKEN,
       TELEGRAM_API_ROOT: server.apiRoot,
-      UPSTREAM_BASE_URL: "sandbox",
+      UPSTREAM_BASE_URL: provider.url,
       DATA_DIR: dir,
       STORE_SECRET: SECRET,
       LOG_LEVEL: "silent",
@@ -79,9 +102,11 @@ async function many(entry: string, linked = 0) {
 
 // Build first, as `npm start` does (incremental: quick when dist/ is current).
 execFileSync(process.execPath, [join(ROOT, "scripts/build.mjs")], { cwd: ROOT, stdio: "inherit" });
+const provider = await startSandbox();
 const bare = await many("bench/bare-bot.mjs");
 const fresh = await many("dist/main.js");
 const linked = await many("dist/main.js", LINKED);
+await provider.stop();
 const ratio = (r: { start: number }) => r.start / bare.start;
 const startRow = (label: string, r: { start: number }) => ({
   metric: `process start -> first answered update, ${label}: bot / bare grammY`,
@@ -91,7 +116,7 @@ const startRow = (label: string, r: { start: number }) => ({
 });
 report({
   name: "Start-up",
-  setup: `median of ${RUNS} cold starts each; the bot built as npm start builds it (type-checked, bundled by esbuild into dist/main.js) and run as it runs it (node --enable-source-maps dist/main.js), the bare grammY bot as plain JavaScript; the built-in sandbox; a fresh DATA_DIR, and one with ${LINKED.toLocaleString("en")} linked chats`,
+  setup: `median of ${RUNS} cold starts each; the bot built as npm start builds it (type-checked, bundled by esbuild into dist/main.js) and run as it runs it (node --enable-source-maps dist/main.js), the bare grammY bot as plain JavaScript; the provider is the sandbox in its own process, already running (as a real provider is another server); a fresh DATA_DIR, and one with ${LINKED.toLocaleString("en")} linked chats`,
   rows: [
     startRow("fresh DATA_DIR", fresh),
     startRow(`${LINKED.toLocaleString("en")} linked chats`, linked),

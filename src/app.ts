@@ -6,7 +6,8 @@
  * they never wire differently. `start()` adds what production runs in the background.
  */
 import type { RunnerHandle } from "@grammyjs/runner";
-import { Api } from "grammy";
+import { Api, Bot, type ApiClientOptions, type Transformer } from "grammy";
+import type { UserFromGetMe } from "grammy/types";
 import type { AppConfig } from "./config.js";
 import { systemClock, type Clock } from "./clock.js";
 import { protectSecret, type Logger } from "./logger.js";
@@ -111,21 +112,35 @@ function sandboxCallbackUrls(store: Store, base: string, apiKey: string): string
   return urls;
 }
 
+/** The bot's identity as `bot.init()` gets it (grammY's retries), observed like the bot's own calls. */
+async function fetchBotInfo(token: string, client: ApiClientOptions, observe: Transformer): Promise<UserFromGetMe> {
+  const probe = new Bot(token, { client });
+  probe.api.config.use(observe);
+  await probe.init();
+  return probe.botInfo;
+}
+
 export async function buildApp(config: AppConfig, logger: Logger, overrides: AppOverrides = {}): Promise<App> {
   const clock = overrides.clock ?? systemClock;
   protectSecret(config.botToken); // no log line may carry it, whatever shape an error has
   const unlockDataDir = await lockDataDir(config.dataDir);
   let runner: RunnerHandle | undefined;
   let webhookActive = false;
-  const observers = new Observers({
-    clock,
-    dataDir: config.dataDir,
-    updatesLoop: () => webhookActive || (runner?.isRunning() ?? false),
+  const sources = {
     pendingIds: () => store.stats().openTxs,
     broadcast: () => {
       const p = broadcaster.progress();
       return p && { running: broadcaster.isRunning(), sent: p.sent, failed: p.failed, remaining: p.remaining };
     },
+  };
+  // prom-client loads only when /metrics is served (HTTP_PORT): observe.ts says why.
+  const served = config.http ? new (await import("./server/metrics.js")).AppMetrics(sources) : undefined;
+  const observers = new Observers({
+    ...(served && { metrics: served }),
+    clock,
+    dataDir: config.dataDir,
+    updatesLoop: () => webhookActive || (runner?.isRunning() ?? false),
+    ...sources,
   });
   const source = await resolveStoreSecret(config.storeSecret, config.dataDir);
   const { secret, generated, file } = source;
@@ -139,6 +154,10 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     onError: (err) => logger.error({ err }, "store write failed; retrying (money actions refused until it works)"),
   });
   // Parsing the locales overlaps the key derivation the store waits for (scrypt, on the thread pool).
+  // getMe goes out now and overlaps the key derivation too: one round trip less before updates are taken.
+  const client = { ...overrides.bot?.client, ...(config.telegramApiRoot ? { apiRoot: config.telegramApiRoot } : {}) };
+  const botInfo = overrides.bot?.botInfo ? Promise.resolve(overrides.bot.botInfo) : fetchBotInfo(config.botToken, client, observers.bot.api);
+  botInfo.catch(() => undefined); // awaited below, after the store: its errors are said first
   const translate = createTranslate();
   const store = await opening;
   // A secret that cannot read the stored keys stops start-up here, unless the operator chose to go on.
@@ -163,7 +182,6 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
   // One pacer for every message the app sends (BULK_PACE says why 29/s): background senders
   // (alerts, broadcast, watcher notices) take its slots through deliver() on an Api without
   // auto-retry, the bot's answers through pacedFetch with priority. 429s are waited out on the clock.
-  const client = { ...overrides.bot?.client, ...(config.telegramApiRoot ? { apiRoot: config.telegramApiRoot } : {}) };
   const bulkApi = new Api(config.botToken, client);
   bulkApi.config.use(htmlByDefault);
   bulkApi.config.use(observers.metrics.apiTransformer);
@@ -217,7 +235,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
   };
   // The bot's answers share the pacer with the bulk senders and go first (pacedFetch says why at this level).
   const botClient = overrides.paceAnswers === false ? client : { ...client, fetch: pacedFetch({ pacer, clock, fetch: client.fetch as never }) as never };
-  const bot = createBot(config.botToken, deps, { observe: observers.bot, ...overrides.bot, client: botClient });
+  const bot = createBot(config.botToken, deps, { observe: observers.bot, ...overrides.bot, botInfo: await botInfo, client: botClient });
   await bot.init();
 
   let http: HttpServer | undefined;
@@ -271,7 +289,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
         // The provider's callbacks: with PUBLIC_URL (the reseller pastes the URL), and in sandbox mode
         // (the built-in sandbox calls this server itself).
         const providerCallbacks = config.publicUrl !== undefined || sandbox !== undefined ? callbackDeps : undefined;
-        http = await startHttpServer({ ...config.http, logger, ...observers, ...(webhook && { webhook }), ...(providerCallbacks && { providerCallbacks }) });
+        http = await startHttpServer({ ...config.http, logger, ...observers, metrics: served!, ...(webhook && { webhook }), ...(providerCallbacks && { providerCallbacks }) });
         logger.info({ url: http.url }, "HTTP server listening (/healthz, /metrics)");
         if (sandbox) {
           // The sandbox's stand-in for the dashboard setting: callbacks of a key go to each chat linked with it.

@@ -131,6 +131,8 @@ export class Store {
   private readonly kv = new Map<string, unknown>();
   /** Decrypted api keys, in memory only (never written), with the ciphertext they came from. */
   private readonly decrypted = new Map<number, { enc: string; key: string }>();
+  /** The api-key encryption key; set by open() once derived (reading the files does not need it). */
+  private key: Buffer = Buffer.alloc(0);
   private readonly flusher: Flusher;
   private closing: Promise<void> | undefined;
   private archive!: Archive;
@@ -143,7 +145,6 @@ export class Store {
   private constructor(
     root: string,
     private readonly meta: MetaFile,
-    private readonly key: Buffer,
     private readonly clock: Clock,
     opts: StoreOptions,
   ) {
@@ -180,9 +181,12 @@ export class Store {
 
   static async open(opts: StoreOptions): Promise<Store> {
     const root = join(opts.dir, "store");
+    // The key derivation (scrypt, ~50 ms on the thread pool) overlaps reading and checking the files.
+    const keying = deriveKey(opts.secret);
+    if (!opts.secret) await keying; // an empty secret is the first thing said
+    keying.catch(() => undefined); // awaited below; not unhandled if reading the files fails first
     await mkdir(opts.dir, { recursive: true, mode: 0o700 });
     await ownerOnly(root);
-    const key = await deriveKey(opts.secret);
 
     const metaFile = new StoreFile<MetaFile>(root, META, true);
     const raw = await metaFile.read();
@@ -198,7 +202,7 @@ export class Store {
         schema: SCHEMA_VERSION,
         chatShards: opts.chatShards ?? DEFAULT_CHAT_SHARDS,
         txShards: opts.txShards ?? DEFAULT_TX_SHARDS,
-        keyCheck: keyCheck(key),
+        keyCheck: "", // set below, once the key is derived
         kv: {},
       };
       fresh = true;
@@ -207,10 +211,12 @@ export class Store {
       // Migrations from older schema versions go here once there is more than one.
     }
 
-    const store = new Store(root, { ...meta, kv: {} }, key, opts.clock ?? systemClock, opts);
+    const store = new Store(root, { ...meta, kv: {} }, opts.clock ?? systemClock, opts);
     for (const [k, v] of Object.entries(meta.kv)) store.kv.set(k, deepFreeze(v));
     await store.load();
+    store.key = await keying;
     if (fresh) {
+      store.meta.keyCheck = keyCheck(store.key);
       store.flusher.markDirty(META);
       await store.flusher.flush();
     }
