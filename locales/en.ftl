@@ -104,6 +104,10 @@ webhook-none-yet = Callbacks: none received yet. Status is still checked automat
 webhook-working = Callbacks: working, last at { $at }
 webhook-new-button = 🔁 New URL
 webhook-renewed = New URL made. The old URL no longer works: paste the new one into the dashboard.
+webhook-sandbox =
+    🔔 <b>Instant status (sandbox mode)</b>
+    The sandbox sends its callbacks to this bot by itself: nothing to paste into a dashboard. With the real provider, /webhook shows your URL when the bot has a PUBLIC_URL.
+    { $state }
 webhook-off =
     🔔 Instant status (provider callbacks) is not enabled on this bot.
     No problem: every transaction's status is still checked automatically at intervals, and you are told when it changes.

@@ -104,6 +104,10 @@ webhook-none-yet = Callback: belum ada yang masuk. Status tetap dicek otomatis s
 webhook-working = Callback: berfungsi, terakhir { $at }
 webhook-new-button = 🔁 Buat URL baru
 webhook-renewed = URL baru dibuat. URL lama tidak berlaku lagi: tempel yang baru di dashboard.
+webhook-sandbox =
+    🔔 <b>Status instan (mode sandbox)</b>
+    Sandbox mengirim callback sendiri ke bot ini: tidak ada yang perlu ditempel di dashboard. Dengan provider asli, /webhook menampilkan URL Anda jika bot punya PUBLIC_URL.
+    { $state }
 webhook-off =
     🔔 Status instan (callback provider) tidak aktif di bot ini.
     Tidak apa-apa: status setiap transaksi tetap dicek otomatis secara berkala, dan Anda dikabari saat berubah.

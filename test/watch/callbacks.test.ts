@@ -317,6 +317,10 @@ describe("the sandbox sends callbacks", () => {
     await run(w, 1_000);
     expect(success(w, budi.chatId, tx!.refId)).toHaveLength(1);
     expect(w.store.getChat(budi.chatId)!.callbacksLastAt).toBeDefined();
+    // /webhook says what happens here: the sandbox calls back by itself, and when it last did.
+    await budi.sendCommand("webhook");
+    expect(budi.lastReply()).toContain("Sandbox mengirim callback sendiri");
+    expect(budi.lastReply()).toContain("Callback: berfungsi, terakhir");
   });
 });
 

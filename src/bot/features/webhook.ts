@@ -1,7 +1,8 @@
 /**
  * /webhook: the chat's own provider callback URL (PUBLIC_URL/provider/<token>), how to paste it into
  * the provider's dashboard, whether callbacks arrive, and a button for a new URL (the old one stops
- * working at once). Without PUBLIC_URL: callbacks are off, status comes by polling.
+ * working at once). Without PUBLIC_URL: callbacks are off, status comes by polling (in sandbox
+ * mode the sandbox calls back by itself).
  */
 import { Composer } from "grammy";
 import type { BaseContext, BotContext } from "../context.js";
@@ -27,7 +28,11 @@ function screen(ctx: BaseContext, token: string): { text: string; markup: { inli
 webhookFeature.command("webhook", async (ctx) => {
   if (!(await requireKey(ctx))) return;
   if (ctx.deps.publicUrl === undefined) {
-    await ctx.reply(ctx.t("webhook-off"));
+    // The built-in sandbox calls back by itself (app.ts): nothing to paste anywhere.
+    const text = ctx.deps.sandbox
+      ? ctx.t("webhook-sandbox", { state: callbacksLine(ctx) ?? ctx.t("webhook-none-yet") })
+      : ctx.t("webhook-off");
+    await ctx.reply(text);
     return;
   }
   const { text, markup } = screen(ctx, ensureCallbackToken(ctx.deps.store, ctx.chat.id));
