@@ -155,6 +155,22 @@ describe("/markup and /hargajual", () => {
   });
 });
 
+describe("an api key typed by mistake", () => {
+  it("is never echoed back by /markup or /hargajual (another key than the linked one: that one the key guard catches)", async () => {
+    w = await makeWorld();
+    const u = await w.linkedUser({ languageCode: "id" });
+    const other = "Xk9Qw2Lm7Zp4Rt8Vb3Nc6Hd1";
+    for (const args of [`${other} 10%`, `hapus ${other}`, `${other} 5000`]) {
+      await u.sendCommand("markup", args);
+      expect(u.lastReply()).not.toContain(other);
+    }
+    for (const args of [`${other} 5000`, `${other} hapus`]) {
+      await u.sendCommand("hargajual", args);
+      expect(u.lastReply()).not.toContain(other);
+    }
+  });
+});
+
 describe("selling prices on the confirm screen and the record", () => {
   it("shows cost, selling price and profit; sends limit_price = cost; keeps the profit of confirm time when the rule changes", async () => {
     w = await makeWorld();

@@ -8,6 +8,7 @@
 import { Composer, type CommandContext } from "grammy";
 import { noRules } from "../../domain/pricing.js";
 import { html, rupiah } from "../../render/format.js";
+import { hideKeys } from "../../domain/keyShape.js";
 import type { Lang, Markup, PricingRules } from "../../store/types.js";
 import { UpstreamError } from "../../upstream/errors.js";
 import type { PrepaidProduct } from "../../upstream/types.js";
@@ -18,6 +19,11 @@ import { requireKey } from "../guards.js";
 import type { FeatureModule } from "../module.js";
 import { chatRules, quoteProduct } from "../pricing.js";
 import { upstreamErrorText } from "../replies.js";
+
+/** A word the reseller typed, shown back: escaped, and never an api key typed by mistake. */
+function typed(word: string): string {
+  return html(hideKeys(word));
+}
 
 /** A flat markup above this is a typo, not a price. */
 export const MAX_FLAT_MARKUP = 1_000_000;
@@ -122,7 +128,7 @@ async function removeRule(ctx: BaseContext, rules: PricingRules, words: string[]
     return;
   }
   const w = word?.toLowerCase();
-  const notFound = (what: string) => ctx.reply(ctx.t("markup-no-rule", { what: html(what) }));
+  const notFound = (what: string) => ctx.reply(ctx.t("markup-no-rule", { what: typed(what) }));
   if (w === undefined) {
     if (!rules.all) return void (await notFound(ctx.t("markup-what-all")));
     return saved(ctx, { ...rules, all: undefined });
@@ -184,7 +190,7 @@ async function markupCommand(ctx: CommandContext<BotContext>): Promise<void> {
   }
   const product = findByCode(list, target);
   if (product) return saved(ctx, { ...rules, products: { ...rules.products, [product.code]: markup } });
-  await ctx.reply(ctx.t("markup-unknown-target", { word: html(target), categories: groups.map((g) => html(g.key)).join(", ") }));
+  await ctx.reply(ctx.t("markup-unknown-target", { word: typed(target), categories: groups.map((g) => html(g.key)).join(", ") }));
 }
 
 async function sellPriceCommand(ctx: CommandContext<BotContext>): Promise<void> {
@@ -195,7 +201,7 @@ async function sellPriceCommand(ctx: CommandContext<BotContext>): Promise<void> 
   if (words.length === 2 && CLEAR_WORDS.has(words[1]!.toLowerCase())) {
     const code = keyLike(rules.fixed, words[0]!);
     if (code === undefined) {
-      await ctx.reply(ctx.t("sellprice-none-for", { code: html(words[0]!) }));
+      await ctx.reply(ctx.t("sellprice-none-for", { code: typed(words[0]!) }));
       return;
     }
     save(ctx, { ...rules, fixed: without(rules.fixed, code) });
@@ -211,7 +217,7 @@ async function sellPriceCommand(ctx: CommandContext<BotContext>): Promise<void> 
   if (!list) return;
   const product = findByCode(list, words[0]!);
   if (!product) {
-    await ctx.reply(ctx.t("sellprice-unknown-code", { code: html(words[0]!) }));
+    await ctx.reply(ctx.t("sellprice-unknown-code", { code: typed(words[0]!) }));
     return;
   }
   save(ctx, { ...rules, fixed: { ...rules.fixed, [product.code]: price } });
