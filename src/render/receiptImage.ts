@@ -124,7 +124,9 @@ export function receiptCaption(r: CustomerReceipt): string {
 
 /** Escapes text for SVG (XML) content and attributes. */
 export function xml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[c]!);
+  // Control characters are not allowed in XML at all (resvg refuses the whole image): dropped.
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[c]!);
 }
 
 const W = RECEIPT_WIDTH;

@@ -29,6 +29,12 @@ describe("customer receipt (pure)", () => {
     expect(receiptCaption(r)).toContain("&lt;svg onload=&quot;x&quot;&gt;");
   });
 
+  it("a control character from the provider (serial number, product name) cannot break the image", async () => {
+    const r = customerReceipt(t, "id", prepaid({ sn: "SN\u0001123\u001b", title: "Telkomsel\u000b 10.000" }), {}, false);
+    const png = await svgToPng(receiptSvg(r), RECEIPT_WIDTH);
+    expect(pngSize(png)?.width).toBe(RECEIPT_WIDTH);
+  });
+
   it("groups a PLN token in fours (any separators), keeps the provider's details; other serials stay as they are", () => {
     expect(plnToken(prepaid())).toEqual({ token: "1234 5678 9012 3456 7890", rest: "BUDI / R1 / 1300VA / 32,5kWh" });
     expect(plnToken(prepaid({ sn: "12345678901234567890" }))?.token).toBe("1234 5678 9012 3456 7890");
