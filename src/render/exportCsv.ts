@@ -14,12 +14,13 @@ export const CSV_COLUMNS = ["time", "ref", "provider-id", "kind", "code", "produ
 const whole = (n: number) => String(Math.round(n));
 
 /**
- * A cell a spreadsheet would run as a formula (`=`, `@`, or `+`/`-` not starting a number) gets a
- * leading apostrophe: product names and targets come from outside.
+ * A cell a spreadsheet could run as a formula (starting with `=`, `@`, `+`, `-`, a tab or a return)
+ * gets a leading apostrophe, unless the whole cell is a plain number (a phone number, an amount):
+ * product names, targets and the provider's ids come from outside.
  */
 function safe(text: string | null | undefined): string {
   const s = text ?? "";
-  return /^[=@\t\r]/.test(s) || /^[+-](?![\d.])/.test(s) ? `'${s}` : s;
+  return /^[=@+\-\t\r]/.test(s) && !/^[+-]?\d[\d. ]*$/.test(s) ? `'${s}` : s;
 }
 
 /** The cells of one record, in CSV_COLUMNS order. */
@@ -30,7 +31,7 @@ export function csvRow(t: Translate, lang: Lang, tx: TxRecord): string[] {
   return [
     formatWib(tx.createdAt),
     tx.refId,
-    tx.upstreamId ?? "",
+    safe(tx.upstreamId),
     t(lang, `kind-${tx.kind}`),
     safe(tx.code),
     safe(tx.title),
