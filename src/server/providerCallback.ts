@@ -81,7 +81,6 @@ export function mountProviderCallbacks(app: Hono, deps: ProviderCallbackDeps): v
         return c.json({ error: "bad request" }, 400);
       }
       const { event, data } = parsed.data;
-      deps.store.updateChat(chatId, { callbacksLastAt: deps.clock.now() });
       if (!KNOWN_EVENTS.has(event)) {
         count("unknown-event");
         deps.logger.info({ chatId, event: event.slice(0, 40) }, "provider callback with an unknown event; ignored");
@@ -96,6 +95,9 @@ export function mountProviderCallbacks(app: Hono, deps: ProviderCallbackDeps): v
         return c.json({ ok: true });
       }
       count("matched");
+      // Only a callback about one of this chat's own transactions shows its callbacks work (and slows
+      // its polling): a signed but empty or stray one changes nothing.
+      deps.store.updateChat(chatId, { callbacksLastAt: deps.clock.now() });
       // The check runs in the background; the provider gets its 200 now.
       const checking = deps.hurry(tx.refId);
       deps.logger.debug({ chatId, refId: tx.refId, event, checking }, "provider callback");

@@ -21,11 +21,11 @@ async function started(publicUrl?: string): Promise<{ w: World; url: string }> {
 }
 
 const callback = { event: "transaksi", status: "success", data: { reff_id: "PR000000000000", id: "x" } };
-async function post(base: string, path: string, signature: string): Promise<number> {
+async function post(base: string, path: string, signature: string, body: unknown = callback): Promise<number> {
   const res = await fetch(`${base}${path}`, {
     method: "POST",
     headers: { "content-type": "application/json", "x-atl-signature": signature },
-    body: JSON.stringify(callback),
+    body: JSON.stringify(body),
   });
   return res.status;
 }
@@ -58,6 +58,13 @@ describe("/webhook", () => {
     expect(await post(url, path!, signature)).toBe(404);
     expect(await post(url, newPath!, signature)).toBe(200);
 
+    // A stray callback proves nothing; one about this chat's own purchase shows the URL works.
+    await budi.sendCommand("webhook");
+    expect(budi.lastReply()).toContain("Callback: belum ada yang masuk");
+    await budi.sendCommand("beli", "S10 081234567890");
+    await budi.pressButton(/Konfirmasi/);
+    const [tx] = w.store.listTxByChat(budi.chatId).items;
+    expect(await post(url, newPath!, signature, { ...callback, data: { reff_id: tx!.refId, id: tx!.upstreamId } })).toBe(200);
     await budi.sendCommand("webhook");
     expect(budi.lastReply()).toMatch(/Callback: berfungsi, terakhir \d{2}\.\d{2} WIB/);
     expect(budi.lastReply()).toContain(newPath!);

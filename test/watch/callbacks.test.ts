@@ -256,6 +256,19 @@ describe("provider callbacks: POST /provider/<token>", () => {
   });
 });
 
+describe("what counts as working callbacks", () => {
+  it("a signed callback that matches no transaction of the chat does not slow its polling: only a matched one counts", async () => {
+    const { w, url } = await started();
+    const { u, token, signature } = await linked(w);
+    expect((await post(url, token, { event: "x", status: "success", data: {} }, signature)).status).toBe(200);
+    expect((await post(url, token, prepaidCallback("TPNOSUCHREF000", "999999"), signature)).status).toBe(200);
+    expect(w.store.getChat(u.chatId)!.callbacksLastAt).toBeUndefined();
+    const tx = await pendingPrepaid(w, u.chatId, "081234567890");
+    expect((await post(url, token, prepaidCallback(tx.refId, tx.upstreamId, "pending"), signature)).status).toBe(200);
+    expect(w.store.getChat(u.chatId)!.callbacksLastAt).toBeDefined();
+  });
+});
+
 describe("the sandbox sends callbacks", () => {
   it("signed, when its sale settles on the clock and when a deposit is paid: instant notices, one status call each", async () => {
     const { w, url } = await started({ sandbox: { settleMs: 2_000 } });
@@ -361,10 +374,11 @@ describe("polling of a chat whose callbacks work (the safety net backs off, neve
     const { w, url } = await started();
     const { u, token, signature } = await withWorkingCallbacks(w, url);
     const tx = await pendingPrepaid(w, u.chatId, "081234567890");
-    // Callbacks keep arriving (for other ids: an unmatched one still says the URL works).
+    const other = await pendingPrepaid(w, u.chatId, "081234567899");
+    // Callbacks keep arriving, about another of this chat's ids: the URL keeps counting as working.
     for (let m = 0; m < 60; m += 10) {
       await run(w, 10 * 60_000);
-      expect((await post(url, token, { event: "transaksi", status: "pending", data: { reff_id: "NOT-OURS" } }, signature)).status).toBe(200);
+      expect((await post(url, token, prepaidCallback(other.refId, other.upstreamId, "pending"), signature)).status).toBe(200);
     }
     const calls = statusCalls(w, tx.upstreamId);
     expect(calls).toBeGreaterThanOrEqual(6); // 1, 2, 4, 8, 16, 26, 36, 46, 56 min

@@ -161,7 +161,8 @@ async function linkKey(ctx: BotContext, key: string): Promise<void> {
     const profile = await ctx.deps.upstream.getProfile(key);
     ctx.deps.store.setApiKey(chatId, key);
     // The username signs the provider's callbacks; the token makes this chat's callback URL.
-    ctx.deps.store.updateChat(chatId, { awaitingKey: false, inactive: false, providerUsername: profile.username });
+    // An empty username would make md5("") the signature: no username, no callbacks.
+    ctx.deps.store.updateChat(chatId, { awaitingKey: false, inactive: false, providerUsername: profile.username || undefined });
     ensureCallbackToken(ctx.deps.store, chatId);
     await ctx.deps.store.flush();
     ctx.deps.logger.info({ chatId }, "api key linked");
