@@ -20,7 +20,7 @@ import { resendDueInstructions } from "./bot/money/deposit.js";
 import { registerCommands } from "./bot/commands.js";
 import type { BotDeps } from "./bot/context.js";
 import { startPolling, type PollingOptions } from "./polling.js";
-import type { CallbackPost, Sandbox, SandboxOptions } from "./sandbox/index.js";
+import type { Sandbox, SandboxOptions } from "./sandbox/index.js";
 import { resolveStoreSecret, verifyStoreSecret } from "./secret.js";
 import { Store } from "./store/store.js";
 import { ListCache } from "./upstream/cache.js";
@@ -37,12 +37,10 @@ import { Observers } from "./server/observe.js";
 import type { HttpServer } from "./server/http.js";
 import { resolveWebhookSecret, webhookHandler } from "./server/webhook.js";
 import { lockDataDir } from "./dataLock.js";
-import { callbackUrl } from "./domain/callbacks.js";
+import { connectSandboxCallbacks } from "./sandboxCallbacks.js";
 
 /** The updates the bot asks Telegram for, in long polling and webhook mode alike. */
 const ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"] as const;
-/** The origin of the sandbox's callback URLs when they are delivered in-process (never dialled). */
-const IN_PROCESS_ORIGIN = "http://in-process.invalid";
 
 export interface App {
   config: AppConfig;
@@ -96,20 +94,6 @@ export interface AppOverrides {
   paceAnswers?: boolean;
   /** Polling waits (back-off cap, wait after a 409) and the long-poll timeout. */
   polling?: Pick<PollingOptions, "maxBackoffMs" | "conflictWaitMs" | "timeoutSeconds">;
-}
-
-/** This server's callback URL of every chat linked with `apiKey` (sandbox mode: demo chats share keys). */
-function sandboxCallbackUrls(store: Store, base: string, apiKey: string): string[] {
-  const urls: string[] = [];
-  for (const chat of store.linkedChats()) {
-    if (chat.callbackToken === undefined) continue;
-    try {
-      if (store.getApiKey(chat.chatId) === apiKey) urls.push(callbackUrl(base, chat.callbackToken));
-    } catch {
-      // unreadable key: not this one
-    }
-  }
-  return urls;
 }
 
 /** The bot's identity as `bot.init()` gets it (grammY's retries), observed like the bot's own calls. */
@@ -291,25 +275,9 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
         const providerCallbacks = config.publicUrl !== undefined || sandbox !== undefined ? callbackDeps : undefined;
         http = await startHttpServer({ ...config.http, logger, ...observers, metrics: served!, ...(webhook && { webhook }), ...(providerCallbacks && { providerCallbacks }) });
         logger.info({ url: http.url }, "HTTP server listening (/healthz, /metrics)");
-        if (sandbox) {
-          // The sandbox's stand-in for the dashboard setting: callbacks of a key go to each chat linked with it.
-          const base = http.url;
-          sandbox.setCallbackTarget((apiKey) => sandboxCallbackUrls(store, base, apiKey));
-        }
+        if (sandbox) connectSandboxCallbacks(sandbox, store, callbackDeps, http.url);
       } else if (sandbox) {
-        // No HTTP server: the sandbox's callbacks go through the very same route, in-process, so
-        // sandbox mode shows instant notices with no setup. The route is built with the first callback.
-        let route: Promise<{ request: CallbackPost }> | undefined;
-        const localRoute = async () => {
-          const [{ Hono }, { mountProviderCallbacks }] = await Promise.all([import("hono"), import("./server/providerCallback.js")]);
-          const local = new Hono();
-          mountProviderCallbacks(local, callbackDeps);
-          return { request: (url: string, init: RequestInit) => local.request(url, init) };
-        };
-        sandbox.setCallbackTarget(
-          (apiKey) => sandboxCallbackUrls(store, IN_PROCESS_ORIGIN, apiKey),
-          async (url, init) => (await (route ??= localRoute())).request(url, init),
-        );
+        connectSandboxCallbacks(sandbox, store, callbackDeps);
       }
       if (webhookUrl) {
         await commandsRegistered;
