@@ -1,0 +1,23 @@
+/** PostgreSQL for tests: each caller gets its own empty database on the run's server (pgGlobalSetup.ts). */
+import postgres from "postgres";
+import { inject } from "vitest";
+
+/** The run's server, or "" when PostgreSQL is not installed (then skip: `describe.skipIf(!hasPg)`). */
+export const pgUrl: string = inject("pgUrl");
+export const hasPg = pgUrl !== "";
+
+let n = 0;
+
+/** Creates an empty database and returns its URL. Dropped with the server at the end of the run. */
+export async function freshDatabase(): Promise<string> {
+  const admin = postgres(pgUrl, { max: 1, onnotice: () => undefined });
+  const name = `t_${process.pid}_${Date.now().toString(36)}_${n++}`;
+  try {
+    await admin.unsafe(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(pgUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}

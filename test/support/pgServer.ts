@@ -1,0 +1,77 @@
+/**
+ * A throwaway PostgreSQL server for the test run (vitest globalSetup): initdb into a temporary folder,
+ * listen on 127.0.0.1 at a free port, trust auth, no fsync (a test cluster, thrown away at the end).
+ * Found from PATH or Debian's /usr/lib/postgresql/<version>/bin (.ci/install-postgres.sh installs it).
+ * Without PostgreSQL the PostgreSQL tests are skipped with a message; the file-store suite still runs.
+ * As root, the server runs as the `postgres` user (initdb refuses root).
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export interface PgServer {
+  url: string;
+  stop(): void;
+}
+
+/** The folder holding initdb and pg_ctl, or undefined when PostgreSQL is not installed. */
+export function findPgBin(): string | undefined {
+  const fromPath = spawnSync("sh", ["-c", "command -v initdb"], { encoding: "utf8" }).stdout.trim();
+  const candidates = fromPath ? [join(fromPath, "..")] : [];
+  const debian = "/usr/lib/postgresql";
+  if (existsSync(debian)) {
+    for (const v of readdirSync(debian).sort((a, b) => Number(b) - Number(a))) candidates.push(join(debian, v, "bin"));
+  }
+  return candidates.find((dir) => existsSync(join(dir, "initdb")) && existsSync(join(dir, "pg_ctl")));
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startPgServer(bin: string): Promise<PgServer> {
+  const dir = mkdtempSync(join(tmpdir(), "ppob-pg-"));
+  const data = join(dir, "data");
+  const asRoot = process.getuid?.() === 0;
+  let uid: number | undefined;
+  let gid: number | undefined;
+  if (asRoot) {
+    uid = Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim());
+    gid = Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" }).trim());
+    chownSync(dir, uid, gid);
+  }
+  chmodSync(dir, 0o700);
+  const run = (cmd: string, args: string[]) =>
+    execFileSync(join(bin, cmd), args, { stdio: ["ignore", "pipe", "pipe"], ...(uid !== undefined && { uid, gid }), cwd: dir });
+  run("initdb", ["-D", data, "-A", "trust", "-U", "bot", "--no-sync", "-E", "UTF8", "--locale", "C"]);
+  const port = await freePort();
+  const opts = [
+    `-p ${port}`,
+    "-c listen_addresses=127.0.0.1",
+    `-c unix_socket_directories=${dir}`,
+    "-c fsync=off",
+    "-c synchronous_commit=off",
+    "-c full_page_writes=off",
+    "-c max_connections=300",
+  ].join(" ");
+  run("pg_ctl", ["-D", data, "-l", join(dir, "log"), "-o", opts, "-w", "-t", "30", "start"]);
+  return {
+    url: `postgres://bot@127.0.0.1:${port}/postgres`,
+    stop() {
+      try {
+        run("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
