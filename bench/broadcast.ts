@@ -18,7 +18,7 @@ import { Api } from "grammy";
 import { systemClock } from "../src/clock.js";
 import { createTranslate } from "../src/render/i18n.js";
 import { silentLogger } from "../src/logger.js";
-import { Store } from "../src/store/store.js";
+import { FileStore } from "../src/store/store.js";
 import { BROADCAST_CONCURRENCY, Broadcaster } from "../src/watch/broadcast.js";
 import { BULK_PACE, SendPacer, type PaceOptions } from "../src/watch/pacer.js";
 import { FAKE_BOT_TOKEN } from "../test/support/botInfo.js";
@@ -61,11 +61,11 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function run(config: Config): Promise<Outcome> {
   const dir = await mkdtemp(join(tmpdir(), "ppob-bench-bc-"));
-  const store = await Store.open({ dir, secret: "bench-secret-0123456789" });
+  const store = await FileStore.open({ dir, secret: "bench-secret-0123456789" });
   const fake = new FakeBotApi({ strict: false });
   const ids = Array.from({ length: config.chats }, (_, i) => 1_000_000 + i);
   const blocked = new Set(ids.filter((_, i) => i % 100 === 50)); // 1%
-  for (const id of ids) store.setApiKey(id, `BENCH-KEY-${id}`);
+  for (const id of ids) await store.setApiKey(id, `BENCH-KEY-${id}`);
   await store.flush();
   fake.limitRate({ perSecond: 30 });
   fake.setResponder((method, payload) =>
@@ -121,7 +121,7 @@ async function run(config: Config): Promise<Outcome> {
   let othersMarked = 0;
   for (const id of ids) {
     const n = copies.get(id) ?? 0;
-    const inactive = store.getChat(id)?.inactive === true;
+    const inactive = (await store.getChat(id))?.inactive === true;
     if (blocked.has(id)) {
       if (inactive) blockedMarked++;
       if (n > 0) duplicates += n; // a blocked chat must get nothing
@@ -131,7 +131,7 @@ async function run(config: Config): Promise<Outcome> {
     if (n === 0) lost++;
     if (n > 1) duplicates += n - 1;
   }
-  const s = broadcaster.state()!;
+  const s = (await broadcaster.state())!;
   await close();
   await store.close();
   await rm(dir, { recursive: true, force: true });

@@ -46,19 +46,23 @@ async function run(label: string, paceAnswers: boolean): Promise<Outcome> {
   const { bot, store } = app;
   const linking = Array.from({ length: LINKING }, (_, i) => makeUser(bot, fake, { id: 600_000 + i }));
   const depositing = Array.from({ length: DEPOSITING }, (_, i) => makeUser(bot, fake, { id: 700_000 + i }));
-  for (const u of depositing) store.setApiKey(u.chatId, DEMO_KEY);
+  for (const u of depositing) await store.setApiKey(u.chatId, DEMO_KEY);
   await store.flush();
   // A key message deleted while its chat is not linked: the failure the issue saw.
   let deletedUnlinked = 0;
+  // The file store reads its memory when called, so each check sees the chat as it was at the delete.
+  const checks: Promise<void>[] = [];
   fake.setResponder((method, payload) => {
-    if (method === "deleteMessage" && store.getApiKey(payload.chat_id as number) === undefined) deletedUnlinked++;
+    if (method === "deleteMessage") {
+      checks.push(store.getApiKey(payload.chat_id as number).then((key) => void (key === undefined && deletedUnlinked++)));
+    }
     return undefined;
   });
 
   const link = async (u: FakeUser): Promise<boolean> => {
     await u.sendCommand("start");
     await u.sendText(DEMO_KEY);
-    return (u.lastReply() ?? "").includes("API key terhubung") && store.getApiKey(u.chatId) === DEMO_KEY;
+    return (u.lastReply() ?? "").includes("API key terhubung") && await store.getApiKey(u.chatId) === DEMO_KEY;
   };
   const deposit = async (u: FakeUser): Promise<boolean> => {
     await u.sendCommand("deposit");
@@ -74,6 +78,7 @@ async function run(label: string, paceAnswers: boolean): Promise<Outcome> {
   const t0 = performance.now();
   const results = await Promise.all([...linking.map((u) => attempt(link(u))), ...depositing.map((u) => attempt(deposit(u)))]);
   const seconds = (performance.now() - t0) / 1000;
+  await Promise.all(checks);
 
   const photos = (u: FakeUser) => fake.sentTo(u.chatId).filter((c) => c.method === "sendPhoto" && c.response?.ok === true).length;
   const outcome: Outcome = {

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ARCHIVE_AFTER_MS, wibMonth } from "../src/store/archive.js";
 import { shardFileName, shardIndex } from "../src/store/shards.js";
-import { Store } from "../src/store/store.js";
+import { FileStore } from "../src/store/store.js";
 import { FULL, mb, ms, report, summarize, type BenchRow } from "./lib.js";
 
 const SIZE = FULL ? { resellers: 1_000, perDay: 50 } : { resellers: 100, perDay: 5 };
@@ -70,8 +70,8 @@ function record(r: number, day: number, i: number, start: number) {
 }
 
 async function generate(dir: string, now: number, allHot: boolean): Promise<number> {
-  const store = await Store.open({ dir, secret: SECRET, txShards: SHARDS, chatShards: SHARDS });
-  for (let r = 0; r < size.resellers; r++) store.setApiKey(1_000_000 + r, `BENCH-KEY-${r}-abcdefghijklmnop`);
+  const store = await FileStore.open({ dir, secret: SECRET, txShards: SHARDS, chatShards: SHARDS });
+  for (let r = 0; r < size.resellers; r++) await store.setApiKey(1_000_000 + r, `BENCH-KEY-${r}-abcdefghijklmnop`);
   await store.close();
   const start = now - DAYS * DAY;
   const cutoff = allHot ? -Infinity : now - ARCHIVE_AFTER_MS;
@@ -145,7 +145,7 @@ async function measure(allHot: boolean): Promise<{ rows: BenchRow[]; n: number }
     const label = allHot ? "all hot (before)" : "7 days hot + archive (now)";
     const rss0 = process.memoryUsage().rss;
     const t0 = performance.now();
-    const store = await Store.open({ dir, secret: SECRET, ...(allHot ? { archiveAfterMs: Number.MAX_SAFE_INTEGER } : {}) });
+    const store = await FileStore.open({ dir, secret: SECRET, ...(allHot ? { archiveAfterMs: Number.MAX_SAFE_INTEGER } : {}) });
     const openMs = performance.now() - t0;
     const rss = process.memoryUsage().rss;
     const hot = store.stats().txs;
@@ -155,10 +155,10 @@ async function measure(allHot: boolean): Promise<{ rows: BenchRow[]; n: number }
     const rand = () => ((seed = (seed * 1_103_515_245 + 12_345) >>> 0) / 2 ** 32);
     for (let k = 0; k < 400; k++) {
       const chatId = 1_000_000 + Math.floor(rand() * size.resellers);
-      const total = store.listTxByChat(chatId, { limit: 0 }).total;
+      const total = (await store.listTxByChat(chatId, { limit: 0 })).total;
       const offset = k % 2 === 0 ? Math.floor(rand() * total) : Math.floor(rand() * 5) * 10;
       const t = performance.now();
-      store.listTxByChat(chatId, { offset, limit: 10 });
+      await store.listTxByChat(chatId, { offset, limit: 10 });
       (k % 2 === 0 ? deep : lat).push(performance.now() - t);
     }
     await store.close();

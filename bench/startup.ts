@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { FakeBotApi } from "../test/support/fakeBotApi.js";
 import { FAKE_BOT_TOKEN } from "../test/support/botInfo.js";
 import { makeUser } from "../test/support/chat.js";
-import { Store } from "../src/store/store.js";
+import { FileStore } from "../src/store/store.js";
 import { FULL, mb, report, summarize } from "./lib.js";
 
 const ROOT = join(import.meta.dirname, "..");
@@ -31,8 +31,8 @@ async function rssOf(pid: number): Promise<number> {
 /** `linked` chats with an api key in the store, written through the Store API before the bot starts. */
 async function seed(dir: string, linked: number): Promise<void> {
   if (linked === 0) return;
-  const store = await Store.open({ dir, secret: SECRET });
-  for (let i = 0; i < linked; i++) store.setApiKey(1_000_000 + i, `bench-key-${String(i).padStart(6, "0")}-abcdefghijklmnop`);
+  const store = await FileStore.open({ dir, secret: SECRET });
+  for (let i = 0; i < linked; i++) await store.setApiKey(1_000_000 + i, `bench-key-${String(i).padStart(6, "0")}-abcdefghijklmnop`);
   await store.close();
 }
 

@@ -6,7 +6,7 @@
 import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Store } from "../src/store/store.js";
+import { FileStore } from "../src/store/store.js";
 import { FULL, mb, ms, report, summarize, withLoopMonitor, type BenchRow } from "./lib.js";
 
 const CHATS = FULL ? 100_000 : 20_000;
@@ -26,13 +26,13 @@ async function dirSize(dir: string): Promise<number> {
 async function run(label: string, shards: number): Promise<BenchRow[]> {
   const dir = await mkdtemp(join(tmpdir(), "ppob-bench-store-"));
   try {
-    const store = await Store.open({ dir, secret: "bench-secret-0123456789", chatShards: shards, txShards: shards });
+    const store = await FileStore.open({ dir, secret: "bench-secret-0123456789", chatShards: shards, txShards: shards });
     for (let i = 0; i < CHATS; i++) {
-      store.setApiKey(1_000_000 + i, `BENCH-KEY-${i.toString(36).padStart(8, "0")}-abcdefghijklmnop`);
+      await store.setApiKey(1_000_000 + i, `BENCH-KEY-${i.toString(36).padStart(8, "0")}-abcdefghijklmnop`);
     }
     const now = Date.now();
     for (let i = 0; i < PENDING; i++) {
-      store.createTx({
+      await store.createTx({
         refId: `TP2611${i.toString(36).padStart(8, "0").toUpperCase()}`,
         chatId: 1_000_000 + (i % CHATS),
         kind: "prepaid",
@@ -51,7 +51,7 @@ async function run(label: string, shards: number): Promise<BenchRow[]> {
     const persist: number[] = [];
     for (let i = 0; i < SINGLE_CHANGES; i++) {
       const t0 = performance.now();
-      store.updateTx(`TP2611${(i * 7 % PENDING).toString(36).padStart(8, "0").toUpperCase()}`, { watch: { nextCheckAt: now + i, attempts: i } });
+      await store.updateTx(`TP2611${(i * 7 % PENDING).toString(36).padStart(8, "0").toUpperCase()}`, { watch: { nextCheckAt: now + i, attempts: i } });
       await store.flush();
       persist.push(performance.now() - t0);
     }
@@ -59,8 +59,8 @@ async function run(label: string, shards: number): Promise<BenchRow[]> {
     // A burst of 1,000 changes spread over the data (watcher updates, alerts, links).
     const { maxStallMs } = await withLoopMonitor(async () => {
       for (let i = 0; i < BURST; i++) {
-        if (i % 2) store.updateChat(1_000_000 + ((i * 97) % CHATS), { alertFired: i % 4 === 1 });
-        else store.updateTx(`TP2611${((i * 13) % PENDING).toString(36).padStart(8, "0").toUpperCase()}`, { status: "success", sn: `SN${i}` });
+        if (i % 2) await store.updateChat(1_000_000 + ((i * 97) % CHATS), { alertFired: i % 4 === 1 });
+        else await store.updateTx(`TP2611${((i * 13) % PENDING).toString(36).padStart(8, "0").toUpperCase()}`, { status: "success", sn: `SN${i}` });
         if (i % 50 === 0) await new Promise((r) => setImmediate(r));
       }
       await store.flush();
@@ -71,7 +71,7 @@ async function run(label: string, shards: number): Promise<BenchRow[]> {
     await store.close();
     // Start-up: every shard read and checked against the record schemas.
     const t0 = performance.now();
-    const reopened = await Store.open({ dir, secret: "bench-secret-0123456789" });
+    const reopened = await FileStore.open({ dir, secret: "bench-secret-0123456789" });
     const openMs = performance.now() - t0;
     await reopened.close();
     return [

@@ -55,7 +55,7 @@ const app = await buildApp(
 );
 const { bot, store } = app;
 const users = Array.from({ length: USERS }, (_, i) => makeUser(bot, fake, { id: 500_000 + i, languageCode: i % 2 ? "en" : "id" }));
-for (const u of users) store.setApiKey(u.chatId, DEMO_KEY);
+for (const u of users) await store.setApiKey(u.chatId, DEMO_KEY);
 
 // The bare bot: same replies (a keyboard page, a balance line), no plugins, no store, no upstream.
 const bare = new Bot(FAKE_BOT_TOKEN, { botInfo: FAKE_BOT_INFO, client: { fetch: fake.fetch as never } });

@@ -33,7 +33,7 @@ import { systemClock } from "../src/clock.js";
 import { createTranslate } from "../src/render/i18n.js";
 import { silentLogger } from "../src/logger.js";
 import { createSandbox } from "../src/sandbox/index.js";
-import { Store } from "../src/store/store.js";
+import { FileStore } from "../src/store/store.js";
 import { UpstreamClient } from "../src/upstream/client.js";
 import { BULK_PACE, SendPacer } from "../src/watch/pacer.js";
 import { KeyedLimiter } from "../src/watch/limiter.js";
@@ -208,13 +208,13 @@ async function bot(): Promise<void> {
   const link = new WorldLink(child);
   const ready = await link.next("ready");
   const dir = await mkdtemp(join(tmpdir(), "ppob-bench-watch-"));
-  const store = await Store.open({ dir, secret: "bench-secret-0123456789" });
+  const store = await FileStore.open({ dir, secret: "bench-secret-0123456789" });
   const upstream = new UpstreamClient({ baseUrl: ready.sandboxUrl, clock: systemClock });
 
   // ---- setup: 100 linked chats, N pending purchases at the sandbox and in the store
   for (let k = 0; k < KEYS; k++) {
-    store.setApiKey(chatOf(k), keyOf(k));
-    store.updateChat(chatOf(k), { lang: k % 2 ? "en" : "id" });
+    await store.setApiKey(chatOf(k), keyOf(k));
+    await store.updateChat(chatOf(k), { lang: k % 2 ? "en" : "id" });
   }
   const perChat: Record<number, number> = {};
   for (let i = 0; i < IDS; i++) perChat[chatOf(i % KEYS)] = (perChat[chatOf(i % KEYS)] ?? 0) + 1;
@@ -227,7 +227,7 @@ async function bot(): Promise<void> {
     const target = `0812${(10_000_001 + i).toString()}`;
     const r = await upstream.createTransaction(keyOf(k), { code: "S10", reffId: refId, target, limitPrice: 100_000 });
     upstreamIds[i] = r.id;
-    store.createTx({
+    await store.createTx({
       refId, chatId: chatOf(k), kind: "prepaid", status: "pending", upstreamId: r.id, code: "S10", title: r.productName,
       target, amount: r.price, messageId: messageIds[chatOf(k)]![Math.floor(i / KEYS)]!,
     });
@@ -275,7 +275,7 @@ async function bot(): Promise<void> {
   });
   const o = watcher.options;
   const idsPerKey = IDS / KEYS;
-  watcher.start();
+  await watcher.start();
 
   // ---- callbacks: the route on this process's own HTTP server, each chat with its token and username
   let http: Server | undefined;
@@ -287,11 +287,11 @@ async function bot(): Promise<void> {
       tokens[keyOf(k)] = `bench-token-${k.toString().padStart(3, "0")}-abcdefghij`;
       // Callbacks have been working for these chats (as after an earlier callback): their ids are
       // polled on the callback schedule (DEFAULT_WATCHER_OPTIONS) from their next check on.
-      store.updateChat(chatOf(k), { providerUsername: username, callbackToken: tokens[keyOf(k)], callbacksLastAt: Date.now() });
+      await store.updateChat(chatOf(k), { providerUsername: username, callbackToken: tokens[keyOf(k)], callbacksLastAt: Date.now() });
     }
     const hurry = watcher.hurry.bind(watcher);
-    watcher.hurry = (refId) => {
-      const queued = hurry(refId);
+    watcher.hurry = async (refId) => {
+      const queued = await hurry(refId);
       if (queued) hurried++;
       return queued;
     };
@@ -339,7 +339,15 @@ async function bot(): Promise<void> {
   // callback schedule's cap), paced notices for the pacer's queue: a minute is not always enough.
   const drainMs = callbacks || paced ? Math.max(60_000, o.callbackMaxIntervalMs + 60_000) : 60_000;
   const settledRefs = order.slice(0, changed).map(refOf);
-  while (Date.now() - settleEnd < drainMs && !settledRefs.every((r) => store.getTx(r)?.watch?.notified !== undefined && store.getTx(r)?.status !== "pending")) {
+  const settled = async (r: string) => {
+    const tx = await store.getTx(r);
+    return tx?.watch?.notified !== undefined && tx.status !== "pending";
+  };
+  const allSettled = async () => {
+    for (const r of settledRefs) if (!(await settled(r))) return false;
+    return true;
+  };
+  while (Date.now() - settleEnd < drainMs && !(await allSettled())) {
     await new Promise((r) => setTimeout(r, 250));
   }
   const wallMs = Date.now() - t0;

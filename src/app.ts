@@ -22,7 +22,8 @@ import type { BotDeps } from "./bot/context.js";
 import { startPolling, type PollingOptions } from "./polling.js";
 import type { Sandbox, SandboxOptions } from "./sandbox/index.js";
 import { resolveStoreSecret, verifyStoreSecret } from "./secret.js";
-import { Store } from "./store/store.js";
+import { openStore } from "./store/index.js";
+import type { Store } from "./store/store.js";
 import { ListCache } from "./upstream/cache.js";
 import { UpstreamClient } from "./upstream/client.js";
 import { BalanceAlerts, type BalanceAlertsOptions } from "./watch/alerts.js";
@@ -112,9 +113,9 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
   let webhookActive = false;
   const sources = {
     pendingIds: () => store.stats().openTxs,
-    broadcast: () => {
-      const p = broadcaster.progress();
-      return p && { running: broadcaster.isRunning(), sent: p.sent, failed: p.failed, remaining: p.remaining };
+    broadcast: async () => {
+      const p = await broadcaster.progress();
+      return p && { running: await broadcaster.isRunning(), sent: p.sent, failed: p.failed, remaining: p.remaining };
     },
   };
   // prom-client loads only when /metrics is served (HTTP_PORT): observe.ts says why.
@@ -129,8 +130,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
   const source = await resolveStoreSecret(config.storeSecret, config.dataDir);
   const { secret, generated, file } = source;
   if (generated) logger.warn({ file }, "STORE_SECRET was not set: generated one into DATA_DIR (keep this file; back it up)");
-  const opening = Store.open({
-    dir: config.dataDir,
+  const opening = openStore(config, {
     secret,
     clock,
     onWrite: observers.onWrite,
@@ -304,7 +304,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
         });
         logger.info({ username: bot.botInfo.username }, "bot is polling for updates");
       }
-      watcher.start();
+      await watcher.start();
       relink.start();
       dailySummary.start();
     },

@@ -32,12 +32,12 @@ export function connectSandboxCallbacks(sandbox: Sandbox, store: Store, deps: Pr
 }
 
 /** The callback URL of every chat linked with `apiKey`. */
-function callbackUrls(store: Store, base: string, apiKey: string): string[] {
+async function callbackUrls(store: Store, base: string, apiKey: string): Promise<string[]> {
   const urls: string[] = [];
-  for (const chat of store.linkedChats()) {
+  for (const chat of await store.linkedChats()) {
     if (chat.callbackToken === undefined) continue;
     try {
-      if (store.getApiKey(chat.chatId) === apiKey) urls.push(callbackUrl(base, chat.callbackToken));
+      if (await store.getApiKey(chat.chatId) === apiKey) urls.push(callbackUrl(base, chat.callbackToken));
     } catch {
       // unreadable key: not this one
     }

@@ -71,9 +71,9 @@ export async function verifyStoreSecret(
     if (opts.reset) opts.logger.warn("STORE_SECRET_RESET is set but the store secret matches: nothing to reset. Remove the setting.");
     return [];
   }
-  const keys = store.storedKeyCount();
+  const keys = await store.storedKeyCount();
   if (keys === 0 || opts.reset) {
-    const lost = store.resetSecret();
+    const lost = await store.resetSecret();
     await store.flush();
     if (keys > 0) {
       opts.logger.warn({ removed: lost.length }, "STORE_SECRET_RESET: api keys the new store secret cannot read were removed; their chats are asked to link again. Remove the setting now.");

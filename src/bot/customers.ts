@@ -45,8 +45,8 @@ export function canSaveCustomer(tx: TxRecord): boolean {
   return tx.status === "success" && customerKindOfTx(tx) !== undefined;
 }
 
-export function customersOf(store: Store, chatId: number): readonly SavedCustomer[] {
-  return store.getChat(chatId)?.customers ?? [];
+export async function customersOf(store: Store, chatId: number): Promise<readonly SavedCustomer[]> {
+  return (await store.getChat(chatId))?.customers ?? [];
 }
 
 /** A name as typed: one line, spaces collapsed, 1..CUSTOMER_NAME_MAX characters. */
@@ -65,15 +65,15 @@ function sameTarget(c: SavedCustomer, kind: CustomerKind, target: string, code: 
 export type SaveResult = { ok: true; customer: SavedCustomer; renamed?: string } | { ok: false; reason: "full" | "not-savable" };
 
 /** Saves the target of `tx` under `name`; the same target saved before gets the new name. */
-export function saveCustomer(store: Store, chatId: number, tx: TxRecord, name: string, now: number): SaveResult {
+export async function saveCustomer(store: Store, chatId: number, tx: TxRecord, name: string, now: number): Promise<SaveResult> {
   const kind = customerKindOfTx(tx);
   if (!kind || !tx.target) return { ok: false, reason: "not-savable" };
-  const list = [...customersOf(store, chatId)];
+  const list = [...await customersOf(store, chatId)];
   const i = list.findIndex((c) => sameTarget(c, kind, tx.target!, tx.code));
   if (i >= 0) {
     const old = list[i]!;
     list[i] = { ...old, name };
-    store.updateChat(chatId, { customers: list });
+    await store.updateChat(chatId, { customers: list });
     return { ok: true, customer: list[i], renamed: old.name };
   }
   if (list.length >= CUSTOMERS_MAX) return { ok: false, reason: "full" };
@@ -87,23 +87,23 @@ export function saveCustomer(store: Store, chatId: number, tx: TxRecord, name: s
     source: tx.kind,
     createdAt: now,
   };
-  store.updateChat(chatId, { customers: [...list, customer] });
+  await store.updateChat(chatId, { customers: [...list, customer] });
   return { ok: true, customer };
 }
 
-export function renameCustomer(store: Store, chatId: number, id: string, name: string): SavedCustomer | undefined {
-  const list = customersOf(store, chatId);
+export async function renameCustomer(store: Store, chatId: number, id: string, name: string): Promise<SavedCustomer | undefined> {
+  const list = await customersOf(store, chatId);
   const old = list.find((c) => c.id === id);
   if (!old) return undefined;
   const renamed = { ...old, name };
-  store.updateChat(chatId, { customers: list.map((c) => (c.id === id ? renamed : c)) });
+  await store.updateChat(chatId, { customers: list.map((c) => (c.id === id ? renamed : c)) });
   return renamed;
 }
 
-export function deleteCustomer(store: Store, chatId: number, id: string): SavedCustomer | undefined {
-  const list = customersOf(store, chatId);
+export async function deleteCustomer(store: Store, chatId: number, id: string): Promise<SavedCustomer | undefined> {
+  const list = await customersOf(store, chatId);
   const gone = list.find((c) => c.id === id);
-  if (gone) store.updateChat(chatId, { customers: list.filter((c) => c.id !== id) });
+  if (gone) await store.updateChat(chatId, { customers: list.filter((c) => c.id !== id) });
   return gone;
 }
 
@@ -141,14 +141,14 @@ function usedTarget(tx: TxRecord): boolean {
 }
 
 /** The chat's saved customers of the wanted kind, then its recent distinct targets of that kind. */
-export function suggestionsFor(store: Store, chatId: number, wanted: TargetWanted): Suggestion[] {
-  const saved = [...customersOf(store, chatId)]
+export async function suggestionsFor(store: Store, chatId: number, wanted: TargetWanted): Promise<Suggestion[]> {
+  const saved = [...await customersOf(store, chatId)]
     .reverse()
     .filter((c) => c.kind === wanted.kind && (wanted.fitsSaved?.(c) ?? true) && wanted.valid(c.target))
     .slice(0, OFFERED_SAVED);
   const out: Suggestion[] = saved.map((c) => ({ label: `👤 ${c.name} · ${c.target}`, value: c.target }));
   const seen = new Set(saved.map((c) => c.target));
-  const recent = store.listTxByChat(chatId, { limit: RECENT_SCAN }).items;
+  const recent = (await store.listTxByChat(chatId, { limit: RECENT_SCAN })).items;
   let n = 0;
   for (const tx of recent) {
     if (n >= OFFERED_RECENT) break;

@@ -23,7 +23,7 @@ export async function requireKey(ctx: BaseContext): Promise<string | undefined> 
     await replyPrivateOnly(ctx);
     return undefined;
   }
-  const key = ctx.deps.store.getApiKey(ctx.chat.id);
+  const key = await ctx.deps.store.getApiKey(ctx.chat.id);
   if (!key) {
     await ctx.reply(ctx.t("not-linked"));
     return undefined;

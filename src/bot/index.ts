@@ -68,9 +68,9 @@ export function createBot(token: string, deps: BotDeps, botConfig: BotConfig = {
   const { translate } = deps;
 
   // Conversations rebuild their context on every replay: these run there too.
-  const extras: Middleware<BaseContext> = (ctx, next) => {
+  const extras: Middleware<BaseContext> = async (ctx, next) => {
     const chatId = ctx.chat?.id;
-    const stored = chatId === undefined ? undefined : deps.store.getChat(chatId)?.lang;
+    const stored = chatId === undefined ? undefined : (await deps.store.getChat(chatId))?.lang;
     const c = ctx as BaseContext;
     c.deps = deps;
     c.translate = translate;
@@ -135,9 +135,9 @@ export function createBot(token: string, deps: BotDeps, botConfig: BotConfig = {
   // /batal and Cancel buttons must work while a flow waits, so they sit before the flows.
   bot.command(["batal", "cancel"], async (ctx) => {
     const active = Object.keys(await ctx.conversation.active()).length > 0;
-    const chat = ctx.chat && deps.store.getChat(ctx.chat.id);
+    const chat = ctx.chat && await deps.store.getChat(ctx.chat.id);
     await ctx.conversation.exitAll();
-    if (chat?.awaitingKey && chat.apiKeyEnc) deps.store.updateChat(chat.chatId, { awaitingKey: false });
+    if (chat?.awaitingKey && chat.apiKeyEnc) await deps.store.updateChat(chat.chatId, { awaitingKey: false });
     await ctx.reply(ctx.t(active || chat?.awaitingKey ? "cancelled" : "nothing-to-cancel"), {
       reply_markup: { remove_keyboard: true },
     });
@@ -203,13 +203,13 @@ export function createBot(token: string, deps: BotDeps, botConfig: BotConfig = {
  * or my_chat_member "member" (unblocked), makes it active again and sends the notices it missed.
  */
 function presence(deps: BotDeps): Middleware<BotContext> {
-  return (ctx, next) => {
-    const chat = ctx.chat && deps.store.getChat(ctx.chat.id);
+  return async (ctx, next) => {
+    const chat = ctx.chat && await deps.store.getChat(ctx.chat.id);
     const status = ctx.myChatMember?.new_chat_member.status;
     if (chat && (status === "kicked" || status === "left")) {
-      if (!chat.inactive) deps.store.updateChat(chat.chatId, { inactive: true });
+      if (!chat.inactive) await deps.store.updateChat(chat.chatId, { inactive: true });
     } else if (chat?.inactive) {
-      deps.store.updateChat(chat.chatId, { inactive: false });
+      await deps.store.updateChat(chat.chatId, { inactive: false });
       deps.statusChecker.chatBack(chat.chatId);
     }
     return next();
@@ -225,26 +225,26 @@ function flowStorage(store: Store) {
   const key = (ctx: BotContext) => (ctx.chatId === undefined ? undefined : `conv:${ctx.chatId}`);
   type Saved = VersionedState<ConversationData>;
   return {
-    read(ctx: BotContext): Saved | undefined {
+    async read(ctx: BotContext): Promise<Saved | undefined> {
       const k = key(ctx);
-      const saved = k === undefined ? undefined : store.getMeta<Saved>(k);
+      const saved = k === undefined ? undefined : await store.getMeta<Saved>(k);
       if (!saved) return undefined;
       if (saved.version[1] !== FLOW_STATE_VERSION) {
-        store.setMeta(k!, undefined);
+        await store.setMeta(k!, undefined);
         ctx.flowLost = true;
         return undefined;
       }
       // The store hands out frozen values; the plugin appends to what it reads.
       return structuredClone(saved) as Saved;
     },
-    write(ctx: BotContext, state: Saved): void {
+    async write(ctx: BotContext, state: Saved): Promise<void> {
       const k = key(ctx);
       // JSON round trip: the store keeps JSON only (absent fields instead of undefined ones).
-      if (k !== undefined) store.setMeta(k, JSON.parse(JSON.stringify(state)));
+      if (k !== undefined) await store.setMeta(k, JSON.parse(JSON.stringify(state)));
     },
-    delete(ctx: BotContext): void {
+    async delete(ctx: BotContext): Promise<void> {
       const k = key(ctx);
-      if (k !== undefined && store.getMeta(k) !== undefined) store.setMeta(k, undefined);
+      if (k !== undefined && await store.getMeta(k) !== undefined) await store.setMeta(k, undefined);
     },
   };
 }

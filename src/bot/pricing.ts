@@ -5,8 +5,8 @@ import type { PrepaidProduct } from "../upstream/types.js";
 import { groupKey } from "./catalog.js";
 import type { BaseContext } from "./context.js";
 
-export function chatRules(ctx: BaseContext, chatId = ctx.chat?.id): PricingRules {
-  return (chatId !== undefined && ctx.deps.store.getChat(chatId)?.pricing) || {};
+export async function chatRules(ctx: BaseContext, chatId = ctx.chat?.id): Promise<PricingRules> {
+  return (chatId !== undefined && (await ctx.deps.store.getChat(chatId))?.pricing) || {};
 }
 
 /** A product's selling price under `rules`; category rules are kept by category key. */

@@ -12,11 +12,11 @@ export function newCallbackToken(): string {
 }
 
 /** The chat's callback token, made (and saved) on first use. */
-export function ensureCallbackToken(store: Store, chatId: number): string {
-  const have = store.getChat(chatId)?.callbackToken;
+export async function ensureCallbackToken(store: Store, chatId: number): Promise<string> {
+  const have = (await store.getChat(chatId))?.callbackToken;
   if (have !== undefined) return have;
   const token = newCallbackToken();
-  store.updateChat(chatId, { callbackToken: token });
+  await store.updateChat(chatId, { callbackToken: token });
   return token;
 }
 

@@ -12,7 +12,7 @@ export interface TxEventMap {
   created: Readonly<TxRecord>;
 }
 
-type Listener<T> = (payload: T) => void;
+type Listener<T> = (payload: T) => void | Promise<void>;
 
 export class TxEvents {
   private readonly listeners: { [K in keyof TxEventMap]: Listener<TxEventMap[K]>[] } = { created: [] };
@@ -25,10 +25,12 @@ export class TxEvents {
 
   emit<K extends keyof TxEventMap>(event: K, payload: TxEventMap[K]): void {
     for (const listener of this.listeners[event]) {
+      const failed = (err: unknown) => this.logger?.error({ err, event }, "a transaction event listener failed");
       try {
-        listener(payload);
+        // Not awaited: the emitter goes on at once; an async listener's failure is logged the same way.
+        listener(payload)?.catch(failed);
       } catch (err) {
-        this.logger?.error({ err, event }, "a transaction event listener failed");
+        failed(err);
       }
     }
   }

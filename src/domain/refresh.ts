@@ -158,12 +158,12 @@ export interface RefreshResult {
 export async function refreshTx(deps: RefreshDeps, apiKey: string, tx: TxRecord, opts: LookupOptions): Promise<RefreshResult> {
   const before = tx.status;
   const lookup = await lookupTx(deps.upstream, apiKey, tx, deps.clock.now(), opts);
-  const current = deps.store.getTx(tx.refId) ?? tx;
+  const current = await deps.store.getTx(tx.refId) ?? tx;
   if (current.status !== before) return { tx: current, before, changed: false, lookup };
   const patch = lookupPatch(current, lookup, { withStatus: true });
   if (Object.keys(patch).length === 0) return { tx: current, before, changed: false, lookup };
-  const updated = deps.store.transitionTx(tx.refId, [before], patch);
-  if (!updated) return { tx: deps.store.getTx(tx.refId) ?? current, before, changed: false, lookup };
+  const updated = await deps.store.transitionTx(tx.refId, [before], patch);
+  if (!updated) return { tx: await deps.store.getTx(tx.refId) ?? current, before, changed: false, lookup };
   await deps.store.flush();
   return { tx: updated, before, changed: updated.status !== before, lookup };
 }

@@ -123,12 +123,14 @@ export function monthsBetween(from: string, to: string): string[] {
 
 /** What the report reads: the chat's records of one month, hot and archived (Store.txsOfMonth). */
 export interface MonthReader {
-  txsOfMonth(chatId: number, month: string): readonly TxRecord[];
+  txsOfMonth(chatId: number, month: string): Promise<readonly TxRecord[]>;
 }
 
 /** The chat's records of every month the report periods at `now` touch (last month too, for the 7 days). */
-export function reportRecords(store: MonthReader, chatId: number, now: number): TxRecord[] {
+export async function reportRecords(store: MonthReader, chatId: number, now: number): Promise<TxRecord[]> {
   const periods = reportPeriods(now);
   const from = periods.reduce((m, p) => (p.from < m ? p.from : m), periods[0]!.from);
-  return monthsBetween(from, wibDay(now)).flatMap((m) => [...store.txsOfMonth(chatId, m)]);
+  const out: TxRecord[] = [];
+  for (const m of monthsBetween(from, wibDay(now))) out.push(...(await store.txsOfMonth(chatId, m)));
+  return out;
 }

@@ -81,26 +81,26 @@ export async function startPlayground(opts: PlaygroundOptions = {}): Promise<Pla
     const { store } = app;
     for (const u of PLAYGROUND_USERS) {
       const key = LINKED[u.id];
-      if (key !== undefined && store.getApiKey(u.id) === undefined) {
-        store.updateChat(u.id, { lang: u.lang });
-        store.setApiKey(u.id, key);
+      if (key !== undefined && await store.getApiKey(u.id) === undefined) {
+        await store.updateChat(u.id, { lang: u.lang });
+        await store.setApiKey(u.id, key);
       }
     }
-    const users = PLAYGROUND_USERS.map((u) => ({ ...u, lang: store.getChat(u.id)?.lang === "en" ? ("en" as const) : u.lang }));
+    const users = [];
+    for (const u of PLAYGROUND_USERS) users.push({ ...u, lang: (await store.getChat(u.id))?.lang === "en" ? ("en" as const) : u.lang });
     await app.start();
     const sandbox = app.sandbox!;
     let latency = 0;
-    const open = (refId: string) => store.openTxs().find((t) => t.refId === refId);
+    const open = async (refId: string) => (await store.openTxs()).find((t) => t.refId === refId);
     const webOptions: WebOptions = {
       fake,
       users,
       host: "127.0.0.1",
       port: opts.port ?? 0,
-      onLanguage: (id, lang) => void store.updateChat(id, { lang }),
+      onLanguage: (id, lang) => void store.updateChat(id, { lang }).catch(() => undefined), // the next page load shows it
       panel: {
-        pending: () =>
-          store
-            .openTxs()
+        pending: async () =>
+          (await store.openTxs())
             .filter((t) => t.status !== "draft")
             .sort((a, b) => b.createdAt - a.createdAt)
             .map((t) => ({
@@ -112,12 +112,12 @@ export async function startPlayground(opts: PlaygroundOptions = {}): Promise<Pla
               ...(t.title !== undefined ? { title: t.title } : {}),
               ...(t.target !== undefined ? { target: t.target } : {}),
             })),
-        settle: (refId, outcome) => {
-          const tx = open(refId);
+        settle: async (refId, outcome) => {
+          const tx = await open(refId);
           return tx !== undefined && tx.kind !== "deposit" && sandbox.settle(tx.upstreamId ?? refId, outcome);
         },
-        payDeposit: (refId) => {
-          const tx = open(refId);
+        payDeposit: async (refId) => {
+          const tx = await open(refId);
           if (tx?.kind !== "deposit" || tx.upstreamId === undefined) return false;
           try {
             sandbox.payDeposit(tx.upstreamId);

@@ -27,9 +27,9 @@ export interface PlaygroundUser {
 /** What the page's sandbox panel can do; index.ts wires it to the app's sandbox and store. */
 export interface SandboxPanel {
   /** Open transactions of every chat, newest first. */
-  pending(): { refId: string; chatId: number; kind: string; status: string; title?: string; target?: string; amount: number }[];
-  settle(refId: string, outcome: "success" | "failed"): boolean;
-  payDeposit(refId: string): boolean;
+  pending(): Promise<{ refId: string; chatId: number; kind: string; status: string; title?: string; target?: string; amount: number }[]>;
+  settle(refId: string, outcome: "success" | "failed"): Promise<boolean>;
+  payDeposit(refId: string): Promise<boolean>;
   latencyMs(): number;
   setLatency(ms: number): void;
 }
@@ -204,18 +204,18 @@ export async function startWeb(opts: WebOptions): Promise<WebServer> {
     return c.body(new Uint8Array(bytes), 200, headers);
   });
 
-  app.get("/api/sandbox", (c) => c.json({ pending: opts.panel.pending(), latencyMs: opts.panel.latencyMs() }));
+  app.get("/api/sandbox", async (c) => c.json({ pending: await opts.panel.pending(), latencyMs: opts.panel.latencyMs() }));
   app.post("/api/sandbox/settle", async (c) => {
     const body = await c.req.json<{ refId?: unknown; outcome?: unknown }>().catch(() => ({}) as Record<string, unknown>);
     if (typeof body.refId !== "string" || (body.outcome !== "success" && body.outcome !== "failed")) {
       return c.json({ error: "refId and outcome (success|failed)" }, 400);
     }
-    return c.json({ ok: opts.panel.settle(body.refId, body.outcome) });
+    return c.json({ ok: await opts.panel.settle(body.refId, body.outcome) });
   });
   app.post("/api/sandbox/pay", async (c) => {
     const body = await c.req.json<{ refId?: unknown }>().catch(() => ({}) as Record<string, unknown>);
     if (typeof body.refId !== "string") return c.json({ error: "refId" }, 400);
-    return c.json({ ok: opts.panel.payDeposit(body.refId) });
+    return c.json({ ok: await opts.panel.payDeposit(body.refId) });
   });
   app.post("/api/sandbox/latency", async (c) => {
     const body = await c.req.json<{ ms?: unknown }>().catch(() => ({}) as Record<string, unknown>);

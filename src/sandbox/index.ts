@@ -83,12 +83,15 @@ export interface Sandbox {
    * Where the callbacks of an api key go (the dashboard setting's stand-in). `post` delivers one
    * request (default: fetch over HTTP; the bot without an HTTP server hands its route in-process).
    */
-  setCallbackTarget(target: ((apiKey: string) => string[]) | undefined, post?: CallbackPost): void;
+  setCallbackTarget(target: CallbackTarget | undefined, post?: CallbackPost): void;
   /** Resolves once every callback sent so far was answered (tests). */
   callbacksIdle(): Promise<void>;
   /** Callbacks sent: where, which event and status, and the answer's HTTP status (0: no answer). */
   callbacksSent(): { url: string; event: string; status: string; answer: number }[];
 }
+
+/** The callback URLs of the chats linked with an api key (the bot's store answers, asynchronously). */
+export type CallbackTarget = (apiKey: string) => string[] | Promise<string[]>;
 
 /** One callback request: fetch's signature, so an in-process route (Hono's `app.request`) fits too. */
 export type CallbackPost = (url: string, init: RequestInit) => Response | Promise<Response>;
@@ -112,22 +115,18 @@ export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox>
   const url = await server.listen(opts.host ?? "127.0.0.1", opts.port ?? 0);
   core.baseUrl = url;
 
-  let target: ((apiKey: string) => string[]) | undefined;
+  let target: CallbackTarget | undefined;
   let post: CallbackPost = fetch;
   const inflight = new Set<Promise<void>>();
   const sent: { url: string; event: string; status: string; answer: number }[] = [];
-  core.onChange = (rec) => {
-    const acc = core.accounts.get(rec.key);
-    const urls = acc && target ? target(rec.key) : [];
-    if (!acc || urls.length === 0) return;
-    const body = callbackBody(rec as Parameters<typeof callbackBody>[0]);
+  const send = (urls: string[], username: string, body: ReturnType<typeof callbackBody>) => {
     for (const to of urls) {
       const entry = { url: to, event: body.event, status: body.status, answer: 0 };
       sent.push(entry);
       const p = Promise.resolve()
         .then(() => post(to, {
         method: "POST",
-        headers: { "content-type": "application/json", "x-atl-signature": callbackSignature(acc.username) },
+        headers: { "content-type": "application/json", "x-atl-signature": callbackSignature(username) },
         body: JSON.stringify(body),
           signal: AbortSignal.timeout(10_000),
         }))
@@ -139,6 +138,19 @@ export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox>
         .finally(() => inflight.delete(p));
       inflight.add(p);
     }
+  };
+  core.onChange = (rec) => {
+    const acc = core.accounts.get(rec.key);
+    const to = target;
+    if (!acc || !to) return;
+    const body = callbackBody(rec as Parameters<typeof callbackBody>[0]); // the change as it is now
+    // The URL lookup is in flight too, so callbacksIdle() waits for the callbacks it leads to.
+    const p = Promise.resolve()
+      .then(() => to(rec.key))
+      .then((urls) => send(urls, acc.username, body))
+      .catch(() => undefined)
+      .finally(() => inflight.delete(p));
+    inflight.add(p);
   };
 
   // Controls run a sweep first so due refunds and credits are visible to the caller.

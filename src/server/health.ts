@@ -13,7 +13,7 @@ export interface HealthSources {
   /** The updates loop (long polling runner or webhook) is running. */
   updatesLoop: () => boolean;
   pendingIds: () => number;
-  broadcastRunning: () => boolean;
+  broadcastRunning: () => Promise<boolean>;
 }
 
 export interface HealthReport {
@@ -65,7 +65,7 @@ export class Health {
       storeWritable: probe === undefined && this.failingWrites.size === 0,
       lastProviderOkAt: iso(this.lastProviderOkAt),
       pendingIdsWatched: this.sources.pendingIds(),
-      broadcastRunning: this.sources.broadcastRunning(),
+      broadcastRunning: await this.sources.broadcastRunning(),
     };
   }
 

@@ -8,7 +8,7 @@ import type { Transformer } from "grammy";
 
 export interface MetricsSources {
   pendingIds: () => number;
-  broadcast: () => { running: boolean; sent: number; failed: number; remaining: number } | undefined;
+  broadcast: () => Promise<{ running: boolean; sent: number; failed: number; remaining: number } | undefined>;
 }
 
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20];
@@ -72,8 +72,8 @@ export class AppMetrics {
       help: "Progress of the current or last broadcast by state (sent, failed, remaining)",
       labelNames: ["state"] as const,
       registers: [this.registry],
-      collect() {
-        const b = sources.broadcast();
+      async collect() {
+        const b = await sources.broadcast();
         this.reset();
         if (b) for (const state of ["sent", "failed", "remaining"] as const) this.set({ state }, b[state]);
       },
@@ -82,8 +82,8 @@ export class AppMetrics {
       name: "broadcast_running",
       help: "1 while a broadcast is being delivered",
       registers: [this.registry],
-      collect() {
-        this.set(sources.broadcast()?.running ? 1 : 0);
+      async collect() {
+        this.set((await sources.broadcast())?.running ? 1 : 0);
       },
     });
   }

@@ -16,7 +16,7 @@ export interface ObserveSources {
   dataDir: string;
   updatesLoop: () => boolean;
   pendingIds: () => number;
-  broadcast: () => { running: boolean; sent: number; failed: number; remaining: number } | undefined;
+  broadcast: () => Promise<{ running: boolean; sent: number; failed: number; remaining: number } | undefined>;
   /** The Prometheus metrics when /metrics is served (HTTP_PORT); without them nothing is counted. */
   metrics?: AppMetrics;
 }
@@ -64,7 +64,7 @@ export class Observers {
       storeDir: join(sources.dataDir, "store"),
       updatesLoop: sources.updatesLoop,
       pendingIds: sources.pendingIds,
-      broadcastRunning: () => sources.broadcast()?.running ?? false,
+      broadcastRunning: async () => (await sources.broadcast())?.running ?? false,
     });
   }
 

@@ -38,7 +38,7 @@ export interface ProviderCallbackDeps {
   clock: Clock;
   logger: Logger;
   /** The watcher checks this id next (StatusWatcher.hurry); false when it is not open. */
-  hurry(refId: string): boolean;
+  hurry(refId: string): Promise<boolean>;
   /** Counts callbacks by outcome (metrics). */
   onCallback?(outcome: CallbackOutcome): void;
 }
@@ -52,7 +52,7 @@ export function mountProviderCallbacks(app: Hono, deps: ProviderCallbackDeps): v
     "/provider/:token",
     bodyLimit({ maxSize: CALLBACK_MAX_BYTES, onError: (c) => c.json({ error: "body too large" }, 413) }),
     async (c) => {
-      const chat = deps.store.chatByCallbackToken(c.req.param("token"));
+      const chat = await deps.store.chatByCallbackToken(c.req.param("token"));
       if (!chat) {
         count("unknown-token");
         return c.json({ error: "not found" }, 404);
@@ -88,7 +88,8 @@ export function mountProviderCallbacks(app: Hono, deps: ProviderCallbackDeps): v
       }
       // Within this chat only: another chat's reference under this token matches nothing.
       const refs = [data?.reff_id, data?.ref_id, data?.id].filter((v): v is string => v !== undefined && v !== "");
-      const tx = refs.map((r) => deps.store.findHotTx(chatId, r)).find((t) => t !== undefined);
+      let tx;
+      for (const r of refs) if ((tx = await deps.store.findHotTx(chatId, r))) break;
       if (!tx) {
         count("unmatched");
         deps.logger.info({ chatId, event }, "provider callback matches no transaction of this chat; ignored");
@@ -97,9 +98,9 @@ export function mountProviderCallbacks(app: Hono, deps: ProviderCallbackDeps): v
       count("matched");
       // Only a callback about one of this chat's own transactions shows its callbacks work (and slows
       // its polling): a signed but empty or stray one changes nothing.
-      deps.store.updateChat(chatId, { callbacksLastAt: deps.clock.now() });
+      await deps.store.updateChat(chatId, { callbacksLastAt: deps.clock.now() });
       // The check runs in the background; the provider gets its 200 now.
-      const checking = deps.hurry(tx.refId);
+      const checking = await deps.hurry(tx.refId);
       deps.logger.debug({ chatId, refId: tx.refId, event, checking }, "provider callback");
       return c.json({ ok: true });
     },

@@ -1,6 +1,8 @@
 /**
- * The bot's persistent state: chats, transactions and a small key-value meta, all held in memory and
- * written with lowdb. This module owns the file layout; nothing else touches these files.
+ * FileStore, the file implementation of the Store interface (api.ts): chats, transactions and a small
+ * key-value meta, all held in memory and written with lowdb. Its methods are async to fit the
+ * interface but answer from memory; the writes in one call happen before it returns its promise.
+ * This module owns the file layout; nothing else touches these files.
  *
  * Layout (under `<dir>/store/`, where `dir` is DATA_DIR):
  *   meta.json          {schema, chatShards, txShards, keyCheck, kv}  pretty-printed, small
@@ -58,11 +60,14 @@ import {
 } from "./schema.js";
 import { ChatRecordSchema, describeIssues, TxRecordSchema } from "./records.js";
 import { shardFileName, shardIndex, StoreFile } from "./shards.js";
-import { FINAL_STATUSES, OPEN_STATUSES, type ChatRecord, type TxDetail, type TxKind, type TxOf, type TxRecord, type TxStatus } from "./types.js";
+import { FINAL_STATUSES, OPEN_STATUSES, type ChatRecord, type TxRecord, type TxStatus } from "./types.js";
+import type { ChatPatch, NewTx, Store, StoreStats, TxPatch } from "./api.js";
 
 export { maskKey } from "./crypto.js";
 export * from "./errors.js";
 export type { FlushStats } from "./flusher.js";
+// The interface under the name callers have always imported; FileStore is one implementation of it.
+export type { ChatPatch, NewTx, Store, StoreStats, TxPatch } from "./api.js";
 
 export interface StoreOptions {
   /** DATA_DIR; the store keeps its files in `<dir>/store/` and creates it if missing. */
@@ -85,23 +90,9 @@ export interface StoreOptions {
   sweepEveryMs?: number;
 }
 
-/** What `updateChat` may change; the key fields go through setApiKey/clearApiKey. */
-export type ChatPatch = Partial<Omit<ChatRecord, "chatId" | "createdAt" | "updatedAt" | "apiKeyEnc" | "keyMask" | "linkedAt">>;
-
-/** A new transaction of any kind, with that kind's detail; createdAt/updatedAt default to the clock. */
-export type NewTx = {
-  [K in TxKind]: Omit<TxOf<K>, "createdAt" | "updatedAt"> & Partial<Pick<TxOf<K>, "createdAt" | "updatedAt">>;
-}[TxKind];
-
-/**
- * What `updateTx`/`transitionTx` may change. A property set to `undefined` is removed. The kind never
- * changes; `detail` replaces the whole detail and must fit the record's kind (checked at write).
- */
-export type TxPatch = Partial<Omit<TxRecord, "refId" | "chatId" | "createdAt" | "updatedAt" | "kind" | "detail">> & {
-  detail?: TxDetail | undefined;
-};
-
-export interface StoreStats extends FlushStats {
+/** FileStore's stats: the interface's, its flusher's, and how much it holds in memory. */
+export interface FileStoreStats extends FlushStats, StoreStats {
+  kind: "file";
   chats: number;
   /** Transactions in memory (open, drafts and recent history). */
   txs: number;
@@ -116,7 +107,7 @@ interface TxPos {
 
 const META = "meta.json";
 
-export class Store {
+export class FileStore implements Store {
   readonly path: string;
   private readonly chatShards: Map<number, ChatRecord>[];
   private readonly txShards: Map<string, TxRecord>[];
@@ -179,7 +170,7 @@ export class Store {
     });
   }
 
-  static async open(opts: StoreOptions): Promise<Store> {
+  static async open(opts: StoreOptions): Promise<FileStore> {
     const root = join(opts.dir, "store");
     // The key derivation (scrypt, ~50 ms on the thread pool) overlaps reading and checking the files.
     const keying = deriveKey(opts.secret);
@@ -211,7 +202,7 @@ export class Store {
       // Migrations from older schema versions go here once there is more than one.
     }
 
-    const store = new Store(root, { ...meta, kv: {} }, opts.clock ?? systemClock, opts);
+    const store = new FileStore(root, { ...meta, kv: {} }, opts.clock ?? systemClock, opts);
     for (const [k, v] of Object.entries(meta.kv)) store.kv.set(k, deepFreeze(v));
     await store.load();
     store.key = await keying;
@@ -257,7 +248,7 @@ export class Store {
     this.archive = archive;
     if (recovered.size === 0) return;
     for (const refId of recovered) {
-      const rec = this.getTx(refId);
+      const rec = this.tx(refId);
       if (rec) this.dropTx(rec);
     }
     await this.flusher.flush();
@@ -285,7 +276,7 @@ export class Store {
     if (old.length === 0) return 0;
     await this.archive.append(old);
     // A record changed during the append keeps its newer hot copy; readers prefer the hot one.
-    for (const rec of old) if (this.getTx(rec.refId) === rec) this.dropTx(rec);
+    for (const rec of old) if (this.tx(rec.refId) === rec) this.dropTx(rec);
     await this.flusher.flush();
     await this.archive.saveIndex();
     return old.length;
@@ -321,7 +312,7 @@ export class Store {
     return this.flusher.flush();
   }
 
-  /** Flushes and stops the timer. Changes after close throw StoreClosedError. */
+  /** Flushes and stops the timer. Changes after close reject with StoreClosedError. */
   close(): Promise<void> {
     this.closing ??= (async () => {
       this.sweepTimer?.cancel();
@@ -340,10 +331,11 @@ export class Store {
     return this.flusher.canPersist();
   }
 
-  stats(): StoreStats {
+  stats(): FileStoreStats {
     return {
       ...this.flusher.stats(),
-      chats: this.chatCount(),
+      kind: "file",
+      chats: this.chatShards.reduce((n, s) => n + s.size, 0),
       txs: this.txShards.reduce((n, s) => n + s.size, 0),
       openTxs: this.open.size,
     };
@@ -355,9 +347,9 @@ export class Store {
   }
 
   /** How many chats have a stored api key (readable or not). */
-  storedKeyCount(): number {
+  async storedKeyCount(): Promise<number> {
     let n = 0;
-    for (const chat of this.allChats()) if (chat.apiKeyEnc !== undefined) n++;
+    for (const chat of this.eachChat()) if (chat.apiKeyEnc !== undefined) n++;
     return n;
   }
 
@@ -366,10 +358,10 @@ export class Store {
    * are removed, their chats kept and marked `keyLost` (and awaiting a key), and the current secret
    * becomes the store's. Returns the chats that lost their key.
    */
-  resetSecret(): number[] {
+  async resetSecret(): Promise<number[]> {
     this.assertOpen();
     const lost: number[] = [];
-    for (const chat of [...this.allChats()]) {
+    for (const chat of [...this.eachChat()]) {
       if (chat.apiKeyEnc === undefined || decrypt(this.key, chat.apiKeyEnc, keyAad(chat.chatId)) !== undefined) continue;
       this.decrypted.delete(chat.chatId);
       this.putChat(chat.chatId, { apiKeyEnc: undefined, keyMask: undefined, linkedAt: undefined, keyLost: true, awaitingKey: true });
@@ -386,39 +378,47 @@ export class Store {
 
   // ---- chats ------------------------------------------------------------------------------------
 
-  getChat(chatId: number): Readonly<ChatRecord> | undefined {
+  async getChat(chatId: number): Promise<Readonly<ChatRecord> | undefined> {
+    return this.chat(chatId);
+  }
+
+  private chat(chatId: number): Readonly<ChatRecord> | undefined {
     return this.chatShard(chatId).get(chatId);
   }
 
   /** Creates the chat if missing. */
-  updateChat(chatId: number, patch: ChatPatch): Readonly<ChatRecord> {
+  async updateChat(chatId: number, patch: ChatPatch): Promise<Readonly<ChatRecord>> {
     this.assertOpen();
     return this.putChat(chatId, patch);
   }
 
   /** The chat whose callback URL carries `token` (provider callbacks). */
-  chatByCallbackToken(token: string): Readonly<ChatRecord> | undefined {
+  async chatByCallbackToken(token: string): Promise<Readonly<ChatRecord> | undefined> {
     const chatId = this.byCallbackToken.get(token);
-    return chatId === undefined ? undefined : this.getChat(chatId);
+    return chatId === undefined ? undefined : this.chat(chatId);
   }
 
   /** Chats with an api key that have not blocked the bot. */
-  linkedChats(): Readonly<ChatRecord>[] {
+  async linkedChats(): Promise<Readonly<ChatRecord>[]> {
     return Array.from(this.linked.values());
   }
 
-  *allChats(): IterableIterator<Readonly<ChatRecord>> {
+  async allChats(): Promise<Readonly<ChatRecord>[]> {
+    return [...this.eachChat()];
+  }
+
+  private *eachChat(): IterableIterator<Readonly<ChatRecord>> {
     for (const shard of this.chatShards) yield* shard.values();
   }
 
-  chatCount(): number {
+  async chatCount(): Promise<number> {
     return this.chatShards.reduce((n, s) => n + s.size, 0);
   }
 
   // ---- api keys ---------------------------------------------------------------------------------
 
   /** Encrypts and stores the key, its mask and linkedAt. Linking is done in the chat, so it is active again. */
-  setApiKey(chatId: number, rawKey: string): Readonly<ChatRecord> {
+  async setApiKey(chatId: number, rawKey: string): Promise<Readonly<ChatRecord>> {
     this.assertOpen();
     if (typeof rawKey !== "string" || rawKey === "") throw new TypeError("The api key must be a non-empty string.");
     if (!this.secretMatches()) throw new StoreSecretMismatchError();
@@ -431,9 +431,9 @@ export class Store {
     });
   }
 
-  /** The decrypted key, or undefined if the chat has none. Throws ApiKeyDecryptError on a wrong secret. */
-  getApiKey(chatId: number): string | undefined {
-    const enc = this.getChat(chatId)?.apiKeyEnc;
+  /** The decrypted key, or undefined if the chat has none. Rejects with ApiKeyDecryptError on a wrong secret. */
+  async getApiKey(chatId: number): Promise<string | undefined> {
+    const enc = this.chat(chatId)?.apiKeyEnc;
     if (enc === undefined) return undefined;
     // Decrypting on every update was the largest cost of a cached page (bench/results.md). Keys are
     // kept decrypted in memory only, keyed by their ciphertext so a replaced key is never served.
@@ -445,10 +445,10 @@ export class Store {
     return key;
   }
 
-  clearApiKey(chatId: number): void {
+  async clearApiKey(chatId: number): Promise<void> {
     this.assertOpen();
     this.decrypted.delete(chatId);
-    if (this.getChat(chatId)?.apiKeyEnc === undefined) return;
+    if (this.chat(chatId)?.apiKeyEnc === undefined) return;
     this.putChat(chatId, { apiKeyEnc: undefined, keyMask: undefined, linkedAt: undefined });
   }
 
@@ -457,7 +457,7 @@ export class Store {
   }
 
   private putChat(chatId: number, patch: Partial<ChatRecord>): ChatRecord {
-    const old = this.getChat(chatId);
+    const old = this.chat(chatId);
     const now = this.clock.now();
     const copy = frozenCopy({ ...old, ...patch, chatId, createdAt: old?.createdAt ?? now, updatedAt: now }, "chat");
     // The schema's output, so memory holds exactly what a reload would give.
@@ -480,54 +480,59 @@ export class Store {
 
   // ---- transactions -----------------------------------------------------------------------------
 
-  /** Throws DuplicateTxError if the refId exists. */
-  createTx(input: NewTx): Readonly<TxRecord> {
+  /** Rejects with DuplicateTxError if the refId exists. */
+  async createTx(input: NewTx): Promise<Readonly<TxRecord>> {
     this.assertOpen();
     if (typeof input.refId !== "string" || input.refId === "") throw new TypeError("refId must be a non-empty string.");
-    if (this.getTx(input.refId)) throw new DuplicateTxError(input.refId);
+    if (this.tx(input.refId)) throw new DuplicateTxError(input.refId);
     const now = this.clock.now();
     const rec = frozenCopy({ ...input, createdAt: input.createdAt ?? now, updatedAt: input.updatedAt ?? now }, "tx");
     return this.putTx(rec, undefined);
   }
 
-  getTx(refId: string): Readonly<TxRecord> | undefined {
+  async getTx(refId: string): Promise<Readonly<TxRecord> | undefined> {
+    return this.tx(refId);
+  }
+
+  private tx(refId: string): Readonly<TxRecord> | undefined {
     return this.txShard(refId).get(refId);
   }
 
-  /** Throws UnknownTxError if missing. */
-  updateTx(refId: string, patch: TxPatch): Readonly<TxRecord> {
+  /** Rejects with UnknownTxError if missing. */
+  async updateTx(refId: string, patch: TxPatch): Promise<Readonly<TxRecord>> {
     this.assertOpen();
-    const old = this.getTx(refId);
+    const old = this.tx(refId);
     if (!old) throw new UnknownTxError(refId);
     return this.applyTx(old, patch);
   }
 
   /**
    * Compare-and-set: applies `patch` only if the current status is one of `from`, else returns
-   * undefined (also when the refId is unknown). Synchronous, so two handlers racing on the same
-   * Confirm cannot both win: the first moves draft -> sending, the second sees "sending".
+   * undefined (also when the refId is unknown). The check and the set run in one turn (no await
+   * between them), so two handlers racing on the same Confirm cannot both win: the first moves
+   * draft -> sending, the second sees "sending".
    */
-  transitionTx(refId: string, from: readonly TxStatus[], patch: TxPatch): Readonly<TxRecord> | undefined {
+  async transitionTx(refId: string, from: readonly TxStatus[], patch: TxPatch): Promise<Readonly<TxRecord> | undefined> {
     this.assertOpen();
-    const old = this.getTx(refId);
+    const old = this.tx(refId);
     if (!old || !from.includes(old.status)) return undefined;
     return this.applyTx(old, patch);
   }
 
   /** A chat's transaction in memory (open ones always are) by our refId, then the provider's id. No archive reads. */
-  findHotTx(chatId: number, id: string): Readonly<TxRecord> | undefined {
-    const own = this.getTx(id);
+  async findHotTx(chatId: number, id: string): Promise<Readonly<TxRecord> | undefined> {
+    const own = this.tx(id);
     if (own && own.chatId === chatId) return own;
     const refId = this.byUpstream.get(upstreamKey(chatId, id));
-    return refId === undefined ? undefined : this.getTx(refId);
+    return refId === undefined ? undefined : this.tx(refId);
   }
 
   /** Finds a chat's transaction by our refId or by the provider's upstreamId, archived ones too. */
-  findTx(chatId: number, id: string): Readonly<TxRecord> | undefined {
-    const own = this.getTx(id);
+  async findTx(chatId: number, id: string): Promise<Readonly<TxRecord> | undefined> {
+    const own = this.tx(id);
     if (own && own.chatId === chatId) return own;
     const refId = this.byUpstream.get(upstreamKey(chatId, id));
-    if (refId !== undefined) return this.getTx(refId);
+    if (refId !== undefined) return this.tx(refId);
     const match = (t: TxRecord) => t.refId === id || t.upstreamId === id;
     // Our refIds carry their WIB creation date (refs.ts): try that month before all the others.
     const dated = /^[A-Z]{2}(\d{2})(\d{2})\d{2}/.exec(id);
@@ -541,7 +546,7 @@ export class Store {
   }
 
   /** A page of the chat's transactions, newest first (by createdAt, then refId), archived ones included. */
-  listTxByChat(chatId: number, page: { offset?: number; limit?: number } = {}): { items: Readonly<TxRecord>[]; total: number } {
+  async listTxByChat(chatId: number, page: { offset?: number; limit?: number } = {}): Promise<{ items: Readonly<TxRecord>[]; total: number }> {
     const list = this.byChat.get(chatId) ?? [];
     const offset = Math.max(0, Math.floor(page.offset ?? 0));
     const limit = Math.max(0, Math.floor(page.limit ?? 10));
@@ -552,7 +557,7 @@ export class Store {
       const items = list
         .slice(Math.max(0, end - limit), end)
         .reverse()
-        .map((p) => this.getTx(p.refId)!);
+        .map((p) => this.tx(p.refId)!);
       return { items, total };
     }
     // Month by month, newest first: each month's size is known without reading it, so only the
@@ -577,14 +582,14 @@ export class Store {
   }
 
   /** The chat's transactions created in `month` ("YYYY-MM", WIB), oldest first, archived ones included. */
-  txsOfMonth(chatId: number, month: string): Readonly<TxRecord>[] {
+  async txsOfMonth(chatId: number, month: string): Promise<Readonly<TxRecord>[]> {
     const list = this.byChat.get(chatId) ?? [];
     const [from, to] = this.hotRange(list, month);
     return this.monthList(chatId, month, list.slice(from, to));
   }
 
   /** The WIB months ("YYYY-MM") in which the chat has records, hot or archived, newest first. */
-  txMonths(chatId: number): string[] {
+  async txMonths(chatId: number): Promise<string[]> {
     const months = new Set(this.archive.monthCounts(chatId).map(([m]) => m));
     for (const p of this.byChat.get(chatId) ?? []) months.add(wibMonth(p.at));
     return [...months].sort().reverse();
@@ -594,7 +599,7 @@ export class Store {
   private monthList(chatId: number, month: string, hot: TxPos[]): Readonly<TxRecord>[] {
     const byRef = new Map<string, Readonly<TxRecord>>();
     for (const t of this.archive.read(chatId, month)) byRef.set(t.refId, t);
-    for (const p of hot) byRef.set(p.refId, this.getTx(p.refId)!);
+    for (const p of hot) byRef.set(p.refId, this.tx(p.refId)!);
     return [...byRef.values()].sort((a, b) => comparePos({ at: a.createdAt, refId: a.refId }, { at: b.createdAt, refId: b.refId }));
   }
 
@@ -614,7 +619,7 @@ export class Store {
   }
 
   /** Transactions whose status is in OPEN_STATUSES (from an index, not a scan). */
-  openTxs(): Readonly<TxRecord>[] {
+  async openTxs(): Promise<Readonly<TxRecord>[]> {
     return Array.from(this.open.values());
   }
 
@@ -660,12 +665,12 @@ export class Store {
   // ---- meta -------------------------------------------------------------------------------------
 
   /** Small JSON state (broadcast progress...). The value is frozen. */
-  getMeta<T>(key: string): Readonly<T> | undefined {
+  async getMeta<T>(key: string): Promise<Readonly<T> | undefined> {
     return this.kv.get(key) as Readonly<T> | undefined;
   }
 
   /** Stores a JSON value; `undefined` deletes the key. */
-  setMeta(key: string, value: unknown): void {
+  async setMeta(key: string, value: unknown): Promise<void> {
     this.assertOpen();
     if (value === undefined) this.kv.delete(key);
     else this.kv.set(key, frozenCopy(value, `meta.${key}`));

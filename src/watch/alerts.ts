@@ -91,13 +91,16 @@ export class BalanceAlerts {
   }
 
   /** Hook for the confirm engine: a purchase answered, the balance probably moved. */
-  afterCreate(tx: TxRecord): void {
-    this.checkSoon(tx.chatId);
+  async afterCreate(tx: TxRecord): Promise<void> {
+    await this.checkSoon(tx.chatId);
   }
 
   /** Checks the chat `debounceMs` from now, unless a check is already scheduled. */
-  checkSoon(chatId: number): void {
-    if (this.abort.signal.aborted || this.debounced.has(chatId) || !this.watched(this.opts.store.getChat(chatId))) return;
+  async checkSoon(chatId: number): Promise<void> {
+    if (this.abort.signal.aborted || this.debounced.has(chatId)) return;
+    const chat = await this.opts.store.getChat(chatId);
+    // Asked again while the chat was read: one scheduled check is enough.
+    if (this.abort.signal.aborted || this.debounced.has(chatId) || !this.watched(chat)) return;
     this.debounced.set(
       chatId,
       this.opts.clock.setTimeout(() => {
@@ -114,8 +117,16 @@ export class BalanceAlerts {
 
   /** One periodic round over every watched chat. Never rejects. */
   runRound(): Promise<CheckResult[]> {
-    const chats = this.opts.store.linkedChats().filter((c) => this.watched(c));
-    return this.track(eachLimit(chats, this.concurrency, (c) => this.checkChat(c.chatId)));
+    const round = async () => {
+      const chats = (await this.opts.store.linkedChats()).filter((c) => this.watched(c));
+      return eachLimit(chats, this.concurrency, (c) => this.checkChat(c.chatId));
+    };
+    return this.track(
+      round().catch((err: unknown) => {
+        this.opts.logger.warn({ err }, "balance round could not read the linked chats");
+        return [];
+      }),
+    );
   }
 
   // ---- shared with the admin balance round (balanceRound.ts) ---------------------------------------
@@ -148,7 +159,7 @@ export class BalanceAlerts {
   async balanceOf(chatId: number): Promise<number | undefined> {
     const { store, upstream, logger } = this.opts;
     try {
-      const key = store.getApiKey(chatId);
+      const key = await store.getApiKey(chatId);
       if (key === undefined) return undefined;
       const profile = await upstream.getProfile(key);
       if (profile.balance === null) logger.warn({ chatId }, "balance check: the provider sent no numeric balance");
@@ -162,9 +173,9 @@ export class BalanceAlerts {
   }
 
   /** The chat was just told its balance: under the threshold counts as this dip's alert, above re-arms. */
-  toldBalance(chat: Readonly<ChatRecord>, under: boolean): void {
-    if (under) this.opts.store.updateChat(chat.chatId, { alertFired: true });
-    else this.rearm(chat);
+  async toldBalance(chat: Readonly<ChatRecord>, under: boolean): Promise<void> {
+    if (under) await this.opts.store.updateChat(chat.chatId, { alertFired: true });
+    else await this.rearm(chat);
   }
 
   /** Sends one HTML message through the pacer; stop() aborts a wait for a slot. */
@@ -179,7 +190,7 @@ export class BalanceAlerts {
   async send(chatId: number, text: string, keyboard?: InlineKeyboard): Promise<boolean> {
     const r = await this.deliverTo(chatId, text, keyboard);
     const outcome = counted(r);
-    if (outcome === "blocked") this.opts.store.updateChat(chatId, { inactive: true });
+    if (outcome === "blocked") await this.opts.store.updateChat(chatId, { inactive: true });
     if (outcome === "failed" && "error" in r) this.opts.logger.warn({ chatId, err: r.error }, "balance message failed");
     return outcome === "sent";
   }
@@ -203,11 +214,11 @@ export class BalanceAlerts {
 
   private async check(chatId: number): Promise<CheckResult> {
     try {
-      if (this.abort.signal.aborted || !this.watched(this.opts.store.getChat(chatId))) return "skipped";
+      if (this.abort.signal.aborted || !this.watched(await this.opts.store.getChat(chatId))) return "skipped";
       const balance = await this.balanceOf(chatId);
       if (balance === undefined) return "error";
       // Read again: the threshold may have changed while the provider answered.
-      const chat = this.opts.store.getChat(chatId);
+      const chat = await this.opts.store.getChat(chatId);
       if (!this.watched(chat)) return "skipped";
       const threshold = chat!.alertThreshold!;
       if (balance >= threshold) return this.rearm(chat!);
@@ -219,7 +230,7 @@ export class BalanceAlerts {
         .text(t(lang, "menu-deposit"), cb.menu.encode({ name: "deposit" }))
         .text(t(lang, "menu-alerts"), cb.menu.encode({ name: "alerts" }));
       const sent = await this.send(chatId, text, keyboard);
-      if (sent) this.opts.store.updateChat(chatId, { alertFired: true });
+      if (sent) await this.opts.store.updateChat(chatId, { alertFired: true });
       return sent ? "alerted" : "error";
     } catch (err) {
       this.opts.logger.error({ chatId, err }, "balance check crashed");
@@ -227,9 +238,9 @@ export class BalanceAlerts {
     }
   }
 
-  private rearm(chat: Readonly<ChatRecord>): CheckResult {
+  private async rearm(chat: Readonly<ChatRecord>): Promise<CheckResult> {
     if (!chat.alertFired) return "ok";
-    this.opts.store.updateChat(chat.chatId, { alertFired: false });
+    await this.opts.store.updateChat(chat.chatId, { alertFired: false });
     return "rearmed";
   }
 }

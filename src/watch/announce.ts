@@ -59,11 +59,11 @@ export class NoticeProtocol {
     const mayHaveBeenSent = w.announcing === notice;
     const startedAt = this.clock?.now();
 
-    const marked = store.transitionTx(refId, [cur.status], { ...fields, watch: { ...w, announcing: notice } as Watch });
+    const marked = await store.transitionTx(refId, [cur.status], { ...fields, watch: { ...w, announcing: notice } as Watch });
     if (!marked) return true; // changed by someone else meanwhile: theirs stands
     await store.flush();
 
-    const lang = store.getChat(cur.chatId)?.lang ?? "id";
+    const lang = (await store.getChat(cur.chatId))?.lang ?? "id";
     const view: TxRecord = { ...marked, status: next };
     const delivery = mode.shownByCaller
       ? await this.editForCaller(lang, view, notice, mode)
@@ -74,12 +74,12 @@ export class NoticeProtocol {
     }
     if (delivery === "rate-limited") {
       // Known not sent (429): the marker goes back to what it was, so the retry sends normally.
-      const now = store.getTx(refId);
-      if (now) store.transitionTx(refId, [cur.status], { watch: { ...watchOf(now), announcing: w.announcing } as Watch });
+      const now = await store.getTx(refId);
+      if (now) await store.transitionTx(refId, [cur.status], { watch: { ...watchOf(now), announcing: w.announcing } as Watch });
       return false;
     }
     if (delivery === "blocked") {
-      store.updateChat(cur.chatId, { inactive: true });
+      await store.updateChat(cur.chatId, { inactive: true });
       this.logger.info({ chatId: cur.chatId }, "chat blocked the bot; its transactions are no longer polled");
     } else if (delivery === "refused") {
       this.logger.warn({ refId, notice }, "Telegram refused the notice; not retried");
@@ -88,11 +88,11 @@ export class NoticeProtocol {
     if (startedAt !== undefined && (delivery === "sent" || delivery === "edited")) {
       this.onNotice?.(notice, (this.clock!.now() - startedAt) / 1000);
     }
-    const latest = store.getTx(refId) ?? marked;
+    const latest = await store.getTx(refId) ?? marked;
     const { announcing: _done, ...rest } = watchOf(latest);
     const patch: TxPatch =
       notice === "gaveup" ? { watch: { ...rest, gaveUp: true } } : { status: next, watch: { ...rest, notified: next } };
-    store.transitionTx(refId, [cur.status], patch);
+    await store.transitionTx(refId, [cur.status], patch);
     await store.flush();
     return true;
   }

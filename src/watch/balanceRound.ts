@@ -35,9 +35,10 @@ export class BalanceRound {
    * Starts the round in the background; the admin gets the summary in `adminLang` when it ends.
    * Refused while one is running. Returns the number of chats it covers.
    */
-  start(adminChatId: number, adminLang: Lang): { ok: true; total: number } | { ok: false } {
+  async start(adminChatId: number, adminLang: Lang): Promise<{ ok: true; total: number } | { ok: false }> {
     if (this.running || this.alerts.signal.aborted) return { ok: false };
-    const chats = this.alerts.opts.store.linkedChats().map((c) => c.chatId);
+    const chats = (await this.alerts.opts.store.linkedChats()).map((c) => c.chatId);
+    if (this.running || this.alerts.signal.aborted) return { ok: false }; // another start won meanwhile
     const round = this.run(chats, adminChatId, adminLang).finally(() => {
       this.running = undefined;
     });
@@ -78,11 +79,11 @@ export class BalanceRound {
 
   private async tellBalance(chatId: number): Promise<"sent" | "under" | "failed" | "blocked" | "skipped"> {
     const { store, translate: t, logger } = this.alerts.opts;
-    const before = store.getChat(chatId);
+    const before = await store.getChat(chatId);
     if (!before || before.inactive || before.apiKeyEnc === undefined || this.alerts.signal.aborted) return "skipped";
     const balance = await this.alerts.balanceOf(chatId);
     if (balance === undefined) return "failed";
-    const chat = store.getChat(chatId)!;
+    const chat = (await store.getChat(chatId))!;
     const lang = chat.lang ?? "id";
     const threshold = chat.alertThreshold;
     const under = threshold !== undefined && balance < threshold;
@@ -92,14 +93,14 @@ export class BalanceRound {
     const outcome = counted(r);
     if (outcome === "stopped") return "skipped";
     if (outcome === "blocked") {
-      store.updateChat(chatId, { inactive: true });
+      await store.updateChat(chatId, { inactive: true });
       return "blocked";
     }
     if (outcome === "failed") {
       logger.warn({ chatId, err: "error" in r ? r.error : undefined }, "admin balance round: message failed");
       return "failed";
     }
-    this.alerts.toldBalance(chat, under);
+    await this.alerts.toldBalance(chat, under);
     return under ? "under" : "sent";
   }
 }

@@ -74,6 +74,8 @@ export class Broadcaster {
   private abort: AbortController | undefined;
   private lastProgressAt = 0;
   private lastProgressText = "";
+  /** The stored state's changes, one after another (see `exclusive`). */
+  private writing: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly opts: BroadcasterOptions) {
     this.pacer = opts.pacer ?? new SendPacer(opts.clock);
@@ -82,19 +84,18 @@ export class Broadcaster {
   }
 
   /** The current or last broadcast, as stored. */
-  state(): Readonly<BroadcastState> | undefined {
+  state(): Promise<Readonly<BroadcastState> | undefined> {
     return this.opts.store.getMeta<BroadcastState>(BROADCAST_META_KEY);
   }
 
   /** True while a broadcast is unfinished, also one stored before a restart and not resumed yet. */
-  isRunning(): boolean {
-    return this.state()?.status === "running";
+  async isRunning(): Promise<boolean> {
+    return (await this.state())?.status === "running";
   }
 
   /** Who would receive a broadcast now: linked chats that have not blocked the bot, ascending ids. */
-  recipients(after: number | null = null): number[] {
-    return this.opts.store
-      .linkedChats()
+  async recipients(after: number | null = null): Promise<number[]> {
+    return (await this.opts.store.linkedChats())
       .map((c) => c.chatId)
       .filter((id) => after === null || id > after)
       .sort((a, b) => a - b);
@@ -104,9 +105,13 @@ export class Broadcaster {
    * Saves a new broadcast and starts delivering it in the background. Refused while another runs.
    * Resolves once the broadcast is on disk (not when it is delivered).
    */
-  async start(adminChatId: number, adminLang: Lang, content: BroadcastContent): Promise<StartResult> {
-    if (this.isRunning()) return { ok: false, reason: "running" };
-    const total = this.recipients().length;
+  start(adminChatId: number, adminLang: Lang, content: BroadcastContent): Promise<StartResult> {
+    return this.exclusive(() => this.startNow(adminChatId, adminLang, content));
+  }
+
+  private async startNow(adminChatId: number, adminLang: Lang, content: BroadcastContent): Promise<StartResult> {
+    if (await this.isRunning()) return { ok: false, reason: "running" };
+    const total = (await this.recipients()).length;
     if (total === 0) return { ok: false, reason: "no-recipients" };
     const now = this.opts.clock.now();
     const state: BroadcastState = {
@@ -122,8 +127,8 @@ export class Broadcaster {
       blocked: 0,
       uncertain: 0,
     };
-    // Checked and saved in the same turn: two confirmations cannot both start.
-    this.opts.store.setMeta(BROADCAST_META_KEY, state);
+    // Checked and saved in one exclusive step: two confirmations cannot both start.
+    await this.opts.store.setMeta(BROADCAST_META_KEY, state);
     await this.opts.store.flush();
     this.launch();
     return { ok: true, total };
@@ -131,7 +136,7 @@ export class Broadcaster {
 
   /** Continues a broadcast left running by a previous process. True if one was resumed. */
   async resume(): Promise<boolean> {
-    if (!this.isRunning() || this.loop) return false;
+    if (!await this.isRunning() || this.loop) return false;
     this.launch();
     return true;
   }
@@ -152,11 +157,11 @@ export class Broadcaster {
     return this.loop ?? Promise.resolve();
   }
 
-  progress(): BroadcastProgress | undefined {
-    const s = this.state();
+  async progress(): Promise<BroadcastProgress | undefined> {
+    const s = await this.state();
     if (!s) return undefined;
     const left = new Set([...(s.doneAhead ?? []), ...(s.inFlight ?? []), ...(s.pending !== undefined ? [s.pending] : [])]);
-    const remaining = s.status === "done" ? 0 : this.recipients(s.doneThrough).filter((id) => !left.has(id)).length;
+    const remaining = s.status === "done" ? 0 : (await this.recipients(s.doneThrough)).filter((id) => !left.has(id)).length;
     return { sent: s.sent, failed: s.failed, blocked: s.blocked, uncertain: s.uncertain, remaining };
   }
 
@@ -175,20 +180,33 @@ export class Broadcaster {
       });
   }
 
+  /**
+   * Runs `fn` after every state change already asked for. The store's reads are asynchronous: a
+   * read-change-write of the state must not interleave with another (concurrent sends would lose counts).
+   */
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.writing.then(fn);
+    this.writing = run.catch(() => undefined);
+    return run;
+  }
+
   /** Merges into the stored state (a property set to undefined is dropped, as JSON does). */
-  private patch(p: Partial<BroadcastState>): BroadcastState {
-    this.opts.store.setMeta(BROADCAST_META_KEY, { ...this.state()!, ...p });
-    return this.state()!;
+  private patch(p: Partial<BroadcastState> | ((s: Readonly<BroadcastState>) => Partial<BroadcastState>)): Promise<BroadcastState> {
+    return this.exclusive(async () => {
+      const s = (await this.state())!;
+      await this.opts.store.setMeta(BROADCAST_META_KEY, { ...s, ...(typeof p === "function" ? p(s) : p) });
+      return (await this.state())!;
+    });
   }
 
   private async run(signal: AbortSignal): Promise<void> {
     const { store, api, logger } = this.opts;
-    let state = this.state()!;
+    let state = (await this.state())!;
     const unknown = [...(state.inFlight ?? []), ...(state.pending !== undefined ? [state.pending] : [])];
     if (unknown.length > 0) {
       // The previous process stopped while these chats' messages were in flight: maybe delivered.
       logger.warn({ chats: unknown.length }, "broadcast resumed; chats whose delivery is uncertain are not repeated");
-      state = this.patch({
+      state = await this.patch({
         uncertain: state.uncertain + unknown.length,
         doneAhead: [...(state.doneAhead ?? []), ...unknown],
         inFlight: undefined,
@@ -196,17 +214,17 @@ export class Broadcaster {
       });
     }
     if (state.progressMessageId === undefined) {
-      const text = this.progressText(false);
+      const text = await this.progressText(false);
       const r = await deliver(() => api.sendMessage(state.adminChatId, text), { pacer: this.pacer, signal });
       if (r.outcome === "stopped") return;
       if (r.outcome === "sent") {
         this.lastProgressText = text;
-        state = this.patch({ progressMessageId: r.result.message_id });
+        state = await this.patch({ progressMessageId: r.result.message_id });
       }
       // Otherwise the admin sees only the final summary; delivery goes on regardless.
     }
 
-    const queue = this.recipients(state.doneThrough);
+    const queue = await this.recipients(state.doneThrough);
     const done = new DoneMarks(queue, state.doneAhead ?? []);
     this.inFlight.clear();
     const running = new Set<Promise<void>>();
@@ -224,9 +242,9 @@ export class Broadcaster {
       while (running.size >= this.concurrency || (running.size > 0 && i - done.firstOpen >= AHEAD_LIMIT)) await Promise.race(running);
       if (halt.signal.aborted) break;
       const chatId = queue[i]!;
-      const chat = store.getChat(chatId);
+      const chat = await store.getChat(chatId);
       if (!chat || chat.inactive || chat.apiKeyEnc === undefined) {
-        this.record(done, i, undefined);
+        await this.record(done, i, undefined);
         continue;
       }
       const job: Promise<void> = this.sendOne(done, i, state.content, halt.signal)
@@ -251,36 +269,37 @@ export class Broadcaster {
       await store.flush();
       return;
     }
-    this.patch({ status: "done", finishedAt: this.opts.clock.now(), pending: undefined, inFlight: undefined, doneAhead: undefined });
+    await this.patch({ status: "done", finishedAt: this.opts.clock.now(), pending: undefined, inFlight: undefined, doneAhead: undefined });
     await store.flush();
     await this.showProgress(signal, true);
-    state = this.state()!;
+    state = (await this.state())!;
     const t = this.opts.translate;
-    await deliver(() => api.sendMessage(state.adminChatId, t(state.adminLang, "broadcast-summary", this.countVars())), {
+    const summary = t(state.adminLang, "broadcast-summary", await this.countVars());
+    await deliver(() => api.sendMessage(state.adminChatId, summary), {
       pacer: this.pacer,
       signal,
     });
-    logger.info({ id: state.id, ...this.progress() }, "broadcast finished");
+    logger.info({ id: state.id, ...(await this.progress()) }, "broadcast finished");
   }
 
   /** Delivers the content to `done.queue[i]`, recording the chat in flight (flushed) before the request. */
   private async sendOne(done: DoneMarks, i: number, content: BroadcastContent, signal: AbortSignal): Promise<void> {
     const { store, api, logger } = this.opts;
     const chatId = done.queue[i]!;
-    const leave = () => {
+    const leave = async () => {
       this.inFlight.delete(chatId);
-      this.patch({ inFlight: this.inFlight.size > 0 ? [...this.inFlight] : undefined });
+      await this.patch(() => ({ inFlight: this.inFlight.size > 0 ? [...this.inFlight] : undefined }));
     };
     const r = await deliver(() => sendContent(api, chatId, content), {
       pacer: this.pacer,
       signal,
       beforeSend: async () => {
         this.inFlight.add(chatId);
-        this.patch({ inFlight: [...this.inFlight] });
+        await this.patch(() => ({ inFlight: [...this.inFlight] }));
         try {
           await store.flush();
         } catch (err) {
-          leave(); // not sent: the store could not promise "at most once"
+          await leave(); // not sent: the store could not promise "at most once"
           throw err;
         }
       },
@@ -288,42 +307,43 @@ export class Broadcaster {
     });
     const outcome = counted(r);
     if (outcome === "stopped") return; // nothing went out; the chat stays ahead of the cursor
-    if (outcome === "blocked") store.updateChat(chatId, { inactive: true });
+    if (outcome === "blocked") await store.updateChat(chatId, { inactive: true });
     if (outcome === "failed" && "error" in r) logger.warn({ chatId, err: r.error }, "broadcast message failed");
     this.inFlight.delete(chatId);
-    this.record(done, i, outcome);
+    await this.record(done, i, outcome);
   }
 
   /** Records recipient `i`'s outcome (undefined: skipped) and moves the cursor over what is done. */
-  private record(done: DoneMarks, i: number, outcome: "sent" | "failed" | "blocked" | undefined): void {
+  private async record(done: DoneMarks, i: number, outcome: "sent" | "failed" | "blocked" | undefined): Promise<void> {
     done.mark(i);
-    const s = this.state()!;
-    const ahead = done.ahead();
-    this.patch({
-      doneThrough: done.doneThrough(s.doneThrough),
-      doneAhead: ahead.length > 0 ? ahead : undefined,
-      inFlight: this.inFlight.size > 0 ? [...this.inFlight] : undefined,
-      sent: s.sent + (outcome === "sent" ? 1 : 0),
-      failed: s.failed + (outcome === "failed" ? 1 : 0),
-      blocked: s.blocked + (outcome === "blocked" ? 1 : 0),
+    await this.patch((s) => {
+      const ahead = done.ahead();
+      return {
+        doneThrough: done.doneThrough(s.doneThrough),
+        doneAhead: ahead.length > 0 ? ahead : undefined,
+        inFlight: this.inFlight.size > 0 ? [...this.inFlight] : undefined,
+        sent: s.sent + (outcome === "sent" ? 1 : 0),
+        failed: s.failed + (outcome === "failed" ? 1 : 0),
+        blocked: s.blocked + (outcome === "blocked" ? 1 : 0),
+      };
     });
   }
 
-  private countVars(): Record<string, number> {
-    const p = this.progress()!;
+  private async countVars(): Promise<Record<string, number>> {
+    const p = (await this.progress())!;
     return { sent: p.sent, failed: p.failed, blocked: p.blocked, uncertain: p.uncertain, remaining: p.remaining };
   }
 
-  private progressText(final: boolean): string {
-    const s = this.state()!;
-    return this.opts.translate(s.adminLang, final ? "broadcast-progress-done" : "broadcast-progress", this.countVars());
+  private async progressText(final: boolean): Promise<string> {
+    const s = (await this.state())!;
+    return this.opts.translate(s.adminLang, final ? "broadcast-progress-done" : "broadcast-progress", await this.countVars());
   }
 
   /** Edits the one progress message (a failed edit is only logged: delivery matters more). */
   private async showProgress(signal: AbortSignal, final: boolean): Promise<void> {
     this.lastProgressAt = this.opts.clock.now();
-    const s = this.state()!;
-    const text = this.progressText(final);
+    const s = (await this.state())!;
+    const text = await this.progressText(final);
     if (s.progressMessageId === undefined || text === this.lastProgressText) return;
     const id = s.progressMessageId;
     const r = await deliver(() => this.opts.api.editMessageText(s.adminChatId, id, text), {

@@ -94,33 +94,35 @@ export class DailySummary {
   private async send(day: string): Promise<DailyRun> {
     const { store, api, logger, translate: t, pacer } = this.opts;
     const result: DailyRun = { day, sent: 0, blocked: 0, failed: 0 };
-    const due = store
-      .linkedChats()
+    const due = (await store.linkedChats())
       .filter((c) => c.dailySummary && c.summaryDay !== day)
       .map((c) => c.chatId);
     for (let i = 0; i < due.length && !this.abort.signal.aborted; i += BATCH) {
-      const batch = due.slice(i, i + BATCH).filter((id) => {
-        const c = store.getChat(id);
-        return c?.dailySummary && !c.inactive && c.summaryDay !== day;
-      });
-      const before = new Map(batch.map((id) => [id, store.getChat(id)?.summaryDay]));
-      for (const id of batch) store.updateChat(id, { summaryDay: day });
+      const batch: number[] = [];
+      const before = new Map<number, string | undefined>();
+      for (const id of due.slice(i, i + BATCH)) {
+        const c = await store.getChat(id);
+        if (!c?.dailySummary || c.inactive || c.summaryDay === day) continue;
+        batch.push(id);
+        before.set(id, c.summaryDay);
+      }
+      for (const id of batch) await store.updateChat(id, { summaryDay: day });
       // The marks are on disk before any of these messages can be.
       await store.flush();
       await Promise.all(
         batch.map(async (chatId) => {
-          const lang = store.getChat(chatId)?.lang ?? "id";
-          const summary = summarize(store.txsOfMonth(chatId, day.slice(0, 7)), day, day);
+          const lang = (await store.getChat(chatId))?.lang ?? "id";
+          const summary = summarize(await store.txsOfMonth(chatId, day.slice(0, 7)), day, day);
           const text = withSandboxBanner(t, lang, this.opts.sandbox ?? false, dailySummaryText(t, lang, day, summary));
           const r = await deliver(() => api.sendMessage(chatId, text), { pacer, signal: this.abort.signal });
           const outcome = counted(r);
           if (outcome === "sent") result.sent++;
           else if (outcome === "blocked") {
             result.blocked++;
-            store.updateChat(chatId, { inactive: true });
+            await store.updateChat(chatId, { inactive: true });
           } else if (outcome === "stopped") {
             // Nothing went out (stopping): the next start sends it, if still the same day.
-            store.updateChat(chatId, { summaryDay: before.get(chatId) });
+            await store.updateChat(chatId, { summaryDay: before.get(chatId) });
           } else {
             result.failed++;
             logger.warn({ chatId, err: "error" in r ? r.error : undefined }, "daily summary not delivered");

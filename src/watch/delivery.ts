@@ -66,7 +66,7 @@ export interface DeliverOptions {
   /** Runs right before each request goes out (e.g. persist "this chat is in flight"). */
   beforeSend?: () => Promise<void>;
   /** A 429 came back: the message was not delivered. */
-  onRateLimited?: () => void;
+  onRateLimited?: () => void | Promise<void>;
 }
 
 /** Sends one message through the pacer, waiting out 429s on the pacer's clock. Never throws for API errors. */
@@ -84,7 +84,7 @@ export async function deliver<T>(send: () => Promise<T>, opts: DeliverOptions): 
       if (outcome !== "rate-limited") return { outcome, error };
       // Every 429 pauses all senders: Telegram asked everyone to wait.
       opts.pacer?.pause(retryAfterMs(error)!);
-      opts.onRateLimited?.();
+      await opts.onRateLimited?.();
       if (++limited > maxRateLimited) return { outcome, error };
     }
   }

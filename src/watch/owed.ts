@@ -9,21 +9,21 @@ import type { NoticeKind } from "./notify.js";
 
 /** `retry` is called (once) when a delivery was uncertain; the rest waits for that retry. */
 export async function sendOwed(store: Store, protocol: NoticeProtocol, chatId: number, retry: () => void): Promise<void> {
-  const inactive = () => store.getChat(chatId)?.inactive === true;
+  const inactive = async () => (await store.getChat(chatId))?.inactive === true;
   // Owed notices are recent (a blocked chat is still polled): the newest page is enough.
-  for (const item of store.listTxByChat(chatId, { limit: 50 }).items) {
-    const tx = store.getTx(item.refId);
+  for (const item of (await store.listTxByChat(chatId, { limit: 50 })).items) {
+    const tx = await store.getTx(item.refId);
     const owed = tx && watchOf(tx).owed;
-    if (!tx || !owed || inactive()) continue;
+    if (!tx || !owed || await inactive()) continue;
     if (!(await protocol.announce(tx, owed as NoticeKind, {}, tx.status))) {
       retry();
       return;
     }
-    const now = store.getTx(tx.refId);
+    const now = await store.getTx(tx.refId);
     // Blocked again meanwhile: it stays owed for the next return.
-    if (now && !inactive()) {
+    if (now && !await inactive()) {
       const { owed: _sent, ...rest } = watchOf(now);
-      store.updateTx(tx.refId, { watch: rest });
+      await store.updateTx(tx.refId, { watch: rest });
     }
   }
   await store.flush();

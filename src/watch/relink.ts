@@ -43,19 +43,19 @@ export class RelinkNotices {
 
   private async run(): Promise<void> {
     const { store, api, pacer, translate, logger } = this.deps;
-    const marked = [...store.allChats()].filter((c) => c.keyLost).map((c) => c.chatId);
+    const marked = [...await store.allChats()].filter((c) => c.keyLost).map((c) => c.chatId);
     for (const chatId of marked) {
-      const chat = store.getChat(chatId);
+      const chat = await store.getChat(chatId);
       if (!chat?.keyLost) continue;
       if (chat.apiKeyEnc !== undefined || chat.inactive) {
-        store.updateChat(chatId, { keyLost: undefined });
+        await store.updateChat(chatId, { keyLost: undefined });
         continue;
       }
       const text = translate(chat.lang ?? "id", "key-lost-relink");
       const r = await deliver(() => api.sendMessage(chatId, text), { pacer, signal: this.abort.signal });
       if (r.outcome === "stopped") break;
-      if (r.outcome === "sent" || r.outcome === "refused") store.updateChat(chatId, { keyLost: undefined });
-      else if (r.outcome === "blocked") store.updateChat(chatId, { keyLost: undefined, inactive: true });
+      if (r.outcome === "sent" || r.outcome === "refused") await store.updateChat(chatId, { keyLost: undefined });
+      else if (r.outcome === "blocked") await store.updateChat(chatId, { keyLost: undefined, inactive: true });
       else logger.warn({ chatId, err: r.error }, "could not ask a chat to link again; tried again at the next start");
     }
     await store.flush();

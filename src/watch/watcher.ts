@@ -113,15 +113,16 @@ export class StatusWatcher {
       ...(deps.pacer ? { pacer: deps.pacer } : {}),
     });
     this.protocol = new NoticeProtocol(deps.store, this.notifier, deps.logger, deps.clock, deps.onNotice);
-    this.due = new DueTimes(deps.clock, (now) => this.tick(now));
+    // The store is read before a due id is queued: whenIdle() waits for that too.
+    this.due = new DueTimes(deps.clock, (now) => this.inBackground(this.tick(now)));
   }
 
   /** Schedules every open transaction from the store (resuming saved due times) and starts. */
-  start(): void {
+  async start(): Promise<void> {
     if (this.started || this.stopped) return;
     this.started = true;
     const now = this.deps.clock.now();
-    for (const tx of this.deps.store.openTxs()) {
+    for (const tx of await this.deps.store.openTxs()) {
       const w = watchOf(tx);
       if (w.gaveUp && !w.announcing) continue;
       if (this.due.has(tx.refId)) continue;
@@ -137,19 +138,23 @@ export class StatusWatcher {
     this.due.stop();
     for (const lane of this.lanes.values()) lane.wake?.cancel();
     await this.whenIdle();
-    for (const ref of [...this.waiters.keys()]) this.settleWaiters(ref);
+    await Promise.all([...this.waiters.keys()].map((ref) => this.settleWaiters(ref)));
   }
 
   /** A create answered (the `created` transaction event). Open ones get their first check soon. */
   track(tx: TxRecord): void {
+    this.inBackground(this.trackNow(tx));
+  }
+
+  private async trackNow(tx: TxRecord): Promise<void> {
     try {
       if (this.stopped || !OPEN_STATUSES.has(tx.status)) return;
-      const current = this.deps.store.getTx(tx.refId);
+      const current = await this.deps.store.getTx(tx.refId);
       if (!current || !OPEN_STATUSES.has(current.status)) return;
       const now = this.deps.clock.now();
-      const at = this.callbackDue(current, now) ?? now + this.options.firstCheckMs;
+      const at = await this.callbackDue(current, now) ?? now + this.options.firstCheckMs;
       // The engine has just shown this status (receipt or "outcome unknown"): it counts as told.
-      this.deps.store.updateTx(tx.refId, { watch: { nextCheckAt: at, attempts: 0, notified: current.status } });
+      await this.deps.store.updateTx(tx.refId, { watch: { nextCheckAt: at, attempts: 0, notified: current.status } });
       this.schedule(tx.refId, at);
     } catch (err) {
       // A hook must not break the confirm handler; the next start() picks the record up anyway.
@@ -162,13 +167,16 @@ export class StatusWatcher {
    * of the key's pause (it still counts toward the per-key rate), also for a given-up id. Resolves
    * with what it learned; undefined for an unknown id.
    */
-  checkNow(refId: string, mode: AnnounceMode = {}): Promise<CheckOutcome | undefined> {
-    if (!this.deps.store.getTx(refId)) return Promise.resolve(undefined);
+  async checkNow(refId: string, mode: AnnounceMode = {}): Promise<CheckOutcome | undefined> {
+    // Read first; what follows runs in one turn, so nothing else changes the queues meanwhile.
+    const tx = await this.deps.store.getTx(refId);
+    if (!tx) return undefined;
+    const apiKey = OPEN_STATUSES.has(tx.status) ? await this.pollableKey(tx.chatId) : undefined;
     return new Promise((resolve) => {
       const list = this.waiters.get(refId) ?? [];
       list.push(resolve);
       this.waiters.set(refId, list);
-      if (this.stopped) return this.settleWaiters(refId);
+      if (this.stopped) return void this.settleWaiters(refId);
       if (this.checking.has(refId)) return; // the check in flight answers
       this.forced.set(refId, mode);
       if (this.queued.has(refId)) {
@@ -176,12 +184,10 @@ export class StatusWatcher {
         this.queued.delete(refId);
       }
       this.due.delete(refId); // its heap entry goes stale; the check reschedules it
-      const tx = this.deps.store.getTx(refId)!;
-      const apiKey = OPEN_STATUSES.has(tx.status) ? this.pollableKey(tx.chatId) : undefined;
       if (apiKey === undefined) {
         this.forced.delete(refId);
         if (OPEN_STATUSES.has(tx.status)) this.park(tx);
-        return this.settleWaiters(refId);
+        return void this.settleWaiters(refId);
       }
       const lane = this.laneOf(apiKey);
       this.limiter.take(lane.id, this.deps.clock.now());
@@ -195,22 +201,30 @@ export class StatusWatcher {
    * the same per-key rate and concurrency as every poll (a flood of callbacks cannot exceed them),
    * also for a given-up id. False when there is nothing to check (unknown or final).
    */
-  hurry(refId: string): boolean {
+  hurry(refId: string): Promise<boolean> {
+    const hurrying = this.hurryNow(refId);
+    this.inBackground(hurrying.then(() => undefined));
+    return hurrying;
+  }
+
+  private async hurryNow(refId: string): Promise<boolean> {
     if (!this.started || this.stopped) return false; // start() schedules every open id anyway
-    const tx = this.deps.store.getTx(refId);
+    const tx = await this.deps.store.getTx(refId);
     if (!tx || !OPEN_STATUSES.has(tx.status)) return false;
+    const apiKey = await this.pollableKey(tx.chatId);
+    // From here on one turn: the queues are as the checks left them.
+    if (this.stopped) return false;
     this.hurried.add(refId);
     if (this.checking.has(refId)) {
       this.again.add(refId);
       return true;
     }
     if (this.queued.has(refId)) {
-      const apiKey = this.pollableKey(tx.chatId);
       const lane = apiKey === undefined ? undefined : this.lanes.get(laneId(apiKey));
       if (lane?.queue.remove(refId)) lane.urgent.push(refId);
     } else {
       this.due.delete(refId); // its heap entry goes stale; the check reschedules it
-      this.enqueue(refId, true);
+      this.place(refId, tx, apiKey, true);
       if (!this.queued.has(refId)) this.hurried.delete(refId); // parked: its chat cannot be polled now
     }
     this.pump();
@@ -249,9 +263,18 @@ export class StatusWatcher {
     this.due.set(refId, at);
   }
 
-  private tick(now: number): void {
+  private async tick(now: number): Promise<void> {
     if (this.stopped) return;
-    for (const refId of this.due.takeDue(now)) this.enqueue(refId);
+    for (const refId of this.due.takeDue(now)) {
+      try {
+        await this.enqueue(refId);
+      } catch (err) {
+        // The store could not be read: keep the transaction watched, a little later.
+        this.deps.logger.error({ err, refId }, "could not queue a status check");
+        this.schedule(refId, now + this.options.maxIntervalMs);
+      }
+    }
+    if (this.stopped) return;
     if (now - this.lastPrune >= MINUTE) {
       this.lastPrune = now;
       this.limiter.prune(now);
@@ -261,17 +284,23 @@ export class StatusWatcher {
   }
 
   /** Puts a due transaction in its key's lane (or parks it when its chat cannot be polled). */
-  private enqueue(refId: string, urgent = false): void {
+  private async enqueue(refId: string): Promise<void> {
     if (this.queued.has(refId)) return; // being checked: that check reschedules it
-    const tx = this.deps.store.getTx(refId);
+    const tx = await this.deps.store.getTx(refId);
+    const apiKey = tx && OPEN_STATUSES.has(tx.status) ? await this.pollableKey(tx.chatId) : undefined;
+    this.place(refId, tx, apiKey, false);
+  }
+
+  /** enqueue's second half, in one turn with the queues: `tx` and `apiKey` as just read. */
+  private place(refId: string, tx: TxRecord | undefined, apiKey: string | undefined, urgent: boolean): void {
+    if (this.queued.has(refId)) return; // queued (or checked) while the store was read
     if (!tx || !OPEN_STATUSES.has(tx.status)) {
-      this.settleWaiters(refId);
+      void this.settleWaiters(refId);
       return;
     }
-    const apiKey = this.pollableKey(tx.chatId);
     if (apiKey === undefined) {
       this.park(tx);
-      this.settleWaiters(refId);
+      void this.settleWaiters(refId);
       return;
     }
     const lane = this.laneOf(apiKey);
@@ -291,11 +320,11 @@ export class StatusWatcher {
   }
 
   /** The chat's api key if it may be polled: linked, key readable (a blocked chat is polled too). */
-  private pollableKey(chatId: number): string | undefined {
-    const chat = this.deps.store.getChat(chatId);
+  private async pollableKey(chatId: number): Promise<string | undefined> {
+    const chat = await this.deps.store.getChat(chatId);
     if (!chat) return undefined;
     try {
-      return this.deps.store.getApiKey(chatId);
+      return await this.deps.store.getApiKey(chatId);
     } catch {
       return undefined; // a wrong STORE_SECRET: nothing can be polled for this chat
     }
@@ -364,8 +393,8 @@ export class StatusWatcher {
         this.checking.delete(refId);
         this.forced.delete(refId);
         this.hurried.delete(refId);
-        this.settleWaiters(refId);
-        if (this.again.delete(refId)) this.hurry(refId);
+        void this.settleWaiters(refId);
+        if (this.again.delete(refId)) void this.hurry(refId).catch(() => undefined); // logged by inBackground
         if (waiting(lane) > 0) this.list(lane);
         else if (lane.inflight === 0 && !lane.wake && lane.backoff.consecutiveFailures === 0) this.lanes.delete(lane.id);
         this.pump();
@@ -376,14 +405,25 @@ export class StatusWatcher {
     void run.finally(() => this.running.delete(run));
   }
 
-  private settleWaiters(refId: string): void {
+  /** Answers the checkNow callers of `refId` with the record as stored. Never rejects. */
+  private async settleWaiters(refId: string): Promise<void> {
     const list = this.waiters.get(refId);
     if (!list || this.queued.has(refId)) return;
     this.waiters.delete(refId);
     const lookup = this.outcomes.get(refId);
     this.outcomes.delete(refId);
-    const tx = this.deps.store.getTx(refId);
+    const tx = await this.deps.store.getTx(refId).catch((err: unknown) => {
+      this.deps.logger.error({ err, refId }, "could not read a checked transaction");
+      return undefined;
+    });
     for (const resolve of list) resolve(tx && { tx, ...(lookup ? { lookup } : {}) });
+  }
+
+  /** Work whenIdle() waits for (store reads before a check is queued, owed notices). Never rejects. */
+  private inBackground(work: Promise<void>): void {
+    const run = work.catch((err: unknown) => this.deps.logger.error({ err }, "status watcher background work failed"));
+    this.running.add(run);
+    void run.finally(() => this.running.delete(run));
   }
 
   // ---- one check ----------------------------------------------------------------------------
@@ -391,11 +431,11 @@ export class StatusWatcher {
   private async check(refId: string, lane: Lane): Promise<void> {
     const mode = this.forced.get(refId);
     this.forced.delete(refId);
-    const tx = this.deps.store.getTx(refId);
+    const tx = await this.deps.store.getTx(refId);
     if (!tx || !OPEN_STATUSES.has(tx.status)) return;
     const w = watchOf(tx);
     if (w.gaveUp && !w.announcing && !mode && !this.hurried.has(refId)) return;
-    const apiKey = this.pollableKey(tx.chatId);
+    const apiKey = await this.pollableKey(tx.chatId);
     if (apiKey === undefined) {
       this.park(tx);
       return;
@@ -414,7 +454,7 @@ export class StatusWatcher {
   private async apply(before: TxRecord, lookup: Lookup, mode?: AnnounceMode): Promise<void> {
     const store = this.deps.store;
     const refId = before.refId;
-    let cur = store.getTx(refId);
+    let cur = await store.getTx(refId);
     if (!cur || !OPEN_STATUSES.has(cur.status)) return;
     const now = this.deps.clock.now();
 
@@ -425,21 +465,21 @@ export class StatusWatcher {
       else if (cur.status === "sending" && lookup.kind === "not-found") next = "unknown";
       const fields = lookupPatch(cur, lookup, { withStatus: false });
       const notice = noticeFor(cur, next);
-      const blocked = this.isInactive(cur.chatId);
+      const blocked = await this.isInactive(cur.chatId);
       if (notice && blocked && !mode) {
         // The chat blocked the bot: record the change now, tell it when it comes back (chatBack).
-        store.transitionTx(refId, [cur.status], { ...fields, status: next, watch: { ...watchOf(cur), owed: notice } });
+        await store.transitionTx(refId, [cur.status], { ...fields, status: next, watch: { ...watchOf(cur), owed: notice } });
       } else if (notice) {
         if (!(await this.protocol.announce(cur, notice, fields, next, mode))) {
-          this.retryLater(refId, now);
+          await this.retryLater(refId, now);
           return;
         }
         // This very notice found the chat blocked (403): keep it owed.
-        if (!blocked && this.isInactive(cur.chatId)) this.owe(refId, notice);
+        if (!blocked && await this.isInactive(cur.chatId)) await this.owe(refId, notice);
       } else if (next !== cur.status || Object.keys(fields).length > 0) {
-        store.transitionTx(refId, [cur.status], { ...fields, ...(next !== cur.status ? { status: next } : {}) });
+        await store.transitionTx(refId, [cur.status], { ...fields, ...(next !== cur.status ? { status: next } : {}) });
       }
-      cur = store.getTx(refId);
+      cur = await store.getTx(refId);
       if (!cur || !OPEN_STATUSES.has(cur.status)) return;
     }
     // else: changed meanwhile (/status, a deposit button): keep watching what is open.
@@ -448,14 +488,14 @@ export class StatusWatcher {
     const deadline = this.deadline(cur);
     if (w.gaveUp) return;
     if (now >= deadline) {
-      if (!(await this.protocol.announce(cur, "gaveup", {}, cur.status, mode))) this.retryLater(refId, now);
+      if (!(await this.protocol.announce(cur, "gaveup", {}, cur.status, mode))) await this.retryLater(refId, now);
       return;
     }
-    const viaCallbacks = this.callbackDue(cur, now);
+    const viaCallbacks = await this.callbackDue(cur, now);
     if (viaCallbacks !== undefined) {
       const at = Math.min(viaCallbacks, deadline);
       // Checks are a minute or more apart here: saving each due time costs little.
-      store.updateTx(refId, { watch: { ...w, nextCheckAt: at } });
+      await store.updateTx(refId, { watch: { ...w, nextCheckAt: at } });
       this.schedule(refId, at);
       return;
     }
@@ -467,19 +507,19 @@ export class StatusWatcher {
     // A young id's due time moves every few seconds: saving each move would rewrite its store
     // shard per check (hundreds of writes a second with many pending). The saved due time stays
     // at or before the real one, so after a restart it is simply checked at once.
-    if (!young || w.nextCheckAt > at) store.updateTx(refId, { watch: { ...w, attempts, nextCheckAt: at } });
+    if (!young || w.nextCheckAt > at) await store.updateTx(refId, { watch: { ...w, attempts, nextCheckAt: at } });
     this.schedule(refId, at);
   }
 
   // ---- chats that blocked the bot ------------------------------------------------------------
 
-  private isInactive(chatId: number): boolean {
-    return this.deps.store.getChat(chatId)?.inactive === true;
+  private async isInactive(chatId: number): Promise<boolean> {
+    return (await this.deps.store.getChat(chatId))?.inactive === true;
   }
 
-  private owe(refId: string, notice: NoticeKind): void {
-    const tx = this.deps.store.getTx(refId);
-    if (tx) this.deps.store.updateTx(refId, { watch: { ...watchOf(tx), owed: notice } });
+  private async owe(refId: string, notice: NoticeKind): Promise<void> {
+    const tx = await this.deps.store.getTx(refId);
+    if (tx) await this.deps.store.updateTx(refId, { watch: { ...watchOf(tx), owed: notice } });
   }
 
   /**
@@ -491,8 +531,7 @@ export class StatusWatcher {
     const run = sendOwed(this.deps.store, this.protocol, chatId, () => {
       this.deps.clock.setTimeout(() => this.chatBack(chatId), this.options.notifyRetryMs);
     }).catch((err: unknown) => this.deps.logger.error({ err, chatId }, "owed notices failed"));
-    this.running.add(run);
-    void run.finally(() => this.running.delete(run));
+    this.inBackground(run);
   }
 
   /**
@@ -501,10 +540,10 @@ export class StatusWatcher {
    * callbacks stop counting as working (then the normal schedule takes over). `attempts` is left
    * alone, so the normal doubling restarts from its first step. Undefined: the normal schedule.
    */
-  private callbackDue(tx: TxRecord, now: number): number | undefined {
+  private async callbackDue(tx: TxRecord, now: number): Promise<number | undefined> {
     if (tx.status !== "pending" && tx.status !== "processing") return undefined;
     const o = this.options;
-    const lastAt = this.deps.store.getChat(tx.chatId)?.callbacksLastAt;
+    const lastAt = (await this.deps.store.getChat(tx.chatId))?.callbacksLastAt;
     if (lastAt === undefined || now - lastAt >= o.callbacksFreshMs) return undefined;
     const wait = Math.min(o.callbackMaxIntervalMs, Math.max(o.callbackFirstMs, now - tx.createdAt));
     return Math.min(now + wait, lastAt + o.callbacksFreshMs);
@@ -515,11 +554,11 @@ export class StatusWatcher {
     return { firstMs: o.firstCheckMs, factor: o.backoffFactor, capMs: o.maxIntervalMs };
   }
 
-  private retryLater(refId: string, now: number): void {
-    const cur = this.deps.store.getTx(refId);
+  private async retryLater(refId: string, now: number): Promise<void> {
+    const cur = await this.deps.store.getTx(refId);
     if (!cur) return;
     const at = now + this.options.notifyRetryMs;
-    this.deps.store.updateTx(refId, { watch: { ...watchOf(cur), nextCheckAt: at } });
+    await this.deps.store.updateTx(refId, { watch: { ...watchOf(cur), nextCheckAt: at } });
     this.schedule(refId, at);
   }
 

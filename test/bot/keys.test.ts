@@ -64,7 +64,7 @@ describe("keys in chats", () => {
     await u.sendText(w.demoKey);
     expect(w.fake.callsOf("deleteMessage")).toHaveLength(2);
     expect(u.lastReply()).toContain("/key");
-    expect(w.store.getApiKey(u.chatId)).toBe(B64_KEY); // nothing replaced without /key
+    expect(await w.store.getApiKey(u.chatId)).toBe(B64_KEY); // nothing replaced without /key
     expect(w.sandbox.calls("/get_profile")).toHaveLength(0);
     for (const call of w.fake.calls) {
       expect(JSON.stringify(call.payload)).not.toContain(B64_KEY);
@@ -96,7 +96,7 @@ describe("keys in chats", () => {
     expect(u.lastReply()).toContain("/key");
     await u.sendText("1234567890");
     expect(u.replies().join("\n")).toMatch(/found|Account/i);
-    expect(w.store.getApiKey(u.chatId)).toBe(w.demoKey);
+    expect(await w.store.getApiKey(u.chatId)).toBe(w.demoKey);
     for (const call of w.fake.calls) {
       expect(JSON.stringify(call.payload)).not.toContain(B64_KEY);
       expect(JSON.stringify(call.payload)).not.toContain(SHORT_KEY);

@@ -45,7 +45,7 @@ describe("linking an api key", () => {
 
     await w.store.flush();
     expect(await allDataText(w.dir)).not.toContain(w.demoKey);
-    expect(w.store.getApiKey(budi.chatId)).toBe(w.demoKey);
+    expect(await w.store.getApiKey(budi.chatId)).toBe(w.demoKey);
   });
 
   it("explains a refused key with the provider's message and keeps the chat unlinked", async () => {
@@ -53,7 +53,7 @@ describe("linking an api key", () => {
     await ani.sendCommand("start");
     await ani.sendText("WRONG-KEY-123456789");
     expect(ani.lastReply()).toContain("did not accept the API key");
-    expect(w.store.getApiKey(ani.chatId)).toBeUndefined();
+    expect(await w.store.getApiKey(ani.chatId)).toBeUndefined();
     expect(w.fake.callsOf("deleteMessage")).toHaveLength(1);
 
     // An IP-bound key: the provider names the caller IP, and the user is told to whitelist it.
@@ -67,7 +67,7 @@ describe("linking an api key", () => {
     await group.sendText("here is my key AbCdEf0123456789XyZ0123456789");
     expect(w.fake.callsOf("deleteMessage")).toHaveLength(1);
     expect(w.fake.textOf(w.fake.sentTo(group.user.id)[0]!)).toContain("Treat that API key as leaked");
-    expect(w.store.getApiKey(group.chatId)).toBeUndefined();
+    expect(await w.store.getApiKey(group.chatId)).toBeUndefined();
 
     await group.sendCommand("saldo");
     expect(group.lastReply()).toContain("only works in a private chat");
@@ -79,7 +79,7 @@ describe("linking an api key", () => {
     w.fake.failNext("deleteMessage", { error_code: 400, description: "Bad Request: message can't be deleted" });
     await u.sendText(w.demoKey);
     expect(u.replies().join("\n")).toContain("could not delete the message with your API key");
-    expect(w.store.getApiKey(u.chatId)).toBe(w.demoKey);
+    expect(await w.store.getApiKey(u.chatId)).toBe(w.demoKey);
   });
 
   it("/kunci replaces the key and /keluar forgets it", async () => {
@@ -89,10 +89,10 @@ describe("linking an api key", () => {
     expect(u.lastReply()).toContain("API key yang baru");
     await u.sendText("SECOND-KEY-ABCDEFGH");
     expect(u.lastReply()).toContain("Toko Kedua");
-    expect(w.store.getApiKey(u.chatId)).toBe("SECOND-KEY-ABCDEFGH");
+    expect(await w.store.getApiKey(u.chatId)).toBe("SECOND-KEY-ABCDEFGH");
 
     await u.sendCommand("keluar");
-    expect(w.store.getApiKey(u.chatId)).toBeUndefined();
+    expect(await w.store.getApiKey(u.chatId)).toBeUndefined();
     await u.sendCommand("saldo");
     expect(u.lastReply()).toContain("belum terhubung");
   });

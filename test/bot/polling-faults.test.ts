@@ -75,15 +75,15 @@ it("after failures the back-off doubles up to 30 s, and polling resumes at once 
 
 it("a 401 (token revoked) ends polling with a clear message, stops the app with the store flushed, and no unhandled rejection", async () => {
   w.fake.failNext("getUpdates", { error_code: 401, description: "Unauthorized" });
-  w.store.updateChat(4242, { lang: "en" }); // a change not yet written
+  await w.store.updateChat(4242, { lang: "en" }); // a change not yet written
   await w.app.start();
   const failed = await Promise.race([w.app.failed, new Promise((r) => setTimeout(() => r("still running"), 5000))]);
 
   expect(String((failed as Error).message)).toMatch(/BOT_TOKEN.*401.*@BotFather/);
   expect(log).toContain("@BotFather");
   expect(log).toContain("stopped cleanly");
-  expect(() => w.store.updateChat(1, { lang: "en" })).toThrow(/closed/);
+  await expect(w.store.updateChat(1, { lang: "en" })).rejects.toThrow(/closed/);
   await w.restart();
-  expect(w.store.getChat(4242)?.lang).toBe("en");
+  expect((await w.store.getChat(4242))?.lang).toBe("en");
   expect(unhandled).toEqual([]);
 });

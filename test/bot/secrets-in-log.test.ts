@@ -67,10 +67,10 @@ it("network errors on every sending path never put the bot token or an api key i
   expect(log).toContain("admin balance round: message failed");
 
   // Balance alerts.
-  w.store.updateChat(u.chatId, { alertThreshold: 10_000_000 });
+  await w.store.updateChat(u.chatId, { alertThreshold: 10_000_000 });
   dropAll("sendMessage", u.chatId);
   for (let i = 0; i < shapes.length; i++) {
-    w.store.updateChat(u.chatId, { alertFired: false });
+    await w.store.updateChat(u.chatId, { alertFired: false });
     await settle(w.deps.alerts!.runRound());
   }
   expect(log).toContain("balance message failed");
@@ -88,7 +88,7 @@ it("network errors on every sending path never put the bot token or an api key i
   dropAll("sendMessage", u.chatId);
   dropAll("editMessageText", u.chatId);
   await run(w, 2 * 60 * 60_000);
-  expect(w.store.getTx(tx.refId)!.status).toBe("success");
+  expect((await w.store.getTx(tx.refId))!.status).toBe("success");
 
   expect(log).toContain("warn");
   expect(log).not.toContain(TOKEN_SECRET);

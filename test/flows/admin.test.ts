@@ -41,7 +41,7 @@ describe("admin commands are invisible to others", () => {
     for (const cmd of ["broadcast", "siaran", "ceksaldo", "balances", "admin"]) {
       expect(await u.sendCommand(cmd)).toEqual([]);
     }
-    expect(w.store.getMeta("broadcast")).toBeUndefined();
+    expect(await w.store.getMeta("broadcast")).toBeUndefined();
   });
 
   it("an admin in a group gets no reply either", async () => {
@@ -62,9 +62,9 @@ describe("/ceksaldo (/balances): the admin balance round", () => {
   it("sends every linked chat its balance, warns those under their threshold, and sums up for the admin", async () => {
     const { admin, users } = await setup(2);
     const [rich, richBlocked] = users as [FakeUser, FakeUser];
-    w.store.updateChat(rich.chatId, { alertThreshold: 100_000 });
+    await w.store.updateChat(rich.chatId, { alertThreshold: 100_000 });
     const poor = await w.linkedUser({ languageCode: "id", key: "KEY-POOR" });
-    w.store.updateChat(poor.chatId, { alertThreshold: 10_000 });
+    await w.store.updateChat(poor.chatId, { alertThreshold: 10_000 });
     w.fake.failNext("sendMessage", TelegramErrors.blocked(), { chatId: richBlocked.chatId });
 
     await admin.sendCommand("balances");
@@ -74,8 +74,8 @@ describe("/ceksaldo (/balances): the admin balance round", () => {
     expect(rich.replies()).toEqual(["💰 Saldo Anda: Rp1.000.000"]);
     expect(poor.lastReply()).toContain("Saldo Anda: Rp5.000");
     expect(poor.lastReply()).toContain("Di bawah batas peringatan Anda (Rp10.000)");
-    expect(w.store.getChat(poor.chatId)!.alertFired).toBe(true);
-    expect(w.store.getChat(richBlocked.chatId)!.inactive).toBe(true);
+    expect((await w.store.getChat(poor.chatId))!.alertFired).toBe(true);
+    expect((await w.store.getChat(richBlocked.chatId))!.inactive).toBe(true);
     const summary = admin.lastReply()!;
     expect(summary).toContain("Balance round finished");
     expect(summary).toContain("Chats: 3");
@@ -127,7 +127,7 @@ describe("/broadcast", () => {
     const progress = admin.messages().filter((m) => m.from === "bot" && m.text?.startsWith("📣 Broadcast finished"));
     expect(progress).toHaveLength(1);
     expect(admin.lastReply()).toContain("4 sent, 0 failed, 0 blocked");
-    expect(w.store.getMeta(`broadcast:draft:${ADMIN}`)).toBeUndefined();
+    expect(await w.store.getMeta(`broadcast:draft:${ADMIN}`)).toBeUndefined();
 
     // The Send button of a finished draft does nothing more.
     const confirmMessage = admin.messages().find((m) => m.text?.includes("Broadcast started"))!;
@@ -169,7 +169,7 @@ describe("/broadcast", () => {
     expect(admin.lastReply()).toContain("Broadcast cancelled");
     await w.clock.advance(5_000);
     for (const u of users) expect(w.fake.sentTo(u.chatId)).toEqual([]);
-    expect(w.store.getMeta("broadcast")).toBeUndefined();
+    expect(await w.store.getMeta("broadcast")).toBeUndefined();
   });
 
   it("refuses a second broadcast while one runs", async () => {
@@ -178,7 +178,7 @@ describe("/broadcast", () => {
     await admin.sendText("Pertama");
     await admin.pressButton("📣 Send");
     // 25 messages per second: the rest waits for clock time, so it is still running.
-    expect(w.deps.broadcaster!.isRunning()).toBe(true);
+    expect(await w.deps.broadcaster!.isRunning()).toBe(true);
     await admin.sendCommand("broadcast");
     expect(admin.lastReply()).toMatch(/A broadcast is still running \(sent \d+, remaining \d+\)/);
 

@@ -57,16 +57,16 @@ describe("/alerts", () => {
     expect(u.lastReply()).toContain("Itu bukan nominal");
     await u.sendText("500");
     expect(u.lastReply()).toContain("antara Rp1.000 dan Rp1.000.000.000");
-    expect(w.store.getChat(u.chatId)!.alertThreshold).toBeUndefined();
+    expect((await w.store.getChat(u.chatId))!.alertThreshold).toBeUndefined();
 
     await u.sendText("100rb");
     expect(u.lastReply()).toContain("di bawah Rp100.000");
-    expect(w.store.getChat(u.chatId)).toMatchObject({ alertThreshold: 100_000, alertFired: false });
+    expect(await w.store.getChat(u.chatId)).toMatchObject({ alertThreshold: 100_000, alertFired: false });
   });
 
   it("shows the current threshold and turns alerts off with the button or by typing off", async () => {
     const u = await w.linkedUser({ languageCode: "en" });
-    w.store.updateChat(u.chatId, { alertThreshold: 250_000, alertFired: true });
+    await w.store.updateChat(u.chatId, { alertThreshold: 250_000, alertFired: true });
     await u.sendCommand("alerts");
     expect(u.lastReply()).toContain("below Rp250.000");
     expect(u.buttons()).toEqual(["🔕 Turn alerts off", "❌ Cancel"]);
@@ -74,24 +74,24 @@ describe("/alerts", () => {
     expect(u.buttons()).toEqual(["🔕 Turn alerts off", "❌ Cancel"]);
     await u.pressButton("🔕 Turn alerts off");
     expect(u.lastReply()).toContain("Balance alerts are off");
-    expect(w.store.getChat(u.chatId)!.alertThreshold).toBeUndefined();
-    expect(w.store.getChat(u.chatId)!.alertFired).toBeUndefined();
+    expect((await w.store.getChat(u.chatId))!.alertThreshold).toBeUndefined();
+    expect((await w.store.getChat(u.chatId))!.alertFired).toBeUndefined();
 
-    w.store.updateChat(u.chatId, { alertThreshold: 250_000 });
+    await w.store.updateChat(u.chatId, { alertThreshold: 250_000 });
     await u.sendCommand("alerts");
     await u.sendText("off");
-    expect(w.store.getChat(u.chatId)!.alertThreshold).toBeUndefined();
+    expect((await w.store.getChat(u.chatId))!.alertThreshold).toBeUndefined();
   });
 
   it("opens from the menu, and cancel keeps the old threshold", async () => {
     const u = await w.linkedUser({ languageCode: "en" });
-    w.store.updateChat(u.chatId, { alertThreshold: 75_000 });
+    await w.store.updateChat(u.chatId, { alertThreshold: 75_000 });
     await u.sendCommand("menu");
     await u.pressButton(/Balance alerts/);
     expect(u.lastReply()).toContain("below Rp75.000");
     await u.pressButton("❌ Cancel");
     await u.sendText("1jt");
-    expect(w.store.getChat(u.chatId)!.alertThreshold).toBe(75_000);
+    expect((await w.store.getChat(u.chatId))!.alertThreshold).toBe(75_000);
   });
 
   it("needs a linked key in a private chat", async () => {
@@ -111,11 +111,11 @@ describe("/alerts", () => {
     await w.clock.advance(10_000);
     await settleAlerts();
     expect(u.lastReply()).toContain("Your balance is now Rp80.000");
-    expect(w.store.getChat(u.chatId)!.alertFired).toBe(true);
+    expect((await w.store.getChat(u.chatId))!.alertFired).toBe(true);
   });
   it("a purchase that takes the balance under the threshold is told once, after one balance check", async () => {
     const u = await w.linkedUser({ languageCode: "id" });
-    w.store.updateChat(u.chatId, { alertThreshold: 990_000 });
+    await w.store.updateChat(u.chatId, { alertThreshold: 990_000 });
     const profiles = () => w.sandbox.calls("/get_profile").length;
     for (const target of ["0896 1234 5678", "0896 1234 5679"]) {
       await u.sendCommand("beli", `dana25 ${target}`);

@@ -21,8 +21,8 @@ async function world(opts?: WorldOptions): Promise<World> {
   return w;
 }
 
-function txs(u: FakeUser): readonly TxRecord[] {
-  return w.store.listTxByChat(u.chatId, { limit: 100 }).items;
+async function txs(u: FakeUser): Promise<readonly TxRecord[]> {
+  return (await w.store.listTxByChat(u.chatId, { limit: 100 })).items;
 }
 
 /** /tagihan, pick PLN, type the number: ends on the confirm screen (or the inquiry's refusal). */
@@ -40,7 +40,7 @@ describe("bill inquiry and payment", () => {
     const inquiry = w.upstream.billInquiry.bind(w.upstream);
     const seenAtInquiry: (string | undefined)[] = [];
     vi.spyOn(w.upstream, "billInquiry").mockImplementation(async (key, req) => {
-      seenAtInquiry.push(w.store.getTx(req.reffId)?.status);
+      seenAtInquiry.push((await w.store.getTx(req.reffId))?.status);
       return inquiry(key, req);
     });
 
@@ -61,7 +61,7 @@ describe("bill inquiry and payment", () => {
     expect(seenAtInquiry).toEqual(["draft"]);
 
     const bill = (w.sandbox.transaction(ref) as SandboxInquiry).bill;
-    const draft = w.store.getTx(ref)!;
+    const draft = (await w.store.getTx(ref))!;
     expect(draft).toMatchObject({ kind: "postpaid", status: "draft", code: "PPLN", target: SANDBOX_CUSTOMERS.twoSheets, amount: bill.total });
     expect(draft.detail).toMatchObject({ customerName: bill.name, adminFee: bill.adminTotal, cost: bill.harga, sheets: 2 });
 
@@ -76,7 +76,7 @@ describe("bill inquiry and payment", () => {
     expect(screen).toContain(`Total tagihan pelanggan: ${rupiah(bill.total)}`);
     expect(screen).toContain(`Harga modal Anda (dipotong dari saldo): ${rupiah(bill.harga)}`);
     expect(screen).toContain(ref);
-    expect(w.store.getTx(ref)!.messageId).toBe(u.sentMessageIds.at(-1));
+    expect((await w.store.getTx(ref))!.messageId).toBe(u.sentMessageIds.at(-1));
     expect(w.sandbox.calls(PAY)).toHaveLength(0);
 
     const before = w.sandbox.balance(w.demoKey);
@@ -85,7 +85,7 @@ describe("bill inquiry and payment", () => {
       expect.objectContaining({ code: "PPLN", reff_id: ref, customer_no: SANDBOX_CUSTOMERS.twoSheets }),
     ]);
     expect(w.sandbox.balance(w.demoKey)).toBe(before - bill.harga);
-    const paid = w.store.getTx(ref)!;
+    const paid = (await w.store.getTx(ref))!;
     expect(paid.status).toBe("pending");
     expect(paid.upstreamId).toBe((w.sandbox.transaction(ref) as { id: string }).id);
     expect(u.lastReply()).toContain("Pembayaran tagihan");
@@ -106,13 +106,13 @@ describe("bill inquiry and payment", () => {
     expect(reply).toContain("not registered with PLN Pascabayar");
     expect(reply).toContain("Type another customer number");
     // The failed inquiry's draft is closed, not left dangling.
-    expect(txs(u).map((t) => t.status)).toEqual(["cancel"]);
+    expect((await txs(u)).map((t) => t.status)).toEqual(["cancel"]);
 
     await u.sendText(SANDBOX_CUSTOMERS.oneSheet);
     expect(u.lastReply()).toContain("Check before you confirm");
     expect(u.lastReply()).toContain("Total the customer owes");
     expect(u.lastReply()).toContain("Your cost (debited from your balance)");
-    const statuses = txs(u).map((t) => t.status).sort();
+    const statuses = (await txs(u)).map((t) => t.status).sort();
     expect(statuses).toEqual(["cancel", "draft"]);
     expect(w.sandbox.calls(PAY)).toHaveLength(0);
   });
@@ -123,7 +123,7 @@ describe("bill inquiry and payment", () => {
     await inquirePln(u, SANDBOX_CUSTOMERS.alreadyPaid);
     expect(u.lastReply()).toContain("Penyedia menjawab: Tagihan sudah dibayar");
     expect(u.lastReply()).toContain("sudah lunas");
-    expect(txs(u).map((t) => t.status)).toEqual(["cancel"]);
+    expect((await txs(u)).map((t) => t.status)).toEqual(["cancel"]);
 
     await u.pressButton("❌ Batal");
     expect(u.lastReply()).toContain("Dibatalkan");
@@ -169,7 +169,7 @@ describe("bill inquiry and payment", () => {
     await u.sendText(SANDBOX_CUSTOMERS.oneSheet);
     expect(w.sandbox.calls(INQUIRY)).toHaveLength(0);
     expect(w.sandbox.calls(PAY)).toHaveLength(0);
-    expect(txs(u)).toHaveLength(0);
+    expect(await txs(u)).toHaveLength(0);
   });
 
   it("a double tap on Confirm pays once", async () => {
@@ -182,7 +182,7 @@ describe("bill inquiry and payment", () => {
     await Promise.all([u.deliver(first), u.deliver(second)]);
 
     expect(w.sandbox.calls(PAY)).toHaveLength(1);
-    const [tx] = txs(u);
+    const [tx] = await txs(u);
     const charge = (w.sandbox.transaction(tx!.refId) as { harga: number }).harga;
     expect(w.sandbox.balance(w.demoKey)).toBe(before - charge);
     const answers = w.fake.callsOf("answerCallbackQuery").map((c) => c.payload.text);
@@ -196,7 +196,7 @@ describe("bill inquiry and payment", () => {
     w.sandbox.fault(PAY, "timeout");
     await u.pressButton("✅ Confirm");
 
-    const [tx] = txs(u);
+    const [tx] = await txs(u);
     expect(tx!.status).toBe("unknown");
     expect(u.lastReply()).toContain("Outcome unknown");
     expect(u.lastReply()).toContain(tx!.refId);
@@ -211,14 +211,14 @@ describe("bill inquiry and payment", () => {
     await world();
     const u = await w.linkedUser({ languageCode: "id" });
     await inquirePln(u, SANDBOX_CUSTOMERS.oneSheet);
-    const firstRef = txs(u)[0]!.refId;
+    const firstRef = (await txs(u))[0]!.refId;
     w.sandbox.setBalance(w.demoKey, 1_000);
     await u.pressButton("✅ Konfirmasi");
 
     expect(u.lastReply()).toContain("Ditolak penyedia");
     expect(u.lastReply()).toContain("Saldo tidak mencukupi");
     expect(u.lastReply()).toContain("Saldo Anda Rp1.000");
-    expect(w.store.getTx(firstRef)).toMatchObject({ status: "failed", message: "Saldo tidak mencukupi" });
+    expect(await w.store.getTx(firstRef)).toMatchObject({ status: "failed", message: "Saldo tidak mencukupi" });
     expect(w.sandbox.balance(w.demoKey)).toBe(1_000);
 
     w.sandbox.setBalance(w.demoKey, 500_000);
@@ -227,13 +227,13 @@ describe("bill inquiry and payment", () => {
     expect(inquiries).toHaveLength(2);
     const secondRef = inquiries[1]!.body.reff_id!;
     expect(secondRef).not.toBe(firstRef);
-    expect(w.store.getTx(secondRef)).toMatchObject({ status: "draft", target: SANDBOX_CUSTOMERS.oneSheet });
+    expect(await w.store.getTx(secondRef)).toMatchObject({ status: "draft", target: SANDBOX_CUSTOMERS.oneSheet });
     expect(u.lastReply()).toContain("Total tagihan pelanggan");
     expect(u.lastReply()).toContain(secondRef);
 
     await u.pressButton("✅ Konfirmasi");
     expect(w.sandbox.calls(PAY).map((c) => c.body.reff_id)).toEqual([firstRef, secondRef]);
-    expect(w.store.getTx(secondRef)!.status).toBe("pending");
+    expect((await w.store.getTx(secondRef))!.status).toBe("pending");
   });
 
   it("an inquiry outage can be retried with the same number", async () => {
@@ -243,7 +243,7 @@ describe("bill inquiry and payment", () => {
     await inquirePln(u, SANDBOX_CUSTOMERS.oneSheet);
     expect(u.lastReply()).toContain("Server penyedia sedang tidak bisa dihubungi");
     expect(u.buttons()).toEqual(["🔁 Coba lagi", "❌ Batal"]);
-    expect(txs(u).map((t) => t.status)).toEqual(["cancel"]);
+    expect((await txs(u)).map((t) => t.status)).toEqual(["cancel"]);
 
     // A typo after the outage is re-asked with the retry button still there.
     await u.sendText("12ab");

@@ -19,7 +19,7 @@ it("a confirm screen survives a restart: Confirm afterwards creates exactly once
   await u.deliver(structuredClone(press)); // Telegram re-delivers after a restart
   expect(u.lastReply()).toContain("Processing");
   expect(w.sandbox.calls(CREATE)).toHaveLength(1);
-  const [tx] = w.store.listTxByChat(u.chatId).items;
+  const [tx] = (await w.store.listTxByChat(u.chatId)).items;
   expect(tx).toMatchObject({ status: "pending", code: "S10" });
   expect(w.sandbox.calls(CREATE)[0]!.body.reff_id).toBe(tx!.refId);
 });
@@ -34,7 +34,7 @@ it("a Telegram failure while answering the button still sends the confirmed purc
   w.fake.failNext("editMessageReplyMarkup", { error_code: 400, description: "Bad Request: message to edit not found" }, { times: 10 });
   await u.pressButton(CONFIRM);
   expect(w.sandbox.calls(CREATE)).toHaveLength(1);
-  expect(w.store.listTxByChat(u.chatId).items[0]!.status).toBe("pending");
+  expect((await w.store.listTxByChat(u.chatId)).items[0]!.status).toBe("pending");
   expect(u.lastReply()).toContain("Diproses");
 });
 
@@ -47,14 +47,14 @@ it("a confirm screen older than 10 minutes is refused and nothing is created", a
   expect(w.sandbox.calls(CREATE)).toHaveLength(0);
   const alert = w.fake.lastCall("answerCallbackQuery")!.payload;
   expect(String(alert.text)).toContain("expired");
-  expect(w.store.listTxByChat(u.chatId).items[0]?.status).toBe("cancel");
+  expect((await w.store.listTxByChat(u.chatId)).items[0]?.status).toBe("cancel");
 });
 
 it("a failed write at Confirm sends nothing, says so plainly, and the same Confirm works once the disk is back", async () => {
   w = await makeWorld();
   const u = await w.linkedUser({ languageCode: "en" });
   await u.sendCommand("topup", "S10 081234567890");
-  const [draft] = w.store.listTxByChat(u.chatId).items;
+  const [draft] = (await w.store.listTxByChat(u.chatId)).items;
   // The disk is full: every store write fails until the spy is removed.
   const full = vi.spyOn(StoreFile.prototype, "write").mockRejectedValue(Object.assign(new Error("ENOSPC: no space left on device"), { code: "ENOSPC" }));
   await u.pressButton(CONFIRM);
@@ -63,13 +63,13 @@ it("a failed write at Confirm sends nothing, says so plainly, and the same Confi
   expect(told).toContain("Nothing was sent");
   expect(told).toContain("Confirm again");
   expect(told).not.toMatch(/Outcome unknown|already processed/);
-  expect(w.store.getTx(draft!.refId)!.status).toBe("draft");
+  expect((await w.store.getTx(draft!.refId))!.status).toBe("draft");
   // Background retries while the disk is still full, then it frees up: "sending" never reaches the disk.
   await w.clock.advance(5000);
   full.mockRestore();
   await w.store.flush();
   await w.restart();
-  expect(w.store.getTx(draft!.refId)!.status).toBe("draft");
+  expect((await w.store.getTx(draft!.refId))!.status).toBe("draft");
   await u.pressButton(CONFIRM);
   expect(w.sandbox.calls(CREATE)).toHaveLength(1);
   expect(u.lastReply()).toContain("Processing");
@@ -87,7 +87,7 @@ it("Try again pressed twice makes one new confirm screen, not two", async () => 
   const first = u.callbackUpdate("🔁 Try again");
   const second = u.callbackUpdate("🔁 Try again");
   await Promise.all([u.deliver(first), u.deliver(second)]);
-  const drafts = w.store.listTxByChat(u.chatId).items.filter((t) => t.status === "draft");
+  const drafts = (await w.store.listTxByChat(u.chatId)).items.filter((t) => t.status === "draft");
   expect(drafts).toHaveLength(1);
   const screens = w.fake.sentTo(u.chatId).filter((c) => c.method === "sendMessage" && /Check before you confirm/.test(String(c.payload.text)));
   expect(screens).toHaveLength(2); // the original + one retry

@@ -17,8 +17,8 @@ async function world(opts?: WorldOptions): Promise<World> {
   return w;
 }
 
-function drafts(u: FakeUser) {
-  return w.store.listTxByChat(u.chatId, { limit: 100 }).items.filter((t) => t.status === "draft");
+async function drafts(u: FakeUser) {
+  return (await w.store.listTxByChat(u.chatId, { limit: 100 })).items.filter((t) => t.status === "draft");
 }
 
 /** /transfer up to the account number step (English). */
@@ -67,15 +67,15 @@ describe("what the user types that the step does not expect", () => {
     await u.sendCommand("beli", "S10");
     await u.sendText("081234567890");
     expect(u.lastReply()).toContain("Target: 081234567890");
-    const [first] = drafts(u);
+    const [first] = await drafts(u);
 
     await u.sendText("0812-9876-5432");
     expect(u.lastReply()).toContain("Check before you confirm");
     expect(u.lastReply()).toContain("Target: 081298765432");
-    const [second] = drafts(u);
-    expect(drafts(u)).toHaveLength(1);
+    const [second] = await drafts(u);
+    expect(await drafts(u)).toHaveLength(1);
     expect(second!.refId).not.toBe(first!.refId);
-    expect(w.store.getTx(first!.refId)!.status).toBe("cancel");
+    expect((await w.store.getTx(first!.refId))!.status).toBe("cancel");
 
     await u.pressButton(/Confirm/);
     expect(w.sandbox.calls("/transaksi/create").map((c) => c.body.target)).toEqual(["081298765432"]);
@@ -89,7 +89,7 @@ describe("what the user types that the step does not expect", () => {
     await u.sendText("hello?");
     expect(u.lastReply()).toContain("waiting for ✅ Confirm or ❌ Cancel");
     expect(u.lastReply()).not.toContain("did not understand");
-    expect(drafts(u)).toHaveLength(1);
+    expect(await drafts(u)).toHaveLength(1);
   });
 });
 
@@ -105,7 +105,7 @@ describe("a restart in the middle of a flow", () => {
     await u.sendText("50rb");
     await u.pressButton("⏭ Skip");
     expect(u.lastReply()).toContain("Check before you confirm");
-    expect(drafts(u)).toHaveLength(1);
+    expect(await drafts(u)).toHaveLength(1);
   });
 
   it("a flow kept by an older version of the bot is not replayed: the user is told to start again", async () => {
@@ -114,15 +114,15 @@ describe("a restart in the middle of a flow", () => {
     await toAccountStep(u);
     // The saved state of this chat as an older code version wrote it.
     const key = `conv:${u.chatId}`;
-    const saved = w.store.getMeta<{ version: [number, number]; state: unknown }>(key);
+    const saved = await w.store.getMeta<{ version: [number, number]; state: unknown }>(key);
     expect(saved).toBeDefined();
-    w.store.setMeta(key, { ...saved, version: [saved!.version[0], -1] });
+    await w.store.setMeta(key, { ...saved, version: [saved!.version[0], -1] });
 
     await w.restart();
     await u.sendText("1234567890");
     expect(u.lastReply()).toContain("The bot was updated");
     expect(u.lastReply()).not.toContain("did not understand");
-    expect(w.store.getMeta(key)).toBeUndefined();
+    expect(await w.store.getMeta(key)).toBeUndefined();
     expect(w.sandbox.calls("/transfer/cek_rekening")).toHaveLength(0);
   });
 });

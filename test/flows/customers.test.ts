@@ -18,8 +18,8 @@ const CONFIRM = /^✅ (Konfirmasi|Confirm)$/;
 let w: World;
 afterEach(() => w?.close());
 
-function txs(u: FakeUser): readonly TxRecord[] {
-  return w.store.listTxByChat(u.chatId, { limit: 100 }).items;
+async function txs(u: FakeUser): Promise<readonly TxRecord[]> {
+  return (await w.store.listTxByChat(u.chatId, { limit: 100 })).items;
 }
 
 /** The toast a button press was answered with ("" when none). */
@@ -33,9 +33,9 @@ function toast(calls: RecordedCall[]): string {
 async function sell(u: FakeUser, target: string, code = "S10"): Promise<TxRecord> {
   await u.sendCommand("beli", `${code} ${target}`);
   await u.pressButton(CONFIRM);
-  const [tx] = txs(u);
+  const [tx] = await txs(u);
   await run(w, 10_000);
-  const done = w.store.getTx(tx!.refId)!;
+  const done = (await w.store.getTx(tx!.refId))!;
   expect(done.status).toBe("success");
   return done;
 }
@@ -44,10 +44,10 @@ async function sell(u: FakeUser, target: string, code = "S10"): Promise<TxRecord
 async function recorded(u: FakeUser, tx: Omit<NewTx, "refId" | "chatId">): Promise<TxRecord> {
   await w.clock.advance(1000); // one after the other, as in a real day
   const refId = newRefId(tx.kind, w.clock.now());
-  const saved = w.store.createTx({ ...tx, refId, chatId: u.chatId } as NewTx);
-  const rows = saleActionRows(w.deps.translate, w.store.getChat(u.chatId)?.lang ?? "id", saved);
+  const saved = await w.store.createTx({ ...tx, refId, chatId: u.chatId } as NewTx);
+  const rows = saleActionRows(w.deps.translate, (await w.store.getChat(u.chatId))?.lang ?? "id", saved);
   const sent = await w.bot.api.sendMessage(u.chatId, "receipt", rows.length > 0 ? { reply_markup: { inline_keyboard: rows } } : {});
-  const shown = w.store.updateTx(refId, { messageId: sent.message_id });
+  const shown = await w.store.updateTx(refId, { messageId: sent.message_id });
   await w.store.flush();
   return shown;
 }
@@ -73,11 +73,11 @@ describe("buy again", () => {
     await u.pressButton("🔁 Beli lagi", { messageId: original });
     const screen = u.lastReply()!;
     expect(toast(await u.deliver(doubleAgain))).toContain("Layar konfirmasinya sudah ada di atas");
-    expect(txs(u).filter((t) => t.status === "draft")).toHaveLength(1);
+    expect((await txs(u)).filter((t) => t.status === "draft")).toHaveLength(1);
     expect(screen).toContain("Periksa sebelum konfirmasi");
     expect(screen).toContain("Tujuan: 081234567890");
     expect(screen).toContain(`Harga modal: ${rupiah(today)}`);
-    const draft = txs(u).find((t) => t.status === "draft")!;
+    const draft = (await txs(u)).find((t) => t.status === "draft")!;
     expect(draft).toMatchObject({ kind: "prepaid", code: "S10", target: "081234567890", amount: today });
     expect(draft.refId).not.toBe(first.refId);
     expect(screen).toContain(draft.refId);
@@ -89,7 +89,7 @@ describe("buy again", () => {
     const creates = w.sandbox.calls(CREATE);
     expect(creates).toHaveLength(2);
     expect(creates[1]!.body).toMatchObject({ reff_id: draft.refId, target: "081234567890", limit_price: String(today) });
-    expect(w.store.getTx(draft.refId)!.status).toBe("pending");
+    expect((await w.store.getTx(draft.refId))!.status).toBe("pending");
 
     // Again while that one is still open: the usual duplicate-purchase question first.
     await u.pressButton("🔁 Beli lagi", { messageId: original });
@@ -105,7 +105,7 @@ describe("buy again", () => {
     vi.spyOn(w.upstream, "createTransaction").mockImplementation(async (key, req) => ({ ...(await create(key, req)), status: "success", sn: "0123456789" }));
     await u.sendCommand("topup", "S10 081234567890");
     await u.pressButton(CONFIRM);
-    const [tx] = txs(u);
+    const [tx] = await txs(u);
     expect(tx!.status).toBe("success");
     expect(u.buttons({ messageId: tx!.messageId })).toEqual(["🧾 Receipt", "🔁 Buy again", "💾 Save customer"]);
   });
@@ -123,7 +123,7 @@ describe("buy again", () => {
     expect(inquiry!.body).toMatchObject({ code: "PPLN", customer_no: SANDBOX_CUSTOMERS.twoSheets });
     const ref = inquiry!.body.reff_id!;
     expect(ref).not.toBe(bill.refId);
-    expect(w.store.getTx(ref)).toMatchObject({ status: "draft", kind: "postpaid", target: SANDBOX_CUSTOMERS.twoSheets });
+    expect(await w.store.getTx(ref)).toMatchObject({ status: "draft", kind: "postpaid", target: SANDBOX_CUSTOMERS.twoSheets });
     expect(u.lastReply()).toContain("Check before you confirm");
     expect(u.lastReply()).toContain(ref);
 
@@ -134,7 +134,7 @@ describe("buy again", () => {
     expect(u.lastReply()).toMatch(/already paid/i);
     expect(u.lastReply()).not.toContain("Check before you confirm");
     const paidRef = w.sandbox.calls(INQUIRY)[1]!.body.reff_id!;
-    expect(w.store.getTx(paidRef)!.status).toBe("cancel");
+    expect((await w.store.getTx(paidRef))!.status).toBe("cancel");
   });
 
   it("a product no longer sold is said so; a failed, another chat's or unknown reference is only a toast", async () => {
@@ -150,13 +150,13 @@ describe("buy again", () => {
       expect(toast(await u.pressButton("again"))).toBe("This button is no longer valid. Open /menu to start again.");
       expect(u.replies()).toEqual([]);
     }
-    expect(txs(u).filter((t) => t.status === "draft")).toHaveLength(0);
+    expect((await txs(u)).filter((t) => t.status === "draft")).toHaveLength(0);
 
     w.sandbox.setProductStatus("S10", "empty");
     await w.bot.api.sendMessage(u.chatId, "again", { reply_markup: { inline_keyboard: [[{ text: "again", callback_data: `ba:${mine.refId}` }]] } });
     await u.pressButton("again");
     expect(u.lastReply()).toContain("is out of stock");
-    expect(txs(u).filter((t) => t.status === "draft")).toHaveLength(0);
+    expect((await txs(u)).filter((t) => t.status === "draft")).toHaveLength(0);
   });
 });
 
@@ -173,7 +173,7 @@ describe("saved customers", () => {
     await openHistoryEntry(u);
     await u.pressButton("💾 Simpan pelanggan");
     await u.sendText("Sari kos");
-    expect(w.store.getChat(u.chatId)!.customers).toMatchObject([
+    expect((await w.store.getChat(u.chatId))!.customers).toMatchObject([
       { name: "Budi Warung", kind: "phone", target: "081234567890", code: "S10" },
       { name: "Sari kos", kind: "number", target: meter.target, code: "PLN20" },
     ]);
@@ -212,11 +212,11 @@ describe("saved customers", () => {
     await u.pressButton("🗑 Hapus");
     expect(u.lastReply()).toContain("Hapus Sari kos (530112345678) dari daftar pelanggan?");
     await u.pressButton("⬅️ Jangan");
-    expect(w.store.getChat(u.chatId)!.customers).toHaveLength(2);
+    expect((await w.store.getChat(u.chatId))!.customers).toHaveLength(2);
     await u.pressButton("🗑 Hapus");
     await u.pressButton("🗑 Ya, hapus");
     expect(u.lastReply()).toContain("Sari kos (530112345678) dihapus");
-    expect(w.store.getChat(u.chatId)!.customers!.map((c) => c.name)).toEqual(["Pak Budi"]);
+    expect((await w.store.getChat(u.chatId))!.customers!.map((c) => c.name)).toEqual(["Pak Budi"]);
     // The old detail's buttons now only toast.
     await u.sendCommand("pelanggan");
     expect(u.lastReply()).toContain("(1 dari 200)");
@@ -228,7 +228,7 @@ describe("saved customers", () => {
     const customers = Array.from({ length: CUSTOMERS_MAX }, (_, i) => ({
       id: `c${i}`, name: `Customer ${String(i).padStart(3, "0")}`, kind: "phone" as const, target: `0812${String(10_000_000 + i)}`, createdAt: 0,
     }));
-    w.store.updateChat(u.chatId, { customers });
+    await w.store.updateChat(u.chatId, { customers });
     await u.sendCommand("customers");
     expect(u.lastReply()).toContain("Saved customers (200 of 200)");
     expect(u.lastReply()).toContain("Page 1 of 25");
@@ -237,18 +237,18 @@ describe("saved customers", () => {
 
     // A search too long for the paging buttons' 64 bytes is shortened, and still pages.
     const wide = "€".repeat(30);
-    w.store.updateChat(u.chatId, { customers: customers.map((c, i) => (i < 9 ? { ...c, name: `${wide}${i}` } : c)) });
+    await w.store.updateChat(u.chatId, { customers: customers.map((c, i) => (i < 9 ? { ...c, name: `${wide}${i}` } : c)) });
     await u.sendCommand("customers", wide);
     expect(u.lastReply()).toContain(": 9 found");
     await u.pressButton("Next ➡️");
     expect(u.lastReply()).toContain(`9. 📱 ${wide}8`);
-    w.store.updateChat(u.chatId, { customers });
+    await w.store.updateChat(u.chatId, { customers });
 
     const sale = await recorded(u, { kind: "prepaid", status: "success", code: "S10", title: "Telkomsel 10.000", target: "081311112222", amount: 10_500 });
     await u.pressButton("💾 Save customer", { messageId: sale.messageId });
     expect(u.lastReply()).toContain("The customer list is full (200)");
     await u.sendText("Someone");
-    expect(w.store.getChat(u.chatId)!.customers).toHaveLength(CUSTOMERS_MAX);
+    expect((await w.store.getChat(u.chatId))!.customers).toHaveLength(CUSTOMERS_MAX);
   });
 });
 
@@ -262,7 +262,7 @@ describe("saved customers and recent targets in the flows", () => {
     }
     await recorded(u, { ...tsel, status: "failed", target: "081299990000" }); // refused: not offered
     await recorded(u, { ...tsel, code: "I10", title: "Indosat 10.000", target: "085611112222", detail: { category: "Pulsa", provider: "INDOSAT" } });
-    w.store.updateChat(u.chatId, {
+    await w.store.updateChat(u.chatId, {
       customers: [
         { id: "a1", name: "Budi", kind: "phone", target: "081234567890", createdAt: 0 },
         { id: "a2", name: "Ani (Indosat)", kind: "phone", target: "085600001111", createdAt: 0 },
@@ -322,7 +322,7 @@ describe("saved customers and recent targets in the flows", () => {
     await recorded(u, { kind: "transfer", status: "success", code: "bni", title: "BNI", target: "9999888877", amount: 50_000 });
     await u.pressButton("💾 Save customer", { messageId: sent.messageId });
     await u.sendText("Supplier Ayu");
-    expect(w.store.getChat(u.chatId)!.customers).toMatchObject([{ name: "Supplier Ayu", kind: "account", code: "bca", target: "1234567890" }]);
+    expect((await w.store.getChat(u.chatId))!.customers).toMatchObject([{ name: "Supplier Ayu", kind: "account", code: "bca", target: "1234567890" }]);
 
     await u.sendCommand("transfer");
     await u.sendText("bca");

@@ -43,8 +43,8 @@ async function toConfirm(u: FakeUser, method: RegExp, amount: string): Promise<v
   await u.sendText(amount);
 }
 
-function latestDeposit(u: FakeUser): TxRecord {
-  const tx = w.store.listTxByChat(u.chatId).items[0];
+async function latestDeposit(u: FakeUser): Promise<TxRecord> {
+  const tx = (await w.store.listTxByChat(u.chatId)).items[0];
   if (!tx) throw new Error("no transaction");
   return tx;
 }
@@ -78,7 +78,7 @@ describe("/deposit", () => {
     await u.sendText("50rb");
     w.sandbox.reshape("/deposit/create", { omit: ["fee", "get_balance"] });
     await u.pressButton("✅ Konfirmasi");
-    const tx = latestDeposit(u);
+    const tx = await latestDeposit(u);
     expect(tx.status).toBe("pending");
     const rec = sandboxDeposit(tx);
     expect(decodeQrPng(u.lastPhoto())).toBe(rec.extra.qr_string);
@@ -113,7 +113,7 @@ describe("/deposit", () => {
     expect(confirm).toContain("Nominal: Rp50.000");
     expect(confirm).toContain("Perkiraan biaya: Rp350 (0,7%)");
     expect(confirm).toContain("Perkiraan masuk ke saldo: Rp49.650");
-    const draft = latestDeposit(u);
+    const draft = await latestDeposit(u);
     expect(draft.status).toBe("draft");
     expect(confirm).toContain(draft.refId);
     expect(createCalls()).toHaveLength(0);
@@ -121,7 +121,7 @@ describe("/deposit", () => {
     await u.pressButton("✅ Konfirmasi");
     expect(createCalls()).toHaveLength(1);
     expect(createCalls()[0]!.body).toMatchObject({ reff_id: draft.refId, nominal: "50000", type: "ewallet", metode: "qris" });
-    const tx = latestDeposit(u);
+    const tx = await latestDeposit(u);
     const rec = sandboxDeposit(tx);
     expect(tx).toMatchObject({ status: "pending", upstreamId: rec.id, amount: 50000, fee: 350 });
     expect(tx.detail).toMatchObject({ credited: 49650, extra: 0, expiresAt: rec.expiresAt, photo: true, qrString: rec.extra.qr_string });
@@ -144,7 +144,7 @@ describe("/deposit", () => {
     await toConfirm(u, /^Virtual Account BCA · /, "100.000");
     expect(u.lastReply()).toContain("Estimated fee: Rp4.000\n");
     await u.pressButton("✅ Confirm");
-    const tx = latestDeposit(u);
+    const tx = await latestDeposit(u);
     const rec = sandboxDeposit(tx);
     const msg = w.fake.message(u.chatId, tx.messageId!)!;
     expect(msg.raw).toContain(`VA number: <code>${rec.extra.nomor_va}</code>`);
@@ -161,7 +161,7 @@ describe("/deposit", () => {
     await toConfirm(u, /^Bank BCA · /, "50000");
     expect(u.lastReply()).toContain("kode unik");
     await u.pressButton("✅ Konfirmasi");
-    const tx = latestDeposit(u);
+    const tx = await latestDeposit(u);
     const rec = sandboxDeposit(tx);
     expect(rec.tambahan).toBeGreaterThanOrEqual(100);
     expect(tx.amount).toBe(50000 + rec.tambahan);
@@ -179,7 +179,7 @@ describe("/deposit", () => {
     const u = await w.linkedUser({ languageCode: "id" });
     await toConfirm(u, /^E-Wallet DANA · /, "20000");
     await u.pressButton("✅ Konfirmasi");
-    const tx = latestDeposit(u);
+    const tx = await latestDeposit(u);
     const rec = sandboxDeposit(tx);
     const pay = u.findButton("💳 Bayar", { messageId: tx.messageId! });
     expect(pay?.button).toEqual({ text: "💳 Bayar", url: rec.extra.url });
@@ -198,7 +198,7 @@ describe("/deposit", () => {
     await u.sendText("1jt");
     expect(u.lastReply()).toContain("Metode: QRIS");
     expect(u.lastReply()).toContain("Nominal: Rp1.000.000");
-    expect(latestDeposit(u)).toMatchObject({ status: "draft", code: "qris", amount: 1_000_000 });
+    expect(await latestDeposit(u)).toMatchObject({ status: "draft", code: "qris", amount: 1_000_000 });
   });
 
   it("cancel at the amount step creates nothing", async () => {
@@ -208,7 +208,7 @@ describe("/deposit", () => {
     await u.pressButton("❌ Batal");
     expect(u.lastReply()).toContain("Dibatalkan");
     await u.sendText("50000");
-    expect(w.store.listTxByChat(u.chatId).total).toBe(0);
+    expect((await w.store.listTxByChat(u.chatId)).total).toBe(0);
     expect(createCalls()).toHaveLength(0);
   });
 
@@ -227,18 +227,18 @@ describe("/deposit", () => {
     await u.deliver(first); // and a re-delivered update
     expect(createCalls()).toHaveLength(1);
     expect(w.fake.callsOf("sendPhoto")).toHaveLength(1);
-    expect(latestDeposit(u).status).toBe("pending");
+    expect((await latestDeposit(u)).status).toBe("pending");
   });
 
   it("cancels a pending deposit: provider cancel, status cancel, caption edited, buttons removed", async () => {
     const u = await w.linkedUser({ languageCode: "id" });
     await toConfirm(u, /^QRIS · /, "50000");
     await u.pressButton("✅ Konfirmasi");
-    const tx = latestDeposit(u);
+    const tx = await latestDeposit(u);
     await u.pressButton("🚫 Batalkan deposit");
     expect(w.sandbox.calls("/deposit/cancel")).toHaveLength(1);
     expect(sandboxDeposit(tx).status).toBe("cancel");
-    expect(w.store.getTx(tx.refId)!.status).toBe("cancel");
+    expect((await w.store.getTx(tx.refId))!.status).toBe("cancel");
     const photo = w.fake.message(u.chatId, tx.messageId!)!;
     expect(photo.caption).toContain("Deposit dibatalkan");
     expect(photo.caption).toContain("Dibatalkan");
@@ -249,13 +249,13 @@ describe("/deposit", () => {
     const u = await w.linkedUser({ languageCode: "id" });
     await toConfirm(u, /^QRIS · /, "50000");
     await u.pressButton("✅ Konfirmasi");
-    const tx = latestDeposit(u);
+    const tx = await latestDeposit(u);
     w.sandbox.payDeposit(tx.upstreamId!);
     await u.pressButton("🚫 Batalkan deposit");
     expect(u.lastReply()).toContain("tidak bisa dibatalkan lagi");
     expect(u.lastReply()).toContain("Sudah dibayar, masuk saldo hari kerja berikutnya");
     expect(sandboxDeposit(tx).status).toBe("processing");
-    expect(w.store.getTx(tx.refId)!.status).toBe("processing");
+    expect((await w.store.getTx(tx.refId))!.status).toBe("processing");
     expect(u.buttons({ messageId: tx.messageId! })).toEqual(["🔄 Cek status", "⚡ Cairkan sekarang"]);
   });
 
@@ -263,7 +263,7 @@ describe("/deposit", () => {
     const u = await w.linkedUser({ languageCode: "id" });
     await toConfirm(u, /^QRIS · /, "50000");
     await u.pressButton("✅ Konfirmasi");
-    const tx = latestDeposit(u);
+    const tx = await latestDeposit(u);
     w.sandbox.payDeposit(tx.upstreamId!);
     const before = w.sandbox.balance(w.demoKey);
 
@@ -284,7 +284,7 @@ describe("/deposit", () => {
     await u.deliver(first);
     expect(instantCalls().filter((c) => c.body.action === "true")).toHaveLength(1);
     expect(u.replies().join("\n")).not.toContain("Ya, cairkan");
-    const done = w.store.getTx(tx.refId)!;
+    const done = (await w.store.getTx(tx.refId))!;
     expect(done).toMatchObject({ status: "success", fee: 1100 });
     expect(done.detail).toMatchObject({ instant: "done", credited: 48900, handlingFee: 750 });
     expect(w.sandbox.balance(w.demoKey)).toBe(before + 48900);
@@ -300,13 +300,13 @@ describe("/deposit", () => {
     const u = await w.linkedUser({ languageCode: "id" });
     await toConfirm(u, /^QRIS · /, "50000");
     await u.pressButton("✅ Konfirmasi");
-    const tx = latestDeposit(u);
+    const tx = await latestDeposit(u);
     w.sandbox.payDeposit(tx.upstreamId!);
     await u.deliver(callbackWithData(u, tx.messageId!, `dp:i:${tx.refId}`));
     expect(u.lastReply()).toContain("Cairkan deposit sekarang?");
     // The disk fills up: a background write fails (the chat's record changes).
     const full = vi.spyOn(StoreFile.prototype, "write").mockRejectedValue(Object.assign(new Error("ENOSPC"), { code: "ENOSPC" }));
-    w.store.updateChat(u.chatId, { lang: "id" });
+    await w.store.updateChat(u.chatId, { lang: "id" });
     await w.clock.advance(100);
     await u.pressButton("⚡ Ya, cairkan");
     expect(u.lastReply()).toContain("Penyimpanan bot sedang bermasalah; tidak ada transaksi yang dikirim.");
@@ -332,7 +332,7 @@ describe("a kill between the create and the instructions", () => {
     expect(before).toHaveLength(0);
     await w.restart();
     await w.app.recover();
-    const tx = latestDeposit(u);
+    const tx = await latestDeposit(u);
     const photos = w.fake.sentTo(u.chatId).filter((c) => c.method === "sendPhoto");
     expect(photos).toHaveLength(1);
     expect(decodeQrPng(u.lastPhoto())).toBe(sandboxDeposit(tx).extra.qr_string);
@@ -351,7 +351,7 @@ describe("a kill between the create and the instructions", () => {
     await u.pressButton("✅ Confirm").catch(() => undefined);
     await w.restart();
     await w.app.recover();
-    const rec = sandboxDeposit(latestDeposit(u));
+    const rec = sandboxDeposit(await latestDeposit(u));
     expect(u.lastReply()).toContain(`VA number: ${rec.extra.nomor_va}`);
   });
 });

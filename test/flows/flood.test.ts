@@ -80,14 +80,14 @@ describe("under Telegram's flood limit (30 messages/s)", () => {
     expect(failed.map((c) => `${c.method}: ${(c.response as { description: string }).description}`)).toEqual([]);
     for (const u of linking) {
       expect(u.lastReply(), `chat ${u.chatId}`).toContain("API key terhubung");
-      expect(w.store.getApiKey(u.chatId)).toBe(w.demoKey);
+      expect(await w.store.getApiKey(u.chatId)).toBe(w.demoKey);
       expect(u.messages().find((m) => m.from === "user" && m.text === w.demoKey)?.deleted).toBe(true);
     }
     expect(deletedBeforeSaved).toEqual([]);
     for (const u of depositing) {
       const photos = w.fake.sentTo(u.chatId).filter((c) => c.method === "sendPhoto" && c.response?.ok === true);
       expect(photos, `chat ${u.chatId}`).toHaveLength(1);
-      expect(w.store.listTxByChat(u.chatId).items[0]?.status).toBe("pending");
+      expect((await w.store.listTxByChat(u.chatId)).items[0]?.status).toBe("pending");
     }
     // Nobody was told something went wrong, and the pace kept (almost) every message inside the limit.
     for (const u of [...linking, ...depositing]) {

@@ -6,25 +6,29 @@ let w: World;
 afterEach(() => w?.close());
 
 /** `n` transactions a minute apart: T01 oldest ... Tnn newest, cycling through kinds and statuses. */
-function seed(chatId: number, n: number): TxRecord[] {
+async function seed(chatId: number, n: number): Promise<TxRecord[]> {
   const kinds = ["prepaid", "postpaid", "transfer", "deposit"] as const;
   const statuses = ["success", "failed", "pending", "success", "expired"] as const;
   const t0 = w.clock.now() - n * 60_000;
-  return Array.from({ length: n }, (_, i) =>
-    w.store.createTx({
-      refId: `TX260115C${chatId}T${String(i + 1).padStart(2, "0")}`,
-      chatId,
-      kind: kinds[i % 4]!,
-      status: kinds[i % 4] === "deposit" ? statuses[i % 5]! : statuses[i % 3]!,
-      upstreamId: `P${1000 + i}`,
-      title: `Item ${String(i + 1).padStart(2, "0")}`,
-      target: `0812${String(i).padStart(6, "0")}`,
-      amount: 10_000 + i * 1_000,
-      sn: i % 3 === 0 ? `SN${i}` : undefined,
-      createdAt: t0 + i * 60_000,
-      updatedAt: t0 + i * 60_000 + 30_000,
-    }),
-  );
+  const out: TxRecord[] = [];
+  for (let i = 0; i < n; i++) {
+    out.push(
+      await w.store.createTx({
+        refId: `TX260115C${chatId}T${String(i + 1).padStart(2, "0")}`,
+        chatId,
+        kind: kinds[i % 4]!,
+        status: kinds[i % 4] === "deposit" ? statuses[i % 5]! : statuses[i % 3]!,
+        upstreamId: `P${1000 + i}`,
+        title: `Item ${String(i + 1).padStart(2, "0")}`,
+        target: `0812${String(i).padStart(6, "0")}`,
+        amount: 10_000 + i * 1_000,
+        sn: i % 3 === 0 ? `SN${i}` : undefined,
+        createdAt: t0 + i * 60_000,
+        updatedAt: t0 + i * 60_000 + 30_000,
+      }),
+    );
+  }
+  return out;
 }
 
 describe("/riwayat", () => {
@@ -38,15 +42,15 @@ describe("/riwayat", () => {
   it("lists newest first, 10 per page with next/prev, skipping drafts never confirmed", async () => {
     w = await makeWorld();
     const u = await w.linkedUser({ languageCode: "en" });
-    seed(u.chatId, 23);
+    await seed(u.chatId, 23);
     // Never confirmed: a draft, and a confirm screen cancelled (no provider id). Not history.
-    w.store.createTx({ refId: "TX260115DRAFT0001", chatId: u.chatId, kind: "prepaid", status: "draft", title: "Draft", amount: 1 });
-    w.store.createTx({ refId: "TX260115CANCEL001", chatId: u.chatId, kind: "prepaid", status: "cancel", title: "Cancelled draft", amount: 1 });
+    await w.store.createTx({ refId: "TX260115DRAFT0001", chatId: u.chatId, kind: "prepaid", status: "draft", title: "Draft", amount: 1 });
+    await w.store.createTx({ refId: "TX260115CANCEL001", chatId: u.chatId, kind: "prepaid", status: "cancel", title: "Cancelled draft", amount: 1 });
     // A deposit cancelled at the provider is history.
-    w.store.createTx({ refId: "TX260115DPCANCEL1", chatId: u.chatId, kind: "deposit", status: "cancel", upstreamId: "D1", title: "QRIS", amount: 50_000 });
+    await w.store.createTx({ refId: "TX260115DPCANCEL1", chatId: u.chatId, kind: "deposit", status: "cancel", upstreamId: "D1", title: "QRIS", amount: 50_000 });
     // Another chat's transactions never show.
     const other = await w.linkedUser();
-    seed(other.chatId, 3);
+    await seed(other.chatId, 3);
 
     await u.sendCommand("history");
     let text = u.lastReply()!;
@@ -85,7 +89,7 @@ describe("/riwayat", () => {
   it("a tap shows the details: receipt with ids, serial number, price and times; other chats' refs are refused", async () => {
     w = await makeWorld();
     const u = await w.linkedUser({ languageCode: "id" });
-    const txs = seed(u.chatId, 4);
+    const txs = await seed(u.chatId, 4);
     const newest = txs[3]!; // deposit, success
     const sold = txs[0]!; // prepaid, success, with sn
 
@@ -125,7 +129,7 @@ describe("/riwayat", () => {
   it("a double tap on Next turns the page once: no second list message", async () => {
     w = await makeWorld();
     const u = await w.linkedUser({ languageCode: "en" });
-    seed(u.chatId, 12);
+    await seed(u.chatId, 12);
     await u.sendCommand("history");
     const before = u.messages().length;
     const tap = u.callbackUpdate("Next ➡️");
@@ -138,7 +142,7 @@ describe("/riwayat", () => {
   it("the menu entry opens the history", async () => {
     w = await makeWorld();
     const u = await w.linkedUser({ languageCode: "id" });
-    seed(u.chatId, 2);
+    await seed(u.chatId, 2);
     await u.sendCommand("menu");
     await u.pressButton("📜 Riwayat");
     expect(u.lastReply()).toContain("Riwayat transaksi");

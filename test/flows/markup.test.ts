@@ -13,8 +13,8 @@ const INQUIRY = "/transaksi/tagihan";
 let w: World;
 afterEach(() => w?.close());
 
-function txs(u: FakeUser): readonly TxRecord[] {
-  return w.store.listTxByChat(u.chatId, { limit: 100 }).items;
+async function txs(u: FakeUser): Promise<readonly TxRecord[]> {
+  return (await w.store.listTxByChat(u.chatId, { limit: 100 })).items;
 }
 
 async function costOf(code: string): Promise<number> {
@@ -105,7 +105,7 @@ describe("/markup and /hargajual", () => {
 
     await u.sendCommand("markup", "hapus semua");
     expect(u.lastReply()).toContain("Belum ada aturan");
-    expect(w.store.getChat(u.chatId)!.pricing).toBeUndefined();
+    expect((await w.store.getChat(u.chatId))!.pricing).toBeUndefined();
     await u.sendCommand("harga", "tsel");
     expect(u.lastReply()).not.toContain("modal");
     expectNoFailures(u);
@@ -116,7 +116,7 @@ describe("/markup and /hargajual", () => {
     const u = await w.linkedUser({ languageCode: "en" });
     await u.sendCommand("markup", "pulsa 1500");
     await u.sendCommand("sellprice", "PLN100 102500");
-    const before = w.store.getChat(u.chatId)!.pricing;
+    const before = (await w.store.getChat(u.chatId))!.pricing;
     expect(before).toEqual({ categories: { pulsa: { flat: 1500 } }, fixed: { PLN100: 102_500 } });
 
     const bad: [string, string, RegExp][] = [
@@ -134,7 +134,7 @@ describe("/markup and /hargajual", () => {
     for (const [command, args, message] of bad) {
       await u.sendCommand(command, args);
       expect(u.lastReply(), `/${command} ${args}`).toMatch(message);
-      expect(w.store.getChat(u.chatId)!.pricing, `/${command} ${args}`).toEqual(before);
+      expect((await w.store.getChat(u.chatId))!.pricing, `/${command} ${args}`).toEqual(before);
     }
 
     await u.sendCommand("markup");
@@ -144,13 +144,13 @@ describe("/markup and /hargajual", () => {
     expect(u.lastReply()).toContain("rounded up");
     await u.sendCommand("markup", "hapus pulsa");
     await u.sendCommand("sellprice", "PLN100 clear");
-    expect(w.store.getChat(u.chatId)!.pricing).toBeUndefined();
+    expect((await w.store.getChat(u.chatId))!.pricing).toBeUndefined();
 
     // A fixed price under today's cost is taken, with a warning about the loss.
     const cost = await costOf("S10");
     await u.sendCommand("sellprice", `S10 ${cost - 500}`);
     expect(u.lastReply()).toContain(`below today's cost (${rupiah(cost)})`);
-    expect(w.store.getChat(u.chatId)!.pricing).toEqual({ fixed: { S10: cost - 500 } });
+    expect((await w.store.getChat(u.chatId))!.pricing).toEqual({ fixed: { S10: cost - 500 } });
     expectNoFailures(u);
   });
 });
@@ -184,14 +184,14 @@ describe("selling prices on the confirm screen and the record", () => {
     expect(confirm).toContain(`Harga modal: ${rupiah(cost)}`);
     expect(confirm).toContain(`Harga jual: ${rupiah(price)}`);
     expect(confirm).toContain(`Untung: ${rupiah(price - cost)}`);
-    const [draft] = txs(u);
+    const [draft] = await txs(u);
     expect(draft).toMatchObject({ status: "draft", amount: cost, sale: { price, profit: price - cost } });
 
     // The rule changes while the confirm screen waits: the screen's numbers stand.
     await u.sendCommand("markup", "5000");
     await u.pressButton(/Konfirmasi/);
     expect(w.sandbox.calls(CREATE).map((c) => c.body.limit_price)).toEqual([String(cost)]);
-    expect(w.store.getTx(draft!.refId)).toMatchObject({ status: "pending", sale: { price, profit: price - cost } });
+    expect(await w.store.getTx(draft!.refId)).toMatchObject({ status: "pending", sale: { price, profit: price - cost } });
     // The reseller's receipt shows what they sell it for and earn.
     expect(u.lastReply()).toContain(`Harga jual: ${rupiah(price)}`);
     expect(u.lastReply()).toContain(`Untung: ${rupiah(price - cost)}`);
@@ -199,7 +199,7 @@ describe("selling prices on the confirm screen and the record", () => {
     w.sandbox.settle(draft!.refId, "success");
     await w.clock.advance(6000);
     await u.sendCommand("status", draft!.refId);
-    expect(w.store.getTx(draft!.refId)).toMatchObject({ status: "success", sale: { price, profit: price - cost } });
+    expect(await w.store.getTx(draft!.refId)).toMatchObject({ status: "success", sale: { price, profit: price - cost } });
     expect(u.lastReply()).toContain(`Harga jual: ${rupiah(price)}`);
 
     // A new sale takes the new rule.
@@ -222,7 +222,7 @@ describe("selling prices on the confirm screen and the record", () => {
     expect(w.sandbox.calls(CREATE).map((c) => c.body.limit_price)).toEqual([String(cost)]);
     expect(u.lastReply()).toContain("Ditolak penyedia");
     expect(u.lastReply()).toContain(`sekarang ${rupiah(cost + 700)} (tadi ${rupiah(cost)})`);
-    expect(txs(u)[0]).toMatchObject({ status: "failed" });
+    expect((await txs(u))[0]).toMatchObject({ status: "failed" });
     expect(w.sandbox.balance(w.demoKey)).toBe(balance);
 
     await u.pressButton("🔁 Coba lagi");
@@ -241,7 +241,7 @@ describe("selling prices on the confirm screen and the record", () => {
     w.sandbox.setPrice("S10", cost - 300);
     await u.pressButton(/Konfirmasi/);
     expect(w.sandbox.calls(CREATE).map((c) => c.body.limit_price)).toEqual([String(cost)]);
-    expect(txs(u)[0]).toMatchObject({ status: "pending", amount: cost - 300, sale: { price, profit: price - cost + 300 } });
+    expect((await txs(u))[0]).toMatchObject({ status: "pending", amount: cost - 300, sale: { price, profit: price - cost + 300 } });
     expectNoFailures(u);
   });
 
@@ -268,7 +268,7 @@ describe("selling prices on the confirm screen and the record", () => {
     expect(screen).toContain(`Selling price: ${rupiah(bill.total + 3000)}`);
     expect(screen).toContain(`Your cost (debited from your balance): ${rupiah(bill.harga)}`);
     expect(screen).toContain(`Profit: ${rupiah(bill.total + 3000 - bill.harga)}`);
-    expect(w.store.getTx(ref)!.sale).toEqual({ price: bill.total + 3000, profit: bill.total + 3000 - bill.harga });
+    expect((await w.store.getTx(ref))!.sale).toEqual({ price: bill.total + 3000, profit: bill.total + 3000 - bill.harga });
 
     const before = w.sandbox.balance(w.demoKey);
     await u.pressButton(/Confirm/);
@@ -368,7 +368,7 @@ describe("selling prices on the confirm screen and the record", () => {
     expect(confirm).toContain("Check before you confirm");
     expect(confirm).toContain("Rp50.000");
     expect(confirm).not.toMatch(/Selling price|Profit|Cost:/);
-    expect(txs(u)[0]!.sale).toBeUndefined();
+    expect((await txs(u))[0]!.sale).toBeUndefined();
     expectNoFailures(u);
   });
 });

@@ -29,14 +29,14 @@ function lastReceipt(u: FakeUser): { width: number; height: number; inked: numbe
 async function soldThroughBot(u: FakeUser, code: string, target: string): Promise<TxRecord> {
   await u.sendCommand("beli", `${code} ${target}`);
   await u.pressButton(/Konfirmasi|Confirm/);
-  const [tx] = w.store.listTxByChat(u.chatId).items;
+  const [tx] = (await w.store.listTxByChat(u.chatId)).items;
   await run(w, 10_000);
-  expect(w.store.getTx(tx!.refId)!.status).toBe("success");
-  return w.store.getTx(tx!.refId)!;
+  expect((await w.store.getTx(tx!.refId))!.status).toBe("success");
+  return (await w.store.getTx(tx!.refId))!;
 }
 
-function seedTx(chatId: number, refId: string, status: TxRecord["status"], kind: "prepaid" | "transfer" = "prepaid"): TxRecord {
-  return w.store.createTx({
+async function seedTx(chatId: number, refId: string, status: TxRecord["status"], kind: "prepaid" | "transfer" = "prepaid"): Promise<TxRecord> {
+  return await w.store.createTx({
     refId, chatId, kind, status, upstreamId: `P${refId}`, code: "S10", title: "Telkomsel 10.000", target: "081234567890",
     amount: 10_350, sn: status === "success" ? "41029384756102938475" : undefined,
   });
@@ -62,10 +62,10 @@ describe("/toko: the shop on customer receipts", () => {
     await u.sendCommand("toko", "Cell Jaya | Jl. Melati 5, WA 0812-3456-7890");
     expect(u.lastReply()).toContain("Nama toko: Cell Jaya");
     expect(u.lastReply()).toContain("Baris bawah: Jl. Melati 5, WA 0812-3456-7890");
-    expect(w.store.getChat(u.chatId)).toMatchObject({ shopName: "Cell Jaya", shopFooter: "Jl. Melati 5, WA 0812-3456-7890" });
+    expect(await w.store.getChat(u.chatId)).toMatchObject({ shopName: "Cell Jaya", shopFooter: "Jl. Melati 5, WA 0812-3456-7890" });
 
     await u.sendCommand("toko", "Cell Jaya 2");
-    expect(w.store.getChat(u.chatId)).toMatchObject({ shopName: "Cell Jaya 2", shopFooter: "Jl. Melati 5, WA 0812-3456-7890" });
+    expect(await w.store.getChat(u.chatId)).toMatchObject({ shopName: "Cell Jaya 2", shopFooter: "Jl. Melati 5, WA 0812-3456-7890" });
     await u.sendCommand("toko");
     expect(u.lastReply()).toContain("Nama toko: Cell Jaya 2");
 
@@ -73,12 +73,12 @@ describe("/toko: the shop on customer receipts", () => {
     expect(u.lastReply()).toContain(`maksimal ${SHOP_NAME_MAX} huruf`);
     await u.sendCommand("toko", `Cell Jaya | ${"y".repeat(SHOP_FOOTER_MAX + 1)}`);
     expect(u.lastReply()).toContain(`maksimal ${SHOP_FOOTER_MAX} huruf`);
-    expect(w.store.getChat(u.chatId)?.shopName).toBe("Cell Jaya 2");
+    expect((await w.store.getChat(u.chatId))?.shopName).toBe("Cell Jaya 2");
 
     await u.sendCommand("toko", "hapus");
     expect(u.lastReply()).toContain("dihapus");
-    expect(w.store.getChat(u.chatId)?.shopName).toBeUndefined();
-    expect(w.store.getChat(u.chatId)?.shopFooter).toBeUndefined();
+    expect((await w.store.getChat(u.chatId))?.shopName).toBeUndefined();
+    expect((await w.store.getChat(u.chatId))?.shopFooter).toBeUndefined();
   });
 
   it("works in English as /shop, and HTML in the name is shown as text", async () => {
@@ -97,7 +97,7 @@ describe("🧾 Struk: the customer receipt of a successful sale", () => {
     await u.sendCommand("toko", "Cell Jaya | WA 0812-3456-7890");
     const sold = await soldThroughBot(u, "S10", "081234567890");
     // The markup feature fixes the selling price at confirm time; here it is set on the record.
-    w.store.updateTx(sold.refId, { sale: { price: 12_500, profit: 12_500 - sold.amount } });
+    await w.store.updateTx(sold.refId, { sale: { price: 12_500, profit: 12_500 - sold.amount } });
 
     // The sale's own message, edited to "success" by the watcher, carries the shop actions.
     const original = w.fake.message(u.chatId, sold.messageId!)!;
@@ -143,8 +143,8 @@ describe("🧾 Struk: the customer receipt of a successful sale", () => {
     const u = await w.linkedUser({ languageCode: "en" });
     const bill = await pendingPostpaid(w, u.chatId, SANDBOX_CUSTOMERS.oneSheet);
     await run(w, 10_000);
-    expect(w.store.getTx(bill.refId)!.status).toBe("success");
-    w.store.updateTx(bill.refId, { sale: { price: bill.amount + 3_000, profit: 3_000 } });
+    expect((await w.store.getTx(bill.refId))!.status).toBe("success");
+    await w.store.updateTx(bill.refId, { sale: { price: bill.amount + 3_000, profit: 3_000 } });
 
     await u.pressButton(/^🧾 Receipt$/);
     const { caption } = lastReceipt(u);
@@ -184,8 +184,8 @@ describe("🧾 Struk: the customer receipt of a successful sale", () => {
     const u = await w.linkedUser({ languageCode: "id" });
     const bill = await pendingPostpaid(w, u.chatId, SANDBOX_CUSTOMERS.bpjs);
     await run(w, 10_000);
-    const detail = detailOf(w.store.getTx(bill.refId)!, "postpaid");
-    w.store.updateTx(bill.refId, { detail: { ...detail, periods: [{ period: "2", amount: null, admin: null, penalty: null }] } } as never);
+    const detail = detailOf((await w.store.getTx(bill.refId))!, "postpaid");
+    await w.store.updateTx(bill.refId, { detail: { ...detail, periods: [{ period: "2", amount: null, admin: null, penalty: null }] } } as never);
     await u.pressButton(RECEIPT);
     expect(lastReceipt(u).caption).toContain("Periode: 2 bulan");
   });
@@ -193,15 +193,15 @@ describe("🧾 Struk: the customer receipt of a successful sale", () => {
   it("the history entry of a sale offers it; failed, pending and transfers have none, and a stale button is refused", async () => {
     w = await makeWorld();
     const u = await w.linkedUser({ languageCode: "id" });
-    const ok = seedTx(u.chatId, "TXOK0000000000001", "success");
-    const failed = seedTx(u.chatId, "TXFAIL00000000001", "failed");
-    const pending = seedTx(u.chatId, "TXPEND00000000001", "pending");
-    const transfer = seedTx(u.chatId, "TXTF000000000001", "success", "transfer");
+    const ok = await seedTx(u.chatId, "TXOK0000000000001", "success");
+    const failed = await seedTx(u.chatId, "TXFAIL00000000001", "failed");
+    const pending = await seedTx(u.chatId, "TXPEND00000000001", "pending");
+    const transfer = await seedTx(u.chatId, "TXTF000000000001", "success", "transfer");
 
     const detailButtons = async (tx: TxRecord) => {
       await u.sendCommand("riwayat");
       const n = u.keyboard().flat().length; // newest first: find the entry's number
-      const index = w.store.listTxByChat(u.chatId).items.findIndex((t) => t.refId === tx.refId);
+      const index = (await w.store.listTxByChat(u.chatId)).items.findIndex((t) => t.refId === tx.refId);
       expect(index).toBeLessThan(n);
       await u.pressButton(String(index + 1));
       return u.buttons();
@@ -229,7 +229,7 @@ describe("🧾 Struk: the customer receipt of a successful sale", () => {
     w = await makeWorld();
     const u = await w.linkedUser({ languageCode: "id" });
     const other = await w.linkedUser({ languageCode: "id" });
-    const theirs = seedTx(other.chatId, "TXOTHER0000000001", "success");
+    const theirs = await seedTx(other.chatId, "TXOTHER0000000001", "success");
     for (const data of [`rc:${theirs.refId}`, "rc:TXNOSUCH00000001"]) {
       const calls = await pressForged(u, data);
       expect(toasts(calls)).toEqual(["Tombol ini sudah tidak berlaku. Buka /menu untuk mulai lagi."]);
@@ -241,7 +241,7 @@ describe("🧾 Struk: the customer receipt of a successful sale", () => {
     w = await makeWorld();
     const u = await w.linkedUser({ languageCode: "id" });
     await u.sendCommand("toko", `${"Ä".repeat(SHOP_NAME_MAX)} | ${"<&> ".repeat(SHOP_FOOTER_MAX / 4)}`);
-    w.store.createTx({
+    await w.store.createTx({
       refId: "TXLONG00000000001", chatId: u.chatId, kind: "postpaid", status: "success", upstreamId: "P1", code: "PPLN",
       title: "Produk dengan nama yang sangat panjang sekali ".repeat(6), target: "9".repeat(30), amount: 1_250_000,
       sn: "S".repeat(200), detail: { customerName: "N".repeat(200), periods: Array.from({ length: 12 }, (_, i) => ({ period: `2026-${i + 1}`, amount: 1, admin: 1, penalty: 0 })) },

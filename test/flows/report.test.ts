@@ -18,9 +18,9 @@ const wib = (y: number, mo: number, d: number, h = 12, mi = 0) => Date.UTC(y, mo
 const HOUR = 60 * 60 * 1000;
 
 let n = 0;
-function put(chatId: number, fields: Omit<NewTx, "refId" | "chatId"> & { createdAt: number }): TxRecord {
+async function put(chatId: number, fields: Omit<NewTx, "refId" | "chatId"> & { createdAt: number }): Promise<TxRecord> {
   const refId = `${fields.kind === "deposit" ? "DP" : "PR"}2601${String(++n).padStart(10, "0")}`;
-  return w.store.createTx({ refId, chatId, updatedAt: fields.createdAt, ...fields } as NewTx);
+  return await w.store.createTx({ refId, chatId, updatedAt: fields.createdAt, ...fields } as NewTx);
 }
 
 /**
@@ -30,7 +30,8 @@ function put(chatId: number, fields: Omit<NewTx, "refId" | "chatId"> & { created
  */
 async function knownMonth(u: FakeUser): Promise<TxRecord[]> {
   const c = u.chatId;
-  const out = [
+  // put() numbers the records when called: all in this order, whenever each resolves.
+  const out = await Promise.all([
     put(c, { kind: "deposit", status: "success", code: "bca", title: "BCA", amount: 100_000, detail: { credited: 99_300 }, createdAt: wib(2026, 1, 15, 7) }),
     put(c, { kind: "prepaid", status: "success", upstreamId: "T1", code: "S10", title: "Telkomsel 10.000", target: "081234567890", amount: 10_200, sale: { price: 12_000, profit: 1_800 }, sn: "R2601150800", createdAt: wib(2026, 1, 15, 8) }),
     put(c, { kind: "prepaid", status: "success", upstreamId: "T2", code: "S10", title: "Telkomsel 10.000", target: "081298765432", amount: 10_200, createdAt: wib(2026, 1, 15, 9) }),
@@ -40,10 +41,10 @@ async function knownMonth(u: FakeUser): Promise<TxRecord[]> {
     put(c, { kind: "prepaid", status: "success", upstreamId: "T5", code: "XL10", title: "XL 10.000", target: "081711111111", amount: 10_500, sale: { price: 12_000, profit: 1_500 }, createdAt: wib(2026, 1, 10) }),
     put(c, { kind: "prepaid", status: "success", upstreamId: "T6", code: "S10", title: "Telkomsel 10.000", target: "081222222222", amount: 10_200, sale: { price: 11_500, profit: 1_300 }, createdAt: wib(2026, 1, 2) }),
     put(c, { kind: "prepaid", status: "success", upstreamId: "T7", code: "S10", title: "Telkomsel 10.000", target: "081233333333", amount: 10_200, sale: { price: 12_500, profit: 2_300 }, createdAt: wib(2025, 12, 20) }),
-  ];
-  put(c + 1, { kind: "prepaid", status: "success", code: "S10", title: "Telkomsel 10.000", amount: 10_200, sale: { price: 50_000, profit: 39_800 }, createdAt: wib(2026, 1, 15, 8) });
+  ]);
+  await put(c + 1, { kind: "prepaid", status: "success", code: "S10", title: "Telkomsel 10.000", amount: 10_200, sale: { price: 50_000, profit: 39_800 }, createdAt: wib(2026, 1, 15, 8) });
   // Records older than a week leave memory for the monthly archive: the report reads them back.
-  expect(await w.store.sweep()).toBe(2);
+  expect(await w.fileStore.sweep()).toBe(2);
   return out;
 }
 
@@ -151,8 +152,8 @@ describe("daily summary", () => {
     w = await makeWorld();
     const u = await w.linkedUser({ languageCode: "id" });
     const off = await w.linkedUser({ languageCode: "id" });
-    w.store.updateChat(u.chatId, { dailySummary: true });
-    w.store.updateChat(off.chatId, { dailySummary: false });
+    await w.store.updateChat(u.chatId, { dailySummary: true });
+    await w.store.updateChat(off.chatId, { dailySummary: false });
     // Down from 20.00 to 21.10 WIB: the start at 21.10 sends the day's summary at once.
     await w.clock.advance(11 * HOUR + 10 * 60_000);
     // Switched on after 21.00 (while down): the first summary is tomorrow's.
@@ -164,13 +165,13 @@ describe("daily summary", () => {
     expect(summaries(u)).toHaveLength(1);
     expect(summaries(off)).toEqual([]);
     expect(summaries(late)).toEqual([]);
-    expect(w.store.getChat(u.chatId)?.summaryDay).toBe("2026-01-15");
+    expect((await w.store.getChat(u.chatId))?.summaryDay).toBe("2026-01-15");
   });
 
   it("the day is on disk before the summary goes out (a crash in between loses it, never sends it twice)", async () => {
     w = await makeWorld();
     const u = await w.linkedUser({ languageCode: "id" });
-    w.store.updateChat(u.chatId, { dailySummary: true });
+    await w.store.updateChat(u.chatId, { dailySummary: true });
     const onDisk = () => {
       const dir = join(w.dir, "store");
       const chats = readdirSync(dir)
@@ -194,13 +195,13 @@ describe("daily summary", () => {
     w = await makeWorld();
     const blocker = await w.linkedUser({ languageCode: "id" });
     const u = await w.linkedUser({ languageCode: "en" });
-    for (const c of [blocker, u]) w.store.updateChat(c.chatId, { dailySummary: true });
+    for (const c of [blocker, u]) await w.store.updateChat(c.chatId, { dailySummary: true });
     w.app.dailySummary.start();
     w.fake.failNext("sendMessage", TelegramErrors.blocked(), { chatId: blocker.chatId });
     await w.clock.advance(11 * HOUR);
     await w.app.dailySummary.idle();
     expect(summaries(u).map((m) => m.text?.split("\n")[0])).toEqual(["🌙 Today's summary (15 Jan)"]);
-    expect(w.store.getChat(blocker.chatId)?.inactive).toBe(true);
+    expect((await w.store.getChat(blocker.chatId))?.inactive).toBe(true);
 
     const before = w.fake.sentTo(blocker.chatId).length;
     await w.clock.advance(24 * HOUR);
@@ -256,7 +257,7 @@ describe("/ekspor", () => {
     w = await makeWorld();
     const u = await w.linkedUser({ languageCode: "en" });
     const other = await w.linkedUser({ languageCode: "en" });
-    put(other.chatId, { kind: "prepaid", status: "success", code: "S10", amount: 10_200, createdAt: wib(2025, 11, 3) });
+    await put(other.chatId, { kind: "prepaid", status: "success", code: "S10", amount: 10_200, createdAt: wib(2025, 11, 3) });
     await u.sendCommand("export");
     expect(u.buttons()).toEqual(["January 2026"]);
     const calls = await u.pressButton("January 2026");

@@ -22,7 +22,7 @@ describe("/status", () => {
     await budi.sendCommand("status", tx.refId.toLowerCase());
     const reply = budi.lastReply()!;
     expect(reply).toContain("Berhasil");
-    const done = w.store.getTx(tx.refId)!;
+    const done = (await w.store.getTx(tx.refId))!;
     expect(done).toMatchObject({ status: "success", watch: { notified: "success" } });
     expect(reply).toContain(done.sn!);
     expect(reply).toContain(tx.upstreamId!);
@@ -104,8 +104,8 @@ describe("/status", () => {
     await sari.pressButton(/QRIS/);
     expect(sari.lastReply()).toContain("Berhasil");
     expect(w.fake.message(sari.chatId, dep.messageId!)!.caption).toContain("LUNAS");
-    expect(w.store.getTx(dep.refId)).toMatchObject({ status: "success", watch: { notified: "success" } });
-    expect(w.store.getTx(pre.refId)!.status).toBe("pending");
+    expect(await w.store.getTx(dep.refId)).toMatchObject({ status: "success", watch: { notified: "success" } });
+    expect((await w.store.getTx(pre.refId))!.status).toBe("pending");
 
     // The menu entry does the same.
     await sari.sendCommand("menu");
@@ -117,7 +117,7 @@ describe("/status", () => {
     w = await makeWorld();
     const u = await w.linkedUser({ languageCode: "en" });
     const a = await pendingPrepaid(w, u.chatId, "081234567890");
-    const b = w.store.createTx({ refId: "TF260115SAMEID0001", chatId: u.chatId, kind: "transfer", status: "success", upstreamId: a.upstreamId, title: "BCA", target: "1234567890", amount: 10_000 });
+    const b = await w.store.createTx({ refId: "TF260115SAMEID0001", chatId: u.chatId, kind: "transfer", status: "success", upstreamId: a.upstreamId, title: "BCA", target: "1234567890", amount: 10_000 });
 
     await u.sendCommand("status", a.upstreamId);
     expect(u.lastReply()).toContain("Several transactions");
@@ -135,11 +135,11 @@ describe("/status", () => {
   it("an unknown outcome the provider does not know: says not to repeat it and where to look", async () => {
     w = await makeWorld();
     const u = await w.linkedUser({ languageCode: "id" });
-    w.store.createTx({ refId: "TP260115UNKNOWN001", chatId: u.chatId, kind: "prepaid", status: "unknown", code: "S10", target: "081234567890", amount: 10_500 });
+    await w.store.createTx({ refId: "TP260115UNKNOWN001", chatId: u.chatId, kind: "prepaid", status: "unknown", code: "S10", target: "081234567890", amount: 10_500 });
     await u.sendCommand("status", "TP260115UNKNOWN001");
     expect(w.sandbox.calls("/transaksi/status").at(-1)!.body.id).toBe("TP260115UNKNOWN001");
     expect(u.lastReply()).toContain("Belum diketahui");
     expect(u.lastReply()).toContain("Jangan ulangi");
-    expect(w.store.getTx("TP260115UNKNOWN001")!.status).toBe("unknown");
+    expect((await w.store.getTx("TP260115UNKNOWN001"))!.status).toBe("unknown");
   });
 });

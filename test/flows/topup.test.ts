@@ -17,8 +17,8 @@ async function world(opts?: WorldOptions): Promise<World> {
   return w;
 }
 
-function txs(u: FakeUser): readonly TxRecord[] {
-  return w.store.listTxByChat(u.chatId, { limit: 100 }).items;
+async function txs(u: FakeUser): Promise<readonly TxRecord[]> {
+  return (await w.store.listTxByChat(u.chatId, { limit: 100 })).items;
 }
 
 async function priceOf(code: string): Promise<number> {
@@ -63,7 +63,7 @@ describe("browsing and buying", () => {
     expect(confirm).toContain("Kode: S10");
     expect(confirm).toContain("Tujuan: 081234567890");
     expect(confirm).toContain(`Harga modal: ${rupiah(price)}`);
-    const [draft] = txs(u);
+    const [draft] = await txs(u);
     expect(draft).toMatchObject({ status: "draft", kind: "prepaid", code: "S10", target: "081234567890", amount: price });
     expect(confirm).toContain(draft!.refId);
     expect(w.sandbox.calls(CREATE)).toHaveLength(0);
@@ -81,7 +81,7 @@ describe("browsing and buying", () => {
     expect(receipt).toContain("Telkomsel 10.000");
     expect(receipt).toContain("Sedang diproses");
     expect(receipt).toContain(draft!.refId);
-    const sent = w.store.getTx(draft!.refId)!;
+    const sent = (await w.store.getTx(draft!.refId))!;
     expect(sent.status).toBe("pending");
     expect(sent.upstreamId).toBeTruthy();
 
@@ -227,7 +227,7 @@ describe("fast path and targets", () => {
     await u.sendCommand("beli", "tsel 10");
     expect(u.lastReply()).toContain("Ketuk produk untuk membelinya");
     expect(w.sandbox.calls(CREATE)).toHaveLength(0);
-    expect(txs(u)).toHaveLength(0);
+    expect(await txs(u)).toHaveLength(0);
     expectNoFailures(u);
   });
 
@@ -242,7 +242,7 @@ describe("fast path and targets", () => {
     expect(u.lastReply()).toContain("085712345678 adalah nomor Indosat, sedangkan produk ini untuk Telkomsel");
     await u.sendText("081234567890");
     expect(u.lastReply()).toContain("Tujuan: 081234567890");
-    expect(txs(u)).toHaveLength(1);
+    expect(await txs(u)).toHaveLength(1);
 
     // A wrong target on the fast path: explained, then asked for.
     await u.sendCommand("beli", "PLN20 12-34");
@@ -280,7 +280,7 @@ describe("fast path and targets", () => {
     // No flow started: a phone number now is not a target.
     await u.sendText("085712345678");
     expect(u.lastReply()).not.toContain("Periksa sebelum konfirmasi");
-    expect(txs(u)).toHaveLength(0);
+    expect(await txs(u)).toHaveLength(0);
     expect(w.sandbox.calls(CREATE)).toHaveLength(0);
   });
 });
@@ -308,7 +308,7 @@ describe("money safety", () => {
     await u.sendCommand("beli", "S10 081234567890");
     await u.pressButton("❌ Batal");
     expect(u.lastReply()).toContain("Dibatalkan");
-    expect(txs(u).map((t) => t.status)).toEqual(["cancel"]);
+    expect((await txs(u)).map((t) => t.status)).toEqual(["cancel"]);
     expect(w.sandbox.calls(CREATE)).toEqual([]);
     expectNoFailures(u);
   });
@@ -324,7 +324,7 @@ describe("money safety", () => {
     expect(w.sandbox.calls(CREATE)).toHaveLength(1);
     const answers = w.fake.callsOf("answerCallbackQuery").map((c) => String(c.payload.text ?? ""));
     expect(answers.filter((t) => t.includes("sudah diproses"))).toHaveLength(2);
-    expect(txs(u).map((t) => t.status)).toEqual(["pending"]);
+    expect((await txs(u)).map((t) => t.status)).toEqual(["pending"]);
   });
 
   it("a price rise between quote and confirm is refused by limit_price; retry confirms the new price", async () => {
@@ -341,7 +341,7 @@ describe("money safety", () => {
     expect(refusal).toContain(`sekarang ${rupiah(price + 500)} (tadi ${rupiah(price)})`);
     expect(w.sandbox.calls(CREATE)).toHaveLength(1);
     expect(w.sandbox.calls(CREATE)[0]!.body.limit_price).toBe(String(price));
-    expect(txs(u)[0]).toMatchObject({ status: "failed" });
+    expect((await txs(u))[0]).toMatchObject({ status: "failed" });
     expect(w.sandbox.balance(w.demoKey)).toBeGreaterThan(0);
 
     await u.pressButton("🔁 Coba lagi");
@@ -367,7 +367,7 @@ describe("money safety", () => {
     await u.pressButton(CONFIRM);
     expect(u.lastReply()).toContain("Saldo tidak mencukupi");
     expect(u.buttons()).toEqual(["🔁 Coba lagi", "🏠 Menu"]);
-    expect(txs(u)[0]).toMatchObject({ status: "failed", message: "Saldo tidak mencukupi" });
+    expect((await txs(u))[0]).toMatchObject({ status: "failed", message: "Saldo tidak mencukupi" });
     expectNoFailures(u);
   });
 
@@ -378,11 +378,11 @@ describe("money safety", () => {
     w.sandbox.fault(CREATE, "timeout");
     await u.pressButton(CONFIRM);
     expect(u.lastReply()).toContain("Hasil belum diketahui");
-    expect(txs(u)[0]).toMatchObject({ status: "unknown" });
+    expect((await txs(u))[0]).toMatchObject({ status: "unknown" });
     await w.clock.advance(60_000);
     expect(w.sandbox.calls(CREATE)).toHaveLength(1);
     // The request did reach the provider: only the answer was lost.
-    expect(w.sandbox.transaction(txs(u)[0]!.refId)).toBeTruthy();
+    expect(w.sandbox.transaction((await txs(u))[0]!.refId)).toBeTruthy();
   });
 
   it("every button of the browser fits Telegram's 64-byte callback data", async () => {

@@ -40,8 +40,8 @@ describe("/transfer", () => {
   }
 
   /** The chat's one and only transaction. */
-  const onlyTx = (u: FakeUser) => {
-    const { items, total } = w.store.listTxByChat(u.chatId);
+  const onlyTx = async (u: FakeUser) => {
+    const { items, total } = await w.store.listTxByChat(u.chatId);
     expect(total).toBe(1);
     return items[0]!;
   };
@@ -71,7 +71,7 @@ describe("/transfer", () => {
 
     await toConfirm(u, "50rb");
     const confirm = u.lastReply()!;
-    const draft = onlyTx(u);
+    const draft = await onlyTx(u);
     expect(draft).toMatchObject({
       kind: "transfer",
       status: "draft",
@@ -95,7 +95,7 @@ describe("/transfer", () => {
 
     const receipt = u.lastReply()!;
     for (const part of ["Fee: Rp2.500", "Total: Rp52.500", "Amount: Rp50.000", holder, draft.refId]) expect(receipt).toContain(part);
-    const done = w.store.getTx(draft.refId)!;
+    const done = (await w.store.getTx(draft.refId))!;
     expect(done).toMatchObject({ status: "pending", amount: 50_000, fee: 2_500, total: 52_500 });
     expect(done.upstreamId).toBeTruthy();
   });
@@ -140,7 +140,7 @@ describe("/transfer", () => {
     await toConfirm(u, "25000");
     await u.pressButton("✅ Confirm");
     expect(w.sandbox.calls("/transfer/create").map((c) => c.body.nomor_akun)).toEqual(["9876543777"]);
-    expect(onlyTx(u).status).toBe("pending");
+    expect((await onlyTx(u)).status).toBe("pending");
   });
 
   it("an amount below the minimum is retyped; the note is kept and sent", async () => {
@@ -172,7 +172,7 @@ describe("/transfer", () => {
     expect(u.lastReply()).toContain("Cancelled");
     await u.sendText("50000");
     expect(u.replies().join("\n")).not.toContain("Add a note");
-    expect(w.store.listTxByChat(u.chatId).total).toBe(0);
+    expect((await w.store.listTxByChat(u.chatId)).total).toBe(0);
     expect(w.sandbox.calls("/transfer/create")).toHaveLength(0);
   });
 
@@ -188,7 +188,7 @@ describe("/transfer", () => {
     expect(w.sandbox.calls("/transfer/create")).toHaveLength(1);
     expect(w.fake.callsOf("answerCallbackQuery").map((c) => c.payload.text)).toContain("This transaction was already processed.");
     expect(w.sandbox.balance(w.demoKey)).toBe(before - 21_000); // e-wallet fee
-    expect(onlyTx(u)).toMatchObject({ status: "pending", fee: 1_000, total: 21_000, detail: { bankType: "ewallet" } });
+    expect(await onlyTx(u)).toMatchObject({ status: "pending", fee: 1_000, total: 21_000, detail: { bankType: "ewallet" } });
   });
 
   it("insufficient balance is refused with the provider's message and nothing is charged", async () => {
@@ -203,12 +203,12 @@ describe("/transfer", () => {
     expect(u.lastReply()).toContain("Saldo tidak mencukupi");
     expect(u.buttons()).toContain("🔁 Try again");
     expect(w.sandbox.balance(w.demoKey)).toBe(20_000);
-    expect(onlyTx(u)).toMatchObject({ status: "failed", message: "Saldo tidak mencukupi" });
+    expect(await onlyTx(u)).toMatchObject({ status: "failed", message: "Saldo tidak mencukupi" });
 
     // Try again: the account is checked again and a new draft with a new reference id is confirmed.
     w.sandbox.setBalance(w.demoKey, 100_000);
     await u.pressButton("🔁 Try again");
-    const { items } = w.store.listTxByChat(u.chatId);
+    const { items } = await w.store.listTxByChat(u.chatId);
     expect(items).toHaveLength(2);
     const failed = items.find((t) => t.status === "failed")!;
     const retry = items.find((t) => t.status === "draft")!;
@@ -231,13 +231,13 @@ describe("/transfer", () => {
     await u.pressButton("✅ Confirm");
     expect(u.lastReply()).toContain("Outcome unknown");
     expect(u.lastReply()).toContain("Do not repeat");
-    const tx = onlyTx(u);
+    const tx = await onlyTx(u);
     expect(tx.status).toBe("unknown");
     await u.deliver(again);
     expect(w.sandbox.calls("/transfer/create")).toHaveLength(1);
     // The request reached the provider: the money did move.
     expect(w.sandbox.transaction(tx.refId)).toMatchObject({ reffId: tx.refId });
-    expect(w.store.getTx(tx.refId)!.status).toBe("unknown");
+    expect((await w.store.getTx(tx.refId))!.status).toBe("unknown");
   });
 
   it("shows the fee of the last transfer of the same kind as an estimate", async () => {
@@ -253,7 +253,7 @@ describe("/transfer", () => {
     expect(u.lastReply()).toContain("Fee: ≈ Rp2.500 (estimated from your last transfer)");
     expect(u.lastReply()).toContain("Estimated total: ≈ Rp32.500");
     await u.pressButton("✅ Confirm");
-    const latest = w.store.listTxByChat(u.chatId).items[0]!;
+    const latest = (await w.store.listTxByChat(u.chatId)).items[0]!;
     expect(latest).toMatchObject({ amount: 30_000, fee: 2_500, total: 32_500 });
 
     // No e-wallet transfer yet: the bank fee is not used for an e-wallet.

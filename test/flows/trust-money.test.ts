@@ -42,7 +42,7 @@ describe("1. confirm says it is sending, and a repeated purchase asks first", ()
     await u.sendCommand("beli", "S10 081234567890");
     w.sandbox.fault(CREATE, "timeout");
     await u.pressButton(CONFIRM);
-    expect(w.store.listTxByChat(u.chatId).items[0]!.status).toBe("unknown");
+    expect((await w.store.listTxByChat(u.chatId)).items[0]!.status).toBe("unknown");
 
     await u.sendCommand("beli", "S10 081234567890");
     expect(u.lastReply()).toMatch(/Sudah ada pembelian .* untuk 081234567890 pukul \d\d\.\d\d WIB/);
@@ -121,9 +121,9 @@ describe("4 and 7. one short notice that replies to the edited original; failure
     const u = await w.linkedUser({ languageCode: "id" });
     await u.sendCommand("beli", "S10 081234567890");
     await u.pressButton(CONFIRM);
-    const tx = w.store.listTxByChat(u.chatId).items[0]!;
+    const tx = (await w.store.listTxByChat(u.chatId)).items[0]!;
     await run(w, 10_000);
-    const done = w.store.getTx(tx.refId)!;
+    const done = (await w.store.getTx(tx.refId))!;
     expect(done.status).toBe("success");
     const sends = () => w.fake.sentTo(u.chatId).filter((c) => c.method === "sendMessage" && String(c.payload.text).includes(tx.refId));
     // The confirm screen, the pending receipt, then exactly one notice.
@@ -146,9 +146,9 @@ describe("4 and 7. one short notice that replies to the edited original; failure
     const u = await w.linkedUser({ languageCode: "id" });
     await u.sendCommand("beli", "S10 081200000000");
     await u.pressButton(CONFIRM);
-    const tx = w.store.listTxByChat(u.chatId).items[0]!;
+    const tx = (await w.store.listTxByChat(u.chatId)).items[0]!;
     await run(w, 10_000);
-    expect(w.store.getTx(tx.refId)!.status).toBe("failed");
+    expect((await w.store.getTx(tx.refId))!.status).toBe("failed");
     const [notice] = noticesAbout(w, u.chatId, tx.refId).filter((t) => t.includes("gagal"));
     expect(notice).toContain("Alasan dari penyedia: Transaksi gagal, nomor tujuan tidak aktif");
     expect(notice).toContain("saldo Anda sudah dikembalikan");
@@ -160,7 +160,7 @@ describe("4 and 7. one short notice that replies to the edited original; failure
     const u = await w.linkedUser({ languageCode: "en" });
     const tx = await pendingTransfer(w, u.chatId, "1234567000");
     await run(w, 10_000);
-    expect(w.store.getTx(tx.refId)!.status).toBe("failed");
+    expect((await w.store.getTx(tx.refId))!.status).toBe("failed");
     const [notice] = noticesAbout(w, u.chatId, tx.refId);
     expect(notice).toContain("The provider gave no reason.");
     expect(notice).toContain("did not say whether your balance was refunded");
@@ -180,7 +180,7 @@ describe("6. deposit words", () => {
     await u.pressButton(/^QRIS · /);
     await u.sendText("50000");
     await u.pressButton(CONFIRM);
-    const tx = w.store.listTxByChat(u.chatId).items[0]!;
+    const tx = (await w.store.listTxByChat(u.chatId)).items[0]!;
     await u.sendCommand("status", tx.refId);
     expect(u.lastReply()).toContain("Status: ⏳ Menunggu pembayaran");
     expect(u.lastReply()).not.toContain("Diproses");
@@ -198,7 +198,7 @@ describe("2. 'Cek status' on an unpaid deposit keeps the payment instructions", 
     await pickMethod(u, /^Bank BCA · /);
     await u.sendText("50000");
     await u.pressButton(CONFIRM);
-    const tx = w.store.listTxByChat(u.chatId).items[0]!;
+    const tx = (await w.store.listTxByChat(u.chatId)).items[0]!;
     const before = message(u, tx.messageId!);
     const text = before.text!;
     expect(text).toContain("Transfer TEPAT");
@@ -216,12 +216,12 @@ describe("2. 'Cek status' on an unpaid deposit keeps the payment instructions", 
     await pickMethod(u, /^E-Wallet DANA · /);
     await u.sendText("20000");
     await u.pressButton(CONFIRM);
-    const tx = w.store.listTxByChat(u.chatId).items[0]!;
+    const tx = (await w.store.listTxByChat(u.chatId)).items[0]!;
     await u.pressButton("🔄 Cek status", { messageId: tx.messageId! });
     expect(u.buttons({ messageId: tx.messageId! })).toEqual(["💳 Bayar", "🔄 Cek status", "🚫 Batalkan deposit"]);
     w.sandbox.payDeposit(tx.upstreamId!);
     await u.pressButton("🔄 Cek status", { messageId: tx.messageId! });
-    expect(w.store.getTx(tx.refId)!.status).toBe("processing");
+    expect((await w.store.getTx(tx.refId))!.status).toBe("processing");
     expect(message(u, tx.messageId!).text).toContain("Pembayaran deposit diterima");
     // 3. the check that first sees the payment offers the release.
     expect(u.lastReply()).toContain("Sudah dibayar");
@@ -237,7 +237,7 @@ describe("3. instant release wherever a paid deposit is shown, and old messages 
     await pickMethod(u, /^QRIS · /);
     await u.sendText("50000");
     await u.pressButton(CONFIRM);
-    const tx = w.store.listTxByChat(u.chatId).items[0]!;
+    const tx = (await w.store.listTxByChat(u.chatId)).items[0]!;
     w.sandbox.payDeposit(tx.upstreamId!);
     await u.sendCommand("status", tx.refId);
     const statusMessage = u.sentMessageIds.at(-1)!;
@@ -248,7 +248,7 @@ describe("3. instant release wherever a paid deposit is shown, and old messages 
 
     await u.pressButton("⚡ Cairkan sekarang", { messageId: statusMessage });
     await u.pressButton(/Ya, cairkan/);
-    expect(w.store.getTx(tx.refId)).toMatchObject({ status: "success", detail: { instant: "done" } });
+    expect(await w.store.getTx(tx.refId)).toMatchObject({ status: "success", detail: { instant: "done" } });
     for (const m of u.messages().filter((m) => m.from === "bot" && !m.deleted)) {
       const labels = (m.inlineKeyboard ?? []).flat().map((b) => b.text);
       expect(labels).not.toContain("⚡ Cairkan sekarang");

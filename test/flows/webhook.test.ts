@@ -38,7 +38,7 @@ describe("/webhook", () => {
     await budi.sendText(w.demoKey);
     expect(budi.lastReply()).toContain("API key terhubung");
     const { username } = await w.upstream.getProfile(w.demoKey);
-    expect(w.store.getChat(budi.chatId)!.providerUsername).toBe(username);
+    expect((await w.store.getChat(budi.chatId))!.providerUsername).toBe(username);
     const signature = callbackSignature(username);
 
     await budi.sendCommand("webhook");
@@ -63,7 +63,7 @@ describe("/webhook", () => {
     expect(budi.lastReply()).toContain("Callback: belum ada yang masuk");
     await budi.sendCommand("beli", "S10 081234567890");
     await budi.pressButton(/Konfirmasi/);
-    const [tx] = w.store.listTxByChat(budi.chatId).items;
+    const [tx] = (await w.store.listTxByChat(budi.chatId)).items;
     expect(await post(url, newPath!, signature, { ...callback, data: { reff_id: tx!.refId, id: tx!.upstreamId } })).toBe(200);
     await budi.sendCommand("webhook");
     expect(budi.lastReply()).toMatch(/Callback: berfungsi, terakhir \d{2}\.\d{2} WIB/);

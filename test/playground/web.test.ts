@@ -77,7 +77,7 @@ describe("the playground's page API", () => {
     // The README's way for the newcomer to link: the sandbox key it names.
     await say(pg, 1002, "SANDBOX-KEY-LOW");
     await botSays(pg, 1002, "API key terhubung");
-    expect(pg.app.store.getApiKey(1002)).toBe("SANDBOX-KEY-LOW");
+    expect(await pg.app.store.getApiKey(1002)).toBe("SANDBOX-KEY-LOW");
   });
 
   it("an admin's balance round arrives live in the other linked chat, over the event stream", async () => {
@@ -241,14 +241,14 @@ describe("the playground's page API", () => {
     const dir = await mkdtemp(join(tmpdir(), "playground-"));
     cleanup.push(() => rm(dir, { recursive: true, force: true }));
     const first = await playground({ dataDir: dir });
-    first.app.store.updateChat(1002, { lang: "en" });
+    await first.app.store.updateChat(1002, { lang: "en" });
     await first.stop();
     const again = await playground({ dataDir: dir });
-    expect(again.app.store.getChat(1002)?.lang).toBe("en");
+    expect((await again.app.store.getChat(1002))?.lang).toBe("en");
     await again.stop();
     const fresh = await playground({ dataDir: dir, reset: true });
-    expect(fresh.app.store.getChat(1002)).toBeUndefined();
+    expect(await fresh.app.store.getChat(1002)).toBeUndefined();
     // The seeded chats are linked again.
-    expect(fresh.app.store.getApiKey(1001)).toBeDefined();
+    expect(await fresh.app.store.getApiKey(1001)).toBeDefined();
   });
 });

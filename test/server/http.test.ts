@@ -93,7 +93,7 @@ describe("GET /metrics: notices", () => {
     await u.sendCommand("beli", "S10 081234567890");
     await u.pressButton(/Konfirmasi/);
     await runFor(w.clock, w.app.watcher, 30_000); // the sandbox settles after 5 s; the watcher sees it
-    expect(w.store.listTxByChat(u.chatId).items[0]!.status).toBe("success");
+    expect((await w.store.listTxByChat(u.chatId)).items[0]!.status).toBe("success");
     const text = await (await fetch(`${url}/metrics`)).text();
     expect(text).toMatch(/^watcher_notice_seconds_count\{kind="success"\} 1$/m);
   });

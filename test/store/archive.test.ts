@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/clock.js";
 import { Archive, ARCHIVE_AFTER_MS } from "../../src/store/archive.js";
-import type { NewTx, Store } from "../../src/store/store.js";
+import type { FileStore, NewTx } from "../../src/store/store.js";
 import type { TxRecord } from "../../src/store/types.js";
 import { openStore, tempDir } from "./helpers.js";
 
@@ -16,14 +16,14 @@ function sale(refId: string, chatId: number, status: TxRecord["status"] = "succe
 }
 
 /** One sale a day for `days` days in chat 1 (and every 3rd day in chat 2), each final the same day. */
-async function history(store: Store, clock: ManualClock, days: number): Promise<string[]> {
+async function history(store: FileStore, clock: ManualClock, days: number): Promise<string[]> {
   const refs: string[] = [];
   for (let d = 0; d < days; d++) {
     const ref = `R${String(d).padStart(3, "0")}`;
-    store.createTx(sale(ref, 1, "pending"));
-    store.updateTx(ref, { status: "success", sn: `SN${d}` });
+    await store.createTx(sale(ref, 1, "pending"));
+    await store.updateTx(ref, { status: "success", sn: `SN${d}` });
     refs.push(ref);
-    if (d % 3 === 0) store.createTx(sale(`C2-${d}`, 2));
+    if (d % 3 === 0) await store.createTx(sale(`C2-${d}`, 2));
     await clock.advance(DAY);
   }
   await store.flush();
@@ -56,7 +56,7 @@ describe("monthly archive", () => {
     const dir = await tempDir();
     const clock = new ManualClock(START);
     const store = await openStore(dir, { clock, sweepEveryMs: DAY });
-    store.createTx(sale("OPEN", 1, "pending")); // open: never archived, however old
+    await store.createTx(sale("OPEN", 1, "pending")); // open: never archived, however old
     const refs = await history(store, clock, 100);
     // The daily timer started sweeps while the clock ran; the disk work is real, so wait for the last.
     expect(store.stats().txs).toBeLessThan(100 + 34 + 1);
@@ -64,9 +64,9 @@ describe("monthly archive", () => {
     await store.sweep();
     const old = refs.filter((_, d) => START + d * DAY < clock.now() - ARCHIVE_AFTER_MS);
     expect(old.length).toBeGreaterThan(40);
-    for (const ref of old) expect(store.getTx(ref)).toBeUndefined();
-    expect(store.getTx(refs.at(-1)!)).toBeDefined();
-    expect(store.getTx("OPEN")?.status).toBe("pending");
+    for (const ref of old) expect(await store.getTx(ref)).toBeUndefined();
+    expect(await store.getTx(refs.at(-1)!)).toBeDefined();
+    expect((await store.getTx("OPEN"))?.status).toBe("pending");
     await store.flush();
     const hot = await hotRefs(dir);
     for (const ref of old) expect(hot).not.toContain(ref);
@@ -85,31 +85,31 @@ describe("monthly archive", () => {
     const a = await openStore(dir, { clock, sweepEveryMs: DAY });
     const refs = await history(a, clock, 100);
     const expected = [...refs].reverse();
-    const check = (store: Store) => {
-      expect(store.listTxByChat(1, { limit: 1000 }).total).toBe(100);
+    const check = async (store: FileStore) => {
+      expect((await store.listTxByChat(1, { limit: 1000 })).total).toBe(100);
       const pages: string[] = [];
       for (let offset = 0; offset < 100; offset += 7) {
-        const page = store.listTxByChat(1, { offset, limit: 7 });
+        const page = await store.listTxByChat(1, { offset, limit: 7 });
         expect(page.total).toBe(100);
         pages.push(...page.items.map((t) => t.refId));
       }
       expect(pages).toEqual(expected);
-      expect(store.listTxByChat(1, { offset: 100 }).items).toEqual([]);
-      expect(store.findTx(1, "R003")).toMatchObject({ refId: "R003", status: "success", sn: "SN3" });
-      expect(store.findTx(1, "UP-R004")?.refId).toBe("R004");
-      expect(store.findTx(2, "R003")).toBeUndefined(); // another chat's record
-      expect(store.listTxByChat(2, { limit: 100 }).items.map((t) => t.refId)).toEqual(
+      expect((await store.listTxByChat(1, { offset: 100 })).items).toEqual([]);
+      expect(await store.findTx(1, "R003")).toMatchObject({ refId: "R003", status: "success", sn: "SN3" });
+      expect((await store.findTx(1, "UP-R004"))?.refId).toBe("R004");
+      expect(await store.findTx(2, "R003")).toBeUndefined(); // another chat's record
+      expect((await store.listTxByChat(2, { limit: 100 })).items.map((t) => t.refId)).toEqual(
         refs.map((_, d) => d).filter((d) => d % 3 === 0).reverse().map((d) => `C2-${d}`),
       );
       // October 2025 WIB: days 0..30 of the history.
-      expect(store.txsOfMonth(1, "2025-10").map((t) => t.refId)).toEqual(refs.slice(0, 31));
-      expect(Object.isFrozen(store.findTx(1, "R003"))).toBe(true);
+      expect((await store.txsOfMonth(1, "2025-10")).map((t) => t.refId)).toEqual(refs.slice(0, 31));
+      expect(Object.isFrozen(await store.findTx(1, "R003"))).toBe(true);
     };
-    check(a);
+    await check(a);
     await a.close();
     const b = await openStore(dir, { clock });
     expect(b.stats().txs).toBeLessThan(100);
-    check(b);
+    await check(b);
   });
 
   it("a crash between the archive append and the shard write loses nothing and duplicates nothing", async () => {
@@ -117,7 +117,7 @@ describe("monthly archive", () => {
     const clock = new ManualClock(START);
     const a = await openStore(dir, { clock, sweepEveryMs: 1000 * DAY });
     const refs = await history(a, clock, 60);
-    const old = refs.slice(0, 10).map((r) => a.getTx(r)!);
+    const old = await Promise.all(refs.slice(0, 10).map(async (r) => (await a.getTx(r))!));
     await a.close();
     // What a sweep leaves when the process dies after the fsynced append: lines in the archive, not
     // in the index, and the records still in the hot shards; plus a torn line of a later append.
@@ -127,10 +127,10 @@ describe("monthly archive", () => {
     expect((await hotRefs(dir)).filter((r) => refs.slice(0, 10).includes(r))).toHaveLength(10);
 
     const b = await openStore(dir, { clock, sweepEveryMs: 1000 * DAY });
-    const all = b.listTxByChat(1, { limit: 1000 });
+    const all = await b.listTxByChat(1, { limit: 1000 });
     expect(all.total).toBe(60);
     expect(all.items.map((t) => t.refId)).toEqual([...refs].reverse());
-    for (const ref of refs.slice(0, 10)) expect(b.getTx(ref)).toBeUndefined();
+    for (const ref of refs.slice(0, 10)) expect(await b.getTx(ref)).toBeUndefined();
     await b.flush();
     const lines = await archiveLines(dir);
     expect(new Set(lines).size).toBe(lines.length); // each record archived once
@@ -139,6 +139,6 @@ describe("monthly archive", () => {
     await b.close();
 
     const c = await openStore(dir, { clock });
-    expect(c.listTxByChat(1, { limit: 1000 }).items.map((t) => t.refId)).toEqual([...refs].reverse());
+    expect((await c.listTxByChat(1, { limit: 1000 })).items.map((t) => t.refId)).toEqual([...refs].reverse());
   });
 });

@@ -3,12 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach } from "vitest";
 import { ManualClock } from "../../src/clock.js";
-import { Store, type StoreOptions } from "../../src/store/store.js";
+import { FileStore, type StoreOptions } from "../../src/store/store.js";
 
 export const SECRET = "test-secret-please-change";
 
 const dirs: string[] = [];
-const stores: Store[] = [];
+const stores: FileStore[] = [];
 
 afterEach(async () => {
   await Promise.all(stores.splice(0).map((s) => s.close().catch(() => undefined)));
@@ -22,8 +22,8 @@ export async function tempDir(): Promise<string> {
 }
 
 /** Opens a store on a ManualClock; closed automatically after the test. */
-export async function openStore(dir: string, opts: Partial<StoreOptions> = {}): Promise<Store> {
-  const store = await Store.open({ dir, secret: SECRET, clock: new ManualClock(), ...opts });
+export async function openStore(dir: string, opts: Partial<StoreOptions> = {}): Promise<FileStore> {
+  const store = await FileStore.open({ dir, secret: SECRET, clock: new ManualClock(), ...opts });
   stores.push(store);
   return store;
 }

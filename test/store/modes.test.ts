@@ -12,10 +12,10 @@ async function modes(dir: string): Promise<Record<string, number>> {
 it("store files and folder are readable by their owner only (0600 / 0700), also after a rewrite", async () => {
   const dir = await tempDir();
   const store = await openStore(dir);
-  store.setApiKey(1, "KEY-ONE-0123456789");
-  store.createTx({ refId: "R-MODE-1", chatId: 1, kind: "prepaid", status: "pending", amount: 10_000 } as never);
+  await store.setApiKey(1, "KEY-ONE-0123456789");
+  await store.createTx({ refId: "R-MODE-1", chatId: 1, kind: "prepaid", status: "pending", amount: 10_000 } as never);
   await store.flush();
-  store.updateChat(1, { lang: "en" });
+  await store.updateChat(1, { lang: "en" });
   await store.flush();
   const seen = await modes(join(dir, "store"));
   expect(Object.keys(seen).length).toBeGreaterThan(2);
@@ -25,7 +25,7 @@ it("store files and folder are readable by their owner only (0600 / 0700), also 
 it("an existing store made with looser modes is tightened at open", async () => {
   const dir = await tempDir();
   const first = await openStore(dir);
-  first.updateChat(1, { lang: "id" });
+  await first.updateChat(1, { lang: "id" });
   await first.close();
   const root = join(dir, "store");
   await chmod(root, 0o755);

@@ -2,7 +2,7 @@ import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/clock.js";
-import { Store, StoreCorruptError } from "../../src/store/store.js";
+import { FileStore, StoreCorruptError } from "../../src/store/store.js";
 import { openStore, SECRET, tempDir } from "./helpers.js";
 
 async function readJson(path: string): Promise<unknown> {
@@ -19,10 +19,10 @@ describe("coalesced writes", () => {
     const clock = new ManualClock();
     const store = await openStore(await tempDir(), { clock, flushDelayMs: 50, chatShards: 4, txShards: 4 });
     const before = store.stats().writes;
-    for (let i = 0; i < 200; i++) store.updateChat(i, { lang: i % 2 ? "id" : "en" });
-    for (let i = 0; i < 100; i++) store.createTx({ refId: `R${i}`, chatId: i, kind: "prepaid", status: "draft", amount: 1 });
-    store.setMeta("a", 1);
-    store.setMeta("a", 2);
+    for (let i = 0; i < 200; i++) await store.updateChat(i, { lang: i % 2 ? "id" : "en" });
+    for (let i = 0; i < 100; i++) await store.createTx({ refId: `R${i}`, chatId: i, kind: "prepaid", status: "draft", amount: 1 });
+    await store.setMeta("a", 1);
+    await store.setMeta("a", 2);
     await clock.advance(49);
     expect(store.stats().writes).toBe(before);
     expect(store.stats().dirty).toBe(9);
@@ -37,11 +37,11 @@ describe("coalesced writes", () => {
 
   it("rewrites only the shard that changed", async () => {
     const store = await openStore(await tempDir());
-    store.updateChat(1, {});
-    store.updateChat(2, {});
+    await store.updateChat(1, {});
+    await store.updateChat(2, {});
     await store.flush();
     const before = store.stats().writesByFile;
-    store.updateChat(1, { lang: "en" });
+    await store.updateChat(1, { lang: "en" });
     await store.flush();
     const after = store.stats().writesByFile;
     const changed = Object.keys(after).filter((f) => after[f] !== before[f]);
@@ -52,7 +52,7 @@ describe("coalesced writes", () => {
   it("flush resolves once the data is on disk", async () => {
     const dir = await tempDir();
     const store = await openStore(dir, { txShards: 1 });
-    store.createTx({ refId: "REF-1", chatId: 9, kind: "transfer", status: "sending", amount: 50_000 });
+    await store.createTx({ refId: "REF-1", chatId: 9, kind: "transfer", status: "sending", amount: 50_000 });
     await store.flush();
     const onDisk = (await readJson(join(dir, "store", "tx-00.json"))) as { txs: { refId: string; status: string }[] };
     expect(onDisk.txs).toEqual([expect.objectContaining({ refId: "REF-1", status: "sending" })]);
@@ -62,9 +62,9 @@ describe("coalesced writes", () => {
     const dir = await tempDir();
     const store = await openStore(dir, { chatShards: 1 });
     const base = store.stats().writesByFile["chats-00.json"] ?? 0;
-    store.updateChat(1, { lang: "en" });
+    await store.updateChat(1, { lang: "en" });
     const first = store.flush(); // serialises the shard now, with chat 1 only
-    store.updateChat(2, { lang: "id" }); // lands while that write is in flight
+    await store.updateChat(2, { lang: "id" }); // lands while that write is in flight
     const second = store.flush();
     await first;
     await second;
@@ -78,7 +78,7 @@ describe("coalesced writes", () => {
     const dir = await tempDir();
     const store = await openStore(dir, { txShards: 1 });
     await store.flush();
-    store.createTx({ refId: "R1", chatId: 1, kind: "deposit", status: "pending", amount: 5 });
+    await store.createTx({ refId: "R1", chatId: 1, kind: "deposit", status: "pending", amount: 5 });
     void store.flush();
     await store.flush(); // nothing new, but the write of R1 is not done yet
     const onDisk = (await readJson(join(dir, "store", "tx-00.json"))) as { txs: { refId: string }[] };
@@ -87,8 +87,8 @@ describe("coalesced writes", () => {
 
   it("real timers: the default delay writes without an explicit flush", async () => {
     const dir = await tempDir();
-    const store = await Store.open({ dir, secret: SECRET, flushDelayMs: 5, chatShards: 1 });
-    store.updateChat(3, { lang: "en" });
+    const store = await FileStore.open({ dir, secret: SECRET, flushDelayMs: 5, chatShards: 1 });
+    await store.updateChat(3, { lang: "en" });
     await waitFor(() => store.stats().writesByFile["chats-00.json"] !== undefined);
     expect(store.stats().writesByFile["chats-00.json"]).toBe(1);
     await store.close();
@@ -101,7 +101,7 @@ describe("coalesced writes", () => {
     const store = await openStore(dir, { clock, chatShards: 1, onError: (e) => errors.push(e) });
     const blocker = join(dir, "store", ".chats-00.json.tmp");
     await mkdir(blocker); // steno's temp file cannot be created
-    store.updateChat(1, { lang: "en" });
+    await store.updateChat(1, { lang: "en" });
     await expect(store.flush()).rejects.toThrow();
     expect(store.stats().dirty).toBe(1);
     expect(store.stats().lastError).toBeDefined();
@@ -120,19 +120,19 @@ describe("coalesced writes", () => {
   it("close writes what is pending", async () => {
     const dir = await tempDir();
     const a = await openStore(dir);
-    a.updateChat(11, { lang: "en" });
+    await a.updateChat(11, { lang: "en" });
     await a.close();
     const b = await openStore(dir);
-    expect(b.getChat(11)?.lang).toBe("en");
+    expect((await b.getChat(11))?.lang).toBe("en");
   });
 
   it("pinned shard counts are reused on reopen", async () => {
     const dir = await tempDir();
     const a = await openStore(dir, { chatShards: 3 });
-    for (let i = 0; i < 30; i++) a.updateChat(i, {});
+    for (let i = 0; i < 30; i++) await a.updateChat(i, {});
     await a.close();
     const b = await openStore(dir, { chatShards: 64 });
-    expect(b.chatCount()).toBe(30);
+    expect(await b.chatCount()).toBe(30);
     expect((await readJson(join(dir, "store", "meta.json"))) as object).toMatchObject({ chatShards: 3, schema: 1 });
   });
 });
@@ -141,8 +141,8 @@ describe("refusing unusable files", () => {
   async function populated(): Promise<string> {
     const dir = await tempDir();
     const store = await openStore(dir, { chatShards: 1, txShards: 1 });
-    store.updateChat(1, { lang: "en" });
-    store.createTx({ refId: "R1", chatId: 1, kind: "prepaid", status: "draft", amount: 1 });
+    await store.updateChat(1, { lang: "en" });
+    await store.createTx({ refId: "R1", chatId: 1, kind: "prepaid", status: "draft", amount: 1 });
     await store.close();
     return dir;
   }
@@ -150,7 +150,7 @@ describe("refusing unusable files", () => {
   async function expectRefused(dir: string, file: string, message: RegExp): Promise<void> {
     const path = join(dir, "store", file);
     const bytes = await readFile(path);
-    const err: unknown = await Store.open({ dir, secret: SECRET, clock: new ManualClock() }).catch((e: unknown) => e);
+    const err: unknown = await FileStore.open({ dir, secret: SECRET, clock: new ManualClock() }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StoreCorruptError);
     expect((err as StoreCorruptError).file).toBe(path);
     expect((err as Error).message).toContain(path);
@@ -196,7 +196,7 @@ describe("refusing unusable files", () => {
     const dir = await tempDir();
     await mkdir(join(dir, "store"));
     await writeFile(join(dir, "store", "chats-00.json"), '{"chats":[]}');
-    const err: unknown = await Store.open({ dir, secret: SECRET }).catch((e: unknown) => e);
+    const err: unknown = await FileStore.open({ dir, secret: SECRET }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StoreCorruptError);
     expect((err as Error).message).toMatch(/meta\.json.*missing/);
   });
@@ -204,9 +204,9 @@ describe("refusing unusable files", () => {
   it("a record in the wrong shard", async () => {
     const dir = await tempDir();
     const a = await openStore(dir, { chatShards: 2 });
-    a.updateChat(1, {});
-    a.updateChat(2, {});
-    a.updateChat(3, {});
+    await a.updateChat(1, {});
+    await a.updateChat(2, {});
+    await a.updateChat(3, {});
     await a.close();
     const f0 = join(dir, "store", "chats-00.json");
     const f1 = join(dir, "store", "chats-01.json");

@@ -9,7 +9,7 @@ it("a lost secret file: refused, naming the file and STORE_SECRET_RESET, and the
   const dir = await tempDir();
   const first = await resolveStoreSecret(undefined, dir);
   const a = await openStore(dir, { secret: first.secret });
-  a.setApiKey(1, "KEY-ONE-0123456789");
+  await a.setApiKey(1, "KEY-ONE-0123456789");
   await a.close();
   await rm(first.file!);
 
@@ -26,27 +26,27 @@ it("a lost secret file: refused, naming the file and STORE_SECRET_RESET, and the
 it("going on with a new secret removes the keys it cannot read, marks those chats, and lets everyone link", async () => {
   const dir = await tempDir();
   const a = await openStore(dir, { secret: "old-secret-0123456789" });
-  a.setApiKey(1, "KEY-ONE-0123456789");
-  a.setApiKey(2, "KEY-TWO-0123456789");
-  a.updateChat(3, { lang: "en" });
+  await a.setApiKey(1, "KEY-ONE-0123456789");
+  await a.setApiKey(2, "KEY-TWO-0123456789");
+  await a.updateChat(3, { lang: "en" });
   await a.close();
 
   const b = await openStore(dir, { secret: "new-secret-0123456789" });
   const lost = await verifyStoreSecret(b, { secret: "new-secret-0123456789", generated: false }, { reset: true, dataDir: dir, logger: silentLogger });
   expect(lost.sort()).toEqual([1, 2]);
   expect(b.secretMatches()).toBe(true);
-  expect(b.getChat(1)).toMatchObject({ keyLost: true, awaitingKey: true });
-  expect(b.getChat(1)!.apiKeyEnc).toBeUndefined();
-  expect(b.linkedChats()).toEqual([]);
-  b.setApiKey(1, "KEY-ONE-0123456789");
-  b.setApiKey(3, "KEY-THREE-0123456789");
-  expect(b.getChat(1)!.keyLost).toBeUndefined();
-  expect(b.getApiKey(3)).toBe("KEY-THREE-0123456789");
+  expect(await b.getChat(1)).toMatchObject({ keyLost: true, awaitingKey: true });
+  expect((await b.getChat(1))!.apiKeyEnc).toBeUndefined();
+  expect(await b.linkedChats()).toEqual([]);
+  await b.setApiKey(1, "KEY-ONE-0123456789");
+  await b.setApiKey(3, "KEY-THREE-0123456789");
+  expect((await b.getChat(1))!.keyLost).toBeUndefined();
+  expect(await b.getApiKey(3)).toBe("KEY-THREE-0123456789");
   await b.close();
   expect(JSON.parse(await readFile(join(dir, "store", "meta.json"), "utf8")).keyCheck).toBeTypeOf("string");
 
   // The new secret is the store's now: a restart needs no setting.
   const c = await openStore(dir, { secret: "new-secret-0123456789" });
   expect(await verifyStoreSecret(c, { secret: "x", generated: false }, { reset: false, dataDir: dir, logger: silentLogger })).toEqual([]);
-  expect(c.getApiKey(1)).toBe("KEY-ONE-0123456789");
+  expect(await c.getApiKey(1)).toBe("KEY-ONE-0123456789");
 });

@@ -11,7 +11,7 @@ import { writeFileSync } from "node:fs";
 import { Writable } from "node:stream";
 import { afterEach, expect, it, vi } from "vitest";
 import { createLogger } from "../../src/logger.js";
-import { Store } from "../../src/store/store.js";
+import { FileStore } from "../../src/store/store.js";
 import { StoreFile } from "../../src/store/shards.js";
 import { makeWorld, STORE_SECRET, type World } from "../support/world.js";
 
@@ -38,7 +38,7 @@ it("a failing store turns /healthz red, logs an error, refuses money actions wit
   const url = w.app.http()!.url;
   const u = await w.linkedUser({ languageCode: "id" });
   await u.sendCommand("beli", "S10 081234567890");
-  const [draft] = w.store.listTxByChat(u.chatId).items;
+  const [draft] = (await w.store.listTxByChat(u.chatId)).items;
   expect(draft!.status).toBe("draft");
 
   // The disk fills up; a background change (the chat switches to English) fails to reach it.
@@ -73,7 +73,7 @@ it("a failing store turns /healthz red, logs an error, refuses money actions wit
   await refused(() => u.sendCommand("transfer"));
   await refused(() => u.sendCommand("deposit"));
   expect(w.sandbox.calls(CREATE)).toHaveLength(0);
-  expect(w.store.getTx(draft!.refId)!.status).toBe("draft");
+  expect((await w.store.getTx(draft!.refId))!.status).toBe("draft");
 
   // The disk frees up: the next retry on the clock writes everything, health is green again.
   full.mockRestore();
@@ -88,16 +88,16 @@ it("a failing store turns /healthz red, logs an error, refuses money actions wit
 
   // Nothing was lost: what changed while the disk was full survives a restart.
   await w.restart();
-  expect(w.store.getChat(u.chatId)!.lang).toBe("en");
-  expect(w.store.getApiKey(other.chatId)).toBe(w.demoKey);
-  expect(w.store.getTx(draft!.refId)!.status).not.toBe("draft");
+  expect((await w.store.getChat(u.chatId))!.lang).toBe("en");
+  expect(await w.store.getApiKey(other.chatId)).toBe(w.demoKey);
+  expect((await w.store.getTx(draft!.refId))!.status).not.toBe("draft");
 });
 
 it("a write that fails part-way leaves the previous file intact and readable after a restart", async () => {
   w = await makeWorld();
   const u = await w.linkedUser({ languageCode: "en" });
   await u.sendCommand("topup", "S10 081234567890");
-  const [draft] = w.store.listTxByChat(u.chatId).items;
+  const [draft] = (await w.store.listTxByChat(u.chatId)).items;
   await w.store.flush();
   const storeDir = join(w.dir, "store");
   const files = (await readdir(storeDir)).filter((n) => /^tx-\d+\.json$/.test(n));
@@ -118,10 +118,10 @@ it("a write that fails part-way leaves the previous file intact and readable aft
   await cp(storeDir, join(crashed, "store"), { recursive: true });
   for (const [name, text] of before) expect(await readFile(join(storeDir, name), "utf8")).toBe(text);
   vi.restoreAllMocks();
-  const reopened = await Store.open({ dir: crashed, secret: STORE_SECRET });
+  const reopened = await FileStore.open({ dir: crashed, secret: STORE_SECRET });
   try {
-    expect(reopened.getTx(draft!.refId)!.status).toBe("draft");
-    expect(reopened.getApiKey(u.chatId)).toBe(w.demoKey);
+    expect((await reopened.getTx(draft!.refId))!.status).toBe("draft");
+    expect(await reopened.getApiKey(u.chatId)).toBe(w.demoKey);
   } finally {
     await reopened.close();
     await rm(crashed, { recursive: true, force: true });

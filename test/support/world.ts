@@ -12,7 +12,7 @@ import type { BotDeps } from "../../src/bot/context.js";
 import { loadConfig } from "../../src/config.js";
 import { silentLogger, type Logger } from "../../src/logger.js";
 import { createSandbox, DEMO_KEY, type Sandbox, type SandboxOptions } from "../../src/sandbox/index.js";
-import type { Store } from "../../src/store/store.js";
+import { FileStore, type Store } from "../../src/store/store.js";
 import type { UpstreamClient } from "../../src/upstream/client.js";
 import type { StatusWatcher, WatcherOptions } from "../../src/watch/watcher.js";
 import type { BalanceAlertsOptions } from "../../src/watch/alerts.js";
@@ -27,6 +27,8 @@ export interface World {
   fake: FakeBotApi;
   sandbox: Sandbox;
   store: Store;
+  /** The same store as FileStore, for what only it has (sweep); the world runs on one. */
+  fileStore: FileStore;
   upstream: UpstreamClient;
   deps: BotDeps;
   bot: AppBot;
@@ -94,7 +96,7 @@ export async function makeWorld(opts: WorldOptions = {}): Promise<World> {
       pace: { perSecond: opts.broadcast?.perSecond ?? 25 },
       paceAnswers: opts.paceAnswers ?? false,
     });
-    if (opts.watcher) app.watcher.start();
+    if (opts.watcher) await app.watcher.start();
     return app;
   };
   const stopServices = () => built.stop();
@@ -109,6 +111,10 @@ export async function makeWorld(opts: WorldOptions = {}): Promise<World> {
       return built;
     },
     get store() {
+      return built.store;
+    },
+    get fileStore() {
+      if (!(built.store instanceof FileStore)) throw new Error("this test needs the file store");
       return built.store;
     },
     get upstream() {
@@ -127,8 +133,8 @@ export async function makeWorld(opts: WorldOptions = {}): Promise<World> {
     user: (u) => makeUser({ handleUpdate: (update) => world.bot.handleUpdate(update) }, fake, { clock, ...u }),
     async linkedUser(u = {}) {
       const person = world.user(u);
-      world.store.updateChat(person.chatId, { lang: u.languageCode === "en" ? "en" : "id" });
-      world.store.setApiKey(person.chatId, u.key ?? DEMO_KEY);
+      await world.store.updateChat(person.chatId, { lang: u.languageCode === "en" ? "en" : "id" });
+      await world.store.setApiKey(person.chatId, u.key ?? DEMO_KEY);
       return person;
     },
     async restart() {

@@ -34,7 +34,7 @@ async function nextRound(): Promise<void> {
 
 async function watchedUser(threshold: number | undefined, lang: "id" | "en" = "en"): Promise<FakeUser> {
   const u = await w.linkedUser({ languageCode: lang });
-  if (threshold !== undefined) w.store.updateChat(u.chatId, { alertThreshold: threshold });
+  if (threshold !== undefined) await w.store.updateChat(u.chatId, { alertThreshold: threshold });
   return u;
 }
 
@@ -56,7 +56,7 @@ describe("BalanceAlerts", () => {
     expect(alertsTo(u)).toHaveLength(1);
     expect(alertsTo(u)[0]).toContain("Rp50.000");
     expect(alertsTo(u)[0]).toContain("Rp100.000");
-    expect(w.store.getChat(u.chatId)!.alertFired).toBe(true);
+    expect((await w.store.getChat(u.chatId))!.alertFired).toBe(true);
     const alert = w.fake.sentTo(u.chatId).at(-1)!;
     expect(alert.payload.reply_markup).toMatchObject({ inline_keyboard: [[{ callback_data: "menu:deposit" }, { callback_data: "menu:alerts" }]] });
 
@@ -67,13 +67,13 @@ describe("BalanceAlerts", () => {
 
     w.sandbox.setBalance(w.demoKey, 100_000); // at the threshold counts as recovered
     await nextRound();
-    expect(w.store.getChat(u.chatId)!.alertFired).toBe(false);
+    expect((await w.store.getChat(u.chatId))!.alertFired).toBe(false);
     expect(alertsTo(u)).toHaveLength(1);
 
     w.sandbox.setBalance(w.demoKey, 99_999);
     await nextRound();
     expect(alertsTo(u)).toHaveLength(2);
-    expect(w.store.getChat(u.chatId)!.alertFired).toBe(true);
+    expect((await w.store.getChat(u.chatId))!.alertFired).toBe(true);
   });
 
   it("checks after a purchase, once for a burst (debounced)", async () => {
@@ -89,7 +89,7 @@ describe("BalanceAlerts", () => {
     expect(alertsTo(u)[0]).toContain("Saldo menipis");
 
     // A later purchase checks again, but the dip was already told.
-    alerts.afterCreate(tx(u.chatId));
+    await alerts.afterCreate(tx(u.chatId));
     await w.clock.advance(10_000);
     await settle(alerts.idle());
     expect(profileCalls()).toBe(before + 2);
@@ -100,9 +100,9 @@ describe("BalanceAlerts", () => {
     const watched = await watchedUser(2_000_000);
     const plain = await watchedUser(undefined);
     const inactive = await watchedUser(2_000_000);
-    w.store.updateChat(inactive.chatId, { inactive: true });
+    await w.store.updateChat(inactive.chatId, { inactive: true });
     const before = profileCalls();
-    alerts.afterCreate(tx(plain.chatId));
+    await alerts.afterCreate(tx(plain.chatId));
     await w.clock.advance(10_000);
     expect(await alerts.runRound()).toEqual(["alerted"]);
     expect(profileCalls()).toBe(before + 1);
@@ -116,7 +116,7 @@ describe("BalanceAlerts", () => {
     w.sandbox.fault("/get_profile", "html502");
     expect(await alerts.runRound()).toEqual(["error"]);
     expect(alertsTo(u)).toHaveLength(0);
-    expect(w.store.getChat(u.chatId)!.alertFired).toBeUndefined();
+    expect((await w.store.getChat(u.chatId))!.alertFired).toBeUndefined();
     expect(await alerts.runRound()).toEqual(["alerted"]);
     expect(alertsTo(u)).toHaveLength(1);
   });
@@ -127,8 +127,8 @@ describe("BalanceAlerts", () => {
     w.fake.failNext("sendMessage", TelegramErrors.internal(), { chatId: u.chatId });
     w.fake.failNext("sendMessage", TelegramErrors.blocked(), { chatId: blocked.chatId });
     await alerts.runRound();
-    expect(w.store.getChat(u.chatId)!.alertFired).toBeFalsy();
-    expect(w.store.getChat(blocked.chatId)!.inactive).toBe(true);
+    expect((await w.store.getChat(u.chatId))!.alertFired).toBeFalsy();
+    expect((await w.store.getChat(blocked.chatId))!.inactive).toBe(true);
 
     await alerts.runRound();
     expect(alertsTo(u)).toHaveLength(1);

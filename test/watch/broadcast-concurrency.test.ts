@@ -90,7 +90,7 @@ async function settle<T>(p: Promise<T>, stepMs = 100): Promise<T> {
   return p;
 }
 
-const state = () => w.store.getMeta<BroadcastState>(BROADCAST_META_KEY)!;
+const state = async () => (await w.store.getMeta<BroadcastState>(BROADCAST_META_KEY))!;
 const delivered = (chatId: number): RecordedCall[] =>
   w.fake.sentTo(chatId).filter((c) => c.method === "sendMessage");
 const sorted = (xs: readonly number[]) => [...xs].sort((x, y) => x - y);
@@ -106,17 +106,17 @@ describe("Broadcaster with several sends in flight", () => {
     await vi.waitFor(() => expect(gate.held.size).toBe(4));
     expect(heldIds()).toEqual(ids.slice(0, 4));
     await w.store.flush();
-    expect(sorted(state().inFlight!)).toEqual(ids.slice(0, 4));
+    expect(sorted((await state()).inFlight!)).toEqual(ids.slice(0, 4));
 
     // Answers out of order: the cursor waits for the first, the rest are "done ahead".
     gate.release(ids[2]!);
     gate.release(ids[1]!);
     await vi.waitFor(() => expect(gate.held.size).toBe(4));
-    expect(state()).toMatchObject({ doneThrough: null, doneAhead: [ids[1], ids[2]], sent: 2 });
+    expect(await state()).toMatchObject({ doneThrough: null, doneAhead: [ids[1], ids[2]], sent: 2 });
     expect(heldIds()).toEqual([ids[0], ids[3], ids[4], ids[5]]);
     gate.release(ids[0]!);
-    await vi.waitFor(() => expect(state().doneThrough).toBe(ids[2]));
-    expect(state().doneAhead).toBeUndefined();
+    await vi.waitFor(async () => expect((await state()).doneThrough).toBe(ids[2]));
+    expect((await state()).doneAhead).toBeUndefined();
 
     for (let i = 0; i < 20 && b.delivering; i++) {
       gate.releaseAll();
@@ -124,8 +124,8 @@ describe("Broadcaster with several sends in flight", () => {
     }
     await settle(b.idle());
     for (const id of ids) expect(delivered(id)).toHaveLength(1);
-    expect(state()).toMatchObject({ status: "done", sent: 10, uncertain: 0 });
-    expect(state().inFlight).toBeUndefined();
+    expect(await state()).toMatchObject({ status: "done", sent: 10, uncertain: 0 });
+    expect((await state()).inFlight).toBeUndefined();
   });
 
   it("after a crash with N in flight: those N are uncertain and not sent again, answers recorded out of order are kept", async () => {
@@ -139,21 +139,21 @@ describe("Broadcaster with several sends in flight", () => {
     await vi.waitFor(() => expect(gate.held.size).toBe(4));
     await w.store.flush();
     // What the disk holds at this moment; a crash now leaves exactly this.
-    const atCrash = structuredClone(state());
+    const atCrash = structuredClone(await state());
     expect(atCrash).toMatchObject({ doneThrough: null, doneAhead: [ids[1], ids[2]], sent: 2 });
     expect(sorted(atCrash.inFlight!)).toEqual([ids[0], ids[3], ids[4], ids[5]]);
 
     // The held requests did reach Telegram (the worst case for duplicates); then the process "dies".
     gate.releaseAll(true);
     await b.stop();
-    w.store.setMeta(BROADCAST_META_KEY, atCrash);
+    await w.store.setMeta(BROADCAST_META_KEY, atCrash);
     await w.restart();
     b = broadcaster(4);
     expect(await b.resume()).toBe(true);
     await settle(b.idle());
 
     for (const id of ids) expect(delivered(id), `chat ${id}`).toHaveLength(1);
-    expect(state()).toMatchObject({ status: "done", sent: 8, uncertain: 4 });
+    expect(await state()).toMatchObject({ status: "done", sent: 8, uncertain: 4 });
     expect(w.fake.textOf(w.fake.sentTo(ADMIN).at(-1)!)).toContain("4 chat(s) were being sent to");
   });
 
@@ -166,8 +166,8 @@ describe("Broadcaster with several sends in flight", () => {
     await b.start(ADMIN, "en", TEXT);
     await settle(b.idle());
     for (const u of users) expect(delivered(u.chatId)).toHaveLength(u === users[5] ? 0 : 1);
-    expect(state()).toMatchObject({ status: "done", sent: 7, blocked: 1, failed: 0, uncertain: 0 });
-    expect(w.store.getChat(users[5]!.chatId)!.inactive).toBe(true);
+    expect(await state()).toMatchObject({ status: "done", sent: 7, blocked: 1, failed: 0, uncertain: 0 });
+    expect((await w.store.getChat(users[5]!.chatId))!.inactive).toBe(true);
   });
 
   it("a stuck request holds the cursor: no send starts more than 64 places past it, then all go on", async () => {
@@ -181,15 +181,15 @@ describe("Broadcaster with several sends in flight", () => {
       for (const id of heldIds()) if (id !== ids[0]) gate.release(id);
       await new Promise((r) => setTimeout(r, 1));
       await (w.clock as ManualClock).advance(200);
-      if (state().doneAhead?.length === 63 && gate.held.size === 1) break;
+      if ((await state()).doneAhead?.length === 63 && gate.held.size === 1) break;
     }
-    expect(state().doneAhead).toHaveLength(63); // indices 1..63
-    expect(state().doneThrough).toBeNull();
+    expect((await state()).doneAhead).toHaveLength(63); // indices 1..63
+    expect((await state()).doneThrough).toBeNull();
     expect(delivered(ids[64]!)).toHaveLength(0);
     gate.releaseAll(true);
     await settle(b.idle());
     for (const id of ids) expect(delivered(id)).toHaveLength(1);
-    expect(state()).toMatchObject({ status: "done", sent: 70 });
+    expect(await state()).toMatchObject({ status: "done", sent: 70 });
   });
 });
 

@@ -39,7 +39,7 @@ const delivered = (chatId: number): RecordedCall[] =>
   w.fake.sentTo(chatId).filter((c) => c.method === "sendMessage" || c.method === "sendPhoto");
 const attempts = (chatId: number): RecordedCall[] =>
   w.fake.calls.filter((c) => c.method === "sendMessage" && c.payload.chat_id === chatId);
-const state = () => w.store.getMeta<BroadcastState>(BROADCAST_META_KEY)!;
+const state = async () => (await w.store.getMeta<BroadcastState>(BROADCAST_META_KEY))!;
 
 describe("Broadcaster", () => {
   it("waits out a 429's retry_after on the clock and gives everyone exactly one copy", async () => {
@@ -59,7 +59,7 @@ describe("Broadcaster", () => {
     // Nobody was sent anything while the flood wait ran.
     const during = w.fake.calls.filter((c) => c.method === "sendMessage" && c.seq > limited.seq && c.at < limited.at + 3000);
     expect(during).toEqual([]);
-    expect(state()).toMatchObject({ status: "done", sent: 6, failed: 0, blocked: 0, uncertain: 0 });
+    expect(await state()).toMatchObject({ status: "done", sent: 6, failed: 0, blocked: 0, uncertain: 0 });
   });
 
   it("marks 403 chats inactive and skips them next time; other errors count as failed", async () => {
@@ -71,10 +71,10 @@ describe("Broadcaster", () => {
     const b = w.deps.broadcaster!;
     await b.start(ADMIN, "en", TEXT);
     await settle(b.idle());
-    expect(state()).toMatchObject({ sent: 2, failed: 1, blocked: 2 });
-    expect(w.store.getChat(blocked.chatId)!.inactive).toBe(true);
-    expect(w.store.getChat(gone.chatId)!.inactive).toBe(true);
-    expect(w.store.getChat(e.chatId)!.inactive).toBeUndefined();
+    expect(await state()).toMatchObject({ sent: 2, failed: 1, blocked: 2 });
+    expect((await w.store.getChat(blocked.chatId))!.inactive).toBe(true);
+    expect((await w.store.getChat(gone.chatId))!.inactive).toBe(true);
+    expect((await w.store.getChat(e.chatId))!.inactive).toBeUndefined();
     const summary = w.fake.textOf(w.fake.sentTo(ADMIN).filter((m) => m.method === "sendMessage").at(-1)!);
     expect(summary).toContain("2 sent, 1 failed, 2 blocked");
 
@@ -116,17 +116,17 @@ describe("Broadcaster", () => {
     await b.start(ADMIN, "en", TEXT);
     // Without clock time the pacer lets 25 messages out (progress + 24 copies), then waits.
     await vi.waitFor(() => expect(users.filter((u) => delivered(u.chatId).length > 0)).toHaveLength(24));
-    const progressId = state().progressMessageId;
+    const progressId = (await state()).progressMessageId;
     await w.restart();
-    expect(state()).toMatchObject({ status: "running", sent: 24 });
-    expect(state().pending).toBeUndefined();
+    expect(await state()).toMatchObject({ status: "running", sent: 24 });
+    expect((await state()).pending).toBeUndefined();
 
     const again = w.deps.broadcaster!;
-    expect(again.isRunning()).toBe(true);
+    expect(await again.isRunning()).toBe(true);
     expect(await again.resume()).toBe(true);
     await settle(again.idle());
     for (const u of users) expect(delivered(u.chatId)).toHaveLength(1);
-    expect(state()).toMatchObject({ status: "done", sent: 40, uncertain: 0, progressMessageId: progressId });
+    expect(await state()).toMatchObject({ status: "done", sent: 40, uncertain: 0, progressMessageId: progressId });
     expect(w.fake.sentTo(ADMIN).filter((c) => c.method === "sendMessage")).toHaveLength(2); // progress + summary
   });
 
@@ -138,13 +138,13 @@ describe("Broadcaster", () => {
     await b.stop();
     // What a crash between "pending flushed" and the answer leaves behind: the next chat in flight.
     const inFlight = users[24]!.chatId;
-    w.store.setMeta(BROADCAST_META_KEY, { ...state(), pending: inFlight });
+    await w.store.setMeta(BROADCAST_META_KEY, { ...await state(), pending: inFlight });
     await w.restart();
     await w.deps.broadcaster!.resume();
     await settle(w.deps.broadcaster!.idle());
     expect(attempts(inFlight)).toHaveLength(0);
     for (const u of users) if (u.chatId !== inFlight) expect(delivered(u.chatId)).toHaveLength(1);
-    expect(state()).toMatchObject({ status: "done", sent: 29, uncertain: 1 });
+    expect(await state()).toMatchObject({ status: "done", sent: 29, uncertain: 1 });
     expect(w.fake.textOf(w.fake.sentTo(ADMIN).at(-1)!)).toContain("1 chat(s) were being sent to");
   });
 
@@ -154,7 +154,7 @@ describe("Broadcaster", () => {
     expect((await b.start(ADMIN, "en", TEXT)).ok).toBe(true);
     expect(await b.start(ADMIN, "en", { kind: "text", text: "again" })).toEqual({ ok: false, reason: "running" });
     await settle(b.idle());
-    expect(b.isRunning()).toBe(false);
+    expect(await b.isRunning()).toBe(false);
 
     await w.close();
     w = await makeWorld({ adminIds: [ADMIN] });
@@ -182,12 +182,12 @@ describe("Broadcaster", () => {
     await b.start(ADMIN, "en", TEXT);
     await vi.waitFor(() => expect(attempts(users[1]!.chatId)).toHaveLength(1));
     await w.restart();
-    expect(state()).toMatchObject({ sent: 1, doneThrough: users[0]!.chatId });
-    expect(state().pending).toBeUndefined();
+    expect(await state()).toMatchObject({ sent: 1, doneThrough: users[0]!.chatId });
+    expect((await state()).pending).toBeUndefined();
     await w.deps.broadcaster!.resume();
     await settle(w.deps.broadcaster!.idle());
     for (const u of users) expect(delivered(u.chatId)).toHaveLength(1);
-    expect(state()).toMatchObject({ status: "done", sent: 4, uncertain: 0 });
+    expect(await state()).toMatchObject({ status: "done", sent: 4, uncertain: 0 });
   });
 });
 

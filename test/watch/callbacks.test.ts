@@ -32,7 +32,7 @@ async function linked(world: World, lang: "id" | "en" = "id"): Promise<{ u: Fake
   const u = await world.linkedUser({ languageCode: lang });
   const { username } = await world.upstream.getProfile(world.demoKey);
   const token = `tok${u.chatId}abcdefghijklmnopqrstu`;
-  world.store.updateChat(u.chatId, { providerUsername: username, callbackToken: token });
+  await world.store.updateChat(u.chatId, { providerUsername: username, callbackToken: token });
   return { u, token, signature: callbackSignature(username) };
 }
 
@@ -62,14 +62,14 @@ describe("provider callbacks: POST /provider/<token>", () => {
     expect(res.status).toBe(200);
     await run(w, 1_000); // well before the first poll (5 s)
     expect(statusCalls(w)).toBe(1);
-    expect(w.store.getTx(tx.refId)!.status).toBe("success");
+    expect((await w.store.getTx(tx.refId))!.status).toBe("success");
     expect(success(w, u.chatId, tx.refId)).toHaveLength(1);
 
     await run(w, 3600_000);
     expect(statusCalls(w)).toBe(1);
     expect(success(w, u.chatId, tx.refId)).toHaveLength(1);
 
-    expect(w.store.getChat(u.chatId)!.callbacksLastAt).toBeTypeOf("number");
+    expect((await w.store.getChat(u.chatId))!.callbacksLastAt).toBeTypeOf("number");
     await u.sendCommand("saldo");
     expect(u.lastReply()).toMatch(/Callback: berfungsi, terakhir \d{2}\.\d{2} WIB/);
   });
@@ -87,7 +87,7 @@ describe("provider callbacks: POST /provider/<token>", () => {
     expect(statusCalls(w)).toBe(0);
     expect(log).toContain("provider callback refused: signature");
     expect(log).not.toContain(tx.refId);
-    expect(w.store.getChat(u.chatId)!.callbacksLastAt).toBeUndefined();
+    expect((await w.store.getChat(u.chatId))!.callbacksLastAt).toBeUndefined();
   });
 
   it("unknown token: 404 that looks like any unknown path", async () => {
@@ -124,7 +124,7 @@ describe("provider callbacks: POST /provider/<token>", () => {
     expect((await post(url, token, prepaidCallback(tx.refId, tx.upstreamId, "success"), signature)).status).toBe(200);
     await run(w, 1_000);
     expect(statusCalls(w)).toBe(1);
-    expect(w.store.getTx(tx.refId)!.status).toBe("pending");
+    expect((await w.store.getTx(tx.refId))!.status).toBe("pending");
     expect(noticesAbout(w, u.chatId, tx.refId)).toHaveLength(0);
 
     // It really settles later: the poll tells it, once (a chat whose callbacks work: at 1 min of age).
@@ -171,7 +171,7 @@ describe("provider callbacks: POST /provider/<token>", () => {
     const body = { event: "deposit", status: "processing", data: { id: dep.upstreamId, nominal: "50000", get_balance: "49650", status: "processing" } };
     expect((await post(url, token, body, signature)).status).toBe(200);
     await run(w, 1_000);
-    expect(w.store.getTx(dep.refId)!.status).toBe("processing");
+    expect((await w.store.getTx(dep.refId))!.status).toBe("processing");
     const notice = w.fake
       .sentTo(u.chatId)
       .filter((c) => c.method === "sendMessage" && String(c.payload.text).includes("Pembayaran deposit diterima"));
@@ -262,10 +262,10 @@ describe("what counts as working callbacks", () => {
     const { u, token, signature } = await linked(w);
     expect((await post(url, token, { event: "x", status: "success", data: {} }, signature)).status).toBe(200);
     expect((await post(url, token, prepaidCallback("TPNOSUCHREF000", "999999"), signature)).status).toBe(200);
-    expect(w.store.getChat(u.chatId)!.callbacksLastAt).toBeUndefined();
+    expect((await w.store.getChat(u.chatId))!.callbacksLastAt).toBeUndefined();
     const tx = await pendingPrepaid(w, u.chatId, "081234567890");
     expect((await post(url, token, prepaidCallback(tx.refId, tx.upstreamId, "pending"), signature)).status).toBe(200);
-    expect(w.store.getChat(u.chatId)!.callbacksLastAt).toBeDefined();
+    expect((await w.store.getChat(u.chatId))!.callbacksLastAt).toBeDefined();
   });
 });
 
@@ -287,7 +287,7 @@ describe("the sandbox sends callbacks", () => {
     w.sandbox.payDeposit(dep.upstreamId!);
     await w.sandbox.callbacksIdle();
     await run(w, 500);
-    expect(w.store.getTx(dep.refId)!.status).toBe("processing");
+    expect((await w.store.getTx(dep.refId))!.status).toBe("processing");
     expect(noticesAbout(w, u.chatId, dep.refId).filter((t) => t.includes("Pembayaran deposit diterima"))).toHaveLength(1);
     expect(statusCalls(w, dep.upstreamId)).toBe(1);
   });
@@ -302,7 +302,7 @@ describe("the sandbox sends callbacks", () => {
     await budi.sendText(sandbox.demoKey);
     await budi.sendCommand("beli", "S10 081234567890");
     await budi.pressButton(/Konfirmasi/);
-    const [tx] = w.store.listTxByChat(budi.chatId).items;
+    const [tx] = (await w.store.listTxByChat(budi.chatId)).items;
     expect(tx!.status).toBe("pending");
     return { w, sandbox, budi, tx: tx! };
   }
@@ -402,7 +402,7 @@ describe("polling of a chat whose callbacks work (the safety net backs off, neve
     // provider does not know it (yet), so no callback can come for it.
     const refId = "PPUNKNOWN0001";
     const sent = await w.bot.api.sendMessage(u.chatId, "❓ unknown");
-    const tx = w.store.createTx({ refId, chatId: u.chatId, kind: "prepaid", status: "unknown", code: "S10", title: "Pulsa 10rb", target: "081234567890", amount: 10_500, messageId: sent.message_id });
+    const tx = await w.store.createTx({ refId, chatId: u.chatId, kind: "prepaid", status: "unknown", code: "S10", title: "Pulsa 10rb", target: "081234567890", amount: 10_500, messageId: sent.message_id });
     w.deps.events.emit("created", tx);
     await run(w, 60_000);
     expect(statusCalls(w, refId)).toBeGreaterThanOrEqual(10); // every 5 s by our reference, as in any chat

@@ -12,9 +12,9 @@ const MIN = 60 * S;
 
 /** The store as a crash would leave it: the notice marker saved, the outcome not yet recorded. */
 async function crashLeftMarker(refId: string): Promise<void> {
-  const tx = w.store.getTx(refId)!;
+  const tx = (await w.store.getTx(refId))!;
   const watch = { ...tx.watch, notified: "pending", announcing: "success" } as WatchState;
-  w.store.updateTx(refId, { status: "pending", watch });
+  await w.store.updateTx(refId, { status: "pending", watch });
   await w.store.flush();
   await w.restart();
 }
@@ -29,8 +29,8 @@ describe("status watcher: exactly-once notices across crashes and Telegram error
 
     await crashLeftMarker(tx.refId);
     await run(w, 5 * MIN);
-    expect(w.store.getTx(tx.refId)).toMatchObject({ status: "success", watch: { notified: "success" } });
-    expect(w.store.getTx(tx.refId)!.watch).not.toHaveProperty("announcing");
+    expect(await w.store.getTx(tx.refId)).toMatchObject({ status: "success", watch: { notified: "success" } });
+    expect((await w.store.getTx(tx.refId))!.watch).not.toHaveProperty("announcing");
     expect(noticesAbout(w, u.chatId, tx.refId)).toHaveLength(1);
     expect(w.fake.message(u.chatId, tx.messageId!)!.text).toContain("Berhasil");
   });
@@ -41,10 +41,10 @@ describe("status watcher: exactly-once notices across crashes and Telegram error
     const tx = await pendingPrepaid(w, u.chatId, "081234567890");
     await crashLeftMarker(tx.refId); // marker saved, nothing sent (the check was never reached)
     await run(w, 5 * MIN);
-    expect(w.store.getTx(tx.refId)!.status).toBe("success");
+    expect((await w.store.getTx(tx.refId))!.status).toBe("success");
     const original = w.fake.message(u.chatId, tx.messageId!)!;
     expect(original.edited).toBe(true);
-    expect(original.text).toContain(w.store.getTx(tx.refId)!.sn!);
+    expect(original.text).toContain((await w.store.getTx(tx.refId))!.sn!);
     expect(noticesAbout(w, u.chatId, tx.refId)).toHaveLength(0);
   });
 
@@ -52,10 +52,10 @@ describe("status watcher: exactly-once notices across crashes and Telegram error
     w = await makeWorld({ watcher: { firstCheckMs: 60 * S } });
     const u = await w.linkedUser();
     const tx = await pendingPrepaid(w, u.chatId, "081234567890");
-    w.store.updateTx(tx.refId, { messageId: undefined });
+    await w.store.updateTx(tx.refId, { messageId: undefined });
     await crashLeftMarker(tx.refId);
     await run(w, 5 * MIN);
-    expect(w.store.getTx(tx.refId)!.status).toBe("success");
+    expect((await w.store.getTx(tx.refId))!.status).toBe("success");
     expect(noticesAbout(w, u.chatId, tx.refId)).toHaveLength(1);
   });
 
@@ -66,9 +66,9 @@ describe("status watcher: exactly-once notices across crashes and Telegram error
     w.fake.failNext("sendMessage", TelegramErrors.tooManyRequests(3), { chatId: u.chatId });
     await run(w, 10 * S);
     expect(noticesAbout(w, u.chatId, tx.refId)).toHaveLength(0);
-    expect(w.store.getTx(tx.refId)).toMatchObject({ status: "pending" });
+    expect(await w.store.getTx(tx.refId)).toMatchObject({ status: "pending" });
     await run(w, 1 * MIN);
-    expect(w.store.getTx(tx.refId)).toMatchObject({ status: "success", watch: { notified: "success" } });
+    expect(await w.store.getTx(tx.refId)).toMatchObject({ status: "success", watch: { notified: "success" } });
     expect(noticesAbout(w, u.chatId, tx.refId)).toHaveLength(1);
     await run(w, 30 * MIN);
     expect(noticesAbout(w, u.chatId, tx.refId)).toHaveLength(1);
@@ -80,9 +80,9 @@ describe("status watcher: exactly-once notices across crashes and Telegram error
     const tx = await pendingPrepaid(w, u.chatId, "081234567890");
     w.fake.failNext("sendMessage", TelegramErrors.internal(), { chatId: u.chatId });
     await run(w, 10 * S);
-    expect(w.store.getTx(tx.refId)!.status).toBe("pending"); // marker kept, outcome not yet recorded
+    expect((await w.store.getTx(tx.refId))!.status).toBe("pending"); // marker kept, outcome not yet recorded
     await run(w, 1 * MIN);
-    expect(w.store.getTx(tx.refId)).toMatchObject({ status: "success", watch: { notified: "success" } });
+    expect(await w.store.getTx(tx.refId)).toMatchObject({ status: "success", watch: { notified: "success" } });
     expect(w.fake.message(u.chatId, tx.messageId!)!.text).toContain("Berhasil");
     expect(noticesAbout(w, u.chatId, tx.refId).length).toBeLessThanOrEqual(1);
   });

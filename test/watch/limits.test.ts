@@ -38,19 +38,23 @@ function makeWatcher(upstream: StatusApi, options: Partial<WatcherOptions>): Sta
 }
 
 /** Pending prepaid records (provider ids "<prefix>-<n>") for a chat. */
-function pendingRecords(chatId: number, prefix: string, n: number): TxRecord[] {
-  return Array.from({ length: n }, (_, i) =>
-    w.store.createTx({
-      refId: `TP260115${prefix}${String(i).padStart(4, "0")}`,
-      chatId,
-      kind: "prepaid",
-      status: "pending",
-      upstreamId: `${prefix}-${i}`,
-      code: "S10",
-      target: "081234567890",
-      amount: 10_500,
-    }),
-  );
+async function pendingRecords(chatId: number, prefix: string, n: number): Promise<TxRecord[]> {
+  const out: TxRecord[] = [];
+  for (let i = 0; i < n; i++) {
+    out.push(
+      await w.store.createTx({
+        refId: `TP260115${prefix}${String(i).padStart(4, "0")}`,
+        chatId,
+        kind: "prepaid",
+        status: "pending",
+        upstreamId: `${prefix}-${i}`,
+        code: "S10",
+        target: "081234567890",
+        amount: 10_500,
+      }),
+    );
+  }
+  return out;
 }
 
 describe("status watcher: per-key rate cap and isolation", () => {
@@ -76,14 +80,14 @@ describe("status watcher: per-key rate cap and isolation", () => {
       for (let n = 0; n < 15; n++) {
         const refId = `TP260115K${i}N${String(n).padStart(3, "0")}`;
         const r = await w.upstream.createTransaction(key, { code: "S5", reffId: refId, target: `0812000${i}${String(n).padStart(4, "1")}`, limitPrice: 50_000 });
-        watcher.track(w.store.createTx({ refId, chatId: u.chatId, kind: "prepaid", status: "pending", upstreamId: r.id, code: "S5", target: r.target, amount: r.price }));
+        watcher.track(await w.store.createTx({ refId, chatId: u.chatId, kind: "prepaid", status: "pending", upstreamId: r.id, code: "S5", target: r.target, amount: r.price }));
         refs.push(refId);
       }
     }
-    watcher.start();
+    await watcher.start();
     await runFor(w.clock, watcher, 10 * MIN);
 
-    for (const ref of refs) expect(w.store.getTx(ref)!.status).toBe("success");
+    for (const ref of refs) expect((await w.store.getTx(ref))!.status).toBe("success");
     expect(calls.length).toBeGreaterThanOrEqual(45);
     expect(w.sandbox.calls("/transaksi/status")).toHaveLength(calls.length);
     for (const key of keys) {
@@ -136,11 +140,11 @@ describe("status watcher: per-key rate cap and isolation", () => {
     } as unknown as StatusApi;
     watcher = makeWatcher(upstream, { concurrency: 4, perKeyConcurrency: 2, perKeyPerSecond: 5 });
 
-    const fastTx = pendingRecords(fast.chatId, "FAST", 6);
-    pendingRecords(slow.chatId, "SLOW", 6);
-    pendingRecords(failing.chatId, "DOWN", 10);
-    pendingRecords(buggy.chatId, "BUGY", 1);
-    watcher.start(); // picks them up from the store: first checks 5 s after creation
+    const fastTx = await pendingRecords(fast.chatId, "FAST", 6);
+    await pendingRecords(slow.chatId, "SLOW", 6);
+    await pendingRecords(failing.chatId, "DOWN", 10);
+    await pendingRecords(buggy.chatId, "BUGY", 1);
+    await watcher.start(); // picks them up from the store: first checks 5 s after creation
 
     // Step the clock without waiting for the held calls (they never finish on their own).
     const step = async (ms: number) => {
@@ -157,7 +161,7 @@ describe("status watcher: per-key rate cap and isolation", () => {
     expect(at["SLOW-KEY"]).toHaveLength(2);
     // Fast checks kept their own schedule (6 transactions x checks at 5, 15, 35, 75, 155, 315 s...).
     expect(at["FAST-KEY"]!.length).toBeGreaterThanOrEqual(6 * 6);
-    for (const tx of fastTx) expect(w.store.getTx(tx.refId)!.watch!.attempts).toBeGreaterThanOrEqual(6);
+    for (const tx of fastTx) expect((await w.store.getTx(tx.refId))!.watch!.attempts).toBeGreaterThanOrEqual(6);
     // The failing key backed off: far fewer calls than 10 transactions on their normal schedule.
     expect(at["DOWN-KEY"]!.length).toBeLessThan(25);
     expect(at["DOWN-KEY"]!.length).toBeGreaterThan(2);
@@ -179,11 +183,11 @@ describe("status watcher: per-key rate cap and isolation", () => {
       },
     } as unknown as StatusApi;
     for (let i = 0; i < 10_000; i++) {
-      w.store.createTx({ refId: `TP260115BULK${String(i).padStart(6, "0")}`, chatId: u.chatId, kind: "prepaid", status: "pending", upstreamId: `B${i}`, amount: 1, createdAt: w.clock.now() + (i % 300) * S });
+      await w.store.createTx({ refId: `TP260115BULK${String(i).padStart(6, "0")}`, chatId: u.chatId, kind: "prepaid", status: "pending", upstreamId: `B${i}`, amount: 1, createdAt: w.clock.now() + (i % 300) * S });
     }
     watcher = makeWatcher(upstream, { perKeyPerSecond: 1000, concurrency: 50, perKeyConcurrency: 50 });
     const started = performance.now();
-    watcher.start();
+    await watcher.start();
     expect(watcher.stats().scheduled).toBe(10_000);
     expect(w.clock.pendingTimers()).toBeLessThan(10); // one timer for the earliest due time, not one per id
     await w.clock.advance(10 * S);

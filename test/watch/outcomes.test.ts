@@ -29,18 +29,18 @@ describe("status watcher: outcomes are announced once", () => {
     await run(w, 2_000);
     expect(statusCalls(w)).toBe(6);
 
-    const s = (ref: string) => w.store.getTx(ref)!;
-    expect(s(preOk.refId)).toMatchObject({ status: "success", watch: { notified: "success" } });
-    expect(s(preOk.refId).sn).toMatch(/^\d{20}$/);
-    expect(s(preBad.refId)).toMatchObject({ status: "failed", message: expect.stringContaining("nomor tujuan tidak aktif") });
-    expect(s(billOk.refId).status).toBe("success");
-    expect(s(billBad.refId).status).toBe("failed");
-    expect(s(tfOk.refId).status).toBe("success");
-    expect(s(tfBad.refId).status).toBe("failed");
+    const s = async (ref: string) => (await w.store.getTx(ref))!;
+    expect(await s(preOk.refId)).toMatchObject({ status: "success", watch: { notified: "success" } });
+    expect((await s(preOk.refId)).sn).toMatch(/^\d{20}$/);
+    expect(await s(preBad.refId)).toMatchObject({ status: "failed", message: expect.stringContaining("nomor tujuan tidak aktif") });
+    expect((await s(billOk.refId)).status).toBe("success");
+    expect((await s(billBad.refId)).status).toBe("failed");
+    expect((await s(tfOk.refId)).status).toBe("success");
+    expect((await s(tfBad.refId)).status).toBe("failed");
 
     const [okNotice] = noticesAbout(w, id, preOk.refId);
     expect(okNotice).toContain("Transaksi berhasil");
-    expect(okNotice).toContain(s(preOk.refId).sn!);
+    expect(okNotice).toContain((await s(preOk.refId)).sn!);
     // The notice is short (it replies to the original, which shows the full receipt with the price).
     expect(okNotice).not.toContain(rupiah(preOk.amount));
     expect(w.fake.message(id, preOk.messageId!)!.text).toContain(rupiah(preOk.amount));
@@ -67,13 +67,13 @@ describe("status watcher: outcomes are announced once", () => {
     const u = await w.linkedUser({ languageCode: "id" });
     await u.sendCommand("beli", "S10 081234567890");
     await u.pressButton(/Konfirmasi/);
-    const [tx] = w.store.listTxByChat(u.chatId).items;
+    const [tx] = (await w.store.listTxByChat(u.chatId)).items;
     expect(tx).toMatchObject({ status: "pending", watch: { attempts: 0, notified: "pending" } });
     const receipt = w.fake.message(u.chatId, tx!.messageId!)!;
     expect(u.buttons({ messageId: receipt.messageId })).toEqual(["🔄 Cek status"]);
 
     await run(w, 10_000);
-    expect(w.store.getTx(tx!.refId)!.status).toBe("success");
+    expect((await w.store.getTx(tx!.refId))!.status).toBe("success");
     expect(noticesAbout(w, u.chatId, tx!.refId).filter((t) => t.includes("Transaksi berhasil"))).toHaveLength(1);
     expect(w.fake.message(u.chatId, tx!.messageId!)!.text).toContain("Berhasil");
     // Status check gone; the shop actions of a successful sale instead.
@@ -96,12 +96,12 @@ describe("status watcher: outcomes are announced once", () => {
     const dep = await pendingQris(w, sari.chatId, "qris", 50_000);
 
     await run(w, 60_000);
-    expect(w.store.getTx(dep.refId)!.status).toBe("pending");
+    expect((await w.store.getTx(dep.refId))!.status).toBe("pending");
     expect(noticesAbout(w, sari.chatId, dep.refId)).toHaveLength(0);
 
     w.sandbox.payDeposit(dep.upstreamId!);
     await run(w, 5 * 60_000);
-    expect(w.store.getTx(dep.refId)).toMatchObject({ status: "processing", watch: { notified: "processing" } });
+    expect(await w.store.getTx(dep.refId)).toMatchObject({ status: "processing", watch: { notified: "processing" } });
     const processing = noticesAbout(w, sari.chatId, dep.refId);
     expect(processing).toHaveLength(1);
     expect(processing[0]).toContain("Pembayaran deposit diterima");
@@ -112,7 +112,7 @@ describe("status watcher: outcomes are announced once", () => {
 
     w.sandbox.settleDeposit(dep.upstreamId!);
     await run(w, 6 * 60_000);
-    const done = w.store.getTx(dep.refId)!;
+    const done = (await w.store.getTx(dep.refId))!;
     expect(done).toMatchObject({ status: "success", watch: { notified: "success" } });
     const notices = noticesAbout(w, sari.chatId, dep.refId);
     expect(notices).toHaveLength(2);
@@ -131,7 +131,7 @@ describe("status watcher: outcomes are announced once", () => {
     await u.pressButton(u.buttons().find((b) => /QRIS/.test(b) && !/Fast/.test(b))!);
     await u.sendText("50000");
     await u.pressButton(/Konfirmasi/);
-    return w.store.listTxByChat(u.chatId).items[0];
+    return (await w.store.listTxByChat(u.chatId)).items[0];
   }
 
   it("end to end through /deposit: the QRIS photo's caption follows the payment, its buttons go", async () => {
@@ -143,7 +143,7 @@ describe("status watcher: outcomes are announced once", () => {
 
     w.sandbox.payDeposit(tx!.upstreamId!);
     await run(w, 10_000);
-    expect(w.store.getTx(tx!.refId)!.status).toBe("processing");
+    expect((await w.store.getTx(tx!.refId))!.status).toBe("processing");
     const photo = w.fake.message(u.chatId, tx!.messageId!)!;
     expect(photo.caption).toContain("SUDAH DIBAYAR");
     // Production wiring: a paid deposit offers the instant release on the photo and on the notice.
@@ -167,7 +167,7 @@ describe("status watcher: outcomes are announced once", () => {
     await u.pressButton(/Cairkan sekarang/, { messageId: noticeId });
     await u.pressButton(/Ya, cairkan/);
     expect(u.replies().some((r) => r.includes("Deposit dicairkan"))).toBe(true);
-    expect(w.store.getTx(tx!.refId)).toMatchObject({ status: "success", detail: { instant: "done" } });
+    expect(await w.store.getTx(tx!.refId)).toMatchObject({ status: "success", detail: { instant: "done" } });
     const releases = () => w.sandbox.calls("/deposit/instant").filter((c) => c.body.action === "true");
     expect(releases()).toHaveLength(1);
     // Pressed again from the same notice: nothing is released twice.
@@ -181,7 +181,7 @@ describe("status watcher: outcomes are announced once", () => {
     const dep = await pendingQris(w, sari.chatId, "qrisfast", 20_000);
     w.sandbox.payDeposit(dep.upstreamId!);
     await run(w, 10_000);
-    expect(w.store.getTx(dep.refId)!.status).toBe("success");
+    expect((await w.store.getTx(dep.refId))!.status).toBe("success");
     const notices = noticesAbout(w, sari.chatId, dep.refId);
     expect(notices).toHaveLength(1);
     expect(notices[0]).toContain("Deposit received");

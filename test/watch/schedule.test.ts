@@ -34,7 +34,7 @@ describe("status watcher: scheduling", () => {
     await run(w, 21 * MIN);
     const young = Array.from({ length: 24 }, (_, i) => (i + 1) * 5 * S); // 5 s .. 120 s
     expect(times).toEqual([...young, 130 * S, 150 * S, 190 * S, 270 * S, 430 * S, 730 * S, 1030 * S]);
-    const watch = w.store.getTx(tx.refId)!.watch!;
+    const watch = (await w.store.getTx(tx.refId))!.watch!;
     // attempts counts the checks after the young phase (the backoff step).
     expect(watch).toMatchObject({ attempts: 8, nextCheckAt: t0 + 1330 * S });
     expect(noticesAbout(w, u.chatId, tx.refId)).toHaveLength(0);
@@ -50,7 +50,7 @@ describe("status watcher: scheduling", () => {
 
     await run(w, 40 * S); // checks at 5, 15, 35 s; next due at 75 s
     expect(times).toEqual([5 * S, 15 * S, 35 * S]);
-    expect(w.store.getTx(tx.refId)!.watch).toMatchObject({ attempts: 3, nextCheckAt: t0 + 75 * S });
+    expect((await w.store.getTx(tx.refId))!.watch).toMatchObject({ attempts: 3, nextCheckAt: t0 + 75 * S });
 
     await w.restart();
     recordCalls(w, t0, times); // the restarted app has its own upstream client
@@ -58,7 +58,7 @@ describe("status watcher: scheduling", () => {
     await run(w, 5 * MIN);
     // 75 and 155 s as planned; the sandbox settles at 180 s, seen at 315 s.
     expect(times).toEqual([5 * S, 15 * S, 35 * S, 75 * S, 155 * S, 315 * S]);
-    expect(w.store.getTx(tx.refId)).toMatchObject({ status: "success", watch: { notified: "success" } });
+    expect(await w.store.getTx(tx.refId)).toMatchObject({ status: "success", watch: { notified: "success" } });
     expect(noticesAbout(w, u.chatId, tx.refId)).toHaveLength(1);
 
     // Downtime longer than the wait: the overdue check runs at once after the restart.
@@ -66,7 +66,7 @@ describe("status watcher: scheduling", () => {
     await w.restart();
     await w.clock.advance(10 * MIN);
     await run(w, 1);
-    expect(w.store.getTx(tx2.refId)!.status).toBe("success");
+    expect((await w.store.getTx(tx2.refId))!.status).toBe("success");
     expect(noticesAbout(w, u.chatId, tx2.refId)).toHaveLength(1);
     await w.restart();
     await run(w, HOUR);
@@ -86,7 +86,7 @@ describe("status watcher: scheduling", () => {
     expect(notices).toHaveLength(1);
     expect(notices[0]).toContain("masih diproses");
     expect(notices[0]).toContain(`/status ${tx.refId}`);
-    expect(w.store.getTx(tx.refId)).toMatchObject({ status: "pending", watch: { gaveUp: true } });
+    expect(await w.store.getTx(tx.refId)).toMatchObject({ status: "pending", watch: { gaveUp: true } });
 
     const calls = statusCalls(w);
     await run(w, 6 * HOUR);
@@ -109,7 +109,7 @@ describe("status watcher: scheduling", () => {
     await u.sendCommand("status", tx.refId);
     expect(statusCalls(w)).toBe(calls + 2);
     expect(u.lastReply()).toContain("Berhasil");
-    expect(w.store.getTx(tx.refId)!.status).toBe("success");
+    expect((await w.store.getTx(tx.refId))!.status).toBe("success");
   });
 
   it("an unknown outcome without the provider's id: found by our reference when the provider has it", async () => {
@@ -118,15 +118,15 @@ describe("status watcher: scheduling", () => {
     // The create reached the provider, but its answer was lost (timeout): no provider id.
     const made = await pendingPrepaid(w, u.chatId, "081234567890");
     const upstreamId = made.upstreamId!;
-    w.store.updateTx(made.refId, { status: "unknown", upstreamId: undefined, watch: { nextCheckAt: w.clock.now() + 5 * S, attempts: 0, notified: "unknown" } });
+    await w.store.updateTx(made.refId, { status: "unknown", upstreamId: undefined, watch: { nextCheckAt: w.clock.now() + 5 * S, attempts: 0, notified: "unknown" } });
 
     await run(w, 10 * S);
     expect(w.sandbox.calls("/transaksi/status")[0]!.body.id).toBe(made.refId);
-    expect(w.store.getTx(made.refId)).toMatchObject({ status: "pending", upstreamId });
+    expect(await w.store.getTx(made.refId)).toMatchObject({ status: "pending", upstreamId });
     expect(noticesAbout(w, u.chatId, made.refId)).toHaveLength(0);
 
     await run(w, 2 * MIN);
-    expect(w.store.getTx(made.refId)!.status).toBe("success");
+    expect((await w.store.getTx(made.refId))!.status).toBe("success");
     expect(noticesAbout(w, u.chatId, made.refId)).toHaveLength(1);
   });
 
@@ -134,12 +134,12 @@ describe("status watcher: scheduling", () => {
     w = await makeWorld({ watcher: { maxAgeMs: HOUR } });
     const u = await w.linkedUser();
     const sent = await w.bot.api.sendMessage(u.chatId, "outcome unknown");
-    const tx = w.store.createTx({ refId: "TP260115NEVERSEEN1", chatId: u.chatId, kind: "prepaid", status: "unknown", code: "S10", target: "081234567890", amount: 10_500, messageId: sent.message_id });
+    const tx = await w.store.createTx({ refId: "TP260115NEVERSEEN1", chatId: u.chatId, kind: "prepaid", status: "unknown", code: "S10", target: "081234567890", amount: 10_500, messageId: sent.message_id });
     w.deps.events.emit("created", tx);
 
     await run(w, HOUR - S);
     expect(statusCalls(w, tx.refId)).toBeGreaterThan(5);
-    expect(w.store.getTx(tx.refId)!.status).toBe("unknown");
+    expect((await w.store.getTx(tx.refId))!.status).toBe("unknown");
     expect(noticesAbout(w, u.chatId, tx.refId)).toHaveLength(0);
 
     await run(w, 2 * S);
@@ -147,7 +147,7 @@ describe("status watcher: scheduling", () => {
     expect(notices).toHaveLength(1);
     expect(notices[0]).toContain("dashboard penyedia");
     expect(notices[0]).toContain(tx.refId);
-    expect(w.store.getTx(tx.refId)).toMatchObject({ status: "unknown", watch: { gaveUp: true } });
+    expect(await w.store.getTx(tx.refId)).toMatchObject({ status: "unknown", watch: { gaveUp: true } });
   });
 
   it("a record left in 'sending' by a crash: looked up after the grace, then unknown (announced once) if the provider has none", async () => {
@@ -155,7 +155,7 @@ describe("status watcher: scheduling", () => {
     const u = await w.linkedUser();
     const confirm = await w.bot.api.sendMessage(u.chatId, "confirm screen");
     await w.restart(); // the watcher starts with the record already there, as after a crash
-    w.store.createTx({ refId: "TP260115CRASHED001", chatId: u.chatId, kind: "prepaid", status: "sending", code: "S10", target: "081234567890", amount: 10_500, messageId: confirm.message_id });
+    await w.store.createTx({ refId: "TP260115CRASHED001", chatId: u.chatId, kind: "prepaid", status: "sending", code: "S10", target: "081234567890", amount: 10_500, messageId: confirm.message_id });
     await w.store.flush();
     await w.restart();
 
@@ -163,7 +163,7 @@ describe("status watcher: scheduling", () => {
     expect(statusCalls(w)).toBe(0);
     await run(w, 2 * S);
     expect(statusCalls(w, "TP260115CRASHED001")).toBe(1);
-    expect(w.store.getTx("TP260115CRASHED001")).toMatchObject({ status: "unknown", watch: { notified: "unknown" } });
+    expect(await w.store.getTx("TP260115CRASHED001")).toMatchObject({ status: "unknown", watch: { notified: "unknown" } });
     const notices = noticesAbout(w, u.chatId, "TP260115CRASHED001");
     expect(notices).toHaveLength(1);
     expect(notices[0]).toContain("Jangan ulangi");
@@ -180,11 +180,11 @@ describe("status watcher: deposits expire late", () => {
     const expiresAt = detailOf(dep, "deposit").expiresAt!;
 
     await run(w, expiresAt - w.clock.now() + 29 * MIN);
-    expect(w.store.getTx(dep.refId)!.status).toBe("pending");
+    expect((await w.store.getTx(dep.refId))!.status).toBe("pending");
     expect(w.fake.message(u.chatId, dep.messageId!)!.caption).not.toContain("KEDALUWARSA");
 
     await run(w, 2 * MIN);
-    expect(w.store.getTx(dep.refId)).toMatchObject({ status: "expired", watch: { notified: "expired" } });
+    expect(await w.store.getTx(dep.refId)).toMatchObject({ status: "expired", watch: { notified: "expired" } });
     const photo = w.fake.message(u.chatId, dep.messageId!)!;
     expect(photo.caption).toContain("KEDALUWARSA");
     expect(photo.inlineKeyboard).toBeUndefined();
@@ -201,10 +201,10 @@ describe("status watcher: deposits expire late", () => {
     const expiresAt = detailOf(dep, "deposit").expiresAt!;
 
     await run(w, expiresAt - w.clock.now() + 10 * MIN);
-    expect(w.store.getTx(dep.refId)!.status).toBe("pending");
+    expect((await w.store.getTx(dep.refId))!.status).toBe("pending");
     w.sandbox.payDeposit(dep.upstreamId!); // 10 min late; the sandbox accepts 15
     await run(w, 20 * MIN);
-    expect(w.store.getTx(dep.refId)).toMatchObject({ status: "success", watch: { notified: "success" } });
+    expect(await w.store.getTx(dep.refId)).toMatchObject({ status: "success", watch: { notified: "success" } });
     expect(noticesAbout(w, u.chatId, dep.refId)).toHaveLength(1);
     expect(w.fake.message(u.chatId, dep.messageId!)!.caption).toContain("LUNAS");
   });
@@ -222,21 +222,21 @@ describe("status watcher: chats that cannot be told or polled", () => {
     );
 
     await run(w, 11 * S);
-    expect(w.store.getTx(first.refId)!.status).toBe("success"); // recorded, though it could not be told
-    expect(w.store.getChat(u.chatId)!.inactive).toBe(true);
+    expect((await w.store.getTx(first.refId))!.status).toBe("success"); // recorded, though it could not be told
+    expect((await w.store.getChat(u.chatId))!.inactive).toBe(true);
     await run(w, 6 * HOUR);
     // Still checked while blocked, so the record is right.
-    expect(w.store.getTx(second.refId)!.status).toBe("success");
+    expect((await w.store.getTx(second.refId))!.status).toBe("success");
     expect(noticesAbout(w, u.chatId, first.refId)).toHaveLength(0);
 
     // The user unblocks the bot: Telegram sends my_chat_member "member".
     w.fake.setResponder(undefined);
     await u.deliver(memberUpdate(w, u, "kicked", "member"));
     await w.watcher!.whenIdle();
-    expect(w.store.getChat(u.chatId)!.inactive).toBe(false);
+    expect((await w.store.getChat(u.chatId))!.inactive).toBe(false);
     expect(noticesAbout(w, u.chatId, first.refId)).toHaveLength(1);
     expect(noticesAbout(w, u.chatId, second.refId)).toHaveLength(1);
-    expect(w.store.getTx(first.refId)!.watch).toMatchObject({ notified: "success" });
+    expect((await w.store.getTx(first.refId))!.watch).toMatchObject({ notified: "success" });
 
     // Nothing is owed any more: another update sends nothing again.
     await u.sendCommand("bantuan");
@@ -249,14 +249,14 @@ describe("status watcher: chats that cannot be told or polled", () => {
     const u = await w.linkedUser();
     const tx = await pendingPrepaid(w, u.chatId, "081234567890");
     await u.deliver(memberUpdate(w, u, "member", "kicked"));
-    expect(w.store.getChat(u.chatId)!.inactive).toBe(true);
+    expect((await w.store.getChat(u.chatId))!.inactive).toBe(true);
     await run(w, 2 * MIN);
-    expect(w.store.getTx(tx.refId)!.status).toBe("success");
+    expect((await w.store.getTx(tx.refId))!.status).toBe("success");
     expect(noticesAbout(w, u.chatId, tx.refId)).toHaveLength(0); // not even tried while blocked
 
     await u.sendCommand("saldo");
     await w.watcher!.whenIdle();
-    expect(w.store.getChat(u.chatId)!.inactive).toBe(false);
+    expect((await w.store.getChat(u.chatId))!.inactive).toBe(false);
     expect(noticesAbout(w, u.chatId, tx.refId)).toHaveLength(1);
   });
 
@@ -266,12 +266,12 @@ describe("status watcher: chats that cannot be told or polled", () => {
     const tx = await pendingPrepaid(w, u.chatId, "081234567890");
     await run(w, 20 * S);
     const calls = statusCalls(w);
-    w.store.clearApiKey(u.chatId);
+    await w.store.clearApiKey(u.chatId);
     await run(w, 30 * MIN);
     expect(statusCalls(w)).toBe(calls);
-    w.store.setApiKey(u.chatId, w.demoKey);
+    await w.store.setApiKey(u.chatId, w.demoKey);
     await run(w, 10 * MIN);
-    expect(w.store.getTx(tx.refId)!.status).toBe("success");
+    expect((await w.store.getTx(tx.refId))!.status).toBe("success");
     expect(noticesAbout(w, u.chatId, tx.refId)).toHaveLength(1);
   });
 });

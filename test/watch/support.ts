@@ -50,10 +50,11 @@ function ref(kind: TxRecord["kind"], now: number): string {
 /** What the engine does after a create: a message showing it, saved, then the hook. */
 async function record(w: World, tx: NewTx, text = "⏳ pending"): Promise<TxRecord> {
   const sent = await w.bot.api.sendMessage(tx.chatId, text);
-  const saved = w.store.createTx({ ...tx, messageId: sent.message_id });
+  const saved = await w.store.createTx({ ...tx, messageId: sent.message_id });
   await w.store.flush();
   w.deps.events.emit("created", saved);
-  return w.store.getTx(saved.refId)!;
+  await w.watcher?.whenIdle(); // the watcher reads the store before it marks the record watched
+  return (await w.store.getTx(saved.refId))!;
 }
 
 export async function pendingPrepaid(w: World, chatId: number, target: string, code = "S10"): Promise<TxRecord> {
@@ -90,13 +91,14 @@ export async function pendingQris(w: World, chatId: number, method: "qris" | "qr
     caption: `Scan to pay ${refId}`,
     reply_markup: { inline_keyboard: [[{ text: "Cancel", callback_data: `dp:x:${refId}` }]] },
   });
-  const saved = w.store.createTx({
+  const saved = await w.store.createTx({
     refId, chatId, kind: "deposit", status: "pending", upstreamId: d.id, code: method, title: "QRIS", amount: d.amount, fee: d.fee,
     messageId: sent.message_id, detail: { expiresAt: d.expiresAt!.getTime(), credited: d.credited, photo: true },
   });
   await w.store.flush();
   w.deps.events.emit("created", saved);
-  return w.store.getTx(saved.refId)!;
+  await w.watcher?.whenIdle(); // the watcher reads the store before it marks the record watched
+  return (await w.store.getTx(saved.refId))!;
 }
 
 /** Bot API calls that posted a new message mentioning `text` (a reference id) to `chatId`. */

@@ -44,7 +44,7 @@ describe("status watcher: the young phase", () => {
     await run(w, 32 * S); // checks at 5, 10, ... 30 s
     expect(calls.get(tx.upstreamId!)).toEqual([5, 10, 15, 20, 25, 30].map((s) => s * S));
     // The saved due time is the one from creation: earlier than the real one, never later.
-    expect(w.store.getTx(tx.refId)!.watch).toMatchObject({ attempts: 0, nextCheckAt: t0 + 5 * S });
+    expect((await w.store.getTx(tx.refId))!.watch).toMatchObject({ attempts: 0, nextCheckAt: t0 + 5 * S });
 
     await w.restart();
     recordCalls(t0, calls); // the restarted app has its own upstream client
@@ -52,7 +52,7 @@ describe("status watcher: the young phase", () => {
     expect(calls.get(tx.upstreamId!)!.slice(6)).toEqual([32, 37, 42].map((s) => s * S));
     w.sandbox.settle(tx.upstreamId!, "failed");
     await run(w, 5 * S);
-    expect(w.store.getTx(tx.refId)).toMatchObject({ status: "failed", watch: { notified: "failed" } });
+    expect(await w.store.getTx(tx.refId)).toMatchObject({ status: "failed", watch: { notified: "failed" } });
     expect(noticesAbout(w, u.chatId, tx.refId)).toHaveLength(1);
   });
 

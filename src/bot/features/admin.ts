@@ -36,17 +36,17 @@ export function isAdmin(ctx: BotContext | ConvContext): boolean {
   return ctx.from !== undefined && ctx.deps.adminIds.includes(ctx.from.id) && isPrivate(ctx);
 }
 
-function busyText(ctx: BotContext): string {
-  const p = ctx.deps.broadcaster.progress();
+async function busyText(ctx: BotContext): Promise<string> {
+  const p = await ctx.deps.broadcaster.progress();
   return ctx.t("broadcast-busy", { sent: p?.sent ?? 0, remaining: p?.remaining ?? 0 });
 }
 
 async function openBroadcast(ctx: BotContext): Promise<void> {
   const broadcaster = ctx.deps.broadcaster;
-  if (broadcaster.isRunning()) {
+  if (await broadcaster.isRunning()) {
     // Left unfinished by an error or a start without resume(): asking again picks it up.
     if (!broadcaster.delivering) await broadcaster.resume();
-    await ctx.reply(busyText(ctx));
+    await ctx.reply(await busyText(ctx));
     return;
   }
   await ctx.conversation.enter("broadcast");
@@ -91,10 +91,10 @@ async function broadcastFlow(conversation: BotConversation, ctx: ConvContext): P
   await ctx.reply(ctx.t("broadcast-ask"), { reply_markup: cancelRow(ctx) });
   const { content, ctx: next } = await waitContent(conversation, ctx);
   const chatId = next.chat!.id;
-  const { id, count } = await conversation.external(() => {
+  const { id, count } = await conversation.external(async () => {
     const draft: Draft = { id: ctx.deps.clock.now().toString(36), content };
-    ctx.deps.store.setMeta(draftKey(chatId), draft);
-    return { id: draft.id, count: ctx.deps.broadcaster.recipients().length };
+    await ctx.deps.store.setMeta(draftKey(chatId), draft);
+    return { id: draft.id, count: (await ctx.deps.broadcaster.recipients()).length };
   });
   // The preview is sent exactly like every copy will be.
   await sendContent(next.api, chatId, content);
@@ -106,7 +106,7 @@ async function confirmBroadcast(ctx: CallbackContext<BotContext>, { draft: draft
   await ctx.answerCallbackQuery();
   const chatId = ctx.chat!.id;
   const { store, broadcaster } = ctx.deps;
-  const draft = store.getMeta<Draft>(draftKey(chatId));
+  const draft = await store.getMeta<Draft>(draftKey(chatId));
   if (!draft || draft.id !== draftId) {
     await ctx.editMessageText(ctx.t("broadcast-draft-gone")).catch(() => undefined);
     return;
@@ -114,17 +114,17 @@ async function confirmBroadcast(ctx: CallbackContext<BotContext>, { draft: draft
   const started = await broadcaster.start(chatId, ctx.lang, draft.content);
   if (!started.ok) {
     // A running broadcast keeps the draft: Send works again once it finished.
-    await ctx.reply(started.reason === "running" ? busyText(ctx) : ctx.t("broadcast-no-recipients"));
+    await ctx.reply(started.reason === "running" ? await busyText(ctx) : ctx.t("broadcast-no-recipients"));
     return;
   }
-  store.setMeta(draftKey(chatId), undefined);
+  await store.setMeta(draftKey(chatId), undefined);
   await ctx.editMessageText(ctx.t("broadcast-started", { count: started.total })).catch(() => undefined);
 }
 
 async function cancelBroadcast(ctx: CallbackContext<BotContext>, { draft }: { draft: string }): Promise<void> {
   await ctx.answerCallbackQuery();
   const chatId = ctx.chat!.id;
-  if (ctx.deps.store.getMeta<Draft>(draftKey(chatId))?.id === draft) ctx.deps.store.setMeta(draftKey(chatId), undefined);
+  if ((await ctx.deps.store.getMeta<Draft>(draftKey(chatId)))?.id === draft) await ctx.deps.store.setMeta(draftKey(chatId), undefined);
   await ctx.editMessageText(ctx.t("broadcast-cancelled")).catch(() => undefined);
 }
 
@@ -134,13 +134,13 @@ async function balanceRound(ctx: BotContext): Promise<void> {
     await ctx.reply(ctx.t("admin-round-busy"));
     return;
   }
-  const count = ctx.deps.store.linkedChats().length;
+  const count = (await ctx.deps.store.linkedChats()).length;
   if (count === 0) {
     await ctx.reply(ctx.t("admin-round-none"));
     return;
   }
   await ctx.reply(ctx.t("admin-round-started", { count }));
-  round.start(ctx.chat!.id, ctx.lang);
+  await round.start(ctx.chat!.id, ctx.lang);
 }
 
 const composer = new Composer<BotContext>();

@@ -14,12 +14,12 @@ export async function showBalance(ctx: BotContext): Promise<void> {
   if (!key) return;
   try {
     const profile = await ctx.deps.upstream.getProfile(key);
-    let chat = ctx.deps.store.getChat(ctx.chat!.id);
+    let chat = await ctx.deps.store.getChat(ctx.chat!.id);
     // Re-checked: a renamed provider account signs its callbacks with the new username.
     if (chat && profile.username !== "" && chat.providerUsername !== profile.username) {
-      chat = ctx.deps.store.updateChat(chat.chatId, { providerUsername: profile.username });
+      chat = await ctx.deps.store.updateChat(chat.chatId, { providerUsername: profile.username });
     }
-    const callbacks = callbacksLine(ctx);
+    const callbacks = await callbacksLine(ctx);
     await ctx.reply(
       moneyText(
         ctx,

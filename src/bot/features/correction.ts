@@ -14,15 +14,15 @@ import { validateTarget } from "../targets.js";
 export const correctionFeature = new Composer<BotContext>();
 
 /** The chat's newest draft whose confirm screen was shown and has not expired. */
-function waitingDraft(ctx: BotContext): TxRecord | undefined {
-  const { items } = ctx.deps.store.listTxByChat(ctx.chat!.id, { limit: 3 });
+async function waitingDraft(ctx: BotContext): Promise<TxRecord | undefined> {
+  const { items } = await ctx.deps.store.listTxByChat(ctx.chat!.id, { limit: 3 });
   const now = ctx.deps.clock.now();
   return items.find((t) => t.status === "draft" && t.messageId !== undefined && now - t.createdAt <= DRAFT_TTL_MS);
 }
 
 correctionFeature.chatType("private").on("message:text", async (ctx, next) => {
   const text = ctx.message.text.trim();
-  const draft = text.startsWith("/") ? undefined : waitingDraft(ctx);
+  const draft = text.startsWith("/") ? undefined : await waitingDraft(ctx);
   if (!draft) return next();
   if (draft.kind !== "prepaid" || !draft.code) return ctx.reply(ctx.t("confirm-waiting"), { reply_parameters: { message_id: draft.messageId! } });
 
@@ -32,7 +32,7 @@ correctionFeature.chatType("private").on("message:text", async (ctx, next) => {
     return ctx.reply(ctx.t("confirm-waiting-target"), { reply_parameters: { message_id: draft.messageId! } });
   }
   // Void the old screen first (compare-and-set): its Confirm can no longer create anything.
-  if (!ctx.deps.store.transitionTx(draft.refId, ["draft"], { status: "cancel", message: "replaced by a corrected target" })) return next();
+  if (!await ctx.deps.store.transitionTx(draft.refId, ["draft"], { status: "cancel", message: "replaced by a corrected target" })) return next();
   await ctx.api.editMessageReplyMarkup(ctx.chat.id, draft.messageId!).catch(() => undefined);
   await saveAndConfirm(ctx, prepaidKind, prepaidDraft(found.product, checked.value));
 });

@@ -66,13 +66,13 @@ async function buyPostpaidAgain(ctx: BaseContext, apiKey: string, tx: TxRecord):
   const draft = await saveDraft(ctx, postpaidKind, { code: tx.code, title: tx.title, target: tx.target, amount: 0 });
   try {
     const inquiry = await ctx.deps.upstream.billInquiry(apiKey, { code: tx.code!, reffId: draft.refId, customerNo: tx.target! });
-    const updated = ctx.deps.store.updateTx(draft.refId, billFields(inquiry));
+    const updated = await ctx.deps.store.updateTx(draft.refId, billFields(inquiry));
     await ctx.deps.store.flush();
     await showConfirm(ctx, postpaidKind, updated);
   } catch (err) {
     if (!(err instanceof UpstreamError)) throw err;
     const message = err instanceof UpstreamRejected ? err.providerMessage : `inquiry failed: ${err.message}`;
-    ctx.deps.store.transitionTx(draft.refId, ["draft"], { status: "cancel", message });
+    await ctx.deps.store.transitionTx(draft.refId, ["draft"], { status: "cancel", message });
     const refused = err instanceof UpstreamRejected ? billRefusalText(ctx, err.providerMessage, tx.title ?? "") : undefined;
     await ctx.reply(refused ?? upstreamErrorText(ctx, err));
   }
@@ -95,7 +95,7 @@ async function showCustomers(ctx: BotContext, page: number, query: string | unde
     await replyPrivateOnly(ctx);
     return;
   }
-  const all = customersOf(ctx.deps.store, ctx.chat.id);
+  const all = await customersOf(ctx.deps.store, ctx.chat.id);
   if (all.length === 0) {
     await editOrReply(ctx, ctx.t("customers-empty"), {}, edit);
     return;
@@ -123,8 +123,8 @@ async function showCustomers(ctx: BotContext, page: number, query: string | unde
   await editOrReply(ctx, text, { reply_markup: kb }, edit);
 }
 
-function findCustomer(ctx: BaseContext, id: string): SavedCustomer | undefined {
-  return ctx.chat ? customersOf(ctx.deps.store, ctx.chat.id).find((c) => c.id === id) : undefined;
+async function findCustomer(ctx: BaseContext, id: string): Promise<SavedCustomer | undefined> {
+  return ctx.chat ? (await customersOf(ctx.deps.store, ctx.chat.id)).find((c) => c.id === id) : undefined;
 }
 
 function customerDetail(ctx: BaseContext, c: SavedCustomer): string {
@@ -155,12 +155,12 @@ async function askName(conversation: BotConversation, ctx: ConvContext, prompt: 
 
 async function saveCustomerFlow(conversation: BotConversation, ctx: ConvContext, refId?: unknown): Promise<void> {
   if (typeof refId !== "string") return;
-  const tx = await conversation.external(() => ctx.deps.store.getTx(refId));
+  const tx = await conversation.external(async () => await ctx.deps.store.getTx(refId));
   if (!tx?.target || tx.chatId !== ctx.chat?.id) return;
   const prompt = ctx.t("customer-ask-name", { target: `<code>${html(tx.target)}</code>`, what: html(tx.title ?? tx.code ?? "") });
   const { name, ctx: last } = await askName(conversation, ctx, prompt);
   const result = await conversation.external(async (): Promise<SaveResult> => {
-    const saved = saveCustomer(last.deps.store, tx.chatId, tx, name, last.deps.clock.now());
+    const saved = await saveCustomer(last.deps.store, tx.chatId, tx, name, last.deps.clock.now());
     await last.deps.store.flush();
     return saved;
   });
@@ -174,12 +174,12 @@ async function saveCustomerFlow(conversation: BotConversation, ctx: ConvContext,
 
 async function renameCustomerFlow(conversation: BotConversation, ctx: ConvContext, id?: unknown): Promise<void> {
   if (typeof id !== "string") return;
-  const old = await conversation.external(() => findCustomer(ctx, id));
+  const old = await conversation.external(async () => await findCustomer(ctx, id));
   if (!old) return;
   const prompt = ctx.t("customer-ask-rename", { name: html(old.name), target: `<code>${html(old.target)}</code>` });
   const { name, ctx: last } = await askName(conversation, ctx, prompt);
   const renamed = await conversation.external(async () => {
-    const done = renameCustomer(last.deps.store, last.chat!.id, id, name);
+    const done = await renameCustomer(last.deps.store, last.chat!.id, id, name);
     await last.deps.store.flush();
     return done;
   });
@@ -220,7 +220,7 @@ onCallback(composer, cb.customersSearch, async (ctx, { page, query }) => {
 
 /** Answers a press on a saved customer's button: the customer, or a toast that it is gone. */
 async function pressedCustomer(ctx: BotContext, id: string): Promise<SavedCustomer | undefined> {
-  const c = findCustomer(ctx, id);
+  const c = await findCustomer(ctx, id);
   await ctx.answerCallbackQuery(c ? undefined : { text: ctx.t("customer-gone") });
   return c;
 }
@@ -253,7 +253,7 @@ onCallback(composer, cb.customerDelete, async (ctx, { id }) => {
 });
 
 onCallback(composer, cb.customerDeleteYes, async (ctx, { id }) => {
-  const gone = ctx.chat && deleteCustomer(ctx.deps.store, ctx.chat.id, id);
+  const gone = ctx.chat && await deleteCustomer(ctx.deps.store, ctx.chat.id, id);
   if (!gone) {
     await ctx.answerCallbackQuery({ text: ctx.t("customer-gone") });
     return;
@@ -265,27 +265,26 @@ onCallback(composer, cb.customerDeleteYes, async (ctx, { id }) => {
 });
 
 /** The chat's own successful record behind a shop button, else undefined (stale, foreign, not final). */
-function ownSuccess(ctx: BaseContext, refId: string): TxRecord | undefined {
-  const tx = ctx.deps.store.getTx(refId);
+async function ownSuccess(ctx: BaseContext, refId: string): Promise<TxRecord | undefined> {
+  const tx = await ctx.deps.store.getTx(refId);
   return tx && tx.chatId === ctx.chat?.id && tx.status === "success" ? tx : undefined;
 }
 
 /** A confirm screen for the same thing and target still waiting for Confirm. */
-function liveDraftLike(ctx: BaseContext, tx: TxRecord): boolean {
+async function liveDraftLike(ctx: BaseContext, tx: TxRecord): Promise<boolean> {
   const now = ctx.deps.clock.now();
-  return ctx.deps.store
-    .listTxByChat(tx.chatId, { limit: 20 })
-    .items.some((o) => o.status === "draft" && o.kind === tx.kind && o.code === tx.code && o.target === tx.target && now - o.createdAt <= DRAFT_TTL_MS);
+  const { items } = await ctx.deps.store.listTxByChat(tx.chatId, { limit: 20 });
+  return items.some((o) => o.status === "draft" && o.kind === tx.kind && o.code === tx.code && o.target === tx.target && now - o.createdAt <= DRAFT_TTL_MS);
 }
 
 onCallback(composer, cb.buyAgain, async (ctx, { refId }) => {
-  const tx = ownSuccess(ctx, refId);
+  const tx = await ownSuccess(ctx, refId);
   if (!tx || !isSale(tx) || !tx.code || !tx.target) {
     await ctx.answerCallbackQuery({ text: ctx.t("button-expired") });
     return;
   }
   // A double tap (one chat's updates run in turn) finds the first tap's screen: no second one.
-  if (liveDraftLike(ctx, tx)) {
+  if (await liveDraftLike(ctx, tx)) {
     await ctx.answerCallbackQuery({ text: ctx.t("buy-again-open") });
     return;
   }
@@ -302,13 +301,13 @@ onCallback(composer, cb.buyAgain, async (ctx, { refId }) => {
 });
 
 onCallback(composer, cb.saveCustomer, async (ctx, { refId }) => {
-  const tx = ownSuccess(ctx, refId);
+  const tx = await ownSuccess(ctx, refId);
   if (!tx || !canSaveCustomer(tx)) {
     await ctx.answerCallbackQuery({ text: ctx.t("button-expired") });
     return;
   }
   await ctx.answerCallbackQuery();
-  const list = customersOf(ctx.deps.store, tx.chatId);
+  const list = await customersOf(ctx.deps.store, tx.chatId);
   // Full, and not a new name for one already saved: say so before asking for a name.
   if (list.length >= CUSTOMERS_MAX && !list.some((c) => c.target === tx.target)) {
     await ctx.reply(ctx.t("customers-full", { max: CUSTOMERS_MAX }));

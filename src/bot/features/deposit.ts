@@ -26,8 +26,8 @@ async function startDeposit(ctx: BotContext): Promise<void> {
 
 /** The deposit a button refers to, with the chat's key; answers the button itself when there is none. */
 async function depositOfButton(ctx: BotContext, refId: string): Promise<{ tx: TxRecord; apiKey: string } | undefined> {
-  const tx = ctx.deps.store.getTx(refId);
-  const apiKey = ctx.chat && ctx.deps.store.getApiKey(ctx.chat.id);
+  const tx = await ctx.deps.store.getTx(refId);
+  const apiKey = ctx.chat && await ctx.deps.store.getApiKey(ctx.chat.id);
   if (!tx || tx.kind !== "deposit" || tx.chatId !== ctx.chat?.id) {
     await ctx.answerCallbackQuery({ text: ctx.t("button-expired") });
     return undefined;
@@ -117,7 +117,7 @@ onCallback(composer, cb.depositCancel, async (ctx, { refId }) => {
       try {
         const r = await ctx.deps.upstream.cancelDeposit(apiKey, tx.upstreamId);
         if (r.status === "cancel") {
-          const cancelled = ctx.deps.store.updateTx(tx.refId, { status: "cancel" });
+          const cancelled = await ctx.deps.store.updateTx(tx.refId, { status: "cancel" });
           await ctx.deps.store.flush();
           const text = moneyText(ctx, `${ctx.t("deposit-cancelled")}\n\n${receiptText(ctx.translate, ctx.lang, cancelled)}`);
           await rewritePressedMessage(ctx, text);
@@ -182,12 +182,30 @@ onCallback(composer, cb.depositRelease, async (ctx, { refId }) => {
 });
 
 // Instant release, step 2: release exactly once, whatever the number of taps or re-delivered updates.
+/**
+ * Releases being decided in this process. The store is read asynchronously, so a second tap could
+ * read the record between the first one's read and its "sending" mark: one tap per deposit at a time.
+ */
+const releasing = new Set<string>();
+
 onCallback(composer, cb.depositReleaseConfirm, async (ctx, { refId }) => {
-  // First: no await may come between reading the record and the check-and-set below.
+  if (releasing.has(refId)) {
+    await ctx.answerCallbackQuery({ text: ctx.t("deposit-release-already"), show_alert: true });
+    return;
+  }
+  releasing.add(refId);
+  try {
+    await releaseDeposit(ctx, refId);
+  } finally {
+    releasing.delete(refId);
+  }
+});
+
+async function releaseDeposit(ctx: BotContext, refId: string): Promise<void> {
   if (!(await requireStorage(ctx))) return;
   const store = ctx.deps.store;
-  const tx = store.getTx(refId);
-  const apiKey = ctx.chat && store.getApiKey(ctx.chat.id);
+  const tx = await store.getTx(refId);
+  const apiKey = ctx.chat && await store.getApiKey(ctx.chat.id);
   if (!tx || tx.kind !== "deposit" || tx.chatId !== ctx.chat?.id || !apiKey || !tx.upstreamId) {
     await ctx.answerCallbackQuery({ text: ctx.t("button-expired") });
     return;
@@ -196,21 +214,21 @@ onCallback(composer, cb.depositReleaseConfirm, async (ctx, { refId }) => {
     await ctx.answerCallbackQuery({ text: ctx.t("deposit-release-already"), show_alert: true });
     return;
   }
-  // Check-and-set with no await in between: a second tap finds "sending" above.
-  store.updateTx(refId, { detail: { ...tx.detail, instant: "sending" } });
+  // Check-and-set: a tap meanwhile is refused by `releasing`, a later one finds "sending" above.
+  await store.updateTx(refId, { detail: { ...tx.detail, instant: "sending" } });
   await store.flush();
   // Past the check-and-set, a Telegram hiccup must not leave the release marked "sending" but never sent.
   await ctx.answerCallbackQuery({ text: ctx.t("confirm-sending") }).catch(() => undefined);
   await ctx.editMessageReplyMarkup().catch(() => undefined);
 
-  const record = (patch: TxPatch & { detail?: DepositDetail }, instant: DepositDetail["instant"]) => {
-    const latest = store.getTx(refId)!;
-    return store.updateTx(refId, { ...patch, detail: { ...detailOf(latest, "deposit"), ...patch.detail, instant } });
+  const record = async (patch: TxPatch & { detail?: DepositDetail }, instant: DepositDetail["instant"]) => {
+    const latest = (await store.getTx(refId))!;
+    return await store.updateTx(refId, { ...patch, detail: { ...detailOf(latest, "deposit"), ...patch.detail, instant } });
   };
   let result: TxRecord;
   try {
     const r = await ctx.deps.upstream.instantDeposit(apiKey, { id: tx.upstreamId, action: true });
-    result = record(
+    result = await record(
       { status: r.status, fee: r.totalFee, detail: { credited: r.received, handlingFee: r.handlingFee } },
       "done",
     );
@@ -227,19 +245,19 @@ onCallback(composer, cb.depositReleaseConfirm, async (ctx, { refId }) => {
   } catch (err) {
     if (err instanceof UpstreamRejected) {
       // Refused: nothing was released, so asking again later is safe.
-      record({}, undefined);
+      await record({}, undefined);
       await store.flush();
       await ctx.reply(moneyText(ctx, ctx.t("money-rejected", { message: html(err.providerMessage) })));
       return;
     }
     // Timeout, outage or a bug after sending: it may have been released. Never ask again by itself.
     ctx.deps.logger.warn({ refId, err }, "instant release outcome unknown");
-    record({}, "unknown");
+    await record({}, "unknown");
     await store.flush();
     if (!(err instanceof UpstreamError)) throw err;
     await ctx.reply(moneyText(ctx, ctx.t("deposit-release-unknown", { ref: html(refId) })));
   }
-});
+}
 
 onCallback(composer, cb.depositReleaseLater, async (ctx) => {
   await ctx.answerCallbackQuery();

@@ -16,7 +16,7 @@ export async function askLanguage(ctx: BotContext): Promise<void> {
 languageFeature.command(["bahasa", "language"], askLanguage);
 
 onCallback(languageFeature, cb.language, async (ctx, { lang }) => {
-  ctx.deps.store.updateChat(ctx.chat!.id, { lang });
+  await ctx.deps.store.updateChat(ctx.chat!.id, { lang });
   ctx.lang = lang; // ctx.t reads it, so this reply is already in the new language
   await ctx.answerCallbackQuery();
   await editOrReply(ctx, ctx.t("language-set"));

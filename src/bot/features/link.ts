@@ -20,12 +20,12 @@ linkFeature.command("start", async (ctx) => {
     await replyPrivateOnly(ctx);
     return;
   }
-  const chat = ctx.deps.store.getChat(ctx.chat.id);
+  const chat = await ctx.deps.store.getChat(ctx.chat.id);
   if (chat?.apiKeyEnc) {
     await ctx.reply(`${ctx.t("welcome", { name })}\n\n${ctx.t("welcome-linked", { mask: chat.keyMask ?? "" })}`);
     return;
   }
-  ctx.deps.store.updateChat(ctx.chat.id, { awaitingKey: true, lang: ctx.lang });
+  await ctx.deps.store.updateChat(ctx.chat.id, { awaitingKey: true, lang: ctx.lang });
   await ctx.reply(`${ctx.t("welcome", { name })}\n\n${ctx.t("welcome-ask-key")}`);
 });
 
@@ -34,7 +34,7 @@ linkFeature.command(["kunci", "key"], async (ctx) => {
     await replyPrivateOnly(ctx);
     return;
   }
-  ctx.deps.store.updateChat(ctx.chat.id, { awaitingKey: true });
+  await ctx.deps.store.updateChat(ctx.chat.id, { awaitingKey: true });
   await ctx.reply(ctx.t("key-ask"));
 });
 
@@ -43,13 +43,13 @@ linkFeature.command(["keluar", "logout"], async (ctx) => {
     await replyPrivateOnly(ctx);
     return;
   }
-  const chat = ctx.deps.store.getChat(ctx.chat.id);
+  const chat = await ctx.deps.store.getChat(ctx.chat.id);
   if (!chat?.apiKeyEnc) {
     await ctx.reply(ctx.t("logout-none"));
     return;
   }
-  ctx.deps.store.clearApiKey(ctx.chat.id);
-  ctx.deps.store.updateChat(ctx.chat.id, { awaitingKey: false });
+  await ctx.deps.store.clearApiKey(ctx.chat.id);
+  await ctx.deps.store.updateChat(ctx.chat.id, { awaitingKey: false });
   await ctx.reply(ctx.t("logout-done"));
 });
 
@@ -58,14 +58,14 @@ linkFeature.command(["keluar", "logout"], async (ctx) => {
 linkFeature
   .chatType(["group", "supergroup"])
   .on("message:text")
-  .filter((ctx) => findKeys(ctx.message.text, ownKey(ctx, ctx.from.id)).length > 0, async (ctx) => {
+  .filter(async (ctx) => findKeys(ctx.message.text, await ownKey(ctx, ctx.from.id)).length > 0, async (ctx) => {
     const deleted = await ctx.deleteMessage().then(
       () => true,
       () => false,
     );
     const state = deleted ? "yes" : "no";
     const warned = await ctx.api
-      .sendMessage(ctx.from.id, ctx.translate(langOf(ctx, ctx.from.id), "key-in-group-private", { group: html(ctx.chat.title), deleted: state }))
+      .sendMessage(ctx.from.id, ctx.translate(await langOf(ctx, ctx.from.id), "key-in-group-private", { group: html(ctx.chat.title), deleted: state }))
       .then(
         () => true,
         () => false,
@@ -78,12 +78,12 @@ linkFeature
   .chatType("private")
   .on("message:text")
   .filter(
-    (ctx) => !ctx.message.text.startsWith("/") && isAwaitingKey(ctx),
+    async (ctx) => !ctx.message.text.startsWith("/") && await isAwaitingKey(ctx),
     async (ctx) => {
       const raw = ctx.message.text.trim();
       if (!isKeyShaped(raw)) {
         // Not a key: left as it is and never sent to the provider.
-        const linked = ctx.deps.store.getChat(ctx.chat.id)?.apiKeyEnc !== undefined;
+        const linked = (await ctx.deps.store.getChat(ctx.chat.id))?.apiKeyEnc !== undefined;
         await ctx.reply(ctx.t(linked ? "key-invalid-format" : "key-how-to-link"));
         return;
       }
@@ -96,14 +96,14 @@ linkFeature
   .chatType("private")
   .on("message:text")
   .filter(
-    (ctx) =>
+    async (ctx) =>
       !ctx.message.text.startsWith("/") &&
       isKeyShaped(ctx.message.text) &&
       // a pasted reference or provider id of the chat's own transaction is not a key
-      ctx.deps.store.findTx(ctx.chat.id, ctx.message.text.trim()) === undefined,
+      await ctx.deps.store.findTx(ctx.chat.id, ctx.message.text.trim()) === undefined,
     async (ctx) => {
       await deleteKeyMessage(ctx);
-      const same = ownKey(ctx, ctx.chat.id).includes(ctx.message.text.trim());
+      const same = (await ownKey(ctx, ctx.chat.id)).includes(ctx.message.text.trim());
       await ctx.reply(ctx.t(same ? "key-already-linked" : "key-other-pasted"));
     },
   );
@@ -125,28 +125,28 @@ async function deleteKeyMessage(ctx: BotContext): Promise<void> {
 export const ownKeyGuard: Middleware<BotContext> = async (ctx, next) => {
   const text = ctx.message?.text ?? ctx.message?.caption;
   if (text === undefined || ctx.chat?.type !== "private") return next();
-  const own = ownKey(ctx, ctx.chat.id);
+  const own = await ownKey(ctx, ctx.chat.id);
   if (!own.some((k) => text.includes(k))) return next();
   await deleteKeyMessage(ctx);
   await ctx.reply(ctx.t("key-already-linked"));
 };
 
 /** The api key linked in `chatId` (a user's private chat), as a list for findKeys. */
-function ownKey(ctx: BotContext, chatId: number): string[] {
+async function ownKey(ctx: BotContext, chatId: number): Promise<string[]> {
   try {
-    const key = ctx.deps.store.getApiKey(chatId);
+    const key = await ctx.deps.store.getApiKey(chatId);
     return key ? [key] : [];
   } catch {
     return []; // unreadable (store secret): the shape rule still applies
   }
 }
 
-function langOf(ctx: BotContext, chatId: number) {
-  return ctx.deps.store.getChat(chatId)?.lang ?? ctx.lang;
+async function langOf(ctx: BotContext, chatId: number) {
+  return (await ctx.deps.store.getChat(chatId))?.lang ?? ctx.lang;
 }
 
-function isAwaitingKey(ctx: BotContext): boolean {
-  const chat = ctx.deps.store.getChat(ctx.chat!.id);
+async function isAwaitingKey(ctx: BotContext): Promise<boolean> {
+  const chat = await ctx.deps.store.getChat(ctx.chat!.id);
   return !chat?.apiKeyEnc || chat.awaitingKey === true;
 }
 
@@ -159,11 +159,11 @@ async function linkKey(ctx: BotContext, key: string): Promise<void> {
   const dropKeyMessage = () => ((keyMessageGone = true), deleteKeyMessage(ctx));
   try {
     const profile = await ctx.deps.upstream.getProfile(key);
-    ctx.deps.store.setApiKey(chatId, key);
+    await ctx.deps.store.setApiKey(chatId, key);
     // The username signs the provider's callbacks; the token makes this chat's callback URL.
     // An empty username would make md5("") the signature: no username, no callbacks.
-    ctx.deps.store.updateChat(chatId, { awaitingKey: false, inactive: false, providerUsername: profile.username || undefined });
-    ensureCallbackToken(ctx.deps.store, chatId);
+    await ctx.deps.store.updateChat(chatId, { awaitingKey: false, inactive: false, providerUsername: profile.username || undefined });
+    await ensureCallbackToken(ctx.deps.store, chatId);
     await ctx.deps.store.flush();
     ctx.deps.logger.info({ chatId }, "api key linked");
     await dropKeyMessage();

@@ -72,8 +72,8 @@ function tidy(rules: PricingRules): PricingRules | undefined {
   return noRules(out) ? undefined : out;
 }
 
-function save(ctx: BaseContext, rules: PricingRules): void {
-  ctx.deps.store.updateChat(ctx.chat!.id, { pricing: tidy(rules) });
+async function save(ctx: BaseContext, rules: PricingRules): Promise<void> {
+  await ctx.deps.store.updateChat(ctx.chat!.id, { pricing: tidy(rules) });
 }
 
 /** A copy of `map` without `key`. */
@@ -117,8 +117,8 @@ async function priceList(ctx: BaseContext, key: string): Promise<readonly Prepai
 }
 
 async function saved(ctx: BaseContext, rules: PricingRules): Promise<void> {
-  save(ctx, rules);
-  await ctx.reply(`${ctx.t("markup-saved")}\n\n${rulesText(ctx, chatRules(ctx))}`);
+  await save(ctx, rules);
+  await ctx.reply(`${ctx.t("markup-saved")}\n\n${rulesText(ctx, await chatRules(ctx))}`);
 }
 
 async function removeRule(ctx: BaseContext, rules: PricingRules, words: string[]): Promise<void> {
@@ -134,7 +134,7 @@ async function removeRule(ctx: BaseContext, rules: PricingRules, words: string[]
     return saved(ctx, { ...rules, all: undefined });
   }
   if (ALL_WORDS.has(w)) {
-    save(ctx, {});
+    await save(ctx, {});
     await ctx.reply(`${ctx.t("markup-cleared")}\n\n${rulesText(ctx, {})}`);
     return;
   }
@@ -155,7 +155,7 @@ async function markupCommand(ctx: CommandContext<BotContext>): Promise<void> {
   const key = await requireKey(ctx);
   if (!key) return;
   const words = ctx.match.trim().split(/\s+/).filter(Boolean);
-  const rules = chatRules(ctx);
+  const rules = await chatRules(ctx);
   if (words.length === 0) {
     await ctx.reply(rulesText(ctx, rules));
     return;
@@ -197,14 +197,14 @@ async function sellPriceCommand(ctx: CommandContext<BotContext>): Promise<void> 
   const key = await requireKey(ctx);
   if (!key) return;
   const words = ctx.match.trim().split(/\s+/).filter(Boolean);
-  const rules = chatRules(ctx);
+  const rules = await chatRules(ctx);
   if (words.length === 2 && CLEAR_WORDS.has(words[1]!.toLowerCase())) {
     const code = keyLike(rules.fixed, words[0]!);
     if (code === undefined) {
       await ctx.reply(ctx.t("sellprice-none-for", { code: typed(words[0]!) }));
       return;
     }
-    save(ctx, { ...rules, fixed: without(rules.fixed, code) });
+    await save(ctx, { ...rules, fixed: without(rules.fixed, code) });
     await ctx.reply(ctx.t("sellprice-removed", { code: html(code) }));
     return;
   }
@@ -220,8 +220,8 @@ async function sellPriceCommand(ctx: CommandContext<BotContext>): Promise<void> 
     await ctx.reply(ctx.t("sellprice-unknown-code", { code: typed(words[0]!) }));
     return;
   }
-  save(ctx, { ...rules, fixed: { ...rules.fixed, [product.code]: price } });
-  const quote = quoteProduct(chatRules(ctx), product);
+  await save(ctx, { ...rules, fixed: { ...rules.fixed, [product.code]: price } });
+  const quote = quoteProduct(await chatRules(ctx), product);
   const lines = [
     ctx.t("sellprice-set", { name: html(product.name), code: html(product.code), price: rupiah(price), cost: rupiah(quote.cost), profit: rupiah(quote.profit) }),
     ...(quote.profit < 0 ? [ctx.t("sellprice-below-cost", { cost: rupiah(quote.cost) })] : []),

@@ -32,23 +32,23 @@ import { releasable, rememberReleaseOffer } from "../money/deposit.js";
 const OPEN_LIST_MAX = 10;
 
 /** Every transaction of the chat whose reference or provider id equals `id` (ignoring case). */
-export function findOwnTxs(store: Store, chatId: number, id: string): TxRecord[] {
+export async function findOwnTxs(store: Store, chatId: number, id: string): Promise<TxRecord[]> {
   const found = new Map<string, TxRecord>();
-  const direct = store.findTx(chatId, id);
+  const direct = await store.findTx(chatId, id);
   if (direct) found.set(direct.refId, direct);
   // Provider ids of different kinds may collide, and people type ids in any case.
   const wanted = id.toLowerCase();
-  const { total } = store.listTxByChat(chatId, { limit: 0 });
-  for (const tx of store.listTxByChat(chatId, { limit: total }).items) {
+  const { total } = await store.listTxByChat(chatId, { limit: 0 });
+  for (const tx of (await store.listTxByChat(chatId, { limit: total })).items) {
     if (tx.refId.toLowerCase() === wanted || tx.upstreamId?.toLowerCase() === wanted) found.set(tx.refId, tx);
   }
   return [...found.values()];
 }
 
 /** The chat's open transactions, newest first. */
-function openTxsOf(store: Store, chatId: number): TxRecord[] {
-  const { total } = store.listTxByChat(chatId, { limit: 0 });
-  return store.listTxByChat(chatId, { limit: total }).items.filter((tx) => OPEN_STATUSES.has(tx.status));
+async function openTxsOf(store: Store, chatId: number): Promise<TxRecord[]> {
+  const { total } = await store.listTxByChat(chatId, { limit: 0 });
+  return (await store.listTxByChat(chatId, { limit: total })).items.filter((tx) => OPEN_STATUSES.has(tx.status));
 }
 
 interface Checked {
@@ -97,7 +97,7 @@ async function replyStatus(ctx: BotContext, tx: TxRecord): Promise<void> {
 
 async function listOpen(ctx: BotContext): Promise<void> {
   if (!(await requireKey(ctx))) return;
-  const open = openTxsOf(ctx.deps.store, ctx.chat!.id);
+  const open = await openTxsOf(ctx.deps.store, ctx.chat!.id);
   if (open.length === 0) {
     await ctx.reply(ctx.t("check-open-none"));
     return;
@@ -115,7 +115,7 @@ composer.command("status", async (ctx) => {
   const id = ctx.match.trim().split(/\s+/)[0] ?? "";
   if (id === "") return listOpen(ctx);
   if (!(await requireKey(ctx))) return;
-  const matches = findOwnTxs(ctx.deps.store, ctx.chat.id, id);
+  const matches = await findOwnTxs(ctx.deps.store, ctx.chat.id, id);
   if (matches.length === 0) {
     await ctx.reply(ctx.t("check-not-found", { id: html((findKeys(id).length > 0 ? "•••" : id).slice(0, 64)) }));
     return;
@@ -130,13 +130,13 @@ composer.command("status", async (ctx) => {
 });
 
 onCallback(composer, cb.status, async (ctx, { refId }) => {
-  const tx = ctx.deps.store.getTx(refId);
+  const tx = await ctx.deps.store.getTx(refId);
   // Another chat's reference is answered like an unknown one: nothing about it is revealed.
   if (!tx || tx.chatId !== ctx.chat?.id) {
     await ctx.answerCallbackQuery({ text: ctx.t("button-expired") });
     return;
   }
-  if (!ctx.deps.store.getApiKey(tx.chatId)) {
+  if (!await ctx.deps.store.getApiKey(tx.chatId)) {
     await ctx.answerCallbackQuery({ text: ctx.t("not-linked"), show_alert: true });
     return;
   }

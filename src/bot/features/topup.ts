@@ -67,8 +67,8 @@ const CATEGORY_ICONS = new Map([
 /** A product's selling price under the chat's rules; undefined when no rule applies to it (shown as without rules). */
 type Seller = (p: PrepaidProduct) => Quote | undefined;
 
-function seller(ctx: BaseContext): Seller {
-  const rules = chatRules(ctx);
+async function seller(ctx: BaseContext): Promise<Seller> {
+  const rules = await chatRules(ctx);
   if (noRules(rules)) return () => undefined;
   return (p) => {
     const quote = quoteProduct(rules, p);
@@ -112,10 +112,10 @@ function rootScreen(ctx: BaseContext, mode: Mode, list: readonly PrepaidProduct[
   return { text: `${title}\n\n${ctx.t("prices-hint")}`, keyboard: kb };
 }
 
-function providersScreen(ctx: BaseContext, mode: Mode, list: readonly PrepaidProduct[], catKey: string, page: number): Screen | undefined {
+async function providersScreen(ctx: BaseContext, mode: Mode, list: readonly PrepaidProduct[], catKey: string, page: number): Promise<Screen | undefined> {
   const all = providers(list, catKey);
   if (all.length === 0) return undefined;
-  if (all.length === 1) return productsScreen(ctx, mode, list, catKey, all[0]!.key, 0);
+  if (all.length === 1) return await productsScreen(ctx, mode, list, catKey, all[0]!.key, 0);
   const category = categories(list).find((g) => g.key === catKey)!;
   const shown = paginate(all, page, GROUPS_PER_PAGE);
   const kb = new InlineKeyboard();
@@ -129,18 +129,18 @@ function providersScreen(ctx: BaseContext, mode: Mode, list: readonly PrepaidPro
   return { text, keyboard: kb };
 }
 
-function productsScreen(
+async function productsScreen(
   ctx: BaseContext,
   mode: Mode,
   list: readonly PrepaidProduct[],
   catKey: string,
   provKey: string,
   page: number,
-): Screen | undefined {
+): Promise<Screen | undefined> {
   const all = productsIn(list, catKey, provKey);
   if (all.length === 0) return undefined;
   const shown = paginate(all, page, PRODUCTS_PER_PAGE);
-  const sell = seller(ctx);
+  const sell = await seller(ctx);
   const kb = new InlineKeyboard();
   for (const p of shown.items) kb.text(productLabel(p, sell), cb.pricesProduct.encode({ mode, product: productRef(p.code) })).row();
   addPager(kb, ctx, shown, (n) => cb.pricesProducts.encode({ mode, cat: catKey, prov: provKey, page: n }));
@@ -158,8 +158,8 @@ function productsScreen(
   return { text: `${text}${pageNote(ctx, shown.page, shown.pages)}`, keyboard: kb };
 }
 
-function productScreen(ctx: BaseContext, product: PrepaidProduct): Screen {
-  const quote = seller(ctx)(product);
+async function productScreen(ctx: BaseContext, product: PrepaidProduct): Promise<Screen> {
+  const quote = (await seller(ctx))(product);
   const lines = [
     `📦 <b>${html(product.name)}</b>`,
     `${ctx.t("topup-confirm-code")}: <code>${html(product.code)}</code>`,
@@ -180,7 +180,7 @@ function productScreen(ctx: BaseContext, product: PrepaidProduct): Screen {
 /** The query as carried in callback data: lower case, single spaces. */
 const normaliseQuery = (query: string) => query.toLowerCase().replace(/\s+/g, " ").trim();
 
-function searchScreen(ctx: BaseContext, mode: Mode, list: readonly PrepaidProduct[], query: string, page: number): Screen {
+async function searchScreen(ctx: BaseContext, mode: Mode, list: readonly PrepaidProduct[], query: string, page: number): Promise<Screen> {
   const q = normaliseQuery(query);
   const found = searchProducts(list, q);
   const kb = new InlineKeyboard();
@@ -189,7 +189,7 @@ function searchScreen(ctx: BaseContext, mode: Mode, list: readonly PrepaidProduc
     return { text: ctx.t("prices-search-none", { query: html(normaliseQuery(hideKeys(query)).slice(0, 50)) }), keyboard: kb };
   }
   const shown = paginate(found, page, PRODUCTS_PER_PAGE);
-  const sell = seller(ctx);
+  const sell = await seller(ctx);
   for (const p of shown.items) kb.text(productLabel(p, sell), cb.pricesProduct.encode({ mode, product: productRef(p.code) })).row();
   // A query too long to carry in the buttons gets no paging: the user narrows it instead.
   const pageable = Buffer.byteLength(q, "utf8") <= SEARCH_QUERY_MAX_BYTES;
@@ -254,7 +254,7 @@ async function showRoot(ctx: BotContext, mode: Mode, key: string): Promise<void>
 
 async function showSearch(ctx: BotContext, mode: Mode, key: string, query: string, page = 0): Promise<void> {
   const list = await loadOrExplain(ctx, () => ctx.deps.lists.prepaid(key));
-  if (list) await show(ctx, searchScreen(ctx, mode, list, query, page));
+  if (list) await show(ctx, await searchScreen(ctx, mode, list, query, page));
 }
 
 /** Starts the purchase flow (leaving whatever flow was running). */
@@ -306,13 +306,13 @@ composer.command(["beli", "topup"], async (ctx) => {
     return;
   }
   // Not a code: words to search ("/beli tsel 10"), or a mistyped code.
-  if (searchProducts(list, args).length > 0) await show(ctx, searchScreen(ctx, "b", list, args, 0));
+  if (searchProducts(list, args).length > 0) await show(ctx, await searchScreen(ctx, "b", list, args, 0));
   else await ctx.reply(ctx.t("topup-unknown-code", { code: html(hideKeys(first)) }));
 });
 
 /** The chat's api key for a price-browser button; answers and returns undefined when not linked. */
 async function keyForButton(ctx: CallbackContext<BotContext>): Promise<string | undefined> {
-  const key = ctx.chat && ctx.deps.store.getApiKey(ctx.chat.id);
+  const key = ctx.chat && await ctx.deps.store.getApiKey(ctx.chat.id);
   if (!key) await ctx.answerCallbackQuery({ text: ctx.t("not-linked"), show_alert: true });
   return key ?? undefined;
 }
@@ -324,7 +324,7 @@ async function keyForButton(ctx: CallbackContext<BotContext>): Promise<string | 
 function onScreen<F extends { mode: Mode }>(
   shape: CallbackShape<F>,
   fresh: boolean,
-  build: (ctx: BotContext, list: readonly PrepaidProduct[], fields: F) => Screen | undefined,
+  build: (ctx: BotContext, list: readonly PrepaidProduct[], fields: F) => Screen | undefined | Promise<Screen | undefined>,
 ): void {
   onCallback(composer, shape, async (ctx, fields) => {
     const key = await keyForButton(ctx);
@@ -332,7 +332,7 @@ function onScreen<F extends { mode: Mode }>(
     if (fresh) ctx.deps.lists.invalidate(key);
     const list = await loadOrExplain(ctx, () => ctx.deps.lists.prepaid(key));
     if (!list) return;
-    const next = build(ctx, list, fields);
+    const next = await build(ctx, list, fields);
     await ctx.answerCallbackQuery(next ? (fresh ? { text: ctx.t("prices-refreshed") } : {}) : { text: ctx.t("prices-list-changed") });
     await show(ctx, next ?? rootScreen(ctx, fields.mode, list));
   });
@@ -367,7 +367,7 @@ onCallback(composer, cb.pricesProduct, async (ctx, { mode, product: ref }) => {
   }
   if (mode === "h") {
     await ctx.answerCallbackQuery();
-    await show(ctx, productScreen(ctx, product));
+    await show(ctx, await productScreen(ctx, product));
     return;
   }
   if (!product.available) {

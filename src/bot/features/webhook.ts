@@ -14,14 +14,14 @@ import { requireKey } from "../guards.js";
 export const webhookFeature = new Composer<BotContext>();
 
 /** "Callbacks: working, last at 14.05 WIB" once one arrived; undefined before. */
-export function callbacksLine(ctx: BaseContext): string | undefined {
-  const at = ctx.chat && ctx.deps.store.getChat(ctx.chat.id)?.callbacksLastAt;
+export async function callbacksLine(ctx: BaseContext): Promise<string | undefined> {
+  const at = ctx.chat && (await ctx.deps.store.getChat(ctx.chat.id))?.callbacksLastAt;
   return at === undefined || at === null ? undefined : ctx.t("webhook-working", { at: wibClock(at, ctx.lang) });
 }
 
-function screen(ctx: BaseContext, token: string): { text: string; markup: { inline_keyboard: { text: string; callback_data: string }[][] } } {
+async function screen(ctx: BaseContext, token: string): Promise<{ text: string; markup: { inline_keyboard: { text: string; callback_data: string }[][] } }> {
   const url = callbackUrl(ctx.deps.publicUrl!, token);
-  const text = ctx.t("webhook-show", { url: html(url), state: callbacksLine(ctx) ?? ctx.t("webhook-none-yet") });
+  const text = ctx.t("webhook-show", { url: html(url), state: await callbacksLine(ctx) ?? ctx.t("webhook-none-yet") });
   return { text, markup: { inline_keyboard: [[{ text: ctx.t("webhook-new-button"), callback_data: cb.webhookRenew.encode({}) }]] } };
 }
 
@@ -30,27 +30,27 @@ webhookFeature.command("webhook", async (ctx) => {
   if (ctx.deps.publicUrl === undefined) {
     // The built-in sandbox calls back by itself (app.ts): nothing to paste anywhere.
     const text = ctx.deps.sandbox
-      ? ctx.t("webhook-sandbox", { state: callbacksLine(ctx) ?? ctx.t("webhook-none-yet") })
+      ? ctx.t("webhook-sandbox", { state: await callbacksLine(ctx) ?? ctx.t("webhook-none-yet") })
       : ctx.t("webhook-off");
     await ctx.reply(text);
     return;
   }
-  const { text, markup } = screen(ctx, ensureCallbackToken(ctx.deps.store, ctx.chat.id));
+  const { text, markup } = await screen(ctx, await ensureCallbackToken(ctx.deps.store, ctx.chat.id));
   await ctx.reply(text, { reply_markup: markup, link_preview_options: { is_disabled: true } });
 });
 
 onCallback(webhookFeature, cb.webhookRenew, async (ctx) => {
   const chatId = ctx.chat?.id;
-  if (chatId === undefined || ctx.deps.publicUrl === undefined || !ctx.deps.store.getChat(chatId)?.apiKeyEnc) {
+  if (chatId === undefined || ctx.deps.publicUrl === undefined || !(await ctx.deps.store.getChat(chatId))?.apiKeyEnc) {
     await ctx.answerCallbackQuery({ text: ctx.t("button-expired") });
     return;
   }
   const token = newCallbackToken();
-  ctx.deps.store.updateChat(chatId, { callbackToken: token });
+  await ctx.deps.store.updateChat(chatId, { callbackToken: token });
   await ctx.deps.store.flush();
   ctx.deps.logger.info({ chatId }, "provider callback URL renewed");
   await ctx.answerCallbackQuery({ text: ctx.t("webhook-renewed") });
-  const { text, markup } = screen(ctx, token);
+  const { text, markup } = await screen(ctx, token);
   await ctx
     .editMessageText(text, { reply_markup: markup, link_preview_options: { is_disabled: true } })
     .catch(() => ctx.reply(text, { reply_markup: markup, link_preview_options: { is_disabled: true } }));

@@ -34,11 +34,11 @@ export async function lookupForPurchase(ctx: BaseContext, code: string): Promise
 }
 
 /** Product, price and note, then what to type. */
-export function targetPrompt(ctx: BaseContext, product: PrepaidProduct): string {
+export async function targetPrompt(ctx: BaseContext, product: PrepaidProduct): Promise<string> {
   const kind = targetKind(product);
   const ask = kind === "game" && needsServer(product) ? "target-ask-game-server" : `target-ask-${kind}`;
   // The price the list's button showed: the selling price, with the cost below when a rule applies (as /harga).
-  const quote = quoteProduct(chatRules(ctx), product);
+  const quote = quoteProduct(await chatRules(ctx), product);
   const sells = quote.source !== "none";
   const lines = [
     ctx.t("topup-product-line", { name: html(product.name), code: html(product.code), price: rupiah(sells ? quote.price : product.price) }),
@@ -73,10 +73,10 @@ export async function topupFlow(
   }
   if (target === undefined) {
     const chatId = ctx.chat!.id;
-    const suggestions = await conversation.external(() =>
-      suggestionsFor(ctx.deps.store, chatId, wantedForProduct(product, (t) => validateTarget(product, t).ok)),
+    const suggestions = await conversation.external(async () =>
+      await suggestionsFor(ctx.deps.store, chatId, wantedForProduct(product, (t) => validateTarget(product, t).ok)),
     );
-    const answer = await askText(conversation, ctx, targetPrompt(ctx, product), {
+    const answer = await askText(conversation, ctx, await targetPrompt(ctx, product), {
       parse: (text) => validateTarget(product, text),
       suggestions,
     });

@@ -37,7 +37,7 @@ export function statusKeyboard(ctx: BaseContext, refId: string): InlineKeyboard 
 export async function saveDraft(ctx: BaseContext, kind: MoneyKind, fields: DraftFields): Promise<TxRecord> {
   const now = ctx.deps.clock.now();
   // The kind's own draft function made `fields`; the store checks detail against the kind on write.
-  const tx = ctx.deps.store.createTx({
+  const tx = await ctx.deps.store.createTx({
     ...fields,
     refId: fields.refId ?? newRefId(kind.kind, now),
     chatId: ctx.chat!.id,
@@ -56,7 +56,7 @@ function confirmScreen(ctx: BaseContext, kind: MoneyKind, tx: TxRecord, title: s
 
 /** The account balance from the briefly cached profile; undefined when the provider cannot say. */
 async function knownBalance(ctx: BaseContext): Promise<number | undefined> {
-  const apiKey = ctx.chat && ctx.deps.store.getApiKey(ctx.chat.id);
+  const apiKey = ctx.chat && await ctx.deps.store.getApiKey(ctx.chat.id);
   if (!apiKey) return undefined;
   try {
     return (await ctx.deps.lists.profile(apiKey)).balance ?? undefined;
@@ -67,12 +67,11 @@ async function knownBalance(ctx: BaseContext): Promise<number | undefined> {
 }
 
 /** An earlier purchase of the same thing for the same target that may still go through. */
-function sameOpenPurchase(ctx: BaseContext, tx: TxRecord): Readonly<TxRecord> | undefined {
+async function sameOpenPurchase(ctx: BaseContext, tx: TxRecord): Promise<Readonly<TxRecord> | undefined> {
   if (tx.kind === "deposit" || !tx.target) return undefined;
   // Open purchases are recent: the newest page is enough.
-  return ctx.deps.store
-    .listTxByChat(tx.chatId, { limit: 50 })
-    .items.find((o) => o.refId !== tx.refId && o.kind === tx.kind && o.code === tx.code && o.target === tx.target && OPEN_STATUSES.has(o.status));
+  const { items } = await ctx.deps.store.listTxByChat(tx.chatId, { limit: 50 });
+  return items.find((o) => o.refId !== tx.refId && o.kind === tx.kind && o.code === tx.code && o.target === tx.target && OPEN_STATUSES.has(o.status));
 }
 
 /** `14.05 WIB` / `14:05 WIB`. */
@@ -88,12 +87,12 @@ function shortWib(ctx: BaseContext, at: number): string {
 export async function showConfirm(ctx: BaseContext, kind: MoneyKind, draft: TxRecord): Promise<void> {
   // The selling price is fixed with the screen that shows it (saved with its message id): a later
   // rule change does not move it, and the Confirm button can only be pressed once it is saved.
-  const sale = kind.sale?.(ctx, draft);
+  const sale = await kind.sale?.(ctx, draft);
   const tx = sale ? { ...draft, sale } : draft;
   const cost = kind.cost?.(tx);
   const balance = cost === undefined ? undefined : await knownBalance(ctx);
   if (cost !== undefined && balance !== undefined && balance < cost) {
-    ctx.deps.store.transitionTx(tx.refId, ["draft"], { status: "cancel", message: "balance too low" });
+    await ctx.deps.store.transitionTx(tx.refId, ["draft"], { status: "cancel", message: "balance too low" });
     await ctx.deps.store.flush();
     const text = ctx.t("confirm-low-balance", { total: rupiah(cost), balance: rupiah(balance), missing: rupiah(cost - balance) });
     await ctx.reply(moneyText(ctx, text), {
@@ -101,7 +100,7 @@ export async function showConfirm(ctx: BaseContext, kind: MoneyKind, draft: TxRe
     });
     return;
   }
-  const earlier = sameOpenPurchase(ctx, tx);
+  const earlier = await sameOpenPurchase(ctx, tx);
   if (earlier) {
     const warning = ctx.t("confirm-duplicate", {
       what: html(earlier.title ?? earlier.code ?? ""),
@@ -113,11 +112,11 @@ export async function showConfirm(ctx: BaseContext, kind: MoneyKind, draft: TxRe
     const sent = await ctx.reply(confirmScreen(ctx, kind, tx, warning, balance), {
       reply_markup: new InlineKeyboard().text(ctx.t("button-buy-again"), cb.confirmAgain.encode({ refId: tx.refId })).text(ctx.t("button-cancel"), cb.cancelDraft.encode({ refId: tx.refId })),
     });
-    ctx.deps.store.updateTx(tx.refId, { messageId: sent.message_id, ...(sale ? { sale } : {}) });
+    await ctx.deps.store.updateTx(tx.refId, { messageId: sent.message_id, ...(sale ? { sale } : {}) });
     return;
   }
   const sent = await ctx.reply(confirmScreen(ctx, kind, tx, ctx.t("confirm-title"), balance), { reply_markup: confirmKeyboard(ctx, tx.refId) });
-  ctx.deps.store.updateTx(tx.refId, { messageId: sent.message_id, ...(sale ? { sale } : {}) });
+  await ctx.deps.store.updateTx(tx.refId, { messageId: sent.message_id, ...(sale ? { sale } : {}) });
 }
 
 export async function saveAndConfirm(ctx: BaseContext, kind: MoneyKind, fields: DraftFields): Promise<TxRecord> {
@@ -132,27 +131,27 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
 
   onCallback(c, cb.confirm, async (ctx, { refId }) => {
     const store = ctx.deps.store;
-    const tx = store.getTx(refId);
+    const tx = await store.getTx(refId);
     const kind = tx && byKind.get(tx.kind);
     if (!tx || !kind || tx.chatId !== ctx.chat?.id) {
       await ctx.answerCallbackQuery({ text: ctx.t("button-expired") });
       return;
     }
     if (tx.status === "draft" && ctx.deps.clock.now() - tx.createdAt > DRAFT_TTL_MS) {
-      store.transitionTx(refId, ["draft"], { status: "cancel", message: "confirm screen expired" });
+      await store.transitionTx(refId, ["draft"], { status: "cancel", message: "confirm screen expired" });
       await ctx.answerCallbackQuery({ text: ctx.t("confirm-expired"), show_alert: true });
       await ctx.editMessageReplyMarkup().catch(() => undefined);
       return;
     }
-    const apiKey = store.getApiKey(tx.chatId);
+    const apiKey = await store.getApiKey(tx.chatId);
     if (!apiKey) {
       await ctx.answerCallbackQuery({ text: ctx.t("not-linked"), show_alert: true });
       return;
     }
     // A store write already failing: refuse before marking anything (nothing may be sent unsaved).
     if (tx.status === "draft" && !(await requireStorage(ctx))) return;
-    // The compare-and-set is synchronous: a second tap (or a re-delivered update) finds "sending".
-    const sending = store.transitionTx(refId, ["draft"], { status: "sending" });
+    // The compare-and-set is atomic: a second tap (or a re-delivered update) finds "sending".
+    const sending = await store.transitionTx(refId, ["draft"], { status: "sending" });
     if (!sending) {
       await ctx.answerCallbackQuery({ text: ctx.t(tx.status === "cancel" ? "confirm-was-cancelled" : "confirm-already") });
       return;
@@ -162,7 +161,7 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
     } catch (err) {
       // "sending" is not on disk, so nothing may be sent. Back to draft in memory: the file stays
       // dirty and its next write serialises the draft, never "sending". The same Confirm works later.
-      store.transitionTx(refId, ["sending"], { status: "draft" });
+      await store.transitionTx(refId, ["sending"], { status: "draft" });
       ctx.deps.logger.error({ refId, err }, "could not persist the sending mark; nothing sent");
       await ctx.answerCallbackQuery({ text: ctx.t("confirm-not-saved"), show_alert: true }).catch(() => undefined);
       return;
@@ -176,17 +175,17 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
     let result: TxRecord;
     try {
       const patch = await kind.create(ctx, apiKey, sending).finally(() => ctx.deps.lists.forgetProfile(apiKey));
-      result = store.updateTx(refId, { ...patch, status: patch.status ?? "pending" });
+      result = await store.updateTx(refId, { ...patch, status: patch.status ?? "pending" });
     } catch (err) {
       if (!(err instanceof UpstreamError)) {
         // A bug, not an answer from the provider: the request may have gone out.
-        store.updateTx(refId, { status: "unknown", message: "internal error after sending" });
+        await store.updateTx(refId, { status: "unknown", message: "internal error after sending" });
         await store.flush();
         throw err;
       }
       if (err instanceof UpstreamRejected) {
         const extra = await kind.explainRejection?.(ctx, apiKey, sending, err).catch(() => undefined);
-        result = store.updateTx(refId, { status: "failed", message: err.providerMessage });
+        result = await store.updateTx(refId, { status: "failed", message: err.providerMessage });
         await store.flush();
         ctx.deps.events.emit("created", result);
         await sentScreen();
@@ -197,7 +196,7 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
       }
       // Timeout, outage or an answer we cannot read: the money may have moved. Never re-send.
       ctx.deps.logger.warn({ refId, kind: tx.kind, err }, "create outcome unknown");
-      result = store.updateTx(refId, { status: "unknown", message: err.message });
+      result = await store.updateTx(refId, { status: "unknown", message: err.message });
     }
     await store.flush();
     ctx.deps.events.emit("created", result);
@@ -208,7 +207,7 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
 
   // "Buy again" under a repeated-purchase warning: the same draft, now as an ordinary confirm screen.
   onCallback(c, cb.confirmAgain, async (ctx, { refId }) => {
-    const tx = ctx.deps.store.getTx(refId);
+    const tx = await ctx.deps.store.getTx(refId);
     const kind = tx && byKind.get(tx.kind);
     if (!tx || !kind || tx.chatId !== ctx.chat?.id || tx.status !== "draft") {
       await ctx.answerCallbackQuery({ text: ctx.t(tx?.chatId === ctx.chat?.id && tx ? "confirm-already" : "button-expired") });
@@ -219,12 +218,12 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
   });
 
   onCallback(c, cb.cancelDraft, async (ctx, { refId }) => {
-    const tx = ctx.deps.store.getTx(refId);
+    const tx = await ctx.deps.store.getTx(refId);
     if (!tx || tx.chatId !== ctx.chat?.id) {
       await ctx.answerCallbackQuery({ text: ctx.t("button-expired") });
       return;
     }
-    const cancelled = ctx.deps.store.transitionTx(refId, ["draft"], { status: "cancel" });
+    const cancelled = await ctx.deps.store.transitionTx(refId, ["draft"], { status: "cancel" });
     await ctx.answerCallbackQuery({ text: ctx.t(cancelled || tx.status === "cancel" ? "cancelled" : "confirm-already") });
     await ctx.editMessageReplyMarkup().catch(() => undefined);
     if (cancelled) await ctx.reply(ctx.t("cancelled"));
@@ -232,20 +231,21 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
 
   // Try again after a refusal: a fresh draft with a new reference id, confirmed again.
   onCallback(c, cb.retry, async (ctx, { refId }) => {
-    const tx = ctx.deps.store.getTx(refId);
+    const apiKey = ctx.chat && await ctx.deps.store.getApiKey(ctx.chat.id);
+    const tx = await ctx.deps.store.getTx(refId);
     const kind = tx && byKind.get(tx.kind);
-    const apiKey = ctx.chat && ctx.deps.store.getApiKey(ctx.chat.id);
     if (!tx || !kind || tx.chatId !== ctx.chat?.id || !apiKey) {
       await ctx.answerCallbackQuery({ text: ctx.t("button-expired") });
       return;
     }
-    // Compare-and-set before any await: a double tap finds the mark and makes no second draft.
+    // Check-and-set right after the read (one chat's updates run in turn): a double tap finds the
+    // mark and makes no second draft.
     if (tx.retriedAs) {
       await ctx.answerCallbackQuery({ text: ctx.t("retry-already") });
       return;
     }
     const newRef = newRefId(kind.kind, ctx.deps.clock.now());
-    ctx.deps.store.updateTx(refId, { retriedAs: newRef });
+    await ctx.deps.store.updateTx(refId, { retriedAs: newRef });
     await ctx.answerCallbackQuery();
     await ctx.editMessageReplyMarkup().catch(() => undefined);
     let made = false;
@@ -257,14 +257,14 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
       }
       // A kind that needed the id earlier (a bill inquiry) brings its own.
       const draft = await saveAndConfirm(ctx, kind, { ...fields, refId: fields.refId ?? newRef });
-      ctx.deps.store.updateTx(refId, { retriedAs: draft.refId });
+      await ctx.deps.store.updateTx(refId, { retriedAs: draft.refId });
       made = true;
     } catch (err) {
       if (!(err instanceof UpstreamError)) throw err;
       await ctx.reply(upstreamErrorText(ctx, err));
     } finally {
       // No new draft came of it: the button may be pressed again.
-      if (!made) ctx.deps.store.updateTx(refId, { retriedAs: undefined });
+      if (!made) await ctx.deps.store.updateTx(refId, { retriedAs: undefined });
     }
   });
   return c;
@@ -284,5 +284,5 @@ export async function announceOutcome(ctx: BaseContext, tx: TxRecord): Promise<v
   const shop = saleActionRows(ctx.translate, ctx.lang, tx);
   const markup = open ? statusKeyboard(ctx, tx.refId) : shop.length > 0 ? { inline_keyboard: shop } : undefined;
   const sent = await ctx.reply(text, { reply_markup: markup });
-  ctx.deps.store.updateTx(tx.refId, { messageId: sent.message_id });
+  await ctx.deps.store.updateTx(tx.refId, { messageId: sent.message_id });
 }

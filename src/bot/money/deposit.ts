@@ -113,11 +113,11 @@ export function releasable(tx: Readonly<TxRecord>): boolean {
 /** Remembers a message offering the release (besides the deposit's own), so the release can update it. */
 export async function rememberReleaseOffer(store: Store, tx: Readonly<TxRecord>, messageId: number): Promise<void> {
   if (!releasable(tx) || messageId === tx.messageId) return;
-  const latest = store.getTx(tx.refId);
+  const latest = await store.getTx(tx.refId);
   if (!latest) return;
   const d = detailOf(latest, "deposit");
   if (d.offers?.includes(messageId)) return;
-  store.updateTx(tx.refId, { detail: { ...d, offers: [...(d.offers ?? []), messageId].slice(-10) } });
+  await store.updateTx(tx.refId, { detail: { ...d, offers: [...(d.offers ?? []), messageId].slice(-10) } });
   await store.flush();
 }
 
@@ -238,10 +238,10 @@ export const depositKind: MoneyKind = {
     if (qrString) {
       const png = await qrPng(qrString);
       const sent = await ctx.replyWithPhoto(new InputFile(png, `qris-${tx.refId}.png`), { caption: text, reply_markup });
-      ctx.deps.store.updateTx(tx.refId, { messageId: sent.message_id, detail: { ...detail, photo: true } });
+      await ctx.deps.store.updateTx(tx.refId, { messageId: sent.message_id, detail: { ...detail, photo: true } });
     } else {
       const sent = await ctx.reply(text, { reply_markup });
-      ctx.deps.store.updateTx(tx.refId, { messageId: sent.message_id, detail });
+      await ctx.deps.store.updateTx(tx.refId, { messageId: sent.message_id, detail });
     }
     await ctx.deps.store.flush();
     return true;
@@ -254,9 +254,9 @@ export const depositKind: MoneyKind = {
  */
 export async function resendDueInstructions(api: Api, deps: BotDeps): Promise<number> {
   let sent = 0;
-  for (const tx of deps.store.openTxs()) {
+  for (const tx of await deps.store.openTxs()) {
     if (tx.kind !== "deposit" || tx.status !== "pending" || detailOf(tx, "deposit").instructions !== "due") continue;
-    const lang: Lang = deps.store.getChat(tx.chatId)?.lang ?? "id";
+    const lang: Lang = (await deps.store.getChat(tx.chatId))?.lang ?? "id";
     // The announce path needs only these parts of a context: one way to show instructions.
     const ctx = {
       deps,

@@ -16,7 +16,7 @@ export interface MoneyKind {
   /** What leaves the balance if it goes through (checked against the balance up front); none for a deposit. */
   cost?(tx: TxRecord): number | undefined;
   /** A sale's selling price and profit under the chat's rules now; kept on the draft when its confirm screen is made. */
-  sale?(ctx: BaseContext, tx: TxRecord): Sale | undefined;
+  sale?(ctx: BaseContext, tx: TxRecord): Promise<Sale | undefined>;
   /** Calls the create endpoint once. Returns what to record (status, upstreamId, sn, amounts...). */
   create(ctx: BaseContext, apiKey: string, tx: TxRecord): Promise<Partial<TxRecord>>;
   /** Optional extra explanation for a refusal (e.g. the new price after a limit_price refusal). */

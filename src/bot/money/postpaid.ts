@@ -102,8 +102,8 @@ export const postpaidKind: MoneyKind = {
   // The reseller's cost when the inquiry gave one, else the bill total.
   cost: (tx) => billDetail(tx).cost ?? tx.amount,
   // The customer pays the bill plus the reseller's own admin fee; the provider is paid the bill only.
-  sale(ctx, tx) {
-    const { price, profit } = quoteBill(chatRules(ctx, tx.chatId), tx.amount, billDetail(tx).cost ?? tx.amount);
+  async sale(ctx, tx) {
+    const { price, profit } = quoteBill(await chatRules(ctx, tx.chatId), tx.amount, billDetail(tx).cost ?? tx.amount);
     return { price, profit };
   },
 

@@ -49,8 +49,8 @@ export const prepaidKind: MoneyKind = {
 
   cost: (tx) => tx.amount,
 
-  sale(ctx, tx) {
-    const { price, profit } = quoteProduct(chatRules(ctx, tx.chatId), { code: tx.code ?? "", category: detailOf(tx, "prepaid").category ?? "", price: tx.amount });
+  async sale(ctx, tx) {
+    const { price, profit } = quoteProduct(await chatRules(ctx, tx.chatId), { code: tx.code ?? "", category: detailOf(tx, "prepaid").category ?? "", price: tx.amount });
     return { price, profit };
   },
 

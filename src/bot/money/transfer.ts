@@ -40,9 +40,9 @@ const FEE_LOOKBACK = 200;
 const LOOKUP_PAGE = 50;
 
 /** The fee the provider charged on the chat's latest transfer to the same kind of destination. */
-export function lastTransferFee(store: Store, chatId: number, bankType: BankType): number | undefined {
+export async function lastTransferFee(store: Store, chatId: number, bankType: BankType): Promise<number | undefined> {
   for (let offset = 0; offset < FEE_LOOKBACK; offset += LOOKUP_PAGE) {
-    const { items, total } = store.listTxByChat(chatId, { offset, limit: LOOKUP_PAGE });
+    const { items, total } = await store.listTxByChat(chatId, { offset, limit: LOOKUP_PAGE });
     for (const tx of items) {
       if (tx.kind === "transfer" && tx.detail?.bankType === bankType && typeof tx.fee === "number") return tx.fee;
     }
@@ -52,14 +52,14 @@ export function lastTransferFee(store: Store, chatId: number, bankType: BankType
 }
 
 /** The draft of a transfer to a checked destination (fee estimate looked up now). */
-export function transferDraft(
+export async function transferDraft(
   store: Store,
   chatId: number,
   dest: TransferDestination,
   amount: number,
   note: string,
-): DraftFields {
-  const feeEstimate = lastTransferFee(store, chatId, dest.bankType);
+): Promise<DraftFields> {
+  const feeEstimate = await lastTransferFee(store, chatId, dest.bankType);
   const detail: TransferDetail = {
     holderName: dest.holderName,
     bankType: dest.bankType,
