@@ -22,7 +22,8 @@ import type { BotDeps } from "./bot/context.js";
 import { startPolling, type PollingOptions } from "./polling.js";
 import type { Sandbox, SandboxOptions } from "./sandbox/index.js";
 import { resolveStoreSecret, verifyStoreSecret } from "./secret.js";
-import { Store } from "./store/store.js";
+import { openStore } from "./store/index.js";
+import type { Store } from "./store/store.js";
 import { ListCache } from "./upstream/cache.js";
 import { UpstreamClient } from "./upstream/client.js";
 import { BalanceAlerts, type BalanceAlertsOptions } from "./watch/alerts.js";
@@ -129,14 +130,16 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
   const source = await resolveStoreSecret(config.storeSecret, config.dataDir);
   const { secret, generated, file } = source;
   if (generated) logger.warn({ file }, "STORE_SECRET was not set: generated one into DATA_DIR (keep this file; back it up)");
-  const opening = Store.open({
+  // TODO(merge): FileStore is async now: drop the cast (openStore gives the Store interface).
+  const opening = openStore({
+    url: config.storeUrl,
     dir: config.dataDir,
     secret,
     clock,
     onWrite: observers.onWrite,
     // Money actions refuse meanwhile (store.canPersist); the flusher retries on its own.
     onError: (err) => logger.error({ err }, "store write failed; retrying (money actions refused until it works)"),
-  });
+  }) as unknown as Promise<Store>;
   // Parsing the locales overlaps the key derivation the store waits for (scrypt, on the thread pool).
   // getMe goes out now and overlaps the key derivation too: one round trip less before updates are taken.
   const client = { ...overrides.bot?.client, ...(config.telegramApiRoot ? { apiRoot: config.telegramApiRoot } : {}) };

@@ -1,0 +1,33 @@
+/**
+ * Opens the store the configuration asks for: PostgreSQL when STORE_URL is a postgres:// URL, else
+ * the files in DATA_DIR. PgStore (and the postgres client) load only when chosen: a file-store bot
+ * does not carry them at start-up.
+ */
+import type { Clock } from "../clock.js";
+import type { Store } from "./api.js";
+import { Store as FileStore } from "./store.js";
+
+export interface OpenStoreOptions {
+  /** STORE_URL: postgres:// or postgresql:// selects PostgreSQL; unset = the files in `dir`. */
+  url?: string | undefined;
+  /** DATA_DIR (the file store's folder). */
+  dir: string;
+  secret: string;
+  clock?: Clock;
+  onWrite?: (name: string, ok: boolean, seconds: number) => void;
+  onError?: (err: unknown) => void;
+}
+
+export function isPostgresUrl(url: string | undefined): url is string {
+  return url !== undefined && /^postgres(ql)?:\/\//i.test(url);
+}
+
+export async function openStore(opts: OpenStoreOptions): Promise<Store> {
+  const { url, ...rest } = opts;
+  if (isPostgresUrl(url)) {
+    const { PgStore } = await import("./pg/pgStore.js");
+    return PgStore.open({ ...rest, url });
+  }
+  // TODO(merge): FileStore is async now and implements Store: drop the cast.
+  return (await FileStore.open(rest)) as unknown as Store;
+}
