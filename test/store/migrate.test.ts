@@ -85,6 +85,7 @@ describe.skipIf(!hasPg)("migrate-store", () => {
     expect(await pg.allChats()).toEqual([...expected.chats].sort((x, y) => x.chatId - y.chatId));
     const txs = [...(await pg.listTxByChat(1, { limit: 100 })).items, ...(await pg.listTxByChat(-100123, { limit: 100 })).items];
     expect(txs).toEqual(expected.txs);
+    expect(JSON.stringify(txs)).toBe(JSON.stringify(expected.txs)); // as written, key order included
     expect(await pg.getTx("TORN")).toBeUndefined();
     expect(await pg.getMeta("broadcast")).toEqual(expected.meta.broadcast);
     expect(await pg.getMeta("conv:1")).toEqual(expected.meta["conv:1"]);

@@ -132,11 +132,11 @@ export async function copyFileStore(opts: CopyOptions): Promise<CopyResult> {
       await sql`
         INSERT INTO chats (chat_id, callback_token, linked, has_key, updated_at, data)
         SELECT chat_id, callback_token, linked, has_key, updated_at, data
-        FROM jsonb_to_recordset(${rows}::text::jsonb)
-          AS x(chat_id bigint, callback_token text, linked boolean, has_key boolean, updated_at bigint, data jsonb)
+        FROM json_to_recordset(${rows}::text::json)
+          AS x(chat_id bigint, callback_token text, linked boolean, has_key boolean, updated_at bigint, data json)
         ON CONFLICT (chat_id) DO UPDATE SET callback_token = EXCLUDED.callback_token, linked = EXCLUDED.linked,
           has_key = EXCLUDED.has_key, updated_at = EXCLUDED.updated_at, data = EXCLUDED.data, version = chats.version + 1
-        WHERE chats.data IS DISTINCT FROM EXCLUDED.data AND chats.updated_at <= EXCLUDED.updated_at`;
+        WHERE chats.data::text IS DISTINCT FROM EXCLUDED.data::text AND chats.updated_at <= EXCLUDED.updated_at`;
     }
     log(`copied ${chatRows.length} chats`);
 
@@ -150,12 +150,12 @@ export async function copyFileStore(opts: CopyOptions): Promise<CopyResult> {
       await sql`
         INSERT INTO txs (ref_id, chat_id, status, upstream_id, created_at, updated_at, month, data)
         SELECT ref_id, chat_id, status, upstream_id, created_at, updated_at, month, data
-        FROM jsonb_to_recordset(${rows}::text::jsonb)
-          AS x(ref_id text, chat_id bigint, status text, upstream_id text, created_at bigint, updated_at bigint, month text, data jsonb)
+        FROM json_to_recordset(${rows}::text::json)
+          AS x(ref_id text, chat_id bigint, status text, upstream_id text, created_at bigint, updated_at bigint, month text, data json)
         ON CONFLICT (ref_id) DO UPDATE SET chat_id = EXCLUDED.chat_id, status = EXCLUDED.status, upstream_id = EXCLUDED.upstream_id,
           created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at, month = EXCLUDED.month, data = EXCLUDED.data,
           version = txs.version + 1
-        WHERE txs.data IS DISTINCT FROM EXCLUDED.data AND txs.updated_at <= EXCLUDED.updated_at`;
+        WHERE txs.data::text IS DISTINCT FROM EXCLUDED.data::text AND txs.updated_at <= EXCLUDED.updated_at`;
     };
     const add = async (tx: TxRecord) => {
       refIds.add(tx.refId);
@@ -175,8 +175,8 @@ export async function copyFileStore(opts: CopyOptions): Promise<CopyResult> {
     for (let i = 0; i < kv.length; i += batch) {
       const rows = JSON.stringify(kv.slice(i, i + batch).map(([key, value]) => ({ key, value })));
       await sql`
-        INSERT INTO meta (key, value) SELECT key, value FROM jsonb_to_recordset(${rows}::text::jsonb) AS x(key text, value jsonb)
-        ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value WHERE meta.value IS DISTINCT FROM EXCLUDED.value`;
+        INSERT INTO meta (key, value) SELECT key, value FROM json_to_recordset(${rows}::text::json) AS x(key text, value json)
+        ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value WHERE meta.value::text IS DISTINCT FROM EXCLUDED.value::text`;
     }
     log(`copied ${kv.length} meta keys`);
     const [db] = await sql<Counts[]>`

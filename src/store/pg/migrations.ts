@@ -7,7 +7,9 @@
 import type { Sql } from "postgres";
 
 /**
- * Columns hold what is queried; `data` holds the whole record (validated with records.ts on write).
+ * Columns hold what is queried; `data` holds the whole record (validated with records.ts on write)
+ * as `json`, not `jsonb`: kept as written, so a record reads back with its keys in the schema's order
+ * (domain/refresh.ts compares details as JSON text) and any character a provider sends (jsonb refuses \u0000).
  * `version` counts changes: updates are compare-and-set on it (pgStore.ts).
  * ref_id is COLLATE "C" so history order (createdAt, then refId) matches JavaScript's string order.
  */
@@ -21,7 +23,7 @@ export const MIGRATIONS: readonly string[] = [
     has_key boolean NOT NULL,
     updated_at bigint NOT NULL,
     version bigint NOT NULL DEFAULT 0,
-    data jsonb NOT NULL
+    data json NOT NULL
   );
   CREATE INDEX chats_linked ON chats (chat_id) WHERE linked;
   CREATE TABLE txs (
@@ -33,13 +35,13 @@ export const MIGRATIONS: readonly string[] = [
     updated_at bigint NOT NULL,
     month text NOT NULL,
     version bigint NOT NULL DEFAULT 0,
-    data jsonb NOT NULL
+    data json NOT NULL
   );
   CREATE INDEX txs_history ON txs (chat_id, created_at DESC, ref_id DESC);
   CREATE INDEX txs_open ON txs (status) WHERE status IN ('sending', 'unknown', 'pending', 'processing');
   CREATE INDEX txs_upstream ON txs (chat_id, upstream_id) WHERE upstream_id IS NOT NULL;
   CREATE INDEX txs_month ON txs (chat_id, month, created_at, ref_id);
-  CREATE TABLE meta (key text PRIMARY KEY, value jsonb NOT NULL);
+  CREATE TABLE meta (key text PRIMARY KEY, value json NOT NULL);
   `,
 ];
 

@@ -256,11 +256,11 @@ export class PgStore implements Store {
         const done = old
           ? await this.sql`
               UPDATE chats SET callback_token = ${r.callback_token}, linked = ${r.linked}, has_key = ${r.has_key},
-                updated_at = ${r.updated_at}, data = ${data}::text::jsonb, version = version + 1
+                updated_at = ${r.updated_at}, data = ${data}::text::json, version = version + 1
               WHERE chat_id = ${chatId} AND version = ${old.version}`
           : await this.sql`
               INSERT INTO chats (chat_id, callback_token, linked, has_key, updated_at, data)
-              VALUES (${chatId}, ${r.callback_token}, ${r.linked}, ${r.has_key}, ${r.updated_at}, ${data}::text::jsonb)
+              VALUES (${chatId}, ${r.callback_token}, ${r.linked}, ${r.has_key}, ${r.updated_at}, ${data}::text::json)
               ON CONFLICT (chat_id) DO NOTHING`;
         if (done.count === 1) return rec;
       }
@@ -314,7 +314,7 @@ export class PgStore implements Store {
       () => this.sql`
         INSERT INTO txs (ref_id, chat_id, status, upstream_id, created_at, updated_at, month, data)
         VALUES (${r.ref_id}, ${r.chat_id}, ${r.status}, ${r.upstream_id}, ${r.created_at}, ${r.updated_at}, ${r.month},
-          ${JSON.stringify(rec)}::text::jsonb)
+          ${JSON.stringify(rec)}::text::json)
         ON CONFLICT (ref_id) DO NOTHING`,
     );
     if (done.count === 0) throw new DuplicateTxError(rec.refId);
@@ -354,7 +354,7 @@ export class PgStore implements Store {
         const r = txRow(rec);
         const done = await this.sql`
           UPDATE txs SET status = ${r.status}, upstream_id = ${r.upstream_id}, updated_at = ${r.updated_at},
-            data = ${JSON.stringify(rec)}::text::jsonb, version = version + 1
+            data = ${JSON.stringify(rec)}::text::json, version = version + 1
           WHERE ref_id = ${refId} AND version = ${old.version}`;
         if (done.count === 1) return rec;
       }
@@ -442,7 +442,7 @@ export class PgStore implements Store {
     const json = JSON.stringify(frozenCopy(value, `meta.${key}`));
     await this.write(
       "meta",
-      () => this.sql`INSERT INTO meta (key, value) VALUES (${key}, ${json}::text::jsonb) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
+      () => this.sql`INSERT INTO meta (key, value) VALUES (${key}, ${json}::text::json) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
     );
   }
 }
