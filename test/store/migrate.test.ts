@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/clock.js";
 import { copyFileStore } from "../../src/store/pg/fromFiles.js";
 import { PgStore } from "../../src/store/pg/pgStore.js";
+// TODO(merge): FileStore; the calls below are awaited already, so they work sync or async.
 import { Store as FileStoreSync } from "../../src/store/store.js";
 import type { ChatRecord, TxRecord } from "../../src/store/types.js";
 import { freshDatabase, hasPg } from "../support/pg.js";
@@ -32,26 +33,26 @@ interface Expected {
 async function fileStore(dir: string): Promise<Expected> {
   const clock = new ManualClock(Date.UTC(2025, 9, 1));
   const a = await FileStoreSync.open({ dir, secret: SECRET, clock });
-  a.setApiKey(1, RAW_KEY);
-  a.updateChat(1, { lang: "en", callbackToken: "tok-1", customers: [{ id: "c1", name: "Ibu", kind: "phone", target: "0812", createdAt: 5 }] });
-  a.updateChat(-100123, { lang: "id", inactive: true });
+  await a.setApiKey(1, RAW_KEY);
+  await a.updateChat(1, { lang: "en", callbackToken: "tok-1", customers: [{ id: "c1", name: "Ibu", kind: "phone", target: "0812", createdAt: 5 }] });
+  await a.updateChat(-100123, { lang: "id", inactive: true });
   for (let i = 0; i < 30; i++) {
-    a.createTx({ refId: `OLD${i}`, chatId: i % 2 ? 1 : -100123, kind: "prepaid", status: "success", amount: 1000 + i, upstreamId: `U${i}` });
+    await a.createTx({ refId: `OLD${i}`, chatId: i % 2 ? 1 : -100123, kind: "prepaid", status: "success", amount: 1000 + i, upstreamId: `U${i}` });
     await clock.advance(DAY);
   }
-  a.setMeta("broadcast", { id: "b1", sent: 3 });
-  a.setMeta("conv:1", { step: "amount", at: [1, 2] });
+  await a.setMeta("broadcast", { id: "b1", sent: 3 });
+  await a.setMeta("conv:1", { step: "amount", at: [1, 2] });
   await a.close();
   // Weeks later: opening sweeps the October records into the archive; new ones stay hot.
   await clock.advance(40 * DAY);
   const b = await FileStoreSync.open({ dir, secret: SECRET, clock });
-  b.createTx({ refId: "NEW1", chatId: 1, kind: "postpaid", status: "pending", amount: 52_500, detail: { customerName: "BUDI" } });
-  b.createTx({ refId: "NEW2", chatId: 1, kind: "deposit", status: "draft", amount: 50_000 });
+  await b.createTx({ refId: "NEW1", chatId: 1, kind: "postpaid", status: "pending", amount: 52_500, detail: { customerName: "BUDI" } });
+  await b.createTx({ refId: "NEW2", chatId: 1, kind: "deposit", status: "draft", amount: 50_000 });
   await b.flush();
   const expected: Expected = {
-    chats: [...b.allChats()],
-    txs: [1, -100123].flatMap((c) => b.listTxByChat(c, { limit: 100 }).items),
-    meta: { broadcast: b.getMeta("broadcast"), "conv:1": b.getMeta("conv:1") },
+    chats: [...(await b.allChats())],
+    txs: (await Promise.all([1, -100123].map(async (c) => (await b.listTxByChat(c, { limit: 100 })).items))).flat(),
+    meta: { broadcast: await b.getMeta("broadcast"), "conv:1": await b.getMeta("conv:1") },
   };
   await b.close();
   expect(await readdir(join(dir, "archive"))).toContain("tx-2025-10.jsonl");
