@@ -130,7 +130,9 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
   const source = await resolveStoreSecret(config.storeSecret, config.dataDir);
   const { secret, generated, file } = source;
   if (generated) logger.warn({ file }, "STORE_SECRET was not set: generated one into DATA_DIR (keep this file; back it up)");
-  const opening = openStore(config, {
+  const opening = openStore({
+    url: config.storeUrl,
+    dir: config.dataDir,
     secret,
     clock,
     onWrite: observers.onWrite,

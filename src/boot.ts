@@ -1,7 +1,7 @@
 /**
  * What `node dist/main.js` runs first (scripts/build.mjs bundles it as main.js): starts the store's key
  * derivation (scrypt, ~50 ms on the thread pool) before the rest of the bot is compiled and evaluated
- * (~100 ms), then runs src/main.ts. Store.open takes that key when its secret is the same one; any other
+ * (~100 ms), then runs src/main.ts. FileStore.open takes that key when its secret is the same one; any other
  * secret is derived as before. Only node built-ins here, so this part loads in a few milliseconds.
  */
 import { readFileSync } from "node:fs";

@@ -32,6 +32,15 @@ const schema = z.object({
   STORE_SECRET: optionalText.pipe(
     z.string().min(16, "must be at least 16 characters (or leave it unset to generate one)").optional(),
   ),
+  STORE_URL: optionalText.pipe(
+    z
+      .string()
+      .refine((v) => /^postgres(ql)?:\/\/\S+$/.test(v) && URL.canParse(v), {
+        // Never echo the value: it may carry the database password.
+        message: "must be a PostgreSQL URL, e.g. postgres://bot:password@127.0.0.1:5432/ppob (or leave it unset for the files in DATA_DIR)",
+      })
+      .optional(),
+  ),
   STORE_SECRET_RESET: z
     .string()
     .trim()
@@ -100,6 +109,8 @@ export type AppConfig = {
   telegramApiRoot: string | undefined;
   dataDir: string;
   storeSecret: string | undefined;
+  /** postgres:// URL of the PostgreSQL store; undefined = the file store in DATA_DIR. May carry a password: never log it. */
+  storeUrl: string | undefined;
   /**
    * The operator chose to go on after losing the store secret: api keys that no longer decrypt are
    * removed (their chats are asked to link again) and the current secret becomes the store's.
@@ -145,6 +156,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     telegramApiRoot: c.TELEGRAM_API_ROOT?.replace(/\/+$/, ""),
     dataDir: c.DATA_DIR,
     storeSecret: c.STORE_SECRET,
+    storeUrl: c.STORE_URL,
     storeSecretReset: c.STORE_SECRET_RESET,
     adminIds: c.ADMIN_IDS,
     logLevel: c.LOG_LEVEL,

@@ -29,6 +29,9 @@ const SECRET_PARAM = /([?&](?:api[_-]?key|apikey|key|token|secret|password|sign(
 /** Any other long key-shaped query value (provider keys are 20+ characters of base64-ish text). */
 const LONG_PARAM = /([?&][\w.-]+=)[A-Za-z0-9+/=_%.~-]{24,}/g;
 
+/** A password inside a URL (postgres://user:password@host, STORE_URL): it goes, the rest stays readable. */
+const URL_PASSWORD = /(\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@"']+:)[^\s@/"']+@/gi;
+
 /** Exact secrets this process knows (the configured bot token), scrubbed as given and URL-encoded. */
 const known = new Set<string>();
 
@@ -45,7 +48,7 @@ export function protectSecret(secret: string | undefined): void {
 export function scrubSecrets(text: string, secrets: readonly string[] = []): string {
   let out = text;
   for (const s of [...known, ...secrets]) if (s.length >= 4 && out.includes(s)) out = out.split(s).join("[redacted]");
-  return out.replace(TOKEN_PATTERN, "[redacted-token]").replace(SECRET_PARAM, "$1[redacted]").replace(LONG_PARAM, "$1[redacted]");
+  return out.replace(TOKEN_PATTERN, "[redacted-token]").replace(SECRET_PARAM, "$1[redacted]").replace(LONG_PARAM, "$1[redacted]").replace(URL_PASSWORD, "$1***@");
 }
 
 /** Writes every line scrubbed to `target` (pino's default stdout stream unless given). */

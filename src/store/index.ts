@@ -1,14 +1,32 @@
 /**
- * Which store the app runs on. For now always the file store in DATA_DIR; the PostgreSQL store
- * (issue 16) is chosen here too, so app.ts only ever sees the Store interface.
+ * Opens the store the configuration asks for: PostgreSQL when STORE_URL is a postgres:// URL, else
+ * the files in DATA_DIR. PgStore (and the postgres client) load only when chosen: a file-store bot
+ * does not carry them at start-up.
  */
-import type { AppConfig } from "../config.js";
+import type { Clock } from "../clock.js";
 import type { Store } from "./api.js";
-import { FileStore, type StoreOptions } from "./store.js";
+import { FileStore } from "./store.js";
 
-/** What every store needs besides the config: the secret, the clock and the write observers. */
-export type OpenStoreOptions = Omit<StoreOptions, "dir">;
+export interface OpenStoreOptions {
+  /** STORE_URL: postgres:// or postgresql:// selects PostgreSQL; unset = the files in `dir`. */
+  url?: string | undefined;
+  /** DATA_DIR (the file store's folder). */
+  dir: string;
+  secret: string;
+  clock?: Clock;
+  onWrite?: (name: string, ok: boolean, seconds: number) => void;
+  onError?: (err: unknown) => void;
+}
 
-export async function openStore(config: Pick<AppConfig, "dataDir">, opts: OpenStoreOptions): Promise<Store> {
-  return FileStore.open({ dir: config.dataDir, ...opts });
+export function isPostgresUrl(url: string | undefined): url is string {
+  return url !== undefined && /^postgres(ql)?:\/\//i.test(url);
+}
+
+export async function openStore(opts: OpenStoreOptions): Promise<Store> {
+  const { url, ...rest } = opts;
+  if (isPostgresUrl(url)) {
+    const { PgStore } = await import("./pg/pgStore.js");
+    return PgStore.open({ ...rest, url });
+  }
+  return FileStore.open(rest);
 }

@@ -3,15 +3,15 @@
  * dist/, then `node dist/main.js`) in its own process, talking to a fake Bot API over HTTP via
  * TELEGRAM_API_ROOT, with the built-in sandbox upstream.
  */
-import { mkdtemp, readFile, rm, writeFile, mkdir, stat } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, writeFile, mkdir, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_KEY } from "../../src/sandbox/index.js";
 import { FAKE_BOT_TOKEN } from "../support/botInfo.js";
 import { makeUser } from "../support/chat.js";
 import { FakeBotApi, type FakeServer } from "../support/fakeBotApi.js";
-import { buildDist, startMain } from "../support/mainProcess.js";
+import { buildDist, ROOT, startMain } from "../support/mainProcess.js";
 
 beforeAll(buildDist, 180_000);
 
@@ -109,4 +109,25 @@ describe("the bot process", () => {
     expect(await p.exited).toBe(0);
     expect(p.output()).toContain("stopped cleanly");
   }, 60_000);
+
+  it("carries the PostgreSQL client in a chunk of its own: a bot on the files does not load it at start", async () => {
+    // Everything dist/main.js loads at start: its static imports, followed, and boot's import of main
+    // (any other import("...") loads on first use).
+    const loaded = new Map<string, string>();
+    const visit = async (file: string) => {
+      if (loaded.has(file)) return;
+      const text = await readFile(file, "utf8");
+      loaded.set(file, text);
+      for (const m of text.matchAll(/\b(?:from|import)\s*"(\.\.?\/[^"]+)"|\bimport\("(\.\/chunks\/main-[^"]+)"\)/g)) {
+        await visit(join(dirname(file), (m[1] ?? m[2])!));
+      }
+    };
+    await visit(join(ROOT, "dist/main.js"));
+    expect(loaded.size).toBeGreaterThan(1);
+    // SCRAM-SHA-256 is the postgres client's login; nothing else in the bot spells it.
+    expect([...loaded.values()].some((t) => t.includes("SCRAM-SHA-256"))).toBe(false);
+    const chunks = await readdir(join(ROOT, "dist/chunks"));
+    const texts = await Promise.all(chunks.filter((c) => c.endsWith(".js")).map((c) => readFile(join(ROOT, "dist/chunks", c), "utf8")));
+    expect(texts.some((t) => t.includes("SCRAM-SHA-256"))).toBe(true);
+  });
 });

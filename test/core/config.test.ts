@@ -35,6 +35,7 @@ describe("loadConfig", () => {
     [{ BOT_TOKEN: TOKEN, HTTP_PORT: "8080", PUBLIC_URL: "http://bot.example.com" }, /PUBLIC_URL must be an https URL \(plain http only for 127.0.0.1 or localhost\)/],
     [{ BOT_TOKEN: TOKEN, HTTP_PORT: "8080", PUBLIC_URL: "bot.example.com" }, /PUBLIC_URL must be the public https origin/],
     [{ BOT_TOKEN: TOKEN, PUBLIC_URL: "https://bot.example.com" }, /PUBLIC_URL needs HTTP_PORT/],
+    [{ BOT_TOKEN: TOKEN, STORE_URL: "mysql://u:p@h/db" }, /STORE_URL must be a PostgreSQL URL/],
     [{ BOT_TOKEN: TOKEN, STORE_SECRET_RESET: "maybe" }, /STORE_SECRET_RESET must be 1 \(go on with a new secret\) or 0/],
   ])("refuses %o", (env, message) => {
     expect(() => loadConfig(env)).toThrowError(message);
@@ -52,6 +53,16 @@ describe("loadConfig", () => {
     expect(c.adminIds).toEqual([11, 22]);
     expect(c.telegramApiRoot).toBe("http://127.0.0.1:8081");
     expect(c.storeSecret).toBeUndefined();
+  });
+
+  it("reads STORE_URL (postgres:// or postgresql://); a wrong one is refused without echoing its password", () => {
+    expect(loadConfig({ BOT_TOKEN: TOKEN }).storeUrl).toBeUndefined();
+    expect(loadConfig({ BOT_TOKEN: TOKEN, STORE_URL: " " }).storeUrl).toBeUndefined();
+    expect(loadConfig({ BOT_TOKEN: TOKEN, STORE_URL: "postgres://bot:pw@127.0.0.1:5432/ppob" }).storeUrl).toBe("postgres://bot:pw@127.0.0.1:5432/ppob");
+    expect(loadConfig({ BOT_TOKEN: TOKEN, STORE_URL: "postgresql://db/ppob" }).storeUrl).toBe("postgresql://db/ppob");
+    expect(() => loadConfig({ BOT_TOKEN: TOKEN, STORE_URL: "http://bot:Sup3rS3cret@db/ppob" })).toThrowError(
+      expect.objectContaining({ message: expect.not.stringContaining("Sup3rS3cret") as string }),
+    );
   });
 
   it("reads PUBLIC_URL (https, or plain http on this machine) without a trailing slash", () => {

@@ -28,3 +28,11 @@ it("key-shaped query values and secret-named parameters are scrubbed; ordinary w
   expect(text()).toContain("id=7");
   expect(text()).toContain("upstream call failed for T0001");
 });
+
+it("a password inside a URL (STORE_URL) is scrubbed; user, host and database stay readable", () => {
+  const { logger, text } = capture();
+  const url = "postgres://bot:Pa55-w0rd.x@db.example.com:5432/ppob";
+  logger.error({ err: new Error(`connect failed to ${url}`), url }, `store at ${url} unreachable`);
+  expect(text()).not.toContain("Pa55-w0rd");
+  expect(text()).toContain("postgres://bot:***@db.example.com:5432/ppob");
+});

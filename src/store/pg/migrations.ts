@@ -1,0 +1,79 @@
+/**
+ * The PostgreSQL schema, as an ordered list of migrations kept in code (the bundle carries no SQL
+ * files). `migrate` runs at every open: under a transaction-level advisory lock, so two processes
+ * starting together apply each migration once; a database a newer bot version migrated is refused.
+ * Never edit a released migration: append a new one.
+ */
+import type { Sql } from "postgres";
+
+/**
+ * Columns hold what is queried; `data` holds the whole record (validated with records.ts on write)
+ * as `json`, not `jsonb`: kept as written, so a record reads back with its keys in the schema's order
+ * (domain/refresh.ts compares details as JSON text) and any character a provider sends (jsonb refuses \u0000).
+ * `version` counts changes: updates are compare-and-set on it (pgStore.ts).
+ * ref_id is COLLATE "C" so history order (createdAt, then refId) matches JavaScript's string order.
+ */
+export const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE store_info (name text PRIMARY KEY, value text NOT NULL);
+  CREATE TABLE chats (
+    chat_id bigint PRIMARY KEY,
+    callback_token text UNIQUE,
+    linked boolean NOT NULL,
+    has_key boolean NOT NULL,
+    updated_at bigint NOT NULL,
+    version bigint NOT NULL DEFAULT 0,
+    data json NOT NULL
+  );
+  CREATE INDEX chats_linked ON chats (chat_id) WHERE linked;
+  CREATE TABLE txs (
+    ref_id text COLLATE "C" PRIMARY KEY,
+    chat_id bigint NOT NULL,
+    status text NOT NULL,
+    upstream_id text,
+    created_at bigint NOT NULL,
+    updated_at bigint NOT NULL,
+    month text NOT NULL,
+    version bigint NOT NULL DEFAULT 0,
+    data json NOT NULL
+  );
+  CREATE INDEX txs_history ON txs (chat_id, created_at DESC, ref_id DESC);
+  CREATE INDEX txs_open ON txs (status) WHERE status IN ('sending', 'unknown', 'pending', 'processing');
+  CREATE INDEX txs_upstream ON txs (chat_id, upstream_id) WHERE upstream_id IS NOT NULL;
+  CREATE INDEX txs_month ON txs (chat_id, month, created_at, ref_id);
+  CREATE TABLE meta (key text PRIMARY KEY, value json NOT NULL);
+  `,
+];
+
+/** The open statuses as the SQL above and the queries spell them (checked against OPEN_STATUSES in pgStore.ts). */
+export const OPEN_STATUS_SQL = ["sending", "unknown", "pending", "processing"] as const;
+
+/** Any fixed number: the lock only has to be the same in every process of this bot. */
+const MIGRATION_LOCK = 0x70_70_6f_62; // "ppob"
+
+/** The database was migrated by a newer version of the bot than this one. */
+export class StoreSchemaError extends Error {
+  override readonly name = "StoreSchemaError";
+  constructor(found: number, known: number) {
+    super(
+      `The PostgreSQL store has schema version ${found}, written by a newer version of the bot (this one knows up to ${known}). ` +
+        "Run the newer version, or restore a backup taken before it ran.",
+    );
+  }
+}
+
+/** Applies the migrations this database lacks; returns how many ran. */
+export async function migrate(sql: Sql, migrations: readonly string[] = MIGRATIONS): Promise<number> {
+  return sql.begin(async (tx) => {
+    await tx`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`;
+    await tx`CREATE TABLE IF NOT EXISTS schema_migrations (version int PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`;
+    const [row] = await tx<{ v: number | null }[]>`SELECT max(version) AS v FROM schema_migrations`;
+    const current = row?.v ?? 0;
+    if (current > migrations.length) throw new StoreSchemaError(current, migrations.length);
+    for (let v = current + 1; v <= migrations.length; v++) {
+      await tx.unsafe(migrations[v - 1]!);
+      await tx`INSERT INTO schema_migrations (version) VALUES (${v})`;
+    }
+    return migrations.length - current;
+  });
+}

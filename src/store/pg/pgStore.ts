@@ -1,0 +1,448 @@
+/**
+ * The store in PostgreSQL (STORE_URL=postgres://...): the same records, checks, encryption and
+ * errors as the file store (store.ts), for one or more bot processes on one database.
+ *
+ * Every change is committed before its call resolves, so `flush()` has nothing to wait for. Changes
+ * are compare-and-set on a row version: read (data, version), compute and validate the new record in
+ * JavaScript, `UPDATE ... WHERE version = $read`; no row means another call or process changed it
+ * first, so read again and re-check. `transitionTx` thus has exactly one winner across processes.
+ *
+ * Records are validated with records.ts on every write (and by migrate-store on import), not on
+ * read: the watcher reads thousands of open transactions a tick. Records handed out are frozen.
+ *
+ * This file is over 350 lines because it implements the whole Store interface (api.ts) in one class,
+ * the way store.ts does for the files; the schema, row mapping and import live beside it.
+ */
+import postgres, { type Sql } from "postgres";
+import { systemClock, type Clock, type TimerHandle } from "../../clock.js";
+import type { ChatPatch, NewTx, Store, StoreStats, TxPatch } from "../api.js";
+import { decrypt, deriveKey, encrypt, keyCheck, keyCheckMatches, maskKey } from "../crypto.js";
+import { ApiKeyDecryptError, DuplicateTxError, StoreClosedError, StoreSecretMismatchError, UnknownTxError } from "../errors.js";
+import { deepFreeze, frozenCopy } from "../frozen.js";
+import { ChatRecordSchema, describeIssues, TxRecordSchema } from "../records.js";
+import { OPEN_STATUSES, type ChatRecord, type TxRecord, type TxStatus } from "../types.js";
+import { migrate, OPEN_STATUS_SQL } from "./migrations.js";
+import { chatRow, keyAad, txRow } from "./rows.js";
+
+export interface PgStoreOptions {
+  /** postgres:// URL; it may carry a password: never log it (maskUrl). */
+  url: string;
+  /** Secret the api-key encryption key is derived from (STORE_SECRET), as for the file store. */
+  secret: string;
+  clock?: Clock;
+  /** Told of every write, good or failed (metrics); `name` is the table. */
+  onWrite?: (name: string, ok: boolean, seconds: number) => void;
+  /** Told when a write fails for a reason other than the data (database unreachable...). */
+  onError?: (err: unknown) => void;
+  /** Connections in the pool (default 10). */
+  max?: number;
+  /** While writes fail, how often a ping checks whether the database is back (default 5 s, on the clock). */
+  pingEveryMs?: number;
+}
+
+if (OPEN_STATUS_SQL.length !== OPEN_STATUSES.size || !OPEN_STATUS_SQL.every((s) => OPEN_STATUSES.has(s))) {
+  throw new Error("pg/migrations.ts OPEN_STATUS_SQL differs from OPEN_STATUSES: add a migration for the partial index");
+}
+
+/** The url with its password replaced by ***: safe to print. */
+export function maskUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = "***";
+    return u.toString();
+  } catch {
+    return "(unparsable url)";
+  }
+}
+
+/** SQLSTATE classes that are about the data, not the database being there: such a failure leaves canPersist alone. */
+const DATA_ERROR_CLASSES = ["22", "23", "42"];
+
+function isPersistenceFailure(err: unknown): boolean {
+  if (err instanceof postgres.PostgresError) return !DATA_ERROR_CLASSES.includes(err.code.slice(0, 2));
+  return !(err instanceof TypeError || err instanceof DuplicateTxError || err instanceof UnknownTxError || err instanceof StoreClosedError);
+}
+
+const KEY_CHECK = "keyCheck";
+
+type Versioned<T> = { data: T; version: string };
+
+export class PgStore implements Store {
+  private closed = false;
+  private healthy = true;
+  private pingTimer: TimerHandle | undefined;
+  private lastOpenCount = 0;
+  /** Decrypted api keys, in memory only, keyed by the ciphertext they came from (a replaced key is never served). */
+  private readonly decrypted = new Map<number, { enc: string; key: string }>();
+  private readonly pingEveryMs: number;
+
+  private constructor(
+    private readonly sql: Sql,
+    private readonly key: Buffer,
+    private storedKeyCheck: string,
+    private readonly clock: Clock,
+    private readonly opts: PgStoreOptions,
+  ) {
+    this.pingEveryMs = opts.pingEveryMs ?? 5000;
+  }
+
+  static async open(opts: PgStoreOptions): Promise<PgStore> {
+    const keying = deriveKey(opts.secret);
+    keying.catch(() => undefined); // awaited below
+    const sql = postgres(opts.url, {
+      max: opts.max ?? 10,
+      onnotice: () => undefined,
+      // A money action waits for its write: an unreachable database must fail it soon, not in 30 s.
+      connect_timeout: 10,
+      connection: { application_name: "ppob-bot" },
+    });
+    try {
+      await migrate(sql);
+      const key = await keying;
+      const mine = keyCheck(key);
+      // The first process to open a new database makes its secret the store's.
+      await sql`INSERT INTO store_info (name, value) VALUES (${KEY_CHECK}, ${mine}) ON CONFLICT (name) DO NOTHING`;
+      const [row] = await sql<{ value: string }[]>`SELECT value FROM store_info WHERE name = ${KEY_CHECK}`;
+      return new PgStore(sql, key, row!.value, opts.clock ?? systemClock, opts);
+    } catch (err) {
+      await sql.end({ timeout: 1 }).catch(() => undefined);
+      throw err;
+    }
+  }
+
+  // ---- life cycle -------------------------------------------------------------------------------
+
+  /** Each change is committed before its call resolves: nothing is pending. */
+  flush(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.pingTimer?.cancel();
+    await this.sql.end({ timeout: 5 });
+  }
+
+  canPersist(): boolean {
+    return this.healthy;
+  }
+
+  stats(): StoreStats {
+    return { kind: "postgres", openTxs: this.lastOpenCount, dirty: 0 };
+  }
+
+  /** Runs one change, timing it for onWrite; a failure of the database (not of the data) makes canPersist false. */
+  private async write<T>(name: string, fn: () => Promise<T>): Promise<T> {
+    if (this.closed) throw new StoreClosedError();
+    const t0 = performance.now();
+    try {
+      const out = await fn();
+      this.opts.onWrite?.(name, true, (performance.now() - t0) / 1000);
+      this.healthy = true;
+      return out;
+    } catch (err) {
+      if (isPersistenceFailure(err)) {
+        this.opts.onWrite?.(name, false, (performance.now() - t0) / 1000);
+        this.healthy = false;
+        this.opts.onError?.(err);
+        this.schedulePing();
+      }
+      throw err;
+    }
+  }
+
+  private schedulePing(): void {
+    if (this.pingTimer || this.closed) return;
+    this.pingTimer = this.clock.setTimeout(() => {
+      this.pingTimer = undefined;
+      void this.ping();
+    }, this.pingEveryMs);
+  }
+
+  /** Whether the database answers; while writes fail this runs every pingEveryMs and clears the failure. */
+  async ping(): Promise<boolean> {
+    if (this.closed) return false;
+    try {
+      await this.sql`SELECT 1`;
+      this.healthy = true;
+      return true;
+    } catch {
+      if (!this.healthy) this.schedulePing();
+      return false;
+    }
+  }
+
+  // ---- the store secret -------------------------------------------------------------------------
+
+  secretMatches(): boolean {
+    return keyCheckMatches(this.key, this.storedKeyCheck);
+  }
+
+  async storedKeyCount(): Promise<number> {
+    const [row] = await this.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM chats WHERE has_key`;
+    return row!.n;
+  }
+
+  async resetSecret(): Promise<number[]> {
+    const lost: number[] = [];
+    const rows = await this.sql<{ data: ChatRecord }[]>`SELECT data FROM chats WHERE has_key ORDER BY chat_id`;
+    for (const { data: chat } of rows) {
+      if (chat.apiKeyEnc === undefined || decrypt(this.key, chat.apiKeyEnc, keyAad(chat.chatId)) !== undefined) continue;
+      this.decrypted.delete(chat.chatId);
+      await this.putChat(chat.chatId, () => ({ apiKeyEnc: undefined, keyMask: undefined, linkedAt: undefined, keyLost: true, awaitingKey: true }));
+      lost.push(chat.chatId);
+    }
+    const mine = keyCheck(this.key);
+    await this.write("store_info", () => this.sql`UPDATE store_info SET value = ${mine} WHERE name = ${KEY_CHECK}`);
+    this.storedKeyCheck = mine;
+    return lost;
+  }
+
+  // ---- chats ------------------------------------------------------------------------------------
+
+  async getChat(chatId: number): Promise<Readonly<ChatRecord> | undefined> {
+    return (await this.readChat(chatId))?.data;
+  }
+
+  updateChat(chatId: number, patch: ChatPatch): Promise<Readonly<ChatRecord>> {
+    return this.putChat(chatId, () => patch);
+  }
+
+  async chatByCallbackToken(token: string): Promise<Readonly<ChatRecord> | undefined> {
+    const [row] = await this.sql<{ data: ChatRecord }[]>`SELECT data FROM chats WHERE callback_token = ${token}`;
+    return row && deepFreeze(row.data);
+  }
+
+  async linkedChats(): Promise<Readonly<ChatRecord>[]> {
+    const rows = await this.sql<{ data: ChatRecord }[]>`SELECT data FROM chats WHERE linked ORDER BY chat_id`;
+    return rows.map((r) => deepFreeze(r.data));
+  }
+
+  async allChats(): Promise<Readonly<ChatRecord>[]> {
+    const rows = await this.sql<{ data: ChatRecord }[]>`SELECT data FROM chats ORDER BY chat_id`;
+    return rows.map((r) => deepFreeze(r.data));
+  }
+
+  async chatCount(): Promise<number> {
+    const [row] = await this.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM chats`;
+    return row!.n;
+  }
+
+  private async readChat(chatId: number): Promise<Versioned<ChatRecord> | undefined> {
+    const [row] = await this.sql<{ data: ChatRecord; version: string }[]>`
+      SELECT data, version::text AS version FROM chats WHERE chat_id = ${chatId}`;
+    return row && { data: deepFreeze(row.data), version: row.version };
+  }
+
+  /**
+   * Creates or changes a chat, compare-and-set on its version. `patchOf` sees the current record
+   * (undefined: new) and may throw to refuse; it runs again if another writer got there first.
+   */
+  private async putChat(chatId: number, patchOf: (old: ChatRecord | undefined) => Partial<ChatRecord>): Promise<ChatRecord> {
+    return this.write("chats", async () => {
+      for (;;) {
+        const old = await this.readChat(chatId);
+        const now = this.clock.now();
+        const copy = frozenCopy(
+          { ...old?.data, ...patchOf(old?.data), chatId, createdAt: old?.data.createdAt ?? now, updatedAt: now },
+          "chat",
+        );
+        const parsed = ChatRecordSchema.safeParse(copy);
+        if (!parsed.success) throw new TypeError(`Invalid chat ${chatId}: ${describeIssues(parsed.error)}`);
+        const rec = deepFreeze(parsed.data);
+        const r = chatRow(rec);
+        const data = JSON.stringify(rec);
+        const done = old
+          ? await this.sql`
+              UPDATE chats SET callback_token = ${r.callback_token}, linked = ${r.linked}, has_key = ${r.has_key},
+                updated_at = ${r.updated_at}, data = ${data}::text::json, version = version + 1
+              WHERE chat_id = ${chatId} AND version = ${old.version}`
+          : await this.sql`
+              INSERT INTO chats (chat_id, callback_token, linked, has_key, updated_at, data)
+              VALUES (${chatId}, ${r.callback_token}, ${r.linked}, ${r.has_key}, ${r.updated_at}, ${data}::text::json)
+              ON CONFLICT (chat_id) DO NOTHING`;
+        if (done.count === 1) return rec;
+      }
+    });
+  }
+
+  // ---- api keys ---------------------------------------------------------------------------------
+
+  async setApiKey(chatId: number, rawKey: string): Promise<Readonly<ChatRecord>> {
+    if (this.closed) throw new StoreClosedError();
+    if (typeof rawKey !== "string" || rawKey === "") throw new TypeError("The api key must be a non-empty string.");
+    if (!this.secretMatches()) throw new StoreSecretMismatchError();
+    const patch = {
+      apiKeyEnc: encrypt(this.key, rawKey, keyAad(chatId)),
+      keyMask: maskKey(rawKey),
+      linkedAt: this.clock.now(),
+      inactive: undefined,
+      keyLost: undefined,
+    };
+    return this.putChat(chatId, () => patch);
+  }
+
+  async getApiKey(chatId: number): Promise<string | undefined> {
+    const enc = (await this.getChat(chatId))?.apiKeyEnc;
+    if (enc === undefined) return undefined;
+    const cached = this.decrypted.get(chatId);
+    if (cached?.enc === enc) return cached.key;
+    const key = decrypt(this.key, enc, keyAad(chatId));
+    if (key === undefined) throw new ApiKeyDecryptError(chatId);
+    this.decrypted.set(chatId, { enc, key });
+    return key;
+  }
+
+  async clearApiKey(chatId: number): Promise<void> {
+    if (this.closed) throw new StoreClosedError();
+    this.decrypted.delete(chatId);
+    if ((await this.getChat(chatId))?.apiKeyEnc === undefined) return;
+    await this.putChat(chatId, () => ({ apiKeyEnc: undefined, keyMask: undefined, linkedAt: undefined }));
+  }
+
+  // ---- transactions -----------------------------------------------------------------------------
+
+  async createTx(input: NewTx): Promise<Readonly<TxRecord>> {
+    if (this.closed) throw new StoreClosedError();
+    if (typeof input.refId !== "string" || input.refId === "") throw new TypeError("refId must be a non-empty string.");
+    const now = this.clock.now();
+    const rec = this.validTx(frozenCopy({ ...input, createdAt: input.createdAt ?? now, updatedAt: input.updatedAt ?? now }, "tx"));
+    const r = txRow(rec);
+    const done = await this.write(
+      "txs",
+      () => this.sql`
+        INSERT INTO txs (ref_id, chat_id, status, upstream_id, created_at, updated_at, month, data)
+        VALUES (${r.ref_id}, ${r.chat_id}, ${r.status}, ${r.upstream_id}, ${r.created_at}, ${r.updated_at}, ${r.month},
+          ${JSON.stringify(rec)}::text::json)
+        ON CONFLICT (ref_id) DO NOTHING`,
+    );
+    if (done.count === 0) throw new DuplicateTxError(rec.refId);
+    return rec;
+  }
+
+  async getTx(refId: string): Promise<Readonly<TxRecord> | undefined> {
+    return (await this.readTx(refId))?.data;
+  }
+
+  async updateTx(refId: string, patch: TxPatch): Promise<Readonly<TxRecord>> {
+    const rec = await this.changeTx(refId, () => patch);
+    if (!rec) throw new UnknownTxError(refId);
+    return rec;
+  }
+
+  transitionTx(refId: string, from: readonly TxStatus[], patch: TxPatch): Promise<Readonly<TxRecord> | undefined> {
+    return this.changeTx(refId, (old) => (from.includes(old.status) ? patch : undefined));
+  }
+
+  /**
+   * Compare-and-set on the row version. `patchOf` decides on the current record (undefined: no
+   * change); a lost race reads again and asks again. Undefined when the refId is unknown or refused.
+   */
+  private changeTx(refId: string, patchOf: (old: TxRecord) => TxPatch | undefined): Promise<TxRecord | undefined> {
+    return this.write("txs", async () => {
+      for (;;) {
+        const old = await this.readTx(refId);
+        if (!old) return undefined;
+        const patch = patchOf(old.data);
+        if (!patch) return undefined;
+        const o = old.data;
+        // The spread loses the kind/detail pairing for the compiler; validTx checks it against the schema.
+        const rec = this.validTx(
+          frozenCopy({ ...o, ...patch, kind: o.kind, refId: o.refId, chatId: o.chatId, createdAt: o.createdAt, updatedAt: this.clock.now() }, "tx") as TxRecord,
+        );
+        const r = txRow(rec);
+        const done = await this.sql`
+          UPDATE txs SET status = ${r.status}, upstream_id = ${r.upstream_id}, updated_at = ${r.updated_at},
+            data = ${JSON.stringify(rec)}::text::json, version = version + 1
+          WHERE ref_id = ${refId} AND version = ${old.version}`;
+        if (done.count === 1) return rec;
+      }
+    });
+  }
+
+  private validTx(copy: TxRecord): TxRecord {
+    const parsed = TxRecordSchema.safeParse(copy);
+    if (!parsed.success) throw new TypeError(`Invalid transaction ${copy.refId}: ${describeIssues(parsed.error)}`);
+    return deepFreeze(parsed.data);
+  }
+
+  private async readTx(refId: string): Promise<Versioned<TxRecord> | undefined> {
+    const [row] = await this.sql<{ data: TxRecord; version: string }[]>`
+      SELECT data, version::text AS version FROM txs WHERE ref_id = ${refId}`;
+    return row && { data: deepFreeze(row.data), version: row.version };
+  }
+
+  /** Every record is a row with indexes: a "hot" lookup is the same query as findTx. */
+  findHotTx(chatId: number, id: string): Promise<Readonly<TxRecord> | undefined> {
+    return this.findTx(chatId, id);
+  }
+
+  /** Our refId first, then the provider's id, within the chat only. */
+  async findTx(chatId: number, id: string): Promise<Readonly<TxRecord> | undefined> {
+    const rows = await this.sql<{ data: TxRecord }[]>`
+      (SELECT data, 0 AS rank, created_at FROM txs WHERE ref_id = ${id} AND chat_id = ${chatId})
+      UNION ALL
+      (SELECT data, 1 AS rank, created_at FROM txs WHERE chat_id = ${chatId} AND upstream_id = ${id}
+        ORDER BY created_at DESC LIMIT 1)
+      ORDER BY rank LIMIT 1`;
+    return rows[0] && deepFreeze(rows[0].data);
+  }
+
+  async listTxByChat(chatId: number, page: { offset?: number; limit?: number } = {}): Promise<{ items: Readonly<TxRecord>[]; total: number }> {
+    const offset = Math.max(0, Math.floor(page.offset ?? 0));
+    const limit = Math.max(0, Math.floor(page.limit ?? 10));
+    const [rows, [count]] = await Promise.all([
+      this.sql<{ data: TxRecord }[]>`
+        SELECT data FROM txs WHERE chat_id = ${chatId} ORDER BY created_at DESC, ref_id DESC OFFSET ${offset} LIMIT ${limit}`,
+      this.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM txs WHERE chat_id = ${chatId}`,
+    ]);
+    return { items: rows.map((r) => deepFreeze(r.data)), total: count!.n };
+  }
+
+  async txsOfMonth(chatId: number, month: string): Promise<Readonly<TxRecord>[]> {
+    const rows = await this.sql<{ data: TxRecord }[]>`
+      SELECT data FROM txs WHERE chat_id = ${chatId} AND month = ${month} ORDER BY created_at, ref_id`;
+    return rows.map((r) => deepFreeze(r.data));
+  }
+
+  /** Distinct months by skipping through the (chat_id, month) index: a few lookups per month, not a scan of the chat's rows. */
+  async txMonths(chatId: number): Promise<string[]> {
+    const rows = await this.sql<{ month: string }[]>`
+      WITH RECURSIVE m AS (
+        SELECT max(month) AS month FROM txs WHERE chat_id = ${chatId}
+        UNION ALL
+        SELECT (SELECT max(month) FROM txs WHERE chat_id = ${chatId} AND month < m.month) FROM m WHERE m.month IS NOT NULL
+      )
+      SELECT month FROM m WHERE month IS NOT NULL`;
+    return rows.map((r) => r.month);
+  }
+
+  async openTxs(): Promise<Readonly<TxRecord>[]> {
+    // The literal list matches the partial index txs_open, so the planner uses it.
+    const rows = await this.sql<{ data: TxRecord }[]>`
+      SELECT data FROM txs WHERE status IN ('sending', 'unknown', 'pending', 'processing') ORDER BY created_at, ref_id`;
+    this.lastOpenCount = rows.length;
+    return rows.map((r) => deepFreeze(r.data));
+  }
+
+  // ---- meta -------------------------------------------------------------------------------------
+
+  async getMeta<T>(key: string): Promise<Readonly<T> | undefined> {
+    const [row] = await this.sql<{ value: T }[]>`SELECT value FROM meta WHERE key = ${key}`;
+    return row && deepFreeze(row.value);
+  }
+
+  async setMeta(key: string, value: unknown): Promise<void> {
+    if (this.closed) throw new StoreClosedError();
+    if (value === undefined) {
+      await this.write("meta", () => this.sql`DELETE FROM meta WHERE key = ${key}`);
+      return;
+    }
+    const json = JSON.stringify(frozenCopy(value, `meta.${key}`));
+    await this.write(
+      "meta",
+      () => this.sql`INSERT INTO meta (key, value) VALUES (${key}, ${json}::text::json) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
+    );
+  }
+}

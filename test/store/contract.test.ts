@@ -1,0 +1,331 @@
+/**
+ * One suite, run against both stores (api.ts): the file store in a temp folder and PgStore on its
+ * own PostgreSQL database (skipped when PostgreSQL is not installed). Whatever the bot relies on of
+ * a store is asserted here, so a guarantee one store keeps and the other does not shows up as a failure.
+ */
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import postgres from "postgres";
+import { afterEach, describe, expect, it } from "vitest";
+import { ManualClock } from "../../src/clock.js";
+import type { NewTx, Store } from "../../src/store/api.js";
+import { ApiKeyDecryptError, DuplicateTxError, StoreClosedError, StoreSecretMismatchError, UnknownTxError } from "../../src/store/errors.js";
+import { PgStore } from "../../src/store/pg/pgStore.js";
+import { FileStore } from "../../src/store/store.js";
+import type { TxOf } from "../../src/store/types.js";
+import { freshDatabase, hasPg } from "../support/pg.js";
+import { SECRET, tempDir } from "./helpers.js";
+
+const RAW_KEY = "RAWKEY-a1b2c3d4e5f6g7h8i9j0-SECRETPART";
+const DAY = 24 * 60 * 60 * 1000;
+
+function tx(refId: string, chatId = 1, extra: Partial<Omit<TxOf<"prepaid">, "kind">> = {}): NewTx {
+  return { refId, chatId, kind: "prepaid", status: "draft", amount: 10_000, code: "S10", target: "0812", ...extra };
+}
+
+/** One place a store lives (a folder, a database), opened as often as a test likes. */
+interface Place {
+  open(opts: { clock: ManualClock; secret?: string }): Promise<Store>;
+  /** Everything the store wrote, as text: files, or every table's rows. */
+  allText(): Promise<string>;
+  /** PostgreSQL only: the database URL (a second process opens it too). */
+  url?: string;
+}
+
+const opened: Store[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((s) => s.close().catch(() => undefined)));
+});
+
+async function filePlace(): Promise<Place> {
+  const dir = await tempDir();
+  return {
+    async open({ clock, secret = SECRET }) {
+      const s = await FileStore.open({ dir, secret, clock });
+      opened.push(s);
+      return s;
+    },
+    async allText() {
+      let text = "";
+      for (const e of await readdir(dir, { recursive: true, withFileTypes: true })) {
+        if (e.isFile()) text += await readFile(join(e.parentPath, e.name), "utf8");
+      }
+      return text;
+    },
+  };
+}
+
+async function pgPlace(): Promise<Place> {
+  const url = await freshDatabase();
+  return {
+    url,
+    async open({ clock, secret = SECRET }) {
+      const s = await PgStore.open({ url, secret, clock, max: 4 });
+      opened.push(s);
+      return s;
+    },
+    async allText() {
+      const sql = postgres(url, { max: 1 });
+      try {
+        const tables = await sql<{ tablename: string }[]>`SELECT tablename FROM pg_tables WHERE schemaname = 'public'`;
+        let text = "";
+        for (const { tablename } of tables) {
+          const rows = await sql.unsafe<{ t: string }[]>(`SELECT t::text AS t FROM "${tablename}" t`);
+          text += rows.map((r) => r.t).join("\n");
+        }
+        return text;
+      } finally {
+        await sql.end();
+      }
+    },
+  };
+}
+
+const stores = [
+  { name: "file store", place: filePlace, skip: false },
+  { name: "PgStore", place: pgPlace, skip: !hasPg },
+];
+
+describe.each(stores)("Store contract: $name", ({ place, skip, name }) => {
+  it.skipIf(skip)("chats: created on update, a patch with undefined removes a field, updatedAt from the clock", async () => {
+    const clock = new ManualClock(1_000);
+    const s = await (await place()).open({ clock });
+    expect(await s.getChat(7)).toBeUndefined();
+    const a = await s.updateChat(7, { lang: "en", alertThreshold: 50_000 });
+    expect(a).toMatchObject({ chatId: 7, lang: "en", alertThreshold: 50_000, createdAt: 1_000, updatedAt: 1_000 });
+    expect(Object.isFrozen(a)).toBe(true);
+    await clock.advance(10);
+    const b = await s.updateChat(7, { alertThreshold: undefined, shopName: "Toko Budi" });
+    expect(b).toEqual({ chatId: 7, lang: "en", shopName: "Toko Budi", createdAt: 1_000, updatedAt: 1_010 });
+    expect(await s.getChat(7)).toEqual(b);
+    expect(await s.chatCount()).toBe(1);
+    expect(await s.updateChat(7, { lang: "xx" as never }).catch((e: unknown) => e)).toBeInstanceOf(TypeError);
+  });
+
+  it.skipIf(skip)("chats: callback token lookup follows a new token; linked = has a key and not inactive", async () => {
+    const s = await (await place()).open({ clock: new ManualClock() });
+    await s.updateChat(1, { callbackToken: "tok-a" });
+    expect((await s.chatByCallbackToken("tok-a"))?.chatId).toBe(1);
+    await s.updateChat(1, { callbackToken: "tok-b" });
+    expect(await s.chatByCallbackToken("tok-a")).toBeUndefined();
+    expect((await s.chatByCallbackToken("tok-b"))?.chatId).toBe(1);
+
+    await s.setApiKey(1, RAW_KEY);
+    await s.setApiKey(2, RAW_KEY);
+    await s.updateChat(3, { lang: "id" });
+    await s.updateChat(2, { inactive: true });
+    expect((await s.linkedChats()).map((c) => c.chatId)).toEqual([1]);
+    expect((await s.allChats()).map((c) => c.chatId).sort()).toEqual([1, 2, 3]);
+    expect(await s.storedKeyCount()).toBe(2);
+    // Linking again in the chat makes it active again.
+    await s.setApiKey(2, RAW_KEY);
+    expect((await s.linkedChats()).map((c) => c.chatId).sort()).toEqual([1, 2]);
+    await s.clearApiKey(1);
+    expect(await s.getApiKey(1)).toBeUndefined();
+    expect((await s.linkedChats()).map((c) => c.chatId)).toEqual([2]);
+  });
+
+  it.skipIf(skip)("api keys: stored encrypted (the raw key is nowhere, the mask is), readable after reopen", async () => {
+    const p = await place();
+    const clock = new ManualClock(5_000);
+    const s = await p.open({ clock });
+    const chat = await s.setApiKey(-1001234567890, RAW_KEY);
+    expect(chat).toMatchObject({ keyMask: "RAWK…PART", linkedAt: 5_000 });
+    expect(await s.getApiKey(-1001234567890)).toBe(RAW_KEY);
+    await s.flush();
+    const text = await p.allText();
+    expect(text).toContain("RAWK…PART");
+    expect(text).not.toContain(RAW_KEY);
+    expect(text).not.toContain("a1b2c3d4e5f6g7h8i9j0");
+    await s.close();
+    const again = await p.open({ clock });
+    expect(again.secretMatches()).toBe(true);
+    expect(await again.getApiKey(-1001234567890)).toBe(RAW_KEY);
+  });
+
+  it.skipIf(skip)("api keys: a wrong secret is noticed; resetSecret drops unreadable keys and adopts the new secret", async () => {
+    const p = await place();
+    const clock = new ManualClock();
+    const s = await p.open({ clock });
+    await s.setApiKey(1, RAW_KEY);
+    await s.updateChat(2, { lang: "id" });
+    await s.close();
+
+    const wrong = await p.open({ clock, secret: "another-secret-0123456789" });
+    expect(wrong.secretMatches()).toBe(false);
+    expect(await wrong.storedKeyCount()).toBe(1);
+    await expect(wrong.getApiKey(1)).rejects.toBeInstanceOf(ApiKeyDecryptError);
+    await expect(wrong.setApiKey(2, "NEWKEY-123456789")).rejects.toBeInstanceOf(StoreSecretMismatchError);
+    expect(await wrong.resetSecret()).toEqual([1]);
+    expect(wrong.secretMatches()).toBe(true);
+    expect(await wrong.getChat(1)).toMatchObject({ keyLost: true, awaitingKey: true });
+    expect((await wrong.getChat(1))?.apiKeyEnc).toBeUndefined();
+    await wrong.setApiKey(2, "NEWKEY-123456789");
+    await wrong.close();
+
+    const after = await p.open({ clock, secret: "another-secret-0123456789" });
+    expect(after.secretMatches()).toBe(true);
+    expect(await after.getApiKey(2)).toBe("NEWKEY-123456789");
+  });
+
+  it.skipIf(skip)("transactions: create, duplicate refused, update removes a field, unknown refused", async () => {
+    const clock = new ManualClock(1_000);
+    const s = await (await place()).open({ clock });
+    const t = await s.createTx(tx("R1", 1, { upstreamId: "U1", message: "x" }));
+    expect(t).toMatchObject({ refId: "R1", status: "draft", createdAt: 1_000, updatedAt: 1_000 });
+    await expect(s.createTx(tx("R1", 2))).rejects.toBeInstanceOf(DuplicateTxError);
+    expect((await s.getTx("R1"))?.chatId).toBe(1);
+    await clock.advance(10);
+    const u = await s.updateTx("R1", { status: "success", sn: "SN1", message: undefined, refId: "X", createdAt: 0 } as never);
+    expect(u).toMatchObject({ refId: "R1", chatId: 1, status: "success", sn: "SN1", createdAt: 1_000, updatedAt: 1_010 });
+    expect(u.message).toBeUndefined();
+    expect(await s.getTx("R1")).toEqual(u);
+    await expect(s.updateTx("NOPE", { status: "failed" })).rejects.toBeInstanceOf(UnknownTxError);
+    expect(await s.transitionTx("NOPE", ["draft"], { status: "sending" })).toBeUndefined();
+    await expect(s.updateTx("R1", { detail: { quotedPrice: "bad" } as never })).rejects.toBeInstanceOf(TypeError);
+  });
+
+  it.skipIf(skip)("a record reads back as written, key order and any character included (refresh.ts compares details as JSON)", async () => {
+    const s = await (await place()).open({ clock: new ManualClock() });
+    const period = { period: "202601", amount: 50_000, admin: 2_500, penalty: null };
+    const created = await s.createTx({ ...tx("B1"), kind: "postpaid", detail: { customerName: "BUDI", periods: [period] } });
+    expect(JSON.stringify(await s.getTx("B1"))).toBe(JSON.stringify(created));
+    const updated = await s.updateTx("B1", { message: "Gagal\u0000 – 'kode' \"x\" 🙂" });
+    expect(JSON.stringify(await s.getTx("B1"))).toBe(JSON.stringify(updated));
+    await s.setMeta("broadcast", { text: "b", at: 1, a: [{ z: 1, y: "\u0000" }] });
+    expect(JSON.stringify(await s.getMeta("broadcast"))).toBe(JSON.stringify({ text: "b", at: 1, a: [{ z: 1, y: "\u0000" }] }));
+  });
+
+  it.skipIf(skip)("transitionTx: of two racing transitions from draft exactly one wins", async () => {
+    const s = await (await place()).open({ clock: new ManualClock() });
+    await s.createTx(tx("R1"));
+    const results = await Promise.all([
+      s.transitionTx("R1", ["draft"], { status: "sending", message: "a" }),
+      s.transitionTx("R1", ["draft"], { status: "sending", message: "b" }),
+    ]);
+    expect(results.filter((r) => r !== undefined)).toHaveLength(1);
+    const winner = results.find((r) => r !== undefined)!;
+    expect(await s.getTx("R1")).toEqual(winner);
+    expect(await s.transitionTx("R1", ["draft"], { status: "sending" })).toBeUndefined();
+    expect((await s.transitionTx("R1", ["sending", "unknown"], { status: "pending" }))?.status).toBe("pending");
+  });
+
+  it.skipIf(skip || name !== "PgStore")("transitionTx: two processes on one database racing the same draft: one wins", async () => {
+    const p = await place();
+    const clock = new ManualClock();
+    const [a, b] = await Promise.all([p.open({ clock }), p.open({ clock })]);
+    for (let i = 0; i < 20; i++) await a.createTx(tx(`R${i}`));
+    for (let i = 0; i < 20; i++) {
+      const both = await Promise.all([
+        a.transitionTx(`R${i}`, ["draft"], { status: "sending", message: "a" }),
+        b.transitionTx(`R${i}`, ["draft"], { status: "sending", message: "b" }),
+      ]);
+      expect(both.filter((r) => r !== undefined)).toHaveLength(1);
+      expect((await b.getTx(`R${i}`))?.message).toBe(both.find((r) => r !== undefined)!.message);
+    }
+    // Plain updates from both processes are not lost either (compare-and-set, re-read on a lost race).
+    await a.updateChat(1, { lang: "id" });
+    await Promise.all([a.updateChat(1, { shopName: "A" }), b.updateChat(1, { shopFooter: "B" })]);
+    expect(await a.getChat(1)).toMatchObject({ lang: "id", shopName: "A", shopFooter: "B" });
+  });
+
+  it.skipIf(skip)("history: pages newest first by (createdAt, refId), across months, the same after reopen", async () => {
+    const p = await place();
+    // Records made 20 days apart from Oct 2025; 'now' is Jan 2026, so the file store archives the old ones.
+    const start = Date.UTC(2025, 9, 1);
+    const clock = new ManualClock(Date.UTC(2026, 0, 15));
+    const s = await p.open({ clock });
+    for (let i = 0; i < 6; i++) {
+      const at = start + i * 20 * DAY;
+      await s.createTx(tx(`R${i}`, 1, { status: "success", createdAt: at, updatedAt: at }));
+    }
+    await s.createTx(tx("R5b", 1, { status: "success", createdAt: start + 100 * DAY, updatedAt: start + 100 * DAY }));
+    await s.createTx(tx("OTHER", 2, { createdAt: start }));
+    await s.createTx(tx("NOW", 1, { status: "pending" }));
+    const order = ["NOW", "R5b", "R5", "R4", "R3", "R2", "R1", "R0"];
+    const check = async (st: Store) => {
+      const p1 = await st.listTxByChat(1, { limit: 3 });
+      expect(p1.total).toBe(8);
+      expect(p1.items.map((t) => t.refId)).toEqual(order.slice(0, 3));
+      expect((await st.listTxByChat(1, { offset: 3, limit: 3 })).items.map((t) => t.refId)).toEqual(order.slice(3, 6));
+      expect((await st.listTxByChat(1, { offset: 6, limit: 3 })).items.map((t) => t.refId)).toEqual(order.slice(6));
+      expect((await st.listTxByChat(1, { offset: 9 })).items).toEqual([]);
+      expect((await st.listTxByChat(3)).total).toBe(0);
+      expect(await st.txMonths(1)).toEqual(["2026-01", "2025-12", "2025-11", "2025-10"]);
+      expect((await st.txsOfMonth(1, "2025-10")).map((t) => t.refId)).toEqual(["R0", "R1"]);
+      expect((await st.findTx(1, "R0"))?.refId).toBe("R0");
+    };
+    await check(s);
+    await s.close();
+    await check(await p.open({ clock }));
+  });
+
+  it.skipIf(skip)("months are WIB: 17:30 UTC on the last day is the next month", async () => {
+    const s = await (await place()).open({ clock: new ManualClock() });
+    await s.createTx(tx("LATE", 1, { createdAt: Date.UTC(2026, 0, 31, 17, 30) }));
+    await s.createTx(tx("EARLY", 1, { createdAt: Date.UTC(2026, 0, 31, 16, 59) }));
+    expect(await s.txMonths(1)).toEqual(["2026-02", "2026-01"]);
+    expect((await s.txsOfMonth(1, "2026-02")).map((t) => t.refId)).toEqual(["LATE"]);
+    expect((await s.txsOfMonth(1, "2026-01")).map((t) => t.refId)).toEqual(["EARLY"]);
+    expect(await s.txsOfMonth(1, "2025-12")).toEqual([]);
+  });
+
+  it.skipIf(skip)("findTx/findHotTx: our refId, then the provider's id, within the chat only", async () => {
+    const s = await (await place()).open({ clock: new ManualClock() });
+    await s.createTx(tx("R1", 1, { upstreamId: "U1" }));
+    await s.createTx(tx("R2", 2, { upstreamId: "U2" }));
+    for (const find of [s.findTx.bind(s), s.findHotTx.bind(s)]) {
+      expect((await find(1, "R1"))?.refId).toBe("R1");
+      expect((await find(1, "U1"))?.refId).toBe("R1");
+      expect(await find(1, "R2")).toBeUndefined();
+      expect(await find(1, "U2")).toBeUndefined();
+      expect(await find(2, "U1")).toBeUndefined();
+    }
+    await s.updateTx("R1", { upstreamId: "U1b" });
+    expect((await s.findTx(1, "U1b"))?.refId).toBe("R1");
+    expect(await s.findTx(1, "U1")).toBeUndefined();
+  });
+
+  it.skipIf(skip)("openTxs: exactly the open statuses; stats counts them", async () => {
+    const s = await (await place()).open({ clock: new ManualClock() });
+    await s.createTx(tx("D"));
+    await s.createTx(tx("P", 1, { status: "pending" }));
+    await s.createTx(tx("U", 2, { status: "unknown" }));
+    await s.createTx(tx("S", 1, { status: "success" }));
+    expect((await s.openTxs()).map((t) => t.refId).sort()).toEqual(["P", "U"]);
+    await s.transitionTx("D", ["draft"], { status: "sending" });
+    await s.updateTx("P", { status: "success" });
+    expect((await s.openTxs()).map((t) => t.refId).sort()).toEqual(["D", "U"]);
+    expect(s.stats()).toMatchObject({ kind: name === "PgStore" ? "postgres" : "file", openTxs: 2 });
+  });
+
+  it.skipIf(skip)("meta: set, get (frozen), replace, delete; survives reopen", async () => {
+    const p = await place();
+    const clock = new ManualClock();
+    const s = await p.open({ clock });
+    await s.setMeta("broadcast", { id: "b1", sent: 3, chats: [1, 2] });
+    await s.setMeta("conv:1", { step: "amount" });
+    const v = await s.getMeta<{ sent: number }>("broadcast");
+    expect(v).toEqual({ id: "b1", sent: 3, chats: [1, 2] });
+    expect(Object.isFrozen(v)).toBe(true);
+    await s.setMeta("broadcast", { id: "b1", sent: 4 });
+    await s.setMeta("conv:1", undefined);
+    await expect(s.setMeta("bad", { at: new Date() })).rejects.toBeInstanceOf(TypeError);
+    await s.close();
+    const again = await p.open({ clock });
+    expect(await again.getMeta("broadcast")).toEqual({ id: "b1", sent: 4 });
+    expect(await again.getMeta("conv:1")).toBeUndefined();
+  });
+
+  it.skipIf(skip)("a closed store rejects changes with StoreClosedError", async () => {
+    const s = await (await place()).open({ clock: new ManualClock() });
+    await s.createTx(tx("R1"));
+    await s.close();
+    await expect(s.updateChat(1, { lang: "id" })).rejects.toBeInstanceOf(StoreClosedError);
+    await expect(s.createTx(tx("R2"))).rejects.toBeInstanceOf(StoreClosedError);
+    await expect(s.updateTx("R1", { status: "sending" })).rejects.toBeInstanceOf(StoreClosedError);
+    await expect(s.transitionTx("R1", ["draft"], { status: "sending" })).rejects.toBeInstanceOf(StoreClosedError);
+    await expect(s.setApiKey(1, RAW_KEY)).rejects.toBeInstanceOf(StoreClosedError);
+    await expect(s.setMeta("k", 1)).rejects.toBeInstanceOf(StoreClosedError);
+  });
+});

@@ -1,0 +1,103 @@
+/** What only the PostgreSQL store has: migrations at open, and a database that goes away and comes back. */
+import postgres from "postgres";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { ManualClock } from "../../src/clock.js";
+import { migrate, MIGRATIONS, StoreSchemaError } from "../../src/store/pg/migrations.js";
+import { maskUrl, PgStore, type PgStoreOptions } from "../../src/store/pg/pgStore.js";
+import { freshDatabase, hasPg, pgUrl } from "../support/pg.js";
+import { SECRET } from "./helpers.js";
+
+const stores: PgStore[] = [];
+afterEach(async () => {
+  await Promise.all(stores.splice(0).map((s) => s.close().catch(() => undefined)));
+});
+
+async function open(url: string, opts: Partial<PgStoreOptions> = {}): Promise<PgStore> {
+  const s = await PgStore.open({ url, secret: SECRET, clock: new ManualClock(), max: 2, ...opts });
+  stores.push(s);
+  return s;
+}
+
+async function admin<T>(url: string, fn: (sql: postgres.Sql) => Promise<T>): Promise<T> {
+  const sql = postgres(url, { max: 1, onnotice: () => undefined });
+  try {
+    return await fn(sql);
+  } finally {
+    await sql.end();
+  }
+}
+
+describe("maskUrl", () => {
+  it("hides the password of a database URL", () => {
+    expect(maskUrl("postgres://bot:s3cr3t-pw@db.example.com:5432/ppob")).toBe("postgres://bot:***@db.example.com:5432/ppob");
+    expect(maskUrl("postgres://bot@127.0.0.1/x")).toBe("postgres://bot@127.0.0.1/x");
+    expect(maskUrl("not a url s3cr3t")).not.toContain("s3cr3t");
+  });
+});
+
+describe.skipIf(!hasPg)("PgStore migrations", () => {
+  it("run once: a second open and two processes starting together apply nothing twice", async () => {
+    const url = await freshDatabase();
+    await Promise.all([open(url), open(url), open(url)]);
+    await open(url);
+    const versions = await admin(url, (sql) => sql<{ version: number }[]>`SELECT version FROM schema_migrations ORDER BY version`);
+    expect(versions.map((r) => r.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
+    expect(await admin(url, (sql) => migrate(sql))).toBe(0);
+    // A later migration is applied on the next open, once.
+    expect(await admin(url, (sql) => migrate(sql, [...MIGRATIONS, "CREATE TABLE extra (n int)"]))).toBe(1);
+    expect(await admin(url, (sql) => migrate(sql, [...MIGRATIONS, "CREATE TABLE extra (n int)"]))).toBe(0);
+  });
+
+  it("refuses a database migrated by a newer version of the bot, and changes nothing", async () => {
+    const url = await freshDatabase();
+    const s = await open(url);
+    await s.updateChat(1, { lang: "id" });
+    await admin(url, (sql) => sql`INSERT INTO schema_migrations (version) VALUES (${MIGRATIONS.length + 1})`);
+    const err = await open(url).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StoreSchemaError);
+    expect(String(err)).toMatch(/newer version of the bot/);
+    expect((await s.getChat(1))?.lang).toBe("id");
+  });
+});
+
+describe.skipIf(!hasPg)("PgStore when the database goes away", () => {
+  it("a money write rejects, canPersist is false and onError told; a ping on the clock clears it once the database is back", async () => {
+    const url = await freshDatabase();
+    const name = new URL(url).pathname.slice(1);
+    const clock = new ManualClock();
+    const errors: unknown[] = [];
+    const writes: [string, boolean][] = [];
+    const s = await open(url, { clock, onError: (e) => errors.push(e), onWrite: (n, ok) => writes.push([n, ok]), pingEveryMs: 5000 });
+    await s.createTx({ refId: "R1", chatId: 1, kind: "prepaid", status: "draft", amount: 10_000 });
+    expect(s.canPersist()).toBe(true);
+    expect(writes).toEqual([["txs", true]]);
+
+    await admin(pgUrl, async (sql) => {
+      await sql.unsafe(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
+      await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = ${name}`;
+    });
+    await expect(s.transitionTx("R1", ["draft"], { status: "sending" })).rejects.toThrow();
+    expect(s.canPersist()).toBe(false);
+    expect(errors.length).toBeGreaterThan(0);
+    expect(writes.at(-1)).toEqual(["txs", false]);
+    await expect(s.setMeta("k", 1)).rejects.toThrow();
+    // Still down: a ping does not clear it.
+    await clock.advance(5000);
+    expect(await s.ping()).toBe(false);
+    expect(s.canPersist()).toBe(false);
+
+    await admin(pgUrl, (sql) => sql.unsafe(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`));
+    // No write needed: the next ping on the clock finds the database back.
+    // (Real time passes too: a reconnect under load can take a while; each round moves the clock to the next ping.)
+    await vi.waitFor(
+      async () => {
+        await clock.advance(5000);
+        expect(s.canPersist()).toBe(true);
+      },
+      { timeout: 15_000, interval: 200 },
+    );
+    // Nothing was half-done: the draft is still a draft, and the change goes through now.
+    expect((await s.getTx("R1"))?.status).toBe("draft");
+    expect((await s.transitionTx("R1", ["draft"], { status: "sending" }))?.status).toBe("sending");
+  });
+});
