@@ -1,11 +1,38 @@
 import { defineConfig } from "vitest/config";
+import { findPgBin } from "./test/support/pgServer.js";
+
+/**
+ * Two projects: every test on the file store, and the tests that build the whole app (makeWorld) once
+ * more on PostgreSQL (issue 16: the same suite against both stores). The second runs only where
+ * PostgreSQL is installed (.ci/install-postgres.sh) or TEST_DATABASE_URL names a server.
+ */
+const withPostgres = Boolean(process.env.TEST_DATABASE_URL) || findPgBin() !== undefined;
+
+/** The whole-app tests (makeWorld) that run a second time on PgStore. */
+const ON_BOTH_STORES = ["test/bot/**/*.test.ts", "test/flows/**/*.test.ts", "test/watch/**/*.test.ts", "test/server/**/*.test.ts"];
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: "forks",
     globalSetup: ["test/support/pgGlobalSetup.ts"],
+    projects: [
+      { extends: true as const, test: { name: "files", include: ["test/**/*.test.ts"] } },
+      ...(withPostgres
+        ? [
+            {
+              extends: true as const,
+              test: {
+                name: "postgres",
+                include: ON_BOTH_STORES,
+                // Processes started by the tests themselves, and file-store-only rooms, stay in "files".
+                exclude: ["test/bot/process*.test.ts", "test/server/dataLock.test.ts"],
+                env: { TEST_STORE: "postgres" },
+              },
+            },
+          ]
+        : []),
+    ],
   },
 });

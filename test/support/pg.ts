@@ -6,6 +6,12 @@ import { inject } from "vitest";
 export const pgUrl: string = inject("pgUrl");
 export const hasPg = pgUrl !== "";
 
+/**
+ * True in the "postgres" test project (vitest.config.ts): worlds run on PgStore instead of the files.
+ * Tests of what only the file store does skip with `it.skipIf(onPostgres)`.
+ */
+export const onPostgres = process.env.TEST_STORE === "postgres";
+
 let n = 0;
 
 /** Creates an empty database and returns its URL. Dropped with the server at the end of the run. */

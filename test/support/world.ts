@@ -13,6 +13,7 @@ import { loadConfig } from "../../src/config.js";
 import { silentLogger, type Logger } from "../../src/logger.js";
 import { createSandbox, DEMO_KEY, type Sandbox, type SandboxOptions } from "../../src/sandbox/index.js";
 import { FileStore, type Store } from "../../src/store/store.js";
+import { freshDatabase, onPostgres } from "./pg.js";
 import type { UpstreamClient } from "../../src/upstream/client.js";
 import type { StatusWatcher, WatcherOptions } from "../../src/watch/watcher.js";
 import type { BalanceAlertsOptions } from "../../src/watch/alerts.js";
@@ -82,6 +83,8 @@ export async function makeWorld(opts: WorldOptions = {}): Promise<World> {
     DATA_DIR: dir,
     STORE_SECRET,
     ADMIN_IDS: (opts.adminIds ?? []).join(","),
+    // The "postgres" test project runs the same tests on PgStore, each world on its own database.
+    ...(onPostgres && { STORE_URL: await freshDatabase() }),
     ...opts.env,
   });
   const build = async () => {
