@@ -5,7 +5,6 @@
  * them. main.ts and the tests both build through it; overrides only tune (clock, fetch, timeouts),
  * they never wire differently. `start()` adds what production runs in the background.
  */
-import type { RunnerHandle } from "@grammyjs/runner";
 import { Api, Bot, type ApiClientOptions, type Transformer } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
 import type { AppConfig } from "./config.js";
@@ -19,7 +18,8 @@ import { createBot, type AppBot, type BotConfig } from "./bot/index.js";
 import { resendDueInstructions } from "./bot/money/deposit.js";
 import { registerCommands } from "./bot/commands.js";
 import type { BotDeps } from "./bot/context.js";
-import { startPolling, type PollingOptions } from "./polling.js";
+import type { PollingOptions } from "./polling.js";
+import { LeaderWork, wireHints } from "./leaderWork.js";
 import type { Sandbox, SandboxOptions } from "./sandbox/index.js";
 import { resolveStoreSecret, verifyStoreSecret } from "./secret.js";
 import { Store } from "./store/store.js";
@@ -35,9 +35,11 @@ import { StatusWatcher, type WatcherOptions } from "./watch/watcher.js";
 import { DailySummary } from "./watch/dailySummary.js";
 import { Observers } from "./server/observe.js";
 import type { HttpServer } from "./server/http.js";
-import { resolveWebhookSecret, webhookHandler } from "./server/webhook.js";
+import { webhookHandler } from "./server/webhook.js";
 import { lockDataDir } from "./dataLock.js";
 import { connectSandboxCallbacks } from "./sandboxCallbacks.js";
+import type { Shared } from "./store/shared.js";
+import { LocalShared } from "./store/localShared.js";
 
 /** The updates the bot asks Telegram for, in long polling and webhook mode alike. */
 const ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"] as const;
@@ -62,9 +64,14 @@ export interface App {
   dailySummary: DailySummary;
   /** Metrics and health facts (served by the HTTP server when HTTP_PORT is set). */
   observers: Observers;
+  /** What this process shares with other bot processes (the lead, hints, updates once, rate counts). */
+  shared: Shared;
   /** The HTTP server once started (only when HTTP_PORT is set). */
   http(): HttpServer | undefined;
-  /** Registers the command list, resumes an unfinished broadcast, starts alerts, polling and the watcher. */
+  /**
+   * Registers the command list and serves HTTP (and the webhook); once this process leads: resumes
+   * an unfinished broadcast, starts alerts, polling and the watcher (at once with one process).
+   */
   start(): Promise<void>;
   /** Sends what a crash left unsent (deposit instructions); start() runs it first. */
   recover(): Promise<void>;
@@ -94,6 +101,8 @@ export interface AppOverrides {
   paceAnswers?: boolean;
   /** Polling waits (back-off cap, wait after a 409) and the long-poll timeout. */
   polling?: Pick<PollingOptions, "maxBackoffMs" | "conflictWaitMs" | "timeoutSeconds">;
+  /** What bot processes share (default: LocalShared, this process alone). */
+  shared?: Shared;
 }
 
 /** The bot's identity as `bot.init()` gets it (grammY's retries), observed like the bot's own calls. */
@@ -108,8 +117,10 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
   const clock = overrides.clock ?? systemClock;
   protectSecret(config.botToken); // no log line may carry it, whatever shape an error has
   const unlockDataDir = await lockDataDir(config.dataDir);
-  let runner: RunnerHandle | undefined;
   let webhookActive = false;
+  let started = false;
+  const shared = overrides.shared ?? new LocalShared(clock, config.dataDir);
+  const leadership = shared.leadership();
   const sources = {
     pendingIds: () => store.stats().openTxs,
     broadcast: () => {
@@ -123,7 +134,10 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     ...(served && { metrics: served }),
     clock,
     dataDir: config.dataDir,
-    updatesLoop: () => webhookActive || (runner?.isRunning() ?? false),
+    updatesLoop: (): boolean => webhookActive || (work.runner?.isRunning() ?? false),
+    // A long polling standby takes no updates until it leads: that is no fault.
+    updatesLoopExpected: () => !(started && !config.webhookUrl && !leadership.isLeader()),
+    role: () => (leadership.isLeader() ? "leader" : "standby"),
     ...sources,
   });
   const source = await resolveStoreSecret(config.storeSecret, config.dataDir);
@@ -199,6 +213,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
   const dailySummary = new DailySummary({ store, api: bulkApi, clock, logger, translate, pacer, sandbox: inSandbox });
   events.on("created", (tx) => watcher.track(tx));
   events.on("created", (tx) => alerts.afterCreate(tx));
+  const hints = wireHints(shared, events, watcher);
   observers.watchCreates(events);
 
   const deps: BotDeps = {
@@ -212,14 +227,14 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     publicUrl: config.publicUrl,
     translate,
     events,
-    statusChecker: watcher,
+    statusChecker: hints.statusChecker,
     alerts,
     balanceRound: new BalanceRound(alerts),
     broadcaster,
   };
   // The bot's answers share the pacer with the bulk senders and go first (pacedFetch says why at this level).
   const botClient = overrides.paceAnswers === false ? client : { ...client, fetch: pacedFetch({ pacer, clock, fetch: client.fetch as never }) as never };
-  const bot = createBot(config.botToken, deps, { observe: observers.bot, ...overrides.bot, botInfo: await botInfo, client: botClient });
+  const bot = createBot(config.botToken, deps, { observe: observers.bot, shared, ...overrides.bot, botInfo: await botInfo, client: botClient });
   await bot.init();
 
   let http: HttpServer | undefined;
@@ -230,6 +245,21 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
   let stopping: Promise<void> | undefined;
   let fail!: (err: Error) => void;
   const failed = new Promise<Error>((resolve) => (fail = resolve));
+
+  const work = new LeaderWork({
+    logger,
+    bot,
+    // Polling's Api has no auto-retry: polling backs off itself (polling.ts).
+    polling: config.webhookUrl ? undefined : { api: new Api(config.botToken, client), clock, logger, allowedUpdates: [...ALLOWED_UPDATES], ...overrides.polling },
+    recover, alerts, broadcaster, watcher, relink, dailySummary,
+    stopping: () => stopping !== undefined,
+    // Say why, stop cleanly, report it.
+    pollingFailed: async (error) => {
+      logger.fatal({ err: error }, error.message);
+      await app.stop().catch((e: unknown) => logger.error({ err: e }, "stop after a polling failure failed"));
+      fail(error);
+    },
+  });
   const app: App = {
     config,
     clock,
@@ -246,12 +276,11 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     broadcaster,
     dailySummary,
     observers,
+    shared,
     http: () => http,
     recover,
     async start() {
-      await recover();
-      alerts.start();
-      if (await broadcaster.resume()) logger.info("resumed an unfinished broadcast");
+      started = true;
       // Awaited just before updates are taken (with deleteWebhook): one round trip less at start-up.
       const commandsRegistered = registerCommands(bot.api, translate).catch((err) =>
         logger.warn({ err }, "could not register the command list; commands still work"),
@@ -261,12 +290,12 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
         store,
         clock,
         logger,
-        hurry: (refId: string) => watcher.hurry(refId),
+        hurry: hints.hurry,
         onCallback: (outcome: string) => observers.metrics.providerCallbacks.inc({ outcome }),
       };
-      const webhook = webhookUrl
-        ? { path: new URL(webhookUrl).pathname, handler: webhookHandler(bot, await resolveWebhookSecret(config.dataDir)) }
-        : undefined;
+      // The same on every process (Telegram sends one secret, to whichever process it reaches).
+      const webhookSecret = webhookUrl ? await shared.webhookSecret() : undefined;
+      const webhook = webhookUrl ? { path: new URL(webhookUrl).pathname, handler: webhookHandler(bot, webhookSecret!) } : undefined;
       if (config.http) {
         // Loaded only when HTTP_PORT is set: hono stays out of start-up time and memory otherwise.
         const { startHttpServer } = await import("./server/http.js");
@@ -280,37 +309,28 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
         connectSandboxCallbacks(sandbox, store, callbackDeps);
       }
       if (webhookUrl) {
+        // Every process serves the webhook (behind a load balancer); only the background work follows the lead.
         await commandsRegistered;
-        const secret_token = await resolveWebhookSecret(config.dataDir);
-        await bot.api.setWebhook(webhookUrl, { secret_token, allowed_updates: [...ALLOWED_UPDATES] });
+        await bot.api.setWebhook(webhookUrl, { secret_token: webhookSecret!, allowed_updates: [...ALLOWED_UPDATES] });
         webhookActive = true;
         logger.info({ username: bot.botInfo.username, url: webhookUrl }, "bot receives updates by webhook");
       } else {
         // A webhook left from another deployment makes getUpdates fail with 409.
         await Promise.all([commandsRegistered, bot.api.deleteWebhook()]);
-        runner = startPolling(bot, {
-          api: new Api(config.botToken, client), // no auto-retry: polling backs off itself (polling.ts)
-          clock,
-          logger,
-          allowedUpdates: [...ALLOWED_UPDATES],
-          ...overrides.polling,
-        });
-        // Polling only ends on its own when it cannot go on (401): say why, stop cleanly, report it.
-        void runner.task()?.catch(async (err: unknown) => {
-          const error = err instanceof Error ? err : new Error(String(err));
-          logger.fatal({ err: error }, error.message);
-          await app.stop().catch((e: unknown) => logger.error({ err: e }, "stop after a polling failure failed"));
-          fail(error);
-        });
-        logger.info({ username: bot.botInfo.username }, "bot is polling for updates");
       }
-      watcher.start();
-      relink.start();
-      dailySummary.start();
+      if (!leadership.isLeader()) await watcher.pause(); // users' own checks still run here
+      // With one process the lead comes at once and start() resolves once the work runs.
+      let leading: Promise<void> | undefined;
+      leadership.run(
+        () => (leading = work.lead()),
+        () => work.lose(),
+      );
+      await leading;
     },
     stop: () =>
       (stopping ??= (async () => {
-        if (runner?.isRunning()) await runner.stop();
+        await leadership.stop();
+        if (work.runner?.isRunning()) await work.runner.stop();
         // Webhook mode: stop accepting, then let handlers already running finish (Telegram resends the rest).
         webhookActive = false;
         await http?.close();
@@ -321,6 +341,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
         await broadcaster.stop();
         await alerts.stop();
         await store.close();
+        await shared.close();
         await upstream.close();
         await sandbox?.close();
         await unlockDataDir();

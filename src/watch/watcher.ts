@@ -139,9 +139,10 @@ export class StatusWatcher {
    * the next start()); checkNow() and track() still work for the users this process serves.
    */
   async pause(): Promise<void> {
-    if (!this.started || this.stopped) return;
-    this.started = false;
+    if (this.stopped) return;
     this.paused = true;
+    if (!this.started) return; // a process that starts as the standby
+    this.started = false;
     this.due.stop();
     this.due.clear();
     this.rescanTimer?.cancel();
