@@ -16,6 +16,7 @@ import type { Store } from "../../src/store/store.js";
 import type { UpstreamClient } from "../../src/upstream/client.js";
 import type { StatusWatcher, WatcherOptions } from "../../src/watch/watcher.js";
 import type { BalanceAlertsOptions } from "../../src/watch/alerts.js";
+import type { Shared } from "../../src/store/shared.js";
 import { FAKE_BOT_INFO, FAKE_BOT_TOKEN } from "./botInfo.js";
 import { makeUser, type FakeUser, type UserOptions } from "./chat.js";
 import { FakeBotApi } from "./fakeBotApi.js";
@@ -67,6 +68,8 @@ export interface WorldOptions {
   paceAnswers?: boolean;
   /** More environment for loadConfig (e.g. HTTP_PORT, TELEGRAM_WEBHOOK_URL). */
   env?: Record<string, string>;
+  /** What the app shares with other processes, made per build (default: LocalShared, as with the file store). */
+  shared?: (clock: ManualClock, dir: string) => Shared;
 }
 
 export async function makeWorld(opts: WorldOptions = {}): Promise<World> {
@@ -93,6 +96,7 @@ export async function makeWorld(opts: WorldOptions = {}): Promise<World> {
       broadcast: { concurrency: 1, ...opts.broadcast },
       pace: { perSecond: opts.broadcast?.perSecond ?? 25 },
       paceAnswers: opts.paceAnswers ?? false,
+      ...(opts.shared && { shared: opts.shared(clock, dir) }),
     });
     if (opts.watcher) app.watcher.start();
     return app;
