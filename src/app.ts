@@ -212,8 +212,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
   const relink = new RelinkNotices({ store, api: bulkApi, pacer, translate, logger });
   const dailySummary = new DailySummary({ store, api: bulkApi, clock, logger, translate, pacer, sandbox: inSandbox });
   events.on("created", (tx) => watcher.track(tx));
-  events.on("created", (tx) => alerts.afterCreate(tx));
-  const hints = wireHints(shared, events, watcher);
+  const hints = wireHints(shared, events, { watcher, alerts, store });
   observers.watchCreates(events);
 
   const deps: BotDeps = {

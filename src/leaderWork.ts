@@ -11,6 +11,7 @@ import type { StatusChecker } from "./bot/context.js";
 import type { TxEvents } from "./domain/events.js";
 import type { Logger } from "./logger.js";
 import type { Shared } from "./store/shared.js";
+import type { Store } from "./store/store.js";
 import { startPolling, type PollingOptions } from "./polling.js";
 import type { BalanceAlerts } from "./watch/alerts.js";
 import type { Broadcaster } from "./watch/broadcast.js";
@@ -71,19 +72,28 @@ export class LeaderWork<C extends Context> {
 
 /**
  * Hints between processes (only hints: the leader's watcher also rescans the store). A standby
- * tells the leader of a purchase, a provider callback and a chat that came back; the leader's own
- * events reach its watcher directly. Returns what the bot and the callback route call.
+ * tells the leader of a purchase (its watcher and the balance alert check), a provider callback and
+ * a chat that came back; the leader's own events reach its watcher directly. Returns what the bot
+ * and the callback route call.
  */
 export function wireHints(
   shared: Shared,
   events: TxEvents,
-  watcher: StatusWatcher,
+  parts: { watcher: StatusWatcher; alerts: Pick<BalanceAlerts, "afterCreate">; store: Pick<Store, "getTx"> },
 ): { statusChecker: StatusChecker; hurry: (refId: string) => boolean } {
+  const { watcher, alerts, store } = parts;
   const leadership = shared.leadership();
   events.on("created", (tx) => {
-    if (!leadership.isLeader()) shared.notify("track", tx.refId);
+    if (leadership.isLeader()) alerts.afterCreate(tx); // balance alerts are the leader's work
+    else shared.notify("track", tx.refId);
   });
-  shared.on("track", (refId) => watcher.adopt(refId));
+  shared.on("track", (refId) => {
+    watcher.adopt(refId);
+    // Works with a synchronous or an asynchronous store.
+    void Promise.resolve(store.getTx(refId)).then((tx) => {
+      if (tx && leadership.isLeader()) alerts.afterCreate(tx);
+    });
+  });
   shared.on("hurry", (refId) => void watcher.hurry(refId));
   shared.on("chatBack", (chatId) => {
     if (leadership.isLeader()) watcher.chatBack(Number(chatId));

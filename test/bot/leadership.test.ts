@@ -10,6 +10,11 @@ import { FakeShared } from "../support/fakeShared.js";
 import { makeWorld, type World } from "../support/world.js";
 import { pendingPrepaid, statusCalls } from "../watch/support.js";
 import { LocalShared } from "../../src/store/localShared.js";
+import { ManualClock } from "../../src/clock.js";
+import { TxEvents } from "../../src/domain/events.js";
+import { wireHints } from "../../src/leaderWork.js";
+import { silentLogger } from "../../src/logger.js";
+import type { StatusWatcher } from "../../src/watch/watcher.js";
 
 const worlds: World[] = [];
 afterEach(async () => {
@@ -126,5 +131,26 @@ describe("two processes on one Shared", () => {
     const texts = [...a.fake.sentTo(777001), ...b.fake.sentTo(777001)].map((c) => String(c.payload.text));
     expect(texts.filter((t) => t.includes("Help"))).toHaveLength(3);
     expect(texts.filter((t) => t.includes("Too fast"))).toHaveLength(1);
+  });
+});
+
+describe("hints (wireHints)", () => {
+  it("a provider callback on the standby goes to the leader; on the leader its own watcher checks at once", async () => {
+    const shared = new FakeShared(new ManualClock(), "/nonexistent");
+    const hurried: string[] = [];
+    const watcher = { hurry: (r: string) => (hurried.push(r), true), adopt: () => {}, chatBack: () => {}, checkNow: async () => undefined };
+    const hints = wireHints(shared, new TxEvents(silentLogger), {
+      watcher: watcher as unknown as StatusWatcher,
+      alerts: { afterCreate: () => {} },
+      store: { getTx: () => undefined },
+    });
+    expect(hints.hurry("R1")).toBe(true);
+    expect(shared.sent).toEqual([["hurry", "R1"]]);
+    expect(hurried).toEqual([]);
+    await shared.control.take();
+    expect(hints.hurry("R2")).toBe(true);
+    shared.receive("hurry", "R3"); // from the standby
+    expect(hurried).toEqual(["R2", "R3"]);
+    expect(shared.sent).toEqual([["hurry", "R1"]]);
   });
 });
