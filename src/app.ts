@@ -194,6 +194,8 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     translate,
     pacer,
     concurrency: BROADCAST_CONCURRENCY,
+    // Only the leading process delivers; a standby saves the broadcast and tells the leader.
+    elsewhere: () => !leadership.isLeader() && (shared.notify("broadcast", "new"), true),
     ...overrides.broadcast,
   });
   const watcher = new StatusWatcher({
@@ -212,7 +214,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
   const relink = new RelinkNotices({ store, api: bulkApi, pacer, translate, logger });
   const dailySummary = new DailySummary({ store, api: bulkApi, clock, logger, translate, pacer, sandbox: inSandbox });
   events.on("created", (tx) => watcher.track(tx));
-  const hints = wireHints(shared, events, { watcher, alerts, store });
+  const hints = wireHints(shared, events, { watcher, alerts, store, broadcaster });
   observers.watchCreates(events);
 
   const deps: BotDeps = {
@@ -246,6 +248,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
   const failed = new Promise<Error>((resolve) => (fail = resolve));
 
   const work = new LeaderWork({
+    clock,
     logger,
     bot,
     // Polling's Api has no auto-retry: polling backs off itself (polling.ts).

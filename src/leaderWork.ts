@@ -9,6 +9,7 @@ import type { RunnerHandle } from "@grammyjs/runner";
 import type { Bot, Context } from "grammy";
 import type { StatusChecker } from "./bot/context.js";
 import type { TxEvents } from "./domain/events.js";
+import type { Clock, TimerHandle } from "./clock.js";
 import type { Logger } from "./logger.js";
 import type { Shared } from "./store/shared.js";
 import type { Store } from "./store/store.js";
@@ -19,7 +20,11 @@ import type { DailySummary } from "./watch/dailySummary.js";
 import type { RelinkNotices } from "./watch/relink.js";
 import type { StatusWatcher } from "./watch/watcher.js";
 
+/** How often the leader looks for a broadcast another process saved (in case its hint was lost). */
+export const BROADCAST_LOOK_MS = 10_000;
+
 export interface LeaderParts<C extends Context> {
+  clock: Clock;
   logger: Logger;
   bot: Bot<C>;
   /** Long polling options; undefined in webhook mode (every process serves the webhook). */
@@ -39,6 +44,7 @@ export interface LeaderParts<C extends Context> {
 export class LeaderWork<C extends Context> {
   /** The long polling runner while this process leads (polling mode). */
   runner: RunnerHandle | undefined;
+  private look: TimerHandle | undefined;
 
   constructor(private readonly p: LeaderParts<C>) {}
 
@@ -60,10 +66,23 @@ export class LeaderWork<C extends Context> {
     p.watcher.start();
     p.relink.start();
     p.dailySummary.start();
+    this.lookForBroadcasts();
   };
+
+  /** A broadcast started on another process is delivered here (resume() is a no-op otherwise). */
+  private lookForBroadcasts(): void {
+    this.look?.cancel();
+    this.look = this.p.clock.setTimeout(() => {
+      if (this.p.stopping()) return;
+      void this.p.broadcaster.resume().catch((err: unknown) => this.p.logger.error({ err }, "could not resume a broadcast"));
+      this.lookForBroadcasts();
+    }, BROADCAST_LOOK_MS);
+  }
 
   readonly lose = async (): Promise<void> => {
     const p = this.p;
+    this.look?.cancel();
+    this.look = undefined;
     if (this.runner?.isRunning()) await this.runner.stop();
     await p.watcher.pause();
     await Promise.all([p.relink.stop(), p.dailySummary.stop(), p.broadcaster.stop(), p.alerts.stop()]);
@@ -79,9 +98,14 @@ export class LeaderWork<C extends Context> {
 export function wireHints(
   shared: Shared,
   events: TxEvents,
-  parts: { watcher: StatusWatcher; alerts: Pick<BalanceAlerts, "afterCreate">; store: Pick<Store, "getTx"> },
+  parts: {
+    watcher: StatusWatcher;
+    alerts: Pick<BalanceAlerts, "afterCreate">;
+    store: Pick<Store, "getTx">;
+    broadcaster: Pick<Broadcaster, "resume">;
+  },
 ): { statusChecker: StatusChecker; hurry: (refId: string) => boolean } {
-  const { watcher, alerts, store } = parts;
+  const { watcher, alerts, store, broadcaster } = parts;
   const leadership = shared.leadership();
   events.on("created", (tx) => {
     if (leadership.isLeader()) alerts.afterCreate(tx); // balance alerts are the leader's work
@@ -95,6 +119,9 @@ export function wireHints(
     });
   });
   shared.on("hurry", (refId) => void watcher.hurry(refId));
+  shared.on("broadcast", () => {
+    if (leadership.isLeader()) void broadcaster.resume();
+  });
   shared.on("chatBack", (chatId) => {
     if (leadership.isLeader()) watcher.chatBack(Number(chatId));
   });

@@ -18,11 +18,12 @@ export interface Leadership {
 }
 
 /**
- * Hints to the leader's watcher: a purchase made on another process (`track`, refId), a provider
- * callback that reached another process (`hurry`, refId), a chat that came back (`chatBack`, chatId).
- * Only hints: the leader also rescans the open transactions (WatcherOptions.rescanMs).
+ * Hints to the leader: a purchase made on another process (`track`, refId), a provider callback
+ * that reached another process (`hurry`, refId), a chat that came back (`chatBack`, chatId), a
+ * broadcast an admin started on another process (`broadcast`, its id). Only hints: the leader also
+ * rescans the open transactions (WatcherOptions.rescanMs) and looks for a saved broadcast.
  */
-export type HintKind = "track" | "hurry" | "chatBack";
+export type HintKind = "track" | "hurry" | "chatBack" | "broadcast";
 
 export interface Shared {
   leadership(): Leadership;

@@ -109,6 +109,26 @@ describe("a process that does not lead", () => {
   });
 });
 
+describe("a broadcast started on the standby", () => {
+  it("is saved there, not sent; the leader is told and delivers it once", async () => {
+    let shared!: FakeShared;
+    const w = await makeWorld({ shared: (clock, dir) => (shared = new FakeShared(clock, dir)) });
+    worlds.push(w);
+    const users = [await w.linkedUser(), await w.linkedUser()];
+    await w.app.start();
+    const b = w.deps.broadcaster;
+    expect(await b.start(9001, "en", { kind: "text", text: "Promo hari ini" })).toEqual({ ok: true, total: 2 });
+    expect(b.delivering).toBe(false);
+    expect(shared.sent).toContainEqual(["broadcast", "new"]);
+    await w.clock.advance(30 * S);
+    for (const u of users) expect(w.fake.sentTo(u.chatId).filter((c) => c.payload.text === "Promo hari ini")).toHaveLength(0);
+
+    await shared.control.take(); // the leader (here: this process after a hand-over) resumes it
+    await b.idle();
+    for (const u of users) expect(w.fake.sentTo(u.chatId).filter((c) => c.payload.text === "Promo hari ini")).toHaveLength(1);
+  });
+});
+
 describe("two processes on one Shared", () => {
   it("an update delivered to both is answered once, and the rate limit counts on both", async () => {
     let shared: LocalShared | undefined;
@@ -143,6 +163,7 @@ describe("hints (wireHints)", () => {
       watcher: watcher as unknown as StatusWatcher,
       alerts: { afterCreate: () => {} },
       store: { getTx: () => undefined },
+      broadcaster: { resume: async () => false },
     });
     expect(hints.hurry("R1")).toBe(true);
     expect(shared.sent).toEqual([["hurry", "R1"]]);

@@ -39,7 +39,7 @@ CREATE TABLE IF NOT EXISTS shared_secrets (
 export const LEADER_LOCK_KEY = 0x7070_6f62; // "ppob"
 const CHANNEL = "ppob_hints";
 const DAY = 24 * 60 * 60_000;
-const HINT_KINDS: ReadonlySet<string> = new Set<HintKind>(["track", "hurry", "chatBack"]);
+const HINT_KINDS: ReadonlySet<string> = new Set<HintKind>(["track", "hurry", "chatBack", "broadcast"]);
 
 export interface PgSharedOptions {
   clock: Clock;
