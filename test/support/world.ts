@@ -69,7 +69,7 @@ export interface WorldOptions {
   /** More environment for loadConfig (e.g. HTTP_PORT, TELEGRAM_WEBHOOK_URL). */
   env?: Record<string, string>;
   /** What the app shares with other processes, made per build (default: LocalShared, as with the file store). */
-  shared?: (clock: ManualClock, dir: string) => Shared;
+  shared?: (clock: ManualClock, dir: string) => Shared | Promise<Shared>;
 }
 
 export async function makeWorld(opts: WorldOptions = {}): Promise<World> {
@@ -96,7 +96,7 @@ export async function makeWorld(opts: WorldOptions = {}): Promise<World> {
       broadcast: { concurrency: 1, ...opts.broadcast },
       pace: { perSecond: opts.broadcast?.perSecond ?? 25 },
       paceAnswers: opts.paceAnswers ?? false,
-      ...(opts.shared && { shared: opts.shared(clock, dir) }),
+      ...(opts.shared && { shared: await opts.shared(clock, dir) }),
     });
     if (opts.watcher) app.watcher.start();
     return app;
