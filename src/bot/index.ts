@@ -275,8 +275,12 @@ async function replyFailure(ctx: BotContext): Promise<void> {
 function rateLimiter(opts: BotConfig["rateLimit"], shared?: Pick<Shared, "hit">): Middleware<BotContext> {
   if (!opts) return (_ctx, next) => next();
   // The limiter's Redis-style storage over the shared counter: `hit` counts in a fixed window of
-  // its own, so the expiry the limiter asks for is already done.
-  const storageClient = shared && { incr: (key: string) => shared.hit(key, opts.timeFrameMs), pexpire: async () => 1 };
+  // its own, so the expiry the limiter asks for is already done. A counter that cannot be reached
+  // lets the update through: a database hiccup must not silence every user.
+  const storageClient = shared && {
+    incr: (key: string) => shared.hit(key, opts.timeFrameMs).catch(() => 1),
+    pexpire: async () => 1,
+  };
   const limiter = limit<BotContext, NonNullable<typeof storageClient>>({
     timeFrame: opts.timeFrameMs,
     limit: opts.limit,

@@ -175,3 +175,18 @@ describe("hints (wireHints)", () => {
     expect(shared.sent).toEqual([["hurry", "R1"]]);
   });
 });
+
+describe("the shared rate counter unreachable", () => {
+  it("lets updates through rather than silencing everyone", async () => {
+    class Unreachable extends LocalShared {
+      override async hit(): Promise<number> {
+        throw new Error("connection refused");
+      }
+    }
+    const w = await makeWorld({ shared: (clock, dir) => new Unreachable(clock, dir), bot: { rateLimit: { timeFrameMs: 60_000, limit: 3 } } });
+    worlds.push(w);
+    const u = w.user({ languageCode: "en" });
+    await u.sendCommand("help");
+    expect(u.lastReply()).toContain("Help");
+  });
+});
