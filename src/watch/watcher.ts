@@ -32,6 +32,10 @@
  * is still polled, so its records stay right; the notices it could not get are marked `watch.owed`
  * and sent by `chatBack()` when the chat is heard from again.
  *
+ * Two processes (issue 16). Only the leading process's watcher runs; the other is paused (pause():
+ * users' own checks still run there) and hints the leader (`adopt`). While running, the open
+ * transactions are rescanned every `rescanMs`, so an id whose hint was lost is picked up anyway.
+ *
  * Over 350 lines: scheduling (due times -> lanes -> calls) and the check that reschedules share
  * one state (queued, in flight, forced, waiters); split further, each half would reach into the other.
  */
@@ -152,6 +156,7 @@ export class StatusWatcher {
       lane.wakeAt = undefined;
       for (let id = lane.queue.shift() ?? lane.urgent.shift(); id !== undefined; id = lane.queue.shift() ?? lane.urgent.shift()) {
         this.queued.delete(id);
+        this.hurried.delete(id);
         this.settleWaiters(id);
       }
       lane.listed = false;

@@ -41,7 +41,7 @@ async function stepUntil(w: World, done: () => boolean, stepMs: number, maxSteps
 }
 
 describe("a process that does not lead", () => {
-  it("long polling: takes no updates and polls no status until it leads; stops both when it loses the lead", async () => {
+  it("long polling: takes no updates and polls no status until it leads; stops both when it loses the lead, resumes when it leads again", async () => {
     let shared!: FakeShared;
     const port = await freePort();
     const w = await makeWorld({
@@ -81,6 +81,14 @@ describe("a process that does not lead", () => {
     }
     expect(w.fake.callsOf("getUpdates").length).toBeLessThanOrEqual(polls + 1); // at most the poll in flight
     expect(statusCalls(w, tx.upstreamId)).toBe(checks);
+
+    // The lead comes back: polling and checks go on, the background parts start again.
+    await shared.control.take();
+    const again = w.fake.callsOf("getUpdates").length;
+    await stepUntil(w, () => statusCalls(w, tx.upstreamId) > checks && w.fake.callsOf("getUpdates").length > again, 1000);
+    const later = makeUser(null, w.fake, { languageCode: "en", clock: w.clock });
+    await later.sendCommand("help");
+    await w.fake.waitFor((c) => c.method === "sendMessage" && c.payload.chat_id === later.chatId, 10_000);
   });
 
   it("passes what it hears to the leader: a chat that came back; a hint it receives while leading is acted on", async () => {
