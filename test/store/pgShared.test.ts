@@ -89,6 +89,18 @@ describe.skipIf(!hasPg)("PgShared on one database", () => {
     expect(await b.webhookSecret()).toBe(secret);
   });
 
+  it("the leader prunes claimed update ids older than a day (Telegram resends for a day at most)", async () => {
+    const { a, clock } = await two();
+    expect(await a.claimUpdate(5)).toBe(true);
+    await clock.advance(25 * 60 * 60_000);
+    expect(await a.claimUpdate(6)).toBe(true); // recent: kept
+    a.leadership().run(async () => {}, async () => {});
+    await until(() => a.leadership().isLeader(), "a leads");
+    await clock.advance(3_000); // its first check prunes
+    await until(async () => await a.claimUpdate(5), "update 5 pruned");
+    expect(await a.claimUpdate(6)).toBe(false);
+  });
+
   it("starts a new window once the old one has passed", async () => {
     const { a, b, clock } = await two();
     expect(await a.hit("k", 3_000)).toBe(1);
