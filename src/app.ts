@@ -3,9 +3,10 @@
  * complete dependencies: store, upstream client (or the built-in sandbox), translate, transaction
  * events, the send pacer, balance alerts, broadcaster, status watcher, and last the bot that uses
  * them. main.ts and the tests both build through it; overrides only tune (clock, fetch, timeouts),
- * they never wire differently. `start()` adds what production runs in the background.
+ * they never wire differently. `start()` adds what production runs in the background (only while
+ * this process leads: leaderWork.ts). Over ~350 lines because it is the one place where every part
+ * is made and wired, in order; splitting it would hide that order.
  */
-import type { RunnerHandle } from "@grammyjs/runner";
 import { Api, Bot, type ApiClientOptions, type Transformer } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
 import type { AppConfig } from "./config.js";
@@ -19,10 +20,11 @@ import { createBot, type AppBot, type BotConfig } from "./bot/index.js";
 import { resendDueInstructions } from "./bot/money/deposit.js";
 import { registerCommands } from "./bot/commands.js";
 import type { BotDeps } from "./bot/context.js";
-import { startPolling, type PollingOptions } from "./polling.js";
+import type { PollingOptions } from "./polling.js";
+import { LeaderWork, wireHints } from "./leaderWork.js";
 import type { Sandbox, SandboxOptions } from "./sandbox/index.js";
 import { resolveStoreSecret, verifyStoreSecret } from "./secret.js";
-import { openStore } from "./store/index.js";
+import { openShared, openStore } from "./store/index.js";
 import type { Store } from "./store/store.js";
 import { ListCache } from "./upstream/cache.js";
 import { UpstreamClient } from "./upstream/client.js";
@@ -36,9 +38,10 @@ import { StatusWatcher, type WatcherOptions } from "./watch/watcher.js";
 import { DailySummary } from "./watch/dailySummary.js";
 import { Observers } from "./server/observe.js";
 import type { HttpServer } from "./server/http.js";
-import { resolveWebhookSecret, webhookHandler } from "./server/webhook.js";
+import { webhookHandler } from "./server/webhook.js";
 import { lockDataDir } from "./dataLock.js";
 import { connectSandboxCallbacks } from "./sandboxCallbacks.js";
+import type { Shared } from "./store/shared.js";
 
 /** The updates the bot asks Telegram for, in long polling and webhook mode alike. */
 const ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"] as const;
@@ -63,9 +66,14 @@ export interface App {
   dailySummary: DailySummary;
   /** Metrics and health facts (served by the HTTP server when HTTP_PORT is set). */
   observers: Observers;
+  /** What this process shares with other bot processes (the lead, hints, updates once, rate counts). */
+  shared: Shared;
   /** The HTTP server once started (only when HTTP_PORT is set). */
   http(): HttpServer | undefined;
-  /** Registers the command list, resumes an unfinished broadcast, starts alerts, polling and the watcher. */
+  /**
+   * Registers the command list and serves HTTP (and the webhook); once this process leads: resumes
+   * an unfinished broadcast, starts alerts, polling and the watcher (at once with one process).
+   */
   start(): Promise<void>;
   /** Sends what a crash left unsent (deposit instructions); start() runs it first. */
   recover(): Promise<void>;
@@ -95,6 +103,8 @@ export interface AppOverrides {
   paceAnswers?: boolean;
   /** Polling waits (back-off cap, wait after a 409) and the long-poll timeout. */
   polling?: Pick<PollingOptions, "maxBackoffMs" | "conflictWaitMs" | "timeoutSeconds">;
+  /** What bot processes share (default: from STORE_URL, see openShared). */
+  shared?: Shared;
 }
 
 /** The bot's identity as `bot.init()` gets it (grammY's retries), observed like the bot's own calls. */
@@ -109,8 +119,10 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
   const clock = overrides.clock ?? systemClock;
   protectSecret(config.botToken); // no log line may carry it, whatever shape an error has
   const unlockDataDir = await lockDataDir(config.dataDir);
-  let runner: RunnerHandle | undefined;
   let webhookActive = false;
+  let started = false;
+  const shared = overrides.shared ?? (await openShared({ url: config.storeUrl, dir: config.dataDir, clock, logger }));
+  const leadership = shared.leadership();
   const sources = {
     pendingIds: () => store.stats().openTxs,
     broadcast: async () => {
@@ -124,7 +136,10 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     ...(served && { metrics: served }),
     clock,
     dataDir: config.dataDir,
-    updatesLoop: () => webhookActive || (runner?.isRunning() ?? false),
+    updatesLoop: (): boolean => webhookActive || (work.runner?.isRunning() ?? false),
+    // A long polling standby takes no updates until it leads: that is no fault.
+    updatesLoopExpected: () => !(started && !config.webhookUrl && !leadership.isLeader()),
+    role: () => (leadership.isLeader() ? "leader" : "standby"),
     ...sources,
   });
   const source = await resolveStoreSecret(config.storeSecret, config.dataDir);
@@ -182,6 +197,8 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     translate,
     pacer,
     concurrency: BROADCAST_CONCURRENCY,
+    // Only the leading process delivers; a standby saves the broadcast and tells the leader.
+    elsewhere: () => !leadership.isLeader() && (shared.notify("broadcast", "new"), true),
     ...overrides.broadcast,
   });
   const watcher = new StatusWatcher({
@@ -200,7 +217,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
   const relink = new RelinkNotices({ store, api: bulkApi, pacer, translate, logger });
   const dailySummary = new DailySummary({ store, api: bulkApi, clock, logger, translate, pacer, sandbox: inSandbox });
   events.on("created", (tx) => watcher.track(tx));
-  events.on("created", (tx) => alerts.afterCreate(tx));
+  const hints = wireHints(shared, events, { watcher, alerts, store, broadcaster });
   observers.watchCreates(events);
 
   const deps: BotDeps = {
@@ -214,14 +231,14 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     publicUrl: config.publicUrl,
     translate,
     events,
-    statusChecker: watcher,
+    statusChecker: hints.statusChecker,
     alerts,
     balanceRound: new BalanceRound(alerts),
     broadcaster,
   };
   // The bot's answers share the pacer with the bulk senders and go first (pacedFetch says why at this level).
   const botClient = overrides.paceAnswers === false ? client : { ...client, fetch: pacedFetch({ pacer, clock, fetch: client.fetch as never }) as never };
-  const bot = createBot(config.botToken, deps, { observe: observers.bot, ...overrides.bot, botInfo: await botInfo, client: botClient });
+  const bot = createBot(config.botToken, deps, { observe: observers.bot, shared, ...overrides.bot, botInfo: await botInfo, client: botClient });
   await bot.init();
 
   let http: HttpServer | undefined;
@@ -232,6 +249,22 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
   let stopping: Promise<void> | undefined;
   let fail!: (err: Error) => void;
   const failed = new Promise<Error>((resolve) => (fail = resolve));
+
+  const work = new LeaderWork({
+    clock,
+    logger,
+    bot,
+    // Polling's Api has no auto-retry: polling backs off itself (polling.ts).
+    polling: config.webhookUrl ? undefined : { api: new Api(config.botToken, client), clock, logger, allowedUpdates: [...ALLOWED_UPDATES], ...overrides.polling },
+    recover, alerts, broadcaster, watcher, relink, dailySummary,
+    stopping: () => stopping !== undefined,
+    // Say why, stop cleanly, report it.
+    pollingFailed: async (error) => {
+      logger.fatal({ err: error }, error.message);
+      await app.stop().catch((e: unknown) => logger.error({ err: e }, "stop after a polling failure failed"));
+      fail(error);
+    },
+  });
   const app: App = {
     config,
     clock,
@@ -248,12 +281,11 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     broadcaster,
     dailySummary,
     observers,
+    shared,
     http: () => http,
     recover,
     async start() {
-      await recover();
-      alerts.start();
-      if (await broadcaster.resume()) logger.info("resumed an unfinished broadcast");
+      started = true;
       // Awaited just before updates are taken (with deleteWebhook): one round trip less at start-up.
       const commandsRegistered = registerCommands(bot.api, translate).catch((err) =>
         logger.warn({ err }, "could not register the command list; commands still work"),
@@ -263,12 +295,12 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
         store,
         clock,
         logger,
-        hurry: (refId: string) => watcher.hurry(refId),
+        hurry: hints.hurry,
         onCallback: (outcome: string) => observers.metrics.providerCallbacks.inc({ outcome }),
       };
-      const webhook = webhookUrl
-        ? { path: new URL(webhookUrl).pathname, handler: webhookHandler(bot, await resolveWebhookSecret(config.dataDir)) }
-        : undefined;
+      // The same on every process (Telegram sends one secret, to whichever process it reaches).
+      const webhookSecret = webhookUrl ? await shared.webhookSecret() : undefined;
+      const webhook = webhookUrl ? { path: new URL(webhookUrl).pathname, handler: webhookHandler(bot, webhookSecret!) } : undefined;
       if (config.http) {
         // Loaded only when HTTP_PORT is set: hono stays out of start-up time and memory otherwise.
         const { startHttpServer } = await import("./server/http.js");
@@ -282,37 +314,28 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
         connectSandboxCallbacks(sandbox, store, callbackDeps);
       }
       if (webhookUrl) {
+        // Every process serves the webhook (behind a load balancer); only the background work follows the lead.
         await commandsRegistered;
-        const secret_token = await resolveWebhookSecret(config.dataDir);
-        await bot.api.setWebhook(webhookUrl, { secret_token, allowed_updates: [...ALLOWED_UPDATES] });
+        await bot.api.setWebhook(webhookUrl, { secret_token: webhookSecret!, allowed_updates: [...ALLOWED_UPDATES] });
         webhookActive = true;
         logger.info({ username: bot.botInfo.username, url: webhookUrl }, "bot receives updates by webhook");
       } else {
         // A webhook left from another deployment makes getUpdates fail with 409.
         await Promise.all([commandsRegistered, bot.api.deleteWebhook()]);
-        runner = startPolling(bot, {
-          api: new Api(config.botToken, client), // no auto-retry: polling backs off itself (polling.ts)
-          clock,
-          logger,
-          allowedUpdates: [...ALLOWED_UPDATES],
-          ...overrides.polling,
-        });
-        // Polling only ends on its own when it cannot go on (401): say why, stop cleanly, report it.
-        void runner.task()?.catch(async (err: unknown) => {
-          const error = err instanceof Error ? err : new Error(String(err));
-          logger.fatal({ err: error }, error.message);
-          await app.stop().catch((e: unknown) => logger.error({ err: e }, "stop after a polling failure failed"));
-          fail(error);
-        });
-        logger.info({ username: bot.botInfo.username }, "bot is polling for updates");
       }
-      await watcher.start();
-      relink.start();
-      dailySummary.start();
+      if (!leadership.isLeader()) await watcher.pause(); // users' own checks still run here
+      // With one process the lead comes at once and start() resolves once the work runs.
+      let leading: Promise<void> | undefined;
+      leadership.run(
+        () => (leading = work.lead()),
+        () => work.lose(),
+      );
+      await leading;
     },
     stop: () =>
       (stopping ??= (async () => {
-        if (runner?.isRunning()) await runner.stop();
+        await leadership.stop();
+        if (work.runner?.isRunning()) await work.runner.stop();
         // Webhook mode: stop accepting, then let handlers already running finish (Telegram resends the rest).
         webhookActive = false;
         await http?.close();
@@ -323,6 +346,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
         await broadcaster.stop();
         await alerts.stop();
         await store.close();
+        await shared.close();
         await upstream.close();
         await sandbox?.close();
         await unlockDataDir();

@@ -34,6 +34,7 @@ import { transferModule } from "./features/transfer.js";
 import { confirmFeature } from "./money/confirm.js";
 import { correctionFeature } from "./features/correction.js";
 import type { FeatureModule, MenuAction } from "./module.js";
+import type { Shared } from "../store/shared.js";
 
 export interface BotConfig {
   botInfo?: UserFromGetMe;
@@ -44,6 +45,11 @@ export interface BotConfig {
   maxRetryDelaySeconds?: number;
   /** Observers (metrics, health): every update first, every failed handler, every Bot API request. */
   observe?: { update: Middleware<BotContext>; handlerFailed: () => void; api: Transformer };
+  /**
+   * What bot processes share (store/shared.ts): each update is handled once across them, and the
+   * per-user rate limit counts on all of them. Without it: this process alone, counted in memory.
+   */
+  shared?: Pick<Shared, "claimUpdate" | "hit">;
 }
 
 /**
@@ -91,6 +97,14 @@ export function createBot(token: string, deps: BotDeps, botConfig: BotConfig = {
     return next();
   };
 
+  // Very first: Telegram resends a webhook update that timed out, maybe to the other process.
+  const shared = botConfig.shared;
+  if (shared) {
+    bot.use(async (ctx, next) => {
+      if (await shared.claimUpdate(ctx.update.update_id)) return next();
+      deps.logger.debug({ update_id: ctx.update.update_id }, "update already handled (a resend); skipped");
+    });
+  }
   if (botConfig.observe) bot.use(botConfig.observe.update);
   // The runner processes updates concurrently; one chat's updates still run one after another,
   // except the ways out (/batal, /menu, Cancel): they must get through while a slow read holds the chat.
@@ -115,7 +129,7 @@ export function createBot(token: string, deps: BotDeps, botConfig: BotConfig = {
     ctx.chat !== undefined && seenWayOuts.has(ctx.update.update_id) && (wayOuts.get(ctx.chat.id) ?? 0) !== seenWayOuts.get(ctx.update.update_id);
   bot.use(extras as Middleware<BotContext>);
   bot.use(presence(deps));
-  bot.use(rateLimiter(botConfig.rateLimit ?? DEFAULT_RATE_LIMIT));
+  bot.use(rateLimiter(botConfig.rateLimit ?? DEFAULT_RATE_LIMIT, shared));
 
   const onError = async (err: BotError<BotContext>) => {
     if (err.error instanceof Overtaken) return;
@@ -258,11 +272,19 @@ async function replyFailure(ctx: BotContext): Promise<void> {
   }
 }
 
-function rateLimiter(opts: BotConfig["rateLimit"]): Middleware<BotContext> {
+function rateLimiter(opts: BotConfig["rateLimit"], shared?: Pick<Shared, "hit">): Middleware<BotContext> {
   if (!opts) return (_ctx, next) => next();
-  const limiter = limit<BotContext, never>({
+  // The limiter's Redis-style storage over the shared counter: `hit` counts in a fixed window of
+  // its own, so the expiry the limiter asks for is already done. A counter that cannot be reached
+  // lets the update through: a database hiccup must not silence every user.
+  const storageClient = shared && {
+    incr: (key: string) => shared.hit(key, opts.timeFrameMs).catch(() => 1),
+    pexpire: async () => 1,
+  };
+  const limiter = limit<BotContext, NonNullable<typeof storageClient>>({
     timeFrame: opts.timeFrameMs,
     limit: opts.limit,
+    ...(storageClient && { storageClient }),
     // One notice per window; buttons are answered below on every limited press.
     onLimitExceeded: async (ctx) => {
       if (!ctx.callbackQuery && ctx.chat) await ctx.reply(ctx.t("rate-limited"));

@@ -12,6 +12,13 @@ export interface HealthSources {
   storeDir: string;
   /** The updates loop (long polling runner or webhook) is running. */
   updatesLoop: () => boolean;
+  /**
+   * Whether this process should have the loop running now (default always): a long polling
+   * standby takes no updates until it leads, and is healthy meanwhile.
+   */
+  updatesLoopExpected?: () => boolean;
+  /** "leader" runs the background work; "standby" waits for the lead (two processes, issue 16). */
+  role?: () => "leader" | "standby";
   pendingIds: () => number;
   broadcastRunning: () => Promise<boolean>;
 }
@@ -20,6 +27,7 @@ export interface HealthReport {
   ok: boolean;
   /** What is wrong, one short phrase each (empty when ok). */
   problems: string[];
+  role: "leader" | "standby";
   updatesLoopAlive: boolean;
   lastUpdateHandledAt: string | null;
   storeWritable: boolean;
@@ -52,7 +60,7 @@ export class Health {
   async report(): Promise<HealthReport> {
     const problems: string[] = [];
     const loop = this.sources.updatesLoop();
-    if (!loop) problems.push("updates loop is not running");
+    if (!loop && (this.sources.updatesLoopExpected?.() ?? true)) problems.push("updates loop is not running");
     const probe = await this.probeStore();
     if (probe !== undefined) problems.push(`store is not writable (${probe})`);
     if (this.failingWrites.size > 0) problems.push(`store writes failing: ${[...this.failingWrites].join(", ")}`);
@@ -60,6 +68,7 @@ export class Health {
     return {
       ok: problems.length === 0,
       problems,
+      role: this.sources.role?.() ?? "leader",
       updatesLoopAlive: loop,
       lastUpdateHandledAt: iso(this.lastUpdateAt),
       storeWritable: probe === undefined && this.failingWrites.size === 0,

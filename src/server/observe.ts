@@ -15,6 +15,8 @@ export interface ObserveSources {
   clock: Clock;
   dataDir: string;
   updatesLoop: () => boolean;
+  updatesLoopExpected?: () => boolean;
+  role?: () => "leader" | "standby";
   pendingIds: () => number;
   broadcast: () => Promise<{ running: boolean; sent: number; failed: number; remaining: number } | undefined>;
   /** The Prometheus metrics when /metrics is served (HTTP_PORT); without them nothing is counted. */
@@ -63,6 +65,8 @@ export class Observers {
       clock: sources.clock,
       storeDir: join(sources.dataDir, "store"),
       updatesLoop: sources.updatesLoop,
+      ...(sources.updatesLoopExpected && { updatesLoopExpected: sources.updatesLoopExpected }),
+      ...(sources.role && { role: sources.role }),
       pendingIds: sources.pendingIds,
       broadcastRunning: async () => (await sources.broadcast())?.running ?? false,
     });

@@ -58,7 +58,7 @@ export class BalanceAlerts {
   private readonly chains = new Map<number, Promise<unknown>>();
   private readonly work = new Set<Promise<unknown>>();
   private roundTimer: TimerHandle | undefined;
-  private readonly abort = new AbortController();
+  private abort = new AbortController();
   private started = false;
 
   /** Read by the admin round, which uses the same store, api and translations. */
@@ -71,7 +71,9 @@ export class BalanceAlerts {
 
   /** Starts the periodic rounds (the first one `intervalMs` from now). */
   start(): void {
-    if (this.started || this.abort.signal.aborted) return;
+    if (this.started && !this.abort.signal.aborted) return;
+    // Started again after stop(): this process leads again (another one led meanwhile).
+    if (this.abort.signal.aborted) this.abort = new AbortController();
     this.started = true;
     this.scheduleRound();
   }

@@ -60,6 +60,11 @@ export interface BroadcasterOptions {
   progressEveryMs?: number;
   /** Sends in flight at once (default 1; see BROADCAST_CONCURRENCY). */
   concurrency?: number;
+  /**
+   * Two bot processes: true when another process leads and so delivers broadcasts; it is told (a
+   * hint) and resumes the saved broadcast. Here start() then only saves it. Default: never.
+   */
+  elsewhere?: () => boolean;
 }
 
 export type StartResult = { ok: true; total: number } | { ok: false; reason: "running" | "no-recipients" };
@@ -130,7 +135,7 @@ export class Broadcaster {
     // Checked and saved in one exclusive step: two confirmations cannot both start.
     await this.opts.store.setMeta(BROADCAST_META_KEY, state);
     await this.opts.store.flush();
-    this.launch();
+    if (!this.opts.elsewhere?.()) this.launch();
     return { ok: true, total };
   }
 

@@ -43,13 +43,18 @@ export interface DailyRun {
 export class DailySummary {
   private timer: TimerHandle | undefined;
   private running: Promise<DailyRun> | undefined;
-  private readonly abort = new AbortController();
+  private abort = new AbortController();
 
   constructor(private readonly opts: DailySummaryOptions) {}
 
   /** Sends today's summaries if 21.00 has passed, and schedules the next 21.00. */
   start(): void {
-    if (this.timer || this.abort.signal.aborted) return;
+    // Started again after stop(): this process leads again (another one led meanwhile).
+    if (this.abort.signal.aborted) {
+      this.abort = new AbortController();
+      this.timer = undefined;
+    }
+    if (this.timer) return;
     const now = this.opts.clock.now();
     const today = wibDay(now);
     if (now >= wibDayStart(today) + DAILY_SUMMARY_AT_MS) void this.run(today);

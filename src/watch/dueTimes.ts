@@ -26,6 +26,16 @@ export class DueTimes {
     return this.due.has(id);
   }
 
+  /** The id's current due time, if it has one. */
+  at(id: string): number | undefined {
+    return this.due.get(id);
+  }
+
+  /** Forgets every due time (the process stopped leading; the next leader reads them from the store). */
+  clear(): void {
+    this.due.clear(); // heap entries go stale and are dropped as they come up
+  }
+
   /** Forgets the id's due time (its heap entry goes stale). */
   delete(id: string): void {
     this.due.delete(id);

@@ -21,13 +21,18 @@ export interface RelinkDeps {
 }
 
 export class RelinkNotices {
-  private readonly abort = new AbortController();
+  private abort = new AbortController();
   private running: Promise<void> | undefined;
 
   constructor(private readonly deps: RelinkDeps) {}
 
   /** Starts telling the marked chats in the background (no-op when there are none). */
   start(): void {
+    // Started again after stop(): this process leads again; chats still marked are asked then.
+    if (this.abort.signal.aborted) {
+      this.abort = new AbortController();
+      this.running = undefined;
+    }
     this.running ??= this.run().catch((err: unknown) => this.deps.logger.error({ err }, "could not ask chats to link again"));
   }
 

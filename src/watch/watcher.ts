@@ -32,12 +32,16 @@
  * is still polled, so its records stay right; the notices it could not get are marked `watch.owed`
  * and sent by `chatBack()` when the chat is heard from again.
  *
+ * Two processes (issue 16). Only the leading process's watcher runs; the other is paused (pause():
+ * users' own checks still run there) and hints the leader (`adopt`). While running, the open
+ * transactions are rescanned every `rescanMs`, so an id whose hint was lost is picked up anyway.
+ *
  * Over 350 lines: scheduling (due times -> lanes -> calls) and the check that reschedules share
  * one state (queued, in flight, forced, waiters); split further, each half would reach into the other.
  */
 import type { InlineKeyboardMarkup } from "grammy/types";
 import type { Translate } from "../render/i18n.js";
-import type { Clock } from "../clock.js";
+import type { Clock, TimerHandle } from "../clock.js";
 import type { Logger } from "../logger.js";
 import type { Store } from "../store/store.js";
 import { OPEN_STATUSES, type Lang, type TxRecord, type TxStatus } from "../store/types.js";
@@ -102,6 +106,11 @@ export class StatusWatcher {
   private started = false;
   private stopped = false;
   private lastPrune = 0;
+  /** Another process leads: no background checks here (pause()). */
+  private paused = false;
+  private rescanTimer: TimerHandle | undefined;
+  /** Open ids parked past their deadline: not polled again (the rescan must not revive them). */
+  private readonly dropped = new Set<string>();
 
   constructor(private readonly deps: WatcherDeps) {
     this.options = { ...DEFAULT_WATCHER_OPTIONS, ...deps.options };
@@ -117,28 +126,102 @@ export class StatusWatcher {
     this.due = new DueTimes(deps.clock, (now) => this.inBackground(this.tick(now)));
   }
 
-  /** Schedules every open transaction from the store (resuming saved due times) and starts. */
+  /**
+   * Schedules every open transaction from the store (resuming saved due times) and starts; also
+   * after pause() (this process leads again).
+   */
   async start(): Promise<void> {
     if (this.started || this.stopped) return;
     this.started = true;
-    const now = this.deps.clock.now();
-    for (const tx of await this.deps.store.openTxs()) {
-      const w = watchOf(tx);
-      if (w.gaveUp && !w.announcing) continue;
-      if (this.due.has(tx.refId)) continue;
-      const at = w.announcing ? now : tx.watch ? w.nextCheckAt : this.initialDue(tx);
-      this.schedule(tx.refId, at);
-    }
+    this.paused = false;
+    for (const tx of await this.deps.store.openTxs()) this.adoptTx(tx);
     this.due.start();
+    this.scheduleRescan();
+  }
+
+  /**
+   * Another process leads now: background checks stop (the ids are rescheduled from the store by
+   * the next start()); checkNow() and track() still work for the users this process serves.
+   */
+  async pause(): Promise<void> {
+    if (this.stopped) return;
+    this.paused = true;
+    if (!this.started) return; // a process that starts as the standby
+    this.started = false;
+    this.due.stop();
+    this.due.clear();
+    this.rescanTimer?.cancel();
+    const dropped: Promise<void>[] = [];
+    for (const lane of this.lanes.values()) {
+      lane.wake?.cancel();
+      lane.wake = undefined;
+      lane.wakeAt = undefined;
+      for (let id = lane.queue.shift() ?? lane.urgent.shift(); id !== undefined; id = lane.queue.shift() ?? lane.urgent.shift()) {
+        this.queued.delete(id);
+        this.hurried.delete(id);
+        dropped.push(this.settleWaiters(id));
+      }
+      lane.listed = false;
+    }
+    while (this.runnable.shift()) {
+      // emptied: lanes are listed again as work comes
+    }
+    await Promise.all(dropped);
+    await this.whenIdle();
   }
 
   /** Stops scheduling and waits for the checks in flight (their store writes included). */
   async stop(): Promise<void> {
     this.stopped = true;
     this.due.stop();
+    this.rescanTimer?.cancel();
     for (const lane of this.lanes.values()) lane.wake?.cancel();
     await this.whenIdle();
     await Promise.all([...this.waiters.keys()].map((ref) => this.settleWaiters(ref)));
+  }
+
+  /**
+   * Watches an open transaction this watcher does not have yet (a hint from another process, or
+   * the rescan): at its saved due time, or when it would be after a restart. Idempotent.
+   */
+  async adopt(refId: string): Promise<void> {
+    if (!this.started || this.stopped) return;
+    const tx = await this.deps.store.getTx(refId);
+    if (!this.started || this.stopped) return;
+    if (tx && OPEN_STATUSES.has(tx.status)) {
+      this.adoptTx(tx, true);
+      this.due.armNext();
+    }
+  }
+
+  /**
+   * Schedules `tx` if it is not. A scheduled id keeps its time: a young id's saved due time lags
+   * behind the real one (see apply). Only a hint (`sooner`), sent right after the other process
+   * saved the first due time, may bring it forward (the rescan may have seen it still "sending").
+   */
+  private adoptTx(tx: TxRecord, sooner = false): void {
+    const w = watchOf(tx);
+    if ((w.gaveUp && !w.announcing) || this.queued.has(tx.refId) || this.dropped.has(tx.refId)) return;
+    const at = w.announcing ? this.deps.clock.now() : tx.watch ? w.nextCheckAt : this.initialDue(tx);
+    const due = this.due.at(tx.refId);
+    if (due !== undefined && (!sooner || due <= at)) return;
+    this.schedule(tx.refId, at);
+  }
+
+  private scheduleRescan(): void {
+    if (this.options.rescanMs <= 0 || !this.started || this.stopped) return;
+    this.rescanTimer?.cancel();
+    this.rescanTimer = this.deps.clock.setTimeout(() => {
+      const run = (async () => {
+        if (!this.started || this.stopped) return;
+        for (const tx of await this.deps.store.openTxs()) this.adoptTx(tx);
+        this.due.armNext();
+      })()
+        .catch((err: unknown) => this.deps.logger.error({ err }, "watcher could not rescan the open transactions"))
+        .finally(() => this.scheduleRescan());
+      this.running.add(run);
+      void run.finally(() => this.running.delete(run));
+    }, this.options.rescanMs);
   }
 
   /** A create answered (the `created` transaction event). Open ones get their first check soon. */
@@ -155,7 +238,8 @@ export class StatusWatcher {
       const at = await this.callbackDue(current, now) ?? now + this.options.firstCheckMs;
       // The engine has just shown this status (receipt or "outcome unknown"): it counts as told.
       await this.deps.store.updateTx(tx.refId, { watch: { nextCheckAt: at, attempts: 0, notified: current.status } });
-      this.schedule(tx.refId, at);
+      // Standing by: the leader's watcher schedules it (app.ts sends it the hint).
+      if (!this.paused) this.schedule(tx.refId, at);
     } catch (err) {
       // A hook must not break the confirm handler; the next start() picks the record up anyway.
       this.deps.logger.error({ err, refId: tx.refId }, "watcher could not track a transaction");
@@ -239,6 +323,7 @@ export class StatusWatcher {
 
   /** The earliest time something is scheduled (a due check or a lane waking), if any. */
   nextWakeAt(): number | undefined {
+    if (this.paused) return undefined; // due times collect, but nothing runs them
     const first = this.due.nextAt();
     const times = first === undefined ? [] : [first];
     for (const lane of this.lanes.values()) if (lane.wakeAt !== undefined) times.push(lane.wakeAt);
@@ -333,7 +418,10 @@ export class StatusWatcher {
   /** No call for now; look again later in case the key comes back. Dropped past its deadline. */
   private park(tx: TxRecord): void {
     const now = this.deps.clock.now();
-    if (now >= this.deadline(tx)) return;
+    if (now >= this.deadline(tx)) {
+      this.dropped.add(tx.refId);
+      return;
+    }
     this.schedule(tx.refId, now + this.options.maxIntervalMs);
   }
 
@@ -527,7 +615,7 @@ export class StatusWatcher {
    * transactions first, one each. Runs in the background; whenIdle() waits for it.
    */
   chatBack(chatId: number): void {
-    if (this.stopped) return;
+    if (this.stopped || this.paused) return;
     const run = sendOwed(this.deps.store, this.protocol, chatId, () => {
       this.deps.clock.setTimeout(() => this.chatBack(chatId), this.options.notifyRetryMs);
     }).catch((err: unknown) => this.deps.logger.error({ err, chatId }, "owed notices failed"));

@@ -39,6 +39,11 @@ export interface WatcherOptions {
   callbackFirstMs: number;
   /** ... but never less often than this (a lost callback is caught within it). */
   callbackMaxIntervalMs: number;
+  /**
+   * While leading, open transactions not yet scheduled are picked up from the store this often: a
+   * purchase made on another process whose hint was lost (hand-over) waits at most this. 0 = never.
+   */
+  rescanMs: number;
 }
 
 /**
@@ -82,5 +87,6 @@ export const DEFAULT_WATCHER_OPTIONS: WatcherOptions = {
   callbacksFreshMs: 30 * MINUTE,
   callbackFirstMs: MINUTE,
   callbackMaxIntervalMs: 10 * MINUTE,
+  rescanMs: 10_000,
 };
 

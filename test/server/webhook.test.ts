@@ -66,6 +66,16 @@ describe("webhook mode", () => {
     expect(w.fake.callsOf("setWebhook")[1]!.payload.secret_token).toBe(secret);
   });
 
+  it("an update Telegram delivers twice (its first answer timed out) is answered once", async () => {
+    const { w, hook } = await webhookWorld();
+    const secret = String(w.fake.callsOf("setWebhook")[0]!.payload.secret_token);
+    const u = w.user({ languageCode: "en", firstName: "Rina" });
+    const update = u.textUpdate("/start");
+    expect((await post(hook, update, secret)).status).toBe(200);
+    expect((await post(hook, update, secret)).status).toBe(200);
+    expect(w.fake.sentTo(u.chatId).filter((c) => String(c.payload.text).includes("Hello, Rina"))).toHaveLength(1);
+  });
+
   it("refuses a request without the right secret with 401 and does not handle it", async () => {
     const { w, hook } = await webhookWorld();
     const u = w.user({ languageCode: "en" });

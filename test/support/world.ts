@@ -17,6 +17,7 @@ import { freshDatabase, onPostgres } from "./pg.js";
 import type { UpstreamClient } from "../../src/upstream/client.js";
 import type { StatusWatcher, WatcherOptions } from "../../src/watch/watcher.js";
 import type { BalanceAlertsOptions } from "../../src/watch/alerts.js";
+import type { Shared } from "../../src/store/shared.js";
 import { FAKE_BOT_INFO, FAKE_BOT_TOKEN } from "./botInfo.js";
 import { makeUser, type FakeUser, type UserOptions } from "./chat.js";
 import { FakeBotApi } from "./fakeBotApi.js";
@@ -70,6 +71,8 @@ export interface WorldOptions {
   paceAnswers?: boolean;
   /** More environment for loadConfig (e.g. HTTP_PORT, TELEGRAM_WEBHOOK_URL). */
   env?: Record<string, string>;
+  /** What the app shares with other processes, made per build (default: LocalShared, as with the file store). */
+  shared?: (clock: ManualClock, dir: string) => Shared | Promise<Shared>;
 }
 
 export async function makeWorld(opts: WorldOptions = {}): Promise<World> {
@@ -98,6 +101,7 @@ export async function makeWorld(opts: WorldOptions = {}): Promise<World> {
       broadcast: { concurrency: 1, ...opts.broadcast },
       pace: { perSecond: opts.broadcast?.perSecond ?? 25 },
       paceAnswers: opts.paceAnswers ?? false,
+      ...(opts.shared && { shared: await opts.shared(clock, dir) }),
     });
     if (opts.watcher) await app.watcher.start();
     return app;

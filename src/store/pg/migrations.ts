@@ -43,6 +43,14 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX txs_month ON txs (chat_id, month, created_at, ref_id);
   CREATE TABLE meta (key text PRIMARY KEY, value json NOT NULL);
   `,
+  // 2: what two bot processes share besides records (shared.ts): updates handled once, rate-limit
+  // counters, the webhook secret.
+  `
+  CREATE TABLE handled_updates (update_id bigint PRIMARY KEY, at bigint NOT NULL);
+  CREATE INDEX handled_updates_at ON handled_updates (at);
+  CREATE TABLE rate_hits (key text PRIMARY KEY, window_start bigint NOT NULL, n integer NOT NULL);
+  CREATE TABLE shared_secrets (name text PRIMARY KEY, value text NOT NULL);
+  `,
 ];
 
 /** The open statuses as the SQL above and the queries spell them (checked against OPEN_STATUSES in pgStore.ts). */

@@ -1,0 +1,200 @@
+/**
+ * Two bot processes (issue 16), seen from one: a standby takes no updates by long polling and runs
+ * no watcher until the lead comes (a fake Leadership hands it out); it tells the leader what it
+ * hears instead. Two apps on one Shared answer an update once and share the rate limit.
+ */
+import { createServer } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { makeUser } from "../support/chat.js";
+import { FakeShared } from "../support/fakeShared.js";
+import { makeWorld, type World } from "../support/world.js";
+import { pendingPrepaid, statusCalls } from "../watch/support.js";
+import { LocalShared } from "../../src/store/localShared.js";
+import { ManualClock } from "../../src/clock.js";
+import { TxEvents } from "../../src/domain/events.js";
+import { wireHints } from "../../src/leaderWork.js";
+import { silentLogger } from "../../src/logger.js";
+import type { StatusWatcher } from "../../src/watch/watcher.js";
+
+const worlds: World[] = [];
+afterEach(async () => {
+  for (const w of worlds.splice(0)) await w.close();
+});
+
+const S = 1000;
+
+async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
+  const { port } = s.address() as { port: number };
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+/** Lets real I/O land and moves the clock, until `done()` or the step limit. */
+async function stepUntil(w: World, done: () => boolean, stepMs: number, maxSteps = 2000): Promise<void> {
+  for (let i = 0; i < maxSteps && !done(); i++) {
+    await new Promise((r) => setTimeout(r, 1));
+    await w.clock.advance(stepMs);
+  }
+  expect(done(), "condition not reached").toBe(true);
+}
+
+describe("a process that does not lead", () => {
+  it("long polling: takes no updates and polls no status until it leads; stops both when it loses the lead, resumes when it leads again", async () => {
+    let shared!: FakeShared;
+    const port = await freePort();
+    const w = await makeWorld({
+      shared: (clock, dir) => (shared = new FakeShared(clock, dir)),
+      sandbox: { settleMs: 10 * 60 * S },
+      env: { HTTP_PORT: String(port) },
+    });
+    worlds.push(w);
+    const u = await w.linkedUser({ languageCode: "en" });
+    const tx = await pendingPrepaid(w, u.chatId, "081234567890");
+    expect(shared.sent).toEqual([["track", tx.refId]]); // made here while standing by: the leader hears of it
+
+    await w.app.start();
+    for (let i = 0; i < 10; i++) {
+      await new Promise((r) => setTimeout(r, 1));
+      await w.clock.advance(6 * S);
+    }
+    expect(w.fake.callsOf("getUpdates")).toHaveLength(0);
+    expect(statusCalls(w, tx.upstreamId)).toBe(0);
+    const standby = (await (await fetch(`http://127.0.0.1:${port}/healthz`)).json()) as Record<string, unknown>;
+    expect(standby).toMatchObject({ ok: true, role: "standby", updatesLoopAlive: false });
+
+    await shared.control.take();
+    await stepUntil(w, () => w.fake.callsOf("getUpdates").length > 0 && statusCalls(w, tx.upstreamId) > 0, 1000);
+    const leading = (await (await fetch(`http://127.0.0.1:${port}/healthz`)).json()) as Record<string, unknown>;
+    expect(leading).toMatchObject({ ok: true, role: "leader", updatesLoopAlive: true });
+    const user = makeUser(null, w.fake, { languageCode: "en", clock: w.clock });
+    await user.sendCommand("start");
+    await w.fake.waitFor((c) => c.method === "sendMessage" && c.payload.chat_id === user.chatId, 10_000);
+
+    await shared.control.lose();
+    const polls = w.fake.callsOf("getUpdates").length;
+    const checks = statusCalls(w, tx.upstreamId);
+    for (let i = 0; i < 10; i++) {
+      await new Promise((r) => setTimeout(r, 1));
+      await w.clock.advance(6 * S);
+    }
+    expect(w.fake.callsOf("getUpdates").length).toBeLessThanOrEqual(polls + 1); // at most the poll in flight
+    expect(statusCalls(w, tx.upstreamId)).toBe(checks);
+
+    // The lead comes back: polling and checks go on, the background parts start again.
+    await shared.control.take();
+    const again = w.fake.callsOf("getUpdates").length;
+    await stepUntil(w, () => statusCalls(w, tx.upstreamId) > checks && w.fake.callsOf("getUpdates").length > again, 1000);
+    const later = makeUser(null, w.fake, { languageCode: "en", clock: w.clock });
+    await later.sendCommand("help");
+    await w.fake.waitFor((c) => c.method === "sendMessage" && c.payload.chat_id === later.chatId, 10_000);
+  });
+
+  it("passes what it hears to the leader: a chat that came back; a hint it receives while leading is acted on", async () => {
+    let shared!: FakeShared;
+    const w = await makeWorld({ shared: (clock, dir) => (shared = new FakeShared(clock, dir)), sandbox: { settleMs: 10 * 60 * S } });
+    worlds.push(w);
+    const u = await w.linkedUser({ languageCode: "en" });
+    w.store.updateChat(u.chatId, { inactive: true });
+    await u.sendCommand("help");
+    expect(shared.sent).toContainEqual(["chatBack", String(u.chatId)]);
+
+    await w.app.start();
+    await shared.control.take();
+    const mine = await pendingPrepaid(w, u.chatId, "081234567890");
+    expect(shared.sent.filter(([k]) => k === "track")).toEqual([]); // the leader's own watcher heard
+    expect(w.app.watcher.stats().scheduled).toBe(1);
+    // A purchase made on the other process: saved there, its hint arrives here.
+    const emit = w.deps.events.emit.bind(w.deps.events);
+    w.deps.events.emit = () => {};
+    const theirs = await pendingPrepaid(w, u.chatId, "081234567891");
+    w.deps.events.emit = emit;
+    expect(w.app.watcher.stats().scheduled).toBe(1);
+    shared.receive("track", theirs.refId);
+    expect(w.app.watcher.stats().scheduled).toBe(2); // at once, not at the next rescan
+    expect(mine.refId).not.toBe(theirs.refId);
+  });
+});
+
+describe("a broadcast started on the standby", () => {
+  it("is saved there, not sent; the leader is told and delivers it once", async () => {
+    let shared!: FakeShared;
+    const w = await makeWorld({ shared: (clock, dir) => (shared = new FakeShared(clock, dir)) });
+    worlds.push(w);
+    const users = [await w.linkedUser(), await w.linkedUser()];
+    await w.app.start();
+    const b = w.deps.broadcaster;
+    expect(await b.start(9001, "en", { kind: "text", text: "Promo hari ini" })).toEqual({ ok: true, total: 2 });
+    expect(b.delivering).toBe(false);
+    expect(shared.sent).toContainEqual(["broadcast", "new"]);
+    await w.clock.advance(30 * S);
+    for (const u of users) expect(w.fake.sentTo(u.chatId).filter((c) => c.payload.text === "Promo hari ini")).toHaveLength(0);
+
+    await shared.control.take(); // the leader (here: this process after a hand-over) resumes it
+    await b.idle();
+    for (const u of users) expect(w.fake.sentTo(u.chatId).filter((c) => c.payload.text === "Promo hari ini")).toHaveLength(1);
+  });
+});
+
+describe("two processes on one Shared", () => {
+  it("an update delivered to both is answered once, and the rate limit counts on both", async () => {
+    let shared: LocalShared | undefined;
+    const one = (clock: ConstructorParameters<typeof LocalShared>[0], dir: string) => (shared ??= new LocalShared(clock, dir));
+    const a = await makeWorld({ shared: one, bot: { rateLimit: { timeFrameMs: 60_000, limit: 3 } } });
+    worlds.push(a);
+    const b = await makeWorld({ shared: one, bot: { rateLimit: { timeFrameMs: 60_000, limit: 3 } } });
+    worlds.push(b);
+    const onA = a.user({ languageCode: "en", id: 777001 });
+    const onB = makeUser({ handleUpdate: (up) => b.bot.handleUpdate(up) }, a.fake, { id: 777001, languageCode: "en", clock: a.clock });
+
+    const update = onA.textUpdate("/help");
+    await a.bot.handleUpdate(update);
+    await b.bot.handleUpdate(update); // the resend reached the other process
+    expect(a.fake.sentTo(777001).length + b.fake.sentTo(777001).length).toBe(1);
+
+    await onB.sendCommand("help");
+    await onA.sendCommand("help");
+    await onB.sendCommand("help"); // the 4th in the window, on either process
+    const texts = [...a.fake.sentTo(777001), ...b.fake.sentTo(777001)].map((c) => String(c.payload.text));
+    expect(texts.filter((t) => t.includes("Help"))).toHaveLength(3);
+    expect(texts.filter((t) => t.includes("Too fast"))).toHaveLength(1);
+  });
+});
+
+describe("hints (wireHints)", () => {
+  it("a provider callback on the standby goes to the leader; on the leader its own watcher checks at once", async () => {
+    const shared = new FakeShared(new ManualClock(), "/nonexistent");
+    const hurried: string[] = [];
+    const watcher = { hurry: (r: string) => (hurried.push(r), true), adopt: () => {}, chatBack: () => {}, checkNow: async () => undefined };
+    const hints = wireHints(shared, new TxEvents(silentLogger), {
+      watcher: watcher as unknown as StatusWatcher,
+      alerts: { afterCreate: async () => {} },
+      store: { getTx: async () => undefined },
+      broadcaster: { resume: async () => false },
+    });
+    expect(await hints.hurry("R1")).toBe(true);
+    expect(shared.sent).toEqual([["hurry", "R1"]]);
+    expect(hurried).toEqual([]);
+    await shared.control.take();
+    expect(await hints.hurry("R2")).toBe(true);
+    shared.receive("hurry", "R3"); // from the standby
+    expect(hurried).toEqual(["R2", "R3"]);
+    expect(shared.sent).toEqual([["hurry", "R1"]]);
+  });
+});
+
+describe("the shared rate counter unreachable", () => {
+  it("lets updates through rather than silencing everyone", async () => {
+    class Unreachable extends LocalShared {
+      override async hit(): Promise<number> {
+        throw new Error("connection refused");
+      }
+    }
+    const w = await makeWorld({ shared: (clock, dir) => new Unreachable(clock, dir), bot: { rateLimit: { timeFrameMs: 60_000, limit: 3 } } });
+    worlds.push(w);
+    const u = w.user({ languageCode: "en" });
+    await u.sendCommand("help");
+    expect(u.lastReply()).toContain("Help");
+  });
+});

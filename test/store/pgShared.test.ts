@@ -1,0 +1,125 @@
+/**
+ * PgShared: two processes' worth of Shared on one database. Real connections answer in their own
+ * time, so conditions are polled with a bounded loop; the lease timers run on a ManualClock.
+ */
+import postgres from "postgres";
+import { afterEach, describe, expect, it } from "vitest";
+import { ManualClock } from "../../src/clock.js";
+import { silentLogger } from "../../src/logger.js";
+import { LEADER_LOCK_KEY, PgShared } from "../../src/store/pg/shared.js";
+import { freshDatabase, hasPg } from "../support/pg.js";
+
+const opened: { end(): Promise<void> }[] = [];
+afterEach(async () => {
+  for (const o of opened.splice(0).reverse()) await o.end();
+});
+
+/** Waits (real time, bounded) until `cond` holds; a real server answers when it answers. */
+async function until(cond: () => boolean | Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 500; i++) {
+    if (await cond()) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`timed out waiting for: ${what}`);
+}
+
+async function two(clock = new ManualClock()) {
+  const url = await freshDatabase();
+  const open = async () => {
+    const s = await PgShared.open(url, { clock, logger: silentLogger, leaseRetryMs: 5_000, checkMs: 3_000 });
+    opened.push({ end: () => s.close() });
+    return s;
+  };
+  const a = await open();
+  const b = await open();
+  const admin = postgres(url, { max: 1, onnotice: () => undefined });
+  opened.push({ end: () => admin.end() });
+  return { a, b, admin, clock };
+}
+
+describe.skipIf(!hasPg)("PgShared on one database", () => {
+  it("exactly one of two leads; when the leader's connection dies it stops, and the other takes over", async () => {
+    const { a, b, admin, clock } = await two();
+    const log: string[] = [];
+    a.leadership().run(async () => void log.push("a leads"), async () => void log.push("a lost"));
+    await until(() => a.leadership().isLeader(), "a leads");
+    b.leadership().run(async () => void log.push("b leads"), async () => void log.push("b lost"));
+    await clock.advance(5_000); // b's first try failed; its retry fails too
+    await until(async () => (await admin`SELECT 1 FROM pg_stat_activity WHERE datname = current_database()`).length >= 3, "both connected");
+    expect(a.leadership().isLeader()).toBe(true);
+    expect(b.leadership().isLeader()).toBe(false);
+
+    const killed = await admin`SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND objid = ${LEADER_LOCK_KEY}`;
+    expect(killed).toHaveLength(1);
+    // The leader's next check finds its session gone: it stops its background work at once.
+    for (let i = 0; i < 50 && !log.includes("a lost"); i++) await clock.advance(1_000);
+    await until(() => log.includes("a lost"), "a lost");
+    expect(a.leadership().isLeader()).toBe(false);
+    // The standby's next retry takes the lead.
+    for (let i = 0; i < 50 && !b.leadership().isLeader(); i++) await clock.advance(1_000);
+    await until(() => b.leadership().isLeader(), "b leads");
+    expect(log.filter((l) => l.endsWith("leads"))).toEqual(["a leads", "b leads"]);
+    // a keeps trying but cannot lead while b does.
+    await clock.advance(10_000);
+    expect(a.leadership().isLeader()).toBe(false);
+  });
+
+  it("a leader that stops hands over at the other's next retry", async () => {
+    const { a, b, clock } = await two();
+    a.leadership().run(async () => {}, async () => {});
+    await until(() => a.leadership().isLeader(), "a leads");
+    b.leadership().run(async () => {}, async () => {});
+    await a.leadership().stop();
+    for (let i = 0; i < 50 && !b.leadership().isLeader(); i++) await clock.advance(1_000);
+    await until(() => b.leadership().isLeader(), "b leads");
+  });
+
+  it("claims an update once across both, counts hits across both, shares one webhook secret", async () => {
+    const { a, b } = await two();
+    const claims = await Promise.all([a.claimUpdate(41), b.claimUpdate(41), a.claimUpdate(41)]);
+    expect(claims.filter(Boolean)).toHaveLength(1);
+    expect(await b.claimUpdate(42)).toBe(true);
+
+    const counts = [await a.hit("chat:7", 3_000), await b.hit("chat:7", 3_000), await a.hit("chat:7", 3_000)];
+    expect(counts).toEqual([1, 2, 3]);
+    expect(await b.hit("chat:8", 3_000)).toBe(1);
+
+    const secret = await a.webhookSecret();
+    expect(secret).toMatch(/^[A-Za-z0-9_-]{32,}$/);
+    expect(await b.webhookSecret()).toBe(secret);
+  });
+
+  it("the leader prunes claimed update ids older than a day (Telegram resends for a day at most)", async () => {
+    const { a, clock } = await two();
+    expect(await a.claimUpdate(5)).toBe(true);
+    await clock.advance(25 * 60 * 60_000);
+    expect(await a.claimUpdate(6)).toBe(true); // recent: kept
+    a.leadership().run(async () => {}, async () => {});
+    await until(() => a.leadership().isLeader(), "a leads");
+    await clock.advance(3_000); // its first check prunes
+    await until(async () => await a.claimUpdate(5), "update 5 pruned");
+    expect(await a.claimUpdate(6)).toBe(false);
+  });
+
+  it("starts a new window once the old one has passed", async () => {
+    const { a, b, clock } = await two();
+    expect(await a.hit("k", 3_000)).toBe(1);
+    expect(await b.hit("k", 3_000)).toBe(2);
+    await clock.advance(3_000);
+    expect(await b.hit("k", 3_000)).toBe(1);
+  });
+
+  it("a hint reaches the other instance, not the sender", async () => {
+    const { a, b } = await two();
+    const gotA: string[] = [];
+    const gotB: string[] = [];
+    a.on("hurry", (id) => gotA.push(id));
+    b.on("hurry", (id) => gotB.push(`hurry ${id}`));
+    b.on("track", (id) => gotB.push(`track ${id}`));
+    a.notify("track", "R1");
+    a.notify("hurry", "R2");
+    await until(() => gotB.length === 2, "b got both hints");
+    expect(gotB).toEqual(["track R1", "hurry R2"]);
+    expect(gotA).toEqual([]);
+  });
+});

@@ -1,0 +1,77 @@
+/**
+ * The watcher when two processes share a store (issue 16): only the leader polls. A standby's
+ * watcher is paused (users' own checks still run); a purchase made on the other process reaches
+ * the leader by a hint (adopt) or, if the hint was lost, by the periodic rescan.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { makeWorld, type World } from "../support/world.js";
+import { noticesAbout, pendingPrepaid, run, statusCalls } from "./support.js";
+
+let w: World;
+afterEach(() => w?.close());
+
+const S = 1000;
+const MIN = 60 * S;
+
+/** A pending purchase as another process leaves it: saved with its first due time, no local event. */
+async function madeElsewhere(w: World, chatId: number) {
+  const events = w.deps.events;
+  const emit = events.emit.bind(events);
+  events.emit = () => {}; // the other process's watcher, not this one, heard the create
+  try {
+    const tx = await pendingPrepaid(w, chatId, "081234567890");
+    w.store.updateTx(tx.refId, { watch: { nextCheckAt: w.clock.now() + 5 * S, attempts: 0, notified: "pending" } });
+    return tx;
+  } finally {
+    events.emit = emit;
+  }
+}
+
+describe("status watcher: leading and standing by", () => {
+  it("a purchase whose hint was lost is picked up by the rescan within rescanMs, and announced once", async () => {
+    w = await makeWorld({ watcher: true, sandbox: { settleMs: 30 * S } });
+    const u = await w.linkedUser({ languageCode: "en" });
+    const tx = await madeElsewhere(w, u.chatId);
+    expect(w.watcher!.stats().scheduled).toBe(0);
+    await run(w, 10 * S);
+    expect(w.watcher!.stats().scheduled + w.watcher!.stats().queued).toBe(1);
+    await run(w, 2 * MIN);
+    expect((await w.store.getTx(tx.refId))!.status).toBe("success");
+    expect(noticesAbout(w, u.chatId, tx.refId)).toHaveLength(1);
+  });
+
+  it("a hint (adopt) schedules at the saved due time at once; adopting twice changes nothing", async () => {
+    w = await makeWorld({ watcher: { rescanMs: 0 }, sandbox: { settleMs: 10 * MIN } });
+    const u = await w.linkedUser();
+    const tx = await madeElsewhere(w, u.chatId);
+    const t0 = w.clock.now();
+    w.watcher!.adopt(tx.refId);
+    w.watcher!.adopt(tx.refId);
+    expect(w.watcher!.nextWakeAt()).toBe(t0 + 5 * S);
+    await run(w, 5 * S);
+    expect(statusCalls(w, tx.upstreamId)).toBe(1);
+  });
+
+  it("paused (another process leads): no background checks, /status still checks; start() resumes from the store", async () => {
+    w = await makeWorld({ watcher: true, sandbox: { settleMs: 10 * MIN } });
+    const u = await w.linkedUser({ languageCode: "en" });
+    const tx = await pendingPrepaid(w, u.chatId, "081234567890");
+    await run(w, 5 * S);
+    expect(statusCalls(w, tx.upstreamId)).toBe(1);
+
+    await w.watcher!.pause();
+    await run(w, 2 * MIN);
+    expect(statusCalls(w, tx.upstreamId)).toBe(1);
+    const outcome = await w.watcher!.checkNow(tx.refId);
+    expect(outcome?.lookup?.kind).toBe("found");
+    expect(statusCalls(w, tx.upstreamId)).toBe(2);
+    expect(w.watcher!.hurry(tx.refId)).toBe(false);
+    await run(w, 2 * MIN);
+    expect(statusCalls(w, tx.upstreamId)).toBe(2);
+
+    await w.watcher!.start(); // the lead came back
+    await run(w, 10 * MIN);
+    expect((await w.store.getTx(tx.refId))!.status).toBe("success");
+    expect(noticesAbout(w, u.chatId, tx.refId)).toHaveLength(1);
+  });
+});
