@@ -3,9 +3,10 @@
  * time, so conditions are polled with a bounded loop; the lease timers run on a ManualClock.
  */
 import postgres from "postgres";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { ManualClock } from "../../src/clock.js";
 import { silentLogger } from "../../src/logger.js";
+import { MIGRATION_LOCK } from "../../src/store/pg/migrations.js";
 import { LEADER_LOCK_KEY, PgShared } from "../../src/store/pg/shared.js";
 import { freshDatabase, hasPg } from "../support/pg.js";
 
@@ -121,5 +122,23 @@ describe.skipIf(!hasPg)("PgShared on one database", () => {
     await until(() => gotB.length === 2, "b got both hints");
     expect(gotB).toEqual(["track R1", "hurry R2"]);
     expect(gotA).toEqual([]);
+  });
+});
+
+describe.skipIf(!hasPg)("PgShared and the store's migrations", () => {
+  it("a process opening while another leads is not held up by the lead's lock", async () => {
+    expect(MIGRATION_LOCK).not.toBe(LEADER_LOCK_KEY);
+    const url = await freshDatabase();
+    const clock = new ManualClock();
+    const a = await PgShared.open(url, { clock, logger: silentLogger });
+    let led = false;
+    a.leadership().run(async () => void (led = true), async () => undefined);
+    await vi.waitFor(() => expect(led).toBe(true), { timeout: 5_000, interval: 5 });
+    const b = await Promise.race([
+      PgShared.open(url, { clock, logger: silentLogger }),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error("open is held up by the lead")), 5_000)),
+    ]);
+    await b.close();
+    await a.close();
   });
 });

@@ -20,7 +20,7 @@ async function madeElsewhere(w: World, chatId: number) {
   events.emit = () => {}; // the other process's watcher, not this one, heard the create
   try {
     const tx = await pendingPrepaid(w, chatId, "081234567890");
-    w.store.updateTx(tx.refId, { watch: { nextCheckAt: w.clock.now() + 5 * S, attempts: 0, notified: "pending" } });
+    await w.store.updateTx(tx.refId, { watch: { nextCheckAt: w.clock.now() + 5 * S, attempts: 0, notified: "pending" } });
     return tx;
   } finally {
     events.emit = emit;
@@ -45,8 +45,8 @@ describe("status watcher: leading and standing by", () => {
     const u = await w.linkedUser();
     const tx = await madeElsewhere(w, u.chatId);
     const t0 = w.clock.now();
-    w.watcher!.adopt(tx.refId);
-    w.watcher!.adopt(tx.refId);
+    await w.watcher!.adopt(tx.refId);
+    await w.watcher!.adopt(tx.refId);
     expect(w.watcher!.nextWakeAt()).toBe(t0 + 5 * S);
     await run(w, 5 * S);
     expect(statusCalls(w, tx.upstreamId)).toBe(1);
@@ -65,7 +65,7 @@ describe("status watcher: leading and standing by", () => {
     const outcome = await w.watcher!.checkNow(tx.refId);
     expect(outcome?.lookup?.kind).toBe("found");
     expect(statusCalls(w, tx.upstreamId)).toBe(2);
-    expect(w.watcher!.hurry(tx.refId)).toBe(false);
+    expect(await w.watcher!.hurry(tx.refId)).toBe(false);
     await run(w, 2 * MIN);
     expect(statusCalls(w, tx.upstreamId)).toBe(2);
 

@@ -57,7 +57,8 @@ export const MIGRATIONS: readonly string[] = [
 export const OPEN_STATUS_SQL = ["sending", "unknown", "pending", "processing"] as const;
 
 /** Any fixed number: the lock only has to be the same in every process of this bot. */
-const MIGRATION_LOCK = 0x70_70_6f_62; // "ppob"
+/** Must differ from the lead's lock (shared.ts LEADER_LOCK_KEY): a leader holds that one for good. */
+export const MIGRATION_LOCK = 0x70_70_6d_67; // "ppmg"
 
 /** The database was migrated by a newer version of the bot than this one. */
 export class StoreSchemaError extends Error {

@@ -20,7 +20,7 @@ import type { HintKind, Leadership, Shared } from "../shared.js";
 import { migrate } from "./migrations.js";
 
 
-/** The advisory lock of the lead (any constant the app's other locks do not use). */
+/** The advisory lock of the lead (differs from migrations.ts MIGRATION_LOCK, which every open takes). */
 export const LEADER_LOCK_KEY = 0x7070_6f62; // "ppob"
 const CHANNEL = "ppob_hints";
 const DAY = 24 * 60 * 60_000;
