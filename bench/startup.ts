@@ -16,7 +16,9 @@ import { FileStore } from "../src/store/store.js";
 import { FULL, mb, report, summarize } from "./lib.js";
 
 const ROOT = join(import.meta.dirname, "..");
-const RUNS = FULL ? 5 : 3;
+// Cold starts per figure, interleaved bot/bare so that the shared machine's load hits both alike
+// (with 3, a figure moved by ±0.3× between runs).
+const RUNS = FULL ? 11 : 7;
 const SECRET = "bench-secret-0123456789";
 const LINKED = 1000;
 /** Goals of issue 12. */
@@ -94,18 +96,23 @@ async function once(entry: string, linked: number): Promise<{ firstAnswerMs: num
   }
 }
 
-async function many(entry: string, linked = 0) {
-  const runs = [];
-  for (let i = 0; i < RUNS; i++) runs.push(await once(entry, linked));
-  return { start: summarize(runs.map((r) => r.firstAnswerMs)).p50, rss: summarize(runs.map((r) => r.idleRss)).p50 };
-}
+const median = (runs: { firstAnswerMs: number; idleRss: number }[]) => ({
+  start: summarize(runs.map((r) => r.firstAnswerMs)).p50,
+  rss: summarize(runs.map((r) => r.idleRss)).p50,
+});
 
 // Build first, as `npm start` does (incremental: quick when dist/ is current).
 execFileSync(process.execPath, [join(ROOT, "scripts/build.mjs")], { cwd: ROOT, stdio: "inherit" });
 const provider = await startSandbox();
-const bare = await many("bench/bare-bot.mjs");
-const fresh = await many("dist/main.js");
-const linked = await many("dist/main.js", LINKED);
+const runs: Record<"bare" | "fresh" | "linked", Awaited<ReturnType<typeof once>>[]> = { bare: [], fresh: [], linked: [] };
+for (let i = 0; i < RUNS; i++) {
+  runs.bare.push(await once("bench/bare-bot.mjs", 0));
+  runs.fresh.push(await once("dist/main.js", 0));
+  runs.linked.push(await once("dist/main.js", LINKED));
+}
+const bare = median(runs.bare);
+const fresh = median(runs.fresh);
+const linked = median(runs.linked);
 await provider.stop();
 const ratio = (r: { start: number }) => r.start / bare.start;
 const startRow = (label: string, r: { start: number }) => ({
@@ -116,7 +123,7 @@ const startRow = (label: string, r: { start: number }) => ({
 });
 report({
   name: "Start-up",
-  setup: `median of ${RUNS} cold starts each; the bot built as npm start builds it (type-checked, bundled by esbuild into dist/main.js) and run as it runs it (node --enable-source-maps dist/main.js), the bare grammY bot as plain JavaScript; the provider is the sandbox in its own process, already running (as a real provider is another server); a fresh DATA_DIR, and one with ${LINKED.toLocaleString("en")} linked chats`,
+  setup: `median of ${RUNS} cold starts each, interleaved (bare, fresh, ${LINKED.toLocaleString("en")} chats, bare...); the bot built as npm start builds it (type-checked, bundled by esbuild into dist/main.js) and run as it runs it (node --enable-source-maps dist/main.js), the bare grammY bot as plain JavaScript; the provider is the sandbox in its own process, already running (as a real provider is another server); a fresh DATA_DIR, and one with ${LINKED.toLocaleString("en")} linked chats`,
   rows: [
     startRow("fresh DATA_DIR", fresh),
     startRow(`${LINKED.toLocaleString("en")} linked chats`, linked),

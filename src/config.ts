@@ -2,97 +2,95 @@
  * The only place that reads `process.env`. Validated once at start-up with zod; a missing or wrong
  * value stops start-up with one line naming the variable and what is expected.
  */
-import { z } from "zod";
+import * as z from "./zod.js";
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
-const optionalText = z
-  .string()
-  .trim()
-  .transform((v) => (v === "" ? undefined : v))
-  .optional();
+const optionalText = z.optional(z.pipe(z.string().check(z.trim()), z.transform((v) => (v === "" ? undefined : v))));
+
+/** An https URL (plain http only for 127.0.0.1 or localhost), or unset. */
+const optionalHttpsUrl = (error: string) =>
+  z.pipe(
+    optionalText,
+    z.optional(
+      z.url({ error }).check(
+        z.refine((v) => webhookUrlAllowed(v), {
+          message: "must be an https URL (plain http only for 127.0.0.1 or localhost)",
+        }),
+      ),
+    ),
+  );
 
 const schema = z.object({
   BOT_TOKEN: z
     .string({ error: "is required: the token @BotFather gave you" })
-    .trim()
-    .regex(/^\d+:[\w-]{20,}$/, "must look like 123456789:AA... (the token @BotFather gave you)"),
-  UPSTREAM_BASE_URL: z
-    .string()
-    .trim()
-    .default("https://atlantich2h.com")
-    .refine((v) => v === "sandbox" || /^https?:\/\/[^\s]+$/.test(v), {
-      message: 'must be an http(s) URL or the word "sandbox"',
-    })
-    .transform((v) => v.replace(/\/+$/, "")),
-  TELEGRAM_API_ROOT: optionalText.pipe(
-    z.url({ error: "must be the URL of a Bot API server, e.g. http://127.0.0.1:8081" }).optional(),
+    .check(z.trim(), z.regex(/^\d+:[\w-]{20,}$/, "must look like 123456789:AA... (the token @BotFather gave you)")),
+  UPSTREAM_BASE_URL: z.pipe(
+    z._default(z.string().check(z.trim()), "https://atlantich2h.com").check(
+      z.refine((v) => v === "sandbox" || /^https?:\/\/[^\s]+$/.test(v), {
+        message: 'must be an http(s) URL or the word "sandbox"',
+      }),
+    ),
+    z.transform((v) => v.replace(/\/+$/, "")),
   ),
-  DATA_DIR: z.string().trim().min(1).default("./data"),
-  STORE_SECRET: optionalText.pipe(
-    z.string().min(16, "must be at least 16 characters (or leave it unset to generate one)").optional(),
+  TELEGRAM_API_ROOT: z.pipe(optionalText, z.optional(z.url({ error: "must be the URL of a Bot API server, e.g. http://127.0.0.1:8081" }))),
+  DATA_DIR: z._default(z.string().check(z.trim(), z.minLength(1)), "./data"),
+  STORE_SECRET: z.pipe(optionalText, z.optional(z.string().check(z.minLength(16, "must be at least 16 characters (or leave it unset to generate one)")))),
+  STORE_SECRET_RESET: z.pipe(
+    z._default(z.string().check(z.trim(), z.toLowerCase()), "").check(
+      z.refine((v) => ["", "0", "1", "false", "true", "no", "yes"].includes(v), { message: "must be 1 (go on with a new secret) or 0" }),
+    ),
+    z.transform((v) => ["1", "true", "yes"].includes(v)),
   ),
-  STORE_URL: optionalText.pipe(
-    z
-      .string()
-      .refine((v) => /^postgres(ql)?:\/\/\S+$/.test(v) && URL.canParse(v), {
-        // Never echo the value: it may carry the database password.
-        message: "must be a PostgreSQL URL, e.g. postgres://bot:password@127.0.0.1:5432/ppob (or leave it unset for the files in DATA_DIR)",
-      })
-      .optional(),
+  STORE_URL: z.pipe(
+    optionalText,
+    z.optional(
+      z.string().check(
+        z.refine((v) => /^postgres(ql)?:\/\/\S+$/.test(v) && URL.canParse(v), {
+          // Never echo the value: it may carry the database password.
+          message: "must be a PostgreSQL URL, e.g. postgres://bot:password@127.0.0.1:5432/ppob (or leave it unset for the files in DATA_DIR)",
+        }),
+      ),
+    ),
   ),
-  STORE_SECRET_RESET: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .default("")
-    .refine((v) => ["", "0", "1", "false", "true", "no", "yes"].includes(v), { message: "must be 1 (go on with a new secret) or 0" })
-    .transform((v) => ["1", "true", "yes"].includes(v)),
-  ADMIN_IDS: z
-    .string()
-    .trim()
-    .default("")
-    .transform((v, ctx) => {
+  ADMIN_IDS: z.pipe(
+    z._default(z.string().check(z.trim()), ""),
+    z.transform((v, ctx) => {
       const ids = v.split(",").map((s) => s.trim()).filter(Boolean);
       const bad = ids.find((s) => !/^\d+$/.test(s));
       if (bad !== undefined) {
-        ctx.addIssue({ code: "custom", message: `must be comma-separated Telegram user ids; "${bad}" is not one` });
+        ctx.issues.push({ code: "custom", message: `must be comma-separated Telegram user ids; "${bad}" is not one`, input: v });
         return z.NEVER;
       }
       return ids.map(Number);
     }),
-  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).default("info"),
-  WATCH_CALLS_PER_KEY: z.coerce
-    .number({ error: "must be a number of status calls per second per api key, e.g. 5" })
-    .int("must be a whole number of status calls per second per api key")
-    .min(1, "must be at least 1")
-    .max(50, "must be at most 50 (be polite to the provider)")
-    .default(5),
-  HTTP_PORT: optionalText.pipe(
+  ),
+  LOG_LEVEL: z._default(z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }), "info"),
+  WATCH_CALLS_PER_KEY: z._default(
     z.coerce
-      .number<string | undefined>({ error: "must be a TCP port number, e.g. 8080 (or leave it unset for no HTTP server)" })
-      .int("must be a whole TCP port number, e.g. 8080")
-      .min(0, "must be a TCP port number between 0 and 65535")
-      .max(65535, "must be a TCP port number between 0 and 65535")
-      .optional(),
+      .number({ error: "must be a number of status calls per second per api key, e.g. 5" })
+      .check(
+        z.int("must be a whole number of status calls per second per api key"),
+        z.gte(1, "must be at least 1"),
+        z.lte(50, "must be at most 50 (be polite to the provider)"),
+      ),
+    5,
   ),
-  HTTP_HOST: z.string().trim().min(1).default("127.0.0.1"),
-  TELEGRAM_WEBHOOK_URL: optionalText.pipe(
-    z
-      .url({ error: "must be the public https URL Telegram posts updates to, e.g. https://bot.example.com/telegram" })
-      .refine((v) => webhookUrlAllowed(v), {
-        message: "must be an https URL (plain http only for 127.0.0.1 or localhost)",
-      })
-      .optional(),
+  HTTP_PORT: z.pipe(
+    optionalText,
+    z.optional(
+      z.coerce
+        .number<string | undefined>({ error: "must be a TCP port number, e.g. 8080 (or leave it unset for no HTTP server)" })
+        .check(
+          z.int("must be a whole TCP port number, e.g. 8080"),
+          z.gte(0, "must be a TCP port number between 0 and 65535"),
+          z.lte(65535, "must be a TCP port number between 0 and 65535"),
+        ),
+    ),
   ),
-  PUBLIC_URL: optionalText.pipe(
-    z
-      .url({ error: "must be the public https origin that reaches HTTP_PORT, e.g. https://bot.example.com" })
-      .refine((v) => webhookUrlAllowed(v), {
-        message: "must be an https URL (plain http only for 127.0.0.1 or localhost)",
-      })
-      .optional(),
-  ),
+  HTTP_HOST: z._default(z.string().check(z.trim(), z.minLength(1)), "127.0.0.1"),
+  TELEGRAM_WEBHOOK_URL: optionalHttpsUrl("must be the public https URL Telegram posts updates to, e.g. https://bot.example.com/telegram"),
+  PUBLIC_URL: optionalHttpsUrl("must be the public https origin that reaches HTTP_PORT, e.g. https://bot.example.com"),
 });
 
 function webhookUrlAllowed(v: string): boolean {
@@ -179,21 +177,24 @@ export interface PlaygroundConfig {
 }
 
 const playgroundSchema = z.object({
-  PLAYGROUND_DIR: z.string().trim().min(1).default(".playground"),
-  PLAYGROUND_RESET: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .default("")
-    .refine((v) => ["", "0", "1", "false", "true", "no", "yes"].includes(v), { message: "must be 1 (start empty) or 0" })
-    .transform((v) => ["1", "true", "yes"].includes(v)),
-  PLAYGROUND_PORT: z.coerce
-    .number({ error: "must be a TCP port number, e.g. 3000" })
-    .int("must be a whole TCP port number, e.g. 3000")
-    .min(0, "must be a TCP port number between 0 and 65535")
-    .max(65535, "must be a TCP port number between 0 and 65535")
-    .default(3000),
-  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).default("error"),
+  PLAYGROUND_DIR: z._default(z.string().check(z.trim(), z.minLength(1)), ".playground"),
+  PLAYGROUND_RESET: z.pipe(
+    z._default(z.string().check(z.trim(), z.toLowerCase()), "").check(
+      z.refine((v) => ["", "0", "1", "false", "true", "no", "yes"].includes(v), { message: "must be 1 (start empty) or 0" }),
+    ),
+    z.transform((v) => ["1", "true", "yes"].includes(v)),
+  ),
+  PLAYGROUND_PORT: z._default(
+    z.coerce
+      .number({ error: "must be a TCP port number, e.g. 3000" })
+      .check(
+        z.int("must be a whole TCP port number, e.g. 3000"),
+        z.gte(0, "must be a TCP port number between 0 and 65535"),
+        z.lte(65535, "must be a TCP port number between 0 and 65535"),
+      ),
+    3000,
+  ),
+  LOG_LEVEL: z._default(z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }), "error"),
 });
 
 /**

@@ -70,10 +70,11 @@ function groupBy(list: readonly PrepaidProduct[], name: (p: PrepaidProduct) => s
   return [...groups.values()];
 }
 
-// One collator: `localeCompare(x, "id")` builds a new one on every call.
-const collator = new Intl.Collator("id");
-const byName = (a: Group, b: Group) => collator.compare(a.name, b.name);
-const byPrice = (a: PrepaidProduct, b: PrepaidProduct) => a.price - b.price || collator.compare(a.name, b.name);
+// One collator: `localeCompare(x, "id")` builds a new one on every call. Made on first use: ~3 ms at start-up.
+let collator: Intl.Collator | undefined;
+const compareNames = (a: string, b: string) => (collator ??= new Intl.Collator("id")).compare(a, b);
+const byName = (a: Group, b: Group) => compareNames(a.name, b.name);
+const byPrice = (a: PrepaidProduct, b: PrepaidProduct) => a.price - b.price || compareNames(a.name, b.name);
 
 /**
  * Groupings are derived once per price list: the cached list is the same array until it is

@@ -35,12 +35,15 @@ export const COMMANDS: readonly (readonly [string, string, string])[] = [
 /** Registers the command lists for private chats: Indonesian for `id` users, English as the default. */
 export async function registerCommands(api: Api, t: Translate): Promise<void> {
   const scope = { type: "all_private_chats" } as const;
-  await api.setMyCommands(
-    COMMANDS.map(([id, , desc]) => ({ command: id, description: t("id", desc) })),
-    { scope, language_code: "id" },
-  );
-  await api.setMyCommands(
-    COMMANDS.map(([, en, desc]) => ({ command: en, description: t("en", desc) })),
-    { scope },
-  );
+  // Independent lists (one per language): both in flight at once, one round trip before polling.
+  await Promise.all([
+    api.setMyCommands(
+      COMMANDS.map(([id, , desc]) => ({ command: id, description: t("id", desc) })),
+      { scope, language_code: "id" },
+    ),
+    api.setMyCommands(
+      COMMANDS.map(([, en, desc]) => ({ command: en, description: t("en", desc) })),
+      { scope },
+    ),
+  ]);
 }

@@ -8,7 +8,7 @@
  */
 import type { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { z } from "zod";
+import * as z from "../zod.js";
 import type { Clock } from "../clock.js";
 import type { Logger } from "../logger.js";
 import type { Store } from "../store/store.js";
@@ -25,12 +25,12 @@ export const CALLBACKS_PER_MINUTE = 300;
 /** Events the provider is known to send (upstream notes, "Webhooks"). */
 const KNOWN_EVENTS = new Set(["transaksi", "transaksi.prabayar", "transaksi.pascabayar", "transfer", "deposit", "deposit.fast"]);
 
-const id = z.union([z.string(), z.number()]).transform((v) => String(v).trim()).optional().catch(undefined);
+const id = z.catch(z.optional(z.pipe(z.union([z.string(), z.number()]), z.transform((v) => String(v).trim()))), undefined);
 /** Tolerant: the envelope `status` is a word, amounts may be strings or numbers; only the ids matter here. */
 const CallbackSchema = z.object({
-  event: z.string().trim().toLowerCase(),
-  status: z.unknown().optional(),
-  data: z.looseObject({ id, reff_id: id, ref_id: id }).optional().catch(undefined),
+  event: z.string().check(z.trim(), z.toLowerCase()),
+  status: z.optional(z.unknown()),
+  data: z.catch(z.optional(z.looseObject({ id, reff_id: id, ref_id: id })), undefined),
 });
 
 export interface ProviderCallbackDeps {

@@ -3,7 +3,7 @@
  * write, and the TypeScript types are inferred from them. Optional wherever a file written by an
  * older version could lack a field; a file that does not fit is refused (see schema.ts).
  */
-import { z } from "zod";
+import * as z from "../zod.js";
 
 export const LANGS = ["id", "en"] as const;
 export const LangSchema = z.enum(LANGS);
@@ -29,8 +29,8 @@ export const OPEN_STATUSES: ReadonlySet<TxStatus> = new Set<TxStatus>(["sending"
 export const FINAL_STATUSES: ReadonlySet<TxStatus> = new Set(TX_STATUSES.filter((s) => !OPEN_STATUSES.has(s) && s !== "draft"));
 
 const time = z.number();
-const optText = z.string().optional();
-const optNumber = z.number().optional();
+const optText = z.optional(z.string());
+const optNumber = z.optional(z.number());
 
 /** phone: phone and e-money numbers; number: PLN meter or bill customer number; account: bank or e-wallet account; id: game and other ids. */
 export const CUSTOMER_KINDS = ["phone", "number", "account", "id"] as const;
@@ -48,30 +48,30 @@ export const SavedCustomerSchema = z.object({
   /** Product, service or bank name, for display. */
   title: optText,
   /** What kind of sale it was saved from. */
-  source: z.enum(["prepaid", "postpaid", "transfer", "deposit"]).optional(),
+  source: z.optional(z.enum(["prepaid", "postpaid", "transfer", "deposit"])),
   createdAt: time,
 });
 export type SavedCustomer = z.infer<typeof SavedCustomerSchema>;
 
 /** A markup on the cost: flat rupiah per sale, or a percent of the cost (up to two decimals). */
-export const MarkupSchema = z.union([z.object({ flat: z.int().nonnegative() }), z.object({ percent: z.number().nonnegative() })]);
+export const MarkupSchema = z.union([z.object({ flat: z.int().check(z.nonnegative()) }), z.object({ percent: z.number().check(z.nonnegative()) })]);
 export type Markup = z.infer<typeof MarkupSchema>;
 
 /** A chat's selling-price rules; keys of `categories` are category keys (catalog groupKey), of `products` product codes. */
 export const PricingRulesSchema = z.object({
-  all: MarkupSchema.optional(),
-  categories: z.record(z.string(), MarkupSchema).optional(),
-  products: z.record(z.string(), MarkupSchema).optional(),
+  all: z.optional(MarkupSchema),
+  categories: z.optional(z.record(z.string(), MarkupSchema)),
+  products: z.optional(z.record(z.string(), MarkupSchema)),
   /** Selling prices fixed outright (/hargajual), by product code. */
-  fixed: z.record(z.string(), z.int().positive()).optional(),
+  fixed: z.optional(z.record(z.string(), z.int().check(z.positive()))),
   /** The reseller's own admin fee added to a bill's total. */
-  billFee: z.int().nonnegative().optional(),
+  billFee: z.optional(z.int().check(z.nonnegative())),
 });
 export type PricingRules = z.infer<typeof PricingRulesSchema>;
 
 export const ChatRecordSchema = z.object({
   chatId: z.int(),
-  lang: LangSchema.optional(),
+  lang: z.optional(LangSchema),
   /** AES-256-GCM ciphertext of the reseller's api key; the raw key never reaches the disk. */
   apiKeyEnc: optText,
   /** First 4 and last 4 characters, for display. */
@@ -80,13 +80,13 @@ export const ChatRecordSchema = z.object({
   /** Low-balance alert threshold in rupiah; undefined = alerts off. */
   alertThreshold: optNumber,
   /** True once the current dip below the threshold was announced; re-armed when balance rises above. */
-  alertFired: z.boolean().optional(),
+  alertFired: z.optional(z.boolean()),
   /** The next plain text in this private chat is a (new) api key (/start unlinked, /kunci). */
-  awaitingKey: z.boolean().optional(),
+  awaitingKey: z.optional(z.boolean()),
   /** Its stored key was removed as unreadable after the store secret changed; not yet told to link again. */
-  keyLost: z.boolean().optional(),
+  keyLost: z.optional(z.boolean()),
   /** The chat blocked the bot (403): skip it for broadcasts and watching. */
-  inactive: z.boolean().optional(),
+  inactive: z.optional(z.boolean()),
   /** The provider account's `username` (get_profile): its md5 signs the provider's callbacks. */
   providerUsername: optText,
   /** Random secret in this chat's callback URL (PUBLIC_URL/provider/<token>); a new one retires the old URL. */
@@ -99,12 +99,12 @@ export const ChatRecordSchema = z.object({
   shopName: optText,
   shopFooter: optText,
   /** Opted in to the 21.00 WIB daily summary (/laporan); `summaryDay`: the WIB day it was last sent (marked before sending). */
-  dailySummary: z.boolean().optional(),
+  dailySummary: z.optional(z.boolean()),
   summaryDay: optText,
   /** Saved customers (/pelanggan), oldest first; at most CUSTOMERS_MAX (bot/customers.ts). */
-  customers: z.array(SavedCustomerSchema).optional(),
+  customers: z.optional(z.array(SavedCustomerSchema)),
   /** The reseller's selling-price rules (/markup, /hargajual; domain/pricing.ts). */
-  pricing: PricingRulesSchema.optional(),
+  pricing: z.optional(PricingRulesSchema),
 });
 export type ChatRecord = z.infer<typeof ChatRecordSchema>;
 
@@ -113,9 +113,9 @@ export const WatchStateSchema = z.object({
   nextCheckAt: time,
   attempts: z.number(),
   /** The last status the chat was told about: a transition is announced once. */
-  notified: TxStatusSchema.optional(),
+  notified: z.optional(TxStatusSchema),
   /** Set when the maximum age passed and the chat was told to check by hand. */
-  gaveUp: z.boolean().optional(),
+  gaveUp: z.optional(z.boolean()),
   /** The watcher's crash-safe marker of a notice being sent (watcher.ts NoticeKind). */
   announcing: optText,
   /** A notice the chat could not get because it had blocked the bot; sent when the chat comes back. */
@@ -134,14 +134,14 @@ export const PrepaidDetailSchema = z.object({
 
 export const BillPeriodSchema = z.object({
   period: z.string(),
-  amount: z.number().nullable(),
-  admin: z.number().nullable(),
-  penalty: z.number().nullable(),
+  amount: z.nullable(z.number()),
+  admin: z.nullable(z.number()),
+  penalty: z.nullable(z.number()),
 });
 
 export const PostpaidDetailSchema = z.object({
   customerName: optText,
-  periods: z.array(BillPeriodSchema).optional(),
+  periods: z.optional(z.array(BillPeriodSchema)),
   adminFee: optNumber,
   /** `harga`: what the provider debits from the reseller's balance. */
   cost: optNumber,
@@ -153,7 +153,7 @@ export const PostpaidDetailSchema = z.object({
 
 export const TransferDetailSchema = z.object({
   holderName: optText,
-  bankType: z.enum(["bank", "ewallet"]).optional(),
+  bankType: z.optional(z.enum(["bank", "ewallet"])),
   /** "" when the user skipped the note. */
   note: optText,
   /** The fee of an earlier transfer to the same kind of destination, shown as an estimate. */
@@ -170,7 +170,7 @@ export const DepositDetailSchema = z.object({
   estimatedFee: optNumber,
   estimatedCredited: optNumber,
   /** Epoch ms; null when the provider gave none. */
-  expiresAt: z.number().nullable().optional(),
+  expiresAt: z.optional(z.nullable(z.number())),
   extra: optNumber,
   credited: optNumber,
   qrString: optText,
@@ -180,18 +180,18 @@ export const DepositDetailSchema = z.object({
   vaNumber: optText,
   url: optText,
   /** The instructions were sent as a photo (QRIS): edits go to the caption. */
-  photo: z.boolean().optional(),
+  photo: z.optional(z.boolean()),
   /** "due" from the create until the payment instructions were sent: a restart sends them then. */
-  instructions: z.literal("due").optional(),
-  instant: z.enum(["sending", "done", "unknown"]).optional(),
+  instructions: z.optional(z.literal("due")),
+  instant: z.optional(z.enum(["sending", "done", "unknown"])),
   handlingFee: optNumber,
   /** Other messages (status checks) that offered the instant release: updated after a release. */
-  offers: z.array(z.int()).optional(),
+  offers: z.optional(z.array(z.int())),
 });
 
 const txBase = {
   /** Our reference id (`reff_id`, or `ref_id` for transfers): made before the create call. Unique. */
-  refId: z.string().min(1),
+  refId: z.string().check(z.minLength(1)),
   chatId: z.int(),
   status: TxStatusSchema,
   /** The provider's id, known once the create call answered. Status lookups use it. */
@@ -206,7 +206,7 @@ const txBase = {
   amount: z.number(),
   fee: optNumber,
   total: optNumber,
-  sn: z.string().nullable().optional(),
+  sn: z.optional(z.nullable(z.string())),
   /** Provider's message on failure, or other short text for the receipt. */
   message: optText,
   /** The Telegram message that shows this transaction, to edit it on a change. */
@@ -217,17 +217,17 @@ const txBase = {
    * The reseller's own selling price and profit (prepaid and bills), fixed at confirm time so a
    * later markup change does not rewrite history. Absent: no markup applied (sold at cost).
    */
-  sale: z.object({ price: z.number(), profit: z.number() }).optional(),
+  sale: z.optional(z.object({ price: z.number(), profit: z.number() })),
   createdAt: time,
   updatedAt: time,
-  watch: WatchStateSchema.optional(),
+  watch: z.optional(WatchStateSchema),
 };
 
 export const TxRecordSchema = z.discriminatedUnion("kind", [
-  z.object({ ...txBase, kind: z.literal("prepaid"), detail: PrepaidDetailSchema.optional() }),
-  z.object({ ...txBase, kind: z.literal("postpaid"), detail: PostpaidDetailSchema.optional() }),
-  z.object({ ...txBase, kind: z.literal("transfer"), detail: TransferDetailSchema.optional() }),
-  z.object({ ...txBase, kind: z.literal("deposit"), detail: DepositDetailSchema.optional() }),
+  z.object({ ...txBase, kind: z.literal("prepaid"), detail: z.optional(PrepaidDetailSchema) }),
+  z.object({ ...txBase, kind: z.literal("postpaid"), detail: z.optional(PostpaidDetailSchema) }),
+  z.object({ ...txBase, kind: z.literal("transfer"), detail: z.optional(TransferDetailSchema) }),
+  z.object({ ...txBase, kind: z.literal("deposit"), detail: z.optional(DepositDetailSchema) }),
 ]);
 export type TxRecord = z.infer<typeof TxRecordSchema>;
 
@@ -248,7 +248,7 @@ export function detailOf<K extends TxKind>(tx: TxRecord, kind: K): DetailOf<K> {
 }
 
 /** "txs[3]: status: Invalid option..." from a zod error, for StoreCorruptError and TypeError messages. */
-export function describeIssues(error: z.ZodError, prefix = ""): string {
+export function describeIssues(error: { issues: readonly z.core.$ZodIssue[] }, prefix = ""): string {
   return error.issues
     .slice(0, 3)
     .map((i) => {

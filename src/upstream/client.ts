@@ -13,7 +13,7 @@
  * two failure policies above are the reason to keep them side by side.
  */
 import type { Agent } from "undici";
-import type { z } from "zod";
+import type * as z from "../zod.js";
 import { systemClock, type Clock } from "../clock.js";
 import { decodeAnswer, type HttpAnswer } from "./decode.js";
 import { ENDPOINTS, type EndpointPath } from "./endpoints.js";
@@ -264,7 +264,7 @@ export class UpstreamClient {
   // ------------------------------------------------------------------------------------------
   // Plumbing
 
-  private async read<S extends z.ZodType>(
+  private async read<S extends z.ZodMiniType>(
     endpoint: EndpointPath,
     apiKey: string,
     params: Params,
@@ -286,7 +286,7 @@ export class UpstreamClient {
     }
   }
 
-  private async create<S extends z.ZodType>(
+  private async create<S extends z.ZodMiniType>(
     endpoint: EndpointPath,
     apiKey: string,
     params: Params,

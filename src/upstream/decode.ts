@@ -2,7 +2,7 @@
  * Turns one HTTP answer into a typed value or a typed error. Pure (no I/O) so that fixtures and
  * odd bodies can be tested without a server; the client feeds it what undici returned.
  */
-import type { z } from "zod";
+import type * as z from "../zod.js";
 import { UpstreamRejected, UpstreamUnavailable, UpstreamUnexpected, redactSecret } from "./errors.js";
 
 export interface DecodeContext {
@@ -70,7 +70,7 @@ export function formatPath(path: readonly PropertyKey[]): string {
 }
 
 /** Decodes a parsed JSON body: envelope first, then `data` through `schema`. */
-export function decodeBody<S extends z.ZodType>(body: unknown, schema: S, ctx: DecodeContext): z.output<S> {
+export function decodeBody<S extends z.ZodMiniType>(body: unknown, schema: S, ctx: DecodeContext): z.output<S> {
   const scrub = (t: string) => (ctx.secret ? redactSecret(t, ctx.secret) : t);
   if (!isRecord(body)) throw new UpstreamUnavailable(ctx.endpoint, "malformed", { outcomeUnknown: ctx.create });
 
@@ -93,7 +93,7 @@ export function decodeBody<S extends z.ZodType>(body: unknown, schema: S, ctx: D
 }
 
 /** Classifies the raw HTTP answer (5xx, HTML, broken JSON) before decoding the body. */
-export function decodeAnswer<S extends z.ZodType>(answer: HttpAnswer, schema: S, ctx: DecodeContext): z.output<S> {
+export function decodeAnswer<S extends z.ZodMiniType>(answer: HttpAnswer, schema: S, ctx: DecodeContext): z.output<S> {
   const { status } = answer;
   const unavailable = (reason: "http" | "html" | "malformed") =>
     new UpstreamUnavailable(ctx.endpoint, reason, { outcomeUnknown: ctx.create, httpStatus: status });

@@ -9,7 +9,7 @@
  * Over 350 lines: one schema per endpoint (15) plus the quirk parsers they share; split by endpoint,
  * each file would import the same parsers and the quirks would be read in many places.
  */
-import { z } from "zod";
+import * as z from "../zod.js";
 import { parseWib } from "../time.js";
 import type {
   AccountCheck,
@@ -61,14 +61,19 @@ function parseInteger(v: unknown): number | undefined {
 }
 
 /**
- * Start of every field coercion. `.optional()` matters in zod 4: without it an absent key fails
+ * Start of every field coercion. `z.optional` matters in zod 4: without it an absent key fails
  * with "expected nonoptional" before our transform can supply a default (or name what is missing).
  */
-const input = () => z.unknown().optional();
+const input = () => z.optional(z.unknown());
+
+/** `schema`'s output through `fn` (classic zod's `.transform`; zod/mini has none, zod.ts says why mini). */
+function mapped<S extends z.ZodMiniType, T>(schema: S, fn: (v: z.output<S>, ctx: z.core.ParsePayload) => T) {
+  return z.pipe(schema, z.transform(fn));
+}
 
 /** A schema that accepts anything `fn` can convert and fails with `expected <what>` otherwise. */
 function coerce<T>(what: string, fn: (v: unknown) => T | undefined) {
-  return input().transform((v, ctx): T => {
+  return mapped(input(), (v, ctx): T => {
     const out = fn(v);
     if (out === undefined) {
       // No input value in the message: it could be anything the provider sent.
@@ -85,15 +90,16 @@ const asText = (v: unknown): string | undefined =>
 /** Required amount; a non-numeric value is a schema failure. */
 const money = coerce("a numeric amount", parseMoney);
 /** Amount where types.ts allows null: absent or non-numeric becomes null. */
-const moneyOrNull = input().transform((v) => parseMoney(v) ?? null);
+const moneyOrNull = mapped(input(), (v) => parseMoney(v) ?? null);
 /** `tambahan`: absent or null means 0; present but non-numeric is still a failure. */
 /** Amount an older answer shape may leave out: absent or null is undefined; present, it must be a number. */
-const optMoney = coerce("a numeric amount", (v) => (v === undefined || v === null ? null : parseMoney(v))).transform(
+const optMoney = mapped(
+  coerce("a numeric amount", (v) => (v === undefined || v === null ? null : parseMoney(v))),
   (v) => v ?? undefined,
 );
 const moneyDefault0 = coerce("a numeric amount", (v) => (v === undefined || v === null ? 0 : parseMoney(v)));
 const percent = coerce("a numeric percentage", parsePercent);
-const optInt = input().transform((v) => parseInteger(v));
+const optInt = mapped(input(), (v) => parseInteger(v));
 
 /** Identifier: string or number (some ids may arrive as JSON numbers), must not be empty. */
 const id = coerce("a non-empty identifier", (v) => {
@@ -114,21 +120,21 @@ function clipText(t: string, max: number): string {
   return `${t.slice(0, cut)}…`;
 }
 /** Display text: absent or null becomes "". */
-const text = input().transform((v) => clipText(asText(v) ?? "", MAX_TEXT));
+const text = mapped(input(), (v) => clipText(asText(v) ?? "", MAX_TEXT));
 /** A product's note (instructions): longer than a name, still bounded. */
-const note = input().transform((v) => clipText(asText(v) ?? "", MAX_NOTE));
+const note = mapped(input(), (v) => clipText(asText(v) ?? "", MAX_NOTE));
 /** Optional text: absent, null or blank becomes undefined. */
-const optText = input().transform((v) => {
+const optText = mapped(input(), (v) => {
   const t = asText(v);
   return t !== undefined && t.trim() !== "" ? t : undefined;
 });
 /** Serial number: null (or blank) until the provider has one. */
-const sn = input().transform((v) => {
+const sn = mapped(input(), (v) => {
   const t = asText(v);
   return t !== undefined && t.trim() !== "" ? t : null;
 });
 /** WIB timestamp; placeholders, absent or malformed values become null. */
-const wibTime = input().transform((v) => (typeof v === "string" ? parseWib(v) : null));
+const wibTime = mapped(input(), (v) => (typeof v === "string" ? parseWib(v) : null));
 
 /** Case-insensitive state names. "processing" on a purchase is still pending for us. */
 const TX_STATES: Record<string, TxState> = {
@@ -167,8 +173,8 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
  * Fills a canonical key from its alternative spellings when the canonical one is absent or null
  * (`metode`/`method`, `reff_id`/`ref_id`, `harga`/`price`...). Failures still name the canonical key.
  */
-function withAliases<S extends z.ZodType>(aliases: Record<string, string[]>, schema: S) {
-  return z.preprocess((raw) => {
+function withAliases<S extends z.ZodMiniType>(aliases: Record<string, string[]>, schema: S) {
+  return z.pipe(z.transform((raw: unknown) => {
     if (!isRecord(raw)) return raw;
     const out: Record<string, unknown> = { ...raw };
     for (const [key, alternatives] of Object.entries(aliases)) {
@@ -177,12 +183,12 @@ function withAliases<S extends z.ZodType>(aliases: Record<string, string[]>, sch
       if (found) out[key] = out[found];
     }
     return out;
-  }, schema);
+  }), schema);
 }
 
 /** A list that the provider may send as a single object (e.g. price list filtered by `code`). */
-function listOf<S extends z.ZodType>(item: S) {
-  return z.preprocess((v) => (isRecord(v) ? [v] : v), z.array(item));
+function listOf<S extends z.ZodMiniType>(item: S) {
+  return z.pipe(z.transform((v: unknown) => (isRecord(v) ? [v] : v)), z.array(item));
 }
 
 /** An item a lenient list left out: where it was and why (no values: they may be anything). */
@@ -204,8 +210,8 @@ export function skippedItems(list: object): readonly SkippedItem[] {
  * one broken product still sells the rest). Skipped items are kept for `skippedItems` to log.
  * When every item fails, the shape itself is wrong: that is a failure naming the first one.
  */
-function lenientListOf<S extends z.ZodType>(item: S) {
-  return z.preprocess((v) => (isRecord(v) ? [v] : v), z.array(z.unknown())).transform((raw, ctx) => {
+function lenientListOf<S extends z.ZodMiniType>(item: S) {
+  return mapped(z.pipe(z.transform((v: unknown) => (isRecord(v) ? [v] : v)), z.array(z.unknown())), (raw, ctx) => {
     const out: z.output<S>[] = [];
     const skipped: SkippedItem[] = [];
     let firstIssues: readonly z.core.$ZodIssue[] = [];
@@ -233,8 +239,8 @@ function lenientListOf<S extends z.ZodType>(item: S) {
  * An optional nested object. Anything that is not an object becomes absent: PHP backends encode
  * an empty object as `[]`, and a nested extra must not sink the whole response.
  */
-function looseObject<T extends z.ZodRawShape>(shape: T) {
-  return z.preprocess((v) => (isRecord(v) ? v : undefined), z.object(shape).optional());
+function looseObject<T extends z.core.$ZodShape>(shape: T) {
+  return z.pipe(z.transform((v: unknown) => (isRecord(v) ? v : undefined)), z.optional(z.object(shape)));
 }
 
 /** Drops keys whose value is undefined, so optional fields are absent rather than undefined. */
@@ -246,23 +252,22 @@ function compact<T extends object>(o: T): T {
 // ---------------------------------------------------------------------------------------------
 // Resources
 
-export const profileSchema = z
-  .object({ name: text, username: text, email: text, phone: text, balance: input(), status: text })
-  .transform(
-    (d): Profile => ({
-      name: d.name,
-      username: d.username,
-      email: d.email,
-      phone: d.phone,
-      // The vendor's docs send "Saldo Anda" here: keep the text, report no number.
-      balance: parseMoney(d.balance) ?? null,
-      balanceText: asText(d.balance) ?? "",
-      status: d.status,
-    }),
-  );
+export const profileSchema = mapped(
+  z.object({ name: text, username: text, email: text, phone: text, balance: input(), status: text }),
+  (d): Profile => ({
+    name: d.name,
+    username: d.username,
+    email: d.email,
+    phone: d.phone,
+    // The vendor's docs send "Saldo Anda" here: keep the text, report no number.
+    balance: parseMoney(d.balance) ?? null,
+    balanceText: asText(d.balance) ?? "",
+    status: d.status,
+  }),
+);
 
-export const prepaidProductSchema = z
-  .object({
+export const prepaidProductSchema = mapped(
+  z.object({
     code: id,
     name: text,
     category: text,
@@ -272,23 +277,22 @@ export const prepaidProductSchema = z
     note: note,
     status: text,
     img_url: optText,
-  })
-  .transform(
-    (d): PrepaidProduct =>
-      compact({
-        code: d.code,
-        name: d.name,
-        category: d.category,
-        type: d.type,
-        provider: d.provider,
-        price: d.price,
-        note: d.note,
-        available: d.status.trim().toLowerCase() === "available",
-        imgUrl: d.img_url,
-      }),
-  );
+  }),
+  (d): PrepaidProduct =>
+    compact({
+      code: d.code,
+      name: d.name,
+      category: d.category,
+      type: d.type,
+      provider: d.provider,
+      price: d.price,
+      note: d.note,
+      available: d.status.trim().toLowerCase() === "available",
+      imgUrl: d.img_url,
+    }),
+);
 
-export const postpaidProductSchema = withAliases(
+export const postpaidProductSchema = mapped(withAliases(
   { layanan: ["name"] },
   z.object({
     code: id,
@@ -301,7 +305,7 @@ export const postpaidProductSchema = withAliases(
     note: note,
     status: text,
   }),
-).transform(
+),
   (d): PostpaidProduct => ({
     code: d.code,
     name: d.layanan,
@@ -317,7 +321,7 @@ export const postpaidProductSchema = withAliases(
 export const prepaidListSchema = lenientListOf(prepaidProductSchema);
 export const postpaidListSchema = lenientListOf(postpaidProductSchema);
 
-export const prepaidTransactionSchema = withAliases(
+export const prepaidTransactionSchema = mapped(withAliases(
   { status: ["status_transaksi"], price: ["harga"], target: ["nomor_pelanggan"] },
   z.object({
     id,
@@ -330,7 +334,7 @@ export const prepaidTransactionSchema = withAliases(
     status: txState,
     created_at: wibTime,
   }),
-).transform(
+),
   (d): PrepaidTransaction => ({
     id: d.id,
     reffId: d.reff_id,
@@ -344,22 +348,21 @@ export const prepaidTransactionSchema = withAliases(
   }),
 );
 
-const billPeriodSchema = z
-  .object({ periode: text, nilai_tagihan: moneyOrNull, admin: moneyOrNull, denda: moneyOrNull })
-  .transform(
-    (d): BillPeriod => ({ period: d.periode, amount: d.nilai_tagihan, admin: d.admin, penalty: d.denda }),
-  );
+const billPeriodSchema = mapped(
+  z.object({ periode: text, nilai_tagihan: moneyOrNull, admin: moneyOrNull, denda: moneyOrNull }),
+  (d): BillPeriod => ({ period: d.periode, amount: d.nilai_tagihan, admin: d.admin, penalty: d.denda }),
+);
 
 const billDetailSchema = looseObject({
   tarif: optText,
   daya: optInt,
   jumlah_peserta: optText,
   lembar_tagihan: optInt,
-  detail: listOf(billPeriodSchema).nullish(),
+  detail: z.nullish(listOf(billPeriodSchema)),
 });
 
-export const billInquirySchema = z
-  .object({
+export const billInquirySchema = mapped(
+  z.object({
     reff_id: reqText,
     nomor_pelanggan: text,
     nama_pelanggan: text,
@@ -368,30 +371,29 @@ export const billInquirySchema = z
     biaya_admin: money,
     total_tagihan: money,
     detail: billDetailSchema,
-  })
-  .transform(
-    (d): BillInquiry =>
-      compact({
-        reffId: d.reff_id,
-        customerNo: d.nomor_pelanggan,
-        customerName: d.nama_pelanggan,
-        code: d.code,
-        price: d.harga,
-        adminFee: d.biaya_admin,
-        total: d.total_tagihan,
-        tariff: d.detail?.tarif,
-        power: d.detail?.daya,
-        participants: d.detail?.jumlah_peserta,
-        sheets: d.detail?.lembar_tagihan,
-        periods: d.detail?.detail ?? [],
-      }),
-  );
+  }),
+  (d): BillInquiry =>
+    compact({
+      reffId: d.reff_id,
+      customerNo: d.nomor_pelanggan,
+      customerName: d.nama_pelanggan,
+      code: d.code,
+      price: d.harga,
+      adminFee: d.biaya_admin,
+      total: d.total_tagihan,
+      tariff: d.detail?.tarif,
+      power: d.detail?.daya,
+      participants: d.detail?.jumlah_peserta,
+      sheets: d.detail?.lembar_tagihan,
+      periods: d.detail?.detail ?? [],
+    }),
+);
 
 /**
  * Bill payment (2.3). Also used for the postpaid status lookup, whose shape is undocumented: it
  * accepts the prepaid transaction spelling too (`price`, `target`, `layanan`).
  */
-export const billPaymentSchema = withAliases(
+export const billPaymentSchema = mapped(withAliases(
   { harga: ["price"], nomor_pelanggan: ["target", "customer_no"], status: ["status_transaksi"] },
   z.object({
     id: optText,
@@ -405,7 +407,7 @@ export const billPaymentSchema = withAliases(
     created_at: wibTime,
     layanan: optText,
   }),
-).transform(
+),
   (d): BillPayment =>
     compact({
       id: d.id,
@@ -421,15 +423,16 @@ export const billPaymentSchema = withAliases(
     }),
 );
 
-export const bankSchema = z
-  .object({ id, bank_code: id, bank_name: text, type: text })
-  .transform((d): Bank => ({ id: d.id, code: d.bank_code, name: d.bank_name, type: d.type }));
+export const bankSchema = mapped(
+  z.object({ id, bank_code: id, bank_name: text, type: text }),
+  (d): Bank => ({ id: d.id, code: d.bank_code, name: d.bank_name, type: d.type }),
+);
 export const bankListSchema = listOf(bankSchema);
 
-export const accountCheckSchema = withAliases(
+export const accountCheckSchema = mapped(withAliases(
   { kode_bank: ["bank_code"], nomor_akun: ["account_number"] },
   z.object({ kode_bank: text, nomor_akun: text, nama_pemilik: text, status: accountState }),
-).transform(
+),
   (d): AccountCheck => ({
     bankCode: d.kode_bank,
     accountNumber: d.nomor_akun,
@@ -438,7 +441,7 @@ export const accountCheckSchema = withAliases(
   }),
 );
 
-export const transferSchema = withAliases(
+export const transferSchema = mapped(withAliases(
   { reff_id: ["ref_id"], status: ["status_transaksi"] },
   z.object({
     id,
@@ -453,7 +456,7 @@ export const transferSchema = withAliases(
     detail: looseObject({ email: optText, phone: optText, note: optText }),
     created_at: wibTime,
   }),
-).transform(
+),
   (d): Transfer =>
     compact({
       id: d.id,
@@ -472,7 +475,7 @@ export const transferSchema = withAliases(
     }),
 );
 
-export const depositMethodSchema = withAliases(
+export const depositMethodSchema = mapped(withAliases(
   { metode: ["method"] },
   z.object({
     metode: id,
@@ -485,7 +488,7 @@ export const depositMethodSchema = withAliases(
     status: text,
     img_url: optText,
   }),
-).transform(
+),
   (d): DepositMethod =>
     compact({
       method: d.metode,
@@ -501,7 +504,7 @@ export const depositMethodSchema = withAliases(
 );
 export const depositMethodListSchema = listOf(depositMethodSchema);
 
-export const depositSchema = withAliases(
+export const depositSchema = mapped(withAliases(
   { metode: ["method"] },
   z.object({
     id,
@@ -524,7 +527,7 @@ export const depositSchema = withAliases(
     url: optText,
     nomor_va: optText,
   }),
-).transform(
+),
   (d): Deposit =>
     compact({
       id: d.id,
@@ -547,12 +550,13 @@ export const depositSchema = withAliases(
     }),
 );
 
-export const depositCancelSchema = z
-  .object({ id, status: depositState, created_at: wibTime })
-  .transform((d): DepositCancel => ({ id: d.id, status: d.status, createdAt: d.created_at }));
+export const depositCancelSchema = mapped(
+  z.object({ id, status: depositState, created_at: wibTime }),
+  (d): DepositCancel => ({ id: d.id, status: d.status, createdAt: d.created_at }),
+);
 
-export const instantDepositSchema = z
-  .object({
+export const instantDepositSchema = mapped(
+  z.object({
     id,
     reff_id: text,
     nominal: money,
@@ -561,16 +565,15 @@ export const instantDepositSchema = z
     total_diterima: money,
     status: depositState,
     created_at: wibTime,
-  })
-  .transform(
-    (d): InstantDeposit => ({
-      id: d.id,
-      reffId: d.reff_id,
-      amount: d.nominal,
-      handlingFee: d.penanganan,
-      totalFee: d.total_fee,
-      received: d.total_diterima,
-      status: d.status,
-      createdAt: d.created_at,
-    }),
-  );
+  }),
+  (d): InstantDeposit => ({
+    id: d.id,
+    reffId: d.reff_id,
+    amount: d.nominal,
+    handlingFee: d.penanganan,
+    totalFee: d.total_fee,
+    received: d.total_diterima,
+    status: d.status,
+    createdAt: d.created_at,
+  }),
+);

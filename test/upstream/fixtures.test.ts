@@ -3,7 +3,7 @@
  * the client against a local server serving the sample.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { z } from "zod";
+import type * as z from "../../src/zod.js";
 import { UpstreamClient } from "../../src/upstream/client.js";
 import { decodeBody } from "../../src/upstream/decode.js";
 import { ENDPOINTS } from "../../src/upstream/endpoints.js";
@@ -15,7 +15,7 @@ const KEY = "fixture-key-7d1e";
 
 interface Case {
   endpoint: string;
-  schema: z.ZodType;
+  schema: z.ZodMiniType;
   create: boolean;
   call: (c: UpstreamClient) => Promise<unknown>;
   expected: unknown;

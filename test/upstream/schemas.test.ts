@@ -1,6 +1,6 @@
 /** Provider quirks beyond the samples: envelope flags, amount coercion, aliases, placeholders. */
 import { describe, expect, it } from "vitest";
-import type { z } from "zod";
+import type * as z from "../../src/zod.js";
 import { decodeAnswer, decodeBody, formatPath } from "../../src/upstream/decode.js";
 import {
   GENERIC_REJECTION_MESSAGE,
@@ -12,7 +12,7 @@ import * as S from "../../src/upstream/schemas.js";
 import { wib } from "./server.js";
 
 const read = { endpoint: "/x", create: false };
-const ok = <T extends z.ZodType>(schema: T, data: unknown) => decodeBody({ status: true, data }, schema, read);
+const ok = <T extends z.ZodMiniType>(schema: T, data: unknown) => decodeBody({ status: true, data }, schema, read);
 
 function thrown(fn: () => unknown): unknown {
   try {
