@@ -76,14 +76,35 @@ export class PgStore implements Store {
   private readonly decrypted = new Map<number, { enc: string; key: string }>();
   private readonly pingEveryMs: number;
 
+  private readonly sql: Sql;
+
   private constructor(
-    private readonly sql: Sql,
+    sql: Sql,
     private readonly key: Buffer,
     private storedKeyCheck: string,
     private readonly clock: Clock,
     private readonly opts: PgStoreOptions,
   ) {
     this.pingEveryMs = opts.pingEveryMs ?? 5000;
+    this.sql = this.watchQueries(sql);
+  }
+
+  /**
+   * Every query, reads included: a database that cannot be reached makes canPersist false (until a
+   * ping or a write succeeds), so the bot says "storage problem" instead of failing one read at a time.
+   * The file store answers reads from memory; here a read fails exactly when the next write would.
+   */
+  private watchQueries(sql: Sql): Sql {
+    return new Proxy(sql, {
+      apply: (target, self, args: unknown[]) =>
+        (Reflect.apply(target, self, args) as Promise<unknown>).catch((err: unknown) => {
+          if (!this.closed && isPersistenceFailure(err)) {
+            this.healthy = false;
+            this.schedulePing();
+          }
+          throw err;
+        }),
+    });
   }
 
   static async open(opts: PgStoreOptions): Promise<PgStore> {
