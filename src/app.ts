@@ -124,6 +124,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     ...(served && { metrics: served }),
     clock,
     dataDir: config.dataDir,
+    store: () => store,
     updatesLoop: () => webhookActive || (runner?.isRunning() ?? false),
     ...sources,
   });
