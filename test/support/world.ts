@@ -2,6 +2,7 @@
  * A whole bot in one test: the real createBot, a fake Bot API, the sandbox over real HTTP on
  * 127.0.0.1, a store in a temp dir, and one ManualClock driving all of them.
  */
+import { readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, rename, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,8 +14,10 @@ import { loadConfig } from "../../src/config.js";
 import { silentLogger, type Logger } from "../../src/logger.js";
 import { createSandbox, DEMO_KEY, type Sandbox, type SandboxOptions } from "../../src/sandbox/index.js";
 import { FileStore, type Store } from "../../src/store/store.js";
+import postgres from "postgres";
 import { vi } from "vitest";
 import { freshDatabase, onPostgres, pgAdmin } from "./pg.js";
+import type { ChatRecord } from "../../src/store/types.js";
 import type { UpstreamClient } from "../../src/upstream/client.js";
 import type { StatusWatcher, WatcherOptions } from "../../src/watch/watcher.js";
 import type { BalanceAlertsOptions } from "../../src/watch/alerts.js";
@@ -51,6 +54,12 @@ export interface World {
   breakStore(): Promise<void>;
   /** Undoes breakStore, then moves the clock until the store reports it can persist again. */
   repairStore(): Promise<void>;
+  /**
+   * The chat as a crash right now would leave it: read from the files on disk at the moment of the
+   * call (synchronously), or from the database over a connection of its own (PgStore commits each
+   * change before its call resolves).
+   */
+  savedChat(chatId: number): Promise<ChatRecord | undefined>;
   /** Rebuilds store + bot from the same data dir, as after a restart. */
   restart(): Promise<void>;
   close(): Promise<void>;
@@ -85,6 +94,9 @@ export async function makeWorld(opts: WorldOptions = {}): Promise<World> {
   const clock = new ManualClock();
   const dir = await mkdtemp(join(tmpdir(), "ppob-bot-"));
   const storeUrl = onPostgres ? await freshDatabase() : undefined;
+  // Connected before it is needed, so a savedChat read is on its way at once.
+  const reader = storeUrl ? postgres(storeUrl, { max: 1, onnotice: () => undefined }) : undefined;
+  if (reader) await reader`SELECT 1`;
   const fake = new FakeBotApi({ clock, strict: opts.fakeStrict ?? true });
   const sandbox = await createSandbox({ clock, settleMs: 5000, seed: 7, ...opts.sandbox });
   const config = loadConfig({
@@ -181,12 +193,23 @@ export async function makeWorld(opts: WorldOptions = {}): Promise<World> {
         { timeout: 15_000, interval: 20 },
       );
     },
+    savedChat(chatId) {
+      if (reader) {
+        return reader<{ data: ChatRecord }[]>`SELECT data FROM chats WHERE chat_id = ${chatId}`.then(([row]) => row?.data);
+      }
+      const folder = join(dir, "store");
+      const chats = readdirSync(folder)
+        .filter((f) => /^chats-\d+\.json$/.test(f))
+        .flatMap((f) => (JSON.parse(readFileSync(join(folder, f), "utf8")) as { chats: ChatRecord[] }).chats);
+      return Promise.resolve(chats.find((c) => c.chatId === chatId));
+    },
     async restart() {
       await stopServices();
       built = await build();
     },
     async close() {
       await stopServices().catch(() => undefined);
+      await reader?.end();
       await sandbox.close();
       await rm(dir, { recursive: true, force: true });
     },
