@@ -14,6 +14,7 @@ import { loadConfig } from "../../src/config.js";
 import { silentLogger, type Logger } from "../../src/logger.js";
 import { createSandbox, DEMO_KEY, type Sandbox, type SandboxOptions } from "../../src/sandbox/index.js";
 import { FileStore, type Store } from "../../src/store/store.js";
+import { PgStore } from "../../src/store/pg/pgStore.js";
 import postgres from "postgres";
 import { vi } from "vitest";
 import { freshDatabase, onPostgres, pgAdmin } from "./pg.js";
@@ -60,6 +61,12 @@ export interface World {
    * change before its call resolves).
    */
   savedChat(chatId: number): Promise<ChatRecord | undefined>;
+  /**
+   * Resolves once the store has answered everything asked of it: no query in flight for a few turns
+   * of the event loop. For a test that moves the ManualClock while work it cannot wait for (a call a
+   * test holds open) is running: PgStore answers in real time, the file store at once.
+   */
+  storeSettled(): Promise<void>;
   /** Rebuilds store + bot from the same data dir, as after a restart. */
   restart(): Promise<void>;
   close(): Promise<void>;
@@ -192,6 +199,13 @@ export async function makeWorld(opts: WorldOptions = {}): Promise<World> {
         },
         { timeout: 15_000, interval: 20 },
       );
+    },
+    async storeSettled() {
+      const busy = () => (world.store instanceof PgStore ? world.store.queriesInFlight() > 0 : false);
+      for (let quiet = 0; quiet < 3; ) {
+        await new Promise((resolve) => setImmediate(resolve));
+        quiet = busy() ? 0 : quiet + 1;
+      }
     },
     savedChat(chatId) {
       if (reader) {

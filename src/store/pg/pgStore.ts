@@ -77,6 +77,7 @@ export class PgStore implements Store {
   private readonly pingEveryMs: number;
 
   private readonly sql: Sql;
+  private inFlight = 0;
 
   private constructor(
     sql: Sql,
@@ -96,15 +97,27 @@ export class PgStore implements Store {
    */
   private watchQueries(sql: Sql): Sql {
     return new Proxy(sql, {
-      apply: (target, self, args: unknown[]) =>
-        (Reflect.apply(target, self, args) as Promise<unknown>).catch((err: unknown) => {
-          if (!this.closed && isPersistenceFailure(err)) {
-            this.healthy = false;
-            this.schedulePing();
-          }
-          throw err;
-        }),
+      apply: (target, self, args: unknown[]) => {
+        this.inFlight++;
+        return (Reflect.apply(target, self, args) as Promise<unknown>)
+          .catch((err: unknown) => {
+            if (!this.closed && isPersistenceFailure(err)) {
+              this.healthy = false;
+              this.schedulePing();
+            }
+            throw err;
+          })
+          .finally(() => this.inFlight--);
+      },
     });
+  }
+
+  /**
+   * Queries sent and not yet answered. Tests on a ManualClock wait for 0 before moving the clock:
+   * the file store answers at once, the database in real time.
+   */
+  queriesInFlight(): number {
+    return this.inFlight;
   }
 
   static async open(opts: PgStoreOptions): Promise<PgStore> {
