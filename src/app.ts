@@ -136,6 +136,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     ...(served && { metrics: served }),
     clock,
     dataDir: config.dataDir,
+    store: () => store,
     updatesLoop: (): boolean => webhookActive || (work.runner?.isRunning() ?? false),
     // A long polling standby takes no updates until it leads: that is no fault.
     updatesLoopExpected: () => !(started && !config.webhookUrl && !leadership.isLeader()),

@@ -127,6 +127,19 @@ export function createBot(token: string, deps: BotDeps, botConfig: BotConfig = {
   });
   const overtaken = (ctx: { chat?: { id: number } | undefined; update: Update }) =>
     ctx.chat !== undefined && seenWayOuts.has(ctx.update.update_id) && (wayOuts.get(ctx.chat.id) ?? 0) !== seenWayOuts.get(ctx.update.update_id);
+  // While the store cannot be reached (PgStore: reads fail too) the user hears so, not silence.
+  bot.use(async (ctx, next) => {
+    try {
+      await next();
+    } catch (err) {
+      if (deps.store.canPersist() || !ctx.chat) throw err;
+      deps.logger.error({ err, update_id: ctx.update.update_id }, "store unavailable: update not handled");
+      botConfig.observe?.handlerFailed();
+      if (ctx.callbackQuery) await ctx.answerCallbackQuery().catch(() => undefined);
+      // The chat's language is in the store: Telegram's is the best guess now.
+      await ctx.reply(translate(langFromTelegram(ctx.from?.language_code), "store-unavailable")).catch(() => undefined);
+    }
+  });
   bot.use(extras as Middleware<BotContext>);
   bot.use(presence(deps));
   bot.use(rateLimiter(botConfig.rateLimit ?? DEFAULT_RATE_LIMIT, shared));

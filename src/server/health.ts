@@ -5,10 +5,13 @@
 import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Clock } from "../clock.js";
+import type { Store } from "../store/api.js";
 
 export interface HealthSources {
   clock: Clock;
-  /** Where the store writes (a probe file is written and removed there). */
+  /** The store; the file store's folder gets a probe, PostgreSQL's health is its canPersist(). */
+  store: () => Pick<Store, "canPersist" | "stats">;
+  /** Where the file store writes (a probe file is written and removed there). */
   storeDir: string;
   /** The updates loop (long polling runner or webhook) is running. */
   updatesLoop: () => boolean;
@@ -61,9 +64,16 @@ export class Health {
     const problems: string[] = [];
     const loop = this.sources.updatesLoop();
     if (!loop && (this.sources.updatesLoopExpected?.() ?? true)) problems.push("updates loop is not running");
+    // Read first: with PostgreSQL this read is what finds a database that went away.
+    const broadcastRunning = await this.sources.broadcastRunning().catch((e: unknown) => {
+      problems.push(`store cannot be read (${e instanceof Error ? e.message : String(e)})`);
+      return false;
+    });
     const probe = await this.probeStore();
     if (probe !== undefined) problems.push(`store is not writable (${probe})`);
-    if (this.failingWrites.size > 0) problems.push(`store writes failing: ${[...this.failingWrites].join(", ")}`);
+    // PostgreSQL retries nothing by itself: a table's failed write stays failed until canPersist (above) clears.
+    const failing = this.sources.store().stats().kind === "file" ? [...this.failingWrites] : [];
+    if (failing.length > 0) problems.push(`store writes failing: ${failing.join(", ")}`);
     const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
     return {
       ok: problems.length === 0,
@@ -71,15 +81,17 @@ export class Health {
       role: this.sources.role?.() ?? "leader",
       updatesLoopAlive: loop,
       lastUpdateHandledAt: iso(this.lastUpdateAt),
-      storeWritable: probe === undefined && this.failingWrites.size === 0,
+      storeWritable: !problems.some((p) => p.startsWith("store")),
       lastProviderOkAt: iso(this.lastProviderOkAt),
       pendingIdsWatched: this.sources.pendingIds(),
-      broadcastRunning: await this.sources.broadcastRunning(),
+      broadcastRunning,
     };
   }
 
   /** Writes and removes a small file beside the store's; the error code when that fails. */
   private async probeStore(): Promise<string | undefined> {
+    const store = this.sources.store();
+    if (store.stats().kind === "postgres") return store.canPersist() ? undefined : "database unreachable";
     const file = join(this.sources.storeDir, ".healthz-probe");
     try {
       await writeFile(file, String(this.sources.clock.now()));

@@ -6,6 +6,7 @@ import type { Context, Middleware, Transformer } from "grammy";
 import { join } from "node:path";
 import type { Clock } from "../clock.js";
 import type { TxEvents } from "../domain/events.js";
+import type { Store } from "../store/api.js";
 import type { StoreOptions } from "../store/store.js";
 import type { UpstreamClientOptions } from "../upstream/client.js";
 import { Health } from "./health.js";
@@ -14,6 +15,7 @@ import type { AppMetrics } from "./metrics.js";
 export interface ObserveSources {
   clock: Clock;
   dataDir: string;
+  store: () => Pick<Store, "canPersist" | "stats">;
   updatesLoop: () => boolean;
   updatesLoopExpected?: () => boolean;
   role?: () => "leader" | "standby";
@@ -63,6 +65,7 @@ export class Observers {
     this.metrics = sources.metrics ?? unserved;
     this.health = new Health({
       clock: sources.clock,
+      store: sources.store,
       storeDir: join(sources.dataDir, "store"),
       updatesLoop: sources.updatesLoop,
       ...(sources.updatesLoopExpected && { updatesLoopExpected: sources.updatesLoopExpected }),

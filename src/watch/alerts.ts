@@ -97,8 +97,15 @@ export class BalanceAlerts {
     await this.checkSoon(tx.chatId);
   }
 
-  /** Checks the chat `debounceMs` from now, unless a check is already scheduled. */
-  async checkSoon(chatId: number): Promise<void> {
+  /**
+   * Checks the chat `debounceMs` from now, unless a check is already scheduled. Tracked: the chat is
+   * read first, and idle() must not resolve before the timer is set (an event emitter does not wait).
+   */
+  checkSoon(chatId: number): Promise<void> {
+    return this.track(this.schedule(chatId));
+  }
+
+  private async schedule(chatId: number): Promise<void> {
     if (this.abort.signal.aborted || this.debounced.has(chatId)) return;
     const chat = await this.opts.store.getChat(chatId);
     // Asked again while the chat was read: one scheduled check is enough.

@@ -1,6 +1,5 @@
 /** The confirm engine under restarts and Telegram faults, through the real top-up fast path. */
-import { afterEach, expect, it, vi } from "vitest";
-import { StoreFile } from "../../src/store/shards.js";
+import { afterEach, expect, it } from "vitest";
 import { makeWorld, type World } from "../support/world.js";
 
 const CREATE = "/transaksi/create";
@@ -55,18 +54,20 @@ it("a failed write at Confirm sends nothing, says so plainly, and the same Confi
   const u = await w.linkedUser({ languageCode: "en" });
   await u.sendCommand("topup", "S10 081234567890");
   const [draft] = (await w.store.listTxByChat(u.chatId)).items;
-  // The disk is full: every store write fails until the spy is removed.
-  const full = vi.spyOn(StoreFile.prototype, "write").mockRejectedValue(Object.assign(new Error("ENOSPC: no space left on device"), { code: "ENOSPC" }));
+  // The disk (or the database) fails: every store write fails until it is repaired.
+  await w.breakStore();
   await u.pressButton(CONFIRM);
   expect(w.sandbox.calls(CREATE)).toHaveLength(0);
   const told = u.replies().join("\n") + String(w.fake.lastCall("answerCallbackQuery")!.payload.text);
-  expect(told).toContain("Nothing was sent");
-  expect(told).toContain("Confirm again");
+  // The file store fails at the step's write ("press Confirm again"); PgStore already at the first
+  // read of the update ("the bot's storage has a problem ... try again"): the same news for the user.
+  expect(told).toMatch(/Nothing was sent|no transaction was sent/);
+  expect(told).toMatch(/press Confirm again|try again in a moment/);
   expect(told).not.toMatch(/Outcome unknown|already processed/);
-  expect((await w.store.getTx(draft!.refId))!.status).toBe("draft");
   // Background retries while the disk is still full, then it frees up: "sending" never reaches the disk.
   await w.clock.advance(5000);
-  full.mockRestore();
+  await w.repairStore();
+  expect((await w.store.getTx(draft!.refId))!.status).toBe("draft");
   await w.store.flush();
   await w.restart();
   expect((await w.store.getTx(draft!.refId))!.status).toBe("draft");

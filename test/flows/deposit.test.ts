@@ -1,6 +1,5 @@
 import type { Update } from "grammy/types";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { StoreFile } from "../../src/store/shards.js";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { wibTime } from "../../src/render/format.js";
 import type { TxRecord } from "../../src/store/types.js";
 import type { FakeUser } from "../support/chat.js";
@@ -304,17 +303,16 @@ describe("/deposit", () => {
     w.sandbox.payDeposit(tx.upstreamId!);
     await u.deliver(callbackWithData(u, tx.messageId!, `dp:i:${tx.refId}`));
     expect(u.lastReply()).toContain("Cairkan deposit sekarang?");
-    // The disk fills up: a background write fails (the chat's record changes).
-    const full = vi.spyOn(StoreFile.prototype, "write").mockRejectedValue(Object.assign(new Error("ENOSPC"), { code: "ENOSPC" }));
-    await w.store.updateChat(u.chatId, { lang: "id" });
+    // The disk (or the database) fails: a change to the chat cannot be saved (files: in the
+    // background flush; PgStore: the call itself rejects).
+    await w.breakStore();
+    await w.store.updateChat(u.chatId, { lang: "id" }).catch(() => undefined);
     await w.clock.advance(100);
     await u.pressButton("⚡ Ya, cairkan");
     expect(u.lastReply()).toContain("Penyimpanan bot sedang bermasalah; tidak ada transaksi yang dikirim.");
     const released = () => w.sandbox.calls("/deposit/instant").filter((c) => c.body.action === "true");
     expect(released()).toHaveLength(0);
-    full.mockRestore();
-    await w.clock.advance(1500);
-    await vi.waitFor(() => expect(w.store.canPersist()).toBe(true));
+    await w.repairStore();
     await u.pressButton("⚡ Ya, cairkan");
     expect(released()).toHaveLength(1);
   });

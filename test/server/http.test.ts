@@ -2,8 +2,6 @@
  * The one HTTP server (HTTP_PORT): /healthz green and red, /metrics counting what happened, and
  * answers that are safe on the open internet.
  */
-import { rename, writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeWorld, type World } from "../support/world.js";
 import { runFor } from "../watch/support.js";
@@ -35,17 +33,14 @@ describe("GET /healthz", () => {
 
   it("is 503 naming the store when it cannot be written, and green again once it can", async () => {
     const { w, url } = await started();
-    const store = join(w.dir, "store");
-    await rename(store, `${store}.away`);
-    await writeFile(store, "not a folder");
+    await w.breakStore();
     const res = await fetch(`${url}/healthz`);
     expect(res.status).toBe(503);
     const body = (await res.json()) as { ok: boolean; problems: string[]; storeWritable: boolean };
     expect(body.ok).toBe(false);
     expect(body.storeWritable).toBe(false);
     expect(body.problems.join("; ")).toMatch(/store is not writable/);
-    await rename(store, `${store}.file`);
-    await rename(`${store}.away`, store);
+    await w.repairStore();
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
   });
 

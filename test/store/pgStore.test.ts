@@ -100,4 +100,27 @@ describe.skipIf(!hasPg)("PgStore when the database goes away", () => {
     expect((await s.getTx("R1"))?.status).toBe("draft");
     expect((await s.transitionTx("R1", ["draft"], { status: "sending" }))?.status).toBe("sending");
   });
+
+  it("a read that cannot reach the database makes canPersist false too, until a ping finds it back", async () => {
+    const url = await freshDatabase();
+    const name = new URL(url).pathname.slice(1);
+    const clock = new ManualClock();
+    const s = await open(url, { clock, pingEveryMs: 5000 });
+    await admin(pgUrl, async (sql) => {
+      await sql.unsafe(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
+      await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = ${name}`;
+    });
+    await expect(s.getChat(1)).rejects.toThrow();
+    // Money actions check canPersist before they start: they refuse now, not at their first write.
+    expect(s.canPersist()).toBe(false);
+    await admin(pgUrl, (sql) => sql.unsafe(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`));
+    await vi.waitFor(
+      async () => {
+        await clock.advance(5000);
+        expect(s.canPersist()).toBe(true);
+      },
+      { timeout: 15_000, interval: 200 },
+    );
+    expect(await s.getChat(1)).toBeUndefined();
+  });
 });

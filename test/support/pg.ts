@@ -14,6 +14,16 @@ export const onPostgres = process.env.TEST_STORE === "postgres";
 
 let n = 0;
 
+/** Runs `fn` with a connection to the server's admin database (ALTER DATABASE, pg_terminate_backend). */
+export async function pgAdmin<T>(fn: (sql: postgres.Sql) => Promise<T>): Promise<T> {
+  const admin = postgres(pgUrl, { max: 1, onnotice: () => undefined });
+  try {
+    return await fn(admin);
+  } finally {
+    await admin.end();
+  }
+}
+
 /** Creates an empty database and returns its URL. Dropped with the server at the end of the run. */
 export async function freshDatabase(): Promise<string> {
   const admin = postgres(pgUrl, { max: 1, onnotice: () => undefined });

@@ -2,7 +2,8 @@
  * A whole bot in one test: the real createBot, a fake Bot API, the sandbox over real HTTP on
  * 127.0.0.1, a store in a temp dir, and one ManualClock driving all of them.
  */
-import { mkdtemp, rm } from "node:fs/promises";
+import { readdirSync, readFileSync } from "node:fs";
+import { mkdtemp, rename, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildApp, type App } from "../../src/app.js";
@@ -13,7 +14,11 @@ import { loadConfig } from "../../src/config.js";
 import { silentLogger, type Logger } from "../../src/logger.js";
 import { createSandbox, DEMO_KEY, type Sandbox, type SandboxOptions } from "../../src/sandbox/index.js";
 import { FileStore, type Store } from "../../src/store/store.js";
-import { freshDatabase, onPostgres } from "./pg.js";
+import { PgStore } from "../../src/store/pg/pgStore.js";
+import postgres from "postgres";
+import { vi } from "vitest";
+import { freshDatabase, onPostgres, pgAdmin } from "./pg.js";
+import type { ChatRecord } from "../../src/store/types.js";
 import type { UpstreamClient } from "../../src/upstream/client.js";
 import type { StatusWatcher, WatcherOptions } from "../../src/watch/watcher.js";
 import type { BalanceAlertsOptions } from "../../src/watch/alerts.js";
@@ -43,6 +48,26 @@ export interface World {
   user(opts?: UserOptions): FakeUser;
   /** A private-chat user whose chat is already linked to `key` (default: the demo key). */
   linkedUser(opts?: UserOptions & { key?: string }): Promise<FakeUser>;
+  /**
+   * The store stops saving, as a user would meet it on either store: the files' folder is replaced
+   * by a file (every write fails, like a full or read-only disk); the database refuses connections
+   * and its open ones are ended (every call fails, reads too).
+   */
+  breakStore(): Promise<void>;
+  /** Undoes breakStore, then moves the clock until the store reports it can persist again. */
+  repairStore(): Promise<void>;
+  /**
+   * The chat as a crash right now would leave it: read from the files on disk at the moment of the
+   * call (synchronously), or from the database over a connection of its own (PgStore commits each
+   * change before its call resolves).
+   */
+  savedChat(chatId: number): Promise<ChatRecord | undefined>;
+  /**
+   * Resolves once the store has answered everything asked of it: no query in flight for a few turns
+   * of the event loop. For a test that moves the ManualClock while work it cannot wait for (a call a
+   * test holds open) is running: PgStore answers in real time, the file store at once.
+   */
+  storeSettled(): Promise<void>;
   /** Rebuilds store + bot from the same data dir, as after a restart. */
   restart(): Promise<void>;
   close(): Promise<void>;
@@ -78,6 +103,10 @@ export interface WorldOptions {
 export async function makeWorld(opts: WorldOptions = {}): Promise<World> {
   const clock = new ManualClock();
   const dir = await mkdtemp(join(tmpdir(), "ppob-bot-"));
+  const storeUrl = onPostgres ? await freshDatabase() : undefined;
+  // Connected before it is needed, so a savedChat read is on its way at once.
+  const reader = storeUrl ? postgres(storeUrl, { max: 1, onnotice: () => undefined }) : undefined;
+  if (reader) await reader`SELECT 1`;
   const fake = new FakeBotApi({ clock, strict: opts.fakeStrict ?? true });
   const sandbox = await createSandbox({ clock, settleMs: 5000, seed: 7, ...opts.sandbox });
   const config = loadConfig({
@@ -87,7 +116,7 @@ export async function makeWorld(opts: WorldOptions = {}): Promise<World> {
     STORE_SECRET,
     ADMIN_IDS: (opts.adminIds ?? []).join(","),
     // The "postgres" test project runs the same tests on PgStore, each world on its own database.
-    ...(onPostgres && { STORE_URL: await freshDatabase() }),
+    ...(storeUrl && { STORE_URL: storeUrl }),
     ...opts.env,
   });
   const build = async () => {
@@ -144,12 +173,61 @@ export async function makeWorld(opts: WorldOptions = {}): Promise<World> {
       await world.store.setApiKey(person.chatId, u.key ?? DEMO_KEY);
       return person;
     },
+    async breakStore() {
+      if (storeUrl) {
+        const name = new URL(storeUrl).pathname.slice(1);
+        await pgAdmin(async (sql) => {
+          await sql.unsafe(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
+          await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = ${name}`;
+        });
+      } else {
+        const folder = join(dir, "store");
+        await rename(folder, `${folder}.away`);
+        await writeFile(folder, "not a folder");
+      }
+    },
+    async repairStore() {
+      if (storeUrl) {
+        const name = new URL(storeUrl).pathname.slice(1);
+        await pgAdmin((sql) => sql.unsafe(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`));
+      } else {
+        const folder = join(dir, "store");
+        await rm(folder);
+        await rename(`${folder}.away`, folder);
+      }
+      // The file store retries its writes, PgStore pings, both on the clock; real time passes for a reconnect.
+      await vi.waitFor(
+        async () => {
+          await clock.advance(1000);
+          if (!world.store.canPersist()) throw new Error("the store cannot persist yet");
+        },
+        { timeout: 15_000, interval: 20 },
+      );
+    },
+    async storeSettled() {
+      const busy = () => (world.store instanceof PgStore ? world.store.queriesInFlight() > 0 : false);
+      for (let quiet = 0; quiet < 3; ) {
+        await new Promise((resolve) => setImmediate(resolve));
+        quiet = busy() ? 0 : quiet + 1;
+      }
+    },
+    savedChat(chatId) {
+      if (reader) {
+        return reader<{ data: ChatRecord }[]>`SELECT data FROM chats WHERE chat_id = ${chatId}`.then(([row]) => row?.data);
+      }
+      const folder = join(dir, "store");
+      const chats = readdirSync(folder)
+        .filter((f) => /^chats-\d+\.json$/.test(f))
+        .flatMap((f) => (JSON.parse(readFileSync(join(folder, f), "utf8")) as { chats: ChatRecord[] }).chats);
+      return Promise.resolve(chats.find((c) => c.chatId === chatId));
+    },
     async restart() {
       await stopServices();
       built = await build();
     },
     async close() {
       await stopServices().catch(() => undefined);
+      await reader?.end();
       await sandbox.close();
       await rm(dir, { recursive: true, force: true });
     },

@@ -80,6 +80,8 @@ describe("BalanceAlerts", () => {
     const u = await watchedUser(2_000_000, "id");
     const before = profileCalls();
     for (let i = 0; i < 5; i++) w.deps.events.emit("created", tx(u.chatId));
+    // The emitter does not wait; the alerts read the chat before setting the debounce timer.
+    await alerts.idle();
     await w.clock.advance(9_000);
     expect(profileCalls()).toBe(before);
     await w.clock.advance(1_000);

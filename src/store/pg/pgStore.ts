@@ -76,14 +76,48 @@ export class PgStore implements Store {
   private readonly decrypted = new Map<number, { enc: string; key: string }>();
   private readonly pingEveryMs: number;
 
+  private readonly sql: Sql;
+  private inFlight = 0;
+
   private constructor(
-    private readonly sql: Sql,
+    sql: Sql,
     private readonly key: Buffer,
     private storedKeyCheck: string,
     private readonly clock: Clock,
     private readonly opts: PgStoreOptions,
   ) {
     this.pingEveryMs = opts.pingEveryMs ?? 5000;
+    this.sql = this.watchQueries(sql);
+  }
+
+  /**
+   * Every query, reads included: a database that cannot be reached makes canPersist false (until a
+   * ping or a write succeeds), so the bot says "storage problem" instead of failing one read at a time.
+   * The file store answers reads from memory; here a read fails exactly when the next write would.
+   */
+  private watchQueries(sql: Sql): Sql {
+    return new Proxy(sql, {
+      apply: (target, self, args: unknown[]) => {
+        this.inFlight++;
+        return (Reflect.apply(target, self, args) as Promise<unknown>)
+          .catch((err: unknown) => {
+            if (!this.closed && isPersistenceFailure(err)) {
+              this.healthy = false;
+              this.schedulePing();
+            }
+            throw err;
+          })
+          .finally(() => this.inFlight--);
+      },
+    });
+  }
+
+  /**
+   * Queries sent and not yet answered. Tests on a ManualClock wait for 0 before moving the clock:
+   * the file store answers at once, the database in real time.
+   */
+  queriesInFlight(): number {
+    return this.inFlight;
   }
 
   static async open(opts: PgStoreOptions): Promise<PgStore> {
