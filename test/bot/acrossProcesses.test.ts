@@ -5,6 +5,9 @@
  * API and sandbox (same demo account and catalog); records and what processes share are in one database.
  */
 import { afterEach, describe, expect, it } from "vitest";
+import type { ManualClock } from "../../src/clock.js";
+import { silentLogger } from "../../src/logger.js";
+import { PgShared } from "../../src/store/pg/shared.js";
 import { makeUser } from "../support/chat.js";
 import { freshDatabase, hasPg } from "../support/pg.js";
 import { makeWorld, type World } from "../support/world.js";
@@ -17,9 +20,11 @@ afterEach(async () => {
 
 async function twoProcesses(opts: Parameters<typeof makeWorld>[0] = {}): Promise<[World, World]> {
   const url = await freshDatabase();
-  const a = await makeWorld({ ...opts, env: { STORE_URL: url } });
+  // Each its own PgShared (as each process has), not started: neither leads, updates go to both.
+  const shared = (clock: ManualClock) => PgShared.open(url, { clock, logger: silentLogger });
+  const a = await makeWorld({ ...opts, shared, env: { STORE_URL: url } });
   worlds.push(a);
-  const b = await makeWorld({ ...opts, env: { STORE_URL: url } });
+  const b = await makeWorld({ ...opts, shared, env: { STORE_URL: url } });
   worlds.push(b);
   // Telegram's update ids are unique across both; the two fakes count from the same start.
   for (let i = 0; i < 10_000; i++) b.fake.nextUpdateId();

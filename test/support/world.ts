@@ -23,6 +23,7 @@ import type { UpstreamClient } from "../../src/upstream/client.js";
 import type { StatusWatcher, WatcherOptions } from "../../src/watch/watcher.js";
 import type { BalanceAlertsOptions } from "../../src/watch/alerts.js";
 import type { Shared } from "../../src/store/shared.js";
+import { LocalShared } from "../../src/store/localShared.js";
 import { FAKE_BOT_INFO, FAKE_BOT_TOKEN } from "./botInfo.js";
 import { makeUser, type FakeUser, type UserOptions } from "./chat.js";
 import { FakeBotApi } from "./fakeBotApi.js";
@@ -130,7 +131,9 @@ export async function makeWorld(opts: WorldOptions = {}): Promise<World> {
       broadcast: { concurrency: 1, ...opts.broadcast },
       pace: { perSecond: opts.broadcast?.perSecond ?? 25 },
       paceAnswers: opts.paceAnswers ?? false,
-      ...(opts.shared && { shared: await opts.shared(clock, dir) }),
+      // One process unless a test asks for more: on PostgreSQL too, this world leads from the start
+      // (PgShared would lead only once start() took the lock, and most tests never start()).
+      shared: opts.shared ? await opts.shared(clock, dir) : new LocalShared(clock, dir),
     });
     if (opts.watcher) await app.watcher.start();
     return app;
