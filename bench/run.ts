@@ -25,6 +25,8 @@ const RUNS: { name: string; args: string[] }[] = [
   { name: "watcher", args: ["--callbacks", "--lose", "0.1"] },
   { name: "watcher", args: ["--callbacks", "--pacer"] },
   { name: "store", args: [] },
+  // Confirm press -> the provider's create call, file store and PgStore (PostgreSQL rows skipped without it).
+  { name: "confirm", args: [] },
   { name: "startup", args: [] },
   { name: "history", args: [] },
 ].filter((b) => only.length === 0 || only.includes(b.name));
