@@ -35,9 +35,14 @@ const CONFIRM = /^✅ Konfirmasi/;
 
 // When the provider's server received each create call (this process hosts the built-in sandbox).
 let arrivals: number[] = [];
+/** Store calls made from the press until the create call arrived (one press at a time only). */
+let counting: Map<string, number> | undefined;
 const emit = Server.prototype.emit as (this: Server, event: string | symbol, ...args: unknown[]) => boolean;
 Server.prototype.emit = function (this: Server, event: string | symbol, ...args: unknown[]) {
-  if (event === "request" && (args[0] as { url?: string }).url?.startsWith(ENDPOINTS.createTransaction)) arrivals.push(performance.now());
+  if (event === "request" && (args[0] as { url?: string }).url?.startsWith(ENDPOINTS.createTransaction)) {
+    arrivals.push(performance.now());
+    counting = undefined;
+  }
   return emit.call(this, event, ...args);
 } as typeof Server.prototype.emit;
 
@@ -53,7 +58,28 @@ async function toConfirmScreen(u: FakeUser): Promise<void> {
   if (!u.findButton(CONFIRM)) throw new Error(`no confirm screen: ${u.lastReply() ?? "(no reply)"}`);
 }
 
+/** The Store calls a confirm can make; PgStore's getApiKey counts its own getChat too (its query). */
+const STORE_CALLS = ["getChat", "updateChat", "getApiKey", "getTx", "updateTx", "transitionTx", "flush", "listTxByChat", "findTx", "findHotTx", "getMeta", "setMeta"] as const;
+
+/** Counts calls to the app's store (the one object every part holds) while `counting` is set. */
+function countStoreCalls(store: object): Map<string, number> {
+  const total = new Map<string, number>();
+  const target = store as Record<string, (...a: unknown[]) => unknown>;
+  for (const name of STORE_CALLS) {
+    const fn = target[name]!.bind(store);
+    target[name] = (...a: unknown[]) => {
+      if (counting) {
+        counting.set(name, (counting.get(name) ?? 0) + 1);
+        total.set(name, (total.get(name) ?? 0) + 1);
+      }
+      return fn(...a);
+    };
+  }
+  return total;
+}
+
 interface Figures {
+  storeCalls: Map<string, number>;
   sequential: number[];
   concurrent: number[];
   creates: number;
@@ -76,9 +102,12 @@ async function measure(storeUrl: string | undefined): Promise<Figures> {
     const users = keys.map((k, i) => makeUser(app.bot, fake, { id: 900_000 + i }));
     for (const [i, u] of users.entries()) await app.store.setApiKey(u.chatId, keys[i]!.key);
     await app.store.flush();
+    const total = countStoreCalls(app.store);
+    let measuring = false;
     const pressOne = async (u: FakeUser): Promise<number> => {
       await toConfirmScreen(u);
       const before = arrivals.length;
+      if (measuring) counting = new Map();
       const t0 = performance.now();
       await u.pressButton(CONFIRM);
       if (arrivals.length !== before + 1) throw new Error(`expected one create call, got ${arrivals.length - before}`);
@@ -89,10 +118,12 @@ async function measure(storeUrl: string | undefined): Promise<Figures> {
     const created0 = app.sandbox!.calls(ENDPOINTS.createTransaction).length;
 
     const sequential: number[] = [];
+    measuring = true;
     for (let i = 0; i < SEQUENTIAL; i++) sequential.push(await pressOne(users[i % USERS]!));
 
     // BATCH chats have their confirm screens ready and press at the same moment.
     const concurrent: number[] = [];
+    measuring = false;
     for (let b = 0; b < BATCHES; b++) {
       const batch = users.slice(0, BATCH);
       for (const u of batch) await toConfirmScreen(u);
@@ -104,7 +135,7 @@ async function measure(storeUrl: string | undefined): Promise<Figures> {
       concurrent.push(...got.map((t) => t - t0));
     }
     const creates = app.sandbox!.calls(ENDPOINTS.createTransaction).length - created0;
-    return { sequential, concurrent, creates, presses: SEQUENTIAL + BATCH * BATCHES };
+    return { storeCalls: total, sequential, concurrent, creates, presses: SEQUENTIAL + BATCH * BATCHES };
   } finally {
     clearInterval(clearFake);
     await app.stop();
@@ -118,6 +149,10 @@ function rows(label: string, f: Figures): BenchRow[] {
   return [
     { metric: `${label}: confirm → create, one press at a time, p50 / p99`, value: `${ms(s.p50)} / ${ms(s.p99)} (${f.sequential.length} presses)` },
     { metric: `${label}: confirm → create, ${BATCH} chats pressing at once, p50 / p99`, value: `${ms(c.p50)} / ${ms(c.p99)} (${BATCHES} batches)` },
+    {
+      metric: `${label}: store calls from press to create (per press, one at a time)`,
+      value: [...f.storeCalls].map(([name, n]) => `${name} ${(n / f.sequential.length).toFixed(1)}`).join(", "),
+    },
     { metric: `${label}: create calls per press`, value: (f.creates / f.presses).toFixed(2), target: "1.00", ok: f.creates === f.presses },
   ];
 }
