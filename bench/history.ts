@@ -3,7 +3,8 @@
  * latency of a /riwayat page (10 items) for random chats at random depths. The data is written
  * straight to the store's files, streaming (never 18M objects in memory): 7 days hot in the
  * shards, the rest in monthly archives. The baseline (`--variant=hot`, run in its own process for
- * a clean memory figure) keeps the same data all hot, as before the archive.
+ * a clean memory figure) keeps the same data all hot, as before the archive. Then the same
+ * records on PgStore when PostgreSQL is there (historyPg.ts): load time, size, pages, month report.
  */
 import { execFileSync } from "node:child_process";
 import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from "node:fs";
@@ -13,9 +14,13 @@ import { join } from "node:path";
 import { ARCHIVE_AFTER_MS, wibMonth } from "../src/store/archive.js";
 import { shardFileName, shardIndex } from "../src/store/shards.js";
 import { FileStore } from "../src/store/store.js";
+import { monthReport, measurePg } from "./historyPg.js";
 import { FULL, mb, ms, report, summarize, type BenchRow } from "./lib.js";
+import { NO_PG_NOTE, openBenchPg } from "./pg.js";
 
 const SIZE = FULL ? { resellers: 1_000, perDay: 50 } : { resellers: 100, perDay: 5 };
+/** PostgreSQL: the issue's 18,250,000 in full mode; ~1.1 million (a year of 100 resellers) in quick mode. */
+const PG_SIZE = FULL ? SIZE : { resellers: 100, perDay: 30 };
 const DAYS = 365;
 const DAY = 86_400_000;
 const SHARDS = 64;
@@ -50,9 +55,9 @@ class Out {
   }
 }
 
-function record(r: number, day: number, i: number, start: number) {
+function record(r: number, day: number, i: number, start: number, perDay = size.perDay) {
   const chatId = 1_000_000 + r;
-  const createdAt = start + day * DAY + Math.floor((i * DAY) / size.perDay) + r;
+  const createdAt = start + day * DAY + Math.floor((i * DAY) / perDay) + r;
   return {
     refId: `TP${day.toString(36)}R${r}I${i}`,
     chatId,
@@ -161,6 +166,7 @@ async function measure(allHot: boolean): Promise<{ rows: BenchRow[]; n: number }
       await store.listTxByChat(chatId, { offset, limit: 10 });
       (k % 2 === 0 ? deep : lat).push(performance.now() - t);
     }
+    const month = await monthReport(store, size.resellers, rand);
     await store.close();
     const p = summarize(lat);
     const d = summarize(deep);
@@ -172,6 +178,7 @@ async function measure(allHot: boolean): Promise<{ rows: BenchRow[]; n: number }
         { metric: `${label}: records in memory`, value: hot.toLocaleString("en") },
         { metric: `${label}: history page, first 5 pages, p50 / p99`, value: `${ms(p.p50)} / ${ms(p.p99)}` },
         { metric: `${label}: history page at a random depth, p50 / p99`, value: `${ms(d.p50)} / ${ms(d.p99)}` },
+        { metric: `${label}: month report (txsOfMonth, ~${month.rows.toLocaleString("en")} records each), p50 / p99`, value: `${ms(month.p50)} / ${ms(month.p99)}` },
       ],
     };
   } finally {
@@ -192,13 +199,26 @@ if (variant === "hot") {
   );
   const base = JSON.parse(out.split("\n").find((l) => l.startsWith("ROWS "))!.slice(5)) as BenchRow[];
   const quickLabel = `${quick.resellers} resellers x ${quick.perDay}/day`;
+  const pg = await openBenchPg();
+  let onPg: Awaited<ReturnType<typeof measurePg>> | undefined;
+  try {
+    if (pg) onPg = await measurePg({ pg, ...PG_SIZE, days: DAYS, secret: SECRET, record: (r, d, i, s) => record(r, d, i, s, PG_SIZE.perDay) });
+  } finally {
+    await pg?.stop();
+  }
+  const samePg = PG_SIZE.resellers === size.resellers && PG_SIZE.perDay === size.perDay;
   report({
     name: "History",
-    setup: `${size.resellers.toLocaleString("en")} resellers x ${size.perDay} transactions a day x ${DAYS} days = ${n.toLocaleString("en")} records, ${SHARDS} tx shards`,
-    rows: [...rows, ...base.map((r) => ({ ...r, metric: `baseline at ${quickLabel}, ${r.metric}` }))],
+    setup:
+      `${size.resellers.toLocaleString("en")} resellers x ${size.perDay} transactions a day x ${DAYS} days = ${n.toLocaleString("en")} records, ${SHARDS} tx shards` +
+      (pg && onPg
+        ? `; PostgreSQL: ${samePg ? "the same records" : `${PG_SIZE.resellers.toLocaleString("en")} resellers x ${PG_SIZE.perDay} a day x ${DAYS} days = ${onPg.n.toLocaleString("en")} records`}, ${pg.label}`
+        : ""),
+    rows: [...rows, ...base.map((r) => ({ ...r, metric: `baseline at ${quickLabel}, ${r.metric}` })), ...(onPg?.rows ?? [])],
     notes: [
-      "A page is listTxByChat(chat, {offset, limit: 10}); deep pages are at a random offset of the chat's whole year.",
+      "A page is listTxByChat(chat, {offset, limit: 10}); deep pages are at a random offset of the chat's whole year. A month report is txsOfMonth(chat, month) for a random chat and whole month (what /laporan and /ekspor read).",
       "The baseline keeps the same kind of data all in the hot shards (no archive), in its own process, at the quick size.",
+      ...(onPg?.notes ?? [NO_PG_NOTE]),
     ],
   });
 }

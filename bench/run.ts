@@ -24,7 +24,11 @@ const RUNS: { name: string; args: string[] }[] = [
   { name: "watcher", args: ["--callbacks"] },
   { name: "watcher", args: ["--callbacks", "--lose", "0.1"] },
   { name: "watcher", args: ["--callbacks", "--pacer"] },
+  // The unpaced scenario with the bot's store on PostgreSQL (a skip note without it).
+  { name: "watcher", args: ["--pg"] },
   { name: "store", args: [] },
+  // Confirm press -> the provider's create call, file store and PgStore (PostgreSQL rows skipped without it).
+  { name: "confirm", args: [] },
   { name: "startup", args: [] },
   { name: "history", args: [] },
 ].filter((b) => only.length === 0 || only.includes(b.name));

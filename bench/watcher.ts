@@ -17,6 +17,9 @@
  * bot process's own HTTP route (POST /provider/<token>, signed), which makes the watcher check that
  * id first in its key's lane (still under the cap); `--lose 0.1` drops that share of the callbacks,
  * so polling has to catch them.
+ *
+ * `--pg`: the same scenario with the bot's store on PgStore (bench/pg.ts: a throwaway PostgreSQL with
+ * its default durability, or BENCH_DATABASE_URL); without PostgreSQL it reports a skip note only.
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -33,6 +36,8 @@ import { systemClock } from "../src/clock.js";
 import { createTranslate } from "../src/render/i18n.js";
 import { silentLogger } from "../src/logger.js";
 import { createSandbox } from "../src/sandbox/index.js";
+import type { Store } from "../src/store/api.js";
+import { PgStore } from "../src/store/pg/pgStore.js";
 import { FileStore } from "../src/store/store.js";
 import { UpstreamClient } from "../src/upstream/client.js";
 import { BULK_PACE, SendPacer } from "../src/watch/pacer.js";
@@ -42,6 +47,7 @@ import { StatusWatcher, type WatcherOptions } from "../src/watch/watcher.js";
 import { FAKE_BOT_TOKEN } from "../test/support/botInfo.js";
 import { FakeBotApi } from "../test/support/fakeBotApi.js";
 import { FULL, mb, report, summarize } from "./lib.js";
+import { NO_PG_NOTE, openBenchPg, type BenchPg } from "./pg.js";
 
 const IDS = FULL ? 10_000 : 2_000;
 const KEYS = 100;
@@ -76,7 +82,7 @@ type FromWorld =
   | { type: "settled"; at: number }
   | { type: "marked" }
   | { type: "callbacksSet" }
-  | { type: "report"; lost: number; delays: number[]; unnotified: number; cpuPct: number; rss: number };
+  | { type: "report"; lost: number; delays: number[]; unnotified: number; duplicated: number; cpuPct: number; rss: number };
 
 // ---- the world: sandbox + fake Bot API ---------------------------------------------------------------
 
@@ -88,10 +94,13 @@ async function world(): Promise<void> {
   const fake = new FakeBotApi();
   const settledAt = new Map<string, number>();
   const notifiedAt = new Map<string, number>();
+  /** Messages (not edits) naming a settled id: a notice sends one, so two mean it was announced twice. */
+  const messages = new Map<string, number>();
   fake.setResponder((method, payload, call) => {
     if (method !== "sendMessage" && method !== "editMessageText") return undefined;
     const ref = REF_RE.exec(String(payload.text))?.[0];
     if (ref && settledAt.has(ref) && !notifiedAt.has(ref)) notifiedAt.set(ref, call.at);
+    if (ref && settledAt.has(ref) && method === "sendMessage") messages.set(ref, (messages.get(ref) ?? 0) + 1);
     return undefined; // answered normally
   });
   const forget = setInterval(() => fake.clear(), 1000); // the call log only; chats keep their messages
@@ -142,7 +151,8 @@ async function world(): Promise<void> {
           }
           const cpu = process.cpuUsage(cpu0);
           const lost = settledAt.size - sandbox.callbacksSent().filter((c) => c.answer === 200).length;
-          send({ type: "report", lost, delays, unnotified: settledAt.size - delays.length, cpuPct: ((cpu.user + cpu.system) / 10 / (Date.now() - markedAt)), rss: process.memoryUsage().rss });
+          const duplicated = [...messages.values()].filter((n) => n > 1).length;
+          send({ type: "report", lost, delays, unnotified: settledAt.size - delays.length, duplicated, cpuPct: ((cpu.user + cpu.system) / 10 / (Date.now() - markedAt)), rss: process.memoryUsage().rss });
           break;
         }
         case "close":
@@ -204,11 +214,21 @@ async function bot(): Promise<void> {
   const paced = process.argv.includes("--pacer");
   const callbacks = process.argv.includes("--callbacks");
   const lose = Number(arg("--lose") ?? 0);
+  let pg: BenchPg | undefined;
+  if (process.argv.includes("--pg")) {
+    pg = await openBenchPg();
+    if (!pg) {
+      report({ name: "Status watcher on PostgreSQL", setup: "skipped", rows: [], notes: [NO_PG_NOTE] });
+      return;
+    }
+  }
   const child = fork(import.meta.filename, ["--world"], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
   const link = new WorldLink(child);
   const ready = await link.next("ready");
   const dir = await mkdtemp(join(tmpdir(), "ppob-bench-watch-"));
-  const store = await FileStore.open({ dir, secret: "bench-secret-0123456789" });
+  const store: Store = pg
+    ? await PgStore.open({ url: await pg.database(), secret: "bench-secret-0123456789" })
+    : await FileStore.open({ dir, secret: "bench-secret-0123456789" });
   const upstream = new UpstreamClient({ baseUrl: ready.sandboxUrl, clock: systemClock });
 
   // ---- setup: 100 linked chats, N pending purchases at the sandbox and in the store
@@ -365,6 +385,7 @@ async function bot(): Promise<void> {
   const result = await link.ask({ type: "report" }, "report");
   child.send({ type: "close" } satisfies ToWorld);
   await store.close();
+  await pg?.stop();
   await upstream.close();
   await rm(dir, { recursive: true, force: true });
 
@@ -384,13 +405,14 @@ async function bot(): Promise<void> {
   const s1 = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
   report({
-    name: "Status watcher",
+    name: pg ? "Status watcher on PostgreSQL" : "Status watcher",
     setup:
       `${IDS.toLocaleString("en")} pending prepaid ids over ${KEYS} api keys (${idsPerKey} per key, one chat each), real StatusWatcher on the system clock; ` +
       `after a ${Math.round(warmupMs / 1000)} s warm-up, ${PER_SECOND} ids (1%) settled per second for ${SETTLE_SECONDS} s; sandbox and fake Bot API in a second process over HTTP on 127.0.0.1` +
       (callbacks ? `; the sandbox POSTs a signed callback for each change to the bot's POST /provider/<token>${lose > 0 ? `, ${Math.round(lose * 100)}% of them lost` : ""}` : "") +
       (paced ? `; notices through the production SendPacer (${BULK_PACE.perSecond}/s)` : "; notices not paced (see notes)") +
-      (Object.keys(overrides).length ? `; options ${JSON.stringify(overrides)}` : ""),
+      (Object.keys(overrides).length ? `; options ${JSON.stringify(overrides)}` : "") +
+      (pg ? `; the bot's store is PgStore on ${pg.label}` : ""),
     rows: [
       {
         metric: "change → notification delay p50 / p95 / max",
@@ -403,6 +425,7 @@ async function bot(): Promise<void> {
         ok: (lose > 0 || d.p95 <= target) && result.unnotified === 0,
       },
       { metric: "changes not announced by the end", value: String(result.unnotified), target: "0", ok: result.unnotified === 0 },
+      { metric: "changes announced twice (two messages naming the id)", value: String(result.duplicated), target: "0", ok: result.duplicated === 0 },
       {
         metric: "change → the bot knows it (status answer; before any Telegram send or pacing) p50 / p95 / max",
         value: `${s1(known.p50)} / ${s1(known.p95)} / ${s1(known.max)}`,
@@ -415,6 +438,9 @@ async function bot(): Promise<void> {
         ok: maxWindow <= o.perKeyPerSecond,
       },
       { metric: "status calls per second, all keys", value: (calls / (wallMs / 1000)).toFixed(0) },
+      ...(callbacks
+        ? []
+        : [{ metric: "status calls per change: while ids changed / until the last notice", value: `${(settleCalls / changed).toFixed(2)} / ${(calls / changed).toFixed(2)}` }]),
       ...(callbacks
         ? [
             {

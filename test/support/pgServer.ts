@@ -1,6 +1,8 @@
 /**
  * A throwaway PostgreSQL server for the test run (vitest globalSetup): initdb into a temporary folder,
  * listen on 127.0.0.1 at a free port, trust auth, no fsync (a test cluster, thrown away at the end).
+ * The benchmarks start it with `durable: true`: PostgreSQL's default durability (fsync and
+ * synchronous_commit on), since what they time is a money write that must survive a crash.
  * Found from PATH or Debian's /usr/lib/postgresql/<version>/bin (.ci/install-postgres.sh installs it).
  * Without PostgreSQL the PostgreSQL tests are skipped with a message; the file-store suite still runs.
  * As root, the server runs as the `postgres` user (initdb refuses root).
@@ -38,7 +40,12 @@ async function freePort(): Promise<number> {
   });
 }
 
-export async function startPgServer(bin: string): Promise<PgServer> {
+export interface PgServerOptions {
+  /** PostgreSQL's default durability (fsync, synchronous_commit, full_page_writes on); default off (tests). */
+  durable?: boolean;
+}
+
+export async function startPgServer(bin: string, options: PgServerOptions = {}): Promise<PgServer> {
   const dir = mkdtempSync(join(tmpdir(), "ppob-pg-"));
   const data = join(dir, "data");
   const asRoot = process.getuid?.() === 0;
@@ -58,9 +65,7 @@ export async function startPgServer(bin: string): Promise<PgServer> {
     `-p ${port}`,
     "-c listen_addresses=127.0.0.1",
     `-c unix_socket_directories=${dir}`,
-    "-c fsync=off",
-    "-c synchronous_commit=off",
-    "-c full_page_writes=off",
+    ...(options.durable ? [] : ["-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off"]),
     "-c max_connections=300",
   ].join(" ");
   run("pg_ctl", ["-D", data, "-l", join(dir, "log"), "-o", opts, "-w", "-t", "30", "start"]);
