@@ -27,7 +27,7 @@ export default defineConfig({
                 name: "postgres",
                 include: ON_BOTH_STORES,
                 // Processes started by the tests themselves, and file-store-only rooms, stay in "files".
-                exclude: ["test/bot/process*.test.ts", "test/server/dataLock.test.ts"],
+                exclude: ["test/bot/process*.test.ts", "test/bot/failover.test.ts", "test/server/dataLock.test.ts"],
                 env: { TEST_STORE: "postgres" },
               },
             },
