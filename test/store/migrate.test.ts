@@ -127,3 +127,22 @@ describe.skipIf(!hasPg)("migrate-store", () => {
     expect(differ.code).toBe(1);
   });
 });
+
+describe.skipIf(!hasPg)("migrate-store run again after the bot ran on PostgreSQL", () => {
+  it("keeps the database's state: a broadcast the bot finished there is not rolled back to running", async () => {
+    const dir = await tempDir();
+    const f = await FileStore.open({ dir, secret: SECRET });
+    // The operator stopped the file-store bot mid-broadcast to migrate.
+    await f.setMeta("broadcast", { id: "b1", status: "running", doneThrough: 10, sent: 3 });
+    await f.close();
+    const url = await freshDatabase();
+    await copyFileStore({ from: dir, to: url, secret: SECRET });
+    // The bot on PostgreSQL resumed and finished it.
+    const pg = await PgStore.open({ url, secret: SECRET });
+    await pg.setMeta("broadcast", { id: "b1", status: "done", doneThrough: 999, sent: 500 });
+    const again = await copyFileStore({ from: dir, to: url, secret: SECRET });
+    expect(again.ok).toBe(true);
+    expect((await pg.getMeta<{ status: string }>("broadcast"))!.status).toBe("done");
+    await pg.close();
+  });
+});

@@ -172,11 +172,13 @@ export async function copyFileStore(opts: CopyOptions): Promise<CopyResult> {
     if (pending.length > 0) await flushTxs();
     log(`copied ${refIds.size} transactions`);
 
+    // Meta has no time to compare: a key already in the database is the database's (a bot running on
+    // PostgreSQL may have moved a broadcast or a flow on since the first copy).
     for (let i = 0; i < kv.length; i += batch) {
       const rows = JSON.stringify(kv.slice(i, i + batch).map(([key, value]) => ({ key, value })));
       await sql`
         INSERT INTO meta (key, value) SELECT key, value FROM json_to_recordset(${rows}::text::json) AS x(key text, value json)
-        ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value WHERE meta.value::text IS DISTINCT FROM EXCLUDED.value::text`;
+        ON CONFLICT (key) DO NOTHING`;
     }
     log(`copied ${kv.length} meta keys`);
     const [db] = await sql<Counts[]>`
