@@ -60,7 +60,8 @@ export async function resolveStoreSecret(configured: string | undefined, dataDir
  * Start-up check: a secret that does not match the stored keys would make the bot fail for every
  * linked chat and refuse every new link. Refuses to go on (StoreSecretError, the store closed)
  * unless the operator set STORE_SECRET_RESET; then the unreadable keys are removed and their chats
- * returned, to be asked to link again. A store without keys takes the new secret silently.
+ * returned, to be asked to link again. A file store without keys takes the new secret silently; a
+ * PostgreSQL store is shared by processes, so there a different secret is refused even without keys.
  */
 export async function verifyStoreSecret(
   store: Store,
@@ -72,6 +73,17 @@ export async function verifyStoreSecret(
     return [];
   }
   const keys = await store.storedKeyCount();
+  // A database is shared by every process on it: a second process with another secret would take it
+  // over while the first goes on with its own, and the keys would split between two secrets.
+  const shared = store.stats().kind === "postgres";
+  if (shared && keys === 0 && !opts.reset) {
+    await store.close();
+    if (source.generated && source.file) await rm(source.file, { force: true });
+    throw new StoreSecretError(
+      "This PostgreSQL store was set up with another store secret. Every bot process on one database needs the same STORE_SECRET: " +
+        "set it to the first process's secret and start again (or, if no process uses the database yet, start once with STORE_SECRET_RESET=1).",
+    );
+  }
   if (keys === 0 || opts.reset) {
     const lost = await store.resetSecret();
     await store.flush();
@@ -90,7 +102,7 @@ export async function verifyStoreSecret(
       ? `STORE_SECRET is not set and ${source.file} was missing, so the secret these keys were encrypted with is not available.`
       : `STORE_SECRET is not set and ${source.file} holds a different secret than the one these keys were encrypted with (was the file replaced?).`;
   throw new StoreSecretError(
-    `The store secret does not match: ${keys} linked api key${keys === 1 ? "" : "s"} in ${opts.dataDir} cannot be read. ${why} ` +
+    `The store secret does not match: ${keys} linked api key${keys === 1 ? "" : "s"} in ${shared ? "the PostgreSQL store" : opts.dataDir} cannot be read. ${why} ` +
       `To keep the keys, put the original secret back (STORE_SECRET, or the file ${fileHint} from your backup) and start again. ` +
       `If it is lost for good, start once with STORE_SECRET_RESET=1: the unreadable keys are removed (chats, history and settings stay) ` +
       `and each of those chats is asked to link its api key again.`,

@@ -1,8 +1,10 @@
 import { readFile, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { silentLogger } from "../../src/logger.js";
 import { resolveStoreSecret, StoreSecretError, verifyStoreSecret } from "../../src/secret.js";
+import { PgStore } from "../../src/store/pg/pgStore.js";
+import { freshDatabase, hasPg } from "../support/pg.js";
 import { openStore, tempDir } from "./helpers.js";
 
 it("a lost secret file: refused, naming the file and STORE_SECRET_RESET, and the secret generated meanwhile is not left behind", async () => {
@@ -49,4 +51,20 @@ it("going on with a new secret removes the keys it cannot read, marks those chat
   const c = await openStore(dir, { secret: "new-secret-0123456789" });
   expect(await verifyStoreSecret(c, { secret: "x", generated: false }, { reset: false, dataDir: dir, logger: silentLogger })).toEqual([]);
   expect(await c.getApiKey(1)).toBe("KEY-ONE-0123456789");
+});
+
+describe.skipIf(!hasPg)("one PostgreSQL database, two processes", () => {
+  it("a second process with another secret is refused even before any key is stored: the keys would split between two secrets", async () => {
+    const url = await freshDatabase();
+    const first = await PgStore.open({ url, secret: "first-secret-0123456789" });
+    const second = await PgStore.open({ url, secret: "other-secret-0123456789" });
+    const source = { secret: "other-secret-0123456789", generated: true, file: join(await tempDir(), "store-secret") };
+    const err = await verifyStoreSecret(second, source, { reset: false, dataDir: "/srv/b", logger: silentLogger }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StoreSecretError);
+    expect((err as Error).message).toContain("same STORE_SECRET");
+    // The first process's keys stay readable where they are written.
+    await first.setApiKey(1, "KEY-ONE-0123456789");
+    expect(await first.getApiKey(1)).toBe("KEY-ONE-0123456789");
+    await first.close();
+  });
 });
