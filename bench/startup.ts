@@ -67,8 +67,8 @@ async function once(entry: string, linked: number): Promise<{ firstAnswerMs: num
   const user = makeUser(null, fake, { languageCode: "id" });
   fake.pushUpdate(user.textUpdate("/start"));
   const t0 = performance.now();
-  // As `npm start` runs it (source maps on); the bare bot is plain JavaScript.
-  const args = entry.startsWith("dist/") ? ["--enable-source-maps", entry] : [entry];
+  // As `npm start` runs it; the bare bot is plain JavaScript.
+  const args = [entry];
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: {
@@ -123,7 +123,7 @@ const startRow = (label: string, r: { start: number }) => ({
 });
 report({
   name: "Start-up",
-  setup: `median of ${RUNS} cold starts each, interleaved (bare, fresh, ${LINKED.toLocaleString("en")} chats, bare...); the bot built as npm start builds it (type-checked, bundled by esbuild into dist/main.js) and run as it runs it (node --enable-source-maps dist/main.js), the bare grammY bot as plain JavaScript; the provider is the sandbox in its own process, already running (as a real provider is another server); a fresh DATA_DIR, and one with ${LINKED.toLocaleString("en")} linked chats`,
+  setup: `median of ${RUNS} cold starts each, interleaved (bare, fresh, ${LINKED.toLocaleString("en")} chats, bare...); the bot built as npm start builds it (type-checked, bundled by esbuild into dist/main.js) and run as it runs it (node dist/main.js; logged stacks mapped to src/ on first use, src/stackMap.ts), the bare grammY bot as plain JavaScript; the provider is the sandbox in its own process, already running (as a real provider is another server); a fresh DATA_DIR, and one with ${LINKED.toLocaleString("en")} linked chats`,
   rows: [
     startRow("fresh DATA_DIR", fresh),
     startRow(`${LINKED.toLocaleString("en")} linked chats`, linked),

@@ -49,6 +49,7 @@ await build({
   // Less to parse at start-up (~half the bytes); names stay readable in stack traces without source maps.
   minifyWhitespace: true,
   minifySyntax: true,
+  // Read by the logger to point logged stacks at src/ (src/stackMap.ts); node runs without --enable-source-maps.
   sourcemap: true,
   sourcesContent: false,
   // Native addon (and the fonts it reads by path): loaded from node_modules at run time.

@@ -177,7 +177,7 @@ export class FileStore implements Store {
     if (!opts.secret) await keying; // an empty secret is the first thing said
     keying.catch(() => undefined); // awaited below; not unhandled if reading the files fails first
     await mkdir(opts.dir, { recursive: true, mode: 0o700 });
-    await ownerOnly(root);
+    const present = await ownerOnly(root);
 
     const metaFile = new StoreFile<MetaFile>(root, META, true);
     const raw = await metaFile.read();
@@ -185,7 +185,7 @@ export class FileStore implements Store {
     let fresh = false;
     if (raw === null) {
       // Data files without meta.json: something deleted it. Starting empty would shadow that data.
-      const orphans = (await readdir(root)).filter((n) => /^(chats|tx)-\d+\.json$/.test(n));
+      const orphans = [...present].filter((n) => /^(chats|tx)-\d+\.json$/.test(n));
       if (orphans.length > 0) {
         throw new StoreCorruptError(metaFile.path, `missing, but ${orphans.length} data files exist (${orphans[0]}...)`);
       }
@@ -204,7 +204,7 @@ export class FileStore implements Store {
 
     const store = new FileStore(root, { ...meta, kv: {} }, opts.clock ?? systemClock, opts);
     for (const [k, v] of Object.entries(meta.kv)) store.kv.set(k, deepFreeze(v));
-    await store.load();
+    await store.load(present);
     store.key = await keying;
     if (fresh) {
       store.meta.keyCheck = keyCheck(store.key);
@@ -217,9 +217,11 @@ export class FileStore implements Store {
     return store;
   }
 
-  private async load(): Promise<void> {
+  /** Reads the shards named in `present` (the folder's entries): a fresh store has none to read. */
+  private async load(present: ReadonlySet<string>): Promise<void> {
     await Promise.all([
       ...this.chatNames.map(async (name, i) => {
+        if (!present.has(name)) return;
         const file = new StoreFile(this.path, name);
         for (const chat of checkChatShard(file.path, await file.read())) {
           if (shardIndex(chat.chatId, this.chatShards.length) !== i || this.chatShards[i]!.has(chat.chatId)) {
@@ -229,6 +231,7 @@ export class FileStore implements Store {
         }
       }),
       ...this.txNames.map(async (name, i) => {
+        if (!present.has(name)) return;
         const file = new StoreFile(this.path, name);
         for (const tx of checkTxShard(file.path, await file.read())) {
           if (shardIndex(tx.refId, this.txShards.length) !== i || this.txShards[i]!.has(tx.refId)) {
@@ -738,11 +741,15 @@ function observeWrite(name: string, write: () => Promise<void>, onWrite: StoreOp
   );
 }
 
-/** Api keys (encrypted) and money records: the folder and its files are for the owner only (0700 / 0600). */
-async function ownerOnly(root: string): Promise<void> {
+/**
+ * Api keys (encrypted) and money records: the folder and its files are for the owner only (0700 / 0600).
+ * Returns the names in the folder (of any type: a directory named like a shard is still refused when read).
+ */
+async function ownerOnly(root: string): Promise<Set<string>> {
   await mkdir(root, { recursive: true, mode: 0o700 });
   await chmod(root, 0o700);
-  for (const entry of await readdir(root, { withFileTypes: true })) {
-    if (entry.isFile()) await chmod(join(root, entry.name), 0o600);
-  }
+  const entries = await readdir(root, { withFileTypes: true });
+  // At once, not one thread-pool round trip after another: a store with data has ~130 files.
+  await Promise.all(entries.filter((e) => e.isFile()).map((e) => chmod(join(root, e.name), 0o600)));
+  return new Set(entries.map((e) => e.name));
 }

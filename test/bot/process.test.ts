@@ -110,6 +110,24 @@ describe("the bot process", () => {
     expect(p.output()).toContain("stopped cleanly");
   }, 60_000);
 
+  it("an error it logs points to the src/ files, without node's --enable-source-maps", async () => {
+    const fake = new FakeBotApi();
+    const server: FakeServer = await fake.startServer();
+    cleanup.push(() => server.close());
+    fake.failNext("setMyCommands", { error_code: 400, description: "Bad Request: commands are too long" });
+    const p = startMain({ BOT_TOKEN: FAKE_BOT_TOKEN, TELEGRAM_API_ROOT: server.apiRoot, UPSTREAM_BASE_URL: "sandbox", DATA_DIR: await tempDir(), LOG_LEVEL: "info" });
+    cleanup.push(async () => {
+      if (p.child.exitCode === null) p.child.kill("SIGKILL");
+    });
+    await fake.waitFor("getUpdates", 20_000, { answered: false });
+    const line = p.output().split("\n").find((l) => l.includes("could not register the command list"));
+    const stack = String((JSON.parse(line!) as { err: { stack: string } }).err.stack);
+    const frames = stack.split("\n").filter((l) => l.trim().startsWith("at "));
+    expect(frames.length).toBeGreaterThan(0);
+    expect(stack).toMatch(/\/src\/[\w/]+\.ts:\d+:\d+/);
+    expect(stack).not.toMatch(/dist\/(main|chunks\/[\w-]+)\.js/);
+  }, 60_000);
+
   it("carries the PostgreSQL client in a chunk of its own: a bot on the files does not load it at start", async () => {
     // Everything dist/main.js loads at start: its static imports, followed, and boot's import of main
     // (any other import("...") loads on first use).

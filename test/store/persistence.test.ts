@@ -172,6 +172,15 @@ describe("refusing unusable files", () => {
     await expectRefused(dir, "tx-00.json", /expected/);
   });
 
+  it("a folder where a shard should be", async () => {
+    const dir = await populated();
+    await rm(join(dir, "store", "chats-00.json"));
+    await mkdir(join(dir, "store", "chats-00.json"));
+    const err: unknown = await FileStore.open({ dir, secret: SECRET, clock: new ManualClock() }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StoreCorruptError);
+    expect((err as Error).message).toMatch(/chats-00\.json.*unreadable/);
+  });
+
   it("an empty file", async () => {
     const dir = await populated();
     await writeFile(join(dir, "store", "chats-00.json"), "");
