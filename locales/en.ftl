@@ -215,6 +215,9 @@ money-pending = ⏳ Processing. The bot will tell you when the status changes.
 money-unknown =
     ❓ <b>Outcome unknown</b>: the provider's server did not answer clearly. Your balance may have been charged.
     Do not repeat this transaction. The bot keeps checking it; you can also check with <code>/status { $ref }</code>.
+money-unsaved =
+    ❓ <b>Sent; the outcome is not saved yet</b>: the provider answered, but the bot's storage has a problem right now. Your balance may have been charged.
+    Do not repeat this transaction. The bot checks it again once its storage works; you can also check with <code>/status { $ref }</code>.
 retry-start-again = Please start again from /menu.
 retry-already = A new confirm screen was already made for this one. Use that one.
 

@@ -215,6 +215,9 @@ money-pending = ⏳ Sedang diproses. Bot akan mengabari Anda saat statusnya beru
 money-unknown =
     ❓ <b>Hasil belum diketahui</b> karena server penyedia tidak menjawab dengan jelas. Saldo mungkin sudah terpotong.
     Jangan ulangi transaksi ini. Bot akan terus memeriksanya; cek juga dengan <code>/status { $ref }</code>.
+money-unsaved =
+    ❓ <b>Terkirim; hasilnya belum tersimpan</b>: provider sudah menjawab, tetapi penyimpanan bot sedang bermasalah. Saldo Anda mungkin sudah terpotong.
+    Jangan ulangi transaksi ini. Bot memeriksanya lagi begitu penyimpanan pulih; Anda juga bisa cek dengan <code>/status { $ref }</code>.
 retry-start-again = Silakan mulai lagi dari /menu.
 retry-already = Layar konfirmasi baru sudah dibuat untuk transaksi ini. Gunakan yang itu.
 

@@ -1,5 +1,6 @@
 /** The confirm engine under restarts and Telegram faults, through the real top-up fast path. */
-import { afterEach, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
+import type { Store } from "../../src/store/api.js";
 import { makeWorld, type World } from "../support/world.js";
 
 const CREATE = "/transaksi/create";
@@ -94,4 +95,36 @@ it("Try again pressed twice makes one new confirm screen, not two", async () => 
   expect(screens).toHaveLength(2); // the original + one retry
   const answers = w.fake.callsOf("answerCallbackQuery").slice(-2).map((c) => String(c.payload.text ?? ""));
   expect(answers.join(" ")).toContain("already");
+});
+
+describe("the store fails right after the provider accepted the create", () => {
+  it("says the money may have moved and not to repeat, never 'try again'; the watcher settles it once the store works", async () => {
+    w = await makeWorld({ watcher: true });
+    const u = await w.linkedUser({ languageCode: "en" });
+    await u.sendCommand("beli", "S10 081234567890");
+    const store = w.store as { updateTx: Store["updateTx"] };
+    const updateTx = store.updateTx.bind(w.store);
+    const upstream = w.deps.upstream;
+    const create = upstream.createTransaction.bind(upstream);
+    // The database goes away while the provider answers.
+    (upstream as { createTransaction: unknown }).createTransaction = async (...args: Parameters<typeof create>) => {
+      const out = await create(...args);
+      store.updateTx = () => Promise.reject(Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" }));
+      return out;
+    };
+    await u.pressButton(/Confirm/);
+    expect(w.sandbox.calls("/transaksi/create")).toHaveLength(1);
+    const told = u.replies().join("\n");
+    expect(told).toContain("Do not repeat this transaction");
+    expect(told).not.toMatch(/something went wrong|Nothing was sent/);
+    const [tx] = (await w.store.listTxByChat(u.chatId)).items;
+    expect(tx!.status).toBe("sending"); // saved before the call: the watcher looks it up by our reference
+
+    store.updateTx = updateTx; // the store works again
+    w.sandbox.settle(tx!.refId, "success");
+    await w.clock.advance(3 * 60_000);
+    await w.watcher!.whenIdle();
+    expect((await w.store.getTx(tx!.refId))!.status).toBe("success");
+    expect(w.sandbox.calls("/transaksi/create")).toHaveLength(1);
+  });
 });

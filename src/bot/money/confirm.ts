@@ -8,6 +8,7 @@
 import { Composer, InlineKeyboard } from "grammy";
 import type { NewTx } from "../../store/store.js";
 import type { TxRecord } from "../../store/types.js";
+import type { TxPatch } from "../../store/api.js";
 import { UpstreamError, UpstreamRejected } from "../../upstream/errors.js";
 import { cb, onCallback } from "../callbacks.js";
 import { requireStorage } from "../guards.js";
@@ -175,7 +176,17 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
     let result: TxRecord;
     try {
       const patch = await kind.create(ctx, apiKey, sending).finally(() => ctx.deps.lists.forgetProfile(apiKey));
-      result = await store.updateTx(refId, { ...patch, status: patch.status ?? "pending" });
+      const saved = await saveAnswer(ctx, refId, { ...patch, status: patch.status ?? "pending" });
+      if (!saved) {
+        // The provider answered but the store cannot take it just now: the record stays "sending"
+        // (saved before the call), so the watcher looks it up by our reference later. Not "try again".
+        ctx.deps.events.emit("created", sending);
+        await sentScreen();
+        const text = moneyText(ctx, `${receiptText(ctx.translate, ctx.lang, sending)}\n\n${ctx.t("money-unsaved", { ref: refId })}`);
+        await ctx.reply(text, { reply_markup: statusKeyboard(ctx, refId) });
+        return;
+      }
+      result = saved;
     } catch (err) {
       if (!(err instanceof UpstreamError)) {
         // A bug, not an answer from the provider: the request may have gone out.
@@ -271,6 +282,26 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
 }
 
 /** The generic message after a create: receipt plus what happens next. */
+/**
+ * Saves the provider's answer to a create call, trying again at once a few times (a dropped database
+ * connection is re-made on the next query). Undefined when the store still refuses: the caller must
+ * not treat that as a failed purchase, since the money may have moved.
+ */
+async function saveAnswer(ctx: BaseContext, refId: string, patch: TxPatch): Promise<TxRecord | undefined> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const saved = await ctx.deps.store.updateTx(refId, patch);
+      await ctx.deps.store.flush();
+      return saved;
+    } catch (err) {
+      if (attempt >= 3) {
+        ctx.deps.logger.error({ refId, err }, "could not save the provider's answer to a create call; the watcher will look it up");
+        return undefined;
+      }
+    }
+  }
+}
+
 export async function announceOutcome(ctx: BaseContext, tx: TxRecord): Promise<void> {
   const next =
     tx.status === "unknown"
