@@ -204,7 +204,19 @@ class PgLeadership implements Leadership {
         this.standingBy = false;
         this.opts.logger.info("leading: running background work");
         this.later(this.checkMs, () => this.check());
-        await this.onLead().catch((err: unknown) => this.opts.logger.error({ err }, "starting the background work failed"));
+        const started = await this.onLead().then(
+          () => true,
+          (err: unknown) => (this.opts.logger.error({ err }, "starting the background work failed; giving the lead up"), false),
+        );
+        if (started || !this.leader || this.stopped) return; // lost meanwhile: lost() already stood by
+        // A lead running nothing must not keep the lock: stop what did start, let the other process
+        // take it, try again at the next retry.
+        this.leader = false;
+        this.standingBy = true;
+        this.timer?.cancel();
+        await this.onLose().catch((e: unknown) => this.opts.logger.error({ err: e }, "stopping the background work failed"));
+        await this.sql`SELECT pg_advisory_unlock(${LEADER_LOCK_KEY})`.catch(() => undefined);
+        this.later(this.retryMs, () => this.attempt());
         return;
       } else if (!this.standingBy) {
         this.standingBy = true;
