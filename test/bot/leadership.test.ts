@@ -13,6 +13,8 @@ import { LocalShared } from "../../src/store/localShared.js";
 import { ManualClock } from "../../src/clock.js";
 import { TxEvents } from "../../src/domain/events.js";
 import { LeaderWork, wireHints } from "../../src/leaderWork.js";
+import { PgShared } from "../../src/store/pg/shared.js";
+import { freshDatabase, hasPg, pgAdmin } from "../support/pg.js";
 import { silentLogger } from "../../src/logger.js";
 import type { StatusWatcher } from "../../src/watch/watcher.js";
 
@@ -270,5 +272,23 @@ describe("LeaderWork: the lead changing while its work starts or stops", () => {
     release();
     await losing;
     expect([...running]).toEqual([]);
+  });
+});
+
+describe.skipIf(!hasPg)("the shared database unreachable (PgShared)", () => {
+  it("the user is told the storage has a problem rather than nothing at all", async () => {
+    const url = await freshDatabase();
+    const w = await makeWorld({ shared: (clock) => PgShared.open(url, { clock, logger: silentLogger }), env: { STORE_URL: url } });
+    worlds.push(w);
+    const u = await w.linkedUser({ languageCode: "en" });
+    await u.sendCommand("topup", "S10 081234567890");
+    const name = new URL(url).pathname.slice(1); // the store and Shared both on this database
+    await pgAdmin(async (sql) => {
+      await sql.unsafe(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
+      await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = ${name}`;
+    });
+    await u.pressButton(/Confirm/);
+    expect(u.replies().join("\n") + String(w.fake.lastCall("answerCallbackQuery")?.payload.text)).toMatch(/storage has a problem|Nothing was sent/);
+    expect(w.sandbox.calls("/transaksi/create")).toHaveLength(0);
   });
 });

@@ -50,7 +50,9 @@ export class PgShared implements Shared {
   }
 
   static async open(url: string, opts: PgSharedOptions): Promise<PgShared> {
-    const sql = postgres(url, { max: 4, onnotice: () => undefined });
+    // connect_timeout: with the database gone each update is answered ("storage has a problem") in
+    // seconds rather than after the client's 30 s default.
+    const sql = postgres(url, { max: 4, connect_timeout: 5, onnotice: () => undefined });
     try {
       await migrate(sql);
       const shared = new PgShared(url, sql, opts);
