@@ -143,6 +143,8 @@ class PgLeadership implements Leadership {
   private onLose: () => Promise<void> = async () => {};
   private lastPrune = 0;
   private standingBy = false;
+  /** Counts leads taken: a start that fails after the lead was lost and taken again is not this one's. */
+  private terms = 0;
   private readonly retryMs: number;
   private readonly checkMs: number;
   /**
@@ -204,13 +206,14 @@ class PgLeadership implements Leadership {
       else if (row?.got) {
         this.leader = true;
         this.standingBy = false;
+        const term = ++this.terms;
         this.opts.logger.info("leading: running background work");
         this.later(this.checkMs, () => this.check());
         const started = await this.onLead().then(
           () => true,
           (err: unknown) => (this.opts.logger.error({ err }, "starting the background work failed; giving the lead up"), false),
         );
-        if (started || !this.leader || this.stopped) return; // lost meanwhile: lost() already stood by
+        if (started || !this.leader || this.stopped || term !== this.terms) return; // lost meanwhile: lost() stood by
         // A lead running nothing must not keep the lock: stop what did start, let the other process
         // take it, try again at the next retry.
         this.leader = false;
