@@ -48,14 +48,34 @@ export class LeaderWork<C extends Context> {
 
   constructor(private readonly p: LeaderParts<C>) {}
 
-  readonly lead = async (): Promise<void> => {
+  /**
+   * Moves on at every lead() and lose(): a start that sees it moved stops starting (the lose() queued
+   * behind it stops what it did start). Transitions run one after another, so a lose() still waiting
+   * on the watcher cannot stop parts of the lead that came back meanwhile.
+   */
+  private generation = 0;
+  private transition: Promise<void> = Promise.resolve();
+
+  private serially(step: () => Promise<void>): Promise<void> {
+    const run = this.transition.then(step);
+    this.transition = run.catch(() => undefined);
+    return run;
+  }
+
+  readonly lead = (): Promise<void> => {
+    const gen = ++this.generation;
+    return this.serially(() => this.start(gen));
+  };
+
+  private async start(gen: number): Promise<void> {
     const p = this.p;
-    if (p.stopping()) return;
+    const current = () => gen === this.generation && !p.stopping();
+    if (!current()) return;
     await p.recover();
-    if (p.stopping()) return;
+    if (!current()) return;
     p.alerts.start();
     if (await p.broadcaster.resume()) p.logger.info("resumed an unfinished broadcast");
-    if (p.stopping()) return;
+    if (!current()) return;
     if (p.polling) {
       const runner = startPolling(p.bot, p.polling);
       this.runner = runner;
@@ -64,10 +84,11 @@ export class LeaderWork<C extends Context> {
       p.logger.info({ username: p.bot.botInfo.username }, "bot is polling for updates");
     }
     await p.watcher.start();
+    if (!current()) return;
     p.relink.start();
     p.dailySummary.start();
     this.lookForBroadcasts();
-  };
+  }
 
   /** A broadcast started on another process is delivered here (resume() is a no-op otherwise). */
   private lookForBroadcasts(): void {
@@ -79,14 +100,21 @@ export class LeaderWork<C extends Context> {
     }, BROADCAST_LOOK_MS);
   }
 
-  readonly lose = async (): Promise<void> => {
+  readonly lose = (): Promise<void> => {
+    ++this.generation;
+    return this.serially(() => this.stop());
+  };
+
+  private async stop(): Promise<void> {
     const p = this.p;
     this.look?.cancel();
     this.look = undefined;
-    if (this.runner?.isRunning()) await this.runner.stop();
-    await p.watcher.pause();
-    await Promise.all([p.relink.stop(), p.dailySummary.stop(), p.broadcaster.stop(), p.alerts.stop()]);
-  };
+    // The broadcast first: the new leader resumes it from the stored state, so every message sent
+    // here after the lock is gone may reach a chat twice.
+    const runner = this.runner?.isRunning() ? this.runner.stop() : undefined;
+    await Promise.all([p.broadcaster.stop(), runner, p.watcher.pause()]);
+    await Promise.all([p.relink.stop(), p.dailySummary.stop(), p.alerts.stop()]);
+  }
 }
 
 /**

@@ -101,7 +101,12 @@ export function createBot(token: string, deps: BotDeps, botConfig: BotConfig = {
   const shared = botConfig.shared;
   if (shared) {
     bot.use(async (ctx, next) => {
-      if (await shared.claimUpdate(ctx.update.update_id)) return next();
+      const claimed = await shared.claimUpdate(ctx.update.update_id).catch((err: unknown) => {
+        // Handled rather than dropped: the store-unavailable answer follows, and money actions refuse anyway.
+        deps.logger.warn({ err, update_id: ctx.update.update_id }, "could not claim the update; handling it here");
+        return true;
+      });
+      if (claimed) return next();
       deps.logger.debug({ update_id: ctx.update.update_id }, "update already handled (a resend); skipped");
     });
   }

@@ -12,7 +12,9 @@ import { pendingPrepaid, statusCalls } from "../watch/support.js";
 import { LocalShared } from "../../src/store/localShared.js";
 import { ManualClock } from "../../src/clock.js";
 import { TxEvents } from "../../src/domain/events.js";
-import { wireHints } from "../../src/leaderWork.js";
+import { LeaderWork, wireHints } from "../../src/leaderWork.js";
+import { PgShared } from "../../src/store/pg/shared.js";
+import { freshDatabase, hasPg, pgAdmin } from "../support/pg.js";
 import { silentLogger } from "../../src/logger.js";
 import type { StatusWatcher } from "../../src/watch/watcher.js";
 
@@ -197,5 +199,96 @@ describe("the shared rate counter unreachable", () => {
     const u = w.user({ languageCode: "en" });
     await u.sendCommand("help");
     expect(u.lastReply()).toContain("Help");
+  });
+});
+
+describe("LeaderWork: the lead changing while its work starts or stops", () => {
+  /** Parts that record which of them run; `hold` keeps one call waiting until released. */
+  function parts() {
+    const running = new Set<string>();
+    const order: string[] = [];
+    const holds = new Map<string, Promise<void>>();
+    const hold = (name: string) => {
+      let release!: () => void;
+      holds.set(name, new Promise<void>((r) => (release = r)));
+      return () => {
+        holds.delete(name);
+        release();
+      };
+    };
+    const step = (name: string, part: string, on: boolean) => async () => {
+      order.push(name);
+      await holds.get(name);
+      if (on) running.add(part);
+      else running.delete(part);
+    };
+    const sync = (part: string, on: boolean) => () => void (on ? running.add(part) : running.delete(part));
+    const work = new LeaderWork({
+      clock: new ManualClock(),
+      logger: silentLogger,
+      bot: undefined as never,
+      polling: undefined,
+      recover: step("recover", "recover", false),
+      alerts: { start: sync("alerts", true), stop: step("alerts.stop", "alerts", false) } as never,
+      broadcaster: { resume: step("broadcaster.resume", "broadcaster", true), stop: step("broadcaster.stop", "broadcaster", false) } as never,
+      watcher: { start: step("watcher.start", "watcher", true), pause: step("watcher.pause", "watcher", false) } as never,
+      relink: { start: sync("relink", true), stop: step("relink.stop", "relink", false) } as never,
+      dailySummary: { start: sync("daily", true), stop: step("daily.stop", "daily", false) } as never,
+      stopping: () => false,
+      pollingFailed: () => undefined,
+    });
+    return { work, running, order, hold };
+  }
+  const ALL = ["alerts", "broadcaster", "daily", "relink", "watcher"];
+
+  it("lost while the start-up still reads the store: nothing runs afterwards", async () => {
+    const { work, running, hold } = parts();
+    const release = hold("recover");
+    const leading = work.lead();
+    const losing = work.lose();
+    release();
+    await Promise.all([leading, losing]);
+    expect([...running]).toEqual([]);
+  });
+
+  it("back while the previous stop still waits: the new lead's work all keeps running", async () => {
+    const { work, running, hold } = parts();
+    await work.lead();
+    const release = hold("watcher.pause");
+    const losing = work.lose();
+    const leading = work.lead();
+    release();
+    await Promise.all([losing, leading]);
+    expect([...running].sort()).toEqual(ALL);
+  });
+
+  it("lost: the broadcast stops without waiting for the watcher to pause", async () => {
+    const { work, running, order, hold } = parts();
+    await work.lead();
+    const release = hold("watcher.pause");
+    const losing = work.lose();
+    await vi.waitFor(() => expect(order).toContain("broadcaster.stop"), { timeout: 1_000, interval: 1 });
+    expect(running.has("broadcaster")).toBe(false);
+    release();
+    await losing;
+    expect([...running]).toEqual([]);
+  });
+});
+
+describe.skipIf(!hasPg)("the shared database unreachable (PgShared)", () => {
+  it("the user is told the storage has a problem rather than nothing at all", async () => {
+    const url = await freshDatabase();
+    const w = await makeWorld({ shared: (clock) => PgShared.open(url, { clock, logger: silentLogger }), env: { STORE_URL: url } });
+    worlds.push(w);
+    const u = await w.linkedUser({ languageCode: "en" });
+    await u.sendCommand("topup", "S10 081234567890");
+    const name = new URL(url).pathname.slice(1); // the store and Shared both on this database
+    await pgAdmin(async (sql) => {
+      await sql.unsafe(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
+      await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = ${name}`;
+    });
+    await u.pressButton(/Confirm/);
+    expect(u.replies().join("\n") + String(w.fake.lastCall("answerCallbackQuery")?.payload.text)).toMatch(/storage has a problem|Nothing was sent/);
+    expect(w.sandbox.calls("/transaksi/create")).toHaveLength(0);
   });
 });

@@ -142,3 +142,23 @@ describe.skipIf(!hasPg)("PgShared and the store's migrations", () => {
     await a.close();
   });
 });
+
+describe.skipIf(!hasPg)("PgShared: a lead whose start-up work fails", () => {
+  it("stops what it started, gives the lock up, and the other process takes over", async () => {
+    const { a, b, clock } = await two();
+    const log: string[] = [];
+    a.leadership().run(
+      async () => {
+        log.push("a starts");
+        throw new Error("database hiccup while reading open transactions");
+      },
+      async () => void log.push("a stops"),
+    );
+    await until(() => log.includes("a stops"), "a stops what it started");
+    b.leadership().run(async () => void log.push("b leads"), async () => {});
+    for (let i = 0; i < 50 && !b.leadership().isLeader(); i++) await clock.advance(1_000);
+    await until(() => b.leadership().isLeader(), "b leads");
+    expect(a.leadership().isLeader()).toBe(false);
+    expect(log).toContain("b leads");
+  });
+});

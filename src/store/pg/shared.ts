@@ -50,7 +50,9 @@ export class PgShared implements Shared {
   }
 
   static async open(url: string, opts: PgSharedOptions): Promise<PgShared> {
-    const sql = postgres(url, { max: 4, onnotice: () => undefined });
+    // connect_timeout: with the database gone each update is answered ("storage has a problem") in
+    // seconds rather than after the client's 30 s default.
+    const sql = postgres(url, { max: 4, connect_timeout: 5, onnotice: () => undefined });
     try {
       await migrate(sql);
       const shared = new PgShared(url, sql, opts);
@@ -141,6 +143,8 @@ class PgLeadership implements Leadership {
   private onLose: () => Promise<void> = async () => {};
   private lastPrune = 0;
   private standingBy = false;
+  /** Counts leads taken: a start that fails after the lead was lost and taken again is not this one's. */
+  private terms = 0;
   private readonly retryMs: number;
   private readonly checkMs: number;
   /**
@@ -202,9 +206,22 @@ class PgLeadership implements Leadership {
       else if (row?.got) {
         this.leader = true;
         this.standingBy = false;
+        const term = ++this.terms;
         this.opts.logger.info("leading: running background work");
         this.later(this.checkMs, () => this.check());
-        await this.onLead().catch((err: unknown) => this.opts.logger.error({ err }, "starting the background work failed"));
+        const started = await this.onLead().then(
+          () => true,
+          (err: unknown) => (this.opts.logger.error({ err }, "starting the background work failed; giving the lead up"), false),
+        );
+        if (started || !this.leader || this.stopped || term !== this.terms) return; // lost meanwhile: lost() stood by
+        // A lead running nothing must not keep the lock: stop what did start, let the other process
+        // take it, try again at the next retry.
+        this.leader = false;
+        this.standingBy = true;
+        this.timer?.cancel();
+        await this.onLose().catch((e: unknown) => this.opts.logger.error({ err: e }, "stopping the background work failed"));
+        await this.sql`SELECT pg_advisory_unlock(${LEADER_LOCK_KEY})`.catch(() => undefined);
+        this.later(this.retryMs, () => this.attempt());
         return;
       } else if (!this.standingBy) {
         this.standingBy = true;
