@@ -10,6 +10,8 @@ import { NoticeProtocol } from "../../src/watch/announce.js";
 import type { Notifier } from "../../src/watch/notify.js";
 import { freshDatabase, hasPg } from "../support/pg.js";
 import { openStore, tempDir } from "../store/helpers.js";
+import { makeWorld, type World } from "../support/world.js";
+import { pendingPrepaid } from "./support.js";
 
 const opened: Store[] = [];
 afterEach(async () => {
@@ -96,5 +98,34 @@ describe.each(places)("two watchers announce the same change: $name", ({ open, s
     await new NoticeProtocol(s1, notifier, silentLogger).announce(cur1, "failed", {}, "failed");
     await new NoticeProtocol(s2, notifier, silentLogger).announce(cur2, "failed", {}, "failed");
     expect(sent).toBe(1);
+  });
+});
+
+describe("a transaction event on a standby while the leader is sending its notice", () => {
+  let w: World | undefined;
+  afterEach(async () => {
+    await w?.close();
+    w = undefined;
+  });
+
+  it("does not clear the leader's announcing mark: the outcome is still recorded after the notice", async () => {
+    w = await makeWorld({ watcher: true });
+    const world = w;
+    const u = await w.linkedUser();
+    const tx = await pendingPrepaid(w, u.chatId, "081234567890");
+    const cur = (await w.store.getTx(tx.refId))!;
+    let sent = 0;
+    const notifier = {
+      // While the leader's notice is on its way, the same transaction's event reaches a watcher (trackNow).
+      deliver: async () => {
+        world.watcher!.track(cur);
+        await world.watcher!.whenIdle();
+        sent++;
+        return "sent";
+      },
+    } as unknown as Notifier;
+    await new NoticeProtocol(w.store, notifier, silentLogger).announce(cur, "success", {}, "success");
+    expect(sent).toBe(1);
+    expect(await w.store.getTx(tx.refId)).toMatchObject({ status: "success", watch: { notified: "success" } });
   });
 });
