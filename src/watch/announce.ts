@@ -62,7 +62,9 @@ export class NoticeProtocol {
     // Claimed only if the mark is still as read: another watcher (a hand-over overlap, another
     // process) that read the same record loses here, also when the status stays the same.
     const claim = (w.claim ?? 0) + 1;
-    const mine = (c: Readonly<TxRecord>) => watchOf(c).claim === claim;
+    // Ours unless a later claim was made; a stale write of the watch state (lower claim) does not
+    // stop the outcome from being recorded.
+    const mine = (c: Readonly<TxRecord>) => (watchOf(c).claim ?? 0) <= claim;
     const marked = await store.transitionTx(
       refId,
       [cur.status],
