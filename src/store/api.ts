@@ -6,8 +6,8 @@
  *
  * Guarantees both stores keep (test/store/contract.test.ts runs the same suite against each):
  * - Records handed out are deeply frozen snapshots; change them only through these methods.
- * - `transitionTx` is a compare-and-set on the status: of two racing calls from the same status, on one
- *   process or two, exactly one wins and the other gets `undefined`.
+ * - `transitionTx` is a compare-and-set on the status (and on its optional guard `when`): of two racing
+ *   calls from the same status, on one process or two, exactly one wins and the other gets `undefined`.
  * - A change is durable once `flush()` resolves after it (PgStore: once its own call resolved).
  *   Money code awaits `flush()` after saving a reference id and before calling the provider.
  * - Api keys are encrypted with a key derived from the store secret before they reach any file or
@@ -92,9 +92,16 @@ export interface Store {
   updateTx(refId: string, patch: TxPatch): Promise<Readonly<TxRecord>>;
   /**
    * Compare-and-set: applies `patch` only if the current status is one of `from`, else resolves
-   * undefined (also when the refId is unknown).
+   * undefined (also when the refId is unknown). `when`, if given, must also hold on the current
+   * record; it is checked inside the compare-and-set (re-checked on every retry), so a caller can
+   * claim a record "only if it is still as I read it".
    */
-  transitionTx(refId: string, from: readonly TxStatus[], patch: TxPatch): Promise<Readonly<TxRecord> | undefined>;
+  transitionTx(
+    refId: string,
+    from: readonly TxStatus[],
+    patch: TxPatch,
+    when?: (current: Readonly<TxRecord>) => boolean,
+  ): Promise<Readonly<TxRecord> | undefined>;
   /** A chat's recent transaction (open ones always) by our refId, then the provider's id; cheap. */
   findHotTx(chatId: number, id: string): Promise<Readonly<TxRecord> | undefined>;
   /** A chat's transaction by our refId or the provider's id, however old. */

@@ -118,6 +118,8 @@ export const WatchStateSchema = z.object({
   gaveUp: z.optional(z.boolean()),
   /** The watcher's crash-safe marker of a notice being sent (watcher.ts NoticeKind). */
   announcing: optText,
+  /** Counts "announcing" marks: a watcher claims the mark only if it is unchanged since it read it. */
+  claim: z.optional(z.number()),
   /** A notice the chat could not get because it had blocked the bot; sent when the chat comes back. */
   owed: optText,
 });

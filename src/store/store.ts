@@ -515,10 +515,16 @@ export class FileStore implements Store {
    * between them), so two handlers racing on the same Confirm cannot both win: the first moves
    * draft -> sending, the second sees "sending".
    */
-  async transitionTx(refId: string, from: readonly TxStatus[], patch: TxPatch): Promise<Readonly<TxRecord> | undefined> {
+  async transitionTx(
+    refId: string,
+    from: readonly TxStatus[],
+    patch: TxPatch,
+    when?: (current: Readonly<TxRecord>) => boolean,
+  ): Promise<Readonly<TxRecord> | undefined> {
     this.assertOpen();
     const old = this.tx(refId);
-    if (!old || !from.includes(old.status)) return undefined;
+    // Checked and applied in one synchronous turn: nothing else writes in between.
+    if (!old || !from.includes(old.status) || (when && !when(old))) return undefined;
     return this.applyTx(old, patch);
   }
 

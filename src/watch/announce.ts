@@ -59,7 +59,18 @@ export class NoticeProtocol {
     const mayHaveBeenSent = w.announcing === notice;
     const startedAt = this.clock?.now();
 
-    const marked = await store.transitionTx(refId, [cur.status], { ...fields, watch: { ...w, announcing: notice } as Watch });
+    // Claimed only if the mark is still as read: another watcher (a hand-over overlap, another
+    // process) that read the same record loses here, also when the status stays the same.
+    const claim = (w.claim ?? 0) + 1;
+    // Ours unless a later claim was made; a stale write of the watch state (lower claim) does not
+    // stop the outcome from being recorded.
+    const mine = (c: Readonly<TxRecord>) => (watchOf(c).claim ?? 0) <= claim;
+    const marked = await store.transitionTx(
+      refId,
+      [cur.status],
+      { ...fields, watch: { ...w, announcing: notice, claim } as Watch },
+      (c) => watchOf(c).announcing === w.announcing && watchOf(c).claim === w.claim,
+    );
     if (!marked) return true; // changed by someone else meanwhile: theirs stands
     await store.flush();
 
@@ -75,7 +86,7 @@ export class NoticeProtocol {
     if (delivery === "rate-limited") {
       // Known not sent (429): the marker goes back to what it was, so the retry sends normally.
       const now = await store.getTx(refId);
-      if (now) await store.transitionTx(refId, [cur.status], { watch: { ...watchOf(now), announcing: w.announcing } as Watch });
+      if (now) await store.transitionTx(refId, [cur.status], { watch: { ...watchOf(now), announcing: w.announcing } as Watch }, mine);
       return false;
     }
     if (delivery === "blocked") {
@@ -92,7 +103,7 @@ export class NoticeProtocol {
     const { announcing: _done, ...rest } = watchOf(latest);
     const patch: TxPatch =
       notice === "gaveup" ? { watch: { ...rest, gaveUp: true } } : { status: next, watch: { ...rest, notified: next } };
-    await store.transitionTx(refId, [cur.status], patch);
+    await store.transitionTx(refId, [cur.status], patch, mine);
     await store.flush();
     return true;
   }

@@ -237,7 +237,15 @@ export class StatusWatcher {
       const now = this.deps.clock.now();
       const at = await this.callbackDue(current, now) ?? now + this.options.firstCheckMs;
       // The engine has just shown this status (receipt or "outcome unknown"): it counts as told.
-      await this.deps.store.updateTx(tx.refId, { watch: { nextCheckAt: at, attempts: 0, notified: current.status } });
+      // Written only if the watch state is still as read: a watcher elsewhere (the leader) may be
+      // sending a notice right now, and its "announcing" mark must survive (announce.ts).
+      const claim = watchOf(current).claim;
+      await this.deps.store.transitionTx(
+        tx.refId,
+        [current.status],
+        { watch: { nextCheckAt: at, attempts: 0, notified: current.status, ...(claim !== undefined ? { claim } : {}) } },
+        (c) => !watchOf(c).announcing && watchOf(c).claim === claim,
+      );
       // Standing by: the leader's watcher schedules it (app.ts sends it the hint).
       if (!this.paused) this.schedule(tx.refId, at);
     } catch (err) {

@@ -229,6 +229,49 @@ describe.each(stores)("Store contract: $name", ({ place, skip, name }) => {
     expect(await a.getChat(1)).toMatchObject({ lang: "id", shopName: "A", shopFooter: "B" });
   });
 
+  it.skipIf(skip)("transitionTx with a guard: applies only while the guard holds on the current record", async () => {
+    const s = await (await place()).open({ clock: new ManualClock() });
+    await s.createTx(tx("R1", 1, { message: "as read" }));
+    const seen: (string | undefined)[] = [];
+    const stillAsRead = (c: { message?: string }) => (seen.push(c.message), c.message === "as read");
+    expect((await s.transitionTx("R1", ["draft"], { message: "mine" }, stillAsRead))?.message).toBe("mine");
+    // Same status, but the record changed since it was read: refused, nothing written.
+    expect(await s.transitionTx("R1", ["draft"], { message: "late" }, stillAsRead)).toBeUndefined();
+    expect((await s.getTx("R1"))?.message).toBe("mine");
+    expect(seen).toEqual(["as read", "mine"]);
+    // The guard never rescues a status that does not match.
+    expect(await s.transitionTx("R1", ["sending"], { message: "x" }, () => true)).toBeUndefined();
+  });
+
+  it.skipIf(skip)("transitionTx with a guard: of two racing claims of a record as read, exactly one wins", async () => {
+    const s = await (await place()).open({ clock: new ManualClock() });
+    await s.createTx(tx("R1"));
+    const unclaimed = (c: { message?: string }) => c.message === undefined;
+    const results = await Promise.all([
+      s.transitionTx("R1", ["draft"], { message: "a" }, unclaimed),
+      s.transitionTx("R1", ["draft"], { message: "b" }, unclaimed),
+    ]);
+    expect(results.filter((r) => r !== undefined)).toHaveLength(1);
+    expect((await s.getTx("R1"))?.message).toBe(results.find((r) => r !== undefined)!.message);
+  });
+
+  it.skipIf(skip || name !== "PgStore")("transitionTx with a guard: two processes claiming the same record (status unchanged) — one wins", async () => {
+    const p = await place();
+    const clock = new ManualClock();
+    const [a, b] = await Promise.all([p.open({ clock }), p.open({ clock })]);
+    for (let i = 0; i < 20; i++) await a.createTx(tx(`R${i}`, 1, { status: "pending" }));
+    const unclaimed = (c: { message?: string }) => c.message === undefined;
+    for (let i = 0; i < 20; i++) {
+      // Both keep the status: only the guard (re-checked after a lost version race) tells them apart.
+      const both = await Promise.all([
+        a.transitionTx(`R${i}`, ["pending"], { message: "a" }, unclaimed),
+        b.transitionTx(`R${i}`, ["pending"], { message: "b" }, unclaimed),
+      ]);
+      expect(both.filter((r) => r !== undefined)).toHaveLength(1);
+      expect((await b.getTx(`R${i}`))?.message).toBe(both.find((r) => r !== undefined)!.message);
+    }
+  });
+
   it.skipIf(skip)("history: pages newest first by (createdAt, refId), across months, the same after reopen", async () => {
     const p = await place();
     // Records made 20 days apart from Oct 2025; 'now' is Jan 2026, so the file store archives the old ones.

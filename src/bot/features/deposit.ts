@@ -214,16 +214,30 @@ async function releaseDeposit(ctx: BotContext, refId: string): Promise<void> {
     await ctx.answerCallbackQuery({ text: ctx.t("deposit-release-already"), show_alert: true });
     return;
   }
-  // Check-and-set: a tap meanwhile is refused by `releasing`, a later one finds "sending" above.
-  await store.updateTx(refId, { detail: { ...tx.detail, instant: "sending" } });
+  // Compare-and-set in the store: of two taps (on this process or another behind the load
+  // balancer) only one marks "sending" and calls the provider; the other is told it was asked.
+  const unclaimed = (c: Readonly<TxRecord>) => c.kind === "deposit" && c.detail?.instant === undefined;
+  const claimed = await store.transitionTx(refId, ["processing"], { detail: { ...tx.detail, instant: "sending" } }, unclaimed);
+  if (!claimed) {
+    await ctx.answerCallbackQuery({ text: ctx.t("deposit-release-already"), show_alert: true });
+    return;
+  }
   await store.flush();
   // Past the check-and-set, a Telegram hiccup must not leave the release marked "sending" but never sent.
   await ctx.answerCallbackQuery({ text: ctx.t("confirm-sending") }).catch(() => undefined);
   await ctx.editMessageReplyMarkup().catch(() => undefined);
 
-  const record = async (patch: TxPatch & { detail?: DepositDetail }, instant: DepositDetail["instant"]) => {
-    const latest = (await store.getTx(refId))!;
-    return await store.updateTx(refId, { ...patch, detail: { ...detailOf(latest, "deposit"), ...patch.detail, instant } });
+  // Records this release's outcome only over our own "sending" mark, whatever the status became
+  // meanwhile (the watcher): a result recorded otherwise is never overwritten.
+  const record = async (patch: TxPatch & { detail?: DepositDetail }, instant: DepositDetail["instant"]): Promise<TxRecord> => {
+    for (;;) {
+      const latest = (await store.getTx(refId))!;
+      if (detailOf(latest, "deposit").instant !== "sending") return latest;
+      const ours = (c: Readonly<TxRecord>) => c.kind === "deposit" && c.detail?.instant === "sending";
+      const next = { ...patch, detail: { ...detailOf(latest, "deposit"), ...patch.detail, instant } };
+      const saved = await store.transitionTx(refId, [latest.status], next, ours);
+      if (saved) return saved;
+    }
   };
   let result: TxRecord;
   try {

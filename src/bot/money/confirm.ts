@@ -249,14 +249,14 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
       await ctx.answerCallbackQuery({ text: ctx.t("button-expired") });
       return;
     }
-    // Check-and-set right after the read (one chat's updates run in turn): a double tap finds the
-    // mark and makes no second draft.
-    if (tx.retriedAs) {
+    // Compare-and-set in the store: of a double tap (on one process or two behind the load
+    // balancer) only one marks `retriedAs` and makes the new draft.
+    const newRef = newRefId(kind.kind, ctx.deps.clock.now());
+    const unmarked = (c: Readonly<TxRecord>) => c.retriedAs === undefined;
+    if (tx.retriedAs || !(await ctx.deps.store.transitionTx(refId, [tx.status], { retriedAs: newRef }, unmarked))) {
       await ctx.answerCallbackQuery({ text: ctx.t("retry-already") });
       return;
     }
-    const newRef = newRefId(kind.kind, ctx.deps.clock.now());
-    await ctx.deps.store.updateTx(refId, { retriedAs: newRef });
     await ctx.answerCallbackQuery();
     await ctx.editMessageReplyMarkup().catch(() => undefined);
     let made = false;
@@ -275,7 +275,7 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
       await ctx.reply(upstreamErrorText(ctx, err));
     } finally {
       // No new draft came of it: the button may be pressed again.
-      if (!made) await ctx.deps.store.updateTx(refId, { retriedAs: undefined });
+      if (!made) await ctx.deps.store.transitionTx(refId, [tx.status], { retriedAs: undefined }, (c) => c.retriedAs === newRef);
     }
   });
   return c;

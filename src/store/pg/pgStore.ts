@@ -365,8 +365,14 @@ export class PgStore implements Store {
     return rec;
   }
 
-  transitionTx(refId: string, from: readonly TxStatus[], patch: TxPatch): Promise<Readonly<TxRecord> | undefined> {
-    return this.changeTx(refId, (old) => (from.includes(old.status) ? patch : undefined));
+  transitionTx(
+    refId: string,
+    from: readonly TxStatus[],
+    patch: TxPatch,
+    when?: (current: Readonly<TxRecord>) => boolean,
+  ): Promise<Readonly<TxRecord> | undefined> {
+    // Asked on every read of the version loop: a lost race re-checks the guard on the newer record.
+    return this.changeTx(refId, (old) => (from.includes(old.status) && (!when || when(old)) ? patch : undefined));
   }
 
   /**

@@ -1,0 +1,106 @@
+import type { Update } from "grammy/types";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { ManualClock } from "../../src/clock.js";
+import { freshDatabase, hasPg } from "../support/pg.js";
+import type { TxRecord } from "../../src/store/types.js";
+import type { World } from "../support/world.js";
+
+const worlds: World[] = [];
+afterEach(async () => {
+  for (const x of worlds.splice(0)) await x.close().catch(() => undefined);
+});
+
+/** Two app processes (each its own copy of every module, as a second process has), one database and provider. */
+async function twoProcesses(): Promise<[World, World]> {
+  const url = await freshDatabase();
+  // Process A
+  const modA = await import("../support/world.js");
+  const { PgShared: PgSharedA } = await import("../../src/store/pg/shared.js");
+  const { silentLogger } = await import("../../src/logger.js");
+  const a = await modA.makeWorld({ shared: (c: ManualClock) => PgSharedA.open(url, { clock: c, logger: silentLogger }), env: { STORE_URL: url } });
+  worlds.push(a);
+  // Process B: its own copy of every module (as a second process has), same database and provider.
+  vi.resetModules();
+  const modB = await import("../support/world.js");
+  const { PgShared: PgSharedB } = await import("../../src/store/pg/shared.js");
+  const b = await modB.makeWorld({ shared: (c: ManualClock) => PgSharedB.open(url, { clock: c, logger: silentLogger }), env: { STORE_URL: url, UPSTREAM_BASE_URL: a.sandbox.url } });
+  worlds.push(b);
+  for (let i = 0; i < 10_000; i++) b.fake.nextUpdateId();
+  return [a, b];
+
+}
+
+/** Both taps read the record before either writes its mark (a barrier makes the interleaving certain). */
+function bothReadFirst(worlds: World[], refId: string, unmarked: (rec: TxRecord) => boolean): void {
+  let arrived = 0;
+  let open!: () => void;
+  const barrier = new Promise<void>((r) => (open = r));
+  for (const st of worlds.map((x) => x.store)) {
+    const orig = st.getTx.bind(st);
+    (st as { getTx: unknown }).getTx = async (ref: string) => {
+      const rec = await orig(ref);
+      if (ref === refId && rec && unmarked(rec) && arrived < 2) {
+        if (++arrived === 2) open();
+        await barrier;
+      }
+      return rec;
+    };
+  }
+}
+
+/**
+ * Behind a load balancer the two taps of a double tap on "release now" reach two processes (one
+ * PostgreSQL). Each process has its own copy of every module, so an in-process guard cannot help.
+ */
+describe.skipIf(!hasPg)("deposit instant release pressed on two processes", () => {
+  it("the provider is asked to release once, the record keeps the winner's result, the other tap is told it is already done", async () => {
+    const [a, b] = await twoProcesses();
+    const u = await a.linkedUser({ languageCode: "id" });
+    await u.sendCommand("deposit");
+    for (let page = 0; page < 5 && !u.findButton(/^QRIS · /); page++) await u.pressButton(/Berikutnya|Next/);
+    await u.pressButton(/^QRIS · /);
+    await u.sendText("50000");
+    await u.pressButton("✅ Konfirmasi");
+    const tx = (await a.store.listTxByChat(u.chatId)).items[0]!;
+    a.sandbox.payDeposit(tx.upstreamId!);
+    const press = (data: string, updateId: number): Update =>
+      ({
+        update_id: updateId,
+        callback_query: { id: `${u.user.id}${Math.floor(Math.random() * 1e6)}`, from: u.user, message: a.fake.message(u.chatId, tx.messageId!)!.message, chat_instance: "1", data },
+      }) as Update;
+    await u.deliver(press(`dp:i:${tx.refId}`, a.fake.nextUpdateId()));
+    expect(u.lastReply()).toContain("Cairkan deposit sekarang?");
+    const first = u.callbackUpdate("⚡ Ya, cairkan");
+    const second = u.callbackUpdate("⚡ Ya, cairkan");
+    second.update_id = first.update_id + 5000;
+    // The double tap: each tap reaches another process behind the load balancer.
+    bothReadFirst([a, b], tx.refId, (rec) => rec.kind === "deposit" && rec.detail?.instant === undefined);
+    await Promise.all([a.bot.handleUpdate(first), b.bot.handleUpdate(second)]);
+    const released = a.sandbox.calls("/deposit/instant").filter((c) => c.body.action === "true");
+    const final = (await a.store.getTx(tx.refId))!;
+    expect(released).toHaveLength(1);
+    expect(final.detail).toMatchObject({ instant: "done" });
+    const alerts = [...a.fake.callsOf("answerCallbackQuery"), ...b.fake.callsOf("answerCallbackQuery")].map((c) => String(c.payload.text));
+    expect(alerts.some((t) => /sudah/i.test(t))).toBe(true);
+  });
+
+  it("Try again tapped on two processes makes one new draft (so one confirm screen, one possible create)", async () => {
+    const [a, b] = await twoProcesses();
+    const u = await a.linkedUser({ languageCode: "en" });
+    await u.sendCommand("topup", "S10 081234567890");
+    a.sandbox.setBalance(a.demoKey, 0); // the provider itself refuses
+    await u.pressButton("✅ Confirm");
+    expect(u.buttons()).toContain("🔁 Try again");
+    a.sandbox.setBalance(a.demoKey, 1_000_000);
+    const refused = (await a.store.listTxByChat(u.chatId)).items[0]!;
+    const first = u.callbackUpdate("🔁 Try again");
+    const second = u.callbackUpdate("🔁 Try again");
+    second.update_id = first.update_id + 5000;
+    bothReadFirst([a, b], refused.refId, (rec) => rec.retriedAs === undefined);
+    await Promise.all([a.bot.handleUpdate(first), b.bot.handleUpdate(second)]);
+    const drafts = (await a.store.listTxByChat(u.chatId)).items.filter((t) => t.status === "draft");
+    expect(drafts).toHaveLength(1);
+    const answers = [...a.fake.callsOf("answerCallbackQuery"), ...b.fake.callsOf("answerCallbackQuery")].map((c) => String(c.payload.text ?? ""));
+    expect(answers.join(" ")).toContain("already");
+  });
+});
