@@ -101,6 +101,8 @@ export class StatusWatcher {
   private readonly waiters = new Map<string, ((outcome: CheckOutcome | undefined) => void)[]>();
   private readonly protocol: NoticeProtocol;
   private readonly running = new Set<Promise<void>>();
+  /** Due ids taken from the schedule whose record is being read before they are queued (tick). */
+  private readonly placing = new Set<string>();
   private readonly limiter: KeyedLimiter;
   private inflight = 0;
   private started = false;
@@ -201,7 +203,7 @@ export class StatusWatcher {
    */
   private adoptTx(tx: TxRecord, sooner = false): void {
     const w = watchOf(tx);
-    if ((w.gaveUp && !w.announcing) || this.queued.has(tx.refId) || this.dropped.has(tx.refId)) return;
+    if ((w.gaveUp && !w.announcing) || this.queued.has(tx.refId) || this.placing.has(tx.refId) || this.dropped.has(tx.refId)) return;
     const at = w.announcing ? this.deps.clock.now() : tx.watch ? w.nextCheckAt : this.initialDue(tx);
     const due = this.due.at(tx.refId);
     if (due !== undefined && (!sooner || due <= at)) return;
@@ -358,13 +360,18 @@ export class StatusWatcher {
 
   private async tick(now: number): Promise<void> {
     if (this.stopped) return;
-    for (const refId of this.due.takeDue(now)) {
+    const taken = this.due.takeDue(now);
+    // Out of the schedule and not queued yet while the store is read: the rescan must not adopt them again.
+    for (const refId of taken) this.placing.add(refId);
+    for (const refId of taken) {
       try {
         await this.enqueue(refId);
       } catch (err) {
         // The store could not be read: keep the transaction watched, a little later.
         this.deps.logger.error({ err, refId }, "could not queue a status check");
         this.schedule(refId, now + this.options.maxIntervalMs);
+      } finally {
+        this.placing.delete(refId);
       }
     }
     if (this.stopped) return;
