@@ -26,8 +26,25 @@ export default defineConfig({
               test: {
                 name: "postgres",
                 include: ON_BOTH_STORES,
-                // Processes started by the tests themselves, and file-store-only rooms, stay in "files".
-                exclude: ["test/bot/process*.test.ts", "test/bot/failover.test.ts", "test/server/dataLock.test.ts"],
+                exclude: [
+                  // Processes started by the tests themselves, and file-store-only rooms, stay in "files".
+                  "test/bot/process*.test.ts",
+                  "test/bot/failover.test.ts",
+                  "test/server/dataLock.test.ts",
+                  // These open their own PostgreSQL databases in "files" already.
+                  "test/bot/twoProcesses.test.ts",
+                  "test/bot/acrossProcesses.test.ts",
+                  "test/bot/leadership.test.ts",
+                  "test/flows/two-process-taps.test.ts",
+                  "test/watch/announce-race.test.ts",
+                  // Load, timing and rendering tests that do not use the store differently (CI time).
+                  "test/flows/flood.test.ts",
+                  "test/flows/hung.test.ts",
+                  "test/watch/limits.test.ts",
+                  "test/flows/receipt.test.ts",
+                  "test/flows/words.test.ts",
+                  "test/bot/commands.test.ts",
+                ],
                 env: { TEST_STORE: "postgres" },
               },
             },
