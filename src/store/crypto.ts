@@ -87,3 +87,30 @@ export function maskKey(key: string): string {
   if (chars.length >= 4) return `${chars[0]}…${chars[chars.length - 1]}`;
   return "…";
 }
+
+/**
+ * Decrypted api keys, in memory only (never written), keyed by the ciphertext they came from so a
+ * replaced key is never served. Decrypting on every update was the largest cost of a cached page
+ * (bench/results.md). Both stores keep one.
+ */
+export class DecryptedKeys {
+  private readonly byChat = new Map<number, { enc: string; key: string }>();
+
+  /** The key in `enc`, or undefined when it does not decrypt under `key` (a wrong secret). */
+  read(key: Buffer, chatId: number, enc: string): string | undefined {
+    const cached = this.byChat.get(chatId);
+    if (cached?.enc === enc) return cached.key;
+    const plain = decrypt(key, enc, keyAad(chatId));
+    if (plain !== undefined) this.byChat.set(chatId, { enc, key: plain });
+    return plain;
+  }
+
+  forget(chatId: number): void {
+    this.byChat.delete(chatId);
+  }
+}
+
+/** The additional data an api key is sealed with: a ciphertext moved to another chat does not open. */
+export function keyAad(chatId: number): string {
+  return `chat:${chatId}`;
+}

@@ -35,7 +35,7 @@
 import { chmod, mkdir, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { systemClock, type Clock, type TimerHandle } from "../clock.js";
-import { decrypt, deriveKey, encrypt, keyCheck, keyCheckMatches, maskKey } from "./crypto.js";
+import { decrypt, DecryptedKeys, deriveKey, encrypt, keyAad, keyCheck, keyCheckMatches, maskKey } from "./crypto.js";
 import {
   ApiKeyDecryptError,
   DuplicateTxError,
@@ -120,8 +120,7 @@ export class FileStore implements Store {
   private readonly byUpstream = new Map<string, string>();
   private readonly byCallbackToken = new Map<string, number>();
   private readonly kv = new Map<string, unknown>();
-  /** Decrypted api keys, in memory only (never written), with the ciphertext they came from. */
-  private readonly decrypted = new Map<number, { enc: string; key: string }>();
+  private readonly decrypted = new DecryptedKeys();
   /** The api-key encryption key; set by open() once derived (reading the files does not need it). */
   private key: Buffer = Buffer.alloc(0);
   private readonly flusher: Flusher;
@@ -366,7 +365,7 @@ export class FileStore implements Store {
     const lost: number[] = [];
     for (const chat of [...this.eachChat()]) {
       if (chat.apiKeyEnc === undefined || decrypt(this.key, chat.apiKeyEnc, keyAad(chat.chatId)) !== undefined) continue;
-      this.decrypted.delete(chat.chatId);
+      this.decrypted.forget(chat.chatId);
       this.putChat(chat.chatId, { apiKeyEnc: undefined, keyMask: undefined, linkedAt: undefined, keyLost: true, awaitingKey: true });
       lost.push(chat.chatId);
     }
@@ -438,19 +437,14 @@ export class FileStore implements Store {
   async getApiKey(chatId: number): Promise<string | undefined> {
     const enc = this.chat(chatId)?.apiKeyEnc;
     if (enc === undefined) return undefined;
-    // Decrypting on every update was the largest cost of a cached page (bench/results.md). Keys are
-    // kept decrypted in memory only, keyed by their ciphertext so a replaced key is never served.
-    const cached = this.decrypted.get(chatId);
-    if (cached?.enc === enc) return cached.key;
-    const key = decrypt(this.key, enc, keyAad(chatId));
+    const key = this.decrypted.read(this.key, chatId, enc);
     if (key === undefined) throw new ApiKeyDecryptError(chatId);
-    this.decrypted.set(chatId, { enc, key });
     return key;
   }
 
   async clearApiKey(chatId: number): Promise<void> {
     this.assertOpen();
-    this.decrypted.delete(chatId);
+    this.decrypted.forget(chatId);
     if (this.chat(chatId)?.apiKeyEnc === undefined) return;
     this.putChat(chatId, { apiKeyEnc: undefined, keyMask: undefined, linkedAt: undefined });
   }
@@ -687,9 +681,6 @@ export class FileStore implements Store {
   }
 }
 
-function keyAad(chatId: number): string {
-  return `chat:${chatId}`;
-}
 
 function upstreamKey(chatId: number, upstreamId: string): string {
   return `${chatId}\u0000${upstreamId}`;

@@ -1,4 +1,7 @@
 /**
+ * Over 350 lines because starting, delivering, resuming and stopping share one saved cursor whose
+ * exactly-once rule (no chat sent twice across restarts and hand-overs) must hold across all of them.
+ *
  * Admin broadcast: one message (text, or a photo with caption) to every linked chat, delivered in
  * the background at a pace Telegram accepts, surviving restarts.
  *

@@ -1,4 +1,7 @@
 /**
+ * Over 350 lines because scheduling, lanes, checks and hand-overs share one set of queues whose
+ * invariants (an id scheduled, queued or in flight, never two at once) must hold across all of them.
+ *
  * The status watcher: polls every open transaction (pending, processing, unknown, sending) at
  * the provider until it ends, and tells its chat once about each change that matters.
  *

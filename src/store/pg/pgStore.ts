@@ -16,13 +16,13 @@
 import postgres, { type Sql } from "postgres";
 import { systemClock, type Clock, type TimerHandle } from "../../clock.js";
 import type { ChatPatch, NewTx, Store, StoreStats, TxPatch } from "../api.js";
-import { decrypt, deriveKey, encrypt, keyCheck, keyCheckMatches, maskKey } from "../crypto.js";
+import { decrypt, DecryptedKeys, deriveKey, encrypt, keyAad, keyCheck, keyCheckMatches, maskKey } from "../crypto.js";
 import { ApiKeyDecryptError, DuplicateTxError, StoreClosedError, StoreSecretMismatchError, UnknownTxError } from "../errors.js";
 import { deepFreeze, frozenCopy } from "../frozen.js";
 import { ChatRecordSchema, describeIssues, TxRecordSchema } from "../records.js";
 import { OPEN_STATUSES, type ChatRecord, type TxRecord, type TxStatus } from "../types.js";
 import { migrate, OPEN_STATUS_SQL } from "./migrations.js";
-import { chatRow, keyAad, txRow } from "./rows.js";
+import { chatRow, txRow } from "./rows.js";
 
 export interface PgStoreOptions {
   /** postgres:// URL; it may carry a password: never log it (maskUrl). */
@@ -72,8 +72,7 @@ export class PgStore implements Store {
   private healthy = true;
   private pingTimer: TimerHandle | undefined;
   private lastOpenCount = 0;
-  /** Decrypted api keys, in memory only, keyed by the ciphertext they came from (a replaced key is never served). */
-  private readonly decrypted = new Map<number, { enc: string; key: string }>();
+  private readonly decrypted = new DecryptedKeys();
   private readonly pingEveryMs: number;
 
   private readonly sql: Sql;
@@ -223,7 +222,7 @@ export class PgStore implements Store {
     const rows = await this.sql<{ data: ChatRecord }[]>`SELECT data FROM chats WHERE has_key ORDER BY chat_id`;
     for (const { data: chat } of rows) {
       if (chat.apiKeyEnc === undefined || decrypt(this.key, chat.apiKeyEnc, keyAad(chat.chatId)) !== undefined) continue;
-      this.decrypted.delete(chat.chatId);
+      this.decrypted.forget(chat.chatId);
       await this.putChat(chat.chatId, () => ({ apiKeyEnc: undefined, keyMask: undefined, linkedAt: undefined, keyLost: true, awaitingKey: true }));
       lost.push(chat.chatId);
     }
@@ -320,17 +319,14 @@ export class PgStore implements Store {
   async getApiKey(chatId: number): Promise<string | undefined> {
     const enc = (await this.getChat(chatId))?.apiKeyEnc;
     if (enc === undefined) return undefined;
-    const cached = this.decrypted.get(chatId);
-    if (cached?.enc === enc) return cached.key;
-    const key = decrypt(this.key, enc, keyAad(chatId));
+    const key = this.decrypted.read(this.key, chatId, enc);
     if (key === undefined) throw new ApiKeyDecryptError(chatId);
-    this.decrypted.set(chatId, { enc, key });
     return key;
   }
 
   async clearApiKey(chatId: number): Promise<void> {
     if (this.closed) throw new StoreClosedError();
-    this.decrypted.delete(chatId);
+    this.decrypted.forget(chatId);
     if ((await this.getChat(chatId))?.apiKeyEnc === undefined) return;
     await this.putChat(chatId, () => ({ apiKeyEnc: undefined, keyMask: undefined, linkedAt: undefined }));
   }

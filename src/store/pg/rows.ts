@@ -50,8 +50,3 @@ export function chatRow(rec: ChatRecord): ChatRow {
     data: rec,
   };
 }
-
-/** The api-key ciphertext's associated data: exactly the file store's (store.ts keyAad), so keys move between stores. */
-export function keyAad(chatId: number): string {
-  return `chat:${chatId}`;
-}
