@@ -32,38 +32,49 @@ const unused = {
   },
 };
 
-await build({
-  plugins: [unused],
+/** What the bot bundle and the launcher share. */
+const common = {
   absWorkingDir: ROOT,
-  // src/boot.ts starts the store key derivation, then imports src/main.ts (boot.ts says why).
-  entryPoints: [{ in: "src/boot.ts", out: "main" }],
-  outdir: "dist",
   bundle: true,
-  splitting: true,
-  format: "esm",
   platform: "node",
   target: "node20",
-  chunkNames: "chunks/[name]-[hash]",
   // Libraries check classes by name (node-fetch: the AbortSignal), logs show error class names.
   keepNames: true,
-  // Less to parse at start-up (~half the bytes); names stay readable in stack traces without source maps.
+  // Less to parse (~half the bytes); names stay readable in stack traces without source maps.
   minifyWhitespace: true,
   minifySyntax: true,
+  logLevel: "warning",
+};
+
+// The bot: one CommonJS script, so that the launcher can compile it with V8's code cache (src/launch.ts).
+// Parts used later (sandbox, HTTP server, PostgreSQL, QR codes) are in it too, evaluated on first use.
+await build({
+  ...common,
+  plugins: [unused],
+  // src/boot.ts starts the store key derivation, then evaluates and runs src/run.ts (boot.ts says why).
+  entryPoints: ["src/boot.ts"],
+  outfile: "dist/bot.cjs",
+  format: "cjs",
+  // Two modules find files beside the code from their own URL (projectFiles.ts, render/png.ts).
+  define: { "import.meta.url": "__bundleUrl" },
+  banner: { js: 'var __bundleUrl = require("node:url").pathToFileURL(__filename).href;' },
   // Read by the logger to point logged stacks at src/ (src/stackMap.ts); node runs without --enable-source-maps.
   sourcemap: true,
   sourcesContent: false,
-  // Native addon (and the fonts it reads by path): loaded from node_modules at run time.
-  external: ["@resvg/resvg-js"],
-  // CommonJS dependencies inside an ES module bundle still call require() for node's built-ins.
-  banner: { js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);' },
-  logLevel: "warning",
+  // Licence comments (some with non-ASCII names) go to dist/bot.cjs.LEGAL.txt.
+  legalComments: "external",
+  // Loaded from node_modules when first used: the native addon (it reads its fonts by path), and the
+  // PostgreSQL client, which a bot on the files never needs (its code is left out of the bundle's text).
+  external: ["@resvg/resvg-js", "postgres"],
 });
 
+// dist/main.js: node built-ins only.
+await build({ ...common, entryPoints: ["src/launch.ts"], outfile: "dist/main.js", format: "esm" });
+
 // One non-ASCII character (esbuild leaves regular expression literals as written) makes Node read
-// the whole bundle as two-byte text: ~70 ms more at start-up and twice the memory. Say where
-// (main.js, src/main.ts's chunk and the shared chunks; the parts loaded on first use matter less).
-for (const f of readdirSync(DIST, { recursive: true })) {
-  if (!/^(main|chunks\/(chunk|main)-[^/]*)\.js$/.test(String(f))) continue;
-  const at = readFileSync(join(DIST, String(f)), "latin1").search(/[\u0080-\uffff]/);
-  if (at >= 0) process.stderr.write(`dist/${f}: non-ASCII character at ${at} (write it as a \\u escape in src/ for a faster start)\n`);
-}
+// the whole bundle as two-byte text: ~70 ms more at start-up and twice the memory.
+const bot = readFileSync(join(DIST, "bot.cjs"), "latin1");
+if (/[\u0080-\uffff]/.test(bot)) process.stderr.write(`dist/bot.cjs: non-ASCII character at ${bot.search(/[\u0080-\uffff]/)} (write it as a \\u escape in src/ for a faster start)\n`);
+
+// The compile cache for that bundle and this Node (src/launch.ts), made by running what a start evaluates.
+execFileSync(process.execPath, [join(DIST, "main.js"), "--write-code-cache"], { cwd: ROOT, stdio: "inherit" });

@@ -1,5 +1,5 @@
 /**
- * Stack frames in the bundle (dist/*.js) turned back into src/ positions for the log, read from the
+ * Stack frames in the bundle (dist/bot.cjs) turned back into src/ positions for the log, read from the
  * bundle's source maps when a line first needs them. `node --enable-source-maps` would do this for every
  * stack, but it scans every loaded module's text at start-up (~12 ms CPU, bench/startup.ts); this way the
  * cost falls on the first logged error instead. With the flag on (or under tsx) frames are already mapped.
@@ -8,8 +8,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { SourceMap } from "node:module";
 import { dirname, resolve } from "node:path";
 
-/** A frame's position in a .js file: `file:///…/x.js:12:34` or `/…/x.js:12:34` (inside a JSON line too). */
-const FRAME = /(file:\/\/)?(\/[^\s()"'\\]+?\.js):(\d+):(\d+)/g;
+/** A frame's position in a .js or .cjs file: `file:///…/x.cjs:12:34` or `/…/x.js:12:34` (inside a JSON line too). */
+const FRAME = /(file:\/\/)?(\/[^\s()"'\\]+?\.c?js):(\d+):(\d+)/g;
 
 /** Per bundle file: its map, or null when it has none (node_modules, not a build of ours). */
 const maps = new Map<string, { map: SourceMap; dir: string } | null>();
@@ -31,7 +31,7 @@ function mapOf(file: string): { map: SourceMap; dir: string } | null {
 
 /** `text` with every bundle frame it can map replaced by its source file, line and column. */
 export function mapBundleFrames(text: string): string {
-  if (process.sourceMapsEnabled || !text.includes(".js:")) return text;
+  if (process.sourceMapsEnabled || !/\.c?js:/.test(text)) return text;
   return text.replace(FRAME, (frame, _scheme: string | undefined, file: string, line: string, column: string) => {
     const m = mapOf(file);
     if (!m) return frame;

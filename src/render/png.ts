@@ -5,6 +5,7 @@
  */
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import type { Resvg } from "@resvg/resvg-js";
 
 const require = createRequire(import.meta.url);
 
@@ -22,8 +23,9 @@ function fonts(): string[] {
 
 /** Renders `svg` to a PNG `width` pixels wide (the height follows the SVG's aspect ratio). */
 export async function svgToPng(svg: string, width: number): Promise<Buffer> {
-  const { Resvg } = await import("@resvg/resvg-js");
-  const resvg = new Resvg(svg, {
+  // require, not import(): the native addon is a CommonJS package, and the bundle is a script (src/launch.ts).
+  const addon = require("@resvg/resvg-js") as { Resvg: typeof Resvg };
+  const resvg = new addon.Resvg(svg, {
     fitTo: { mode: "width", value: width },
     background: "#ffffff",
     font: { fontFiles: fonts(), loadSystemFonts: false, defaultFontFamily: IMAGE_FONT },

@@ -3,9 +3,9 @@
  * dist/, then `node dist/main.js`) in its own process, talking to a fake Bot API over HTTP via
  * TELEGRAM_API_ROOT, with the built-in sandbox upstream.
  */
-import { mkdtemp, readdir, readFile, rm, writeFile, mkdir, stat } from "node:fs/promises";
+import { cp, mkdtemp, readFile, rm, writeFile, mkdir, stat, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_KEY } from "../../src/sandbox/index.js";
 import { FAKE_BOT_TOKEN } from "../support/botInfo.js";
@@ -125,27 +125,55 @@ describe("the bot process", () => {
     const frames = stack.split("\n").filter((l) => l.trim().startsWith("at "));
     expect(frames.length).toBeGreaterThan(0);
     expect(stack).toMatch(/\/src\/[\w/]+\.ts:\d+:\d+/);
-    expect(stack).not.toMatch(/dist\/(main|chunks\/[\w-]+)\.js/);
+    expect(stack).not.toMatch(/dist\/(main\.js|bot\.cjs)/);
   }, 60_000);
 
-  it("carries the PostgreSQL client in a chunk of its own: a bot on the files does not load it at start", async () => {
-    // Everything dist/main.js loads at start: its static imports, followed, and boot's import of main
-    // (any other import("...") loads on first use).
-    const loaded = new Map<string, string>();
-    const visit = async (file: string) => {
-      if (loaded.has(file)) return;
-      const text = await readFile(file, "utf8");
-      loaded.set(file, text);
-      for (const m of text.matchAll(/\b(?:from|import)\s*"(\.\.?\/[^"]+)"|\bimport\("(\.\/chunks\/main-[^"]+)"\)/g)) {
-        await visit(join(dirname(file), (m[1] ?? m[2])!));
-      }
-    };
-    await visit(join(ROOT, "dist/main.js"));
-    expect(loaded.size).toBeGreaterThan(1);
-    // SCRAM-SHA-256 is the postgres client's login; nothing else in the bot spells it.
-    expect([...loaded.values()].some((t) => t.includes("SCRAM-SHA-256"))).toBe(false);
-    const chunks = await readdir(join(ROOT, "dist/chunks"));
-    const texts = await Promise.all(chunks.filter((c) => c.endsWith(".js")).map((c) => readFile(join(ROOT, "dist/chunks", c), "utf8")));
-    expect(texts.some((t) => t.includes("SCRAM-SHA-256"))).toBe(true);
-  });
+  it("starts from the bundle alone: nothing from node_modules is loaded before the first answer, the PostgreSQL client not at all", async () => {
+    const fake = new FakeBotApi();
+    const server: FakeServer = await fake.startServer();
+    cleanup.push(() => server.close());
+    const dir = await tempDir();
+    const list = join(dir, "required.json");
+    const p = startMain(
+      { BOT_TOKEN: FAKE_BOT_TOKEN, TELEGRAM_API_ROOT: server.apiRoot, UPSTREAM_BASE_URL: "sandbox", DATA_DIR: dir, LOG_LEVEL: "info", LIST_REQUIRES_TO: list },
+      { nodeArgs: ["--import", join(ROOT, "test/support/listRequires.mjs")] },
+    );
+    cleanup.push(async () => {
+      if (p.child.exitCode === null) p.child.kill("SIGKILL");
+    });
+    await makeUser(null, fake, { languageCode: "en" }).sendCommand("start");
+    await fake.waitFor("sendMessage", 20_000);
+    p.child.kill("SIGTERM");
+    expect(await p.exited).toBe(0);
+    const required = JSON.parse(await readFile(list, "utf8")) as string[];
+    expect(required.filter((f) => f.includes("node_modules"))).toEqual([]);
+    // The build's code cache was taken (a start without it says so in the log).
+    expect(p.output()).not.toContain("code cache");
+  }, 60_000);
+
+  it("a build whose code cache does not fit this Node still starts and answers, and says why it was slower", async () => {
+    // A copy of the build beside the project's files, its cache made for another Node.
+    const copy = await tempDir();
+    for (const f of ["package.json", "node_modules", "locales"]) await symlink(join(ROOT, f), join(copy, f));
+    await cp(join(ROOT, "dist"), join(copy, "dist"), { recursive: true });
+    const cacheFile = join(copy, "dist/bot.cjs.cache");
+    const cache = await readFile(cacheFile);
+    await writeFile(cacheFile, Buffer.from(cache.toString("latin1").replace(process.version, "v0.0.1"), "latin1"));
+
+    const fake = new FakeBotApi();
+    const server: FakeServer = await fake.startServer();
+    cleanup.push(() => server.close());
+    const p = startMain(
+      { BOT_TOKEN: FAKE_BOT_TOKEN, TELEGRAM_API_ROOT: server.apiRoot, UPSTREAM_BASE_URL: "sandbox", DATA_DIR: await tempDir(), LOG_LEVEL: "info" },
+      { main: join(copy, "dist/main.js") },
+    );
+    cleanup.push(async () => {
+      if (p.child.exitCode === null) p.child.kill("SIGKILL");
+    });
+    await makeUser(null, fake, { languageCode: "en", firstName: "Rina" }).sendCommand("start");
+    await fake.waitFor((c) => c.method === "sendMessage" && String(c.payload.text).includes("Hello, Rina"), 20_000);
+    expect(p.output()).toContain("started without the build's code cache");
+    p.child.kill("SIGTERM");
+    expect(await p.exited).toBe(0);
+  }, 60_000);
 });

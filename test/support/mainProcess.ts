@@ -21,8 +21,9 @@ export interface MainProcess {
   exited: Promise<number | null>;
 }
 
-export function startMain(env: Record<string, string>): MainProcess {
-  const child = spawn(process.execPath, ["dist/main.js"], {
+/** `node dist/main.js` with `env`; `nodeArgs` go before the script, `main` names another build's main.js. */
+export function startMain(env: Record<string, string>, opts: { nodeArgs?: string[]; main?: string } = {}): MainProcess {
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), opts.main ?? "dist/main.js"], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
     stdio: ["ignore", "pipe", "pipe"],

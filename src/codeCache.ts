@@ -1,0 +1,62 @@
+/**
+ * A CommonJS script compiled with a V8 code cache kept in a file beside it (src/launch.ts). Node 22 has
+ * module.enableCompileCache for this; Node 20 has only vm's cachedData, which this uses on both. The cache
+ * file names the script (by content) and the Node that made it; a cache made for anything else, or a damaged
+ * one, is not used: the script then compiles as usual. Only node built-ins here.
+ */
+import { createHash } from "node:crypto";
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname } from "node:path";
+import { Script } from "node:vm";
+
+const sha256 = (b: Uint8Array) => createHash("sha256").update(b).digest("hex");
+
+/** A loaded script: its exports, and whether V8 took the cached code (false: none, or not for this script). */
+export interface Loaded<T> {
+  exports: T;
+  cacheUsed: boolean;
+  /** Writes what V8 has compiled of the script so far as its cache (after running what a start runs). */
+  writeCache(): void;
+}
+
+/** The first line of a cache file: the script's content, the Node that made the cache, the cache's own content. */
+function header(script: Buffer, cache: Uint8Array): string {
+  return `ppob-code-cache 1 ${process.version} ${process.arch} ${sha256(script)} ${sha256(cache)}\n`;
+}
+
+function readCache(file: string, script: Buffer): Buffer | undefined {
+  let data: Buffer;
+  try {
+    data = readFileSync(file);
+  } catch {
+    return undefined;
+  }
+  const end = data.indexOf(10);
+  if (end < 0) return undefined;
+  const cache = data.subarray(end + 1);
+  return data.subarray(0, end + 1).toString("latin1") === header(script, cache) ? cache : undefined;
+}
+
+/** Compiles and runs the CommonJS script `file` with the cache `${file}.cache` when it is one for this script and this Node. */
+export function loadWithCodeCache<T>(file: string): Loaded<T> {
+  const cacheFile = `${file}.cache`;
+  const source = readFileSync(file);
+  const cachedData = readCache(cacheFile, source);
+  // The module wrapper on a line of its own, so positions stay those of the file (and its source map).
+  const wrapped = `(function (exports, require, module, __filename, __dirname) {\n${source.toString("utf8")}\n})`;
+  const script = new Script(wrapped, { filename: file, lineOffset: -1, cachedData });
+  const module = { exports: {} as T };
+  const body = script.runInThisContext() as (exports: T, require: NodeJS.Require, module: { exports: T }, filename: string, dirname: string) => void;
+  body(module.exports, createRequire(file), module, file, dirname(file));
+  return {
+    exports: module.exports,
+    cacheUsed: cachedData !== undefined && !script.cachedDataRejected,
+    writeCache() {
+      const cache = script.createCachedData();
+      const tmp = `${cacheFile}.${process.pid}.tmp`;
+      writeFileSync(tmp, Buffer.concat([Buffer.from(header(source, cache), "latin1"), cache]));
+      renameSync(tmp, cacheFile);
+    },
+  };
+}
