@@ -123,7 +123,7 @@ const startRow = (label: string, r: { start: number }) => ({
 });
 report({
   name: "Start-up",
-  setup: `median of ${RUNS} cold starts each, interleaved (bare, fresh, ${LINKED.toLocaleString("en")} chats, bare...); the bot built as npm start builds it (type-checked, bundled by esbuild into dist/main.js) and run as it runs it (node dist/main.js; logged stacks mapped to src/ on first use, src/stackMap.ts), the bare grammY bot as plain JavaScript; the provider is the sandbox in its own process, already running (as a real provider is another server); a fresh DATA_DIR, and one with ${LINKED.toLocaleString("en")} linked chats`,
+  setup: `median of ${RUNS} cold starts each, interleaved (bare, fresh, ${LINKED.toLocaleString("en")} chats, bare...); the bot built as npm start builds it (type-checked, bundled by esbuild into dist/bot.cjs, V8 code cache written by the build) and run as it runs it (node dist/main.js loads the bundle with that cache, src/launch.ts; logged stacks mapped to src/ on first use, src/stackMap.ts), the bare grammY bot as plain JavaScript; the provider is the sandbox in its own process, already running (as a real provider is another server); a fresh DATA_DIR, and one with ${LINKED.toLocaleString("en")} linked chats`,
   rows: [
     startRow("fresh DATA_DIR", fresh),
     startRow(`${LINKED.toLocaleString("en")} linked chats`, linked),

@@ -12,7 +12,7 @@ import type { LaunchInfo } from "./run.js";
 
 function earlySecret(): string | undefined {
   try {
-    process.loadEnvFile(); // as main.ts does: real environment variables win over a .env
+    process.loadEnvFile(); // as run.ts does: real environment variables win over a .env
   } catch {
     // no .env
   }
