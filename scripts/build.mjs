@@ -55,9 +55,12 @@ await build({
   entryPoints: ["src/boot.ts"],
   outfile: "dist/bot.cjs",
   format: "cjs",
+  // Written as the function src/codeCache.ts compiles: the module wrapper is in the file, not added at load.
   // Two modules find files beside the code from their own URL (projectFiles.ts, render/png.ts).
+  // Strict mode, as the ES modules it was written as.
+  banner: { js: '(function (exports, require, module, __filename, __dirname) {\n"use strict";var __bundleUrl = require("node:url").pathToFileURL(__filename).href;' },
+  footer: { js: "})" },
   define: { "import.meta.url": "__bundleUrl" },
-  banner: { js: 'var __bundleUrl = require("node:url").pathToFileURL(__filename).href;' },
   // Read by the logger to point logged stacks at src/ (src/stackMap.ts); node runs without --enable-source-maps.
   sourcemap: true,
   sourcesContent: false,

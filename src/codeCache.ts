@@ -1,8 +1,10 @@
 /**
- * A CommonJS script compiled with a V8 code cache kept in a file beside it (src/launch.ts). Node 22 has
- * module.enableCompileCache for this; Node 20 has only vm's cachedData, which this uses on both. The cache
- * file names the script (by content) and the Node that made it; a cache made for anything else, or a damaged
- * one, is not used: the script then compiles as usual. Only node built-ins here.
+ * A CommonJS module body compiled with a V8 code cache kept in a file beside it (src/launch.ts). Node 22 has
+ * module.enableCompileCache for this; Node 20 has only vm's cachedData, which this uses on both. The file
+ * holds the module already wrapped, `(function (exports, require, module, __filename, __dirname) {…})`, as
+ * scripts/build.mjs writes it: compiled as it is, with no second copy of its text. The cache file names the
+ * script (by content) and the Node that made it; a cache made for anything else, or a damaged one, is not
+ * used: the script then compiles as usual. Only node built-ins here.
  */
 import { createHash } from "node:crypto";
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
@@ -10,7 +12,7 @@ import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import { Script } from "node:vm";
 
-const sha256 = (b: Uint8Array) => createHash("sha256").update(b).digest("hex");
+const sha256 = (b: Uint8Array | string) => createHash("sha256").update(b).digest("hex");
 
 /** A loaded script: its exports, and whether V8 took the cached code (false: none, or not for this script). */
 export interface Loaded<T> {
@@ -21,11 +23,11 @@ export interface Loaded<T> {
 }
 
 /** The first line of a cache file: the script's content, the Node that made the cache, the cache's own content. */
-function header(script: Buffer, cache: Uint8Array): string {
+function header(script: string, cache: Uint8Array): string {
   return `ppob-code-cache 1 ${process.version} ${process.arch} ${sha256(script)} ${sha256(cache)}\n`;
 }
 
-function readCache(file: string, script: Buffer): Buffer | undefined {
+function readCache(file: string, script: string): Buffer | undefined {
   let data: Buffer;
   try {
     data = readFileSync(file);
@@ -38,14 +40,12 @@ function readCache(file: string, script: Buffer): Buffer | undefined {
   return data.subarray(0, end + 1).toString("latin1") === header(script, cache) ? cache : undefined;
 }
 
-/** Compiles and runs the CommonJS script `file` with the cache `${file}.cache` when it is one for this script and this Node. */
+/** Compiles and runs the wrapped CommonJS module `file` with the cache `${file}.cache` when it is one for this script and this Node. */
 export function loadWithCodeCache<T>(file: string): Loaded<T> {
   const cacheFile = `${file}.cache`;
-  const source = readFileSync(file);
+  const source = readFileSync(file, "utf8");
   const cachedData = readCache(cacheFile, source);
-  // The module wrapper on a line of its own, so positions stay those of the file (and its source map).
-  const wrapped = `(function (exports, require, module, __filename, __dirname) {\n${source.toString("utf8")}\n})`;
-  const script = new Script(wrapped, { filename: file, lineOffset: -1, cachedData });
+  const script = new Script(source, { filename: file, cachedData });
   const module = { exports: {} as T };
   const body = script.runInThisContext() as (exports: T, require: NodeJS.Require, module: { exports: T }, filename: string, dirname: string) => void;
   body(module.exports, createRequire(file), module, file, dirname(file));

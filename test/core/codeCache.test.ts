@@ -14,12 +14,12 @@ const CODE_CACHE = join(import.meta.dirname, "../../src/codeCache.ts");
 let dir = "";
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
-/** A script like the bundle: CommonJS, a function that runs at load and one that runs later. */
-const script = (answer: number) => `"use strict";
+/** A script like the bundle: a wrapped CommonJS module, a function that runs at load and one that runs later. */
+const script = (answer: number) => `(function (exports, require, module, __filename, __dirname) {
 const os = require("node:os");
 function compute() { return ${answer} + (os.EOL === "\\n" ? 0 : 0); }
 module.exports = { value: compute(), later() { return new Error("from the script").stack; }, file: __filename };
-`;
+})`;
 
 interface Load {
   cacheUsed: boolean;
@@ -52,7 +52,7 @@ describe("code cache", () => {
     const file = await scriptWithCache();
     const second = await load(file);
     expect(second).toMatchObject({ cacheUsed: true, value: 41, file });
-    // Positions are the file's own (the module wrapper adds none): `new Error` is on line 4 of bot.cjs.
+    // Positions are the file's own: `new Error` is on line 4 of bot.cjs.
     expect(second.stack).toContain(`${file}:4:`);
   }, 30_000);
 
