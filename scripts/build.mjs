@@ -6,8 +6,8 @@
  * modules, and no compiling at start, are most of the start-up time and memory saved (bench/startup.ts).
  */
 import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { basename, join } from "node:path";
 import { build } from "esbuild";
 
 const ROOT = join(import.meta.dirname, "..");
@@ -15,8 +15,18 @@ const DIST = join(ROOT, "dist");
 
 execFileSync(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json"], { cwd: ROOT, stdio: "inherit" });
 
-// Drop the last build's files, its code cache with them (the type-check's build info stays).
-for (const f of readdirSync(DIST, { withFileTypes: true })) if (f.name !== ".tsbuildinfo") rmSync(join(DIST, f.name), { recursive: true, force: true });
+/**
+ * Each file built replaces the last build's in one rename, so a bot starting from dist/ meanwhile (tests
+ * build while others run) never finds a file missing or half written. The bundle's map before the bundle.
+ */
+function put(outputFiles) {
+  for (const f of [...outputFiles].sort((a, b) => Number(a.path.endsWith(".cjs")) - Number(b.path.endsWith(".cjs")))) {
+    const tmp = `${f.path}.${process.pid}.tmp`;
+    writeFileSync(tmp, f.contents);
+    renameSync(tmp, f.path);
+  }
+  return outputFiles.map((f) => basename(f.path));
+}
 
 /**
  * Code the bot never runs, left out of the bundle: zod's 40 message locales (only English is used,
@@ -47,13 +57,14 @@ const common = {
 };
 
 // The bot: one CommonJS script, so that the launcher can compile it with V8's code cache (src/launch.ts).
-// Parts used later (sandbox, HTTP server, PostgreSQL, QR codes) are in it too, evaluated on first use.
-await build({
+// Parts used later (sandbox, HTTP server, PostgreSQL store, QR codes) are in it too, evaluated on first use.
+const bundle = await build({
   ...common,
+  write: false,
   plugins: [unused],
   // src/boot.ts starts the store key derivation, then evaluates and runs src/run.ts (boot.ts says why).
   entryPoints: ["src/boot.ts"],
-  outfile: "dist/bot.cjs",
+  outfile: join(DIST, "bot.cjs"),
   format: "cjs",
   // Written as the function src/codeCache.ts compiles: the module wrapper is in the file, not added at load.
   // Two modules find files beside the code from their own URL (projectFiles.ts, render/png.ts).
@@ -72,7 +83,15 @@ await build({
 });
 
 // dist/main.js: node built-ins only.
-await build({ ...common, entryPoints: ["src/launch.ts"], outfile: "dist/main.js", format: "esm" });
+const launcher = await build({ ...common, write: false, entryPoints: ["src/launch.ts"], outfile: join(DIST, "main.js"), format: "esm" });
+const built = [...put(bundle.outputFiles), ...put(launcher.outputFiles)];
+
+// What an older build left that this one does not write (its chunks/); the type-check's build info, the
+// code cache (replaced below) and other builds' files in progress stay.
+for (const f of readdirSync(DIST)) {
+  if (built.includes(f) || f === ".tsbuildinfo" || f === "bot.cjs.cache" || f.endsWith(".tmp")) continue;
+  rmSync(join(DIST, f), { recursive: true, force: true });
+}
 
 // One non-ASCII character (esbuild leaves regular expression literals as written) makes Node read
 // the whole bundle as two-byte text: ~70 ms more at start-up and twice the memory.

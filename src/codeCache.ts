@@ -14,49 +14,59 @@ import { Script } from "node:vm";
 
 const sha256 = (b: Uint8Array | string) => createHash("sha256").update(b).digest("hex");
 
-/** A loaded script: its exports, and whether V8 took the cached code (false: none, or not for this script). */
+/**
+ * Whether the script ran from its cache: `used`; `absent` (no cache file); `other` (a cache made for another
+ * script, folder, Node version or V8 flags such as NODE_OPTIONS=--max-old-space-size, or damaged).
+ */
+export type CodeCacheUse = "used" | "absent" | "other";
+
+/** A loaded script: its exports, and whether V8 took the cached code. */
 export interface Loaded<T> {
   exports: T;
-  cacheUsed: boolean;
+  cache: CodeCacheUse;
   /** Writes what V8 has compiled of the script so far as its cache (after running what a start runs). */
   writeCache(): void;
 }
 
-/** The first line of a cache file: the script's content, the Node that made the cache, the cache's own content. */
-function header(script: string, cache: Uint8Array): string {
-  return `ppob-code-cache 1 ${process.version} ${process.arch} ${sha256(script)} ${sha256(cache)}\n`;
+/**
+ * The first line of a cache file: the Node that made it, the script's path and content, the cache's own
+ * content. The path because V8 keeps the file name the cache was made under: a build moved to another
+ * folder would log stack frames naming the old one (and miss its source map).
+ */
+function header(file: string, script: string, cache: Uint8Array): string {
+  return `ppob-code-cache 2 ${process.version} ${process.arch} ${encodeURIComponent(file)} ${sha256(script)} ${sha256(cache)}\n`;
 }
 
-function readCache(file: string, script: string): Buffer | undefined {
+function readCache(file: string, script: string): Buffer | "absent" | "other" {
   let data: Buffer;
   try {
-    data = readFileSync(file);
+    data = readFileSync(`${file}.cache`);
   } catch {
-    return undefined;
+    return "absent";
   }
   const end = data.indexOf(10);
-  if (end < 0) return undefined;
+  if (end < 0) return "other";
   const cache = data.subarray(end + 1);
-  return data.subarray(0, end + 1).toString("latin1") === header(script, cache) ? cache : undefined;
+  return data.subarray(0, end + 1).toString("latin1") === header(file, script, cache) ? cache : "other";
 }
 
 /** Compiles and runs the wrapped CommonJS module `file` with the cache `${file}.cache` when it is one for this script and this Node. */
 export function loadWithCodeCache<T>(file: string): Loaded<T> {
-  const cacheFile = `${file}.cache`;
   const source = readFileSync(file, "utf8");
-  const cachedData = readCache(cacheFile, source);
+  const found = readCache(file, source);
+  const cachedData = typeof found === "string" ? undefined : found;
   const script = new Script(source, { filename: file, cachedData });
   const module = { exports: {} as T };
   const body = script.runInThisContext() as (exports: T, require: NodeJS.Require, module: { exports: T }, filename: string, dirname: string) => void;
   body(module.exports, createRequire(file), module, file, dirname(file));
   return {
     exports: module.exports,
-    cacheUsed: cachedData !== undefined && !script.cachedDataRejected,
+    cache: typeof found === "string" ? found : script.cachedDataRejected ? "other" : "used",
     writeCache() {
       const cache = script.createCachedData();
-      const tmp = `${cacheFile}.${process.pid}.tmp`;
-      writeFileSync(tmp, Buffer.concat([Buffer.from(header(source, cache), "latin1"), cache]));
-      renameSync(tmp, cacheFile);
+      const tmp = `${file}.cache.${process.pid}.tmp`;
+      writeFileSync(tmp, Buffer.concat([Buffer.from(header(file, source, cache), "latin1"), cache]));
+      renameSync(tmp, `${file}.cache`);
     },
   };
 }

@@ -18,5 +18,5 @@ if (process.argv[2] === "--write-code-cache") {
   await bot.exports.evaluateOnly();
   bot.writeCache();
 } else {
-  bot.exports.boot({ codeCache: bot.cacheUsed });
+  bot.exports.boot({ codeCache: bot.cache });
 }

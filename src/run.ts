@@ -5,11 +5,12 @@ import { buildApp } from "./app.js";
 import { StoreCorruptError } from "./store/errors.js";
 import { DataDirLockedError } from "./dataLock.js";
 import { StoreSecretError } from "./secret.js";
+import type { CodeCacheUse } from "./codeCache.js";
 
 /** How dist/main.js started this process (src/launch.ts); absent under tsx. */
 export interface LaunchInfo {
-  /** Whether V8 took the build's code cache for the bundle. */
-  codeCache: boolean;
+  /** Whether V8 took the build's code cache for the bundle (src/codeCache.ts). */
+  codeCache: CodeCacheUse;
 }
 
 async function main(launch: LaunchInfo | undefined): Promise<void> {
@@ -32,7 +33,9 @@ async function main(launch: LaunchInfo | undefined): Promise<void> {
     throw e;
   }
   const logger = createLogger(config.logLevel);
-  if (launch?.codeCache === false) logger.warn("started without the build's code cache (made by another Node version or flags): run `npm run build` again for a faster start");
+  // Only the start is slower; said so that an operator can get the fast start back.
+  if (launch?.codeCache === "absent") logger.warn("started without a code cache (dist/bot.cjs.cache is missing): `npm run build` writes it, for a faster start");
+  if (launch?.codeCache === "other") logger.warn("the build's code cache does not fit this process (built in another folder, by another Node version or with other NODE_OPTIONS): build where the bot runs, with the same Node and NODE_OPTIONS, for a faster start");
   let app;
   try {
     app = await buildApp(config, logger);
