@@ -28,7 +28,9 @@ export class TxEvents {
       const failed = (err: unknown) => this.logger?.error({ err, event }, "a transaction event listener failed");
       try {
         // Not awaited: the emitter goes on at once; an async listener's failure is logged the same way.
-        listener(payload)?.catch(failed);
+        // A listener typed as returning void may still return a value (a counter's inc() does): only a promise is watched.
+        const result: unknown = listener(payload);
+        if (result instanceof Promise) result.catch(failed);
       } catch (err) {
         failed(err);
       }

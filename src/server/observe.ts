@@ -109,7 +109,9 @@ export class Observers {
 
   /** Counts every create by kind and the status its answer left. */
   watchCreates(events: TxEvents): void {
-    events.on("created", (tx) => this.metrics.creates.inc({ kind: tx.kind, outcome: tx.status }));
+    events.on("created", (tx) => {
+      this.metrics.creates.inc({ kind: tx.kind, outcome: tx.status });
+    });
   }
 
   /** Resolves when no update is being handled (graceful stop in webhook mode), or after `maxMs`. */

@@ -2,7 +2,9 @@
  * The one HTTP server (HTTP_PORT): /healthz green and red, /metrics counting what happened, and
  * answers that are safe on the open internet.
  */
+import { Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
+import { createLogger } from "../../src/logger.js";
 import { makeWorld, type World } from "../support/world.js";
 import { runFor } from "../watch/support.js";
 
@@ -12,8 +14,13 @@ afterEach(async () => {
   w = undefined;
 });
 
+/** Error-level lines the app logged (a monitor alerts on them). */
+let errors: string[] = [];
+
 async function started(): Promise<{ w: World; url: string }> {
-  w = await makeWorld({ env: { HTTP_PORT: "0" } });
+  errors = [];
+  const sink = new Writable({ write: (c: Buffer, _e, done) => (String(c).split("\n").filter((l) => l.includes('"level":"error"') || l.includes('"level":50')).forEach((l) => errors.push(l)), done()) });
+  w = await makeWorld({ env: { HTTP_PORT: "0" }, logger: createLogger("info", sink) });
   await w.app.start();
   const http = w.app.http();
   expect(http).toBeDefined();
@@ -78,6 +85,8 @@ describe("GET /metrics", () => {
     const health = (await (await fetch(`${url}/healthz`)).json()) as { lastUpdateHandledAt: unknown; lastProviderOkAt: unknown };
     expect(health.lastUpdateHandledAt).not.toBeNull();
     expect(health.lastProviderOkAt).not.toBeNull();
+    // Counting is silent: no error line for a purchase that went well.
+    expect(errors).toEqual([]);
   });
 });
 
