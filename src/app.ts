@@ -83,6 +83,9 @@ export interface App {
   failed: Promise<Error>;
 }
 
+/** Of the 10 s a stop may take (Docker's and systemd's default), what running handlers get to finish. */
+const STOP_GRACE_MS = 8_000;
+
 /** Tuning for tests and benchmarks. Every part is still made and wired as in production. */
 export interface AppOverrides {
   clock?: Clock;
@@ -105,6 +108,8 @@ export interface AppOverrides {
   polling?: Pick<PollingOptions, "maxBackoffMs" | "conflictWaitMs" | "timeoutSeconds">;
   /** What bot processes share (default: from STORE_URL, see openShared). */
   shared?: Shared;
+  /** How long stop() lets running handlers finish before it cuts their provider calls (default 8 s). */
+  stopGraceMs?: number;
 }
 
 /** The bot's identity as `bot.init()` gets it (grammY's retries), observed like the bot's own calls. */
@@ -340,7 +345,11 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
         // Webhook mode: stop accepting, then let handlers already running finish (Telegram resends the rest).
         webhookActive = false;
         await http?.close();
-        await observers.handlersIdle(8_000);
+        await observers.handlersIdle(overrides.stopGraceMs ?? STOP_GRACE_MS);
+        // A handler still waiting on the provider (a create answered late): its call is cut, so the stop ends
+        // in time and the handler saves "outcome unknown" while the store is open (the watcher settles it).
+        await upstream.abortCalls();
+        await observers.handlersIdle(1_000);
         await watcher.stop();
         await relink.stop();
         await dailySummary.stop();

@@ -138,6 +138,17 @@ export class UpstreamClient {
     if (this.agent) await (await this.agent).close();
   }
 
+  /**
+   * Ends every call in flight now (each fails as a network failure: a create's outcome is then unknown);
+   * later calls open new connections. For a stop that cannot wait for a slow provider.
+   */
+  async abortCalls(): Promise<void> {
+    const agent = this.agent;
+    if (!agent) return;
+    this.agent = undefined;
+    await (await agent).destroy();
+  }
+
   // ------------------------------------------------------------------------------------------
   // Endpoints
 

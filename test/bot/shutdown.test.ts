@@ -4,13 +4,15 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
-import { afterEach, expect, it } from "vitest";
+import { afterEach, expect, it, vi } from "vitest";
 import { buildApp } from "../../src/app.js";
 import { loadConfig } from "../../src/config.js";
 import { createLogger } from "../../src/logger.js";
 import { FAKE_BOT_TOKEN } from "../support/botInfo.js";
 import { makeUser } from "../support/chat.js";
 import { FakeBotApi } from "../support/fakeBotApi.js";
+import { makeWorld } from "../support/world.js";
+import { noticesAbout, run } from "../watch/support.js";
 
 const KEY = "SLOW-PROVIDER-KEY-0123456789";
 let cleanup: (() => Promise<unknown>)[] = [];
@@ -77,4 +79,34 @@ it("on stop lets a running handler finish, then flushes the store; the api key n
   expect(log).toContain("stopped cleanly");
   expect(log).not.toContain(KEY);
   expect(log).not.toContain(FAKE_BOT_TOKEN.split(":")[1]);
+});
+
+it("stop ends in time while the provider holds a create: the purchase is kept as outcome unknown, and the next start tells its outcome once", async () => {
+  let log = "";
+  const sink = new Writable({ write: (chunk, _enc, done) => ((log += chunk), done()) });
+  const w = await makeWorld({ watcher: true, stopGraceMs: 300, upstreamTimeoutMs: 20_000, logger: createLogger("info", sink) });
+  cleanup.push(() => w.close());
+  const u = await w.linkedUser({ languageCode: "id" });
+  await u.sendCommand("beli", "dana25 0896 1234 5678");
+  w.sandbox.setLatency(10_000);
+  const confirming = u.pressButton(/Konfirmasi/);
+  await vi.waitFor(() => expect(w.sandbox.calls("/transaksi/create")).toHaveLength(1));
+
+  const started = performance.now();
+  await w.app.stop();
+  expect(performance.now() - started).toBeLessThan(3_000); // the grace, not the provider's 10 s
+  await confirming;
+  expect(log).not.toMatch(/store is closed/i);
+  expect(log).toContain("stopped cleanly");
+  // Told the outcome is not known yet and not to repeat it.
+  expect(u.replies().join("\n")).toMatch(/ulangi/i);
+
+  w.sandbox.setLatency(0);
+  await w.restart();
+  const [ref] = (await w.store.listTxByChat(u.chatId, { limit: 5 })).items.map((t) => t.refId);
+  expect((await w.store.getTx(ref!))?.status).toBe("unknown"); // saved as such before the store closed, not left "sending"
+  await run(w, 30_000);
+  // Within the watcher's first check after the start (not the 2 minutes a record left "sending" waits), once.
+  expect(noticesAbout(w, u.chatId, ref!).filter((t) => t.includes("Transaksi berhasil"))).toHaveLength(1);
+  expect(w.sandbox.calls("/transaksi/create")).toHaveLength(1);
 });

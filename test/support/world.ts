@@ -99,6 +99,8 @@ export interface WorldOptions {
   env?: Record<string, string>;
   /** What the app shares with other processes, made per build (default: LocalShared, as with the file store). */
   shared?: (clock: ManualClock, dir: string) => Shared | Promise<Shared>;
+  /** How long app.stop() lets running handlers finish (default: production's 8 s). */
+  stopGraceMs?: number;
 }
 
 export async function makeWorld(opts: WorldOptions = {}): Promise<World> {
@@ -131,6 +133,7 @@ export async function makeWorld(opts: WorldOptions = {}): Promise<World> {
       broadcast: { concurrency: 1, ...opts.broadcast },
       pace: { perSecond: opts.broadcast?.perSecond ?? 25 },
       paceAnswers: opts.paceAnswers ?? false,
+      ...(opts.stopGraceMs !== undefined ? { stopGraceMs: opts.stopGraceMs } : {}),
       // One process unless a test asks for more: on PostgreSQL too, this world leads from the start
       // (PgShared would lead only once start() took the lock, and most tests never start()).
       shared: opts.shared ? await opts.shared(clock, dir) : new LocalShared(clock, dir),
