@@ -1,11 +1,11 @@
 /**
  * The Dockerfile replayed without Docker (no image can be built here): each stage gets exactly the files
  * its COPY lines name, in a folder standing for its WORKDIR; the build stage runs `npm run build` with the
- * dev dependencies, the run stage `npm ci --omit=dev` (offline, from the npm cache `npm ci` filled) and its
+ * dev dependencies (twice: the second finds dist/ current), the run stage `npm ci --omit=dev` (offline, from the npm cache `npm ci` filled) and its
  * CMD with its ENV. Then the bot must answer, be healthy, and start from the build's code cache.
  */
 import { execFile, spawn } from "node:child_process";
-import { cp, mkdir, mkdtemp, readFile, rename, rm, stat, symlink } from "node:fs/promises";
+import { appendFile, cp, mkdir, mkdtemp, readFile, rename, rm, stat, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -74,6 +74,15 @@ describe("the Docker image, replayed stage by stage", () => {
     await copyInto(build!, app, "");
     await symlink(join(ROOT, "node_modules"), join(app, "node_modules")); // `npm ci` with the dev dependencies
     await run("npm", ["run", "build", "--silent"], { cwd: app });
+    // Built again with nothing changed: dist/ is current and left as it is (a second `npm start` is quick);
+    // a changed source is built again.
+    const bundleId = async () => (await stat(join(app, "dist/bot.cjs"))).ino;
+    const first = await bundleId();
+    await run("npm", ["run", "build", "--silent"], { cwd: app });
+    expect(await bundleId()).toBe(first);
+    await appendFile(join(app, "src/boot.ts"), "// changed\n");
+    await run("npm", ["run", "build", "--silent"], { cwd: app });
+    expect(await bundleId()).not.toBe(first);
     const buildStage = join(tmp, "build");
     await rename(app, buildStage);
 
