@@ -31,6 +31,7 @@ export default defineConfig({
                   "test/bot/process*.test.ts",
                   "test/bot/failover.test.ts",
                   "test/server/dataLock.test.ts",
+                  "test/watch/crash-sending.test.ts",
                   // These open their own PostgreSQL databases in "files" already.
                   "test/bot/twoProcesses.test.ts",
                   "test/bot/acrossProcesses.test.ts",

@@ -215,7 +215,8 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     logger,
     translate,
     pacer,
-    options: { perKeyPerSecond: config.watchCallsPerKey, sandbox: inSandbox, ...overrides.watcher },
+    // On the files one process owns the data folder; on PostgreSQL the other process may be mid-create.
+    options: { perKeyPerSecond: config.watchCallsPerKey, sandbox: inSandbox, sendingLostAtStart: !config.storeUrl, ...overrides.watcher },
     // A paid deposit's notice offers the instant release right there.
     processingMarkup: (lang, tx) => depositProcessingMarkup(translate, lang, tx),
     onNotice: observers.onNotice,

@@ -109,6 +109,8 @@ export class StatusWatcher {
   private readonly limiter: KeyedLimiter;
   private inflight = 0;
   private started = false;
+  /** When start() last ran (clock time): a "sending" record older than that lost its create call (sendingLostAtStart). */
+  private startedAt = 0;
   private stopped = false;
   private lastPrune = 0;
   /** Another process leads: no background checks here (pause()). */
@@ -139,6 +141,7 @@ export class StatusWatcher {
     if (this.started || this.stopped) return;
     this.started = true;
     this.paused = false;
+    this.startedAt = this.deps.clock.now();
     for (const tx of await this.deps.store.openTxs()) this.adoptTx(tx);
     this.due.start();
     this.scheduleRescan();
@@ -207,7 +210,8 @@ export class StatusWatcher {
   private adoptTx(tx: TxRecord, sooner = false): void {
     const w = watchOf(tx);
     if ((w.gaveUp && !w.announcing) || this.queued.has(tx.refId) || this.placing.has(tx.refId) || this.dropped.has(tx.refId)) return;
-    const at = w.announcing ? this.deps.clock.now() : tx.watch ? w.nextCheckAt : this.initialDue(tx);
+    let at = w.announcing ? this.deps.clock.now() : tx.watch ? w.nextCheckAt : this.initialDue(tx);
+    if (tx.status === "sending" && this.options.sendingLostAtStart && tx.updatedAt < this.startedAt) at = Math.min(at, this.deps.clock.now());
     const due = this.due.at(tx.refId);
     if (due !== undefined && (!sooner || due <= at)) return;
     this.schedule(tx.refId, at);
@@ -568,7 +572,7 @@ export class StatusWatcher {
       let next: TxStatus = cur.status;
       if (lookup.kind === "found") next = lookup.status;
       // Not found by our reference after the grace: the create call's outcome is simply unknown.
-      else if (cur.status === "sending" && lookup.kind === "not-found") next = "unknown";
+      else if (cur.status === "sending" && lookup.kind === "not-found" && now >= cur.updatedAt + this.options.sendingGraceMs) next = "unknown";
       const fields = lookupPatch(cur, lookup, { withStatus: false });
       const notice = noticeFor(cur, next);
       const blocked = await this.isInactive(cur.chatId);

@@ -21,6 +21,12 @@ export interface WatcherOptions {
   depositProcessingMaxAgeMs: number;
   /** A "sending" record older than this lost its create call (the process stopped during it). */
   sendingGraceMs: number;
+  /**
+   * Only this process creates (the file store: one process per data folder): a record still "sending" at
+   * start() lost its create call with the process before, so it is looked up at once (a create the
+   * provider never got still waits out the grace before it is called unknown).
+   */
+  sendingLostAtStart: boolean;
   /** Status calls in flight, all keys together. */
   concurrency: number;
   /** Status calls in flight for one api key. */
@@ -75,6 +81,7 @@ export const DEFAULT_WATCHER_OPTIONS: WatcherOptions = {
   depositLateMs: DEFAULT_DEPOSIT_LATE_MS,
   depositProcessingMaxAgeMs: 5 * 24 * HOUR,
   sendingGraceMs: 2 * MINUTE,
+  sendingLostAtStart: false,
   // A check holds its slot through its notice (an edit and a message): with callbacks, 100 changes/s
   // (bench/watcher.ts --callbacks --full) needed more than 8 (p95 5.2 s at 8, 0.8 s at 16). 16 = the
   // upstream client's connections, so status calls never queue for one.
