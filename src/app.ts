@@ -112,10 +112,27 @@ export interface AppOverrides {
   stopGraceMs?: number;
 }
 
-/** The bot's identity as `bot.init()` gets it (grammY's retries), observed like the bot's own calls. */
-async function fetchBotInfo(token: string, client: ApiClientOptions, observe: Transformer): Promise<UserFromGetMe> {
+/**
+ * The bot's identity as `bot.init()` gets it, observed like the bot's own calls. grammY retries a network
+ * failure or a 5xx for ever (up to 20 min apart) without a word: each failure is logged, so an operator whose
+ * server cannot reach Telegram sees why nothing happens.
+ */
+async function fetchBotInfo(token: string, client: ApiClientOptions, observe: Transformer, logger: Logger): Promise<UserFromGetMe> {
   const probe = new Bot(token, { client });
   probe.api.config.use(observe);
+  const retrying = (reason: unknown) => logger.warn({ reason }, "cannot reach Telegram (getMe failed); retrying: check the network, or TELEGRAM_API_ROOT if set");
+  probe.api.config.use(async (prev, method, payload, signal) => {
+    let res;
+    try {
+      res = await prev(method, payload, signal);
+    } catch (err) {
+      retrying(err instanceof Error ? err.message : String(err)); // a network failure
+      throw err;
+    }
+    // What grammY retries; anything else (a 401: a revoked token) stops the start with its own message.
+    if (!res.ok && (res.error_code >= 500 || res.error_code === 429)) retrying(`${res.error_code} ${res.description}`);
+    return res;
+  });
   await probe.init();
   return probe.botInfo;
 }
@@ -163,7 +180,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
   // Parsing the locales overlaps the key derivation the store waits for (scrypt, on the thread pool).
   // getMe goes out now and overlaps the key derivation too: one round trip less before updates are taken.
   const client = { ...overrides.bot?.client, ...(config.telegramApiRoot ? { apiRoot: config.telegramApiRoot } : {}) };
-  const botInfo = overrides.bot?.botInfo ? Promise.resolve(overrides.bot.botInfo) : fetchBotInfo(config.botToken, client, observers.bot.api);
+  const botInfo = overrides.bot?.botInfo ? Promise.resolve(overrides.bot.botInfo) : fetchBotInfo(config.botToken, client, observers.bot.api, logger);
   botInfo.catch(() => undefined); // awaited below, after the store: its errors are said first
   const translate = createTranslate();
   const store = await opening;

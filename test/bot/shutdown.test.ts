@@ -1,4 +1,4 @@
-/** In-process start-up (buildApp and start, as main.ts does) for what needs a hand on the upstream's timing. */
+/** In-process start-up and stop (buildApp, start, stop, as run.ts does) where the provider or Telegram is slow or failing. */
 import { createServer, type Server } from "node:http";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -10,7 +10,7 @@ import { loadConfig } from "../../src/config.js";
 import { createLogger } from "../../src/logger.js";
 import { FAKE_BOT_TOKEN } from "../support/botInfo.js";
 import { makeUser } from "../support/chat.js";
-import { FakeBotApi } from "../support/fakeBotApi.js";
+import { FakeBotApi, TelegramErrors } from "../support/fakeBotApi.js";
 import { makeWorld } from "../support/world.js";
 import { noticesAbout, run } from "../watch/support.js";
 
@@ -109,4 +109,20 @@ it("stop ends in time while the provider holds a create: the purchase is kept as
   // Within the watcher's first check after the start (not the 2 minutes a record left "sending" waits), once.
   expect(noticesAbout(w, u.chatId, ref!).filter((t) => t.includes("Transaksi berhasil"))).toHaveLength(1);
   expect(w.sandbox.calls("/transaksi/create")).toHaveLength(1);
+});
+
+it("a start that cannot reach Telegram says so in the log while it retries, then starts once Telegram answers", async () => {
+  const fake = new FakeBotApi();
+  const server = await fake.startServer();
+  cleanup.push(() => server.close());
+  fake.failNext("getMe", TelegramErrors.internal(), { times: 2 });
+  const dir = await mkdtemp(join(tmpdir(), "ppob-nogetme-"));
+  cleanup.push(() => rm(dir, { recursive: true, force: true }));
+  let log = "";
+  const sink = new Writable({ write: (chunk, _enc, done) => ((log += chunk), done()) });
+  const config = loadConfig({ BOT_TOKEN: FAKE_BOT_TOKEN, TELEGRAM_API_ROOT: server.apiRoot, UPSTREAM_BASE_URL: "sandbox", DATA_DIR: dir, STORE_SECRET: "0123456789abcdef0123" });
+  const app = await buildApp(config, createLogger("info", sink));
+  cleanup.push(() => app.stop());
+  expect(log.split("\n").filter((l) => l.includes("cannot reach Telegram"))).toHaveLength(2);
+  expect(log).not.toContain(FAKE_BOT_TOKEN.split(":")[1]);
 });
