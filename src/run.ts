@@ -35,7 +35,7 @@ async function main(launch: LaunchInfo | undefined): Promise<void> {
   const logger = createLogger(config.logLevel);
   // Only the start is slower; said so that an operator can get the fast start back.
   if (launch?.codeCache === "absent") logger.warn("started without a code cache (dist/bot.cjs.cache is missing): `npm run build` writes it, for a faster start");
-  if (launch?.codeCache === "other") logger.warn("the build's code cache does not fit this process (built in another folder, by another Node version or with other NODE_OPTIONS): build where the bot runs, with the same Node and NODE_OPTIONS, for a faster start");
+  if (launch?.codeCache === "other") logger.warn("the build's code cache does not fit this process (damaged, or built in another folder, by another Node version or with other NODE_OPTIONS): build where the bot runs, with the same Node and NODE_OPTIONS, for a faster start");
   let app;
   try {
     app = await buildApp(config, logger);
