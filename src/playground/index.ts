@@ -114,7 +114,12 @@ export async function startPlayground(opts: PlaygroundOptions = {}): Promise<Pla
             })),
         settle: async (refId, outcome) => {
           const tx = await open(refId);
-          return tx !== undefined && tx.kind !== "deposit" && sandbox.settle(tx.upstreamId ?? refId, outcome);
+          if (tx === undefined || tx.kind === "deposit") return false;
+          try {
+            return sandbox.settle(tx.upstreamId ?? refId, outcome);
+          } catch {
+            return false; // made before a restart: the new sandbox does not know it
+          }
         },
         payDeposit: async (refId) => {
           const tx = await open(refId);

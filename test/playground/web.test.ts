@@ -237,6 +237,23 @@ describe("the playground's page API", () => {
     expect((await chat(pg, 1001)).messages).toEqual([]);
   });
 
+  it("after a restart the panel still lists a purchase made before it; settling it (the new sandbox does not know it) answers ok:false, not an error", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "playground-"));
+    cleanup.push(() => rm(dir, { recursive: true, force: true }));
+    const first = await playground({ dataDir: dir });
+    await say(first, 1001, "/beli S10 081234567890");
+    const confirm = await botSays(first, 1001, "Periksa sebelum konfirmasi");
+    const ok = confirm.keyboard.flat().find((b) => b.text.includes("Konfirmasi"))!;
+    await post(first, "api/chat/1001/press", { messageId: confirm.id, data: ok.data });
+    type Pending = { refId: string; kind: string };
+    const pending = async (pg: Playground) => ((await (await fetch(new URL("api/sandbox", pg.url))).json()) as { pending: Pending[] }).pending;
+    await expect.poll(async () => (await pending(first)).map((p) => p.kind), { timeout: 10_000 }).toEqual(["prepaid"]);
+    await first.stop();
+    const again = await playground({ dataDir: dir });
+    const [purchase] = await pending(again);
+    expect(await post(again, "api/sandbox/settle", { refId: purchase!.refId, outcome: "success" })).toEqual({ status: 200, body: { ok: false } });
+  }, 30_000);
+
   it("keeps its folder across starts; reset starts empty", async () => {
     const dir = await mkdtemp(join(tmpdir(), "playground-"));
     cleanup.push(() => rm(dir, { recursive: true, force: true }));
