@@ -44,7 +44,7 @@ export async function lockDataDir(dataDir: string): Promise<() => Promise<void>>
     const ours = pid === process.pid;
     if (Number.isInteger(pid) && pid > 0 && (ours ? held.has(dir) : running(pid))) {
       throw new DataDirLockedError(
-        `DATA_DIR ${dir} is in use by process ${pid} (${file}). Stop that process first; only one bot may use a data folder.`,
+        `Data folder ${dir} is in use by process ${pid} (${file}). Stop that process first; only one bot may use a data folder.`,
       );
     }
     await rm(file, { force: true }); // stale: its process is gone
@@ -53,7 +53,7 @@ export async function lockDataDir(dataDir: string): Promise<() => Promise<void>>
 
 function lockedError(dir: string, file: string, cause: unknown): Error {
   if ((cause as NodeJS.ErrnoException).code === "EEXIST") {
-    return new DataDirLockedError(`DATA_DIR ${dir} is in use by another process starting at the same moment (${file}).`);
+    return new DataDirLockedError(`Data folder ${dir} is in use by another process starting at the same moment (${file}).`);
   }
   return cause as Error;
 }

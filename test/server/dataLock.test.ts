@@ -70,7 +70,7 @@ describe("two bot processes on one DATA_DIR", () => {
 
     const second = startMain(env);
     expect(await second.exited).toBe(1);
-    expect(second.output()).toContain(`DATA_DIR ${dir} is in use by process ${first.child.pid}`);
+    expect(second.output()).toContain(`Data folder ${dir} is in use by process ${first.child.pid}`);
     expect(first.child.exitCode).toBeNull();
 
     first.child.kill("SIGTERM");
