@@ -232,7 +232,8 @@ export function createBot(token: string, deps: BotDeps, botConfig: BotConfig = {
 
 /**
  * A chat that blocked the bot (403, or my_chat_member "kicked") is inactive; any update from it,
- * or my_chat_member "member" (unblocked), makes it active again and sends the notices it missed.
+ * or my_chat_member "member" (unblocked), makes it active again and sends the notices it missed
+ * (and any update while some are still owed).
  */
 function presence(deps: BotDeps): Middleware<BotContext> {
   return async (ctx, next) => {
@@ -240,8 +241,9 @@ function presence(deps: BotDeps): Middleware<BotContext> {
     const status = ctx.myChatMember?.new_chat_member.status;
     if (chat && (status === "kicked" || status === "left")) {
       if (!chat.inactive) await deps.store.updateChat(chat.chatId, { inactive: true });
-    } else if (chat?.inactive) {
-      await deps.store.updateChat(chat.chatId, { inactive: false });
+    } else if (chat?.inactive || chat?.owedNotices) {
+      // owedNotices: a return that reached no watcher (a hand-over between processes) is taken up now.
+      if (chat.inactive) await deps.store.updateChat(chat.chatId, { inactive: false });
       deps.statusChecker.chatBack(chat.chatId);
     }
     return next();

@@ -87,6 +87,11 @@ export const ChatRecordSchema = z.object({
   keyLost: z.optional(z.boolean()),
   /** The chat blocked the bot (403): skip it for broadcasts and watching. */
   inactive: z.optional(z.boolean()),
+  /**
+   * Notices it missed while it had blocked the bot are still to send: set with each one, dropped once all
+   * went out. Any update from the chat sends them, so a return that reached no watcher is taken up later.
+   */
+  owedNotices: z.optional(z.boolean()),
   /** The provider account's `username` (get_profile): its md5 signs the provider's callbacks. */
   providerUsername: optText,
   /** Random secret in this chat's callback URL (PUBLIC_URL/provider/<token>); a new one retires the old URL. */

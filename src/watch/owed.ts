@@ -26,5 +26,7 @@ export async function sendOwed(store: Store, protocol: NoticeProtocol, chatId: n
       await store.updateTx(tx.refId, { watch: rest });
     }
   }
+  // All sent: the chat's next updates need not look again (blocked again meanwhile: the mark stays).
+  if (!(await inactive())) await store.updateChat(chatId, { owedNotices: undefined });
   await store.flush();
 }

@@ -579,6 +579,7 @@ export class StatusWatcher {
       if (notice && blocked && !mode) {
         // The chat blocked the bot: record the change now, tell it when it comes back (chatBack).
         await store.transitionTx(refId, [cur.status], { ...fields, status: next, watch: { ...watchOf(cur), owed: notice } });
+        await store.updateChat(cur.chatId, { owedNotices: true });
       } else if (notice) {
         if (!(await this.protocol.announce(cur, notice, fields, next, mode))) {
           await this.retryLater(refId, now);
@@ -629,7 +630,9 @@ export class StatusWatcher {
 
   private async owe(refId: string, notice: NoticeKind): Promise<void> {
     const tx = await this.deps.store.getTx(refId);
-    if (tx) await this.deps.store.updateTx(refId, { watch: { ...watchOf(tx), owed: notice } });
+    if (!tx) return;
+    await this.deps.store.updateTx(refId, { watch: { ...watchOf(tx), owed: notice } });
+    await this.deps.store.updateChat(tx.chatId, { owedNotices: true });
   }
 
   /**

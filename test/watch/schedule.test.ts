@@ -260,6 +260,32 @@ describe("status watcher: chats that cannot be told or polled", () => {
     expect(noticesAbout(w, u.chatId, tx.refId)).toHaveLength(1);
   });
 
+  it("a return that reached no leading watcher (a hand-over between processes) is taken up at the chat's next message", async () => {
+    w = await makeWorld({ watcher: { maxAgeMs: 48 * HOUR }, sandbox: { settleMs: 30 * S } });
+    const u = await w.linkedUser();
+    const tx = await pendingPrepaid(w, u.chatId, "081234567890");
+    await u.deliver(memberUpdate(w, u, "member", "kicked"));
+    await run(w, 2 * MIN);
+    expect(noticesAbout(w, u.chatId, tx.refId)).toHaveLength(0);
+
+    // This process does not lead just now: the "chat came back" reaches no watcher.
+    await w.watcher!.pause();
+    await u.sendCommand("saldo");
+    await w.watcher!.start();
+    await run(w, 1 * MIN);
+    expect(noticesAbout(w, u.chatId, tx.refId)).toHaveLength(0);
+
+    // Two messages at once: the notice still goes out once.
+    await Promise.all([u.sendCommand("saldo"), u.sendCommand("riwayat")]);
+    await w.watcher!.whenIdle();
+    expect(noticesAbout(w, u.chatId, tx.refId)).toHaveLength(1);
+    expect((await w.store.getChat(u.chatId))!.owedNotices).toBeUndefined();
+    // Delivered: further messages send nothing again.
+    await u.sendCommand("saldo");
+    await w.watcher!.whenIdle();
+    expect(noticesAbout(w, u.chatId, tx.refId)).toHaveLength(1);
+  });
+
   it("a chat whose key was removed is not polled; linking again resumes", async () => {
     w = await makeWorld({ watcher: true, sandbox: { settleMs: 20 * MIN } });
     const u = await w.linkedUser();
