@@ -109,8 +109,12 @@ export class StatusWatcher {
   private readonly limiter: KeyedLimiter;
   private inflight = 0;
   private started = false;
-  /** When start() last ran (clock time): a "sending" record older than that lost its create call (sendingLostAtStart). */
-  private startedAt = 0;
+  /**
+   * When this watcher was made, before any update could be handled (clock time): a "sending" record older
+   * than that lost its create call with the process before (sendingLostAtStart). Not start(): in webhook
+   * mode updates are handled before the watcher starts.
+   */
+  private readonly madeAt: number;
   private stopped = false;
   private lastPrune = 0;
   /** Another process leads: no background checks here (pause()). */
@@ -131,6 +135,7 @@ export class StatusWatcher {
     this.protocol = new NoticeProtocol(deps.store, this.notifier, deps.logger, deps.clock, deps.onNotice);
     // The store is read before a due id is queued: whenIdle() waits for that too.
     this.due = new DueTimes(deps.clock, (now) => this.inBackground(this.tick(now)));
+    this.madeAt = deps.clock.now();
   }
 
   /**
@@ -141,7 +146,6 @@ export class StatusWatcher {
     if (this.started || this.stopped) return;
     this.started = true;
     this.paused = false;
-    this.startedAt = this.deps.clock.now();
     for (const tx of await this.deps.store.openTxs()) this.adoptTx(tx);
     this.due.start();
     this.scheduleRescan();
@@ -211,7 +215,7 @@ export class StatusWatcher {
     const w = watchOf(tx);
     if ((w.gaveUp && !w.announcing) || this.queued.has(tx.refId) || this.placing.has(tx.refId) || this.dropped.has(tx.refId)) return;
     let at = w.announcing ? this.deps.clock.now() : tx.watch ? w.nextCheckAt : this.initialDue(tx);
-    if (tx.status === "sending" && this.options.sendingLostAtStart && tx.updatedAt < this.startedAt) at = Math.min(at, this.deps.clock.now());
+    if (tx.status === "sending" && this.options.sendingLostAtStart && tx.updatedAt < this.madeAt) at = Math.min(at, this.deps.clock.now());
     const due = this.due.at(tx.refId);
     if (due !== undefined && (!sooner || due <= at)) return;
     this.schedule(tx.refId, at);
@@ -618,7 +622,9 @@ export class StatusWatcher {
     // A young id's due time moves every few seconds: saving each move would rewrite its store
     // shard per check (hundreds of writes a second with many pending). The saved due time stays
     // at or before the real one, so after a restart it is simply checked at once.
-    if (!young || w.nextCheckAt > at) await store.updateTx(refId, { watch: { ...w, attempts, nextCheckAt: at } });
+    // Not for a "sending" record: a write would move its updatedAt, from which its grace counts; after a
+    // restart its due time follows from that (initialDue, sendingLostAtStart) anyway.
+    if ((!young || w.nextCheckAt > at) && cur.status !== "sending") await store.updateTx(refId, { watch: { ...w, attempts, nextCheckAt: at } });
     this.schedule(refId, at);
   }
 

@@ -3,7 +3,7 @@
  * file store one process owns the data folder, so after the restart no create call can still be running
  * for it. The reseller, maybe with the customer at the counter, hears the outcome within seconds.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { newRefId } from "../../src/bot/money/refs.js";
 import { makeWorld, type World } from "../support/world.js";
 import { noticesAbout, run } from "./support.js";
@@ -14,11 +14,15 @@ afterEach(() => w?.close());
 const S = 1000;
 const MIN = 60 * S;
 
-/** What the engine had saved before its create call, and the create itself if it reached the provider. */
-async function diedDuringCreate(chatId: number, reachedProvider: boolean): Promise<string> {
+/**
+ * What the engine had saved before its create call, and the create itself if it reached the provider.
+ * `screenMs`: how long the confirm screen was shown before the tap (the record is as old).
+ */
+async function diedDuringCreate(chatId: number, reachedProvider: boolean, screenMs = 0): Promise<string> {
   const refId = newRefId("prepaid", w.clock.now());
   const sent = await w.bot.api.sendMessage(chatId, "⏳ Mengirim ke penyedia...");
-  await w.store.createTx({ refId, chatId, kind: "prepaid", status: "sending", code: "S10", title: "Pulsa 10.000", target: "081234567890", amount: 10_500, messageId: sent.message_id });
+  const now = w.clock.now();
+  await w.store.createTx({ refId, chatId, kind: "prepaid", status: "sending", code: "S10", title: "Pulsa 10.000", target: "081234567890", amount: 10_500, messageId: sent.message_id, createdAt: now - screenMs, updatedAt: now });
   await w.store.flush();
   if (reachedProvider) await w.upstream.createTransaction(w.demoKey, { code: "S10", reffId: refId, target: "081234567890", limitPrice: 100_000 });
   await w.clock.advance(S);
@@ -27,6 +31,27 @@ async function diedDuringCreate(chatId: number, reachedProvider: boolean): Promi
 }
 
 describe("status watcher: a create cut by a crash", () => {
+  it("a create still running in this process is not taken for lost when the watcher starts after it (webhook updates come first)", async () => {
+    w = await makeWorld({ watcher: true, upstreamTimeoutMs: 4_000 });
+    const u = await w.linkedUser({ languageCode: "id" });
+    await u.sendCommand("beli", "S10 081234567890");
+    w.sandbox.fault("/transaksi/create", "timeout", 1); // the provider takes it, its answer is lost
+    const confirming = u.pressButton(/Konfirmasi/);
+    await vi.waitFor(() => expect(w.sandbox.calls("/transaksi/create")).toHaveLength(1));
+    const [tx] = (await w.store.listTxByChat(u.chatId, { limit: 5 })).items;
+    // The watcher (re)starts while the create runs, as after a restart in webhook mode.
+    await w.watcher!.pause();
+    await w.clock.advance(1);
+    await w.watcher!.start();
+    await run(w, 60 * S);
+    expect((await w.store.getTx(tx!.refId))?.status).toBe("sending"); // left to the create call
+    await confirming;
+    await run(w, 15 * MIN);
+    const statuses = w.fake.sentTo(u.chatId).filter((c) => c.method === "sendMessage" && String(c.payload.text).includes("berhasil"));
+    expect(statuses).toHaveLength(1);
+    expect((await w.store.getTx(tx!.refId))?.status).toBe("success");
+  }, 30_000);
+
   it("the provider took it: its outcome is told within seconds of the restart, once (not after the 2-minute grace)", async () => {
     w = await makeWorld({ watcher: true });
     const u = await w.linkedUser();
@@ -41,11 +66,12 @@ describe("status watcher: a create cut by a crash", () => {
   it("the provider never got it: nothing is said while it may still appear, then 'outcome unknown' once after the grace", async () => {
     w = await makeWorld({ watcher: true });
     const u = await w.linkedUser();
-    const refId = await diedDuringCreate(u.chatId, false);
+    // Confirmed after 110 s on the confirm screen: the grace still counts from the tap.
+    const refId = await diedDuringCreate(u.chatId, false, 110 * S);
     await run(w, 90 * S);
     expect(noticesAbout(w, u.chatId, refId)).toHaveLength(0);
     expect((await w.store.getTx(refId))?.status).toBe("sending");
-    await run(w, 2 * MIN);
+    await run(w, 40 * S);
     expect(noticesAbout(w, u.chatId, refId)).toHaveLength(1);
     expect((await w.store.getTx(refId))?.status).toBe("unknown");
     expect(w.sandbox.calls("/transaksi/create")).toHaveLength(0); // never sent again
