@@ -366,6 +366,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
         await observers.handlersIdle(overrides.stopGraceMs ?? STOP_GRACE_MS);
         // A handler still waiting on the provider (a create answered late): its call is cut, so the stop ends
         // in time and the handler saves "outcome unknown" while the store is open (the watcher settles it).
+        // From here no provider call goes out (the watcher's checks, a read's retry fail at once).
         await upstream.abortCalls();
         await observers.handlersIdle(1_000);
         await watcher.stop();

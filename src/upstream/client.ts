@@ -139,14 +139,13 @@ export class UpstreamClient {
   }
 
   /**
-   * Ends every call in flight now (each fails as a network failure: a create's outcome is then unknown);
-   * later calls open new connections. For a stop that cannot wait for a slow provider.
+   * close() without waiting: every call in flight ends now as a network failure (a create's outcome is then
+   * unknown), and later calls (retries too) fail at once without going out. For a stop that cannot wait for a
+   * slow provider.
    */
   async abortCalls(): Promise<void> {
-    const agent = this.agent;
-    if (!agent) return;
-    this.agent = undefined;
-    await (await agent).destroy();
+    this.closed = true;
+    if (this.agent) await (await this.agent).destroy();
   }
 
   // ------------------------------------------------------------------------------------------

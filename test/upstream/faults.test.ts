@@ -338,3 +338,19 @@ async function freePort(): Promise<number> {
   await new Promise<void>((r) => s.close(() => r()));
   return port;
 }
+
+describe("abortCalls (a stop that cannot wait for a slow provider)", () => {
+  it("ends the calls in flight at once, a create as outcome unknown; later calls, retries included, never go out", async () => {
+    const { server, client } = await setup((hit) => (hit.path.endsWith("/transaksi/create") ? "hang" : validReply(hit)));
+    const create = client.createTransaction(KEY, { code: "S10", reffId: "R1", target: "081234567890" });
+    await expect.poll(() => server.hits.length).toBe(1);
+    await client.abortCalls();
+    const cut = await failure(create);
+    expect(cut).toBeInstanceOf(UpstreamUnavailable);
+    expect(cut.outcomeUnknown).toBe(true);
+
+    const read = await failure(client.bankList(KEY));
+    expect(read).toBeInstanceOf(UpstreamUnavailable);
+    expect(server.hits).toHaveLength(1);
+  });
+});
