@@ -102,14 +102,17 @@ describe("the store fails right after the provider accepted the create", () => {
     w = await makeWorld({ watcher: true });
     const u = await w.linkedUser({ languageCode: "en" });
     await u.sendCommand("beli", "S10 081234567890");
-    const store = w.store as { updateTx: Store["updateTx"] };
+    const store = w.store as { updateTx: Store["updateTx"]; transitionTx: Store["transitionTx"] };
     const updateTx = store.updateTx.bind(w.store);
+    const transitionTx = store.transitionTx.bind(w.store);
     const upstream = w.deps.upstream;
     const create = upstream.createTransaction.bind(upstream);
     // The database goes away while the provider answers.
     (upstream as { createTransaction: unknown }).createTransaction = async (...args: Parameters<typeof create>) => {
       const out = await create(...args);
-      store.updateTx = () => Promise.reject(Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" }));
+      const gone = () => Promise.reject(Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" }));
+      store.updateTx = gone;
+      store.transitionTx = gone;
       return out;
     };
     await u.pressButton(/Confirm/);
@@ -121,6 +124,7 @@ describe("the store fails right after the provider accepted the create", () => {
     expect(tx!.status).toBe("sending"); // saved before the call: the watcher looks it up by our reference
 
     store.updateTx = updateTx; // the store works again
+    store.transitionTx = transitionTx;
     w.sandbox.settle(tx!.refId, "success");
     // Step by step: with PostgreSQL each step's store reads take real time before the next timer is set.
     for (let i = 0; i < 20 && (await w.store.getTx(tx!.refId))!.status !== "success"; i++) {

@@ -77,3 +77,25 @@ describe("status watcher: a create cut by a crash", () => {
     expect(w.sandbox.calls("/transaksi/create")).toHaveLength(0); // never sent again
   });
 });
+
+describe("a create whose outcome another path told first", () => {
+  it("the create's own answer, arriving after a /status on another process told the outcome, neither steps the status back nor tells it again", async () => {
+    w = await makeWorld({ watcher: true, upstreamTimeoutMs: 10_000 });
+    const u = await w.linkedUser({ languageCode: "id" });
+    await u.sendCommand("beli", "S10 081234567890");
+    w.sandbox.setLatency(1_500); // the create's answer is slow
+    const confirming = u.pressButton(/Konfirmasi/);
+    await vi.waitFor(() => expect(w.sandbox.calls("/transaksi/create")).toHaveLength(1));
+    const [tx] = (await w.store.listTxByChat(u.chatId, { limit: 5 })).items;
+    w.sandbox.setLatency(0);
+    // The provider settles it; a /status handled by another process (webhook mode, two processes) checks it now.
+    w.sandbox.settle(tx!.refId, "success");
+    await w.watcher!.checkNow(tx!.refId);
+    expect((await w.store.getTx(tx!.refId))?.status).toBe("success");
+    await confirming; // the create's answer ("pending") arrives
+    await run(w, 15 * MIN);
+    expect((await w.store.getTx(tx!.refId))?.status).toBe("success");
+    const told = w.fake.sentTo(u.chatId).filter((c) => c.method === "sendMessage" && /berhasil|Diproses|pending/i.test(String(c.payload.text)));
+    expect(told.map((c) => String(c.payload.text).split("\n")[0])).toHaveLength(1);
+  }, 30_000);
+});

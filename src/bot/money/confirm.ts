@@ -173,10 +173,18 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
     await ctx.editMessageText(confirmScreen(ctx, kind, sending, ctx.t("confirm-sending-title"))).catch(() => undefined);
     const sentScreen = () => ctx.editMessageText(confirmScreen(ctx, kind, sending, ctx.t("confirm-sent-title"))).catch(() => undefined);
 
+    // The create's outcome is written only over "sending": a status check elsewhere (a /status on the other
+    // process) may have found and told it first; then that stands and nothing is told twice.
+    const settle = (patch: TxPatch) => store.transitionTx(refId, ["sending"], patch);
+    const toldElsewhere = async () => {
+      ctx.deps.events.emit("created", (await store.getTx(refId)) ?? sending);
+      await sentScreen();
+    };
     let result: TxRecord;
     try {
       const patch = await kind.create(ctx, apiKey, sending).finally(() => ctx.deps.lists.forgetProfile(apiKey));
       const saved = await saveAnswer(ctx, refId, { ...patch, status: patch.status ?? "pending" });
+      if (saved === "moved") return await toldElsewhere();
       if (!saved) {
         // The provider answered but the store cannot take it just now: the record stays "sending"
         // (saved before the call), so the watcher looks it up by our reference later. Not "try again".
@@ -190,13 +198,15 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
     } catch (err) {
       if (!(err instanceof UpstreamError)) {
         // A bug, not an answer from the provider: the request may have gone out.
-        await store.updateTx(refId, { status: "unknown", message: "internal error after sending" });
+        await settle({ status: "unknown", message: "internal error after sending" });
         await store.flush();
         throw err;
       }
       if (err instanceof UpstreamRejected) {
         const extra = await kind.explainRejection?.(ctx, apiKey, sending, err).catch(() => undefined);
-        result = await store.updateTx(refId, { status: "failed", message: err.providerMessage });
+        const failed = await settle({ status: "failed", message: err.providerMessage });
+        if (!failed) return await toldElsewhere();
+        result = failed;
         await store.flush();
         ctx.deps.events.emit("created", result);
         await sentScreen();
@@ -207,7 +217,9 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
       }
       // Timeout, outage or an answer we cannot read: the money may have moved. Never re-send.
       ctx.deps.logger.warn({ refId, kind: tx.kind, err }, "create outcome unknown");
-      result = await store.updateTx(refId, { status: "unknown", message: err.message });
+      const unknown = await settle({ status: "unknown", message: err.message });
+      if (!unknown) return await toldElsewhere();
+      result = unknown;
     }
     await store.flush();
     ctx.deps.events.emit("created", result);
@@ -287,10 +299,12 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
  * connection is re-made on the next query). Undefined when the store still refuses: the caller must
  * not treat that as a failed purchase, since the money may have moved.
  */
-async function saveAnswer(ctx: BaseContext, refId: string, patch: TxPatch): Promise<TxRecord | undefined> {
+/** The provider's answer, saved over "sending"; "moved" when something else settled the record first. */
+async function saveAnswer(ctx: BaseContext, refId: string, patch: TxPatch): Promise<TxRecord | "moved" | undefined> {
   for (let attempt = 1; ; attempt++) {
     try {
-      const saved = await ctx.deps.store.updateTx(refId, patch);
+      const saved = await ctx.deps.store.transitionTx(refId, ["sending"], patch);
+      if (!saved) return "moved";
       await ctx.deps.store.flush();
       return saved;
     } catch (err) {
