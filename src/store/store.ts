@@ -2,7 +2,9 @@
  * FileStore, the file implementation of the Store interface (api.ts): chats, transactions and a small
  * key-value meta, all held in memory and written with lowdb. Its methods are async to fit the
  * interface but answer from memory; the writes in one call happen before it returns its promise.
- * This module owns the file layout; nothing else touches these files.
+ * This module owns the file layout; nothing else touches these files. Over 350 lines because it is the
+ * whole Store interface (api.ts) over one in-memory state and its shard files, as pg/pgStore.ts is for
+ * PostgreSQL; the archive, crypto and record schemas live beside it.
  *
  * Layout (under `<dir>/store/`, where `dir` is DATA_DIR):
  *   meta.json          {schema, chatShards, txShards, keyCheck, kv}  pretty-printed, small

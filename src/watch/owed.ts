@@ -27,6 +27,7 @@ export async function sendOwed(store: Store, protocol: NoticeProtocol, chatId: n
     }
   }
   // All sent: the chat's next updates need not look again (blocked again meanwhile: the mark stays).
-  if (!(await inactive())) await store.updateChat(chatId, { owedNotices: undefined });
+  const chat = await store.getChat(chatId);
+  if (chat?.owedNotices && !chat.inactive) await store.updateChat(chatId, { owedNotices: undefined });
   await store.flush();
 }

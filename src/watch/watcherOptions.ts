@@ -22,9 +22,9 @@ export interface WatcherOptions {
   /** A "sending" record older than this lost its create call (the process stopped during it). */
   sendingGraceMs: number;
   /**
-   * Only this process creates (the file store: one process per data folder): a record still "sending" at
-   * start() lost its create call with the process before, so it is looked up at once (a create the
-   * provider never got still waits out the grace before it is called unknown).
+   * Only this process creates (the file store: one process per data folder): a record already "sending"
+   * when the watcher was made lost its create call with the process before, so it is looked up at once (a
+   * create the provider never got still waits out the grace before it is called unknown).
    */
   sendingLostAtStart: boolean;
   /** Status calls in flight, all keys together. */

@@ -3,7 +3,7 @@
  * no watcher until the lead comes (a fake Leadership hands it out); it tells the leader what it
  * hears instead. Two apps on one Shared answer an update once and share the rate limit.
  */
-import { createServer } from "node:net";
+import { freePort } from "../support/freePort.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { makeUser } from "../support/chat.js";
 import { FakeShared } from "../support/fakeShared.js";
@@ -24,14 +24,6 @@ afterEach(async () => {
 });
 
 const S = 1000;
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const { port } = s.address() as { port: number };
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 /** Lets real I/O land and moves the clock, until `done()` or the step limit. */
 async function stepUntil(w: World, done: () => boolean, stepMs: number, maxSteps = 2000): Promise<void> {

@@ -3,7 +3,7 @@
  * posted with that secret answered, without it refused; long polling deletes a leftover webhook first.
  */
 import { stat } from "node:fs/promises";
-import { createServer } from "node:net";
+import { freePort } from "../support/freePort.js";
 import { join } from "node:path";
 import type { Update } from "grammy/types";
 import { afterEach, describe, expect, it } from "vitest";
@@ -14,15 +14,6 @@ afterEach(async () => {
   await w?.close();
   w = undefined;
 });
-
-/** A port free right now (the webhook URL must name it before the server starts). */
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const { port } = s.address() as { port: number };
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 async function webhookWorld(): Promise<{ w: World; hook: string }> {
   const port = await freePort();

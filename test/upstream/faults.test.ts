@@ -4,6 +4,7 @@
  * api key never leaks into an error.
  */
 import { createServer, type AddressInfo, type Socket } from "node:net";
+import { freePort } from "../support/freePort.js";
 import { inspect } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/clock.js";
@@ -329,14 +330,6 @@ async function startRawServer(onRequest: (sock: Socket) => void) {
         server.close(() => r());
       }),
   };
-}
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const { port } = s.address() as AddressInfo;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
 }
 
 describe("abortCalls (a stop that cannot wait for a slow provider)", () => {

@@ -293,13 +293,12 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
   return c;
 }
 
-/** The generic message after a create: receipt plus what happens next. */
 /**
- * Saves the provider's answer to a create call, trying again at once a few times (a dropped database
- * connection is re-made on the next query). Undefined when the store still refuses: the caller must
- * not treat that as a failed purchase, since the money may have moved.
+ * Saves the provider's answer to a create call over "sending", trying again at once a few times (a dropped
+ * database connection is re-made on the next query). "moved" when something else settled the record first
+ * (a /status on the other process). Undefined when the store still refuses: the caller must not treat that
+ * as a failed purchase, since the money may have moved.
  */
-/** The provider's answer, saved over "sending"; "moved" when something else settled the record first. */
 async function saveAnswer(ctx: BaseContext, refId: string, patch: TxPatch): Promise<TxRecord | "moved" | undefined> {
   for (let attempt = 1; ; attempt++) {
     try {
@@ -316,6 +315,7 @@ async function saveAnswer(ctx: BaseContext, refId: string, patch: TxPatch): Prom
   }
 }
 
+/** The generic message after a create: receipt plus what happens next. */
 export async function announceOutcome(ctx: BaseContext, tx: TxRecord): Promise<void> {
   const next =
     tx.status === "unknown"
