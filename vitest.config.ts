@@ -9,7 +9,7 @@ import { findPgBin } from "./test/support/pgServer.js";
 const withPostgres = Boolean(process.env.TEST_DATABASE_URL) || findPgBin() !== undefined;
 
 /** The whole-app tests (makeWorld) that run a second time on PgStore. */
-const ON_BOTH_STORES = ["test/bot/**/*.test.ts", "test/flows/**/*.test.ts", "test/watch/**/*.test.ts", "test/server/**/*.test.ts"];
+const ON_BOTH_STORES = ["test/bot/**/*.test.ts", "test/flows/**/*.test.ts", "test/jobs/**/*.test.ts", "test/server/**/*.test.ts"];
 
 export default defineConfig({
   test: {
@@ -31,17 +31,17 @@ export default defineConfig({
                   "test/bot/process*.test.ts",
                   "test/bot/failover.test.ts",
                   "test/server/dataLock.test.ts",
-                  "test/watch/crash-sending.test.ts",
+                  "test/jobs/crash-sending.test.ts",
                   // These open their own PostgreSQL databases in "files" already.
                   "test/bot/twoProcesses.test.ts",
                   "test/bot/acrossProcesses.test.ts",
                   "test/bot/leadership.test.ts",
                   "test/flows/two-process-taps.test.ts",
-                  "test/watch/announce-race.test.ts",
+                  "test/jobs/announce-race.test.ts",
                   // Load, timing and rendering tests that do not use the store differently (CI time).
                   "test/flows/flood.test.ts",
                   "test/flows/hung.test.ts",
-                  "test/watch/limits.test.ts",
+                  "test/jobs/limits.test.ts",
                   "test/flows/receipt.test.ts",
                   "test/flows/words.test.ts",
                   "test/bot/commands.test.ts",

@@ -15,12 +15,12 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Api } from "grammy";
-import { systemClock } from "../src/clock.js";
+import { systemClock } from "../src/tools/clock.js";
 import { createTranslate } from "../src/render/i18n.js";
-import { silentLogger } from "../src/logger.js";
+import { silentLogger } from "../src/logging/logger.js";
 import { FileStore } from "../src/store/store.js";
-import { BROADCAST_CONCURRENCY, Broadcaster } from "../src/watch/broadcast.js";
-import { BULK_PACE, SendPacer, type PaceOptions } from "../src/watch/pacer.js";
+import { BROADCAST_CONCURRENCY, Broadcaster } from "../src/jobs/broadcast.js";
+import { BULK_PACE, SendPacer, type PaceOptions } from "../src/telegram/pacer.js";
 import { FAKE_BOT_TOKEN } from "../test/support/botInfo.js";
 import { FakeBotApi, TelegramErrors } from "../test/support/fakeBotApi.js";
 import { FULL, report, type BenchRow } from "./lib.js";
@@ -193,7 +193,7 @@ report({
   notes: [
     "Sustained = copies delivered to users within the whole seconds from the first copy to the last, divided by those seconds. The pacer's 29 slots a second also carry the 1% of sends answered 403 and an edit of the admin's progress message every 3 s, hence ~28.4 and not 29.",
     "Before/after (the 'before' rows above are the old configuration in this same run): the pacer's 25/s and one send at a time capped a broadcast at 25/s on loopback and at one per round trip (6-7/s at 150 ms) against a distant Telegram. Now app.ts paces bulk sends at 29/s spread evenly (BULK_PACE) and keeps 8 broadcast sends in flight (BROADCAST_CONCURRENCY). A first try at 29/s released as a burst each second got 11 429s in 600 messages on loopback (the flush before each send delays arrivals unevenly, so bursts overlap in Telegram's window) and 21.7/s overall; spread evenly, none. The admin's progress edit (every 3 s) was awaited between sends; with a 150 ms round trip that drained the pipeline (27.7/s); it now runs beside the sends.",
-    "Restart safety with 8 in flight: every chat is recorded in flight (flushed) before its request and answers may come back out of order (kept in doneAhead), so a crash leaves at most 8 chats uncertain (not sent again: a missed copy, never a double one) instead of 1; test/watch/broadcast-concurrency.test.ts covers it.",
+    "Restart safety with 8 in flight: every chat is recorded in flight (flushed) before its request and answers may come back out of order (kept in doneAhead), so a crash leaves at most 8 chats uncertain (not sent again: a missed copy, never a double one) instead of 1; test/jobs/broadcast-concurrency.test.ts covers it.",
     "After a 429 the pace drops 2/s (floor 20) and wins 1/s back per 10 s without one. The fake answers 403 before its rate check, so blocked chats do not use its 30/s. The 150 ms round trip is simulated in process (±10% per leg) on the same fake.",
   ],
 });

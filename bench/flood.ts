@@ -13,8 +13,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildApp } from "../src/app.js";
-import { loadConfig } from "../src/config.js";
-import { silentLogger } from "../src/logger.js";
+import { loadConfig } from "../src/config/env.js";
+import { silentLogger } from "../src/logging/logger.js";
 import { DEMO_KEY } from "../src/sandbox/index.js";
 import { FAKE_BOT_INFO, FAKE_BOT_TOKEN } from "../test/support/botInfo.js";
 import { makeUser, type FakeUser } from "../test/support/chat.js";
@@ -122,7 +122,7 @@ report({
   setup: `Production app (buildApp, built-in sandbox, system clock, BULK_PACE) on an in-process fake Bot API answering 429 (retry_after) past 30 messages in any second; ${LINKING} users link their key and ${DEPOSITING} linked users create a QRIS deposit, all at once; fresh store and fake per run`,
   rows,
   notes: [
-    "Now: every message the bot sends takes a slot of the one SendPacer (29/s, spread evenly), answers ahead of bulk sends, and a 429 pauses everyone and sends the same request again (src/watch/pacedFetch.ts). The link is saved (store flush) before the key message is deleted.",
+    "Now: every message the bot sends takes a slot of the one SendPacer (29/s, spread evenly), answers ahead of bulk sends, and a 429 pauses everyone and sends the same request again (src/telegram/pacedFetch.ts). The link is saved (store flush) before the key message is deleted.",
     "Before: the bot's answers go straight out (app.ts paceAnswers: false) and auto-retry gives up after 3 tries: answers and QR photos are lost. The link order (save, then delete the key message) is the new one in both runs, so 'deleted unlinked' stays 0 there; the old order deleted every key message first (test/flows/flood.test.ts failed on it for all 100 linking users).",
     "Time to finish: the 600 messages over the 29/s pace would take ~21 s; the rest is the flows' own work (sandbox calls, store flushes) and timers firing late on a shared machine (2 cores, load ~19 during this run).",
   ],

@@ -7,7 +7,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { GENERATED_SECRET_FILE } from "../src/secret.js";
+import { GENERATED_SECRET_FILE } from "../src/config/storeSecret.js";
 import { copyFileStore } from "../src/store/pg/fromFiles.js";
 import { maskUrl } from "../src/store/pg/pgStore.js";
 

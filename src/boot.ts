@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { deriveKeyEarly } from "./store/crypto.js";
-import { GENERATED_SECRET_FILE } from "./secret.js";
+import { GENERATED_SECRET_FILE } from "./config/storeSecret.js";
 import type { LaunchInfo } from "./run.js";
 
 function earlySecret(): string | undefined {

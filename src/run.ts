@@ -1,10 +1,10 @@
 /** The bot process: reads the environment, builds and starts the app, stops it on SIGINT/SIGTERM. Started by boot.ts (the build) or main.ts (tsx). */
-import { ConfigError, loadConfig, playgroundConfig, type PlaygroundConfig } from "./config.js";
-import { createLogger, scrubSecrets } from "./logger.js";
+import { ConfigError, loadConfig, playgroundConfig, type PlaygroundConfig } from "./config/env.js";
+import { createLogger, scrubSecrets } from "./logging/logger.js";
 import { buildApp } from "./app.js";
 import { StoreCorruptError } from "./store/errors.js";
-import { DataDirLockedError } from "./dataLock.js";
-import { StoreSecretError } from "./secret.js";
+import { DataDirLockedError } from "./cluster/dataLock.js";
+import { StoreSecretError } from "./config/storeSecret.js";
 import type { CodeCacheUse } from "./codeCache.js";
 
 /** How dist/main.js started this process (src/launch.ts); absent under tsx. */

@@ -1,17 +1,17 @@
 /** The context types every feature and conversation sees, and the dependencies injected into the bot. */
 import type { Context } from "grammy";
 import type { Conversation, ConversationFlavor } from "@grammyjs/conversations";
-import type { Clock } from "../clock.js";
-import type { Logger } from "../logger.js";
-import type { Store } from "../store/store.js";
-import type { Lang } from "../store/types.js";
+import type { Clock } from "../tools/clock.js";
+import type { Logger } from "../logging/logger.js";
+import type { Store } from "../store/index.js";
+import type { Lang } from "../store/index.js";
 import type { ListCache } from "../upstream/cache.js";
 import type { UpstreamClient } from "../upstream/client.js";
 import type { TxEvents } from "../domain/events.js";
-import type { BalanceAlerts } from "../watch/alerts.js";
-import type { BalanceRound } from "../watch/balanceRound.js";
-import type { Broadcaster } from "../watch/broadcast.js";
-import type { StatusWatcher } from "../watch/watcher.js";
+import type { BalanceAlerts } from "../jobs/alerts.js";
+import type { BalanceRound } from "../jobs/balanceRound.js";
+import type { Broadcaster } from "../jobs/broadcast.js";
+import type { StatusWatcher } from "../jobs/watcher.js";
 import type { Translate, TranslateVars } from "../render/i18n.js";
 
 export interface BotDeps {
@@ -33,11 +33,11 @@ export interface BotDeps {
   events: TxEvents;
   /** The status watcher, as the bot uses it: check one transaction now; a blocked chat is back. */
   statusChecker: StatusChecker;
-  /** Low-balance alerts (watch/alerts.ts). */
+  /** Low-balance alerts (jobs/alerts.ts). */
   alerts: BalanceAlerts;
-  /** The admin balance round (watch/balanceRound.ts). */
+  /** The admin balance round (jobs/balanceRound.ts). */
   balanceRound: BalanceRound;
-  /** Admin broadcast delivery (watch/broadcast.ts). */
+  /** Admin broadcast delivery (jobs/broadcast.ts). */
   broadcaster: Broadcaster;
 }
 

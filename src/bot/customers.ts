@@ -4,8 +4,8 @@
  * from history. A tap is taken as if typed, so every offer still goes through the step's check.
  */
 import { randomBytes } from "node:crypto";
-import type { Store } from "../store/store.js";
-import { detailOf, OPEN_STATUSES, type CustomerKind, type SavedCustomer, type TxRecord } from "../store/types.js";
+import type { Store } from "../store/index.js";
+import { detailOf, OPEN_STATUSES, type CustomerKind, type SavedCustomer, type TxRecord } from "../store/index.js";
 import type { PrepaidProduct } from "../upstream/types.js";
 import { targetKind } from "./targets.js";
 import type { Suggestion } from "./flows/steps.js";

@@ -8,12 +8,12 @@ import { conversations, createConversation, type ConversationData, type Versione
 import { limit } from "@grammyjs/ratelimiter";
 import { sequentialize } from "@grammyjs/runner";
 import type { Update, UserFromGetMe } from "grammy/types";
-import { cb, onCallback, type MenuName } from "./callbacks.js";
+import { cb, onCallback, type MenuName } from "./buttons.js";
 import type { BaseContext, BotContext, BotConversation, BotDeps, ConvContext } from "./context.js";
 import { replaySafeRetry } from "./flows/retry.js";
-import type { Store } from "../store/store.js";
+import type { Store } from "../store/index.js";
 import { langFromTelegram } from "../render/i18n.js";
-import { htmlByDefault } from "../render/parseMode.js";
+import { htmlByDefault } from "../telegram/parseMode.js";
 import { balanceFeature, showBalance } from "./features/balance.js";
 import { askLanguage, languageFeature } from "./features/language.js";
 import { linkFeature, ownKeyGuard } from "./features/link.js";
@@ -34,7 +34,7 @@ import { transferModule } from "./features/transfer.js";
 import { confirmFeature } from "./money/confirm.js";
 import { correctionFeature } from "./features/correction.js";
 import type { FeatureModule, MenuAction } from "./module.js";
-import type { Shared } from "../store/shared.js";
+import type { Shared } from "../cluster/shared.js";
 
 export interface BotConfig {
   botInfo?: UserFromGetMe;
@@ -46,7 +46,7 @@ export interface BotConfig {
   /** Observers (metrics, health): every update first, every failed handler, every Bot API request. */
   observe?: { update: Middleware<BotContext>; handlerFailed: () => void; api: Transformer };
   /**
-   * What bot processes share (store/shared.ts): each update is handled once across them, and the
+   * What bot processes share (cluster/shared.ts): each update is handled once across them, and the
    * per-user rate limit counts on all of them. Without it: this process alone, counted in memory.
    */
   shared?: Pick<Shared, "claimUpdate" | "hit">;

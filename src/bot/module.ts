@@ -1,6 +1,6 @@
 /** How a feature plugs into createBot: its handlers, its guided flows, its money kinds, its menu entries. */
 import type { Composer } from "grammy";
-import type { MenuName } from "./callbacks.js";
+import type { MenuName } from "./buttons.js";
 import type { BotContext, BotConversation, ConvContext } from "./context.js";
 import type { MoneyKind } from "./money/kinds.js";
 

@@ -17,7 +17,7 @@ export function paginate<T>(items: readonly T[], page: number, size: number): Pa
 
 /**
  * Previous / Next (those that apply) on a row of their own; `to` builds a page's callback data
- * (through its shape in render/callbacks.ts). Callers adding more buttons start a new row.
+ * (through its shape in telegram/buttonData.ts). Callers adding more buttons start a new row.
  */
 export function addPager(
   kb: InlineKeyboard,

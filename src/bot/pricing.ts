@@ -1,6 +1,6 @@
 /** The chat's selling-price rules as the bot reads them (the rules themselves: domain/pricing.ts). */
 import { quotePrepaid, type Quote } from "../domain/pricing.js";
-import type { PricingRules } from "../store/types.js";
+import type { PricingRules } from "../store/index.js";
 import type { PrepaidProduct } from "../upstream/types.js";
 import { groupKey } from "./catalog.js";
 import type { BaseContext } from "./context.js";

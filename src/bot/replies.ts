@@ -1,7 +1,7 @@
 /** Small reply helpers shared by features: the sandbox banner, upstream error text, edit or reply. */
 import type { InlineKeyboard } from "grammy";
 import type { UpstreamError } from "../upstream/errors.js";
-import { isNotModified } from "../watch/delivery.js";
+import { isNotModified } from "../telegram/delivery.js";
 import type { BaseContext } from "./context.js";
 import { withSandboxBanner } from "../render/money.js";
 import { failureOf, failureText } from "./provider.js";

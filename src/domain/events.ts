@@ -4,8 +4,8 @@
  * part is patched in after another exists. A listener's failure is logged, never thrown at the
  * emitter: a money handler must not break because an observer did.
  */
-import type { Logger } from "../logger.js";
-import type { TxRecord } from "../store/types.js";
+import type { Logger } from "../logging/logger.js";
+import type { TxRecord } from "../store/index.js";
 
 export interface TxEventMap {
   /** A create call answered (any outcome, "unknown" included). */

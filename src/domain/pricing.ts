@@ -8,7 +8,7 @@
  * Bills: the bill total plus the reseller's own admin fee (`billFee`), not rounded: the total is
  * the bill's own figure. Transfers and deposits have no selling price.
  */
-import type { Markup, PricingRules } from "../store/types.js";
+import type { Markup, PricingRules } from "../store/index.js";
 
 /** A markup's selling price is rounded up to a multiple of this. */
 export const ROUND_TO = 100;

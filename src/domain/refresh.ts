@@ -10,9 +10,9 @@
  *  - the store is changed with a compare-and-set on the status we looked up, so a concurrent change
  *    (the user cancelled a deposit, /status raced the watcher) is never overwritten.
  */
-import type { Clock } from "../clock.js";
-import type { Store, TxPatch } from "../store/store.js";
-import { detailOf, OPEN_STATUSES, type TxDetail, type TxRecord, type TxStatus } from "../store/types.js";
+import type { Clock } from "../tools/clock.js";
+import type { Store, TxPatch } from "../store/index.js";
+import { detailOf, OPEN_STATUSES, type TxDetail, type TxRecord, type TxStatus } from "../store/index.js";
 import type { UpstreamClient } from "../upstream/client.js";
 import { UpstreamError, UpstreamRejected } from "../upstream/errors.js";
 

@@ -3,8 +3,8 @@
  * pure, no clock, no store. Days and months are WIB calendar days; a record counts on the day it
  * was created (the day the customer paid).
  */
-import { formatWib, WIB_OFFSET_MS } from "../time.js";
-import { detailOf, type TxRecord } from "../store/types.js";
+import { formatWib, WIB_OFFSET_MS } from "../tools/time.js";
+import { detailOf, type TxRecord } from "../store/index.js";
 import { costOf, isSale, profitOf, sellingPrice } from "./sale.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;

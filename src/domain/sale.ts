@@ -2,7 +2,7 @@
  * What a sale is, what it cost and what it earned: one definition for the receipt, the report,
  * the CSV export and the shop buttons.
  */
-import { detailOf, type TxRecord } from "../store/types.js";
+import { detailOf, type TxRecord } from "../store/index.js";
 
 /** A sale to a customer: prepaid products and bills (transfers and deposits are the reseller's own). */
 export function isSale(tx: TxRecord): boolean {

@@ -139,7 +139,7 @@ export type Responder = (
   call: RecordedCall,
 ) => ApiResponse | undefined;
 
-/** A clock: `() => ms` or anything with `now(): ms` (e.g. src/clock.ts `Clock`). */
+/** A clock: `() => ms` or anything with `now(): ms` (e.g. src/tools/clock.ts `Clock`). */
 export type ClockLike = (() => number) | { now(): number };
 
 export interface RateLimitOptions {

@@ -6,8 +6,8 @@
  */
 import { rm } from "node:fs/promises";
 import { buildApp, type App } from "../app.js";
-import { loadConfig } from "../config.js";
-import { createLogger, type Logger } from "../logger.js";
+import { loadConfig } from "../config/env.js";
+import { createLogger, type Logger } from "../logging/logger.js";
 import { DEMO_KEY } from "../sandbox/index.js";
 import { FakeBotApi, type ClockLike, type FakeServer } from "./botApi.js";
 import { FAKE_BOT_TOKEN } from "./botInfo.js";

@@ -12,7 +12,7 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { streamSSE } from "hono/streaming";
 import type { Chat, Message, MessageEntity, User } from "grammy/types";
-import { projectFile } from "../projectFiles.js";
+import { projectFile } from "../config/projectFiles.js";
 import { imageSize, type FakeBotApi } from "./botApi.js";
 import { messageView } from "./view.js";
 

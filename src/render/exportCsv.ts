@@ -5,8 +5,8 @@
  */
 import { stringify } from "csv-stringify/sync";
 import { costOf, profitOf, sellingPrice } from "../domain/sale.js";
-import { formatWib } from "../time.js";
-import type { Lang, TxRecord } from "../store/types.js";
+import { formatWib } from "../tools/time.js";
+import type { Lang, TxRecord } from "../store/index.js";
 import type { Translate } from "./i18n.js";
 
 export const CSV_COLUMNS = ["time", "ref", "provider-id", "kind", "code", "product", "target", "cost", "price", "profit", "status", "sn"] as const;

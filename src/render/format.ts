@@ -1,5 +1,5 @@
 /** Money, time and masking as the reseller reads them. One place, so every screen agrees. */
-import type { Lang } from "../store/types.js";
+import type { Lang } from "../store/index.js";
 
 // Made on first use: ICU's first number and date formats cost ~25 ms that a start-up answering
 // its first update (bench/startup.ts) need not pay.

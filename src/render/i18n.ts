@@ -11,8 +11,8 @@
 import { FluentBundle, FluentResource } from "@fluent/bundle";
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
-import type { Lang } from "../store/types.js";
-import { projectFile } from "../projectFiles.js";
+import type { Lang } from "../store/index.js";
+import { projectFile } from "../config/projectFiles.js";
 
 /** locales/ beside package.json. */
 export const LOCALES_DIR = dirname(projectFile("locales/id.ftl"));

@@ -2,8 +2,8 @@
  * The one rendering of a transaction the user sees after a create, in a status notice, in
  * /status and in history details. Kind-specific lines come from `tx.detail` where present.
  */
-import { detailOf, type TxRecord } from "../store/types.js";
-import type { Lang } from "../store/types.js";
+import { detailOf, type TxRecord } from "../store/index.js";
+import type { Lang } from "../store/index.js";
 import type { Translate } from "./i18n.js";
 import { html, rupiah, wibTime } from "./format.js";
 import { costOf } from "../domain/sale.js";

@@ -4,7 +4,7 @@
  * It shows the reseller's selling price, never their cost or profit: the customer sees it.
  * Pure: no I/O; every word comes from the locales.
  */
-import { detailOf, type Lang, type TxRecord } from "../store/types.js";
+import { detailOf, type Lang, type TxRecord } from "../store/index.js";
 import type { Translate } from "./i18n.js";
 import { billMonth, clipHtml, html, rupiah, wibTime } from "./format.js";
 import { IMAGE_FONT } from "./png.js";

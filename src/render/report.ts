@@ -4,7 +4,7 @@
  * the watcher side (daily summary) uses it without the bot.
  */
 import type { Period, Summary } from "../domain/report.js";
-import type { Lang } from "../store/types.js";
+import type { Lang } from "../store/index.js";
 import { html, rupiah } from "./format.js";
 import type { Translate } from "./i18n.js";
 

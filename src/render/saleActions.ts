@@ -4,8 +4,8 @@
  */
 import type { InlineKeyboardButton } from "grammy/types";
 import type { Translate } from "./i18n.js";
-import { cb } from "./callbacks.js";
-import type { Lang, TxRecord } from "../store/types.js";
+import { cb } from "../telegram/buttonData.js";
+import type { Lang, TxRecord } from "../store/index.js";
 import { isSale } from "../domain/sale.js";
 
 export function saleActionRows(t: Translate, lang: Lang, tx: TxRecord): InlineKeyboardButton[][] {

@@ -2,7 +2,7 @@
  * The 15 endpoints: read form params, call the domain, answer in the provider's exact wire shape
  * (string `status` on two endpoints, numeric strings where the real payloads have them).
  */
-import { formatWib as formatAt } from "../time.js";
+import { formatWib as formatAt } from "../tools/time.js";
 import { ENDPOINTS } from "../upstream/endpoints.js";
 import { required, Refusal, type Account, type Core } from "./core.js";
 import type { DepositRec, Deposits } from "./deposits.js";

@@ -4,9 +4,9 @@
  * read; the queue only exists so money moves (refunds, deposit credits) reach the balance at the
  * right moment even if nobody reads the record, without timers (a ManualClock drives it).
  */
-import type { Clock, TimerHandle } from "../clock.js";
+import type { Clock, TimerHandle } from "../tools/clock.js";
 import { Rng } from "./rng.js";
-import { DueQueue } from "../dueQueue.js";
+import { DueQueue } from "../tools/dueQueue.js";
 
 /** A business refusal: answered as `{status:false, message, code}`. */
 export class Refusal extends Error {

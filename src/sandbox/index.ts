@@ -3,9 +3,9 @@
  * for tests, benchmarks and trying the bot without a real key. Deterministic rules: rules.ts.
  */
 import { randomInt } from "node:crypto";
-import { systemClock, type Clock } from "../clock.js";
+import { systemClock, type Clock } from "../tools/clock.js";
 import { callbackBody, createApi } from "./api.js";
-import { callbackSignature } from "../domain/callbacks.js";
+import { callbackSignature } from "../domain/providerCallbacks.js";
 import { postpaidCatalog, prepaidCatalog } from "./catalog.js";
 import { Core } from "./core.js";
 import { Deposits } from "./deposits.js";

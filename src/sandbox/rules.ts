@@ -15,8 +15,8 @@
  *   payment failed). Paying a customer number ending in "0000" fails (harga refunded).
  */
 import type { PostpaidProductDef } from "./catalog.js";
-import { fnv1a } from "../hash.js";
-import { WIB_OFFSET_MS } from "../time.js";
+import { fnv1a } from "../tools/hash.js";
+import { WIB_OFFSET_MS } from "../tools/time.js";
 
 /** A QRIS paid this long after its expired_at is still accepted (the provider's late-payment grace). */
 export const LATE_QRIS_WINDOW_MS = 15 * 60_000;

@@ -4,8 +4,8 @@
  */
 import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { Clock } from "../clock.js";
-import type { Store } from "../store/api.js";
+import type { Clock } from "../tools/clock.js";
+import type { Store } from "../store/index.js";
 
 export interface HealthSources {
   clock: Clock;

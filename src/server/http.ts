@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import type { Logger } from "../logger.js";
+import type { Logger } from "../logging/logger.js";
 import type { Health } from "./health.js";
 import type { AppMetrics } from "./metrics.js";
 import { mountProviderCallbacks, type ProviderCallbackDeps } from "./providerCallback.js";

@@ -4,10 +4,10 @@
  */
 import type { Context, Middleware, Transformer } from "grammy";
 import { join } from "node:path";
-import type { Clock } from "../clock.js";
+import type { Clock } from "../tools/clock.js";
 import type { TxEvents } from "../domain/events.js";
-import type { Store } from "../store/api.js";
-import type { StoreOptions } from "../store/store.js";
+import type { Store } from "../store/index.js";
+import type { OpenStoreOptions } from "../store/index.js";
 import type { UpstreamClientOptions } from "../upstream/client.js";
 import { Health } from "./health.js";
 import type { AppMetrics } from "./metrics.js";
@@ -75,7 +75,7 @@ export class Observers {
     });
   }
 
-  readonly onWrite: NonNullable<StoreOptions["onWrite"]> = (file, ok, seconds) => {
+  readonly onWrite: NonNullable<OpenStoreOptions["onWrite"]> = (file, ok, seconds) => {
     this.metrics.storeWrites.observe({ outcome: ok ? "ok" : "failed" }, seconds);
     this.health.storeWrite(file, ok);
   };

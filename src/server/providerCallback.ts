@@ -8,11 +8,11 @@
  */
 import type { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import * as z from "../zod.js";
-import type { Clock } from "../clock.js";
-import type { Logger } from "../logger.js";
-import type { Store } from "../store/store.js";
-import { signatureMatches } from "../domain/callbacks.js";
+import * as z from "../tools/zod.js";
+import type { Clock } from "../tools/clock.js";
+import type { Logger } from "../logging/logger.js";
+import type { Store } from "../store/index.js";
+import { signatureMatches } from "../domain/providerCallbacks.js";
 
 /** A real callback is well under 2 KB (see the samples); 16 KB leaves room for odd shapes. */
 export const CALLBACK_MAX_BYTES = 16 * 1024;

@@ -121,3 +121,7 @@ export interface Store {
   /** Stores a JSON value; `undefined` deletes the key. */
   setMeta(key: string, value: unknown): Promise<void>;
 }
+
+export * from "./types.js";
+export * from "./errors.js";
+export { maskKey } from "./crypto.js";

@@ -19,7 +19,7 @@
 import { closeSync, openSync, readSync } from "node:fs";
 import { mkdir, open, readdir, readFile, rename, stat, truncate } from "node:fs/promises";
 import { join } from "node:path";
-import { formatWib } from "../time.js";
+import { formatWib } from "../tools/time.js";
 import { StoreCorruptError } from "./errors.js";
 import { deepFreeze } from "./frozen.js";
 import { describeIssues, TxRecordSchema, type TxRecord } from "./records.js";

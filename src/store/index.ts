@@ -3,11 +3,11 @@
  * the files in DATA_DIR. PgStore (and the postgres client) load only when chosen: a file-store bot
  * does not carry them at start-up.
  */
-import type { Clock } from "../clock.js";
-import type { Logger } from "../logger.js";
+import type { Clock } from "../tools/clock.js";
 import type { Store } from "./api.js";
-import type { Shared } from "./shared.js";
 import { FileStore } from "./store.js";
+
+export * from "./api.js";
 
 export interface OpenStoreOptions {
   /** STORE_URL: postgres:// or postgresql:// selects PostgreSQL; unset = the files in `dir`. */
@@ -31,17 +31,4 @@ export async function openStore(opts: OpenStoreOptions): Promise<Store> {
     return PgStore.open({ ...rest, url });
   }
   return FileStore.open(rest);
-}
-
-/**
- * What bot processes share besides records (shared.ts): with PostgreSQL the lead, hints, claimed
- * updates and rate counters live in the database so two processes can run; else this process alone.
- */
-export async function openShared(opts: { url?: string | undefined; dir: string; clock: Clock; logger: Logger }): Promise<Shared> {
-  if (isPostgresUrl(opts.url)) {
-    const { PgShared } = await import("./pg/shared.js");
-    return PgShared.open(opts.url, { clock: opts.clock, logger: opts.logger });
-  }
-  const { LocalShared } = await import("./localShared.js");
-  return new LocalShared(opts.clock, opts.dir);
 }

@@ -3,7 +3,7 @@
  * write, and the TypeScript types are inferred from them. Optional wherever a file written by an
  * older version could lack a field; a file that does not fit is refused (see schema.ts).
  */
-import * as z from "../zod.js";
+import * as z from "../tools/zod.js";
 
 export const LANGS = ["id", "en"] as const;
 export const LangSchema = z.enum(LANGS);

@@ -1,5 +1,5 @@
 /** On-disk shapes and their checks. A file that fails a check is refused, never "repaired" in place. */
-import * as z from "../zod.js";
+import * as z from "../tools/zod.js";
 import { StoreCorruptError } from "./errors.js";
 import { ChatRecordSchema, describeIssues, TxRecordSchema, type ChatRecord, type TxRecord } from "./records.js";
 

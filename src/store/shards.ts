@@ -5,7 +5,7 @@
 import { closeSync, fchmodSync, openSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { DataFile, JSONFile } from "lowdb/node";
-import { fnv1a } from "../hash.js";
+import { fnv1a } from "../tools/hash.js";
 import { StoreCorruptError } from "./errors.js";
 
 export function shardIndex(key: string | number, count: number): number {

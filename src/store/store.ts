@@ -36,7 +36,7 @@
  */
 import { chmod, mkdir, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { systemClock, type Clock, type TimerHandle } from "../clock.js";
+import { systemClock, type Clock, type TimerHandle } from "../tools/clock.js";
 import { decrypt, DecryptedKeys, deriveKey, encrypt, keyAad, keyCheck, keyCheckMatches, maskKey } from "./crypto.js";
 import {
   ApiKeyDecryptError,

@@ -4,7 +4,7 @@
  * so the raw api key is not even a map key. Concurrent misses share one request.
  */
 import { createHash } from "node:crypto";
-import type { Clock } from "../clock.js";
+import type { Clock } from "../tools/clock.js";
 import type { UpstreamClient } from "./client.js";
 import type { Bank, DepositMethod, PostpaidProduct, PrepaidProduct, Profile } from "./types.js";
 

@@ -13,8 +13,8 @@
  * two failure policies above are the reason to keep them side by side.
  */
 import type { Agent } from "undici";
-import type * as z from "../zod.js";
-import { systemClock, type Clock } from "../clock.js";
+import type * as z from "../tools/zod.js";
+import { systemClock, type Clock } from "../tools/clock.js";
 import { decodeAnswer, type HttpAnswer } from "./decode.js";
 import { ENDPOINTS, type EndpointPath } from "./endpoints.js";
 import { UpstreamError, UpstreamUnavailable, redactSecret, type TransportFailure } from "./errors.js";

@@ -2,7 +2,7 @@
  * Turns one HTTP answer into a typed value or a typed error. Pure (no I/O) so that fixtures and
  * odd bodies can be tested without a server; the client feeds it what undici returned.
  */
-import type * as z from "../zod.js";
+import type * as z from "../tools/zod.js";
 import { UpstreamRejected, UpstreamUnavailable, UpstreamUnexpected, redactSecret } from "./errors.js";
 
 export interface DecodeContext {

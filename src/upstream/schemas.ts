@@ -9,8 +9,8 @@
  * Over 350 lines: one schema per endpoint (15) plus the quirk parsers they share; split by endpoint,
  * each file would import the same parsers and the quirks would be read in many places.
  */
-import * as z from "../zod.js";
-import { parseWib } from "../time.js";
+import * as z from "../tools/zod.js";
+import { parseWib } from "../tools/time.js";
 import type {
   AccountCheck,
   Bank,

@@ -5,9 +5,9 @@
  * API and sandbox (same demo account and catalog); records and what processes share are in one database.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import type { ManualClock } from "../../src/clock.js";
-import { silentLogger } from "../../src/logger.js";
-import { PgShared } from "../../src/store/pg/shared.js";
+import type { ManualClock } from "../../src/tools/clock.js";
+import { silentLogger } from "../../src/logging/logger.js";
+import { PgShared } from "../../src/cluster/pgShared.js";
 import { makeUser } from "../support/chat.js";
 import { freshDatabase, hasPg } from "../support/pg.js";
 import { makeWorld, type World } from "../support/world.js";

@@ -8,15 +8,15 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { makeUser } from "../support/chat.js";
 import { FakeShared } from "../support/fakeShared.js";
 import { makeWorld, type World } from "../support/world.js";
-import { pendingPrepaid, statusCalls } from "../watch/support.js";
-import { LocalShared } from "../../src/store/localShared.js";
-import { ManualClock } from "../../src/clock.js";
+import { pendingPrepaid, statusCalls } from "../jobs/support.js";
+import { LocalShared } from "../../src/cluster/localShared.js";
+import { ManualClock } from "../../src/tools/clock.js";
 import { TxEvents } from "../../src/domain/events.js";
-import { LeaderWork, wireHints } from "../../src/leaderWork.js";
-import { PgShared } from "../../src/store/pg/shared.js";
+import { LeaderWork, wireHints } from "../../src/jobs/leaderWork.js";
+import { PgShared } from "../../src/cluster/pgShared.js";
 import { freshDatabase, hasPg, pgAdmin } from "../support/pg.js";
-import { silentLogger } from "../../src/logger.js";
-import type { StatusWatcher } from "../../src/watch/watcher.js";
+import { silentLogger } from "../../src/logging/logger.js";
+import type { StatusWatcher } from "../../src/jobs/watcher.js";
 
 const worlds: World[] = [];
 afterEach(async () => {

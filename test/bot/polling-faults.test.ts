@@ -5,7 +5,7 @@
  */
 import { Writable } from "node:stream";
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { createLogger } from "../../src/logger.js";
+import { createLogger } from "../../src/logging/logger.js";
 import { makeUser } from "../support/chat.js";
 import { TelegramErrors, type RecordedCall } from "../support/fakeBotApi.js";
 import { makeWorld, type World } from "../support/world.js";

@@ -6,10 +6,10 @@
  */
 import { Writable } from "node:stream";
 import { afterEach, expect, it } from "vitest";
-import { createLogger } from "../../src/logger.js";
+import { createLogger } from "../../src/logging/logger.js";
 import { FAKE_BOT_TOKEN } from "../support/botInfo.js";
 import { makeWorld, type World } from "../support/world.js";
-import { pendingPrepaid, run } from "../watch/support.js";
+import { pendingPrepaid, run } from "../jobs/support.js";
 
 const ADMIN = 990_201;
 const TOKEN_SECRET = FAKE_BOT_TOKEN.split(":")[1]!;

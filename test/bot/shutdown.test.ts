@@ -6,13 +6,13 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import { afterEach, expect, it, vi } from "vitest";
 import { buildApp } from "../../src/app.js";
-import { loadConfig } from "../../src/config.js";
-import { createLogger } from "../../src/logger.js";
+import { loadConfig } from "../../src/config/env.js";
+import { createLogger } from "../../src/logging/logger.js";
 import { FAKE_BOT_TOKEN } from "../support/botInfo.js";
 import { makeUser } from "../support/chat.js";
 import { FakeBotApi, TelegramErrors } from "../support/fakeBotApi.js";
 import { makeWorld } from "../support/world.js";
-import { noticesAbout, run } from "../watch/support.js";
+import { noticesAbout, run } from "../jobs/support.js";
 
 const KEY = "SLOW-PROVIDER-KEY-0123456789";
 let cleanup: (() => Promise<unknown>)[] = [];

@@ -6,8 +6,8 @@
  */
 import postgres from "postgres";
 import { afterEach, describe, expect, it } from "vitest";
-import { silentLogger } from "../../src/logger.js";
-import { LEADER_LOCK_KEY, PgShared } from "../../src/store/pg/shared.js";
+import { silentLogger } from "../../src/logging/logger.js";
+import { LEADER_LOCK_KEY, PgShared } from "../../src/cluster/pgShared.js";
 import { freshDatabase, hasPg } from "../support/pg.js";
 import { makeWorld, type World } from "../support/world.js";
 

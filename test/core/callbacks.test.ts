@@ -8,7 +8,7 @@ import {
   PRODUCT_CODE_MAX_LENGTH,
   REF_ID_MAX_LENGTH,
   type CallbackShape,
-} from "../../src/render/callbacks.js";
+} from "../../src/telegram/buttonData.js";
 
 const shapes = Object.entries(cb) as [string, CallbackShape<Record<string, unknown>>][];
 

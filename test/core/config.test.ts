@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loadConfig, playgroundConfig } from "../../src/config.js";
+import { loadConfig, playgroundConfig } from "../../src/config/env.js";
 
 const TOKEN = "123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw";
 

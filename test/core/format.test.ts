@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { clipHtml, html, rupiah, wibTime } from "../../src/render/format.js";
-import { formatWib, parseWib } from "../../src/time.js";
+import { formatWib, parseWib } from "../../src/tools/time.js";
 
 describe("formatting", () => {
   it("writes rupiah the Indonesian way in both languages", () => {

@@ -1,6 +1,6 @@
 import { Writable } from "node:stream";
 import { expect, it } from "vitest";
-import { createLogger, protectSecret } from "../../src/logger.js";
+import { createLogger, protectSecret } from "../../src/logging/logger.js";
 
 function capture() {
   let log = "";

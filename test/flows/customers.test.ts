@@ -8,7 +8,7 @@ import type { TxRecord } from "../../src/store/types.js";
 import type { RecordedCall } from "../support/fakeBotApi.js";
 import type { FakeUser } from "../support/chat.js";
 import { makeWorld, type World } from "../support/world.js";
-import { run } from "../watch/support.js";
+import { run } from "../jobs/support.js";
 import { saleActionRows } from "../../src/render/saleActions.js";
 
 const CREATE = "/transaksi/create";

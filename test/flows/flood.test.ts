@@ -3,8 +3,8 @@
  * every answer and every QR photo arrives, and no key message is deleted before its link is saved.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { ManualClock } from "../../src/clock.js";
-import { SendPacer } from "../../src/watch/pacer.js";
+import { ManualClock } from "../../src/tools/clock.js";
+import { SendPacer } from "../../src/telegram/pacer.js";
 import type { FakeUser } from "../support/chat.js";
 import { TelegramErrors } from "../support/fakeBotApi.js";
 import { makeWorld, type World } from "../support/world.js";

@@ -4,7 +4,7 @@ import { SANDBOX_CUSTOMERS } from "../../src/sandbox/index.js";
 import type { TxRecord } from "../../src/store/types.js";
 import type { FakeUser } from "../support/chat.js";
 import { makeWorld, type World } from "../support/world.js";
-import { run } from "../watch/support.js";
+import { run } from "../jobs/support.js";
 
 const CREATE = "/transaksi/create";
 const PAY = "/transaksi/tagihan/bayar";

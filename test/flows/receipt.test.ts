@@ -7,7 +7,7 @@ import { SANDBOX_CUSTOMERS } from "../../src/sandbox/index.js";
 import { detailOf, type TxRecord } from "../../src/store/types.js";
 import type { FakeUser } from "../support/chat.js";
 import { makeWorld, type World } from "../support/world.js";
-import { pendingPostpaid, run } from "../watch/support.js";
+import { pendingPostpaid, run } from "../jobs/support.js";
 
 let w: World;
 afterEach(() => w?.close());

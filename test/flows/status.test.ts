@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { makeWorld, type World } from "../support/world.js";
-import { noticesAbout, pendingPrepaid, pendingQris, pendingTransfer, run, statusCalls } from "../watch/support.js";
+import { noticesAbout, pendingPrepaid, pendingQris, pendingTransfer, run, statusCalls } from "../jobs/support.js";
 
 let w: World;
 afterEach(() => w?.close());

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { makeWorld, type World } from "../support/world.js";
 import type { FakeUser } from "../support/chat.js";
-import { noticesAbout, pendingTransfer, run } from "../watch/support.js";
+import { noticesAbout, pendingTransfer, run } from "../jobs/support.js";
 
 const CREATE = "/transaksi/create";
 const CONFIRM = /Konfirmasi|Confirm/;

@@ -1,6 +1,6 @@
 import type { Update } from "grammy/types";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { ManualClock } from "../../src/clock.js";
+import type { ManualClock } from "../../src/tools/clock.js";
 import { freshDatabase, hasPg } from "../support/pg.js";
 import type { TxRecord } from "../../src/store/types.js";
 import type { World } from "../support/world.js";
@@ -15,14 +15,14 @@ async function twoProcesses(): Promise<[World, World]> {
   const url = await freshDatabase();
   // Process A
   const modA = await import("../support/world.js");
-  const { PgShared: PgSharedA } = await import("../../src/store/pg/shared.js");
-  const { silentLogger } = await import("../../src/logger.js");
+  const { PgShared: PgSharedA } = await import("../../src/cluster/pgShared.js");
+  const { silentLogger } = await import("../../src/logging/logger.js");
   const a = await modA.makeWorld({ shared: (c: ManualClock) => PgSharedA.open(url, { clock: c, logger: silentLogger }), env: { STORE_URL: url } });
   worlds.push(a);
   // Process B: its own copy of every module (as a second process has), same database and provider.
   vi.resetModules();
   const modB = await import("../support/world.js");
-  const { PgShared: PgSharedB } = await import("../../src/store/pg/shared.js");
+  const { PgShared: PgSharedB } = await import("../../src/cluster/pgShared.js");
   const b = await modB.makeWorld({ shared: (c: ManualClock) => PgSharedB.open(url, { clock: c, logger: silentLogger }), env: { STORE_URL: url, UPSTREAM_BASE_URL: a.sandbox.url } });
   worlds.push(b);
   for (let i = 0; i < 10_000; i++) b.fake.nextUpdateId();

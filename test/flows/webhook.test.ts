@@ -3,7 +3,7 @@
  * without PUBLIC_URL it says callbacks are off and status comes by polling.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { callbackSignature } from "../../src/domain/callbacks.js";
+import { callbackSignature } from "../../src/domain/providerCallbacks.js";
 import { makeWorld, type World } from "../support/world.js";
 
 let w: World | undefined;

@@ -5,7 +5,7 @@
  */
 import type { Update } from "grammy/types";
 import { afterEach, expect, it } from "vitest";
-import { createLogger } from "../../src/logger.js";
+import { createLogger } from "../../src/logging/logger.js";
 import { Rng } from "../../src/sandbox/rng.js";
 import type { FakeUser } from "../support/chat.js";
 import { makeWorld, type World } from "../support/world.js";

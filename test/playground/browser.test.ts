@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import QRCode from "qrcode";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { silentLogger } from "../../src/logger.js";
+import { silentLogger } from "../../src/logging/logger.js";
 import { startPlayground, type Playground } from "../../src/playground/index.js";
 import { decodeQrPng } from "../support/qr.js";
 import { ROOT } from "../support/mainProcess.js";

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { InputFile } from "grammy";
 import QRCode from "qrcode";
 import { afterEach, describe, expect, it } from "vitest";
-import { silentLogger } from "../../src/logger.js";
+import { silentLogger } from "../../src/logging/logger.js";
 import { startPlayground, type Playground } from "../../src/playground/index.js";
 import type { MessageView } from "../../src/playground/view.js";
 

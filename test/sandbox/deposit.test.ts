@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { parseTlv, verifyQrisCrc } from "../../src/sandbox/index.js";
-import { formatWib, parseWib } from "../../src/time.js";
+import { formatWib, parseWib } from "../../src/tools/time.js";
 import { startSandbox } from "./harness.js";
 
 let env: Awaited<ReturnType<typeof startSandbox>>;

@@ -1,5 +1,5 @@
 /** Starts a sandbox on a ManualClock and talks to it over real HTTP, as the bot's client would. */
-import { ManualClock } from "../../src/clock.js";
+import { ManualClock } from "../../src/tools/clock.js";
 import { createSandbox, type SandboxOptions } from "../../src/sandbox/index.js";
 
 // Response bodies are loose JSON; tests assert on their shape field by field.

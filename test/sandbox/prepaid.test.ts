@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { formatWib } from "../../src/time.js";
+import { formatWib } from "../../src/tools/time.js";
 import { startSandbox } from "./harness.js";
 
 let env: Awaited<ReturnType<typeof startSandbox>>;

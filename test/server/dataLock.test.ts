@@ -7,7 +7,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { DataDirLockedError, LOCK_FILE, lockDataDir } from "../../src/dataLock.js";
+import { DataDirLockedError, LOCK_FILE, lockDataDir } from "../../src/cluster/dataLock.js";
 import { FAKE_BOT_TOKEN } from "../support/botInfo.js";
 import { FakeBotApi } from "../support/fakeBotApi.js";
 import { buildDist, startMain } from "../support/mainProcess.js";

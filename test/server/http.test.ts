@@ -4,9 +4,9 @@
  */
 import { Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { createLogger } from "../../src/logger.js";
+import { createLogger } from "../../src/logging/logger.js";
 import { makeWorld, type World } from "../support/world.js";
-import { runFor } from "../watch/support.js";
+import { runFor } from "../jobs/support.js";
 
 let w: World | undefined;
 afterEach(async () => {

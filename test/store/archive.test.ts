@@ -1,7 +1,7 @@
 import { readdir, readFile, stat, appendFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ManualClock } from "../../src/clock.js";
+import { ManualClock } from "../../src/tools/clock.js";
 import { Archive, ARCHIVE_AFTER_MS } from "../../src/store/archive.js";
 import type { FileStore, NewTx } from "../../src/store/store.js";
 import type { TxRecord } from "../../src/store/types.js";

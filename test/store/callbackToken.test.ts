@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ensureCallbackToken } from "../../src/domain/callbacks.js";
+import { ensureCallbackToken } from "../../src/domain/providerCallbacks.js";
 import { openStore, tempDir } from "./helpers.js";
 
 describe("callback tokens", () => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ManualClock } from "../../src/clock.js";
+import { ManualClock } from "../../src/tools/clock.js";
 import { Flusher } from "../../src/store/flusher.js";
 
 /** A writer whose writes finish only when the test says so; it records what each write saw. */

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import postgres from "postgres";
 import { afterEach, describe, expect, it } from "vitest";
-import { ManualClock } from "../../src/clock.js";
+import { ManualClock } from "../../src/tools/clock.js";
 import { copyFileStore } from "../../src/store/pg/fromFiles.js";
 import { PgStore } from "../../src/store/pg/pgStore.js";
 import { FileStore } from "../../src/store/store.js";

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { ManualClock } from "../../src/clock.js";
+import { ManualClock } from "../../src/tools/clock.js";
 import type { Store } from "../../src/store/api.js";
 import { openStore } from "../../src/store/index.js";
 import { freshDatabase, hasPg } from "../support/pg.js";

@@ -1,7 +1,7 @@
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ManualClock } from "../../src/clock.js";
+import { ManualClock } from "../../src/tools/clock.js";
 import { FileStore, StoreCorruptError } from "../../src/store/store.js";
 import { openStore, SECRET, tempDir } from "./helpers.js";
 

@@ -4,10 +4,10 @@
  */
 import postgres from "postgres";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ManualClock } from "../../src/clock.js";
-import { silentLogger } from "../../src/logger.js";
+import { ManualClock } from "../../src/tools/clock.js";
+import { silentLogger } from "../../src/logging/logger.js";
 import { MIGRATION_LOCK } from "../../src/store/pg/migrations.js";
-import { LEADER_LOCK_KEY, PgShared } from "../../src/store/pg/shared.js";
+import { LEADER_LOCK_KEY, PgShared } from "../../src/cluster/pgShared.js";
 import { freshDatabase, hasPg } from "../support/pg.js";
 
 const opened: { end(): Promise<void> }[] = [];

@@ -1,7 +1,7 @@
 /** What only the PostgreSQL store has: migrations at open, and a database that goes away and comes back. */
 import postgres from "postgres";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ManualClock } from "../../src/clock.js";
+import { ManualClock } from "../../src/tools/clock.js";
 import { migrate, MIGRATIONS, StoreSchemaError } from "../../src/store/pg/migrations.js";
 import { maskUrl, PgStore, type PgStoreOptions } from "../../src/store/pg/pgStore.js";
 import { freshDatabase, hasPg, pgUrl } from "../support/pg.js";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { checkChatShard, checkTxShard } from "../../src/store/schema.js";
 import { ChatRecordSchema, describeIssues, TxRecordSchema } from "../../src/store/records.js";
 import { StoreCorruptError } from "../../src/store/errors.js";
-import * as z from "../../src/zod.js";
+import * as z from "../../src/tools/zod.js";
 
 // The shard check takes a quick path for records that fit as stored: whatever path it takes, what
 // the store loads (or the refusal it names) must be exactly what zod makes of the same file.

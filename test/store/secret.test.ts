@@ -1,8 +1,8 @@
 import { readFile, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { silentLogger } from "../../src/logger.js";
-import { resolveStoreSecret, StoreSecretError, verifyStoreSecret } from "../../src/secret.js";
+import { silentLogger } from "../../src/logging/logger.js";
+import { resolveStoreSecret, StoreSecretError, verifyStoreSecret } from "../../src/config/storeSecret.js";
 import { PgStore } from "../../src/store/pg/pgStore.js";
 import { freshDatabase, hasPg } from "../support/pg.js";
 import { openStore, tempDir } from "./helpers.js";

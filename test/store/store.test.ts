@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ManualClock } from "../../src/clock.js";
+import { ManualClock } from "../../src/tools/clock.js";
 import { ApiKeyDecryptError, DuplicateTxError, StoreClosedError, UnknownTxError, type NewTx } from "../../src/store/store.js";
 import type { TxOf } from "../../src/store/types.js";
 import { allFiles, openStore, SECRET, tempDir } from "./helpers.js";

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { writeFileSync } from "node:fs";
 import { Writable } from "node:stream";
 import { afterEach, expect, it, vi } from "vitest";
-import { createLogger } from "../../src/logger.js";
+import { createLogger } from "../../src/logging/logger.js";
 import { FileStore } from "../../src/store/store.js";
 import { StoreFile } from "../../src/store/shards.js";
 import { makeWorld, STORE_SECRET, type World } from "../support/world.js";

@@ -2,9 +2,9 @@
  * A Shared whose lead the test hands out and takes back (two processes without PostgreSQL): the
  * rest is LocalShared; the hints this process sends are recorded.
  */
-import type { Clock } from "../../src/clock.js";
-import { LocalShared } from "../../src/store/localShared.js";
-import type { HintKind, Leadership } from "../../src/store/shared.js";
+import type { Clock } from "../../src/tools/clock.js";
+import { LocalShared } from "../../src/cluster/localShared.js";
+import type { HintKind, Leadership } from "../../src/cluster/shared.js";
 
 export class FakeLeadership implements Leadership {
   private leader = false;

@@ -7,7 +7,7 @@ import { createServer, type AddressInfo, type Socket } from "node:net";
 import { freePort } from "../support/freePort.js";
 import { inspect } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
-import { ManualClock } from "../../src/clock.js";
+import { ManualClock } from "../../src/tools/clock.js";
 import { UpstreamClient, type UpstreamClientOptions } from "../../src/upstream/client.js";
 import {
   UpstreamError,

@@ -3,7 +3,7 @@
  * the client against a local server serving the sample.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type * as z from "../../src/zod.js";
+import type * as z from "../../src/tools/zod.js";
 import { UpstreamClient } from "../../src/upstream/client.js";
 import { decodeBody } from "../../src/upstream/decode.js";
 import { ENDPOINTS } from "../../src/upstream/endpoints.js";

@@ -1,6 +1,6 @@
 /** The typed client against the sandbox over real HTTP: every endpoint, happy paths and refusals. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ManualClock } from "../../src/clock.js";
+import { ManualClock } from "../../src/tools/clock.js";
 import { createSandbox, SANDBOX_CUSTOMERS, type Sandbox } from "../../src/sandbox/index.js";
 import { UpstreamClient } from "../../src/upstream/client.js";
 import { UpstreamRejected } from "../../src/upstream/errors.js";

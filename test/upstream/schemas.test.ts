@@ -1,6 +1,6 @@
 /** Provider quirks beyond the samples: envelope flags, amount coercion, aliases, placeholders. */
 import { describe, expect, it } from "vitest";
-import type * as z from "../../src/zod.js";
+import type * as z from "../../src/tools/zod.js";
 import { decodeAnswer, decodeBody, formatPath } from "../../src/upstream/decode.js";
 import {
   GENERIC_REJECTION_MESSAGE,

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { readFileSync, readdirSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
-import { ManualClock, type Clock } from "../../src/clock.js";
+import { ManualClock, type Clock } from "../../src/tools/clock.js";
 
 export interface Hit {
   method: string;

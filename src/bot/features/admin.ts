@@ -5,7 +5,7 @@
  *   /admin                      what admins can do
  *   /broadcast (/siaran)        compose a message (text, or one photo with a caption) -> preview
  *                               exactly as recipients see it -> Send/Cancel -> delivered in the
- *                               background to every linked chat (watch/broadcast.ts), with one
+ *                               background to every linked chat (jobs/broadcast.ts), with one
  *                               progress message and a summary. Formatting the admin applies in
  *                               Telegram (bold, links...) is kept through message entities; no HTML.
  *   /ceksaldo (/balances)       balance round: every linked chat gets its current balance, with a
@@ -14,12 +14,12 @@
  * The draft waits in the store (meta `broadcast:draft:<chat>`), so Send works after a restart.
  */
 import { Composer, InlineKeyboard } from "grammy";
-import { cb, onCallback, type CallbackContext } from "../callbacks.js";
+import { cb, onCallback, type CallbackContext } from "../buttons.js";
 import type { BotContext, BotConversation, ConvContext } from "../context.js";
 import { cancelRow, now, STEP_TIMEOUT_MS } from "../flows/steps.js";
 import { isPrivate } from "../guards.js";
 import type { FeatureModule } from "../module.js";
-import { sendContent, type BroadcastContent } from "../../watch/broadcastState.js";
+import { sendContent, type BroadcastContent } from "../../jobs/broadcastState.js";
 
 const BROADCAST_COMMANDS = ["broadcast", "siaran"];
 const ROUND_COMMANDS = ["ceksaldo", "balances"];

@@ -1,14 +1,14 @@
 /**
  * /alerts (menu: alerts): shows the low-balance alert threshold and lets the user set one by typing
  * an amount ("100000", "100.000", "100rb", "1,5jt") or turn alerts off (button, or "off"/"mati").
- * The checking itself lives in watch/alerts.ts.
+ * The checking itself lives in jobs/alerts.ts.
  */
 import { Composer, InlineKeyboard } from "grammy";
 import type { BotContext, BotConversation, ConvContext } from "../context.js";
 import { parseRupiah } from "../amount.js";
 import { rupiah } from "../../render/format.js";
 import { requireKey } from "../guards.js";
-import { cb } from "../callbacks.js";
+import { cb } from "../buttons.js";
 import { askText, type TextStep } from "../flows/steps.js";
 import type { FeatureModule } from "../module.js";
 

@@ -4,7 +4,7 @@
  * instead of "not understood". Nothing is created here: only Confirm does that.
  */
 import { Composer } from "grammy";
-import type { TxRecord } from "../../store/types.js";
+import type { TxRecord } from "../../store/index.js";
 import type { BotContext } from "../context.js";
 import { DRAFT_TTL_MS, saveAndConfirm } from "../money/confirm.js";
 import { prepaidDraft, prepaidKind } from "../money/prepaid.js";

@@ -5,12 +5,12 @@
  * nothing here creates a transaction itself.
  */
 import { Composer, InlineKeyboard } from "grammy";
-import type { SavedCustomer, TxRecord } from "../../store/types.js";
+import type { SavedCustomer, TxRecord } from "../../store/index.js";
 import type { PrepaidProduct } from "../../upstream/types.js";
 import { UpstreamError, UpstreamRejected } from "../../upstream/errors.js";
 import { html, wibTime } from "../../render/format.js";
 import { isSale } from "../../domain/sale.js";
-import { cb, onCallback, SEARCH_QUERY_MAX_BYTES } from "../callbacks.js";
+import { cb, onCallback, SEARCH_QUERY_MAX_BYTES } from "../buttons.js";
 import { hideKeys } from "../../domain/keyShape.js";
 import type { BaseContext, BotContext, BotConversation, ConvContext } from "../context.js";
 import {

@@ -5,11 +5,11 @@
  * old messages and after a restart.
  */
 import { Composer, InlineKeyboard } from "grammy";
-import type { TxPatch } from "../../store/store.js";
-import { detailOf, type DepositDetail, type TxRecord, type TxStatus } from "../../store/types.js";
+import type { TxPatch } from "../../store/index.js";
+import { detailOf, type DepositDetail, type TxRecord, type TxStatus } from "../../store/index.js";
 import { UpstreamError, UpstreamRejected } from "../../upstream/errors.js";
 import { DEFAULT_DEPOSIT_LATE_MS, refreshTx } from "../../domain/refresh.js";
-import { cb, onCallback } from "../callbacks.js";
+import { cb, onCallback } from "../buttons.js";
 import type { BaseContext, BotContext } from "../context.js";
 import { html, rupiah } from "../../render/format.js";
 import { requireMoneyKey, requireStorage } from "../guards.js";

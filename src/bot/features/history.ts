@@ -7,9 +7,9 @@
  * may have been, is listed, including unknown outcomes.
  */
 import { Composer, InlineKeyboard } from "grammy";
-import type { Store } from "../../store/store.js";
-import { detailOf, OPEN_STATUSES, type TxKind, type TxRecord } from "../../store/types.js";
-import { cb, onCallback } from "../callbacks.js";
+import type { Store } from "../../store/index.js";
+import { detailOf, OPEN_STATUSES, type TxKind, type TxRecord } from "../../store/index.js";
+import { cb, onCallback } from "../buttons.js";
 import type { BaseContext, BotContext } from "../context.js";
 import { html, rupiah, wibTime } from "../../render/format.js";
 import { isPrivate, replyPrivateOnly } from "../guards.js";

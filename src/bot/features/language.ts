@@ -1,6 +1,6 @@
 /** /bahasa (/language): switch between Indonesian and English, stored per chat. */
 import { Composer, InlineKeyboard } from "grammy";
-import { cb, onCallback } from "../callbacks.js";
+import { cb, onCallback } from "../buttons.js";
 import type { BotContext } from "../context.js";
 import { editOrReply } from "../replies.js";
 

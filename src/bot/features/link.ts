@@ -5,12 +5,12 @@
  */
 import { Composer, type Middleware } from "grammy";
 import { UpstreamRejected } from "../../upstream/errors.js";
-import { maskKey } from "../../store/crypto.js";
+import { maskKey } from "../../store/index.js";
 import type { BotContext } from "../context.js";
 import { html, rupiah } from "../../render/format.js";
 import { findKeys, isKeyShaped } from "../../domain/keyShape.js";
 import { isPrivate, replyPrivateOnly } from "../guards.js";
-import { ensureCallbackToken } from "../../domain/callbacks.js";
+import { ensureCallbackToken } from "../../domain/providerCallbacks.js";
 
 export const linkFeature = new Composer<BotContext>();
 

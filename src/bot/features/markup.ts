@@ -9,7 +9,7 @@ import { Composer, type CommandContext } from "grammy";
 import { noRules } from "../../domain/pricing.js";
 import { html, rupiah } from "../../render/format.js";
 import { hideKeys } from "../../domain/keyShape.js";
-import type { Lang, Markup, PricingRules } from "../../store/types.js";
+import type { Lang, Markup, PricingRules } from "../../store/index.js";
 import { UpstreamError } from "../../upstream/errors.js";
 import type { PrepaidProduct } from "../../upstream/types.js";
 import { parseRupiah } from "../amount.js";

@@ -1,7 +1,7 @@
 /**
  * /laporan (/report): today, yesterday, the last 7 days and this month from the chat's own records
  * (hot and archived), a chart of this month's profit per day, and the daily-summary switch
- * (`rp:d:on|off`, sent by watch/dailySummary.ts). /ekspor (/export): a month of records as a CSV
+ * (`rp:d:on|off`, sent by jobs/dailySummary.ts). /ekspor (/export): a month of records as a CSV
  * document (`ex:<YYYY-MM>`). Reads the store only: no provider call.
  */
 import { Composer, InlineKeyboard, InputFile } from "grammy";
@@ -11,8 +11,8 @@ import { rupiah } from "../../render/format.js";
 import { svgToPng } from "../../render/png.js";
 import { monthLabel, reportText } from "../../render/report.js";
 import { CHART_WIDTH, profitChartSvg } from "../../render/reportChart.js";
-import { DAILY_SUMMARY_AT_MS } from "../../watch/dailySummary.js";
-import { cb, onCallback } from "../callbacks.js";
+import { DAILY_SUMMARY_AT_MS } from "../../jobs/dailySummary.js";
+import { cb, onCallback } from "../buttons.js";
 import type { BaseContext, BotContext } from "../context.js";
 import { requireKey } from "../guards.js";
 import type { FeatureModule } from "../module.js";

@@ -5,7 +5,7 @@
  */
 import { Composer, InputFile } from "grammy";
 import type { BotContext } from "../context.js";
-import { cb, onCallback } from "../callbacks.js";
+import { cb, onCallback } from "../buttons.js";
 import { isPrivate, replyPrivateOnly } from "../guards.js";
 import type { FeatureModule } from "../module.js";
 import { html } from "../../render/format.js";

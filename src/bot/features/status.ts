@@ -15,10 +15,10 @@
  * the release can update them.
  */
 import { Composer, InlineKeyboard } from "grammy";
-import type { Store } from "../../store/store.js";
-import { OPEN_STATUSES, type TxRecord } from "../../store/types.js";
+import type { Store } from "../../store/index.js";
+import { OPEN_STATUSES, type TxRecord } from "../../store/index.js";
 import type { Lookup } from "../../domain/refresh.js";
-import { cb, onCallback } from "../callbacks.js";
+import { cb, onCallback } from "../buttons.js";
 import type { BaseContext, BotContext } from "../context.js";
 import { html } from "../../render/format.js";
 import { findKeys } from "../../domain/keyShape.js";

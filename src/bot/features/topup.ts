@@ -3,7 +3,7 @@
  *
  * The browser is stateless: every button carries what its screen needs, so it works after a
  * restart and in any order. Its callback data shapes are the `prices*` ones in
- * src/render/callbacks.ts: mode `h` (prices: a product opens its details) or `b` (buy: a product
+ * src/telegram/buttonData.ts: mode `h` (prices: a product opens its details) or `b` (buy: a product
  * starts the purchase), then the screen. Categories and providers are named by short slugs and
  * products by code (catalog.ts), so the data stays under Telegram's 64 bytes.
  *
@@ -32,7 +32,7 @@ import {
   type CallbackContext,
   type CallbackShape,
   type PricesMode,
-} from "../callbacks.js";
+} from "../buttons.js";
 import type { BaseContext, BotContext } from "../context.js";
 import { html, rupiah } from "../../render/format.js";
 import { hideKeys } from "../../domain/keyShape.js";

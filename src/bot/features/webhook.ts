@@ -6,9 +6,9 @@
  */
 import { Composer } from "grammy";
 import type { BaseContext, BotContext } from "../context.js";
-import { cb, onCallback } from "../callbacks.js";
+import { cb, onCallback } from "../buttons.js";
 import { html, wibClock } from "../../render/format.js";
-import { callbackUrl, ensureCallbackToken, newCallbackToken } from "../../domain/callbacks.js";
+import { callbackUrl, ensureCallbackToken, newCallbackToken } from "../../domain/providerCallbacks.js";
 import { requireKey } from "../guards.js";
 
 export const webhookFeature = new Composer<BotContext>();

@@ -5,13 +5,13 @@
  * user at the number step to type another (or retry); the failed inquiry's draft is cancelled.
  */
 import { InlineKeyboard } from "grammy";
-import type { TxRecord } from "../../store/types.js";
+import type { TxRecord } from "../../store/index.js";
 import type { BillInquiry } from "../../upstream/types.js";
 import type { BotConversation, ConvContext } from "../context.js";
 import { html } from "../../render/format.js";
 import { saveDraft, showConfirm } from "../money/confirm.js";
 import { billFields, postpaidKind } from "../money/postpaid.js";
-import { cb } from "../callbacks.js";
+import { cb } from "../buttons.js";
 import { failureText, withApiKey, type ProviderFailure, type ProviderOutcome } from "../provider.js";
 import { suggestionsFor } from "../customers.js";
 import { askChoice, askText, type TextStep } from "./steps.js";

@@ -6,7 +6,7 @@
 import { html } from "../../render/format.js";
 import { hideKeys, isKeyShaped } from "../../domain/keyShape.js";
 import { InlineKeyboard } from "grammy";
-import { cb, isFlowData, SUGGESTION_INDEX_MAX, type FlowButton } from "../callbacks.js";
+import { cb, isFlowData, SUGGESTION_INDEX_MAX, type FlowButton } from "../buttons.js";
 import type { BotConversation, ConvContext } from "../context.js";
 import { addPager, dropEmptyRows, paginate } from "../paging.js";
 

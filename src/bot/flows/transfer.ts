@@ -21,7 +21,7 @@ import {
 } from "../money/transfer.js";
 import { parseRupiah } from "../amount.js";
 import { failureText, withApiKey } from "../provider.js";
-import { cb } from "../callbacks.js";
+import { cb } from "../buttons.js";
 import { suggestionsFor } from "../customers.js";
 import { askChoice, askText, type TextStep } from "./steps.js";
 

@@ -6,16 +6,16 @@
  *   | failed (refused) | unknown (timeout/outage: never re-sent automatically).
  */
 import { Composer, InlineKeyboard } from "grammy";
-import type { NewTx } from "../../store/store.js";
-import type { TxRecord } from "../../store/types.js";
-import type { TxPatch } from "../../store/api.js";
+import type { NewTx } from "../../store/index.js";
+import type { TxRecord } from "../../store/index.js";
+import type { TxPatch } from "../../store/index.js";
 import { UpstreamError, UpstreamRejected } from "../../upstream/errors.js";
-import { cb, onCallback } from "../callbacks.js";
+import { cb, onCallback } from "../buttons.js";
 import { requireStorage } from "../guards.js";
 import type { BaseContext, BotContext } from "../context.js";
 import { html, rupiah } from "../../render/format.js";
-import { formatWib } from "../../time.js";
-import { OPEN_STATUSES } from "../../store/types.js";
+import { formatWib } from "../../tools/time.js";
+import { OPEN_STATUSES } from "../../store/index.js";
 import { STEP_TIMEOUT_MS } from "../flows/steps.js";
 import { moneyText, upstreamErrorText } from "../replies.js";
 import type { DraftFields, MoneyKind } from "./kinds.js";

@@ -13,10 +13,10 @@
  */
 import { InlineKeyboard, InputFile, type Api } from "grammy";
 import type { InlineKeyboardMarkup } from "grammy/types";
-import { detailOf, type DepositDetail, type Lang, type TxRecord } from "../../store/types.js";
+import { detailOf, type DepositDetail, type Lang, type TxRecord } from "../../store/index.js";
 import type { DepositMethod } from "../../upstream/types.js";
-import type { Store } from "../../store/store.js";
-import { cb } from "../callbacks.js";
+import type { Store } from "../../store/index.js";
+import { cb } from "../buttons.js";
 import type { BaseContext, BotDeps } from "../context.js";
 import { html, rupiah, wibTime } from "../../render/format.js";
 import type { Translate } from "../../render/i18n.js";

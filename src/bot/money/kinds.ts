@@ -1,5 +1,5 @@
 /** What each kind of money action (prepaid, postpaid, transfer, deposit) plugs into the confirm engine. */
-import type { TxKind, TxRecord } from "../../store/types.js";
+import type { TxKind, TxRecord } from "../../store/index.js";
 import type { UpstreamRejected } from "../../upstream/errors.js";
 import type { BaseContext } from "../context.js";
 import type { Sale } from "../../domain/pricing.js";

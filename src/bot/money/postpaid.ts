@@ -4,7 +4,7 @@
  * payment reuses `tx.refId`. Amounts: `amount` is `total_tagihan` (what the customer owes, never
  * recomputed); the reseller's cost (`harga`) and the bill's details live in `tx.detail`.
  */
-import { detailOf, type PostpaidDetail, type TxRecord, type TxStatus } from "../../store/types.js";
+import { detailOf, type PostpaidDetail, type TxRecord, type TxStatus } from "../../store/index.js";
 import type { BillInquiry, BillPeriod } from "../../upstream/types.js";
 import type { BaseContext } from "../context.js";
 import { billMonth, html, rupiah } from "../../render/format.js";

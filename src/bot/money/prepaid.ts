@@ -3,7 +3,7 @@
  * The confirmed price goes out as `limit_price`: if the provider's price rose in the meantime the
  * purchase is refused instead of costing more, and the user is told the new price.
  */
-import { detailOf, type TxRecord } from "../../store/types.js";
+import { detailOf, type TxRecord } from "../../store/index.js";
 import type { PrepaidProduct } from "../../upstream/types.js";
 import type { BaseContext } from "../context.js";
 import { html, rupiah } from "../../render/format.js";

@@ -4,8 +4,8 @@
  * create. Short, alphanumeric, readable over the phone: kind prefix + WIB date + random.
  */
 import { randomBytes } from "node:crypto";
-import type { TxKind } from "../../store/types.js";
-import { formatWib } from "../../time.js";
+import type { TxKind } from "../../store/index.js";
+import { formatWib } from "../../tools/time.js";
 
 const PREFIX: Record<TxKind, string> = { prepaid: "TP", postpaid: "TG", transfer: "TF", deposit: "DP" };
 const ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";

@@ -4,8 +4,8 @@
  * estimate from the chat's last transfer to the same kind of destination (or says the fee is
  * added), and the receipt shows the real fee and total. `tx.amount` is always the nominal.
  */
-import type { Store } from "../../store/store.js";
-import { detailOf, type TxRecord } from "../../store/types.js";
+import type { Store } from "../../store/index.js";
+import { detailOf, type TxRecord } from "../../store/index.js";
 import type { BaseContext } from "../context.js";
 import { html, rupiah } from "../../render/format.js";
 import type { DraftFields, MoneyKind } from "./kinds.js";

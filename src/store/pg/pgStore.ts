@@ -14,7 +14,7 @@
  * the way store.ts does for the files; the schema, row mapping and import live beside it.
  */
 import postgres, { type Sql } from "postgres";
-import { systemClock, type Clock, type TimerHandle } from "../../clock.js";
+import { systemClock, type Clock, type TimerHandle } from "../../tools/clock.js";
 import type { ChatPatch, NewTx, Store, StoreStats, TxPatch } from "../api.js";
 import { decrypt, DecryptedKeys, deriveKey, encrypt, keyAad, keyCheck, keyCheckMatches, maskKey } from "../crypto.js";
 import { ApiKeyDecryptError, DuplicateTxError, StoreClosedError, StoreSecretMismatchError, UnknownTxError } from "../errors.js";

@@ -1,0 +1,274 @@
+/**
+ * Shared over PostgreSQL, for two (or more) bot processes on one database (issue 16).
+ *
+ * Leadership: a session-level advisory lock held on a connection of its own. A process tries it
+ * every `leaseRetryMs`; the holder checks every `checkMs` that its session still holds it. A failed
+ * check or a closed connection means the lead is lost: onLose stops the background work at once.
+ * The session sets TCP keepalives (idle 5 s, then 3 probes 5 s apart) so the server drops a holder
+ * whose machine vanished without a FIN within ~20 s, freeing the lock: the other process takes over
+ * within ~30 s at worst (+ its retry). A killed process (kill -9) closes its socket: freed at once.
+ *
+ * Hints: LISTEN/NOTIFY. Updates once: a row per update_id. Rate limit: one counter row per key.
+ * Own `postgres` pool, independent of the store; its tables are the store's migration 2 (migrations.ts),
+ * applied by whichever opens first.
+ */
+import { randomBytes, randomUUID } from "node:crypto";
+import postgres, { type Sql } from "postgres";
+import type { Clock, TimerHandle } from "../tools/clock.js";
+import type { Logger } from "../logging/logger.js";
+import type { HintKind, Leadership, Shared } from "./shared.js";
+import { migrate } from "../store/pg/migrations.js";
+
+
+/** The advisory lock of the lead (differs from migrations.ts MIGRATION_LOCK, which every open takes). */
+export const LEADER_LOCK_KEY = 0x7070_6f62; // "ppob"
+const CHANNEL = "ppob_hints";
+const DAY = 24 * 60 * 60_000;
+const HINT_KINDS: ReadonlySet<string> = new Set<HintKind>(["track", "hurry", "chatBack", "broadcast"]);
+
+export interface PgSharedOptions {
+  clock: Clock;
+  logger: Logger;
+  /** How often a standby tries to take the lead (default 5 s). */
+  leaseRetryMs?: number;
+  /** How often the leader checks it still holds the lead (default 3 s). */
+  checkMs?: number;
+}
+
+export class PgShared implements Shared {
+  /** Tells this process's own notifications apart (NOTIFY reaches the sender's LISTEN too). */
+  private readonly instance = randomUUID();
+  private readonly handlers = new Map<HintKind, ((id: string) => void)[]>();
+  private readonly lead: PgLeadership;
+
+  private constructor(
+    url: string,
+    private readonly sql: Sql,
+    private readonly opts: PgSharedOptions,
+  ) {
+    this.lead = new PgLeadership(url, opts, () => this.prune());
+  }
+
+  static async open(url: string, opts: PgSharedOptions): Promise<PgShared> {
+    // connect_timeout: with the database gone each update is answered ("storage has a problem") in
+    // seconds rather than after the client's 30 s default.
+    const sql = postgres(url, { max: 4, connect_timeout: 5, onnotice: () => undefined });
+    try {
+      await migrate(sql);
+      const shared = new PgShared(url, sql, opts);
+      await sql.listen(CHANNEL, (payload) => shared.received(payload));
+      return shared;
+    } catch (err) {
+      await sql.end({ timeout: 1 });
+      throw err;
+    }
+  }
+
+  leadership(): Leadership {
+    return this.lead;
+  }
+
+  notify(kind: HintKind, id: string): void {
+    this.sql.notify(CHANNEL, JSON.stringify({ from: this.instance, kind, id })).catch((err: unknown) =>
+      // A lost hint costs at most one rescan interval of the leader's watcher.
+      this.opts.logger.warn({ err, kind, id }, "could not send a hint to the other process"),
+    );
+  }
+
+  on(kind: HintKind, fn: (id: string) => void): void {
+    this.handlers.set(kind, [...(this.handlers.get(kind) ?? []), fn]);
+  }
+
+  async claimUpdate(updateId: number): Promise<boolean> {
+    const rows = await this.sql`
+      INSERT INTO handled_updates (update_id, at) VALUES (${updateId}, ${this.opts.clock.now()})
+      ON CONFLICT DO NOTHING RETURNING 1`;
+    return rows.length === 1;
+  }
+
+  async hit(key: string, windowMs: number): Promise<number> {
+    const now = this.opts.clock.now();
+    const start = now - (now % windowMs);
+    const [row] = await this.sql<{ n: number }[]>`
+      INSERT INTO rate_hits (key, window_start, n) VALUES (${key}, ${start}, 1)
+      ON CONFLICT (key) DO UPDATE SET
+        n = CASE WHEN rate_hits.window_start = EXCLUDED.window_start THEN rate_hits.n + 1 ELSE 1 END,
+        window_start = EXCLUDED.window_start
+      RETURNING n`;
+    return row!.n;
+  }
+
+  async webhookSecret(): Promise<string> {
+    const candidate = randomBytes(32).toString("base64url");
+    await this.sql`INSERT INTO shared_secrets (name, value) VALUES ('webhook', ${candidate}) ON CONFLICT DO NOTHING`;
+    const [row] = await this.sql<{ value: string }[]>`SELECT value FROM shared_secrets WHERE name = 'webhook'`;
+    return row!.value;
+  }
+
+  async close(): Promise<void> {
+    await this.lead.stop();
+    await this.sql.end({ timeout: 5 });
+  }
+
+  /** Run by the leader now and then: resends older than a day are not possible, counters are idle. */
+  private async prune(): Promise<void> {
+    const before = this.opts.clock.now() - DAY;
+    await this.sql`DELETE FROM handled_updates WHERE at < ${before}`;
+    await this.sql`DELETE FROM rate_hits WHERE window_start < ${before}`;
+  }
+
+  private received(payload: string): void {
+    let hint: { from?: unknown; kind?: unknown; id?: unknown };
+    try {
+      hint = JSON.parse(payload) as typeof hint;
+    } catch {
+      return;
+    }
+    if (hint.from === this.instance || typeof hint.kind !== "string" || !HINT_KINDS.has(hint.kind) || typeof hint.id !== "string") return;
+    for (const fn of this.handlers.get(hint.kind as HintKind) ?? []) {
+      try {
+        fn(hint.id);
+      } catch (err) {
+        this.opts.logger.error({ err, kind: hint.kind }, "a hint handler failed");
+      }
+    }
+  }
+}
+
+class PgLeadership implements Leadership {
+  private leader = false;
+  private stopped = false;
+  private timer: TimerHandle | undefined;
+  private onLead: () => Promise<void> = async () => {};
+  private onLose: () => Promise<void> = async () => {};
+  private lastPrune = 0;
+  private standingBy = false;
+  /** Counts leads taken: a start that fails after the lead was lost and taken again is not this one's. */
+  private terms = 0;
+  private readonly retryMs: number;
+  private readonly checkMs: number;
+  /**
+   * One connection of its own holds the lock (the pool's connections come and go). No lifetime
+   * limit (the client's default would close it, and so drop the lead, every 30-60 min). When it
+   * closes, the lock is gone with it: the lead is lost at once.
+   */
+  private readonly sql: Sql;
+
+  constructor(
+    url: string,
+    private readonly opts: PgSharedOptions,
+    private readonly prune: () => Promise<void>,
+  ) {
+    this.retryMs = opts.leaseRetryMs ?? 5_000;
+    this.checkMs = opts.checkMs ?? 3_000;
+    this.sql = postgres(url, {
+      max: 1,
+      max_lifetime: null,
+      idle_timeout: 0,
+      onnotice: () => undefined,
+      onclose: () => void this.lost("the connection that holds the lead closed"),
+    });
+  }
+
+  run(onLead: () => Promise<void>, onLose: () => Promise<void>): void {
+    this.onLead = onLead;
+    this.onLose = onLose;
+    void this.attempt();
+  }
+
+  isLeader(): boolean {
+    return this.leader;
+  }
+
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.timer?.cancel();
+    // Unlocked at once rather than when the connection ends: the other process need not wait more.
+    if (this.leader) await this.sql`SELECT pg_advisory_unlock(${LEADER_LOCK_KEY})`.catch(() => undefined);
+    this.leader = false;
+    await this.sql.end({ timeout: 2 });
+  }
+
+  private later(ms: number, fn: () => Promise<void>): void {
+    if (this.stopped) return;
+    this.timer?.cancel();
+    this.timer = this.opts.clock.setTimeout(() => void fn(), ms);
+  }
+
+  private async attempt(): Promise<void> {
+    if (this.stopped || this.leader) return;
+    try {
+      await this.sql`SELECT set_config('tcp_keepalives_idle', '5', false), set_config('tcp_keepalives_interval', '5', false),
+                            set_config('tcp_keepalives_count', '3', false)`;
+      const [row] = await this.sql<{ got: boolean }[]>`SELECT pg_try_advisory_lock(${LEADER_LOCK_KEY}) AS got`;
+      if (row?.got && this.stopped) await this.sql`SELECT pg_advisory_unlock(${LEADER_LOCK_KEY})`;
+      else if (row?.got) {
+        this.leader = true;
+        this.standingBy = false;
+        const term = ++this.terms;
+        this.opts.logger.info("leading: running background work");
+        this.later(this.checkMs, () => this.check());
+        const started = await this.onLead().then(
+          () => true,
+          (err: unknown) => (this.opts.logger.error({ err }, "starting the background work failed; giving the lead up"), false),
+        );
+        if (started || !this.leader || this.stopped || term !== this.terms) return; // lost meanwhile: lost() stood by
+        // A lead running nothing must not keep the lock: stop what did start, let the other process
+        // take it, try again at the next retry.
+        this.leader = false;
+        this.standingBy = true;
+        this.timer?.cancel();
+        await this.onLose().catch((e: unknown) => this.opts.logger.error({ err: e }, "stopping the background work failed"));
+        await this.sql`SELECT pg_advisory_unlock(${LEADER_LOCK_KEY})`.catch(() => undefined);
+        this.later(this.retryMs, () => this.attempt());
+        return;
+      } else if (!this.standingBy) {
+        this.standingBy = true;
+        this.opts.logger.info("standing by: another process leads");
+      }
+    } catch (err) {
+      this.opts.logger.warn({ err }, "could not try for the lead; trying again");
+    }
+    this.later(this.retryMs, () => this.attempt());
+  }
+
+  /** The lock is held by this very session (a session the client opened again would not hold it). */
+  private async check(): Promise<void> {
+    if (!this.leader || this.stopped) return;
+    let held = false;
+    let timedOut = false;
+    // A check that hangs (the network is gone) counts as failed after checkMs.
+    const limit = this.opts.clock.setTimeout(() => {
+      timedOut = true;
+      void this.lost("the lead check did not answer");
+    }, this.checkMs);
+    try {
+      const rows = await this.sql`
+        SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND classid = 0 AND objid = ${LEADER_LOCK_KEY}
+          AND objsubid = 1 AND pid = pg_backend_pid() AND granted`;
+      held = rows.length === 1;
+    } catch (err) {
+      this.opts.logger.warn({ err }, "the lead check failed");
+    } finally {
+      limit.cancel();
+    }
+    if (timedOut || !this.leader || this.stopped) return;
+    if (!held) return this.lost("this process no longer holds the lead");
+    const now = this.opts.clock.now();
+    if (now - this.lastPrune >= 60 * 60_000) {
+      this.lastPrune = now;
+      await this.prune().catch((err: unknown) => this.opts.logger.warn({ err }, "could not prune handled updates"));
+    }
+    this.later(this.checkMs, () => this.check());
+  }
+
+  private async lost(why: string): Promise<void> {
+    if (!this.leader || this.stopped) return;
+    this.leader = false;
+    this.standingBy = true;
+    this.opts.logger.warn({ why }, "standing by: lost the lead (another process may take over)");
+    this.later(this.retryMs, () => this.attempt());
+    await this.onLose().catch((err: unknown) => this.opts.logger.error({ err }, "stopping the background work failed"));
+  }
+}

@@ -1,0 +1,117 @@
+/**
+ * Exactly-once notices. A change that deserves a notice is handled in three steps:
+ *   1. persist what was learned plus the marker `watch.announcing = <notice>` (status unchanged), flush;
+ *   2. edit the transaction's own message to show the outcome (repeatable: same content again
+ *      is "not modified"), then send the notice message;
+ *   3. persist the new status together with `watch.notified`, drop the marker, flush.
+ * The status stays open until step 3, so a crash anywhere leaves the transaction watched. On the
+ * next check a surviving marker means "the notice may or may not have gone out": the original
+ * message is edited again and the notice is re-sent only when that edit is impossible (no
+ * message, deleted). Choice: when we cannot know, the outcome is never lost (the edited message
+ * shows it, or the notice is repeated, receipts carry the reference id so a repeat reads as the
+ * same transaction), and a duplicate message happens only when there is nothing to edit.
+ * Telegram refusing for good (400) or a blocked chat (403, the chat is then marked inactive)
+ * count as done.
+ *
+ * A check the user asked for (/status, the "check status" button) shows its own answer: then the
+ * notice message is left out (`shownByCaller`), and the original message is edited unless it is
+ * the very message the caller rewrites.
+ */
+import type { Clock } from "../tools/clock.js";
+import type { Logger } from "../logging/logger.js";
+import type { Store, TxPatch } from "../store/index.js";
+import type { Lang, TxRecord, TxStatus, WatchState } from "../store/index.js";
+import type { NoticeKind, Notifier } from "./notify.js";
+
+/** The saved watch state plus the in-flight notice marker (kept in the same JSON field). */
+export interface Watch extends WatchState {
+  announcing?: NoticeKind;
+}
+
+export function watchOf(tx: TxRecord): Watch {
+  return (tx.watch as Watch | undefined) ?? { nextCheckAt: 0, attempts: 0 };
+}
+
+/** How the change is shown: by notice (the watcher's own checks) or by the caller's answer. */
+export interface AnnounceMode {
+  shownByCaller?: boolean;
+  /** The message the caller rewrites with its answer: not edited here. */
+  pressedMessageId?: number;
+}
+
+export class NoticeProtocol {
+  constructor(
+    private readonly store: Store,
+    private readonly notifier: Notifier,
+    private readonly logger: Logger,
+    private readonly clock?: Clock,
+    private readonly onNotice?: (kind: NoticeKind, seconds: number) => void,
+  ) {}
+
+  /**
+   * Returns false when delivery is uncertain: the marker stays and the caller retries later.
+   * `next` is the status being announced.
+   */
+  async announce(cur: TxRecord, notice: NoticeKind, fields: TxPatch, next: TxStatus, mode: AnnounceMode = {}): Promise<boolean> {
+    const store = this.store;
+    const refId = cur.refId;
+    const w = watchOf(cur);
+    const mayHaveBeenSent = w.announcing === notice;
+    const startedAt = this.clock?.now();
+
+    // Claimed only if the mark is still as read: another watcher (a hand-over overlap, another
+    // process) that read the same record loses here, also when the status stays the same.
+    const claim = (w.claim ?? 0) + 1;
+    // Ours unless a later claim was made; a stale write of the watch state (lower claim) does not
+    // stop the outcome from being recorded.
+    const mine = (c: Readonly<TxRecord>) => (watchOf(c).claim ?? 0) <= claim;
+    const marked = await store.transitionTx(
+      refId,
+      [cur.status],
+      { ...fields, watch: { ...w, announcing: notice, claim } as Watch },
+      (c) => watchOf(c).announcing === w.announcing && watchOf(c).claim === w.claim,
+    );
+    if (!marked) return true; // changed by someone else meanwhile: theirs stands
+    await store.flush();
+
+    const lang = (await store.getChat(cur.chatId))?.lang ?? "id";
+    const view: TxRecord = { ...marked, status: next };
+    const delivery = mode.shownByCaller
+      ? await this.editForCaller(lang, view, notice, mode)
+      : await this.notifier.deliver(lang, view, notice, mayHaveBeenSent);
+    if (delivery === "uncertain") {
+      this.logger.warn({ refId, notice }, "notice delivery uncertain; will retry (edit first)");
+      return false;
+    }
+    if (delivery === "rate-limited") {
+      // Known not sent (429): the marker goes back to what it was, so the retry sends normally.
+      const now = await store.getTx(refId);
+      if (now) await store.transitionTx(refId, [cur.status], { watch: { ...watchOf(now), announcing: w.announcing } as Watch }, mine);
+      return false;
+    }
+    if (delivery === "blocked") {
+      await store.updateChat(cur.chatId, { inactive: true });
+      this.logger.info({ chatId: cur.chatId }, "chat blocked the bot; its transactions are no longer polled");
+    } else if (delivery === "refused") {
+      this.logger.warn({ refId, notice }, "Telegram refused the notice; not retried");
+    }
+
+    if (startedAt !== undefined && (delivery === "sent" || delivery === "edited")) {
+      this.onNotice?.(notice, (this.clock!.now() - startedAt) / 1000);
+    }
+    const latest = await store.getTx(refId) ?? marked;
+    const { announcing: _done, ...rest } = watchOf(latest);
+    const patch: TxPatch =
+      notice === "gaveup" ? { watch: { ...rest, gaveUp: true } } : { status: next, watch: { ...rest, notified: next } };
+    await store.transitionTx(refId, [cur.status], patch, mine);
+    await store.flush();
+    return true;
+  }
+
+  /** The caller's answer is the notice: only the original message needs to show the outcome. */
+  private async editForCaller(lang: Lang, tx: TxRecord, notice: NoticeKind, mode: AnnounceMode): Promise<"edited" | "blocked"> {
+    if (notice === "gaveup" || tx.messageId === undefined || tx.messageId === mode.pressedMessageId) return "edited";
+    const edit = await this.notifier.editOriginal(lang, tx, notice);
+    return edit === "blocked" ? "blocked" : "edited";
+  }
+}

@@ -1,0 +1,141 @@
+/**
+ * The opt-in daily summary (/laporan button): every day at 21.00 WIB each opted-in, linked, active
+ * chat gets the day's figures. At most once per chat and day, across restarts: the day is written
+ * on the chat (`summaryDay`) and flushed BEFORE the message goes out, so a crash in between loses
+ * that day's summary rather than sending it twice. A start after 21.00 sends the day's summaries
+ * still unmarked. Messages go through the shared pacer; a chat that blocked the bot is marked
+ * inactive and skipped from then on.
+ */
+import type { Api } from "grammy";
+import type { Clock, TimerHandle } from "../tools/clock.js";
+import type { Logger } from "../logging/logger.js";
+import { addDays, summarize, wibDay, wibDayStart } from "../domain/report.js";
+import type { Translate } from "../render/i18n.js";
+import { withSandboxBanner } from "../render/money.js";
+import { dailySummaryText } from "../render/report.js";
+import type { Store } from "../store/index.js";
+import { counted, deliver } from "../telegram/delivery.js";
+import type { SendPacer } from "../telegram/pacer.js";
+
+/** 21.00 WIB: after the evening rush, before the reseller closes the shop. */
+export const DAILY_SUMMARY_AT_MS = 21 * 60 * 60 * 1000;
+/** Chats marked (and flushed) together before their sends: one disk write per batch, not per chat. */
+const BATCH = 25;
+
+export interface DailySummaryOptions {
+  store: Store;
+  /** An Api WITHOUT auto-retry: the pacer waits out 429s on the clock. */
+  api: Api;
+  clock: Clock;
+  logger: Logger;
+  translate: Translate;
+  pacer: SendPacer;
+  sandbox?: boolean;
+}
+
+export interface DailyRun {
+  day: string;
+  sent: number;
+  blocked: number;
+  failed: number;
+}
+
+export class DailySummary {
+  private timer: TimerHandle | undefined;
+  private running: Promise<DailyRun> | undefined;
+  private abort = new AbortController();
+
+  constructor(private readonly opts: DailySummaryOptions) {}
+
+  /** Sends today's summaries if 21.00 has passed, and schedules the next 21.00. */
+  start(): void {
+    // Started again after stop(): this process leads again (another one led meanwhile).
+    if (this.abort.signal.aborted) {
+      this.abort = new AbortController();
+      this.timer = undefined;
+    }
+    if (this.timer) return;
+    const now = this.opts.clock.now();
+    const today = wibDay(now);
+    if (now >= wibDayStart(today) + DAILY_SUMMARY_AT_MS) void this.run(today);
+    this.schedule();
+  }
+
+  async stop(): Promise<void> {
+    this.abort.abort();
+    this.timer?.cancel();
+    await this.running?.catch(() => undefined);
+  }
+
+  /** Resolves when the run in progress (if any) ended (tests). */
+  async idle(): Promise<void> {
+    await this.running?.catch(() => undefined);
+  }
+
+  private schedule(): void {
+    if (this.abort.signal.aborted) return;
+    const now = this.opts.clock.now();
+    let at = wibDayStart(wibDay(now)) + DAILY_SUMMARY_AT_MS;
+    if (at <= now) at = wibDayStart(addDays(wibDay(now), 1)) + DAILY_SUMMARY_AT_MS;
+    this.timer = this.opts.clock.setTimeout(() => {
+      void this.run(wibDay(at));
+      this.schedule();
+    }, at - now);
+  }
+
+  /** Sends `day`'s summary to every opted-in chat not yet marked for it. One run at a time. */
+  run(day: string): Promise<DailyRun> {
+    const previous = this.running ?? Promise.resolve();
+    const next = previous.catch(() => undefined).then(() => this.send(day));
+    this.running = next;
+    void next
+      .catch((err: unknown) => this.opts.logger.error({ err, day }, "daily summary run failed"))
+      .finally(() => {
+        if (this.running === next) this.running = undefined;
+      });
+    return next;
+  }
+
+  private async send(day: string): Promise<DailyRun> {
+    const { store, api, logger, translate: t, pacer } = this.opts;
+    const result: DailyRun = { day, sent: 0, blocked: 0, failed: 0 };
+    const due = (await store.linkedChats())
+      .filter((c) => c.dailySummary && c.summaryDay !== day)
+      .map((c) => c.chatId);
+    for (let i = 0; i < due.length && !this.abort.signal.aborted; i += BATCH) {
+      const batch: number[] = [];
+      const before = new Map<number, string | undefined>();
+      for (const id of due.slice(i, i + BATCH)) {
+        const c = await store.getChat(id);
+        if (!c?.dailySummary || c.inactive || c.summaryDay === day) continue;
+        batch.push(id);
+        before.set(id, c.summaryDay);
+      }
+      for (const id of batch) await store.updateChat(id, { summaryDay: day });
+      // The marks are on disk before any of these messages can be.
+      await store.flush();
+      await Promise.all(
+        batch.map(async (chatId) => {
+          const lang = (await store.getChat(chatId))?.lang ?? "id";
+          const summary = summarize(await store.txsOfMonth(chatId, day.slice(0, 7)), day, day);
+          const text = withSandboxBanner(t, lang, this.opts.sandbox ?? false, dailySummaryText(t, lang, day, summary));
+          const r = await deliver(() => api.sendMessage(chatId, text), { pacer, signal: this.abort.signal });
+          const outcome = counted(r);
+          if (outcome === "sent") result.sent++;
+          else if (outcome === "blocked") {
+            result.blocked++;
+            await store.updateChat(chatId, { inactive: true });
+          } else if (outcome === "stopped") {
+            // Nothing went out (stopping): the next start sends it, if still the same day.
+            await store.updateChat(chatId, { summaryDay: before.get(chatId) });
+          } else {
+            result.failed++;
+            logger.warn({ chatId, err: "error" in r ? r.error : undefined }, "daily summary not delivered");
+          }
+        }),
+      );
+    }
+    if (due.length > 0) logger.info(result, "daily summaries sent");
+    return result;
+  }
+}

@@ -1,0 +1,698 @@
+/**
+ * Over 350 lines because scheduling, lanes, checks and hand-overs share one set of queues whose
+ * invariants (an id scheduled, queued or in flight, never two at once) must hold across all of them.
+ *
+ * The status watcher: polls every open transaction (pending, processing, unknown, sending) at
+ * the provider until it ends, and tells its chat once about each change that matters.
+ *
+ * Scheduling. Each open transaction has one due time (dueTimes.ts). Backoff: checks `firstCheckMs` apart while the transaction is
+ * younger than `youngMs`, then doubling up to `maxIntervalMs` (see DEFAULT_WATCHER_OPTIONS).
+ * `watch.nextCheckAt`/`attempts` are saved with the transaction, so a restart resumes where it
+ * was (overdue checks run at once; a young id's due time is not saved at every check, so it is
+ * checked at once after a restart).
+ *
+ * Calls. Due transactions go to a queue per api key (lane). Lanes take turns (round robin),
+ * with at most `concurrency` calls overall, `perKeyConcurrency` per key (a slow key holds at
+ * most that many slots) and `perKeyPerSecond` started per key in any second (limiter.ts). A key
+ * whose calls fail (timeouts, outages) pauses on its own with growing waits; other keys go on.
+ * The provider's errors never escape a check.
+ *
+ * Ends. Prepaid, postpaid and transfers are watched for `maxAgeMs`; a pending deposit until
+ * `depositLateMs` after its expiry (it can be paid late; only then is `expired` final); a paid
+ * deposit waiting for settlement for `depositProcessingMaxAgeMs`. After that the chat is told
+ * once how to check by hand (`watch.gaveUp`); /status still works.
+ *
+ * Callbacks. `hurry()` (a provider callback said an id changed) puts the id first in its key's lane:
+ * it jumps the queue but not the limits, and only the status answer changes anything. A chat whose
+ * callbacks work has its pending ids polled far less often (`callbackDue`), never not at all.
+ *
+ * Exactly-once notices: announce.ts. The create call's own outcome is announced by the confirm
+ * engine; `track()` records it as notified. `checkNow()` serves a user's own check (/status):
+ * it runs at once, ahead of the queue, and its caller shows the answer.
+ *
+ * Chats without an api key (removed) are not polled: their transactions are parked and looked at
+ * again (without a provider call) every `maxIntervalMs`. A chat marked inactive (it blocked the bot)
+ * is still polled, so its records stay right; the notices it could not get are marked `watch.owed`
+ * and sent by `chatBack()` when the chat is heard from again.
+ *
+ * Two processes (issue 16). Only the leading process's watcher runs; the other is paused (pause():
+ * users' own checks still run there) and hints the leader (`adopt`). While running, the open
+ * transactions are rescanned every `rescanMs`, so an id whose hint was lost is picked up anyway.
+ *
+ * Over 350 lines: scheduling (due times -> lanes -> calls) and the check that reschedules share
+ * one state (queued, in flight, forced, waiters); split further, each half would reach into the other.
+ */
+import type { InlineKeyboardMarkup } from "grammy/types";
+import type { Translate } from "../render/i18n.js";
+import type { Clock, TimerHandle } from "../tools/clock.js";
+import type { Logger } from "../logging/logger.js";
+import type { Store } from "../store/index.js";
+import { OPEN_STATUSES, type Lang, type TxRecord, type TxStatus } from "../store/index.js";
+import { backoffDelay, FailureBackoff, type BackoffOptions } from "./backoff.js";
+import { KeyedLimiter } from "./limiter.js";
+import { noticeFor, Notifier, type MessageApi, type NoticeKind } from "./notify.js";
+import type { Pacer } from "../telegram/pacer.js";
+import { lookupPatch, lookupTx, type Lookup, type StatusApi } from "../domain/refresh.js";
+import { DueTimes } from "./dueTimes.js";
+import { NoticeProtocol, watchOf, type AnnounceMode } from "./announce.js";
+import { sendOwed } from "./owed.js";
+import { Fifo, laneId, type Lane } from "./lanes.js";
+import { DEFAULT_WATCHER_OPTIONS, HOUR, MINUTE, type WatcherOptions } from "./watcherOptions.js";
+
+export { DEFAULT_WATCHER_OPTIONS, type WatcherOptions } from "./watcherOptions.js";
+
+/** What a check on demand learned: the record as it is now, and the provider's answer. */
+export interface CheckOutcome {
+  tx: Readonly<TxRecord>;
+  lookup?: Lookup;
+}
+
+export interface WatcherDeps {
+  store: Store;
+  upstream: StatusApi;
+  api: MessageApi;
+  clock: Clock;
+  logger: Logger;
+  translate: Translate;
+  options?: Partial<WatcherOptions>;
+  /** Buttons under a paid deposit waiting for settlement (default: a "check status" button). */
+  processingMarkup?: (lang: Lang, tx: TxRecord) => InlineKeyboardMarkup | undefined;
+  /** Shared pacing of background messages (429s pause every sender). */
+  pacer?: Pacer;
+  /** A notice went out: its kind and the seconds from the check that saw the change (metrics). */
+  onNotice?: (kind: NoticeKind, seconds: number) => void;
+}
+
+export class StatusWatcher {
+  readonly options: WatcherOptions;
+  private readonly notifier: Notifier;
+  private readonly due: DueTimes;
+  private readonly lanes = new Map<string, Lane>();
+  private readonly runnable = new Fifo<Lane>();
+  /** Waiting in a lane or being checked. */
+  private readonly queued = new Set<string>();
+  /** Being checked right now. */
+  private readonly checking = new Set<string>();
+  /** checkNow: check even if given up, shown how its caller asked. */
+  private readonly forced = new Map<string, AnnounceMode>();
+  /** hurry(): checked even if given up. */
+  private readonly hurried = new Set<string>();
+  /** hurry() while its check ran (it may have asked before the change): check once more after it. */
+  private readonly again = new Set<string>();
+  /** What the last check of an id with waiters learned (handed to them). */
+  private readonly outcomes = new Map<string, Lookup>();
+  private readonly waiters = new Map<string, ((outcome: CheckOutcome | undefined) => void)[]>();
+  private readonly protocol: NoticeProtocol;
+  private readonly running = new Set<Promise<void>>();
+  /** Due ids taken from the schedule whose record is being read before they are queued (tick). */
+  private readonly placing = new Set<string>();
+  private readonly limiter: KeyedLimiter;
+  private inflight = 0;
+  private started = false;
+  /**
+   * When this watcher was made, before any update could be handled (clock time): a "sending" record older
+   * than that lost its create call with the process before (sendingLostAtStart). Not start(): in webhook
+   * mode updates are handled before the watcher starts.
+   */
+  private readonly madeAt: number;
+  private stopped = false;
+  private lastPrune = 0;
+  /** Another process leads: no background checks here (pause()). */
+  private paused = false;
+  private rescanTimer: TimerHandle | undefined;
+  /** Open ids parked past their deadline: not polled again (the rescan must not revive them). */
+  private readonly dropped = new Set<string>();
+
+  constructor(private readonly deps: WatcherDeps) {
+    this.options = { ...DEFAULT_WATCHER_OPTIONS, ...deps.options };
+    this.limiter = new KeyedLimiter(Math.max(1, this.options.perKeyPerSecond), 1000);
+    this.notifier = new Notifier(deps.api, deps.translate, {
+      sandbox: this.options.sandbox,
+      maxAgeHours: (tx) => Math.round((this.deadline(tx) - tx.createdAt) / HOUR),
+      ...(deps.processingMarkup ? { processingMarkup: deps.processingMarkup } : {}),
+      ...(deps.pacer ? { pacer: deps.pacer } : {}),
+    });
+    this.protocol = new NoticeProtocol(deps.store, this.notifier, deps.logger, deps.clock, deps.onNotice);
+    // The store is read before a due id is queued: whenIdle() waits for that too.
+    this.due = new DueTimes(deps.clock, (now) => this.inBackground(this.tick(now)));
+    this.madeAt = deps.clock.now();
+  }
+
+  /**
+   * Schedules every open transaction from the store (resuming saved due times) and starts; also
+   * after pause() (this process leads again).
+   */
+  async start(): Promise<void> {
+    if (this.started || this.stopped) return;
+    this.started = true;
+    this.paused = false;
+    for (const tx of await this.deps.store.openTxs()) this.adoptTx(tx);
+    this.due.start();
+    this.scheduleRescan();
+  }
+
+  /**
+   * Another process leads now: background checks stop (the ids are rescheduled from the store by
+   * the next start()); checkNow() and track() still work for the users this process serves.
+   */
+  async pause(): Promise<void> {
+    if (this.stopped) return;
+    this.paused = true;
+    if (!this.started) return; // a process that starts as the standby
+    this.started = false;
+    this.due.stop();
+    this.due.clear();
+    this.rescanTimer?.cancel();
+    const dropped: Promise<void>[] = [];
+    for (const lane of this.lanes.values()) {
+      lane.wake?.cancel();
+      lane.wake = undefined;
+      lane.wakeAt = undefined;
+      for (let id = lane.queue.shift() ?? lane.urgent.shift(); id !== undefined; id = lane.queue.shift() ?? lane.urgent.shift()) {
+        this.queued.delete(id);
+        this.hurried.delete(id);
+        dropped.push(this.settleWaiters(id));
+      }
+      lane.listed = false;
+    }
+    while (this.runnable.shift()) {
+      // emptied: lanes are listed again as work comes
+    }
+    await Promise.all(dropped);
+    await this.whenIdle();
+  }
+
+  /** Stops scheduling and waits for the checks in flight (their store writes included). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.due.stop();
+    this.rescanTimer?.cancel();
+    for (const lane of this.lanes.values()) lane.wake?.cancel();
+    await this.whenIdle();
+    await Promise.all([...this.waiters.keys()].map((ref) => this.settleWaiters(ref)));
+  }
+
+  /**
+   * Watches an open transaction this watcher does not have yet (a hint from another process, or
+   * the rescan): at its saved due time, or when it would be after a restart. Idempotent.
+   */
+  async adopt(refId: string): Promise<void> {
+    if (!this.started || this.stopped) return;
+    const tx = await this.deps.store.getTx(refId);
+    if (!this.started || this.stopped) return;
+    if (tx && OPEN_STATUSES.has(tx.status)) {
+      this.adoptTx(tx, true);
+      this.due.armNext();
+    }
+  }
+
+  /**
+   * Schedules `tx` if it is not. A scheduled id keeps its time: a young id's saved due time lags
+   * behind the real one (see apply). Only a hint (`sooner`), sent right after the other process
+   * saved the first due time, may bring it forward (the rescan may have seen it still "sending").
+   */
+  private adoptTx(tx: TxRecord, sooner = false): void {
+    const w = watchOf(tx);
+    if ((w.gaveUp && !w.announcing) || this.queued.has(tx.refId) || this.placing.has(tx.refId) || this.dropped.has(tx.refId)) return;
+    let at = w.announcing ? this.deps.clock.now() : tx.watch ? w.nextCheckAt : this.initialDue(tx);
+    if (tx.status === "sending" && this.options.sendingLostAtStart && tx.updatedAt < this.madeAt) at = Math.min(at, this.deps.clock.now());
+    const due = this.due.at(tx.refId);
+    if (due !== undefined && (!sooner || due <= at)) return;
+    this.schedule(tx.refId, at);
+  }
+
+  private scheduleRescan(): void {
+    if (this.options.rescanMs <= 0 || !this.started || this.stopped) return;
+    this.rescanTimer?.cancel();
+    this.rescanTimer = this.deps.clock.setTimeout(() => {
+      const run = (async () => {
+        if (!this.started || this.stopped) return;
+        for (const tx of await this.deps.store.openTxs()) this.adoptTx(tx);
+        this.due.armNext();
+      })()
+        .catch((err: unknown) => this.deps.logger.error({ err }, "watcher could not rescan the open transactions"))
+        .finally(() => this.scheduleRescan());
+      this.running.add(run);
+      void run.finally(() => this.running.delete(run));
+    }, this.options.rescanMs);
+  }
+
+  /** A create answered (the `created` transaction event). Open ones get their first check soon. */
+  track(tx: TxRecord): void {
+    this.inBackground(this.trackNow(tx));
+  }
+
+  private async trackNow(tx: TxRecord): Promise<void> {
+    try {
+      if (this.stopped || !OPEN_STATUSES.has(tx.status)) return;
+      const current = await this.deps.store.getTx(tx.refId);
+      if (!current || !OPEN_STATUSES.has(current.status)) return;
+      const now = this.deps.clock.now();
+      const at = await this.callbackDue(current, now) ?? now + this.options.firstCheckMs;
+      // The engine has just shown this status (receipt or "outcome unknown"): it counts as told.
+      // Written only if the watch state is still as read: a watcher elsewhere (the leader) may be
+      // sending a notice right now, and its "announcing" mark must survive (announce.ts).
+      const claim = watchOf(current).claim;
+      await this.deps.store.transitionTx(
+        tx.refId,
+        [current.status],
+        { watch: { nextCheckAt: at, attempts: 0, notified: current.status, ...(claim !== undefined ? { claim } : {}) } },
+        (c) => !watchOf(c).announcing && watchOf(c).claim === claim,
+      );
+      // Standing by: the leader's watcher schedules it (app.ts sends it the hint).
+      if (!this.paused) this.schedule(tx.refId, at);
+    } catch (err) {
+      // A hook must not break the confirm handler; the next start() picks the record up anyway.
+      this.deps.logger.error({ err, refId: tx.refId }, "watcher could not track a transaction");
+    }
+  }
+
+  /**
+   * A user's own check (/status, the "check status" button): runs at once, ahead of the queue and
+   * of the key's pause (it still counts toward the per-key rate), also for a given-up id. Resolves
+   * with what it learned; undefined for an unknown id.
+   */
+  async checkNow(refId: string, mode: AnnounceMode = {}): Promise<CheckOutcome | undefined> {
+    // Read first; what follows runs in one turn, so nothing else changes the queues meanwhile.
+    const tx = await this.deps.store.getTx(refId);
+    if (!tx) return undefined;
+    const apiKey = OPEN_STATUSES.has(tx.status) ? await this.pollableKey(tx.chatId) : undefined;
+    return new Promise((resolve) => {
+      const list = this.waiters.get(refId) ?? [];
+      list.push(resolve);
+      this.waiters.set(refId, list);
+      if (this.stopped) return void this.settleWaiters(refId);
+      if (this.checking.has(refId)) return; // the check in flight answers
+      this.forced.set(refId, mode);
+      if (this.queued.has(refId)) {
+        for (const lane of this.lanes.values()) if (lane.queue.remove(refId) || lane.urgent.remove(refId)) break;
+        this.queued.delete(refId);
+      }
+      this.due.delete(refId); // its heap entry goes stale; the check reschedules it
+      if (apiKey === undefined) {
+        this.forced.delete(refId);
+        if (OPEN_STATUSES.has(tx.status)) this.park(tx);
+        return void this.settleWaiters(refId);
+      }
+      const lane = this.laneOf(apiKey);
+      this.limiter.take(lane.id, this.deps.clock.now());
+      this.queued.add(refId);
+      this.launch(lane, refId);
+    });
+  }
+
+  /**
+   * A provider callback says `refId` changed: its next check runs first in its key's lane, under
+   * the same per-key rate and concurrency as every poll (a flood of callbacks cannot exceed them),
+   * also for a given-up id. False when there is nothing to check (unknown or final).
+   */
+  hurry(refId: string): Promise<boolean> {
+    const hurrying = this.hurryNow(refId);
+    this.inBackground(hurrying.then(() => undefined));
+    return hurrying;
+  }
+
+  private async hurryNow(refId: string): Promise<boolean> {
+    if (!this.started || this.stopped) return false; // start() schedules every open id anyway
+    const tx = await this.deps.store.getTx(refId);
+    if (!tx || !OPEN_STATUSES.has(tx.status)) return false;
+    const apiKey = await this.pollableKey(tx.chatId);
+    // From here on one turn: the queues are as the checks left them.
+    if (this.stopped) return false;
+    this.hurried.add(refId);
+    if (this.checking.has(refId)) {
+      this.again.add(refId);
+      return true;
+    }
+    if (this.queued.has(refId)) {
+      const lane = apiKey === undefined ? undefined : this.lanes.get(laneId(apiKey));
+      if (lane?.queue.remove(refId)) lane.urgent.push(refId);
+    } else {
+      this.due.delete(refId); // its heap entry goes stale; the check reschedules it
+      this.place(refId, tx, apiKey, true);
+      if (!this.queued.has(refId)) this.hurried.delete(refId); // parked: its chat cannot be polled now
+    }
+    this.pump();
+    this.due.armNext();
+    return true;
+  }
+
+  /** Resolves once no check is running (tests step the clock with this). */
+  async whenIdle(): Promise<void> {
+    while (this.running.size > 0) await Promise.allSettled([...this.running]);
+  }
+
+  /** The earliest time something is scheduled (a due check or a lane waking), if any. */
+  nextWakeAt(): number | undefined {
+    if (this.paused) return undefined; // due times collect, but nothing runs them
+    const first = this.due.nextAt();
+    const times = first === undefined ? [] : [first];
+    for (const lane of this.lanes.values()) if (lane.wakeAt !== undefined) times.push(lane.wakeAt);
+    return times.length > 0 ? Math.min(...times) : undefined;
+  }
+
+  /** Numbers for logs and tests. */
+  stats(): { scheduled: number; queued: number; inflight: number; lanes: number } {
+    return { scheduled: this.due.size, queued: this.queued.size, inflight: this.inflight, lanes: this.lanes.size };
+  }
+
+  // ---- scheduling ---------------------------------------------------------------------------
+
+  private initialDue(tx: TxRecord): number {
+    // A "sending" record may still be in its create call: leave it to the engine for a while.
+    if (tx.status === "sending") return tx.updatedAt + this.options.sendingGraceMs;
+    return tx.createdAt + this.options.firstCheckMs;
+  }
+
+  private schedule(refId: string, at: number): void {
+    if (this.stopped) return;
+    this.due.set(refId, at);
+  }
+
+  private async tick(now: number): Promise<void> {
+    if (this.stopped) return;
+    const taken = this.due.takeDue(now);
+    // Out of the schedule and not queued yet while the store is read: the rescan must not adopt them again.
+    for (const refId of taken) this.placing.add(refId);
+    for (const refId of taken) {
+      try {
+        await this.enqueue(refId);
+      } catch (err) {
+        // The store could not be read: keep the transaction watched, a little later.
+        this.deps.logger.error({ err, refId }, "could not queue a status check");
+        this.schedule(refId, now + this.options.maxIntervalMs);
+      } finally {
+        this.placing.delete(refId);
+      }
+    }
+    if (this.stopped) return;
+    if (now - this.lastPrune >= MINUTE) {
+      this.lastPrune = now;
+      this.limiter.prune(now);
+    }
+    this.pump();
+    this.due.armNext();
+  }
+
+  /** Puts a due transaction in its key's lane (or parks it when its chat cannot be polled). */
+  private async enqueue(refId: string): Promise<void> {
+    if (this.queued.has(refId)) return; // being checked: that check reschedules it
+    const tx = await this.deps.store.getTx(refId);
+    const apiKey = tx && OPEN_STATUSES.has(tx.status) ? await this.pollableKey(tx.chatId) : undefined;
+    this.place(refId, tx, apiKey, false);
+  }
+
+  /** enqueue's second half, in one turn with the queues: `tx` and `apiKey` as just read. */
+  private place(refId: string, tx: TxRecord | undefined, apiKey: string | undefined, urgent: boolean): void {
+    if (this.queued.has(refId)) return; // queued (or checked) while the store was read
+    if (!tx || !OPEN_STATUSES.has(tx.status)) {
+      void this.settleWaiters(refId);
+      return;
+    }
+    if (apiKey === undefined) {
+      this.park(tx);
+      void this.settleWaiters(refId);
+      return;
+    }
+    const lane = this.laneOf(apiKey);
+    this.queued.add(refId);
+    (urgent ? lane.urgent : lane.queue).push(refId);
+    this.list(lane);
+  }
+
+  private laneOf(apiKey: string): Lane {
+    const id = laneId(apiKey);
+    let lane = this.lanes.get(id);
+    if (!lane) {
+      lane = { id, queue: new Fifo<string>(), urgent: new Fifo<string>(), inflight: 0, backoff: new FailureBackoff(this.options.keyBackoff), listed: false };
+      this.lanes.set(id, lane);
+    }
+    return lane;
+  }
+
+  /** The chat's api key if it may be polled: linked, key readable (a blocked chat is polled too). */
+  private async pollableKey(chatId: number): Promise<string | undefined> {
+    const chat = await this.deps.store.getChat(chatId);
+    if (!chat) return undefined;
+    try {
+      return await this.deps.store.getApiKey(chatId);
+    } catch {
+      return undefined; // a wrong STORE_SECRET: nothing can be polled for this chat
+    }
+  }
+
+  /** No call for now; look again later in case the key comes back. Dropped past its deadline. */
+  private park(tx: TxRecord): void {
+    const now = this.deps.clock.now();
+    if (now >= this.deadline(tx)) {
+      this.dropped.add(tx.refId);
+      return;
+    }
+    this.schedule(tx.refId, now + this.options.maxIntervalMs);
+  }
+
+  private list(lane: Lane): void {
+    if (lane.listed || lane.wake) return;
+    lane.listed = true;
+    this.runnable.push(lane);
+  }
+
+  private wakeLane(lane: Lane, at: number): void {
+    if (lane.wake) return;
+    lane.wakeAt = at;
+    lane.wake = this.deps.clock.setTimeout(() => {
+      lane.wake = undefined;
+      lane.wakeAt = undefined;
+      this.list(lane);
+      this.pump();
+    }, Math.max(0, at - this.deps.clock.now()));
+  }
+
+  /** Starts as many checks as the limits allow, lanes taking turns. */
+  private pump(): void {
+    if (this.stopped) return;
+    const o = this.options;
+    while (this.inflight < o.concurrency) {
+      const lane = this.runnable.shift();
+      if (!lane) break;
+      lane.listed = false;
+      if (waiting(lane) === 0 || lane.inflight >= o.perKeyConcurrency) continue; // re-listed when a call ends
+      const now = this.deps.clock.now();
+      const wait = Math.max(lane.backoff.pausedUntil() - now, this.limiter.waitMs(lane.id, now));
+      if (wait > 0) {
+        this.wakeLane(lane, now + wait);
+        continue;
+      }
+      this.limiter.take(lane.id, now);
+      this.launch(lane, (lane.urgent.shift() ?? lane.queue.shift())!);
+      if (waiting(lane) > 0) this.list(lane);
+    }
+  }
+
+  private launch(lane: Lane, refId: string): void {
+    lane.inflight++;
+    this.inflight++;
+    this.checking.add(refId);
+    const run = (async () => {
+      try {
+        await this.check(refId, lane);
+      } catch (err) {
+        // A bug or a closed store: keep the transaction watched, a little later.
+        this.deps.logger.error({ err, refId }, "status check failed");
+        if (!this.stopped && !this.due.has(refId)) this.schedule(refId, this.deps.clock.now() + this.options.maxIntervalMs);
+      } finally {
+        lane.inflight--;
+        this.inflight--;
+        this.queued.delete(refId);
+        this.checking.delete(refId);
+        this.forced.delete(refId);
+        this.hurried.delete(refId);
+        void this.settleWaiters(refId);
+        if (this.again.delete(refId)) void this.hurry(refId).catch(() => undefined); // logged by inBackground
+        if (waiting(lane) > 0) this.list(lane);
+        else if (lane.inflight === 0 && !lane.wake && lane.backoff.consecutiveFailures === 0) this.lanes.delete(lane.id);
+        this.pump();
+        this.due.armNext();
+      }
+    })();
+    this.running.add(run);
+    void run.finally(() => this.running.delete(run));
+  }
+
+  /** Answers the checkNow callers of `refId` with the record as stored. Never rejects. */
+  private async settleWaiters(refId: string): Promise<void> {
+    const list = this.waiters.get(refId);
+    if (!list || this.queued.has(refId)) return;
+    this.waiters.delete(refId);
+    const lookup = this.outcomes.get(refId);
+    this.outcomes.delete(refId);
+    const tx = await this.deps.store.getTx(refId).catch((err: unknown) => {
+      this.deps.logger.error({ err, refId }, "could not read a checked transaction");
+      return undefined;
+    });
+    for (const resolve of list) resolve(tx && { tx, ...(lookup ? { lookup } : {}) });
+  }
+
+  /** Work whenIdle() waits for (store reads before a check is queued, owed notices). Never rejects. */
+  private inBackground(work: Promise<void>): void {
+    const run = work.catch((err: unknown) => this.deps.logger.error({ err }, "status watcher background work failed"));
+    this.running.add(run);
+    void run.finally(() => this.running.delete(run));
+  }
+
+  // ---- one check ----------------------------------------------------------------------------
+
+  private async check(refId: string, lane: Lane): Promise<void> {
+    const mode = this.forced.get(refId);
+    this.forced.delete(refId);
+    const tx = await this.deps.store.getTx(refId);
+    if (!tx || !OPEN_STATUSES.has(tx.status)) return;
+    const w = watchOf(tx);
+    if (w.gaveUp && !w.announcing && !mode && !this.hurried.has(refId)) return;
+    const apiKey = await this.pollableKey(tx.chatId);
+    if (apiKey === undefined) {
+      this.park(tx);
+      return;
+    }
+    const lookup = await lookupTx(this.deps.upstream, apiKey, tx, this.deps.clock.now(), this.options);
+    if (this.waiters.has(refId)) this.outcomes.set(refId, lookup);
+    if (lookup.kind === "error") {
+      lane.backoff.fail(this.deps.clock.now());
+      this.deps.logger.warn({ refId, kind: tx.kind, err: lookup.error }, "status check failed; the key rests a while");
+    } else {
+      lane.backoff.succeed();
+    }
+    await this.apply(tx, lookup, mode);
+  }
+
+  private async apply(before: TxRecord, lookup: Lookup, mode?: AnnounceMode): Promise<void> {
+    const store = this.deps.store;
+    const refId = before.refId;
+    let cur = await store.getTx(refId);
+    if (!cur || !OPEN_STATUSES.has(cur.status)) return;
+    const now = this.deps.clock.now();
+
+    if (cur.status === before.status) {
+      let next: TxStatus = cur.status;
+      if (lookup.kind === "found") next = lookup.status;
+      // Not found by our reference after the grace: the create call's outcome is simply unknown.
+      else if (cur.status === "sending" && lookup.kind === "not-found" && now >= cur.updatedAt + this.options.sendingGraceMs) next = "unknown";
+      const fields = lookupPatch(cur, lookup, { withStatus: false });
+      const notice = noticeFor(cur, next);
+      const blocked = await this.isInactive(cur.chatId);
+      if (notice && blocked && !mode) {
+        // The chat blocked the bot: record the change now, tell it when it comes back (chatBack).
+        await store.transitionTx(refId, [cur.status], { ...fields, status: next, watch: { ...watchOf(cur), owed: notice } });
+        await store.updateChat(cur.chatId, { owedNotices: true });
+      } else if (notice) {
+        if (!(await this.protocol.announce(cur, notice, fields, next, mode))) {
+          await this.retryLater(refId, now);
+          return;
+        }
+        // This very notice found the chat blocked (403): keep it owed.
+        if (!blocked && await this.isInactive(cur.chatId)) await this.owe(refId, notice);
+      } else if (next !== cur.status || Object.keys(fields).length > 0) {
+        await store.transitionTx(refId, [cur.status], { ...fields, ...(next !== cur.status ? { status: next } : {}) });
+      }
+      cur = await store.getTx(refId);
+      if (!cur || !OPEN_STATUSES.has(cur.status)) return;
+    }
+    // else: changed meanwhile (/status, a deposit button): keep watching what is open.
+
+    const w = watchOf(cur);
+    const deadline = this.deadline(cur);
+    if (w.gaveUp) return;
+    if (now >= deadline) {
+      if (!(await this.protocol.announce(cur, "gaveup", {}, cur.status, mode))) await this.retryLater(refId, now);
+      return;
+    }
+    const viaCallbacks = await this.callbackDue(cur, now);
+    if (viaCallbacks !== undefined) {
+      const at = Math.min(viaCallbacks, deadline);
+      // Checks are a minute or more apart here: saving each due time costs little.
+      await store.updateTx(refId, { watch: { ...w, nextCheckAt: at } });
+      this.schedule(refId, at);
+      return;
+    }
+    // While young the wait stays at the first step and the backoff does not advance: `attempts`
+    // counts the checks since the young phase ended (the doubling starts from there).
+    const young = now - cur.createdAt < this.options.youngMs;
+    const attempts = young ? w.attempts : w.attempts + 1;
+    const at = Math.min(now + backoffDelay(attempts, this.backoff()), deadline);
+    // A young id's due time moves every few seconds: saving each move would rewrite its store
+    // shard per check (hundreds of writes a second with many pending). The saved due time stays
+    // at or before the real one, so after a restart it is simply checked at once.
+    // Not for a "sending" record: a write would move its updatedAt, from which its grace counts; after a
+    // restart its due time follows from that (initialDue, sendingLostAtStart) anyway.
+    if ((!young || w.nextCheckAt > at) && cur.status !== "sending") await store.updateTx(refId, { watch: { ...w, attempts, nextCheckAt: at } });
+    this.schedule(refId, at);
+  }
+
+  // ---- chats that blocked the bot ------------------------------------------------------------
+
+  private async isInactive(chatId: number): Promise<boolean> {
+    return (await this.deps.store.getChat(chatId))?.inactive === true;
+  }
+
+  private async owe(refId: string, notice: NoticeKind): Promise<void> {
+    const tx = await this.deps.store.getTx(refId);
+    if (!tx) return;
+    await this.deps.store.updateTx(refId, { watch: { ...watchOf(tx), owed: notice } });
+    await this.deps.store.updateChat(tx.chatId, { owedNotices: true });
+  }
+
+  /**
+   * The chat is back (it wrote, or unblocked the bot): sends the notices it missed, newest
+   * transactions first, one each. Runs in the background; whenIdle() waits for it.
+   */
+  chatBack(chatId: number): void {
+    if (this.stopped || this.paused) return;
+    const run = sendOwed(this.deps.store, this.protocol, chatId, () => {
+      this.deps.clock.setTimeout(() => this.chatBack(chatId), this.options.notifyRetryMs);
+    }).catch((err: unknown) => this.deps.logger.error({ err, chatId }, "owed notices failed"));
+    this.inBackground(run);
+  }
+
+  /**
+   * The next check of a pending/processing id whose chat's callbacks work (see
+   * DEFAULT_WATCHER_OPTIONS): when its age doubles, within the cap, and at the latest when the
+   * callbacks stop counting as working (then the normal schedule takes over). `attempts` is left
+   * alone, so the normal doubling restarts from its first step. Undefined: the normal schedule.
+   */
+  private async callbackDue(tx: TxRecord, now: number): Promise<number | undefined> {
+    if (tx.status !== "pending" && tx.status !== "processing") return undefined;
+    const o = this.options;
+    const lastAt = (await this.deps.store.getChat(tx.chatId))?.callbacksLastAt;
+    if (lastAt === undefined || now - lastAt >= o.callbacksFreshMs) return undefined;
+    const wait = Math.min(o.callbackMaxIntervalMs, Math.max(o.callbackFirstMs, now - tx.createdAt));
+    return Math.min(now + wait, lastAt + o.callbacksFreshMs);
+  }
+
+  private backoff(): BackoffOptions {
+    const o = this.options;
+    return { firstMs: o.firstCheckMs, factor: o.backoffFactor, capMs: o.maxIntervalMs };
+  }
+
+  private async retryLater(refId: string, now: number): Promise<void> {
+    const cur = await this.deps.store.getTx(refId);
+    if (!cur) return;
+    const at = now + this.options.notifyRetryMs;
+    await this.deps.store.updateTx(refId, { watch: { ...watchOf(cur), nextCheckAt: at } });
+    this.schedule(refId, at);
+  }
+
+  /** When automatic checks of `tx` end. */
+  deadline(tx: TxRecord): number {
+    const o = this.options;
+    if (tx.kind !== "deposit") return tx.createdAt + o.maxAgeMs;
+    if (tx.status === "processing") return tx.createdAt + o.depositProcessingMaxAgeMs;
+    const expiresAt = tx.detail?.expiresAt;
+    const base = typeof expiresAt === "number" && Number.isFinite(expiresAt) ? expiresAt : tx.createdAt + o.maxAgeMs;
+    return base + o.depositLateMs;
+  }
+}
+
+/** Ids waiting in a lane (urgent and ordinary). */
+function waiting(lane: Lane): number {
+  return lane.urgent.size + lane.queue.size;
+}

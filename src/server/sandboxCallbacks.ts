@@ -1,0 +1,46 @@
+/**
+ * Sandbox mode's stand-in for the provider dashboard's callback setting: the built-in sandbox's
+ * callbacks for an api key go to every chat linked with it (demo chats share keys), over HTTP to
+ * the bot's own server when it has one, else straight into the same route in-process, so sandbox
+ * mode shows instant notices with no setup.
+ */
+import { callbackUrl } from "../domain/providerCallbacks.js";
+import type { Sandbox, CallbackPost } from "../sandbox/index.js";
+import type { ProviderCallbackDeps } from "./providerCallback.js";
+import type { Store } from "../store/index.js";
+
+/** The origin of callback URLs delivered in-process (never dialled). */
+const IN_PROCESS_ORIGIN = "http://in-process.invalid";
+
+/** `httpBase`: the bot's own HTTP server; undefined = deliver in-process (the route is built with the first callback). */
+export function connectSandboxCallbacks(sandbox: Sandbox, store: Store, deps: ProviderCallbackDeps, httpBase?: string): void {
+  if (httpBase !== undefined) {
+    sandbox.setCallbackTarget((apiKey) => callbackUrls(store, httpBase, apiKey));
+    return;
+  }
+  let route: Promise<CallbackPost> | undefined;
+  const localRoute = async (): Promise<CallbackPost> => {
+    const [{ Hono }, { mountProviderCallbacks }] = await Promise.all([import("hono"), import("./providerCallback.js")]);
+    const local = new Hono();
+    mountProviderCallbacks(local, deps);
+    return (url, init) => local.request(url, init);
+  };
+  sandbox.setCallbackTarget(
+    (apiKey) => callbackUrls(store, IN_PROCESS_ORIGIN, apiKey),
+    async (url, init) => (await (route ??= localRoute()))(url, init),
+  );
+}
+
+/** The callback URL of every chat linked with `apiKey`. */
+async function callbackUrls(store: Store, base: string, apiKey: string): Promise<string[]> {
+  const urls: string[] = [];
+  for (const chat of await store.linkedChats()) {
+    if (chat.callbackToken === undefined) continue;
+    try {
+      if (await store.getApiKey(chat.chatId) === apiKey) urls.push(callbackUrl(base, chat.callbackToken));
+    } catch {
+      // unreadable key: not this one
+    }
+  }
+  return urls;
+}

@@ -1,0 +1,277 @@
+/**
+ * Every callback data shape the bot puts on an inline button, declared once: a wire pattern
+ * (`"ok:{refId}"`), its typed fields, `encode` to build the data and `decode` to read it back
+ * (undefined for anything a real button never carries: stale, forged or malformed data).
+ *
+ * Pure (no grammY context), so the watcher may build buttons too; src/bot/buttons.ts binds the
+ * shapes to handlers. Each field declares its longest values, so a test can prove that every shape
+ * stays within Telegram's 64 bytes. Wire formats are the ones deployed before this module, so
+ * buttons already in users' chats keep working.
+ */
+import type { Lang } from "../store/index.js";
+
+/** Telegram's limit for callback_data, in UTF-8 bytes. */
+export const MAX_CALLBACK_BYTES = 64;
+
+export interface Field<T> {
+  /** Wire text of a value; throws for a value no button may carry (a bug, not user input). */
+  encode(value: T): string;
+  /** The value of wire text, or undefined. */
+  decode(text: string): T | undefined;
+  /** The longest values this field may carry (for the 64-byte test). */
+  readonly longest: readonly T[];
+  /** Takes the rest of the data, colons included (only as the last field). */
+  readonly rest?: boolean;
+}
+
+const bytes = (text: string) => Buffer.byteLength(text, "utf8");
+
+function invalid(what: string, value: unknown): never {
+  throw new Error(`callback data: ${JSON.stringify(value)} is not a valid ${what}`);
+}
+
+/** Text matching `pattern` (anchored), kept as is. */
+function text(what: string, pattern: RegExp, longest: readonly string[]): Field<string> {
+  return {
+    encode: (v) => (pattern.test(v) ? v : invalid(what, v)),
+    decode: (t) => (pattern.test(t) ? t : undefined),
+    longest,
+  };
+}
+
+/** A whole number 0..max, in decimal. */
+function int(max: number): Field<number> {
+  const digits = new RegExp(`^\\d{1,${String(max).length}}$`);
+  return {
+    encode: (v) => (Number.isSafeInteger(v) && v >= 0 && v <= max ? String(v) : invalid("number", v)),
+    decode: (t) => (digits.test(t) && Number(t) <= max ? Number(t) : undefined),
+    longest: [max],
+  };
+}
+
+/** One of a fixed list of names; lookups go through a Set, never through an object's prototype. */
+function oneOf<const T extends string>(values: readonly T[]): Field<T> {
+  const known = new Set<string>(values);
+  const is = (t: string): t is T => known.has(t);
+  return {
+    encode: (v) => (is(v) ? v : invalid("name", v)),
+    decode: (t) => (is(t) ? t : undefined),
+    longest: values,
+  };
+}
+
+/** Free text to the end of the data (may contain colons), at most `maxBytes` UTF-8 bytes. */
+function restText(maxBytes: number): Field<string> {
+  const ok = (t: string) => t.length > 0 && bytes(t) <= maxBytes && !/[\n\r]/.test(t);
+  return {
+    encode: (v) => (ok(v) ? v : invalid("text", v)),
+    decode: (t) => (ok(t) ? t : undefined),
+    // ASCII and 3-byte characters; colons must survive the round trip.
+    longest: ["q".repeat(maxBytes), "€".repeat(Math.floor(maxBytes / 3)), `a:${"b".repeat(maxBytes - 2)}`],
+    rest: true,
+  };
+}
+
+// ------------------------------------------------------------------------------------------
+// Field types and their limits
+
+/** Our reference ids (src/bot/money/refs.ts makes 16 characters); a little room for older ones. */
+export const REF_ID_MAX_LENGTH = 40;
+/** Largest page number any paged screen may carry. */
+export const PAGE_MAX = 999_999;
+/** Longest search query (bytes) the price browser carries in its paging buttons. */
+export const SEARCH_QUERY_MAX_BYTES = 50;
+/** Category and provider keys (src/bot/catalog.ts groupKey): a slug or `x` + hash. */
+export const GROUP_KEY_MAX_LENGTH = 16;
+/** Product codes carried as is (src/bot/catalog.ts productRef); longer ones become `#` + 10-char hash. */
+export const PRODUCT_CODE_MAX_LENGTH = 40;
+/** Most options one askChoice offers (indexes in `f:c:<index>`). */
+export const CHOICE_INDEX_MAX = 9_999;
+/** Saved-customer ids (src/bot/customers.ts makes 6 characters). */
+export const CUSTOMER_ID_MAX_LENGTH = 8;
+/** Most saved customers and recent targets a prompt offers (indexes in `f:s:<index>`). */
+export const SUGGESTION_INDEX_MAX = 99;
+
+/** The main-menu actions (`menu:<name>`); `open` shows the menu itself. */
+export const MENU_NAMES = [
+  "open",
+  "topup",
+  "prices",
+  "bill",
+  "transfer",
+  "deposit",
+  "balance",
+  "history",
+  "status",
+  "alerts",
+  "language",
+  "help",
+] as const;
+export type MenuName = (typeof MENU_NAMES)[number];
+
+export const LANGS = ["id", "en"] as const satisfies readonly Lang[];
+
+/** Buttons of the running flow that are not choices or pages. */
+export const FLOW_BUTTONS = ["skip", "recheck", "retry", "off"] as const;
+export type FlowButton = (typeof FLOW_BUTTONS)[number];
+
+/** `h`: the price list (a product opens its details); `b`: buying (a product starts the purchase). */
+export type PricesMode = "h" | "b";
+
+const refId = text("reference id", new RegExp(`^\\w{1,${REF_ID_MAX_LENGTH}}$`), ["W".repeat(REF_ID_MAX_LENGTH)]);
+const page = int(PAGE_MAX);
+const groupKey = text("group key", new RegExp(`^[A-Za-z0-9-]{1,${GROUP_KEY_MAX_LENGTH}}$`), ["k".repeat(GROUP_KEY_MAX_LENGTH)]);
+const productRef = text("product ref", new RegExp(`^(#[A-Za-z0-9]{10}|[A-Za-z0-9._-]{1,${PRODUCT_CODE_MAX_LENGTH}})$`), [
+  "C".repeat(PRODUCT_CODE_MAX_LENGTH),
+  "#0123456789",
+]);
+const mode = oneOf<PricesMode>(["h", "b"]);
+// Broadcast drafts are named by the clock in base 36 (11 characters until the year 287,000).
+const draftId = text("draft id", /^\w{1,16}$/, ["d".repeat(16)]);
+const customerId = text("customer id", new RegExp(`^[a-z0-9]{1,${CUSTOMER_ID_MAX_LENGTH}}$`), ["c".repeat(CUSTOMER_ID_MAX_LENGTH)]);
+
+// ------------------------------------------------------------------------------------------
+// Shapes
+
+type FieldsOf<D> = { readonly [K in keyof D]: D[K] extends Field<infer T> ? T : never };
+
+export interface CallbackShape<F> {
+  /** The wire pattern, e.g. `ok:{refId}`. */
+  readonly pattern: string;
+  encode(fields: F): string;
+  decode(data: string): F | undefined;
+  /** Field values whose data is longest (every combination of each field's longest values). */
+  longest(): F[];
+}
+
+type Segment = { literal: string } | { name: string; field: Field<unknown> };
+
+function shape<D extends Record<string, Field<unknown>>>(pattern: string, fields: D): CallbackShape<FieldsOf<D>> {
+  type F = FieldsOf<D>;
+  const byName = new Map(Object.entries(fields) as [string, Field<unknown>][]);
+  const segments: Segment[] = pattern.split(":").map((s) => {
+    const name = /^\{(\w+)\}$/.exec(s)?.[1];
+    if (name === undefined) return { literal: s };
+    const field = byName.get(name);
+    if (!field) throw new Error(`callback shape ${pattern}: no field ${name}`);
+    return { name, field };
+  });
+  const named = segments.flatMap((s) => ("name" in s ? [s] : []));
+  if (named.length !== byName.size) throw new Error(`callback shape ${pattern}: fields and pattern differ`);
+  if (named.slice(0, -1).some((s) => s.field.rest)) throw new Error(`callback shape ${pattern}: only the last field may take the rest`);
+  const last = segments[segments.length - 1]!;
+  const rest = "field" in last && last.field.rest === true;
+
+  return {
+    pattern,
+    encode(values) {
+      const v = values as Record<string, unknown>;
+      return segments.map((s) => ("literal" in s ? s.literal : s.field.encode(v[s.name]))).join(":");
+    },
+    decode(data) {
+      const parts = data.split(":");
+      if (rest ? parts.length < segments.length : parts.length !== segments.length) return undefined;
+      if (rest) parts.splice(segments.length - 1, parts.length, parts.slice(segments.length - 1).join(":"));
+      const out: Record<string, unknown> = {};
+      for (const [i, s] of segments.entries()) {
+        if ("literal" in s) {
+          if (parts[i] !== s.literal) return undefined;
+          continue;
+        }
+        const value = s.field.decode(parts[i]!);
+        if (value === undefined) return undefined;
+        out[s.name] = value;
+      }
+      return out as F;
+    },
+    longest() {
+      let combos: Record<string, unknown>[] = [{}];
+      for (const s of named) combos = combos.flatMap((c) => s.field.longest.map((v) => ({ ...c, [s.name]: v })));
+      return combos as F[];
+    },
+  };
+}
+
+/** Callback data of buttons that belong to the running flow (conversation) start with this. */
+export const FLOW_PREFIX = "f:";
+
+export const cb = {
+  // The confirm engine (src/bot/money/confirm.ts).
+  confirm: shape("ok:{refId}", { refId }),
+  cancelDraft: shape("no:{refId}", { refId }),
+  /** "Buy again" under the warning that the same purchase is still open. */
+  confirmAgain: shape("ag:{refId}", { refId }),
+  retry: shape("rt:{refId}", { refId }),
+  /** Check (or refresh) the status of a transaction; also sent by the watcher. */
+  status: shape("st:{refId}", { refId }),
+  depositCancel: shape("dp:x:{refId}", { refId }),
+  depositRelease: shape("dp:i:{refId}", { refId }),
+  depositReleaseConfirm: shape("dp:ic:{refId}", { refId }),
+  depositReleaseLater: shape("dp:in:{refId}", { refId }),
+  broadcastSend: shape("bc:go:{draft}", { draft: draftId }),
+  broadcastCancel: shape("bc:no:{draft}", { draft: draftId }),
+  historyPage: shape("hp:{page}", { page }),
+  historyDetail: shape("hd:{refId}", { refId }),
+  /** 🧾 Struk: the customer receipt of a successful sale (src/bot/features/shop.ts). */
+  saleReceipt: shape("rc:{refId}", { refId }),
+  // Reports and export (src/bot/features/report.ts).
+  reportDaily: shape("rp:d:{on}", { on: oneOf(["on", "off"]) }),
+  exportMenu: shape("rp:x", {}),
+  exportMonth: shape("ex:{month}", { month: text("month", /^\d{4}-(0[1-9]|1[0-2])$/, ["2026-11"]) }),
+  menu: shape("menu:{name}", { name: oneOf(MENU_NAMES) }),
+  language: shape("lang:{lang}", { lang: oneOf(LANGS) }),
+  /** /webhook: a new callback URL (the old one stops working). */
+  webhookRenew: shape("wh:new", {}),
+  /** Leaves whatever flow is running. */
+  cancel: shape("cancel", {}),
+  // The price browser (src/bot/features/topup.ts): stateless, every button carries its screen.
+  pricesRoot: shape("pr:{mode}:c", { mode }),
+  pricesRootRefresh: shape("pr:{mode}:C", { mode }),
+  pricesProviders: shape("pr:{mode}:g:{cat}:{page}", { mode, cat: groupKey, page }),
+  pricesProducts: shape("pr:{mode}:p:{cat}:{prov}:{page}", { mode, cat: groupKey, prov: groupKey, page }),
+  pricesProductsRefresh: shape("pr:{mode}:P:{cat}:{prov}", { mode, cat: groupKey, prov: groupKey }),
+  pricesProduct: shape("pr:{mode}:i:{product}", { mode, product: productRef }),
+  pricesBills: shape("pr:{mode}:t:{page}", { mode, page }),
+  pricesSearch: shape("pr:{mode}:s:{page}:{query}", { mode, page, query: restText(SEARCH_QUERY_MAX_BYTES) }),
+  // Buttons of the running flow (src/bot/flows/steps.ts), read by the conversation itself.
+  flowChoice: shape("f:c:{index}", { index: int(CHOICE_INDEX_MAX) }),
+  flowPage: shape("f:p:{page}", { page }),
+  flowButton: shape("f:{button}", { button: oneOf(FLOW_BUTTONS) }),
+  /** A saved customer or recent target offered by a flow's prompt: taken as if typed. */
+  flowSuggestion: shape("f:s:{index}", { index: int(SUGGESTION_INDEX_MAX) }),
+  // Repeat sales and saved customers (src/bot/features/customers.ts).
+  /** "Buy again" under a successful sale: a fresh confirm screen at today's price. */
+  buyAgain: shape("ba:{refId}", { refId }),
+  saveCustomer: shape("sc:{refId}", { refId }),
+  customersPage: shape("cu:p:{page}", { page }),
+  customersSearch: shape("cu:s:{page}:{query}", { page, query: restText(SEARCH_QUERY_MAX_BYTES) }),
+  customerOpen: shape("cu:i:{id}", { id: customerId }),
+  customerRename: shape("cu:r:{id}", { id: customerId }),
+  customerDelete: shape("cu:d:{id}", { id: customerId }),
+  customerDeleteYes: shape("cu:x:{id}", { id: customerId }),
+} as const;
+
+export type CallbackName = keyof typeof cb;
+/** The fields of a shape, e.g. `CallbackFields<"confirm">` is `{ refId: string }`. */
+export type CallbackFields<N extends CallbackName> = (typeof cb)[N] extends CallbackShape<infer F> ? F : never;
+
+const PRICES_SHAPES = [
+  cb.pricesRoot,
+  cb.pricesRootRefresh,
+  cb.pricesProviders,
+  cb.pricesProducts,
+  cb.pricesProductsRefresh,
+  cb.pricesProduct,
+  cb.pricesBills,
+  cb.pricesSearch,
+];
+
+/** Whether data is a button of the price browser (its screens edit their own message). */
+export function isPricesData(data: string | undefined): boolean {
+  return data !== undefined && PRICES_SHAPES.some((s) => s.decode(data) !== undefined);
+}
+
+/** Whether data belongs to the running flow: the flow answers it, stale or not. */
+export function isFlowData(data: string | undefined): boolean {
+  return data?.startsWith(FLOW_PREFIX) ?? false;
+}
