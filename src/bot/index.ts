@@ -4,14 +4,13 @@
  */
 import { Bot, GrammyError, type BotError, HttpError, type ApiClientOptions, type Middleware, type Transformer } from "grammy";
 import { autoRetry } from "@grammyjs/auto-retry";
-import { conversations, createConversation, type ConversationData, type VersionedState } from "@grammyjs/conversations";
+import { conversations, createConversation } from "@grammyjs/conversations";
 import { limit } from "@grammyjs/ratelimiter";
 import { sequentialize } from "@grammyjs/runner";
 import type { Update, UserFromGetMe } from "grammy/types";
 import { cb, onCallback, type MenuName } from "./buttons.js";
 import type { BaseContext, BotContext, BotConversation, BotDeps, ConvContext } from "./context.js";
 import { replaySafeRetry } from "./flows/retry.js";
-import type { Store } from "../store/index.js";
 import { langFromTelegram } from "../render/i18n.js";
 import { htmlByDefault } from "../telegram/parseMode.js";
 import { balanceFeature, showBalance } from "./features/balance.js";
@@ -34,6 +33,7 @@ import { transferModule } from "./features/transfer.js";
 import { confirmFeature } from "./money/confirm.js";
 import { correctionFeature } from "./features/correction.js";
 import type { FeatureModule, MenuAction } from "./module.js";
+import { FLOW_STATE_VERSION, flowStorage } from "./flowStorage.js";
 import type { Shared } from "../cluster/shared.js";
 
 export interface BotConfig {
@@ -51,13 +51,6 @@ export interface BotConfig {
    */
   shared?: Pick<Shared, "claimUpdate" | "hit">;
 }
-
-/**
- * The version of the saved flow state. Raise it whenever a flow's steps change (order, questions,
- * `external` calls): a flow saved by older code is then dropped, and its user told, rather than
- * replayed against steps it was not recorded with.
- */
-export const FLOW_STATE_VERSION = 2;
 
 const DEFAULT_RATE_LIMIT = { timeFrameMs: 3000, limit: 8 };
 
@@ -247,39 +240,6 @@ function presence(deps: BotDeps): Middleware<BotContext> {
       deps.statusChecker.chatBack(chat.chatId);
     }
     return next();
-  };
-}
-
-/**
- * Running flows are kept in the store (meta `conv:<chatId>`), so a restart resumes them. A flow
- * saved under another FLOW_STATE_VERSION is deleted and the update marked (`flowLost`), so the
- * user hears why their answer is not taken instead of "not understood".
- */
-function flowStorage(store: Store) {
-  const key = (ctx: BotContext) => (ctx.chatId === undefined ? undefined : `conv:${ctx.chatId}`);
-  type Saved = VersionedState<ConversationData>;
-  return {
-    async read(ctx: BotContext): Promise<Saved | undefined> {
-      const k = key(ctx);
-      const saved = k === undefined ? undefined : await store.getMeta<Saved>(k);
-      if (!saved) return undefined;
-      if (saved.version[1] !== FLOW_STATE_VERSION) {
-        await store.setMeta(k!, undefined);
-        ctx.flowLost = true;
-        return undefined;
-      }
-      // The store hands out frozen values; the plugin appends to what it reads.
-      return structuredClone(saved) as Saved;
-    },
-    async write(ctx: BotContext, state: Saved): Promise<void> {
-      const k = key(ctx);
-      // JSON round trip: the store keeps JSON only (absent fields instead of undefined ones).
-      if (k !== undefined) await store.setMeta(k, JSON.parse(JSON.stringify(state)));
-    },
-    async delete(ctx: BotContext): Promise<void> {
-      const k = key(ctx);
-      if (k !== undefined && await store.getMeta(k) !== undefined) await store.setMeta(k, undefined);
-    },
   };
 }
 
