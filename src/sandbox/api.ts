@@ -56,7 +56,7 @@ function depositStatusData(d: DepositRec) {
   };
 }
 
-/** The callback the provider posts when `rec` changed (upstream notes, "Webhooks"; samples in shared/). */
+/** The callback the provider posts when `rec` changed (docs/provider.md, "Callbacks"). */
 export function callbackBody(rec: PrepaidTx | BillPaymentTx | TransferTx | DepositRec): { event: string; status: string; data: unknown } {
   switch (rec.kind) {
     case "prabayar":
