@@ -16,7 +16,7 @@ function message(u: FakeUser, messageId: number) {
   return w.fake.message(u.chatId, messageId)!;
 }
 
-describe("1. confirm says it is sending, and a repeated purchase asks first", () => {
+describe("confirm says it is sending, and a repeated purchase asks first", () => {
   it("a slow create: the confirm screen shows 'Mengirim ke penyedia…' with its details while the call runs", async () => {
     w = await makeWorld({ upstreamTimeoutMs: 400 });
     const u = await w.linkedUser({ languageCode: "id" });
@@ -84,7 +84,7 @@ describe("1. confirm says it is sending, and a repeated purchase asks first", ()
   });
 });
 
-describe("5. the balance is on every confirm screen and too little is refused up front", () => {
+describe("the balance is on every confirm screen and too little is refused up front", () => {
   it("shows the balance next to the price", async () => {
     w = await makeWorld();
     const u = await w.linkedUser({ languageCode: "en" });
@@ -115,7 +115,7 @@ describe("5. the balance is on every confirm screen and too little is refused up
   });
 });
 
-describe("4 and 7. one short notice that replies to the edited original; failures say why and what happened to the money", () => {
+describe("one short notice that replies to the edited original; failures say why and what happened to the money", () => {
   it("a success: the original shows the full receipt, one short notice replies to it", async () => {
     w = await makeWorld({ watcher: true });
     const u = await w.linkedUser({ languageCode: "id" });
@@ -172,7 +172,7 @@ describe("4 and 7. one short notice that replies to the edited original; failure
   });
 });
 
-describe("6. deposit words", () => {
+describe("deposit words", () => {
   it("unpaid reads 'Menunggu pembayaran', paid and waiting for settlement says so", async () => {
     w = await makeWorld();
     const u = await w.linkedUser({ languageCode: "id" });
@@ -190,7 +190,7 @@ describe("6. deposit words", () => {
   });
 });
 
-describe("2. 'Cek status' on an unpaid deposit keeps the payment instructions", () => {
+describe("'Cek status' on an unpaid deposit keeps the payment instructions", () => {
   it("bank transfer: account, exact amount, deadline and Cancel stay; the answer is a toast", async () => {
     w = await makeWorld();
     const u = await w.linkedUser({ languageCode: "id" });
@@ -229,7 +229,7 @@ describe("2. 'Cek status' on an unpaid deposit keeps the payment instructions", 
   });
 });
 
-describe("3. instant release wherever a paid deposit is shown, and old messages updated after it", () => {
+describe("instant release wherever a paid deposit is shown, and old messages updated after it", () => {
   it("/status ID offers the release; after it no message keeps a live ⚡ or says H+1", async () => {
     w = await makeWorld();
     const u = await w.linkedUser({ languageCode: "id" });
