@@ -24,7 +24,14 @@ const optionalHttpsUrl = (error: string) =>
 const schema = z.object({
   BOT_TOKEN: z
     .string({ error: "is required: the token @BotFather gave you" })
-    .check(z.trim(), z.regex(/^\d+:[\w-]{20,}$/, "must look like 123456789:AA... (the token @BotFather gave you)")),
+    .check(
+      z.trim(),
+      // .env.example's placeholder has the shape of a token: taken as one, Telegram refused it for ever.
+      z.refine((v) => !/replace-with/i.test(v), {
+        message: "is still the example's placeholder: put the token @BotFather gave you there, or remove the line to try the playground",
+      }),
+      z.regex(/^\d+:[\w-]{20,}$/, "must look like 123456789:AA... (the token @BotFather gave you)"),
+    ),
   UPSTREAM_BASE_URL: z.pipe(
     z._default(z.string().check(z.trim()), "https://atlantich2h.com").check(
       z.refine((v) => v === "sandbox" || /^https?:\/\/[^\s]+$/.test(v), {

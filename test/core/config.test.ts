@@ -23,6 +23,16 @@ describe("loadConfig", () => {
     expect(() => loadConfig({})).toThrowError(/^Configuration error: BOT_TOKEN is required/);
   });
 
+  it("refuses the .env.example placeholder token and says what to put there, instead of retrying it for ever", async () => {
+    const { readFile } = await import("node:fs/promises");
+    const example = await readFile(new URL("../../.env.example", import.meta.url), "utf8");
+    const placeholder = /^BOT_TOKEN=(.*)$/m.exec(example)?.[1];
+    expect(placeholder).toBeTruthy();
+    expect(() => loadConfig({ BOT_TOKEN: placeholder })).toThrowError(
+      /^Configuration error: BOT_TOKEN is still the example's placeholder: put the token @BotFather gave you there/,
+    );
+  });
+
   it.each([
     [{ BOT_TOKEN: "nope" }, /BOT_TOKEN must look like/],
     [{ BOT_TOKEN: TOKEN, UPSTREAM_BASE_URL: "ftp://x" }, /UPSTREAM_BASE_URL must be an http\(s\) URL or the word "sandbox"/],
