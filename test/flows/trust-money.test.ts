@@ -12,13 +12,19 @@ const CONFIRM = /Konfirmasi|Confirm/;
 let w: World;
 afterEach(() => w?.close());
 
+/**
+ * How long the client waits for the held create. Every other call of the flow (prices, balance) must come
+ * back within it too: 400 ms failed a run on a heavily loaded machine; 1.5 s leaves that margin.
+ */
+const SLOW_CREATE_MS = 1500;
+
 function message(u: FakeUser, messageId: number) {
   return w.fake.message(u.chatId, messageId)!;
 }
 
 describe("confirm says it is sending, and a repeated purchase asks first", () => {
   it("a slow create: the confirm screen shows 'Mengirim ke penyedia…' with its details while the call runs", async () => {
-    w = await makeWorld({ upstreamTimeoutMs: 400 });
+    w = await makeWorld({ upstreamTimeoutMs: SLOW_CREATE_MS });
     const u = await w.linkedUser({ languageCode: "id" });
     await u.sendCommand("beli", "S10 081234567890");
     const screen = u.sentMessageIds.at(-1)!;
@@ -37,7 +43,7 @@ describe("confirm says it is sending, and a repeated purchase asks first", () =>
   });
 
   it("a second /beli of the same product and target while the first is unknown warns and creates nothing until asked", async () => {
-    w = await makeWorld({ upstreamTimeoutMs: 400 });
+    w = await makeWorld({ upstreamTimeoutMs: SLOW_CREATE_MS });
     const u = await w.linkedUser({ languageCode: "id" });
     await u.sendCommand("beli", "S10 081234567890");
     w.sandbox.fault(CREATE, "timeout");
@@ -61,7 +67,7 @@ describe("confirm says it is sending, and a repeated purchase asks first", () =>
   });
 
   it("/beli typed again while the first create is still running: the warning, not a second purchase", async () => {
-    w = await makeWorld({ upstreamTimeoutMs: 400 });
+    w = await makeWorld({ upstreamTimeoutMs: SLOW_CREATE_MS });
     const u = await w.linkedUser({ languageCode: "en" });
     await u.sendCommand("topup", "S10 081234567890");
     w.sandbox.fault(CREATE, "timeout");
