@@ -126,7 +126,7 @@ export const ownKeyGuard: Middleware<BotContext> = async (ctx, next) => {
 /** The api key linked in `chatId` (a user's private chat), as a list for findKeys. */
 async function ownKey(ctx: BotContext, chatId: number): Promise<string[]> {
   try {
-    const key = await ctx.deps.store.getApiKey(chatId);
+    const key = await ctx.deps.providerLink.keyOf(chatId);
     return key ? [key] : [];
   } catch {
     return []; // unreadable (store secret): the shape rule still applies
