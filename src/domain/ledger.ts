@@ -19,7 +19,7 @@ export class Ledger {
     return this.store.getTx(refId);
   }
 
-  /** Writes `patch` whatever the status (message ids, details); a status change goes through `transition`. */
+  /** Writes `patch` whatever the status is now (message ids, details); `transition` when it must still be as read. */
   update(refId: string, patch: TxPatch): Promise<Readonly<TxRecord>> {
     return this.store.updateTx(refId, patch);
   }
