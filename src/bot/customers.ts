@@ -1,7 +1,8 @@
 /**
- * Saved customers (kept on the chat record) and the targets a flow offers as buttons: the chat's
- * saved customers of the kind the prompt asks for, then its last distinct targets of that kind
- * from history. A tap is taken as if typed, so every offer still goes through the step's check.
+ * Saved customers as the bot sees them (kinds of target, names as typed; domain/customers.ts keeps the
+ * list) and the targets a flow offers as buttons: the chat's saved customers of the kind the prompt asks
+ * for, then its last distinct targets of that kind from history. A tap is taken as if typed, so every
+ * offer still goes through the step's check.
  */
 import { CUSTOMERS_MAX, type Customers, type SaveResult } from "../domain/customers.js";
 import type { Ledger } from "../domain/ledger.js";
