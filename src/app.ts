@@ -26,6 +26,10 @@ import type { Sandbox, SandboxOptions } from "./sandbox/index.js";
 import { resolveStoreSecret, verifyStoreSecret } from "./config/storeSecret.js";
 import { openShared } from "./cluster/index.js";
 import { openStore } from "./store/index.js";
+import { ChatSettings } from "./domain/chatSettings.js";
+import { Customers } from "./domain/customers.js";
+import { Ledger } from "./domain/ledger.js";
+import { ProviderLink } from "./domain/providerLink.js";
 import type { Store } from "./store/index.js";
 import { ListCache } from "./upstream/cache.js";
 import { UpstreamClient } from "./upstream/client.js";
@@ -247,6 +251,10 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
 
   const deps: BotDeps = {
     store,
+    settings: new ChatSettings(store),
+    providerLink: new ProviderLink(store),
+    ledger: new Ledger(store),
+    customers: new Customers(store),
     upstream,
     lists: new ListCache(upstream, clock),
     clock,

@@ -13,9 +13,21 @@ import type { BalanceRound } from "../jobs/balanceRound.js";
 import type { Broadcaster } from "../jobs/broadcast.js";
 import type { StatusWatcher } from "../jobs/watcher.js";
 import type { Translate, TranslateVars } from "../render/i18n.js";
+import type { ChatSettings } from "../domain/chatSettings.js";
+import type { Customers } from "../domain/customers.js";
+import type { Ledger } from "../domain/ledger.js";
+import type { ProviderLink } from "../domain/providerLink.js";
 
 export interface BotDeps {
   store: Store;
+  /** What the chat chose: selling prices, alerts, daily summary, shop (over the store). */
+  settings: ChatSettings;
+  /** The chat's link to its provider account: api key, callback username and token (over the store). */
+  providerLink: ProviderLink;
+  /** Transactions: drafts, compare-and-set transitions, history (over the store). */
+  ledger: Ledger;
+  /** Saved customers (over the store). */
+  customers: Customers;
   upstream: UpstreamClient;
   /** Price lists, banks and deposit methods, cached per api key. */
   lists: ListCache;

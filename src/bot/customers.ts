@@ -1,17 +1,18 @@
 /**
- * Saved customers (kept on the chat record) and the targets a flow offers as buttons: the chat's
- * saved customers of the kind the prompt asks for, then its last distinct targets of that kind
- * from history. A tap is taken as if typed, so every offer still goes through the step's check.
+ * Saved customers as the bot sees them (kinds of target, names as typed; domain/customers.ts keeps the
+ * list) and the targets a flow offers as buttons: the chat's saved customers of the kind the prompt asks
+ * for, then its last distinct targets of that kind from history. A tap is taken as if typed, so every
+ * offer still goes through the step's check.
  */
-import { randomBytes } from "node:crypto";
-import type { Store } from "../store/index.js";
+import { CUSTOMERS_MAX, type Customers, type SaveResult } from "../domain/customers.js";
+import type { Ledger } from "../domain/ledger.js";
 import { detailOf, OPEN_STATUSES, type CustomerKind, type SavedCustomer, type TxRecord } from "../store/index.js";
 import type { PrepaidProduct } from "../upstream/types.js";
 import { targetKind } from "./targets.js";
 import type { Suggestion } from "./flows/steps.js";
 
-/** Most saved customers per chat: enough for a counter's regulars, small enough for the chat record. */
-export const CUSTOMERS_MAX = 200;
+export { CUSTOMERS_MAX };
+export type { SaveResult };
 export const CUSTOMER_NAME_MAX = 32;
 /** Saved customers a prompt offers (newest first; /pelanggan finds the rest). */
 export const OFFERED_SAVED = 8;
@@ -45,10 +46,6 @@ export function canSaveCustomer(tx: TxRecord): boolean {
   return tx.status === "success" && customerKindOfTx(tx) !== undefined;
 }
 
-export async function customersOf(store: Store, chatId: number): Promise<readonly SavedCustomer[]> {
-  return (await store.getChat(chatId))?.customers ?? [];
-}
-
 /** A name as typed: one line, spaces collapsed, 1..CUSTOMER_NAME_MAX characters. */
 export function parseCustomerName(text: string): { ok: true; value: string } | { ok: false; error: string; vars?: Record<string, number> } {
   if (/[\r\n]/.test(text.trim())) return { ok: false, error: "customer-name-one-line" };
@@ -57,54 +54,11 @@ export function parseCustomerName(text: string): { ok: true; value: string } | {
   return { ok: true, value: name };
 }
 
-function sameTarget(c: SavedCustomer, kind: CustomerKind, target: string, code: string | undefined): boolean {
-  // An account number means something only with its bank.
-  return c.kind === kind && c.target === target && (kind !== "account" || c.code === code);
-}
-
-export type SaveResult = { ok: true; customer: SavedCustomer; renamed?: string } | { ok: false; reason: "full" | "not-savable" };
-
-/** Saves the target of `tx` under `name`; the same target saved before gets the new name. */
-export async function saveCustomer(store: Store, chatId: number, tx: TxRecord, name: string, now: number): Promise<SaveResult> {
+/** Saves the target of `tx` under `name`, durably; the same target saved before gets the new name. */
+export async function saveCustomer(customers: Customers, chatId: number, tx: TxRecord, name: string, now: number): Promise<SaveResult> {
   const kind = customerKindOfTx(tx);
   if (!kind || !tx.target) return { ok: false, reason: "not-savable" };
-  const list = [...await customersOf(store, chatId)];
-  const i = list.findIndex((c) => sameTarget(c, kind, tx.target!, tx.code));
-  if (i >= 0) {
-    const old = list[i]!;
-    list[i] = { ...old, name };
-    await store.updateChat(chatId, { customers: list });
-    return { ok: true, customer: list[i], renamed: old.name };
-  }
-  if (list.length >= CUSTOMERS_MAX) return { ok: false, reason: "full" };
-  const customer: SavedCustomer = {
-    id: newCustomerId(list),
-    name,
-    kind,
-    target: tx.target,
-    code: tx.code,
-    title: tx.title,
-    source: tx.kind,
-    createdAt: now,
-  };
-  await store.updateChat(chatId, { customers: [...list, customer] });
-  return { ok: true, customer };
-}
-
-export async function renameCustomer(store: Store, chatId: number, id: string, name: string): Promise<SavedCustomer | undefined> {
-  const list = await customersOf(store, chatId);
-  const old = list.find((c) => c.id === id);
-  if (!old) return undefined;
-  const renamed = { ...old, name };
-  await store.updateChat(chatId, { customers: list.map((c) => (c.id === id ? renamed : c)) });
-  return renamed;
-}
-
-export async function deleteCustomer(store: Store, chatId: number, id: string): Promise<SavedCustomer | undefined> {
-  const list = await customersOf(store, chatId);
-  const gone = list.find((c) => c.id === id);
-  if (gone) await store.updateChat(chatId, { customers: list.filter((c) => c.id !== id) });
-  return gone;
+  return customers.save(chatId, { kind, target: tx.target, code: tx.code, title: tx.title, source: tx.kind }, name, now);
 }
 
 /** Customers whose name, number or product matches every word of `query`, newest first. */
@@ -114,14 +68,6 @@ export function searchCustomers(list: readonly SavedCustomer[], query: string): 
     const hay = `${c.name} ${c.target} ${c.title ?? ""} ${c.code ?? ""}`.toLowerCase();
     return words.every((w) => hay.includes(w));
   });
-}
-
-function newCustomerId(list: readonly SavedCustomer[]): string {
-  const taken = new Set(list.map((c) => c.id));
-  for (;;) {
-    const id = randomBytes(4).toString("hex").slice(0, 6);
-    if (!taken.has(id)) return id;
-  }
 }
 
 /** What a prompt asks for: a kind, and which saved entries and past transactions fit it. */
@@ -141,14 +87,18 @@ function usedTarget(tx: TxRecord): boolean {
 }
 
 /** The chat's saved customers of the wanted kind, then its recent distinct targets of that kind. */
-export async function suggestionsFor(store: Store, chatId: number, wanted: TargetWanted): Promise<Suggestion[]> {
-  const saved = [...await customersOf(store, chatId)]
+export async function suggestionsFor(
+  { customers, ledger }: { customers: Customers; ledger: Ledger },
+  chatId: number,
+  wanted: TargetWanted,
+): Promise<Suggestion[]> {
+  const saved = [...await customers.list(chatId)]
     .reverse()
     .filter((c) => c.kind === wanted.kind && (wanted.fitsSaved?.(c) ?? true) && wanted.valid(c.target))
     .slice(0, OFFERED_SAVED);
   const out: Suggestion[] = saved.map((c) => ({ label: `👤 ${c.name} · ${c.target}`, value: c.target }));
   const seen = new Set(saved.map((c) => c.target));
-  const recent = (await store.listTxByChat(chatId, { limit: RECENT_SCAN })).items;
+  const recent = await ledger.recent(chatId, RECENT_SCAN);
   let n = 0;
   for (const tx of recent) {
     if (n >= OFFERED_RECENT) break;

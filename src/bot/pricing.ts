@@ -6,7 +6,7 @@ import { groupKey } from "./catalog.js";
 import type { BaseContext } from "./context.js";
 
 export async function chatRules(ctx: BaseContext, chatId = ctx.chat?.id): Promise<PricingRules> {
-  return (chatId !== undefined && (await ctx.deps.store.getChat(chatId))?.pricing) || {};
+  return chatId === undefined ? {} : ctx.deps.settings.pricing(chatId);
 }
 
 /** A product's selling price under `rules`; category rules are kept by category key. */

@@ -21,7 +21,7 @@ export function failureOf(err: UpstreamError): ProviderFailure {
 
 /** Runs `call` with the chat's api key; a missing key or an upstream error comes back as data. */
 export async function withApiKey<T>(ctx: BaseContext, call: (apiKey: string) => Promise<T>): Promise<ProviderOutcome<T>> {
-  const apiKey = ctx.chat && await ctx.deps.store.getApiKey(ctx.chat.id);
+  const apiKey = ctx.chat && await ctx.deps.providerLink.keyOf(ctx.chat.id);
   if (!apiKey) return { ok: false, failure: { kind: "not-linked" } };
   try {
     return { ok: true, value: await call(apiKey) };

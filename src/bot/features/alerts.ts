@@ -44,7 +44,7 @@ function thresholdStep(offButton: () => InlineKeyboard | undefined): TextStep<nu
 
 async function alertsFlow(conversation: BotConversation, ctx: ConvContext): Promise<void> {
   const chatId = ctx.chat!.id;
-  const current = await conversation.external(async () => (await ctx.deps.store.getChat(chatId))?.alertThreshold ?? null);
+  const current = await conversation.external(async () => (await ctx.deps.settings.alertThreshold(chatId)) ?? null);
   const status =
     current === null ? ctx.t("alerts-status-off") : ctx.t("alerts-status-on", { threshold: rupiah(current) });
   const step = thresholdStep(() =>
@@ -54,14 +54,14 @@ async function alertsFlow(conversation: BotConversation, ctx: ConvContext): Prom
   const next = answer.ctx;
   if ("button" in answer || answer.value === "off") {
     if ("button" in answer && answer.button !== "off") return;
-    await conversation.external(async () => await ctx.deps.store.updateChat(chatId, { alertThreshold: undefined, alertFired: undefined }));
+    await conversation.external(async () => await ctx.deps.settings.turnAlertsOff(chatId));
     await next.reply(next.t("alerts-turned-off"));
     return;
   }
   const threshold = answer.value;
   await conversation.external(async () => {
     // A new threshold starts armed; the balance is checked shortly, so a balance already under it is told.
-    await ctx.deps.store.updateChat(chatId, { alertThreshold: threshold, alertFired: false });
+    await ctx.deps.settings.setAlertThreshold(chatId, threshold);
     await ctx.deps.alerts.checkSoon(chatId);
   });
   await next.reply(next.t("alerts-set", { threshold: rupiah(threshold) }));

@@ -14,11 +14,8 @@ export async function showBalance(ctx: BotContext): Promise<void> {
   if (!key) return;
   try {
     const profile = await ctx.deps.upstream.getProfile(key);
-    let chat = await ctx.deps.store.getChat(ctx.chat!.id);
     // Re-checked: a renamed provider account signs its callbacks with the new username.
-    if (chat && profile.username !== "" && chat.providerUsername !== profile.username) {
-      chat = await ctx.deps.store.updateChat(chat.chatId, { providerUsername: profile.username });
-    }
+    const mask = await ctx.deps.providerLink.noteUsername(ctx.chat!.id, profile.username);
     const callbacks = await callbacksLine(ctx);
     await ctx.reply(
       moneyText(
@@ -27,7 +24,7 @@ export async function showBalance(ctx: BotContext): Promise<void> {
           name: html(profile.name),
           balance: profile.balance === null ? html(profile.balanceText) : rupiah(profile.balance),
           status: ctx.t("balance-status", { status: profile.status.trim().toLowerCase(), raw: html(profile.status) }),
-          mask: html(chat?.keyMask ?? ""),
+          mask: html(mask ?? ""),
         }) + (callbacks ? `\n${callbacks}` : ""),
       ),
     );

@@ -15,7 +15,7 @@ export const correctionFeature = new Composer<BotContext>();
 
 /** The chat's newest draft whose confirm screen was shown and has not expired. */
 async function waitingDraft(ctx: BotContext): Promise<TxRecord | undefined> {
-  const { items } = await ctx.deps.store.listTxByChat(ctx.chat!.id, { limit: 3 });
+  const items = await ctx.deps.ledger.recent(ctx.chat!.id, 3);
   const now = ctx.deps.clock.now();
   return items.find((t) => t.status === "draft" && t.messageId !== undefined && now - t.createdAt <= DRAFT_TTL_MS);
 }
@@ -32,7 +32,7 @@ correctionFeature.chatType("private").on("message:text", async (ctx, next) => {
     return ctx.reply(ctx.t("confirm-waiting-target"), { reply_parameters: { message_id: draft.messageId! } });
   }
   // Void the old screen first (compare-and-set): its Confirm can no longer create anything.
-  if (!await ctx.deps.store.transitionTx(draft.refId, ["draft"], { status: "cancel", message: "replaced by a corrected target" })) return next();
+  if (!await ctx.deps.ledger.cancelDraft(draft.refId, "replaced by a corrected target")) return next();
   await ctx.api.editMessageReplyMarkup(ctx.chat.id, draft.messageId!).catch(() => undefined);
   await saveAndConfirm(ctx, prepaidKind, prepaidDraft(found.product, checked.value));
 });

@@ -16,11 +16,8 @@ import type { BaseContext, BotContext, BotConversation, ConvContext } from "../c
 import {
   canSaveCustomer,
   CUSTOMER_ICON,
-  customersOf,
   CUSTOMERS_MAX,
-  deleteCustomer,
   parseCustomerName,
-  renameCustomer,
   saveCustomer,
   searchCustomers,
   type SaveResult,
@@ -66,13 +63,13 @@ async function buyPostpaidAgain(ctx: BaseContext, apiKey: string, tx: TxRecord):
   const draft = await saveDraft(ctx, postpaidKind, { code: tx.code, title: tx.title, target: tx.target, amount: 0 });
   try {
     const inquiry = await ctx.deps.upstream.billInquiry(apiKey, { code: tx.code!, reffId: draft.refId, customerNo: tx.target! });
-    const updated = await ctx.deps.store.updateTx(draft.refId, billFields(inquiry));
-    await ctx.deps.store.flush();
+    const updated = await ctx.deps.ledger.update(draft.refId, billFields(inquiry));
+    await ctx.deps.ledger.flush();
     await showConfirm(ctx, postpaidKind, updated);
   } catch (err) {
     if (!(err instanceof UpstreamError)) throw err;
     const message = err instanceof UpstreamRejected ? err.providerMessage : `inquiry failed: ${err.message}`;
-    await ctx.deps.store.transitionTx(draft.refId, ["draft"], { status: "cancel", message });
+    await ctx.deps.ledger.cancelDraft(draft.refId, message);
     const refused = err instanceof UpstreamRejected ? billRefusalText(ctx, err.providerMessage, tx.title ?? "") : undefined;
     await ctx.reply(refused ?? upstreamErrorText(ctx, err));
   }
@@ -95,7 +92,7 @@ async function showCustomers(ctx: BotContext, page: number, query: string | unde
     await replyPrivateOnly(ctx);
     return;
   }
-  const all = await customersOf(ctx.deps.store, ctx.chat.id);
+  const all = await ctx.deps.customers.list(ctx.chat.id);
   if (all.length === 0) {
     await editOrReply(ctx, ctx.t("customers-empty"), {}, edit);
     return;
@@ -124,7 +121,7 @@ async function showCustomers(ctx: BotContext, page: number, query: string | unde
 }
 
 async function findCustomer(ctx: BaseContext, id: string): Promise<SavedCustomer | undefined> {
-  return ctx.chat ? (await customersOf(ctx.deps.store, ctx.chat.id)).find((c) => c.id === id) : undefined;
+  return ctx.chat ? (await ctx.deps.customers.list(ctx.chat.id)).find((c) => c.id === id) : undefined;
 }
 
 function customerDetail(ctx: BaseContext, c: SavedCustomer): string {
@@ -155,15 +152,13 @@ async function askName(conversation: BotConversation, ctx: ConvContext, prompt: 
 
 async function saveCustomerFlow(conversation: BotConversation, ctx: ConvContext, refId?: unknown): Promise<void> {
   if (typeof refId !== "string") return;
-  const tx = await conversation.external(async () => await ctx.deps.store.getTx(refId));
+  const tx = await conversation.external(async () => await ctx.deps.ledger.get(refId));
   if (!tx?.target || tx.chatId !== ctx.chat?.id) return;
   const prompt = ctx.t("customer-ask-name", { target: `<code>${html(tx.target)}</code>`, what: html(tx.title ?? tx.code ?? "") });
   const { name, ctx: last } = await askName(conversation, ctx, prompt);
-  const result = await conversation.external(async (): Promise<SaveResult> => {
-    const saved = await saveCustomer(last.deps.store, tx.chatId, tx, name, last.deps.clock.now());
-    await last.deps.store.flush();
-    return saved;
-  });
+  const result = await conversation.external(
+    async (): Promise<SaveResult> => await saveCustomer(last.deps.customers, tx.chatId, tx, name, last.deps.clock.now()),
+  );
   if (!result.ok) {
     await last.reply(last.t(result.reason === "full" ? "customers-full" : "button-expired", { max: CUSTOMERS_MAX }));
     return;
@@ -178,11 +173,7 @@ async function renameCustomerFlow(conversation: BotConversation, ctx: ConvContex
   if (!old) return;
   const prompt = ctx.t("customer-ask-rename", { name: html(old.name), target: `<code>${html(old.target)}</code>` });
   const { name, ctx: last } = await askName(conversation, ctx, prompt);
-  const renamed = await conversation.external(async () => {
-    const done = await renameCustomer(last.deps.store, last.chat!.id, id, name);
-    await last.deps.store.flush();
-    return done;
-  });
+  const renamed = await conversation.external(async () => await last.deps.customers.rename(last.chat!.id, id, name));
   // Deleted meanwhile (another device): nothing to rename.
   if (!renamed) {
     await last.reply(last.t("customer-gone"));
@@ -253,7 +244,7 @@ onCallback(composer, cb.customerDelete, async (ctx, { id }) => {
 });
 
 onCallback(composer, cb.customerDeleteYes, async (ctx, { id }) => {
-  const gone = ctx.chat && await deleteCustomer(ctx.deps.store, ctx.chat.id, id);
+  const gone = ctx.chat && await ctx.deps.customers.remove(ctx.chat.id, id);
   if (!gone) {
     await ctx.answerCallbackQuery({ text: ctx.t("customer-gone") });
     return;
@@ -266,14 +257,14 @@ onCallback(composer, cb.customerDeleteYes, async (ctx, { id }) => {
 
 /** The chat's own successful record behind a shop button, else undefined (stale, foreign, not final). */
 async function ownSuccess(ctx: BaseContext, refId: string): Promise<TxRecord | undefined> {
-  const tx = await ctx.deps.store.getTx(refId);
+  const tx = await ctx.deps.ledger.get(refId);
   return tx && tx.chatId === ctx.chat?.id && tx.status === "success" ? tx : undefined;
 }
 
 /** A confirm screen for the same thing and target still waiting for Confirm. */
 async function liveDraftLike(ctx: BaseContext, tx: TxRecord): Promise<boolean> {
   const now = ctx.deps.clock.now();
-  const { items } = await ctx.deps.store.listTxByChat(tx.chatId, { limit: 20 });
+  const items = await ctx.deps.ledger.recent(tx.chatId, 20);
   return items.some((o) => o.status === "draft" && o.kind === tx.kind && o.code === tx.code && o.target === tx.target && now - o.createdAt <= DRAFT_TTL_MS);
 }
 
@@ -307,7 +298,7 @@ onCallback(composer, cb.saveCustomer, async (ctx, { refId }) => {
     return;
   }
   await ctx.answerCallbackQuery();
-  const list = await customersOf(ctx.deps.store, tx.chatId);
+  const list = await ctx.deps.customers.list(tx.chatId);
   // Full, and not a new name for one already saved: say so before asking for a name.
   if (list.length >= CUSTOMERS_MAX && !list.some((c) => c.target === tx.target)) {
     await ctx.reply(ctx.t("customers-full", { max: CUSTOMERS_MAX }));

@@ -26,8 +26,8 @@ async function startDeposit(ctx: BotContext): Promise<void> {
 
 /** The deposit a button refers to, with the chat's key; answers the button itself when there is none. */
 async function depositOfButton(ctx: BotContext, refId: string): Promise<{ tx: TxRecord; apiKey: string } | undefined> {
-  const tx = await ctx.deps.store.getTx(refId);
-  const apiKey = ctx.chat && await ctx.deps.store.getApiKey(ctx.chat.id);
+  const tx = await ctx.deps.ledger.get(refId);
+  const apiKey = ctx.chat && await ctx.deps.providerLink.keyOf(ctx.chat.id);
   if (!tx || tx.kind !== "deposit" || tx.chatId !== ctx.chat?.id) {
     await ctx.answerCallbackQuery({ text: ctx.t("button-expired") });
     return undefined;
@@ -117,8 +117,8 @@ onCallback(composer, cb.depositCancel, async (ctx, { refId }) => {
       try {
         const r = await ctx.deps.upstream.cancelDeposit(apiKey, tx.upstreamId);
         if (r.status === "cancel") {
-          const cancelled = await ctx.deps.store.updateTx(tx.refId, { status: "cancel" });
-          await ctx.deps.store.flush();
+          const cancelled = await ctx.deps.ledger.update(tx.refId, { status: "cancel" });
+          await ctx.deps.ledger.flush();
           const text = moneyText(ctx, `${ctx.t("deposit-cancelled")}\n\n${receiptText(ctx.translate, ctx.lang, cancelled)}`);
           await rewritePressedMessage(ctx, text);
           await clearTxMessageButtons(ctx, cancelled);
@@ -154,7 +154,7 @@ onCallback(composer, cb.depositRelease, async (ctx, { refId }) => {
   await ctx.answerCallbackQuery();
   // A notice or status message with this button: updated after the release.
   const pressed = ctx.callbackQuery.message?.message_id;
-  if (pressed !== undefined) await rememberReleaseOffer(ctx.deps.store, tx, pressed);
+  if (pressed !== undefined) await rememberReleaseOffer(ctx.deps.ledger, tx, pressed);
   try {
     let shown = tx.status;
     if (tx.status !== "processing") ({ tx, shown } = await refreshDeposit(ctx, apiKey, tx));
@@ -203,9 +203,9 @@ onCallback(composer, cb.depositReleaseConfirm, async (ctx, { refId }) => {
 
 async function releaseDeposit(ctx: BotContext, refId: string): Promise<void> {
   if (!(await requireStorage(ctx))) return;
-  const store = ctx.deps.store;
-  const tx = await store.getTx(refId);
-  const apiKey = ctx.chat && await store.getApiKey(ctx.chat.id);
+  const ledger = ctx.deps.ledger;
+  const tx = await ledger.get(refId);
+  const apiKey = ctx.chat && await ctx.deps.providerLink.keyOf(ctx.chat.id);
   if (!tx || tx.kind !== "deposit" || tx.chatId !== ctx.chat?.id || !apiKey || !tx.upstreamId) {
     await ctx.answerCallbackQuery({ text: ctx.t("button-expired") });
     return;
@@ -217,12 +217,12 @@ async function releaseDeposit(ctx: BotContext, refId: string): Promise<void> {
   // Compare-and-set in the store: of two taps (on this process or another behind the load
   // balancer) only one marks "sending" and calls the provider; the other is told it was asked.
   const unclaimed = (c: Readonly<TxRecord>) => c.kind === "deposit" && c.detail?.instant === undefined;
-  const claimed = await store.transitionTx(refId, ["processing"], { detail: { ...tx.detail, instant: "sending" } }, unclaimed);
+  const claimed = await ledger.transition(refId, ["processing"], { detail: { ...tx.detail, instant: "sending" } }, unclaimed);
   if (!claimed) {
     await ctx.answerCallbackQuery({ text: ctx.t("deposit-release-already"), show_alert: true });
     return;
   }
-  await store.flush();
+  await ledger.flush();
   // Past the check-and-set, a Telegram hiccup must not leave the release marked "sending" but never sent.
   await ctx.answerCallbackQuery({ text: ctx.t("confirm-sending") }).catch(() => undefined);
   await ctx.editMessageReplyMarkup().catch(() => undefined);
@@ -231,11 +231,11 @@ async function releaseDeposit(ctx: BotContext, refId: string): Promise<void> {
   // meanwhile (the watcher): a result recorded otherwise is never overwritten.
   const record = async (patch: TxPatch & { detail?: DepositDetail }, instant: DepositDetail["instant"]): Promise<TxRecord> => {
     for (;;) {
-      const latest = (await store.getTx(refId))!;
+      const latest = (await ledger.get(refId))!;
       if (detailOf(latest, "deposit").instant !== "sending") return latest;
       const ours = (c: Readonly<TxRecord>) => c.kind === "deposit" && c.detail?.instant === "sending";
       const next = { ...patch, detail: { ...detailOf(latest, "deposit"), ...patch.detail, instant } };
-      const saved = await store.transitionTx(refId, [latest.status], next, ours);
+      const saved = await ledger.transition(refId, [latest.status], next, ours);
       if (saved) return saved;
     }
   };
@@ -246,7 +246,7 @@ async function releaseDeposit(ctx: BotContext, refId: string): Promise<void> {
       { status: r.status, fee: r.totalFee, detail: { credited: r.received, handlingFee: r.handlingFee } },
       "done",
     );
-    await store.flush();
+    await ledger.flush();
     ctx.deps.events.emit("created", result);
     const text =
       r.status === "success"
@@ -260,14 +260,14 @@ async function releaseDeposit(ctx: BotContext, refId: string): Promise<void> {
     if (err instanceof UpstreamRejected) {
       // Refused: nothing was released, so asking again later is safe.
       await record({}, undefined);
-      await store.flush();
+      await ledger.flush();
       await ctx.reply(moneyText(ctx, ctx.t("money-rejected", { message: html(err.providerMessage) })));
       return;
     }
     // Timeout, outage or a bug after sending: it may have been released. Never ask again by itself.
     ctx.deps.logger.warn({ refId, err }, "instant release outcome unknown");
     await record({}, "unknown");
-    await store.flush();
+    await ledger.flush();
     if (!(err instanceof UpstreamError)) throw err;
     await ctx.reply(moneyText(ctx, ctx.t("deposit-release-unknown", { ref: html(refId) })));
   }

@@ -7,7 +7,7 @@
  * may have been, is listed, including unknown outcomes.
  */
 import { Composer, InlineKeyboard } from "grammy";
-import type { Store } from "../../store/index.js";
+import type { Ledger } from "../../domain/ledger.js";
 import { detailOf, OPEN_STATUSES, type TxKind, type TxRecord } from "../../store/index.js";
 import { cb, onCallback } from "../buttons.js";
 import type { BaseContext, BotContext } from "../context.js";
@@ -31,9 +31,8 @@ export function isHistory(tx: TxRecord): boolean {
 }
 
 /** The chat's history records, newest first. */
-export async function historyOf(store: Store, chatId: number): Promise<TxRecord[]> {
-  const { total } = await store.listTxByChat(chatId, { limit: 0 });
-  return (await store.listTxByChat(chatId, { limit: total })).items.filter(isHistory);
+export async function historyOf(ledger: Ledger, chatId: number): Promise<TxRecord[]> {
+  return (await ledger.all(chatId)).filter(isHistory);
 }
 
 /** One short line: kind, what/whom, amount (a sale's: what the customer paid), status, time (HTML). */
@@ -56,7 +55,7 @@ async function showHistory(ctx: BotContext, page = 0, edit = false): Promise<voi
     await replyPrivateOnly(ctx);
     return;
   }
-  const list = await historyOf(ctx.deps.store, ctx.chat.id);
+  const list = await historyOf(ctx.deps.ledger, ctx.chat.id);
   if (list.length === 0) {
     await ctx.reply(ctx.t("history-empty"));
     return;
@@ -101,7 +100,7 @@ onCallback(composer, cb.historyPage, async (ctx, { page }) => {
 });
 
 onCallback(composer, cb.historyDetail, async (ctx, { refId }) => {
-  const tx = await ctx.deps.store.getTx(refId);
+  const tx = await ctx.deps.ledger.get(refId);
   // Another chat's reference is answered like an unknown one: nothing about it is revealed.
   if (!tx || tx.chatId !== ctx.chat?.id || !isHistory(tx)) {
     await ctx.answerCallbackQuery({ text: ctx.t("button-expired") });

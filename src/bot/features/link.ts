@@ -10,7 +10,6 @@ import type { BotContext } from "../context.js";
 import { html, rupiah } from "../../render/format.js";
 import { findKeys, isKeyShaped } from "../../domain/keyShape.js";
 import { isPrivate, replyPrivateOnly } from "../guards.js";
-import { ensureCallbackToken } from "../../domain/providerCallbacks.js";
 
 export const linkFeature = new Composer<BotContext>();
 
@@ -20,12 +19,12 @@ linkFeature.command("start", async (ctx) => {
     await replyPrivateOnly(ctx);
     return;
   }
-  const chat = await ctx.deps.store.getChat(ctx.chat.id);
-  if (chat?.apiKeyEnc) {
-    await ctx.reply(`${ctx.t("welcome", { name })}\n\n${ctx.t("welcome-linked", { mask: chat.keyMask ?? "" })}`);
+  const mask = await ctx.deps.providerLink.linkedMask(ctx.chat.id);
+  if (mask !== undefined) {
+    await ctx.reply(`${ctx.t("welcome", { name })}\n\n${ctx.t("welcome-linked", { mask })}`);
     return;
   }
-  await ctx.deps.store.updateChat(ctx.chat.id, { awaitingKey: true, lang: ctx.lang });
+  await ctx.deps.providerLink.awaitKey(ctx.chat.id, ctx.lang);
   await ctx.reply(`${ctx.t("welcome", { name })}\n\n${ctx.t("welcome-ask-key")}`);
 });
 
@@ -34,7 +33,7 @@ linkFeature.command(["kunci", "key"], async (ctx) => {
     await replyPrivateOnly(ctx);
     return;
   }
-  await ctx.deps.store.updateChat(ctx.chat.id, { awaitingKey: true });
+  await ctx.deps.providerLink.awaitKey(ctx.chat.id);
   await ctx.reply(ctx.t("key-ask"));
 });
 
@@ -43,14 +42,7 @@ linkFeature.command(["keluar", "logout"], async (ctx) => {
     await replyPrivateOnly(ctx);
     return;
   }
-  const chat = await ctx.deps.store.getChat(ctx.chat.id);
-  if (!chat?.apiKeyEnc) {
-    await ctx.reply(ctx.t("logout-none"));
-    return;
-  }
-  await ctx.deps.store.clearApiKey(ctx.chat.id);
-  await ctx.deps.store.updateChat(ctx.chat.id, { awaitingKey: false });
-  await ctx.reply(ctx.t("logout-done"));
+  await ctx.reply(ctx.t(await ctx.deps.providerLink.unlink(ctx.chat.id) ? "logout-done" : "logout-none"));
 });
 
 // A key pasted in a group: delete it and warn its author in private (in the group only when that
@@ -83,7 +75,7 @@ linkFeature
       const raw = ctx.message.text.trim();
       if (!isKeyShaped(raw)) {
         // Not a key: left as it is and never sent to the provider.
-        const linked = (await ctx.deps.store.getChat(ctx.chat.id))?.apiKeyEnc !== undefined;
+        const linked = await ctx.deps.providerLink.isLinked(ctx.chat.id);
         await ctx.reply(ctx.t(linked ? "key-invalid-format" : "key-how-to-link"));
         return;
       }
@@ -100,7 +92,7 @@ linkFeature
       !ctx.message.text.startsWith("/") &&
       isKeyShaped(ctx.message.text) &&
       // a pasted reference or provider id of the chat's own transaction is not a key
-      await ctx.deps.store.findTx(ctx.chat.id, ctx.message.text.trim()) === undefined,
+      await ctx.deps.ledger.find(ctx.chat.id, ctx.message.text.trim()) === undefined,
     async (ctx) => {
       await deleteKeyMessage(ctx);
       const same = (await ownKey(ctx, ctx.chat.id)).includes(ctx.message.text.trim());
@@ -134,7 +126,7 @@ export const ownKeyGuard: Middleware<BotContext> = async (ctx, next) => {
 /** The api key linked in `chatId` (a user's private chat), as a list for findKeys. */
 async function ownKey(ctx: BotContext, chatId: number): Promise<string[]> {
   try {
-    const key = await ctx.deps.store.getApiKey(chatId);
+    const key = await ctx.deps.providerLink.keyOf(chatId);
     return key ? [key] : [];
   } catch {
     return []; // unreadable (store secret): the shape rule still applies
@@ -142,12 +134,11 @@ async function ownKey(ctx: BotContext, chatId: number): Promise<string[]> {
 }
 
 async function langOf(ctx: BotContext, chatId: number) {
-  return (await ctx.deps.store.getChat(chatId))?.lang ?? ctx.lang;
+  return (await ctx.deps.settings.language(chatId)) ?? ctx.lang;
 }
 
 async function isAwaitingKey(ctx: BotContext): Promise<boolean> {
-  const chat = await ctx.deps.store.getChat(ctx.chat!.id);
-  return !chat?.apiKeyEnc || chat.awaitingKey === true;
+  return ctx.deps.providerLink.isAwaitingKey(ctx.chat!.id);
 }
 
 async function linkKey(ctx: BotContext, key: string): Promise<void> {
@@ -159,12 +150,9 @@ async function linkKey(ctx: BotContext, key: string): Promise<void> {
   const dropKeyMessage = () => ((keyMessageGone = true), deleteKeyMessage(ctx));
   try {
     const profile = await ctx.deps.upstream.getProfile(key);
-    await ctx.deps.store.setApiKey(chatId, key);
     // The username signs the provider's callbacks; the token makes this chat's callback URL.
     // An empty username would make md5("") the signature: no username, no callbacks.
-    await ctx.deps.store.updateChat(chatId, { awaitingKey: false, inactive: false, providerUsername: profile.username || undefined });
-    await ensureCallbackToken(ctx.deps.store, chatId);
-    await ctx.deps.store.flush();
+    await ctx.deps.providerLink.link(chatId, key, profile.username || undefined);
     ctx.deps.logger.info({ chatId }, "api key linked");
     await dropKeyMessage();
     await show(

@@ -73,7 +73,7 @@ function tidy(rules: PricingRules): PricingRules | undefined {
 }
 
 async function save(ctx: BaseContext, rules: PricingRules): Promise<void> {
-  await ctx.deps.store.updateChat(ctx.chat!.id, { pricing: tidy(rules) });
+  await ctx.deps.settings.setPricing(ctx.chat!.id, tidy(rules));
 }
 
 /** A copy of `map` without `key`. */

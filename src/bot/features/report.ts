@@ -32,11 +32,11 @@ function reportKeyboard(ctx: BaseContext, dailyOn: boolean): InlineKeyboard {
 async function showReport(ctx: BotContext): Promise<void> {
   if (!(await requireKey(ctx))) return;
   const chatId = ctx.chat!.id;
-  const { store, clock } = ctx.deps;
+  const { ledger, settings, clock } = ctx.deps;
   const now = clock.now();
   const month = wibDay(now).slice(0, 7);
-  const txs = await reportRecords(store, chatId, now);
-  const dailyOn = (await store.getChat(chatId))?.dailySummary === true;
+  const txs = await reportRecords({ txsOfMonth: (id, m) => ledger.month(id, m) }, chatId, now);
+  const dailyOn = await settings.dailySummaryOn(chatId);
   const periods = reportPeriods(now).map((period) => ({ period, summary: summarize(txs, period.from, period.to) }));
   const thisMonth = periods.find((p) => p.period.name === "month")!.summary;
   if (!txs.some(isHistory)) {
@@ -60,7 +60,7 @@ async function showExportMenu(ctx: BotContext): Promise<void> {
   if (!(await requireKey(ctx))) return;
   const chatId = ctx.chat!.id;
   const current = wibDay(ctx.deps.clock.now()).slice(0, 7);
-  const months = [current, ...(await ctx.deps.store.txMonths(chatId)).filter((m) => m < current)].slice(0, EXPORT_MONTHS);
+  const months = [current, ...(await ctx.deps.ledger.months(chatId)).filter((m) => m < current)].slice(0, EXPORT_MONTHS);
   const kb = new InlineKeyboard();
   months.forEach((m, i) => {
     kb.text(monthLabel(m, ctx.lang), cb.exportMonth.encode({ month: m }));
@@ -83,7 +83,7 @@ onCallback(composer, cb.reportDaily, async (ctx, { on }) => {
   const today = wibDay(now);
   // Switched on after 21.00: today's round is over; the first summary comes tomorrow, also after a restart.
   const pastToday = now >= wibDayStart(today) + DAILY_SUMMARY_AT_MS;
-  await ctx.deps.store.updateChat(ctx.chat.id, enable ? { dailySummary: true, ...(pastToday ? { summaryDay: today } : {}) } : { dailySummary: false });
+  await ctx.deps.settings.setDailySummary(ctx.chat.id, enable, pastToday ? today : undefined);
   await ctx.answerCallbackQuery();
   // The button now offers the opposite; a message says what changed.
   await ctx.editMessageReplyMarkup({ reply_markup: reportKeyboard(ctx, enable) }).catch(() => undefined);
@@ -100,7 +100,7 @@ onCallback(composer, cb.exportMonth, async (ctx, { month }) => {
     await ctx.answerCallbackQuery();
     return;
   }
-  const txs = (await ctx.deps.store.txsOfMonth(ctx.chat!.id, month)).filter(isHistory);
+  const txs = (await ctx.deps.ledger.month(ctx.chat!.id, month)).filter(isHistory);
   if (txs.length === 0) {
     await ctx.answerCallbackQuery({ text: ctx.t("export-month-empty") });
     return;

@@ -55,13 +55,13 @@ async function shopCommand(ctx: BotContext): Promise<void> {
   const args = typeof ctx.match === "string" ? ctx.match : "";
   const shown = (value: string | undefined) => (value ? `<b>${html(value)}</b>` : ctx.t("shop-not-set"));
   if (!args.trim()) {
-    const chat = await ctx.deps.store.getChat(chatId);
-    await ctx.reply(ctx.t("shop-show", { name: shown(chat?.shopName), footer: shown(chat?.shopFooter) }));
+    const shop = await ctx.deps.settings.shop(chatId);
+    await ctx.reply(ctx.t("shop-show", { name: shown(shop.shopName), footer: shown(shop.shopFooter) }));
     return;
   }
   const input = parseShop(args);
   if ("clear" in input) {
-    await ctx.deps.store.updateChat(chatId, { shopName: undefined, shopFooter: undefined });
+    await ctx.deps.settings.clearShop(chatId);
     await ctx.reply(ctx.t("shop-cleared"));
     return;
   }
@@ -73,15 +73,15 @@ async function shopCommand(ctx: BotContext): Promise<void> {
     ...(input.shopName !== undefined ? { shopName: input.shopName } : {}),
     ...("shopFooter" in input ? { shopFooter: input.shopFooter } : {}),
   };
-  const chat = await ctx.deps.store.updateChat(chatId, patch);
-  await ctx.reply(ctx.t("shop-saved", { name: shown(chat.shopName), footer: shown(chat.shopFooter) }));
+  const shop = await ctx.deps.settings.setShop(chatId, patch);
+  await ctx.reply(ctx.t("shop-saved", { name: shown(shop.shopName), footer: shown(shop.shopFooter) }));
 }
 
 const composer = new Composer<BotContext>();
 composer.command(["toko", "shop"], shopCommand);
 
 onCallback(composer, cb.saleReceipt, async (ctx, { refId }) => {
-  const tx = await ctx.deps.store.getTx(refId);
+  const tx = await ctx.deps.ledger.get(refId);
   // Another chat's reference is answered like an unknown one: nothing about it is revealed.
   if (!tx || tx.chatId !== ctx.chat?.id) {
     await ctx.answerCallbackQuery({ text: ctx.t("button-expired") });
@@ -92,7 +92,7 @@ onCallback(composer, cb.saleReceipt, async (ctx, { refId }) => {
     await ctx.answerCallbackQuery({ text: ctx.t("shop-receipt-not-success") });
     return;
   }
-  const shop: Shop = await ctx.deps.store.getChat(tx.chatId) ?? {};
+  const shop: Shop = await ctx.deps.settings.shop(tx.chatId);
   await ctx.answerCallbackQuery(shop.shopName ? {} : { text: ctx.t("shop-receipt-hint") });
   const receipt = customerReceipt(ctx.translate, ctx.lang, tx, shop, ctx.deps.sandbox);
   const png = await svgToPng(receiptSvg(receipt), RECEIPT_WIDTH);

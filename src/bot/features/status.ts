@@ -15,7 +15,7 @@
  * the release can update them.
  */
 import { Composer, InlineKeyboard } from "grammy";
-import type { Store } from "../../store/index.js";
+import type { Ledger } from "../../domain/ledger.js";
 import { OPEN_STATUSES, type TxRecord } from "../../store/index.js";
 import type { Lookup } from "../../domain/refresh.js";
 import { cb, onCallback } from "../buttons.js";
@@ -32,23 +32,21 @@ import { releasable, rememberReleaseOffer } from "../money/deposit.js";
 const OPEN_LIST_MAX = 10;
 
 /** Every transaction of the chat whose reference or provider id equals `id` (ignoring case). */
-export async function findOwnTxs(store: Store, chatId: number, id: string): Promise<TxRecord[]> {
+export async function findOwnTxs(ledger: Ledger, chatId: number, id: string): Promise<TxRecord[]> {
   const found = new Map<string, TxRecord>();
-  const direct = await store.findTx(chatId, id);
+  const direct = await ledger.find(chatId, id);
   if (direct) found.set(direct.refId, direct);
   // Provider ids of different kinds may collide, and people type ids in any case.
   const wanted = id.toLowerCase();
-  const { total } = await store.listTxByChat(chatId, { limit: 0 });
-  for (const tx of (await store.listTxByChat(chatId, { limit: total })).items) {
+  for (const tx of await ledger.all(chatId)) {
     if (tx.refId.toLowerCase() === wanted || tx.upstreamId?.toLowerCase() === wanted) found.set(tx.refId, tx);
   }
   return [...found.values()];
 }
 
 /** The chat's open transactions, newest first. */
-async function openTxsOf(store: Store, chatId: number): Promise<TxRecord[]> {
-  const { total } = await store.listTxByChat(chatId, { limit: 0 });
-  return (await store.listTxByChat(chatId, { limit: total })).items.filter((tx) => OPEN_STATUSES.has(tx.status));
+async function openTxsOf(ledger: Ledger, chatId: number): Promise<TxRecord[]> {
+  return (await ledger.all(chatId)).filter((tx) => OPEN_STATUSES.has(tx.status));
 }
 
 interface Checked {
@@ -92,12 +90,12 @@ async function replyStatus(ctx: BotContext, tx: TxRecord): Promise<void> {
   const checked = await check(ctx, tx);
   const view = statusView(ctx, checked);
   const sent = await ctx.reply(view.text, { ...(view.markup ? { reply_markup: view.markup } : {}) });
-  await rememberReleaseOffer(ctx.deps.store, checked.tx, sent.message_id);
+  await rememberReleaseOffer(ctx.deps.ledger, checked.tx, sent.message_id);
 }
 
 async function listOpen(ctx: BotContext): Promise<void> {
   if (!(await requireKey(ctx))) return;
-  const open = await openTxsOf(ctx.deps.store, ctx.chat!.id);
+  const open = await openTxsOf(ctx.deps.ledger, ctx.chat!.id);
   if (open.length === 0) {
     await ctx.reply(ctx.t("check-open-none"));
     return;
@@ -115,7 +113,7 @@ composer.command("status", async (ctx) => {
   const id = ctx.match.trim().split(/\s+/)[0] ?? "";
   if (id === "") return listOpen(ctx);
   if (!(await requireKey(ctx))) return;
-  const matches = await findOwnTxs(ctx.deps.store, ctx.chat.id, id);
+  const matches = await findOwnTxs(ctx.deps.ledger, ctx.chat.id, id);
   if (matches.length === 0) {
     await ctx.reply(ctx.t("check-not-found", { id: html((findKeys(id).length > 0 ? "•••" : id).slice(0, 64)) }));
     return;
@@ -130,13 +128,13 @@ composer.command("status", async (ctx) => {
 });
 
 onCallback(composer, cb.status, async (ctx, { refId }) => {
-  const tx = await ctx.deps.store.getTx(refId);
+  const tx = await ctx.deps.ledger.get(refId);
   // Another chat's reference is answered like an unknown one: nothing about it is revealed.
   if (!tx || tx.chatId !== ctx.chat?.id) {
     await ctx.answerCallbackQuery({ text: ctx.t("button-expired") });
     return;
   }
-  if (!await ctx.deps.store.getApiKey(tx.chatId)) {
+  if (!await ctx.deps.providerLink.keyOf(tx.chatId)) {
     await ctx.answerCallbackQuery({ text: ctx.t("not-linked"), show_alert: true });
     return;
   }
@@ -149,7 +147,7 @@ onCallback(composer, cb.status, async (ctx, { refId }) => {
   const view = statusView(ctx, checked);
   // A text message (a receipt, an earlier check) is updated in place; a photo gets a new message.
   const shown = await editOrReply(ctx, view.text, { ...(view.markup ? { reply_markup: view.markup } : {}) }, !instructions);
-  await rememberReleaseOffer(ctx.deps.store, checked.tx, shown);
+  await rememberReleaseOffer(ctx.deps.ledger, checked.tx, shown);
 });
 
 export const statusModule: FeatureModule = { composer, menu: { status: listOpen } };

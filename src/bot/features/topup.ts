@@ -312,7 +312,7 @@ composer.command(["beli", "topup"], async (ctx) => {
 
 /** The chat's api key for a price-browser button; answers and returns undefined when not linked. */
 async function keyForButton(ctx: CallbackContext<BotContext>): Promise<string | undefined> {
-  const key = ctx.chat && await ctx.deps.store.getApiKey(ctx.chat.id);
+  const key = ctx.chat && await ctx.deps.providerLink.keyOf(ctx.chat.id);
   if (!key) await ctx.answerCallbackQuery({ text: ctx.t("not-linked"), show_alert: true });
   return key ?? undefined;
 }

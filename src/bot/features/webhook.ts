@@ -8,14 +8,14 @@ import { Composer } from "grammy";
 import type { BaseContext, BotContext } from "../context.js";
 import { cb, onCallback } from "../buttons.js";
 import { html, wibClock } from "../../render/format.js";
-import { callbackUrl, ensureCallbackToken, newCallbackToken } from "../../domain/providerCallbacks.js";
+import { callbackUrl, newCallbackToken } from "../../domain/providerCallbacks.js";
 import { requireKey } from "../guards.js";
 
 export const webhookFeature = new Composer<BotContext>();
 
 /** "Callbacks: working, last at 14.05 WIB" once one arrived; undefined before. */
 export async function callbacksLine(ctx: BaseContext): Promise<string | undefined> {
-  const at = ctx.chat && (await ctx.deps.store.getChat(ctx.chat.id))?.callbacksLastAt;
+  const at = ctx.chat && (await ctx.deps.providerLink.callbacksLastAt(ctx.chat.id));
   return at === undefined || at === null ? undefined : ctx.t("webhook-working", { at: wibClock(at, ctx.lang) });
 }
 
@@ -35,19 +35,18 @@ webhookFeature.command("webhook", async (ctx) => {
     await ctx.reply(text);
     return;
   }
-  const { text, markup } = await screen(ctx, await ensureCallbackToken(ctx.deps.store, ctx.chat.id));
+  const { text, markup } = await screen(ctx, await ctx.deps.providerLink.callbackToken(ctx.chat.id));
   await ctx.reply(text, { reply_markup: markup, link_preview_options: { is_disabled: true } });
 });
 
 onCallback(webhookFeature, cb.webhookRenew, async (ctx) => {
   const chatId = ctx.chat?.id;
-  if (chatId === undefined || ctx.deps.publicUrl === undefined || !(await ctx.deps.store.getChat(chatId))?.apiKeyEnc) {
+  if (chatId === undefined || ctx.deps.publicUrl === undefined || !(await ctx.deps.providerLink.isLinked(chatId))) {
     await ctx.answerCallbackQuery({ text: ctx.t("button-expired") });
     return;
   }
   const token = newCallbackToken();
-  await ctx.deps.store.updateChat(chatId, { callbackToken: token });
-  await ctx.deps.store.flush();
+  await ctx.deps.providerLink.renewCallbackToken(chatId, token);
   ctx.deps.logger.info({ chatId }, "provider callback URL renewed");
   await ctx.answerCallbackQuery({ text: ctx.t("webhook-renewed") });
   const { text, markup } = await screen(ctx, token);

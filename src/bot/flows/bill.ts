@@ -108,15 +108,15 @@ async function inquire(
   );
   if (answer.ok) {
     const tx = await conversation.external(async () => {
-      const updated = await ctx.deps.store.updateTx(refId, billFields(answer.value));
-      await ctx.deps.store.flush();
+      const updated = await ctx.deps.ledger.update(refId, billFields(answer.value));
+      await ctx.deps.ledger.flush();
       return updated;
     });
     return { ok: true, tx };
   }
   await conversation.external(async () => {
     const message = answer.failure.kind === "rejected" ? answer.failure.message : `inquiry failed: ${answer.failure.kind}`;
-    await ctx.deps.store.transitionTx(refId, ["draft"], { status: "cancel", message });
+    await ctx.deps.ledger.cancelDraft(refId, message);
   });
   return { ok: false, failure: answer.failure };
 }
@@ -140,7 +140,7 @@ export async function billFlow(conversation: BotConversation, ctx: ConvContext):
   // Saved customers and recent numbers of this service, offered as buttons.
   const chatId = ctx.chat!.id;
   const suggestions = await conversation.external(async () =>
-    await suggestionsFor(ctx.deps.store, chatId, {
+    await suggestionsFor(ctx.deps, chatId, {
       kind: "number",
       // A meter number saved from a token sale is not a bill's customer number: same service only.
       fitsSaved: (c) => c.source === "postpaid" && c.code === service.code,

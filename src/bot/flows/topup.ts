@@ -74,7 +74,7 @@ export async function topupFlow(
   if (target === undefined) {
     const chatId = ctx.chat!.id;
     const suggestions = await conversation.external(async () =>
-      await suggestionsFor(ctx.deps.store, chatId, wantedForProduct(product, (t) => validateTarget(product, t).ok)),
+      await suggestionsFor(ctx.deps, chatId, wantedForProduct(product, (t) => validateTarget(product, t).ok)),
     );
     const answer = await askText(conversation, ctx, await targetPrompt(ctx, product), {
       parse: (text) => validateTarget(product, text),

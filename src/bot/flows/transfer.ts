@@ -109,7 +109,7 @@ async function askCheckedAccount(
   // Saved accounts and recent transfers to this bank, offered as buttons.
   const chatId = ctx.chat!.id;
   const suggestions = await conversation.external(async () =>
-    await suggestionsFor(ctx.deps.store, chatId, {
+    await suggestionsFor(ctx.deps, chatId, {
       kind: "account",
       fitsSaved: (s) => s.code === bank.code,
       fitsTx: (tx) => tx.kind === "transfer" && tx.code === bank.code,
@@ -197,7 +197,7 @@ export async function transferFlow(conversation: BotConversation, ctx: ConvConte
   // The draft (with its new reference id) is saved once; the confirm screen is the flow's last act.
   const chatId = c.chat!.id;
   const tx = await conversation.external(async () =>
-    saveDraft(c, transferKind, await transferDraft(c.deps.store, chatId, dest, amount.value, note)),
+    saveDraft(c, transferKind, await transferDraft(c.deps.ledger, chatId, dest, amount.value, note)),
   );
   await showConfirm(c, transferKind, tx);
 }

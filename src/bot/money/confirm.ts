@@ -38,15 +38,13 @@ export function statusKeyboard(ctx: BaseContext, refId: string): InlineKeyboard 
 export async function saveDraft(ctx: BaseContext, kind: MoneyKind, fields: DraftFields): Promise<TxRecord> {
   const now = ctx.deps.clock.now();
   // The kind's own draft function made `fields`; the store checks detail against the kind on write.
-  const tx = await ctx.deps.store.createTx({
+  return ctx.deps.ledger.saveDraft({
     ...fields,
     refId: fields.refId ?? newRefId(kind.kind, now),
     chatId: ctx.chat!.id,
     kind: kind.kind,
     status: "draft",
   } as NewTx);
-  await ctx.deps.store.flush();
-  return tx;
 }
 
 /** The confirm screen's text under `title`: the kind's details, the balance when known, the reference. */
@@ -57,7 +55,7 @@ function confirmScreen(ctx: BaseContext, kind: MoneyKind, tx: TxRecord, title: s
 
 /** The account balance from the briefly cached profile; undefined when the provider cannot say. */
 async function knownBalance(ctx: BaseContext): Promise<number | undefined> {
-  const apiKey = ctx.chat && await ctx.deps.store.getApiKey(ctx.chat.id);
+  const apiKey = ctx.chat && await ctx.deps.providerLink.keyOf(ctx.chat.id);
   if (!apiKey) return undefined;
   try {
     return (await ctx.deps.lists.profile(apiKey)).balance ?? undefined;
@@ -71,7 +69,7 @@ async function knownBalance(ctx: BaseContext): Promise<number | undefined> {
 async function sameOpenPurchase(ctx: BaseContext, tx: TxRecord): Promise<Readonly<TxRecord> | undefined> {
   if (tx.kind === "deposit" || !tx.target) return undefined;
   // Open purchases are recent: the newest page is enough.
-  const { items } = await ctx.deps.store.listTxByChat(tx.chatId, { limit: 50 });
+  const items = await ctx.deps.ledger.recent(tx.chatId, 50);
   return items.find((o) => o.refId !== tx.refId && o.kind === tx.kind && o.code === tx.code && o.target === tx.target && OPEN_STATUSES.has(o.status));
 }
 
@@ -93,8 +91,8 @@ export async function showConfirm(ctx: BaseContext, kind: MoneyKind, draft: TxRe
   const cost = kind.cost?.(tx);
   const balance = cost === undefined ? undefined : await knownBalance(ctx);
   if (cost !== undefined && balance !== undefined && balance < cost) {
-    await ctx.deps.store.transitionTx(tx.refId, ["draft"], { status: "cancel", message: "balance too low" });
-    await ctx.deps.store.flush();
+    await ctx.deps.ledger.cancelDraft(tx.refId, "balance too low");
+    await ctx.deps.ledger.flush();
     const text = ctx.t("confirm-low-balance", { total: rupiah(cost), balance: rupiah(balance), missing: rupiah(cost - balance) });
     await ctx.reply(moneyText(ctx, text), {
       reply_markup: new InlineKeyboard().text(ctx.t("menu-deposit"), cb.menu.encode({ name: "deposit" })).text(ctx.t("button-menu"), cb.menu.encode({ name: "open" })),
@@ -113,11 +111,11 @@ export async function showConfirm(ctx: BaseContext, kind: MoneyKind, draft: TxRe
     const sent = await ctx.reply(confirmScreen(ctx, kind, tx, warning, balance), {
       reply_markup: new InlineKeyboard().text(ctx.t("button-buy-again"), cb.confirmAgain.encode({ refId: tx.refId })).text(ctx.t("button-cancel"), cb.cancelDraft.encode({ refId: tx.refId })),
     });
-    await ctx.deps.store.updateTx(tx.refId, { messageId: sent.message_id, ...(sale ? { sale } : {}) });
+    await ctx.deps.ledger.update(tx.refId, { messageId: sent.message_id, ...(sale ? { sale } : {}) });
     return;
   }
   const sent = await ctx.reply(confirmScreen(ctx, kind, tx, ctx.t("confirm-title"), balance), { reply_markup: confirmKeyboard(ctx, tx.refId) });
-  await ctx.deps.store.updateTx(tx.refId, { messageId: sent.message_id, ...(sale ? { sale } : {}) });
+  await ctx.deps.ledger.update(tx.refId, { messageId: sent.message_id, ...(sale ? { sale } : {}) });
 }
 
 export async function saveAndConfirm(ctx: BaseContext, kind: MoneyKind, fields: DraftFields): Promise<TxRecord> {
@@ -131,20 +129,20 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
   const c = new Composer<BotContext>();
 
   onCallback(c, cb.confirm, async (ctx, { refId }) => {
-    const store = ctx.deps.store;
-    const tx = await store.getTx(refId);
+    const ledger = ctx.deps.ledger;
+    const tx = await ledger.get(refId);
     const kind = tx && byKind.get(tx.kind);
     if (!tx || !kind || tx.chatId !== ctx.chat?.id) {
       await ctx.answerCallbackQuery({ text: ctx.t("button-expired") });
       return;
     }
     if (tx.status === "draft" && ctx.deps.clock.now() - tx.createdAt > DRAFT_TTL_MS) {
-      await store.transitionTx(refId, ["draft"], { status: "cancel", message: "confirm screen expired" });
+      await ledger.cancelDraft(refId, "confirm screen expired");
       await ctx.answerCallbackQuery({ text: ctx.t("confirm-expired"), show_alert: true });
       await ctx.editMessageReplyMarkup().catch(() => undefined);
       return;
     }
-    const apiKey = await store.getApiKey(tx.chatId);
+    const apiKey = await ctx.deps.providerLink.keyOf(tx.chatId);
     if (!apiKey) {
       await ctx.answerCallbackQuery({ text: ctx.t("not-linked"), show_alert: true });
       return;
@@ -152,17 +150,17 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
     // A store write already failing: refuse before marking anything (nothing may be sent unsaved).
     if (tx.status === "draft" && !(await requireStorage(ctx))) return;
     // The compare-and-set is atomic: a second tap (or a re-delivered update) finds "sending".
-    const sending = await store.transitionTx(refId, ["draft"], { status: "sending" });
+    const sending = await ledger.transition(refId, ["draft"], { status: "sending" });
     if (!sending) {
       await ctx.answerCallbackQuery({ text: ctx.t(tx.status === "cancel" ? "confirm-was-cancelled" : "confirm-already") });
       return;
     }
     try {
-      await store.flush();
+      await ledger.flush();
     } catch (err) {
       // "sending" is not on disk, so nothing may be sent. Back to draft in memory: the file stays
       // dirty and its next write serialises the draft, never "sending". The same Confirm works later.
-      await store.transitionTx(refId, ["sending"], { status: "draft" });
+      await ledger.transition(refId, ["sending"], { status: "draft" });
       ctx.deps.logger.error({ refId, err }, "could not persist the sending mark; nothing sent");
       await ctx.answerCallbackQuery({ text: ctx.t("confirm-not-saved"), show_alert: true }).catch(() => undefined);
       return;
@@ -175,9 +173,9 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
 
     // The create's outcome is written only over "sending": a status check elsewhere (a /status on the other
     // process) may have found and told it first; then that stands and nothing is told twice.
-    const settle = (patch: TxPatch) => store.transitionTx(refId, ["sending"], patch);
+    const settle = (patch: TxPatch) => ledger.transition(refId, ["sending"], patch);
     const toldElsewhere = async () => {
-      ctx.deps.events.emit("created", (await store.getTx(refId)) ?? sending);
+      ctx.deps.events.emit("created", (await ledger.get(refId)) ?? sending);
       await sentScreen();
     };
     let result: TxRecord;
@@ -199,7 +197,7 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
       if (!(err instanceof UpstreamError)) {
         // A bug, not an answer from the provider: the request may have gone out.
         await settle({ status: "unknown", message: "internal error after sending" });
-        await store.flush();
+        await ledger.flush();
         throw err;
       }
       if (err instanceof UpstreamRejected) {
@@ -207,7 +205,7 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
         const failed = await settle({ status: "failed", message: err.providerMessage });
         if (!failed) return await toldElsewhere();
         result = failed;
-        await store.flush();
+        await ledger.flush();
         ctx.deps.events.emit("created", result);
         await sentScreen();
         await ctx.reply(moneyText(ctx, `${ctx.t("money-rejected", { message: html(err.providerMessage) })}${extra ? `\n${extra}` : ""}`), {
@@ -221,7 +219,7 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
       if (!unknown) return await toldElsewhere();
       result = unknown;
     }
-    await store.flush();
+    await ledger.flush();
     ctx.deps.events.emit("created", result);
     await sentScreen();
     if (await kind.announce?.(ctx, result)) return;
@@ -230,7 +228,7 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
 
   // "Buy again" under a repeated-purchase warning: the same draft, now as an ordinary confirm screen.
   onCallback(c, cb.confirmAgain, async (ctx, { refId }) => {
-    const tx = await ctx.deps.store.getTx(refId);
+    const tx = await ctx.deps.ledger.get(refId);
     const kind = tx && byKind.get(tx.kind);
     if (!tx || !kind || tx.chatId !== ctx.chat?.id || tx.status !== "draft") {
       await ctx.answerCallbackQuery({ text: ctx.t(tx?.chatId === ctx.chat?.id && tx ? "confirm-already" : "button-expired") });
@@ -241,12 +239,12 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
   });
 
   onCallback(c, cb.cancelDraft, async (ctx, { refId }) => {
-    const tx = await ctx.deps.store.getTx(refId);
+    const tx = await ctx.deps.ledger.get(refId);
     if (!tx || tx.chatId !== ctx.chat?.id) {
       await ctx.answerCallbackQuery({ text: ctx.t("button-expired") });
       return;
     }
-    const cancelled = await ctx.deps.store.transitionTx(refId, ["draft"], { status: "cancel" });
+    const cancelled = await ctx.deps.ledger.cancelDraft(refId);
     await ctx.answerCallbackQuery({ text: ctx.t(cancelled || tx.status === "cancel" ? "cancelled" : "confirm-already") });
     await ctx.editMessageReplyMarkup().catch(() => undefined);
     if (cancelled) await ctx.reply(ctx.t("cancelled"));
@@ -254,8 +252,8 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
 
   // Try again after a refusal: a fresh draft with a new reference id, confirmed again.
   onCallback(c, cb.retry, async (ctx, { refId }) => {
-    const apiKey = ctx.chat && await ctx.deps.store.getApiKey(ctx.chat.id);
-    const tx = await ctx.deps.store.getTx(refId);
+    const apiKey = ctx.chat && await ctx.deps.providerLink.keyOf(ctx.chat.id);
+    const tx = await ctx.deps.ledger.get(refId);
     const kind = tx && byKind.get(tx.kind);
     if (!tx || !kind || tx.chatId !== ctx.chat?.id || !apiKey) {
       await ctx.answerCallbackQuery({ text: ctx.t("button-expired") });
@@ -265,7 +263,7 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
     // balancer) only one marks `retriedAs` and makes the new draft.
     const newRef = newRefId(kind.kind, ctx.deps.clock.now());
     const unmarked = (c: Readonly<TxRecord>) => c.retriedAs === undefined;
-    if (tx.retriedAs || !(await ctx.deps.store.transitionTx(refId, [tx.status], { retriedAs: newRef }, unmarked))) {
+    if (tx.retriedAs || !(await ctx.deps.ledger.transition(refId, [tx.status], { retriedAs: newRef }, unmarked))) {
       await ctx.answerCallbackQuery({ text: ctx.t("retry-already") });
       return;
     }
@@ -280,14 +278,14 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
       }
       // A kind that needed the id earlier (a bill inquiry) brings its own.
       const draft = await saveAndConfirm(ctx, kind, { ...fields, refId: fields.refId ?? newRef });
-      await ctx.deps.store.updateTx(refId, { retriedAs: draft.refId });
+      await ctx.deps.ledger.update(refId, { retriedAs: draft.refId });
       made = true;
     } catch (err) {
       if (!(err instanceof UpstreamError)) throw err;
       await ctx.reply(upstreamErrorText(ctx, err));
     } finally {
       // No new draft came of it: the button may be pressed again.
-      if (!made) await ctx.deps.store.transitionTx(refId, [tx.status], { retriedAs: undefined }, (c) => c.retriedAs === newRef);
+      if (!made) await ctx.deps.ledger.transition(refId, [tx.status], { retriedAs: undefined }, (c) => c.retriedAs === newRef);
     }
   });
   return c;
@@ -302,9 +300,9 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
 async function saveAnswer(ctx: BaseContext, refId: string, patch: TxPatch): Promise<TxRecord | "moved" | undefined> {
   for (let attempt = 1; ; attempt++) {
     try {
-      const saved = await ctx.deps.store.transitionTx(refId, ["sending"], patch);
+      const saved = await ctx.deps.ledger.transition(refId, ["sending"], patch);
       if (!saved) return "moved";
-      await ctx.deps.store.flush();
+      await ctx.deps.ledger.flush();
       return saved;
     } catch (err) {
       if (attempt >= 3) {
@@ -329,5 +327,5 @@ export async function announceOutcome(ctx: BaseContext, tx: TxRecord): Promise<v
   const shop = saleActionRows(ctx.translate, ctx.lang, tx);
   const markup = open ? statusKeyboard(ctx, tx.refId) : shop.length > 0 ? { inline_keyboard: shop } : undefined;
   const sent = await ctx.reply(text, { reply_markup: markup });
-  await ctx.deps.store.updateTx(tx.refId, { messageId: sent.message_id });
+  await ctx.deps.ledger.update(tx.refId, { messageId: sent.message_id });
 }

@@ -15,7 +15,7 @@ import { InlineKeyboard, InputFile, type Api } from "grammy";
 import type { InlineKeyboardMarkup } from "grammy/types";
 import { detailOf, type DepositDetail, type Lang, type TxRecord } from "../../store/index.js";
 import type { DepositMethod } from "../../upstream/types.js";
-import type { Store } from "../../store/index.js";
+import type { Ledger } from "../../domain/ledger.js";
 import { cb } from "../buttons.js";
 import type { BaseContext, BotDeps } from "../context.js";
 import { html, rupiah, wibTime } from "../../render/format.js";
@@ -111,14 +111,14 @@ export function releasable(tx: Readonly<TxRecord>): boolean {
 }
 
 /** Remembers a message offering the release (besides the deposit's own), so the release can update it. */
-export async function rememberReleaseOffer(store: Store, tx: Readonly<TxRecord>, messageId: number): Promise<void> {
+export async function rememberReleaseOffer(ledger: Ledger, tx: Readonly<TxRecord>, messageId: number): Promise<void> {
   if (!releasable(tx) || messageId === tx.messageId) return;
-  const latest = await store.getTx(tx.refId);
+  const latest = await ledger.get(tx.refId);
   if (!latest) return;
   const d = detailOf(latest, "deposit");
   if (d.offers?.includes(messageId)) return;
-  await store.updateTx(tx.refId, { detail: { ...d, offers: [...(d.offers ?? []), messageId].slice(-10) } });
-  await store.flush();
+  await ledger.update(tx.refId, { detail: { ...d, offers: [...(d.offers ?? []), messageId].slice(-10) } });
+  await ledger.flush();
 }
 
 /** For the status watcher (`processingMarkup`): the same buttons in a chat's language, outside an update. */
@@ -238,12 +238,12 @@ export const depositKind: MoneyKind = {
     if (qrString) {
       const png = await qrPng(qrString);
       const sent = await ctx.replyWithPhoto(new InputFile(png, `qris-${tx.refId}.png`), { caption: text, reply_markup });
-      await ctx.deps.store.updateTx(tx.refId, { messageId: sent.message_id, detail: { ...detail, photo: true } });
+      await ctx.deps.ledger.update(tx.refId, { messageId: sent.message_id, detail: { ...detail, photo: true } });
     } else {
       const sent = await ctx.reply(text, { reply_markup });
-      await ctx.deps.store.updateTx(tx.refId, { messageId: sent.message_id, detail });
+      await ctx.deps.ledger.update(tx.refId, { messageId: sent.message_id, detail });
     }
-    await ctx.deps.store.flush();
+    await ctx.deps.ledger.flush();
     return true;
   },
 };
@@ -254,9 +254,9 @@ export const depositKind: MoneyKind = {
  */
 export async function resendDueInstructions(api: Api, deps: BotDeps): Promise<number> {
   let sent = 0;
-  for (const tx of await deps.store.openTxs()) {
+  for (const tx of await deps.ledger.open()) {
     if (tx.kind !== "deposit" || tx.status !== "pending" || detailOf(tx, "deposit").instructions !== "due") continue;
-    const lang: Lang = (await deps.store.getChat(tx.chatId))?.lang ?? "id";
+    const lang: Lang = (await deps.settings.language(tx.chatId)) ?? "id";
     // The announce path needs only these parts of a context: one way to show instructions.
     const ctx = {
       deps,

@@ -4,7 +4,7 @@
  * estimate from the chat's last transfer to the same kind of destination (or says the fee is
  * added), and the receipt shows the real fee and total. `tx.amount` is always the nominal.
  */
-import type { Store } from "../../store/index.js";
+import type { Ledger } from "../../domain/ledger.js";
 import { detailOf, type TxRecord } from "../../store/index.js";
 import type { BaseContext } from "../context.js";
 import { html, rupiah } from "../../render/format.js";
@@ -40,9 +40,9 @@ const FEE_LOOKBACK = 200;
 const LOOKUP_PAGE = 50;
 
 /** The fee the provider charged on the chat's latest transfer to the same kind of destination. */
-export async function lastTransferFee(store: Store, chatId: number, bankType: BankType): Promise<number | undefined> {
+export async function lastTransferFee(ledger: Ledger, chatId: number, bankType: BankType): Promise<number | undefined> {
   for (let offset = 0; offset < FEE_LOOKBACK; offset += LOOKUP_PAGE) {
-    const { items, total } = await store.listTxByChat(chatId, { offset, limit: LOOKUP_PAGE });
+    const { items, total } = await ledger.page(chatId, offset, LOOKUP_PAGE);
     for (const tx of items) {
       if (tx.kind === "transfer" && tx.detail?.bankType === bankType && typeof tx.fee === "number") return tx.fee;
     }
@@ -53,13 +53,13 @@ export async function lastTransferFee(store: Store, chatId: number, bankType: Ba
 
 /** The draft of a transfer to a checked destination (fee estimate looked up now). */
 export async function transferDraft(
-  store: Store,
+  ledger: Ledger,
   chatId: number,
   dest: TransferDestination,
   amount: number,
   note: string,
 ): Promise<DraftFields> {
-  const feeEstimate = await lastTransferFee(store, chatId, dest.bankType);
+  const feeEstimate = await lastTransferFee(ledger, chatId, dest.bankType);
   const detail: TransferDetail = {
     holderName: dest.holderName,
     bankType: dest.bankType,
@@ -134,6 +134,6 @@ export const transferKind: MoneyKind = {
       accountNumber,
       holderName: check.holderName,
     };
-    return transferDraft(ctx.deps.store, tx.chatId, dest, tx.amount, d.note);
+    return transferDraft(ctx.deps.ledger, tx.chatId, dest, tx.amount, d.note);
   },
 };

@@ -1,0 +1,83 @@
+/**
+ * A chat's link to its own provider account: the api key (encrypted by the store), whether the chat
+ * waits for one, the account's username that signs the provider's callbacks, and the chat's callback token.
+ */
+import type { Lang, Store } from "../store/index.js";
+import { ensureCallbackToken } from "./providerCallbacks.js";
+
+export class ProviderLink {
+  constructor(private readonly store: Store) {}
+
+  /** The decrypted api key, or undefined when none is linked. Rejects when the store secret cannot read it. */
+  keyOf(chatId: number): Promise<string | undefined> {
+    return this.store.getApiKey(chatId);
+  }
+
+  /** The linked key's mask (first and last characters), or undefined when no key is linked. */
+  async linkedMask(chatId: number): Promise<string | undefined> {
+    const chat = await this.store.getChat(chatId);
+    return chat?.apiKeyEnc ? chat.keyMask ?? "" : undefined;
+  }
+
+  async isLinked(chatId: number): Promise<boolean> {
+    return (await this.store.getChat(chatId))?.apiKeyEnc !== undefined;
+  }
+
+  /** The next plain text in the chat is taken as a key: none is linked yet, or /kunci asked for one. */
+  async isAwaitingKey(chatId: number): Promise<boolean> {
+    const chat = await this.store.getChat(chatId);
+    return !chat?.apiKeyEnc || chat.awaitingKey === true;
+  }
+
+  /** Asks for a key; `lang`, when given, is remembered as the chat's language too (a first /start). */
+  async awaitKey(chatId: number, lang?: Lang): Promise<void> {
+    await this.store.updateChat(chatId, lang === undefined ? { awaitingKey: true } : { awaitingKey: true, lang });
+  }
+
+  /**
+   * Saves a key the provider accepted, with the username that signs its callbacks (none: no callbacks),
+   * makes sure the chat has a callback token, and makes it all durable.
+   */
+  async link(chatId: number, rawKey: string, providerUsername: string | undefined): Promise<void> {
+    await this.store.setApiKey(chatId, rawKey);
+    await this.store.updateChat(chatId, { awaitingKey: false, inactive: false, providerUsername });
+    await ensureCallbackToken(this.store, chatId);
+    await this.store.flush();
+  }
+
+  /** Removes the linked key; false when there was none. */
+  async unlink(chatId: number): Promise<boolean> {
+    if (!(await this.store.getChat(chatId))?.apiKeyEnc) return false;
+    await this.store.clearApiKey(chatId);
+    await this.store.updateChat(chatId, { awaitingKey: false });
+    return true;
+  }
+
+  /**
+   * Keeps the username the provider now reports (a renamed account signs its callbacks with the new
+   * one); returns the linked key's mask.
+   */
+  async noteUsername(chatId: number, username: string): Promise<string | undefined> {
+    let chat = await this.store.getChat(chatId);
+    if (chat && username !== "" && chat.providerUsername !== username) {
+      chat = await this.store.updateChat(chat.chatId, { providerUsername: username });
+    }
+    return chat?.keyMask;
+  }
+
+  /** The chat's callback token, made and saved on first use. */
+  callbackToken(chatId: number): Promise<string> {
+    return ensureCallbackToken(this.store, chatId);
+  }
+
+  /** Replaces the callback token (the old URL stops working at once), durably. */
+  async renewCallbackToken(chatId: number, token: string): Promise<void> {
+    await this.store.updateChat(chatId, { callbackToken: token });
+    await this.store.flush();
+  }
+
+  /** When the last valid provider callback for the chat arrived; undefined before the first. */
+  async callbacksLastAt(chatId: number): Promise<number | undefined> {
+    return (await this.store.getChat(chatId))?.callbacksLastAt ?? undefined;
+  }
+}
