@@ -69,9 +69,10 @@ async function readBody(body: unknown): Promise<Buffer> {
 }
 
 /**
- * Minimal multipart/form-data parser. Written by hand because grammY emits headers like
- * `content-disposition:form-data;name="photo";filename=photo.jpg` (no spaces, unquoted
- * filename), which strict parsers may reject.
+ * Minimal multipart/form-data parser. Written by hand because grammY writes the file name raw and
+ * unquoted (`content-disposition:form-data;name="photo";filename=Laporan Nov.png`) and Telegram
+ * takes it: undici's `Response.formData()` refuses such a name or cuts it at the space (Node's own
+ * copy refuses even `filename=photo.jpg`). The harness test on file names holds this.
  */
 function parseMultipart(body: Buffer, boundary: string): { fields: Record<string, string>; files: Record<string, UploadedFile> } {
   const fields: Record<string, string> = {};
