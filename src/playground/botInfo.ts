@@ -2,7 +2,7 @@
  * The bot identity every test bot runs as.
  *
  * Pass it as `new Bot(token, { botInfo: FAKE_BOT_INFO, ... })` so grammY never calls `getMe`
- * during `bot.init()` and `bot.handleUpdate` works straight away. `FakeBotApi` answers `getMe`
+ * during `bot.init()` and `bot.handleUpdate` works straight away. The emulator answers `getMe`
  * with the same object, so a real-process bot that does call `getMe` sees the same identity.
  */
 import type { UserFromGetMe } from "grammy/types";

@@ -9,7 +9,7 @@ import { buildApp, type App } from "../app.js";
 import { loadConfig } from "../config/env.js";
 import { createLogger, type Logger } from "../logging/logger.js";
 import { DEMO_KEY } from "../sandbox/index.js";
-import { FakeBotApi, type ClockLike, type FakeServer } from "./botApi.js";
+import { BotApiEmulator, type ClockLike, type FakeServer } from "./botApi/index.js";
 import { FAKE_BOT_TOKEN } from "./botInfo.js";
 import { startWeb, type PlaygroundUser, type WebOptions, type WebServer } from "./web.js";
 
@@ -23,10 +23,11 @@ const LINKED: Record<number, string> = { 1001: DEMO_KEY, 1003: "SANDBOX-KEY-2" }
 
 /**
  * The emulator as the playground runs it: Telegram's limits (the strict rules, and 429 with
- * retry_after beyond 30 messages a second per bot), and a bounded call log for a long session.
+ * retry_after beyond 30 messages a second per bot). It keeps no log of calls: a long session
+ * does not grow.
  */
-export function createEmulator(clock?: ClockLike): FakeBotApi {
-  const fake = new FakeBotApi({ maxCalls: 2_000, ...(clock ? { clock } : {}) });
+export function createEmulator(clock?: ClockLike): BotApiEmulator {
+  const fake = new BotApiEmulator(clock ? { clock } : {});
   fake.limitRate({ perSecond: 30 });
   return fake;
 }
@@ -46,7 +47,7 @@ export interface PlaygroundOptions {
 export interface Playground {
   url: string;
   app: App;
-  fake: FakeBotApi;
+  fake: BotApiEmulator;
   stop(): Promise<void>;
 }
 

@@ -4,7 +4,7 @@
  * other character is escaped, and links keep only http(s) and tg: targets.
  */
 import type { InlineKeyboardButton } from "grammy/types";
-import type { FakeMessage } from "./botApi.js";
+import type { FakeMessage } from "./botApi/index.js";
 import { renderFormatted } from "./telegramFormat.js";
 
 const escapeHtml = (s: string) =>

@@ -13,7 +13,7 @@ import { bodyLimit } from "hono/body-limit";
 import { streamSSE } from "hono/streaming";
 import type { Chat, Message, MessageEntity, User } from "grammy/types";
 import { projectFile } from "../config/projectFiles.js";
-import { imageSize, type FakeBotApi } from "./botApi.js";
+import { imageSize, type BotApiEmulator } from "./botApi/index.js";
 import { messageView } from "./view.js";
 
 export interface PlaygroundUser {
@@ -35,7 +35,7 @@ export interface SandboxPanel {
 }
 
 export interface WebOptions {
-  fake: FakeBotApi;
+  fake: BotApiEmulator;
   users: PlaygroundUser[];
   panel: SandboxPanel;
   /** The user picked a language: the bot's stored choice follows, as after /bahasa. */

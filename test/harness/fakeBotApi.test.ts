@@ -110,6 +110,16 @@ describe("FakeBotApi in-process", () => {
     expect(fake.fileBytes(result.photo.at(-1)!.file_id)).toEqual(user.lastPhoto());
   });
 
+  it("keeps an uploaded file's name as grammY sends it, unquoted, with spaces and any letters", async () => {
+    // grammY writes `filename=<name>` raw; Telegram takes it, so the fake must too.
+    const fake = new FakeBotApi();
+    const bot = createToyBot({ fetch: fake.fetch });
+    const name = "Laporan Nov/2026 \"toko\" é.csv";
+    const sent = await bot.api.sendDocument(7, new InputFile(Buffer.from("a,b\n"), name));
+    expect(sent.document.file_name).toBe(name);
+    expect(fake.lastCall("sendDocument")?.files.document).toMatchObject({ filename: name, bytes: Buffer.from("a,b\n") });
+  });
+
   it("reaches inside @grammyjs/conversations", async () => {
     const { user } = setup();
     await user.sendCommand("name");

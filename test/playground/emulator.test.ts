@@ -6,7 +6,7 @@
 import { Api, InputFile } from "grammy";
 import QRCode from "qrcode";
 import { afterEach, describe, expect, it } from "vitest";
-import { FakeBotApi, imageSize, type EmulatorEvent, type FakeServer } from "../../src/playground/botApi.js";
+import { FakeBotApi, imageSize, type EmulatorEvent, type FakeServer } from "../support/fakeBotApi.js";
 import { FAKE_BOT_TOKEN } from "../../src/playground/botInfo.js";
 import { createEmulator } from "../../src/playground/index.js";
 import { viewHtml } from "../../src/playground/view.js";
