@@ -54,10 +54,7 @@ export interface FailOptions {
  */
 export type Responder = (method: string, payload: Record<string, unknown>, call: RecordedCall) => ApiResponse | undefined;
 
-export interface FakeBotApiOptions extends EmulatorOptions {
-  /** Keep only the newest this many calls in `calls`. Default: all. */
-  maxCalls?: number;
-}
+export type FakeBotApiOptions = EmulatorOptions;
 
 interface Fault {
   method: string;
@@ -79,7 +76,6 @@ export class FakeBotApi extends BotApiEmulator {
   /** Every request received, oldest first (cleared by `clear()`). */
   readonly calls: RecordedCall[] = [];
 
-  private readonly maxCalls: number;
   private seqAfterLast = 0;
   private faults: (Fault & { spec: FaultSpec })[] = [];
   private drops: (Fault & LostRequest)[] = [];
@@ -88,7 +84,6 @@ export class FakeBotApi extends BotApiEmulator {
 
   constructor(options: FakeBotApiOptions = {}) {
     super(options);
-    this.maxCalls = options.maxCalls ?? Infinity;
   }
 
   protected override lostInTransit(method: string, payload: Record<string, unknown>): LostRequest | undefined {
@@ -100,7 +95,6 @@ export class FakeBotApi extends BotApiEmulator {
     const call: RecordedCall = Object.assign(request, tag !== undefined ? { tag } : {});
     this.seqAfterLast = call.seq + 1;
     this.calls.push(call);
-    if (this.calls.length > this.maxCalls) this.calls.splice(0, this.calls.length - this.maxCalls);
     const response = this.takeFault(call) ?? this.responder?.(call.method, call.payload, call) ?? (await super.respond(call, signal));
     call.response = response;
     return response;
