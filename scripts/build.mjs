@@ -1,7 +1,7 @@
 /* global process */
 /**
  * `npm run build` (and `npm start` before it runs): esbuild bundles src/main.ts into dist/main.js with
- * its source map, in a second or two. No type-check here: that is `npm test` and CI (`npm run typecheck`).
+ * its source map, in seconds. No type-check here: that is `npm test` and CI (`npm run typecheck`).
  * `npm start` runs the bundle with `node --enable-source-maps`, so stack traces name the src/ files.
  */
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
