@@ -5,7 +5,6 @@
  * serializers and redaction, whatever the shape of what was logged.
  */
 import { pino, type Logger } from "pino";
-import { mapBundleFrames } from "./stackMap.js";
 
 export type { Logger };
 
@@ -52,11 +51,11 @@ export function scrubSecrets(text: string, secrets: readonly string[] = []): str
   return out.replace(TOKEN_PATTERN, "[redacted-token]").replace(SECRET_PARAM, "$1[redacted]").replace(LONG_PARAM, "$1[redacted]").replace(URL_PASSWORD, "$1***@");
 }
 
-/** Writes every line scrubbed, its stack frames pointing into src/ (stackMap.ts), to `target` (pino's default stdout stream unless given). */
+/** Writes every line scrubbed to `target` (pino's default stdout stream unless given). */
 function scrubbing(target: pino.DestinationStream): pino.DestinationStream {
   const flushable = target as pino.DestinationStream & { flush?: (cb?: (err?: Error) => void) => void; flushSync?: () => void };
   return {
-    write: (line: string) => target.write(scrubSecrets(mapBundleFrames(line))),
+    write: (line: string) => target.write(scrubSecrets(line)),
     // pino's flush() and final flush on exit reach the real stream through these.
     ...(flushable.flush ? { flush: (cb?: (err?: Error) => void) => flushable.flush!(cb) } : {}),
     ...(flushable.flushSync ? { flushSync: () => flushable.flushSync!() } : {}),

@@ -10,7 +10,7 @@
  * goes again, until it gets through or `maxWaitMs` of clock time has passed (then the 429 is the
  * answer). Other methods (edits, deletes, answerCallbackQuery) are not paced, only retried on a 429.
  */
-import nodeFetch from "node-fetch";
+import { Agent, fetch as undiciFetch } from "undici";
 import type { Clock } from "../tools/clock.js";
 import { sleepUnless, type Pacer, type SendPriority } from "./pacer.js";
 
@@ -20,11 +20,7 @@ export type FetchLike = (url: string, init: { body?: unknown; signal?: AbortSign
 export interface PacedFetchOptions {
   pacer: Pacer;
   clock: Clock;
-  /**
-   * Default: node-fetch, grammY's own client on Node (its keep-alive agent comes in `init`). Not the
-   * platform fetch: its first request compiles undici's WebAssembly HTTP parser, ~100 ms of CPU and
-   * a ~36 MB compiler peak at start-up (bench/startup.ts).
-   */
+  /** Default: undici's fetch (telegramFetch below). */
   fetch?: FetchLike | undefined;
   priority?: SendPriority;
   /** Clock time after which a request still answered 429 gives up (default 5 minutes; grammY times a request out after 500 s anyway). */
@@ -39,7 +35,7 @@ export function isPostingMethod(method: string): boolean {
 const NOT_RETRIED: ReadonlySet<string> = new Set(["getUpdates"]);
 
 export function pacedFetch(opts: PacedFetchOptions): FetchLike {
-  const inner: FetchLike = opts.fetch ?? ((url, init) => nodeFetch(url, init) as unknown as Promise<Response>);
+  const inner: FetchLike = opts.fetch ?? telegramFetch;
   const priority = opts.priority ?? "answer";
   const maxWaitMs = opts.maxWaitMs ?? 5 * 60_000;
   return async (url, init) => {
@@ -69,6 +65,37 @@ export function pacedFetch(opts: PacedFetchOptions): FetchLike {
       if (signal?.aborted) throw abortError();
     }
   };
+}
+
+/**
+ * Connections to Telegram stay open between requests, as with grammY's own client (a keep-alive
+ * agent): idle for up to 60 s, under the usual server limits, so that a reused one is rarely closed.
+ */
+const telegramAgent = new Agent({ keepAliveTimeout: 60_000, keepAliveMaxTimeout: 10 * 60_000 });
+
+/**
+ * undici's fetch with grammY's request as it comes (method, headers, body; its Node agent is
+ * ignored). grammY's abort signal is its own polyfill, which undici refuses: a native one follows it.
+ * A dropped connection rejects with a TypeError ("fetch failed", the cause inside, no URL), which
+ * grammY turns into its HttpError like any network failure.
+ */
+const telegramFetch: FetchLike = (url, init) => {
+  const signal = init.signal ? nativeSignal(init.signal) : undefined;
+  return undiciFetch(url, { ...init, signal, dispatcher: telegramAgent } as Parameters<typeof undiciFetch>[1]) as unknown as Promise<Response>;
+};
+
+/** grammY's signal (a polyfill on Node), as much of it as following it takes. */
+interface SignalLike {
+  readonly aborted: boolean;
+  addEventListener(type: "abort", listener: () => void, options: { once: boolean }): void;
+}
+
+function nativeSignal(signal: SignalLike): AbortSignal {
+  if (signal instanceof AbortSignal) return signal;
+  const controller = new AbortController();
+  if (signal.aborted) controller.abort();
+  else signal.addEventListener("abort", () => controller.abort(), { once: true });
+  return controller.signal;
 }
 
 function retryAfterMs(text: string): number {

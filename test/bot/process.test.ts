@@ -1,9 +1,9 @@
 /**
- * The bot as a newcomer runs it: built like `npm start` does (type-checked, bundled by esbuild into
- * dist/, then `node dist/main.js`) in its own process, talking to a fake Bot API over HTTP via
+ * The bot as a newcomer runs it: built like `npm start` does (bundled by esbuild into dist/, then
+ * `node --enable-source-maps dist/main.js`) in its own process, talking to a fake Bot API over HTTP via
  * TELEGRAM_API_ROOT, with the built-in sandbox upstream.
  */
-import { cp, mkdtemp, readFile, rm, writeFile, mkdir, stat, symlink } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile, mkdir, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -14,6 +14,14 @@ import { FakeBotApi, type FakeServer } from "../support/fakeBotApi.js";
 import { buildDist, ROOT, startMain } from "../support/mainProcess.js";
 
 beforeAll(buildDist, 180_000);
+
+/** The node options `npm start` runs dist/main.js with (package.json). */
+async function startNodeArgs(): Promise<string[]> {
+  const start = (JSON.parse(await readFile(join(ROOT, "package.json"), "utf8")) as { scripts: { start: string } }).scripts.start;
+  const args = /\bnode((?: --[\w-]+)*) dist\/main\.js$/.exec(start);
+  expect(args, start).not.toBeNull();
+  return args![1]!.trim().split(" ").filter(Boolean);
+}
 
 let cleanup: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -110,12 +118,15 @@ describe("the bot process", () => {
     expect(p.output()).toContain("stopped cleanly");
   }, 60_000);
 
-  it("an error it logs points to the src/ files, without node's --enable-source-maps", async () => {
+  it("an error it logs points to the src/ files, run as `npm start` runs it", async () => {
     const fake = new FakeBotApi();
     const server: FakeServer = await fake.startServer();
     cleanup.push(() => server.close());
     fake.failNext("setMyCommands", { error_code: 400, description: "Bad Request: commands are too long" });
-    const p = startMain({ BOT_TOKEN: FAKE_BOT_TOKEN, TELEGRAM_API_ROOT: server.apiRoot, UPSTREAM_BASE_URL: "sandbox", DATA_DIR: await tempDir(), LOG_LEVEL: "info" });
+    const p = startMain(
+      { BOT_TOKEN: FAKE_BOT_TOKEN, TELEGRAM_API_ROOT: server.apiRoot, UPSTREAM_BASE_URL: "sandbox", DATA_DIR: await tempDir(), LOG_LEVEL: "info" },
+      { nodeArgs: await startNodeArgs() },
+    );
     cleanup.push(async () => {
       if (p.child.exitCode === null) p.child.kill("SIGKILL");
     });
@@ -125,55 +136,6 @@ describe("the bot process", () => {
     const frames = stack.split("\n").filter((l) => l.trim().startsWith("at "));
     expect(frames.length).toBeGreaterThan(0);
     expect(stack).toMatch(/\/src\/[\w/]+\.ts:\d+:\d+/);
-    expect(stack).not.toMatch(/dist\/(main\.js|bot\.cjs)/);
-  }, 60_000);
-
-  it("starts from the bundle alone: nothing from node_modules is loaded before the first answer, the PostgreSQL client not at all", async () => {
-    const fake = new FakeBotApi();
-    const server: FakeServer = await fake.startServer();
-    cleanup.push(() => server.close());
-    const dir = await tempDir();
-    const list = join(dir, "required.json");
-    const p = startMain(
-      { BOT_TOKEN: FAKE_BOT_TOKEN, TELEGRAM_API_ROOT: server.apiRoot, UPSTREAM_BASE_URL: "sandbox", DATA_DIR: dir, LOG_LEVEL: "info", LIST_REQUIRES_TO: list },
-      { nodeArgs: ["--import", join(ROOT, "test/support/listRequires.mjs")] },
-    );
-    cleanup.push(async () => {
-      if (p.child.exitCode === null) p.child.kill("SIGKILL");
-    });
-    await makeUser(null, fake, { languageCode: "en" }).sendCommand("start");
-    await fake.waitFor("sendMessage", 20_000);
-    p.child.kill("SIGTERM");
-    expect(await p.exited).toBe(0);
-    const required = JSON.parse(await readFile(list, "utf8")) as string[];
-    expect(required.filter((f) => f.includes("node_modules"))).toEqual([]);
-    // The build's code cache was taken (a start without it says so in the log).
-    expect(p.output()).not.toContain("code cache");
-  }, 60_000);
-
-  it("a build whose code cache does not fit this Node still starts and answers, and says what to do for a faster start", async () => {
-    // A copy of the build beside the project's files, its cache made for another Node.
-    const copy = await tempDir();
-    for (const f of ["package.json", "node_modules", "locales"]) await symlink(join(ROOT, f), join(copy, f));
-    await cp(join(ROOT, "dist"), join(copy, "dist"), { recursive: true });
-    const cacheFile = join(copy, "dist/bot.cjs.cache");
-    const cache = await readFile(cacheFile);
-    await writeFile(cacheFile, Buffer.from(cache.toString("latin1").replace(process.version, "v0.0.1"), "latin1"));
-
-    const fake = new FakeBotApi();
-    const server: FakeServer = await fake.startServer();
-    cleanup.push(() => server.close());
-    const p = startMain(
-      { BOT_TOKEN: FAKE_BOT_TOKEN, TELEGRAM_API_ROOT: server.apiRoot, UPSTREAM_BASE_URL: "sandbox", DATA_DIR: await tempDir(), LOG_LEVEL: "info" },
-      { main: join(copy, "dist/main.js") },
-    );
-    cleanup.push(async () => {
-      if (p.child.exitCode === null) p.child.kill("SIGKILL");
-    });
-    await makeUser(null, fake, { languageCode: "en", firstName: "Rina" }).sendCommand("start");
-    await fake.waitFor((c) => c.method === "sendMessage" && String(c.payload.text).includes("Hello, Rina"), 20_000);
-    expect(p.output()).toContain("the build's code cache does not fit this process");
-    p.child.kill("SIGTERM");
-    expect(await p.exited).toBe(0);
+    expect(stack).not.toMatch(/dist\/main\.js/);
   }, 60_000);
 });
