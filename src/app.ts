@@ -280,7 +280,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     logger,
     bot,
     // Polling's Api has no auto-retry: polling backs off itself (polling.ts).
-    polling: config.webhookUrl ? undefined : { api: new Api(config.botToken, client), clock, logger, allowedUpdates: [...ALLOWED_UPDATES], ...overrides.polling },
+    polling: config.webhookUrl ? undefined : { api: new Api(config.botToken, client), clock, logger, allowedUpdates: [...ALLOWED_UPDATES], onConflict: observers.health.pollingConflict, ...overrides.polling },
     recover, alerts, broadcaster, watcher, relink, dailySummary,
     stopping: () => stopping !== undefined,
     // Say why, stop cleanly, report it.
