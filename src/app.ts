@@ -167,8 +167,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     ...sources,
   });
   const source = await resolveStoreSecret(config.storeSecret, config.dataDir);
-  const { secret, generated, file } = source;
-  if (generated) logger.warn({ file }, "STORE_SECRET was not set: generated one into DATA_DIR (keep this file; back it up)");
+  const { secret } = source;
   const opening = openStore({
     url: config.storeUrl,
     dir: config.dataDir,

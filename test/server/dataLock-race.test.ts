@@ -70,7 +70,6 @@ async function simultaneousStarts(dataDirs: string[]): Promise<string[][]> {
   }
 }
 
-
 const before: [string, () => string | undefined][] = [
   ["no lock file", () => undefined],
   ["an empty lock file", () => ""],
