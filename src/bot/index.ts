@@ -217,7 +217,13 @@ export function createBot(token: string, deps: BotDeps, botConfig: BotConfig = {
   // A private message nothing else handled gets a way forward instead of silence.
   bot.chatType("private").on("message", (ctx) => ctx.reply(ctx.t(ctx.flowLost ? "flow-lost-after-update" : "fallback-hint")));
   // Every callback query is answered, even for buttons of flows that ended or a restart forgot.
-  bot.on("callback_query", (ctx) => ctx.answerCallbackQuery({ text: ctx.t("button-expired") }));
+  bot.on("callback_query", (ctx) =>
+    ctx.answerCallbackQuery({ text: ctx.t("button-expired") }).catch((err: unknown) => {
+      // A query too old or unknown to Telegram has nobody waiting for its answer.
+      if (!(err instanceof GrammyError && err.error_code === 400 && /query is too old|query id is invalid/i.test(err.description))) throw err;
+      deps.logger.debug({ update_id: ctx.update.update_id }, "callback query too old to answer; ignored");
+    }),
+  );
 
   bot.catch((err) => deps.logger.error({ err: err.error, update_id: err.ctx.update.update_id }, "unhandled error"));
   return bot;

@@ -123,7 +123,8 @@ async function deleteKeyMessage(ctx: BotContext): Promise<void> {
  * so a flow's ordinary answers that merely look like keys (a transfer note) pass untouched.
  */
 export const ownKeyGuard: Middleware<BotContext> = async (ctx, next) => {
-  const text = ctx.message?.text ?? ctx.message?.caption;
+  // A broken client can send null or a number where Telegram documents a string.
+  const text = [ctx.message?.text, ctx.message?.caption].find((t) => typeof t === "string");
   if (text === undefined || ctx.chat?.type !== "private") return next();
   const own = await ownKey(ctx, ctx.chat.id);
   if (!own.some((k) => text.includes(k))) return next();
