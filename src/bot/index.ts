@@ -252,7 +252,8 @@ function presence(deps: BotDeps): Middleware<BotContext> {
 async function replyFailure(ctx: BotContext): Promise<void> {
   try {
     if (ctx.callbackQuery) await ctx.answerCallbackQuery().catch(() => undefined);
-    if (ctx.chat) await ctx.reply(ctx.t("error-generic"));
+    // A write that failed is why, when the store can no longer save: money steps save before any provider call.
+    if (ctx.chat) await ctx.reply(ctx.t(ctx.deps.store.canPersist() ? "error-generic" : "store-write-failed"));
   } catch (e) {
     if (!(e instanceof GrammyError || e instanceof HttpError)) throw e;
   }
