@@ -730,3 +730,6 @@ broadcast-summary =
         [0] Every chat was processed.
        *[other] { $uncertain } chat(s) were being sent to when the bot stopped abruptly; not sent again to avoid duplicates.
     }
+
+store-write-failed = ⚠️ The bot's storage is failing to save; nothing was sent to the provider. Please try again in a few minutes.
+key-not-saved = ⚠️ The bot's storage is failing to save: the provider accepted your API key, but it is not saved yet. Send the API key again in a few minutes.

@@ -727,3 +727,6 @@ broadcast-summary =
         [0] Semua chat sudah diproses.
        *[other] { $uncertain } chat sedang dikirimi saat bot berhenti mendadak; tidak dikirim ulang agar tidak dobel.
     }
+
+store-write-failed = ⚠️ Penyimpanan bot sedang gagal menyimpan; tidak ada yang dikirim ke penyedia. Coba lagi beberapa menit lagi.
+key-not-saved = ⚠️ Penyimpanan bot sedang gagal menyimpan: API key Anda diterima penyedia, tetapi belum tersimpan. Kirim API key lagi beberapa menit lagi.

@@ -171,8 +171,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     ...sources,
   });
   const source = await resolveStoreSecret(config.storeSecret, config.dataDir);
-  const { secret, generated, file } = source;
-  if (generated) logger.warn({ file }, "STORE_SECRET was not set: generated one into DATA_DIR (keep this file; back it up)");
+  const { secret } = source;
   const opening = openStore({
     url: config.storeUrl,
     dir: config.dataDir,
@@ -288,7 +287,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     logger,
     bot,
     // Polling's Api has no auto-retry: polling backs off itself (polling.ts).
-    polling: config.webhookUrl ? undefined : { api: new Api(config.botToken, client), clock, logger, allowedUpdates: [...ALLOWED_UPDATES], ...overrides.polling },
+    polling: config.webhookUrl ? undefined : { api: new Api(config.botToken, client), clock, logger, allowedUpdates: [...ALLOWED_UPDATES], onConflict: observers.health.pollingConflict, ...overrides.polling },
     recover, alerts, broadcaster, watcher, relink, dailySummary,
     stopping: () => stopping !== undefined,
     // Say why, stop cleanly, report it.

@@ -217,7 +217,13 @@ export function createBot(token: string, deps: BotDeps, botConfig: BotConfig = {
   // A private message nothing else handled gets a way forward instead of silence.
   bot.chatType("private").on("message", (ctx) => ctx.reply(ctx.t(ctx.flowLost ? "flow-lost-after-update" : "fallback-hint")));
   // Every callback query is answered, even for buttons of flows that ended or a restart forgot.
-  bot.on("callback_query", (ctx) => ctx.answerCallbackQuery({ text: ctx.t("button-expired") }));
+  bot.on("callback_query", (ctx) =>
+    ctx.answerCallbackQuery({ text: ctx.t("button-expired") }).catch((err: unknown) => {
+      // A query too old or unknown to Telegram has nobody waiting for its answer.
+      if (!(err instanceof GrammyError && err.error_code === 400 && /query is too old|query id is invalid/i.test(err.description))) throw err;
+      deps.logger.debug({ update_id: ctx.update.update_id }, "callback query too old to answer; ignored");
+    }),
+  );
 
   bot.catch((err) => deps.logger.error({ err: err.error, update_id: err.ctx.update.update_id }, "unhandled error"));
   return bot;
@@ -246,7 +252,8 @@ function presence(deps: BotDeps): Middleware<BotContext> {
 async function replyFailure(ctx: BotContext): Promise<void> {
   try {
     if (ctx.callbackQuery) await ctx.answerCallbackQuery().catch(() => undefined);
-    if (ctx.chat) await ctx.reply(ctx.t("error-generic"));
+    // A write that failed is why, when the store can no longer save: money steps save before any provider call.
+    if (ctx.chat) await ctx.reply(ctx.t(ctx.deps.store.canPersist() ? "error-generic" : "store-write-failed"));
   } catch (e) {
     if (!(e instanceof GrammyError || e instanceof HttpError)) throw e;
   }

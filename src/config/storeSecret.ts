@@ -1,9 +1,11 @@
 /**
  * STORE_SECRET, or one generated once into DATA_DIR (mode 0600) so encrypted keys survive restarts;
- * and the start-up check that the secret is the one the stored api keys were encrypted with.
+ * and the start-up check that the secret is the one the stored api keys were encrypted with. A
+ * generated secret is written only once the store has taken it: a lost file must stay missing when
+ * the store holds keys, or the next start would take the new file for the original.
  */
 import { randomBytes } from "node:crypto";
-import { chmod, mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Logger } from "../logging/logger.js";
 import type { Store } from "../store/index.js";
@@ -18,7 +20,7 @@ export class StoreSecretError extends Error {
 
 export interface ResolvedSecret {
   secret: string;
-  /** True when the file was created just now. */
+  /** True when the secret was generated just now (written to `file` once verifyStoreSecret accepts it). */
   generated: boolean;
   /** The secret file, when the secret comes from one (STORE_SECRET unset). */
   file?: string;
@@ -43,17 +45,22 @@ export async function resolveStoreSecret(configured: string | undefined, dataDir
         `the stored api keys it cannot read are removed and their chats are asked to link again.`,
     );
   }
+  return { secret: randomBytes(32).toString("base64url"), generated: true, file };
+}
+
+/** Writes a secret generated just now into its file, the store having taken it. */
+async function keepGenerated(source: ResolvedSecret, dataDir: string, logger: Logger): Promise<void> {
+  if (!source.generated || !source.file) return;
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
-  const secret = randomBytes(32).toString("base64url");
   try {
     // "wx": never overwrite a secret another process wrote meanwhile; losing it would orphan every key.
-    await writeFile(file, `${secret}\n`, { mode: 0o600, flag: "wx" });
+    await writeFile(source.file, `${source.secret}\n`, { mode: 0o600, flag: "wx" });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new StoreSecretError(`Could not create the store secret file ${file} (${code}). If another copy of the bot is starting in ${dataDir}, stop it and start again.`);
+    throw new StoreSecretError(`Could not create the store secret file ${source.file} (${code}). If another copy of the bot is starting in ${dataDir}, stop it and start again.`);
   }
-  await chmod(file, 0o600);
-  return { secret, generated: true, file };
+  await chmod(source.file, 0o600);
+  logger.warn({ file: source.file }, "STORE_SECRET was not set: generated one into DATA_DIR (keep this file; back it up)");
 }
 
 /**
@@ -68,7 +75,13 @@ export async function verifyStoreSecret(
   source: ResolvedSecret,
   opts: { reset: boolean; dataDir: string; logger: Logger },
 ): Promise<number[]> {
+  const keep = () =>
+    keepGenerated(source, opts.dataDir, opts.logger).catch(async (e: unknown) => {
+      await store.close();
+      throw e;
+    });
   if (store.secretMatches()) {
+    await keep();
     if (opts.reset) opts.logger.warn("STORE_SECRET_RESET is set but the store secret matches: nothing to reset. Remove the setting.");
     return [];
   }
@@ -78,13 +91,13 @@ export async function verifyStoreSecret(
   const shared = store.stats().kind === "postgres";
   if (shared && keys === 0 && !opts.reset) {
     await store.close();
-    if (source.generated && source.file) await rm(source.file, { force: true });
     throw new StoreSecretError(
       "This PostgreSQL store was set up with another store secret. Every bot process on one database needs the same STORE_SECRET: " +
         "set it to the first process's secret and start again (or, if no process uses the database yet, start once with STORE_SECRET_RESET=1).",
     );
   }
   if (keys === 0 || opts.reset) {
+    await keep();
     const lost = await store.resetSecret();
     await store.flush();
     if (keys > 0) {
@@ -93,8 +106,6 @@ export async function verifyStoreSecret(
     return lost;
   }
   await store.close();
-  // A secret generated just now protects nothing yet: remove it so a restored backup simply goes back in place.
-  if (source.generated && source.file) await rm(source.file, { force: true });
   const fileHint = join(opts.dataDir, GENERATED_SECRET_FILE);
   const why = !source.file
     ? "STORE_SECRET is set, but not to the secret these keys were encrypted with."

@@ -37,11 +37,14 @@ export interface HealthReport {
   lastProviderOkAt: string | null;
   pendingIdsWatched: number;
   broadcastRunning: boolean;
+  /** Since when another instance polls with this token (409s) and none reach this one; null when not. */
+  pollingConflictSince: string | null;
 }
 
 export class Health {
   private lastUpdateAt: number | undefined;
   private lastProviderOkAt: number | undefined;
+  private conflictSince: number | undefined;
   /** Store files whose latest write failed (cleared by their next good write). */
   private readonly failingWrites = new Set<string>();
 
@@ -55,6 +58,11 @@ export class Health {
     this.lastProviderOkAt = this.sources.clock.now();
   }
 
+  /** Long polling meets another instance polling with this token since `since`; undefined when over. */
+  readonly pollingConflict = (since: number | undefined): void => {
+    this.conflictSince = since;
+  };
+
   storeWrite(file: string, ok: boolean): void {
     if (ok) this.failingWrites.delete(file);
     else this.failingWrites.add(file);
@@ -64,6 +72,10 @@ export class Health {
     const problems: string[] = [];
     const loop = this.sources.updatesLoop();
     if (!loop && (this.sources.updatesLoopExpected?.() ?? true)) problems.push("updates loop is not running");
+    const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
+    if (this.conflictSince !== undefined) {
+      problems.push(`another bot instance polls with this token (409 since ${iso(this.conflictSince)}): no updates are handled here`);
+    }
     // Read first: with PostgreSQL this read is what finds a database that went away.
     const broadcastRunning = await this.sources.broadcastRunning().catch((e: unknown) => {
       problems.push(`store cannot be read (${e instanceof Error ? e.message : String(e)})`);
@@ -74,7 +86,6 @@ export class Health {
     // PostgreSQL retries nothing by itself: a table's failed write stays failed until canPersist (above) clears.
     const failing = this.sources.store().stats().kind === "file" ? [...this.failingWrites] : [];
     if (failing.length > 0) problems.push(`store writes failing: ${failing.join(", ")}`);
-    const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
     return {
       ok: problems.length === 0,
       problems,
@@ -85,6 +96,7 @@ export class Health {
       lastProviderOkAt: iso(this.lastProviderOkAt),
       pendingIdsWatched: this.sources.pendingIds(),
       broadcastRunning,
+      pollingConflictSince: iso(this.conflictSince),
     };
   }
 

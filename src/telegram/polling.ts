@@ -6,11 +6,15 @@
  *
  * - Network errors, 5xx and anything unknown: wait 100 ms, doubling up to `maxBackoffMs` (30 s);
  *   the next success polls at once and starts the back-off again from the bottom.
- * - 409: another instance polls with the same token (two overlapping during a deploy). Logged;
- *   waits `conflictWaitMs` and polls again, so this one takes over once the other stops.
+ * - 409: another instance polls with the same token (two overlapping during a deploy). Waits
+ *   `conflictWaitMs` and polls again, so this one takes over once the other stops: a warning when
+ *   a conflict begins, a reminder every `conflictReminderMs` while it lasts, `onConflict` told.
+ *   A conflict never ends polling.
  * - 429: waits retry_after.
  * - 401: the token was revoked or is wrong. Polling ends: the runner's task rejects with TokenRejectedError.
- * Every wait runs on the injected clock and ends early when polling stops.
+ * Every wait runs on the injected clock and ends early when polling stops. The clock's timers do
+ * not hold the process up, so while polling runs a timer of its own does: without it, a process with
+ * nothing else open (no HTTP_PORT) ended with exit code 0 in the first wait after a failed poll.
  */
 import { createConcurrentSink, createRunner, createSource, type RunnerHandle } from "@grammyjs/runner";
 import type { Api, Bot, Context } from "grammy";
@@ -28,12 +32,17 @@ export interface PollingOptions {
   maxBackoffMs?: number;
   /** Wait after a 409 before polling again (default 10 s). */
   conflictWaitMs?: number;
+  /** How often a conflict that lasts is logged again (default 5 min). */
+  conflictReminderMs?: number;
+  /** Told when a conflict begins (its start time) and when it is over (undefined). */
+  onConflict?: (since: number | undefined) => void;
   /** Long-poll timeout in seconds (default 30). */
   timeoutSeconds?: number;
 }
 
 export const POLL_BACKOFF_START_MS = 100;
 export const POLL_BACKOFF_MAX_MS = 30_000;
+export const CONFLICT_REMINDER_MS = 5 * 60_000;
 
 /** A 401 while polling: the token no longer works. */
 export class TokenRejectedError extends Error {
@@ -78,6 +87,10 @@ export function startPolling<C extends Context>(bot: Bot<C>, opts: PollingOption
   let offset = 0;
   let backoff = POLL_BACKOFF_START_MS;
   let failures = 0;
+  /** When the current stretch of 409s began, and when it was last logged. */
+  let conflictSince: number | undefined;
+  let conflictLoggedAt = 0;
+  const conflictReminder = opts.conflictReminderMs ?? CONFLICT_REMINDER_MS;
 
   async function fetchUpdates(batchSize: number, signal: PollSignal): Promise<Update[]> {
     for (;;) {
@@ -93,6 +106,11 @@ export function startPolling<C extends Context>(bot: Bot<C>, opts: PollingOption
         );
         if (failures > 0) logger.info({ failures }, "polling works again");
         failures = 0;
+        if (conflictSince !== undefined) {
+          logger.info({ conflictSeconds: Math.round((clock.now() - conflictSince) / 1000) }, "the other bot instance stopped polling; this one polls now");
+          conflictSince = undefined;
+          opts.onConflict?.(undefined);
+        }
         backoff = POLL_BACKOFF_START_MS;
         const last = updates.at(-1);
         if (last) offset = last.update_id + 1;
@@ -103,7 +121,17 @@ export function startPolling<C extends Context>(bot: Bot<C>, opts: PollingOption
         const code = errorCode(err);
         if (code === 401) throw new TokenRejectedError(String((err as { description?: unknown }).description ?? "Unauthorized"));
         if (code === 409) {
-          logger.warn({ err }, "another bot instance is polling with this token (409); waiting for it to stop");
+          const now = clock.now();
+          if (conflictSince === undefined) {
+            conflictSince = now;
+            conflictLoggedAt = now;
+            opts.onConflict?.(now);
+            logger.warn({ err }, "another bot instance is polling with this token (409); waiting for it to stop");
+          } else if (now - conflictLoggedAt >= conflictReminder) {
+            conflictLoggedAt = now;
+            const minutes = Math.round((now - conflictSince) / 60_000);
+            logger.warn({ conflictMinutes: minutes }, "another bot instance is still polling with this token (409); still waiting, no updates are handled here");
+          }
           await wait(clock, conflictWait, signal);
           continue;
         }
@@ -140,5 +168,12 @@ export function startPolling<C extends Context>(bot: Bot<C>, opts: PollingOption
   );
   const runner = createRunner(createSource(supplier), sink);
   runner.start();
+  const holdOpen = setInterval(() => {}, 1 << 30);
+  const release = () => {
+    clearInterval(holdOpen);
+    // A stopped poller (a standby, a stop) is in no conflict.
+    if (conflictSince !== undefined) opts.onConflict?.((conflictSince = undefined));
+  };
+  void runner.task()?.then(release, release);
   return runner;
 }

@@ -164,9 +164,9 @@ export class UpstreamClient {
   }
 
   /** Items left out of a list are logged by index, code and reason (never the api key). */
-  private logSkipped<T extends object>(type: string, list: T): T {
+  private logSkipped<T extends object>(type: string, list: T, message = "price list items skipped"): T {
     const skipped = skippedItems(list);
-    if (skipped.length > 0) this.logger?.warn({ type, skipped: skipped.slice(0, 20), count: skipped.length }, "price list items skipped");
+    if (skipped.length > 0) this.logger?.warn({ type, skipped: skipped.slice(0, 20), count: skipped.length }, message);
     return list;
   }
 
@@ -199,8 +199,8 @@ export class UpstreamClient {
     return this.create(ENDPOINTS.billPay, apiKey, params, billPaymentSchema);
   }
 
-  bankList(apiKey: string): Promise<Bank[]> {
-    return this.read(ENDPOINTS.bankList, apiKey, {}, bankListSchema);
+  async bankList(apiKey: string): Promise<Bank[]> {
+    return this.logSkipped("bank list", await this.read(ENDPOINTS.bankList, apiKey, {}, bankListSchema), "list items skipped");
   }
 
   checkAccount(apiKey: string, req: { bankCode: string; accountNumber: string }): Promise<AccountCheck> {
@@ -241,9 +241,9 @@ export class UpstreamClient {
   }
 
   /** The docs name the filter `metode`, their examples `method`: both are sent. */
-  depositMethods(apiKey: string, filter?: { type?: string; method?: string }): Promise<DepositMethod[]> {
+  async depositMethods(apiKey: string, filter?: { type?: string; method?: string }): Promise<DepositMethod[]> {
     const params = { type: filter?.type, metode: filter?.method, method: filter?.method };
-    return this.read(ENDPOINTS.depositMethods, apiKey, params, depositMethodListSchema);
+    return this.logSkipped("deposit methods", await this.read(ENDPOINTS.depositMethods, apiKey, params, depositMethodListSchema), "list items skipped");
   }
 
   async createDeposit(

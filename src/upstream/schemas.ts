@@ -199,7 +199,7 @@ export interface SkippedItem {
 
 const skippedOf = new WeakMap<object, SkippedItem[]>();
 
-/** The items a lenient list (price lists) left out of `list` because they did not parse. */
+/** The items a lenient list (price lists, banks, deposit methods) left out of `list` because they did not parse. */
 export function skippedItems(list: object): readonly SkippedItem[] {
   return skippedOf.get(list) ?? [];
 }
@@ -209,7 +209,7 @@ export function skippedItems(list: object): readonly SkippedItem[] {
  * one broken product still sells the rest). Skipped items are kept for `skippedItems` to log.
  * When every item fails, the shape itself is wrong: that is a failure naming the first one.
  */
-function lenientListOf<S extends z.ZodMiniType>(item: S) {
+function lenientListOf<S extends z.ZodMiniType>(item: S, codeKeys: readonly string[] = ["code"]) {
   return mapped(z.pipe(z.transform((v: unknown) => (isRecord(v) ? [v] : v)), z.array(z.unknown())), (raw, ctx) => {
     const out: z.output<S>[] = [];
     const skipped: SkippedItem[] = [];
@@ -222,7 +222,7 @@ function lenientListOf<S extends z.ZodMiniType>(item: S) {
       }
       if (skipped.length === 0) firstIssues = parsed.error.issues.map((i) => ({ ...i, path: [index, ...i.path] }));
       const issue = parsed.error.issues[0];
-      const code = isRecord(value) ? asText(value.code)?.slice(0, 40) : undefined;
+      const code = isRecord(value) ? codeKeys.map((k) => asText(value[k])).find(Boolean)?.slice(0, 40) : undefined;
       skipped.push({ index, ...(code ? { code } : {}), problem: `${issue?.path.join(".") || "item"}: ${issue?.message ?? "invalid"}` });
     });
     if (raw.length > 0 && out.length === 0) {
@@ -426,7 +426,7 @@ export const bankSchema = mapped(
   z.object({ id, bank_code: id, bank_name: text, type: text }),
   (d): Bank => ({ id: d.id, code: d.bank_code, name: d.bank_name, type: d.type }),
 );
-export const bankListSchema = listOf(bankSchema);
+export const bankListSchema = lenientListOf(bankSchema, ["bank_code"]);
 
 export const accountCheckSchema = mapped(withAliases(
   { kode_bank: ["bank_code"], nomor_akun: ["account_number"] },
@@ -501,7 +501,7 @@ export const depositMethodSchema = mapped(withAliases(
       imgUrl: d.img_url,
     }),
 );
-export const depositMethodListSchema = listOf(depositMethodSchema);
+export const depositMethodListSchema = lenientListOf(depositMethodSchema, ["metode", "method"]);
 
 export const depositSchema = mapped(withAliases(
   { metode: ["method"] },

@@ -11,6 +11,7 @@ it("a lost secret file: refused, naming the file and STORE_SECRET_RESET, and the
   const dir = await tempDir();
   const first = await resolveStoreSecret(undefined, dir);
   const a = await openStore(dir, { secret: first.secret });
+  await verifyStoreSecret(a, first, { reset: false, dataDir: dir, logger: silentLogger }); // writes the file
   await a.setApiKey(1, "KEY-ONE-0123456789");
   await a.close();
   await rm(first.file!);

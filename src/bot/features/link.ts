@@ -4,7 +4,7 @@
  * and keys pasted into groups. What counts as a key: domain/keyShape.ts.
  */
 import { Composer, type Middleware } from "grammy";
-import { UpstreamRejected } from "../../upstream/errors.js";
+import { UpstreamError, UpstreamRejected } from "../../upstream/errors.js";
 import { maskKey } from "../../store/index.js";
 import type { BotContext } from "../context.js";
 import { html, rupiah } from "../../render/format.js";
@@ -115,7 +115,8 @@ async function deleteKeyMessage(ctx: BotContext): Promise<void> {
  * so a flow's ordinary answers that merely look like keys (a transfer note) pass untouched.
  */
 export const ownKeyGuard: Middleware<BotContext> = async (ctx, next) => {
-  const text = ctx.message?.text ?? ctx.message?.caption;
+  // A broken client can send null or a number where Telegram documents a string.
+  const text = [ctx.message?.text, ctx.message?.caption].find((t) => typeof t === "string");
   if (text === undefined || ctx.chat?.type !== "private") return next();
   const own = await ownKey(ctx, ctx.chat.id);
   if (!own.some((k) => text.includes(k))) return next();
@@ -166,6 +167,9 @@ async function linkKey(ctx: BotContext, key: string): Promise<void> {
     if (!keyMessageGone) await dropKeyMessage();
     if (err instanceof UpstreamRejected) {
       await show(ctx.t("key-rejected", { message: html(err.providerMessage) }));
+    } else if (!(err instanceof UpstreamError) && !ctx.deps.store.canPersist()) {
+      ctx.deps.logger.warn({ chatId, err }, "api key accepted but not saved: the store cannot write");
+      await show(ctx.t("key-not-saved"));
     } else {
       ctx.deps.logger.warn({ chatId, err }, "api key check failed");
       await show(ctx.t("key-check-failed"));
