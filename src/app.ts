@@ -2,7 +2,7 @@
  * buildApp(config, overrides) makes every part of the running application once, in order, with
  * complete dependencies: store, upstream client (or the built-in sandbox), translate, transaction
  * events, the send pacer, balance alerts, broadcaster, status watcher, and last the bot that uses
- * them. run.ts and the tests both build through it; overrides only tune (clock, fetch, timeouts),
+ * them. main.ts and the tests both build through it; overrides only tune (clock, fetch, timeouts),
  * they never wire differently. `start()` adds what production runs in the background (only while
  * this process leads: leaderWork.ts). Over ~350 lines because it is the one place where every part
  * is made and wired, in order; splitting it would hide that order.

@@ -23,7 +23,7 @@ function fonts(): string[] {
 
 /** Renders `svg` to a PNG `width` pixels wide (the height follows the SVG's aspect ratio). */
 export async function svgToPng(svg: string, width: number): Promise<Buffer> {
-  // require, not import(): the native addon is a CommonJS package, and the bundle is a script (src/launch.ts).
+  // require, not import(): the native addon is a CommonJS package.
   const addon = require("@resvg/resvg-js") as { Resvg: typeof Resvg };
   const resvg = new addon.Resvg(svg, {
     fitTo: { mode: "width", value: width },

@@ -12,7 +12,7 @@
  * Over 350 lines: one short method per endpoint (15) around one read path and one create path; the
  * two failure policies above are the reason to keep them side by side.
  */
-import type { Agent } from "undici";
+import { Agent } from "undici";
 import type * as z from "../tools/zod.js";
 import { systemClock, type Clock } from "../tools/clock.js";
 import { decodeAnswer, type HttpAnswer } from "./decode.js";
@@ -87,8 +87,8 @@ class BodyTooLarge extends Error {}
 
 export class UpstreamClient {
   private readonly agentOptions: Agent.Options;
-  /** Made with the first call: undici is ~1 MB of code that a start answering its first update never needs. */
-  private agent?: Promise<Agent>;
+  /** Made with the first call. */
+  private agent?: Agent;
   private readonly origin: string;
   private readonly basePath: string;
   private readonly timeoutMs: number;
@@ -123,19 +123,18 @@ export class UpstreamClient {
   }
 
   private pool(): Promise<Agent> {
-    // `default` is undici's CommonJS exports, under Node and in the esbuild bundle alike (only there).
-    return (this.agent ??= import("undici").then(({ default: { Agent } }) => {
-      const agent = new Agent(this.agentOptions);
+    if (!this.agent) {
+      this.agent = new Agent(this.agentOptions);
       // After close() a call fails as it did on the closed pool (ClientClosedError: a network failure).
-      if (this.closed) void agent.close();
-      return agent;
-    }));
+      if (this.closed) void this.agent.close();
+    }
+    return Promise.resolve(this.agent);
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    if (this.agent) await (await this.agent).close();
+    if (this.agent) await this.agent.close();
   }
 
   /**
@@ -145,7 +144,7 @@ export class UpstreamClient {
    */
   async abortCalls(): Promise<void> {
     this.closed = true;
-    if (this.agent) await (await this.agent).destroy();
+    if (this.agent) await this.agent.destroy();
   }
 
   // ------------------------------------------------------------------------------------------

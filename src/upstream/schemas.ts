@@ -1,8 +1,8 @@
 /**
  * Zod schemas for the `data` part of every response, transforming the provider's loose payloads
- * into the clean types of `types.ts`. The quirks they absorb are listed in docs/provider.md: amounts as numbers or numeric strings, `metode`/`method`,
- * `ref_id`/`reff_id`, WIB timestamps, placeholders ("xxxx", "Saldo Anda"), `sn: null`, absent
- * `tambahan`. Unknown fields are dropped. The envelope (`status`, `message`, `code`) is handled in
+ * into the clean types of `types.ts`. The quirks they absorb are listed in docs/provider.md: amounts
+ * as numbers or numeric strings, `metode`/`method`, `ref_id`/`reff_id`, WIB timestamps, placeholders
+ * ("xxxx", "Saldo Anda"), `sn: null`, absent `tambahan`. Unknown fields are dropped. The envelope (`status`, `message`, `code`) is handled in
  * `decode.ts`.
  *
  * Over 350 lines: one schema per endpoint (15) plus the quirk parsers they share; split by endpoint,

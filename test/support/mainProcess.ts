@@ -1,5 +1,5 @@
 /**
- * Runs the bot as production does: built like `npm start` (scripts/build.mjs: type-check, bundle into dist/),
+ * Runs the bot as production does: built like `npm start` (scripts/build.mjs: esbuild bundles into dist/, no type-check),
  * then `node dist/main.js` in its own process with only the environment a test gives it.
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
