@@ -37,7 +37,7 @@ import { BalanceAlerts, type BalanceAlertsOptions } from "./jobs/alerts.js";
 import { BalanceRound } from "./jobs/balanceRound.js";
 import { BROADCAST_CONCURRENCY, Broadcaster } from "./jobs/broadcast.js";
 import { BULK_PACE, SendPacer, type PaceOptions } from "./telegram/pacer.js";
-import { pacedFetch } from "./telegram/pacedFetch.js";
+import { pacedFetch, telegramFetch } from "./telegram/pacedFetch.js";
 import { RelinkNotices } from "./jobs/relink.js";
 import { StatusWatcher, type WatcherOptions } from "./jobs/watcher.js";
 import { DailySummary } from "./jobs/dailySummary.js";
@@ -183,7 +183,12 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
   });
   // Parsing the locales overlaps the key derivation the store waits for (scrypt, on the thread pool).
   // getMe goes out now and overlaps the key derivation too: one round trip less before updates are taken.
-  const client = { ...overrides.bot?.client, ...(config.telegramApiRoot ? { apiRoot: config.telegramApiRoot } : {}) };
+  // One HTTP client for every Telegram call (answers, bulk sends, polling): undici, as for the provider.
+  const client: ApiClientOptions = {
+    fetch: telegramFetch as never,
+    ...overrides.bot?.client,
+    ...(config.telegramApiRoot ? { apiRoot: config.telegramApiRoot } : {}),
+  };
   const botInfo = overrides.bot?.botInfo ? Promise.resolve(overrides.bot.botInfo) : fetchBotInfo(config.botToken, client, observers.bot.api, logger);
   botInfo.catch(() => undefined); // awaited below, after the store: its errors are said first
   const translate = createTranslate();

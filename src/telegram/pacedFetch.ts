@@ -79,7 +79,7 @@ const telegramAgent = new Agent({ keepAliveTimeout: 60_000, keepAliveMaxTimeout:
  * A dropped connection rejects with a TypeError ("fetch failed", the cause inside, no URL), which
  * grammY turns into its HttpError like any network failure.
  */
-const telegramFetch: FetchLike = (url, init) => {
+export const telegramFetch: FetchLike = (url, init) => {
   const signal = init.signal ? nativeSignal(init.signal) : undefined;
   return undiciFetch(url, { ...init, signal, dispatcher: telegramAgent } as Parameters<typeof undiciFetch>[1]) as unknown as Promise<Response>;
 };
