@@ -23,7 +23,8 @@ export async function requireKey(ctx: BaseContext): Promise<string | undefined> 
     await replyPrivateOnly(ctx);
     return undefined;
   }
-  const key = await ctx.deps.store.getApiKey(ctx.chat.id);
+  // The update's chat record says whether there is a key: only then is it read and decrypted.
+  const key = ctx.chatRecord?.apiKeyEnc === undefined ? undefined : await ctx.deps.store.getApiKey(ctx.chat.id);
   if (!key) {
     await ctx.reply(ctx.t("not-linked"));
     return undefined;

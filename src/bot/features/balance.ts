@@ -6,6 +6,7 @@ import { html, rupiah } from "../../render/format.js";
 import { requireKey } from "../guards.js";
 import { moneyText, upstreamErrorText } from "../replies.js";
 import { callbacksLine } from "./webhook.js";
+import { commands } from "../../telegram/commands.js";
 
 export const balanceFeature = new Composer<BotContext>();
 
@@ -14,10 +15,10 @@ export async function showBalance(ctx: BotContext): Promise<void> {
   if (!key) return;
   try {
     const profile = await ctx.deps.upstream.getProfile(key);
-    let chat = await ctx.deps.store.getChat(ctx.chat!.id);
+    const chat = ctx.chatRecord;
     // Re-checked: a renamed provider account signs its callbacks with the new username.
     if (chat && profile.username !== "" && chat.providerUsername !== profile.username) {
-      chat = await ctx.deps.store.updateChat(chat.chatId, { providerUsername: profile.username });
+      ctx.chatRecord = await ctx.deps.store.updateChat(chat.chatId, { providerUsername: profile.username });
     }
     const callbacks = await callbacksLine(ctx);
     await ctx.reply(
@@ -27,7 +28,7 @@ export async function showBalance(ctx: BotContext): Promise<void> {
           name: html(profile.name),
           balance: profile.balance === null ? html(profile.balanceText) : rupiah(profile.balance),
           status: ctx.t("balance-status", { status: profile.status.trim().toLowerCase(), raw: html(profile.status) }),
-          mask: html(chat?.keyMask ?? ""),
+          mask: html(ctx.chatRecord?.keyMask ?? ""),
         }) + (callbacks ? `\n${callbacks}` : ""),
       ),
     );
@@ -37,4 +38,4 @@ export async function showBalance(ctx: BotContext): Promise<void> {
   }
 }
 
-balanceFeature.command(["saldo", "balance"], showBalance);
+balanceFeature.command(commands.saldo, showBalance);
