@@ -3,7 +3,7 @@
  * they overtake what is in flight: an overtaken update adds no "did not understand", and a flow
  * overtaken by one stops at its next message (middlewares/conversations.ts) instead of talking on.
  */
-import type { Middleware } from "grammy";
+import type { MiddlewareFn } from "grammy";
 import type { Update } from "grammy/types";
 import { cb } from "../buttons.js";
 import { commandPattern } from "../../telegram/commands.js";
@@ -42,7 +42,7 @@ export class WayOuts {
   /** update_id -> its chat's count when it started. */
   private readonly started = new Map<number, number>();
 
-  readonly count: Middleware<BotContext> = async (ctx, next) => {
+  readonly count: MiddlewareFn<BotContext> = async (ctx, next) => {
     const id = ctx.chat?.id;
     if (id === undefined) return next();
     const chat = this.chats.get(id) ?? { wayOuts: 0, inFlight: 0 };
