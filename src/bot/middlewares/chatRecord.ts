@@ -11,10 +11,17 @@ import type { BaseContext } from "../context.js";
 
 interface Slot {
   record: Readonly<ChatRecord> | undefined;
+  /** The decrypted key of `keyOf` (an apiKeyEnc), read at most once per update. */
+  key?: Promise<string | undefined>;
+  keyOf?: string;
 }
+
+/** The slot of each context of an update in flight (gone with the context). */
+const slots = new WeakMap<object, Slot>();
 
 /** `ctx.chatRecord` reads and writes the slot, so the outer context and a flow's share it. */
 function attach(ctx: BaseContext, slot: Slot): void {
+  slots.set(ctx, slot);
   Object.defineProperty(ctx, "chatRecord", {
     get: () => slot.record,
     set: (record: Readonly<ChatRecord> | undefined) => (slot.record = record),
@@ -51,4 +58,20 @@ export class ChatRecords {
     attach(ctx, this.inFlight.get(ctx.update.update_id) ?? { record: await this.store.getChat(chatId) });
     return next();
   };
+}
+
+/**
+ * The chat's decrypted api key, or undefined when its record has none (nothing is read then). Read
+ * once per update however many guards ask, and kept only as long as the update's contexts.
+ */
+export function apiKeyOf(ctx: BaseContext): Promise<string | undefined> {
+  const record = ctx.chatRecord;
+  if (record?.apiKeyEnc === undefined) return Promise.resolve(undefined);
+  const slot = slots.get(ctx);
+  if (!slot) return ctx.deps.store.getApiKey(record.chatId);
+  if (slot.key === undefined || slot.keyOf !== record.apiKeyEnc) {
+    slot.key = ctx.deps.store.getApiKey(record.chatId);
+    slot.keyOf = record.apiKeyEnc;
+  }
+  return slot.key;
 }

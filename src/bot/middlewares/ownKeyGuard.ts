@@ -6,12 +6,12 @@
 import type { Middleware } from "grammy";
 import type { BotContext } from "../context.js";
 import { deleteKeyMessage } from "../features/link.js";
+import { apiKeyOf } from "./chatRecord.js";
 
 export const ownKeyGuard: Middleware<BotContext> = async (ctx, next) => {
   const text = ctx.message?.text ?? ctx.message?.caption;
-  // No key on the chat record: nothing to decrypt, nothing to match.
-  if (text === undefined || ctx.chat?.type !== "private" || ctx.chatRecord?.apiKeyEnc === undefined) return next();
-  const own = await ctx.deps.store.getApiKey(ctx.chat.id).catch(() => undefined); // unreadable (store secret): not matched
+  if (text === undefined || ctx.chat?.type !== "private") return next();
+  const own = await apiKeyOf(ctx).catch(() => undefined); // unreadable (store secret): not matched
   if (own === undefined || !text.includes(own)) return next();
   await deleteKeyMessage(ctx);
   await ctx.reply(ctx.t("key-already-linked"));
