@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { Update } from "grammy/types";
 import { WayOuts } from "../../src/bot/middlewares/wayOuts.js";
-import type { BotContext } from "../../src/bot/context.js";
+import { ChatRecords } from "../../src/bot/middlewares/chatRecord.js";
+import type { BaseContext, BotContext } from "../../src/bot/context.js";
+import type { ChatRecord } from "../../src/store/index.js";
 
 let updateId = 1;
 function update(chatId: number, text: string): { chat: { id: number }; update: Update } {
@@ -41,5 +43,42 @@ describe("way-out counting", () => {
     }
     expect(peak).toBe(1);
     expect(wayOuts.chatsTracked).toBe(0);
+  });
+});
+
+describe("the chat record of an update", () => {
+  /** A store whose chat 1 is `current`, counting reads. */
+  function store(current: { record: ChatRecord }) {
+    const s = { reads: 0, getChat: async () => (s.reads++, current.record) };
+    return s;
+  }
+  const ctxOf = (u: ReturnType<typeof update>) => ({ chat: u.chat, update: u.update }) as unknown as BaseContext;
+
+  it("a flow's context for the update in flight shares the record: a change through either is seen by both, with no new read", async () => {
+    const current = { record: { chatId: 1, lang: "id", createdAt: 0, updatedAt: 0 } as ChatRecord };
+    const s = store(current);
+    const records = new ChatRecords(s);
+    const u = update(1, "/beli");
+    const outer = ctxOf(u);
+    const flow = ctxOf(u);
+    await records.load(outer, async () => {
+      await records.inFlow(flow, async () => undefined);
+      flow.chatRecord = { ...current.record, lang: "en" };
+    });
+    expect(outer.chatRecord?.lang).toBe("en");
+    expect(s.reads).toBe(1);
+  });
+
+  it("an older update a flow replays gets the record as it is now, not the one of its own time", async () => {
+    const current = { record: { chatId: 1, lang: "id", createdAt: 0, updatedAt: 0 } as ChatRecord };
+    const s = store(current);
+    const records = new ChatRecords(s);
+    const older = update(1, "10000");
+    await records.load(ctxOf(older), async () => undefined);
+    current.record = { ...current.record, apiKeyEnc: "sealed" };
+    const now = update(1, "20000");
+    const replayed = ctxOf(older);
+    await records.load(ctxOf(now), async () => void (await records.inFlow(replayed, async () => undefined)));
+    expect(replayed.chatRecord?.apiKeyEnc).toBe("sealed");
   });
 });

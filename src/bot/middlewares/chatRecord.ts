@@ -5,7 +5,7 @@
  * either context is seen by both); an older update replayed gets a fresh read, as nothing of this
  * update's record may be assumed about it.
  */
-import type { Middleware } from "grammy";
+import type { MiddlewareFn } from "grammy";
 import type { ChatRecord, Store } from "../../store/index.js";
 import type { BaseContext } from "../context.js";
 
@@ -37,7 +37,7 @@ export class ChatRecords {
   constructor(private readonly store: Pick<Store, "getChat">) {}
 
   /** Before every handler: the one read of the update. */
-  readonly load: Middleware<BaseContext> = async (ctx, next) => {
+  readonly load: MiddlewareFn<BaseContext> = async (ctx, next) => {
     const chatId = ctx.chat?.id;
     if (chatId === undefined) return next();
     const slot: Slot = { record: await this.store.getChat(chatId) };
@@ -52,7 +52,7 @@ export class ChatRecords {
   };
 
   /** Inside a flow (a conversation plugin): the update in flight's record, else a fresh read. */
-  readonly inFlow: Middleware<BaseContext> = async (ctx, next) => {
+  readonly inFlow: MiddlewareFn<BaseContext> = async (ctx, next) => {
     const chatId = ctx.chat?.id;
     if (chatId === undefined) return next();
     attach(ctx, this.inFlight.get(ctx.update.update_id) ?? { record: await this.store.getChat(chatId) });
