@@ -113,8 +113,8 @@ webhook-off =
     No problem: every transaction's status is still checked automatically at intervals, and you are told when it changes.
 
 ## Language
-language-name-id = 🇮🇩 Bahasa Indonesia
-language-name-en = 🇬🇧 English
+# This language, named in itself: its button in the language picker.
+language-self = 🇬🇧 English
 language-choose = 🌐 Choose a language:
 language-set = ✅ Language switched to English.
 

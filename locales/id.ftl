@@ -113,8 +113,8 @@ webhook-off =
     Tidak apa-apa: status setiap transaksi tetap dicek otomatis secara berkala, dan Anda dikabari saat berubah.
 
 ## Bahasa
-language-name-id = 🇮🇩 Bahasa Indonesia
-language-name-en = 🇬🇧 English
+# This language, named in itself: its button in the language picker.
+language-self = 🇮🇩 Bahasa Indonesia
 language-choose = 🌐 Pilih bahasa:
 language-set = ✅ Bahasa diganti ke Bahasa Indonesia.
 

@@ -4,7 +4,7 @@ import type { Conversation, ConversationFlavor } from "@grammyjs/conversations";
 import type { Clock } from "../tools/clock.js";
 import type { Logger } from "../logging/logger.js";
 import type { Store } from "../store/index.js";
-import type { Lang } from "../store/index.js";
+import type { ChatRecord, Lang } from "../store/index.js";
 import type { ListCache } from "../upstream/cache.js";
 import type { UpstreamClient } from "../upstream/client.js";
 import type { TxEvents } from "../domain/events.js";
@@ -58,6 +58,11 @@ export type StatusChecker = Pick<StatusWatcher, "checkNow" | "chatBack">;
 
 export interface BotExtras {
   deps: BotDeps;
+  /**
+   * The chat's record, read once per update before any handler (undefined: a new chat, or an update
+   * without a chat). A handler that changes the chat puts the record `updateChat` returns here.
+   */
+  chatRecord?: Readonly<ChatRecord> | undefined;
   /** The chat's language, resolved once per update. */
   lang: Lang;
   /** Translate into any language (for messages to other chats). */

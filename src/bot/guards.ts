@@ -1,6 +1,7 @@
 /** Gates for money commands: private chats only, a linked api key, a store that can save. */
 import { InlineKeyboard } from "grammy";
 import type { BaseContext } from "./context.js";
+import { apiKeyOf } from "./middlewares/chatRecord.js";
 
 export function isPrivate(ctx: BaseContext): boolean {
   return ctx.chat?.type === "private";
@@ -15,7 +16,7 @@ export async function replyPrivateOnly(ctx: BaseContext, key = "private-only"): 
 
 /**
  * Returns the chat's api key, or tells the user why there is none (group chat, not linked) and
- * returns undefined. The key is decrypted per use and never kept on the context.
+ * returns undefined. The key is decrypted once per update (apiKeyOf) and never kept on the context.
  */
 export async function requireKey(ctx: BaseContext): Promise<string | undefined> {
   if (!ctx.chat) return undefined;
@@ -23,7 +24,7 @@ export async function requireKey(ctx: BaseContext): Promise<string | undefined> 
     await replyPrivateOnly(ctx);
     return undefined;
   }
-  const key = await ctx.deps.store.getApiKey(ctx.chat.id);
+  const key = await apiKeyOf(ctx);
   if (!key) {
     await ctx.reply(ctx.t("not-linked"));
     return undefined;

@@ -2,7 +2,7 @@
  * A chat's link to its own provider account: the api key (encrypted by the store), whether the chat
  * waits for one, the account's username that signs the provider's callbacks, and the chat's callback token.
  */
-import type { Lang, Store } from "../store/index.js";
+import type { ChatRecord, Lang, Store } from "../store/index.js";
 import { ensureCallbackToken } from "./providerCallbacks.js";
 
 export class ProviderLink {
@@ -57,11 +57,11 @@ export class ProviderLink {
    * Keeps the username the provider now reports (a renamed account signs its callbacks with the new
    * one); returns the linked key's mask.
    */
-  async noteUsername(chatId: number, username: string): Promise<string | undefined> {
-    let chat = await this.store.getChat(chatId);
-    if (chat && username !== "" && chat.providerUsername !== username) {
-      chat = await this.store.updateChat(chat.chatId, { providerUsername: username });
-    }
+  /** Notes the provider account's current username (it signs callbacks); returns the chat as saved. */
+  async noteUsername(chat: Readonly<ChatRecord>, username: string): Promise<Readonly<ChatRecord>> {
+    if (username === "" || chat.providerUsername === username) return chat;
+    return this.store.updateChat(chat.chatId, { providerUsername: username });
+  }
     return chat?.keyMask;
   }
 
@@ -77,7 +77,4 @@ export class ProviderLink {
   }
 
   /** When the last valid provider callback for the chat arrived; undefined before the first. */
-  async callbacksLastAt(chatId: number): Promise<number | undefined> {
-    return (await this.store.getChat(chatId))?.callbacksLastAt ?? undefined;
-  }
 }

@@ -22,6 +22,7 @@ import type { Logger } from "../logging/logger.js";
 import type { Store, TxPatch } from "../store/index.js";
 import type { Lang, TxRecord, TxStatus, WatchState } from "../store/index.js";
 import type { NoticeKind, Notifier } from "./notify.js";
+import { DEFAULT_LANG } from "../render/i18n.js";
 
 /** The saved watch state plus the in-flight notice marker (kept in the same JSON field). */
 export interface Watch extends WatchState {
@@ -74,7 +75,7 @@ export class NoticeProtocol {
     if (!marked) return true; // changed by someone else meanwhile: theirs stands
     await store.flush();
 
-    const lang = (await store.getChat(cur.chatId))?.lang ?? "id";
+    const lang = (await store.getChat(cur.chatId))?.lang ?? DEFAULT_LANG;
     const view: TxRecord = { ...marked, status: next };
     const delivery = mode.shownByCaller
       ? await this.editForCaller(lang, view, notice, mode)

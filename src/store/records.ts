@@ -5,8 +5,8 @@
  */
 import * as z from "../tools/zod.js";
 
-export const LANGS = ["id", "en"] as const;
-export const LangSchema = z.enum(LANGS);
+/** A language tag: the name of a locales/ file (which ones the bot speaks is known only at start). */
+export const LangSchema = z.string().check(z.regex(/^[a-z]{2,3}(-[a-z0-9]{2,8})?$/i));
 export type Lang = z.infer<typeof LangSchema>;
 
 /**

@@ -8,8 +8,6 @@
  * stays within Telegram's 64 bytes. Wire formats are the ones deployed before this module, so
  * buttons already in users' chats keep working.
  */
-import type { Lang } from "../store/index.js";
-
 /** Telegram's limit for callback_data, in UTF-8 bytes. */
 export const MAX_CALLBACK_BYTES = 64;
 
@@ -109,7 +107,8 @@ export const MENU_NAMES = [
 ] as const;
 export type MenuName = (typeof MENU_NAMES)[number];
 
-export const LANGS = ["id", "en"] as const satisfies readonly Lang[];
+/** A language tag (a locales/ file name); the handler checks that the bot speaks it. */
+const langTag = text("language", /^[a-z]{2,3}(-[a-z0-9]{2,8})?$/i, ["xxx-xxxxxxxx"]);
 
 /** Buttons of the running flow that are not choices or pages. */
 export const FLOW_BUTTONS = ["skip", "recheck", "retry", "off"] as const;
@@ -219,7 +218,7 @@ export const cb = {
   exportMenu: shape("rp:x", {}),
   exportMonth: shape("ex:{month}", { month: text("month", /^\d{4}-(0[1-9]|1[0-2])$/, ["2026-11"]) }),
   menu: shape("menu:{name}", { name: oneOf(MENU_NAMES) }),
-  language: shape("lang:{lang}", { lang: oneOf(LANGS) }),
+  language: shape("lang:{lang}", { lang: langTag }),
   /** /webhook: a new callback URL (the old one stops working). */
   webhookRenew: shape("wh:new", {}),
   /** Leaves whatever flow is running. */

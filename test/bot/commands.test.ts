@@ -18,3 +18,27 @@ describe("registerCommands", () => {
     await done;
   });
 });
+
+describe("the command table", () => {
+  it("binds every command under each of its names: none falls through to 'not understood'", async () => {
+    const { makeWorld } = await import("../support/world.js");
+    const { commands } = await import("../../src/telegram/commands.js");
+    const w = await makeWorld({ adminIds: [4242] });
+    try {
+      const u = await w.linkedUser({ id: 4242, languageCode: "id" });
+      const notUnderstood = w.deps.translate("id", "fallback-hint");
+      // Logging out last: the commands before it need the linked key to answer as themselves.
+      const names = Object.values(commands).flat().sort((a, b) => Number(commands.keluar.includes(a)) - Number(commands.keluar.includes(b)));
+      const fellThrough: string[] = [];
+      for (const name of names) {
+        await u.sendCommand("batal");
+        const before = u.messages().length;
+        await u.sendCommand(name);
+        if (u.messages().length === before || u.lastReply() === notUnderstood) fellThrough.push(name);
+      }
+      expect(fellThrough).toEqual([]);
+    } finally {
+      await w.close();
+    }
+  });
+});

@@ -20,10 +20,8 @@ import { cancelRow, now, STEP_TIMEOUT_MS } from "../flows/steps.js";
 import { isPrivate } from "../guards.js";
 import type { FeatureModule } from "../module.js";
 import { sendContent, type BroadcastContent } from "../../jobs/broadcastState.js";
+import { commands } from "../../telegram/commands.js";
 
-const BROADCAST_COMMANDS = ["broadcast", "siaran"];
-const ROUND_COMMANDS = ["ceksaldo", "balances"];
-const ADMIN_COMMANDS = ["admin", ...BROADCAST_COMMANDS, ...ROUND_COMMANDS];
 
 interface Draft {
   id: string;
@@ -145,11 +143,11 @@ async function balanceRound(ctx: BotContext): Promise<void> {
 
 const composer = new Composer<BotContext>();
 // Not an admin (or not in a private chat): the update stops here without a word.
-composer.command(ADMIN_COMMANDS, (ctx, next) => (isAdmin(ctx) ? next() : undefined));
+composer.command([...commands.admin, ...commands.siaran, ...commands.ceksaldo], (ctx, next) => (isAdmin(ctx) ? next() : undefined));
 
-composer.command("admin", (ctx) => ctx.reply(ctx.t("admin-help")));
-composer.command(BROADCAST_COMMANDS, openBroadcast);
-composer.command(ROUND_COMMANDS, balanceRound);
+composer.command(commands.admin, (ctx) => ctx.reply(ctx.t("admin-help")));
+composer.command(commands.siaran, openBroadcast);
+composer.command(commands.ceksaldo, balanceRound);
 // A non-admin pressing an admin button gets a silent answer.
 onCallback(composer, cb.broadcastSend, (ctx, f) => (isAdmin(ctx) ? confirmBroadcast(ctx, f) : ctx.answerCallbackQuery()));
 onCallback(composer, cb.broadcastCancel, (ctx, f) => (isAdmin(ctx) ? cancelBroadcast(ctx, f) : ctx.answerCallbackQuery()));

@@ -11,6 +11,7 @@ import { requireKey } from "../guards.js";
 import { cb } from "../buttons.js";
 import { askText, type TextStep } from "../flows/steps.js";
 import type { FeatureModule } from "../module.js";
+import { commands } from "../../telegram/commands.js";
 
 export const MIN_THRESHOLD = 1_000;
 export const MAX_THRESHOLD = 1_000_000_000;
@@ -73,7 +74,7 @@ async function openAlerts(ctx: BotContext): Promise<void> {
 }
 
 const composer = new Composer<BotContext>();
-composer.command(["peringatan", "alerts"], openAlerts);
+composer.command(commands.peringatan, openAlerts);
 
 export const alertsModule: FeatureModule = {
   composer,

@@ -6,6 +6,7 @@ import { html, rupiah } from "../../render/format.js";
 import { requireKey } from "../guards.js";
 import { moneyText, upstreamErrorText } from "../replies.js";
 import { callbacksLine } from "./webhook.js";
+import { commands } from "../../telegram/commands.js";
 
 export const balanceFeature = new Composer<BotContext>();
 
@@ -15,7 +16,7 @@ export async function showBalance(ctx: BotContext): Promise<void> {
   try {
     const profile = await ctx.deps.upstream.getProfile(key);
     // Re-checked: a renamed provider account signs its callbacks with the new username.
-    const mask = await ctx.deps.providerLink.noteUsername(ctx.chat!.id, profile.username);
+    if (ctx.chatRecord) ctx.chatRecord = await ctx.deps.providerLink.noteUsername(ctx.chatRecord, profile.username);
     const callbacks = await callbacksLine(ctx);
     await ctx.reply(
       moneyText(
@@ -24,7 +25,7 @@ export async function showBalance(ctx: BotContext): Promise<void> {
           name: html(profile.name),
           balance: profile.balance === null ? html(profile.balanceText) : rupiah(profile.balance),
           status: ctx.t("balance-status", { status: profile.status.trim().toLowerCase(), raw: html(profile.status) }),
-          mask: html(mask ?? ""),
+          mask: html(ctx.chatRecord?.keyMask ?? ""),
         }) + (callbacks ? `\n${callbacks}` : ""),
       ),
     );
@@ -34,4 +35,4 @@ export async function showBalance(ctx: BotContext): Promise<void> {
   }
 }
 
-balanceFeature.command(["saldo", "balance"], showBalance);
+balanceFeature.command(commands.saldo, showBalance);

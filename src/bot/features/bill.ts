@@ -5,6 +5,7 @@ import { BILL_FLOW, billFlow } from "../flows/bill.js";
 import { requireMoneyKey } from "../guards.js";
 import { postpaidKind } from "../money/postpaid.js";
 import type { FeatureModule } from "../module.js";
+import { commands } from "../../telegram/commands.js";
 
 /** Private chat with a linked key only; the flow reads the key itself when it needs it. */
 async function startBill(ctx: BotContext): Promise<void> {
@@ -13,7 +14,7 @@ async function startBill(ctx: BotContext): Promise<void> {
 }
 
 const composer = new Composer<BotContext>();
-composer.command(["tagihan", "bill"], startBill);
+composer.command(commands.tagihan, startBill);
 
 export const billModule: FeatureModule = {
   composer,

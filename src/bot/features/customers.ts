@@ -31,6 +31,7 @@ import { addPager, paginate } from "../paging.js";
 import { editOrReply, upstreamErrorText } from "../replies.js";
 import { refusalText as billRefusalText } from "../flows/bill.js";
 import { askText } from "../flows/steps.js";
+import { commands } from "../../telegram/commands.js";
 
 export const SAVE_CUSTOMER_FLOW = "customer-save";
 export const RENAME_CUSTOMER_FLOW = "customer-rename";
@@ -194,7 +195,7 @@ function searchQuery(text: string): string {
   return q;
 }
 
-composer.command(["pelanggan", "customers"], async (ctx) => {
+composer.command(commands.pelanggan, async (ctx) => {
   const query = searchQuery(ctx.match);
   await showCustomers(ctx, 0, query || undefined, false);
 });

@@ -18,6 +18,7 @@ import { depositActionsKeyboard, depositKind, rememberReleaseOffer } from "../mo
 import { receiptText, STATUS_ICON, statusLabel } from "../../render/receipt.js";
 import { moneyText, upstreamErrorText } from "../replies.js";
 import { DEPOSIT_FLOW, depositFlow } from "../flows/deposit.js";
+import { commands } from "../../telegram/commands.js";
 
 async function startDeposit(ctx: BotContext): Promise<void> {
   if (!(await requireMoneyKey(ctx))) return;
@@ -100,7 +101,7 @@ async function replyUpstreamError(ctx: BotContext, err: unknown): Promise<void> 
 }
 
 const composer = new Composer<BotContext>();
-composer.command("deposit", startDeposit);
+composer.command(commands.deposit, startDeposit);
 
 // Cancel a pending deposit; once it was paid (or ended) say why not.
 onCallback(composer, cb.depositCancel, async (ctx, { refId }) => {

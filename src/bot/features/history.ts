@@ -19,6 +19,7 @@ import { saleActionRows } from "../../render/saleActions.js";
 import { sellingPrice } from "../../domain/sale.js";
 import { addPager, paginate } from "../paging.js";
 import { editOrReply, moneyText } from "../replies.js";
+import { commands } from "../../telegram/commands.js";
 
 export const HISTORY_PAGE_SIZE = 10;
 
@@ -92,7 +93,7 @@ export function detailText(ctx: BaseContext, tx: TxRecord): string {
 }
 
 const composer = new Composer<BotContext>();
-composer.command(["riwayat", "history"], (ctx) => showHistory(ctx));
+composer.command(commands.riwayat, (ctx) => showHistory(ctx));
 
 onCallback(composer, cb.historyPage, async (ctx, { page }) => {
   await ctx.answerCallbackQuery();

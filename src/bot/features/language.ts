@@ -1,22 +1,25 @@
-/** /bahasa (/language): switch between Indonesian and English, stored per chat. */
+/** /bahasa (/language): switch to any language of locales/, stored per chat. */
 import { Composer, InlineKeyboard } from "grammy";
 import { cb, onCallback } from "../buttons.js";
 import type { BotContext } from "../context.js";
 import { editOrReply } from "../replies.js";
+import { commands } from "../../telegram/commands.js";
 
 export const languageFeature = new Composer<BotContext>();
 
 export async function askLanguage(ctx: BotContext): Promise<void> {
-  // Each language is named in itself, so the labels read the same in both locale files.
-  const keyboard = new InlineKeyboard().text(ctx.t("language-name-id"), cb.language.encode({ lang: "id" }))
-    .text(ctx.t("language-name-en"), cb.language.encode({ lang: "en" }));
+  // Each language is named in itself (its own file's `language-self`), whatever the chat's language.
+  const keyboard = new InlineKeyboard();
+  for (const lang of ctx.translate.langs) keyboard.text(ctx.translate(lang, "language-self"), cb.language.encode({ lang }));
   await ctx.reply(ctx.t("language-choose"), { reply_markup: keyboard });
 }
 
-languageFeature.command(["bahasa", "language"], askLanguage);
+languageFeature.command(commands.bahasa, askLanguage);
 
 onCallback(languageFeature, cb.language, async (ctx, { lang }) => {
-  await ctx.deps.store.updateChat(ctx.chat!.id, { lang });
+  // A language this start did not load (its file was removed): the button has expired.
+  if (!ctx.translate.langs.includes(lang)) return ctx.answerCallbackQuery({ text: ctx.t("button-expired") });
+  ctx.chatRecord = await ctx.deps.store.updateChat(ctx.chat!.id, { lang });
   ctx.lang = lang; // ctx.t reads it, so this reply is already in the new language
   await ctx.answerCallbackQuery();
   await editOrReply(ctx, ctx.t("language-set"));

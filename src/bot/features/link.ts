@@ -3,17 +3,18 @@
  * message itself (deleted at once, checked with /get_profile), keys pasted again after linking,
  * and keys pasted into groups. What counts as a key: domain/keyShape.ts.
  */
-import { Composer, type Middleware } from "grammy";
+import { Composer } from "grammy";
 import { UpstreamError, UpstreamRejected } from "../../upstream/errors.js";
 import { maskKey } from "../../store/index.js";
 import type { BotContext } from "../context.js";
 import { html, rupiah } from "../../render/format.js";
 import { findKeys, isKeyShaped } from "../../domain/keyShape.js";
 import { isPrivate, replyPrivateOnly } from "../guards.js";
+import { commands } from "../../telegram/commands.js";
 
 export const linkFeature = new Composer<BotContext>();
 
-linkFeature.command("start", async (ctx) => {
+linkFeature.command(commands.start, async (ctx) => {
   const name = html(ctx.from?.first_name ?? "");
   if (!isPrivate(ctx)) {
     await replyPrivateOnly(ctx);
@@ -28,7 +29,7 @@ linkFeature.command("start", async (ctx) => {
   await ctx.reply(`${ctx.t("welcome", { name })}\n\n${ctx.t("welcome-ask-key")}`);
 });
 
-linkFeature.command(["kunci", "key"], async (ctx) => {
+linkFeature.command(commands.kunci, async (ctx) => {
   if (!isPrivate(ctx)) {
     await replyPrivateOnly(ctx);
     return;
@@ -37,7 +38,7 @@ linkFeature.command(["kunci", "key"], async (ctx) => {
   await ctx.reply(ctx.t("key-ask"));
 });
 
-linkFeature.command(["keluar", "logout"], async (ctx) => {
+linkFeature.command(commands.keluar, async (ctx) => {
   if (!isPrivate(ctx)) {
     await replyPrivateOnly(ctx);
     return;
@@ -101,28 +102,13 @@ linkFeature
   );
 
 /** The key message goes only once the link is saved: a lost answer must never leave a deleted key and no link. */
-async function deleteKeyMessage(ctx: BotContext): Promise<void> {
+export async function deleteKeyMessage(ctx: BotContext): Promise<void> {
   const deleted = await ctx.deleteMessage().then(
     () => true,
     () => false,
   );
   if (!deleted) await ctx.reply(ctx.t("key-not-deleted"));
 }
-
-/**
- * The chat's own linked key anywhere in a private message, also while a flow waits for an answer:
- * deleted and answered before any flow or feature sees it. Only the exact own key is matched here,
- * so a flow's ordinary answers that merely look like keys (a transfer note) pass untouched.
- */
-export const ownKeyGuard: Middleware<BotContext> = async (ctx, next) => {
-  // A broken client can send null or a number where Telegram documents a string.
-  const text = [ctx.message?.text, ctx.message?.caption].find((t) => typeof t === "string");
-  if (text === undefined || ctx.chat?.type !== "private") return next();
-  const own = await ownKey(ctx, ctx.chat.id);
-  if (!own.some((k) => text.includes(k))) return next();
-  await deleteKeyMessage(ctx);
-  await ctx.reply(ctx.t("key-already-linked"));
-};
 
 /** The api key linked in `chatId` (a user's private chat), as a list for findKeys. */
 async function ownKey(ctx: BotContext, chatId: number): Promise<string[]> {

@@ -19,6 +19,7 @@ import { requireKey } from "../guards.js";
 import type { FeatureModule } from "../module.js";
 import { chatRules, quoteProduct } from "../pricing.js";
 import { upstreamErrorText } from "../replies.js";
+import { commands } from "../../telegram/commands.js";
 
 /** A word the reseller typed, shown back: escaped, and never an api key typed by mistake. */
 function typed(word: string): string {
@@ -230,7 +231,7 @@ async function sellPriceCommand(ctx: CommandContext<BotContext>): Promise<void> 
 }
 
 const composer = new Composer<BotContext>();
-composer.command("markup", markupCommand);
-composer.command(["hargajual", "sellprice"], sellPriceCommand);
+composer.command(commands.markup, markupCommand);
+composer.command(commands.hargajual, sellPriceCommand);
 
 export const markupModule: FeatureModule = { composer };

@@ -4,6 +4,7 @@ import { cb, onCallback, type MenuName } from "../buttons.js";
 import type { BotContext } from "../context.js";
 import type { MenuAction } from "../module.js";
 import { isPrivate, replyPrivateOnly } from "../guards.js";
+import { commands } from "../../telegram/commands.js";
 
 export const MENU_LAYOUT: readonly (readonly MenuName[])[] = [
   ["topup", "prices"],
@@ -26,8 +27,8 @@ export function menuKeyboard(ctx: BotContext): InlineKeyboard {
 /** `actions` is a Map: a button names its action, never a member of Object.prototype. */
 export function menuFeature(actions: ReadonlyMap<MenuName, MenuAction>): Composer<BotContext> {
   const c = new Composer<BotContext>();
-  c.command("menu", showMenu);
-  c.command(["bantuan", "help"], (ctx) => ctx.reply(ctx.t("help")));
+  c.command(commands.menu, showMenu);
+  c.command(commands.bantuan, (ctx) => ctx.reply(ctx.t("help")));
   onCallback(c, cb.menu, async (ctx, { name }) => {
     const action = name === "open" ? showMenu : actions.get(name);
     await ctx.answerCallbackQuery();

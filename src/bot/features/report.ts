@@ -18,6 +18,7 @@ import { requireKey } from "../guards.js";
 import type { FeatureModule } from "../module.js";
 import { moneyText } from "../replies.js";
 import { isHistory } from "./history.js";
+import { commands } from "../../telegram/commands.js";
 
 /** Months offered by /ekspor (newest first). */
 const EXPORT_MONTHS = 12;
@@ -70,8 +71,8 @@ async function showExportMenu(ctx: BotContext): Promise<void> {
 }
 
 const composer = new Composer<BotContext>();
-composer.command(["laporan", "report"], showReport);
-composer.command(["ekspor", "export"], showExportMenu);
+composer.command(commands.laporan, showReport);
+composer.command(commands.ekspor, showExportMenu);
 
 onCallback(composer, cb.reportDaily, async (ctx, { on }) => {
   if (!ctx.chat || ctx.chat.type !== "private") {

@@ -20,6 +20,7 @@ import {
   SHOP_NAME_MAX,
   type Shop,
 } from "../../render/receiptImage.js";
+import { commands } from "../../telegram/commands.js";
 
 const CLEAR_WORDS = new Set(["hapus", "clear", "reset"]);
 
@@ -78,7 +79,7 @@ async function shopCommand(ctx: BotContext): Promise<void> {
 }
 
 const composer = new Composer<BotContext>();
-composer.command(["toko", "shop"], shopCommand);
+composer.command(commands.toko, shopCommand);
 
 onCallback(composer, cb.saleReceipt, async (ctx, { refId }) => {
   const tx = await ctx.deps.ledger.get(refId);

@@ -28,6 +28,7 @@ import type { FeatureModule } from "../module.js";
 import { editOrReply, moneyText } from "../replies.js";
 import { txButtonLabel } from "./history.js";
 import { releasable, rememberReleaseOffer } from "../money/deposit.js";
+import { commands } from "../../telegram/commands.js";
 
 const OPEN_LIST_MAX = 10;
 
@@ -109,7 +110,7 @@ async function listOpen(ctx: BotContext): Promise<void> {
 
 const composer = new Composer<BotContext>();
 
-composer.command("status", async (ctx) => {
+composer.command(commands.status, async (ctx) => {
   const id = ctx.match.trim().split(/\s+/)[0] ?? "";
   if (id === "") return listOpen(ctx);
   if (!(await requireKey(ctx))) return;

@@ -44,6 +44,7 @@ import { addPager, dropEmptyRows, paginate } from "../paging.js";
 import { editOrReply, upstreamErrorText } from "../replies.js";
 import { noRules, type Quote } from "../../domain/pricing.js";
 import { chatRules, quoteProduct } from "../pricing.js";
+import { commands } from "../../telegram/commands.js";
 
 type Mode = PricesMode;
 interface Screen {
@@ -269,7 +270,7 @@ async function startPurchase(ctx: BotContext, code: string, target?: string): Pr
 
 const composer = new Composer<BotContext>();
 
-composer.command(["harga", "prices"], async (ctx) => {
+composer.command(commands.harga, async (ctx) => {
   const key = await requireKey(ctx);
   if (!key) return;
   const args = ctx.match.trim();
@@ -288,7 +289,7 @@ composer.command(["harga", "prices"], async (ctx) => {
   else await showSearch(ctx, "h", key, args);
 });
 
-composer.command(["beli", "topup"], async (ctx) => {
+composer.command(commands.beli, async (ctx) => {
   const key = await requireMoneyKey(ctx);
   if (!key) return;
   const args = ctx.match.trim();

@@ -5,6 +5,7 @@ import { requireMoneyKey } from "../guards.js";
 import type { FeatureModule } from "../module.js";
 import { TRANSFER_FLOW, transferFlow } from "../flows/transfer.js";
 import { transferKind } from "../money/transfer.js";
+import { commands } from "../../telegram/commands.js";
 
 /** Money commands need a linked key in a private chat; the flow reads the key itself per call. */
 async function startTransfer(ctx: BotContext): Promise<void> {
@@ -13,7 +14,7 @@ async function startTransfer(ctx: BotContext): Promise<void> {
 }
 
 const composer = new Composer<BotContext>();
-composer.command("transfer", startTransfer);
+composer.command(commands.transfer, startTransfer);
 
 export const transferModule: FeatureModule = {
   composer,

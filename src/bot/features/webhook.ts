@@ -10,12 +10,13 @@ import { cb, onCallback } from "../buttons.js";
 import { html, wibClock } from "../../render/format.js";
 import { callbackUrl, newCallbackToken } from "../../domain/providerCallbacks.js";
 import { requireKey } from "../guards.js";
+import { commands } from "../../telegram/commands.js";
 
 export const webhookFeature = new Composer<BotContext>();
 
 /** "Callbacks: working, last at 14.05 WIB" once one arrived; undefined before. */
 export async function callbacksLine(ctx: BaseContext): Promise<string | undefined> {
-  const at = ctx.chat && (await ctx.deps.providerLink.callbacksLastAt(ctx.chat.id));
+  const at = ctx.chatRecord?.callbacksLastAt;
   return at === undefined || at === null ? undefined : ctx.t("webhook-working", { at: wibClock(at, ctx.lang) });
 }
 
@@ -25,7 +26,7 @@ async function screen(ctx: BaseContext, token: string): Promise<{ text: string; 
   return { text, markup: { inline_keyboard: [[{ text: ctx.t("webhook-new-button"), callback_data: cb.webhookRenew.encode({}) }]] } };
 }
 
-webhookFeature.command("webhook", async (ctx) => {
+webhookFeature.command(commands.webhook, async (ctx) => {
   if (!(await requireKey(ctx))) return;
   if (ctx.deps.publicUrl === undefined) {
     // The built-in sandbox calls back by itself (app.ts): nothing to paste anywhere.

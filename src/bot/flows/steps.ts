@@ -9,10 +9,11 @@ import { InlineKeyboard } from "grammy";
 import { cb, isFlowData, SUGGESTION_INDEX_MAX, type FlowButton } from "../buttons.js";
 import type { BotConversation, ConvContext } from "../context.js";
 import { addPager, dropEmptyRows, paginate } from "../paging.js";
+import { commandPattern } from "../../telegram/commands.js";
 
 export const STEP_TIMEOUT_MS = 10 * 60_000;
 export const PAGE_SIZE = 8;
-const CANCEL_COMMAND = /^\/(batal|cancel)(@\w+)?(\s|$)/i;
+const CANCEL_COMMAND = commandPattern("batal");
 
 /** The clock, read replay-safely. */
 export function now(conversation: BotConversation, ctx: ConvContext): Promise<number> {

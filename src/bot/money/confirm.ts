@@ -18,7 +18,7 @@ import { formatWib } from "../../tools/time.js";
 import { OPEN_STATUSES } from "../../store/index.js";
 import { STEP_TIMEOUT_MS } from "../flows/steps.js";
 import { moneyText, upstreamErrorText } from "../replies.js";
-import type { DraftFields, MoneyKind } from "./kinds.js";
+import { replierOf, type DraftFields, type MoneyKind } from "./kinds.js";
 import { receiptText, statusLabel } from "../../render/receipt.js";
 import { saleActionRows } from "../../render/saleActions.js";
 import { newRefId } from "./refs.js";
@@ -222,7 +222,7 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
     await ledger.flush();
     ctx.deps.events.emit("created", result);
     await sentScreen();
-    if (await kind.announce?.(ctx, result)) return;
+    if (await kind.announce?.(ctx.deps, replierOf(ctx), result)) return;
     await announceOutcome(ctx, result);
   });
 

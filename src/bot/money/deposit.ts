@@ -17,12 +17,12 @@ import { detailOf, type DepositDetail, type Lang, type TxRecord } from "../../st
 import type { DepositMethod } from "../../upstream/types.js";
 import type { Ledger } from "../../domain/ledger.js";
 import { cb } from "../buttons.js";
-import type { BaseContext, BotDeps } from "../context.js";
+import type { BotDeps } from "../context.js";
 import { html, rupiah, wibTime } from "../../render/format.js";
-import type { Translate } from "../../render/i18n.js";
+import { DEFAULT_LANG, type Translate } from "../../render/i18n.js";
+import { withSandboxBanner } from "../../render/money.js";
 import { qrPng } from "../../render/qr.js";
-import { moneyText } from "../replies.js";
-import type { DraftFields, MoneyKind } from "./kinds.js";
+import type { DraftFields, MoneyKind, Replier } from "./kinds.js";
 
 /** Anything that translates: a context, or a stand-in built from `translate(lang, ...)` by the watcher. */
 export interface Translator {
@@ -127,7 +127,7 @@ export function depositProcessingMarkup(t: Translate, lang: Lang, tx: TxRecord):
 }
 
 /** Amount, fee, what lands in the balance and the deadline: shared by every payment screen. */
-function amountLines(ctx: BaseContext, tx: TxRecord): string[] {
+function amountLines(ctx: Pick<Replier, "t" | "lang">, tx: TxRecord): string[] {
   const credited = detailNumber(tx, "credited");
   const expiresAt = detailNumber(tx, "expiresAt");
   return [
@@ -139,7 +139,7 @@ function amountLines(ctx: BaseContext, tx: TxRecord): string[] {
 }
 
 /** The payment instructions of a created deposit (HTML), by what the provider returned. */
-export function depositInstructionsText(ctx: BaseContext, tx: TxRecord): string {
+export function depositInstructionsText(deps: BotDeps, ctx: Pick<Replier, "t" | "lang">, tx: TxRecord): string {
   const title = ctx.t("deposit-instructions-title", { method: html(tx.title ?? tx.code ?? "") });
   const ref = ctx.t("deposit-line-ref", { ref: html(tx.refId) });
   const bank = detailString(tx, "bank");
@@ -173,7 +173,7 @@ export function depositInstructionsText(ctx: BaseContext, tx: TxRecord): string 
   } else {
     body.push(...amountLines(ctx, tx));
   }
-  return moneyText(ctx, [title, ...body, ref, "", ctx.t("deposit-credit-on-success")].join("\n"));
+  return withSandboxBanner(deps.translate, ctx.lang, deps.sandbox, [title, ...body, ref, "", ctx.t("deposit-credit-on-success")].join("\n"));
 }
 
 export const depositKind: MoneyKind = {
@@ -229,21 +229,21 @@ export const depositKind: MoneyKind = {
     return depositDraftFields(method, amount);
   },
 
-  async announce(ctx, tx) {
+  async announce(deps, to, tx) {
     if (tx.status !== "pending") return false; // unknown outcome or already final: the generic receipt says it
-    const text = depositInstructionsText(ctx, tx);
-    const reply_markup = depositActionsKeyboard(ctx, tx);
+    const text = depositInstructionsText(deps, to, tx);
+    const reply_markup = depositActionsKeyboard(to, tx);
     const qrString = detailString(tx, "qrString");
     const { instructions: _due, ...detail } = detailOf(tx, "deposit");
     if (qrString) {
       const png = await qrPng(qrString);
-      const sent = await ctx.replyWithPhoto(new InputFile(png, `qris-${tx.refId}.png`), { caption: text, reply_markup });
-      await ctx.deps.ledger.update(tx.refId, { messageId: sent.message_id, detail: { ...detail, photo: true } });
+      const sent = await to.sendPhoto(new InputFile(png, `qris-${tx.refId}.png`), { caption: text, reply_markup });
+      await deps.ledger.update(tx.refId, { messageId: sent.message_id, detail: { ...detail, photo: true } });
     } else {
-      const sent = await ctx.reply(text, { reply_markup });
-      await ctx.deps.ledger.update(tx.refId, { messageId: sent.message_id, detail });
+      const sent = await to.send(text, { reply_markup });
+      await deps.ledger.update(tx.refId, { messageId: sent.message_id, detail });
     }
-    await ctx.deps.ledger.flush();
+    await deps.ledger.flush();
     return true;
   },
 };
@@ -256,18 +256,16 @@ export async function resendDueInstructions(api: Api, deps: BotDeps): Promise<nu
   let sent = 0;
   for (const tx of await deps.ledger.open()) {
     if (tx.kind !== "deposit" || tx.status !== "pending" || detailOf(tx, "deposit").instructions !== "due") continue;
-    const lang: Lang = (await deps.settings.language(tx.chatId)) ?? "id";
-    // The announce path needs only these parts of a context: one way to show instructions.
-    const ctx = {
-      deps,
-      translate: deps.translate,
+    const lang: Lang = (await deps.settings.language(tx.chatId)) ?? DEFAULT_LANG;
+    const to: Replier = {
+      chatId: tx.chatId,
       lang,
-      t: (key: string, vars?: Record<string, string | number>) => deps.translate(lang, key, vars),
-      reply: (text: string, other?: object) => api.sendMessage(tx.chatId, text, other),
-      replyWithPhoto: (photo: InputFile, other?: object) => api.sendPhoto(tx.chatId, photo, other),
-    } as unknown as BaseContext;
+      t: (key, vars) => deps.translate(lang, key, vars),
+      send: (text, other) => api.sendMessage(tx.chatId, text, other),
+      sendPhoto: (photo, other) => api.sendPhoto(tx.chatId, photo, other),
+    };
     try {
-      if (await depositKind.announce!(ctx, tx)) sent++;
+      if (await depositKind.announce!(deps, to, tx)) sent++;
     } catch (err) {
       deps.logger.warn({ err, refId: tx.refId }, "could not send a deposit's payment instructions; retried at next start");
     }

@@ -1,13 +1,40 @@
 /** What each kind of money action (prepaid, postpaid, transfer, deposit) plugs into the confirm engine. */
-import type { TxKind, TxRecord } from "../../store/index.js";
+import type { InlineKeyboard, InputFile } from "grammy";
+import type { Lang, TxKind, TxRecord } from "../../store/index.js";
 import type { UpstreamRejected } from "../../upstream/errors.js";
-import type { BaseContext } from "../context.js";
+import type { TranslateVars } from "../../render/i18n.js";
+import type { BaseContext, BotDeps } from "../context.js";
 import type { Sale } from "../../domain/pricing.js";
 
 /** The fields of a new draft; the engine adds refId, chatId, status and times. */
 export type DraftFields = Omit<TxRecord, "refId" | "chatId" | "status" | "createdAt" | "updatedAt" | "kind"> & {
   refId?: string;
 };
+
+/**
+ * Where a kind shows an outcome: one chat, in its language. From an update's context (replierOf), or
+ * outside any update (at start, for a chat of the store).
+ */
+export interface Replier {
+  readonly chatId: number;
+  readonly lang: Lang;
+  t(key: string, vars?: TranslateVars): string;
+  send(text: string, other?: { reply_markup?: InlineKeyboard | undefined }): Promise<{ message_id: number }>;
+  sendPhoto(photo: InputFile, other?: { caption?: string; reply_markup?: InlineKeyboard | undefined }): Promise<{ message_id: number }>;
+}
+
+/** The update's chat as a Replier (through the context's own api, retries and all). */
+export function replierOf(ctx: BaseContext): Replier {
+  return {
+    chatId: ctx.chat!.id,
+    get lang() {
+      return ctx.lang;
+    },
+    t: (key, vars) => ctx.t(key, vars),
+    send: (text, other) => ctx.reply(text, other),
+    sendPhoto: (photo, other) => ctx.replyWithPhoto(photo, other),
+  };
+}
 
 export interface MoneyKind {
   kind: TxKind;
@@ -24,5 +51,5 @@ export interface MoneyKind {
   /** Fields of a fresh draft to try again after a refusal; undefined = start the flow from scratch. */
   retryDraft?(ctx: BaseContext, apiKey: string, tx: TxRecord): Promise<DraftFields | undefined>;
   /** Shows the outcome after the create call; the engine's generic receipt is used when absent. */
-  announce?(ctx: BaseContext, tx: TxRecord): Promise<boolean>;
+  announce?(deps: BotDeps, to: Replier, tx: TxRecord): Promise<boolean>;
 }

@@ -1,0 +1,16 @@
+/** Last: what no feature or flow took still gets an answer. */
+import { Composer, GrammyError } from "grammy";
+import type { BotContext } from "../context.js";
+
+export const unhandledFeature = new Composer<BotContext>();
+
+// A private message nothing else handled gets a way forward instead of silence.
+unhandledFeature.chatType("private").on("message", (ctx) => ctx.reply(ctx.t(ctx.flowLost ? "flow-lost-after-update" : "fallback-hint")));
+// Every callback query is answered, even for buttons of flows that ended or a restart forgot.
+unhandledFeature.on("callback_query", (ctx) =>
+  ctx.answerCallbackQuery({ text: ctx.t("button-expired") }).catch((err: unknown) => {
+    // A query too old or unknown to Telegram has nobody waiting for its answer.
+    if (!(err instanceof GrammyError && err.error_code === 400 && /query is too old|query id is invalid/i.test(err.description))) throw err;
+    ctx.deps.logger.debug({ update_id: ctx.update.update_id }, "callback query too old to answer; ignored");
+  }),
+);

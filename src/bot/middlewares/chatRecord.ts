@@ -1,0 +1,77 @@
+/**
+ * The chat's record, read once per update and put on the context (`ctx.chatRecord`) for everything
+ * after it: the language, presence, the key guards. Conversations build a context of their own for
+ * each update they replay: the update in flight gets the very same record (a change made through
+ * either context is seen by both); an older update replayed gets a fresh read, as nothing of this
+ * update's record may be assumed about it.
+ */
+import type { MiddlewareFn } from "grammy";
+import type { ChatRecord, Store } from "../../store/index.js";
+import type { BaseContext } from "../context.js";
+
+interface Slot {
+  record: Readonly<ChatRecord> | undefined;
+  /** The decrypted key of `keyOf` (an apiKeyEnc), read at most once per update. */
+  key?: Promise<string | undefined>;
+  keyOf?: string;
+}
+
+/** The slot of each context of an update in flight (gone with the context). */
+const slots = new WeakMap<object, Slot>();
+
+/** `ctx.chatRecord` reads and writes the slot, so the outer context and a flow's share it. */
+function attach(ctx: BaseContext, slot: Slot): void {
+  slots.set(ctx, slot);
+  Object.defineProperty(ctx, "chatRecord", {
+    get: () => slot.record,
+    set: (record: Readonly<ChatRecord> | undefined) => (slot.record = record),
+    configurable: true,
+    enumerable: true,
+  });
+}
+
+export class ChatRecords {
+  /** update_id -> the record of the update in flight. */
+  private readonly inFlight = new Map<number, Slot>();
+
+  constructor(private readonly store: Pick<Store, "getChat">) {}
+
+  /** Before every handler: the one read of the update. */
+  readonly load: MiddlewareFn<BaseContext> = async (ctx, next) => {
+    const chatId = ctx.chat?.id;
+    if (chatId === undefined) return next();
+    const slot: Slot = { record: await this.store.getChat(chatId) };
+    attach(ctx, slot);
+    const updateId = ctx.update.update_id;
+    this.inFlight.set(updateId, slot);
+    try {
+      await next();
+    } finally {
+      if (this.inFlight.get(updateId) === slot) this.inFlight.delete(updateId);
+    }
+  };
+
+  /** Inside a flow (a conversation plugin): the update in flight's record, else a fresh read. */
+  readonly inFlow: MiddlewareFn<BaseContext> = async (ctx, next) => {
+    const chatId = ctx.chat?.id;
+    if (chatId === undefined) return next();
+    attach(ctx, this.inFlight.get(ctx.update.update_id) ?? { record: await this.store.getChat(chatId) });
+    return next();
+  };
+}
+
+/**
+ * The chat's decrypted api key, or undefined when its record has none (nothing is read then). Read
+ * once per update however many guards ask, and kept only as long as the update's contexts.
+ */
+export function apiKeyOf(ctx: BaseContext): Promise<string | undefined> {
+  const record = ctx.chatRecord;
+  if (record?.apiKeyEnc === undefined) return Promise.resolve(undefined);
+  const slot = slots.get(ctx);
+  if (!slot) return ctx.deps.store.getApiKey(record.chatId);
+  if (slot.key === undefined || slot.keyOf !== record.apiKeyEnc) {
+    slot.key = ctx.deps.store.getApiKey(record.chatId);
+    slot.keyOf = record.apiKeyEnc;
+  }
+  return slot.key;
+}

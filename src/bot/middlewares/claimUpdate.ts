@@ -1,0 +1,17 @@
+/** Very first: Telegram resends a webhook update that timed out, maybe to the other process; one of them handles it. */
+import type { Middleware } from "grammy";
+import type { Shared } from "../../cluster/shared.js";
+import type { Logger } from "../../logging/logger.js";
+import type { BotContext } from "../context.js";
+
+export function claimUpdate(shared: Pick<Shared, "claimUpdate">, logger: Logger): Middleware<BotContext> {
+  return async (ctx, next) => {
+    const claimed = await shared.claimUpdate(ctx.update.update_id).catch((err: unknown) => {
+      // Handled rather than dropped: the store-unavailable answer follows, and money actions refuse anyway.
+      logger.warn({ err, update_id: ctx.update.update_id }, "could not claim the update; handling it here");
+      return true;
+    });
+    if (claimed) return next();
+    logger.debug({ update_id: ctx.update.update_id }, "update already handled (a resend); skipped");
+  };
+}

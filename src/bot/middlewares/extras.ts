@@ -1,0 +1,20 @@
+/**
+ * What every handler finds on the context: the dependencies, the chat's language and `t`. Runs inside
+ * conversations too (they rebuild their context on every replay), after the chat record.
+ */
+import type { Middleware } from "grammy";
+import { langFromTelegram } from "../../render/i18n.js";
+import type { BaseContext, BotDeps } from "../context.js";
+
+export function extras(deps: BotDeps): Middleware<BaseContext> {
+  const { translate } = deps;
+  return (ctx, next) => {
+    const stored = ctx.chatRecord?.lang;
+    ctx.deps = deps;
+    ctx.translate = translate;
+    // A stored language whose file is gone reads as none: Telegram's is taken instead.
+    ctx.lang = stored !== undefined && translate.langs.includes(stored) ? stored : langFromTelegram(translate.langs, ctx.from?.language_code);
+    ctx.t = (key, vars) => translate(ctx.lang, key, vars);
+    return next();
+  };
+}

@@ -1,0 +1,19 @@
+/**
+ * The chat's own linked key anywhere in a private message, also while a flow waits for an answer:
+ * deleted and answered before any flow or feature sees it. Only the exact own key is matched here,
+ * so a flow's ordinary answers that merely look like keys (a transfer note) pass untouched.
+ */
+import type { Middleware } from "grammy";
+import type { BotContext } from "../context.js";
+import { deleteKeyMessage } from "../features/link.js";
+import { apiKeyOf } from "./chatRecord.js";
+
+export const ownKeyGuard: Middleware<BotContext> = async (ctx, next) => {
+  // A broken client can send null or a number where Telegram documents a string.
+  const text = [ctx.message?.text, ctx.message?.caption].find((t) => typeof t === "string");
+  if (text === undefined || ctx.chat?.type !== "private") return next();
+  const own = await apiKeyOf(ctx).catch(() => undefined); // unreadable (store secret): not matched
+  if (own === undefined || !text.includes(own)) return next();
+  await deleteKeyMessage(ctx);
+  await ctx.reply(ctx.t("key-already-linked"));
+};

@@ -1,0 +1,84 @@
+import { describe, expect, it } from "vitest";
+import type { Update } from "grammy/types";
+import { WayOuts } from "../../src/bot/middlewares/wayOuts.js";
+import { ChatRecords } from "../../src/bot/middlewares/chatRecord.js";
+import type { BaseContext, BotContext } from "../../src/bot/context.js";
+import type { ChatRecord } from "../../src/store/index.js";
+
+let updateId = 1;
+function update(chatId: number, text: string): { chat: { id: number }; update: Update } {
+  const chat = { id: chatId, type: "private" as const, first_name: "T" };
+  const message = { message_id: updateId, date: 0, chat, from: { id: chatId, is_bot: false, first_name: "T" }, text };
+  return { chat, update: { update_id: updateId++, message } as Update };
+}
+
+/** Runs `ctx` through the counting middleware; `during` runs while it is in flight. */
+async function run(wayOuts: WayOuts, ctx: ReturnType<typeof update>, during: () => Promise<unknown> = async () => undefined): Promise<void> {
+  await wayOuts.count(ctx as unknown as BotContext, async () => void (await during()));
+}
+
+describe("way-out counting", () => {
+  it("an update overtaken by /batal of its chat knows it; one of another chat, or a later one, does not", async () => {
+    const wayOuts = new WayOuts();
+    const slow = update(1, "/beli");
+    const other = update(2, "/beli");
+    let seen: boolean[] = [];
+    await run(wayOuts, slow, () =>
+      run(wayOuts, other, async () => {
+        await run(wayOuts, update(1, "/batal"));
+        seen = [wayOuts.overtaken(slow), wayOuts.overtaken(other)];
+      }),
+    );
+    expect(seen).toEqual([true, false]);
+    const later = update(1, "halo");
+    await run(wayOuts, later, async () => void (seen = [wayOuts.overtaken(later)]));
+    expect(seen).toEqual([false]);
+  });
+
+  it("remembers only chats with an update in flight: 10,000 chats' ways out leave nothing behind", async () => {
+    const wayOuts = new WayOuts();
+    let peak = 0;
+    for (let chat = 1; chat <= 10_000; chat++) {
+      await run(wayOuts, update(chat, chat % 2 ? "/batal" : "/menu"), async () => void (peak = Math.max(peak, wayOuts.chatsTracked)));
+    }
+    expect(peak).toBe(1);
+    expect(wayOuts.chatsTracked).toBe(0);
+  });
+});
+
+describe("the chat record of an update", () => {
+  /** A store whose chat 1 is `current`, counting reads. */
+  function store(current: { record: ChatRecord }) {
+    const s = { reads: 0, getChat: async () => (s.reads++, current.record) };
+    return s;
+  }
+  const ctxOf = (u: ReturnType<typeof update>) => ({ chat: u.chat, update: u.update }) as unknown as BaseContext;
+
+  it("a flow's context for the update in flight shares the record: a change through either is seen by both, with no new read", async () => {
+    const current = { record: { chatId: 1, lang: "id", createdAt: 0, updatedAt: 0 } as ChatRecord };
+    const s = store(current);
+    const records = new ChatRecords(s);
+    const u = update(1, "/beli");
+    const outer = ctxOf(u);
+    const flow = ctxOf(u);
+    await records.load(outer, async () => {
+      await records.inFlow(flow, async () => undefined);
+      flow.chatRecord = { ...current.record, lang: "en" };
+    });
+    expect(outer.chatRecord?.lang).toBe("en");
+    expect(s.reads).toBe(1);
+  });
+
+  it("an older update a flow replays gets the record as it is now, not the one of its own time", async () => {
+    const current = { record: { chatId: 1, lang: "id", createdAt: 0, updatedAt: 0 } as ChatRecord };
+    const s = store(current);
+    const records = new ChatRecords(s);
+    const older = update(1, "10000");
+    await records.load(ctxOf(older), async () => undefined);
+    current.record = { ...current.record, apiKeyEnc: "sealed" };
+    const now = update(1, "20000");
+    const replayed = ctxOf(older);
+    await records.load(ctxOf(now), async () => void (await records.inFlow(replayed, async () => undefined)));
+    expect(replayed.chatRecord?.apiKeyEnc).toBe("sealed");
+  });
+});
