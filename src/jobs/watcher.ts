@@ -1,58 +1,40 @@
 /**
- * Over 350 lines because scheduling, lanes, checks and hand-overs share one set of queues whose
- * invariants (an id scheduled, queued or in flight, never two at once) must hold across all of them.
+ * The status watcher: polls every open transaction (pending, processing, unknown, sending) at the
+ * provider until it ends, and tells its chat once about each change that matters. What a check
+ * decides (the change, the notice, the next due time, giving up) is decide.ts; this class keeps the
+ * queues and applies the decisions.
  *
- * The status watcher: polls every open transaction (pending, processing, unknown, sending) at
- * the provider until it ends, and tells its chat once about each change that matters.
+ * Over 350 lines because scheduling (due times -> lanes -> calls) and the check that reschedules share
+ * one state (queued, in flight, forced, hurried, waiters) whose invariant (an id scheduled, queued or in
+ * flight, never two at once) must hold across all of them; split further, each half would reach into the other.
  *
- * Scheduling. Each open transaction has one due time (dueTimes.ts). Backoff: checks `firstCheckMs` apart while the transaction is
- * younger than `youngMs`, then doubling up to `maxIntervalMs` (see DEFAULT_WATCHER_OPTIONS).
- * `watch.nextCheckAt`/`attempts` are saved with the transaction, so a restart resumes where it
- * was (overdue checks run at once; a young id's due time is not saved at every check, so it is
- * checked at once after a restart).
+ * Scheduling. Each open transaction has one due time (dueTimes.ts). `watch.nextCheckAt`/`attempts`
+ * are saved with the transaction, so a restart resumes where it was (overdue checks run at once).
  *
- * Calls. Due transactions go to a queue per api key (lane). Lanes take turns (round robin),
- * with at most `concurrency` calls overall, `perKeyConcurrency` per key (a slow key holds at
- * most that many slots) and `perKeyPerSecond` started per key in any second (limiter.ts). A key
- * whose calls fail (timeouts, outages) pauses on its own with growing waits; other keys go on.
- * The provider's errors never escape a check.
+ * Calls. Due transactions go to a queue per api key (lanes.ts), taking turns, with at most
+ * `concurrency` calls overall, `perKeyConcurrency` per key and `perKeyPerSecond` started per key
+ * (limiter.ts). A key whose calls fail pauses on its own with growing waits; other keys go on. The
+ * provider's errors never escape a check. `hurry()` (a provider callback) puts an id first in its
+ * lane; `checkNow()` (/status) runs at once and its caller shows the answer. Exactly-once notices:
+ * announce.ts; notices a blocked chat missed: owed.ts (sent by `chatBack()`).
  *
- * Ends. Prepaid, postpaid and transfers are watched for `maxAgeMs`; a pending deposit until
- * `depositLateMs` after its expiry (it can be paid late; only then is `expired` final); a paid
- * deposit waiting for settlement for `depositProcessingMaxAgeMs`. After that the chat is told
- * once how to check by hand (`watch.gaveUp`); /status still works.
- *
- * Callbacks. `hurry()` (a provider callback said an id changed) puts the id first in its key's lane:
- * it jumps the queue but not the limits, and only the status answer changes anything. A chat whose
- * callbacks work has its pending ids polled far less often (`callbackDue`), never not at all.
- *
- * Exactly-once notices: announce.ts. The create call's own outcome is announced by the confirm
- * engine; `track()` records it as notified. `checkNow()` serves a user's own check (/status):
- * it runs at once, ahead of the queue, and its caller shows the answer.
- *
- * Chats without an api key (removed) are not polled: their transactions are parked and looked at
- * again (without a provider call) every `maxIntervalMs`. A chat marked inactive (it blocked the bot)
- * is still polled, so its records stay right; the notices it could not get are marked `watch.owed`
- * and sent by `chatBack()` when the chat is heard from again.
- *
- * Two processes (issue 16). Only the leading process's watcher runs; the other is paused (pause():
- * users' own checks still run there) and hints the leader (`adopt`). While running, the open
- * transactions are rescanned every `rescanMs`, so an id whose hint was lost is picked up anyway.
- *
- * Over 350 lines: scheduling (due times -> lanes -> calls) and the check that reschedules share
- * one state (queued, in flight, forced, waiters); split further, each half would reach into the other.
+ * Chats without a readable api key are not polled: their transactions are parked and looked at again
+ * every `maxIntervalMs`. Only the leading process's watcher runs; the other is paused (its users' own
+ * checks still run) and hints the leader (`adopt`); the open transactions are rescanned every
+ * `rescanMs`, so an id whose hint was lost is picked up anyway.
  */
 import type { InlineKeyboardMarkup } from "grammy/types";
 import type { Translate } from "../render/i18n.js";
 import type { Clock, TimerHandle } from "../tools/clock.js";
 import type { Logger } from "../logging/logger.js";
 import type { Store } from "../store/index.js";
-import { OPEN_STATUSES, type Lang, type TxRecord, type TxStatus } from "../store/index.js";
-import { backoffDelay, FailureBackoff, type BackoffOptions } from "./backoff.js";
+import { OPEN_STATUSES, type Lang, type TxRecord } from "../store/index.js";
+import { FailureBackoff } from "./backoff.js";
+import { adoptDue, deadline, decideChange, decideNext, owedWatch, parkDecision, retryNotice, shouldCheck, trackedDue, usesCallbacks } from "./decide.js";
 import { KeyedLimiter } from "./limiter.js";
-import { noticeFor, Notifier, type MessageApi, type NoticeKind } from "./notify.js";
+import { Notifier, type MessageApi, type NoticeKind } from "./notify.js";
 import type { Pacer } from "../telegram/pacer.js";
-import { lookupPatch, lookupTx, type Lookup, type StatusApi } from "../domain/refresh.js";
+import { lookupTx, type Lookup, type StatusApi } from "../domain/refresh.js";
 import { DueTimes } from "./dueTimes.js";
 import { NoticeProtocol, watchOf, type AnnounceMode } from "./announce.js";
 import { sendOwed } from "./owed.js";
@@ -128,7 +110,7 @@ export class StatusWatcher {
     this.limiter = new KeyedLimiter(Math.max(1, this.options.perKeyPerSecond), 1000);
     this.notifier = new Notifier(deps.api, deps.translate, {
       sandbox: this.options.sandbox,
-      maxAgeHours: (tx) => Math.round((this.deadline(tx) - tx.createdAt) / HOUR),
+      maxAgeHours: (tx) => Math.round((deadline(tx, this.options) - tx.createdAt) / HOUR),
       ...(deps.processingMarkup ? { processingMarkup: deps.processingMarkup } : {}),
       ...(deps.pacer ? { pacer: deps.pacer } : {}),
     });
@@ -212,10 +194,8 @@ export class StatusWatcher {
    * saved the first due time, may bring it forward (the rescan may have seen it still "sending").
    */
   private adoptTx(tx: TxRecord, sooner = false): void {
-    const w = watchOf(tx);
-    if ((w.gaveUp && !w.announcing) || this.queued.has(tx.refId) || this.placing.has(tx.refId) || this.dropped.has(tx.refId)) return;
-    let at = w.announcing ? this.deps.clock.now() : tx.watch ? w.nextCheckAt : this.initialDue(tx);
-    if (tx.status === "sending" && this.options.sendingLostAtStart && tx.updatedAt < this.madeAt) at = Math.min(at, this.deps.clock.now());
+    const at = adoptDue(tx, this.deps.clock.now(), this.options, this.madeAt);
+    if (at === undefined || this.queued.has(tx.refId) || this.placing.has(tx.refId) || this.dropped.has(tx.refId)) return;
     const due = this.due.at(tx.refId);
     if (due !== undefined && (!sooner || due <= at)) return;
     this.schedule(tx.refId, at);
@@ -248,7 +228,7 @@ export class StatusWatcher {
       const current = await this.deps.store.getTx(tx.refId);
       if (!current || !OPEN_STATUSES.has(current.status)) return;
       const now = this.deps.clock.now();
-      const at = await this.callbackDue(current, now) ?? now + this.options.firstCheckMs;
+      const at = trackedDue(current, now, this.options, await this.callbacksLastAt(current));
       // The engine has just shown this status (receipt or "outcome unknown"): it counts as told.
       // Written only if the watch state is still as read: a watcher elsewhere (the leader) may be
       // sending a notice right now, and its "announcing" mark must survive (announce.ts).
@@ -358,12 +338,6 @@ export class StatusWatcher {
 
   // ---- scheduling ---------------------------------------------------------------------------
 
-  private initialDue(tx: TxRecord): number {
-    // A "sending" record may still be in its create call: leave it to the engine for a while.
-    if (tx.status === "sending") return tx.updatedAt + this.options.sendingGraceMs;
-    return tx.createdAt + this.options.firstCheckMs;
-  }
-
   private schedule(refId: string, at: number): void {
     if (this.stopped) return;
     this.due.set(refId, at);
@@ -443,12 +417,9 @@ export class StatusWatcher {
 
   /** No call for now; look again later in case the key comes back. Dropped past its deadline. */
   private park(tx: TxRecord): void {
-    const now = this.deps.clock.now();
-    if (now >= this.deadline(tx)) {
-      this.dropped.add(tx.refId);
-      return;
-    }
-    this.schedule(tx.refId, now + this.options.maxIntervalMs);
+    const parked = parkDecision(tx, this.deps.clock.now(), this.options);
+    if (parked.act === "drop") this.dropped.add(tx.refId);
+    else this.schedule(tx.refId, parked.at);
   }
 
   private list(lane: Lane): void {
@@ -547,8 +518,7 @@ export class StatusWatcher {
     this.forced.delete(refId);
     const tx = await this.deps.store.getTx(refId);
     if (!tx || !OPEN_STATUSES.has(tx.status)) return;
-    const w = watchOf(tx);
-    if (w.gaveUp && !w.announcing && !mode && !this.hurried.has(refId)) return;
+    if (!shouldCheck(tx, mode !== undefined || this.hurried.has(refId))) return;
     const apiKey = await this.pollableKey(tx.chatId);
     if (apiKey === undefined) {
       this.park(tx);
@@ -565,67 +535,40 @@ export class StatusWatcher {
     await this.apply(tx, lookup, mode);
   }
 
+  /** Applies what the check decided: the change first, then the next check on the record as saved. */
   private async apply(before: TxRecord, lookup: Lookup, mode?: AnnounceMode): Promise<void> {
     const store = this.deps.store;
     const refId = before.refId;
     let cur = await store.getTx(refId);
     if (!cur || !OPEN_STATUSES.has(cur.status)) return;
     const now = this.deps.clock.now();
-
-    if (cur.status === before.status) {
-      let next: TxStatus = cur.status;
-      if (lookup.kind === "found") next = lookup.status;
-      // Not found by our reference after the grace: the create call's outcome is simply unknown.
-      else if (cur.status === "sending" && lookup.kind === "not-found" && now >= cur.updatedAt + this.options.sendingGraceMs) next = "unknown";
-      const fields = lookupPatch(cur, lookup, { withStatus: false });
-      const notice = noticeFor(cur, next);
-      const blocked = await this.isInactive(cur.chatId);
-      if (notice && blocked && !mode) {
-        // The chat blocked the bot: record the change now, tell it when it comes back (chatBack).
-        await store.transitionTx(refId, [cur.status], { ...fields, status: next, watch: { ...watchOf(cur), owed: notice } });
-        await store.updateChat(cur.chatId, { owedNotices: true });
-      } else if (notice) {
-        if (!(await this.protocol.announce(cur, notice, fields, next, mode))) {
-          await this.retryLater(refId, now);
-          return;
-        }
-        // This very notice found the chat blocked (403): keep it owed.
-        if (!blocked && await this.isInactive(cur.chatId)) await this.owe(refId, notice);
-      } else if (next !== cur.status || Object.keys(fields).length > 0) {
-        await store.transitionTx(refId, [cur.status], { ...fields, ...(next !== cur.status ? { status: next } : {}) });
+    const chatInactive = await this.isInactive(cur.chatId);
+    const change = decideChange(before.status, cur, lookup, now, this.options, { chatInactive, shownByCaller: mode !== undefined });
+    if (change.act === "owe") {
+      await store.transitionTx(refId, [cur.status], change.patch);
+      await store.updateChat(cur.chatId, { owedNotices: true });
+    } else if (change.act === "announce") {
+      if (!(await this.protocol.announce(cur, change.notice, change.fields, change.next, mode))) {
+        await this.retryLater(refId, now);
+        return;
       }
+      // This very notice found the chat blocked (403): keep it owed.
+      if (!chatInactive && await this.isInactive(cur.chatId)) await this.owe(refId, change.notice);
+    } else if (change.act === "record") {
+      await store.transitionTx(refId, [cur.status], change.patch);
+    }
+    if (change.act !== "changed-meanwhile") {
       cur = await store.getTx(refId);
       if (!cur || !OPEN_STATUSES.has(cur.status)) return;
     }
-    // else: changed meanwhile (/status, a deposit button): keep watching what is open.
 
-    const w = watchOf(cur);
-    const deadline = this.deadline(cur);
-    if (w.gaveUp) return;
-    if (now >= deadline) {
+    const next = decideNext(cur, now, this.options, await this.callbacksLastAt(cur));
+    if (next.act === "give-up") {
       if (!(await this.protocol.announce(cur, "gaveup", {}, cur.status, mode))) await this.retryLater(refId, now);
-      return;
+    } else if (next.act === "schedule") {
+      if (next.save) await store.updateTx(refId, { watch: next.save });
+      this.schedule(refId, next.at);
     }
-    const viaCallbacks = await this.callbackDue(cur, now);
-    if (viaCallbacks !== undefined) {
-      const at = Math.min(viaCallbacks, deadline);
-      // Checks are a minute or more apart here: saving each due time costs little.
-      await store.updateTx(refId, { watch: { ...w, nextCheckAt: at } });
-      this.schedule(refId, at);
-      return;
-    }
-    // While young the wait stays at the first step and the backoff does not advance: `attempts`
-    // counts the checks since the young phase ended (the doubling starts from there).
-    const young = now - cur.createdAt < this.options.youngMs;
-    const attempts = young ? w.attempts : w.attempts + 1;
-    const at = Math.min(now + backoffDelay(attempts, this.backoff()), deadline);
-    // A young id's due time moves every few seconds: saving each move would rewrite its store
-    // shard per check (hundreds of writes a second with many pending). The saved due time stays
-    // at or before the real one, so after a restart it is simply checked at once.
-    // Not for a "sending" record: a write would move its updatedAt, from which its grace counts; after a
-    // restart its due time follows from that (initialDue, sendingLostAtStart) anyway.
-    if ((!young || w.nextCheckAt > at) && cur.status !== "sending") await store.updateTx(refId, { watch: { ...w, attempts, nextCheckAt: at } });
-    this.schedule(refId, at);
   }
 
   // ---- chats that blocked the bot ------------------------------------------------------------
@@ -637,7 +580,7 @@ export class StatusWatcher {
   private async owe(refId: string, notice: NoticeKind): Promise<void> {
     const tx = await this.deps.store.getTx(refId);
     if (!tx) return;
-    await this.deps.store.updateTx(refId, { watch: { ...watchOf(tx), owed: notice } });
+    await this.deps.store.updateTx(refId, { watch: owedWatch(tx, notice) });
     await this.deps.store.updateChat(tx.chatId, { owedNotices: true });
   }
 
@@ -653,42 +596,18 @@ export class StatusWatcher {
     this.inBackground(run);
   }
 
-  /**
-   * The next check of a pending/processing id whose chat's callbacks work (see
-   * DEFAULT_WATCHER_OPTIONS): when its age doubles, within the cap, and at the latest when the
-   * callbacks stop counting as working (then the normal schedule takes over). `attempts` is left
-   * alone, so the normal doubling restarts from its first step. Undefined: the normal schedule.
-   */
-  private async callbackDue(tx: TxRecord, now: number): Promise<number | undefined> {
-    if (tx.status !== "pending" && tx.status !== "processing") return undefined;
-    const o = this.options;
-    const lastAt = (await this.deps.store.getChat(tx.chatId))?.callbacksLastAt;
-    if (lastAt === undefined || now - lastAt >= o.callbacksFreshMs) return undefined;
-    const wait = Math.min(o.callbackMaxIntervalMs, Math.max(o.callbackFirstMs, now - tx.createdAt));
-    return Math.min(now + wait, lastAt + o.callbacksFreshMs);
-  }
-
-  private backoff(): BackoffOptions {
-    const o = this.options;
-    return { firstMs: o.firstCheckMs, factor: o.backoffFactor, capMs: o.maxIntervalMs };
+  /** When the chat's last provider callback came, read only when it can pace `tx`. */
+  private async callbacksLastAt(tx: TxRecord): Promise<number | undefined> {
+    if (!usesCallbacks(tx) || watchOf(tx).gaveUp) return undefined;
+    return (await this.deps.store.getChat(tx.chatId))?.callbacksLastAt;
   }
 
   private async retryLater(refId: string, now: number): Promise<void> {
     const cur = await this.deps.store.getTx(refId);
     if (!cur) return;
-    const at = now + this.options.notifyRetryMs;
-    await this.deps.store.updateTx(refId, { watch: { ...watchOf(cur), nextCheckAt: at } });
-    this.schedule(refId, at);
-  }
-
-  /** When automatic checks of `tx` end. */
-  deadline(tx: TxRecord): number {
-    const o = this.options;
-    if (tx.kind !== "deposit") return tx.createdAt + o.maxAgeMs;
-    if (tx.status === "processing") return tx.createdAt + o.depositProcessingMaxAgeMs;
-    const expiresAt = tx.detail?.expiresAt;
-    const base = typeof expiresAt === "number" && Number.isFinite(expiresAt) ? expiresAt : tx.createdAt + o.maxAgeMs;
-    return base + o.depositLateMs;
+    const retry = retryNotice(cur, now, this.options);
+    await this.deps.store.updateTx(refId, { watch: retry.save });
+    this.schedule(refId, retry.at);
   }
 }
 
