@@ -28,6 +28,7 @@ import type { Translate } from "../render/i18n.js";
 import type { Clock, TimerHandle } from "../tools/clock.js";
 import type { Logger } from "../logging/logger.js";
 import type { Store } from "../store/index.js";
+import type { LeadFence } from "../cluster/index.js";
 import { OPEN_STATUSES, type Lang, type TxRecord } from "../store/index.js";
 import { FailureBackoff } from "./backoff.js";
 import { adoptDue, deadline, decideChange, decideNext, owedWatch, parkDecision, retryNotice, shouldCheck, trackedDue, usesCallbacks } from "./decide.js";
@@ -63,6 +64,8 @@ export interface WatcherDeps {
   pacer?: Pacer;
   /** A notice went out: its kind and the seconds from the check that saw the change (metrics). */
   onNotice?: (kind: NoticeKind, seconds: number) => void;
+  /** The lead's term: background checks and owed notices write only while the term they started in is current. */
+  fence?: LeadFence;
 }
 
 export class StatusWatcher {
@@ -102,6 +105,8 @@ export class StatusWatcher {
   /** Another process leads: no background checks here (pause()). */
   private paused = false;
   private rescanTimer: TimerHandle | undefined;
+  /** The lead's term at start(): background writes are fenced with it. */
+  private term: number | undefined;
   /** Open ids parked past their deadline: not polled again (the rescan must not revive them). */
   private readonly dropped = new Set<string>();
 
@@ -128,6 +133,7 @@ export class StatusWatcher {
     if (this.started || this.stopped) return;
     this.started = true;
     this.paused = false;
+    this.term = this.deps.fence?.term();
     for (const tx of await this.deps.store.openTxs()) this.adoptTx(tx);
     this.due.start();
     this.scheduleRescan();
@@ -532,7 +538,16 @@ export class StatusWatcher {
     } else {
       lane.backoff.succeed();
     }
-    await this.apply(tx, lookup, mode);
+    // A user's own check runs on any process; the background's writes are the leader's.
+    if (mode !== undefined) await this.apply(tx, lookup, mode);
+    else await this.leaderOnly(() => this.apply(tx, lookup));
+  }
+
+  /** Runs `work` under the term this watcher started in; refused when a newer term leads (its watcher has the records). */
+  private async leaderOnly(work: () => Promise<void>): Promise<void> {
+    const { fence } = this.deps;
+    if (!fence || this.term === undefined) return work();
+    if (!(await fence.fenced(this.term, work))) this.deps.logger.warn("not leading any more: background writes are left to the new leader");
   }
 
   /** Applies what the check decided: the change first, then the next check on the record as saved. */
@@ -590,9 +605,10 @@ export class StatusWatcher {
    */
   chatBack(chatId: number): void {
     if (this.stopped || this.paused) return;
-    const run = sendOwed(this.deps.store, this.protocol, chatId, () => {
+    const send = () => sendOwed(this.deps.store, this.protocol, chatId, () => {
       this.deps.clock.setTimeout(() => this.chatBack(chatId), this.options.notifyRetryMs);
-    }).catch((err: unknown) => this.deps.logger.error({ err, chatId }, "owed notices failed"));
+    });
+    const run = this.leaderOnly(send).catch((err: unknown) => this.deps.logger.error({ err, chatId }, "owed notices failed"));
     this.inBackground(run);
   }
 
