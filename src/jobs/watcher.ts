@@ -30,16 +30,14 @@ import type { Logger } from "../logging/logger.js";
 import type { Store } from "../store/index.js";
 import type { LeadFence } from "../cluster/index.js";
 import { OPEN_STATUSES, type Lang, type TxRecord } from "../store/index.js";
-import { FailureBackoff } from "./backoff.js";
 import { adoptDue, deadline, decideChange, decideNext, owedWatch, parkDecision, retryNotice, shouldCheck, trackedDue, usesCallbacks } from "./decide.js";
-import { KeyedLimiter } from "./limiter.js";
 import { Notifier, type MessageApi, type NoticeKind } from "./notify.js";
 import type { Pacer } from "../telegram/pacer.js";
 import { lookupTx, type Lookup, type StatusApi } from "../domain/refresh.js";
 import { DueTimes } from "./dueTimes.js";
 import { NoticeProtocol, watchOf, type AnnounceMode } from "./announce.js";
 import { sendOwed } from "./owed.js";
-import { Fifo, laneId, type Lane } from "./lanes.js";
+import { Lanes, type Lane } from "./lanes.js";
 import { DEFAULT_WATCHER_OPTIONS, HOUR, MINUTE, type WatcherOptions } from "./watcherOptions.js";
 
 export { DEFAULT_WATCHER_OPTIONS, type WatcherOptions } from "./watcherOptions.js";
@@ -72,8 +70,7 @@ export class StatusWatcher {
   readonly options: WatcherOptions;
   private readonly notifier: Notifier;
   private readonly due: DueTimes;
-  private readonly lanes = new Map<string, Lane>();
-  private readonly runnable = new Fifo<Lane>();
+  private readonly lanes: Lanes;
   /** Waiting in a lane or being checked. */
   private readonly queued = new Set<string>();
   /** Being checked right now. */
@@ -91,8 +88,6 @@ export class StatusWatcher {
   private readonly running = new Set<Promise<void>>();
   /** Due ids taken from the schedule whose record is being read before they are queued (tick). */
   private readonly placing = new Set<string>();
-  private readonly limiter: KeyedLimiter;
-  private inflight = 0;
   private started = false;
   /**
    * When this watcher was made, before any update could be handled (clock time): a "sending" record older
@@ -112,7 +107,7 @@ export class StatusWatcher {
 
   constructor(private readonly deps: WatcherDeps) {
     this.options = { ...DEFAULT_WATCHER_OPTIONS, ...deps.options };
-    this.limiter = new KeyedLimiter(Math.max(1, this.options.perKeyPerSecond), 1000);
+    this.lanes = new Lanes(deps.clock, this.options, (lane, refId) => this.launch(lane, refId), () => this.stopped);
     this.notifier = new Notifier(deps.api, deps.translate, {
       sandbox: this.options.sandbox,
       maxAgeHours: (tx) => Math.round((deadline(tx, this.options) - tx.createdAt) / HOUR),
@@ -152,20 +147,11 @@ export class StatusWatcher {
     this.due.clear();
     this.rescanTimer?.cancel();
     const dropped: Promise<void>[] = [];
-    for (const lane of this.lanes.values()) {
-      lane.wake?.cancel();
-      lane.wake = undefined;
-      lane.wakeAt = undefined;
-      for (let id = lane.queue.shift() ?? lane.urgent.shift(); id !== undefined; id = lane.queue.shift() ?? lane.urgent.shift()) {
-        this.queued.delete(id);
-        this.hurried.delete(id);
-        dropped.push(this.settleWaiters(id));
-      }
-      lane.listed = false;
-    }
-    while (this.runnable.shift()) {
-      // emptied: lanes are listed again as work comes
-    }
+    this.lanes.clear((id) => {
+      this.queued.delete(id);
+      this.hurried.delete(id);
+      dropped.push(this.settleWaiters(id));
+    });
     await Promise.all(dropped);
     await this.whenIdle();
   }
@@ -175,7 +161,7 @@ export class StatusWatcher {
     this.stopped = true;
     this.due.stop();
     this.rescanTimer?.cancel();
-    for (const lane of this.lanes.values()) lane.wake?.cancel();
+    this.lanes.cancelWakes();
     await this.whenIdle();
     await Promise.all([...this.waiters.keys()].map((ref) => this.settleWaiters(ref)));
   }
@@ -271,7 +257,7 @@ export class StatusWatcher {
       if (this.checking.has(refId)) return; // the check in flight answers
       this.forced.set(refId, mode);
       if (this.queued.has(refId)) {
-        for (const lane of this.lanes.values()) if (lane.queue.remove(refId) || lane.urgent.remove(refId)) break;
+        this.lanes.remove(refId);
         this.queued.delete(refId);
       }
       this.due.delete(refId); // its heap entry goes stale; the check reschedules it
@@ -280,8 +266,8 @@ export class StatusWatcher {
         if (OPEN_STATUSES.has(tx.status)) this.park(tx);
         return void this.settleWaiters(refId);
       }
-      const lane = this.laneOf(apiKey);
-      this.limiter.take(lane.id, this.deps.clock.now());
+      const lane = this.lanes.laneOf(apiKey);
+      this.lanes.takeRate(lane, this.deps.clock.now());
       this.queued.add(refId);
       this.launch(lane, refId);
     });
@@ -311,7 +297,7 @@ export class StatusWatcher {
       return true;
     }
     if (this.queued.has(refId)) {
-      const lane = apiKey === undefined ? undefined : this.lanes.get(laneId(apiKey));
+      const lane = apiKey === undefined ? undefined : this.lanes.find(apiKey);
       if (lane?.queue.remove(refId)) lane.urgent.push(refId);
     } else {
       this.due.delete(refId); // its heap entry goes stale; the check reschedules it
@@ -333,13 +319,13 @@ export class StatusWatcher {
     if (this.paused) return undefined; // due times collect, but nothing runs them
     const first = this.due.nextAt();
     const times = first === undefined ? [] : [first];
-    for (const lane of this.lanes.values()) if (lane.wakeAt !== undefined) times.push(lane.wakeAt);
+    times.push(...this.lanes.wakeTimes());
     return times.length > 0 ? Math.min(...times) : undefined;
   }
 
   /** Numbers for logs and tests. */
   stats(): { scheduled: number; queued: number; inflight: number; lanes: number } {
-    return { scheduled: this.due.size, queued: this.queued.size, inflight: this.inflight, lanes: this.lanes.size };
+    return { scheduled: this.due.size, queued: this.queued.size, inflight: this.lanes.inflight, lanes: this.lanes.size };
   }
 
   // ---- scheduling ---------------------------------------------------------------------------
@@ -368,7 +354,7 @@ export class StatusWatcher {
     if (this.stopped) return;
     if (now - this.lastPrune >= MINUTE) {
       this.lastPrune = now;
-      this.limiter.prune(now);
+      this.lanes.prune(now);
     }
     this.pump();
     this.due.armNext();
@@ -394,20 +380,8 @@ export class StatusWatcher {
       void this.settleWaiters(refId);
       return;
     }
-    const lane = this.laneOf(apiKey);
     this.queued.add(refId);
-    (urgent ? lane.urgent : lane.queue).push(refId);
-    this.list(lane);
-  }
-
-  private laneOf(apiKey: string): Lane {
-    const id = laneId(apiKey);
-    let lane = this.lanes.get(id);
-    if (!lane) {
-      lane = { id, queue: new Fifo<string>(), urgent: new Fifo<string>(), inflight: 0, backoff: new FailureBackoff(this.options.keyBackoff), listed: false };
-      this.lanes.set(id, lane);
-    }
-    return lane;
+    this.lanes.push(this.lanes.laneOf(apiKey), refId, urgent);
   }
 
   /** The chat's api key if it may be polled: linked, key readable (a blocked chat is polled too). */
@@ -428,47 +402,12 @@ export class StatusWatcher {
     else this.schedule(tx.refId, parked.at);
   }
 
-  private list(lane: Lane): void {
-    if (lane.listed || lane.wake) return;
-    lane.listed = true;
-    this.runnable.push(lane);
-  }
-
-  private wakeLane(lane: Lane, at: number): void {
-    if (lane.wake) return;
-    lane.wakeAt = at;
-    lane.wake = this.deps.clock.setTimeout(() => {
-      lane.wake = undefined;
-      lane.wakeAt = undefined;
-      this.list(lane);
-      this.pump();
-    }, Math.max(0, at - this.deps.clock.now()));
-  }
-
-  /** Starts as many checks as the limits allow, lanes taking turns. */
   private pump(): void {
-    if (this.stopped) return;
-    const o = this.options;
-    while (this.inflight < o.concurrency) {
-      const lane = this.runnable.shift();
-      if (!lane) break;
-      lane.listed = false;
-      if (waiting(lane) === 0 || lane.inflight >= o.perKeyConcurrency) continue; // re-listed when a call ends
-      const now = this.deps.clock.now();
-      const wait = Math.max(lane.backoff.pausedUntil() - now, this.limiter.waitMs(lane.id, now));
-      if (wait > 0) {
-        this.wakeLane(lane, now + wait);
-        continue;
-      }
-      this.limiter.take(lane.id, now);
-      this.launch(lane, (lane.urgent.shift() ?? lane.queue.shift())!);
-      if (waiting(lane) > 0) this.list(lane);
-    }
+    this.lanes.pump();
   }
 
   private launch(lane: Lane, refId: string): void {
-    lane.inflight++;
-    this.inflight++;
+    this.lanes.started(lane);
     this.checking.add(refId);
     const run = (async () => {
       try {
@@ -478,16 +417,13 @@ export class StatusWatcher {
         this.deps.logger.error({ err, refId }, "status check failed");
         if (!this.stopped && !this.due.has(refId)) this.schedule(refId, this.deps.clock.now() + this.options.maxIntervalMs);
       } finally {
-        lane.inflight--;
-        this.inflight--;
         this.queued.delete(refId);
         this.checking.delete(refId);
         this.forced.delete(refId);
         this.hurried.delete(refId);
         void this.settleWaiters(refId);
         if (this.again.delete(refId)) void this.hurry(refId).catch(() => undefined); // logged by inBackground
-        if (waiting(lane) > 0) this.list(lane);
-        else if (lane.inflight === 0 && !lane.wake && lane.backoff.consecutiveFailures === 0) this.lanes.delete(lane.id);
+        this.lanes.ended(lane);
         this.pump();
         this.due.armNext();
       }
@@ -625,9 +561,4 @@ export class StatusWatcher {
     await this.deps.store.updateTx(refId, { watch: retry.save });
     this.schedule(refId, retry.at);
   }
-}
-
-/** Ids waiting in a lane (urgent and ordinary). */
-function waiting(lane: Lane): number {
-  return lane.urgent.size + lane.queue.size;
 }
