@@ -216,8 +216,8 @@ class PgLeadership implements Leadership, LeadFence {
 
   async fenced(term: number, write: () => Promise<void>): Promise<boolean> {
     return this.fences.begin(async (tx) => {
-      await tx`SELECT set_config('idle_in_transaction_session_timeout', ${String(FENCE_HOLD_MS)}, true)`;
-      const [row] = await tx<{ term: string }[]>`SELECT term FROM lead_term WHERE id = 1 FOR SHARE`;
+      const [row] = await tx<{ term: string }[]>`
+        SELECT term, set_config('idle_in_transaction_session_timeout', ${String(FENCE_HOLD_MS)}, true) FROM lead_term WHERE id = 1 FOR SHARE`;
       if (row === undefined || Number(row.term) !== term) return false;
       await write();
       return true;
