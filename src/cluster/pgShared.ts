@@ -1,5 +1,5 @@
 /**
- * Shared over PostgreSQL, for two (or more) bot processes on one database (issue 16).
+ * Shared over PostgreSQL, for two (or more) bot processes on one database.
  *
  * Leadership: a session-level advisory lock held on a connection of its own. A process tries it
  * every `leaseRetryMs`; the holder checks every `checkMs` that its session still holds it. A failed
@@ -16,8 +16,8 @@
  * it had in flight goes on meanwhile: the fence, not that moment, keeps the two leads apart.
  *
  * Hints: LISTEN/NOTIFY. Updates once: a row per update_id. Rate limit: one counter row per key.
- * Own `postgres` pool, independent of the store; its tables are the store's migration 2 (migrations.ts),
- * applied by whichever opens first.
+ * Own `postgres` pools, independent of the store; its tables are the store's migration 2 (migrations.ts),
+ * applied by whichever opens first, and `lead_term`, made here.
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import postgres, { type Sql } from "postgres";

@@ -1,5 +1,5 @@
 /**
- * What bot processes share besides the records (issue 16): who runs the background work, hints to
+ * What bot processes share besides the records: who runs the background work, hints to
  * that process, each Telegram update handled once, the per-chat rate limit, the webhook secret.
  * LocalShared (localShared.ts) is one process over DATA_DIR; PgShared (pgShared.ts)
  * lets two processes on one PostgreSQL database split the work.

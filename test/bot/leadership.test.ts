@@ -1,5 +1,5 @@
 /**
- * Two bot processes (issue 16), seen from one: a standby takes no updates by long polling and runs
+ * Two bot processes, seen from one: a standby takes no updates by long polling and runs
  * no watcher until the lead comes (a fake Leadership hands it out); it tells the leader what it
  * hears instead. Two apps on one Shared answer an update once and share the rate limit.
  */

@@ -1,5 +1,5 @@
 /**
- * The watcher when two processes share a store (issue 16): only the leader polls. A standby's
+ * The watcher when two processes share a store: only the leader polls. A standby's
  * watcher is paused (users' own checks still run); a purchase made on the other process reaches
  * the leader by a hint (adopt) or, if the hint was lost, by the periodic rescan.
  */
