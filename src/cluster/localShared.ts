@@ -4,7 +4,7 @@
  */
 import type { Clock } from "../tools/clock.js";
 import { resolveWebhookSecret } from "./webhookSecret.js";
-import type { HintKind, Leadership, Shared } from "./shared.js";
+import type { HintKind, LeadFence, Leadership, Shared } from "./shared.js";
 
 /** Telegram resends an update for at most a day; a few thousand ids cover any resend in practice. */
 const RECENT_UPDATES = 10_000;
@@ -18,6 +18,14 @@ export class LocalShared implements Shared {
     isLeader: () => true,
     stop: async () => {},
   };
+  /** One process: its one term is always the current one. */
+  private readonly onlyTerm: LeadFence = {
+    term: () => 1,
+    fenced: async (_term, write) => {
+      await write();
+      return true;
+    },
+  };
 
   constructor(
     private readonly clock: Clock,
@@ -26,6 +34,10 @@ export class LocalShared implements Shared {
 
   leadership(): Leadership {
     return this.lead;
+  }
+
+  fence(): LeadFence {
+    return this.onlyTerm;
   }
 
   notify(kind: HintKind, id: string): void {

@@ -1,5 +1,5 @@
 /**
- * Shared over PostgreSQL, for two (or more) bot processes on one database (issue 16).
+ * Shared over PostgreSQL, for two (or more) bot processes on one database.
  *
  * Leadership: a session-level advisory lock held on a connection of its own. A process tries it
  * every `leaseRetryMs`; the holder checks every `checkMs` that its session still holds it. A failed
@@ -8,15 +8,22 @@
  * whose machine vanished without a FIN within ~20 s, freeing the lock: the other process takes over
  * within ~30 s at worst (+ its retry). A killed process (kill -9) closes its socket: freed at once.
  *
+ * Term: `lead_term` holds a number that each new leader raises right after it got the lock. A
+ * leader-only write runs in `fenced`: a transaction that reads the term FOR SHARE, runs the write and
+ * commits, so the raise (which needs the row) waits for the writes fenced under the old term, and every
+ * write fenced after it sees the new term and is refused. The old leader learns that its lock is gone
+ * only when its client sees the connection close (milliseconds, longer on a busy event loop), and work
+ * it had in flight goes on meanwhile: the fence, not that moment, keeps the two leads apart.
+ *
  * Hints: LISTEN/NOTIFY. Updates once: a row per update_id. Rate limit: one counter row per key.
- * Own `postgres` pool, independent of the store; its tables are the store's migration 2 (migrations.ts),
- * applied by whichever opens first.
+ * Own `postgres` pools, independent of the store; its tables are the store's migration 2 (migrations.ts),
+ * applied by whichever opens first, and `lead_term`, made here.
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import postgres, { type Sql } from "postgres";
 import type { Clock, TimerHandle } from "../tools/clock.js";
 import type { Logger } from "../logging/logger.js";
-import type { HintKind, Leadership, Shared } from "./shared.js";
+import type { HintKind, LeadFence, Leadership, Shared } from "./shared.js";
 import { migrate } from "../store/pg/migrations.js";
 
 
@@ -24,6 +31,11 @@ import { migrate } from "../store/pg/migrations.js";
 export const LEADER_LOCK_KEY = 0x7070_6f62; // "ppob"
 const CHANNEL = "ppob_hints";
 const DAY = 24 * 60 * 60_000;
+/**
+ * A fenced write's transaction ends when it stays idle this long (the write elsewhere hangs, the
+ * process froze): the next leader waits at most this for the old term's writes.
+ */
+const FENCE_HOLD_MS = 30_000;
 const HINT_KINDS: ReadonlySet<string> = new Set<HintKind>(["track", "hurry", "chatBack", "broadcast"]);
 
 export interface PgSharedOptions {
@@ -49,12 +61,21 @@ export class PgShared implements Shared {
     this.lead = new PgLeadership(url, opts, () => this.prune());
   }
 
+  /** The term's row, made once by whichever process opens first (beside the store's own tables). */
+  private static async ensureTermTable(sql: Sql): Promise<void> {
+    await sql.begin(async (tx) => {
+      await tx`SELECT pg_advisory_xact_lock(${LEADER_LOCK_KEY + 1})`;
+      await tx`CREATE TABLE IF NOT EXISTS lead_term (id integer PRIMARY KEY, term bigint NOT NULL)`;
+    });
+  }
+
   static async open(url: string, opts: PgSharedOptions): Promise<PgShared> {
     // connect_timeout: with the database gone each update is answered ("storage has a problem") in
     // seconds rather than after the client's 30 s default.
     const sql = postgres(url, { max: 4, connect_timeout: 5, onnotice: () => undefined });
     try {
       await migrate(sql);
+      await PgShared.ensureTermTable(sql);
       const shared = new PgShared(url, sql, opts);
       await sql.listen(CHANNEL, (payload) => shared.received(payload));
       return shared;
@@ -65,6 +86,10 @@ export class PgShared implements Shared {
   }
 
   leadership(): Leadership {
+    return this.lead;
+  }
+
+  fence(): LeadFence {
     return this.lead;
   }
 
@@ -135,8 +160,10 @@ export class PgShared implements Shared {
   }
 }
 
-class PgLeadership implements Leadership {
+class PgLeadership implements Leadership, LeadFence {
   private leader = false;
+  /** The term this process raised when it last took the lead. */
+  private heldTerm: number | undefined;
   private stopped = false;
   private timer: TimerHandle | undefined;
   private onLead: () => Promise<void> = async () => {};
@@ -153,6 +180,8 @@ class PgLeadership implements Leadership {
    * closes, the lock is gone with it: the lead is lost at once.
    */
   private readonly sql: Sql;
+  /** Fenced writes hold a connection each while they run: a pool of their own, not the lock's one. */
+  private readonly fences: Sql;
 
   constructor(
     url: string,
@@ -168,6 +197,7 @@ class PgLeadership implements Leadership {
       onnotice: () => undefined,
       onclose: () => void this.lost("the connection that holds the lead closed"),
     });
+    this.fences = postgres(url, { max: 16, idle_timeout: 60, connect_timeout: 5, onnotice: () => undefined });
   }
 
   run(onLead: () => Promise<void>, onLose: () => Promise<void>): void {
@@ -180,6 +210,27 @@ class PgLeadership implements Leadership {
     return this.leader;
   }
 
+  term(): number | undefined {
+    return this.leader ? this.heldTerm : undefined;
+  }
+
+  async fenced(term: number, write: () => Promise<void>): Promise<boolean> {
+    return this.fences.begin(async (tx) => {
+      const [row] = await tx<{ term: string }[]>`
+        SELECT term, set_config('idle_in_transaction_session_timeout', ${String(FENCE_HOLD_MS)}, true) FROM lead_term WHERE id = 1 FOR SHARE`;
+      if (row === undefined || Number(row.term) !== term) return false;
+      await write();
+      return true;
+    });
+  }
+
+  /** Begins a new term (waits for the writes fenced under the old one). */
+  private async raiseTerm(): Promise<number> {
+    const [row] = await this.sql<{ term: string }[]>`
+      INSERT INTO lead_term (id, term) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET term = lead_term.term + 1 RETURNING term`;
+    return Number(row!.term);
+  }
+
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
@@ -187,7 +238,7 @@ class PgLeadership implements Leadership {
     // Unlocked at once rather than when the connection ends: the other process need not wait more.
     if (this.leader) await this.sql`SELECT pg_advisory_unlock(${LEADER_LOCK_KEY})`.catch(() => undefined);
     this.leader = false;
-    await this.sql.end({ timeout: 2 });
+    await Promise.all([this.sql.end({ timeout: 2 }), this.fences.end({ timeout: 2 })]);
   }
 
   private later(ms: number, fn: () => Promise<void>): void {
@@ -202,8 +253,16 @@ class PgLeadership implements Leadership {
       await this.sql`SELECT set_config('tcp_keepalives_idle', '5', false), set_config('tcp_keepalives_interval', '5', false),
                             set_config('tcp_keepalives_count', '3', false)`;
       const [row] = await this.sql<{ got: boolean }[]>`SELECT pg_try_advisory_lock(${LEADER_LOCK_KEY}) AS got`;
+      // The lead counts from its new term on, not from the lock (the old term's fenced writes end first).
+      const raised = row?.got && !this.stopped
+        ? await this.raiseTerm().catch(async (err: unknown) => {
+          await this.sql`SELECT pg_advisory_unlock(${LEADER_LOCK_KEY})`.catch(() => undefined);
+          throw err;
+        })
+        : undefined;
       if (row?.got && this.stopped) await this.sql`SELECT pg_advisory_unlock(${LEADER_LOCK_KEY})`;
       else if (row?.got) {
+        this.heldTerm = raised;
         this.leader = true;
         this.standingBy = false;
         const term = ++this.terms;

@@ -1,5 +1,5 @@
 /**
- * What bot processes share besides the records (issue 16): who runs the background work, hints to
+ * What bot processes share besides the records: who runs the background work, hints to
  * that process, each Telegram update handled once, the per-chat rate limit, the webhook secret.
  * LocalShared (localShared.ts) is one process over DATA_DIR; PgShared (pgShared.ts)
  * lets two processes on one PostgreSQL database split the work.
@@ -18,6 +18,19 @@ export interface Leadership {
 }
 
 /**
+ * The term of a lead: a number that grows each time any process takes the lead, kept where every
+ * process sees it. The old leader can still believe it leads for a moment after its lock is gone and
+ * the other process took over; a leader-only write made through `fenced` under its term is refused
+ * then, and a new term begins only after the writes fenced under the old one ended.
+ */
+export interface LeadFence {
+  /** The term this process leads in; undefined when it does not lead. */
+  term(): number | undefined;
+  /** Runs `write` if `term` is still the current term and holds the term until it ends; false: refused. */
+  fenced(term: number, write: () => Promise<void>): Promise<boolean>;
+}
+
+/**
  * Hints to the leader: a purchase made on another process (`track`, refId), a provider callback
  * that reached another process (`hurry`, refId), a chat that came back (`chatBack`, chatId), a
  * broadcast an admin started on another process (`broadcast`, its id). Only hints: the leader also
@@ -27,6 +40,8 @@ export type HintKind = "track" | "hurry" | "chatBack" | "broadcast";
 
 export interface Shared {
   leadership(): Leadership;
+  /** Leader-only writes check their term here. */
+  fence(): LeadFence;
   /** Sends a hint to the other processes (not to this one). */
   notify(kind: HintKind, id: string): void;
   /** Hints from the other processes. */

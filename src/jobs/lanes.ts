@@ -3,8 +3,9 @@
  * a wake-up timer (plus a FIFO of urgent ids, served first); runnable lanes take turns through a second FIFO (round robin).
  */
 import { createHash } from "node:crypto";
-import type { TimerHandle } from "../tools/clock.js";
-import type { FailureBackoff } from "./backoff.js";
+import type { Clock, TimerHandle } from "../tools/clock.js";
+import { FailureBackoff, type BackoffOptions } from "./backoff.js";
+import { KeyedLimiter } from "./limiter.js";
 
 /** Lane id of an api key: a hash, so no raw key sits in long-lived maps. */
 export function laneId(apiKey: string): string {
@@ -55,4 +56,159 @@ export class Fifo<T> {
     this.items.splice(i, 1);
     return true;
   }
+}
+
+export interface LaneLimits {
+  /** Calls in flight, all lanes together. */
+  concurrency: number;
+  /** Calls in flight in one lane. */
+  perKeyConcurrency: number;
+  /** Calls started in one lane in any one second. */
+  perKeyPerSecond: number;
+  /** Pause of a lane whose calls fail. */
+  keyBackoff: BackoffOptions;
+}
+
+/**
+ * The lanes of the watcher and their turns: which waiting id starts next under the limits, and when
+ * a paused lane wakes. What a call does is the caller's (`launch`); it reports its end (`ended`).
+ */
+export class Lanes {
+  private readonly lanes = new Map<string, Lane>();
+  private readonly runnable = new Fifo<Lane>();
+  private readonly limiter: KeyedLimiter;
+  /** Calls in flight, all lanes. */
+  inflight = 0;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly limits: LaneLimits,
+    /** Starts the call of `refId` (its slot is taken); runs inside pump(). */
+    private readonly launch: (lane: Lane, refId: string) => void,
+    /** The watcher stopped: nothing starts any more. */
+    private readonly stopped: () => boolean,
+  ) {
+    this.limiter = new KeyedLimiter(Math.max(1, limits.perKeyPerSecond), 1000);
+  }
+
+  get size(): number {
+    return this.lanes.size;
+  }
+
+  laneOf(apiKey: string): Lane {
+    const id = laneId(apiKey);
+    let lane = this.lanes.get(id);
+    if (!lane) {
+      lane = { id, queue: new Fifo<string>(), urgent: new Fifo<string>(), inflight: 0, backoff: new FailureBackoff(this.limits.keyBackoff), listed: false };
+      this.lanes.set(id, lane);
+    }
+    return lane;
+  }
+
+  /** The key's lane if it has one. */
+  find(apiKey: string): Lane | undefined {
+    return this.lanes.get(laneId(apiKey));
+  }
+
+  /** Puts `refId` at the end of its lane's queue (urgent: of the urgent queue). */
+  push(lane: Lane, refId: string, urgent: boolean): void {
+    (urgent ? lane.urgent : lane.queue).push(refId);
+    this.list(lane);
+  }
+
+  /** Takes `refId` out of whichever lane it waits in. */
+  remove(refId: string): void {
+    for (const lane of this.lanes.values()) if (lane.queue.remove(refId) || lane.urgent.remove(refId)) break;
+  }
+
+  /** Empties every lane (the ids are handed to `dropped`) and cancels their wake-ups. */
+  clear(dropped: (refId: string) => void): void {
+    for (const lane of this.lanes.values()) {
+      lane.wake?.cancel();
+      lane.wake = undefined;
+      lane.wakeAt = undefined;
+      for (let id = lane.queue.shift() ?? lane.urgent.shift(); id !== undefined; id = lane.queue.shift() ?? lane.urgent.shift()) dropped(id);
+      lane.listed = false;
+    }
+    while (this.runnable.shift()) {
+      // emptied: lanes are listed again as work comes
+    }
+  }
+
+  cancelWakes(): void {
+    for (const lane of this.lanes.values()) lane.wake?.cancel();
+  }
+
+  /** When paused lanes wake. */
+  wakeTimes(): number[] {
+    const times: number[] = [];
+    for (const lane of this.lanes.values()) if (lane.wakeAt !== undefined) times.push(lane.wakeAt);
+    return times;
+  }
+
+  /** A call on demand: counts toward the lane's rate, ahead of its turn and pause. */
+  takeRate(lane: Lane, now: number): void {
+    this.limiter.take(lane.id, now);
+  }
+
+  prune(now: number): void {
+    this.limiter.prune(now);
+  }
+
+  /** A call of the lane starts (pump's, or one on demand). */
+  started(lane: Lane): void {
+    lane.inflight++;
+    this.inflight++;
+  }
+
+  /** A call of the lane ended: the lane takes its turn again, or goes when it has nothing left. */
+  ended(lane: Lane): void {
+    lane.inflight--;
+    this.inflight--;
+    if (waiting(lane) > 0) this.list(lane);
+    else if (lane.inflight === 0 && !lane.wake && lane.backoff.consecutiveFailures === 0) this.lanes.delete(lane.id);
+  }
+
+  /** Starts as many calls as the limits allow, lanes taking turns. */
+  pump(): void {
+    if (this.stopped()) return;
+    const o = this.limits;
+    while (this.inflight < o.concurrency) {
+      const lane = this.runnable.shift();
+      if (!lane) break;
+      lane.listed = false;
+      if (waiting(lane) === 0 || lane.inflight >= o.perKeyConcurrency) continue; // re-listed when a call ends
+      const now = this.clock.now();
+      const wait = Math.max(lane.backoff.pausedUntil() - now, this.limiter.waitMs(lane.id, now));
+      if (wait > 0) {
+        this.wake(lane, now + wait);
+        continue;
+      }
+      this.limiter.take(lane.id, now);
+      this.launch(lane, (lane.urgent.shift() ?? lane.queue.shift())!);
+      if (waiting(lane) > 0) this.list(lane);
+    }
+  }
+
+  private list(lane: Lane): void {
+    if (lane.listed || lane.wake) return;
+    lane.listed = true;
+    this.runnable.push(lane);
+  }
+
+  private wake(lane: Lane, at: number): void {
+    if (lane.wake) return;
+    lane.wakeAt = at;
+    lane.wake = this.clock.setTimeout(() => {
+      lane.wake = undefined;
+      lane.wakeAt = undefined;
+      this.list(lane);
+      this.pump();
+    }, Math.max(0, at - this.clock.now()));
+  }
+}
+
+/** Ids waiting in a lane (urgent and ordinary). */
+function waiting(lane: Lane): number {
+  return lane.urgent.size + lane.queue.size;
 }

@@ -11,7 +11,7 @@ import type { StatusChecker } from "../bot/context.js";
 import type { TxEvents } from "../domain/events.js";
 import type { Clock, TimerHandle } from "../tools/clock.js";
 import type { Logger } from "../logging/logger.js";
-import type { Shared } from "../cluster/shared.js";
+import type { LeadFence, Shared } from "../cluster/shared.js";
 import type { Store } from "../store/index.js";
 import { startPolling, type PollingOptions } from "../telegram/polling.js";
 import type { BalanceAlerts } from "./alerts.js";
@@ -39,6 +39,8 @@ export interface LeaderParts<C extends Context> {
   stopping: () => boolean;
   /** Polling ended on its own for good (401). */
   pollingFailed: (err: Error) => void;
+  /** The lead's term: each part starts only while the term this lead began in is current. */
+  fence?: LeadFence;
 }
 
 export class LeaderWork<C extends Context> {
@@ -69,13 +71,16 @@ export class LeaderWork<C extends Context> {
 
   private async start(gen: number): Promise<void> {
     const p = this.p;
+    const term = p.fence?.term();
     const current = () => gen === this.generation && !p.stopping();
-    if (!current()) return;
+    // The lock may be gone before this process hears of it: the term in the shared database says.
+    const termCurrent = async () => current() && (term === undefined || !p.fence || await p.fence.fenced(term, async () => {}));
+    if (!(await termCurrent())) return;
     await p.recover();
-    if (!current()) return;
+    if (!(await termCurrent())) return;
     p.alerts.start();
     if (await p.broadcaster.resume()) p.logger.info("resumed an unfinished broadcast");
-    if (!current()) return;
+    if (!(await termCurrent())) return;
     if (p.polling) {
       const runner = startPolling(p.bot, p.polling);
       this.runner = runner;
@@ -84,7 +89,7 @@ export class LeaderWork<C extends Context> {
       p.logger.info({ username: p.bot.botInfo.username }, "bot is polling for updates");
     }
     await p.watcher.start();
-    if (!current()) return;
+    if (!(await termCurrent())) return;
     p.relink.start();
     p.dailySummary.start();
     this.lookForBroadcasts();

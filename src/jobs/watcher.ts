@@ -1,62 +1,43 @@
 /**
- * Over 350 lines because scheduling, lanes, checks and hand-overs share one set of queues whose
- * invariants (an id scheduled, queued or in flight, never two at once) must hold across all of them.
+ * The status watcher: polls every open transaction (pending, processing, unknown, sending) at the
+ * provider until it ends, and tells its chat once about each change that matters. What a check
+ * decides (the change, the notice, the next due time, giving up) is decide.ts; this class keeps the
+ * queues and applies the decisions.
  *
- * The status watcher: polls every open transaction (pending, processing, unknown, sending) at
- * the provider until it ends, and tells its chat once about each change that matters.
+ * Over 350 lines because scheduling (due times -> lanes -> calls) and the check that reschedules share
+ * one state (queued, in flight, forced, hurried, waiters) whose invariant (an id scheduled, queued or in
+ * flight, never two at once) must hold across all of them; split further, each half would reach into the other.
  *
- * Scheduling. Each open transaction has one due time (dueTimes.ts). Backoff: checks `firstCheckMs` apart while the transaction is
- * younger than `youngMs`, then doubling up to `maxIntervalMs` (see DEFAULT_WATCHER_OPTIONS).
- * `watch.nextCheckAt`/`attempts` are saved with the transaction, so a restart resumes where it
- * was (overdue checks run at once; a young id's due time is not saved at every check, so it is
- * checked at once after a restart).
+ * Scheduling. Each open transaction has one due time (dueTimes.ts). `watch.nextCheckAt`/`attempts`
+ * are saved with the transaction, so a restart resumes where it was (overdue checks run at once).
  *
- * Calls. Due transactions go to a queue per api key (lane). Lanes take turns (round robin),
- * with at most `concurrency` calls overall, `perKeyConcurrency` per key (a slow key holds at
- * most that many slots) and `perKeyPerSecond` started per key in any second (limiter.ts). A key
- * whose calls fail (timeouts, outages) pauses on its own with growing waits; other keys go on.
- * The provider's errors never escape a check.
+ * Calls. Due transactions go to a queue per api key (lanes.ts), taking turns, with at most
+ * `concurrency` calls overall, `perKeyConcurrency` per key and `perKeyPerSecond` started per key
+ * (limiter.ts). A key whose calls fail pauses on its own with growing waits; other keys go on. The
+ * provider's errors never escape a check. `hurry()` (a provider callback) puts an id first in its
+ * lane; `checkNow()` (/status) runs at once and its caller shows the answer. Exactly-once notices:
+ * announce.ts; notices a blocked chat missed: owed.ts (sent by `chatBack()`).
  *
- * Ends. Prepaid, postpaid and transfers are watched for `maxAgeMs`; a pending deposit until
- * `depositLateMs` after its expiry (it can be paid late; only then is `expired` final); a paid
- * deposit waiting for settlement for `depositProcessingMaxAgeMs`. After that the chat is told
- * once how to check by hand (`watch.gaveUp`); /status still works.
- *
- * Callbacks. `hurry()` (a provider callback said an id changed) puts the id first in its key's lane:
- * it jumps the queue but not the limits, and only the status answer changes anything. A chat whose
- * callbacks work has its pending ids polled far less often (`callbackDue`), never not at all.
- *
- * Exactly-once notices: announce.ts. The create call's own outcome is announced by the confirm
- * engine; `track()` records it as notified. `checkNow()` serves a user's own check (/status):
- * it runs at once, ahead of the queue, and its caller shows the answer.
- *
- * Chats without an api key (removed) are not polled: their transactions are parked and looked at
- * again (without a provider call) every `maxIntervalMs`. A chat marked inactive (it blocked the bot)
- * is still polled, so its records stay right; the notices it could not get are marked `watch.owed`
- * and sent by `chatBack()` when the chat is heard from again.
- *
- * Two processes (issue 16). Only the leading process's watcher runs; the other is paused (pause():
- * users' own checks still run there) and hints the leader (`adopt`). While running, the open
- * transactions are rescanned every `rescanMs`, so an id whose hint was lost is picked up anyway.
- *
- * Over 350 lines: scheduling (due times -> lanes -> calls) and the check that reschedules share
- * one state (queued, in flight, forced, waiters); split further, each half would reach into the other.
+ * Chats without a readable api key are not polled: their transactions are parked and looked at again
+ * every `maxIntervalMs`. Only the leading process's watcher runs; the other is paused (its users' own
+ * checks still run) and hints the leader (`adopt`); the open transactions are rescanned every
+ * `rescanMs`, so an id whose hint was lost is picked up anyway.
  */
 import type { InlineKeyboardMarkup } from "grammy/types";
 import type { Translate } from "../render/i18n.js";
 import type { Clock, TimerHandle } from "../tools/clock.js";
 import type { Logger } from "../logging/logger.js";
 import type { Store } from "../store/index.js";
-import { OPEN_STATUSES, type Lang, type TxRecord, type TxStatus } from "../store/index.js";
-import { backoffDelay, FailureBackoff, type BackoffOptions } from "./backoff.js";
-import { KeyedLimiter } from "./limiter.js";
-import { noticeFor, Notifier, type MessageApi, type NoticeKind } from "./notify.js";
+import type { LeadFence } from "../cluster/index.js";
+import { OPEN_STATUSES, type Lang, type TxRecord } from "../store/index.js";
+import { adoptDue, deadline, decideChange, decideNext, owedWatch, parkDecision, retryNotice, shouldCheck, trackedDue, usesCallbacks } from "./decide.js";
+import { Notifier, type MessageApi, type NoticeKind } from "./notify.js";
 import type { Pacer } from "../telegram/pacer.js";
-import { lookupPatch, lookupTx, type Lookup, type StatusApi } from "../domain/refresh.js";
+import { lookupTx, type Lookup, type StatusApi } from "../domain/refresh.js";
 import { DueTimes } from "./dueTimes.js";
 import { NoticeProtocol, watchOf, type AnnounceMode } from "./announce.js";
 import { sendOwed } from "./owed.js";
-import { Fifo, laneId, type Lane } from "./lanes.js";
+import { Lanes, type Lane } from "./lanes.js";
 import { DEFAULT_WATCHER_OPTIONS, HOUR, MINUTE, type WatcherOptions } from "./watcherOptions.js";
 
 export { DEFAULT_WATCHER_OPTIONS, type WatcherOptions } from "./watcherOptions.js";
@@ -81,14 +62,15 @@ export interface WatcherDeps {
   pacer?: Pacer;
   /** A notice went out: its kind and the seconds from the check that saw the change (metrics). */
   onNotice?: (kind: NoticeKind, seconds: number) => void;
+  /** The lead's term: background checks and owed notices write only while the term they started in is current. */
+  fence?: LeadFence;
 }
 
 export class StatusWatcher {
   readonly options: WatcherOptions;
   private readonly notifier: Notifier;
   private readonly due: DueTimes;
-  private readonly lanes = new Map<string, Lane>();
-  private readonly runnable = new Fifo<Lane>();
+  private readonly lanes: Lanes;
   /** Waiting in a lane or being checked. */
   private readonly queued = new Set<string>();
   /** Being checked right now. */
@@ -106,8 +88,6 @@ export class StatusWatcher {
   private readonly running = new Set<Promise<void>>();
   /** Due ids taken from the schedule whose record is being read before they are queued (tick). */
   private readonly placing = new Set<string>();
-  private readonly limiter: KeyedLimiter;
-  private inflight = 0;
   private started = false;
   /**
    * When this watcher was made, before any update could be handled (clock time): a "sending" record older
@@ -120,15 +100,17 @@ export class StatusWatcher {
   /** Another process leads: no background checks here (pause()). */
   private paused = false;
   private rescanTimer: TimerHandle | undefined;
+  /** The lead's term at start(): background writes are fenced with it. */
+  private term: number | undefined;
   /** Open ids parked past their deadline: not polled again (the rescan must not revive them). */
   private readonly dropped = new Set<string>();
 
   constructor(private readonly deps: WatcherDeps) {
     this.options = { ...DEFAULT_WATCHER_OPTIONS, ...deps.options };
-    this.limiter = new KeyedLimiter(Math.max(1, this.options.perKeyPerSecond), 1000);
+    this.lanes = new Lanes(deps.clock, this.options, (lane, refId) => this.launch(lane, refId), () => this.stopped);
     this.notifier = new Notifier(deps.api, deps.translate, {
       sandbox: this.options.sandbox,
-      maxAgeHours: (tx) => Math.round((this.deadline(tx) - tx.createdAt) / HOUR),
+      maxAgeHours: (tx) => Math.round((deadline(tx, this.options) - tx.createdAt) / HOUR),
       ...(deps.processingMarkup ? { processingMarkup: deps.processingMarkup } : {}),
       ...(deps.pacer ? { pacer: deps.pacer } : {}),
     });
@@ -146,6 +128,7 @@ export class StatusWatcher {
     if (this.started || this.stopped) return;
     this.started = true;
     this.paused = false;
+    this.term = this.deps.fence?.term();
     for (const tx of await this.deps.store.openTxs()) this.adoptTx(tx);
     this.due.start();
     this.scheduleRescan();
@@ -164,20 +147,11 @@ export class StatusWatcher {
     this.due.clear();
     this.rescanTimer?.cancel();
     const dropped: Promise<void>[] = [];
-    for (const lane of this.lanes.values()) {
-      lane.wake?.cancel();
-      lane.wake = undefined;
-      lane.wakeAt = undefined;
-      for (let id = lane.queue.shift() ?? lane.urgent.shift(); id !== undefined; id = lane.queue.shift() ?? lane.urgent.shift()) {
-        this.queued.delete(id);
-        this.hurried.delete(id);
-        dropped.push(this.settleWaiters(id));
-      }
-      lane.listed = false;
-    }
-    while (this.runnable.shift()) {
-      // emptied: lanes are listed again as work comes
-    }
+    this.lanes.clear((id) => {
+      this.queued.delete(id);
+      this.hurried.delete(id);
+      dropped.push(this.settleWaiters(id));
+    });
     await Promise.all(dropped);
     await this.whenIdle();
   }
@@ -187,7 +161,7 @@ export class StatusWatcher {
     this.stopped = true;
     this.due.stop();
     this.rescanTimer?.cancel();
-    for (const lane of this.lanes.values()) lane.wake?.cancel();
+    this.lanes.cancelWakes();
     await this.whenIdle();
     await Promise.all([...this.waiters.keys()].map((ref) => this.settleWaiters(ref)));
   }
@@ -212,10 +186,8 @@ export class StatusWatcher {
    * saved the first due time, may bring it forward (the rescan may have seen it still "sending").
    */
   private adoptTx(tx: TxRecord, sooner = false): void {
-    const w = watchOf(tx);
-    if ((w.gaveUp && !w.announcing) || this.queued.has(tx.refId) || this.placing.has(tx.refId) || this.dropped.has(tx.refId)) return;
-    let at = w.announcing ? this.deps.clock.now() : tx.watch ? w.nextCheckAt : this.initialDue(tx);
-    if (tx.status === "sending" && this.options.sendingLostAtStart && tx.updatedAt < this.madeAt) at = Math.min(at, this.deps.clock.now());
+    const at = adoptDue(tx, this.deps.clock.now(), this.options, this.madeAt);
+    if (at === undefined || this.queued.has(tx.refId) || this.placing.has(tx.refId) || this.dropped.has(tx.refId)) return;
     const due = this.due.at(tx.refId);
     if (due !== undefined && (!sooner || due <= at)) return;
     this.schedule(tx.refId, at);
@@ -248,7 +220,7 @@ export class StatusWatcher {
       const current = await this.deps.store.getTx(tx.refId);
       if (!current || !OPEN_STATUSES.has(current.status)) return;
       const now = this.deps.clock.now();
-      const at = await this.callbackDue(current, now) ?? now + this.options.firstCheckMs;
+      const at = trackedDue(current, now, this.options, await this.callbacksLastAt(current));
       // The engine has just shown this status (receipt or "outcome unknown"): it counts as told.
       // Written only if the watch state is still as read: a watcher elsewhere (the leader) may be
       // sending a notice right now, and its "announcing" mark must survive (announce.ts).
@@ -285,7 +257,7 @@ export class StatusWatcher {
       if (this.checking.has(refId)) return; // the check in flight answers
       this.forced.set(refId, mode);
       if (this.queued.has(refId)) {
-        for (const lane of this.lanes.values()) if (lane.queue.remove(refId) || lane.urgent.remove(refId)) break;
+        this.lanes.remove(refId);
         this.queued.delete(refId);
       }
       this.due.delete(refId); // its heap entry goes stale; the check reschedules it
@@ -294,8 +266,8 @@ export class StatusWatcher {
         if (OPEN_STATUSES.has(tx.status)) this.park(tx);
         return void this.settleWaiters(refId);
       }
-      const lane = this.laneOf(apiKey);
-      this.limiter.take(lane.id, this.deps.clock.now());
+      const lane = this.lanes.laneOf(apiKey);
+      this.lanes.takeRate(lane, this.deps.clock.now());
       this.queued.add(refId);
       this.launch(lane, refId);
     });
@@ -325,7 +297,7 @@ export class StatusWatcher {
       return true;
     }
     if (this.queued.has(refId)) {
-      const lane = apiKey === undefined ? undefined : this.lanes.get(laneId(apiKey));
+      const lane = apiKey === undefined ? undefined : this.lanes.find(apiKey);
       if (lane?.queue.remove(refId)) lane.urgent.push(refId);
     } else {
       this.due.delete(refId); // its heap entry goes stale; the check reschedules it
@@ -347,22 +319,16 @@ export class StatusWatcher {
     if (this.paused) return undefined; // due times collect, but nothing runs them
     const first = this.due.nextAt();
     const times = first === undefined ? [] : [first];
-    for (const lane of this.lanes.values()) if (lane.wakeAt !== undefined) times.push(lane.wakeAt);
+    times.push(...this.lanes.wakeTimes());
     return times.length > 0 ? Math.min(...times) : undefined;
   }
 
   /** Numbers for logs and tests. */
   stats(): { scheduled: number; queued: number; inflight: number; lanes: number } {
-    return { scheduled: this.due.size, queued: this.queued.size, inflight: this.inflight, lanes: this.lanes.size };
+    return { scheduled: this.due.size, queued: this.queued.size, inflight: this.lanes.inflight, lanes: this.lanes.size };
   }
 
   // ---- scheduling ---------------------------------------------------------------------------
-
-  private initialDue(tx: TxRecord): number {
-    // A "sending" record may still be in its create call: leave it to the engine for a while.
-    if (tx.status === "sending") return tx.updatedAt + this.options.sendingGraceMs;
-    return tx.createdAt + this.options.firstCheckMs;
-  }
 
   private schedule(refId: string, at: number): void {
     if (this.stopped) return;
@@ -388,7 +354,7 @@ export class StatusWatcher {
     if (this.stopped) return;
     if (now - this.lastPrune >= MINUTE) {
       this.lastPrune = now;
-      this.limiter.prune(now);
+      this.lanes.prune(now);
     }
     this.pump();
     this.due.armNext();
@@ -414,20 +380,8 @@ export class StatusWatcher {
       void this.settleWaiters(refId);
       return;
     }
-    const lane = this.laneOf(apiKey);
     this.queued.add(refId);
-    (urgent ? lane.urgent : lane.queue).push(refId);
-    this.list(lane);
-  }
-
-  private laneOf(apiKey: string): Lane {
-    const id = laneId(apiKey);
-    let lane = this.lanes.get(id);
-    if (!lane) {
-      lane = { id, queue: new Fifo<string>(), urgent: new Fifo<string>(), inflight: 0, backoff: new FailureBackoff(this.options.keyBackoff), listed: false };
-      this.lanes.set(id, lane);
-    }
-    return lane;
+    this.lanes.push(this.lanes.laneOf(apiKey), refId, urgent);
   }
 
   /** The chat's api key if it may be polled: linked, key readable (a blocked chat is polled too). */
@@ -443,55 +397,17 @@ export class StatusWatcher {
 
   /** No call for now; look again later in case the key comes back. Dropped past its deadline. */
   private park(tx: TxRecord): void {
-    const now = this.deps.clock.now();
-    if (now >= this.deadline(tx)) {
-      this.dropped.add(tx.refId);
-      return;
-    }
-    this.schedule(tx.refId, now + this.options.maxIntervalMs);
+    const parked = parkDecision(tx, this.deps.clock.now(), this.options);
+    if (parked.act === "drop") this.dropped.add(tx.refId);
+    else this.schedule(tx.refId, parked.at);
   }
 
-  private list(lane: Lane): void {
-    if (lane.listed || lane.wake) return;
-    lane.listed = true;
-    this.runnable.push(lane);
-  }
-
-  private wakeLane(lane: Lane, at: number): void {
-    if (lane.wake) return;
-    lane.wakeAt = at;
-    lane.wake = this.deps.clock.setTimeout(() => {
-      lane.wake = undefined;
-      lane.wakeAt = undefined;
-      this.list(lane);
-      this.pump();
-    }, Math.max(0, at - this.deps.clock.now()));
-  }
-
-  /** Starts as many checks as the limits allow, lanes taking turns. */
   private pump(): void {
-    if (this.stopped) return;
-    const o = this.options;
-    while (this.inflight < o.concurrency) {
-      const lane = this.runnable.shift();
-      if (!lane) break;
-      lane.listed = false;
-      if (waiting(lane) === 0 || lane.inflight >= o.perKeyConcurrency) continue; // re-listed when a call ends
-      const now = this.deps.clock.now();
-      const wait = Math.max(lane.backoff.pausedUntil() - now, this.limiter.waitMs(lane.id, now));
-      if (wait > 0) {
-        this.wakeLane(lane, now + wait);
-        continue;
-      }
-      this.limiter.take(lane.id, now);
-      this.launch(lane, (lane.urgent.shift() ?? lane.queue.shift())!);
-      if (waiting(lane) > 0) this.list(lane);
-    }
+    this.lanes.pump();
   }
 
   private launch(lane: Lane, refId: string): void {
-    lane.inflight++;
-    this.inflight++;
+    this.lanes.started(lane);
     this.checking.add(refId);
     const run = (async () => {
       try {
@@ -501,16 +417,13 @@ export class StatusWatcher {
         this.deps.logger.error({ err, refId }, "status check failed");
         if (!this.stopped && !this.due.has(refId)) this.schedule(refId, this.deps.clock.now() + this.options.maxIntervalMs);
       } finally {
-        lane.inflight--;
-        this.inflight--;
         this.queued.delete(refId);
         this.checking.delete(refId);
         this.forced.delete(refId);
         this.hurried.delete(refId);
         void this.settleWaiters(refId);
         if (this.again.delete(refId)) void this.hurry(refId).catch(() => undefined); // logged by inBackground
-        if (waiting(lane) > 0) this.list(lane);
-        else if (lane.inflight === 0 && !lane.wake && lane.backoff.consecutiveFailures === 0) this.lanes.delete(lane.id);
+        this.lanes.ended(lane);
         this.pump();
         this.due.armNext();
       }
@@ -547,8 +460,7 @@ export class StatusWatcher {
     this.forced.delete(refId);
     const tx = await this.deps.store.getTx(refId);
     if (!tx || !OPEN_STATUSES.has(tx.status)) return;
-    const w = watchOf(tx);
-    if (w.gaveUp && !w.announcing && !mode && !this.hurried.has(refId)) return;
+    if (!shouldCheck(tx, mode !== undefined || this.hurried.has(refId))) return;
     const apiKey = await this.pollableKey(tx.chatId);
     if (apiKey === undefined) {
       this.park(tx);
@@ -562,70 +474,52 @@ export class StatusWatcher {
     } else {
       lane.backoff.succeed();
     }
-    await this.apply(tx, lookup, mode);
+    // A user's own check runs on any process; the background's writes are the leader's.
+    if (mode !== undefined) await this.apply(tx, lookup, mode);
+    else await this.leaderOnly(() => this.apply(tx, lookup));
   }
 
+  /** Runs `work` under the term this watcher started in; refused when a newer term leads (its watcher has the records). */
+  private async leaderOnly(work: () => Promise<void>): Promise<void> {
+    const { fence } = this.deps;
+    if (!fence || this.term === undefined) return work();
+    if (!(await fence.fenced(this.term, work))) this.deps.logger.warn("not leading any more: background writes are left to the new leader");
+  }
+
+  /** Applies what the check decided: the change first, then the next check on the record as saved. */
   private async apply(before: TxRecord, lookup: Lookup, mode?: AnnounceMode): Promise<void> {
     const store = this.deps.store;
     const refId = before.refId;
     let cur = await store.getTx(refId);
     if (!cur || !OPEN_STATUSES.has(cur.status)) return;
     const now = this.deps.clock.now();
-
-    if (cur.status === before.status) {
-      let next: TxStatus = cur.status;
-      if (lookup.kind === "found") next = lookup.status;
-      // Not found by our reference after the grace: the create call's outcome is simply unknown.
-      else if (cur.status === "sending" && lookup.kind === "not-found" && now >= cur.updatedAt + this.options.sendingGraceMs) next = "unknown";
-      const fields = lookupPatch(cur, lookup, { withStatus: false });
-      const notice = noticeFor(cur, next);
-      const blocked = await this.isInactive(cur.chatId);
-      if (notice && blocked && !mode) {
-        // The chat blocked the bot: record the change now, tell it when it comes back (chatBack).
-        await store.transitionTx(refId, [cur.status], { ...fields, status: next, watch: { ...watchOf(cur), owed: notice } });
-        await store.updateChat(cur.chatId, { owedNotices: true });
-      } else if (notice) {
-        if (!(await this.protocol.announce(cur, notice, fields, next, mode))) {
-          await this.retryLater(refId, now);
-          return;
-        }
-        // This very notice found the chat blocked (403): keep it owed.
-        if (!blocked && await this.isInactive(cur.chatId)) await this.owe(refId, notice);
-      } else if (next !== cur.status || Object.keys(fields).length > 0) {
-        await store.transitionTx(refId, [cur.status], { ...fields, ...(next !== cur.status ? { status: next } : {}) });
+    const chatInactive = await this.isInactive(cur.chatId);
+    const change = decideChange(before.status, cur, lookup, now, this.options, { chatInactive, shownByCaller: mode !== undefined });
+    if (change.act === "owe") {
+      await store.transitionTx(refId, [cur.status], change.patch);
+      await store.updateChat(cur.chatId, { owedNotices: true });
+    } else if (change.act === "announce") {
+      if (!(await this.protocol.announce(cur, change.notice, change.fields, change.next, mode))) {
+        await this.retryLater(refId, now);
+        return;
       }
+      // This very notice found the chat blocked (403): keep it owed.
+      if (!chatInactive && await this.isInactive(cur.chatId)) await this.owe(refId, change.notice);
+    } else if (change.act === "record") {
+      await store.transitionTx(refId, [cur.status], change.patch);
+    }
+    if (change.act !== "changed-meanwhile") {
       cur = await store.getTx(refId);
       if (!cur || !OPEN_STATUSES.has(cur.status)) return;
     }
-    // else: changed meanwhile (/status, a deposit button): keep watching what is open.
 
-    const w = watchOf(cur);
-    const deadline = this.deadline(cur);
-    if (w.gaveUp) return;
-    if (now >= deadline) {
+    const next = decideNext(cur, now, this.options, await this.callbacksLastAt(cur));
+    if (next.act === "give-up") {
       if (!(await this.protocol.announce(cur, "gaveup", {}, cur.status, mode))) await this.retryLater(refId, now);
-      return;
+    } else if (next.act === "schedule") {
+      if (next.save) await store.updateTx(refId, { watch: next.save });
+      this.schedule(refId, next.at);
     }
-    const viaCallbacks = await this.callbackDue(cur, now);
-    if (viaCallbacks !== undefined) {
-      const at = Math.min(viaCallbacks, deadline);
-      // Checks are a minute or more apart here: saving each due time costs little.
-      await store.updateTx(refId, { watch: { ...w, nextCheckAt: at } });
-      this.schedule(refId, at);
-      return;
-    }
-    // While young the wait stays at the first step and the backoff does not advance: `attempts`
-    // counts the checks since the young phase ended (the doubling starts from there).
-    const young = now - cur.createdAt < this.options.youngMs;
-    const attempts = young ? w.attempts : w.attempts + 1;
-    const at = Math.min(now + backoffDelay(attempts, this.backoff()), deadline);
-    // A young id's due time moves every few seconds: saving each move would rewrite its store
-    // shard per check (hundreds of writes a second with many pending). The saved due time stays
-    // at or before the real one, so after a restart it is simply checked at once.
-    // Not for a "sending" record: a write would move its updatedAt, from which its grace counts; after a
-    // restart its due time follows from that (initialDue, sendingLostAtStart) anyway.
-    if ((!young || w.nextCheckAt > at) && cur.status !== "sending") await store.updateTx(refId, { watch: { ...w, attempts, nextCheckAt: at } });
-    this.schedule(refId, at);
   }
 
   // ---- chats that blocked the bot ------------------------------------------------------------
@@ -637,7 +531,7 @@ export class StatusWatcher {
   private async owe(refId: string, notice: NoticeKind): Promise<void> {
     const tx = await this.deps.store.getTx(refId);
     if (!tx) return;
-    await this.deps.store.updateTx(refId, { watch: { ...watchOf(tx), owed: notice } });
+    await this.deps.store.updateTx(refId, { watch: owedWatch(tx, notice) });
     await this.deps.store.updateChat(tx.chatId, { owedNotices: true });
   }
 
@@ -647,52 +541,24 @@ export class StatusWatcher {
    */
   chatBack(chatId: number): void {
     if (this.stopped || this.paused) return;
-    const run = sendOwed(this.deps.store, this.protocol, chatId, () => {
+    const send = () => sendOwed(this.deps.store, this.protocol, chatId, () => {
       this.deps.clock.setTimeout(() => this.chatBack(chatId), this.options.notifyRetryMs);
-    }).catch((err: unknown) => this.deps.logger.error({ err, chatId }, "owed notices failed"));
+    });
+    const run = this.leaderOnly(send).catch((err: unknown) => this.deps.logger.error({ err, chatId }, "owed notices failed"));
     this.inBackground(run);
   }
 
-  /**
-   * The next check of a pending/processing id whose chat's callbacks work (see
-   * DEFAULT_WATCHER_OPTIONS): when its age doubles, within the cap, and at the latest when the
-   * callbacks stop counting as working (then the normal schedule takes over). `attempts` is left
-   * alone, so the normal doubling restarts from its first step. Undefined: the normal schedule.
-   */
-  private async callbackDue(tx: TxRecord, now: number): Promise<number | undefined> {
-    if (tx.status !== "pending" && tx.status !== "processing") return undefined;
-    const o = this.options;
-    const lastAt = (await this.deps.store.getChat(tx.chatId))?.callbacksLastAt;
-    if (lastAt === undefined || now - lastAt >= o.callbacksFreshMs) return undefined;
-    const wait = Math.min(o.callbackMaxIntervalMs, Math.max(o.callbackFirstMs, now - tx.createdAt));
-    return Math.min(now + wait, lastAt + o.callbacksFreshMs);
-  }
-
-  private backoff(): BackoffOptions {
-    const o = this.options;
-    return { firstMs: o.firstCheckMs, factor: o.backoffFactor, capMs: o.maxIntervalMs };
+  /** When the chat's last provider callback came, read only when it can pace `tx`. */
+  private async callbacksLastAt(tx: TxRecord): Promise<number | undefined> {
+    if (!usesCallbacks(tx) || watchOf(tx).gaveUp) return undefined;
+    return (await this.deps.store.getChat(tx.chatId))?.callbacksLastAt;
   }
 
   private async retryLater(refId: string, now: number): Promise<void> {
     const cur = await this.deps.store.getTx(refId);
     if (!cur) return;
-    const at = now + this.options.notifyRetryMs;
-    await this.deps.store.updateTx(refId, { watch: { ...watchOf(cur), nextCheckAt: at } });
-    this.schedule(refId, at);
+    const retry = retryNotice(cur, now, this.options);
+    await this.deps.store.updateTx(refId, { watch: retry.save });
+    this.schedule(refId, retry.at);
   }
-
-  /** When automatic checks of `tx` end. */
-  deadline(tx: TxRecord): number {
-    const o = this.options;
-    if (tx.kind !== "deposit") return tx.createdAt + o.maxAgeMs;
-    if (tx.status === "processing") return tx.createdAt + o.depositProcessingMaxAgeMs;
-    const expiresAt = tx.detail?.expiresAt;
-    const base = typeof expiresAt === "number" && Number.isFinite(expiresAt) ? expiresAt : tx.createdAt + o.maxAgeMs;
-    return base + o.depositLateMs;
-  }
-}
-
-/** Ids waiting in a lane (urgent and ordinary). */
-function waiting(lane: Lane): number {
-  return lane.urgent.size + lane.queue.size;
 }

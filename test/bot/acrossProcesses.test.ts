@@ -1,5 +1,5 @@
 /**
- * Two bot processes on one PostgreSQL behind a load balancer (issue 16): a user's updates may reach
+ * Two bot processes on one PostgreSQL behind a load balancer: a user's updates may reach
  * either. A flow started on one goes on on the other (its state is in the database), a Confirm
  * pressed on both creates once, and the rate limit counts on both. Each app has its own fake Bot
  * API and sandbox (same demo account and catalog); records and what processes share are in one database.

@@ -1,5 +1,5 @@
 /**
- * Failover as an operator runs it (issue 16): two `node dist/main.js` processes on one PostgreSQL,
+ * Failover as an operator runs it: two `node dist/main.js` processes on one PostgreSQL,
  * one Telegram (a fake Bot API over HTTP) and one provider (the sandbox over HTTP, in this test
  * process, so the test decides when each sale settles). The leader is killed with SIGKILL right
  * after one notice reached Telegram and before it could record that; the standby must take over

@@ -1,5 +1,5 @@
 /**
- * Two bot processes (issue 16), seen from one: a standby takes no updates by long polling and runs
+ * Two bot processes, seen from one: a standby takes no updates by long polling and runs
  * no watcher until the lead comes (a fake Leadership hands it out); it tells the leader what it
  * hears instead. Two apps on one Shared answer an update once and share the rate limit.
  */
@@ -17,6 +17,7 @@ import { PgShared } from "../../src/cluster/pgShared.js";
 import { freshDatabase, hasPg, pgAdmin } from "../support/pg.js";
 import { silentLogger } from "../../src/logging/logger.js";
 import type { StatusWatcher } from "../../src/jobs/watcher.js";
+import type { LeadFence } from "../../src/cluster/index.js";
 
 const worlds: World[] = [];
 afterEach(async () => {
@@ -196,7 +197,7 @@ describe("the shared rate counter unreachable", () => {
 
 describe("LeaderWork: the lead changing while its work starts or stops", () => {
   /** Parts that record which of them run; `hold` keeps one call waiting until released. */
-  function parts() {
+  function parts(fence?: LeadFence) {
     const running = new Set<string>();
     const order: string[] = [];
     const holds = new Map<string, Promise<void>>();
@@ -228,6 +229,7 @@ describe("LeaderWork: the lead changing while its work starts or stops", () => {
       dailySummary: { start: sync("daily", true), stop: step("daily.stop", "daily", false) } as never,
       stopping: () => false,
       pollingFailed: () => undefined,
+      ...(fence ? { fence } : {}),
     });
     return { work, running, order, hold };
   }
@@ -252,6 +254,35 @@ describe("LeaderWork: the lead changing while its work starts or stops", () => {
     release();
     await Promise.all([losing, leading]);
     expect([...running].sort()).toEqual(ALL);
+  });
+
+  /** A term of 1 that stops being current when `moveOn()` is called (the other process took the lead). */
+  function termOne() {
+    let current = 1;
+    const fence: LeadFence = {
+      term: () => 1,
+      fenced: async (term, write) => (term === current ? (await write(), true) : false),
+    };
+    return { fence, moveOn: () => void (current = 2) };
+  }
+
+  it("a lead whose term is still current starts all its work", async () => {
+    const { work, running } = parts(termOne().fence);
+    await work.lead();
+    expect([...running].sort()).toEqual(ALL);
+  });
+
+  it("a newer term began while the start-up still ran (the lock died unheard): the rest does not start", async () => {
+    const { fence, moveOn } = termOne();
+    const { work, running, order, hold } = parts(fence);
+    const release = hold("recover");
+    const leading = work.lead();
+    await vi.waitFor(() => expect(order).toContain("recover"), { timeout: 1_000, interval: 1 });
+    moveOn();
+    release();
+    await leading;
+    expect([...running]).toEqual([]);
+    expect(order).toEqual(["recover"]);
   });
 
   it("lost: the broadcast stops without waiting for the watcher to pause", async () => {

@@ -1,5 +1,5 @@
 /**
- * The provider's callbacks (issue 13): POST /provider/<token> on the app's own HTTP server makes the
+ * The provider's callbacks: POST /provider/<token> on the app's own HTTP server makes the
  * watcher check that id at once, under the per-key cap; only the status answer changes anything.
  */
 import { readFileSync } from "node:fs";

@@ -1,11 +1,14 @@
 /**
- * The watcher when two processes share a store (issue 16): only the leader polls. A standby's
+ * The watcher when two processes share a store: only the leader polls. A standby's
  * watcher is paused (users' own checks still run); a purchase made on the other process reaches
  * the leader by a hint (adopt) or, if the hint was lost, by the periodic rescan.
  */
 import { afterEach, describe, expect, it } from "vitest";
+import { silentLogger } from "../../src/logging/logger.js";
+import { StatusWatcher } from "../../src/jobs/watcher.js";
+import type { LeadFence } from "../../src/cluster/index.js";
 import { makeWorld, type World } from "../support/world.js";
-import { noticesAbout, pendingPrepaid, run, statusCalls } from "./support.js";
+import { noticesAbout, pendingPrepaid, run, runFor, statusCalls } from "./support.js";
 
 let w: World;
 afterEach(() => w?.close());
@@ -73,5 +76,43 @@ describe("status watcher: leading and standing by", () => {
     await run(w, 10 * MIN);
     expect((await w.store.getTx(tx.refId))!.status).toBe("success");
     expect(noticesAbout(w, u.chatId, tx.refId)).toHaveLength(1);
+  });
+});
+
+describe("status watcher: fenced by the lead's term", () => {
+  it("a background check after a newer term began writes nothing and tells no one; the user's own check still does", async () => {
+    w = await makeWorld({});
+    const u = await w.linkedUser({ languageCode: "en" });
+    // The term in the shared database: 1 while this process leads, 2 once the other took over.
+    let currentTerm = 1;
+    const fence: LeadFence = {
+      term: () => 1,
+      fenced: async (term, write) => {
+        if (term !== currentTerm) return false;
+        await write();
+        return true;
+      },
+    };
+    const watcher = new StatusWatcher({ store: w.store, upstream: w.upstream, api: w.bot.api, clock: w.clock, logger: silentLogger, translate: w.app.translate, fence });
+    try {
+      const told = await pendingPrepaid(w, u.chatId, "081234567890");
+      await watcher.start();
+      await runFor(w.clock, watcher, 10 * S);
+      expect((await w.store.getTx(told.refId))!.status).toBe("success");
+      expect(noticesAbout(w, u.chatId, told.refId)).toHaveLength(1);
+
+      const late = await pendingPrepaid(w, u.chatId, "081234567890");
+      await watcher.adopt(late.refId);
+      currentTerm = 2; // this process has not heard yet that it lost the lead
+      await runFor(w.clock, watcher, 10 * S);
+      expect(statusCalls(w, late.upstreamId)).toBeGreaterThan(0);
+      expect((await w.store.getTx(late.refId))!.status).toBe("pending");
+      expect(noticesAbout(w, u.chatId, late.refId)).toHaveLength(0);
+
+      const own = await watcher.checkNow(late.refId, { shownByCaller: true });
+      expect(own?.tx.status).toBe("success");
+    } finally {
+      await watcher.stop();
+    }
   });
 });
