@@ -246,6 +246,8 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     // A paid deposit's notice offers the instant release right there.
     processingMarkup: (lang, tx) => depositProcessingMarkup(translate, lang, tx),
     onNotice: observers.onNotice,
+    // Background writes carry the lead's term: an old leader that has not noticed yet writes nothing.
+    fence: shared.fence(),
   });
   const relink = new RelinkNotices({ store, api: bulkApi, pacer, translate, logger });
   const dailySummary = new DailySummary({ store, api: bulkApi, clock, logger, translate, pacer, sandbox: inSandbox });
@@ -294,6 +296,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     // Polling's Api has no auto-retry: polling backs off itself (polling.ts).
     polling: config.webhookUrl ? undefined : { api: new Api(config.botToken, client), clock, logger, allowedUpdates: [...ALLOWED_UPDATES], onConflict: observers.health.pollingConflict, ...overrides.polling },
     recover, alerts, broadcaster, watcher, relink, dailySummary,
+    fence: shared.fence(),
     stopping: () => stopping !== undefined,
     // Say why, stop cleanly, report it.
     pollingFailed: async (error) => {

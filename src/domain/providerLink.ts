@@ -55,14 +55,11 @@ export class ProviderLink {
 
   /**
    * Keeps the username the provider now reports (a renamed account signs its callbacks with the new
-   * one); returns the linked key's mask.
+   * one); returns the chat as saved. Takes the record the update already read.
    */
-  /** Notes the provider account's current username (it signs callbacks); returns the chat as saved. */
   async noteUsername(chat: Readonly<ChatRecord>, username: string): Promise<Readonly<ChatRecord>> {
     if (username === "" || chat.providerUsername === username) return chat;
     return this.store.updateChat(chat.chatId, { providerUsername: username });
-  }
-    return chat?.keyMask;
   }
 
   /** The chat's callback token, made and saved on first use. */
@@ -75,6 +72,4 @@ export class ProviderLink {
     await this.store.updateChat(chatId, { callbackToken: token });
     await this.store.flush();
   }
-
-  /** When the last valid provider callback for the chat arrived; undefined before the first. */
 }
