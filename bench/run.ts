@@ -20,7 +20,7 @@ const RUNS: { name: string; args: string[] }[] = [
   ...(full ? [{ name: "watcher", args: ["--options", JSON.stringify({ perKeyPerSecond: 20 })] }] : []),
   // Production pacing: notices share the 29/s pacer with every other send (the figure the README gives).
   { name: "watcher", args: ["--pacer"] },
-  // The provider's callbacks (issue 13): every change announced at once; 10% lost, polling catches them.
+  // The provider's callbacks: every change announced at once; 10% lost, polling catches them.
   { name: "watcher", args: ["--callbacks"] },
   { name: "watcher", args: ["--callbacks", "--lose", "0.1"] },
   { name: "watcher", args: ["--callbacks", "--pacer"] },

@@ -13,7 +13,7 @@
  * (the "before" of the notes), `--pacer` sends notices through the production SendPacer (BULK_PACE)
  * as app.ts does.
  *
- * `--callbacks` (issue 13): the sandbox also POSTs the provider's callback for each change to the
+ * `--callbacks`: the sandbox also POSTs the provider's callback for each change to the
  * bot process's own HTTP route (POST /provider/<token>, signed), which makes the watcher check that
  * id first in its key's lane (still under the cap); `--lose 0.1` drops that share of the callbacks,
  * so polling has to catch them.

@@ -20,7 +20,7 @@ export interface HealthSources {
    * standby takes no updates until it leads, and is healthy meanwhile.
    */
   updatesLoopExpected?: () => boolean;
-  /** "leader" runs the background work; "standby" waits for the lead (two processes, issue 16). */
+  /** "leader" runs the background work; "standby" waits for the lead (two processes on one database). */
   role?: () => "leader" | "standby";
   pendingIds: () => number;
   broadcastRunning: () => Promise<boolean>;

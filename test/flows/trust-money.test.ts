@@ -1,5 +1,5 @@
 /**
- * What a reseller meets around money screens (issue "Trust in daily use", points 1–7), through the
+ * What a reseller meets around money screens: the confirm screen, notices, deposit words, through the
  * fake Bot API and the sandbox.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * /webhook (issue 13): the chat's own provider callback URL, how to paste it, a new URL on demand;
+ * /webhook: the chat's own provider callback URL, how to paste it, a new URL on demand;
  * without PUBLIC_URL it says callbacks are off and status comes by polling.
  */
 import { afterEach, describe, expect, it } from "vitest";
