@@ -5,6 +5,7 @@
  */
 import type { Update } from "grammy/types";
 import { afterEach, expect, it } from "vitest";
+import { commands } from "../../src/telegram/commands.js";
 import { createLogger } from "../../src/logging/logger.js";
 import { Rng } from "../../src/sandbox/rng.js";
 import type { FakeUser } from "../support/chat.js";
@@ -12,7 +13,8 @@ import { makeWorld, type World } from "../support/world.js";
 
 const SEED = 20261123;
 const UPDATES = 3000;
-const COMMANDS = ["beli", "tagihan", "transfer", "deposit", "alerts", "menu", "batal", "status", "riwayat", "harga", "saldo", "start", "help", "kunci", "bahasa"];
+// Every command name the bot answers, in both languages (the one table), plus names it does not know.
+const COMMANDS = [...Object.values(commands).flat(), "help", "tidakada"];
 const ARGS = ["", "S10 081234567890", "S10", "PLN50 530112345678", "tsel 10", "TP0000000000", "<b>", "&amp;", "__proto__", "9".repeat(40)];
 const ANSWERS = ["081234567890", "530112340002", "50000", "50rb", "100.000", "BCA", "qris", "1234567890", "ok", "-1", "0", "<i>x</i>", "constructor", "toString"];
 const FORGED = ["menu:__proto__", "menu:valueOf", "menu:constructor", "menu:", "st:", "st:__proto__", "ok:", "ok:TP1", "no:", "rt:", "dp:i:", "dp:x:", "dp:r:__proto__", "pr:h:i:__proto__", "pr:b:i:", "cancel", "al:", "hs:", ":", ""];
