@@ -31,6 +31,15 @@ export type TxPatch = Partial<Omit<TxRecord, "refId" | "chatId" | "createdAt" | 
   detail?: TxDetail | undefined;
 };
 
+/** A chat's saved flow state (conversations): any JSON object; the store does not look inside. */
+export type FlowState = Readonly<Record<string, unknown>>;
+
+/** A chat's flow state and the version to hand back to `setFlow` (0: never written). */
+export interface SavedFlow {
+  state: FlowState | undefined;
+  version: number;
+}
+
 export interface StoreStats {
   /** Which store: "file" (lowdb in DATA_DIR) or "postgres". */
   kind: "file" | "postgres";

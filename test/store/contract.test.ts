@@ -11,7 +11,7 @@ import { ManualClock } from "../../src/tools/clock.js";
 import type { NewTx, Store } from "../../src/store/api.js";
 import { ApiKeyDecryptError, DuplicateTxError, StoreClosedError, StoreSecretMismatchError, UnknownTxError } from "../../src/store/errors.js";
 import { PgStore } from "../../src/store/pg/pgStore.js";
-import { FileStore } from "../../src/store/store.js";
+import { FileStore } from "../../src/store/file/fileStore.js";
 import type { TxOf } from "../../src/store/types.js";
 import { freshDatabase, hasPg } from "../support/pg.js";
 import { SECRET, tempDir } from "./helpers.js";

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/tools/clock.js";
 import { copyFileStore } from "../../src/store/pg/fromFiles.js";
 import { PgStore } from "../../src/store/pg/pgStore.js";
-import { FileStore } from "../../src/store/store.js";
+import { FileStore } from "../../src/store/file/fileStore.js";
 import type { ChatRecord, TxRecord } from "../../src/store/types.js";
 import { freshDatabase, hasPg } from "../support/pg.js";
 import { SECRET, tempDir } from "./helpers.js";

@@ -2,7 +2,7 @@ import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/tools/clock.js";
-import { FileStore, StoreCorruptError } from "../../src/store/store.js";
+import { FileStore, StoreCorruptError } from "../../src/store/file/fileStore.js";
 import { openStore, SECRET, tempDir } from "./helpers.js";
 
 async function readJson(path: string): Promise<unknown> {

@@ -13,8 +13,8 @@ import postgres from "postgres";
 import { deriveKey, keyCheckMatches } from "../crypto.js";
 import { StoreCorruptError } from "../errors.js";
 import { describeIssues, TxRecordSchema, type ChatRecord, type TxRecord } from "../records.js";
-import { checkChatShard, checkMeta, checkTxShard } from "../schema.js";
-import { shardFileName } from "../shards.js";
+import { checkChatShard, checkMeta, checkTxShard } from "../file/schema.js";
+import { shardFileName } from "../file/shards.js";
 import { PgStore } from "./pgStore.js";
 import { chatRow, txRow } from "./rows.js";
 

@@ -16,10 +16,10 @@
 import postgres, { type Sql } from "postgres";
 import { systemClock, type Clock, type TimerHandle } from "../../tools/clock.js";
 import type { ChatPatch, NewTx, Store, StoreStats, TxPatch } from "../api.js";
-import { decrypt, DecryptedKeys, deriveKey, encrypt, keyAad, keyCheck, keyCheckMatches, maskKey } from "../crypto.js";
-import { ApiKeyDecryptError, DuplicateTxError, StoreClosedError, StoreSecretMismatchError, UnknownTxError } from "../errors.js";
+import { buildChat, buildNewTx, CLEARED_KEY_PATCH, KeyRing, LOST_KEY_PATCH, patchTx, transitionAllowed } from "../core.js";
+import { deriveKey, keyCheck } from "../crypto.js";
+import { DuplicateTxError, StoreClosedError, UnknownTxError } from "../errors.js";
 import { deepFreeze, frozenCopy } from "../frozen.js";
-import { ChatRecordSchema, describeIssues, TxRecordSchema } from "../records.js";
 import { OPEN_STATUSES, type ChatRecord, type TxRecord, type TxStatus } from "../types.js";
 import { migrate, OPEN_STATUS_SQL } from "./migrations.js";
 import { chatRow, txRow } from "./rows.js";
@@ -72,7 +72,6 @@ export class PgStore implements Store {
   private healthy = true;
   private pingTimer: TimerHandle | undefined;
   private lastOpenCount = 0;
-  private readonly decrypted = new DecryptedKeys();
   private readonly pingEveryMs: number;
 
   private readonly sql: Sql;
@@ -80,8 +79,7 @@ export class PgStore implements Store {
 
   private constructor(
     sql: Sql,
-    private readonly key: Buffer,
-    private storedKeyCheck: string,
+    private readonly keys: KeyRing,
     private readonly clock: Clock,
     private readonly opts: PgStoreOptions,
   ) {
@@ -136,7 +134,7 @@ export class PgStore implements Store {
       // The first process to open a new database makes its secret the store's.
       await sql`INSERT INTO store_info (name, value) VALUES (${KEY_CHECK}, ${mine}) ON CONFLICT (name) DO NOTHING`;
       const [row] = await sql<{ value: string }[]>`SELECT value FROM store_info WHERE name = ${KEY_CHECK}`;
-      return new PgStore(sql, key, row!.value, opts.clock ?? systemClock, opts);
+      return new PgStore(sql, new KeyRing(key, row!.value), opts.clock ?? systemClock, opts);
     } catch (err) {
       await sql.end({ timeout: 1 }).catch(() => undefined);
       throw err;
@@ -209,7 +207,7 @@ export class PgStore implements Store {
   // ---- the store secret -------------------------------------------------------------------------
 
   secretMatches(): boolean {
-    return keyCheckMatches(this.key, this.storedKeyCheck);
+    return this.keys.secretMatches();
   }
 
   async storedKeyCount(): Promise<number> {
@@ -221,14 +219,13 @@ export class PgStore implements Store {
     const lost: number[] = [];
     const rows = await this.sql<{ data: ChatRecord }[]>`SELECT data FROM chats WHERE has_key ORDER BY chat_id`;
     for (const { data: chat } of rows) {
-      if (chat.apiKeyEnc === undefined || decrypt(this.key, chat.apiKeyEnc, keyAad(chat.chatId)) !== undefined) continue;
-      this.decrypted.forget(chat.chatId);
-      await this.putChat(chat.chatId, () => ({ apiKeyEnc: undefined, keyMask: undefined, linkedAt: undefined, keyLost: true, awaitingKey: true }));
+      if (!this.keys.lost(chat)) continue;
+      await this.putChat(chat.chatId, () => LOST_KEY_PATCH);
       lost.push(chat.chatId);
     }
-    const mine = keyCheck(this.key);
+    const mine = this.keys.ownCheck();
     await this.write("store_info", () => this.sql`UPDATE store_info SET value = ${mine} WHERE name = ${KEY_CHECK}`);
-    this.storedKeyCheck = mine;
+    this.keys.adoptOwnCheck();
     return lost;
   }
 
@@ -276,14 +273,7 @@ export class PgStore implements Store {
     return this.write("chats", async () => {
       for (;;) {
         const old = await this.readChat(chatId);
-        const now = this.clock.now();
-        const copy = frozenCopy(
-          { ...old?.data, ...patchOf(old?.data), chatId, createdAt: old?.data.createdAt ?? now, updatedAt: now },
-          "chat",
-        );
-        const parsed = ChatRecordSchema.safeParse(copy);
-        if (!parsed.success) throw new TypeError(`Invalid chat ${chatId}: ${describeIssues(parsed.error)}`);
-        const rec = deepFreeze(parsed.data);
+        const rec = buildChat(chatId, old?.data, patchOf(old?.data), this.clock.now());
         const r = chatRow(rec);
         const data = JSON.stringify(rec);
         const done = old
@@ -304,40 +294,26 @@ export class PgStore implements Store {
 
   async setApiKey(chatId: number, rawKey: string): Promise<Readonly<ChatRecord>> {
     if (this.closed) throw new StoreClosedError();
-    if (typeof rawKey !== "string" || rawKey === "") throw new TypeError("The api key must be a non-empty string.");
-    if (!this.secretMatches()) throw new StoreSecretMismatchError();
-    const patch = {
-      apiKeyEnc: encrypt(this.key, rawKey, keyAad(chatId)),
-      keyMask: maskKey(rawKey),
-      linkedAt: this.clock.now(),
-      inactive: undefined,
-      keyLost: undefined,
-    };
+    const patch = this.keys.seal(chatId, rawKey, this.clock.now());
     return this.putChat(chatId, () => patch);
   }
 
   async getApiKey(chatId: number): Promise<string | undefined> {
-    const enc = (await this.getChat(chatId))?.apiKeyEnc;
-    if (enc === undefined) return undefined;
-    const key = this.decrypted.read(this.key, chatId, enc);
-    if (key === undefined) throw new ApiKeyDecryptError(chatId);
-    return key;
+    return this.keys.open(await this.getChat(chatId));
   }
 
   async clearApiKey(chatId: number): Promise<void> {
     if (this.closed) throw new StoreClosedError();
-    this.decrypted.forget(chatId);
+    this.keys.forget(chatId);
     if ((await this.getChat(chatId))?.apiKeyEnc === undefined) return;
-    await this.putChat(chatId, () => ({ apiKeyEnc: undefined, keyMask: undefined, linkedAt: undefined }));
+    await this.putChat(chatId, () => CLEARED_KEY_PATCH);
   }
 
   // ---- transactions -----------------------------------------------------------------------------
 
   async createTx(input: NewTx): Promise<Readonly<TxRecord>> {
     if (this.closed) throw new StoreClosedError();
-    if (typeof input.refId !== "string" || input.refId === "") throw new TypeError("refId must be a non-empty string.");
-    const now = this.clock.now();
-    const rec = this.validTx(frozenCopy({ ...input, createdAt: input.createdAt ?? now, updatedAt: input.updatedAt ?? now }, "tx"));
+    const rec = buildNewTx(input, this.clock.now());
     const r = txRow(rec);
     const done = await this.write(
       "txs",
@@ -368,7 +344,7 @@ export class PgStore implements Store {
     when?: (current: Readonly<TxRecord>) => boolean,
   ): Promise<Readonly<TxRecord> | undefined> {
     // Asked on every read of the version loop: a lost race re-checks the guard on the newer record.
-    return this.changeTx(refId, (old) => (from.includes(old.status) && (!when || when(old)) ? patch : undefined));
+    return this.changeTx(refId, (old) => (transitionAllowed(old, from, when) ? patch : undefined));
   }
 
   /**
@@ -382,11 +358,7 @@ export class PgStore implements Store {
         if (!old) return undefined;
         const patch = patchOf(old.data);
         if (!patch) return undefined;
-        const o = old.data;
-        // The spread loses the kind/detail pairing for the compiler; validTx checks it against the schema.
-        const rec = this.validTx(
-          frozenCopy({ ...o, ...patch, kind: o.kind, refId: o.refId, chatId: o.chatId, createdAt: o.createdAt, updatedAt: this.clock.now() }, "tx") as TxRecord,
-        );
+        const rec = patchTx(old.data, patch, this.clock.now());
         const r = txRow(rec);
         const done = await this.sql`
           UPDATE txs SET status = ${r.status}, upstream_id = ${r.upstream_id}, updated_at = ${r.updated_at},
@@ -395,12 +367,6 @@ export class PgStore implements Store {
         if (done.count === 1) return rec;
       }
     });
-  }
-
-  private validTx(copy: TxRecord): TxRecord {
-    const parsed = TxRecordSchema.safeParse(copy);
-    if (!parsed.success) throw new TypeError(`Invalid transaction ${copy.refId}: ${describeIssues(parsed.error)}`);
-    return deepFreeze(parsed.data);
   }
 
   private async readTx(refId: string): Promise<Versioned<TxRecord> | undefined> {

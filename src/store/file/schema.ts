@@ -1,7 +1,7 @@
 /** On-disk shapes and their checks. A file that fails a check is refused, never "repaired" in place. */
-import * as z from "../tools/zod.js";
-import { StoreCorruptError } from "./errors.js";
-import { ChatRecordSchema, describeIssues, TxRecordSchema, type ChatRecord, type TxRecord } from "./records.js";
+import * as z from "../../tools/zod.js";
+import { StoreCorruptError } from "../errors.js";
+import { ChatRecordSchema, describeIssues, TxRecordSchema, type ChatRecord, type TxRecord } from "../records.js";
 
 /** Bump on any incompatible change of the layout below, and add a migration in store.ts. */
 export const SCHEMA_VERSION = 1;

@@ -36,19 +36,13 @@
  */
 import { chmod, mkdir, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { systemClock, type Clock, type TimerHandle } from "../tools/clock.js";
-import { decrypt, DecryptedKeys, deriveKey, encrypt, keyAad, keyCheck, keyCheckMatches, maskKey } from "./crypto.js";
-import {
-  ApiKeyDecryptError,
-  DuplicateTxError,
-  StoreClosedError,
-  StoreCorruptError,
-  StoreSecretMismatchError,
-  UnknownTxError,
-} from "./errors.js";
+import { systemClock, type Clock, type TimerHandle } from "../../tools/clock.js";
+import { deriveKey } from "../crypto.js";
+import { buildChat, buildNewTx, CLEARED_KEY_PATCH, KeyRing, LOST_KEY_PATCH, patchTx, transitionAllowed } from "../core.js";
+import { DuplicateTxError, StoreClosedError, StoreCorruptError, UnknownTxError } from "../errors.js";
 import { Archive, ARCHIVE_AFTER_MS, nextMonth, wibMonth, wibMonthStart } from "./archive.js";
 import { Flusher, type FlushStats } from "./flusher.js";
-import { deepFreeze, frozenCopy } from "./frozen.js";
+import { deepFreeze, frozenCopy } from "../frozen.js";
 import {
   checkChatShard,
   checkMeta,
@@ -60,16 +54,15 @@ import {
   type MetaFile,
   type TxShardFile,
 } from "./schema.js";
-import { ChatRecordSchema, describeIssues, TxRecordSchema } from "./records.js";
 import { shardFileName, shardIndex, StoreFile } from "./shards.js";
-import { FINAL_STATUSES, OPEN_STATUSES, type ChatRecord, type TxRecord, type TxStatus } from "./types.js";
-import type { ChatPatch, NewTx, Store, StoreStats, TxPatch } from "./api.js";
+import { FINAL_STATUSES, OPEN_STATUSES, type ChatRecord, type TxRecord, type TxStatus } from "../types.js";
+import type { ChatPatch, NewTx, Store, StoreStats, TxPatch } from "../api.js";
 
-export { maskKey } from "./crypto.js";
-export * from "./errors.js";
+export { maskKey } from "../crypto.js";
+export * from "../errors.js";
 export type { FlushStats } from "./flusher.js";
 // The interface under the name callers have always imported; FileStore is one implementation of it.
-export type { ChatPatch, NewTx, Store, StoreStats, TxPatch } from "./api.js";
+export type { ChatPatch, NewTx, Store, StoreStats, TxPatch } from "../api.js";
 
 export interface StoreOptions {
   /** DATA_DIR; the store keeps its files in `<dir>/store/` and creates it if missing. */
@@ -122,9 +115,8 @@ export class FileStore implements Store {
   private readonly byUpstream = new Map<string, string>();
   private readonly byCallbackToken = new Map<string, number>();
   private readonly kv = new Map<string, unknown>();
-  private readonly decrypted = new DecryptedKeys();
-  /** The api-key encryption key; set by open() once derived (reading the files does not need it). */
-  private key: Buffer = Buffer.alloc(0);
+  /** The api keys; set by open() once derived (reading the files does not need it). */
+  private keys = new KeyRing(Buffer.alloc(0), "");
   private readonly flusher: Flusher;
   private closing: Promise<void> | undefined;
   private archive!: Archive;
@@ -206,9 +198,9 @@ export class FileStore implements Store {
     const store = new FileStore(root, { ...meta, kv: {} }, opts.clock ?? systemClock, opts);
     for (const [k, v] of Object.entries(meta.kv)) store.kv.set(k, deepFreeze(v));
     await store.load(present);
-    store.key = await keying;
+    store.keys = new KeyRing(await keying, meta.keyCheck);
     if (fresh) {
-      store.meta.keyCheck = keyCheck(store.key);
+      store.meta.keyCheck = store.keys.adoptOwnCheck();
       store.flusher.markDirty(META);
       await store.flusher.flush();
     }
@@ -347,7 +339,7 @@ export class FileStore implements Store {
 
   /** False when the secret differs from the one the store was created with (stored keys won't decrypt). */
   secretMatches(): boolean {
-    return keyCheckMatches(this.key, this.meta.keyCheck);
+    return this.keys.secretMatches();
   }
 
   /** How many chats have a stored api key (readable or not). */
@@ -366,12 +358,11 @@ export class FileStore implements Store {
     this.assertOpen();
     const lost: number[] = [];
     for (const chat of [...this.eachChat()]) {
-      if (chat.apiKeyEnc === undefined || decrypt(this.key, chat.apiKeyEnc, keyAad(chat.chatId)) !== undefined) continue;
-      this.decrypted.forget(chat.chatId);
-      this.putChat(chat.chatId, { apiKeyEnc: undefined, keyMask: undefined, linkedAt: undefined, keyLost: true, awaitingKey: true });
+      if (!this.keys.lost(chat)) continue;
+      this.putChat(chat.chatId, LOST_KEY_PATCH);
       lost.push(chat.chatId);
     }
-    this.meta.keyCheck = keyCheck(this.key);
+    this.meta.keyCheck = this.keys.adoptOwnCheck();
     this.flusher.markDirty(META);
     return lost;
   }
@@ -424,31 +415,19 @@ export class FileStore implements Store {
   /** Encrypts and stores the key, its mask and linkedAt. Linking is done in the chat, so it is active again. */
   async setApiKey(chatId: number, rawKey: string): Promise<Readonly<ChatRecord>> {
     this.assertOpen();
-    if (typeof rawKey !== "string" || rawKey === "") throw new TypeError("The api key must be a non-empty string.");
-    if (!this.secretMatches()) throw new StoreSecretMismatchError();
-    return this.putChat(chatId, {
-      apiKeyEnc: encrypt(this.key, rawKey, keyAad(chatId)),
-      keyMask: maskKey(rawKey),
-      linkedAt: this.clock.now(),
-      inactive: undefined,
-      keyLost: undefined,
-    });
+    return this.putChat(chatId, this.keys.seal(chatId, rawKey, this.clock.now()));
   }
 
   /** The decrypted key, or undefined if the chat has none. Rejects with ApiKeyDecryptError on a wrong secret. */
   async getApiKey(chatId: number): Promise<string | undefined> {
-    const enc = this.chat(chatId)?.apiKeyEnc;
-    if (enc === undefined) return undefined;
-    const key = this.decrypted.read(this.key, chatId, enc);
-    if (key === undefined) throw new ApiKeyDecryptError(chatId);
-    return key;
+    return this.keys.open(this.chat(chatId));
   }
 
   async clearApiKey(chatId: number): Promise<void> {
     this.assertOpen();
-    this.decrypted.forget(chatId);
+    this.keys.forget(chatId);
     if (this.chat(chatId)?.apiKeyEnc === undefined) return;
-    this.putChat(chatId, { apiKeyEnc: undefined, keyMask: undefined, linkedAt: undefined });
+    this.putChat(chatId, CLEARED_KEY_PATCH);
   }
 
   private chatShard(chatId: number): Map<number, ChatRecord> {
@@ -456,13 +435,7 @@ export class FileStore implements Store {
   }
 
   private putChat(chatId: number, patch: Partial<ChatRecord>): ChatRecord {
-    const old = this.chat(chatId);
-    const now = this.clock.now();
-    const copy = frozenCopy({ ...old, ...patch, chatId, createdAt: old?.createdAt ?? now, updatedAt: now }, "chat");
-    // The schema's output, so memory holds exactly what a reload would give.
-    const parsed = ChatRecordSchema.safeParse(copy);
-    if (!parsed.success) throw new TypeError(`Invalid chat ${chatId}: ${describeIssues(parsed.error)}`);
-    const rec = deepFreeze(parsed.data);
+    const rec = buildChat(chatId, this.chat(chatId), patch, this.clock.now());
     this.indexChat(rec);
     this.flusher.markDirty(this.chatNames[shardIndex(chatId, this.chatShards.length)]!);
     return rec;
@@ -482,10 +455,8 @@ export class FileStore implements Store {
   /** Rejects with DuplicateTxError if the refId exists. */
   async createTx(input: NewTx): Promise<Readonly<TxRecord>> {
     this.assertOpen();
-    if (typeof input.refId !== "string" || input.refId === "") throw new TypeError("refId must be a non-empty string.");
-    if (this.tx(input.refId)) throw new DuplicateTxError(input.refId);
-    const now = this.clock.now();
-    const rec = frozenCopy({ ...input, createdAt: input.createdAt ?? now, updatedAt: input.updatedAt ?? now }, "tx");
+    const rec = buildNewTx(input, this.clock.now());
+    if (this.tx(rec.refId)) throw new DuplicateTxError(rec.refId);
     return this.putTx(rec, undefined);
   }
 
@@ -502,7 +473,7 @@ export class FileStore implements Store {
     this.assertOpen();
     const old = this.tx(refId);
     if (!old) throw new UnknownTxError(refId);
-    return this.applyTx(old, patch);
+    return this.putTx(patchTx(old, patch, this.clock.now()), old);
   }
 
   /**
@@ -520,8 +491,8 @@ export class FileStore implements Store {
     this.assertOpen();
     const old = this.tx(refId);
     // Checked and applied in one synchronous turn: nothing else writes in between.
-    if (!old || !from.includes(old.status) || (when && !when(old))) return undefined;
-    return this.applyTx(old, patch);
+    if (!transitionAllowed(old, from, when)) return undefined;
+    return this.putTx(patchTx(old, patch, this.clock.now()), old);
   }
 
   /** A chat's transaction in memory (open ones always are) by our refId, then the provider's id. No archive reads. */
@@ -632,20 +603,8 @@ export class FileStore implements Store {
     return this.txShards[shardIndex(refId, this.txShards.length)]!;
   }
 
-  private applyTx(old: TxRecord, patch: TxPatch): TxRecord {
-    // The spread loses the kind/detail pairing for the compiler; putTx checks it against the schema.
-    const rec = frozenCopy(
-      { ...old, ...patch, kind: old.kind, refId: old.refId, chatId: old.chatId, createdAt: old.createdAt, updatedAt: this.clock.now() },
-      "tx",
-    ) as TxRecord;
-    return this.putTx(rec, old);
-  }
-
-  private putTx(copy: TxRecord, old: TxRecord | undefined): TxRecord {
-    // The schema's output, so memory holds exactly what a reload would give.
-    const parsed = TxRecordSchema.safeParse(copy);
-    if (!parsed.success) throw new TypeError(`Invalid transaction ${copy.refId}: ${describeIssues(parsed.error)}`);
-    const rec = deepFreeze(parsed.data);
+  /** Keeps a record built by core.ts (validated, frozen) in memory and marks its shard for writing. */
+  private putTx(rec: TxRecord, old: TxRecord | undefined): TxRecord {
     this.indexTx(rec, old);
     this.flusher.markDirty(this.txNames[shardIndex(rec.refId, this.txShards.length)]!);
     return rec;

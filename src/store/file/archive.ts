@@ -19,10 +19,12 @@
 import { closeSync, openSync, readSync } from "node:fs";
 import { mkdir, open, readdir, readFile, rename, stat, truncate } from "node:fs/promises";
 import { join } from "node:path";
-import { formatWib } from "../tools/time.js";
-import { StoreCorruptError } from "./errors.js";
-import { deepFreeze } from "./frozen.js";
-import { describeIssues, TxRecordSchema, type TxRecord } from "./records.js";
+import { StoreCorruptError } from "../errors.js";
+import { deepFreeze } from "../frozen.js";
+import { wibMonth } from "../months.js";
+import { describeIssues, TxRecordSchema, type TxRecord } from "../records.js";
+
+export { nextMonth, wibMonth, wibMonthStart } from "../months.js";
 
 /**
  * Final records whose last change is older than this leave memory for the archive. A week keeps
@@ -45,22 +47,6 @@ interface MonthIndex {
 
 interface IndexFile {
   months: Record<string, { bytes: number; chats: Record<string, Segment[]> }>;
-}
-
-/** "2026-01" for an instant, in WIB (the provider's and the resellers' calendar). */
-export function wibMonth(at: number): string {
-  return formatWib(at).slice(0, 7);
-}
-
-/** The first instant of a WIB month ("2026-01" -> 2025-12-31T17:00Z). */
-export function wibMonthStart(month: string): number {
-  return Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)) - 1, 1) - 7 * 60 * 60 * 1000;
-}
-
-export function nextMonth(month: string): string {
-  const y = Number(month.slice(0, 4));
-  const m = Number(month.slice(5, 7));
-  return m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, "0")}`;
 }
 
 export class Archive {
