@@ -1,8 +1,8 @@
 /**
- * What the rest of the bot may ask of a store. Two stores implement it: FileStore (lowdb files in
- * DATA_DIR, one process; store.ts) and PgStore (PostgreSQL, one or more processes; pg/). Every read
- * and write is asynchronous so that a store on another machine fits behind the same calls; the file
- * store answers from memory.
+ * What the rest of the bot may ask of a store. Two backends implement it: FileStore (lowdb files in
+ * DATA_DIR, one process; file/) and PgStore (PostgreSQL, one or more processes; pg/); the rules they
+ * share are written once in core.ts. Every read and write is asynchronous so that a store on another
+ * machine fits behind the same calls; the file store answers from memory.
  *
  * Guarantees both stores keep (test/store/contract.test.ts runs the same suite against each):
  * - Records handed out are deeply frozen snapshots; change them only through these methods.
@@ -12,6 +12,10 @@
  *   Money code awaits `flush()` after saving a reference id and before calling the provider.
  * - Api keys are encrypted with a key derived from the store secret before they reach any file or
  *   database; `getApiKey` decrypts.
+ * - Records are validated (records.ts) on every write, and again where they are read from storage,
+ *   since files or rows may have been edited or written by another version: a record that fails is
+ *   refused with StoreCorruptError, never handed out. The file store reads everything at open (so it
+ *   refuses to open); PostgreSQL reads rows on demand (so that read fails).
  */
 import type { ChatRecord, TxDetail, TxKind, TxOf, TxRecord, TxStatus } from "./types.js";
 
@@ -43,7 +47,10 @@ export interface SavedFlow {
 export interface StoreStats {
   /** Which store: "file" (lowdb in DATA_DIR) or "postgres". */
   kind: "file" | "postgres";
-  /** Open transactions (PostgreSQL: as of the last `openTxs()` read). */
+  /**
+   * Open transactions, live: this process's changes show at once; on PostgreSQL another process's
+   * changes show by the next call (each call recounts in the background).
+   */
   openTxs: number;
   /** Changes not yet durable (file store: dirty files; PostgreSQL: 0). */
   dirty: number;
@@ -111,7 +118,11 @@ export interface Store {
     patch: TxPatch,
     when?: (current: Readonly<TxRecord>) => boolean,
   ): Promise<Readonly<TxRecord> | undefined>;
-  /** A chat's recent transaction (open ones always) by our refId, then the provider's id; cheap. */
+  /**
+   * A chat's "hot" transaction by our refId, then the provider's id: open ones however old, final ones
+   * changed within the last week (core.ts HOT_FOR_MS); older history only through findTx. Cheap: the
+   * file store answers from memory, never from its archive.
+   */
   findHotTx(chatId: number, id: string): Promise<Readonly<TxRecord> | undefined>;
   /** A chat's transaction by our refId or the provider's id, however old. */
   findTx(chatId: number, id: string): Promise<Readonly<TxRecord> | undefined>;

@@ -19,6 +19,7 @@
 import { closeSync, openSync, readSync } from "node:fs";
 import { mkdir, open, readdir, readFile, rename, stat, truncate } from "node:fs/promises";
 import { join } from "node:path";
+import { HOT_FOR_MS } from "../core.js";
 import { StoreCorruptError } from "../errors.js";
 import { deepFreeze } from "../frozen.js";
 import { wibMonth } from "../months.js";
@@ -26,12 +27,8 @@ import { describeIssues, TxRecordSchema, type TxRecord } from "../records.js";
 
 export { nextMonth, wibMonth, wibMonthStart } from "../months.js";
 
-/**
- * Final records whose last change is older than this leave memory for the archive. A week keeps
- * the first history pages, fee estimates and repeat checks in memory; at 50,000 sales a day 45 days
- * held 2.25M records (1.7 GB, 68 s to open: bench/results.md), a week about a sixth of that.
- */
-export const ARCHIVE_AFTER_MS = 7 * 24 * 60 * 60 * 1000;
+/** Final records whose last change is older than this leave memory for the archive: what findHotTx no longer finds. */
+export const ARCHIVE_AFTER_MS = HOT_FOR_MS;
 
 const INDEX = "index.json";
 const FILE_RE = /^tx-(\d{4}-\d{2})\.jsonl$/;

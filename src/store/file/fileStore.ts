@@ -38,7 +38,7 @@ import { chmod, mkdir, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { systemClock, type Clock, type TimerHandle } from "../../tools/clock.js";
 import { deriveKey } from "../crypto.js";
-import { buildChat, buildNewTx, CLEARED_KEY_PATCH, KeyRing, LOST_KEY_PATCH, patchTx, transitionAllowed } from "../core.js";
+import { buildChat, buildNewTx, CLEARED_KEY_PATCH, isHot, KeyRing, LOST_KEY_PATCH, patchTx, transitionAllowed } from "../core.js";
 import { DuplicateTxError, StoreClosedError, StoreCorruptError, UnknownTxError } from "../errors.js";
 import { Archive, ARCHIVE_AFTER_MS, nextMonth, wibMonth, wibMonthStart } from "./archive.js";
 import { Flusher, type FlushStats } from "./flusher.js";
@@ -495,12 +495,17 @@ export class FileStore implements Store {
     return this.putTx(patchTx(old, patch, this.clock.now()), old);
   }
 
-  /** A chat's transaction in memory (open ones always are) by our refId, then the provider's id. No archive reads. */
+  /**
+   * From memory only, no archive reads: open ones and final ones changed within archiveAfterMs (core.ts
+   * isHot), whether or not the sweep has moved the older ones out yet.
+   */
   async findHotTx(chatId: number, id: string): Promise<Readonly<TxRecord> | undefined> {
+    const now = this.clock.now();
     const own = this.tx(id);
-    if (own && own.chatId === chatId) return own;
+    if (own && own.chatId === chatId && isHot(own, now, this.archiveAfterMs)) return own;
     const refId = this.byUpstream.get(upstreamKey(chatId, id));
-    return refId === undefined ? undefined : this.tx(refId);
+    const rec = refId === undefined ? undefined : this.tx(refId);
+    return rec && isHot(rec, now, this.archiveAfterMs) ? rec : undefined;
   }
 
   /** Finds a chat's transaction by our refId or by the provider's upstreamId, archived ones too. */

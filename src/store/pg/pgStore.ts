@@ -1,22 +1,23 @@
 /**
- * The store in PostgreSQL (STORE_URL=postgres://...): the same records, checks, encryption and
- * errors as the file store (store.ts), for one or more bot processes on one database.
+ * The store in PostgreSQL (STORE_URL=postgres://...), for one or more bot processes on one database:
+ * reading, writing and the queries; the records, checks, encryption and compare-and-set rules are
+ * core.ts's, the same as the file store's (file/).
  *
  * Every change is committed before its call resolves, so `flush()` has nothing to wait for. Changes
  * are compare-and-set on a row version: read (data, version), compute and validate the new record in
  * JavaScript, `UPDATE ... WHERE version = $read`; no row means another call or process changed it
  * first, so read again and re-check. `transitionTx` thus has exactly one winner across processes.
  *
- * Records are validated with records.ts on every write (and by migrate-store on import), not on
- * read: the watcher reads thousands of open transactions a tick. Records handed out are frozen.
+ * Records are validated on every write and on every read (core.ts storedTx): another process, an
+ * older version or an operator may have written the row. Records handed out are frozen.
  *
- * This file is over 350 lines because it implements the whole Store interface (api.ts) in one class,
- * the way store.ts does for the files; the schema, row mapping and import live beside it.
+ * This file is over 350 lines because it is every query of the Store interface (api.ts) over one
+ * connection pool and its health; the rules are in core.ts, the schema, row mapping and import beside it.
  */
 import postgres, { type Sql } from "postgres";
 import { systemClock, type Clock, type TimerHandle } from "../../tools/clock.js";
 import type { ChatPatch, NewTx, Store, StoreStats, TxPatch } from "../api.js";
-import { buildChat, buildNewTx, CLEARED_KEY_PATCH, KeyRing, LOST_KEY_PATCH, patchTx, transitionAllowed } from "../core.js";
+import { buildChat, buildNewTx, CLEARED_KEY_PATCH, HOT_FOR_MS, KeyRing, LOST_KEY_PATCH, patchTx, storedChat, storedTx, transitionAllowed } from "../core.js";
 import { deriveKey, keyCheck } from "../crypto.js";
 import { DuplicateTxError, StoreClosedError, UnknownTxError } from "../errors.js";
 import { deepFreeze, frozenCopy } from "../frozen.js";
@@ -71,7 +72,12 @@ export class PgStore implements Store {
   private closed = false;
   private healthy = true;
   private pingTimer: TimerHandle | undefined;
-  private lastOpenCount = 0;
+  /** Open transactions: counted at open, kept in step with this process's writes, recounted at each stats(). */
+  private openCount = 0;
+  /** Transaction writes started, and those not finished: a recount that overlapped one is dropped. */
+  private txWritesStarted = 0;
+  private txWritesRunning = 0;
+  private recounting = false;
   private readonly pingEveryMs: number;
 
   private readonly sql: Sql;
@@ -134,7 +140,9 @@ export class PgStore implements Store {
       // The first process to open a new database makes its secret the store's.
       await sql`INSERT INTO store_info (name, value) VALUES (${KEY_CHECK}, ${mine}) ON CONFLICT (name) DO NOTHING`;
       const [row] = await sql<{ value: string }[]>`SELECT value FROM store_info WHERE name = ${KEY_CHECK}`;
-      return new PgStore(sql, new KeyRing(key, row!.value), opts.clock ?? systemClock, opts);
+      const store = new PgStore(sql, new KeyRing(key, row!.value), opts.clock ?? systemClock, opts);
+      await store.recountOpen();
+      return store;
     } catch (err) {
       await sql.end({ timeout: 1 }).catch(() => undefined);
       throw err;
@@ -159,8 +167,41 @@ export class PgStore implements Store {
     return this.healthy;
   }
 
+  /**
+   * openTxs is this process's count, which its own writes keep exact; each call also recounts in the
+   * background, so another process's changes show by the next call (a standby's /healthz).
+   */
   stats(): StoreStats {
-    return { kind: "postgres", openTxs: this.lastOpenCount, dirty: 0 };
+    void this.recountOpen();
+    return { kind: "postgres", openTxs: this.openCount, dirty: 0 };
+  }
+
+  private async recountOpen(): Promise<void> {
+    if (this.recounting || this.closed) return;
+    this.recounting = true;
+    const started = this.txWritesStarted;
+    try {
+      const [row] = await this.sql<{ n: number }[]>`
+        SELECT count(*)::int AS n FROM txs WHERE status IN ('sending', 'unknown', 'pending', 'processing')`;
+      if (started === this.txWritesStarted && this.txWritesRunning === 0) this.openCount = row!.n;
+    } catch {
+      // canPersist already tells (watchQueries); the count stays as it was.
+    } finally {
+      this.recounting = false;
+    }
+  }
+
+  /** Runs a transaction write, keeping openCount in step with what it changed. */
+  private async txWrite(fn: () => Promise<{ before: TxRecord | undefined; after: TxRecord | undefined }>): Promise<TxRecord | undefined> {
+    this.txWritesStarted++;
+    this.txWritesRunning++;
+    try {
+      const { before, after } = await fn();
+      if (after) this.openCount += Number(OPEN_STATUSES.has(after.status)) - Number(before !== undefined && OPEN_STATUSES.has(before.status));
+      return after;
+    } finally {
+      this.txWritesRunning--;
+    }
   }
 
   /** Runs one change, timing it for onWrite; a failure of the database (not of the data) makes canPersist false. */
@@ -218,7 +259,7 @@ export class PgStore implements Store {
   async resetSecret(): Promise<number[]> {
     const lost: number[] = [];
     const rows = await this.sql<{ data: ChatRecord }[]>`SELECT data FROM chats WHERE has_key ORDER BY chat_id`;
-    for (const { data: chat } of rows) {
+    for (const chat of rows.map((r) => storedChat(`table chats, ${r.data.chatId}`, r.data))) {
       if (!this.keys.lost(chat)) continue;
       await this.putChat(chat.chatId, () => LOST_KEY_PATCH);
       lost.push(chat.chatId);
@@ -241,17 +282,17 @@ export class PgStore implements Store {
 
   async chatByCallbackToken(token: string): Promise<Readonly<ChatRecord> | undefined> {
     const [row] = await this.sql<{ data: ChatRecord }[]>`SELECT data FROM chats WHERE callback_token = ${token}`;
-    return row && deepFreeze(row.data);
+    return row && storedChat(`table chats, ${row.data.chatId}`, row.data);
   }
 
   async linkedChats(): Promise<Readonly<ChatRecord>[]> {
     const rows = await this.sql<{ data: ChatRecord }[]>`SELECT data FROM chats WHERE linked ORDER BY chat_id`;
-    return rows.map((r) => deepFreeze(r.data));
+    return rows.map((r) => storedChat(`table chats, ${r.data.chatId}`, r.data));
   }
 
   async allChats(): Promise<Readonly<ChatRecord>[]> {
     const rows = await this.sql<{ data: ChatRecord }[]>`SELECT data FROM chats ORDER BY chat_id`;
-    return rows.map((r) => deepFreeze(r.data));
+    return rows.map((r) => storedChat(`table chats, ${r.data.chatId}`, r.data));
   }
 
   async chatCount(): Promise<number> {
@@ -262,7 +303,7 @@ export class PgStore implements Store {
   private async readChat(chatId: number): Promise<Versioned<ChatRecord> | undefined> {
     const [row] = await this.sql<{ data: ChatRecord; version: string }[]>`
       SELECT data, version::text AS version FROM chats WHERE chat_id = ${chatId}`;
-    return row && { data: deepFreeze(row.data), version: row.version };
+    return row && { data: storedChat(`table chats, ${chatId}`, row.data), version: row.version };
   }
 
   /**
@@ -315,15 +356,18 @@ export class PgStore implements Store {
     if (this.closed) throw new StoreClosedError();
     const rec = buildNewTx(input, this.clock.now());
     const r = txRow(rec);
-    const done = await this.write(
-      "txs",
-      () => this.sql`
-        INSERT INTO txs (ref_id, chat_id, status, upstream_id, created_at, updated_at, month, data)
-        VALUES (${r.ref_id}, ${r.chat_id}, ${r.status}, ${r.upstream_id}, ${r.created_at}, ${r.updated_at}, ${r.month},
-          ${JSON.stringify(rec)}::text::json)
-        ON CONFLICT (ref_id) DO NOTHING`,
-    );
-    if (done.count === 0) throw new DuplicateTxError(rec.refId);
+    await this.txWrite(async () => {
+      const done = await this.write(
+        "txs",
+        () => this.sql`
+          INSERT INTO txs (ref_id, chat_id, status, upstream_id, created_at, updated_at, month, data)
+          VALUES (${r.ref_id}, ${r.chat_id}, ${r.status}, ${r.upstream_id}, ${r.created_at}, ${r.updated_at}, ${r.month},
+            ${JSON.stringify(rec)}::text::json)
+          ON CONFLICT (ref_id) DO NOTHING`,
+      );
+      if (done.count === 0) throw new DuplicateTxError(rec.refId);
+      return { before: undefined, after: rec };
+    });
     return rec;
   }
 
@@ -352,43 +396,50 @@ export class PgStore implements Store {
    * change); a lost race reads again and asks again. Undefined when the refId is unknown or refused.
    */
   private changeTx(refId: string, patchOf: (old: TxRecord) => TxPatch | undefined): Promise<TxRecord | undefined> {
-    return this.write("txs", async () => {
+    return this.txWrite(() => this.write("txs", async () => {
       for (;;) {
         const old = await this.readTx(refId);
-        if (!old) return undefined;
+        if (!old) return { before: undefined, after: undefined };
         const patch = patchOf(old.data);
-        if (!patch) return undefined;
+        if (!patch) return { before: old.data, after: undefined };
         const rec = patchTx(old.data, patch, this.clock.now());
         const r = txRow(rec);
         const done = await this.sql`
           UPDATE txs SET status = ${r.status}, upstream_id = ${r.upstream_id}, updated_at = ${r.updated_at},
             data = ${JSON.stringify(rec)}::text::json, version = version + 1
           WHERE ref_id = ${refId} AND version = ${old.version}`;
-        if (done.count === 1) return rec;
+        if (done.count === 1) return { before: old.data, after: rec };
       }
-    });
+    }));
   }
 
   private async readTx(refId: string): Promise<Versioned<TxRecord> | undefined> {
     const [row] = await this.sql<{ data: TxRecord; version: string }[]>`
       SELECT data, version::text AS version FROM txs WHERE ref_id = ${refId}`;
-    return row && { data: deepFreeze(row.data), version: row.version };
+    return row && { data: storedTx(`table txs, ${refId}`, row.data), version: row.version };
   }
 
-  /** Every record is a row with indexes: a "hot" lookup is the same query as findTx. */
+  /** Open ones and final ones changed within HOT_FOR_MS (core.ts isHot), as the file store keeps in memory. */
   findHotTx(chatId: number, id: string): Promise<Readonly<TxRecord> | undefined> {
-    return this.findTx(chatId, id);
+    return this.lookupTx(chatId, id, this.clock.now() - HOT_FOR_MS);
   }
 
   /** Our refId first, then the provider's id, within the chat only. */
-  async findTx(chatId: number, id: string): Promise<Readonly<TxRecord> | undefined> {
+  findTx(chatId: number, id: string): Promise<Readonly<TxRecord> | undefined> {
+    return this.lookupTx(chatId, id, Number.MIN_SAFE_INTEGER);
+  }
+
+  /** findTx among the open records and those changed since `since`. */
+  private async lookupTx(chatId: number, id: string, since: number): Promise<Readonly<TxRecord> | undefined> {
     const rows = await this.sql<{ data: TxRecord }[]>`
-      (SELECT data, 0 AS rank, created_at FROM txs WHERE ref_id = ${id} AND chat_id = ${chatId})
+      (SELECT data, 0 AS rank, created_at FROM txs WHERE ref_id = ${id} AND chat_id = ${chatId}
+        AND (updated_at >= ${since} OR status IN ('sending', 'unknown', 'pending', 'processing')))
       UNION ALL
       (SELECT data, 1 AS rank, created_at FROM txs WHERE chat_id = ${chatId} AND upstream_id = ${id}
+        AND (updated_at >= ${since} OR status IN ('sending', 'unknown', 'pending', 'processing'))
         ORDER BY created_at DESC LIMIT 1)
       ORDER BY rank LIMIT 1`;
-    return rows[0] && deepFreeze(rows[0].data);
+    return rows[0] && storedTx(`table txs, ${rows[0].data.refId}`, rows[0].data);
   }
 
   async listTxByChat(chatId: number, page: { offset?: number; limit?: number } = {}): Promise<{ items: Readonly<TxRecord>[]; total: number }> {
@@ -399,13 +450,13 @@ export class PgStore implements Store {
         SELECT data FROM txs WHERE chat_id = ${chatId} ORDER BY created_at DESC, ref_id DESC OFFSET ${offset} LIMIT ${limit}`,
       this.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM txs WHERE chat_id = ${chatId}`,
     ]);
-    return { items: rows.map((r) => deepFreeze(r.data)), total: count!.n };
+    return { items: rows.map((r) => storedTx(`table txs, ${r.data.refId}`, r.data)), total: count!.n };
   }
 
   async txsOfMonth(chatId: number, month: string): Promise<Readonly<TxRecord>[]> {
     const rows = await this.sql<{ data: TxRecord }[]>`
       SELECT data FROM txs WHERE chat_id = ${chatId} AND month = ${month} ORDER BY created_at, ref_id`;
-    return rows.map((r) => deepFreeze(r.data));
+    return rows.map((r) => storedTx(`table txs, ${r.data.refId}`, r.data));
   }
 
   /** Distinct months by skipping through the (chat_id, month) index: a few lookups per month, not a scan of the chat's rows. */
@@ -424,8 +475,7 @@ export class PgStore implements Store {
     // The literal list matches the partial index txs_open, so the planner uses it.
     const rows = await this.sql<{ data: TxRecord }[]>`
       SELECT data FROM txs WHERE status IN ('sending', 'unknown', 'pending', 'processing') ORDER BY created_at, ref_id`;
-    this.lastOpenCount = rows.length;
-    return rows.map((r) => deepFreeze(r.data));
+    return rows.map((r) => storedTx(`table txs, ${r.data.refId}`, r.data));
   }
 
   // ---- meta -------------------------------------------------------------------------------------
