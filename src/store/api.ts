@@ -135,8 +135,19 @@ export interface Store {
   /** Transactions whose status is in OPEN_STATUSES. */
   openTxs(): Promise<Readonly<TxRecord>[]>;
 
+  // ---- flows ------------------------------------------------------------------------------------
+  /** The chat's running flows (conversations) as last saved, frozen, and the version to hand back to setFlow. */
+  getFlow(chatId: number): Promise<SavedFlow>;
+  /**
+   * Compare-and-set: saves `state` (undefined: the flow ended) only if the chat's flow version is still
+   * `expectedVersion`, and raises the version by one; false when another writer (a second process)
+   * came first, and nothing is written. Versions never go back, so a stale writer cannot win after a
+   * flow ended and another began. Kept per chat: one chat's step rewrites nothing of another's.
+   */
+  setFlow(chatId: number, state: FlowState | undefined, expectedVersion: number): Promise<boolean>;
+
   // ---- meta -------------------------------------------------------------------------------------
-  /** Small JSON state (broadcast progress, running flows...). The value is frozen. */
+  /** Small JSON state (broadcast progress...). The value is frozen. */
   getMeta<T>(key: string): Promise<Readonly<T> | undefined>;
   /** Stores a JSON value; `undefined` deletes the key. */
   setMeta(key: string, value: unknown): Promise<void>;

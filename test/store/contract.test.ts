@@ -447,6 +447,61 @@ describe.each(stores)("Store contract: $name", ({ place, skip, name }) => {
     expect(await again.getMeta("conv:1")).toBeUndefined();
   });
 
+  it.skipIf(skip)("flows: per chat, compare-and-set on a version that only grows; frozen; survives reopen", async () => {
+    const p = await place();
+    const clock = new ManualClock();
+    const s = await p.open({ clock });
+    expect(await s.getFlow(1)).toEqual({ state: undefined, version: 0 });
+    expect(await s.setFlow(1, { buy: [{ step: 1 }] }, 0)).toBe(true);
+    expect(await s.setFlow(2, { pay: [] }, 0)).toBe(true);
+    const one = await s.getFlow(1);
+    expect(one).toEqual({ state: { buy: [{ step: 1 }] }, version: 1 });
+    expect(Object.isFrozen(one.state)).toBe(true);
+    // A writer that read version 0 lost: nothing written.
+    expect(await s.setFlow(1, { buy: [{ step: 9 }] }, 0)).toBe(false);
+    expect(await s.setFlow(1, { buy: [{ step: 2 }] }, 1)).toBe(true);
+    // The flow ends: the state goes, the version stays, so a writer from before cannot come back.
+    expect(await s.setFlow(1, undefined, 2)).toBe(true);
+    expect(await s.getFlow(1)).toEqual({ state: undefined, version: 3 });
+    expect(await s.setFlow(1, { buy: [{ step: 1 }] }, 0)).toBe(false);
+    expect(await s.setFlow(1, { buy: [{ step: 2 }] }, 2)).toBe(false);
+    await expect(s.setFlow(3, { bad: new Date() } as never, 0)).rejects.toBeInstanceOf(TypeError);
+    await s.close();
+    const again = await p.open({ clock });
+    expect(await again.getFlow(1)).toEqual({ state: undefined, version: 3 });
+    expect(await again.getFlow(2)).toEqual({ state: { pay: [] }, version: 1 });
+    await again.close();
+    await expect(again.setFlow(2, undefined, 1)).rejects.toBeInstanceOf(StoreClosedError);
+  });
+
+  it.skipIf(skip)("flows: of two writers that read the same version, exactly one saves (on two processes too)", async () => {
+    const p = await place();
+    const clock = new ManualClock();
+    const a = await p.open({ clock });
+    const b = name === "PgStore" ? await p.open({ clock }) : a;
+    for (let chat = 1; chat <= 10; chat++) {
+      const both = await Promise.all([a.setFlow(chat, { by: ["a"] }, 0), b.setFlow(chat, { by: ["b"] }, 0)]);
+      expect(both.filter(Boolean)).toHaveLength(1);
+      expect((await b.getFlow(chat)).state).toEqual({ by: [both[0] ? "a" : "b"] });
+    }
+  });
+
+  it.skipIf(skip)("flows an older version kept in meta (conv:<chat>) move to the flow storage at open", async () => {
+    const p = await place();
+    const clock = new ManualClock();
+    const s = await p.open({ clock });
+    await s.setMeta("conv:5", { version: [0, 2], state: { buy: [] } });
+    await s.setMeta("conv:-1001", { version: [0, 2], state: {} });
+    await s.setMeta("conversation", { kept: true });
+    await s.close();
+    const again = await p.open({ clock });
+    expect(await again.getFlow(5)).toEqual({ state: { version: [0, 2], state: { buy: [] } }, version: 1 });
+    expect((await again.getFlow(-1001)).version).toBe(1);
+    expect(await again.getMeta("conv:5")).toBeUndefined();
+    expect(await again.getMeta("conversation")).toEqual({ kept: true });
+    expect(await again.setFlow(5, undefined, 1)).toBe(true);
+  });
+
   it.skipIf(skip)("a closed store rejects changes with StoreClosedError", async () => {
     const s = await (await place()).open({ clock: new ManualClock() });
     await s.createTx(tx("R1"));

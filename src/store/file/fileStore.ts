@@ -10,6 +10,7 @@
  *   meta.json          {schema, chatShards, txShards, keyCheck, kv}  pretty-printed, small
  *   chats-00.json ..   {"chats": ChatRecord[]}  shard = fnv1a(String(chatId)) % chatShards
  *   tx-00.json ..      {"txs": TxRecord[]}      shard = fnv1a(refId) % txShards
+ *   flows-00.json ..   {"flows": FlowEntry[]}   running flows; shard as the chat's (chatShards)
  *   .<name>.tmp        steno's temp file during an atomic write (temp + rename)
  *
  * Why shards: a change rewrites only its shard. With 64 chat shards, 100k linked chats are ~1.6k per
@@ -38,25 +39,28 @@ import { chmod, mkdir, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { systemClock, type Clock, type TimerHandle } from "../../tools/clock.js";
 import { deriveKey } from "../crypto.js";
-import { buildChat, buildNewTx, CLEARED_KEY_PATCH, isHot, KeyRing, LOST_KEY_PATCH, patchTx, transitionAllowed } from "../core.js";
+import { buildChat, buildNewTx, CLEARED_KEY_PATCH, isHot, KeyRing, legacyFlowChat, LOST_KEY_PATCH, patchTx, storedFlow, transitionAllowed } from "../core.js";
 import { DuplicateTxError, StoreClosedError, StoreCorruptError, UnknownTxError } from "../errors.js";
 import { Archive, ARCHIVE_AFTER_MS, nextMonth, wibMonth, wibMonthStart } from "./archive.js";
 import { Flusher, type FlushStats } from "./flusher.js";
 import { deepFreeze, frozenCopy } from "../frozen.js";
 import {
   checkChatShard,
+  checkFlowShard,
   checkMeta,
   checkTxShard,
   DEFAULT_CHAT_SHARDS,
   DEFAULT_TX_SHARDS,
   SCHEMA_VERSION,
   type ChatShardFile,
+  type FlowEntry,
+  type FlowShardFile,
   type MetaFile,
   type TxShardFile,
 } from "./schema.js";
 import { shardFileName, shardIndex, StoreFile } from "./shards.js";
 import { FINAL_STATUSES, OPEN_STATUSES, type ChatRecord, type TxRecord, type TxStatus } from "../types.js";
-import type { ChatPatch, NewTx, Store, StoreStats, TxPatch } from "../api.js";
+import type { ChatPatch, FlowState, NewTx, SavedFlow, Store, StoreStats, TxPatch } from "../api.js";
 
 export { maskKey } from "../crypto.js";
 export * from "../errors.js";
@@ -106,8 +110,10 @@ export class FileStore implements Store {
   readonly path: string;
   private readonly chatShards: Map<number, ChatRecord>[];
   private readonly txShards: Map<string, TxRecord>[];
+  private readonly flowShards: Map<number, FlowEntry>[];
   private readonly chatNames: string[];
   private readonly txNames: string[];
+  private readonly flowNames: string[];
   /** Indexes, kept in step by putChat/putTx so no read needs a full scan. */
   private readonly linked = new Map<number, ChatRecord>();
   private readonly open = new Map<string, TxRecord>();
@@ -138,8 +144,10 @@ export class FileStore implements Store {
     this.onError = opts.onError;
     this.chatShards = Array.from({ length: meta.chatShards }, () => new Map());
     this.txShards = Array.from({ length: meta.txShards }, () => new Map());
+    this.flowShards = Array.from({ length: meta.chatShards }, () => new Map());
     this.chatNames = this.chatShards.map((_, i) => shardFileName("chats", i, meta.chatShards));
     this.txNames = this.txShards.map((_, i) => shardFileName("tx", i, meta.txShards));
+    this.flowNames = this.flowShards.map((_, i) => shardFileName("flows", i, meta.chatShards));
 
     const metaFile = new StoreFile<MetaFile>(root, META, true);
     const writers = new Map<string, () => Promise<void>>();
@@ -153,6 +161,11 @@ export class FileStore implements Store {
       const file = new StoreFile<TxShardFile>(root, name);
       const shard = this.txShards[i]!;
       writers.set(name, () => file.write({ txs: Array.from(shard.values()) }));
+    });
+    this.flowNames.forEach((name, i) => {
+      const file = new StoreFile<FlowShardFile>(root, name);
+      const shard = this.flowShards[i]!;
+      writers.set(name, () => file.write({ flows: Array.from(shard.values()) }));
     });
 
     this.flusher = new Flusher({
@@ -178,7 +191,7 @@ export class FileStore implements Store {
     let fresh = false;
     if (raw === null) {
       // Data files without meta.json: something deleted it. Starting empty would shadow that data.
-      const orphans = [...present].filter((n) => /^(chats|tx)-\d+\.json$/.test(n));
+      const orphans = [...present].filter((n) => /^(chats|tx|flows)-\d+\.json$/.test(n));
       if (orphans.length > 0) {
         throw new StoreCorruptError(metaFile.path, `missing, but ${orphans.length} data files exist (${orphans[0]}...)`);
       }
@@ -198,6 +211,7 @@ export class FileStore implements Store {
     const store = new FileStore(root, { ...meta, kv: {} }, opts.clock ?? systemClock, opts);
     for (const [k, v] of Object.entries(meta.kv)) store.kv.set(k, deepFreeze(v));
     await store.load(present);
+    store.moveLegacyFlows();
     store.keys = new KeyRing(await keying, meta.keyCheck);
     if (fresh) {
       store.meta.keyCheck = store.keys.adoptOwnCheck();
@@ -231,6 +245,16 @@ export class FileStore implements Store {
             throw new StoreCorruptError(file.path, `transaction ${tx.refId} is duplicated or in the wrong shard`);
           }
           this.indexTx(deepFreeze(tx), undefined);
+        }
+      }),
+      ...this.flowNames.map(async (name, i) => {
+        if (!present.has(name)) return;
+        const file = new StoreFile(this.path, name);
+        for (const entry of checkFlowShard(file.path, await file.read())) {
+          if (shardIndex(entry.chatId, this.flowShards.length) !== i || this.flowShards[i]!.has(entry.chatId)) {
+            throw new StoreCorruptError(file.path, `flow of chat ${entry.chatId} is duplicated or in the wrong shard`);
+          }
+          this.flowShards[i]!.set(entry.chatId, deepFreeze(entry));
         }
       }),
     ]);
@@ -628,6 +652,43 @@ export class FileStore implements Store {
       let list = this.byChat.get(rec.chatId);
       if (!list) this.byChat.set(rec.chatId, (list = []));
       insertSorted(list, { at: rec.createdAt, refId: rec.refId });
+    }
+  }
+
+  // ---- flows ------------------------------------------------------------------------------------
+
+  async getFlow(chatId: number): Promise<SavedFlow> {
+    const entry = this.flowShard(chatId).get(chatId);
+    return { state: entry?.state, version: entry?.version ?? 0 };
+  }
+
+  /** Checked and set in one synchronous turn, like transitionTx. */
+  async setFlow(chatId: number, state: FlowState | undefined, expectedVersion: number): Promise<boolean> {
+    this.assertOpen();
+    const version = this.flowShard(chatId).get(chatId)?.version ?? 0;
+    if (version !== expectedVersion) return false;
+    this.putFlow(chatId, version + 1, state === undefined ? undefined : storedFlow(chatId, state));
+    return true;
+  }
+
+  private putFlow(chatId: number, version: number, state: FlowState | undefined): void {
+    const entry: FlowEntry = state === undefined ? { chatId, version } : { chatId, version, state: state as Record<string, unknown> };
+    this.flowShard(chatId).set(chatId, deepFreeze(entry));
+    this.flusher.markDirty(this.flowNames[shardIndex(chatId, this.flowShards.length)]!);
+  }
+
+  private flowShard(chatId: number): Map<number, FlowEntry> {
+    return this.flowShards[shardIndex(chatId, this.flowShards.length)]!;
+  }
+
+  /** Older versions kept flows in meta (`conv:<chatId>`): they move to the flow shards, once. */
+  private moveLegacyFlows(): void {
+    for (const [key, value] of [...this.kv]) {
+      const chatId = legacyFlowChat(key);
+      if (chatId === undefined) continue;
+      if (!this.flowShard(chatId).has(chatId)) this.putFlow(chatId, 1, value as FlowState);
+      this.kv.delete(key);
+      this.flusher.markDirty(META);
     }
   }
 

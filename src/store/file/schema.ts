@@ -181,3 +181,26 @@ export function txProblem(t: unknown): string | undefined {
   const r = TxRecordSchema.safeParse(t);
   return r.success ? undefined : describeIssues(r.error);
 }
+
+/** One chat's flow state as a flow shard keeps it; `state` absent once the flow ended (the version stays). */
+export interface FlowEntry {
+  chatId: number;
+  version: number;
+  state?: Record<string, unknown>;
+}
+
+export interface FlowShardFile {
+  flows: FlowEntry[];
+}
+
+const FlowShardSchema = z.object({
+  flows: z.array(z.object({ chatId: z.int(), version: z.int().check(z.positive()), state: z.optional(z.record(z.string(), z.unknown())) })),
+});
+
+/** Returns the entries of a flow shard; a missing file (never written) is an empty shard. */
+export function checkFlowShard(file: string, data: unknown): FlowEntry[] {
+  if (data === null) return [];
+  const r = FlowShardSchema.safeParse(data);
+  if (!r.success) throw new StoreCorruptError(file, describeIssues(r.error));
+  return r.data.flows as FlowEntry[];
+}

@@ -16,8 +16,8 @@
  */
 import postgres, { type Sql } from "postgres";
 import { systemClock, type Clock, type TimerHandle } from "../../tools/clock.js";
-import type { ChatPatch, NewTx, Store, StoreStats, TxPatch } from "../api.js";
-import { buildChat, buildNewTx, CLEARED_KEY_PATCH, HOT_FOR_MS, KeyRing, LOST_KEY_PATCH, patchTx, storedChat, storedTx, transitionAllowed } from "../core.js";
+import type { ChatPatch, FlowState, NewTx, SavedFlow, Store, StoreStats, TxPatch } from "../api.js";
+import { buildChat, buildNewTx, CLEARED_KEY_PATCH, HOT_FOR_MS, KeyRing, LOST_KEY_PATCH, patchTx, storedChat, storedFlow, storedTx, transitionAllowed } from "../core.js";
 import { deriveKey, keyCheck } from "../crypto.js";
 import { DuplicateTxError, StoreClosedError, UnknownTxError } from "../errors.js";
 import { deepFreeze, frozenCopy } from "../frozen.js";
@@ -140,6 +140,7 @@ export class PgStore implements Store {
       // The first process to open a new database makes its secret the store's.
       await sql`INSERT INTO store_info (name, value) VALUES (${KEY_CHECK}, ${mine}) ON CONFLICT (name) DO NOTHING`;
       const [row] = await sql<{ value: string }[]>`SELECT value FROM store_info WHERE name = ${KEY_CHECK}`;
+      await moveLegacyFlows(sql);
       const store = new PgStore(sql, new KeyRing(key, row!.value), opts.clock ?? systemClock, opts);
       await store.recountOpen();
       return store;
@@ -478,6 +479,25 @@ export class PgStore implements Store {
     return rows.map((r) => storedTx(`table txs, ${r.data.refId}`, r.data));
   }
 
+  // ---- flows ------------------------------------------------------------------------------------
+
+  async getFlow(chatId: number): Promise<SavedFlow> {
+    const [row] = await this.sql<{ version: string; state: FlowState | null }[]>`
+      SELECT version::text AS version, state FROM flows WHERE chat_id = ${chatId}`;
+    return { state: row?.state ? deepFreeze(row.state) : undefined, version: row ? Number(row.version) : 0 };
+  }
+
+  async setFlow(chatId: number, state: FlowState | undefined, expectedVersion: number): Promise<boolean> {
+    if (this.closed) throw new StoreClosedError();
+    const json = state === undefined ? null : JSON.stringify(storedFlow(chatId, state));
+    const done = await this.write("flows", () =>
+      expectedVersion === 0
+        ? this.sql`INSERT INTO flows (chat_id, version, state) VALUES (${chatId}, 1, ${json}::text::json) ON CONFLICT (chat_id) DO NOTHING`
+        : this.sql`UPDATE flows SET version = version + 1, state = ${json}::text::json WHERE chat_id = ${chatId} AND version = ${expectedVersion}`,
+    );
+    return done.count === 1;
+  }
+
   // ---- meta -------------------------------------------------------------------------------------
 
   async getMeta<T>(key: string): Promise<Readonly<T> | undefined> {
@@ -497,4 +517,12 @@ export class PgStore implements Store {
       () => this.sql`INSERT INTO meta (key, value) VALUES (${key}, ${json}::text::json) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
     );
   }
+}
+
+/** Older versions kept flows in meta (`conv:<chatId>`): they move to the flows table (a flow already there wins). */
+async function moveLegacyFlows(sql: Sql): Promise<void> {
+  await sql`
+    WITH moved AS (DELETE FROM meta WHERE key ~ '^conv:-?[0-9]+$' RETURNING key, value)
+    INSERT INTO flows (chat_id, version, state) SELECT substring(key FROM 6)::bigint, 1, value FROM moved
+    ON CONFLICT (chat_id) DO NOTHING`;
 }
