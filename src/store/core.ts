@@ -9,6 +9,7 @@ import type { ChatPatch, FlowState, NewTx, TxPatch } from "./api.js";
 import { decrypt, DecryptedKeys, encrypt, keyAad, keyCheck, keyCheckMatches, maskKey } from "./crypto.js";
 import { ApiKeyDecryptError, StoreCorruptError, StoreSecretMismatchError } from "./errors.js";
 import { deepFreeze, frozenCopy } from "./frozen.js";
+import { quickChecks } from "./recordCheck.js";
 import { ChatRecordSchema, describeIssues, TxRecordSchema } from "./records.js";
 import { OPEN_STATUSES, type ChatRecord, type TxRecord, type TxStatus } from "./types.js";
 
@@ -63,6 +64,7 @@ export function transitionAllowed(
 
 /** A chat record read from storage (`where` names it): refused with StoreCorruptError if it does not pass records.ts. */
 export function storedChat(where: string, data: unknown): ChatRecord {
+  if (quickChecks().chat(data)) return deepFreeze(data as ChatRecord);
   const parsed = ChatRecordSchema.safeParse(data);
   if (!parsed.success) throw new StoreCorruptError(where, describeIssues(parsed.error));
   return deepFreeze(parsed.data);
@@ -70,6 +72,7 @@ export function storedChat(where: string, data: unknown): ChatRecord {
 
 /** A transaction read from storage (`where` names it): refused with StoreCorruptError if it does not pass records.ts. */
 export function storedTx(where: string, data: unknown): TxRecord {
+  if (quickChecks().tx(data)) return deepFreeze(data as TxRecord);
   const parsed = TxRecordSchema.safeParse(data);
   if (!parsed.success) throw new StoreCorruptError(where, describeIssues(parsed.error));
   return deepFreeze(parsed.data);

@@ -1,10 +1,11 @@
 /**
- * FileStore, the file implementation of the Store interface (api.ts): chats, transactions and a small
- * key-value meta, all held in memory and written with lowdb. Its methods are async to fit the
+ * FileStore, the file backend of the Store interface (api.ts): chats, transactions, running flows and
+ * a small key-value meta, all held in memory and written with lowdb; the rules (records, validation,
+ * compare-and-set, api keys) are core.ts's, shared with pg/. Its methods are async to fit the
  * interface but answer from memory; the writes in one call happen before it returns its promise.
  * This module owns the file layout; nothing else touches these files. Over 350 lines because it is the
- * whole Store interface (api.ts) over one in-memory state and its shard files, as pg/pgStore.ts is for
- * PostgreSQL; the archive, crypto and record schemas live beside it.
+ * one owner of that layout and of every in-memory index kept in step with it (history, open, provider
+ * ids, callback tokens); splitting the class would spread that invariant over several files.
  *
  * Layout (under `<dir>/store/`, where `dir` is DATA_DIR):
  *   meta.json          {schema, chatShards, txShards, keyCheck, kv}  pretty-printed, small
@@ -22,9 +23,6 @@
  * monthly archives in `<dir>/archive/` (archive.ts) by a sweep at open and every `sweepEveryMs`.
  * History reads (listTxByChat, findTx, txsOfMonth) merge the hot set with the archive.
  *
- * This file is over 350 lines because it is the one owner of the layout and of every index kept in
- * step with it; splitting the class would spread that invariant over several files.
- *
  * Writes are coalesced (see flusher.ts): a change marks its file dirty and one flush after
  * `flushDelayMs` writes each dirty file once. Callers that must know a change is on disk (a reference
  * id before a money call) `await store.flush()`. Writes are atomic (rename) but not fsync'd: they
@@ -32,7 +30,8 @@
  *
  * Records handed out are deeply frozen (see frozen.ts), never copies; update through the methods.
  *
- * A file that is unreadable, not JSON, the wrong shape or from a newer schema makes `open` throw
+ * A file that is unreadable, not JSON, the wrong shape (records.ts, checked at open: files may have
+ * been edited or written by another version) or from a newer schema makes `open` throw
  * StoreCorruptError naming it, and is never overwritten.
  */
 import { chmod, mkdir, readdir } from "node:fs/promises";
