@@ -8,7 +8,7 @@
  * A sweep appends each chat's records as one contiguous segment, so a history page reads only the
  * bytes of that chat's segments in one month, never the whole file.
  *
- * Crash safety (see Store.sweep): lines are appended and fsynced first, the hot shards are written
+ * Crash safety (see FileStore.sweep): lines are appended and fsynced first, the hot shards are written
  * second, index.json last. On open, bytes past what index.json covers are the last sweep's: a torn
  * final line is cut off, the complete lines are indexed again, and their refIds are reported so the
  * store drops any copy still in the hot shards. Nothing is lost and nothing is archived twice;
