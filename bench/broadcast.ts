@@ -18,7 +18,7 @@ import { Api } from "grammy";
 import { systemClock } from "../src/tools/clock.js";
 import { createTranslate } from "../src/render/i18n.js";
 import { silentLogger } from "../src/logging/logger.js";
-import { FileStore } from "../src/store/store.js";
+import { FileStore } from "../src/store/file/fileStore.js";
 import { BROADCAST_CONCURRENCY, Broadcaster } from "../src/jobs/broadcast.js";
 import { BULK_PACE, SendPacer, type PaceOptions } from "../src/telegram/pacer.js";
 import { FAKE_BOT_TOKEN } from "../test/support/botInfo.js";

@@ -11,9 +11,9 @@ import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from "node:f
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ARCHIVE_AFTER_MS, wibMonth } from "../src/store/archive.js";
-import { shardFileName, shardIndex } from "../src/store/shards.js";
-import { FileStore } from "../src/store/store.js";
+import { ARCHIVE_AFTER_MS, wibMonth } from "../src/store/file/archive.js";
+import { shardFileName, shardIndex } from "../src/store/file/shards.js";
+import { FileStore } from "../src/store/file/fileStore.js";
 import { monthReport, measurePg } from "./historyPg.js";
 import { FULL, mb, ms, report, summarize, type BenchRow } from "./lib.js";
 import { NO_PG_NOTE, openBenchPg } from "./pg.js";

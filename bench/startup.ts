@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { FakeBotApi } from "../test/support/fakeBotApi.js";
 import { FAKE_BOT_TOKEN } from "../test/support/botInfo.js";
 import { makeUser } from "../test/support/chat.js";
-import { FileStore } from "../src/store/store.js";
+import { FileStore } from "../src/store/file/fileStore.js";
 import { FULL, mb, report, summarize } from "./lib.js";
 
 const ROOT = join(import.meta.dirname, "..");

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import postgres from "postgres";
 import type { Store } from "../src/store/api.js";
 import { PgStore } from "../src/store/pg/pgStore.js";
-import { FileStore } from "../src/store/store.js";
+import { FileStore } from "../src/store/file/fileStore.js";
 import { FULL, mb, ms, report, summarize, withLoopMonitor, type BenchRow } from "./lib.js";
 import { NO_PG_NOTE, openBenchPg } from "./pg.js";
 

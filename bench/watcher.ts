@@ -38,7 +38,7 @@ import { silentLogger } from "../src/logging/logger.js";
 import { createSandbox } from "../src/sandbox/index.js";
 import type { Store } from "../src/store/api.js";
 import { PgStore } from "../src/store/pg/pgStore.js";
-import { FileStore } from "../src/store/store.js";
+import { FileStore } from "../src/store/file/fileStore.js";
 import { UpstreamClient } from "../src/upstream/client.js";
 import { BULK_PACE, SendPacer } from "../src/telegram/pacer.js";
 import { KeyedLimiter } from "../src/jobs/limiter.js";

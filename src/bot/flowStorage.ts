@@ -2,7 +2,7 @@
  * Where running flows (conversations) are kept, so a restart resumes them.
  */
 import type { ConversationData, VersionedState } from "@grammyjs/conversations";
-import type { Store } from "../store/index.js";
+import type { FlowState, Store } from "../store/index.js";
 import type { BotContext } from "./context.js";
 
 /**
@@ -13,20 +13,45 @@ import type { BotContext } from "./context.js";
 export const FLOW_STATE_VERSION = 2;
 
 /**
- * Running flows are kept in the store (meta `conv:<chatId>`), so a restart resumes them. A flow
- * saved under another FLOW_STATE_VERSION is deleted and the update marked (`flowLost`), so the
- * user hears why their answer is not taken instead of "not understood".
+ * Another process saved this chat's flows while this update ran (two processes, one chat). Its state
+ * stands; this update's step is not saved, and the chat's next message replays against what it saved.
+ */
+export class FlowStateConflictError extends Error {
+  override readonly name = "FlowStateConflictError";
+  constructor(readonly chatId: number) {
+    super(`The flow state of chat ${chatId} was saved by another process during this update; this update's step was not saved over it.`);
+  }
+}
+
+/**
+ * Running flows are kept in the store's per-chat flow storage (getFlow/setFlow), so a restart resumes
+ * them. Each update remembers the version it read and saves with a compare-and-set on it: a lost
+ * race throws FlowStateConflictError rather than overwrite the other process's state. A flow saved
+ * under another FLOW_STATE_VERSION is deleted and the update marked (`flowLost`), so the user hears
+ * why their answer is not taken instead of "not understood".
  */
 export function flowStorage(store: Store) {
-  const key = (ctx: BotContext) => (ctx.chatId === undefined ? undefined : `conv:${ctx.chatId}`);
   type Saved = VersionedState<ConversationData>;
+  /** The flow version each update read; its write must find it unchanged. */
+  const readVersion = new WeakMap<BotContext, number>();
+
+  const save = async (ctx: BotContext, chatId: number, state: FlowState | undefined) => {
+    const version = readVersion.get(ctx) ?? 0;
+    if (!(await store.setFlow(chatId, state, version))) throw new FlowStateConflictError(chatId);
+    readVersion.set(ctx, version + 1);
+  };
+
   return {
     async read(ctx: BotContext): Promise<Saved | undefined> {
-      const k = key(ctx);
-      const saved = k === undefined ? undefined : await store.getMeta<Saved>(k);
+      const chatId = ctx.chatId;
+      if (chatId === undefined) return undefined;
+      const { state, version } = await store.getFlow(chatId);
+      readVersion.set(ctx, version);
+      const saved = state as Saved | undefined;
       if (!saved) return undefined;
       if (saved.version[1] !== FLOW_STATE_VERSION) {
-        await store.setMeta(k!, undefined);
+        // Lost to another writer: that one saved newer state, which is not ours to drop.
+        if (await store.setFlow(chatId, undefined, version)) readVersion.set(ctx, version + 1);
         ctx.flowLost = true;
         return undefined;
       }
@@ -34,13 +59,11 @@ export function flowStorage(store: Store) {
       return structuredClone(saved) as Saved;
     },
     async write(ctx: BotContext, state: Saved): Promise<void> {
-      const k = key(ctx);
       // JSON round trip: the store keeps JSON only (absent fields instead of undefined ones).
-      if (k !== undefined) await store.setMeta(k, JSON.parse(JSON.stringify(state)));
+      if (ctx.chatId !== undefined) await save(ctx, ctx.chatId, JSON.parse(JSON.stringify(state)) as FlowState);
     },
     async delete(ctx: BotContext): Promise<void> {
-      const k = key(ctx);
-      if (k !== undefined && await store.getMeta(k) !== undefined) await store.setMeta(k, undefined);
+      if (ctx.chatId !== undefined) await save(ctx, ctx.chatId, undefined);
     },
   };
 }

@@ -1,8 +1,8 @@
 /**
- * What the rest of the bot may ask of a store. Two stores implement it: FileStore (lowdb files in
- * DATA_DIR, one process; store.ts) and PgStore (PostgreSQL, one or more processes; pg/). Every read
- * and write is asynchronous so that a store on another machine fits behind the same calls; the file
- * store answers from memory.
+ * What the rest of the bot may ask of a store. Two backends implement it: FileStore (lowdb files in
+ * DATA_DIR, one process; file/) and PgStore (PostgreSQL, one or more processes; pg/); the rules they
+ * share are written once in core.ts. Every read and write is asynchronous so that a store on another
+ * machine fits behind the same calls; the file store answers from memory.
  *
  * Guarantees both stores keep (test/store/contract.test.ts runs the same suite against each):
  * - Records handed out are deeply frozen snapshots; change them only through these methods.
@@ -12,6 +12,10 @@
  *   Money code awaits `flush()` after saving a reference id and before calling the provider.
  * - Api keys are encrypted with a key derived from the store secret before they reach any file or
  *   database; `getApiKey` decrypts.
+ * - Records are validated (records.ts) on every write, and again where they are read from storage,
+ *   since files or rows may have been edited or written by another version: a record that fails is
+ *   refused with StoreCorruptError, never handed out. The file store reads everything at open (so it
+ *   refuses to open); PostgreSQL reads rows on demand (so that read fails).
  */
 import type { ChatRecord, TxDetail, TxKind, TxOf, TxRecord, TxStatus } from "./types.js";
 
@@ -31,10 +35,22 @@ export type TxPatch = Partial<Omit<TxRecord, "refId" | "chatId" | "createdAt" | 
   detail?: TxDetail | undefined;
 };
 
+/** A chat's saved flow state (conversations): any JSON object; the store does not look inside. */
+export type FlowState = Readonly<Record<string, unknown>>;
+
+/** A chat's flow state and the version to hand back to `setFlow` (0: never written). */
+export interface SavedFlow {
+  state: FlowState | undefined;
+  version: number;
+}
+
 export interface StoreStats {
   /** Which store: "file" (lowdb in DATA_DIR) or "postgres". */
   kind: "file" | "postgres";
-  /** Open transactions (PostgreSQL: as of the last `openTxs()` read). */
+  /**
+   * Open transactions, live: this process's changes show at once; on PostgreSQL another process's
+   * changes show by the next call (each call recounts in the background).
+   */
   openTxs: number;
   /** Changes not yet durable (file store: dirty files; PostgreSQL: 0). */
   dirty: number;
@@ -102,7 +118,11 @@ export interface Store {
     patch: TxPatch,
     when?: (current: Readonly<TxRecord>) => boolean,
   ): Promise<Readonly<TxRecord> | undefined>;
-  /** A chat's recent transaction (open ones always) by our refId, then the provider's id; cheap. */
+  /**
+   * A chat's "hot" transaction by our refId, then the provider's id: open ones however old, final ones
+   * changed within the last week (core.ts HOT_FOR_MS); older history only through findTx. Cheap: the
+   * file store answers from memory, never from its archive.
+   */
   findHotTx(chatId: number, id: string): Promise<Readonly<TxRecord> | undefined>;
   /** A chat's transaction by our refId or the provider's id, however old. */
   findTx(chatId: number, id: string): Promise<Readonly<TxRecord> | undefined>;
@@ -115,8 +135,19 @@ export interface Store {
   /** Transactions whose status is in OPEN_STATUSES. */
   openTxs(): Promise<Readonly<TxRecord>[]>;
 
+  // ---- flows ------------------------------------------------------------------------------------
+  /** The chat's running flows (conversations) as last saved, frozen, and the version to hand back to setFlow. */
+  getFlow(chatId: number): Promise<SavedFlow>;
+  /**
+   * Compare-and-set: saves `state` (undefined: the flow ended) only if the chat's flow version is still
+   * `expectedVersion`, and raises the version by one; false when another writer (a second process)
+   * came first, and nothing is written. Versions never go back, so a stale writer cannot win after a
+   * flow ended and another began. Kept per chat: one chat's step rewrites nothing of another's.
+   */
+  setFlow(chatId: number, state: FlowState | undefined, expectedVersion: number): Promise<boolean>;
+
   // ---- meta -------------------------------------------------------------------------------------
-  /** Small JSON state (broadcast progress, running flows...). The value is frozen. */
+  /** Small JSON state (broadcast progress...). The value is frozen. */
   getMeta<T>(key: string): Promise<Readonly<T> | undefined>;
   /** Stores a JSON value; `undefined` deletes the key. */
   setMeta(key: string, value: unknown): Promise<void>;

@@ -1,14 +1,14 @@
 /** Errors the store throws on purpose; callers match on the class, people read the message. */
 
-/** A store file cannot be used as-is. The store never overwrites it: a person has to look first. */
+/** A store file or row cannot be used as-is. The store never overwrites it: a person has to look first. */
 export class StoreCorruptError extends Error {
   override readonly name = "StoreCorruptError";
   constructor(
-    /** Absolute path of the offending file. */
+    /** Absolute path of the offending file, or the table and key of the offending row ("table txs, R1"). */
     readonly file: string,
     reason: string,
   ) {
-    super(`Store file ${file} cannot be used: ${reason}. It was left untouched; restore it from a backup or move it away.`);
+    super(`Store ${file.startsWith("table ") ? "" : "file "}${file} cannot be used: ${reason}. It was left untouched; restore it from a backup or move it away.`);
   }
 }
 

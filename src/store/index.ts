@@ -5,7 +5,7 @@
  */
 import type { Clock } from "../tools/clock.js";
 import type { Store } from "./api.js";
-import { FileStore } from "./store.js";
+import { FileStore } from "./file/fileStore.js";
 
 export * from "./api.js";
 

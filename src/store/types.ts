@@ -1,4 +1,4 @@
-/** What the bot keeps per chat and per money action, declared in records.ts (zod). `store.ts` owns how these reach the disk. */
+/** What the bot keeps per chat and per money action, declared in records.ts (zod). The backends (file/, pg/) own how these are stored. */
 export {
   CUSTOMER_KINDS,
   detailOf,

@@ -113,16 +113,16 @@ describe("a restart in the middle of a flow", () => {
     const u = await w.linkedUser({ languageCode: "en" });
     await toAccountStep(u);
     // The saved state of this chat as an older code version wrote it.
-    const key = `conv:${u.chatId}`;
-    const saved = await w.store.getMeta<{ version: [number, number]; state: unknown }>(key);
-    expect(saved).toBeDefined();
-    await w.store.setMeta(key, { ...saved, version: [saved!.version[0], -1] });
+    const saved = await w.store.getFlow(u.chatId);
+    const state = saved.state as { version: [number, number] } | undefined;
+    expect(state).toBeDefined();
+    expect(await w.store.setFlow(u.chatId, { ...state, version: [state!.version[0], -1] }, saved.version)).toBe(true);
 
     await w.restart();
     await u.sendText("1234567890");
     expect(u.lastReply()).toContain("The bot was updated");
     expect(u.lastReply()).not.toContain("did not understand");
-    expect(await w.store.getMeta(key)).toBeUndefined();
+    expect((await w.store.getFlow(u.chatId)).state).toBeUndefined();
     expect(w.sandbox.calls("/transfer/cek_rekening")).toHaveLength(0);
   });
 });

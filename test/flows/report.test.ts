@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { parse } from "csv-parse/sync";
 import { pngSize } from "../../src/render/png.js";
 import { CHART_HEIGHT, CHART_WIDTH } from "../../src/render/reportChart.js";
-import type { NewTx } from "../../src/store/store.js";
+import type { NewTx } from "../../src/store/index.js";
 import type { TxRecord } from "../../src/store/types.js";
 import { TelegramErrors } from "../support/fakeBotApi.js";
 import type { FakeUser } from "../support/chat.js";

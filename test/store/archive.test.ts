@@ -2,8 +2,8 @@ import { readdir, readFile, stat, appendFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/tools/clock.js";
-import { Archive, ARCHIVE_AFTER_MS } from "../../src/store/archive.js";
-import type { FileStore, NewTx } from "../../src/store/store.js";
+import { Archive, ARCHIVE_AFTER_MS } from "../../src/store/file/archive.js";
+import type { FileStore, NewTx } from "../../src/store/file/fileStore.js";
 import type { TxRecord } from "../../src/store/types.js";
 import { openStore, tempDir } from "./helpers.js";
 

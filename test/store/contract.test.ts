@@ -3,15 +3,15 @@
  * own PostgreSQL database (skipped when PostgreSQL is not installed). Whatever the bot relies on of
  * a store is asserted here, so a guarantee one store keeps and the other does not shows up as a failure.
  */
-import { readdir, readFile } from "node:fs/promises";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import postgres from "postgres";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { ManualClock } from "../../src/tools/clock.js";
 import type { NewTx, Store } from "../../src/store/api.js";
-import { ApiKeyDecryptError, DuplicateTxError, StoreClosedError, StoreSecretMismatchError, UnknownTxError } from "../../src/store/errors.js";
+import { ApiKeyDecryptError, DuplicateTxError, StoreClosedError, StoreCorruptError, StoreSecretMismatchError, UnknownTxError } from "../../src/store/errors.js";
 import { PgStore } from "../../src/store/pg/pgStore.js";
-import { FileStore } from "../../src/store/store.js";
+import { FileStore } from "../../src/store/file/fileStore.js";
 import type { TxOf } from "../../src/store/types.js";
 import { freshDatabase, hasPg } from "../support/pg.js";
 import { SECRET, tempDir } from "./helpers.js";
@@ -30,6 +30,8 @@ interface Place {
   allText(): Promise<string>;
   /** PostgreSQL only: the database URL (a second process opens it too). */
   url?: string;
+  /** Changes a stored transaction from outside (an operator, an older version): its status becomes one no version knows. */
+  damageTx(refId: string): Promise<void>;
 }
 
 const opened: Store[] = [];
@@ -51,6 +53,19 @@ async function filePlace(): Promise<Place> {
         if (e.isFile()) text += await readFile(join(e.parentPath, e.name), "utf8");
       }
       return text;
+    },
+    async damageTx(refId) {
+      const root = join(dir, "store");
+      for (const name of await readdir(root)) {
+        if (!name.startsWith("tx-")) continue;
+        const file = JSON.parse(await readFile(join(root, name), "utf8")) as { txs: { refId: string; status: string }[] };
+        const hit = file.txs.find((t) => t.refId === refId);
+        if (!hit) continue;
+        hit.status = "bogus";
+        await writeFile(join(root, name), JSON.stringify(file));
+        return;
+      }
+      throw new Error(`${refId} is in no shard`);
     },
   };
 }
@@ -74,6 +89,15 @@ async function pgPlace(): Promise<Place> {
           text += rows.map((r) => r.t).join("\n");
         }
         return text;
+      } finally {
+        await sql.end();
+      }
+    },
+    async damageTx(refId) {
+      const sql = postgres(url, { max: 1 });
+      try {
+        const done = await sql`UPDATE txs SET data = jsonb_set(data::jsonb, '{status}', '"bogus"')::json WHERE ref_id = ${refId}`;
+        expect(done.count).toBe(1);
       } finally {
         await sql.end();
       }
@@ -329,6 +353,69 @@ describe.each(stores)("Store contract: $name", ({ place, skip, name }) => {
     expect(await s.findTx(1, "U1")).toBeUndefined();
   });
 
+  it.skipIf(skip)("findHotTx: open ones however old, final ones changed within a week; findTx finds all", async () => {
+    const clock = new ManualClock(Date.UTC(2026, 0, 1));
+    const s = await (await place()).open({ clock });
+    await s.createTx(tx("OLDOPEN", 1, { status: "pending", upstreamId: "U-OPEN" }));
+    await s.createTx(tx("OLDDONE", 1, { status: "success", upstreamId: "U-DONE" }));
+    await clock.advance(6 * DAY);
+    await s.createTx(tx("RECENT", 1, { status: "failed" }));
+    await clock.advance(2 * DAY);
+    await s.flush();
+    expect((await s.findHotTx(1, "OLDOPEN"))?.refId).toBe("OLDOPEN");
+    expect((await s.findHotTx(1, "U-OPEN"))?.refId).toBe("OLDOPEN");
+    expect((await s.findHotTx(1, "RECENT"))?.refId).toBe("RECENT");
+    // Final and unchanged for eight days: history, found by findTx only.
+    expect(await s.findHotTx(1, "OLDDONE")).toBeUndefined();
+    expect(await s.findHotTx(1, "U-DONE")).toBeUndefined();
+    expect((await s.findTx(1, "OLDDONE"))?.refId).toBe("OLDDONE");
+    expect((await s.findTx(1, "U-DONE"))?.refId).toBe("OLDDONE");
+  });
+
+  it.skipIf(skip)("stats().openTxs is live: it follows changes without an openTxs() read", async () => {
+    const s = await (await place()).open({ clock: new ManualClock() });
+    expect(s.stats().openTxs).toBe(0);
+    await s.createTx(tx("D"));
+    await s.createTx(tx("P", 1, { status: "pending" }));
+    expect(s.stats().openTxs).toBe(1);
+    await s.transitionTx("D", ["draft"], { status: "sending" });
+    expect(s.stats().openTxs).toBe(2);
+    await s.updateTx("P", { status: "success" });
+    await s.updateTx("D", { message: "still sending" });
+    expect(s.stats().openTxs).toBe(1);
+  });
+
+  it.skipIf(skip || name !== "PgStore")("stats().openTxs on a second process: counted at open, then follows the other's changes", async () => {
+    const p = await place();
+    const clock = new ManualClock();
+    const a = await p.open({ clock });
+    await a.createTx(tx("P1", 1, { status: "pending" }));
+    await a.createTx(tx("P2", 1, { status: "pending" }));
+    // A standby that never reads openTxs() still reports what is pending (its /healthz).
+    const b = await p.open({ clock });
+    expect(b.stats().openTxs).toBe(2);
+    await a.updateTx("P1", { status: "success" });
+    await vi.waitFor(() => expect(b.stats().openTxs).toBe(1), { timeout: 5_000, interval: 20 });
+  });
+
+  it.skipIf(skip)("a stored record changed outside into one that does not pass the schema is refused on read, never handed out", async () => {
+    const p = await place();
+    const clock = new ManualClock();
+    const s = await p.open({ clock });
+    await s.createTx(tx("OK1"));
+    await s.createTx(tx("BAD", 1, { status: "pending" }));
+    await s.close();
+    await p.damageTx("BAD");
+    // The file store reads everything at open, so it refuses to open; PostgreSQL refuses the read.
+    const read = async () => {
+      const again = await p.open({ clock });
+      return [await again.getTx("BAD"), await again.openTxs()];
+    };
+    const err = await read().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StoreCorruptError);
+    expect(String((err as Error).message)).toMatch(/BAD|tx-/);
+  });
+
   it.skipIf(skip)("openTxs: exactly the open statuses; stats counts them", async () => {
     const s = await (await place()).open({ clock: new ManualClock() });
     await s.createTx(tx("D"));
@@ -358,6 +445,61 @@ describe.each(stores)("Store contract: $name", ({ place, skip, name }) => {
     const again = await p.open({ clock });
     expect(await again.getMeta("broadcast")).toEqual({ id: "b1", sent: 4 });
     expect(await again.getMeta("conv:1")).toBeUndefined();
+  });
+
+  it.skipIf(skip)("flows: per chat, compare-and-set on a version that only grows; frozen; survives reopen", async () => {
+    const p = await place();
+    const clock = new ManualClock();
+    const s = await p.open({ clock });
+    expect(await s.getFlow(1)).toEqual({ state: undefined, version: 0 });
+    expect(await s.setFlow(1, { buy: [{ step: 1 }] }, 0)).toBe(true);
+    expect(await s.setFlow(2, { pay: [] }, 0)).toBe(true);
+    const one = await s.getFlow(1);
+    expect(one).toEqual({ state: { buy: [{ step: 1 }] }, version: 1 });
+    expect(Object.isFrozen(one.state)).toBe(true);
+    // A writer that read version 0 lost: nothing written.
+    expect(await s.setFlow(1, { buy: [{ step: 9 }] }, 0)).toBe(false);
+    expect(await s.setFlow(1, { buy: [{ step: 2 }] }, 1)).toBe(true);
+    // The flow ends: the state goes, the version stays, so a writer from before cannot come back.
+    expect(await s.setFlow(1, undefined, 2)).toBe(true);
+    expect(await s.getFlow(1)).toEqual({ state: undefined, version: 3 });
+    expect(await s.setFlow(1, { buy: [{ step: 1 }] }, 0)).toBe(false);
+    expect(await s.setFlow(1, { buy: [{ step: 2 }] }, 2)).toBe(false);
+    await expect(s.setFlow(3, { bad: new Date() } as never, 0)).rejects.toBeInstanceOf(TypeError);
+    await s.close();
+    const again = await p.open({ clock });
+    expect(await again.getFlow(1)).toEqual({ state: undefined, version: 3 });
+    expect(await again.getFlow(2)).toEqual({ state: { pay: [] }, version: 1 });
+    await again.close();
+    await expect(again.setFlow(2, undefined, 1)).rejects.toBeInstanceOf(StoreClosedError);
+  });
+
+  it.skipIf(skip)("flows: of two writers that read the same version, exactly one saves (on two processes too)", async () => {
+    const p = await place();
+    const clock = new ManualClock();
+    const a = await p.open({ clock });
+    const b = name === "PgStore" ? await p.open({ clock }) : a;
+    for (let chat = 1; chat <= 10; chat++) {
+      const both = await Promise.all([a.setFlow(chat, { by: ["a"] }, 0), b.setFlow(chat, { by: ["b"] }, 0)]);
+      expect(both.filter(Boolean)).toHaveLength(1);
+      expect((await b.getFlow(chat)).state).toEqual({ by: [both[0] ? "a" : "b"] });
+    }
+  });
+
+  it.skipIf(skip)("flows an older version kept in meta (conv:<chat>) move to the flow storage at open", async () => {
+    const p = await place();
+    const clock = new ManualClock();
+    const s = await p.open({ clock });
+    await s.setMeta("conv:5", { version: [0, 2], state: { buy: [] } });
+    await s.setMeta("conv:-1001", { version: [0, 2], state: {} });
+    await s.setMeta("conversation", { kept: true });
+    await s.close();
+    const again = await p.open({ clock });
+    expect(await again.getFlow(5)).toEqual({ state: { version: [0, 2], state: { buy: [] } }, version: 1 });
+    expect((await again.getFlow(-1001)).version).toBe(1);
+    expect(await again.getMeta("conv:5")).toBeUndefined();
+    expect(await again.getMeta("conversation")).toEqual({ kept: true });
+    expect(await again.setFlow(5, undefined, 1)).toBe(true);
   });
 
   it.skipIf(skip)("a closed store rejects changes with StoreClosedError", async () => {

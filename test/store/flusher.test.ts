@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ManualClock } from "../../src/tools/clock.js";
-import { Flusher } from "../../src/store/flusher.js";
+import { Flusher } from "../../src/store/file/flusher.js";
 
 /** A writer whose writes finish only when the test says so; it records what each write saw. */
 function heldWriter(state: Map<string, number>) {

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach } from "vitest";
 import { ManualClock } from "../../src/tools/clock.js";
-import { FileStore, type StoreOptions } from "../../src/store/store.js";
+import { FileStore, type StoreOptions } from "../../src/store/file/fileStore.js";
 
 export const SECRET = "test-secret-please-change";
 

@@ -8,8 +8,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/tools/clock.js";
 import { copyFileStore } from "../../src/store/pg/fromFiles.js";
 import { PgStore } from "../../src/store/pg/pgStore.js";
-import { FileStore } from "../../src/store/store.js";
+import { FileStore } from "../../src/store/file/fileStore.js";
 import type { ChatRecord, TxRecord } from "../../src/store/types.js";
+import type { SavedFlow } from "../../src/store/api.js";
 import { freshDatabase, hasPg } from "../support/pg.js";
 import { SECRET, tempDir } from "./helpers.js";
 
@@ -26,6 +27,7 @@ interface Expected {
   chats: ChatRecord[];
   txs: TxRecord[];
   meta: Record<string, unknown>;
+  flow: SavedFlow;
 }
 
 /** A file store with two chats (one linked), archived and hot transactions, and meta; returns what it holds. */
@@ -51,7 +53,8 @@ async function fileStore(dir: string): Promise<Expected> {
   const expected: Expected = {
     chats: [...(await b.allChats())],
     txs: (await Promise.all([1, -100123].map(async (c) => (await b.listTxByChat(c, { limit: 100 })).items))).flat(),
-    meta: { broadcast: await b.getMeta("broadcast"), "conv:1": await b.getMeta("conv:1") },
+    meta: { broadcast: await b.getMeta("broadcast") },
+    flow: await b.getFlow(1),
   };
   await b.close();
   expect(await readdir(join(dir, "archive"))).toContain("tx-2025-10.jsonl");
@@ -68,7 +71,7 @@ describe.skipIf(!hasPg)("migrate-store", () => {
     const url = await freshDatabase();
 
     const first = await copyFileStore({ from: dir, to: url, secret: SECRET, batch: 7 });
-    expect(first).toEqual({ files: { chats: 2, txs: 32, meta: 2 }, database: { chats: 2, txs: 32, meta: 2 }, ok: true });
+    expect(first).toEqual({ files: { chats: 2, txs: 32, meta: 1, flows: 1 }, database: { chats: 2, txs: 32, meta: 1, flows: 1 }, ok: true });
     const second = await copyFileStore({ from: dir, to: url, secret: SECRET, batch: 7 });
     expect(second).toEqual(first);
     const sql = postgres(url, { max: 1 });
@@ -88,7 +91,9 @@ describe.skipIf(!hasPg)("migrate-store", () => {
     expect(JSON.stringify(txs)).toBe(JSON.stringify(expected.txs)); // as written, key order included
     expect(await pg.getTx("TORN")).toBeUndefined();
     expect(await pg.getMeta("broadcast")).toEqual(expected.meta.broadcast);
-    expect(await pg.getMeta("conv:1")).toEqual(expected.meta["conv:1"]);
+    // The flow an older version kept in meta moved to the flow storage when the file store opened.
+    expect(expected.flow).toEqual({ state: { step: "amount", at: [1, 2] }, version: 1 });
+    expect(await pg.getFlow(1)).toEqual(expected.flow);
     expect((await pg.openTxs()).map((t) => t.refId)).toEqual(["NEW1"]);
     expect((await pg.linkedChats()).map((c) => c.chatId)).toEqual([1]);
     expect((await pg.chatByCallbackToken("tok-1"))?.chatId).toBe(1);

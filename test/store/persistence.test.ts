@@ -2,7 +2,7 @@ import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/tools/clock.js";
-import { FileStore, StoreCorruptError } from "../../src/store/store.js";
+import { FileStore, StoreCorruptError } from "../../src/store/file/fileStore.js";
 import { openStore, SECRET, tempDir } from "./helpers.js";
 
 async function readJson(path: string): Promise<unknown> {
@@ -33,6 +33,21 @@ describe("coalesced writes", () => {
     expect(Object.values(s.writesByFile).every((n) => n <= 2)).toBe(true);
     expect(s.writesByFile["chats-00.json"]).toBe(1);
     expect(s.dirty).toBe(0);
+  });
+
+  it("a flow step rewrites only its chat's flow shard, never meta.json", async () => {
+    const store = await openStore(await tempDir(), { chatShards: 4 });
+    await store.flush();
+    const before = store.stats().writesByFile;
+    expect(await store.setFlow(1, { buy: [{ step: 1 }] }, 0)).toBe(true);
+    expect(await store.setFlow(1, { buy: [{ step: 2 }] }, 1)).toBe(true);
+    await store.flush();
+    const after = store.stats().writesByFile;
+    expect(after["meta.json"] ?? 0).toBe(before["meta.json"] ?? 0);
+    const written = Object.keys(after).filter((f) => (after[f] ?? 0) !== (before[f] ?? 0));
+    expect(written).toHaveLength(1);
+    expect(written[0]).toMatch(/^flows-0\d\.json$/);
+    expect(await readJson(join(store.path, written[0]!))).toEqual({ flows: [{ chatId: 1, version: 2, state: { buy: [{ step: 2 }] } }] });
   });
 
   it("rewrites only the shard that changed", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkChatShard, checkTxShard } from "../../src/store/schema.js";
+import { checkChatShard, checkTxShard } from "../../src/store/file/schema.js";
 import { ChatRecordSchema, describeIssues, TxRecordSchema } from "../../src/store/records.js";
 import { StoreCorruptError } from "../../src/store/errors.js";
 import * as z from "../../src/tools/zod.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/tools/clock.js";
-import { ApiKeyDecryptError, DuplicateTxError, StoreClosedError, UnknownTxError, type NewTx } from "../../src/store/store.js";
+import { ApiKeyDecryptError, DuplicateTxError, StoreClosedError, UnknownTxError, type NewTx } from "../../src/store/file/fileStore.js";
 import type { TxOf } from "../../src/store/types.js";
 import { allFiles, openStore, SECRET, tempDir } from "./helpers.js";
 

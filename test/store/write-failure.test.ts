@@ -11,8 +11,8 @@ import { writeFileSync } from "node:fs";
 import { Writable } from "node:stream";
 import { afterEach, expect, it, vi } from "vitest";
 import { createLogger } from "../../src/logging/logger.js";
-import { FileStore } from "../../src/store/store.js";
-import { StoreFile } from "../../src/store/shards.js";
+import { FileStore } from "../../src/store/file/fileStore.js";
+import { StoreFile } from "../../src/store/file/shards.js";
 import { makeWorld, STORE_SECRET, type World } from "../support/world.js";
 
 const CREATE = "/transaksi/create";

@@ -13,7 +13,7 @@ import type { BotDeps } from "../../src/bot/context.js";
 import { loadConfig } from "../../src/config/env.js";
 import { silentLogger, type Logger } from "../../src/logging/logger.js";
 import { createSandbox, DEMO_KEY, type Sandbox, type SandboxOptions } from "../../src/sandbox/index.js";
-import { FileStore, type Store } from "../../src/store/store.js";
+import { FileStore, type Store } from "../../src/store/file/fileStore.js";
 import { PgStore } from "../../src/store/pg/pgStore.js";
 import postgres from "postgres";
 import { vi } from "vitest";

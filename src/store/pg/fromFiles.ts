@@ -3,7 +3,8 @@
  * The files are only read. Api keys are copied as they are (encrypted, same associated data), so the
  * same secret reads them; the secret is needed only to check it is the store's. Idempotent: a record
  * already there and identical is skipped, a different one replaced unless the database's copy is
- * newer (the bot may already run on the database). Ends with counts on both sides.
+ * newer (the bot may already run on the database); running flows and meta keys already in the
+ * database are the database's. Ends with counts on both sides.
  */
 import { createReadStream } from "node:fs";
 import { open, readdir, readFile, stat } from "node:fs/promises";
@@ -13,8 +14,8 @@ import postgres from "postgres";
 import { deriveKey, keyCheckMatches } from "../crypto.js";
 import { StoreCorruptError } from "../errors.js";
 import { describeIssues, TxRecordSchema, type ChatRecord, type TxRecord } from "../records.js";
-import { checkChatShard, checkMeta, checkTxShard } from "../schema.js";
-import { shardFileName } from "../shards.js";
+import { checkChatShard, checkFlowShard, checkMeta, checkTxShard, type FlowEntry } from "../file/schema.js";
+import { shardFileName } from "../file/shards.js";
 import { PgStore } from "./pgStore.js";
 import { chatRow, txRow } from "./rows.js";
 
@@ -22,6 +23,8 @@ export interface Counts {
   chats: number;
   txs: number;
   meta: number;
+  /** Chats with a running flow. */
+  flows: number;
 }
 
 export interface CopyResult {
@@ -117,6 +120,11 @@ export async function copyFileStore(opts: CopyOptions): Promise<CopyResult> {
     for (const c of checkChatShard(file, await readJson(file))) chats.set(c.chatId, c);
   }
   const kv = Object.entries(meta.kv);
+  const flows: FlowEntry[] = [];
+  for (let i = 0; i < meta.chatShards; i++) {
+    const file = join(root, shardFileName("flows", i, meta.chatShards));
+    for (const f of checkFlowShard(file, await readJson(file))) if (f.state !== undefined) flows.push(f);
+  }
 
   // Opening PgStore migrates the schema and records the secret's key check in a new database.
   const pg = await PgStore.open({ url: opts.to, secret: opts.secret, max: 1 });
@@ -181,11 +189,23 @@ export async function copyFileStore(opts: CopyOptions): Promise<CopyResult> {
         ON CONFLICT (key) DO NOTHING`;
     }
     log(`copied ${kv.length} meta keys`);
+    for (let i = 0; i < flows.length; i += batch) {
+      const rows = JSON.stringify(flows.slice(i, i + batch).map((f) => ({ chat_id: f.chatId, state: f.state })));
+      await sql`
+        INSERT INTO flows (chat_id, version, state) SELECT chat_id, 1, state FROM json_to_recordset(${rows}::text::json) AS x(chat_id bigint, state json)
+        ON CONFLICT (chat_id) DO NOTHING`;
+    }
+    log(`copied ${flows.length} running flows`);
     const [db] = await sql<Counts[]>`
-      SELECT (SELECT count(*)::int FROM chats) AS chats, (SELECT count(*)::int FROM txs) AS txs, (SELECT count(*)::int FROM meta) AS meta`;
-    const files: Counts = { chats: chats.size, txs: refIds.size, meta: kv.length };
-    const database: Counts = { chats: db!.chats, txs: db!.txs, meta: db!.meta };
-    return { files, database, ok: files.chats === database.chats && files.txs === database.txs && files.meta === database.meta };
+      SELECT (SELECT count(*)::int FROM chats) AS chats, (SELECT count(*)::int FROM txs) AS txs, (SELECT count(*)::int FROM meta) AS meta,
+        (SELECT count(*)::int FROM flows WHERE state IS NOT NULL) AS flows`;
+    const files: Counts = { chats: chats.size, txs: refIds.size, meta: kv.length, flows: flows.length };
+    const database: Counts = { chats: db!.chats, txs: db!.txs, meta: db!.meta, flows: db!.flows };
+    return {
+      files,
+      database,
+      ok: files.chats === database.chats && files.txs === database.txs && files.meta === database.meta && files.flows === database.flows,
+    };
   } finally {
     await sql.end();
   }

@@ -51,6 +51,11 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TABLE rate_hits (key text PRIMARY KEY, window_start bigint NOT NULL, n integer NOT NULL);
   CREATE TABLE shared_secrets (name text PRIMARY KEY, value text NOT NULL);
   `,
+  // 3: running flows, one row per chat, compare-and-set on version (setFlow); state NULL once a flow
+  // ended, the version kept. Older versions kept them in meta as conv:<chatId> (moved at open).
+  `
+  CREATE TABLE flows (chat_id bigint PRIMARY KEY, version bigint NOT NULL, state json);
+  `,
 ];
 
 /** The open statuses as the SQL above and the queries spell them (checked against OPEN_STATUSES in pgStore.ts). */

@@ -1,25 +1,26 @@
 /**
- * The store in PostgreSQL (STORE_URL=postgres://...): the same records, checks, encryption and
- * errors as the file store (store.ts), for one or more bot processes on one database.
+ * The store in PostgreSQL (STORE_URL=postgres://...), for one or more bot processes on one database:
+ * reading, writing and the queries; the records, checks, encryption and compare-and-set rules are
+ * core.ts's, the same as the file store's (file/).
  *
  * Every change is committed before its call resolves, so `flush()` has nothing to wait for. Changes
  * are compare-and-set on a row version: read (data, version), compute and validate the new record in
  * JavaScript, `UPDATE ... WHERE version = $read`; no row means another call or process changed it
  * first, so read again and re-check. `transitionTx` thus has exactly one winner across processes.
  *
- * Records are validated with records.ts on every write (and by migrate-store on import), not on
- * read: the watcher reads thousands of open transactions a tick. Records handed out are frozen.
+ * Records are validated on every write and on every read (core.ts storedTx): another process, an
+ * older version or an operator may have written the row. Records handed out are frozen.
  *
- * This file is over 350 lines because it implements the whole Store interface (api.ts) in one class,
- * the way store.ts does for the files; the schema, row mapping and import live beside it.
+ * This file is over 350 lines because it is every query of the Store interface (api.ts) over one
+ * connection pool and its health; the rules are in core.ts, the schema, row mapping and import beside it.
  */
 import postgres, { type Sql } from "postgres";
 import { systemClock, type Clock, type TimerHandle } from "../../tools/clock.js";
-import type { ChatPatch, NewTx, Store, StoreStats, TxPatch } from "../api.js";
-import { decrypt, DecryptedKeys, deriveKey, encrypt, keyAad, keyCheck, keyCheckMatches, maskKey } from "../crypto.js";
-import { ApiKeyDecryptError, DuplicateTxError, StoreClosedError, StoreSecretMismatchError, UnknownTxError } from "../errors.js";
+import type { ChatPatch, FlowState, NewTx, SavedFlow, Store, StoreStats, TxPatch } from "../api.js";
+import { buildChat, buildNewTx, CLEARED_KEY_PATCH, HOT_FOR_MS, KeyRing, LOST_KEY_PATCH, patchTx, storedChat, storedFlow, storedTx, transitionAllowed } from "../core.js";
+import { deriveKey, keyCheck } from "../crypto.js";
+import { DuplicateTxError, StoreClosedError, UnknownTxError } from "../errors.js";
 import { deepFreeze, frozenCopy } from "../frozen.js";
-import { ChatRecordSchema, describeIssues, TxRecordSchema } from "../records.js";
 import { OPEN_STATUSES, type ChatRecord, type TxRecord, type TxStatus } from "../types.js";
 import { migrate, OPEN_STATUS_SQL } from "./migrations.js";
 import { chatRow, txRow } from "./rows.js";
@@ -71,8 +72,12 @@ export class PgStore implements Store {
   private closed = false;
   private healthy = true;
   private pingTimer: TimerHandle | undefined;
-  private lastOpenCount = 0;
-  private readonly decrypted = new DecryptedKeys();
+  /** Open transactions: counted at open, kept in step with this process's writes, recounted at each stats(). */
+  private openCount = 0;
+  /** Transaction writes started, and those not finished: a recount that overlapped one is dropped. */
+  private txWritesStarted = 0;
+  private txWritesRunning = 0;
+  private recounting = false;
   private readonly pingEveryMs: number;
 
   private readonly sql: Sql;
@@ -80,8 +85,7 @@ export class PgStore implements Store {
 
   private constructor(
     sql: Sql,
-    private readonly key: Buffer,
-    private storedKeyCheck: string,
+    private readonly keys: KeyRing,
     private readonly clock: Clock,
     private readonly opts: PgStoreOptions,
   ) {
@@ -136,7 +140,10 @@ export class PgStore implements Store {
       // The first process to open a new database makes its secret the store's.
       await sql`INSERT INTO store_info (name, value) VALUES (${KEY_CHECK}, ${mine}) ON CONFLICT (name) DO NOTHING`;
       const [row] = await sql<{ value: string }[]>`SELECT value FROM store_info WHERE name = ${KEY_CHECK}`;
-      return new PgStore(sql, key, row!.value, opts.clock ?? systemClock, opts);
+      await moveLegacyFlows(sql);
+      const store = new PgStore(sql, new KeyRing(key, row!.value), opts.clock ?? systemClock, opts);
+      await store.recountOpen();
+      return store;
     } catch (err) {
       await sql.end({ timeout: 1 }).catch(() => undefined);
       throw err;
@@ -161,8 +168,41 @@ export class PgStore implements Store {
     return this.healthy;
   }
 
+  /**
+   * openTxs is this process's count, which its own writes keep exact; each call also recounts in the
+   * background, so another process's changes show by the next call (a standby's /healthz).
+   */
   stats(): StoreStats {
-    return { kind: "postgres", openTxs: this.lastOpenCount, dirty: 0 };
+    void this.recountOpen();
+    return { kind: "postgres", openTxs: this.openCount, dirty: 0 };
+  }
+
+  private async recountOpen(): Promise<void> {
+    if (this.recounting || this.closed) return;
+    this.recounting = true;
+    const started = this.txWritesStarted;
+    try {
+      const [row] = await this.sql<{ n: number }[]>`
+        SELECT count(*)::int AS n FROM txs WHERE status IN ('sending', 'unknown', 'pending', 'processing')`;
+      if (started === this.txWritesStarted && this.txWritesRunning === 0) this.openCount = row!.n;
+    } catch {
+      // canPersist already tells (watchQueries); the count stays as it was.
+    } finally {
+      this.recounting = false;
+    }
+  }
+
+  /** Runs a transaction write, keeping openCount in step with what it changed. */
+  private async txWrite(fn: () => Promise<{ before: TxRecord | undefined; after: TxRecord | undefined }>): Promise<TxRecord | undefined> {
+    this.txWritesStarted++;
+    this.txWritesRunning++;
+    try {
+      const { before, after } = await fn();
+      if (after) this.openCount += Number(OPEN_STATUSES.has(after.status)) - Number(before !== undefined && OPEN_STATUSES.has(before.status));
+      return after;
+    } finally {
+      this.txWritesRunning--;
+    }
   }
 
   /** Runs one change, timing it for onWrite; a failure of the database (not of the data) makes canPersist false. */
@@ -209,7 +249,7 @@ export class PgStore implements Store {
   // ---- the store secret -------------------------------------------------------------------------
 
   secretMatches(): boolean {
-    return keyCheckMatches(this.key, this.storedKeyCheck);
+    return this.keys.secretMatches();
   }
 
   async storedKeyCount(): Promise<number> {
@@ -220,15 +260,14 @@ export class PgStore implements Store {
   async resetSecret(): Promise<number[]> {
     const lost: number[] = [];
     const rows = await this.sql<{ data: ChatRecord }[]>`SELECT data FROM chats WHERE has_key ORDER BY chat_id`;
-    for (const { data: chat } of rows) {
-      if (chat.apiKeyEnc === undefined || decrypt(this.key, chat.apiKeyEnc, keyAad(chat.chatId)) !== undefined) continue;
-      this.decrypted.forget(chat.chatId);
-      await this.putChat(chat.chatId, () => ({ apiKeyEnc: undefined, keyMask: undefined, linkedAt: undefined, keyLost: true, awaitingKey: true }));
+    for (const chat of rows.map((r) => storedChat(`table chats, ${r.data.chatId}`, r.data))) {
+      if (!this.keys.lost(chat)) continue;
+      await this.putChat(chat.chatId, () => LOST_KEY_PATCH);
       lost.push(chat.chatId);
     }
-    const mine = keyCheck(this.key);
+    const mine = this.keys.ownCheck();
     await this.write("store_info", () => this.sql`UPDATE store_info SET value = ${mine} WHERE name = ${KEY_CHECK}`);
-    this.storedKeyCheck = mine;
+    this.keys.adoptOwnCheck();
     return lost;
   }
 
@@ -244,17 +283,17 @@ export class PgStore implements Store {
 
   async chatByCallbackToken(token: string): Promise<Readonly<ChatRecord> | undefined> {
     const [row] = await this.sql<{ data: ChatRecord }[]>`SELECT data FROM chats WHERE callback_token = ${token}`;
-    return row && deepFreeze(row.data);
+    return row && storedChat(`table chats, ${row.data.chatId}`, row.data);
   }
 
   async linkedChats(): Promise<Readonly<ChatRecord>[]> {
     const rows = await this.sql<{ data: ChatRecord }[]>`SELECT data FROM chats WHERE linked ORDER BY chat_id`;
-    return rows.map((r) => deepFreeze(r.data));
+    return rows.map((r) => storedChat(`table chats, ${r.data.chatId}`, r.data));
   }
 
   async allChats(): Promise<Readonly<ChatRecord>[]> {
     const rows = await this.sql<{ data: ChatRecord }[]>`SELECT data FROM chats ORDER BY chat_id`;
-    return rows.map((r) => deepFreeze(r.data));
+    return rows.map((r) => storedChat(`table chats, ${r.data.chatId}`, r.data));
   }
 
   async chatCount(): Promise<number> {
@@ -265,7 +304,7 @@ export class PgStore implements Store {
   private async readChat(chatId: number): Promise<Versioned<ChatRecord> | undefined> {
     const [row] = await this.sql<{ data: ChatRecord; version: string }[]>`
       SELECT data, version::text AS version FROM chats WHERE chat_id = ${chatId}`;
-    return row && { data: deepFreeze(row.data), version: row.version };
+    return row && { data: storedChat(`table chats, ${chatId}`, row.data), version: row.version };
   }
 
   /**
@@ -276,14 +315,7 @@ export class PgStore implements Store {
     return this.write("chats", async () => {
       for (;;) {
         const old = await this.readChat(chatId);
-        const now = this.clock.now();
-        const copy = frozenCopy(
-          { ...old?.data, ...patchOf(old?.data), chatId, createdAt: old?.data.createdAt ?? now, updatedAt: now },
-          "chat",
-        );
-        const parsed = ChatRecordSchema.safeParse(copy);
-        if (!parsed.success) throw new TypeError(`Invalid chat ${chatId}: ${describeIssues(parsed.error)}`);
-        const rec = deepFreeze(parsed.data);
+        const rec = buildChat(chatId, old?.data, patchOf(old?.data), this.clock.now());
         const r = chatRow(rec);
         const data = JSON.stringify(rec);
         const done = old
@@ -304,50 +336,39 @@ export class PgStore implements Store {
 
   async setApiKey(chatId: number, rawKey: string): Promise<Readonly<ChatRecord>> {
     if (this.closed) throw new StoreClosedError();
-    if (typeof rawKey !== "string" || rawKey === "") throw new TypeError("The api key must be a non-empty string.");
-    if (!this.secretMatches()) throw new StoreSecretMismatchError();
-    const patch = {
-      apiKeyEnc: encrypt(this.key, rawKey, keyAad(chatId)),
-      keyMask: maskKey(rawKey),
-      linkedAt: this.clock.now(),
-      inactive: undefined,
-      keyLost: undefined,
-    };
+    const patch = this.keys.seal(chatId, rawKey, this.clock.now());
     return this.putChat(chatId, () => patch);
   }
 
   async getApiKey(chatId: number): Promise<string | undefined> {
-    const enc = (await this.getChat(chatId))?.apiKeyEnc;
-    if (enc === undefined) return undefined;
-    const key = this.decrypted.read(this.key, chatId, enc);
-    if (key === undefined) throw new ApiKeyDecryptError(chatId);
-    return key;
+    return this.keys.open(await this.getChat(chatId));
   }
 
   async clearApiKey(chatId: number): Promise<void> {
     if (this.closed) throw new StoreClosedError();
-    this.decrypted.forget(chatId);
+    this.keys.forget(chatId);
     if ((await this.getChat(chatId))?.apiKeyEnc === undefined) return;
-    await this.putChat(chatId, () => ({ apiKeyEnc: undefined, keyMask: undefined, linkedAt: undefined }));
+    await this.putChat(chatId, () => CLEARED_KEY_PATCH);
   }
 
   // ---- transactions -----------------------------------------------------------------------------
 
   async createTx(input: NewTx): Promise<Readonly<TxRecord>> {
     if (this.closed) throw new StoreClosedError();
-    if (typeof input.refId !== "string" || input.refId === "") throw new TypeError("refId must be a non-empty string.");
-    const now = this.clock.now();
-    const rec = this.validTx(frozenCopy({ ...input, createdAt: input.createdAt ?? now, updatedAt: input.updatedAt ?? now }, "tx"));
+    const rec = buildNewTx(input, this.clock.now());
     const r = txRow(rec);
-    const done = await this.write(
-      "txs",
-      () => this.sql`
-        INSERT INTO txs (ref_id, chat_id, status, upstream_id, created_at, updated_at, month, data)
-        VALUES (${r.ref_id}, ${r.chat_id}, ${r.status}, ${r.upstream_id}, ${r.created_at}, ${r.updated_at}, ${r.month},
-          ${JSON.stringify(rec)}::text::json)
-        ON CONFLICT (ref_id) DO NOTHING`,
-    );
-    if (done.count === 0) throw new DuplicateTxError(rec.refId);
+    await this.txWrite(async () => {
+      const done = await this.write(
+        "txs",
+        () => this.sql`
+          INSERT INTO txs (ref_id, chat_id, status, upstream_id, created_at, updated_at, month, data)
+          VALUES (${r.ref_id}, ${r.chat_id}, ${r.status}, ${r.upstream_id}, ${r.created_at}, ${r.updated_at}, ${r.month},
+            ${JSON.stringify(rec)}::text::json)
+          ON CONFLICT (ref_id) DO NOTHING`,
+      );
+      if (done.count === 0) throw new DuplicateTxError(rec.refId);
+      return { before: undefined, after: rec };
+    });
     return rec;
   }
 
@@ -368,7 +389,7 @@ export class PgStore implements Store {
     when?: (current: Readonly<TxRecord>) => boolean,
   ): Promise<Readonly<TxRecord> | undefined> {
     // Asked on every read of the version loop: a lost race re-checks the guard on the newer record.
-    return this.changeTx(refId, (old) => (from.includes(old.status) && (!when || when(old)) ? patch : undefined));
+    return this.changeTx(refId, (old) => (transitionAllowed(old, from, when) ? patch : undefined));
   }
 
   /**
@@ -376,53 +397,50 @@ export class PgStore implements Store {
    * change); a lost race reads again and asks again. Undefined when the refId is unknown or refused.
    */
   private changeTx(refId: string, patchOf: (old: TxRecord) => TxPatch | undefined): Promise<TxRecord | undefined> {
-    return this.write("txs", async () => {
+    return this.txWrite(() => this.write("txs", async () => {
       for (;;) {
         const old = await this.readTx(refId);
-        if (!old) return undefined;
+        if (!old) return { before: undefined, after: undefined };
         const patch = patchOf(old.data);
-        if (!patch) return undefined;
-        const o = old.data;
-        // The spread loses the kind/detail pairing for the compiler; validTx checks it against the schema.
-        const rec = this.validTx(
-          frozenCopy({ ...o, ...patch, kind: o.kind, refId: o.refId, chatId: o.chatId, createdAt: o.createdAt, updatedAt: this.clock.now() }, "tx") as TxRecord,
-        );
+        if (!patch) return { before: old.data, after: undefined };
+        const rec = patchTx(old.data, patch, this.clock.now());
         const r = txRow(rec);
         const done = await this.sql`
           UPDATE txs SET status = ${r.status}, upstream_id = ${r.upstream_id}, updated_at = ${r.updated_at},
             data = ${JSON.stringify(rec)}::text::json, version = version + 1
           WHERE ref_id = ${refId} AND version = ${old.version}`;
-        if (done.count === 1) return rec;
+        if (done.count === 1) return { before: old.data, after: rec };
       }
-    });
-  }
-
-  private validTx(copy: TxRecord): TxRecord {
-    const parsed = TxRecordSchema.safeParse(copy);
-    if (!parsed.success) throw new TypeError(`Invalid transaction ${copy.refId}: ${describeIssues(parsed.error)}`);
-    return deepFreeze(parsed.data);
+    }));
   }
 
   private async readTx(refId: string): Promise<Versioned<TxRecord> | undefined> {
     const [row] = await this.sql<{ data: TxRecord; version: string }[]>`
       SELECT data, version::text AS version FROM txs WHERE ref_id = ${refId}`;
-    return row && { data: deepFreeze(row.data), version: row.version };
+    return row && { data: storedTx(`table txs, ${refId}`, row.data), version: row.version };
   }
 
-  /** Every record is a row with indexes: a "hot" lookup is the same query as findTx. */
+  /** Open ones and final ones changed within HOT_FOR_MS (core.ts isHot), as the file store keeps in memory. */
   findHotTx(chatId: number, id: string): Promise<Readonly<TxRecord> | undefined> {
-    return this.findTx(chatId, id);
+    return this.lookupTx(chatId, id, this.clock.now() - HOT_FOR_MS);
   }
 
   /** Our refId first, then the provider's id, within the chat only. */
-  async findTx(chatId: number, id: string): Promise<Readonly<TxRecord> | undefined> {
+  findTx(chatId: number, id: string): Promise<Readonly<TxRecord> | undefined> {
+    return this.lookupTx(chatId, id, Number.MIN_SAFE_INTEGER);
+  }
+
+  /** findTx among the open records and those changed since `since`. */
+  private async lookupTx(chatId: number, id: string, since: number): Promise<Readonly<TxRecord> | undefined> {
     const rows = await this.sql<{ data: TxRecord }[]>`
-      (SELECT data, 0 AS rank, created_at FROM txs WHERE ref_id = ${id} AND chat_id = ${chatId})
+      (SELECT data, 0 AS rank, created_at FROM txs WHERE ref_id = ${id} AND chat_id = ${chatId}
+        AND (updated_at >= ${since} OR status IN ('sending', 'unknown', 'pending', 'processing')))
       UNION ALL
       (SELECT data, 1 AS rank, created_at FROM txs WHERE chat_id = ${chatId} AND upstream_id = ${id}
+        AND (updated_at >= ${since} OR status IN ('sending', 'unknown', 'pending', 'processing'))
         ORDER BY created_at DESC LIMIT 1)
       ORDER BY rank LIMIT 1`;
-    return rows[0] && deepFreeze(rows[0].data);
+    return rows[0] && storedTx(`table txs, ${rows[0].data.refId}`, rows[0].data);
   }
 
   async listTxByChat(chatId: number, page: { offset?: number; limit?: number } = {}): Promise<{ items: Readonly<TxRecord>[]; total: number }> {
@@ -433,13 +451,13 @@ export class PgStore implements Store {
         SELECT data FROM txs WHERE chat_id = ${chatId} ORDER BY created_at DESC, ref_id DESC OFFSET ${offset} LIMIT ${limit}`,
       this.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM txs WHERE chat_id = ${chatId}`,
     ]);
-    return { items: rows.map((r) => deepFreeze(r.data)), total: count!.n };
+    return { items: rows.map((r) => storedTx(`table txs, ${r.data.refId}`, r.data)), total: count!.n };
   }
 
   async txsOfMonth(chatId: number, month: string): Promise<Readonly<TxRecord>[]> {
     const rows = await this.sql<{ data: TxRecord }[]>`
       SELECT data FROM txs WHERE chat_id = ${chatId} AND month = ${month} ORDER BY created_at, ref_id`;
-    return rows.map((r) => deepFreeze(r.data));
+    return rows.map((r) => storedTx(`table txs, ${r.data.refId}`, r.data));
   }
 
   /** Distinct months by skipping through the (chat_id, month) index: a few lookups per month, not a scan of the chat's rows. */
@@ -458,8 +476,26 @@ export class PgStore implements Store {
     // The literal list matches the partial index txs_open, so the planner uses it.
     const rows = await this.sql<{ data: TxRecord }[]>`
       SELECT data FROM txs WHERE status IN ('sending', 'unknown', 'pending', 'processing') ORDER BY created_at, ref_id`;
-    this.lastOpenCount = rows.length;
-    return rows.map((r) => deepFreeze(r.data));
+    return rows.map((r) => storedTx(`table txs, ${r.data.refId}`, r.data));
+  }
+
+  // ---- flows ------------------------------------------------------------------------------------
+
+  async getFlow(chatId: number): Promise<SavedFlow> {
+    const [row] = await this.sql<{ version: string; state: FlowState | null }[]>`
+      SELECT version::text AS version, state FROM flows WHERE chat_id = ${chatId}`;
+    return { state: row?.state ? deepFreeze(row.state) : undefined, version: row ? Number(row.version) : 0 };
+  }
+
+  async setFlow(chatId: number, state: FlowState | undefined, expectedVersion: number): Promise<boolean> {
+    if (this.closed) throw new StoreClosedError();
+    const json = state === undefined ? null : JSON.stringify(storedFlow(chatId, state));
+    const done = await this.write("flows", () =>
+      expectedVersion === 0
+        ? this.sql`INSERT INTO flows (chat_id, version, state) VALUES (${chatId}, 1, ${json}::text::json) ON CONFLICT (chat_id) DO NOTHING`
+        : this.sql`UPDATE flows SET version = version + 1, state = ${json}::text::json WHERE chat_id = ${chatId} AND version = ${expectedVersion}`,
+    );
+    return done.count === 1;
   }
 
   // ---- meta -------------------------------------------------------------------------------------
@@ -481,4 +517,12 @@ export class PgStore implements Store {
       () => this.sql`INSERT INTO meta (key, value) VALUES (${key}, ${json}::text::json) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
     );
   }
+}
+
+/** Older versions kept flows in meta (`conv:<chatId>`): they move to the flows table (a flow already there wins). */
+async function moveLegacyFlows(sql: Sql): Promise<void> {
+  await sql`
+    WITH moved AS (DELETE FROM meta WHERE key ~ '^conv:-?[0-9]+$' RETURNING key, value)
+    INSERT INTO flows (chat_id, version, state) SELECT substring(key FROM 6)::bigint, 1, value FROM moved
+    ON CONFLICT (chat_id) DO NOTHING`;
 }

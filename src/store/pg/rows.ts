@@ -2,7 +2,7 @@
  * How a record maps to its table row: the queried columns are derived here, once, for the store and
  * for migrate-store, so both write the same columns for the same record.
  */
-import { wibMonth } from "../archive.js";
+import { wibMonth } from "../months.js";
 import type { ChatRecord, TxRecord } from "../types.js";
 
 export interface TxRow {

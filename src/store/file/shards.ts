@@ -5,8 +5,8 @@
 import { closeSync, fchmodSync, openSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { DataFile, JSONFile } from "lowdb/node";
-import { fnv1a } from "../tools/hash.js";
-import { StoreCorruptError } from "./errors.js";
+import { fnv1a } from "../../tools/hash.js";
+import { StoreCorruptError } from "../errors.js";
 
 export function shardIndex(key: string | number, count: number): number {
   return fnv1a(String(key)) % count;

@@ -13,7 +13,7 @@
  * `flush()` resolves once every change made before the call is on disk. Each file has a change
  * counter; a caller waits for the counters it saw, so it is not held up by later changes.
  */
-import type { Clock, TimerHandle } from "../tools/clock.js";
+import type { Clock, TimerHandle } from "../../tools/clock.js";
 
 const MAX_IN_FLIGHT = 8;
 /** After a failed write (disk full, permissions), background retries come no faster than this. */

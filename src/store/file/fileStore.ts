@@ -1,15 +1,17 @@
 /**
- * FileStore, the file implementation of the Store interface (api.ts): chats, transactions and a small
- * key-value meta, all held in memory and written with lowdb. Its methods are async to fit the
+ * FileStore, the file backend of the Store interface (api.ts): chats, transactions, running flows and
+ * a small key-value meta, all held in memory and written with lowdb; the rules (records, validation,
+ * compare-and-set, api keys) are core.ts's, shared with pg/. Its methods are async to fit the
  * interface but answer from memory; the writes in one call happen before it returns its promise.
  * This module owns the file layout; nothing else touches these files. Over 350 lines because it is the
- * whole Store interface (api.ts) over one in-memory state and its shard files, as pg/pgStore.ts is for
- * PostgreSQL; the archive, crypto and record schemas live beside it.
+ * one owner of that layout and of every in-memory index kept in step with it (history, open, provider
+ * ids, callback tokens); splitting the class would spread that invariant over several files.
  *
  * Layout (under `<dir>/store/`, where `dir` is DATA_DIR):
  *   meta.json          {schema, chatShards, txShards, keyCheck, kv}  pretty-printed, small
  *   chats-00.json ..   {"chats": ChatRecord[]}  shard = fnv1a(String(chatId)) % chatShards
  *   tx-00.json ..      {"txs": TxRecord[]}      shard = fnv1a(refId) % txShards
+ *   flows-00.json ..   {"flows": FlowEntry[]}   running flows; shard as the chat's (chatShards)
  *   .<name>.tmp        steno's temp file during an atomic write (temp + rename)
  *
  * Why shards: a change rewrites only its shard. With 64 chat shards, 100k linked chats are ~1.6k per
@@ -21,9 +23,6 @@
  * monthly archives in `<dir>/archive/` (archive.ts) by a sweep at open and every `sweepEveryMs`.
  * History reads (listTxByChat, findTx, txsOfMonth) merge the hot set with the archive.
  *
- * This file is over 350 lines because it is the one owner of the layout and of every index kept in
- * step with it; splitting the class would spread that invariant over several files.
- *
  * Writes are coalesced (see flusher.ts): a change marks its file dirty and one flush after
  * `flushDelayMs` writes each dirty file once. Callers that must know a change is on disk (a reference
  * id before a money call) `await store.flush()`. Writes are atomic (rename) but not fsync'd: they
@@ -31,45 +30,42 @@
  *
  * Records handed out are deeply frozen (see frozen.ts), never copies; update through the methods.
  *
- * A file that is unreadable, not JSON, the wrong shape or from a newer schema makes `open` throw
+ * A file that is unreadable, not JSON, the wrong shape (records.ts, checked at open: files may have
+ * been edited or written by another version) or from a newer schema makes `open` throw
  * StoreCorruptError naming it, and is never overwritten.
  */
 import { chmod, mkdir, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { systemClock, type Clock, type TimerHandle } from "../tools/clock.js";
-import { decrypt, DecryptedKeys, deriveKey, encrypt, keyAad, keyCheck, keyCheckMatches, maskKey } from "./crypto.js";
-import {
-  ApiKeyDecryptError,
-  DuplicateTxError,
-  StoreClosedError,
-  StoreCorruptError,
-  StoreSecretMismatchError,
-  UnknownTxError,
-} from "./errors.js";
+import { systemClock, type Clock, type TimerHandle } from "../../tools/clock.js";
+import { deriveKey } from "../crypto.js";
+import { buildChat, buildNewTx, CLEARED_KEY_PATCH, isHot, KeyRing, legacyFlowChat, LOST_KEY_PATCH, patchTx, storedFlow, transitionAllowed } from "../core.js";
+import { DuplicateTxError, StoreClosedError, StoreCorruptError, UnknownTxError } from "../errors.js";
 import { Archive, ARCHIVE_AFTER_MS, nextMonth, wibMonth, wibMonthStart } from "./archive.js";
 import { Flusher, type FlushStats } from "./flusher.js";
-import { deepFreeze, frozenCopy } from "./frozen.js";
+import { deepFreeze, frozenCopy } from "../frozen.js";
 import {
   checkChatShard,
+  checkFlowShard,
   checkMeta,
   checkTxShard,
   DEFAULT_CHAT_SHARDS,
   DEFAULT_TX_SHARDS,
   SCHEMA_VERSION,
   type ChatShardFile,
+  type FlowEntry,
+  type FlowShardFile,
   type MetaFile,
   type TxShardFile,
 } from "./schema.js";
-import { ChatRecordSchema, describeIssues, TxRecordSchema } from "./records.js";
 import { shardFileName, shardIndex, StoreFile } from "./shards.js";
-import { FINAL_STATUSES, OPEN_STATUSES, type ChatRecord, type TxRecord, type TxStatus } from "./types.js";
-import type { ChatPatch, NewTx, Store, StoreStats, TxPatch } from "./api.js";
+import { FINAL_STATUSES, OPEN_STATUSES, type ChatRecord, type TxRecord, type TxStatus } from "../types.js";
+import type { ChatPatch, FlowState, NewTx, SavedFlow, Store, StoreStats, TxPatch } from "../api.js";
 
-export { maskKey } from "./crypto.js";
-export * from "./errors.js";
+export { maskKey } from "../crypto.js";
+export * from "../errors.js";
 export type { FlushStats } from "./flusher.js";
 // The interface under the name callers have always imported; FileStore is one implementation of it.
-export type { ChatPatch, NewTx, Store, StoreStats, TxPatch } from "./api.js";
+export type { ChatPatch, NewTx, Store, StoreStats, TxPatch } from "../api.js";
 
 export interface StoreOptions {
   /** DATA_DIR; the store keeps its files in `<dir>/store/` and creates it if missing. */
@@ -113,8 +109,10 @@ export class FileStore implements Store {
   readonly path: string;
   private readonly chatShards: Map<number, ChatRecord>[];
   private readonly txShards: Map<string, TxRecord>[];
+  private readonly flowShards: Map<number, FlowEntry>[];
   private readonly chatNames: string[];
   private readonly txNames: string[];
+  private readonly flowNames: string[];
   /** Indexes, kept in step by putChat/putTx so no read needs a full scan. */
   private readonly linked = new Map<number, ChatRecord>();
   private readonly open = new Map<string, TxRecord>();
@@ -122,9 +120,8 @@ export class FileStore implements Store {
   private readonly byUpstream = new Map<string, string>();
   private readonly byCallbackToken = new Map<string, number>();
   private readonly kv = new Map<string, unknown>();
-  private readonly decrypted = new DecryptedKeys();
-  /** The api-key encryption key; set by open() once derived (reading the files does not need it). */
-  private key: Buffer = Buffer.alloc(0);
+  /** The api keys; set by open() once derived (reading the files does not need it). */
+  private keys = new KeyRing(Buffer.alloc(0), "");
   private readonly flusher: Flusher;
   private closing: Promise<void> | undefined;
   private archive!: Archive;
@@ -146,8 +143,10 @@ export class FileStore implements Store {
     this.onError = opts.onError;
     this.chatShards = Array.from({ length: meta.chatShards }, () => new Map());
     this.txShards = Array.from({ length: meta.txShards }, () => new Map());
+    this.flowShards = Array.from({ length: meta.chatShards }, () => new Map());
     this.chatNames = this.chatShards.map((_, i) => shardFileName("chats", i, meta.chatShards));
     this.txNames = this.txShards.map((_, i) => shardFileName("tx", i, meta.txShards));
+    this.flowNames = this.flowShards.map((_, i) => shardFileName("flows", i, meta.chatShards));
 
     const metaFile = new StoreFile<MetaFile>(root, META, true);
     const writers = new Map<string, () => Promise<void>>();
@@ -161,6 +160,11 @@ export class FileStore implements Store {
       const file = new StoreFile<TxShardFile>(root, name);
       const shard = this.txShards[i]!;
       writers.set(name, () => file.write({ txs: Array.from(shard.values()) }));
+    });
+    this.flowNames.forEach((name, i) => {
+      const file = new StoreFile<FlowShardFile>(root, name);
+      const shard = this.flowShards[i]!;
+      writers.set(name, () => file.write({ flows: Array.from(shard.values()) }));
     });
 
     this.flusher = new Flusher({
@@ -186,7 +190,7 @@ export class FileStore implements Store {
     let fresh = false;
     if (raw === null) {
       // Data files without meta.json: something deleted it. Starting empty would shadow that data.
-      const orphans = [...present].filter((n) => /^(chats|tx)-\d+\.json$/.test(n));
+      const orphans = [...present].filter((n) => /^(chats|tx|flows)-\d+\.json$/.test(n));
       if (orphans.length > 0) {
         throw new StoreCorruptError(metaFile.path, `missing, but ${orphans.length} data files exist (${orphans[0]}...)`);
       }
@@ -206,9 +210,10 @@ export class FileStore implements Store {
     const store = new FileStore(root, { ...meta, kv: {} }, opts.clock ?? systemClock, opts);
     for (const [k, v] of Object.entries(meta.kv)) store.kv.set(k, deepFreeze(v));
     await store.load(present);
-    store.key = await keying;
+    store.moveLegacyFlows();
+    store.keys = new KeyRing(await keying, meta.keyCheck);
     if (fresh) {
-      store.meta.keyCheck = keyCheck(store.key);
+      store.meta.keyCheck = store.keys.adoptOwnCheck();
       store.flusher.markDirty(META);
       await store.flusher.flush();
     }
@@ -239,6 +244,16 @@ export class FileStore implements Store {
             throw new StoreCorruptError(file.path, `transaction ${tx.refId} is duplicated or in the wrong shard`);
           }
           this.indexTx(deepFreeze(tx), undefined);
+        }
+      }),
+      ...this.flowNames.map(async (name, i) => {
+        if (!present.has(name)) return;
+        const file = new StoreFile(this.path, name);
+        for (const entry of checkFlowShard(file.path, await file.read())) {
+          if (shardIndex(entry.chatId, this.flowShards.length) !== i || this.flowShards[i]!.has(entry.chatId)) {
+            throw new StoreCorruptError(file.path, `flow of chat ${entry.chatId} is duplicated or in the wrong shard`);
+          }
+          this.flowShards[i]!.set(entry.chatId, deepFreeze(entry));
         }
       }),
     ]);
@@ -347,7 +362,7 @@ export class FileStore implements Store {
 
   /** False when the secret differs from the one the store was created with (stored keys won't decrypt). */
   secretMatches(): boolean {
-    return keyCheckMatches(this.key, this.meta.keyCheck);
+    return this.keys.secretMatches();
   }
 
   /** How many chats have a stored api key (readable or not). */
@@ -366,12 +381,11 @@ export class FileStore implements Store {
     this.assertOpen();
     const lost: number[] = [];
     for (const chat of [...this.eachChat()]) {
-      if (chat.apiKeyEnc === undefined || decrypt(this.key, chat.apiKeyEnc, keyAad(chat.chatId)) !== undefined) continue;
-      this.decrypted.forget(chat.chatId);
-      this.putChat(chat.chatId, { apiKeyEnc: undefined, keyMask: undefined, linkedAt: undefined, keyLost: true, awaitingKey: true });
+      if (!this.keys.lost(chat)) continue;
+      this.putChat(chat.chatId, LOST_KEY_PATCH);
       lost.push(chat.chatId);
     }
-    this.meta.keyCheck = keyCheck(this.key);
+    this.meta.keyCheck = this.keys.adoptOwnCheck();
     this.flusher.markDirty(META);
     return lost;
   }
@@ -424,31 +438,19 @@ export class FileStore implements Store {
   /** Encrypts and stores the key, its mask and linkedAt. Linking is done in the chat, so it is active again. */
   async setApiKey(chatId: number, rawKey: string): Promise<Readonly<ChatRecord>> {
     this.assertOpen();
-    if (typeof rawKey !== "string" || rawKey === "") throw new TypeError("The api key must be a non-empty string.");
-    if (!this.secretMatches()) throw new StoreSecretMismatchError();
-    return this.putChat(chatId, {
-      apiKeyEnc: encrypt(this.key, rawKey, keyAad(chatId)),
-      keyMask: maskKey(rawKey),
-      linkedAt: this.clock.now(),
-      inactive: undefined,
-      keyLost: undefined,
-    });
+    return this.putChat(chatId, this.keys.seal(chatId, rawKey, this.clock.now()));
   }
 
   /** The decrypted key, or undefined if the chat has none. Rejects with ApiKeyDecryptError on a wrong secret. */
   async getApiKey(chatId: number): Promise<string | undefined> {
-    const enc = this.chat(chatId)?.apiKeyEnc;
-    if (enc === undefined) return undefined;
-    const key = this.decrypted.read(this.key, chatId, enc);
-    if (key === undefined) throw new ApiKeyDecryptError(chatId);
-    return key;
+    return this.keys.open(this.chat(chatId));
   }
 
   async clearApiKey(chatId: number): Promise<void> {
     this.assertOpen();
-    this.decrypted.forget(chatId);
+    this.keys.forget(chatId);
     if (this.chat(chatId)?.apiKeyEnc === undefined) return;
-    this.putChat(chatId, { apiKeyEnc: undefined, keyMask: undefined, linkedAt: undefined });
+    this.putChat(chatId, CLEARED_KEY_PATCH);
   }
 
   private chatShard(chatId: number): Map<number, ChatRecord> {
@@ -456,13 +458,7 @@ export class FileStore implements Store {
   }
 
   private putChat(chatId: number, patch: Partial<ChatRecord>): ChatRecord {
-    const old = this.chat(chatId);
-    const now = this.clock.now();
-    const copy = frozenCopy({ ...old, ...patch, chatId, createdAt: old?.createdAt ?? now, updatedAt: now }, "chat");
-    // The schema's output, so memory holds exactly what a reload would give.
-    const parsed = ChatRecordSchema.safeParse(copy);
-    if (!parsed.success) throw new TypeError(`Invalid chat ${chatId}: ${describeIssues(parsed.error)}`);
-    const rec = deepFreeze(parsed.data);
+    const rec = buildChat(chatId, this.chat(chatId), patch, this.clock.now());
     this.indexChat(rec);
     this.flusher.markDirty(this.chatNames[shardIndex(chatId, this.chatShards.length)]!);
     return rec;
@@ -482,10 +478,8 @@ export class FileStore implements Store {
   /** Rejects with DuplicateTxError if the refId exists. */
   async createTx(input: NewTx): Promise<Readonly<TxRecord>> {
     this.assertOpen();
-    if (typeof input.refId !== "string" || input.refId === "") throw new TypeError("refId must be a non-empty string.");
-    if (this.tx(input.refId)) throw new DuplicateTxError(input.refId);
-    const now = this.clock.now();
-    const rec = frozenCopy({ ...input, createdAt: input.createdAt ?? now, updatedAt: input.updatedAt ?? now }, "tx");
+    const rec = buildNewTx(input, this.clock.now());
+    if (this.tx(rec.refId)) throw new DuplicateTxError(rec.refId);
     return this.putTx(rec, undefined);
   }
 
@@ -502,7 +496,7 @@ export class FileStore implements Store {
     this.assertOpen();
     const old = this.tx(refId);
     if (!old) throw new UnknownTxError(refId);
-    return this.applyTx(old, patch);
+    return this.putTx(patchTx(old, patch, this.clock.now()), old);
   }
 
   /**
@@ -520,16 +514,21 @@ export class FileStore implements Store {
     this.assertOpen();
     const old = this.tx(refId);
     // Checked and applied in one synchronous turn: nothing else writes in between.
-    if (!old || !from.includes(old.status) || (when && !when(old))) return undefined;
-    return this.applyTx(old, patch);
+    if (!transitionAllowed(old, from, when)) return undefined;
+    return this.putTx(patchTx(old, patch, this.clock.now()), old);
   }
 
-  /** A chat's transaction in memory (open ones always are) by our refId, then the provider's id. No archive reads. */
+  /**
+   * From memory only, no archive reads: open ones and final ones changed within archiveAfterMs (core.ts
+   * isHot), whether or not the sweep has moved the older ones out yet.
+   */
   async findHotTx(chatId: number, id: string): Promise<Readonly<TxRecord> | undefined> {
+    const now = this.clock.now();
     const own = this.tx(id);
-    if (own && own.chatId === chatId) return own;
+    if (own && own.chatId === chatId && isHot(own, now, this.archiveAfterMs)) return own;
     const refId = this.byUpstream.get(upstreamKey(chatId, id));
-    return refId === undefined ? undefined : this.tx(refId);
+    const rec = refId === undefined ? undefined : this.tx(refId);
+    return rec && isHot(rec, now, this.archiveAfterMs) ? rec : undefined;
   }
 
   /** Finds a chat's transaction by our refId or by the provider's upstreamId, archived ones too. */
@@ -632,20 +631,8 @@ export class FileStore implements Store {
     return this.txShards[shardIndex(refId, this.txShards.length)]!;
   }
 
-  private applyTx(old: TxRecord, patch: TxPatch): TxRecord {
-    // The spread loses the kind/detail pairing for the compiler; putTx checks it against the schema.
-    const rec = frozenCopy(
-      { ...old, ...patch, kind: old.kind, refId: old.refId, chatId: old.chatId, createdAt: old.createdAt, updatedAt: this.clock.now() },
-      "tx",
-    ) as TxRecord;
-    return this.putTx(rec, old);
-  }
-
-  private putTx(copy: TxRecord, old: TxRecord | undefined): TxRecord {
-    // The schema's output, so memory holds exactly what a reload would give.
-    const parsed = TxRecordSchema.safeParse(copy);
-    if (!parsed.success) throw new TypeError(`Invalid transaction ${copy.refId}: ${describeIssues(parsed.error)}`);
-    const rec = deepFreeze(parsed.data);
+  /** Keeps a record built by core.ts (validated, frozen) in memory and marks its shard for writing. */
+  private putTx(rec: TxRecord, old: TxRecord | undefined): TxRecord {
     this.indexTx(rec, old);
     this.flusher.markDirty(this.txNames[shardIndex(rec.refId, this.txShards.length)]!);
     return rec;
@@ -664,6 +651,43 @@ export class FileStore implements Store {
       let list = this.byChat.get(rec.chatId);
       if (!list) this.byChat.set(rec.chatId, (list = []));
       insertSorted(list, { at: rec.createdAt, refId: rec.refId });
+    }
+  }
+
+  // ---- flows ------------------------------------------------------------------------------------
+
+  async getFlow(chatId: number): Promise<SavedFlow> {
+    const entry = this.flowShard(chatId).get(chatId);
+    return { state: entry?.state, version: entry?.version ?? 0 };
+  }
+
+  /** Checked and set in one synchronous turn, like transitionTx. */
+  async setFlow(chatId: number, state: FlowState | undefined, expectedVersion: number): Promise<boolean> {
+    this.assertOpen();
+    const version = this.flowShard(chatId).get(chatId)?.version ?? 0;
+    if (version !== expectedVersion) return false;
+    this.putFlow(chatId, version + 1, state === undefined ? undefined : storedFlow(chatId, state));
+    return true;
+  }
+
+  private putFlow(chatId: number, version: number, state: FlowState | undefined): void {
+    const entry: FlowEntry = state === undefined ? { chatId, version } : { chatId, version, state: state as Record<string, unknown> };
+    this.flowShard(chatId).set(chatId, deepFreeze(entry));
+    this.flusher.markDirty(this.flowNames[shardIndex(chatId, this.flowShards.length)]!);
+  }
+
+  private flowShard(chatId: number): Map<number, FlowEntry> {
+    return this.flowShards[shardIndex(chatId, this.flowShards.length)]!;
+  }
+
+  /** Older versions kept flows in meta (`conv:<chatId>`): they move to the flow shards, once. */
+  private moveLegacyFlows(): void {
+    for (const [key, value] of [...this.kv]) {
+      const chatId = legacyFlowChat(key);
+      if (chatId === undefined) continue;
+      if (!this.flowShard(chatId).has(chatId)) this.putFlow(chatId, 1, value as FlowState);
+      this.kv.delete(key);
+      this.flusher.markDirty(META);
     }
   }
 

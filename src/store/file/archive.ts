@@ -8,7 +8,7 @@
  * A sweep appends each chat's records as one contiguous segment, so a history page reads only the
  * bytes of that chat's segments in one month, never the whole file.
  *
- * Crash safety (see Store.sweep): lines are appended and fsynced first, the hot shards are written
+ * Crash safety (see FileStore.sweep): lines are appended and fsynced first, the hot shards are written
  * second, index.json last. On open, bytes past what index.json covers are the last sweep's: a torn
  * final line is cut off, the complete lines are indexed again, and their refIds are reported so the
  * store drops any copy still in the hot shards. Nothing is lost and nothing is archived twice;
@@ -19,17 +19,16 @@
 import { closeSync, openSync, readSync } from "node:fs";
 import { mkdir, open, readdir, readFile, rename, stat, truncate } from "node:fs/promises";
 import { join } from "node:path";
-import { formatWib } from "../tools/time.js";
-import { StoreCorruptError } from "./errors.js";
-import { deepFreeze } from "./frozen.js";
-import { describeIssues, TxRecordSchema, type TxRecord } from "./records.js";
+import { HOT_FOR_MS } from "../core.js";
+import { StoreCorruptError } from "../errors.js";
+import { deepFreeze } from "../frozen.js";
+import { wibMonth } from "../months.js";
+import { describeIssues, TxRecordSchema, type TxRecord } from "../records.js";
 
-/**
- * Final records whose last change is older than this leave memory for the archive. A week keeps
- * the first history pages, fee estimates and repeat checks in memory; at 50,000 sales a day 45 days
- * held 2.25M records (1.7 GB, 68 s to open: bench/results.md), a week about a sixth of that.
- */
-export const ARCHIVE_AFTER_MS = 7 * 24 * 60 * 60 * 1000;
+export { nextMonth, wibMonth, wibMonthStart } from "../months.js";
+
+/** Final records whose last change is older than this leave memory for the archive: what findHotTx no longer finds. */
+export const ARCHIVE_AFTER_MS = HOT_FOR_MS;
 
 const INDEX = "index.json";
 const FILE_RE = /^tx-(\d{4}-\d{2})\.jsonl$/;
@@ -45,22 +44,6 @@ interface MonthIndex {
 
 interface IndexFile {
   months: Record<string, { bytes: number; chats: Record<string, Segment[]> }>;
-}
-
-/** "2026-01" for an instant, in WIB (the provider's and the resellers' calendar). */
-export function wibMonth(at: number): string {
-  return formatWib(at).slice(0, 7);
-}
-
-/** The first instant of a WIB month ("2026-01" -> 2025-12-31T17:00Z). */
-export function wibMonthStart(month: string): number {
-  return Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)) - 1, 1) - 7 * 60 * 60 * 1000;
-}
-
-export function nextMonth(month: string): string {
-  const y = Number(month.slice(0, 4));
-  const m = Number(month.slice(5, 7));
-  return m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, "0")}`;
 }
 
 export class Archive {
