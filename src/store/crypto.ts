@@ -14,29 +14,9 @@ const TAG_BYTES = 16;
 /** Derives the 32-byte AES key from the secret (scrypt, N=2^14: ~50 ms once at open). */
 export function deriveKey(secret: string): Promise<Buffer> {
   if (!secret) return Promise.reject(new Error("The store secret must not be empty."));
-  if (early?.secret === secret) {
-    const key = early.key;
-    early = undefined;
-    return key;
-  }
-  return scryptKey(secret);
-}
-
-function scryptKey(secret: string): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     scrypt(secret, SALT, 32, { N: 1 << 14, r: 8, p: 1 }, (err, key) => (err ? reject(err) : resolve(key)));
   });
-}
-
-/** A derivation started before the store opens; the next deriveKey of the same secret takes it (once). */
-let early: { secret: string; key: Promise<Buffer> } | undefined;
-
-/** Start-up (src/boot.ts): derive the key on the thread pool while the rest of the bot loads. */
-export function deriveKeyEarly(secret: string): void {
-  if (!secret) return;
-  const key = scryptKey(secret);
-  key.catch(() => undefined); // whoever takes it sees the error
-  early = { secret, key };
 }
 
 /** A short fingerprint of the key, kept in meta.json so a wrong secret is noticed before it encrypts anything. */

@@ -6,7 +6,7 @@
  * (Confirm already answers with confirm-not-saved.) Tests run as root (chmod cannot stop a write), so the failing disk is a spy on the one file writer.
  */
 import { afterEach, expect, it, vi } from "vitest";
-import { StoreFile } from "../../src/store/shards.js";
+import { StoreFile } from "../../src/store/file/shards.js";
 import { makeWorld, type World } from "../support/world.js";
 
 let w: World | undefined;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decrypt, deriveKey, deriveKeyEarly, encrypt, keyCheck, keyCheckMatches, maskKey } from "../../src/store/crypto.js";
+import { decrypt, deriveKey, encrypt, keyCheck, keyCheckMatches, maskKey } from "../../src/store/crypto.js";
 
 describe("maskKey", () => {
   it("shows first 4 and last 4 of a long key", () => {
@@ -44,17 +44,5 @@ describe("api key encryption", () => {
     expect(keyCheckMatches(a, keyCheck(a))).toBe(true);
     expect(keyCheckMatches(await deriveKey("other"), keyCheck(a))).toBe(false);
     await expect(deriveKey("")).rejects.toThrow(/secret/);
-  });
-});
-
-describe("key derivation started early (src/boot.ts)", () => {
-  it("serves the same secret's key once, and never to another secret", async () => {
-    const fresh = await deriveKey("early-secret-0123456789");
-    deriveKeyEarly("early-secret-0123456789");
-    // Another secret does not get it...
-    expect(keyCheckMatches(await deriveKey("other-secret-0123456789"), keyCheck(fresh))).toBe(false);
-    // ...the same one does, identical to a derivation made the usual way, and later calls derive anew.
-    expect((await deriveKey("early-secret-0123456789")).equals(fresh)).toBe(true);
-    expect((await deriveKey("early-secret-0123456789")).equals(fresh)).toBe(true);
   });
 });
