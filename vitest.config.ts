@@ -17,6 +17,7 @@ export default defineConfig({
     hookTimeout: 20_000,
     pool: "forks",
     globalSetup: ["test/support/pgGlobalSetup.ts"],
+    setupFiles: ["test/support/setup.ts"],
     projects: [
       { extends: true as const, test: { name: "files", include: ["test/**/*.test.ts"] } },
       ...(withPostgres
