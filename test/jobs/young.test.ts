@@ -62,11 +62,12 @@ describe("status watcher: the young phase", () => {
     for (let i = 0; i < 40; i++) txs.push(await pendingPrepaid(w, u.chatId, `0812345${String(i).padStart(5, "1")}`));
 
     await run(w, 60 * S);
-    const all = [...statusTimes(t0).values()].flat().sort((a, b) => a - b);
+    const calls = statusTimes(t0);
+    const all = [...calls.values()].flat().sort((a, b) => a - b);
     for (let i = 5; i < all.length; i++) expect(all[i]! - all[i - 5]!).toBeGreaterThanOrEqual(1000); // cap 5/s
     // 40 ids at 5 calls/s: every id about every 8 s once the first round is done.
     for (const tx of txs) {
-      const times = statusTimes(t0).get(tx.upstreamId!)!;
+      const times = calls.get(tx.upstreamId!)!;
       expect(times.length).toBeGreaterThanOrEqual(6);
       const gaps = times.slice(2).map((t, i) => t - times[i + 1]!);
       for (const g of gaps) expect(g).toBeLessThanOrEqual(9 * S);
