@@ -17,7 +17,7 @@ import { FileStore, type Store } from "../../src/store/store.js";
 import { PgStore } from "../../src/store/pg/pgStore.js";
 import postgres from "postgres";
 import { vi } from "vitest";
-import { freshDatabase, onPostgres, pgAdmin } from "./pg.js";
+import { migratedDatabase, onPostgres, pgAdmin } from "./pg.js";
 import type { ChatRecord } from "../../src/store/types.js";
 import type { UpstreamClient } from "../../src/upstream/client.js";
 import type { StatusWatcher, WatcherOptions } from "../../src/jobs/watcher.js";
@@ -107,7 +107,7 @@ export interface WorldOptions {
 export async function makeWorld(opts: WorldOptions = {}): Promise<World> {
   const clock = new ManualClock();
   const dir = await mkdtemp(join(tmpdir(), "ppob-bot-"));
-  const storeUrl = onPostgres ? await freshDatabase() : undefined;
+  const storeUrl = onPostgres ? await migratedDatabase() : undefined;
   // Connected before it is needed, so a savedChat read is on its way at once.
   const reader = storeUrl ? postgres(storeUrl, { max: 1, onnotice: () => undefined }) : undefined;
   if (reader) await reader`SELECT 1`;
