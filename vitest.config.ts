@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 import { findPgBin } from "./test/support/pgServer.js";
 
@@ -16,7 +17,11 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: "forks",
+    // vitest's default is one worker fewer than the cores: one on a 2-core machine, where a run kept
+    // under one core busy (the tests wait on PostgreSQL, child processes and real I/O). Two at least.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     globalSetup: ["test/support/pgGlobalSetup.ts"],
+    setupFiles: ["test/support/setup.ts"],
     projects: [
       { extends: true as const, test: { name: "files", include: ["test/**/*.test.ts"] } },
       ...(withPostgres

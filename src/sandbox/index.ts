@@ -67,6 +67,8 @@ export interface Sandbox {
   setAccountStatus(bankCode: string, accountNumber: string, status: AccountStatus, holderName?: string): void;
   /** The next `times` calls to `endpoint` misbehave. timeout/malformed still apply the request. */
   fault(endpoint: string, kind: FaultKind, times?: number): void;
+  /** The next call to `endpoint` takes effect and is recorded; its answer waits until `release()` is called. */
+  holdNext(endpoint: string): () => void;
   /** Every answer waits `ms` (real time): a slow provider; 0 = back to normal. */
   setLatency(ms: number): void;
   /** The next answer of `endpoint` comes in an older or odd shape (fields left out). */
@@ -105,6 +107,7 @@ export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox>
   core.addAccount(IP_BOUND_KEY, 500_000, "Reseller IP Terikat", true);
 
   const server = new SandboxServer({
+    now: () => core.clock.now(),
     handle: createApi(core, sales, deposits),
     qrString: (id) => deposits.byId.get(id)?.extra.qr_string,
     pay: (id) => {
@@ -188,6 +191,7 @@ export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox>
     setAccountStatus: (bank, number, status, holder) => sales.setAccountStatus(bank, number, status, holder),
     fault: (endpoint, kind, times) => server.fault(endpoint, kind, times),
     reshape: (endpoint, r) => server.reshape(endpoint, r),
+    holdNext: (endpoint) => server.holdNext(endpoint),
     setLatency: (ms) => server.setLatency(ms),
     calls: (endpoint) => server.calls(endpoint),
     setCallbackTarget: (t, via) => {

@@ -2,8 +2,9 @@
  * Deterministic behaviour of the sandbox: which inputs fail, who has a bill, which accounts are
  * valid. Rules depend only on the input so tests and demo users can pick an outcome by number.
  *
- * - Prepaid purchase: a target ending in "0000" fails after settleMs (price refunded); anything
- *   else succeeds.
+ * - Prepaid purchase: a target ending in "0000" fails after settleMs (price refunded); one ending
+ *   in "5555" is answered successful at once, in the create's own answer; anything else succeeds
+ *   after settleMs.
  * - Transfer: an account number ending in "000" fails after settleMs (total refunded).
  * - Account check: ending "999" -> invalid, ending "777" -> processing, otherwise valid with a
  *   masked holder name. Overridable per account with `setAccountStatus`.
@@ -11,6 +12,8 @@
  *     ends in "99"           -> "Tagihan sudah dibayar" (paid elsewhere)
  *     last digit even        -> has a bill; sheets = 1 + (second-to-last digit % 3)
  *     last digit odd         -> "Nomor pelanggan tidak ditemukan"
+ *   A BPJS number starting "8888802" gives each period as a number of months ("1"), as the
+ *   provider does for some participants.
  *   A bill paid through the sandbox answers "Tagihan sudah dibayar" afterwards (unless the
  *   payment failed). Paying a customer number ending in "0000" fails (harga refunded).
  */
@@ -22,6 +25,7 @@ import { WIB_OFFSET_MS } from "../tools/time.js";
 export const LATE_QRIS_WINDOW_MS = 15 * 60_000;
 
 export const prepaidFails = (target: string): boolean => target.endsWith("0000");
+export const prepaidSucceedsAtOnce = (target: string): boolean => target.endsWith("5555");
 export const transferFails = (accountNumber: string): boolean => accountNumber.endsWith("000");
 export const billPaymentFails = (customerNo: string): boolean => customerNo.endsWith("0000");
 
@@ -34,6 +38,8 @@ export const SANDBOX_CUSTOMERS = {
   notFound: "530112340001",
   alreadyPaid: "530112340099",
   bpjs: "8888801234560002",
+  /** BPJS whose periods come as a number of months. */
+  bpjsMonthCount: "8888802234560002",
 } as const;
 
 const NAMES = [
@@ -114,7 +120,8 @@ export function lookupBill(product: PostpaidProductDef, customerNo: string, now:
     // BPJS: premium per participant per month; periods carry only their label.
     const peserta = 1 + (h % 4);
     owed = peserta * 35_000 * sheets;
-    detail = { jumlah_peserta: String(peserta), lembar_tagihan: sheets, detail: periods.map((periode) => ({ periode })) };
+    const monthCount = customerNo.startsWith("8888802");
+    detail = { jumlah_peserta: String(peserta), lembar_tagihan: sheets, detail: periods.map((periode) => ({ periode: monthCount ? "1" : periode })) };
   } else {
     const withPenalty = product.type === "pln" || product.type === "pdam";
     const rows = periods.map((periode, i) => {

@@ -16,6 +16,7 @@ import {
   maskName,
   nameFor,
   prepaidFails,
+  prepaidSucceedsAtOnce,
   transferFails,
   type AccountStatus,
   type BillDef,
@@ -195,6 +196,7 @@ export class Sales {
     this.core.debit(acc, product.price);
     const now = this.core.now();
     const fails = prepaidFails(p.target);
+    const atOnce = !fails && prepaidSucceedsAtOnce(p.target);
     const rng = this.core.rng;
     const token = () => (rng.digits(20).match(/\d{4}/g) ?? []).join("-");
     const tx: PrepaidTx = {
@@ -207,13 +209,17 @@ export class Sales {
       target: p.target,
       price: product.price,
       createdAt: now,
-      dueAt: now + this.settleMs,
+      dueAt: atOnce ? now : now + this.settleMs,
       outcome: fails ? "failed" : "success",
       status: "pending",
       sn: null,
       finalSn: fails ? PREPAID_FAILED : product.category === "PLN" ? token() : rng.digits(20),
       debited: product.price,
     };
+    if (atOnce) {
+      tx.status = "success";
+      tx.sn = tx.finalSn;
+    }
     this.prepaid.set(tx.id, tx);
     this.prepaidByReff.set(reffKey(acc.key, tx.reffId), tx);
     return this.track(tx);

@@ -29,6 +29,8 @@ function reshaped(answer: unknown, r: Reshape): unknown {
 export interface RecordedCall {
   path: string;
   body: Record<string, string>;
+  /** When it arrived, on the sandbox's clock (tests read a schedule from it). */
+  at: number;
 }
 
 export interface ServerDeps {
@@ -37,6 +39,8 @@ export interface ServerDeps {
   qrString(id: string): string | undefined;
   /** POST /pay/:id -> simulated payer pays an e-wallet deposit. Throws when it cannot. */
   pay(id: string): void;
+  /** The sandbox's clock, for RecordedCall.at. */
+  now(): number;
 }
 
 const MAX_BODY = 64 * 1024;
@@ -60,6 +64,7 @@ export class SandboxServer {
   private readonly reshapes = new Map<string, Reshape[]>();
   private log: RecordedCall[] = [];
   private readonly held = new Set<ServerResponse>();
+  private readonly gates = new Map<string, Promise<void>[]>();
   /** Every answer waits this long (a slow provider, for the playground); real time, like a network. */
   private latencyMs = 0;
 
@@ -80,6 +85,15 @@ export class SandboxServer {
     this.faults.set(path, queue);
   }
 
+  /** The next call to `endpoint` takes effect and is recorded; its answer waits until `release()`. */
+  holdNext(endpoint: string): () => void {
+    const path = endpoint.startsWith("/") ? endpoint : `/${endpoint}`;
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    this.gates.set(path, [...(this.gates.get(path) ?? []), gate]);
+    return release;
+  }
+
   setLatency(ms: number): void {
     this.latencyMs = Math.max(0, ms);
   }
@@ -92,7 +106,7 @@ export class SandboxServer {
 
   calls(endpoint?: string): RecordedCall[] {
     const path = endpoint === undefined ? undefined : endpoint.startsWith("/") ? endpoint : `/${endpoint}`;
-    return this.log.filter((c) => path === undefined || c.path === path).map((c) => ({ path: c.path, body: { ...c.body } }));
+    return this.log.filter((c) => path === undefined || c.path === path).map((c) => ({ ...c, body: { ...c.body } }));
   }
 
   async listen(host: string, port: number): Promise<string> {
@@ -132,7 +146,7 @@ export class SandboxServer {
       const tooBig = err instanceof Error && err.message === "too large";
       return sendJson(res, tooBig ? 413 : 400, { status: false, message: tooBig ? "Request terlalu besar" : "Format request tidak valid", code: 400 });
     }
-    this.record({ path, body: params });
+    this.record({ path, body: params, at: this.deps.now() });
 
     const fault = this.faults.get(path)?.shift();
     if (fault === "html502") return sendText(res, 502, "text/html; charset=UTF-8", CLOUDFLARE_502);
@@ -145,6 +159,13 @@ export class SandboxServer {
     if (fault === "timeout") return this.hold(res);
     if (fault === "malformed") return sendText(res, 200, "application/json", JSON.stringify(answer).slice(0, 25));
     const reshape = this.reshapes.get(path)?.shift();
+    const gate = this.gates.get(path)?.shift();
+    if (gate) {
+      this.held.add(res);
+      await gate;
+      this.held.delete(res);
+      if (res.destroyed) return;
+    }
     if (this.latencyMs > 0) {
       // Held like a timeout so close() does not wait for it.
       this.held.add(res);

@@ -10,6 +10,7 @@ import { createLogger } from "../../src/logging/logger.js";
 import { FAKE_BOT_TOKEN } from "../support/botInfo.js";
 import { makeWorld, type World } from "../support/world.js";
 import { pendingPrepaid, run } from "../jobs/support.js";
+import { settle } from "../support/settle.js";
 
 const ADMIN = 990_201;
 const TOKEN_SECRET = FAKE_BOT_TOKEN.split(":")[1]!;
@@ -30,16 +31,6 @@ const shapes: ((url: string) => Error)[] = [
   },
   () => new Error(`upstream https://provider.example/get_profile?api_key=${PROVIDER_KEY} failed`),
 ];
-
-async function settle(p: Promise<unknown>, stepMs = 20): Promise<void> {
-  let done = false;
-  void p.finally(() => (done = true)).catch(() => undefined);
-  for (let i = 0; i < 3000 && !done; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 1));
-    await w.clock.advance(stepMs);
-  }
-  expect(done, "background work did not finish").toBe(true);
-}
 
 it("network errors on every sending path never put the bot token or an api key into the log", async () => {
   let log = "";
@@ -62,7 +53,7 @@ it("network errors on every sending path never put the bot token or an api key i
   dropAll("sendMessage", u.chatId);
   for (let i = 0; i < shapes.length; i++) {
     await admin.sendCommand("balances");
-    await settle(w.deps.balanceRound!.done());
+    await settle(w.clock, w.deps.balanceRound!.done(), { stepMs: 20 });
   }
   expect(log).toContain("admin balance round: message failed");
 
@@ -71,7 +62,7 @@ it("network errors on every sending path never put the bot token or an api key i
   dropAll("sendMessage", u.chatId);
   for (let i = 0; i < shapes.length; i++) {
     await w.store.updateChat(u.chatId, { alertFired: false });
-    await settle(w.deps.alerts!.runRound());
+    await settle(w.clock, w.deps.alerts!.runRound(), { stepMs: 20 });
   }
   expect(log).toContain("balance message failed");
 
@@ -79,7 +70,7 @@ it("network errors on every sending path never put the bot token or an api key i
   dropAll("sendMessage", u.chatId);
   for (let i = 0; i < shapes.length; i++) {
     expect(await w.deps.broadcaster!.start(ADMIN, "en", { kind: "text", text: `news ${i}` })).toMatchObject({ ok: true });
-    await settle(w.deps.broadcaster!.idle());
+    await settle(w.clock, w.deps.broadcaster!.idle(), { stepMs: 20 });
   }
   expect(log).toContain("broadcast message failed");
 

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { FakeUser } from "../support/chat.js";
 import { TelegramErrors } from "../support/fakeBotApi.js";
 import { makeWorld, type World } from "../support/world.js";
+import { settle } from "../support/settle.js";
 
 const ADMIN = 990_101;
 let w: World;
@@ -21,17 +22,6 @@ async function setup(n: number): Promise<{ admin: FakeUser; users: FakeUser[] }>
   const users: FakeUser[] = [];
   for (let i = 0; i < n; i++) users.push(await w.linkedUser({ languageCode: i % 2 ? "en" : "id", key: "KEY-RICH" }));
   return { admin, users };
-}
-
-/** Advances the clock in small steps (1 ms of real time each for I/O) until `p` settles. */
-async function settle(p: Promise<unknown>, stepMs = 20): Promise<void> {
-  let done = false;
-  void p.finally(() => (done = true)).catch(() => undefined);
-  for (let i = 0; i < 3000 && !done; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 1));
-    await w.clock.advance(stepMs);
-  }
-  expect(done, "background work did not finish").toBe(true);
 }
 
 describe("admin commands are invisible to others", () => {
@@ -69,7 +59,7 @@ describe("/ceksaldo (/balances): the admin balance round", () => {
 
     await admin.sendCommand("balances");
     expect(admin.lastReply()).toContain("Checking the balance of 3 chats");
-    await settle(w.deps.balanceRound!.done());
+    await settle(w.clock, w.deps.balanceRound!.done(), { stepMs: 20 });
 
     expect(rich.replies()).toEqual(["💰 Saldo Anda: Rp1.000.000"]);
     expect(poor.lastReply()).toContain("Saldo Anda: Rp5.000");
@@ -85,7 +75,7 @@ describe("/ceksaldo (/balances): the admin balance round", () => {
 
     // The warning was this dip's alert: the periodic check stays quiet.
     const before = w.fake.sentTo(poor.chatId).length;
-    await settle(w.deps.alerts!.runRound());
+    await settle(w.clock, w.deps.alerts!.runRound(), { stepMs: 20 });
     expect(w.fake.sentTo(poor.chatId)).toHaveLength(before);
   });
 
@@ -93,7 +83,7 @@ describe("/ceksaldo (/balances): the admin balance round", () => {
     const { admin } = await setup(2);
     w.sandbox.fault("/get_profile", "html502");
     await admin.sendCommand("ceksaldo");
-    await settle(w.deps.balanceRound!.done());
+    await settle(w.clock, w.deps.balanceRound!.done(), { stepMs: 20 });
     expect(admin.lastReply()).toContain("Sent: 1 (under threshold: 0)");
     expect(admin.lastReply()).toContain("Failed: 1");
   });
@@ -117,7 +107,7 @@ describe("/broadcast", () => {
 
     await admin.pressButton("📣 Send");
     expect(admin.replies()).toContain("📣 Broadcast started to 4 chats.");
-    await settle(w.deps.broadcaster!.idle());
+    await settle(w.clock, w.deps.broadcaster!.idle(), { stepMs: 20 });
 
     for (const u of users) {
       const got = w.fake.sentTo(u.chatId);
@@ -145,7 +135,7 @@ describe("/broadcast", () => {
     const preview = w.fake.sentTo(ADMIN).find((c) => c.method === "sendPhoto")!;
     expect(preview.payload).toMatchObject({ photo: "big-id", caption: "Harga baru mulai besok" });
     await admin.pressButton("📣 Send");
-    await settle(w.deps.broadcaster!.idle());
+    await settle(w.clock, w.deps.broadcaster!.idle(), { stepMs: 20 });
     for (const u of users) {
       const [call] = w.fake.sentTo(u.chatId);
       expect(call!.method).toBe("sendPhoto");
@@ -182,7 +172,7 @@ describe("/broadcast", () => {
     await admin.sendCommand("broadcast");
     expect(admin.lastReply()).toMatch(/A broadcast is still running \(sent \d+, remaining \d+\)/);
 
-    await settle(w.deps.broadcaster!.idle());
+    await settle(w.clock, w.deps.broadcaster!.idle(), { stepMs: 20 });
     for (const u of users) expect(w.fake.sentTo(u.chatId)).toHaveLength(1);
     await admin.sendCommand("broadcast");
     expect(admin.lastReply()).toContain("Send the message to broadcast");
@@ -195,11 +185,11 @@ describe("/broadcast", () => {
     const send = admin.callbackUpdate("📣 Send");
     await w.restart();
     await admin.deliver(send);
-    await settle(w.deps.broadcaster!.idle());
+    await settle(w.clock, w.deps.broadcaster!.idle(), { stepMs: 20 });
     for (const u of users) expect(w.fake.sentTo(u.chatId)).toHaveLength(1);
     await admin.deliver({ ...send, update_id: w.fake.nextUpdateId() });
     expect(admin.lastReply()).toContain("no longer valid");
-    await settle(w.deps.broadcaster!.idle());
+    await settle(w.clock, w.deps.broadcaster!.idle(), { stepMs: 20 });
     for (const u of users) expect(w.fake.sentTo(u.chatId)).toHaveLength(1);
   });
 });

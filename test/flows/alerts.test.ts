@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parseThreshold } from "../../src/bot/features/alerts.js";
 import { makeWorld, type World } from "../support/world.js";
+import { settle } from "../support/settle.js";
 
 describe("parseThreshold", () => {
   it.each([
@@ -38,14 +39,9 @@ describe("/alerts", () => {
 
   /** Lets the balance checks finish: 1 ms of real time per step for HTTP, a little clock for pacing. */
   async function settleAlerts(): Promise<void> {
-    let done = false;
-    const idle = w.deps.alerts!.idle().then(() => (done = true));
-    for (let i = 0; i < 500 && !done; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 1));
-      await w.clock.advance(10);
-    }
-    await idle;
+    await settle(w.clock, w.deps.alerts!.idle(), { stepMs: 10, tries: 500 });
   }
+
 
   it("sets a threshold after re-asking on bad input, in Indonesian", async () => {
     const u = await w.linkedUser({ languageCode: "id" });

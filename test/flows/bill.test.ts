@@ -1,9 +1,10 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { rupiah } from "../../src/render/format.js";
 import { SANDBOX_CUSTOMERS } from "../../src/sandbox/index.js";
 import type { TxRecord } from "../../src/store/types.js";
 import type { FakeUser } from "../support/chat.js";
 import { makeWorld, type World, type WorldOptions } from "../support/world.js";
+import { until } from "../support/settle.js";
 
 const INQUIRY = "/transaksi/tagihan";
 const PAY = "/transaksi/tagihan/bayar";
@@ -36,13 +37,6 @@ describe("bill inquiry and payment", () => {
   it("inquires under a saved reference id, shows the bill, and pays it once with the same id", async () => {
     await world();
     const u = await w.linkedUser({ languageCode: "id" });
-    // The reference id must be in the store before the inquiry goes out.
-    const inquiry = w.upstream.billInquiry.bind(w.upstream);
-    const seenAtInquiry: (string | undefined)[] = [];
-    vi.spyOn(w.upstream, "billInquiry").mockImplementation(async (key, req) => {
-      seenAtInquiry.push((await w.store.getTx(req.reffId))?.status);
-      return inquiry(key, req);
-    });
 
     await u.sendCommand("tagihan");
     expect(u.lastReply()).toContain("Pilih layanan tagihan");
@@ -53,12 +47,17 @@ describe("bill inquiry and payment", () => {
     expect(u.lastReply()).toContain("Ketik nomor pelanggan");
     expect(u.lastReply()).toContain("Masukkan ID pelanggan PLN (12 digit)");
 
-    await u.sendText("5301-1234 0012"); // two sheets; dashes and spaces are stripped
+    // The reference id must be in the store before the inquiry goes out: read while the provider has it.
+    const release = w.sandbox.holdNext(INQUIRY);
+    const typed = u.sendText("5301-1234 0012"); // two sheets; dashes and spaces are stripped
+    await until(() => w.sandbox.calls(INQUIRY).length > 0, { what: "the inquiry reached the provider" });
     const [call] = w.sandbox.calls(INQUIRY);
+    const ref = call!.body.reff_id!;
+    expect((await w.store.getTx(ref))?.status).toBe("draft");
+    release();
+    await typed;
     expect(w.sandbox.calls(INQUIRY)).toHaveLength(1);
     expect(call!.body).toMatchObject({ code: "PPLN", customer_no: SANDBOX_CUSTOMERS.twoSheets });
-    const ref = call!.body.reff_id!;
-    expect(seenAtInquiry).toEqual(["draft"]);
 
     const bill = (w.sandbox.transaction(ref) as SandboxInquiry).bill;
     const draft = (await w.store.getTx(ref))!;

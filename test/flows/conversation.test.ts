@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { FakeUser } from "../support/chat.js";
 import { makeWorld, type World, type WorldOptions } from "../support/world.js";
+import { settle } from "../support/settle.js";
 
 let w: World;
 afterEach(() => {
@@ -131,25 +132,23 @@ describe("Telegram's 429 inside a flow", () => {
   it("one 429 on an early step costs one wait, not one more on every later step", async () => {
     await world({ bot: { maxRetryDelaySeconds: 5 } });
     const u = await w.linkedUser({ languageCode: "en" });
-    // auto-retry waits real time: count the 1-second waits (retry_after 1).
-    const waits: number[] = [];
-    const realSetTimeout = globalThis.setTimeout;
-    vi.spyOn(globalThis, "setTimeout").mockImplementation(((fn: () => void, ms?: number) => {
-      if (ms === 1000) waits.push(ms);
-      return realSetTimeout(fn, ms);
-    }) as typeof setTimeout);
-
+    // The wait runs on the clock: the first step needs retry_after (1 s) of it, the later ones none
+    // (a wait replayed from an old 429 would hold them, and the clock does not move).
     w.fake.failNext("sendMessage", { error_code: 429, retry_after: 1 }, { chatId: u.chatId });
-    await u.sendCommand("transfer");
+    const start = w.clock.now();
+    await settle(w.clock, u.sendCommand("transfer"), { stepMs: 100 });
     expect(u.lastReply()).toContain("Pick the destination bank or e-wallet");
-    expect(waits).toHaveLength(1);
+    expect(w.clock.now() - start).toBeGreaterThanOrEqual(1000);
+    expect(w.clock.now() - start).toBeLessThan(2000);
 
-    await u.sendText("bca");
-    await u.pressButton(/BCA/);
-    await u.sendText("1234567890");
-    await u.sendText("50rb");
-    await u.pressButton("⏭ Skip");
+    const later = async () => {
+      await u.sendText("bca");
+      await u.pressButton(/BCA/);
+      await u.sendText("1234567890");
+      await u.sendText("50rb");
+      await u.pressButton("⏭ Skip");
+    };
+    await settle(w.clock, later(), { stepMs: 0, tries: 500, what: "a later step waited on the clock" });
     expect(u.lastReply()).toContain("Check before you confirm");
-    expect(waits).toHaveLength(1);
   });
 });

@@ -8,6 +8,7 @@ import { SendPacer } from "../../src/telegram/pacer.js";
 import type { FakeUser } from "../support/chat.js";
 import { TelegramErrors } from "../support/fakeBotApi.js";
 import { makeWorld, type World } from "../support/world.js";
+import { settle } from "../support/settle.js";
 
 let w: World;
 afterEach(() => w.close());
@@ -19,16 +20,7 @@ afterEach(() => w.close());
  * a loaded server answered slowly, 1 ms steps spent the whole budget before the work was done.
  * (The pool size is not the limit: 3, 10 or 30 connections take the same time.)
  */
-async function settle<T>(p: Promise<T>): Promise<T> {
-  let done = false;
-  void p.finally(() => (done = true)).catch(() => undefined);
-  for (let i = 0; i < 5000 && !done; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    await w.clock.advance(50);
-  }
-  expect(done, "the users' actions did not finish").toBe(true);
-  return p;
-}
+const FLOOD_STEPS = { stepMs: 50, realMs: 10, tries: 5000, what: "the users' actions did not finish" };
 
 async function pickQris(u: FakeUser): Promise<void> {
   for (let page = 0; page < 5 && !u.findButton(/^QRIS · /); page++) await u.pressButton(/Berikutnya|Next/);
@@ -68,7 +60,7 @@ describe("under Telegram's flood limit (30 messages/s)", () => {
       await u.pressButton("✅ Konfirmasi");
       return u.lastPhoto();
     };
-    await settle(Promise.all([...linking.map(link), ...depositing.map(deposit)]));
+    await settle(w.clock, Promise.all([...linking.map(link), ...depositing.map(deposit)]), FLOOD_STEPS);
 
     const limited = w.fake.calls.filter((c) => c.response?.ok === false && c.response.error_code === 429);
     const failed = w.fake.calls.filter((c) => c.response?.ok === false && c.response.error_code !== 429);
@@ -97,10 +89,10 @@ describe("a 429 on an answer", () => {
   it("waits retry_after on the clock and sends the same QR photo again: it arrives once", async () => {
     w = await makeWorld({ paceAnswers: true, upstreamTimeoutMs: 3_600_000 });
     const u = await w.linkedUser({ languageCode: "id" });
-    await settle(u.sendCommand("deposit").then(() => pickQris(u)).then(() => u.sendText("50rb")));
+    await settle(w.clock, u.sendCommand("deposit").then(() => pickQris(u)).then(() => u.sendText("50rb")), FLOOD_STEPS);
     w.fake.failNext("sendPhoto", TelegramErrors.tooManyRequests(3));
     const before = w.clock.now();
-    await settle(u.pressButton("✅ Konfirmasi"));
+    await settle(w.clock, u.pressButton("✅ Konfirmasi"), FLOOD_STEPS);
     const photos = w.fake.callsOf("sendPhoto").filter((c) => c.payload.chat_id === u.chatId);
     expect(photos.map((c) => c.response?.ok)).toEqual([false, true]);
     expect(photos[1]!.at - before).toBeGreaterThanOrEqual(3000);

@@ -1,6 +1,7 @@
 /** A hung provider must not hold the chat: /batal, /menu and Cancel get through while a read waits. */
 import { afterEach, expect, it } from "vitest";
 import { makeWorld, type World } from "../support/world.js";
+import { until } from "../support/settle.js";
 
 const PRICE_LIST = "/layanan/price_list";
 let w: World;
@@ -12,7 +13,7 @@ it("/batal, /menu and Cancel are answered while a read to a hung provider is sti
   w.sandbox.fault(PRICE_LIST, "timeout");
   let slowDone = false;
   const slow = u.sendCommand("prices").then(() => (slowDone = true));
-  await until(() => w.sandbox.calls(PRICE_LIST).length > 0);
+  await until(() => w.sandbox.calls(PRICE_LIST).length > 0, { tries: 1000 });
   await u.sendCommand("batal");
   expect(slowDone).toBe(false);
   expect(u.lastReply()).toMatch(/Nothing is running|Cancelled/i);
@@ -32,7 +33,7 @@ it("Cancel on a flow's prompt gets through while the bill inquiry (a read) hangs
   w.sandbox.fault("/transaksi/tagihan", "timeout");
   let slowDone = false;
   const slow = u.sendText("530112340002").then(() => (slowDone = true));
-  await until(() => w.sandbox.calls("/transaksi/tagihan").length > 0); // the read is out and hangs
+  await until(() => w.sandbox.calls("/transaksi/tagihan").length > 0, { tries: 1000 }); // the read is out and hangs
   await u.pressButton(/Cancel/, { messageId: prompt });
   expect(slowDone).toBe(false);
   expect(u.lastReply()).toContain("Cancelled");
@@ -43,8 +44,3 @@ it("Cancel on a flow's prompt gets through while the bill inquiry (a read) hangs
   expect(u.lastReply()).toContain("Nothing is running");
 });
 
-/** Lets I/O run (no clock time passes) until `cond` holds. */
-async function until(cond: () => boolean): Promise<void> {
-  for (let i = 0; i < 1000 && !cond(); i++) await new Promise((r) => setTimeout(r, 1));
-  expect(cond()).toBe(true);
-}

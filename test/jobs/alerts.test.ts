@@ -4,6 +4,7 @@ import type { BalanceAlerts } from "../../src/jobs/alerts.js";
 import type { FakeUser } from "../support/chat.js";
 import { TelegramErrors } from "../support/fakeBotApi.js";
 import { makeWorld, type World } from "../support/world.js";
+import { settle } from "../support/settle.js";
 
 const ROUND = 30 * 60_000;
 let w: World;
@@ -15,21 +16,10 @@ beforeEach(async () => {
 });
 afterEach(() => w.close());
 
-/** Lets the background work finish: 1 ms of real time per step for HTTP, a little clock for pacing. */
-async function settle(p: Promise<unknown>, stepMs = 10): Promise<void> {
-  let done = false;
-  void p.finally(() => (done = true)).catch(() => undefined);
-  for (let i = 0; i < 2000 && !done; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 1));
-    await w.clock.advance(stepMs);
-  }
-  expect(done, "background work did not finish").toBe(true);
-}
-
 /** Moves to the next periodic round and waits for it. */
 async function nextRound(): Promise<void> {
   await w.clock.advance(ROUND);
-  await settle(alerts.idle());
+  await settle(w.clock, alerts.idle(), { stepMs: 10 });
 }
 
 async function watchedUser(threshold: number | undefined, lang: "id" | "en" = "en"): Promise<FakeUser> {
@@ -85,7 +75,7 @@ describe("BalanceAlerts", () => {
     await w.clock.advance(9_000);
     expect(profileCalls()).toBe(before);
     await w.clock.advance(1_000);
-    await settle(alerts.idle());
+    await settle(w.clock, alerts.idle(), { stepMs: 10 });
     expect(profileCalls()).toBe(before + 1);
     expect(alertsTo(u)).toHaveLength(1);
     expect(alertsTo(u)[0]).toContain("Saldo menipis");
@@ -93,7 +83,7 @@ describe("BalanceAlerts", () => {
     // A later purchase checks again, but the dip was already told.
     await alerts.afterCreate(tx(u.chatId));
     await w.clock.advance(10_000);
-    await settle(alerts.idle());
+    await settle(w.clock, alerts.idle(), { stepMs: 10 });
     expect(profileCalls()).toBe(before + 2);
     expect(alertsTo(u)).toHaveLength(1);
   });
@@ -141,7 +131,7 @@ describe("BalanceAlerts", () => {
     const u = await watchedUser(2_000_000);
     w.fake.failNext("sendMessage", TelegramErrors.tooManyRequests(5), { chatId: u.chatId });
     const round = alerts.runRound();
-    await settle(round, 50);
+    await settle(w.clock, round, { stepMs: 50 });
     expect(await round).toEqual(["alerted"]);
     expect(alertsTo(u)).toHaveLength(1);
     const [limited, ok] = w.fake.calls.filter((c) => c.payload.chat_id === u.chatId);

@@ -9,6 +9,7 @@ import { FAKE_BOT_TOKEN } from "../support/botInfo.js";
 import type { FakeUser } from "../support/chat.js";
 import { TelegramErrors, type RecordedCall } from "../support/fakeBotApi.js";
 import { makeWorld, type World } from "../support/world.js";
+import { settle } from "../support/settle.js";
 
 const ADMIN = 990_001;
 const TEXT = { kind: "text", text: "Promo akhir pekan" } as const;
@@ -78,18 +79,6 @@ function broadcaster(concurrency: number): Broadcaster {
   });
 }
 
-/** Advances the ManualClock in steps (yielding real time for HTTP-free fake answers) until `p` settles. */
-async function settle<T>(p: Promise<T>, stepMs = 100): Promise<T> {
-  let done = false;
-  void p.finally(() => (done = true)).catch(() => undefined);
-  for (let i = 0; i < 3000 && !done; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 1));
-    await (w.clock as ManualClock).advance(stepMs);
-  }
-  expect(done, "background work did not finish").toBe(true);
-  return p;
-}
-
 const state = async () => (await w.store.getMeta<BroadcastState>(BROADCAST_META_KEY))!;
 const delivered = (chatId: number): RecordedCall[] =>
   w.fake.sentTo(chatId).filter((c) => c.method === "sendMessage");
@@ -122,7 +111,7 @@ describe("Broadcaster with several sends in flight", () => {
       gate.releaseAll();
       await new Promise((r) => setTimeout(r, 2));
     }
-    await settle(b.idle());
+    await settle(w.clock, b.idle(), { stepMs: 100 });
     for (const id of ids) expect(delivered(id)).toHaveLength(1);
     expect(await state()).toMatchObject({ status: "done", sent: 10, uncertain: 0 });
     expect((await state()).inFlight).toBeUndefined();
@@ -150,7 +139,7 @@ describe("Broadcaster with several sends in flight", () => {
     await w.restart();
     b = broadcaster(4);
     expect(await b.resume()).toBe(true);
-    await settle(b.idle());
+    await settle(w.clock, b.idle(), { stepMs: 100 });
 
     for (const id of ids) expect(delivered(id), `chat ${id}`).toHaveLength(1);
     expect(await state()).toMatchObject({ status: "done", sent: 8, uncertain: 4 });
@@ -164,7 +153,7 @@ describe("Broadcaster with several sends in flight", () => {
     w.fake.failNext("sendMessage", TelegramErrors.blocked(), { chatId: users[5]!.chatId });
     b = broadcaster(4);
     await b.start(ADMIN, "en", TEXT);
-    await settle(b.idle());
+    await settle(w.clock, b.idle(), { stepMs: 100 });
     for (const u of users) expect(delivered(u.chatId)).toHaveLength(u === users[5] ? 0 : 1);
     expect(await state()).toMatchObject({ status: "done", sent: 7, blocked: 1, failed: 0, uncertain: 0 });
     expect((await w.store.getChat(users[5]!.chatId))!.inactive).toBe(true);
@@ -187,7 +176,7 @@ describe("Broadcaster with several sends in flight", () => {
     expect((await state()).doneThrough).toBeNull();
     expect(delivered(ids[64]!)).toHaveLength(0);
     gate.releaseAll(true);
-    await settle(b.idle());
+    await settle(w.clock, b.idle(), { stepMs: 100 });
     for (const id of ids) expect(delivered(id)).toHaveLength(1);
     expect(await state()).toMatchObject({ status: "done", sent: 70 });
   });

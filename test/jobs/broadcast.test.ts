@@ -5,6 +5,7 @@ import { SendPacer } from "../../src/telegram/pacer.js";
 import type { FakeUser } from "../support/chat.js";
 import { TelegramErrors, type RecordedCall } from "../support/fakeBotApi.js";
 import { makeWorld, type World, type WorldOptions } from "../support/world.js";
+import { settle } from "../support/settle.js";
 
 const ADMIN = 990_001;
 const TEXT = { kind: "text", text: "Maintenance malam ini 23.00-24.00 WIB" } as const;
@@ -19,22 +20,6 @@ async function world(n: number, opts: WorldOptions = {}): Promise<FakeUser[]> {
   return users;
 }
 
-/**
- * Advances the ManualClock in small steps until `p` settles. Between steps it yields 1 ms of real
- * time so file writes and fake HTTP answers land before the clock moves on (no real waiting on
- * retry_after or pacing: those run on the clock).
- */
-async function settle<T>(p: Promise<T>, stepMs = 100): Promise<T> {
-  let done = false;
-  void p.finally(() => (done = true)).catch(() => undefined);
-  for (let i = 0; i < 3000 && !done; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 1));
-    await w.clock.advance(stepMs);
-  }
-  expect(done, "background work did not finish").toBe(true);
-  return p;
-}
-
 const delivered = (chatId: number): RecordedCall[] =>
   w.fake.sentTo(chatId).filter((c) => c.method === "sendMessage" || c.method === "sendPhoto");
 const attempts = (chatId: number): RecordedCall[] =>
@@ -47,7 +32,7 @@ describe("Broadcaster", () => {
     w.fake.failNext("sendMessage", TelegramErrors.tooManyRequests(3), { chatId: users[2]!.chatId });
     const b = w.deps.broadcaster!;
     expect(await b.start(ADMIN, "en", TEXT)).toEqual({ ok: true, total: 6 });
-    await settle(b.idle());
+    await settle(w.clock, b.idle(), { stepMs: 100 });
 
     for (const u of users) {
       expect(delivered(u.chatId)).toHaveLength(1);
@@ -70,7 +55,7 @@ describe("Broadcaster", () => {
     w.fake.failNext("sendMessage", TelegramErrors.internal(), { chatId: e.chatId });
     const b = w.deps.broadcaster!;
     await b.start(ADMIN, "en", TEXT);
-    await settle(b.idle());
+    await settle(w.clock, b.idle(), { stepMs: 100 });
     expect(await state()).toMatchObject({ sent: 2, failed: 1, blocked: 2 });
     expect((await w.store.getChat(blocked.chatId))!.inactive).toBe(true);
     expect((await w.store.getChat(gone.chatId))!.inactive).toBe(true);
@@ -79,7 +64,7 @@ describe("Broadcaster", () => {
     expect(summary).toContain("2 sent, 1 failed, 2 blocked");
 
     expect(await b.start(ADMIN, "en", { kind: "text", text: "Second" })).toEqual({ ok: true, total: 3 });
-    await settle(b.idle());
+    await settle(w.clock, b.idle(), { stepMs: 100 });
     expect(attempts(blocked.chatId)).toHaveLength(1);
     expect(attempts(gone.chatId)).toHaveLength(1);
     for (const u of [a, c, e]) expect(w.fake.sentTo(u.chatId).map((m) => w.fake.textOf(m)).at(-1)).toBe("Second");
@@ -90,7 +75,7 @@ describe("Broadcaster", () => {
     w.fake.limitRate({ perSecond: 30 });
     const b = w.deps.broadcaster!;
     await b.start(ADMIN, "en", TEXT);
-    await settle(b.idle(), 20); // small clock steps, so the pacer (not the test's stepping) sets the pace
+    await settle(w.clock, b.idle(), { stepMs: 20 }); // small clock steps, so the pacer (not the test's stepping) sets the pace
 
     for (const u of users) expect(delivered(u.chatId)).toHaveLength(1);
     expect(w.fake.calls.filter((c) => c.response?.ok === false)).toEqual([]);
@@ -124,7 +109,7 @@ describe("Broadcaster", () => {
     const again = w.deps.broadcaster!;
     expect(await again.isRunning()).toBe(true);
     expect(await again.resume()).toBe(true);
-    await settle(again.idle());
+    await settle(w.clock, again.idle(), { stepMs: 100 });
     for (const u of users) expect(delivered(u.chatId)).toHaveLength(1);
     expect(await state()).toMatchObject({ status: "done", sent: 40, uncertain: 0, progressMessageId: progressId });
     expect(w.fake.sentTo(ADMIN).filter((c) => c.method === "sendMessage")).toHaveLength(2); // progress + summary
@@ -141,7 +126,7 @@ describe("Broadcaster", () => {
     await w.store.setMeta(BROADCAST_META_KEY, { ...await state(), pending: inFlight });
     await w.restart();
     await w.deps.broadcaster!.resume();
-    await settle(w.deps.broadcaster!.idle());
+    await settle(w.clock, w.deps.broadcaster!.idle(), { stepMs: 100 });
     expect(attempts(inFlight)).toHaveLength(0);
     for (const u of users) if (u.chatId !== inFlight) expect(delivered(u.chatId)).toHaveLength(1);
     expect(await state()).toMatchObject({ status: "done", sent: 29, uncertain: 1 });
@@ -153,7 +138,7 @@ describe("Broadcaster", () => {
     const b = w.deps.broadcaster!;
     expect((await b.start(ADMIN, "en", TEXT)).ok).toBe(true);
     expect(await b.start(ADMIN, "en", { kind: "text", text: "again" })).toEqual({ ok: false, reason: "running" });
-    await settle(b.idle());
+    await settle(w.clock, b.idle(), { stepMs: 100 });
     expect(await b.isRunning()).toBe(false);
 
     await w.close();
@@ -165,7 +150,7 @@ describe("Broadcaster", () => {
     const users = await world(3);
     const b = w.deps.broadcaster!;
     await b.start(ADMIN, "id", { kind: "photo", fileId: "AgACAgadmin-photo", caption: "Promo hari ini" });
-    await settle(b.idle());
+    await settle(w.clock, b.idle(), { stepMs: 100 });
     for (const u of users) {
       const [call] = delivered(u.chatId);
       expect(call!.method).toBe("sendPhoto");
@@ -185,7 +170,7 @@ describe("Broadcaster", () => {
     expect(await state()).toMatchObject({ sent: 1, doneThrough: users[0]!.chatId });
     expect((await state()).pending).toBeUndefined();
     await w.deps.broadcaster!.resume();
-    await settle(w.deps.broadcaster!.idle());
+    await settle(w.clock, w.deps.broadcaster!.idle(), { stepMs: 100 });
     for (const u of users) expect(delivered(u.chatId)).toHaveLength(1);
     expect(await state()).toMatchObject({ status: "done", sent: 4, uncertain: 0 });
   });

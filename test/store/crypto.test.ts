@@ -1,4 +1,6 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+// The real derivation, not the per-file cache of test/support/setup.ts.
+vi.unmock("../../src/store/crypto.js");
 import { decrypt, deriveKey, encrypt, keyCheck, keyCheckMatches, maskKey } from "../../src/store/crypto.js";
 
 describe("maskKey", () => {

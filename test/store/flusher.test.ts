@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ManualClock } from "../../src/tools/clock.js";
 import { Flusher } from "../../src/store/file/flusher.js";
+import { ioTurn } from "../support/settle.js";
 
 /** A writer whose writes finish only when the test says so; it records what each write saw. */
 function heldWriter(state: Map<string, number>) {
@@ -25,7 +26,6 @@ function heldWriter(state: Map<string, number>) {
   return { write, pending, maxActive: () => maxActive };
 }
 
-const settle = () => new Promise<void>((r) => setImmediate(r));
 
 afterEach(() => {
   vi.useRealTimers();
@@ -44,18 +44,18 @@ describe("Flusher", () => {
     change("a");
     let firstDone = false;
     const first = f.flush().then(() => (firstDone = true));
-    await settle();
+    await ioTurn();
     expect(w.pending.map((p) => [p.key, p.saw])).toEqual([["a", 1]]);
 
     change("a"); // while a's first write is in flight
     let secondDone = false;
     const second = f.flush().then(() => (secondDone = true));
-    await settle();
+    await ioTurn();
     expect(w.pending).toHaveLength(1); // no second write of "a" yet
 
     w.pending.shift()!.finish();
     await first;
-    await settle();
+    await ioTurn();
     expect(firstDone).toBe(true);
     expect(secondDone).toBe(false);
     expect(w.pending.map((p) => [p.key, p.saw])).toEqual([["a", 2]]);

@@ -9,20 +9,12 @@ import { silentLogger } from "../../src/logging/logger.js";
 import { MIGRATION_LOCK } from "../../src/store/pg/migrations.js";
 import { LEADER_LOCK_KEY, PgShared } from "../../src/cluster/pgShared.js";
 import { freshDatabase, hasPg } from "../support/pg.js";
+import { until } from "../support/settle.js";
 
 const opened: { end(): Promise<void> }[] = [];
 afterEach(async () => {
   for (const o of opened.splice(0).reverse()) await o.end();
 });
-
-/** Waits (real time, bounded) until `cond` holds; a real server answers when it answers. */
-async function until(cond: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    if (await cond()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`timed out waiting for: ${what}`);
-}
 
 async function two(clock = new ManualClock()) {
   const url = await freshDatabase();
@@ -43,10 +35,10 @@ describe.skipIf(!hasPg)("PgShared on one database", () => {
     const { a, b, admin, clock } = await two();
     const log: string[] = [];
     a.leadership().run(async () => void log.push("a leads"), async () => void log.push("a lost"));
-    await until(() => a.leadership().isLeader(), "a leads");
+    await until(() => a.leadership().isLeader(), { what: "a leads", realMs: 10, tries: 500 });
     b.leadership().run(async () => void log.push("b leads"), async () => void log.push("b lost"));
     await clock.advance(5_000); // b's first try failed; its retry fails too
-    await until(async () => (await admin`SELECT 1 FROM pg_stat_activity WHERE datname = current_database()`).length >= 3, "both connected");
+    await until(async () => (await admin`SELECT 1 FROM pg_stat_activity WHERE datname = current_database()`).length >= 3, { what: "both connected", realMs: 10, tries: 500 });
     expect(a.leadership().isLeader()).toBe(true);
     expect(b.leadership().isLeader()).toBe(false);
 
@@ -54,11 +46,11 @@ describe.skipIf(!hasPg)("PgShared on one database", () => {
     expect(killed).toHaveLength(1);
     // The leader's next check finds its session gone: it stops its background work at once.
     for (let i = 0; i < 50 && !log.includes("a lost"); i++) await clock.advance(1_000);
-    await until(() => log.includes("a lost"), "a lost");
+    await until(() => log.includes("a lost"), { what: "a lost", realMs: 10, tries: 500 });
     expect(a.leadership().isLeader()).toBe(false);
     // The standby's next retry takes the lead.
     for (let i = 0; i < 50 && !b.leadership().isLeader(); i++) await clock.advance(1_000);
-    await until(() => b.leadership().isLeader(), "b leads");
+    await until(() => b.leadership().isLeader(), { what: "b leads", realMs: 10, tries: 500 });
     expect(log.filter((l) => l.endsWith("leads"))).toEqual(["a leads", "b leads"]);
     // a keeps trying but cannot lead while b does.
     await clock.advance(10_000);
@@ -68,11 +60,11 @@ describe.skipIf(!hasPg)("PgShared on one database", () => {
   it("a leader that stops hands over at the other's next retry", async () => {
     const { a, b, clock } = await two();
     a.leadership().run(async () => {}, async () => {});
-    await until(() => a.leadership().isLeader(), "a leads");
+    await until(() => a.leadership().isLeader(), { what: "a leads", realMs: 10, tries: 500 });
     b.leadership().run(async () => {}, async () => {});
     await a.leadership().stop();
     for (let i = 0; i < 50 && !b.leadership().isLeader(); i++) await clock.advance(1_000);
-    await until(() => b.leadership().isLeader(), "b leads");
+    await until(() => b.leadership().isLeader(), { what: "b leads", realMs: 10, tries: 500 });
   });
 
   it("claims an update once across both, counts hits across both, shares one webhook secret", async () => {
@@ -96,9 +88,9 @@ describe.skipIf(!hasPg)("PgShared on one database", () => {
     await clock.advance(25 * 60 * 60_000);
     expect(await a.claimUpdate(6)).toBe(true); // recent: kept
     a.leadership().run(async () => {}, async () => {});
-    await until(() => a.leadership().isLeader(), "a leads");
+    await until(() => a.leadership().isLeader(), { what: "a leads", realMs: 10, tries: 500 });
     await clock.advance(3_000); // its first check prunes
-    await until(async () => await a.claimUpdate(5), "update 5 pruned");
+    await until(async () => await a.claimUpdate(5), { what: "update 5 pruned", realMs: 10, tries: 500 });
     expect(await a.claimUpdate(6)).toBe(false);
   });
 
@@ -119,7 +111,7 @@ describe.skipIf(!hasPg)("PgShared on one database", () => {
     b.on("track", (id) => gotB.push(`track ${id}`));
     a.notify("track", "R1");
     a.notify("hurry", "R2");
-    await until(() => gotB.length === 2, "b got both hints");
+    await until(() => gotB.length === 2, { what: "b got both hints", realMs: 10, tries: 500 });
     expect(gotB).toEqual(["track R1", "hurry R2"]);
     expect(gotA).toEqual([]);
   });
@@ -154,10 +146,10 @@ describe.skipIf(!hasPg)("PgShared: a lead whose start-up work fails", () => {
       },
       async () => void log.push("a stops"),
     );
-    await until(() => log.includes("a stops"), "a stops what it started");
+    await until(() => log.includes("a stops"), { what: "a stops what it started", realMs: 10, tries: 500 });
     b.leadership().run(async () => void log.push("b leads"), async () => {});
     for (let i = 0; i < 50 && !b.leadership().isLeader(); i++) await clock.advance(1_000);
-    await until(() => b.leadership().isLeader(), "b leads");
+    await until(() => b.leadership().isLeader(), { what: "b leads", realMs: 10, tries: 500 });
     expect(a.leadership().isLeader()).toBe(false);
     expect(log).toContain("b leads");
   });

@@ -24,12 +24,26 @@ export async function pgAdmin<T>(fn: (sql: postgres.Sql) => Promise<T>): Promise
   }
 }
 
+const pgTemplate: string = inject("pgTemplate");
+
 /** Creates an empty database and returns its URL. Dropped with the server at the end of the run. */
-export async function freshDatabase(): Promise<string> {
+export function freshDatabase(): Promise<string> {
+  return createDatabase("");
+}
+
+/**
+ * A new database with the store's schema in place (a copy of the run's template), as a store
+ * left it after its first open: each open still runs the migrations, and finds nothing to do.
+ */
+export function migratedDatabase(): Promise<string> {
+  return createDatabase(pgTemplate ? ` TEMPLATE ${pgTemplate}` : "");
+}
+
+async function createDatabase(from: string): Promise<string> {
   const admin = postgres(pgUrl, { max: 1, onnotice: () => undefined });
   const name = `t_${process.pid}_${Date.now().toString(36)}_${n++}`;
   try {
-    await admin.unsafe(`CREATE DATABASE ${name}`);
+    await admin.unsafe(`CREATE DATABASE ${name}${from}`);
   } finally {
     await admin.end();
   }

@@ -17,7 +17,7 @@ import { FileStore, type Store } from "../../src/store/file/fileStore.js";
 import { PgStore } from "../../src/store/pg/pgStore.js";
 import postgres from "postgres";
 import { vi } from "vitest";
-import { freshDatabase, onPostgres, pgAdmin } from "./pg.js";
+import { migratedDatabase, onPostgres, pgAdmin } from "./pg.js";
 import type { ChatRecord } from "../../src/store/types.js";
 import type { UpstreamClient } from "../../src/upstream/client.js";
 import type { StatusWatcher, WatcherOptions } from "../../src/jobs/watcher.js";
@@ -27,6 +27,7 @@ import { LocalShared } from "../../src/cluster/localShared.js";
 import { FAKE_BOT_INFO, FAKE_BOT_TOKEN } from "./botInfo.js";
 import { makeUser, type FakeUser, type UserOptions } from "./chat.js";
 import { FakeBotApi } from "./fakeBotApi.js";
+import { openLeadingPgShared } from "./leadingPgShared.js";
 
 export const STORE_SECRET = "test-secret-0123456789abcdef";
 
@@ -55,7 +56,7 @@ export interface World {
    * and its open ones are ended (every call fails, reads too).
    */
   breakStore(): Promise<void>;
-  /** Undoes breakStore, then moves the clock until the store reports it can persist again. */
+  /** Undoes breakStore, then moves the clock until the store reports it can persist again and the world leads. */
   repairStore(): Promise<void>;
   /**
    * The chat as a crash right now would leave it: read from the files on disk at the moment of the
@@ -106,7 +107,7 @@ export interface WorldOptions {
 export async function makeWorld(opts: WorldOptions = {}): Promise<World> {
   const clock = new ManualClock();
   const dir = await mkdtemp(join(tmpdir(), "ppob-bot-"));
-  const storeUrl = onPostgres ? await freshDatabase() : undefined;
+  const storeUrl = onPostgres ? await migratedDatabase() : undefined;
   // Connected before it is needed, so a savedChat read is on its way at once.
   const reader = storeUrl ? postgres(storeUrl, { max: 1, onnotice: () => undefined }) : undefined;
   if (reader) await reader`SELECT 1`;
@@ -134,9 +135,13 @@ export async function makeWorld(opts: WorldOptions = {}): Promise<World> {
       pace: { perSecond: opts.broadcast?.perSecond ?? 25 },
       paceAnswers: opts.paceAnswers ?? false,
       ...(opts.stopGraceMs !== undefined ? { stopGraceMs: opts.stopGraceMs } : {}),
-      // One process unless a test asks for more: on PostgreSQL too, this world leads from the start
-      // (PgShared would lead only once start() took the lock, and most tests never start()).
-      shared: opts.shared ? await opts.shared(clock, dir) : new LocalShared(clock, dir),
+      // As in production: PgShared with PgStore, LocalShared with the files. One process unless a test
+      // asks for more, leading from the start (leadingPgShared.ts says why).
+      shared: opts.shared
+        ? await opts.shared(clock, dir)
+        : storeUrl
+          ? await openLeadingPgShared(storeUrl, clock, opts.logger ?? silentLogger)
+          : new LocalShared(clock, dir),
     });
     if (opts.watcher) await app.watcher.start();
     return app;
@@ -202,13 +207,17 @@ export async function makeWorld(opts: WorldOptions = {}): Promise<World> {
         await rename(`${folder}.away`, folder);
       }
       // The file store retries its writes, PgStore pings, both on the clock; real time passes for a reconnect.
+      // On PostgreSQL the lead's connection was cut too: PgShared tries for it again on the clock, and
+      // what the lead starts (polling, the watcher) reads the store before it runs.
       await vi.waitFor(
         async () => {
           await clock.advance(1000);
           if (!world.store.canPersist()) throw new Error("the store cannot persist yet");
+          if (!world.app.shared.leadership().isLeader()) throw new Error("the world does not lead again yet");
         },
         { timeout: 15_000, interval: 20 },
       );
+      await world.storeSettled();
     },
     async storeSettled() {
       const busy = () => (world.store instanceof PgStore ? world.store.queriesInFlight() > 0 : false);

@@ -5,21 +5,21 @@
  * is an `external` step: live it sleeps once, on replay it is read back from the log at once.
  */
 import { HttpError, type Transformer } from "grammy";
+import { systemClock, type Clock } from "../../tools/clock.js";
 import type { BotConversation } from "../context.js";
 
 export interface RetryOptions {
   maxRetryAttempts: number;
   /** A longer retry_after is not waited for: the call fails (the user can try again). */
   maxDelaySeconds: number;
+  /** What the waits run on (the app's clock, so tests move it instead of waiting). */
+  clock?: Clock;
 }
 
 const FIRST_BACKOFF_SECONDS = 3;
 
-function pause(seconds: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, seconds * 1000));
-}
-
 export function replaySafeRetry(conversation: BotConversation, opts: RetryOptions): Transformer {
+  const clock = opts.clock ?? systemClock;
   return async (prev, method, payload, signal) => {
     let backoff = FIRST_BACKOFF_SECONDS;
     for (let attempt = 0; ; attempt++) {
@@ -42,7 +42,7 @@ export function replaySafeRetry(conversation: BotConversation, opts: RetryOption
       }
       if (wait === backoff) backoff = Math.min(backoff * 2, opts.maxDelaySeconds);
       const seconds = wait;
-      await conversation.external(() => pause(seconds));
+      await conversation.external(() => clock.sleep(seconds * 1000));
     }
   };
 }

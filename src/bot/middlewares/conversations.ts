@@ -26,7 +26,7 @@ export function flows(deps: BotDeps, opts: FlowsOptions): Middleware<BotContext>
   // Inside a flow every API answer is in the replay log: the retry waits are logged too (through
   // `external`), so a later replay of the flow does not wait out an old 429 again.
   const retryInside = (conversation: BotConversation): Middleware<BaseContext> => (ctx, next) => {
-    ctx.api.config.use(replaySafeRetry(conversation, { maxRetryAttempts: 3, maxDelaySeconds: opts.maxRetryDelaySeconds }));
+    ctx.api.config.use(replaySafeRetry(conversation, { maxRetryAttempts: 3, maxDelaySeconds: opts.maxRetryDelaySeconds, clock: deps.clock }));
     ctx.api.config.use(htmlByDefault);
     // The user left (/batal, /menu, Cancel) while this flow waited on the provider: end it quietly.
     ctx.api.config.use((prev, method, payload, signal) => {
