@@ -2,6 +2,7 @@
  * Where running flows (conversations) are kept, so a restart resumes them.
  */
 import type { ConversationData, VersionedState } from "@grammyjs/conversations";
+import type { Logger } from "../logging/logger.js";
 import type { FlowState, Store } from "../store/index.js";
 import type { BotContext } from "./context.js";
 
@@ -13,32 +14,27 @@ import type { BotContext } from "./context.js";
 export const FLOW_STATE_VERSION = 2;
 
 /**
- * Another process saved this chat's flows while this update ran (two processes, one chat). Its state
- * stands; this update's step is not saved, and the chat's next message replays against what it saved.
- */
-export class FlowStateConflictError extends Error {
-  override readonly name = "FlowStateConflictError";
-  constructor(readonly chatId: number) {
-    super(`The flow state of chat ${chatId} was saved by another process during this update; this update's step was not saved over it.`);
-  }
-}
-
-/**
  * Running flows are kept in the store's per-chat flow storage (getFlow/setFlow), so a restart resumes
- * them. Each update remembers the version it read and saves with a compare-and-set on it: a lost
- * race throws FlowStateConflictError rather than overwrite the other process's state. A flow saved
+ * them. Each update remembers the version it read and saves with a compare-and-set on it. A lost race
+ * (a way out such as /batal ran beside this update, or another process saved first) leaves the newer
+ * state standing and drops this update's step: the chat's next message replays against what stands. A
+ * flow saved
  * under another FLOW_STATE_VERSION is deleted and the update marked (`flowLost`), so the user hears
  * why their answer is not taken instead of "not understood".
  */
-export function flowStorage(store: Store) {
+export function flowStorage(store: Store, logger: Pick<Logger, "warn">) {
   type Saved = VersionedState<ConversationData>;
   /** The flow version each update read; its write must find it unchanged. */
   const readVersion = new WeakMap<BotContext, number>();
 
   const save = async (ctx: BotContext, chatId: number, state: FlowState | undefined) => {
     const version = readVersion.get(ctx) ?? 0;
-    if (!(await store.setFlow(chatId, state, version))) throw new FlowStateConflictError(chatId);
-    readVersion.set(ctx, version + 1);
+    if (await store.setFlow(chatId, state, version)) {
+      readVersion.set(ctx, version + 1);
+      return;
+    }
+    // Not an error: the state that stands is newer than this update's (a way out, or another process).
+    logger.warn({ chatId, update_id: ctx.update?.update_id }, "flow state changed during this update; its step was not saved over the newer one");
   };
 
   return {

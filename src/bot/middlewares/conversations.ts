@@ -38,6 +38,6 @@ export function flows(deps: BotDeps, opts: FlowsOptions): Middleware<BotContext>
   const withExtras = extras(deps);
   return conversations<BotContext, ConvContext>({
     plugins: (conversation) => [opts.chatRecords.inFlow, withExtras, retryInside(conversation)],
-    storage: { type: "context", version: FLOW_STATE_VERSION, adapter: flowStorage(deps.store) },
+    storage: { type: "context", version: FLOW_STATE_VERSION, adapter: flowStorage(deps.store, deps.logger) },
   });
 }
