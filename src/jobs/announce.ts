@@ -101,7 +101,11 @@ export class NoticeProtocol {
       this.onNotice?.(notice, (this.clock!.now() - startedAt) / 1000);
     }
     const latest = await store.getTx(refId) ?? marked;
-    const { announcing: _done, ...rest } = watchOf(latest);
+    const { announcing: _done, ...kept } = watchOf(latest);
+    // A missed notice now delivered is no longer owed: dropped in this same write, so a second return of
+    // the chat that reads the record next finds nothing to send (a blocked chat keeps it for its return).
+    const { owed, ...notOwed } = kept;
+    const rest = owed === notice && delivery !== "blocked" ? notOwed : kept;
     const patch: TxPatch =
       notice === "gaveup" ? { watch: { ...rest, gaveUp: true } } : { status: next, watch: { ...rest, notified: next } };
     await store.transitionTx(refId, [cur.status], patch, mine);
