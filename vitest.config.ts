@@ -36,6 +36,9 @@ export default defineConfig({
                   "test/bot/process*.test.ts",
                   "test/bot/failover.test.ts",
                   "test/server/dataLock.test.ts",
+                  "test/server/dataLock-race.test.ts",
+                  // A full or read-only disk under the file store's shards.
+                  "test/bot/storage-words.test.ts",
                   "test/jobs/crash-sending.test.ts",
                   // These open their own PostgreSQL databases in "files" already.
                   "test/bot/twoProcesses.test.ts",
