@@ -4,12 +4,17 @@
  * the built-in sandbox as its provider, and a page on 127.0.0.1 plays the Telegram app. Nothing
  * here reaches bot/: the bot cannot tell the emulator from Telegram.
  */
-import { rm } from "node:fs/promises";
+import { readdir, rm } from "node:fs/promises";
+import { join } from "node:path";
 import { buildApp, type App } from "../app.js";
 import { loadConfig } from "../config/env.js";
 import { createLogger, type Logger } from "../logging/logger.js";
+import { ProviderLink } from "../domain/providerLink.js";
 import { DEMO_KEY } from "../sandbox/index.js";
-import { BotApiEmulator, type ClockLike, type FakeServer } from "./botApi/index.js";
+import { readStateFile, StateFile } from "../sandbox/stateFile.js";
+import { systemClock } from "../tools/clock.js";
+
+import { BotApiEmulator, type ClockLike, type FakeServer, type SavedChat } from "./botApi/index.js";
 import { FAKE_BOT_TOKEN } from "./botInfo.js";
 import { startWeb, type PlaygroundUser, type WebOptions, type WebServer } from "./web.js";
 
@@ -32,6 +37,19 @@ export function createEmulator(clock?: ClockLike): BotApiEmulator {
   return fake;
 }
 
+/** The chat windows and the sandbox's state, in the playground's folder beside the bot's store. */
+const CHATS_FILE = "playground-chats.json";
+const SANDBOX_FILE = "sandbox-state.json";
+
+/** Removes the folder; says what went, in one line. */
+async function wipe(dataDir: string): Promise<string> {
+  const had = await readdir(dataDir).catch(() => [] as string[]);
+  await rm(dataDir, { recursive: true, force: true });
+  return had.length === 0
+    ? `Playground reset: ${dataDir} was already empty.`
+    : `Playground reset: wiped ${dataDir} (the chat windows, the sandbox's balances, sales and deposits, and the bot's store: links, languages, history).`;
+}
+
 export interface PlaygroundOptions {
   /** Where the store lives (default `.playground`). */
   dataDir?: string;
@@ -42,6 +60,8 @@ export interface PlaygroundOptions {
   logger?: Logger;
   /** How long a purchase stays pending before the sandbox settles it by its rule. */
   settleMs?: number;
+  /** Where a line for the person at the console goes (what --reset wiped). Default stdout. */
+  say?: (line: string) => void;
 }
 
 export interface Playground {
@@ -53,9 +73,16 @@ export interface Playground {
 
 export async function startPlayground(opts: PlaygroundOptions = {}): Promise<Playground> {
   const dataDir = opts.dataDir ?? ".playground";
-  if (opts.reset) await rm(dataDir, { recursive: true, force: true });
+  const say = opts.say ?? ((line: string) => void process.stdout.write(`${line}\n`));
+  if (opts.reset) say(await wipe(dataDir));
   const logger = opts.logger ?? createLogger("error");
   const fake = createEmulator();
+  // The chat windows as they were at the last stop; every change is written soon after.
+  const chatsFile = join(dataDir, CHATS_FILE);
+  const savedChats = await readStateFile<SavedChat[]>(chatsFile).catch(() => undefined);
+  if (Array.isArray(savedChats)) fake.restoreChats(savedChats);
+  const chats = new StateFile(chatsFile, () => fake.saveChats(), systemClock);
+  const unwatchChats = fake.onChange((e) => void (e.type === "message" && chats.soon()));
   let api: FakeServer | undefined;
   let app: App | undefined;
   let web: WebServer | undefined;
@@ -65,6 +92,8 @@ export async function startPlayground(opts: PlaygroundOptions = {}): Promise<Pla
       await web?.close();
       await app?.stop();
       await api?.close();
+      unwatchChats();
+      await chats.flush();
     })());
   try {
     api = await fake.startServer();
@@ -77,20 +106,26 @@ export async function startPlayground(opts: PlaygroundOptions = {}): Promise<Pla
     });
     app = await buildApp(config, logger, {
       // Pending long enough to settle it from the panel; deposits pay themselves after a minute.
-      sandbox: { settleMs: opts.settleMs ?? 30_000, autoPayDepositsAfterMs: 60_000 },
+      // Its balances and records live in the folder too: a restart goes on where it stopped.
+      sandbox: { settleMs: opts.settleMs ?? 30_000, autoPayDepositsAfterMs: 60_000, stateFile: join(dataDir, SANDBOX_FILE) },
     });
     const { store } = app;
+    const sandbox = app.sandbox!;
+    const link = new ProviderLink(store);
     for (const u of PLAYGROUND_USERS) {
       const key = LINKED[u.id];
-      if (key !== undefined && await store.getApiKey(u.id) === undefined) {
-        await store.updateChat(u.id, { lang: u.lang });
-        await store.setApiKey(u.id, key);
+      if (key === undefined) continue;
+      const chat = await store.getChat(u.id);
+      if (chat?.apiKeyEnc === undefined) await store.updateChat(u.id, { lang: u.lang });
+      // Linked as the bot links a key (the username that signs callbacks, a callback token), so the
+      // sandbox's callbacks reach the chat and a settled sale is told at once, not at the next poll.
+      if (chat?.apiKeyEnc === undefined || ((chat.providerUsername === undefined || chat.callbackToken === undefined) && (await store.getApiKey(u.id)) === key)) {
+        await link.link(u.id, key, sandbox.username(key));
       }
     }
     const users = [];
     for (const u of PLAYGROUND_USERS) users.push({ ...u, lang: (await store.getChat(u.id))?.lang === "en" ? ("en" as const) : u.lang });
     await app.start();
-    const sandbox = app.sandbox!;
     let latency = 0;
     const open = async (refId: string) => (await store.openTxs()).find((t) => t.refId === refId);
     const webOptions: WebOptions = {
@@ -119,7 +154,7 @@ export async function startPlayground(opts: PlaygroundOptions = {}): Promise<Pla
           try {
             return sandbox.settle(tx.upstreamId ?? refId, outcome);
           } catch {
-            return false; // made before a restart: the new sandbox does not know it
+            return false; // the sandbox never got it (its create failed, or its state file was removed)
           }
         },
         payDeposit: async (refId) => {

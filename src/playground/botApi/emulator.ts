@@ -11,7 +11,7 @@
 import type { Chat, Message, PhotoSize, Update, UserFromGetMe } from "grammy/types";
 import { FAKE_BOT_INFO } from "../botInfo.js";
 import { ChangeFeed, type EmulatorEvent } from "./changeFeed.js";
-import { ChatModel, type FakeMessage } from "./chats.js";
+import { ChatModel, type FakeMessage, type SavedChat } from "./chats.js";
 import { toClockFn, type ClockLike } from "./clock.js";
 import { CommandMenus, type BotCommandEntry } from "./commandMenus.js";
 import { StoredFiles } from "./files.js";
@@ -131,6 +131,15 @@ export class BotApiEmulator {
   /** Labels of the reply keyboard (ReplyKeyboardMarkup) currently shown in the chat. */
   replyKeyboard(chatId: number | string): string[][] | undefined {
     return this.chats.replyKeyboard(chatId);
+  }
+
+  /** Every chat as plain JSON (see ChatModel.snapshot), and back. */
+  saveChats(): SavedChat[] {
+    return this.chats.snapshot();
+  }
+
+  restoreChats(saved: SavedChat[]): void {
+    this.chats.restore(saved);
   }
 
   /** Declares how a chat looks (title, names) so sent messages carry a realistic `chat`. */
