@@ -20,10 +20,12 @@ import { startWeb, type PlaygroundUser, type WebOptions, type WebServer } from "
 
 /** The chats the page can switch between. The admin's id goes into ADMIN_IDS. */
 export const PLAYGROUND_USERS: readonly PlaygroundUser[] = [
-  { id: 1001, name: "Rina", role: "reseller (linked, demo key)", lang: "id" },
-  { id: 1002, name: "Budi", role: "new user (not linked)", lang: "id" },
-  { id: 1003, name: "Admin", role: "admin (ADMIN_IDS)", lang: "id" },
+  { id: 1001, name: "Rina", role: "reseller", lang: "id" },
+  { id: 1002, name: "Budi", role: "newcomer", lang: "id" },
+  { id: 1003, name: "Admin", role: "admin", lang: "id" },
 ];
+/** The key the page tells a newcomer to paste (a small balance: nothing to lose). */
+const NEWCOMER_KEY = "SANDBOX-KEY-LOW";
 const LINKED: Record<number, string> = { 1001: DEMO_KEY, 1003: "SANDBOX-KEY-2" };
 
 /**
@@ -102,7 +104,7 @@ export async function startPlayground(opts: PlaygroundOptions = {}): Promise<Pla
       TELEGRAM_API_ROOT: api.apiRoot,
       UPSTREAM_BASE_URL: "sandbox",
       DATA_DIR: dataDir,
-      ADMIN_IDS: PLAYGROUND_USERS.filter((u) => u.role.startsWith("admin")).map((u) => u.id).join(","),
+      ADMIN_IDS: PLAYGROUND_USERS.filter((u) => u.role === "admin").map((u) => u.id).join(","),
     });
     app = await buildApp(config, logger, {
       // Pending long enough to settle it from the panel; deposits pay themselves after a minute.
@@ -134,6 +136,11 @@ export async function startPlayground(opts: PlaygroundOptions = {}): Promise<Pla
       host: "127.0.0.1",
       port: opts.port ?? 0,
       onLanguage: (id, lang) => void store.updateChat(id, { lang }).catch(() => undefined), // the next page load shows it
+      chatState: async (id) => {
+        const chat = await store.getChat(id);
+        return { ...(chat?.lang === "en" || chat?.lang === "id" ? { lang: chat.lang } : {}), linked: chat?.apiKeyEnc !== undefined };
+      },
+      newcomerKey: NEWCOMER_KEY,
       panel: {
         pending: async () =>
           (await store.openTxs())

@@ -61,6 +61,9 @@ describe("the playground's page API", () => {
     expect(await page.text()).toContain('<script type="module" src="/app.js">');
     expect((await fetch(new URL("app.js", pg.url))).status).toBe(200);
     expect((await fetch(new URL("style.css", pg.url))).status).toBe(200);
+    // The tab's icon: the browser asks for /favicon.ico whatever the page links.
+    const icon = await fetch(new URL("favicon.ico", pg.url));
+    expect([icon.status, icon.headers.get("content-type")]).toEqual([200, "image/svg+xml"]);
 
     await say(pg, 1001, "/start");
     await botSays(pg, 1001, "Akun Anda sudah terhubung");
@@ -75,9 +78,16 @@ describe("the playground's page API", () => {
     expect((await chat(pg, 1002)).messages.map(seen).join("\n")).not.toContain("Mengecek saldo");
     expect((await chat(pg, 1001)).messages.map(seen).join("\n")).not.toContain("Saldo Anda");
     // The README's way for the newcomer to link: the sandbox key it names.
+    type Users = { users: { id: number; linked: boolean; lang: string }[]; newcomerKey: string };
+    const users = async () => (await (await fetch(new URL("api/users", pg.url))).json()) as Users;
+    // The page's first-visit hint names the key a newcomer pastes.
+    expect((await users()).newcomerKey).toBe("SANDBOX-KEY-LOW");
+    expect((await users()).users.map((u) => u.linked)).toEqual([true, false, true]);
     await say(pg, 1002, "SANDBOX-KEY-LOW");
     await botSays(pg, 1002, "API key terhubung");
     expect(await pg.app.store.getApiKey(1002)).toBe("SANDBOX-KEY-LOW");
+    // A linked newcomer is shown linked from then on.
+    expect((await users()).users.find((u) => u.id === 1002)?.linked).toBe(true);
   });
 
   it("an admin's balance round arrives live in the other linked chat, over the event stream", async () => {
@@ -123,6 +133,18 @@ describe("the playground's page API", () => {
     await say(pg, 1001, "/start");
     await botSays(pg, 1001, "Your account is linked");
     expect((await post(pg, "api/chat/1001/lang", { lang: "fr" })).status).toBe(400);
+  });
+
+  it("/bahasa in the chat: the page follows the bot's language (its words, the command menu)", async () => {
+    const pg = await playground();
+    await say(pg, 1001, "/bahasa");
+    const ask = await botSays(pg, 1001, /.+/);
+    const english = ask.keyboard.flat().find((b) => /English/.test(b.text))!;
+    await post(pg, "api/chat/1001/press", { messageId: ask.id, data: english.data });
+    await botSays(pg, 1001, /English/);
+    const now = (await (await fetch(new URL("api/chat/1001", pg.url))).json()) as { user: { lang: string }; commands: { command: string }[] };
+    expect(now.user.lang).toBe("en");
+    expect(now.commands.map((c) => c.command)).toContain("balance");
   });
 
   it("photos are served as images, documents as a download with their name", async () => {
