@@ -40,6 +40,7 @@ function applyLang(lang) {
   state.lang = lang === "en" ? "en" : "id";
   document.documentElement.lang = state.lang;
   for (const el of document.querySelectorAll("[data-w]")) el.textContent = w(el.dataset.w);
+  for (const el of document.querySelectorAll(".meta[data-edited]")) el.textContent = `${w("edited")} ${el.dataset.edited}`;
   $("input").placeholder = w("placeholder");
   $("attach").title = w("attach");
   $("send").title = w("send");
@@ -126,6 +127,7 @@ function renderMessage(m) {
   meta.className = "meta";
   // An edited message shows when it was edited, as Telegram does; the send time on hover.
   meta.textContent = m.edited ? `${w("edited")} ${time(m.editDate ?? m.date)}` : time(m.date);
+  if (m.edited) meta.dataset.edited = time(m.editDate ?? m.date);
   meta.title = time(m.date);
   bubble.append(meta);
   el.append(bubble);
