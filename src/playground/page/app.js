@@ -18,7 +18,7 @@ const WORDS = {
     reseller: "reseller", newcomer: "pengguna baru", admin: "admin (ADMIN_IDS)", linked: "terhubung", notLinked: "belum terhubung",
     welcomeTitle: "Selamat datang di playground",
     welcome: (key) => `Ini bot sungguhan dengan penyedia sandbox: tidak ada uang sungguhan. Rina sudah terhubung: ketuk MULAI, lalu /beli. Budi belum: ketuk MULAI, lalu kirim kunci sandbox ${key}. Panel di samping menyelesaikan transaksi yang tertunda.`,
-    gotIt: "Mengerti", photoSent: "Foto tidak dapat dikirim",
+    gotIt: "Mengerti", photoSent: "Foto tidak dapat dikirim", photoType: "Hanya gambar PNG atau JPEG", photoSize: "Foto paling besar 5 MB",
   },
   en: {
     menu: "Menu", placeholder: "Message", start: "START", language: "Language", attach: "Attach a photo (PNG or JPEG; the text box is its caption)",
@@ -30,7 +30,7 @@ const WORDS = {
     reseller: "reseller", newcomer: "new user", admin: "admin (ADMIN_IDS)", linked: "linked", notLinked: "not linked",
     welcomeTitle: "Welcome to the playground",
     welcome: (key) => `This is the real bot with a sandbox provider: no real money. Rina is linked: tap START, then /topup. Budi is not: tap START, then send the sandbox key ${key}. The panel beside the chat settles what is pending.`,
-    gotIt: "Got it", photoSent: "The photo could not be sent",
+    gotIt: "Got it", photoSent: "The photo could not be sent", photoType: "PNG or JPEG images only", photoSize: "A photo of at most 5 MB",
   },
 };
 const w = (key) => (WORDS[state.lang] ?? WORDS.id)[key];
@@ -219,8 +219,8 @@ async function send(text) {
 // checks again (and answers why it refused); these checks only spare a useless upload.
 const PHOTO_MAX_BYTES = 5 * 1024 * 1024;
 async function sendPhoto(file) {
-  if (file.type !== "image/png" && file.type !== "image/jpeg") return toast("PNG or JPEG images only");
-  if (file.size > PHOTO_MAX_BYTES) return toast("A photo of at most 5 MB");
+  if (file.type !== "image/png" && file.type !== "image/jpeg") return toast(w("photoType"));
+  if (file.size > PHOTO_MAX_BYTES) return toast(w("photoSize"));
   const data = await new Promise((resolve, reject) => {
     const reader = new FileReader();
     reader.onload = () => resolve(String(reader.result).replace(/^data:[^,]*,/, ""));
