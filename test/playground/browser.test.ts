@@ -193,17 +193,18 @@ describe.skipIf(!hasChromium)(title, () => {
   it("a restart goes on where it stopped: the chat shows the old messages, the pending sale is still listed and settles", async () => {
     await page.setViewportSize({ width: 820, height: 820 });
     await page.locator("#users li", { hasText: "Rina" }).click();
-    await send("/beli S10 081299990000");
+    // The first-visit hint's example sale: one tap to the confirm screen.
+    await page.click("#try-sale");
     await bot().last().filter({ hasText: "Periksa sebelum konfirmasi" }).waitFor();
     await tap(/Konfirmasi/);
-    await bot().filter({ hasText: "Diproses" }).filter({ hasText: "081299990000" }).waitFor();
+    await bot().filter({ hasText: "Diproses" }).filter({ hasText: "081234567890" }).last().waitFor();
     const before = await page.locator(".msg").count();
     await pg.stop();
     pg = await startPlayground({ dataDir, port: 0, logger: silentLogger, settleMs: 10 * 60_000 });
     await page.goto(pg.url);
     await page.locator("#users li", { hasText: "Rina" }).click();
     await expect.poll(() => page.locator(".msg").count()).toBe(before);
-    await page.locator("#pending li", { hasText: "081299990000" }).locator("button", { hasText: /sukses/ }).click();
-    await bot().last().filter({ hasText: "Transaksi berhasil" }).filter({ hasText: "081299990000" }).waitFor({ timeout: 10_000 });
+    await page.locator("#pending li", { hasText: "081234567890" }).locator("button", { hasText: /sukses/ }).click();
+    await bot().last().filter({ hasText: "Transaksi berhasil" }).filter({ hasText: "081234567890" }).waitFor({ timeout: 10_000 });
   }, 30_000);
 });

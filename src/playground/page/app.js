@@ -18,7 +18,7 @@ const WORDS = {
     reseller: "reseller", newcomer: "pengguna baru", admin: "admin (ADMIN_IDS)", linked: "terhubung", notLinked: "belum terhubung",
     welcomeTitle: "Selamat datang di playground",
     welcome: (key) => `Ini bot sungguhan dengan penyedia sandbox: tidak ada uang sungguhan. Rina sudah terhubung: ketuk MULAI, lalu /beli. Budi belum: ketuk MULAI, lalu kirim kunci sandbox ${key}. Panel di samping menyelesaikan transaksi yang tertunda.`,
-    gotIt: "Mengerti", photoSent: "Foto tidak dapat dikirim", photoType: "Hanya gambar PNG atau JPEG", photoSize: "Foto paling besar 5 MB",
+    trySale: "Coba: /beli S10 081234567890", gotIt: "Mengerti", photoSent: "Foto tidak dapat dikirim", photoType: "Hanya gambar PNG atau JPEG", photoSize: "Foto paling besar 5 MB",
   },
   en: {
     menu: "Menu", placeholder: "Message", start: "START", language: "Language", attach: "Attach a photo (PNG or JPEG; the text box is its caption)",
@@ -30,7 +30,7 @@ const WORDS = {
     reseller: "reseller", newcomer: "new user", admin: "admin (ADMIN_IDS)", linked: "linked", notLinked: "not linked",
     welcomeTitle: "Welcome to the playground",
     welcome: (key) => `This is the real bot with a sandbox provider: no real money. Rina is linked: tap START, then /topup. Budi is not: tap START, then send the sandbox key ${key}. The panel beside the chat settles what is pending.`,
-    gotIt: "Got it", photoSent: "The photo could not be sent", photoType: "PNG or JPEG images only", photoSize: "A photo of at most 5 MB",
+    trySale: "Try: /topup S10 081234567890", gotIt: "Got it", photoSent: "The photo could not be sent", photoType: "PNG or JPEG images only", photoSize: "A photo of at most 5 MB",
   },
 };
 const w = (key) => (WORDS[state.lang] ?? WORDS.id)[key];
@@ -386,6 +386,8 @@ async function main() {
     $("welcome").hidden = true;
   });
   $("start").addEventListener("click", () => void send("/start"));
+  // A first sale in one tap (then Confirm, then Settle in the panel): the quick form of /beli.
+  $("try-sale").addEventListener("click", () => void send(w("trySale").replace(/^[^/]*/, "")));
   $("viewer").addEventListener("click", () => ($("viewer").hidden = true));
   document.addEventListener("keydown", (e) => {
     if (e.key === "Escape") $("viewer").hidden = true;
