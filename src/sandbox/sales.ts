@@ -3,8 +3,8 @@
  * creation, stays `pending` for settleMs, then resolves to its predetermined outcome (rules.ts);
  * a failure refunds exactly what was debited, once.
  *
- * Just over 350 lines: the three kinds share debit, settle and refund, which must stay one code path
- * so a refund is exactly the debit.
+ * About 400 lines: the three kinds share debit, settle and refund, which must stay one code path
+ * so a refund is exactly the debit; snapshot/restore (the state file) need the private indexes.
  */
 import { rupiah, type PostpaidProductDef, type PrepaidProductDef } from "./catalog.js";
 import { parseAmount, reffKey, Refusal, type Account, type Core } from "./core.js";

@@ -1,5 +1,6 @@
 // The playground page: a Telegram-like chat driven by /api (see src/playground/web.ts). Plain
-// JavaScript, no build step. Message HTML comes sanitized from the server (view.ts).
+// JavaScript, no build step. Message HTML comes sanitized from the server (view.ts). Over 350
+// lines as one file on purpose: the page loads it without a bundler, and its parts share one state.
 /* global document, fetch, EventSource, FileReader, localStorage, setTimeout, clearTimeout, setInterval */
 
 const $ = (id) => document.getElementById(id);
