@@ -14,7 +14,7 @@ import { DEMO_KEY } from "../sandbox/index.js";
 import { readStateFile, StateFile } from "../sandbox/stateFile.js";
 import { systemClock } from "../tools/clock.js";
 
-import { BotApiEmulator, type ClockLike, type FakeServer, type SavedChat } from "./botApi/index.js";
+import { BotApiEmulator, type ClockLike, type FakeServer, type SavedChats } from "./botApi/index.js";
 import { FAKE_BOT_TOKEN } from "./botInfo.js";
 import { startWeb, type PlaygroundUser, type WebOptions, type WebServer } from "./web.js";
 
@@ -81,8 +81,8 @@ export async function startPlayground(opts: PlaygroundOptions = {}): Promise<Pla
   const fake = createEmulator();
   // The chat windows as they were at the last stop; every change is written soon after.
   const chatsFile = join(dataDir, CHATS_FILE);
-  const savedChats = await readStateFile<SavedChat[]>(chatsFile).catch(() => undefined);
-  if (Array.isArray(savedChats)) fake.restoreChats(savedChats);
+  const savedChats = await readStateFile<SavedChats>(chatsFile).catch(() => undefined);
+  if (Array.isArray(savedChats?.chats) && savedChats.files !== undefined) fake.restoreChats(savedChats);
   const chats = new StateFile(chatsFile, () => fake.saveChats(), systemClock);
   const unwatchChats = fake.onChange((e) => void (e.type === "message" && chats.soon()));
   let api: FakeServer | undefined;
