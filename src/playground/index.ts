@@ -4,21 +4,28 @@
  * the built-in sandbox as its provider, and a page on 127.0.0.1 plays the Telegram app. Nothing
  * here reaches bot/: the bot cannot tell the emulator from Telegram.
  */
-import { rm } from "node:fs/promises";
+import { readdir, rm } from "node:fs/promises";
+import { join } from "node:path";
 import { buildApp, type App } from "../app.js";
 import { loadConfig } from "../config/env.js";
 import { createLogger, type Logger } from "../logging/logger.js";
+import { ProviderLink } from "../domain/providerLink.js";
 import { DEMO_KEY } from "../sandbox/index.js";
-import { BotApiEmulator, type ClockLike, type FakeServer } from "./botApi/index.js";
+import { readStateFile, StateFile } from "../sandbox/stateFile.js";
+import { systemClock } from "../tools/clock.js";
+
+import { BotApiEmulator, type ClockLike, type FakeServer, type SavedChats } from "./botApi/index.js";
 import { FAKE_BOT_TOKEN } from "./botInfo.js";
 import { startWeb, type PlaygroundUser, type WebOptions, type WebServer } from "./web.js";
 
 /** The chats the page can switch between. The admin's id goes into ADMIN_IDS. */
 export const PLAYGROUND_USERS: readonly PlaygroundUser[] = [
-  { id: 1001, name: "Rina", role: "reseller (linked, demo key)", lang: "id" },
-  { id: 1002, name: "Budi", role: "new user (not linked)", lang: "id" },
-  { id: 1003, name: "Admin", role: "admin (ADMIN_IDS)", lang: "id" },
+  { id: 1001, name: "Rina", role: "reseller", lang: "id" },
+  { id: 1002, name: "Budi", role: "newcomer", lang: "id" },
+  { id: 1003, name: "Admin", role: "admin", lang: "id" },
 ];
+/** The key the page tells a newcomer to paste (a small balance: nothing to lose). */
+const NEWCOMER_KEY = "SANDBOX-KEY-LOW";
 const LINKED: Record<number, string> = { 1001: DEMO_KEY, 1003: "SANDBOX-KEY-2" };
 
 /**
@@ -32,6 +39,19 @@ export function createEmulator(clock?: ClockLike): BotApiEmulator {
   return fake;
 }
 
+/** The chat windows and the sandbox's state, in the playground's folder beside the bot's store. */
+const CHATS_FILE = "playground-chats.json";
+const SANDBOX_FILE = "sandbox-state.json";
+
+/** Removes the folder; says what went, in one line. */
+async function wipe(dataDir: string): Promise<string> {
+  const had = await readdir(dataDir).catch(() => [] as string[]);
+  await rm(dataDir, { recursive: true, force: true });
+  return had.length === 0
+    ? `Playground reset: ${dataDir} was already empty.`
+    : `Playground reset: wiped ${dataDir} (the chat windows, the sandbox's balances, sales and deposits, and the bot's store: links, languages, history).`;
+}
+
 export interface PlaygroundOptions {
   /** Where the store lives (default `.playground`). */
   dataDir?: string;
@@ -42,6 +62,8 @@ export interface PlaygroundOptions {
   logger?: Logger;
   /** How long a purchase stays pending before the sandbox settles it by its rule. */
   settleMs?: number;
+  /** Where a line for the person at the console goes (what --reset wiped). Default stdout. */
+  say?: (line: string) => void;
 }
 
 export interface Playground {
@@ -53,9 +75,16 @@ export interface Playground {
 
 export async function startPlayground(opts: PlaygroundOptions = {}): Promise<Playground> {
   const dataDir = opts.dataDir ?? ".playground";
-  if (opts.reset) await rm(dataDir, { recursive: true, force: true });
+  const say = opts.say ?? ((line: string) => void process.stdout.write(`${line}\n`));
+  if (opts.reset) say(await wipe(dataDir));
   const logger = opts.logger ?? createLogger("error");
   const fake = createEmulator();
+  // The chat windows as they were at the last stop; every change is written soon after.
+  const chatsFile = join(dataDir, CHATS_FILE);
+  const savedChats = await readStateFile<SavedChats>(chatsFile).catch(() => undefined);
+  if (Array.isArray(savedChats?.chats) && savedChats.files !== undefined) fake.restoreChats(savedChats);
+  const chats = new StateFile(chatsFile, () => fake.saveChats(), systemClock);
+  const unwatchChats = fake.onChange((e) => void (e.type === "message" && chats.soon()));
   let api: FakeServer | undefined;
   let app: App | undefined;
   let web: WebServer | undefined;
@@ -65,6 +94,8 @@ export async function startPlayground(opts: PlaygroundOptions = {}): Promise<Pla
       await web?.close();
       await app?.stop();
       await api?.close();
+      unwatchChats();
+      await chats.flush();
     })());
   try {
     api = await fake.startServer();
@@ -73,24 +104,30 @@ export async function startPlayground(opts: PlaygroundOptions = {}): Promise<Pla
       TELEGRAM_API_ROOT: api.apiRoot,
       UPSTREAM_BASE_URL: "sandbox",
       DATA_DIR: dataDir,
-      ADMIN_IDS: PLAYGROUND_USERS.filter((u) => u.role.startsWith("admin")).map((u) => u.id).join(","),
+      ADMIN_IDS: PLAYGROUND_USERS.filter((u) => u.role === "admin").map((u) => u.id).join(","),
     });
     app = await buildApp(config, logger, {
       // Pending long enough to settle it from the panel; deposits pay themselves after a minute.
-      sandbox: { settleMs: opts.settleMs ?? 30_000, autoPayDepositsAfterMs: 60_000 },
+      // Its balances and records live in the folder too: a restart goes on where it stopped.
+      sandbox: { settleMs: opts.settleMs ?? 30_000, autoPayDepositsAfterMs: 60_000, stateFile: join(dataDir, SANDBOX_FILE) },
     });
     const { store } = app;
+    const sandbox = app.sandbox!;
+    const link = new ProviderLink(store);
     for (const u of PLAYGROUND_USERS) {
       const key = LINKED[u.id];
-      if (key !== undefined && await store.getApiKey(u.id) === undefined) {
-        await store.updateChat(u.id, { lang: u.lang });
-        await store.setApiKey(u.id, key);
+      if (key === undefined) continue;
+      const chat = await store.getChat(u.id);
+      if (chat?.apiKeyEnc === undefined) await store.updateChat(u.id, { lang: u.lang });
+      // Linked as the bot links a key (the username that signs callbacks, a callback token), so the
+      // sandbox's callbacks reach the chat and a settled sale is told at once, not at the next poll.
+      if (chat?.apiKeyEnc === undefined || ((chat.providerUsername === undefined || chat.callbackToken === undefined) && (await store.getApiKey(u.id)) === key)) {
+        await link.link(u.id, key, sandbox.username(key));
       }
     }
     const users = [];
     for (const u of PLAYGROUND_USERS) users.push({ ...u, lang: (await store.getChat(u.id))?.lang === "en" ? ("en" as const) : u.lang });
     await app.start();
-    const sandbox = app.sandbox!;
     let latency = 0;
     const open = async (refId: string) => (await store.openTxs()).find((t) => t.refId === refId);
     const webOptions: WebOptions = {
@@ -99,6 +136,11 @@ export async function startPlayground(opts: PlaygroundOptions = {}): Promise<Pla
       host: "127.0.0.1",
       port: opts.port ?? 0,
       onLanguage: (id, lang) => void store.updateChat(id, { lang }).catch(() => undefined), // the next page load shows it
+      chatState: async (id) => {
+        const chat = await store.getChat(id);
+        return { ...(chat?.lang === "en" || chat?.lang === "id" ? { lang: chat.lang } : {}), linked: chat?.apiKeyEnc !== undefined };
+      },
+      newcomerKey: NEWCOMER_KEY,
       panel: {
         pending: async () =>
           (await store.openTxs())
@@ -119,7 +161,7 @@ export async function startPlayground(opts: PlaygroundOptions = {}): Promise<Pla
           try {
             return sandbox.settle(tx.upstreamId ?? refId, outcome);
           } catch {
-            return false; // made before a restart: the new sandbox does not know it
+            return false; // the sandbox never got it (its create failed, or its state file was removed)
           }
         },
         payDeposit: async (refId) => {

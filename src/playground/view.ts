@@ -60,25 +60,43 @@ function tagFor(name: string, attrs: string): [string, string] | undefined {
   }
 }
 
+/**
+ * A /command in plain text becomes tappable, as Telegram makes it (a tap sends it). Not inside
+ * code, pre or a link, where Telegram leaves it as text.
+ */
+function linkCommands(escaped: string): string {
+  return escaped.replace(/(^|[\s(])(\/[A-Za-z][A-Za-z0-9_]{0,31})(?=$|[^A-Za-z0-9_/])/g, '$1<span class="cmd" role="link" tabindex="0">$2</span>');
+}
+
 /** Telegram-formatted text (HTML parse mode or plain) as safe HTML for the page. */
 export function viewHtml(raw: string, parseMode: string | undefined): string {
-  if (parseMode !== "HTML") return escapeHtml(renderFormatted(raw, parseMode));
+  if (parseMode !== "HTML") return linkCommands(escapeHtml(renderFormatted(raw, parseMode)));
   let out = "";
   const closers: string[] = [];
+  /** Open code, pre and a tags: text inside them keeps its commands as text. */
+  const literal: boolean[] = [];
+  const text = (t: string) => {
+    const escaped = escapeHtml(decodeEntities(t));
+    return literal.includes(true) ? escaped : linkCommands(escaped);
+  };
   const re = /<(\/?)([a-zA-Z][a-zA-Z0-9-]*)(\s[^<>]*)?>/g;
   let last = 0;
   for (let m = re.exec(raw); m; m = re.exec(raw)) {
-    out += escapeHtml(decodeEntities(raw.slice(last, m.index)));
+    out += text(raw.slice(last, m.index));
     last = m.index + m[0].length;
-    const mapped = tagFor(m[2]!.toLowerCase(), m[3] ?? "");
+    const name = m[2]!.toLowerCase();
+    const mapped = tagFor(name, m[3] ?? "");
     if (!mapped) continue; // the emulator refused unknown tags already; drop rather than copy
-    if (m[1] === "/") out += closers.pop() ?? "";
-    else {
+    if (m[1] === "/") {
+      out += closers.pop() ?? "";
+      literal.pop();
+    } else {
       out += mapped[0];
       closers.push(mapped[1]);
+      literal.push(name === "code" || name === "pre" || name === "a");
     }
   }
-  out += escapeHtml(decodeEntities(raw.slice(last)));
+  out += text(raw.slice(last));
   while (closers.length > 0) out += closers.pop();
   return out;
 }
@@ -98,7 +116,10 @@ export interface MessageView {
   html: string;
   edited: boolean;
   deleted: boolean;
+  /** Sent, in Unix seconds. */
   date: number;
+  /** Last edited, in Unix seconds (edited messages). */
+  editDate?: number;
   keyboard: ViewButton[][];
   /** Photo or document bytes the page can load from /api/file/<chat>/<id>. */
   file?: { name: string; image: boolean };
@@ -117,6 +138,7 @@ export function messageView(m: FakeMessage): MessageView {
     edited: m.edited,
     deleted: m.deleted,
     date: m.message.date,
+    ...(m.edited && m.message.edit_date !== undefined ? { editDate: m.message.edit_date } : {}),
     keyboard,
     ...(m.file ? { file: { name: doc?.file_name ?? m.file.filename ?? `${m.kind}.dat`, image: m.kind === "photo" } } : {}),
   };

@@ -19,9 +19,14 @@ import { messageView } from "./view.js";
 export interface PlaygroundUser {
   id: number;
   name: string;
-  /** Shown under the name: what this user shows (linked reseller, newcomer, admin). */
-  role: string;
+  /** What this user shows: a linked reseller, a newcomer, the admin (the page words it). */
+  role: "reseller" | "newcomer" | "admin";
   lang: "id" | "en";
+}
+
+/** A user as the page shows them now: the bot's language for the chat, and whether a key is linked. */
+export interface UserView extends PlaygroundUser {
+  linked: boolean;
 }
 
 /** What the page's sandbox panel can do; index.ts wires it to the app's sandbox and store. */
@@ -40,6 +45,10 @@ export interface WebOptions {
   panel: SandboxPanel;
   /** The user picked a language: the bot's stored choice follows, as after /bahasa. */
   onLanguage(userId: number, lang: "id" | "en"): void;
+  /** The chat as the bot has it now (its language after /bahasa, a linked key); undefined: not yet known. */
+  chatState(userId: number): Promise<{ lang?: "id" | "en"; linked: boolean }>;
+  /** The sandbox key the page's first-visit hint gives a newcomer to paste. */
+  newcomerKey: string;
   host: string;
   port: number;
 }
@@ -55,11 +64,15 @@ const PAGE_FILES: Record<string, string> = {
   "/": "index.html",
   "/app.js": "app.js",
   "/style.css": "style.css",
+  "/favicon.svg": "favicon.svg",
+  // Browsers ask for /favicon.ico whatever the page links; an SVG answers it too.
+  "/favicon.ico": "favicon.svg",
 };
 const TYPES: Record<string, string> = {
   html: "text/html; charset=utf-8",
   js: "text/javascript; charset=utf-8",
   css: "text/css; charset=utf-8",
+  svg: "image/svg+xml",
 };
 
 /** The largest photo the page's attach button takes (Telegram's own limit for a photo is 10 MB). */
@@ -113,12 +126,26 @@ export async function startWeb(opts: WebOptions): Promise<WebServer> {
     });
   }
 
-  app.get("/api/users", (c) => c.json({ users }));
+  // The bot's language for the chat (a /bahasa in the chat) becomes the page's, and the user's
+  // language_code from then on, as a Telegram client set to that language would send.
+  const view = async (u: PlaygroundUser): Promise<UserView> => {
+    const now = await opts.chatState(u.id);
+    if (now.lang !== undefined) u.lang = now.lang;
+    return { ...u, linked: now.linked };
+  };
 
-  app.get("/api/chat/:user", (c) => {
+  app.get("/api/users", async (c) => {
+    const list: UserView[] = [];
+    for (const u of users) list.push(await view(u));
+    return c.json({ users: list, newcomerKey: opts.newcomerKey });
+  });
+
+  app.get("/api/chat/:user", async (c) => {
     const u = userOf(c.req.param("user"));
     if (!u) return c.json({ error: "no such user" }, 404);
+    const user = await view(u);
     return c.json({
+      user,
       messages: fake.visibleMessages(u.id).map(messageView),
       commands: fake.commandsFor(u.lang),
     });

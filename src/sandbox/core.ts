@@ -29,6 +29,13 @@ export interface Account {
   ipBound: boolean;
 }
 
+/** What a state file keeps of the core. */
+export interface CoreState {
+  accounts: Account[];
+  usedIds: string[];
+  rng: number;
+}
+
 export class Core {
   readonly accounts = new Map<string, Account>();
   readonly rng: Rng;
@@ -41,6 +48,8 @@ export class Core {
   /** Callbacks are on: due transitions also run on the clock, not only at the next request. */
   private timed = false;
   private readonly timers = new Set<TimerHandle>();
+  /** Due times of transitions restored from a state file, armed once runOnClock() is called. */
+  private restoredDue: number[] = [];
 
   constructor(
     readonly clock: Clock,
@@ -75,9 +84,33 @@ export class Core {
     this.timers.add(timer);
   }
 
+  /** Like schedule(), for a transition restored from a state file. */
+  scheduleRestored(at: number, run: () => void): void {
+    if (!this.timed) this.restoredDue.push(at);
+    this.schedule(at, run);
+  }
+
   /** From now on transitions happen at their time (so their callbacks go out then). */
   runOnClock(): void {
     this.timed = true;
+    for (const at of this.restoredDue.splice(0)) {
+      const timer = this.clock.setTimeout(() => {
+        this.timers.delete(timer);
+        this.sweep();
+      }, at - this.now());
+      this.timers.add(timer);
+    }
+  }
+
+  snapshot(): CoreState {
+    return { accounts: [...this.accounts.values()], usedIds: [...this.usedIds], rng: this.rng.position };
+  }
+
+  restore(s: CoreState): void {
+    this.accounts.clear();
+    for (const a of s.accounts) this.accounts.set(a.key, { ...a });
+    for (const id of s.usedIds) this.usedIds.add(id);
+    this.rng.position = s.rng;
   }
 
   stopTimers(): void {

@@ -36,6 +36,11 @@ export interface DepositRec {
   extra: Record<string, string>;
 }
 
+/** What a state file keeps of the deposits (a method by its code). */
+export interface DepositsState {
+  deposits: (Omit<DepositRec, "method"> & { method: string })[];
+}
+
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
 const WIB = 7 * HOUR;
@@ -225,6 +230,24 @@ export class Deposits {
     const d = this.byId.get(id) ?? [...this.byId.values()].find((x) => x.reffId === id);
     if (!d) throw new Error(`sandbox: unknown deposit ${id}`);
     return this.refresh(d);
+  }
+
+  snapshot(): DepositsState {
+    return { deposits: [...this.byId.values()].map((d) => ({ ...d, method: d.method.metode })) };
+  }
+
+  /** Goes on from a snapshot: payments and settlements still to come happen at their time. */
+  restore(s: DepositsState): void {
+    for (const saved of s.deposits) {
+      const method = this.methods.get(saved.method);
+      if (!method) continue; // a method no longer offered
+      const d: DepositRec = { ...saved, method };
+      this.byId.set(d.id, d);
+      this.byReff.set(reffKey(d.key, d.reffId), d);
+      if (method.kind === "bank") this.addOns.set(`${method.metode}\n${d.nominal}`, d);
+      if (d.status === "pending" && d.autoPayAt !== null) this.core.scheduleRestored(d.autoPayAt, () => this.refresh(d));
+      if (d.status === "processing" && d.autoSettleAt !== null) this.core.scheduleRestored(d.autoSettleAt, () => this.refresh(d));
+    }
   }
 
   find(idOrReff: string): DepositRec | undefined {

@@ -7,10 +7,11 @@ import { systemClock, type Clock } from "../tools/clock.js";
 import { callbackBody, createApi } from "./api.js";
 import { callbackSignature } from "../domain/providerCallbacks.js";
 import { postpaidCatalog, prepaidCatalog } from "./catalog.js";
-import { Core } from "./core.js";
-import { Deposits } from "./deposits.js";
+import { Core, type CoreState } from "./core.js";
+import { Deposits, type DepositsState } from "./deposits.js";
 import type { AccountStatus } from "./rules.js";
-import { Sales } from "./sales.js";
+import { Sales, type SalesState } from "./sales.js";
+import { readStateFile, StateFile } from "./stateFile.js";
 import { SandboxServer, type FaultKind, type RecordedCall, type Reshape } from "./server.js";
 
 export { crc16ccitt, buildQris, parseTlv, verifyQrisCrc } from "./qris.js";
@@ -41,6 +42,19 @@ export interface SandboxOptions {
   /** Demo: deposits get paid this long after creation (and processing ones settle H+1). null = only via payDeposit(). */
   autoPayDepositsAfterMs?: number | null;
   seed?: number;
+  /**
+   * Keep accounts, balances, records and catalogue changes in this JSON file: read at start, written
+   * on change, so a restart goes on where it stopped (the playground). None: all in memory.
+   */
+  stateFile?: string;
+}
+
+/** What the state file holds. */
+interface SandboxState {
+  version: 1;
+  core: CoreState;
+  sales: SalesState;
+  deposits: DepositsState;
 }
 
 export interface Sandbox {
@@ -49,6 +63,8 @@ export interface Sandbox {
   close(): Promise<void>;
   addKey(key: string, balance: number, name?: string): void;
   balance(key: string): number;
+  /** The username the provider reports for a key (it signs the key's callbacks). */
+  username(key: string): string;
   setBalance(key: string, amount: number): void;
   setPrice(code: string, price: number): void;
   setProductStatus(code: string, status: "available" | "empty"): void;
@@ -105,10 +121,27 @@ export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox>
   const keys = opts.keys ?? DEFAULT_KEYS;
   for (const k of keys) core.addAccount(k.key, k.balance, k.name);
   core.addAccount(IP_BOUND_KEY, 500_000, "Reseller IP Terikat", true);
+  const saved = opts.stateFile === undefined ? undefined : await readStateFile<SandboxState>(opts.stateFile);
+  if (saved?.version === 1) {
+    core.restore(saved.core);
+    sales.restore(saved.sales);
+    deposits.restore(saved.deposits);
+  }
+  const stateFile =
+    opts.stateFile === undefined
+      ? undefined
+      : new StateFile(opts.stateFile, (): SandboxState => ({ version: 1, core: core.snapshot(), sales: sales.snapshot(), deposits: deposits.snapshot() }), core.clock);
+  const api = createApi(core, sales, deposits);
 
   const server = new SandboxServer({
     now: () => core.clock.now(),
-    handle: createApi(core, sales, deposits),
+    handle: (path, params, ip) => {
+      try {
+        return api(path, params, ip);
+      } finally {
+        stateFile?.soon();
+      }
+    },
     qrString: (id) => deposits.byId.get(id)?.extra.qr_string,
     pay: (id) => {
       core.sweep();
@@ -143,6 +176,7 @@ export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox>
     }
   };
   core.onChange = (rec) => {
+    stateFile?.soon();
     const acc = core.accounts.get(rec.key);
     const to = target;
     if (!acc || !to) return;
@@ -157,9 +191,17 @@ export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox>
   };
 
   // Controls run a sweep first so due refunds and credits are visible to the caller.
+  // Every control can change the state: written soon after (nothing without a state file).
+  const saving = <T>(fn: () => T): T => {
+    try {
+      return fn();
+    } finally {
+      stateFile?.soon();
+    }
+  };
   const control = <T>(fn: () => T): T => {
     core.sweep();
-    return fn();
+    return saving(fn);
   };
   const product = (code: string) => {
     const p = sales.product(code);
@@ -174,21 +216,24 @@ export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox>
       target = undefined;
       core.stopTimers();
       await server.close();
+      await stateFile?.flush();
     },
-    addKey: (key, balance, name) => void core.addAccount(key, balance, name),
+    addKey: (key, balance, name) => saving(() => void core.addAccount(key, balance, name)),
     balance: (key) => control(() => core.account(key).balance),
+    username: (key) => core.account(key).username,
     setBalance: (key, amount) => control(() => void (core.account(key).balance = amount)),
-    setPrice: (code, price) => void (product(code).price = price),
-    setProductStatus: (code, status) => {
-      const biller = sales.billers.get(code);
-      if (biller && !sales.product(code)) biller.status = status;
-      else product(code).status = status;
-    },
-    setProductText: (code, text) => void Object.assign(product(code), text),
+    setPrice: (code, price) => saving(() => void (product(code).price = price)),
+    setProductStatus: (code, status) =>
+      saving(() => {
+        const biller = sales.billers.get(code);
+        if (biller && !sales.product(code)) biller.status = status;
+        else product(code).status = status;
+      }),
+    setProductText: (code, text) => saving(() => void Object.assign(product(code), text)),
     payDeposit: (id) => control(() => void deposits.pay(id)),
     settleDeposit: (id) => control(() => void deposits.settle(id)),
     settle: (idOrReff, outcome) => control(() => sales.settleNow(idOrReff, outcome)),
-    setAccountStatus: (bank, number, status, holder) => sales.setAccountStatus(bank, number, status, holder),
+    setAccountStatus: (bank, number, status, holder) => saving(() => sales.setAccountStatus(bank, number, status, holder)),
     fault: (endpoint, kind, times) => server.fault(endpoint, kind, times),
     reshape: (endpoint, r) => server.reshape(endpoint, r),
     holdNext: (endpoint) => server.holdNext(endpoint),

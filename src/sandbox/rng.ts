@@ -11,6 +11,15 @@ export class Rng {
     this.state = seed >>> 0;
   }
 
+  /** Where the sequence stands (a restored sandbox goes on from there). */
+  get position(): number {
+    return this.state;
+  }
+
+  set position(state: number) {
+    this.state = state >>> 0;
+  }
+
   /** mulberry32: tiny, fast and good enough for simulated ids. */
   next(): number {
     let t = (this.state = (this.state + 0x6d2b79f5) >>> 0);

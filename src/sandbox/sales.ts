@@ -3,8 +3,8 @@
  * creation, stays `pending` for settleMs, then resolves to its predetermined outcome (rules.ts);
  * a failure refunds exactly what was debited, once.
  *
- * Just over 350 lines: the three kinds share debit, settle and refund, which must stay one code path
- * so a refund is exactly the debit.
+ * About 400 lines: the three kinds share debit, settle and refund, which must stay one code path
+ * so a refund is exactly the debit; snapshot/restore (the state file) need the private indexes.
  */
 import { rupiah, type PostpaidProductDef, type PrepaidProductDef } from "./catalog.js";
 import { parseAmount, reffKey, Refusal, type Account, type Core } from "./core.js";
@@ -79,6 +79,16 @@ export interface Inquiry {
   bill: BillDef;
   createdAt: number;
   paymentId?: string;
+}
+
+/** What a state file keeps of the sales: the records, and the catalogue's changes. */
+export interface SalesState {
+  products: Pick<PrepaidProductDef, "code" | "name" | "note" | "price" | "status">[];
+  billers: Pick<PostpaidProductDef, "code" | "status">[];
+  sales: (PrepaidTx | BillPaymentTx | TransferTx)[];
+  inquiries: [string, Inquiry][];
+  paidBills: string[];
+  accountOverrides: [string, { status: AccountStatus; holder: string }][];
 }
 
 const PREPAID_FAILED = "Transaksi gagal, nomor tujuan tidak aktif. Saldo dikembalikan";
@@ -346,6 +356,43 @@ export class Sales {
 
   getTransfer(acc: Account, id: string): TransferTx {
     return this.read(this.transfers, acc, id, "Transfer", (k) => this.transfersByReff.get(k));
+  }
+
+  snapshot(): SalesState {
+    return {
+      products: [...this.products.values()].map(({ code, name, note, price, status }) => ({ code, name, note, price, status })),
+      billers: [...this.billers.values()].map(({ code, status }) => ({ code, status })),
+      sales: [...this.prepaid.values(), ...this.payments.values(), ...this.transfers.values()],
+      inquiries: [...this.inquiries.entries()],
+      paidBills: [...this.paidBills],
+      accountOverrides: [...this.accountOverrides.entries()],
+    };
+  }
+
+  /** Goes on from a snapshot: records, their indexes, and the pending ones settle at their time. */
+  restore(s: SalesState): void {
+    for (const p of s.products) {
+      const def = this.products.get(p.code);
+      if (def) Object.assign(def, p);
+    }
+    for (const b of s.billers) {
+      const def = this.billers.get(b.code);
+      if (def) def.status = b.status;
+    }
+    for (const tx of s.sales) {
+      if (tx.kind === "prabayar") {
+        this.prepaid.set(tx.id, tx);
+        this.prepaidByReff.set(reffKey(tx.key, tx.reffId), tx);
+      } else if (tx.kind === "pascabayar") this.payments.set(tx.id, tx);
+      else {
+        this.transfers.set(tx.id, tx);
+        this.transfersByReff.set(reffKey(tx.key, tx.reffId), tx);
+      }
+      if (tx.status === "pending") this.core.scheduleRestored(tx.dueAt, () => this.settle(tx));
+    }
+    for (const [k, inq] of s.inquiries) this.inquiries.set(k, inq);
+    for (const b of s.paidBills) this.paidBills.add(b);
+    for (const [k, o] of s.accountOverrides) this.accountOverrides.set(k, o);
   }
 
   /** For `transaction(idOrReff)`: any record by provider id or client reference, settled. */

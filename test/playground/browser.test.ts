@@ -1,9 +1,11 @@
 /**
  * The playground in a real browser: headless Chromium from the system (installed by
  * .ci/install-chromium.sh; CI runs it), driven by playwright-core, no browser download. Opens the
- * page, does a /beli to its success notice and a QRIS /deposit, and takes a screenshot (docs/playground.png
- * for the README with UPDATE_SHOTS=1, as `npm run shots` does); then the admin attaches a photo to /siaran.
- * Real time (the page, Chromium and the watcher's 5 s checks): kept under ~60 s.
+ * page as a newcomer (the first-visit hint, START), does a /beli to its success notice (told at once
+ * through the sandbox's callback) and a QRIS /deposit, and takes a screenshot (docs/playground.png for
+ * the README with UPDATE_SHOTS=1, as `npm run shots` does); the admin attaches a photo to /siaran; on a
+ * 390 px phone the newcomer links, taps a /command and switches to English; a restart goes on where
+ * it stopped. Real time (the page, Chromium and the bot): kept under ~30 s.
  */
 import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -67,12 +69,18 @@ describe.skipIf(!hasChromium)(title, () => {
     await page.goto(pg.url);
     await expect.poll(() => page.locator("#users li").count()).toBe(3);
 
+    // A first visit: the hint names the newcomer's sandbox key; a chat that never talked to the bot
+    // shows START in place of the text box, as Telegram does.
+    await page.locator("#welcome", { hasText: "SANDBOX-KEY-LOW" }).waitFor();
+    expect(await page.isHidden("#composer")).toBe(true);
+    await page.click("#start");
+    await bot().filter({ hasText: "Akun Anda sudah terhubung" }).waitFor();
+    await page.locator("#composer").waitFor();
+    expect(await page.isHidden("#start")).toBe(true);
+
     // The command menu comes from setMyCommands.
     await page.click("#menu-btn");
-    await page.locator("#commands button", { hasText: "/start" }).click();
-    await bot().filter({ hasText: "Akun Anda sudah terhubung" }).waitFor();
-
-    await send("/beli");
+    await page.locator("#commands button", { hasText: "/beli" }).click();
     await tap(/Pulsa/);
     await tap(/TELKOMSEL/);
     await tap(/Telkomsel 10\.000 ·/);
@@ -83,11 +91,17 @@ describe.skipIf(!hasChromium)(title, () => {
     await tap(/Konfirmasi/);
     // The confirm screen becomes the pending receipt (an edit, live).
     await page.locator("#pending li", { hasText: "081234567890" }).waitFor();
-    await page.locator("#pending li", { hasText: "081234567890" }).locator("button", { hasText: "Settle: success" }).click();
-    // The watcher's next check (5 s apart while young) sees it and the notice arrives.
-    await bot().filter({ hasText: "Transaksi berhasil" }).first().waitFor({ timeout: 20_000 });
+    await page.locator("#pending li", { hasText: "081234567890" }).locator("button", { hasText: "Selesaikan: sukses" }).click();
+    // The sandbox's callback makes the watcher check at once: the notice is there within a second or two.
+    const settled = Date.now();
+    // The receipt is edited and a notice follows as a new message.
+    await bot().last().filter({ hasText: "Transaksi berhasil" }).waitFor({ timeout: 10_000 });
+    expect(Date.now() - settled).toBeLessThan(2_500);
 
+    // The bot lets a user send 8 updates in 3 s: a person is slower than this test.
+    await page.waitForTimeout(3_000);
     await send("/deposit");
+    await bot().last().filter({ hasText: "Pilih metode" }).waitFor();
     await send("qris");
     await tap(/^QRIS · /);
     await bot().last().filter({ hasText: "Minimal" }).waitFor();
@@ -115,6 +129,8 @@ describe.skipIf(!hasChromium)(title, () => {
     // Scoped by the chat's message ids: right after a switch the old chat's messages are still shown.
     const inChat = (chatId: number, sel: string, text: string) => page.locator(`${sel}[id^="m-${chatId}-"]`, { hasText: text });
     await page.locator("#users li", { hasText: "Admin" }).click();
+    await page.click("#start");
+    await inChat(1003, ".msg.bot", "Admin").waitFor();
     await send("/siaran");
     await inChat(1003, ".msg.bot", "Broadcast").waitFor();
     const png = await QRCode.toBuffer("promo", { width: 240 });
@@ -131,5 +147,64 @@ describe.skipIf(!hasChromium)(title, () => {
     await copy.waitFor();
     const src = await copy.getAttribute("src");
     expect(Buffer.from(await (await fetch(new URL(src!, pg.url))).arrayBuffer()).equals(png)).toBe(true);
+    // A tap on a photo opens it full size; a tap closes it.
+    await copy.click();
+    await page.locator("#viewer img").waitFor();
+    expect(await page.getAttribute("#viewer img", "src")).toBe(new URL(src!, pg.url).href);
+    await page.click("#viewer");
+    await page.locator("#viewer").waitFor({ state: "hidden" });
+  }, 30_000);
+
+  it("on a 390 px phone: the newcomer links, taps a /command in the text, switches the bot to English and the page follows", async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    const inChat = (sel: string, text: string | RegExp) => page.locator(`${sel}[id^="m-1002-"]`, { hasText: text });
+    await page.locator("#users li", { hasText: "Budi" }).click();
+    await expect.poll(() => page.textContent("#chat-sub")).toBe("Budi · pengguna baru · belum terhubung");
+    await page.click("#start");
+    await inChat(".msg.bot", "API key").waitFor();
+    // The send button stays inside its bar.
+    const bar = (await page.locator("#composer").boundingBox())!;
+    const sendButton = (await page.locator("#send").boundingBox())!;
+    expect(sendButton.x + sendButton.width).toBeLessThanOrEqual(bar.x + bar.width);
+    await send("SANDBOX-KEY-LOW");
+    await inChat(".msg.bot", "API key terhubung").waitFor();
+    await expect.poll(() => page.textContent("#chat-sub")).toBe("Budi · pengguna baru · terhubung");
+
+    // A /command in the bot's text is a link: a tap sends it.
+    await send("/bantuan");
+    await inChat(".msg.bot", "Bantuan").locator(".cmd", { hasText: /^\/saldo$/ }).first().click();
+    await inChat(".msg.user", /^\/saldo/).waitFor();
+    await inChat(".msg.bot", "Saldo: Rp5.000").nth(1).waitFor(); // the first came with the link
+
+    // /bahasa English: the bot answers in English and the page's own words follow.
+    await send("/bahasa");
+    await inChat(".msg.bot", "English").locator(".kb button", { hasText: "English" }).click();
+    await expect.poll(() => page.getAttribute("#input", "placeholder")).toBe("Message");
+    expect(await page.textContent("#chat-sub")).toBe("Budi · new user · linked");
+    expect(await page.getAttribute("#lang-en", "class")).toContain("on");
+    expect(await page.textContent("h2[data-w=sandbox]")).toBe("Sandbox provider");
+    // The language message was edited in place: it says so with its time.
+    expect(await page.locator(`.msg.bot[id^="m-1002-"]`).last().locator(".meta").textContent()).toMatch(/^edited \d\d:\d\d$/);
+    await page.click("#menu-btn");
+    await page.locator("#commands button", { hasText: "/balance" }).waitFor();
+    await page.click("#menu-btn");
+  }, 30_000);
+
+  it("a restart goes on where it stopped: the chat shows the old messages, the pending sale is still listed and settles", async () => {
+    await page.setViewportSize({ width: 820, height: 820 });
+    await page.locator("#users li", { hasText: "Rina" }).click();
+    // The first-visit hint's example sale: one tap to the confirm screen.
+    await page.click("#try-sale");
+    await bot().last().filter({ hasText: "Periksa sebelum konfirmasi" }).waitFor();
+    await tap(/Konfirmasi/);
+    await bot().filter({ hasText: "Diproses" }).filter({ hasText: "081234567890" }).last().waitFor();
+    const before = await page.locator(".msg").count();
+    await pg.stop();
+    pg = await startPlayground({ dataDir, port: 0, logger: silentLogger, settleMs: 10 * 60_000 });
+    await page.goto(pg.url);
+    await page.locator("#users li", { hasText: "Rina" }).click();
+    await expect.poll(() => page.locator(".msg").count()).toBe(before);
+    await page.locator("#pending li", { hasText: "081234567890" }).locator("button", { hasText: /sukses/ }).click();
+    await bot().last().filter({ hasText: "Transaksi berhasil" }).filter({ hasText: "081234567890" }).waitFor({ timeout: 10_000 });
   }, 30_000);
 });

@@ -154,3 +154,27 @@ describe("message text as the page shows it", () => {
     expect(viewHtml("<b>plain</b> & <i>", undefined)).toBe("&lt;b&gt;plain&lt;/b&gt; &amp; &lt;i&gt;");
   });
 });
+
+describe("the emulator's saved chats", () => {
+  it("a restart reads back the chats, their edit times and the files: an old file_id still sends its photo, a new one does not reuse it", async () => {
+    let now = Date.UTC(2026, 0, 15, 3, 0, 0);
+    const { fake, api } = await setup(() => now);
+    const png = await QRCode.toBuffer("saved", { width: 120 });
+    const sent = await api.sendPhoto(1001, new InputFile(png, "qr.png"), { caption: "QR" });
+    now += 90_000;
+    await api.editMessageCaption(1001, sent.message_id, { caption: "QR (batal)" });
+    const saved = JSON.parse(JSON.stringify(fake.saveChats())) as ReturnType<typeof fake.saveChats>;
+    await server?.close();
+
+    const { fake: again, api: api2 } = await setup(() => now);
+    again.restoreChats(saved);
+    const [photo] = again.visibleMessages(1001);
+    expect([photo?.caption, photo?.message.edit_date, photo?.file?.bytes.equals(png)]).toEqual(["QR (batal)", Math.floor(now / 1000), true]);
+    const fileId = sent.photo.at(-1)!.file_id;
+    const resent = await api2.sendPhoto(1001, fileId);
+    expect(resent.message_id).toBe(sent.message_id + 1);
+    expect(again.fileBytes(resent.photo.at(-1)!.file_id)?.equals(png)).toBe(true);
+    const other = await api2.sendPhoto(1001, new InputFile(await QRCode.toBuffer("other", { width: 120 }), "b.png"));
+    expect(other.photo.at(-1)!.file_id).not.toBe(fileId);
+  });
+});

@@ -20,14 +20,14 @@ afterEach(async () => {
   cleanup = [];
 });
 
-async function playground(opts: { dataDir?: string; reset?: boolean } = {}): Promise<Playground> {
+async function playground(opts: { dataDir?: string; reset?: boolean; say?: (line: string) => void } = {}): Promise<Playground> {
   let dataDir = opts.dataDir;
   if (dataDir === undefined) {
     const dir = await mkdtemp(join(tmpdir(), "playground-"));
     cleanup.push(() => rm(dir, { recursive: true, force: true }));
     dataDir = dir;
   }
-  const pg = await startPlayground({ dataDir, port: 0, logger: silentLogger, settleMs: 10 * 60_000, ...(opts.reset ? { reset: true } : {}) });
+  const pg = await startPlayground({ dataDir, port: 0, logger: silentLogger, settleMs: 10 * 60_000, say: opts.say ?? (() => undefined), ...(opts.reset ? { reset: true } : {}) });
   cleanup.push(() => pg.stop());
   return pg;
 }
@@ -61,6 +61,9 @@ describe("the playground's page API", () => {
     expect(await page.text()).toContain('<script type="module" src="/app.js">');
     expect((await fetch(new URL("app.js", pg.url))).status).toBe(200);
     expect((await fetch(new URL("style.css", pg.url))).status).toBe(200);
+    // The tab's icon: the browser asks for /favicon.ico whatever the page links.
+    const icon = await fetch(new URL("favicon.ico", pg.url));
+    expect([icon.status, icon.headers.get("content-type")]).toEqual([200, "image/svg+xml"]);
 
     await say(pg, 1001, "/start");
     await botSays(pg, 1001, "Akun Anda sudah terhubung");
@@ -75,9 +78,16 @@ describe("the playground's page API", () => {
     expect((await chat(pg, 1002)).messages.map(seen).join("\n")).not.toContain("Mengecek saldo");
     expect((await chat(pg, 1001)).messages.map(seen).join("\n")).not.toContain("Saldo Anda");
     // The README's way for the newcomer to link: the sandbox key it names.
+    type Users = { users: { id: number; linked: boolean; lang: string }[]; newcomerKey: string };
+    const users = async () => (await (await fetch(new URL("api/users", pg.url))).json()) as Users;
+    // The page's first-visit hint names the key a newcomer pastes.
+    expect((await users()).newcomerKey).toBe("SANDBOX-KEY-LOW");
+    expect((await users()).users.map((u) => u.linked)).toEqual([true, false, true]);
     await say(pg, 1002, "SANDBOX-KEY-LOW");
     await botSays(pg, 1002, "API key terhubung");
     expect(await pg.app.store.getApiKey(1002)).toBe("SANDBOX-KEY-LOW");
+    // A linked newcomer is shown linked from then on.
+    expect((await users()).users.find((u) => u.id === 1002)?.linked).toBe(true);
   });
 
   it("an admin's balance round arrives live in the other linked chat, over the event stream", async () => {
@@ -123,6 +133,18 @@ describe("the playground's page API", () => {
     await say(pg, 1001, "/start");
     await botSays(pg, 1001, "Your account is linked");
     expect((await post(pg, "api/chat/1001/lang", { lang: "fr" })).status).toBe(400);
+  });
+
+  it("/bahasa in the chat: the page follows the bot's language (its words, the command menu)", async () => {
+    const pg = await playground();
+    await say(pg, 1001, "/bahasa");
+    const ask = await botSays(pg, 1001, /.+/);
+    const english = ask.keyboard.flat().find((b) => /English/.test(b.text))!;
+    await post(pg, "api/chat/1001/press", { messageId: ask.id, data: english.data });
+    await botSays(pg, 1001, /English/);
+    const now = (await (await fetch(new URL("api/chat/1001", pg.url))).json()) as { user: { lang: string }; commands: { command: string }[] };
+    expect(now.user.lang).toBe("en");
+    expect(now.commands.map((c) => c.command)).toContain("balance");
   });
 
   it("photos are served as images, documents as a download with their name", async () => {
@@ -237,7 +259,7 @@ describe("the playground's page API", () => {
     expect((await chat(pg, 1001)).messages).toEqual([]);
   });
 
-  it("after a restart the panel still lists a purchase made before it; settling it (the new sandbox does not know it) answers ok:false, not an error", async () => {
+  it("a restart goes on where it stopped: the pending sale settles from the panel, its notice arrives, the chat shows the old messages and the balance stays spent", async () => {
     const dir = await mkdtemp(join(tmpdir(), "playground-"));
     cleanup.push(() => rm(dir, { recursive: true, force: true }));
     const first = await playground({ dataDir: dir });
@@ -248,10 +270,38 @@ describe("the playground's page API", () => {
     type Pending = { refId: string; kind: string };
     const pending = async (pg: Playground) => ((await (await fetch(new URL("api/sandbox", pg.url))).json()) as { pending: Pending[] }).pending;
     await expect.poll(async () => (await pending(first)).map((p) => p.kind), { timeout: 10_000 }).toEqual(["prepaid"]);
+    await botSays(first, 1001, "Diproses");
+    const before = (await chat(first, 1001)).messages.map(seen);
     await first.stop();
+
     const again = await playground({ dataDir: dir });
+    expect((await chat(again, 1001)).messages.map(seen)).toEqual(before);
+    expect(again.app.sandbox!.balance("DEMO-PPOB-SANDBOX-2026")).toBe(1_000_000 - 10_500);
     const [purchase] = await pending(again);
-    expect(await post(again, "api/sandbox/settle", { refId: purchase!.refId, outcome: "success" })).toEqual({ status: 200, body: { ok: false } });
+    expect(purchase?.kind).toBe("prepaid");
+    expect(await post(again, "api/sandbox/settle", { refId: purchase!.refId, outcome: "success" })).toEqual({ status: 200, body: { ok: true } });
+    await expect.poll(async () => (await chat(again, 1001)).messages.map(seen).join("\n"), { timeout: 10_000 }).toContain("Transaksi berhasil");
+    await expect.poll(async () => (await pending(again)).length, { timeout: 10_000 }).toBe(0);
+    // New messages go on after the old ones.
+    const ids = (await chat(again, 1001)).messages.map((m) => m.id);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    expect(new Set(ids).size).toBe(ids.length);
+  }, 30_000);
+
+  it("Settle is told at once: the sandbox calls the linked chat back (no wait for the watcher's next check)", async () => {
+    const pg = await playground();
+    await say(pg, 1001, "/beli S10 081234567890");
+    const confirm = await botSays(pg, 1001, "Periksa sebelum konfirmasi");
+    await post(pg, "api/chat/1001/press", { messageId: confirm.id, data: confirm.keyboard.flat().find((b) => b.text.includes("Konfirmasi"))!.data });
+    await botSays(pg, 1001, "Diproses");
+    let refId = "";
+    await expect.poll(async () => (refId = ((await (await fetch(new URL("api/sandbox", pg.url))).json()) as { pending: { refId: string }[] }).pending[0]?.refId ?? ""), { timeout: 10_000 }).not.toBe("");
+    const settledAt = Date.now();
+    await post(pg, "api/sandbox/settle", { refId, outcome: "success" });
+    await expect.poll(async () => (await chat(pg, 1001)).messages.map(seen).join("\n"), { timeout: 10_000, interval: 50 }).toContain("Transaksi berhasil");
+    // Before, the callback found no signed link and the notice waited for a check 5 s apart (3.4-4 s).
+    expect(pg.app.sandbox!.callbacksSent().map((c) => c.answer)).toContain(200);
+    expect(Date.now() - settledAt).toBeLessThan(2_000);
   }, 30_000);
 
   it("keeps its folder across starts; reset starts empty", async () => {
@@ -263,7 +313,9 @@ describe("the playground's page API", () => {
     const again = await playground({ dataDir: dir });
     expect((await again.app.store.getChat(1002))?.lang).toBe("en");
     await again.stop();
-    const fresh = await playground({ dataDir: dir, reset: true });
+    const lines: string[] = [];
+    const fresh = await playground({ dataDir: dir, reset: true, say: (l) => lines.push(l) });
+    expect(lines).toEqual([expect.stringMatching(/^Playground reset: wiped .*chat windows.*balances/)]);
     expect(await fresh.app.store.getChat(1002)).toBeUndefined();
     // The seeded chats are linked again.
     expect(await fresh.app.store.getApiKey(1001)).toBeDefined();

@@ -43,6 +43,14 @@ export interface ChatState {
   replyKeyboard?: string[][];
 }
 
+/** A chat as snapshot() saves it. */
+export interface SavedChat {
+  chat: Chat;
+  lastMessageId: number;
+  replyKeyboard?: string[][];
+  messages: (Omit<FakeMessage, "file"> & { file?: { filename?: string; base64: string } })[];
+}
+
 /** What the bot posts: its visible text or caption, as sent, with its keyboard and media. */
 export interface PostedContent {
   text?: string;
@@ -93,6 +101,30 @@ export class ChatModel {
 
   clear(): void {
     this.chats.clear();
+  }
+
+  /** Every chat as plain JSON (file bytes in base64), for a restart to show them again. */
+  snapshot(): SavedChat[] {
+    return [...this.chats.values()].map((c) => ({
+      chat: c.chat,
+      lastMessageId: c.lastMessageId,
+      ...(c.replyKeyboard ? { replyKeyboard: c.replyKeyboard } : {}),
+      messages: [...c.messages.values()].map(({ file, ...m }) => ({
+        ...m,
+        ...(file ? { file: { ...(file.filename !== undefined ? { filename: file.filename } : {}), base64: file.bytes.toString("base64") } } : {}),
+      })),
+    }));
+  }
+
+  /** Chats from snapshot(), replacing any of the same id. */
+  restore(saved: SavedChat[]): void {
+    for (const c of saved) {
+      const messages = new Map<number, FakeMessage>();
+      for (const { file, ...m } of c.messages) {
+        messages.set(m.messageId, { ...m, touchedSeq: 0, ...(file ? { file: { ...(file.filename !== undefined ? { filename: file.filename } : {}), bytes: Buffer.from(file.base64, "base64") } } : {}) });
+      }
+      this.chats.set(String(c.chat.id), { chat: c.chat, lastMessageId: c.lastMessageId, messages, ...(c.replyKeyboard ? { replyKeyboard: c.replyKeyboard } : {}) });
+    }
   }
 
   /** A message the user sent, so the chat history is complete. */

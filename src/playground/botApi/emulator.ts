@@ -11,16 +11,22 @@
 import type { Chat, Message, PhotoSize, Update, UserFromGetMe } from "grammy/types";
 import { FAKE_BOT_INFO } from "../botInfo.js";
 import { ChangeFeed, type EmulatorEvent } from "./changeFeed.js";
-import { ChatModel, type FakeMessage } from "./chats.js";
+import { ChatModel, type FakeMessage, type SavedChat } from "./chats.js";
 import { toClockFn, type ClockLike } from "./clock.js";
 import { CommandMenus, type BotCommandEntry } from "./commandMenus.js";
-import { StoredFiles } from "./files.js";
+import { StoredFiles, type SavedFiles } from "./files.js";
 import { FloodControl, type RateLimitOptions } from "./floodControl.js";
 import { UpdateQueue } from "./longPolling.js";
 import { TelegramMethods, type ApiRequest } from "./methods.js";
 import type { DecodedRequest } from "./requestDecoding.js";
 import { ApiErrorResponse, type ApiResponse } from "./responses.js";
 import { fetchTransport, serveHttp, type FakeServer, type LostRequest, type Receiver } from "./transport.js";
+
+/** The chat windows and the files behind them, as a restart reads them back. */
+export interface SavedChats {
+  chats: SavedChat[];
+  files: SavedFiles;
+}
 
 export interface EmulatorOptions {
   /** Identity answered by getMe and used as `from` of sent messages. Default FAKE_BOT_INFO. */
@@ -131,6 +137,16 @@ export class BotApiEmulator {
   /** Labels of the reply keyboard (ReplyKeyboardMarkup) currently shown in the chat. */
   replyKeyboard(chatId: number | string): string[][] | undefined {
     return this.chats.replyKeyboard(chatId);
+  }
+
+  /** Every chat and stored file as plain JSON (see ChatModel.snapshot), and back. */
+  saveChats(): SavedChats {
+    return { chats: this.chats.snapshot(), files: this.files.snapshot() };
+  }
+
+  restoreChats(saved: SavedChats): void {
+    this.chats.restore(saved.chats);
+    this.files.restore(saved.files);
   }
 
   /** Declares how a chat looks (title, names) so sent messages carry a realistic `chat`. */

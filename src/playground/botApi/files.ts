@@ -12,6 +12,12 @@ interface StoredFile {
   size?: number;
 }
 
+/** The files as snapshot() saves them. */
+export interface SavedFiles {
+  counter: number;
+  files: [string, { path: string; size?: number; base64?: string }][];
+}
+
 export class StoredFiles {
   private counter = 0;
   private readonly files = new Map<string, StoredFile>();
@@ -25,6 +31,21 @@ export class StoredFiles {
       path: `${kind}s/file_${this.counter}.${kind === "photo" ? "jpg" : "dat"}`,
     });
     return id;
+  }
+
+  /** Every file as plain JSON (bytes in base64), and back: a restart keeps the file_ids the bot holds. */
+  snapshot(): SavedFiles {
+    return {
+      counter: this.counter,
+      files: [...this.files.entries()].map(([id, f]) => [id, { path: f.path, ...(f.size !== undefined ? { size: f.size } : {}), ...(f.bytes ? { base64: f.bytes.toString("base64") } : {}) }]),
+    };
+  }
+
+  restore(saved: SavedFiles): void {
+    this.counter = Math.max(this.counter, saved.counter);
+    for (const [id, f] of saved.files) {
+      this.files.set(id, { path: f.path, ...(f.size !== undefined ? { size: f.size } : {}), ...(f.base64 !== undefined ? { bytes: Buffer.from(f.base64, "base64") } : {}) });
+    }
   }
 
   get(fileId: string): StoredFile | undefined {

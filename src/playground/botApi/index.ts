@@ -1,5 +1,5 @@
 /** The Bot API emulator: one class (emulator.ts) built from one file per job. */
-export { BotApiEmulator, type EmulatorOptions } from "./emulator.js";
+export { BotApiEmulator, type EmulatorOptions, type SavedChats } from "./emulator.js";
 export type { EmulatorEvent } from "./changeFeed.js";
 export type { FakeMessage } from "./chats.js";
 export type { ClockLike } from "./clock.js";

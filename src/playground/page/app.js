@@ -1,9 +1,60 @@
 // The playground page: a Telegram-like chat driven by /api (see src/playground/web.ts). Plain
-// JavaScript, no build step. Message HTML comes sanitized from the server (view.ts).
-/* global document, fetch, EventSource, FileReader, setTimeout, clearTimeout, setInterval */
+// JavaScript, no build step. Message HTML comes sanitized from the server (view.ts). Over 350
+// lines as one file on purpose: the page loads it without a bundler, and its parts share one state.
+/* global document, fetch, EventSource, FileReader, localStorage, setTimeout, clearTimeout, setInterval */
 
 const $ = (id) => document.getElementById(id);
-const state = { users: [], current: undefined, unread: new Map(), commands: [] };
+const state = { users: [], current: undefined, unread: new Map(), commands: [], newcomerKey: "", lang: "id" };
+
+// The page's own words (the Telegram app's, not the bot's: the bot's live in locales/), in the
+// language the bot speaks in the open chat.
+const WORDS = {
+  id: {
+    menu: "Menu", placeholder: "Pesan", start: "MULAI", language: "Bahasa", attach: "Lampirkan foto (PNG atau JPEG; teks di kotak jadi keterangannya)",
+    send: "Kirim", edited: "diedit", chats: "Chat", sandbox: "Penyedia sandbox", ok: "OK",
+    sandboxHint: "Tidak ada uang sungguhan. Transaksi dan deposit tertunda di semua chat:", nothing: "Tidak ada yang tertunda.",
+    latency: "Penyedia menjawab setelah", at_once: "langsung", slow: "3 dtk (lambat)", very_slow: "8 dtk (sangat lambat)", too_slow: "25 dtk (lebih lama dari tunggu bot)",
+    footer: "Halaman ini meniru Telegram di 127.0.0.1. Isi BOT_TOKEN untuk menjalankan bot di Telegram.",
+    pays: "Pelanggan membayar", settleOk: "Selesaikan: sukses", settleFail: "Selesaikan: gagal",
+    reseller: "reseller", newcomer: "pengguna baru", admin: "admin (ADMIN_IDS)", linked: "terhubung", notLinked: "belum terhubung",
+    welcomeTitle: "Selamat datang di playground",
+    welcome: (key) => `Ini bot sungguhan dengan penyedia sandbox: tidak ada uang sungguhan. Rina sudah terhubung: ketuk MULAI, lalu /beli. Budi belum: ketuk MULAI, lalu kirim kunci sandbox ${key}. Panel di samping menyelesaikan transaksi yang tertunda.`,
+    trySale: "Coba: /beli S10 081234567890", gotIt: "Mengerti", photoSent: "Foto tidak dapat dikirim", photoType: "Hanya gambar PNG atau JPEG", photoSize: "Foto paling besar 5 MB",
+  },
+  en: {
+    menu: "Menu", placeholder: "Message", start: "START", language: "Language", attach: "Attach a photo (PNG or JPEG; the text box is its caption)",
+    send: "Send", edited: "edited", chats: "Chats", sandbox: "Sandbox provider", ok: "OK",
+    sandboxHint: "No real money moves. Pending purchases and deposits of every chat:", nothing: "Nothing pending.",
+    latency: "Provider answers after", at_once: "at once", slow: "3 s (slow)", very_slow: "8 s (very slow)", too_slow: "25 s (longer than the bot waits)",
+    footer: "This page simulates Telegram on 127.0.0.1. Set BOT_TOKEN to run the bot on Telegram.",
+    pays: "Customer pays", settleOk: "Settle: success", settleFail: "Settle: failed",
+    reseller: "reseller", newcomer: "new user", admin: "admin (ADMIN_IDS)", linked: "linked", notLinked: "not linked",
+    welcomeTitle: "Welcome to the playground",
+    welcome: (key) => `This is the real bot with a sandbox provider: no real money. Rina is linked: tap START, then /topup. Budi is not: tap START, then send the sandbox key ${key}. The panel beside the chat settles what is pending.`,
+    trySale: "Try: /topup S10 081234567890", gotIt: "Got it", photoSent: "The photo could not be sent", photoType: "PNG or JPEG images only", photoSize: "A photo of at most 5 MB",
+  },
+};
+const w = (key) => (WORDS[state.lang] ?? WORDS.id)[key];
+
+/** Puts the page's words in `lang`: every element marked data-w, the placeholders and titles. */
+function applyLang(lang) {
+  state.lang = lang === "en" ? "en" : "id";
+  document.documentElement.lang = state.lang;
+  for (const el of document.querySelectorAll("[data-w]")) el.textContent = w(el.dataset.w);
+  for (const el of document.querySelectorAll(".meta[data-edited]")) el.textContent = `${w("edited")} ${el.dataset.edited}`;
+  $("input").placeholder = w("placeholder");
+  $("attach").title = w("attach");
+  $("send").title = w("send");
+  $("menu-btn").title = w("menu");
+  $("lang").setAttribute("aria-label", w("language"));
+  $("welcome-text").textContent = w("welcome")(state.newcomerKey);
+  for (const b of document.querySelectorAll(".lang button")) b.classList.toggle("on", b.dataset.lang === state.lang);
+}
+
+function roleLabel(u) {
+  const kind = w(u.role) ?? u.role;
+  return u.role === "admin" && !u.linked ? kind : `${kind} · ${u.linked ? w("linked") : w("notLinked")}`;
+}
 
 async function api(path, body) {
   const res = await fetch(path, body === undefined ? {} : {
@@ -52,10 +103,11 @@ function renderMessage(m) {
     const img = document.createElement("img");
     img.className = "photo";
     img.alt = "photo";
-    img.src = `/api/file/${m.chatId}/${m.id}?v=${m.edited ? Date.now() : 0}`;
+    img.src = `/api/file/${m.chatId}/${m.id}?v=${m.edited ? m.editDate ?? m.date : 0}`;
     img.addEventListener("load", () => {
       if (atBottom) list.scrollTop = list.scrollHeight;
     });
+    img.addEventListener("click", () => openViewer(img.src)); // full size, as a tap in Telegram
     bubble.append(img);
   } else if (m.file) {
     const a = document.createElement("a");
@@ -74,7 +126,10 @@ function renderMessage(m) {
   }
   const meta = document.createElement("div");
   meta.className = "meta";
-  meta.textContent = `${m.edited ? "edited " : ""}${time(m.date)}`;
+  // An edited message shows when it was edited, as Telegram does; the send time on hover.
+  meta.textContent = m.edited ? `${w("edited")} ${time(m.editDate ?? m.date)}` : time(m.date);
+  if (m.edited) meta.dataset.edited = time(m.editDate ?? m.date);
+  meta.title = time(m.date);
   bubble.append(meta);
   el.append(bubble);
   if (m.keyboard.length > 0) {
@@ -110,18 +165,50 @@ async function press(m, data) {
   await api(`/api/chat/${state.current}/press`, { messageId: m.id, data });
 }
 
+function showUser(u) {
+  const at = state.users.findIndex((x) => x.id === u.id);
+  if (at >= 0) state.users[at] = u;
+  if (u.id !== state.current) return;
+  applyLang(u.lang);
+  $("chat-sub").textContent = `${u.name} · ${roleLabel(u)}`;
+  renderUsers();
+}
+
+// A chat that never talked to the bot shows START in place of the text box, as Telegram does.
+function showStart() {
+  const empty = $("messages").querySelector(".msg") === null;
+  $("start").hidden = !empty;
+  $("composer").hidden = empty;
+}
+
 async function openChat(id) {
   state.current = id;
   state.unread.delete(id);
-  renderUsers();
-  const u = user();
-  $("chat-sub").textContent = `${u.name} · ${u.role}`;
-  for (const b of document.querySelectorAll(".lang button")) b.classList.toggle("on", b.dataset.lang === u.lang);
-  $("input").placeholder = u.lang === "en" ? "Message" : "Pesan";
   const chat = await api(`/api/chat/${id}`);
+  showUser(chat.user);
   $("messages").replaceChildren();
   for (const m of chat.messages) renderMessage(m);
+  showStart();
   setCommands(chat.commands);
+}
+
+// The bot's language (after /bahasa) and the link (after a key) show on the page as they change.
+let userTimer;
+function refreshUserSoon() {
+  clearTimeout(userTimer);
+  userTimer = setTimeout(async () => {
+    const id = state.current;
+    const before = user()?.lang;
+    const chat = await api(`/api/chat/${id}`);
+    if (id !== state.current) return;
+    showUser(chat.user);
+    if (chat.user.lang !== before) setCommands(chat.commands);
+  }, 200);
+}
+
+function openViewer(src) {
+  $("viewer-img").src = src;
+  $("viewer").hidden = false;
 }
 
 async function send(text) {
@@ -133,8 +220,8 @@ async function send(text) {
 // checks again (and answers why it refused); these checks only spare a useless upload.
 const PHOTO_MAX_BYTES = 5 * 1024 * 1024;
 async function sendPhoto(file) {
-  if (file.type !== "image/png" && file.type !== "image/jpeg") return toast("PNG or JPEG images only");
-  if (file.size > PHOTO_MAX_BYTES) return toast("A photo of at most 5 MB");
+  if (file.type !== "image/png" && file.type !== "image/jpeg") return toast(w("photoType"));
+  if (file.size > PHOTO_MAX_BYTES) return toast(w("photoSize"));
   const data = await new Promise((resolve, reject) => {
     const reader = new FileReader();
     reader.onload = () => resolve(String(reader.result).replace(/^data:[^,]*,/, ""));
@@ -199,7 +286,7 @@ function renderUsers() {
     const who = document.createElement("div");
     who.textContent = u.name;
     const role = document.createElement("small");
-    role.textContent = u.role;
+    role.textContent = roleLabel(u);
     who.append(role);
     li.append(who);
     const n = state.unread.get(u.id);
@@ -224,7 +311,7 @@ async function refreshPending() {
   if (pending.length === 0) {
     const li = document.createElement("li");
     li.className = "empty";
-    li.textContent = "Nothing pending.";
+    li.textContent = w("nothing");
     list.append(li);
   }
   for (const p of pending) {
@@ -233,16 +320,17 @@ async function refreshPending() {
     const who = state.users.find((u) => u.id === p.chatId)?.name ?? p.chatId;
     li.textContent = `${who}: ${p.kind} ${p.title ?? ""} ${p.target ?? ""} ${rupiah(p.amount)} (${p.status})`;
     const actions = p.kind === "deposit"
-      ? [["Customer pays", () => api("/api/sandbox/pay", { refId: p.refId })]]
+      ? [["pays", () => api("/api/sandbox/pay", { refId: p.refId })]]
       : [
-          ["Settle: success", () => api("/api/sandbox/settle", { refId: p.refId, outcome: "success" })],
-          ["Settle: failed", () => api("/api/sandbox/settle", { refId: p.refId, outcome: "failed" })],
+          ["settleOk", () => api("/api/sandbox/settle", { refId: p.refId, outcome: "success" })],
+          ["settleFail", () => api("/api/sandbox/settle", { refId: p.refId, outcome: "failed" })],
         ];
     li.append(document.createElement("br"));
     for (const [label, act] of actions) {
       const b = document.createElement("button");
       b.type = "button";
-      b.textContent = label;
+      b.dataset.w = label;
+      b.textContent = w(label);
       b.addEventListener("click", async () => {
         b.disabled = true;
         await act();
@@ -266,8 +354,11 @@ function listen() {
   const events = new EventSource("/api/events");
   events.addEventListener("message", (e) => {
     const m = JSON.parse(e.data);
-    if (m.chatId === state.current) renderMessage(m);
-    else if (m.from === "bot" && !m.deleted && !m.edited) {
+    if (m.chatId === state.current) {
+      renderMessage(m);
+      showStart();
+      if (m.from === "bot") refreshUserSoon();
+    } else if (m.from === "bot" && !m.deleted && !m.edited) {
       state.unread.set(m.chatId, (state.unread.get(m.chatId) ?? 0) + 1);
       renderUsers();
     }
@@ -285,8 +376,28 @@ function listen() {
 }
 
 async function main() {
-  const { users } = await api("/api/users");
+  const { users, newcomerKey } = await api("/api/users");
   state.users = users;
+  state.newcomerKey = newcomerKey;
+  applyLang(users[0].lang);
+  // The first visit explains the page; it stays away once dismissed.
+  $("welcome").hidden = localStorage.getItem("playground-welcome") === "seen";
+  $("welcome-ok").addEventListener("click", () => {
+    localStorage.setItem("playground-welcome", "seen");
+    $("welcome").hidden = true;
+  });
+  $("start").addEventListener("click", () => void send("/start"));
+  // A first sale in one tap (then Confirm, then Settle in the panel): the quick form of /beli.
+  $("try-sale").addEventListener("click", () => void send(w("trySale").replace(/^[^/]*/, "")));
+  $("viewer").addEventListener("click", () => ($("viewer").hidden = true));
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape") $("viewer").hidden = true;
+  });
+  // A /command in the bot's text is a link, as in Telegram: a tap sends it.
+  $("messages").addEventListener("click", (e) => {
+    const cmd = e.target.closest?.(".cmd");
+    if (cmd) void send(cmd.textContent);
+  });
   $("composer").addEventListener("submit", (e) => {
     e.preventDefault();
     const input = $("input");
@@ -299,16 +410,14 @@ async function main() {
   $("photo-file").addEventListener("change", (e) => {
     const file = e.target.files?.[0];
     e.target.value = ""; // the same file can be picked again
-    if (file) void sendPhoto(file).catch(() => toast("The photo could not be sent"));
+    if (file) void sendPhoto(file).catch(() => toast(w("photoSent")));
   });
   $("menu-btn").addEventListener("click", () => ($("commands").hidden = !$("commands").hidden));
   $("alert-ok").addEventListener("click", () => ($("alert").hidden = true));
   for (const b of document.querySelectorAll(".lang button")) {
     b.addEventListener("click", async () => {
       const r = await api(`/api/chat/${state.current}/lang`, { lang: b.dataset.lang });
-      user().lang = b.dataset.lang;
-      for (const x of document.querySelectorAll(".lang button")) x.classList.toggle("on", x === b);
-      $("input").placeholder = b.dataset.lang === "en" ? "Message" : "Pesan";
+      showUser({ ...user(), lang: b.dataset.lang });
       setCommands(r.commands);
     });
   }
