@@ -98,6 +98,11 @@ export interface Store {
   setApiKey(chatId: number, rawKey: string): Promise<Readonly<ChatRecord>>;
   /** The decrypted key, or undefined if the chat has none. Rejects with ApiKeyDecryptError on a wrong secret. */
   getApiKey(chatId: number): Promise<string | undefined>;
+  /**
+   * The decrypted key of a chat record already in hand (read this update), without reading the chat
+   * again; undefined if it has none. Throws ApiKeyDecryptError on a wrong secret.
+   */
+  apiKeyOf(chat: Readonly<ChatRecord>): string | undefined;
   clearApiKey(chatId: number): Promise<void>;
 
   // ---- transactions -----------------------------------------------------------------------------

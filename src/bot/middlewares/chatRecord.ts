@@ -61,16 +61,18 @@ export class ChatRecords {
 }
 
 /**
- * The chat's decrypted api key, or undefined when its record has none (nothing is read then). Read
- * once per update however many guards ask, and kept only as long as the update's contexts.
+ * The chat's decrypted api key, or undefined when its record has none. Decrypted from the record in
+ * hand (no second read of the chat), once per update however many guards ask, and kept only as long
+ * as the update's contexts.
  */
 export function apiKeyOf(ctx: BaseContext): Promise<string | undefined> {
   const record = ctx.chatRecord;
   if (record?.apiKeyEnc === undefined) return Promise.resolve(undefined);
+  const decrypt = () => new Promise<string | undefined>((resolve) => resolve(ctx.deps.store.apiKeyOf(record)));
   const slot = slots.get(ctx);
-  if (!slot) return ctx.deps.store.getApiKey(record.chatId);
+  if (!slot) return decrypt();
   if (slot.key === undefined || slot.keyOf !== record.apiKeyEnc) {
-    slot.key = ctx.deps.store.getApiKey(record.chatId);
+    slot.key = decrypt();
     slot.keyOf = record.apiKeyEnc;
   }
   return slot.key;

@@ -344,6 +344,10 @@ export class PgStore implements Store {
     return this.keys.open(await this.getChat(chatId));
   }
 
+  apiKeyOf(chat: Readonly<ChatRecord>): string | undefined {
+    return this.keys.open(chat);
+  }
+
   async clearApiKey(chatId: number): Promise<void> {
     if (this.closed) throw new StoreClosedError();
     this.keys.forget(chatId);
