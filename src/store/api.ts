@@ -82,7 +82,11 @@ export interface Store {
   resetSecret(): Promise<number[]>;
 
   // ---- chats ------------------------------------------------------------------------------------
-  getChat(chatId: number): Promise<Readonly<ChatRecord> | undefined>;
+  /**
+   * `promptly`: the caller (an update someone waits on) would rather get DatabaseUnreachableError in
+   * about a second than wait on a database that stopped answering (PgStore; the files answer at once).
+   */
+  getChat(chatId: number, opts?: { promptly?: boolean }): Promise<Readonly<ChatRecord> | undefined>;
   /** Creates the chat if missing. */
   updateChat(chatId: number, patch: ChatPatch): Promise<Readonly<ChatRecord>>;
   /** The chat whose callback URL carries `token` (provider callbacks). */
