@@ -2,8 +2,8 @@
  * Whether a pool's database answers, and what its queries do when it does not. A database that
  * refuses (stopped cleanly) fails each query at once; one that stopped answering (a frozen process,
  * a cut network) lets queries and new connections wait for many seconds. So: once the database is
- * known to be unreachable, queries fail at once without being sent, until a probe on the clock hears
- * it again; and a caller that must answer a person soon may wait for its query with a deadline.
+ * known to be unreachable, queries fail at once without being sent, until a probe (again every few
+ * seconds on the clock) hears it again; and a caller that must answer a person soon may wait for its query with a deadline.
  *
  * A query failed at once was never sent: "not done" is the truth. A query cut at its deadline may
  * still run when the database wakes up: only reads, and writes whose caller treats a failure as
@@ -29,7 +29,7 @@ export class Reachability {
   private closed = false;
   private lastAnswerAt: number;
   private probeTimer: TimerHandle | undefined;
-  private probing = false;
+  private probing: Promise<boolean> | undefined;
   private readonly deadlineMs: number;
 
   constructor(private readonly opts: ReachabilityOptions) {
@@ -82,34 +82,27 @@ export class Reachability {
     });
   }
 
-  /** Probes now: true when the database answered within the deadline (then it is reachable again). */
-  async probe(): Promise<boolean> {
-    if (this.closed) return false;
+  /**
+   * Probes now: true when the database answered (then it is reachable again). A probe waits as long as
+   * the database does (no deadline: a frozen database answers it when it wakes); while one is out,
+   * asking again gets the same one.
+   */
+  probe(): Promise<boolean> {
+    if (this.closed) return Promise.resolve(false);
     this.probeTimer?.cancel();
     this.probeTimer = undefined;
-    this.probing = true;
-    let ok = false;
-    let timer: TimerHandle | undefined;
-    try {
-      const late = new Promise<never>((_, reject) => {
-        timer = this.opts.clock.setTimeout(() => reject(new DatabaseUnreachableError("no answer")), this.deadlineMs);
-      });
-      const sent = this.opts.probe();
-      sent.catch(() => undefined); // a late failure after the deadline is not news
-      await Promise.race([sent, late]);
-      ok = true;
-      this.answered();
-    } catch {
-      // still unreachable
-    } finally {
-      timer?.cancel();
-      this.probing = false;
-    }
-    if (!ok && !this.closed) {
-      this.reachable = false;
-      this.probeTimer = this.opts.clock.setTimeout(() => void this.probe(), this.opts.probeEveryMs);
-    }
-    return ok;
+    this.probing ??= this.opts.probe().then(
+      () => (this.answered(), true),
+      () => false,
+    ).then((ok) => {
+      this.probing = undefined;
+      if (!ok && !this.closed) {
+        this.reachable = false;
+        this.probeTimer = this.opts.clock.setTimeout(() => void this.probe(), this.opts.probeEveryMs);
+      }
+      return ok;
+    });
+    return this.probing;
   }
 
   close(): void {
