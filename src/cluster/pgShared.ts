@@ -69,9 +69,7 @@ export class PgShared implements Shared {
 
   /** A query of an update's path: at once refused while the database is unreachable, else cut when it stays silent. */
   private promptly<T>(query: () => Promise<T>): Promise<T> {
-    const refused = this.reach.refusal();
-    if (refused) return refused;
-    return this.reach.promptly(query()).then(
+    const send = () => this.reach.promptly(query()).then(
       (out) => (this.reach.answered(), out),
       (err: unknown) => {
         if (err instanceof postgres.PostgresError) this.reach.answered();
@@ -79,6 +77,7 @@ export class PgShared implements Shared {
         throw err;
       },
     );
+    return this.reach.admit()?.then(send) ?? send();
   }
 
   /** The term's row, made once by whichever process opens first (beside the store's own tables). */

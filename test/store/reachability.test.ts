@@ -32,7 +32,7 @@ describe("Reachability", () => {
     const db = database();
     const reach = new Reachability({ clock, probe: db.probe, probeEveryMs: 5000 });
     expect(reach.up).toBe(true);
-    expect(reach.refusal()).toBeUndefined();
+    expect(reach.admit()).toBeUndefined();
 
     const read = reach.promptly(never());
     const outcome = read.then(() => "answered", (err: unknown) => err);
@@ -44,8 +44,8 @@ describe("Reachability", () => {
     expect((err as DatabaseUnreachableError).why).toBe("no answer");
     expect(reach.up).toBe(false);
 
-    // Refused at once, without being sent.
-    await expect(reach.refusal()).rejects.toMatchObject({ why: "not sent" });
+    // Refused at once, without being sent, while the probe waits for an answer.
+    await expect(reach.admit()).rejects.toMatchObject({ why: "not sent" });
     // A probe went out at once; it waits for the silent database, and no other piles up behind it.
     expect(db.probes).toBe(1);
     await clock.advance(60_000);
@@ -55,7 +55,7 @@ describe("Reachability", () => {
     db.set("awake");
     await clock.advance(0);
     expect(reach.up).toBe(true);
-    expect(reach.refusal()).toBeUndefined();
+    expect(reach.admit()).toBeUndefined();
   });
 
   it("a slow query on a database that answers others is not cut", async () => {
@@ -91,10 +91,25 @@ describe("Reachability", () => {
     await clock.advance(5000);
     expect(db.probes).toBe(2);
     expect(reach.up).toBe(false);
+    // A query meanwhile sends a probe of its own, and is refused when it fails.
+    await expect(reach.admit()).rejects.toMatchObject({ why: "not sent" });
+    expect(db.probes).toBe(3);
     db.set("awake");
     await clock.advance(5000);
-    expect(db.probes).toBe(3);
+    expect(db.probes).toBe(4);
     expect(reach.up).toBe(true);
-    expect(reach.refusal()).toBeUndefined();
+    expect(reach.admit()).toBeUndefined();
+  });
+
+  it("the first query after the database came back is let through by a probe of its own, not refused until the next round", async () => {
+    const clock = new ManualClock();
+    const db = database("refusing");
+    const reach = new Reachability({ clock, probe: db.probe, probeEveryMs: 5000 });
+    reach.lost();
+    await clock.advance(0);
+    expect(reach.up).toBe(false);
+    db.set("awake");
+    await expect(reach.admit()).resolves.toBeUndefined();
+    expect(reach.up).toBe(true);
   });
 });

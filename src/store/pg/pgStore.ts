@@ -94,27 +94,28 @@ export class PgStore implements Store {
   }
 
   /**
-   * Every query, reads included: a database that cannot be reached makes canPersist false, and every
-   * query fails at once, unsent, until a ping hears the database again (reachability.ts), so the bot
-   * says "storage problem" within a second instead of waiting on connections one query at a time.
-   * The file store answers reads from memory; here a read fails exactly when the next write would.
+   * Every query, reads included: a database that cannot be reached makes canPersist false, and queries
+   * fail at once, unsent, while it stays so (reachability.ts), so the bot says "storage problem" within
+   * a second instead of waiting on connections one query at a time. The file store answers reads from
+   * memory; here a read fails exactly when the next write would.
    */
   private watchQueries(sql: Sql): Sql {
     return new Proxy(sql, {
       apply: (target, self, args: unknown[]) => {
-        const refused = this.reach.refusal();
-        if (refused) return refused;
-        this.inFlight++;
-        return (Reflect.apply(target, self, args) as Promise<unknown>)
-          .then(
-            (out) => (this.reach.answered(), out),
-            (err: unknown) => {
-              if (!this.closed && isPersistenceFailure(err)) this.reach.lost();
-              else this.reach.answered();
-              throw err;
-            },
-          )
-          .finally(() => this.inFlight--);
+        const send = () => {
+          this.inFlight++;
+          return (Reflect.apply(target, self, args) as Promise<unknown>)
+            .then(
+              (out) => (this.reach.answered(), out),
+              (err: unknown) => {
+                if (!this.closed && isPersistenceFailure(err)) this.reach.lost();
+                else this.reach.answered();
+                throw err;
+              },
+            )
+            .finally(() => this.inFlight--);
+        };
+        return this.reach.admit()?.then(send) ?? send();
       },
     });
   }

@@ -2,8 +2,8 @@
  * Whether a pool's database answers, and what its queries do when it does not. A database that
  * refuses (stopped cleanly) fails each query at once; one that stopped answering (a frozen process,
  * a cut network) lets queries and new connections wait for many seconds. So: once the database is
- * known to be unreachable, queries fail at once without being sent, until a probe (again every few
- * seconds on the clock) hears it again; and a caller that must answer a person soon may wait for its query with a deadline.
+ * known to be unreachable, queries fail at once without being sent while a probe waits for it (and
+ * each is refused unless a probe of its own hears the database within the deadline); and a caller that must answer a person soon may wait for its query with a deadline.
  *
  * A query failed at once was never sent: "not done" is the truth. A query cut at its deadline may
  * still run when the database wakes up: only reads, and writes whose caller treats a failure as
@@ -54,9 +54,19 @@ export class Reachability {
     if (!this.probing && !this.probeTimer) void this.probe();
   }
 
-  /** Rejects at once, without sending anything, while the database is known to be unreachable. */
-  refusal(): Promise<never> | undefined {
-    return this.reachable ? undefined : Promise.reject(new DatabaseUnreachableError("not sent"));
+  /**
+   * Whether a query may be sent: at once while the database is reachable. While it is not, a probe
+   * still out (the database has not answered it) refuses at once, unsent; else a new probe decides,
+   * waited for at most the deadline, so the first query after the database came back goes through.
+   * Undefined: send now.
+   */
+  admit(): Promise<void> | undefined {
+    if (this.reachable) return undefined;
+    const refused = () => {
+      throw new DatabaseUnreachableError("not sent");
+    };
+    if (this.probing) return Promise.reject(new DatabaseUnreachableError("not sent"));
+    return this.promptly(this.probe()).then((ok) => (ok ? undefined : refused()), refused);
   }
 
   /**
