@@ -15,7 +15,10 @@
  * only when its client sees the connection close (milliseconds, longer on a busy event loop), and work
  * it had in flight goes on meanwhile: the fence, not that moment, keeps the two leads apart.
  *
- * Hints: LISTEN/NOTIFY. Updates once: a row per update_id. Rate limit: one counter row per key.
+ * Hints: LISTEN/NOTIFY. Updates once: a row per update_id. Rate limit: one counter row per key. Both
+ * of these run before every update is answered: they fail within a second when the database stopped
+ * answering, and at once while it is known to be unreachable (the bot then handles the update here
+ * and lets it through the limit).
  * Own `postgres` pools, independent of the store; its tables are the store's migration 2 (migrations.ts),
  * applied by whichever opens first, and `lead_term`, made here.
  */
@@ -25,6 +28,7 @@ import type { Clock, TimerHandle } from "../tools/clock.js";
 import type { Logger } from "../logging/logger.js";
 import type { HintKind, LeadFence, Leadership, Shared } from "./shared.js";
 import { migrate } from "../store/pg/migrations.js";
+import { Reachability } from "../store/pg/reachability.js";
 
 
 /** The advisory lock of the lead (differs from migrations.ts MIGRATION_LOCK, which every open takes). */
@@ -52,6 +56,7 @@ export class PgShared implements Shared {
   private readonly instance = randomUUID();
   private readonly handlers = new Map<HintKind, ((id: string) => void)[]>();
   private readonly lead: PgLeadership;
+  private readonly reach: Reachability;
 
   private constructor(
     url: string,
@@ -59,6 +64,20 @@ export class PgShared implements Shared {
     private readonly opts: PgSharedOptions,
   ) {
     this.lead = new PgLeadership(url, opts, () => this.prune());
+    this.reach = new Reachability({ clock: opts.clock, probe: () => sql`SELECT 1`, probeEveryMs: opts.leaseRetryMs ?? 5_000 });
+  }
+
+  /** A query of an update's path: at once refused while the database is unreachable, else cut when it stays silent. */
+  private promptly<T>(query: () => Promise<T>): Promise<T> {
+    const send = () => this.reach.promptly(query()).then(
+      (out) => (this.reach.answered(), out),
+      (err: unknown) => {
+        if (err instanceof postgres.PostgresError) this.reach.answered();
+        else this.reach.lost();
+        throw err;
+      },
+    );
+    return this.reach.admit()?.then(send) ?? send();
   }
 
   /** The term's row, made once by whichever process opens first (beside the store's own tables). */
@@ -70,8 +89,8 @@ export class PgShared implements Shared {
   }
 
   static async open(url: string, opts: PgSharedOptions): Promise<PgShared> {
-    // connect_timeout: with the database gone each update is answered ("storage has a problem") in
-    // seconds rather than after the client's 30 s default.
+    // connect_timeout: a connection to a database that stopped answering gives up in 5 s rather than
+    // the client's 30 s default (the update path does not wait for it: promptly, below).
     const sql = postgres(url, { max: 4, connect_timeout: 5, onnotice: () => undefined });
     try {
       await migrate(sql);
@@ -105,21 +124,21 @@ export class PgShared implements Shared {
   }
 
   async claimUpdate(updateId: number): Promise<boolean> {
-    const rows = await this.sql`
+    const rows = await this.promptly(() => this.sql`
       INSERT INTO handled_updates (update_id, at) VALUES (${updateId}, ${this.opts.clock.now()})
-      ON CONFLICT DO NOTHING RETURNING 1`;
+      ON CONFLICT DO NOTHING RETURNING 1`);
     return rows.length === 1;
   }
 
   async hit(key: string, windowMs: number): Promise<number> {
     const now = this.opts.clock.now();
     const start = now - (now % windowMs);
-    const [row] = await this.sql<{ n: number }[]>`
+    const [row] = await this.promptly(() => this.sql<{ n: number }[]>`
       INSERT INTO rate_hits (key, window_start, n) VALUES (${key}, ${start}, 1)
       ON CONFLICT (key) DO UPDATE SET
         n = CASE WHEN rate_hits.window_start = EXCLUDED.window_start THEN rate_hits.n + 1 ELSE 1 END,
         window_start = EXCLUDED.window_start
-      RETURNING n`;
+      RETURNING n`);
     return row!.n;
   }
 
@@ -131,6 +150,7 @@ export class PgShared implements Shared {
   }
 
   async close(): Promise<void> {
+    this.reach.close();
     await this.lead.stop();
     await this.sql.end({ timeout: 5 });
   }

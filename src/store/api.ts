@@ -82,7 +82,11 @@ export interface Store {
   resetSecret(): Promise<number[]>;
 
   // ---- chats ------------------------------------------------------------------------------------
-  getChat(chatId: number): Promise<Readonly<ChatRecord> | undefined>;
+  /**
+   * `promptly`: the caller (an update someone waits on) would rather get DatabaseUnreachableError in
+   * about a second than wait on a database that stopped answering (PgStore; the files answer at once).
+   */
+  getChat(chatId: number, opts?: { promptly?: boolean }): Promise<Readonly<ChatRecord> | undefined>;
   /** Creates the chat if missing. */
   updateChat(chatId: number, patch: ChatPatch): Promise<Readonly<ChatRecord>>;
   /** The chat whose callback URL carries `token` (provider callbacks). */
@@ -98,6 +102,11 @@ export interface Store {
   setApiKey(chatId: number, rawKey: string): Promise<Readonly<ChatRecord>>;
   /** The decrypted key, or undefined if the chat has none. Rejects with ApiKeyDecryptError on a wrong secret. */
   getApiKey(chatId: number): Promise<string | undefined>;
+  /**
+   * The decrypted key of a chat record already in hand (read this update), without reading the chat
+   * again; undefined if it has none. Throws ApiKeyDecryptError on a wrong secret.
+   */
+  apiKeyOf(chat: Readonly<ChatRecord>): string | undefined;
   clearApiKey(chatId: number): Promise<void>;
 
   // ---- transactions -----------------------------------------------------------------------------

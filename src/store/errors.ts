@@ -50,3 +50,14 @@ export class StoreClosedError extends Error {
     super("The store is closed; changes are no longer accepted.");
   }
 }
+
+/**
+ * The database cannot be reached: either the query was not sent (it is known to be unreachable
+ * until a probe hears it again) or it got no answer in time (it may still run when the database wakes).
+ */
+export class DatabaseUnreachableError extends Error {
+  override readonly name = "DatabaseUnreachableError";
+  constructor(readonly why: "not sent" | "no answer") {
+    super(why === "not sent" ? "The database cannot be reached; the query was not sent." : "The database did not answer in time.");
+  }
+}

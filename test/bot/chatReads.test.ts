@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeWorld, type World } from "../support/world.js";
-import { onPostgres } from "../support/pg.js";
 
 /** Counts the store's chat reads (each a round trip on PostgreSQL) from the next update on. */
 function countChatReads(w: World): { reads: number } {
@@ -14,9 +13,7 @@ function countChatReads(w: World): { reads: number } {
   return counter;
 }
 
-// PgStore's getApiKey reads the chat again (a store that decrypts the key of a record in hand would
-// spare it): on PostgreSQL a linked chat's guarded update still costs two reads.
-describe.skipIf(onPostgres)("one chat read per update", () => {
+describe("one chat read per update", () => {
   let w: World;
   beforeEach(async () => {
     w = await makeWorld();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Update } from "grammy/types";
 import { WayOuts } from "../../src/bot/middlewares/wayOuts.js";
-import { ChatRecords } from "../../src/bot/middlewares/chatRecord.js";
+import { apiKeyOf, ChatRecords, knownChatRecord } from "../../src/bot/middlewares/chatRecord.js";
 import type { BaseContext, BotContext } from "../../src/bot/context.js";
 import type { ChatRecord } from "../../src/store/index.js";
 
@@ -49,7 +49,7 @@ describe("way-out counting", () => {
 describe("the chat record of an update", () => {
   /** A store whose chat 1 is `current`, counting reads. */
   function store(current: { record: ChatRecord }) {
-    const s = { reads: 0, getChat: async () => (s.reads++, current.record) };
+    const s = { reads: 0, getChat: async () => (s.reads++, current.record), canPersist: () => true };
     return s;
   }
   const ctxOf = (u: ReturnType<typeof update>) => ({ chat: u.chat, update: u.update }) as unknown as BaseContext;
@@ -80,5 +80,28 @@ describe("the chat record of an update", () => {
     const replayed = ctxOf(older);
     await records.load(ctxOf(now), async () => void (await records.inFlow(replayed, async () => undefined)));
     expect(replayed.chatRecord?.apiKeyEnc).toBe("sealed");
+  });
+
+  it("a store that cannot be reached leaves the record unknown, not absent: the update goes on, and whatever needs the record gets the store's error", async () => {
+    const down = new Error("database unreachable");
+    const records = new ChatRecords({ getChat: () => Promise.reject(down), canPersist: () => false });
+    const ctx = ctxOf(update(1, "/bantuan"));
+    let ran = false;
+    await records.load(ctx, async () => {
+      ran = true;
+      expect(() => ctx.chatRecord).toThrow(down);
+      expect(knownChatRecord(ctx)).toBeUndefined();
+      await expect(apiKeyOf(ctx)).rejects.toBe(down);
+      // A record saved later (the store came back) is known again.
+      ctx.chatRecord = { chatId: 1, lang: "en", createdAt: 0, updatedAt: 0 };
+      expect(knownChatRecord(ctx)?.lang).toBe("en");
+    });
+    expect(ran).toBe(true);
+  });
+
+  it("a read that fails while the store can still persist (a damaged row) fails the update as before", async () => {
+    const damaged = new Error("row damaged");
+    const records = new ChatRecords({ getChat: () => Promise.reject(damaged), canPersist: () => true });
+    await expect(records.load(ctxOf(update(1, "/bantuan")), async () => undefined)).rejects.toBe(damaged);
   });
 });

@@ -167,6 +167,22 @@ describe.each(stores)("Store contract: $name", ({ place, skip, name }) => {
     expect(await again.getApiKey(-1001234567890)).toBe(RAW_KEY);
   });
 
+  it.skipIf(skip)("api keys: the key of a record in hand is decrypted without reading the chat again", async () => {
+    const p = await place();
+    const clock = new ManualClock();
+    const s = await p.open({ clock });
+    const linked = await s.setApiKey(7, RAW_KEY);
+    const plain = await s.updateChat(8, { lang: "id" });
+    const getChat = vi.spyOn(s, "getChat");
+    expect(s.apiKeyOf(linked)).toBe(RAW_KEY);
+    expect(s.apiKeyOf(plain)).toBeUndefined();
+    expect(getChat).not.toHaveBeenCalled();
+    await s.close();
+    // Under another secret the record's key does not decrypt: refused, as getApiKey does.
+    const wrong = await p.open({ clock, secret: "another-secret-0123456789" });
+    expect(() => wrong.apiKeyOf(linked)).toThrow(ApiKeyDecryptError);
+  });
+
   it.skipIf(skip)("api keys: a wrong secret is noticed; resetSecret drops unreadable keys and adopts the new secret", async () => {
     const p = await place();
     const clock = new ManualClock();

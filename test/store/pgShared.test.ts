@@ -10,6 +10,9 @@ import { MIGRATION_LOCK } from "../../src/store/pg/migrations.js";
 import { LEADER_LOCK_KEY, PgShared } from "../../src/cluster/pgShared.js";
 import { freshDatabase, hasPg } from "../support/pg.js";
 import { until } from "../support/settle.js";
+import { freezableDatabase } from "../support/pgFreeze.js";
+import { PROMPT_DEADLINE_MS } from "../../src/store/pg/reachability.js";
+import { DatabaseUnreachableError } from "../../src/store/errors.js";
 
 const opened: { end(): Promise<void> }[] = [];
 afterEach(async () => {
@@ -152,5 +155,28 @@ describe.skipIf(!hasPg)("PgShared: a lead whose start-up work fails", () => {
     await until(() => b.leadership().isLeader(), { what: "b leads", realMs: 10, tries: 500 });
     expect(a.leadership().isLeader()).toBe(false);
     expect(log).toContain("b leads");
+  });
+});
+
+describe.skipIf(!hasPg)("PgShared when the database stops answering", () => {
+  it("an update's claim fails at the deadline, then claims and hits fail at once, unsent; once the database answers, they work again", async () => {
+    const db = await freezableDatabase(await freshDatabase());
+    opened.push({ end: () => db.close() });
+    const clock = new ManualClock();
+    const s = await PgShared.open(db.url, { clock, logger: silentLogger });
+    opened.push({ end: () => s.close() });
+    expect(await s.claimUpdate(1)).toBe(true);
+
+    db.freeze();
+    opened.push({ end: async () => db.thaw() }); // closed before the relay: runs first
+    const claim = s.claimUpdate(2).catch((err: unknown) => err);
+    await clock.advance(PROMPT_DEADLINE_MS);
+    expect(await claim).toBeInstanceOf(DatabaseUnreachableError);
+    await expect(s.hit("u1", 3000)).rejects.toMatchObject({ why: "not sent" });
+    await expect(s.claimUpdate(3)).rejects.toMatchObject({ why: "not sent" });
+
+    db.thaw();
+    await until(async () => (await s.claimUpdate(4).catch(() => false)) === true, { what: "claims work again", realMs: 20, tries: 200 });
+    expect(await s.hit("u1", 3000)).toBe(1);
   });
 });

@@ -4,7 +4,10 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { ManualClock } from "../../src/tools/clock.js";
 import { migrate, MIGRATIONS, StoreSchemaError } from "../../src/store/pg/migrations.js";
 import { maskUrl, PgStore, type PgStoreOptions } from "../../src/store/pg/pgStore.js";
+import { PROMPT_DEADLINE_MS } from "../../src/store/pg/reachability.js";
+import { DatabaseUnreachableError } from "../../src/store/errors.js";
 import { freshDatabase, hasPg, pgUrl } from "../support/pg.js";
+import { freezableDatabase } from "../support/pgFreeze.js";
 import { SECRET } from "./helpers.js";
 
 const stores: PgStore[] = [];
@@ -122,5 +125,50 @@ describe.skipIf(!hasPg)("PgStore when the database goes away", () => {
       { timeout: 15_000, interval: 200 },
     );
     expect(await s.getChat(1)).toBeUndefined();
+  });
+});
+
+describe.skipIf(!hasPg)("PgStore when the database stops answering", () => {
+  it("a prompt read is cut at the deadline, then every query fails at once, unsent; a write already sent is never cut: its outcome arrives when the database answers", async () => {
+    const db = await freezableDatabase(await freshDatabase());
+    const clock = new ManualClock();
+    try {
+      const s = await open(db.url, { clock, pingEveryMs: 5000 });
+      await s.createTx({ refId: "R1", chatId: 1, kind: "prepaid", status: "draft", amount: 10_000 });
+      db.freeze();
+      let created: string | undefined;
+      const sent = s.createTx({ refId: "R2", chatId: 1, kind: "prepaid", status: "draft", amount: 10_000 }).then(
+        (tx) => (created = tx.refId),
+        (err: unknown) => (created = String(err)),
+      );
+      const read = s.getChat(1, { promptly: true }).catch((err: unknown) => err);
+      await clock.advance(PROMPT_DEADLINE_MS);
+      expect(await read).toBeInstanceOf(DatabaseUnreachableError);
+      expect(s.canPersist()).toBe(false);
+      // Refused before being sent: nothing of it can land later.
+      await expect(s.setMeta("k", 1)).rejects.toMatchObject({ why: "not sent" });
+      await expect(s.transitionTx("R1", ["draft"], { status: "sending" })).rejects.toMatchObject({ why: "not sent" });
+      await expect(s.getTx("R1")).rejects.toBeInstanceOf(DatabaseUnreachableError);
+      // The write sent before is waited for, however long: its outcome is not guessed.
+      await clock.advance(60_000);
+      expect(created).toBeUndefined();
+
+      db.thaw();
+      await sent;
+      expect(created).toBe("R2");
+      await vi.waitFor(
+        async () => {
+          await clock.advance(5000);
+          expect(s.canPersist()).toBe(true);
+        },
+        { timeout: 15_000, interval: 50 },
+      );
+      expect((await s.getTx("R1"))?.status).toBe("draft");
+      expect(await s.getMeta("k")).toBeUndefined();
+    } finally {
+      db.thaw();
+      await Promise.all(stores.splice(0).map((st) => st.close().catch(() => undefined)));
+      await db.close();
+    }
   });
 });

@@ -28,6 +28,7 @@ import { FAKE_BOT_INFO, FAKE_BOT_TOKEN } from "./botInfo.js";
 import { makeUser, type FakeUser, type UserOptions } from "./chat.js";
 import { FakeBotApi } from "./fakeBotApi.js";
 import { openLeadingPgShared } from "./leadingPgShared.js";
+import { freezableDatabase } from "./pgFreeze.js";
 
 export const STORE_SECRET = "test-secret-0123456789abcdef";
 
@@ -56,6 +57,13 @@ export interface World {
    * and its open ones are ended (every call fails, reads too).
    */
   breakStore(): Promise<void>;
+  /**
+   * PostgreSQL only, in a world made with `freezableStore`: the database stops answering without
+   * refusing anything (a stopped process, a cut network): every query and connection just waits.
+   */
+  freezeStore(): void;
+  /** Undoes freezeStore: what waited is answered. */
+  thawStore(): void;
   /** Undoes breakStore, then moves the clock until the store reports it can persist again and the world leads. */
   repairStore(): Promise<void>;
   /**
@@ -102,12 +110,16 @@ export interface WorldOptions {
   shared?: (clock: ManualClock, dir: string) => Shared | Promise<Shared>;
   /** How long app.stop() lets running handlers finish (default: production's 8 s). */
   stopGraceMs?: number;
+  /** PostgreSQL: the app reaches its database through a relay that freezeStore() can freeze. */
+  freezableStore?: boolean;
 }
 
 export async function makeWorld(opts: WorldOptions = {}): Promise<World> {
   const clock = new ManualClock();
   const dir = await mkdtemp(join(tmpdir(), "ppob-bot-"));
   const storeUrl = onPostgres ? await migratedDatabase() : undefined;
+  const freezable = storeUrl && opts.freezableStore ? await freezableDatabase(storeUrl) : undefined;
+  const appStoreUrl = freezable?.url ?? storeUrl;
   // Connected before it is needed, so a savedChat read is on its way at once.
   const reader = storeUrl ? postgres(storeUrl, { max: 1, onnotice: () => undefined }) : undefined;
   if (reader) await reader`SELECT 1`;
@@ -120,7 +132,7 @@ export async function makeWorld(opts: WorldOptions = {}): Promise<World> {
     STORE_SECRET,
     ADMIN_IDS: (opts.adminIds ?? []).join(","),
     // The "postgres" test project runs the same tests on PgStore, each world on its own database.
-    ...(storeUrl && { STORE_URL: storeUrl }),
+    ...(appStoreUrl && { STORE_URL: appStoreUrl }),
     ...opts.env,
   });
   const build = async () => {
@@ -140,7 +152,7 @@ export async function makeWorld(opts: WorldOptions = {}): Promise<World> {
       shared: opts.shared
         ? await opts.shared(clock, dir)
         : storeUrl
-          ? await openLeadingPgShared(storeUrl, clock, opts.logger ?? silentLogger)
+          ? await openLeadingPgShared(appStoreUrl ?? storeUrl, clock, opts.logger ?? silentLogger)
           : new LocalShared(clock, dir),
     });
     if (opts.watcher) await app.watcher.start();
@@ -197,6 +209,13 @@ export async function makeWorld(opts: WorldOptions = {}): Promise<World> {
         await writeFile(folder, "not a folder");
       }
     },
+    freezeStore() {
+      if (!freezable) throw new Error("this test needs makeWorld({ freezableStore: true }) on PostgreSQL");
+      freezable.freeze();
+    },
+    thawStore() {
+      freezable?.thaw();
+    },
     async repairStore() {
       if (storeUrl) {
         const name = new URL(storeUrl).pathname.slice(1);
@@ -243,6 +262,7 @@ export async function makeWorld(opts: WorldOptions = {}): Promise<World> {
     async close() {
       await stopServices().catch(() => undefined);
       await reader?.end();
+      await freezable?.close();
       await sandbox.close();
       await rm(dir, { recursive: true, force: true });
     },

@@ -4,6 +4,10 @@
  * each update they replay: the update in flight gets the very same record (a change made through
  * either context is seen by both); an older update replayed gets a fresh read, as nothing of this
  * update's record may be assumed about it.
+ *
+ * A store that cannot be reached leaves the record unknown, not absent: the update goes on (help, the
+ * menu and the language picker need no record), and whatever reads `ctx.chatRecord` gets the store's
+ * error, which storeUnavailable.ts answers; nothing takes an unreadable chat for a new one.
  */
 import type { MiddlewareFn } from "grammy";
 import type { ChatRecord, Store } from "../../store/index.js";
@@ -11,6 +15,8 @@ import type { BaseContext } from "../context.js";
 
 interface Slot {
   record: Readonly<ChatRecord> | undefined;
+  /** Why the record could not be read (the store is unreachable); cleared by a record set later. */
+  unreadable?: unknown;
   /** The decrypted key of `keyOf` (an apiKeyEnc), read at most once per update. */
   key?: Promise<string | undefined>;
   keyOf?: string;
@@ -23,8 +29,14 @@ const slots = new WeakMap<object, Slot>();
 function attach(ctx: BaseContext, slot: Slot): void {
   slots.set(ctx, slot);
   Object.defineProperty(ctx, "chatRecord", {
-    get: () => slot.record,
-    set: (record: Readonly<ChatRecord> | undefined) => (slot.record = record),
+    get: () => {
+      if (slot.unreadable !== undefined) throw slot.unreadable;
+      return slot.record;
+    },
+    set: (record: Readonly<ChatRecord> | undefined) => {
+      slot.record = record;
+      slot.unreadable = undefined;
+    },
     configurable: true,
     enumerable: true,
   });
@@ -34,13 +46,23 @@ export class ChatRecords {
   /** update_id -> the record of the update in flight. */
   private readonly inFlight = new Map<number, Slot>();
 
-  constructor(private readonly store: Pick<Store, "getChat">) {}
+  constructor(private readonly store: Pick<Store, "getChat" | "canPersist">) {}
+
+  /** The chat's record, promptly: a store that does not answer leaves it unknown (thrown on use). */
+  private async read(chatId: number): Promise<Slot> {
+    try {
+      return { record: await this.store.getChat(chatId, { promptly: true }) };
+    } catch (err) {
+      if (this.store.canPersist()) throw err;
+      return { record: undefined, unreadable: err };
+    }
+  }
 
   /** Before every handler: the one read of the update. */
   readonly load: MiddlewareFn<BaseContext> = async (ctx, next) => {
     const chatId = ctx.chat?.id;
     if (chatId === undefined) return next();
-    const slot: Slot = { record: await this.store.getChat(chatId) };
+    const slot = await this.read(chatId);
     attach(ctx, slot);
     const updateId = ctx.update.update_id;
     this.inFlight.set(updateId, slot);
@@ -55,23 +77,31 @@ export class ChatRecords {
   readonly inFlow: MiddlewareFn<BaseContext> = async (ctx, next) => {
     const chatId = ctx.chat?.id;
     if (chatId === undefined) return next();
-    attach(ctx, this.inFlight.get(ctx.update.update_id) ?? { record: await this.store.getChat(chatId) });
+    attach(ctx, this.inFlight.get(ctx.update.update_id) ?? (await this.read(chatId)));
     return next();
   };
 }
 
 /**
- * The chat's decrypted api key, or undefined when its record has none (nothing is read then). Read
- * once per update however many guards ask, and kept only as long as the update's contexts.
+ * The chat's decrypted api key, or undefined when its record has none. Decrypted from the record in
+ * hand (no second read of the chat), once per update however many guards ask, and kept only as long
+ * as the update's contexts.
  */
-export function apiKeyOf(ctx: BaseContext): Promise<string | undefined> {
-  const record = ctx.chatRecord;
-  if (record?.apiKeyEnc === undefined) return Promise.resolve(undefined);
+export async function apiKeyOf(ctx: BaseContext): Promise<string | undefined> {
+  const record = ctx.chatRecord; // an unreadable record rejects
+  if (record?.apiKeyEnc === undefined) return undefined;
+  const decrypt = () => new Promise<string | undefined>((resolve) => resolve(ctx.deps.store.apiKeyOf(record)));
   const slot = slots.get(ctx);
-  if (!slot) return ctx.deps.store.getApiKey(record.chatId);
+  if (!slot) return decrypt();
   if (slot.key === undefined || slot.keyOf !== record.apiKeyEnc) {
-    slot.key = ctx.deps.store.getApiKey(record.chatId);
+    slot.key = decrypt();
     slot.keyOf = record.apiKeyEnc;
   }
   return slot.key;
+}
+
+/** The chat's record where an unknown one (the store is unreachable) may pass as none: the language, presence. */
+export function knownChatRecord(ctx: BaseContext): Readonly<ChatRecord> | undefined {
+  const slot = slots.get(ctx);
+  return slot ? (slot.unreadable === undefined ? slot.record : undefined) : ctx.chatRecord;
 }

@@ -4,8 +4,11 @@
  * replay-safe retry.
  */
 import type { Middleware } from "grammy";
+import type { Update } from "grammy/types";
 import { conversations } from "@grammyjs/conversations";
 import type { BaseContext, BotContext, BotConversation, BotDeps, ConvContext } from "../context.js";
+import { cb } from "../buttons.js";
+import type { Store } from "../../store/index.js";
 import { replaySafeRetry } from "../flows/retry.js";
 import { htmlByDefault } from "../../telegram/parseMode.js";
 import { FLOW_STATE_VERSION, flowStorage } from "../flowStorage.js";
@@ -38,6 +41,44 @@ export function flows(deps: BotDeps, opts: FlowsOptions): Middleware<BotContext>
   const withExtras = extras(deps);
   return conversations<BotContext, ConvContext>({
     plugins: (conversation) => [opts.chatRecords.inFlow, withExtras, retryInside(conversation)],
-    storage: { type: "context", version: FLOW_STATE_VERSION, adapter: flowStorage(deps.store, deps.logger) },
+    storage: { type: "context", version: FLOW_STATE_VERSION, adapter: passWhenUnreadable(deps.store, flowStorage(deps.store, deps.logger)) },
   });
+}
+
+/** A command or a menu button: it leaves any waiting flow (flows/steps.ts waitStep) and runs on its own. */
+function leavesFlows(update: Update): boolean {
+  const data = update.callback_query?.data;
+  return (update.message?.text?.startsWith("/") ?? false) || (data !== undefined && cb.menu.decode(data) !== undefined);
+}
+
+/**
+ * While the store cannot be reached, an update that would leave any flow anyway (a command, a menu
+ * button) runs as if no flow waited: help, the menu and the language picker still answer. Nothing
+ * of its flows is saved over the state it could not read: a save fails with the read's error. Any
+ * other update (an answer to a flow's question) fails with it at once, as storeUnavailable.ts answers.
+ */
+function passWhenUnreadable(store: Pick<Store, "canPersist">, adapter: ReturnType<typeof flowStorage>): ReturnType<typeof flowStorage> {
+  const unread = new WeakMap<BotContext, unknown>();
+  const refuseUnread = (ctx: BotContext) => {
+    if (unread.has(ctx)) throw unread.get(ctx);
+  };
+  return {
+    async read(ctx) {
+      try {
+        return await adapter.read(ctx);
+      } catch (err) {
+        if (store.canPersist() || !leavesFlows(ctx.update)) throw err;
+        unread.set(ctx, err);
+        return undefined;
+      }
+    },
+    async write(ctx, state) {
+      refuseUnread(ctx);
+      await adapter.write(ctx, state);
+    },
+    async delete(ctx) {
+      refuseUnread(ctx);
+      await adapter.delete(ctx);
+    },
+  };
 }

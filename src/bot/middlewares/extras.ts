@@ -5,11 +5,13 @@
 import type { Middleware } from "grammy";
 import { langFromTelegram } from "../../render/i18n.js";
 import type { BaseContext, BotDeps } from "../context.js";
+import { knownChatRecord } from "./chatRecord.js";
 
 export function extras(deps: BotDeps): Middleware<BaseContext> {
   const { translate } = deps;
   return (ctx, next) => {
-    const stored = ctx.chatRecord?.lang;
+    // A record the store could not read: Telegram's language, as for a new chat.
+    const stored = knownChatRecord(ctx)?.lang;
     ctx.deps = deps;
     ctx.translate = translate;
     // A stored language whose file is gone reads as none: Telegram's is taken instead.

@@ -5,10 +5,11 @@
  */
 import type { Middleware } from "grammy";
 import type { BotContext } from "../context.js";
+import { knownChatRecord } from "./chatRecord.js";
 
 export const presence: Middleware<BotContext> = async (ctx, next) => {
   const { store, statusChecker } = ctx.deps;
-  const chat = ctx.chatRecord;
+  const chat = knownChatRecord(ctx); // unknown while the store is unreachable: nothing to note then
   const status = ctx.myChatMember?.new_chat_member.status;
   if (chat && (status === "kicked" || status === "left")) {
     if (!chat.inactive) ctx.chatRecord = await store.updateChat(chat.chatId, { inactive: true });

@@ -446,6 +446,10 @@ export class FileStore implements Store {
     return this.keys.open(this.chat(chatId));
   }
 
+  apiKeyOf(chat: Readonly<ChatRecord>): string | undefined {
+    return this.keys.open(chat);
+  }
+
   async clearApiKey(chatId: number): Promise<void> {
     this.assertOpen();
     this.keys.forget(chatId);

@@ -15,14 +15,15 @@
  * connection pool and its health; the rules are in core.ts, the schema, row mapping and import beside it.
  */
 import postgres, { type Sql } from "postgres";
-import { systemClock, type Clock, type TimerHandle } from "../../tools/clock.js";
+import { systemClock, type Clock } from "../../tools/clock.js";
 import type { ChatPatch, FlowState, NewTx, SavedFlow, Store, StoreStats, TxPatch } from "../api.js";
 import { buildChat, buildNewTx, CLEARED_KEY_PATCH, HOT_FOR_MS, KeyRing, LOST_KEY_PATCH, patchTx, storedChat, storedFlow, storedTx, transitionAllowed } from "../core.js";
 import { deriveKey, keyCheck } from "../crypto.js";
-import { DuplicateTxError, StoreClosedError, UnknownTxError } from "../errors.js";
+import { DatabaseUnreachableError, DuplicateTxError, StoreClosedError, UnknownTxError } from "../errors.js";
 import { deepFreeze, frozenCopy } from "../frozen.js";
 import { OPEN_STATUSES, type ChatRecord, type TxRecord, type TxStatus } from "../types.js";
 import { migrate, OPEN_STATUS_SQL } from "./migrations.js";
+import { Reachability } from "./reachability.js";
 import { chatRow, txRow } from "./rows.js";
 
 export interface PgStoreOptions {
@@ -37,7 +38,7 @@ export interface PgStoreOptions {
   onError?: (err: unknown) => void;
   /** Connections in the pool (default 10). */
   max?: number;
-  /** While writes fail, how often a ping checks whether the database is back (default 5 s, on the clock). */
+  /** While the database cannot be reached, how often a ping checks whether it is back (default 5 s, on the clock). */
   pingEveryMs?: number;
 }
 
@@ -61,6 +62,7 @@ const DATA_ERROR_CLASSES = ["22", "23", "42"];
 
 function isPersistenceFailure(err: unknown): boolean {
   if (err instanceof postgres.PostgresError) return !DATA_ERROR_CLASSES.includes(err.code.slice(0, 2));
+  if (err instanceof DatabaseUnreachableError) return true;
   return !(err instanceof TypeError || err instanceof DuplicateTxError || err instanceof UnknownTxError || err instanceof StoreClosedError);
 }
 
@@ -70,15 +72,13 @@ type Versioned<T> = { data: T; version: string };
 
 export class PgStore implements Store {
   private closed = false;
-  private healthy = true;
-  private pingTimer: TimerHandle | undefined;
+  private readonly reach: Reachability;
   /** Open transactions: counted at open, kept in step with this process's writes, recounted at each stats(). */
   private openCount = 0;
   /** Transaction writes started, and those not finished: a recount that overlapped one is dropped. */
   private txWritesStarted = 0;
   private txWritesRunning = 0;
   private recounting = false;
-  private readonly pingEveryMs: number;
 
   private readonly sql: Sql;
   private inFlight = 0;
@@ -89,28 +89,33 @@ export class PgStore implements Store {
     private readonly clock: Clock,
     private readonly opts: PgStoreOptions,
   ) {
-    this.pingEveryMs = opts.pingEveryMs ?? 5000;
+    this.reach = new Reachability({ clock, probe: () => sql`SELECT 1`, probeEveryMs: opts.pingEveryMs ?? 5000 });
     this.sql = this.watchQueries(sql);
   }
 
   /**
-   * Every query, reads included: a database that cannot be reached makes canPersist false (until a
-   * ping or a write succeeds), so the bot says "storage problem" instead of failing one read at a time.
-   * The file store answers reads from memory; here a read fails exactly when the next write would.
+   * Every query, reads included: a database that cannot be reached makes canPersist false, and queries
+   * fail at once, unsent, while it stays so (reachability.ts), so the bot says "storage problem" within
+   * a second instead of waiting on connections one query at a time. The file store answers reads from
+   * memory; here a read fails exactly when the next write would.
    */
   private watchQueries(sql: Sql): Sql {
     return new Proxy(sql, {
       apply: (target, self, args: unknown[]) => {
-        this.inFlight++;
-        return (Reflect.apply(target, self, args) as Promise<unknown>)
-          .catch((err: unknown) => {
-            if (!this.closed && isPersistenceFailure(err)) {
-              this.healthy = false;
-              this.schedulePing();
-            }
-            throw err;
-          })
-          .finally(() => this.inFlight--);
+        const send = () => {
+          this.inFlight++;
+          return (Reflect.apply(target, self, args) as Promise<unknown>)
+            .then(
+              (out) => (this.reach.answered(), out),
+              (err: unknown) => {
+                if (!this.closed && isPersistenceFailure(err)) this.reach.lost();
+                else this.reach.answered();
+                throw err;
+              },
+            )
+            .finally(() => this.inFlight--);
+        };
+        return this.reach.admit()?.then(send) ?? send();
       },
     });
   }
@@ -160,12 +165,12 @@ export class PgStore implements Store {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.pingTimer?.cancel();
+    this.reach.close();
     await this.sql.end({ timeout: 5 });
   }
 
   canPersist(): boolean {
-    return this.healthy;
+    return this.reach.up;
   }
 
   /**
@@ -212,38 +217,19 @@ export class PgStore implements Store {
     try {
       const out = await fn();
       this.opts.onWrite?.(name, true, (performance.now() - t0) / 1000);
-      this.healthy = true;
       return out;
     } catch (err) {
       if (isPersistenceFailure(err)) {
         this.opts.onWrite?.(name, false, (performance.now() - t0) / 1000);
-        this.healthy = false;
         this.opts.onError?.(err);
-        this.schedulePing();
       }
       throw err;
     }
   }
 
-  private schedulePing(): void {
-    if (this.pingTimer || this.closed) return;
-    this.pingTimer = this.clock.setTimeout(() => {
-      this.pingTimer = undefined;
-      void this.ping();
-    }, this.pingEveryMs);
-  }
-
-  /** Whether the database answers; while writes fail this runs every pingEveryMs and clears the failure. */
-  async ping(): Promise<boolean> {
-    if (this.closed) return false;
-    try {
-      await this.sql`SELECT 1`;
-      this.healthy = true;
-      return true;
-    } catch {
-      if (!this.healthy) this.schedulePing();
-      return false;
-    }
+  /** Whether the database answers now; while it cannot be reached this runs every pingEveryMs and clears the failure. */
+  ping(): Promise<boolean> {
+    return this.reach.probe();
   }
 
   // ---- the store secret -------------------------------------------------------------------------
@@ -273,8 +259,9 @@ export class PgStore implements Store {
 
   // ---- chats ------------------------------------------------------------------------------------
 
-  async getChat(chatId: number): Promise<Readonly<ChatRecord> | undefined> {
-    return (await this.readChat(chatId))?.data;
+  async getChat(chatId: number, opts: { promptly?: boolean } = {}): Promise<Readonly<ChatRecord> | undefined> {
+    const read = this.readChat(chatId);
+    return (await (opts.promptly ? this.reach.promptly(read) : read))?.data;
   }
 
   updateChat(chatId: number, patch: ChatPatch): Promise<Readonly<ChatRecord>> {
@@ -342,6 +329,10 @@ export class PgStore implements Store {
 
   async getApiKey(chatId: number): Promise<string | undefined> {
     return this.keys.open(await this.getChat(chatId));
+  }
+
+  apiKeyOf(chat: Readonly<ChatRecord>): string | undefined {
+    return this.keys.open(chat);
   }
 
   async clearApiKey(chatId: number): Promise<void> {
