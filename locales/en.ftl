@@ -483,6 +483,14 @@ deposit-button-release-confirm = ⚡ Yes, release
 deposit-button-release-later = Not now
 
 deposit-cancelled = 🚫 <b>Deposit cancelled.</b> Do not pay this deposit any more.
+deposit-cancel-ask = 🚫 Cancel this deposit? Once cancelled, its payment code no longer works. Ref: <code>{ $ref }</code>
+deposit-button-cancel-yes = 🚫 Yes, cancel
+deposit-button-cancel-no = No
+deposit-cancel-kept = Deposit <code>{ $ref }</code> was not cancelled: it can still be paid.
+# Words on the grey image that replaces a payment QR that can no longer be paid.
+deposit-void-cancel = CANCELLED
+deposit-void-expired = EXPIRED
+deposit-void-do-not-pay = Do not pay
 deposit-cancel-not-yet = The provider has not registered this deposit yet, so it cannot be cancelled. Check its status first.
 deposit-cancel-refused = ℹ️ Deposit <code>{ $ref }</code> can no longer be cancelled. Current status: { $status }.
 deposit-processing-hint = The payment was received. It reaches your balance on the next working day, or press ⚡ Release now (for a handling fee).

@@ -480,6 +480,14 @@ deposit-button-release-confirm = ⚡ Ya, cairkan
 deposit-button-release-later = Nanti saja
 
 deposit-cancelled = 🚫 <b>Deposit dibatalkan.</b> Jangan membayar deposit ini lagi.
+deposit-cancel-ask = 🚫 Batalkan deposit ini? Setelah dibatalkan, kode pembayarannya tidak berlaku lagi. Ref: <code>{ $ref }</code>
+deposit-button-cancel-yes = 🚫 Ya, batalkan
+deposit-button-cancel-no = Tidak
+deposit-cancel-kept = Deposit <code>{ $ref }</code> tidak dibatalkan: masih bisa dibayar.
+# Words on the grey image that replaces a payment QR that can no longer be paid.
+deposit-void-cancel = DIBATALKAN
+deposit-void-expired = KEDALUWARSA
+deposit-void-do-not-pay = Jangan dibayar
 deposit-cancel-not-yet = Deposit ini belum tercatat di penyedia, jadi belum bisa dibatalkan. Cek statusnya dulu.
 deposit-cancel-refused = ℹ️ Deposit <code>{ $ref }</code> tidak bisa dibatalkan lagi. Status sekarang: { $status }.
 deposit-processing-hint = Pembayaran sudah diterima. Saldo masuk hari kerja berikutnya, atau tekan ⚡ Cairkan sekarang (dengan biaya penanganan).

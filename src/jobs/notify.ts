@@ -14,7 +14,7 @@
  * Knows grammY only through `MessageApi` (satisfied by `bot.api` and `ctx.api`). Requests go
  * through delivery.ts's deliver(), which classifies Telegram's answers as for the other bulk senders.
  */
-import type { InlineKeyboardMarkup } from "grammy/types";
+import type { InlineKeyboardMarkup, InputMediaPhoto } from "grammy/types";
 import type { Translate } from "../render/i18n.js";
 import { receiptText } from "../render/receipt.js";
 import { html, rupiah } from "../render/format.js";
@@ -23,6 +23,7 @@ import { deliver, isNotModified, type Delivery } from "../telegram/delivery.js";
 import type { Pacer } from "../telegram/pacer.js";
 import { cb } from "../telegram/buttonData.js";
 import { saleActionRows } from "../render/saleActions.js";
+import { voidPhotoMedia } from "../render/voidImage.js";
 import { detailOf, type Lang, type TxRecord, type TxStatus } from "../store/index.js";
 
 interface SendOptions {
@@ -35,7 +36,11 @@ export interface MessageApi {
   sendMessage(chat_id: number, text: string, other?: SendOptions): Promise<{ message_id: number }>;
   editMessageText(chat_id: number, message_id: number, text: string, other?: SendOptions): Promise<unknown>;
   editMessageCaption(chat_id: number, message_id: number, other?: SendOptions & { caption?: string }): Promise<unknown>;
+  editMessageMedia(chat_id: number, message_id: number, media: InputMediaPhoto, other?: SendOptions): Promise<unknown>;
 }
+
+/** Deposit ends after which a payment photo must no longer show a payable code. */
+const VOID_PHOTO_KINDS: ReadonlySet<NoticeKind> = new Set(["expired", "cancel", "failed"]);
 
 /** The announcements a transaction can get; `gaveup` = still open after its maximum age. */
 export type NoticeKind = "success" | "failed" | "expired" | "cancel" | "processing" | "unknown" | "gaveup";
@@ -153,6 +158,12 @@ export class Notifier {
     const messageId = tx.messageId;
     const r = await this.paced(() => {
       if (detailOf(tx, "deposit").photo === true) {
+        if (VOID_PHOTO_KINDS.has(kind)) {
+          const voidKind = kind === "cancel" ? "cancel" : "expired";
+          return voidPhotoMedia(this.t, lang, voidKind, this.caption(lang, tx, kind)).then((media) =>
+            this.api.editMessageMedia(tx.chatId, messageId, media, { ...withMarkup(markup) }),
+          );
+        }
         return this.api.editMessageCaption(tx.chatId, messageId, {
           caption: this.caption(lang, tx, kind),
           ...withMarkup(markup),

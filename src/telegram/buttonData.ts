@@ -203,7 +203,10 @@ export const cb = {
   retry: shape("rt:{refId}", { refId }),
   /** Check (or refresh) the status of a transaction; also sent by the watcher. */
   status: shape("st:{refId}", { refId }),
+  /** Asks before cancelling; the answer is depositCancelYes / depositCancelNo. */
   depositCancel: shape("dp:x:{refId}", { refId }),
+  depositCancelYes: shape("dp:xy:{refId}", { refId }),
+  depositCancelNo: shape("dp:xn:{refId}", { refId }),
   depositRelease: shape("dp:i:{refId}", { refId }),
   depositReleaseConfirm: shape("dp:ic:{refId}", { refId }),
   depositReleaseLater: shape("dp:in:{refId}", { refId }),

@@ -234,7 +234,19 @@ describe("/deposit", () => {
     await toConfirm(u, /^QRIS · /, "50000");
     await u.pressButton("✅ Konfirmasi");
     const tx = await latestDeposit(u);
+    const qr = decodeQrPng(u.lastPhoto());
+    // One tap only asks: nothing is cancelled yet, and "Tidak" leaves the deposit payable.
     await u.pressButton("🚫 Batalkan deposit");
+    expect(u.lastReply()).toContain("Batalkan deposit ini?");
+    expect(u.buttons()).toEqual(["🚫 Ya, batalkan", "Tidak"]);
+    expect(w.sandbox.calls("/deposit/cancel")).toHaveLength(0);
+    await u.pressButton("Tidak");
+    expect(w.sandbox.calls("/deposit/cancel")).toHaveLength(0);
+    expect((await w.store.getTx(tx.refId))!.status).toBe("pending");
+    expect(decodeQrPng(u.lastPhoto())).toBe(qr);
+
+    await u.pressButton("🚫 Batalkan deposit", { messageId: tx.messageId! });
+    await u.pressButton("🚫 Ya, batalkan");
     expect(w.sandbox.calls("/deposit/cancel")).toHaveLength(1);
     expect(sandboxDeposit(tx).status).toBe("cancel");
     expect((await w.store.getTx(tx.refId))!.status).toBe("cancel");
@@ -242,6 +254,10 @@ describe("/deposit", () => {
     expect(photo.caption).toContain("Deposit dibatalkan");
     expect(photo.caption).toContain("Dibatalkan");
     expect(photo.inlineKeyboard).toBeUndefined();
+    // The photo no longer carries a payable code.
+    expect(() => decodeQrPng(u.lastPhoto())).toThrow(/No QR code/);
+    // The question is closed: no "Ya, batalkan" left to tap.
+    expect(u.messages().filter((m) => JSON.stringify(m.inlineKeyboard ?? []).includes("Ya, batalkan"))).toEqual([]);
   });
 
   it("refuses to cancel after payment, says why and offers the instant release", async () => {
@@ -249,8 +265,9 @@ describe("/deposit", () => {
     await toConfirm(u, /^QRIS · /, "50000");
     await u.pressButton("✅ Konfirmasi");
     const tx = await latestDeposit(u);
-    w.sandbox.payDeposit(tx.upstreamId!);
     await u.pressButton("🚫 Batalkan deposit");
+    w.sandbox.payDeposit(tx.upstreamId!);
+    await u.pressButton("🚫 Ya, batalkan");
     expect(u.lastReply()).toContain("tidak bisa dibatalkan lagi");
     expect(u.lastReply()).toContain("Sudah dibayar, masuk saldo hari kerja berikutnya");
     expect(sandboxDeposit(tx).status).toBe("processing");
