@@ -294,17 +294,25 @@ describe("/deposit", () => {
     expect(instantCalls().map((c) => c.body.action)).toEqual(["false"]);
     expect(w.sandbox.balance(w.demoKey)).toBe(before);
 
+    const question = u.findButton("⚡ Ya, cairkan")!.messageId;
+    const sentBefore = w.fake.callsOf("sendMessage").length;
     const first = u.callbackUpdate("⚡ Ya, cairkan");
     const second = u.callbackUpdate("⚡ Ya, cairkan");
     await Promise.all([u.deliver(first), u.deliver(second)]);
     await u.deliver(first);
+    // Told once, in place of the question, which keeps no buttons; the photo shows the state.
+    const told = u.messages().filter((m) => /dicairkan|Deposit masuk/.test(m.text ?? m.caption ?? ""));
+    expect(told.map((m) => m.messageId)).toEqual([question]);
+    expect(w.fake.message(u.chatId, question)!.text).not.toContain("Cairkan deposit sekarang?");
+    expect(w.fake.message(u.chatId, question)!.inlineKeyboard).toBeUndefined();
+    expect(w.fake.callsOf("sendMessage").length).toBe(sentBefore);
+    expect(w.fake.message(u.chatId, tx.messageId!)!.caption).toContain("LUNAS");
     expect(instantCalls().filter((c) => c.body.action === "true")).toHaveLength(1);
     expect(u.replies().join("\n")).not.toContain("Ya, cairkan");
     const done = (await w.store.getTx(tx.refId))!;
     expect(done).toMatchObject({ status: "success", fee: 1100 });
     expect(done.detail).toMatchObject({ instant: "done", credited: 48900, handlingFee: 750 });
     expect(w.sandbox.balance(w.demoKey)).toBe(before + 48900);
-    expect(w.fake.callsOf("sendMessage").some((c) => String(c.payload.text).includes("Deposit dicairkan"))).toBe(true);
     expect(u.buttons({ messageId: tx.messageId! })).toEqual([]); // the QR photo's pending buttons are gone
 
     // The release button is gone; pressing an old one does not release again.

@@ -60,7 +60,8 @@ async function refreshPressedButtons(ctx: BotContext, tx: TxRecord): Promise<voi
 
 /**
  * After a release: the deposit's own message and the status messages that offered the release
- * show what happened (no "H+1" left, no live release button). The pressed preview is handled apart.
+ * show its state (no "H+1" left, no live release button) without telling the news again: the
+ * answer replaces the pressed question.
  */
 async function updateAfterRelease(ctx: BotContext, tx: TxRecord): Promise<void> {
   const pressed = ctx.callbackQuery?.message?.message_id;
@@ -70,7 +71,7 @@ async function updateAfterRelease(ctx: BotContext, tx: TxRecord): Promise<void> 
   const receipt = receiptText(ctx.translate, ctx.lang, tx);
   const head =
     tx.status === "success"
-      ? ctx.t("watch-deposit-success", { credited: rupiah(d.credited ?? tx.amount - (tx.fee ?? 0)) })
+      ? ctx.t("watch-caption-success")
       : ctx.t("deposit-release-requested", { status: statusLabel(ctx.translate, ctx.lang, tx.status, "deposit") });
   const text = moneyText(ctx, `${head}\n\n${receipt}`);
   const ignore = () => undefined;
@@ -302,9 +303,10 @@ async function releaseDeposit(ctx: BotContext, refId: string): Promise<void> {
         ? ctx.t("deposit-release-done", { received: rupiah(r.received), total: rupiah(r.totalFee) })
         : ctx.t("deposit-release-requested", { status: statusLabel(ctx.translate, ctx.lang, r.status, "deposit") });
     await updateAfterRelease(ctx, result);
-    await ctx.reply(moneyText(ctx, `${text}\n\n${receiptText(ctx.translate, ctx.lang, result)}`), {
-      reply_markup: depositActionsKeyboard(ctx, result),
-    });
+    const answer = moneyText(ctx, `${text}\n\n${receiptText(ctx.translate, ctx.lang, result)}`);
+    const markup = depositActionsKeyboard(ctx, result);
+    // The question becomes its answer; a new message only when it cannot be edited.
+    await ctx.editMessageText(answer, markup ? { reply_markup: markup } : {}).catch(() => ctx.reply(answer, { reply_markup: markup }));
   } catch (err) {
     if (err instanceof UpstreamRejected) {
       // Refused: nothing was released, so asking again later is safe.
