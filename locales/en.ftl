@@ -244,7 +244,9 @@ receipt-customer = Customer name
 receipt-amount = Amount
 receipt-fee = Fee
 receipt-total = Total
-receipt-sn = SN/Token
+receipt-sn-serial = SN
+receipt-sn-token = Token
+receipt-sn-bill = Bill reference
 receipt-status = Status
 receipt-message = Note
 receipt-ref = Reference id
@@ -648,6 +650,9 @@ csv-sn = Serial number
 ## Buy again and saved customers (/customers)
 button-buy-again-sale = 🔁 Buy again
 button-save-customer = 💾 Save customer
+button-copy-sn-serial = 📋 Copy SN
+button-copy-sn-token = 📋 Copy token
+button-copy-sn-bill = 📋 Copy reference
 buy-again-open = ☝️ Its confirm screen is already above: tap ✅ Confirm there.
 customer-ask-name =
     💾 Save { $target } ({ $what }) as a customer.

@@ -244,7 +244,9 @@ receipt-customer = Nama pelanggan
 receipt-amount = Nominal
 receipt-fee = Biaya
 receipt-total = Total
-receipt-sn = SN/Token
+receipt-sn-serial = SN
+receipt-sn-token = Token
+receipt-sn-bill = No. referensi tagihan
 receipt-status = Status
 receipt-message = Keterangan
 receipt-ref = ID referensi
@@ -645,6 +647,9 @@ csv-sn = SN
 ## Beli lagi dan pelanggan tersimpan (/pelanggan)
 button-buy-again-sale = 🔁 Beli lagi
 button-save-customer = 💾 Simpan pelanggan
+button-copy-sn-serial = 📋 Salin SN
+button-copy-sn-token = 📋 Salin token
+button-copy-sn-bill = 📋 Salin no. referensi
 buy-again-open = ☝️ Layar konfirmasinya sudah ada di atas: tekan ✅ Konfirmasi di sana.
 customer-ask-name =
     💾 Simpan { $target } ({ $what }) sebagai pelanggan.

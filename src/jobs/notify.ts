@@ -16,7 +16,7 @@
  */
 import type { InlineKeyboardMarkup, InputMediaPhoto } from "grammy/types";
 import type { Translate } from "../render/i18n.js";
-import { receiptText } from "../render/receipt.js";
+import { receiptText, snKind } from "../render/receipt.js";
 import { html, rupiah } from "../render/format.js";
 import { withSandboxBanner } from "../render/money.js";
 import { deliver, isNotModified, type Delivery } from "../telegram/delivery.js";
@@ -115,7 +115,7 @@ export class Notifier {
     const lines = [
       this.headline(lang, tx, kind),
       ...(what ? [`<b>${t(lang, `kind-${tx.kind}`)}</b>: ${what}`] : []),
-      ...(kind === "success" && tx.sn ? [`${t(lang, "receipt-sn")}: <code>${html(tx.sn)}</code>`] : []),
+      ...(kind === "success" && tx.sn ? [`${t(lang, `receipt-sn-${snKind(tx)}`)}: <code>${html(tx.sn)}</code>`] : []),
       // The unknown headline names the reference already.
       ...(kind === "unknown" ? [] : [`${t(lang, "receipt-ref")}: <code>${html(tx.refId)}</code>`]),
     ];

@@ -64,7 +64,7 @@ describe("buy again", () => {
     const u = await w.linkedUser({ languageCode: "id" });
     const first = await sell(u, "081234567890");
     const original = first.messageId!;
-    expect(u.buttons({ messageId: original })).toEqual(["🧾 Struk", "🔁 Beli lagi", "💾 Simpan pelanggan"]);
+    expect(u.buttons({ messageId: original })).toEqual(["🧾 Struk", "🔁 Beli lagi", "📋 Salin SN", "💾 Simpan pelanggan"]);
 
     // The price went up since: the new screen shows today's price.
     const today = first.amount + 150;
@@ -107,7 +107,7 @@ describe("buy again", () => {
     await u.pressButton(CONFIRM);
     const [tx] = await txs(u);
     expect(tx!.status).toBe("success");
-    expect(u.buttons({ messageId: tx!.messageId })).toEqual(["🧾 Receipt", "🔁 Buy again", "💾 Save customer"]);
+    expect(u.buttons({ messageId: tx!.messageId })).toEqual(["🧾 Receipt", "🔁 Buy again", "📋 Copy SN", "💾 Save customer"]);
   });
 
   it("from a history entry of a bill: a fresh inquiry under a new saved reference, then its confirm; a paid bill says so", async () => {
