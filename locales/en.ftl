@@ -184,6 +184,7 @@ cmd-toko = Shop name for receipts
 flow-send-text = Send your answer as text, or press a button.
 flow-search-hint = 🔎 Type words to search, or pick from the list.
 flow-tap-a-button = Pick one of the buttons above, or /cancel.
+flow-tap-a-button-or-beli = Pick one of the buttons above, or /cancel. If you know the code, type /topup CODE TARGET (e.g. /topup S10 081234567890).
 flow-search-none = Nothing matches "{ $query }". Try other words.
 flow-left = ↩️ The step you were in has ended because you sent another command. Nothing was bought or sent; start again when you need it.
 

@@ -184,6 +184,7 @@ cmd-toko = Nama toko untuk struk
 flow-send-text = Kirim jawaban berupa teks, atau tekan tombol.
 flow-search-hint = 🔎 Ketik kata kunci untuk mencari, atau pilih dari daftar.
 flow-tap-a-button = Pilih salah satu tombol di atas, atau /batal.
+flow-tap-a-button-or-beli = Pilih salah satu tombol di atas, atau /batal. Bila kodenya sudah tahu, ketik langsung /beli KODE TUJUAN (mis. /beli S10 081234567890).
 flow-search-none = Tidak ada yang cocok dengan "{ $query }". Coba kata lain.
 flow-left = ↩️ Langkah yang sedang berjalan dihentikan karena Anda mengirim perintah lain. Belum ada yang dibeli atau dikirim; mulai lagi bila perlu.
 

@@ -44,6 +44,7 @@ import { addPager, dropEmptyRows, paginate } from "../paging.js";
 import { editOrReply, upstreamErrorText } from "../replies.js";
 import { noRules, type Quote } from "../../domain/pricing.js";
 import { chatRules, quoteProduct } from "../pricing.js";
+import { buttonsShown } from "../middlewares/buttonWait.js";
 import { commands } from "../../telegram/commands.js";
 
 type Mode = PricesMode;
@@ -293,7 +294,11 @@ composer.command(commands.beli, async (ctx) => {
   const key = await requireMoneyKey(ctx);
   if (!key) return;
   const args = ctx.match.trim();
-  if (!args) return showRoot(ctx, "b", key);
+  if (!args) {
+    await showRoot(ctx, "b", key);
+    buttonsShown(ctx, "beli");
+    return;
+  }
   const list = await loadOrExplain(ctx, () => ctx.deps.lists.prepaid(key));
   if (!list) return;
   const [first = "", ...rest] = args.split(/\s+/);
