@@ -131,6 +131,11 @@ menu-status = 🔎 Check status
 menu-alerts = 🔔 Balance alerts
 menu-language = 🌐 Language
 menu-help = ❓ Help
+menu-report = 📊 Report
+menu-customers = 📒 Customers
+menu-markup = 💹 Selling prices
+menu-shop = 🏪 Shop
+menu-export = 📄 Export
 help =
     ❓ <b>Help</b>
     /menu: main menu
@@ -682,6 +687,7 @@ customer-kind-account = Account number
 customer-kind-id = ID
 customer-detail-product = From
 customer-detail-saved = Saved
+customer-button-buy = 🛒 Buy { $product }
 customer-button-rename = ✏️ Rename
 customer-button-delete = 🗑 Delete
 customer-button-delete-yes = 🗑 Yes, delete

@@ -131,6 +131,11 @@ menu-status = 🔎 Cek status
 menu-alerts = 🔔 Peringatan saldo
 menu-language = 🌐 Bahasa
 menu-help = ❓ Bantuan
+menu-report = 📊 Laporan
+menu-customers = 📒 Pelanggan
+menu-markup = 💹 Harga jual
+menu-shop = 🏪 Toko
+menu-export = 📄 Ekspor
 help =
     ❓ <b>Bantuan</b>
     /menu: menu utama
@@ -679,6 +684,7 @@ customer-kind-account = Nomor rekening
 customer-kind-id = ID
 customer-detail-product = Dari
 customer-detail-saved = Disimpan
+customer-button-buy = 🛒 Beli { $product }
 customer-button-rename = ✏️ Ganti nama
 customer-button-delete = 🗑 Hapus
 customer-button-delete-yes = 🗑 Ya, hapus

@@ -222,6 +222,35 @@ describe("saved customers", () => {
     expect(u.lastReply()).toContain("(1 dari 200)");
   });
 
+  it("/menu reaches the shop tools; a customer card buys its product with one more tap", async () => {
+    w = await makeWorld({ watcher: true });
+    const u = await w.linkedUser({ languageCode: "id" });
+    const tools: [string, string][] = [
+      ["📊 Laporan", "Belum ada transaksi bulan ini"],
+      ["💹 Harga jual", "Harga jual toko Anda"],
+      ["🏪 Toko", "Struk untuk pelanggan"],
+      ["📄 Ekspor", "Ekspor CSV"],
+      ["📒 Pelanggan", "Belum ada pelanggan"],
+    ];
+    for (const [button, screen] of tools) {
+      await u.sendCommand("menu");
+      await u.pressButton(button);
+      expect(u.lastReply()).toContain(screen);
+    }
+
+    const sale = await sell(u, "081234567890");
+    await u.pressButton("💾 Simpan pelanggan", { messageId: sale.messageId });
+    await u.sendText("Budi");
+    await u.sendCommand("pelanggan");
+    await u.pressButton("1. Budi");
+    expect(u.buttons()).toContain("🛒 Beli Telkomsel 10.000");
+    await u.pressButton("🛒 Beli Telkomsel 10.000");
+    expect(u.lastReply()).toContain("Periksa sebelum konfirmasi");
+    expect(u.lastReply()).toContain("Tujuan: 081234567890");
+    await u.pressButton(CONFIRM);
+    expect(w.sandbox.calls(CREATE)).toHaveLength(2);
+  });
+
   it("the list is paged; a full list says so before asking a name", async () => {
     w = await makeWorld();
     const u = await w.linkedUser({ languageCode: "en" });

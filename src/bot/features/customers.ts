@@ -46,24 +46,31 @@ async function productNow(ctx: BaseContext, apiKey: string, code: string): Promi
   return list.find((p) => p.code === code);
 }
 
-async function buyPrepaidAgain(ctx: BaseContext, apiKey: string, tx: TxRecord): Promise<void> {
-  const product = await productNow(ctx, apiKey, tx.code!);
+/** What buying again needs: the product (or bill service) and the target. */
+interface SaleAgain {
+  code: string;
+  target: string;
+  title?: string;
+}
+
+async function buyPrepaidAgain(ctx: BaseContext, apiKey: string, tx: SaleAgain): Promise<void> {
+  const product = await productNow(ctx, apiKey, tx.code);
   if (!product) {
-    await ctx.reply(ctx.t("topup-unknown-code", { code: html(tx.code!) }));
+    await ctx.reply(ctx.t("topup-unknown-code", { code: html(tx.code) }));
     return;
   }
   if (!product.available) {
     await ctx.reply(ctx.t("topup-empty", { name: html(product.name), code: html(product.code) }));
     return;
   }
-  await saveAndConfirm(ctx, prepaidKind, prepaidDraft(product, tx.target!));
+  await saveAndConfirm(ctx, prepaidKind, prepaidDraft(product, tx.target));
 }
 
 /** A fresh inquiry for the same customer number under a new, saved reference id (as the bill flow does). */
-async function buyPostpaidAgain(ctx: BaseContext, apiKey: string, tx: TxRecord): Promise<void> {
+async function buyPostpaidAgain(ctx: BaseContext, apiKey: string, tx: SaleAgain): Promise<void> {
   const draft = await saveDraft(ctx, postpaidKind, { code: tx.code, title: tx.title, target: tx.target, amount: 0 });
   try {
-    const inquiry = await ctx.deps.upstream.billInquiry(apiKey, { code: tx.code!, reffId: draft.refId, customerNo: tx.target! });
+    const inquiry = await ctx.deps.upstream.billInquiry(apiKey, { code: tx.code, reffId: draft.refId, customerNo: tx.target });
     const updated = await ctx.deps.ledger.update(draft.refId, billFields(inquiry));
     await ctx.deps.ledger.flush();
     await showConfirm(ctx, postpaidKind, updated);
@@ -220,12 +227,33 @@ async function pressedCustomer(ctx: BotContext, id: string): Promise<SavedCustom
 onCallback(composer, cb.customerOpen, async (ctx, { id }) => {
   const c = await pressedCustomer(ctx, id);
   if (!c) return;
-  const kb = new InlineKeyboard()
-    .text(ctx.t("customer-button-rename"), cb.customerRename.encode({ id }))
+  const kb = new InlineKeyboard();
+  if (buyable(c)) kb.text(ctx.t("customer-button-buy", { product: c.title ?? c.code ?? "" }), cb.customerBuy.encode({ id })).row();
+  kb.text(ctx.t("customer-button-rename"), cb.customerRename.encode({ id }))
     .text(ctx.t("customer-button-delete"), cb.customerDelete.encode({ id }))
     .row()
     .text(ctx.t("customers-back"), cb.customersPage.encode({ page: 0 }));
   await editOrReply(ctx, customerDetail(ctx, c), { reply_markup: kb });
+});
+
+/** A customer saved from a sale can buy its product again (a transfer's account goes through /transfer). */
+function buyable(c: SavedCustomer): c is SavedCustomer & { code: string } {
+  return (c.source === "prepaid" || c.source === "postpaid") && c.code !== undefined && c.code !== "";
+}
+
+onCallback(composer, cb.customerBuy, async (ctx, { id }) => {
+  const c = await pressedCustomer(ctx, id);
+  if (!c || !buyable(c)) return;
+  const apiKey = await requireMoneyKey(ctx);
+  if (!apiKey) return;
+  const sale = { code: c.code, target: c.target, ...(c.title !== undefined ? { title: c.title } : {}) };
+  try {
+    if (c.source === "prepaid") await buyPrepaidAgain(ctx, apiKey, sale);
+    else await buyPostpaidAgain(ctx, apiKey, sale);
+  } catch (err) {
+    if (!(err instanceof UpstreamError)) throw err;
+    await ctx.reply(upstreamErrorText(ctx, err));
+  }
 });
 
 onCallback(composer, cb.customerRename, async (ctx, { id }) => {
@@ -284,8 +312,9 @@ onCallback(composer, cb.buyAgain, async (ctx, { refId }) => {
   const apiKey = await requireMoneyKey(ctx);
   if (!apiKey) return;
   try {
-    if (tx.kind === "prepaid") await buyPrepaidAgain(ctx, apiKey, tx);
-    else await buyPostpaidAgain(ctx, apiKey, tx);
+    const sale = { code: tx.code, target: tx.target, ...(tx.title !== undefined ? { title: tx.title } : {}) };
+    if (tx.kind === "prepaid") await buyPrepaidAgain(ctx, apiKey, sale);
+    else await buyPostpaidAgain(ctx, apiKey, sale);
   } catch (err) {
     if (!(err instanceof UpstreamError)) throw err;
     await ctx.reply(upstreamErrorText(ctx, err));
@@ -311,6 +340,7 @@ onCallback(composer, cb.saveCustomer, async (ctx, { refId }) => {
 
 export const customersModule: FeatureModule = {
   composer,
+  menu: { customers: (ctx) => showCustomers(ctx, 0, undefined, false) },
   flows: [
     { id: SAVE_CUSTOMER_FLOW, builder: saveCustomerFlow },
     { id: RENAME_CUSTOMER_FLOW, builder: renameCustomerFlow },

@@ -12,8 +12,10 @@ export const MENU_LAYOUT: readonly (readonly MenuName[])[] = [
   ["bill", "transfer"],
   ["deposit", "balance"],
   ["history", "status"],
-  ["alerts", "language"],
-  ["help"],
+  ["report", "customers"],
+  ["markup", "shop"],
+  ["export", "alerts"],
+  ["language", "help"],
 ];
 
 export function menuKeyboard(ctx: BotContext): InlineKeyboard {

@@ -111,4 +111,4 @@ onCallback(composer, cb.exportMonth, async (ctx, { month }) => {
   await ctx.replyWithDocument(file, { caption: ctx.t("export-caption", { month: monthLabel(month, ctx.lang), count: txs.length }) });
 });
 
-export const reportModule: FeatureModule = { composer };
+export const reportModule: FeatureModule = { composer, menu: { report: showReport, export: showExportMenu } };

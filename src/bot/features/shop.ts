@@ -100,4 +100,4 @@ onCallback(composer, cb.saleReceipt, async (ctx, { refId }) => {
   await ctx.replyWithPhoto(new InputFile(png, `struk-${tx.refId}.png`), { caption: receiptCaption(receipt) });
 });
 
-export const shopModule: FeatureModule = { composer };
+export const shopModule: FeatureModule = { composer, menu: { shop: shopCommand } };
