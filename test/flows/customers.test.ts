@@ -251,6 +251,25 @@ describe("saved customers", () => {
     expect(w.sandbox.calls(CREATE)).toHaveLength(2);
   });
 
+  it("repeat sale to a saved customer: 2 taps from /pelanggan to the confirm of any of their last products", async () => {
+    w = await makeWorld({ watcher: true });
+    const u = await w.linkedUser({ languageCode: "id" });
+    const first = await sell(u, "081234567890", "S10");
+    await sell(u, "081234567890", "TSEL-DATA-2GB");
+    await sell(u, "081311112222", "S5"); // another customer's: not listed
+    await u.pressButton("💾 Simpan pelanggan", { messageId: first.messageId });
+    await u.sendText("Budi");
+
+    await u.sendCommand("pelanggan");
+    await u.pressButton("1. Budi"); // tap 1
+    expect(u.buttons()).toEqual(expect.arrayContaining(["🔁 Telkomsel Data 2 GB / 30 Hari"]));
+    expect(u.buttons().filter((b) => b.startsWith("🔁"))).toEqual(["🔁 Telkomsel Data 2 GB / 30 Hari"]);
+    await u.pressButton("🔁 Telkomsel Data 2 GB / 30 Hari"); // tap 2
+    expect(u.lastReply()).toContain("Periksa sebelum konfirmasi");
+    expect(u.lastReply()).toContain("Kode: TSEL-DATA-2GB");
+    expect(u.lastReply()).toContain("Tujuan: 081234567890");
+  });
+
   it("the list is paged; a full list says so before asking a name", async () => {
     w = await makeWorld();
     const u = await w.linkedUser({ languageCode: "en" });

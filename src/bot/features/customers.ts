@@ -1,8 +1,9 @@
 /**
  * Repeat sales and saved customers: "Buy again" and "Save customer" under a successful sale, and
- * /pelanggan (/customers) to list, search, rename and delete saved customers. Buy again makes a
- * fresh draft through the confirm engine (new reference id, today's price, the usual checks);
- * nothing here creates a transaction itself.
+ * /pelanggan (/customers) to list, search, rename, delete and buy for saved customers (their saved
+ * product and their last ones). Buy again makes a fresh draft through the confirm engine (new
+ * reference id, today's price, the usual checks); nothing here creates a transaction itself.
+ * One room: every path here ends in the same "buy again for this target" step.
  */
 import { Composer, InlineKeyboard } from "grammy";
 import type { SavedCustomer, TxRecord } from "../../store/index.js";
@@ -229,12 +230,31 @@ onCallback(composer, cb.customerOpen, async (ctx, { id }) => {
   if (!c) return;
   const kb = new InlineKeyboard();
   if (buyable(c)) kb.text(ctx.t("customer-button-buy", { product: c.title ?? c.code ?? "" }), cb.customerBuy.encode({ id })).row();
+  // Their other recent products: one tap to a fresh confirm screen, as "buy again" under a sale.
+  for (const sale of await lastProductsOf(ctx, c)) kb.text(`🔁 ${sale.title ?? sale.code ?? ""}`, cb.buyAgain.encode({ refId: sale.refId })).row();
   kb.text(ctx.t("customer-button-rename"), cb.customerRename.encode({ id }))
     .text(ctx.t("customer-button-delete"), cb.customerDelete.encode({ id }))
     .row()
     .text(ctx.t("customers-back"), cb.customersPage.encode({ page: 0 }));
   await editOrReply(ctx, customerDetail(ctx, c), { reply_markup: kb });
 });
+
+const LAST_PRODUCTS_MAX = 3;
+const LAST_PRODUCTS_SCAN = 100;
+
+/** The customer's last successful sales of other products than the saved one, newest first, one per product. */
+async function lastProductsOf(ctx: BaseContext, c: SavedCustomer): Promise<Readonly<TxRecord>[]> {
+  if (!ctx.chat) return [];
+  const seen = new Set<string>(c.code ? [c.code] : []);
+  const found: Readonly<TxRecord>[] = [];
+  for (const tx of await ctx.deps.ledger.recent(ctx.chat.id, LAST_PRODUCTS_SCAN)) {
+    if (found.length >= LAST_PRODUCTS_MAX) break;
+    if (tx.status !== "success" || !isSale(tx) || tx.target !== c.target || !tx.code || seen.has(tx.code)) continue;
+    seen.add(tx.code);
+    found.push(tx);
+  }
+  return found;
+}
 
 /** A customer saved from a sale can buy its product again (a transfer's account goes through /transfer). */
 function buyable(c: SavedCustomer): c is SavedCustomer & { code: string } {
