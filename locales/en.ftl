@@ -250,6 +250,9 @@ receipt-customer = Customer name
 receipt-amount = Amount
 receipt-fee = Fee
 receipt-total = Total
+file-receipt = receipt
+file-report = report
+file-export = transactions
 receipt-sn-serial = SN
 receipt-sn-token = Token
 receipt-sn-bill = Bill reference
@@ -301,7 +304,7 @@ prices-list-changed = The price list has changed. Please choose again.
 
 ## Purchase
 topup-product-line = 🛒 <b>{ $name }</b> (<code>{ $code }</code>): <b>{ $price }</b>
-topup-note-line = ℹ️ Note: { $note }
+topup-note-line = ℹ️ Provider's note (in Indonesian): { $note }
 topup-unknown-code = ❓ No product has the code <code>{ $code }</code>. See product codes in /prices, or search with words, e.g. <code>/prices tsel 10</code>.
 topup-empty = ⛔ <b>{ $name }</b> (<code>{ $code }</code>) is out of stock, so it cannot be bought right now. Try another product in /prices.
 topup-empty-alert = ⛔ { $name } is out of stock and cannot be bought right now.
@@ -370,7 +373,7 @@ bill-no-services = The provider offers no billing services for your account yet.
 bill-ask-number =
     🧾 <b>{ $service }</b>
     Type the customer number (customer ID) whose bill you want to check.
-bill-provider-note = ℹ️ { $note }
+bill-provider-note = ℹ️ Provider's note (in Indonesian): { $note }
 bill-number-not-digits = A customer number has digits only (spaces and dashes are fine). Type the number again, or press Cancel.
 bill-number-length = A customer number has { $min } to { $max } digits; you typed { $length }. Check it and type it again.
 bill-not-found =

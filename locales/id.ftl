@@ -250,6 +250,9 @@ receipt-customer = Nama pelanggan
 receipt-amount = Nominal
 receipt-fee = Biaya
 receipt-total = Total
+file-receipt = struk
+file-report = laporan
+file-export = transaksi
 receipt-sn-serial = SN
 receipt-sn-token = Token
 receipt-sn-bill = No. referensi tagihan
@@ -729,20 +732,20 @@ admin-round-summary =
     Memblokir bot: { $blocked }
 
 broadcast-ask =
-    📣 <b>Broadcast</b>
+    📣 <b>Siaran</b>
     Kirim pesan yang akan disiarkan: teks, atau satu foto dengan keterangan. Format (tebal, tautan…) ikut terkirim.
 broadcast-unsupported = Kirim teks atau satu foto, atau /batal.
 broadcast-button-send = 📣 Kirim
 broadcast-confirm = ☝️ Pratinjau di atas persis seperti yang diterima. Kirim ke <b>{ $count }</b> chat?
-broadcast-draft-gone = Draf broadcast ini sudah tidak berlaku. Mulai lagi dengan /broadcast.
-broadcast-no-recipients = Belum ada chat yang terhubung untuk menerima broadcast.
-broadcast-started = 📣 Broadcast dimulai ke { $count } chat.
-broadcast-cancelled = ❌ Broadcast dibatalkan. Tidak ada yang dikirim.
-broadcast-busy = ⏳ Sebuah broadcast masih berjalan (terkirim { $sent }, sisa { $remaining }). Tunggu sampai selesai.
-broadcast-progress = 📣 Broadcast berjalan… Terkirim: { $sent } · Gagal: { $failed } · Memblokir: { $blocked } · Sisa: { $remaining }
-broadcast-progress-done = 📣 Broadcast selesai. Terkirim: { $sent } · Gagal: { $failed } · Memblokir: { $blocked } · Tidak pasti: { $uncertain }
+broadcast-draft-gone = Draf siaran ini sudah tidak berlaku. Mulai lagi dengan /broadcast.
+broadcast-no-recipients = Belum ada chat yang terhubung untuk menerima siaran.
+broadcast-started = 📣 Siaran dimulai ke { $count } chat.
+broadcast-cancelled = ❌ Siaran dibatalkan. Tidak ada yang dikirim.
+broadcast-busy = ⏳ Sebuah siaran masih berjalan (terkirim { $sent }, sisa { $remaining }). Tunggu sampai selesai.
+broadcast-progress = 📣 Siaran berjalan… Terkirim: { $sent } · Gagal: { $failed } · Memblokir: { $blocked } · Sisa: { $remaining }
+broadcast-progress-done = 📣 Siaran selesai. Terkirim: { $sent } · Gagal: { $failed } · Memblokir: { $blocked } · Tidak pasti: { $uncertain }
 broadcast-summary =
-    ✅ Broadcast selesai: { $sent } terkirim, { $failed } gagal, { $blocked } memblokir bot (tidak dikirimi lagi).
+    ✅ Siaran selesai: { $sent } terkirim, { $failed } gagal, { $blocked } memblokir bot (tidak dikirimi lagi).
     { $uncertain ->
         [0] Semua chat sudah diproses.
        *[other] { $uncertain } chat sedang dikirimi saat bot berhenti mendadak; tidak dikirim ulang agar tidak dobel.

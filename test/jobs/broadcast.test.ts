@@ -173,7 +173,7 @@ describe("Broadcaster", () => {
       expect(call!.payload.caption).toBe("Promo hari ini");
       expect(call!.files).toEqual({});
     }
-    expect(w.fake.textOf(w.fake.sentTo(ADMIN).at(-1)!)).toContain("Broadcast selesai: 3 terkirim");
+    expect(w.fake.textOf(w.fake.sentTo(ADMIN).at(-1)!)).toContain("Siaran selesai: 3 terkirim");
   });
   it("a restart during a 429 wait resends that chat's copy (the 429 means it was not delivered)", async () => {
     const users = await world(4);
