@@ -746,7 +746,6 @@ broadcast-started = 📣 Broadcast started to { $count } chats.
 broadcast-cancelled = ❌ Broadcast cancelled. Nothing was sent.
 broadcast-busy = ⏳ A broadcast is still running (sent { $sent }, remaining { $remaining }). Wait until it finishes.
 broadcast-progress = 📣 Broadcast running… Sent: { $sent } · Failed: { $failed } · Blocked: { $blocked } · Remaining: { $remaining }
-broadcast-progress-done = 📣 Broadcast finished. Sent: { $sent } · Failed: { $failed } · Blocked: { $blocked } · Uncertain: { $uncertain }
 broadcast-summary =
     ✅ Broadcast finished: { $sent } sent, { $failed } failed, { $blocked } blocked the bot (not messaged again).
     { $uncertain ->

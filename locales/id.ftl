@@ -743,7 +743,6 @@ broadcast-started = 📣 Siaran dimulai ke { $count } chat.
 broadcast-cancelled = ❌ Siaran dibatalkan. Tidak ada yang dikirim.
 broadcast-busy = ⏳ Sebuah siaran masih berjalan (terkirim { $sent }, sisa { $remaining }). Tunggu sampai selesai.
 broadcast-progress = 📣 Siaran berjalan… Terkirim: { $sent } · Gagal: { $failed } · Memblokir: { $blocked } · Sisa: { $remaining }
-broadcast-progress-done = 📣 Siaran selesai. Terkirim: { $sent } · Gagal: { $failed } · Memblokir: { $blocked } · Tidak pasti: { $uncertain }
 broadcast-summary =
     ✅ Siaran selesai: { $sent } terkirim, { $failed } gagal, { $blocked } memblokir bot (tidak dikirimi lagi).
     { $uncertain ->
