@@ -447,7 +447,7 @@ transfer-confirm =
 transfer-fee-estimate =
     Fee: ≈ { $fee } (estimated from your last transfer)
     Estimated total: ≈ { $total }
-transfer-fee-unknown = Fee: the provider's fee is added to the amount; the exact fee is shown on the receipt.
+transfer-fee-unknown = Fee: the provider's fee is added to the amount (no estimate yet for this kind of destination); the exact fee is shown on the receipt. The balance must cover the amount plus the highest transfer fee charged so far.
 transfer-confirm-note = Note: { $note }
 receipt-holder = Account holder
 

@@ -444,7 +444,7 @@ transfer-confirm =
 transfer-fee-estimate =
     Biaya: ≈ { $fee } (perkiraan dari transfer Anda sebelumnya)
     Perkiraan total: ≈ { $total }
-transfer-fee-unknown = Biaya: ditambahkan oleh penyedia di atas nominal; jumlah pastinya tampil di struk.
+transfer-fee-unknown = Biaya: ditambahkan oleh penyedia di atas nominal (belum ada perkiraan untuk tujuan jenis ini); jumlah pastinya tampil di struk. Saldo harus cukup untuk nominal + biaya transfer tertinggi yang pernah dikenakan.
 transfer-confirm-note = Catatan: { $note }
 receipt-holder = Atas nama
 

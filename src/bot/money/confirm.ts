@@ -88,7 +88,7 @@ export async function showConfirm(ctx: BaseContext, kind: MoneyKind, draft: TxRe
   // rule change does not move it, and the Confirm button can only be pressed once it is saved.
   const sale = await kind.sale?.(ctx, draft);
   const tx = sale ? { ...draft, sale } : draft;
-  const cost = kind.cost?.(tx);
+  const cost = await kind.cost?.(tx, ctx);
   const balance = cost === undefined ? undefined : await knownBalance(ctx);
   if (cost !== undefined && balance !== undefined && balance < cost) {
     await ctx.deps.ledger.cancelDraft(tx.refId, "balance too low");
