@@ -207,6 +207,8 @@ confirm-sending = Memproses…
 confirm-sending-title = ⏳ <b>Mengirim ke penyedia…</b> Jangan ulangi transaksi ini; hasilnya menyusul di pesan berikutnya.
 confirm-sent-title = ☑️ <b>Sudah dikirim ke penyedia.</b> Hasilnya ada di pesan berikutnya.
 confirm-balance = Saldo Anda: <b>{ $balance }</b>
+confirm-balance-unread = Saldo Anda: tidak terbaca dari penyedia saat ini (cek dengan /saldo).
+provider-checking = ⏳ Mengecek ke penyedia…
 confirm-low-balance =
     ❌ <b>Saldo tidak cukup</b>: total { $total }, saldo Anda { $balance } (kurang { $missing }).
     Tidak ada yang dikirim ke penyedia. Isi saldo dulu lewat Deposit, lalu ulangi.

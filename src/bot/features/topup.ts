@@ -45,6 +45,7 @@ import { editOrReply, upstreamErrorText } from "../replies.js";
 import { noRules, type Quote } from "../../domain/pricing.js";
 import { chatRules, quoteProduct } from "../pricing.js";
 import { buttonsShown } from "../middlewares/buttonWait.js";
+import { whileAskingProvider } from "../slowAnswer.js";
 import { commands } from "../../telegram/commands.js";
 
 type Mode = PricesMode;
@@ -299,6 +300,11 @@ composer.command(commands.beli, async (ctx) => {
     buttonsShown(ctx, "beli");
     return;
   }
+  await whileAskingProvider(ctx, () => buyByCode(ctx, key, args));
+});
+
+/** /beli CODE TARGET (or words to search): the confirm screen, or what is missing. */
+async function buyByCode(ctx: BotContext, key: string, args: string): Promise<void> {
   const list = await loadOrExplain(ctx, () => ctx.deps.lists.prepaid(key));
   if (!list) return;
   const [first = "", ...rest] = args.split(/\s+/);
@@ -314,7 +320,7 @@ composer.command(commands.beli, async (ctx) => {
   // Not a code: words to search ("/beli tsel 10"), or a mistyped code.
   if (searchProducts(list, args).length > 0) await show(ctx, await searchScreen(ctx, "b", list, args, 0));
   else await ctx.reply(ctx.t("topup-unknown-code", { code: html(hideKeys(first)) }));
-});
+}
 
 /** The chat's api key for a price-browser button; answers and returns undefined when not linked. */
 async function keyForButton(ctx: CallbackContext<BotContext>): Promise<string | undefined> {
