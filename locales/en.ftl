@@ -503,6 +503,7 @@ deposit-cancel-kept = Deposit <code>{ $ref }</code> was not cancelled: it can st
 # Words on the grey image that replaces a payment QR that can no longer be paid.
 deposit-void-cancel = CANCELLED
 deposit-void-expired = EXPIRED
+deposit-void-failed = FAILED
 deposit-void-do-not-pay = Do not pay
 deposit-cancel-not-yet = The provider has not registered this deposit yet, so it cannot be cancelled. Check its status first.
 deposit-cancel-refused = ℹ️ Deposit <code>{ $ref }</code> can no longer be cancelled. Current status: { $status }.

@@ -500,6 +500,7 @@ deposit-cancel-kept = Deposit <code>{ $ref }</code> tidak dibatalkan: masih bisa
 # Words on the grey image that replaces a payment QR that can no longer be paid.
 deposit-void-cancel = DIBATALKAN
 deposit-void-expired = KEDALUWARSA
+deposit-void-failed = GAGAL
 deposit-void-do-not-pay = Jangan dibayar
 deposit-cancel-not-yet = Deposit ini belum tercatat di penyedia, jadi belum bisa dibatalkan. Cek statusnya dulu.
 deposit-cancel-refused = ℹ️ Deposit <code>{ $ref }</code> tidak bisa dibatalkan lagi. Status sekarang: { $status }.

@@ -40,7 +40,9 @@ export interface MessageApi {
 }
 
 /** Deposit ends after which a payment photo must no longer show a payable code. */
-const VOID_PHOTO_KINDS: ReadonlySet<NoticeKind> = new Set(["expired", "cancel", "failed"]);
+function voidsPhoto(kind: NoticeKind): kind is "expired" | "cancel" | "failed" {
+  return kind === "expired" || kind === "cancel" || kind === "failed";
+}
 
 /** The announcements a transaction can get; `gaveup` = still open after its maximum age. */
 export type NoticeKind = "success" | "failed" | "expired" | "cancel" | "processing" | "unknown" | "gaveup";
@@ -158,9 +160,8 @@ export class Notifier {
     const messageId = tx.messageId;
     const r = await this.paced(() => {
       if (detailOf(tx, "deposit").photo === true) {
-        if (VOID_PHOTO_KINDS.has(kind)) {
-          const voidKind = kind === "cancel" ? "cancel" : "expired";
-          return voidPhotoMedia(this.t, lang, voidKind, this.caption(lang, tx, kind)).then((media) =>
+        if (voidsPhoto(kind)) {
+          return voidPhotoMedia(this.t, lang, kind, this.caption(lang, tx, kind)).then((media) =>
             this.api.editMessageMedia(tx.chatId, messageId, media, { ...withMarkup(markup) }),
           );
         }

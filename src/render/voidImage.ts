@@ -25,8 +25,8 @@ export async function voidImagePng(lines: readonly string[]): Promise<Buffer> {
   return svgToPng(svg, size);
 }
 
-/** The void image of a deposit that was cancelled or has expired, with `caption` (HTML), as editMessageMedia takes it. */
-export async function voidPhotoMedia(t: Translate, lang: Lang, kind: "expired" | "cancel", caption: string): Promise<InputMediaPhoto> {
+/** The void image of a deposit that was cancelled, has expired or failed, with `caption` (HTML), as editMessageMedia takes it. */
+export async function voidPhotoMedia(t: Translate, lang: Lang, kind: "expired" | "cancel" | "failed", caption: string): Promise<InputMediaPhoto> {
   const png = await voidImagePng([t(lang, `deposit-void-${kind}`), t(lang, "deposit-void-do-not-pay")]);
   // editMessageMedia's caption sits inside the media: the default HTML parse mode does not reach it.
   return { type: "photo", media: new InputFile(png, `${kind}.png`), caption, parse_mode: "HTML" };
