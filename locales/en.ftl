@@ -131,6 +131,11 @@ menu-status = 🔎 Check status
 menu-alerts = 🔔 Balance alerts
 menu-language = 🌐 Language
 menu-help = ❓ Help
+menu-report = 📊 Report
+menu-customers = 📒 Customers
+menu-markup = 💹 Selling prices
+menu-shop = 🏪 Shop
+menu-export = 📄 Export
 help =
     ❓ <b>Help</b>
     /menu: main menu
@@ -184,6 +189,7 @@ cmd-toko = Shop name for receipts
 flow-send-text = Send your answer as text, or press a button.
 flow-search-hint = 🔎 Type words to search, or pick from the list.
 flow-tap-a-button = Pick one of the buttons above, or /cancel.
+flow-tap-a-button-or-beli = Pick one of the buttons above, or /cancel. If you know the code, type /topup CODE TARGET (e.g. /topup S10 081234567890).
 flow-search-none = Nothing matches "{ $query }". Try other words.
 flow-left = ↩️ The step you were in has ended because you sent another command. Nothing was bought or sent; start again when you need it.
 
@@ -201,6 +207,8 @@ confirm-sending = Processing…
 confirm-sending-title = ⏳ <b>Sending to the provider…</b> Do not repeat this transaction; the result follows in the next message.
 confirm-sent-title = ☑️ <b>Sent to the provider.</b> The result is in the next message.
 confirm-balance = Your balance: <b>{ $balance }</b>
+confirm-balance-unread = Your balance: could not be read from the provider right now (check with /balance).
+provider-checking = ⏳ Checking with the provider…
 confirm-low-balance =
     ❌ <b>Balance too low</b>: total { $total }, your balance { $balance } ({ $missing } short).
     Nothing was sent to the provider. Top up your balance with Deposit first, then try again.
@@ -244,7 +252,12 @@ receipt-customer = Customer name
 receipt-amount = Amount
 receipt-fee = Fee
 receipt-total = Total
-receipt-sn = SN/Token
+file-receipt = receipt
+file-report = report
+file-export = transactions
+receipt-sn-serial = SN
+receipt-sn-token = Token
+receipt-sn-bill = Bill reference
 receipt-status = Status
 receipt-message = Note
 receipt-ref = Reference id
@@ -293,7 +306,7 @@ prices-list-changed = The price list has changed. Please choose again.
 
 ## Purchase
 topup-product-line = 🛒 <b>{ $name }</b> (<code>{ $code }</code>): <b>{ $price }</b>
-topup-note-line = ℹ️ Note: { $note }
+topup-note-line = ℹ️ Provider's note (in Indonesian): { $note }
 topup-unknown-code = ❓ No product has the code <code>{ $code }</code>. See product codes in /prices, or search with words, e.g. <code>/prices tsel 10</code>.
 topup-empty = ⛔ <b>{ $name }</b> (<code>{ $code }</code>) is out of stock, so it cannot be bought right now. Try another product in /prices.
 topup-empty-alert = ⛔ { $name } is out of stock and cannot be bought right now.
@@ -362,7 +375,7 @@ bill-no-services = The provider offers no billing services for your account yet.
 bill-ask-number =
     🧾 <b>{ $service }</b>
     Type the customer number (customer ID) whose bill you want to check.
-bill-provider-note = ℹ️ { $note }
+bill-provider-note = ℹ️ Provider's note (in Indonesian): { $note }
 bill-number-not-digits = A customer number has digits only (spaces and dashes are fine). Type the number again, or press Cancel.
 bill-number-length = A customer number has { $min } to { $max } digits; you typed { $length }. Check it and type it again.
 bill-not-found =
@@ -436,7 +449,7 @@ transfer-confirm =
 transfer-fee-estimate =
     Fee: ≈ { $fee } (estimated from your last transfer)
     Estimated total: ≈ { $total }
-transfer-fee-unknown = Fee: the provider's fee is added to the amount; the exact fee is shown on the receipt.
+transfer-fee-unknown = Fee: the provider's fee is added to the amount (no estimate yet for this kind of destination); the exact fee is shown on the receipt. The balance must cover the amount plus the highest transfer fee charged so far.
 transfer-confirm-note = Note: { $note }
 receipt-holder = Account holder
 
@@ -483,6 +496,15 @@ deposit-button-release-confirm = ⚡ Yes, release
 deposit-button-release-later = Not now
 
 deposit-cancelled = 🚫 <b>Deposit cancelled.</b> Do not pay this deposit any more.
+deposit-cancel-ask = 🚫 Cancel this deposit? Once cancelled, its payment code no longer works. Ref: <code>{ $ref }</code>
+deposit-button-cancel-yes = 🚫 Yes, cancel
+deposit-button-cancel-no = No
+deposit-cancel-kept = Deposit <code>{ $ref }</code> was not cancelled: it can still be paid.
+# Words on the grey image that replaces a payment QR that can no longer be paid.
+deposit-void-cancel = CANCELLED
+deposit-void-expired = EXPIRED
+deposit-void-failed = FAILED
+deposit-void-do-not-pay = Do not pay
 deposit-cancel-not-yet = The provider has not registered this deposit yet, so it cannot be cancelled. Check its status first.
 deposit-cancel-refused = ℹ️ Deposit <code>{ $ref }</code> can no longer be cancelled. Current status: { $status }.
 deposit-processing-hint = The payment was received. It reaches your balance on the next working day, or press ⚡ Release now (for a handling fee).
@@ -640,6 +662,9 @@ csv-sn = Serial number
 ## Buy again and saved customers (/customers)
 button-buy-again-sale = 🔁 Buy again
 button-save-customer = 💾 Save customer
+button-copy-sn-serial = 📋 Copy SN
+button-copy-sn-token = 📋 Copy token
+button-copy-sn-bill = 📋 Copy reference
 buy-again-open = ☝️ Its confirm screen is already above: tap ✅ Confirm there.
 customer-ask-name =
     💾 Save { $target } ({ $what }) as a customer.
@@ -668,6 +693,7 @@ customer-kind-account = Account number
 customer-kind-id = ID
 customer-detail-product = From
 customer-detail-saved = Saved
+customer-button-buy = 🛒 Buy { $product }
 customer-button-rename = ✏️ Rename
 customer-button-delete = 🗑 Delete
 customer-button-delete-yes = 🗑 Yes, delete
@@ -723,7 +749,6 @@ broadcast-started = 📣 Broadcast started to { $count } chats.
 broadcast-cancelled = ❌ Broadcast cancelled. Nothing was sent.
 broadcast-busy = ⏳ A broadcast is still running (sent { $sent }, remaining { $remaining }). Wait until it finishes.
 broadcast-progress = 📣 Broadcast running… Sent: { $sent } · Failed: { $failed } · Blocked: { $blocked } · Remaining: { $remaining }
-broadcast-progress-done = 📣 Broadcast finished. Sent: { $sent } · Failed: { $failed } · Blocked: { $blocked } · Uncertain: { $uncertain }
 broadcast-summary =
     ✅ Broadcast finished: { $sent } sent, { $failed } failed, { $blocked } blocked the bot (not messaged again).
     { $uncertain ->

@@ -131,6 +131,11 @@ menu-status = 🔎 Cek status
 menu-alerts = 🔔 Peringatan saldo
 menu-language = 🌐 Bahasa
 menu-help = ❓ Bantuan
+menu-report = 📊 Laporan
+menu-customers = 📒 Pelanggan
+menu-markup = 💹 Harga jual
+menu-shop = 🏪 Toko
+menu-export = 📄 Ekspor
 help =
     ❓ <b>Bantuan</b>
     /menu: menu utama
@@ -184,6 +189,7 @@ cmd-toko = Nama toko untuk struk
 flow-send-text = Kirim jawaban berupa teks, atau tekan tombol.
 flow-search-hint = 🔎 Ketik kata kunci untuk mencari, atau pilih dari daftar.
 flow-tap-a-button = Pilih salah satu tombol di atas, atau /batal.
+flow-tap-a-button-or-beli = Pilih salah satu tombol di atas, atau /batal. Bila kodenya sudah tahu, ketik langsung /beli KODE TUJUAN (mis. /beli S10 081234567890).
 flow-search-none = Tidak ada yang cocok dengan "{ $query }". Coba kata lain.
 flow-left = ↩️ Langkah yang sedang berjalan dihentikan karena Anda mengirim perintah lain. Belum ada yang dibeli atau dikirim; mulai lagi bila perlu.
 
@@ -201,6 +207,8 @@ confirm-sending = Memproses…
 confirm-sending-title = ⏳ <b>Mengirim ke penyedia…</b> Jangan ulangi transaksi ini; hasilnya menyusul di pesan berikutnya.
 confirm-sent-title = ☑️ <b>Sudah dikirim ke penyedia.</b> Hasilnya ada di pesan berikutnya.
 confirm-balance = Saldo Anda: <b>{ $balance }</b>
+confirm-balance-unread = Saldo Anda: tidak terbaca dari penyedia saat ini (cek dengan /saldo).
+provider-checking = ⏳ Mengecek ke penyedia…
 confirm-low-balance =
     ❌ <b>Saldo tidak cukup</b>: total { $total }, saldo Anda { $balance } (kurang { $missing }).
     Tidak ada yang dikirim ke penyedia. Isi saldo dulu lewat Deposit, lalu ulangi.
@@ -244,7 +252,12 @@ receipt-customer = Nama pelanggan
 receipt-amount = Nominal
 receipt-fee = Biaya
 receipt-total = Total
-receipt-sn = SN/Token
+file-receipt = struk
+file-report = laporan
+file-export = transaksi
+receipt-sn-serial = SN
+receipt-sn-token = Token
+receipt-sn-bill = No. referensi tagihan
 receipt-status = Status
 receipt-message = Keterangan
 receipt-ref = ID referensi
@@ -433,7 +446,7 @@ transfer-confirm =
 transfer-fee-estimate =
     Biaya: ≈ { $fee } (perkiraan dari transfer Anda sebelumnya)
     Perkiraan total: ≈ { $total }
-transfer-fee-unknown = Biaya: ditambahkan oleh penyedia di atas nominal; jumlah pastinya tampil di struk.
+transfer-fee-unknown = Biaya: ditambahkan oleh penyedia di atas nominal (belum ada perkiraan untuk tujuan jenis ini); jumlah pastinya tampil di struk. Saldo harus cukup untuk nominal + biaya transfer tertinggi yang pernah dikenakan.
 transfer-confirm-note = Catatan: { $note }
 receipt-holder = Atas nama
 
@@ -480,6 +493,15 @@ deposit-button-release-confirm = ⚡ Ya, cairkan
 deposit-button-release-later = Nanti saja
 
 deposit-cancelled = 🚫 <b>Deposit dibatalkan.</b> Jangan membayar deposit ini lagi.
+deposit-cancel-ask = 🚫 Batalkan deposit ini? Setelah dibatalkan, kode pembayarannya tidak berlaku lagi. Ref: <code>{ $ref }</code>
+deposit-button-cancel-yes = 🚫 Ya, batalkan
+deposit-button-cancel-no = Tidak
+deposit-cancel-kept = Deposit <code>{ $ref }</code> tidak dibatalkan: masih bisa dibayar.
+# Words on the grey image that replaces a payment QR that can no longer be paid.
+deposit-void-cancel = DIBATALKAN
+deposit-void-expired = KEDALUWARSA
+deposit-void-failed = GAGAL
+deposit-void-do-not-pay = Jangan dibayar
 deposit-cancel-not-yet = Deposit ini belum tercatat di penyedia, jadi belum bisa dibatalkan. Cek statusnya dulu.
 deposit-cancel-refused = ℹ️ Deposit <code>{ $ref }</code> tidak bisa dibatalkan lagi. Status sekarang: { $status }.
 deposit-processing-hint = Pembayaran sudah diterima. Saldo masuk hari kerja berikutnya, atau tekan ⚡ Cairkan sekarang (dengan biaya penanganan).
@@ -637,6 +659,9 @@ csv-sn = SN
 ## Beli lagi dan pelanggan tersimpan (/pelanggan)
 button-buy-again-sale = 🔁 Beli lagi
 button-save-customer = 💾 Simpan pelanggan
+button-copy-sn-serial = 📋 Salin SN
+button-copy-sn-token = 📋 Salin token
+button-copy-sn-bill = 📋 Salin no. referensi
 buy-again-open = ☝️ Layar konfirmasinya sudah ada di atas: tekan ✅ Konfirmasi di sana.
 customer-ask-name =
     💾 Simpan { $target } ({ $what }) sebagai pelanggan.
@@ -665,6 +690,7 @@ customer-kind-account = Nomor rekening
 customer-kind-id = ID
 customer-detail-product = Dari
 customer-detail-saved = Disimpan
+customer-button-buy = 🛒 Beli { $product }
 customer-button-rename = ✏️ Ganti nama
 customer-button-delete = 🗑 Hapus
 customer-button-delete-yes = 🗑 Ya, hapus
@@ -709,20 +735,19 @@ admin-round-summary =
     Memblokir bot: { $blocked }
 
 broadcast-ask =
-    📣 <b>Broadcast</b>
+    📣 <b>Siaran</b>
     Kirim pesan yang akan disiarkan: teks, atau satu foto dengan keterangan. Format (tebal, tautan…) ikut terkirim.
 broadcast-unsupported = Kirim teks atau satu foto, atau /batal.
 broadcast-button-send = 📣 Kirim
 broadcast-confirm = ☝️ Pratinjau di atas persis seperti yang diterima. Kirim ke <b>{ $count }</b> chat?
-broadcast-draft-gone = Draf broadcast ini sudah tidak berlaku. Mulai lagi dengan /broadcast.
-broadcast-no-recipients = Belum ada chat yang terhubung untuk menerima broadcast.
-broadcast-started = 📣 Broadcast dimulai ke { $count } chat.
-broadcast-cancelled = ❌ Broadcast dibatalkan. Tidak ada yang dikirim.
-broadcast-busy = ⏳ Sebuah broadcast masih berjalan (terkirim { $sent }, sisa { $remaining }). Tunggu sampai selesai.
-broadcast-progress = 📣 Broadcast berjalan… Terkirim: { $sent } · Gagal: { $failed } · Memblokir: { $blocked } · Sisa: { $remaining }
-broadcast-progress-done = 📣 Broadcast selesai. Terkirim: { $sent } · Gagal: { $failed } · Memblokir: { $blocked } · Tidak pasti: { $uncertain }
+broadcast-draft-gone = Draf siaran ini sudah tidak berlaku. Mulai lagi dengan /broadcast.
+broadcast-no-recipients = Belum ada chat yang terhubung untuk menerima siaran.
+broadcast-started = 📣 Siaran dimulai ke { $count } chat.
+broadcast-cancelled = ❌ Siaran dibatalkan. Tidak ada yang dikirim.
+broadcast-busy = ⏳ Sebuah siaran masih berjalan (terkirim { $sent }, sisa { $remaining }). Tunggu sampai selesai.
+broadcast-progress = 📣 Siaran berjalan… Terkirim: { $sent } · Gagal: { $failed } · Memblokir: { $blocked } · Sisa: { $remaining }
 broadcast-summary =
-    ✅ Broadcast selesai: { $sent } terkirim, { $failed } gagal, { $blocked } memblokir bot (tidak dikirimi lagi).
+    ✅ Siaran selesai: { $sent } terkirim, { $failed } gagal, { $blocked } memblokir bot (tidak dikirimi lagi).
     { $uncertain ->
         [0] Semua chat sudah diproses.
        *[other] { $uncertain } chat sedang dikirimi saat bot berhenti mendadak; tidak dikirim ulang agar tidak dobel.

@@ -19,6 +19,7 @@ import { presence } from "./middlewares/presence.js";
 import { rateLimiter, type RateLimit } from "./middlewares/rateLimiter.js";
 import { ownKeyGuard } from "./middlewares/ownKeyGuard.js";
 import { flows } from "./middlewares/conversations.js";
+import { forgetButtonsOnCommand } from "./middlewares/buttonWait.js";
 import { errorHandler } from "./handlers/error.js";
 import { cancelFeature } from "./features/cancel.js";
 import { features } from "./features/index.js";
@@ -65,6 +66,7 @@ export function createBot(token: string, deps: BotDeps, botConfig: BotConfig = {
   bot.use(presence);
   bot.use(rateLimiter(botConfig.rateLimit ?? DEFAULT_RATE_LIMIT, shared));
   bot.use(ownKeyGuard);
+  bot.use(forgetButtonsOnCommand);
   bot.use(flows(deps, { chatRecords, wayOuts, maxRetryDelaySeconds }));
   bot.use(cancelFeature);
   bot.use(features(errorHandler(deps, observe?.handlerFailed)));

@@ -101,11 +101,14 @@ export class Broadcaster {
     return (await this.state())?.status === "running";
   }
 
-  /** Who would receive a broadcast now: linked chats that have not blocked the bot, ascending ids. */
-  async recipients(after: number | null = null): Promise<number[]> {
+  /**
+   * Who would receive a broadcast of `adminChatId` now: linked chats that have not blocked the bot,
+   * ascending ids; the admin's own chat is not a recipient (it has the preview).
+   */
+  async recipients(adminChatId: number, after: number | null = null): Promise<number[]> {
     return (await this.opts.store.linkedChats())
       .map((c) => c.chatId)
-      .filter((id) => after === null || id > after)
+      .filter((id) => id !== adminChatId && (after === null || id > after))
       .sort((a, b) => a - b);
   }
 
@@ -119,7 +122,7 @@ export class Broadcaster {
 
   private async startNow(adminChatId: number, adminLang: Lang, content: BroadcastContent): Promise<StartResult> {
     if (await this.isRunning()) return { ok: false, reason: "running" };
-    const total = (await this.recipients()).length;
+    const total = (await this.recipients(adminChatId)).length;
     if (total === 0) return { ok: false, reason: "no-recipients" };
     const now = this.opts.clock.now();
     const state: BroadcastState = {
@@ -169,7 +172,7 @@ export class Broadcaster {
     const s = await this.state();
     if (!s) return undefined;
     const left = new Set([...(s.doneAhead ?? []), ...(s.inFlight ?? []), ...(s.pending !== undefined ? [s.pending] : [])]);
-    const remaining = s.status === "done" ? 0 : (await this.recipients(s.doneThrough)).filter((id) => !left.has(id)).length;
+    const remaining = s.status === "done" ? 0 : (await this.recipients(s.adminChatId, s.doneThrough)).filter((id) => !left.has(id)).length;
     return { sent: s.sent, failed: s.failed, blocked: s.blocked, uncertain: s.uncertain, remaining };
   }
 
@@ -222,7 +225,7 @@ export class Broadcaster {
       });
     }
     if (state.progressMessageId === undefined) {
-      const text = await this.progressText(false);
+      const text = await this.progressText();
       const r = await deliver(() => api.sendMessage(state.adminChatId, text), { pacer: this.pacer, signal });
       if (r.outcome === "stopped") return;
       if (r.outcome === "sent") {
@@ -232,7 +235,7 @@ export class Broadcaster {
       // Otherwise the admin sees only the final summary; delivery goes on regardless.
     }
 
-    const queue = await this.recipients(state.doneThrough);
+    const queue = await this.recipients(state.adminChatId, state.doneThrough);
     const done = new DoneMarks(queue, state.doneAhead ?? []);
     this.inFlight.clear();
     const running = new Set<Promise<void>>();
@@ -263,7 +266,7 @@ export class Broadcaster {
         .finally(() => running.delete(job));
       running.add(job);
       if (!progressEdit && this.opts.clock.now() - this.lastProgressAt >= this.progressEveryMs) {
-        progressEdit = this.showProgress(halt.signal, false).finally(() => (progressEdit = undefined));
+        progressEdit = this.showProgress(halt.signal).finally(() => (progressEdit = undefined));
       }
     }
     await Promise.all([...running, progressEdit]);
@@ -279,14 +282,20 @@ export class Broadcaster {
     }
     await this.patch({ status: "done", finishedAt: this.opts.clock.now(), pending: undefined, inFlight: undefined, doneAhead: undefined });
     await store.flush();
-    await this.showProgress(signal, true);
     state = (await this.state())!;
     const t = this.opts.translate;
     const summary = t(state.adminLang, "broadcast-summary", await this.countVars());
-    await deliver(() => api.sendMessage(state.adminChatId, summary), {
-      pacer: this.pacer,
-      signal,
-    });
+    // Told once: the summary replaces the progress message; a new message only when there is none to edit.
+    const progressId = state.progressMessageId;
+    const edited =
+      progressId !== undefined &&
+      (await deliver(() => api.editMessageText(state.adminChatId, progressId, summary), { pacer: this.pacer, signal, maxRateLimited: 1 })).outcome === "sent";
+    if (!edited && !signal.aborted) {
+      await deliver(() => api.sendMessage(state.adminChatId, summary), {
+        pacer: this.pacer,
+        signal,
+      });
+    }
     logger.info({ id: state.id, ...(await this.progress()) }, "broadcast finished");
   }
 
@@ -342,16 +351,16 @@ export class Broadcaster {
     return { sent: p.sent, failed: p.failed, blocked: p.blocked, uncertain: p.uncertain, remaining: p.remaining };
   }
 
-  private async progressText(final: boolean): Promise<string> {
+  private async progressText(): Promise<string> {
     const s = (await this.state())!;
-    return this.opts.translate(s.adminLang, final ? "broadcast-progress-done" : "broadcast-progress", await this.countVars());
+    return this.opts.translate(s.adminLang, "broadcast-progress", await this.countVars());
   }
 
   /** Edits the one progress message (a failed edit is only logged: delivery matters more). */
-  private async showProgress(signal: AbortSignal, final: boolean): Promise<void> {
+  private async showProgress(signal: AbortSignal): Promise<void> {
     this.lastProgressAt = this.opts.clock.now();
     const s = (await this.state())!;
-    const text = await this.progressText(final);
+    const text = await this.progressText();
     if (s.progressMessageId === undefined || text === this.lastProgressText) return;
     const id = s.progressMessageId;
     const r = await deliver(() => this.opts.api.editMessageText(s.adminChatId, id, text), {

@@ -14,15 +14,16 @@
  * Knows grammY only through `MessageApi` (satisfied by `bot.api` and `ctx.api`). Requests go
  * through delivery.ts's deliver(), which classifies Telegram's answers as for the other bulk senders.
  */
-import type { InlineKeyboardMarkup } from "grammy/types";
+import type { InlineKeyboardMarkup, InputMediaPhoto } from "grammy/types";
 import type { Translate } from "../render/i18n.js";
-import { receiptText } from "../render/receipt.js";
+import { receiptText, snKind } from "../render/receipt.js";
 import { html, rupiah } from "../render/format.js";
 import { withSandboxBanner } from "../render/money.js";
 import { deliver, isNotModified, type Delivery } from "../telegram/delivery.js";
 import type { Pacer } from "../telegram/pacer.js";
 import { cb } from "../telegram/buttonData.js";
 import { saleActionRows } from "../render/saleActions.js";
+import { voidPhotoMedia } from "../render/voidImage.js";
 import { detailOf, type Lang, type TxRecord, type TxStatus } from "../store/index.js";
 
 interface SendOptions {
@@ -35,6 +36,12 @@ export interface MessageApi {
   sendMessage(chat_id: number, text: string, other?: SendOptions): Promise<{ message_id: number }>;
   editMessageText(chat_id: number, message_id: number, text: string, other?: SendOptions): Promise<unknown>;
   editMessageCaption(chat_id: number, message_id: number, other?: SendOptions & { caption?: string }): Promise<unknown>;
+  editMessageMedia(chat_id: number, message_id: number, media: InputMediaPhoto, other?: SendOptions): Promise<unknown>;
+}
+
+/** Deposit ends after which a payment photo must no longer show a payable code. */
+function voidsPhoto(kind: NoticeKind): kind is "expired" | "cancel" | "failed" {
+  return kind === "expired" || kind === "cancel" || kind === "failed";
 }
 
 /** The announcements a transaction can get; `gaveup` = still open after its maximum age. */
@@ -110,7 +117,7 @@ export class Notifier {
     const lines = [
       this.headline(lang, tx, kind),
       ...(what ? [`<b>${t(lang, `kind-${tx.kind}`)}</b>: ${what}`] : []),
-      ...(kind === "success" && tx.sn ? [`${t(lang, "receipt-sn")}: <code>${html(tx.sn)}</code>`] : []),
+      ...(kind === "success" && tx.sn ? [`${t(lang, `receipt-sn-${snKind(tx)}`)}: <code>${html(tx.sn)}</code>`] : []),
       // The unknown headline names the reference already.
       ...(kind === "unknown" ? [] : [`${t(lang, "receipt-ref")}: <code>${html(tx.refId)}</code>`]),
     ];
@@ -153,6 +160,11 @@ export class Notifier {
     const messageId = tx.messageId;
     const r = await this.paced(() => {
       if (detailOf(tx, "deposit").photo === true) {
+        if (voidsPhoto(kind)) {
+          return voidPhotoMedia(this.t, lang, kind, this.caption(lang, tx, kind)).then((media) =>
+            this.api.editMessageMedia(tx.chatId, messageId, media, { ...withMarkup(markup) }),
+          );
+        }
         return this.api.editMessageCaption(tx.chatId, messageId, {
           caption: this.caption(lang, tx, kind),
           ...withMarkup(markup),

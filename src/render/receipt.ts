@@ -31,6 +31,15 @@ export function statusLabel(t: Translate, lang: Lang, status: TxRecord["status"]
   return `${STATUS_ICON[status]} ${t(lang, key)}`;
 }
 
+/** What a transaction's sn is, for its label and copy button: a PLN token, a bill's reference, or a serial. */
+export type SnKind = "token" | "bill" | "serial";
+
+export function snKind(tx: TxRecord): SnKind {
+  if (tx.kind === "postpaid") return "bill";
+  const about = `${detailOf(tx, "prepaid").category ?? ""} ${tx.code ?? ""} ${tx.title ?? ""}`;
+  return tx.kind === "prepaid" && /pln|listrik/i.test(about) ? "token" : "serial";
+}
+
 /** A receipt: what, to whom, how much, status, ids and times (HTML). */
 export function receiptText(t: Translate, lang: Lang, tx: TxRecord): string {
   const line = (key: string, value: string | number | undefined | null) =>
@@ -52,7 +61,7 @@ export function receiptText(t: Translate, lang: Lang, tx: TxRecord): string {
     // The reseller's own selling price and profit (never on the customer's receipt image).
     ...line("receipt-sale-price", sale ? rupiah(tx.sale!.price) : undefined),
     ...line("receipt-profit", sale ? rupiah(tx.sale!.profit) : undefined),
-    ...line("receipt-sn", tx.sn ? `<code>${html(tx.sn)}</code>` : undefined),
+    ...line(`receipt-sn-${snKind(tx)}`, tx.sn ? `<code>${html(tx.sn)}</code>` : undefined),
     ...line("receipt-status", statusLabel(t, lang, tx.status, tx.kind, tx.kind === "deposit" && detailOf(tx, "deposit").instant !== undefined)),
     // Only a refusal's reason helps the reader; internal notes of unknown outcomes stay out.
     ...line("receipt-message", tx.message && tx.status === "failed" ? html(tx.message) : undefined),

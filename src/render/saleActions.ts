@@ -7,6 +7,11 @@ import type { Translate } from "./i18n.js";
 import { cb } from "../telegram/buttonData.js";
 import type { Lang, TxRecord } from "../store/index.js";
 import { isSale } from "../domain/sale.js";
+import { snKind } from "./receipt.js";
+import { plnToken } from "./receiptImage.js";
+
+/** Telegram's limit on a copy button's text. */
+const COPY_TEXT_MAX = 256;
 
 export function saleActionRows(t: Translate, lang: Lang, tx: TxRecord): InlineKeyboardButton[][] {
   if (tx.status !== "success") return [];
@@ -17,6 +22,11 @@ export function saleActionRows(t: Translate, lang: Lang, tx: TxRecord): InlineKe
       { text: t(lang, "button-receipt"), callback_data: cb.saleReceipt.encode({ refId: tx.refId }) },
       { text: t(lang, "button-buy-again-sale"), callback_data: cb.buyAgain.encode({ refId: tx.refId }) },
     ]);
+  }
+  // A token or serial is passed on to the customer: one tap copies it, no selecting by hand.
+  if (isSale(tx) && tx.sn) {
+    const copy = (plnToken(tx)?.token ?? tx.sn).slice(0, COPY_TEXT_MAX);
+    rows.push([{ text: t(lang, `button-copy-sn-${snKind(tx)}`), copy_text: { text: copy } }]);
   }
   // A transfer's account is a customer too (offered again in the transfer flow).
   if ((isSale(tx) || tx.kind === "transfer") && tx.target) {

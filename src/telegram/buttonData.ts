@@ -104,6 +104,11 @@ export const MENU_NAMES = [
   "alerts",
   "language",
   "help",
+  "report",
+  "customers",
+  "markup",
+  "shop",
+  "export",
 ] as const;
 export type MenuName = (typeof MENU_NAMES)[number];
 
@@ -203,7 +208,10 @@ export const cb = {
   retry: shape("rt:{refId}", { refId }),
   /** Check (or refresh) the status of a transaction; also sent by the watcher. */
   status: shape("st:{refId}", { refId }),
+  /** Asks before cancelling; the answer is depositCancelYes / depositCancelNo. */
   depositCancel: shape("dp:x:{refId}", { refId }),
+  depositCancelYes: shape("dp:xy:{refId}", { refId }),
+  depositCancelNo: shape("dp:xn:{refId}", { refId }),
   depositRelease: shape("dp:i:{refId}", { refId }),
   depositReleaseConfirm: shape("dp:ic:{refId}", { refId }),
   depositReleaseLater: shape("dp:in:{refId}", { refId }),
@@ -245,6 +253,8 @@ export const cb = {
   customersPage: shape("cu:p:{page}", { page }),
   customersSearch: shape("cu:s:{page}:{query}", { page, query: restText(SEARCH_QUERY_MAX_BYTES) }),
   customerOpen: shape("cu:i:{id}", { id: customerId }),
+  /** Buys the customer's saved product for its target: a fresh confirm screen. */
+  customerBuy: shape("cu:b:{id}", { id: customerId }),
   customerRename: shape("cu:r:{id}", { id: customerId }),
   customerDelete: shape("cu:d:{id}", { id: customerId }),
   customerDeleteYes: shape("cu:x:{id}", { id: customerId }),

@@ -114,14 +114,31 @@ describe("/broadcast", () => {
       expect(got).toHaveLength(1);
       expect(got[0]!.payload).toMatchObject({ text: "Promo <b> & diskon", entities });
     }
-    const progress = admin.messages().filter((m) => m.from === "bot" && m.text?.startsWith("📣 Broadcast finished"));
-    expect(progress).toHaveLength(1);
+    const finished = admin.messages().filter((m) => m.from === "bot" && m.text?.includes("Broadcast finished"));
+    expect(finished).toHaveLength(1);
     expect(admin.lastReply()).toContain("4 sent, 0 failed, 0 blocked");
     expect(await w.store.getMeta(`broadcast:draft:${ADMIN}`)).toBeUndefined();
 
     // The Send button of a finished draft does nothing more.
     const confirmMessage = admin.messages().find((m) => m.text?.includes("Broadcast started"))!;
     expect(confirmMessage.inlineKeyboard).toBeUndefined();
+  });
+
+  it("a linked admin is not a recipient of their own broadcast, and its end is told once", async () => {
+    const { users } = await setup(2);
+    const admin = await w.linkedUser({ id: ADMIN, languageCode: "en", key: "KEY-RICH" });
+    await admin.sendCommand("broadcast");
+    await admin.sendText("Promo");
+    expect(admin.lastReply()).toContain("Send it to 2 chats?");
+    await admin.pressButton("📣 Send");
+    expect(admin.replies()).toContain("📣 Broadcast started to 2 chats.");
+    await settle(w.clock, w.deps.broadcaster!.idle(), { stepMs: 20 });
+    for (const u of users) expect(w.fake.sentTo(u.chatId).map((c) => c.payload.text)).toEqual(["Promo"]);
+    const toAdmin = admin.messages().filter((m) => m.from === "bot");
+    expect(toAdmin.filter((m) => m.text === "Promo")).toHaveLength(1); // the preview only
+    const finished = toAdmin.filter((m) => /finished/i.test(m.text ?? ""));
+    expect(finished).toHaveLength(1);
+    expect(finished[0]!.text).toContain("2 sent, 0 failed, 0 blocked");
   });
 
   it("broadcasts a photo by the admin's file_id with its caption", async () => {

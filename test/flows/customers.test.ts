@@ -66,7 +66,7 @@ describe("buy again", () => {
     const u = await w.linkedUser({ languageCode: "id" });
     const first = await sell(u, "081234567890");
     const original = first.messageId!;
-    expect(u.buttons({ messageId: original })).toEqual(["🧾 Struk", "🔁 Beli lagi", "💾 Simpan pelanggan"]);
+    expect(u.buttons({ messageId: original })).toEqual(["🧾 Struk", "🔁 Beli lagi", "📋 Salin SN", "💾 Simpan pelanggan"]);
 
     // The price went up since: the new screen shows today's price.
     const today = first.amount + 150;
@@ -107,7 +107,7 @@ describe("buy again", () => {
     await u.pressButton(CONFIRM);
     const [tx] = await txs(u);
     expect(tx!.status).toBe("success");
-    expect(u.buttons({ messageId: tx!.messageId })).toEqual(["🧾 Receipt", "🔁 Buy again", "💾 Save customer"]);
+    expect(u.buttons({ messageId: tx!.messageId })).toEqual(["🧾 Receipt", "🔁 Buy again", "📋 Copy SN", "💾 Save customer"]);
   });
 
   it("from a history entry of a bill: a fresh inquiry under a new saved reference, then its confirm; a paid bill says so", async () => {
@@ -220,6 +220,54 @@ describe("saved customers", () => {
     // The old detail's buttons now only toast.
     await u.sendCommand("pelanggan");
     expect(u.lastReply()).toContain("(1 dari 200)");
+  });
+
+  it("/menu reaches the shop tools; a customer card buys its product with one more tap", async () => {
+    w = await makeWorld({ watcher: true });
+    const u = await w.linkedUser({ languageCode: "id" });
+    const tools: [string, string][] = [
+      ["📊 Laporan", "Belum ada transaksi bulan ini"],
+      ["💹 Harga jual", "Harga jual toko Anda"],
+      ["🏪 Toko", "Struk untuk pelanggan"],
+      ["📄 Ekspor", "Ekspor CSV"],
+      ["📒 Pelanggan", "Belum ada pelanggan"],
+    ];
+    for (const [button, screen] of tools) {
+      await u.sendCommand("menu");
+      await u.pressButton(button);
+      expect(u.lastReply()).toContain(screen);
+    }
+
+    const sale = await sell(u, "081234567890");
+    await u.pressButton("💾 Simpan pelanggan", { messageId: sale.messageId });
+    await u.sendText("Budi");
+    await u.sendCommand("pelanggan");
+    await u.pressButton("1. Budi");
+    expect(u.buttons()).toContain("🛒 Beli Telkomsel 10.000");
+    await u.pressButton("🛒 Beli Telkomsel 10.000");
+    expect(u.lastReply()).toContain("Periksa sebelum konfirmasi");
+    expect(u.lastReply()).toContain("Tujuan: 081234567890");
+    await u.pressButton(CONFIRM);
+    expect(w.sandbox.calls(CREATE)).toHaveLength(2);
+  });
+
+  it("repeat sale to a saved customer: 2 taps from /pelanggan to the confirm of any of their last products", async () => {
+    w = await makeWorld({ watcher: true });
+    const u = await w.linkedUser({ languageCode: "id" });
+    const first = await sell(u, "081234567890", "S10");
+    await sell(u, "081234567890", "TSEL-DATA-2GB");
+    await sell(u, "081311112222", "S5"); // another customer's: not listed
+    await u.pressButton("💾 Simpan pelanggan", { messageId: first.messageId });
+    await u.sendText("Budi");
+
+    await u.sendCommand("pelanggan");
+    await u.pressButton("1. Budi"); // tap 1
+    expect(u.buttons()).toEqual(expect.arrayContaining(["🔁 Telkomsel Data 2 GB / 30 Hari"]));
+    expect(u.buttons().filter((b) => b.startsWith("🔁"))).toEqual(["🔁 Telkomsel Data 2 GB / 30 Hari"]);
+    await u.pressButton("🔁 Telkomsel Data 2 GB / 30 Hari"); // tap 2
+    expect(u.lastReply()).toContain("Periksa sebelum konfirmasi");
+    expect(u.lastReply()).toContain("Kode: TSEL-DATA-2GB");
+    expect(u.lastReply()).toContain("Tujuan: 081234567890");
   });
 
   it("the list is paged; a full list says so before asking a name", async () => {

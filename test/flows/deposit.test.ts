@@ -234,7 +234,19 @@ describe("/deposit", () => {
     await toConfirm(u, /^QRIS · /, "50000");
     await u.pressButton("✅ Konfirmasi");
     const tx = await latestDeposit(u);
+    const qr = decodeQrPng(u.lastPhoto());
+    // One tap only asks: nothing is cancelled yet, and "Tidak" leaves the deposit payable.
     await u.pressButton("🚫 Batalkan deposit");
+    expect(u.lastReply()).toContain("Batalkan deposit ini?");
+    expect(u.buttons()).toEqual(["🚫 Ya, batalkan", "Tidak"]);
+    expect(w.sandbox.calls("/deposit/cancel")).toHaveLength(0);
+    await u.pressButton("Tidak");
+    expect(w.sandbox.calls("/deposit/cancel")).toHaveLength(0);
+    expect((await w.store.getTx(tx.refId))!.status).toBe("pending");
+    expect(decodeQrPng(u.lastPhoto())).toBe(qr);
+
+    await u.pressButton("🚫 Batalkan deposit", { messageId: tx.messageId! });
+    await u.pressButton("🚫 Ya, batalkan");
     expect(w.sandbox.calls("/deposit/cancel")).toHaveLength(1);
     expect(sandboxDeposit(tx).status).toBe("cancel");
     expect((await w.store.getTx(tx.refId))!.status).toBe("cancel");
@@ -242,6 +254,10 @@ describe("/deposit", () => {
     expect(photo.caption).toContain("Deposit dibatalkan");
     expect(photo.caption).toContain("Dibatalkan");
     expect(photo.inlineKeyboard).toBeUndefined();
+    // The photo no longer carries a payable code.
+    expect(() => decodeQrPng(u.lastPhoto())).toThrow(/No QR code/);
+    // The question is closed: no "Ya, batalkan" left to tap.
+    expect(u.messages().filter((m) => JSON.stringify(m.inlineKeyboard ?? []).includes("Ya, batalkan"))).toEqual([]);
   });
 
   it("refuses to cancel after payment, says why and offers the instant release", async () => {
@@ -249,8 +265,9 @@ describe("/deposit", () => {
     await toConfirm(u, /^QRIS · /, "50000");
     await u.pressButton("✅ Konfirmasi");
     const tx = await latestDeposit(u);
-    w.sandbox.payDeposit(tx.upstreamId!);
     await u.pressButton("🚫 Batalkan deposit");
+    w.sandbox.payDeposit(tx.upstreamId!);
+    await u.pressButton("🚫 Ya, batalkan");
     expect(u.lastReply()).toContain("tidak bisa dibatalkan lagi");
     expect(u.lastReply()).toContain("Sudah dibayar, masuk saldo hari kerja berikutnya");
     expect(sandboxDeposit(tx).status).toBe("processing");
@@ -277,17 +294,25 @@ describe("/deposit", () => {
     expect(instantCalls().map((c) => c.body.action)).toEqual(["false"]);
     expect(w.sandbox.balance(w.demoKey)).toBe(before);
 
+    const question = u.findButton("⚡ Ya, cairkan")!.messageId;
+    const sentBefore = w.fake.callsOf("sendMessage").length;
     const first = u.callbackUpdate("⚡ Ya, cairkan");
     const second = u.callbackUpdate("⚡ Ya, cairkan");
     await Promise.all([u.deliver(first), u.deliver(second)]);
     await u.deliver(first);
+    // Told once, in place of the question, which keeps no buttons; the photo shows the state.
+    const told = u.messages().filter((m) => /dicairkan|Deposit masuk/.test(m.text ?? m.caption ?? ""));
+    expect(told.map((m) => m.messageId)).toEqual([question]);
+    expect(w.fake.message(u.chatId, question)!.text).not.toContain("Cairkan deposit sekarang?");
+    expect(w.fake.message(u.chatId, question)!.inlineKeyboard).toBeUndefined();
+    expect(w.fake.callsOf("sendMessage").length).toBe(sentBefore);
+    expect(w.fake.message(u.chatId, tx.messageId!)!.caption).toContain("LUNAS");
     expect(instantCalls().filter((c) => c.body.action === "true")).toHaveLength(1);
     expect(u.replies().join("\n")).not.toContain("Ya, cairkan");
     const done = (await w.store.getTx(tx.refId))!;
     expect(done).toMatchObject({ status: "success", fee: 1100 });
     expect(done.detail).toMatchObject({ instant: "done", credited: 48900, handlingFee: 750 });
     expect(w.sandbox.balance(w.demoKey)).toBe(before + 48900);
-    expect(w.fake.callsOf("sendMessage").some((c) => String(c.payload.text).includes("Deposit dicairkan"))).toBe(true);
     expect(u.buttons({ messageId: tx.messageId! })).toEqual([]); // the QR photo's pending buttons are gone
 
     // The release button is gone; pressing an old one does not release again.

@@ -104,7 +104,7 @@ describe("/riwayat", () => {
     expect(text).toContain("Berhasil");
     expect(text).toContain("Diperbarui");
     // A successful sale offers the shop actions (render/saleActions.ts) and the way back; no status check.
-    expect(u.buttons()).toEqual(["🧾 Struk", "🔁 Beli lagi", "💾 Simpan pelanggan", "⬅️ Riwayat"]);
+    expect(u.buttons()).toEqual(["🧾 Struk", "🔁 Beli lagi", "📋 Salin SN", "💾 Simpan pelanggan", "⬅️ Riwayat"]);
 
     await u.sendCommand("riwayat");
     await u.pressButton("1");

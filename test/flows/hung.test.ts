@@ -1,5 +1,5 @@
 /** A hung provider must not hold the chat: /batal, /menu and Cancel get through while a read waits. */
-import { afterEach, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { makeWorld, type World } from "../support/world.js";
 import { until } from "../support/settle.js";
 
@@ -44,3 +44,35 @@ it("Cancel on a flow's prompt gets through while the bill inquiry (a read) hangs
   expect(u.lastReply()).toContain("Nothing is running");
 });
 
+describe("a slow provider", () => {
+  /** The provider's profile answer waits until the test releases it. */
+  function holdProfile(w: World): { release: () => void } {
+    return { release: w.sandbox.holdNext("/get_profile") };
+  }
+
+  it("/saldo shows typing at once, a 'checking' line after 1.5 s, then the answer in its place", async () => {
+    w = await makeWorld();
+    const u = await w.linkedUser({ languageCode: "id" });
+    const held = holdProfile(w);
+    const asked = u.sendCommand("saldo");
+    await vi.waitFor(() => expect(w.fake.callsOf("sendChatAction").map((c) => c.payload.action)).toEqual(["typing"]));
+    expect(u.messages().filter((m) => m.from === "bot" && !m.deleted)).toHaveLength(0);
+    await w.clock.advance(1500);
+    await vi.waitFor(() => expect(u.lastReply()).toContain("Mengecek ke penyedia"));
+    held.release();
+    await asked;
+    const shown = u.messages().filter((m) => m.from === "bot" && !m.deleted);
+    expect(shown).toHaveLength(1);
+    expect(shown[0]!.text).toContain("Saldo");
+    expect(shown[0]!.text).not.toContain("Mengecek ke penyedia");
+  });
+
+  it("a confirm screen says when the balance could not be read", async () => {
+    w = await makeWorld();
+    const u = await w.linkedUser({ languageCode: "id" });
+    w.sandbox.fault("/get_profile", "html502", 5);
+    await u.sendCommand("beli", "S10 081234567890");
+    expect(u.lastReply()).toContain("Periksa sebelum konfirmasi");
+    expect(u.lastReply()).toContain("Saldo Anda: tidak terbaca");
+  });
+});

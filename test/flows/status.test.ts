@@ -26,7 +26,8 @@ describe("/status", () => {
     expect(done).toMatchObject({ status: "success", watch: { notified: "success" } });
     expect(reply).toContain(done.sn!);
     expect(reply).toContain(tx.upstreamId!);
-    expect(budi.messages().at(-1)!.inlineKeyboard).toBeUndefined(); // final: no refresh button
+    // Final: no refresh button; the success notice's actions instead.
+    expect(budi.keyboard({ messageId: budi.messages().at(-1)!.messageId })).toEqual([["🧾 Struk", "🔁 Beli lagi"], ["📋 Salin SN"], ["💾 Simpan pelanggan"]]);
     // The pending message shows the outcome too.
     expect(w.fake.message(budi.chatId, tx.messageId!)!.text).toContain("Berhasil");
 
@@ -81,7 +82,7 @@ describe("/status", () => {
     calls = await ani.pressButton("🔄 Refresh status");
     expect(calls.find((c) => c.method === "answerCallbackQuery")!.payload.text).toBe("Status: ✅ Successful");
     expect(w.fake.message(ani.chatId, sent.message_id)!.text).toContain("Successful");
-    expect(ani.buttons({ messageId: sent.message_id })).toEqual([]);
+    expect(ani.buttons({ messageId: sent.message_id })).toEqual(["💾 Save customer"]); // as the success notice offers
   });
 
   it("/status alone lists the open transactions as buttons (or says there are none); a QRIS checked by hand gets its caption updated", async () => {
@@ -141,5 +142,40 @@ describe("/status", () => {
     expect(u.lastReply()).toContain("Belum diketahui");
     expect(u.lastReply()).toContain("Jangan ulangi");
     expect((await w.store.getTx("TP260115UNKNOWN001"))!.status).toBe("unknown");
+  });
+});
+
+describe("/status of a successful sale", () => {
+  it("offers the notice's 🧾 Struk and 🔁 Beli lagi, names a PLN token a token and gives it a copy button", async () => {
+    w = await makeWorld();
+    const u = await w.linkedUser({ languageCode: "id" });
+    await u.sendCommand("beli", "PLN20 12345678901");
+    await u.pressButton("✅ Konfirmasi");
+    await w.clock.advance(6 * S);
+    const tx = (await w.store.listTxByChat(u.chatId)).items[0]!;
+    await u.sendCommand("status", tx.refId);
+    const done = (await w.store.getTx(tx.refId))!;
+    expect(done.status).toBe("success");
+    expect(u.lastReply()).toContain(`Token: ${done.sn}`);
+    expect(u.lastReply()).not.toContain("SN/Token");
+    expect(u.buttons()).toEqual(expect.arrayContaining(["🧾 Struk", "🔁 Beli lagi", "📋 Salin token"]));
+    const copied = (u.findButton("📋 Salin token")!.button as { copy_text?: { text: string } }).copy_text?.text ?? "";
+    expect(copied.replace(/\D/g, "")).toBe(done.sn!.replace(/\D/g, ""));
+  });
+
+  it("a paid bill's reference is labelled as such, with its own copy button", async () => {
+    w = await makeWorld();
+    const u = await w.linkedUser({ languageCode: "en" });
+    await u.sendCommand("tagihan");
+    await u.pressButton("PLN Pascabayar");
+    await u.sendText("530112340002");
+    await u.pressButton(/Confirm/);
+    await w.clock.advance(6 * S);
+    const tx = (await w.store.listTxByChat(u.chatId)).items[0]!;
+    await u.sendCommand("status", tx.refId);
+    const done = (await w.store.getTx(tx.refId))!;
+    expect(done.status).toBe("success");
+    expect(u.lastReply()).toContain(`Bill reference: ${done.sn}`);
+    expect(u.buttons()).toEqual(expect.arrayContaining(["🧾 Receipt", "📋 Copy reference"]));
   });
 });

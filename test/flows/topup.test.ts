@@ -201,6 +201,23 @@ describe("browsing and buying", () => {
 });
 
 describe("fast path and targets", () => {
+  it("a text typed where buttons wait is told to tap one (or /beli CODE TARGET after /beli), not 'not understood'", async () => {
+    await world();
+    const u = await w.linkedUser({ languageCode: "id" });
+    await u.sendCommand("beli");
+    await u.sendText("halo");
+    expect(u.lastReply()).toContain("Pilih salah satu tombol di atas, atau /batal");
+    expect(u.lastReply()).toContain("/beli KODE TUJUAN");
+    await u.sendCommand("menu");
+    await u.sendText("halo");
+    expect(u.lastReply()).toContain("Pilih salah satu tombol di atas, atau /batal");
+    expect(u.lastReply()).not.toContain("/beli KODE");
+    // Once a command without buttons answered, a text is simply not understood.
+    await u.sendCommand("saldo");
+    await u.sendText("halo");
+    expect(u.lastReply()).toContain("tidak mengerti");
+  });
+
   it("/beli CODE TARGET goes straight to the confirm screen", async () => {
     await world();
     const u = await w.linkedUser({ languageCode: "id" });

@@ -262,6 +262,23 @@ describe("/transfer", () => {
     expect(u.lastReply()).toContain("the provider's fee is added");
   });
 
+  it("refuses at the confirm step when the balance cannot cover the amount plus the highest fee seen", async () => {
+    await open();
+    const u = await w.linkedUser({ languageCode: "en" });
+    await toAccount(u, "bca", /BCA/, "1234567890");
+    await toConfirm(u, "50000");
+    await u.pressButton("✅ Confirm"); // a bank fee of Rp2.500 is now known
+    await w.clock.advance(60_000);
+    // Enough for 20,000 plus the e-wallet estimate of nothing known yet, not for 20,000 + 2,500.
+    w.sandbox.setBalance(w.demoKey, 21_000);
+    await toAccount(u, "gopay", /GoPay/, "081298765432");
+    await u.sendText("20000");
+    await u.pressButton("⏭ Skip");
+    expect(u.lastReply()).toContain("Balance too low");
+    expect(u.lastReply()).toContain("Rp22.500");
+    expect(w.sandbox.calls("/transfer/create")).toHaveLength(1);
+  });
+
   it("says when the provider cannot be reached, and lets the user check again", async () => {
     await open();
     const u = await w.linkedUser({ languageCode: "en" });

@@ -260,8 +260,8 @@ describe("instant release wherever a paid deposit is shown, and old messages upd
       expect(labels).not.toContain("⚡ Cairkan sekarang");
       expect(m.text ?? m.caption ?? "").not.toContain("H+1");
     }
-    expect(message(u, statusMessage).text).toContain("Deposit masuk");
-    expect(message(u, tx.messageId!).caption).toContain("Deposit masuk");
+    expect(message(u, statusMessage).text).toContain("LUNAS");
+    expect(message(u, tx.messageId!).caption).toContain("LUNAS");
   });
 });
 

@@ -62,3 +62,29 @@ it("Confirm on a screen that was cancelled says so (not 'already processed'), an
   expect(answer).not.toContain("sudah diproses");
   expect(w.sandbox.calls("/transaksi/create")).toHaveLength(0);
 });
+
+it("English mode: the provider's note is marked as the provider's (in Indonesian); sent files are named in the chat's language", async () => {
+  w = await makeWorld({ watcher: true });
+  const en = await w.linkedUser({ languageCode: "en" });
+  await en.sendCommand("topup", "S10");
+  expect(en.replies().join("\n")).toContain("Provider's note (in Indonesian): Pulsa Telkomsel");
+  await en.sendText("081234567890");
+  await en.pressButton("✅ Confirm");
+  await w.clock.advance(10_000);
+  await w.watcher!.whenIdle();
+  await en.pressButton("🧾 Receipt");
+  const photo = w.fake.sentTo(en.chatId).findLast((c) => c.method === "sendPhoto")!;
+  expect(photo.files.photo!.filename).toMatch(/^receipt-/);
+  await en.sendCommand("export");
+  await en.pressButton(/2026|\d{4}/);
+  const csv = w.fake.sentTo(en.chatId).findLast((c) => c.method === "sendDocument")!;
+  expect(csv.files.document!.filename).toMatch(/^transactions-/);
+});
+
+it("the Indonesian broadcast screen has an Indonesian heading", async () => {
+  w = await makeWorld({ adminIds: [900_001] });
+  const admin = w.user({ id: 900_001, languageCode: "id" });
+  await admin.sendCommand("siaran");
+  expect(admin.lastReply()).toContain("📣 Siaran");
+  expect(admin.lastReply()).not.toContain("Broadcast");
+});

@@ -60,7 +60,7 @@ describe("Broadcaster", () => {
     expect((await w.store.getChat(blocked.chatId))!.inactive).toBe(true);
     expect((await w.store.getChat(gone.chatId))!.inactive).toBe(true);
     expect((await w.store.getChat(e.chatId))!.inactive).toBeUndefined();
-    const summary = w.fake.textOf(w.fake.sentTo(ADMIN).filter((m) => m.method === "sendMessage").at(-1)!);
+    const summary = w.fake.textOf(w.fake.sentTo(ADMIN).at(-1)!); // the progress message, now the summary
     expect(summary).toContain("2 sent, 1 failed, 2 blocked");
 
     expect(await b.start(ADMIN, "en", { kind: "text", text: "Second" })).toEqual({ ok: true, total: 3 });
@@ -90,9 +90,9 @@ describe("Broadcaster", () => {
     const edits = toAdmin.filter((c) => c.method === "editMessageText");
     expect(edits.length).toBeGreaterThanOrEqual(2);
     expect(edits.every((c) => c.payload.message_id === progressId)).toBe(true);
-    expect(String(edits.at(-1)!.payload.text)).toContain("Broadcast finished. Sent: 60");
-    expect(w.fake.message(ADMIN, progressId)!.text).toContain("Broadcast finished");
-    expect(w.fake.textOf(toAdmin.at(-1)!)).toContain("60 sent, 0 failed, 0 blocked");
+    // The end is told once: the summary replaces the progress message.
+    expect(w.fake.message(ADMIN, progressId)!.text).toContain("Broadcast finished: 60 sent, 0 failed, 0 blocked");
+    expect(toAdmin.filter((c) => c.method === "sendMessage")).toHaveLength(1);
   });
 
   it("resumes after a restart mid-way: every chat ends with exactly one copy", async () => {
@@ -112,7 +112,7 @@ describe("Broadcaster", () => {
     await settle(w.clock, again.idle(), { stepMs: 100 });
     for (const u of users) expect(delivered(u.chatId)).toHaveLength(1);
     expect(await state()).toMatchObject({ status: "done", sent: 40, uncertain: 0, progressMessageId: progressId });
-    expect(w.fake.sentTo(ADMIN).filter((c) => c.method === "sendMessage")).toHaveLength(2); // progress + summary
+    expect(w.fake.sentTo(ADMIN).filter((c) => c.method === "sendMessage")).toHaveLength(1); // progress, then the summary in its place
   });
 
   it("after a crash during a send, the uncertain chat is not sent again", async () => {
@@ -158,7 +158,7 @@ describe("Broadcaster", () => {
       expect(call!.payload.caption).toBe("Promo hari ini");
       expect(call!.files).toEqual({});
     }
-    expect(w.fake.textOf(w.fake.sentTo(ADMIN).at(-1)!)).toContain("Broadcast selesai: 3 terkirim");
+    expect(w.fake.textOf(w.fake.sentTo(ADMIN).at(-1)!)).toContain("Siaran selesai: 3 terkirim");
   });
   it("a restart during a 429 wait resends that chat's copy (the 429 means it was not delivered)", async () => {
     const users = await world(4);

@@ -77,7 +77,7 @@ describe("status watcher: outcomes are announced once", () => {
     expect(noticesAbout(w, u.chatId, tx!.refId).filter((t) => t.includes("Transaksi berhasil"))).toHaveLength(1);
     expect(w.fake.message(u.chatId, tx!.messageId!)!.text).toContain("Berhasil");
     // Status check gone; the shop actions of a successful sale instead.
-    expect(u.buttons({ messageId: receipt.messageId })).toEqual(["🧾 Struk", "🔁 Beli lagi", "💾 Simpan pelanggan"]);
+    expect(u.buttons({ messageId: receipt.messageId })).toEqual(["🧾 Struk", "🔁 Beli lagi", "📋 Salin SN", "💾 Simpan pelanggan"]);
     await run(w, 3600_000);
     expect(noticesAbout(w, u.chatId, tx!.refId).filter((t) => t.includes("Transaksi berhasil"))).toHaveLength(1);
   });

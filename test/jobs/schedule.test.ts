@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { TelegramErrors } from "../support/fakeBotApi.js";
 import { makeWorld, type World } from "../support/world.js";
+import { decodeQrPng } from "../support/qr.js";
 import { noticesAbout, pendingPrepaid, pendingQris, run, statusCalls } from "./support.js";
 import { detailOf } from "../../src/store/types.js";
 import type { FakeUser } from "../support/chat.js";
@@ -180,6 +181,8 @@ describe("status watcher: deposits expire late", () => {
     const photo = w.fake.message(u.chatId, dep.messageId!)!;
     expect(photo.caption).toContain("KEDALUWARSA");
     expect(photo.inlineKeyboard).toBeUndefined();
+    // The photo no longer carries a payable code.
+    expect(() => decodeQrPng(u.lastPhoto())).toThrow(/No QR code/);
     expect(noticesAbout(w, u.chatId, dep.refId)).toHaveLength(0);
     const calls = statusCalls(w);
     await run(w, 2 * HOUR);

@@ -140,7 +140,7 @@ describe.skipIf(!hasChromium)(title, () => {
     await expect.poll(() => page.inputValue("#input")).toBe("");
     await inChat(1003, ".msg.bot", "Pratinjau di atas").waitFor();
     await tap(/Kirim/);
-    await inChat(1003, ".msg.bot", "Broadcast dimulai").waitFor();
+    await inChat(1003, ".msg.bot", "Siaran dimulai").waitFor();
 
     await page.locator("#users li", { hasText: "Rina" }).click();
     const copy = inChat(1001, ".msg.bot", "Promo pulsa hari ini").locator("img.photo");

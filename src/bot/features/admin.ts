@@ -92,7 +92,7 @@ async function broadcastFlow(conversation: BotConversation, ctx: ConvContext): P
   const { id, count } = await conversation.external(async () => {
     const draft: Draft = { id: ctx.deps.clock.now().toString(36), content };
     await ctx.deps.store.setMeta(draftKey(chatId), draft);
-    return { id: draft.id, count: (await ctx.deps.broadcaster.recipients()).length };
+    return { id: draft.id, count: (await ctx.deps.broadcaster.recipients(ctx.chat!.id)).length };
   });
   // The preview is sent exactly like every copy will be.
   await sendContent(next.api, chatId, content);

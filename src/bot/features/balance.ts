@@ -7,12 +7,17 @@ import { requireKey } from "../guards.js";
 import { moneyText, upstreamErrorText } from "../replies.js";
 import { callbacksLine } from "./webhook.js";
 import { commands } from "../../telegram/commands.js";
+import { whileAskingProvider } from "../slowAnswer.js";
 
 export const balanceFeature = new Composer<BotContext>();
 
 export async function showBalance(ctx: BotContext): Promise<void> {
   const key = await requireKey(ctx);
   if (!key) return;
+  await whileAskingProvider(ctx, () => replyBalance(ctx, key));
+}
+
+async function replyBalance(ctx: BotContext, key: string): Promise<void> {
   try {
     const profile = await ctx.deps.upstream.getProfile(key);
     // Re-checked: a renamed provider account signs its callbacks with the new username.

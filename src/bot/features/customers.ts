@@ -1,8 +1,9 @@
 /**
  * Repeat sales and saved customers: "Buy again" and "Save customer" under a successful sale, and
- * /pelanggan (/customers) to list, search, rename and delete saved customers. Buy again makes a
- * fresh draft through the confirm engine (new reference id, today's price, the usual checks);
- * nothing here creates a transaction itself.
+ * /pelanggan (/customers) to list, search, rename, delete and buy for saved customers (their saved
+ * product and their last ones). Buy again makes a fresh draft through the confirm engine (new
+ * reference id, today's price, the usual checks); nothing here creates a transaction itself.
+ * One room: every path here ends in the same "buy again for this target" step.
  */
 import { Composer, InlineKeyboard } from "grammy";
 import type { SavedCustomer, TxRecord } from "../../store/index.js";
@@ -46,24 +47,31 @@ async function productNow(ctx: BaseContext, apiKey: string, code: string): Promi
   return list.find((p) => p.code === code);
 }
 
-async function buyPrepaidAgain(ctx: BaseContext, apiKey: string, tx: TxRecord): Promise<void> {
-  const product = await productNow(ctx, apiKey, tx.code!);
+/** What buying again needs: the product (or bill service) and the target. */
+interface SaleAgain {
+  code: string;
+  target: string;
+  title?: string;
+}
+
+async function buyPrepaidAgain(ctx: BaseContext, apiKey: string, tx: SaleAgain): Promise<void> {
+  const product = await productNow(ctx, apiKey, tx.code);
   if (!product) {
-    await ctx.reply(ctx.t("topup-unknown-code", { code: html(tx.code!) }));
+    await ctx.reply(ctx.t("topup-unknown-code", { code: html(tx.code) }));
     return;
   }
   if (!product.available) {
     await ctx.reply(ctx.t("topup-empty", { name: html(product.name), code: html(product.code) }));
     return;
   }
-  await saveAndConfirm(ctx, prepaidKind, prepaidDraft(product, tx.target!));
+  await saveAndConfirm(ctx, prepaidKind, prepaidDraft(product, tx.target));
 }
 
 /** A fresh inquiry for the same customer number under a new, saved reference id (as the bill flow does). */
-async function buyPostpaidAgain(ctx: BaseContext, apiKey: string, tx: TxRecord): Promise<void> {
+async function buyPostpaidAgain(ctx: BaseContext, apiKey: string, tx: SaleAgain): Promise<void> {
   const draft = await saveDraft(ctx, postpaidKind, { code: tx.code, title: tx.title, target: tx.target, amount: 0 });
   try {
-    const inquiry = await ctx.deps.upstream.billInquiry(apiKey, { code: tx.code!, reffId: draft.refId, customerNo: tx.target! });
+    const inquiry = await ctx.deps.upstream.billInquiry(apiKey, { code: tx.code, reffId: draft.refId, customerNo: tx.target });
     const updated = await ctx.deps.ledger.update(draft.refId, billFields(inquiry));
     await ctx.deps.ledger.flush();
     await showConfirm(ctx, postpaidKind, updated);
@@ -220,12 +228,52 @@ async function pressedCustomer(ctx: BotContext, id: string): Promise<SavedCustom
 onCallback(composer, cb.customerOpen, async (ctx, { id }) => {
   const c = await pressedCustomer(ctx, id);
   if (!c) return;
-  const kb = new InlineKeyboard()
-    .text(ctx.t("customer-button-rename"), cb.customerRename.encode({ id }))
+  const kb = new InlineKeyboard();
+  if (buyable(c)) kb.text(ctx.t("customer-button-buy", { product: c.title ?? c.code ?? "" }), cb.customerBuy.encode({ id })).row();
+  // Their other recent products: one tap to a fresh confirm screen, as "buy again" under a sale.
+  for (const sale of await lastProductsOf(ctx, c)) kb.text(`🔁 ${sale.title ?? sale.code ?? ""}`, cb.buyAgain.encode({ refId: sale.refId })).row();
+  kb.text(ctx.t("customer-button-rename"), cb.customerRename.encode({ id }))
     .text(ctx.t("customer-button-delete"), cb.customerDelete.encode({ id }))
     .row()
     .text(ctx.t("customers-back"), cb.customersPage.encode({ page: 0 }));
   await editOrReply(ctx, customerDetail(ctx, c), { reply_markup: kb });
+});
+
+const LAST_PRODUCTS_MAX = 3;
+const LAST_PRODUCTS_SCAN = 100;
+
+/** The customer's last successful sales of other products than the saved one, newest first, one per product. */
+async function lastProductsOf(ctx: BaseContext, c: SavedCustomer): Promise<Readonly<TxRecord>[]> {
+  if (!ctx.chat) return [];
+  const seen = new Set<string>(c.code ? [c.code] : []);
+  const found: Readonly<TxRecord>[] = [];
+  for (const tx of await ctx.deps.ledger.recent(ctx.chat.id, LAST_PRODUCTS_SCAN)) {
+    if (found.length >= LAST_PRODUCTS_MAX) break;
+    if (tx.status !== "success" || !isSale(tx) || tx.target !== c.target || !tx.code || seen.has(tx.code)) continue;
+    seen.add(tx.code);
+    found.push(tx);
+  }
+  return found;
+}
+
+/** A customer saved from a sale can buy its product again (a transfer's account goes through /transfer). */
+function buyable(c: SavedCustomer): c is SavedCustomer & { code: string } {
+  return (c.source === "prepaid" || c.source === "postpaid") && c.code !== undefined && c.code !== "";
+}
+
+onCallback(composer, cb.customerBuy, async (ctx, { id }) => {
+  const c = await pressedCustomer(ctx, id);
+  if (!c || !buyable(c)) return;
+  const apiKey = await requireMoneyKey(ctx);
+  if (!apiKey) return;
+  const sale = { code: c.code, target: c.target, ...(c.title !== undefined ? { title: c.title } : {}) };
+  try {
+    if (c.source === "prepaid") await buyPrepaidAgain(ctx, apiKey, sale);
+    else await buyPostpaidAgain(ctx, apiKey, sale);
+  } catch (err) {
+    if (!(err instanceof UpstreamError)) throw err;
+    await ctx.reply(upstreamErrorText(ctx, err));
+  }
 });
 
 onCallback(composer, cb.customerRename, async (ctx, { id }) => {
@@ -284,8 +332,9 @@ onCallback(composer, cb.buyAgain, async (ctx, { refId }) => {
   const apiKey = await requireMoneyKey(ctx);
   if (!apiKey) return;
   try {
-    if (tx.kind === "prepaid") await buyPrepaidAgain(ctx, apiKey, tx);
-    else await buyPostpaidAgain(ctx, apiKey, tx);
+    const sale = { code: tx.code, target: tx.target, ...(tx.title !== undefined ? { title: tx.title } : {}) };
+    if (tx.kind === "prepaid") await buyPrepaidAgain(ctx, apiKey, sale);
+    else await buyPostpaidAgain(ctx, apiKey, sale);
   } catch (err) {
     if (!(err instanceof UpstreamError)) throw err;
     await ctx.reply(upstreamErrorText(ctx, err));
@@ -311,6 +360,7 @@ onCallback(composer, cb.saveCustomer, async (ctx, { refId }) => {
 
 export const customersModule: FeatureModule = {
   composer,
+  menu: { customers: (ctx) => showCustomers(ctx, 0, undefined, false) },
   flows: [
     { id: SAVE_CUSTOMER_FLOW, builder: saveCustomerFlow },
     { id: RENAME_CUSTOMER_FLOW, builder: renameCustomerFlow },

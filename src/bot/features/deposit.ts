@@ -18,6 +18,7 @@ import { depositActionsKeyboard, depositKind, rememberReleaseOffer } from "../mo
 import { receiptText, STATUS_ICON, statusLabel } from "../../render/receipt.js";
 import { moneyText, upstreamErrorText } from "../replies.js";
 import { DEPOSIT_FLOW, depositFlow } from "../flows/deposit.js";
+import { voidPhotoMedia } from "../../render/voidImage.js";
 import { commands } from "../../telegram/commands.js";
 
 async function startDeposit(ctx: BotContext): Promise<void> {
@@ -52,19 +53,6 @@ async function refreshDeposit(ctx: BaseContext, apiKey: string, tx: TxRecord): P
   return { tx: r.tx, shown: said !== undefined && said in STATUS_ICON ? (said as TxStatus) : r.tx.status };
 }
 
-/** Rewrites the pressed message (caption of the QRIS photo, or text) and drops its buttons. */
-async function rewritePressedMessage(ctx: BotContext, text: string): Promise<void> {
-  const message = ctx.callbackQuery?.message;
-  const edit = message && "photo" in message && message.photo ? ctx.editMessageCaption({ caption: text }) : ctx.editMessageText(text);
-  await edit.catch(() => undefined);
-}
-
-/** Drops the buttons of the deposit's own message when it is not the one pressed. */
-async function clearTxMessageButtons(ctx: BotContext, tx: TxRecord): Promise<void> {
-  if (tx.messageId === undefined || tx.messageId === ctx.callbackQuery?.message?.message_id) return;
-  await ctx.api.editMessageReplyMarkup(tx.chatId, tx.messageId).catch(() => undefined);
-}
-
 /** Shows the fresh state's buttons (e.g. "release now" once paid) on the pressed message. */
 async function refreshPressedButtons(ctx: BotContext, tx: TxRecord): Promise<void> {
   await ctx.editMessageReplyMarkup({ reply_markup: depositActionsKeyboard(ctx, tx) }).catch(() => undefined);
@@ -72,7 +60,8 @@ async function refreshPressedButtons(ctx: BotContext, tx: TxRecord): Promise<voi
 
 /**
  * After a release: the deposit's own message and the status messages that offered the release
- * show what happened (no "H+1" left, no live release button). The pressed preview is handled apart.
+ * show its state (no "H+1" left, no live release button) without telling the news again: the
+ * answer replaces the pressed question.
  */
 async function updateAfterRelease(ctx: BotContext, tx: TxRecord): Promise<void> {
   const pressed = ctx.callbackQuery?.message?.message_id;
@@ -82,7 +71,7 @@ async function updateAfterRelease(ctx: BotContext, tx: TxRecord): Promise<void> 
   const receipt = receiptText(ctx.translate, ctx.lang, tx);
   const head =
     tx.status === "success"
-      ? ctx.t("watch-deposit-success", { credited: rupiah(d.credited ?? tx.amount - (tx.fee ?? 0)) })
+      ? ctx.t("watch-caption-success")
       : ctx.t("deposit-release-requested", { status: statusLabel(ctx.translate, ctx.lang, tx.status, "deposit") });
   const text = moneyText(ctx, `${head}\n\n${receipt}`);
   const ignore = () => undefined;
@@ -103,8 +92,45 @@ async function replyUpstreamError(ctx: BotContext, err: unknown): Promise<void> 
 const composer = new Composer<BotContext>();
 composer.command(commands.deposit, startDeposit);
 
-// Cancel a pending deposit; once it was paid (or ended) say why not.
+// Cancel, step 1: ask first (a cancelled code must never be paid, so no cancel by a stray tap).
 onCallback(composer, cb.depositCancel, async (ctx, { refId }) => {
+  const found = await depositOfButton(ctx, refId);
+  if (!found) return;
+  if (!found.tx.upstreamId) {
+    await ctx.answerCallbackQuery({ text: ctx.t("deposit-cancel-not-yet"), show_alert: true });
+    return;
+  }
+  await ctx.answerCallbackQuery();
+  await ctx.reply(ctx.t("deposit-cancel-ask", { ref: html(refId) }), {
+    reply_markup: new InlineKeyboard()
+      .text(ctx.t("deposit-button-cancel-yes"), cb.depositCancelYes.encode({ refId }))
+      .text(ctx.t("deposit-button-cancel-no"), cb.depositCancelNo.encode({ refId })),
+  });
+});
+
+onCallback(composer, cb.depositCancelNo, async (ctx, { refId }) => {
+  await ctx.answerCallbackQuery();
+  await ctx.editMessageText(ctx.t("deposit-cancel-kept", { ref: html(refId) })).catch(() => undefined);
+});
+
+/** Cancels being decided in this process: one provider call per deposit at a time. */
+const cancelling = new Set<string>();
+
+// Cancel, step 2: cancel at the provider; once it was paid (or ended) say why not.
+onCallback(composer, cb.depositCancelYes, async (ctx, { refId }) => {
+  if (cancelling.has(refId)) {
+    await ctx.answerCallbackQuery();
+    return;
+  }
+  cancelling.add(refId);
+  try {
+    await cancelDeposit(ctx, refId);
+  } finally {
+    cancelling.delete(refId);
+  }
+});
+
+async function cancelDeposit(ctx: BotContext, refId: string): Promise<void> {
   const found = await depositOfButton(ctx, refId);
   if (!found) return;
   const { tx, apiKey } = found;
@@ -113,17 +139,21 @@ onCallback(composer, cb.depositCancel, async (ctx, { refId }) => {
     return;
   }
   await ctx.answerCallbackQuery();
+  // The question is answered: its buttons go whatever the provider says.
+  await ctx.editMessageReplyMarkup().catch(() => undefined);
   try {
     if (tx.status === "pending") {
       try {
         const r = await ctx.deps.upstream.cancelDeposit(apiKey, tx.upstreamId);
         if (r.status === "cancel") {
-          const cancelled = await ctx.deps.ledger.update(tx.refId, { status: "cancel" });
+          // Compare-and-set: a payment the watcher recorded meanwhile is never overwritten.
+          const cancelled = await ctx.deps.ledger.transition(tx.refId, ["pending"], { status: "cancel" });
           await ctx.deps.ledger.flush();
-          const text = moneyText(ctx, `${ctx.t("deposit-cancelled")}\n\n${receiptText(ctx.translate, ctx.lang, cancelled)}`);
-          await rewritePressedMessage(ctx, text);
-          await clearTxMessageButtons(ctx, cancelled);
-          return;
+          if (cancelled) {
+            const text = moneyText(ctx, `${ctx.t("deposit-cancelled")}\n\n${receiptText(ctx.translate, ctx.lang, cancelled)}`);
+            await showCancelled(ctx, cancelled, text);
+            return;
+          }
         }
       } catch (err) {
         // A refusal means it is no longer pending (paid, expired...): the status below says which.
@@ -131,7 +161,9 @@ onCallback(composer, cb.depositCancel, async (ctx, { refId }) => {
       }
     }
     const fresh = await refreshDeposit(ctx, apiKey, tx);
-    await refreshPressedButtons(ctx, fresh.tx);
+    if (tx.messageId !== undefined) {
+      await ctx.api.editMessageReplyMarkup(tx.chatId, tx.messageId, { reply_markup: depositActionsKeyboard(ctx, fresh.tx) }).catch(() => undefined);
+    }
     const hint = fresh.tx.status === "processing" ? `\n${ctx.t("deposit-processing-hint")}` : "";
     await ctx.reply(
       moneyText(ctx, `${ctx.t("deposit-cancel-refused", { ref: html(tx.refId), status: statusLabel(ctx.translate, ctx.lang, fresh.shown, "deposit") })}${hint}`),
@@ -139,7 +171,24 @@ onCallback(composer, cb.depositCancel, async (ctx, { refId }) => {
   } catch (err) {
     await replyUpstreamError(ctx, err);
   }
-});
+}
+
+/**
+ * The deposit's own message shows the cancellation without buttons; a QRIS photo becomes a grey
+ * void image, so the old code cannot be scanned and paid. The question says it too.
+ */
+async function showCancelled(ctx: BotContext, tx: TxRecord, text: string): Promise<void> {
+  const ignore = () => undefined;
+  if (tx.messageId !== undefined) {
+    if (detailOf(tx, "deposit").photo) {
+      const media = await voidPhotoMedia(ctx.translate, ctx.lang, "cancel", text);
+      await ctx.api.editMessageMedia(tx.chatId, tx.messageId, media).catch(ignore);
+    } else {
+      await ctx.api.editMessageText(tx.chatId, tx.messageId, text).catch(ignore);
+    }
+  }
+  if (ctx.callbackQuery?.message?.message_id !== tx.messageId) await ctx.editMessageText(ctx.t("deposit-cancelled")).catch(ignore);
+}
 
 // Instant release, step 1: preview the handling fee and ask to confirm.
 onCallback(composer, cb.depositRelease, async (ctx, { refId }) => {
@@ -254,9 +303,10 @@ async function releaseDeposit(ctx: BotContext, refId: string): Promise<void> {
         ? ctx.t("deposit-release-done", { received: rupiah(r.received), total: rupiah(r.totalFee) })
         : ctx.t("deposit-release-requested", { status: statusLabel(ctx.translate, ctx.lang, r.status, "deposit") });
     await updateAfterRelease(ctx, result);
-    await ctx.reply(moneyText(ctx, `${text}\n\n${receiptText(ctx.translate, ctx.lang, result)}`), {
-      reply_markup: depositActionsKeyboard(ctx, result),
-    });
+    const answer = moneyText(ctx, `${text}\n\n${receiptText(ctx.translate, ctx.lang, result)}`);
+    const markup = depositActionsKeyboard(ctx, result);
+    // The question becomes its answer; a new message only when it cannot be edited.
+    await ctx.editMessageText(answer, markup ? { reply_markup: markup } : {}).catch(() => ctx.reply(answer, { reply_markup: markup }));
   } catch (err) {
     if (err instanceof UpstreamRejected) {
       // Refused: nothing was released, so asking again later is safe.

@@ -234,4 +234,10 @@ const composer = new Composer<BotContext>();
 composer.command(commands.markup, markupCommand);
 composer.command(commands.hargajual, sellPriceCommand);
 
-export const markupModule: FeatureModule = { composer };
+/** The menu's "selling prices": the rules, as /markup alone shows them. */
+async function showRules(ctx: BotContext): Promise<void> {
+  if (!(await requireKey(ctx))) return;
+  await ctx.reply(rulesText(ctx, await chatRules(ctx)));
+}
+
+export const markupModule: FeatureModule = { composer, menu: { markup: showRules } };

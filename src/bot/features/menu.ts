@@ -5,14 +5,17 @@ import type { BotContext } from "../context.js";
 import type { MenuAction } from "../module.js";
 import { isPrivate, replyPrivateOnly } from "../guards.js";
 import { commands } from "../../telegram/commands.js";
+import { buttonsShown } from "../middlewares/buttonWait.js";
 
 export const MENU_LAYOUT: readonly (readonly MenuName[])[] = [
   ["topup", "prices"],
   ["bill", "transfer"],
   ["deposit", "balance"],
   ["history", "status"],
-  ["alerts", "language"],
-  ["help"],
+  ["report", "customers"],
+  ["markup", "shop"],
+  ["export", "alerts"],
+  ["language", "help"],
 ];
 
 export function menuKeyboard(ctx: BotContext): InlineKeyboard {
@@ -41,4 +44,5 @@ export async function showMenu(ctx: BotContext): Promise<void> {
   // Every menu action works in a private chat only: a group gets the way there instead.
   if (!isPrivate(ctx)) return replyPrivateOnly(ctx, "menu-group");
   await ctx.reply(ctx.t("menu-title"), { reply_markup: menuKeyboard(ctx) });
+  buttonsShown(ctx);
 }

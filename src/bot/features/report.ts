@@ -51,7 +51,7 @@ async function showReport(ctx: BotContext): Promise<void> {
       subtitle: ctx.t("report-chart-total", { profit: rupiah(thisMonth.profit), sales: thisMonth.sales }),
     });
     const png = await svgToPng(svg, CHART_WIDTH);
-    await ctx.replyWithPhoto(new InputFile(png, `laporan-${month}.png`), { caption: ctx.t("report-chart-caption", { month: label }) });
+    await ctx.replyWithPhoto(new InputFile(png, `${ctx.t("file-report")}-${month}.png`), { caption: ctx.t("report-chart-caption", { month: label }) });
   }
   // The figures come last, so their buttons sit at the bottom of the chat.
   await ctx.reply(moneyText(ctx, reportText(ctx.translate, ctx.lang, periods)), { reply_markup: reportKeyboard(ctx, dailyOn) });
@@ -107,8 +107,8 @@ onCallback(composer, cb.exportMonth, async (ctx, { month }) => {
     return;
   }
   await ctx.answerCallbackQuery();
-  const file = new InputFile(exportCsv(ctx.translate, ctx.lang, txs), `transaksi-${month}.csv`);
+  const file = new InputFile(exportCsv(ctx.translate, ctx.lang, txs), `${ctx.t("file-export")}-${month}.csv`);
   await ctx.replyWithDocument(file, { caption: ctx.t("export-caption", { month: monthLabel(month, ctx.lang), count: txs.length }) });
 });
 
-export const reportModule: FeatureModule = { composer };
+export const reportModule: FeatureModule = { composer, menu: { report: showReport, export: showExportMenu } };

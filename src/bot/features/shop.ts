@@ -97,7 +97,7 @@ onCallback(composer, cb.saleReceipt, async (ctx, { refId }) => {
   await ctx.answerCallbackQuery(shop.shopName ? {} : { text: ctx.t("shop-receipt-hint") });
   const receipt = customerReceipt(ctx.translate, ctx.lang, tx, shop, ctx.deps.sandbox);
   const png = await svgToPng(receiptSvg(receipt), RECEIPT_WIDTH);
-  await ctx.replyWithPhoto(new InputFile(png, `struk-${tx.refId}.png`), { caption: receiptCaption(receipt) });
+  await ctx.replyWithPhoto(new InputFile(png, `${ctx.t("file-receipt")}-${tx.refId}.png`), { caption: receiptCaption(receipt) });
 });
 
-export const shopModule: FeatureModule = { composer };
+export const shopModule: FeatureModule = { composer, menu: { shop: shopCommand } };

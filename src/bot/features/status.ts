@@ -29,6 +29,7 @@ import { editOrReply, moneyText } from "../replies.js";
 import { txButtonLabel } from "./history.js";
 import { releasable, rememberReleaseOffer } from "../money/deposit.js";
 import { commands } from "../../telegram/commands.js";
+import { saleActionRows } from "../../render/saleActions.js";
 
 const OPEN_LIST_MAX = 10;
 
@@ -81,7 +82,11 @@ function statusView(ctx: BaseContext, { tx, lookup }: Checked): { text: string; 
   const release = releasable(tx);
   if (release) notes.push(ctx.t("deposit-processing-hint"));
   const text = moneyText(ctx, [receiptText(ctx.translate, ctx.lang, tx), ...notes].join("\n\n"));
-  if (!open) return { text };
+  if (!open) {
+    // The same actions as the success notice (receipt, buy again, copy the SN...).
+    const rows = saleActionRows(ctx.translate, ctx.lang, tx as TxRecord);
+    return rows.length > 0 ? { text, markup: new InlineKeyboard(rows) } : { text };
+  }
   const markup = new InlineKeyboard().text(ctx.t("button-refresh-status"), cb.status.encode({ refId: tx.refId }));
   if (release) markup.text(ctx.t("deposit-button-release"), cb.depositRelease.encode({ refId: tx.refId }));
   return { text, markup };

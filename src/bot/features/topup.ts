@@ -44,6 +44,8 @@ import { addPager, dropEmptyRows, paginate } from "../paging.js";
 import { editOrReply, upstreamErrorText } from "../replies.js";
 import { noRules, type Quote } from "../../domain/pricing.js";
 import { chatRules, quoteProduct } from "../pricing.js";
+import { buttonsShown } from "../middlewares/buttonWait.js";
+import { whileAskingProvider } from "../slowAnswer.js";
 import { commands } from "../../telegram/commands.js";
 
 type Mode = PricesMode;
@@ -293,7 +295,16 @@ composer.command(commands.beli, async (ctx) => {
   const key = await requireMoneyKey(ctx);
   if (!key) return;
   const args = ctx.match.trim();
-  if (!args) return showRoot(ctx, "b", key);
+  if (!args) {
+    await showRoot(ctx, "b", key);
+    buttonsShown(ctx, "beli");
+    return;
+  }
+  await whileAskingProvider(ctx, () => buyByCode(ctx, key, args));
+});
+
+/** /beli CODE TARGET (or words to search): the confirm screen, or what is missing. */
+async function buyByCode(ctx: BotContext, key: string, args: string): Promise<void> {
   const list = await loadOrExplain(ctx, () => ctx.deps.lists.prepaid(key));
   if (!list) return;
   const [first = "", ...rest] = args.split(/\s+/);
@@ -309,7 +320,7 @@ composer.command(commands.beli, async (ctx) => {
   // Not a code: words to search ("/beli tsel 10"), or a mistyped code.
   if (searchProducts(list, args).length > 0) await show(ctx, await searchScreen(ctx, "b", list, args, 0));
   else await ctx.reply(ctx.t("topup-unknown-code", { code: html(hideKeys(first)) }));
-});
+}
 
 /** The chat's api key for a price-browser button; answers and returns undefined when not linked. */
 async function keyForButton(ctx: CallbackContext<BotContext>): Promise<string | undefined> {

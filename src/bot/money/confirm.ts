@@ -48,8 +48,10 @@ export async function saveDraft(ctx: BaseContext, kind: MoneyKind, fields: Draft
 }
 
 /** The confirm screen's text under `title`: the kind's details, the balance when known, the reference. */
-function confirmScreen(ctx: BaseContext, kind: MoneyKind, tx: TxRecord, title: string, balance?: number): string {
-  const balanceLine = balance === undefined ? "" : `\n${ctx.t("confirm-balance", { balance: rupiah(balance) })}`;
+/** `balance`: the account's balance; "unread" when the provider could not say it now; undefined when not asked. */
+function confirmScreen(ctx: BaseContext, kind: MoneyKind, tx: TxRecord, title: string, balance?: number | "unread"): string {
+  const balanceLine =
+    balance === undefined ? "" : `\n${balance === "unread" ? ctx.t("confirm-balance-unread") : ctx.t("confirm-balance", { balance: rupiah(balance) })}`;
   return moneyText(ctx, `${title}\n\n${kind.confirmText(ctx, tx)}${balanceLine}\n${ctx.t("receipt-ref")}: <code>${html(tx.refId)}</code>`);
 }
 
@@ -63,6 +65,11 @@ async function knownBalance(ctx: BaseContext): Promise<number | undefined> {
     if (err instanceof UpstreamError) return undefined; // the provider refuses up front anyway
     throw err;
   }
+}
+
+/** The balance line of a screen that costs money: the balance, or that it could not be read. */
+function shownBalance(cost: number | undefined, balance: number | undefined): number | "unread" | undefined {
+  return cost === undefined ? undefined : (balance ?? "unread");
 }
 
 /** An earlier purchase of the same thing for the same target that may still go through. */
@@ -88,7 +95,7 @@ export async function showConfirm(ctx: BaseContext, kind: MoneyKind, draft: TxRe
   // rule change does not move it, and the Confirm button can only be pressed once it is saved.
   const sale = await kind.sale?.(ctx, draft);
   const tx = sale ? { ...draft, sale } : draft;
-  const cost = kind.cost?.(tx);
+  const cost = await kind.cost?.(tx, ctx);
   const balance = cost === undefined ? undefined : await knownBalance(ctx);
   if (cost !== undefined && balance !== undefined && balance < cost) {
     await ctx.deps.ledger.cancelDraft(tx.refId, "balance too low");
@@ -108,13 +115,13 @@ export async function showConfirm(ctx: BaseContext, kind: MoneyKind, draft: TxRe
       status: statusLabel(ctx.translate, ctx.lang, earlier.status, earlier.kind),
       ref: html(earlier.refId),
     });
-    const sent = await ctx.reply(confirmScreen(ctx, kind, tx, warning, balance), {
+    const sent = await ctx.reply(confirmScreen(ctx, kind, tx, warning, shownBalance(cost, balance)), {
       reply_markup: new InlineKeyboard().text(ctx.t("button-buy-again"), cb.confirmAgain.encode({ refId: tx.refId })).text(ctx.t("button-cancel"), cb.cancelDraft.encode({ refId: tx.refId })),
     });
     await ctx.deps.ledger.update(tx.refId, { messageId: sent.message_id, ...(sale ? { sale } : {}) });
     return;
   }
-  const sent = await ctx.reply(confirmScreen(ctx, kind, tx, ctx.t("confirm-title"), balance), { reply_markup: confirmKeyboard(ctx, tx.refId) });
+  const sent = await ctx.reply(confirmScreen(ctx, kind, tx, ctx.t("confirm-title"), shownBalance(cost, balance)), { reply_markup: confirmKeyboard(ctx, tx.refId) });
   await ctx.deps.ledger.update(tx.refId, { messageId: sent.message_id, ...(sale ? { sale } : {}) });
 }
 

@@ -40,8 +40,11 @@ export interface MoneyKind {
   kind: TxKind;
   /** The body of the confirm screen: exactly what will happen (HTML). */
   confirmText(ctx: BaseContext, tx: TxRecord): string;
-  /** What leaves the balance if it goes through (checked against the balance up front); none for a deposit. */
-  cost?(tx: TxRecord): number | undefined;
+  /**
+   * What may leave the balance if it goes through (checked against the balance up front); none for
+   * a deposit. A transfer counts the highest fee the provider has charged: its fee is known only after.
+   */
+  cost?(tx: TxRecord, ctx: BaseContext): number | undefined | Promise<number | undefined>;
   /** A sale's selling price and profit under the chat's rules now; kept on the draft when its confirm screen is made. */
   sale?(ctx: BaseContext, tx: TxRecord): Promise<Sale | undefined>;
   /** Calls the create endpoint once. Returns what to record (status, upstreamId, sn, amounts...). */

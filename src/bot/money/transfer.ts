@@ -51,6 +51,22 @@ export async function lastTransferFee(ledger: Ledger, chatId: number, bankType: 
   return undefined;
 }
 
+/**
+ * The highest fee the provider charged on any of the chat's recent transfers. The create takes no
+ * fee limit, so the confirm step refuses a transfer the balance could not pay with this fee.
+ */
+export async function highestTransferFee(ledger: Ledger, chatId: number): Promise<number | undefined> {
+  let highest: number | undefined;
+  for (let offset = 0; offset < FEE_LOOKBACK; offset += LOOKUP_PAGE) {
+    const { items, total } = await ledger.page(chatId, offset, LOOKUP_PAGE);
+    for (const tx of items) {
+      if (tx.kind === "transfer" && typeof tx.fee === "number") highest = Math.max(highest ?? 0, tx.fee);
+    }
+    if (offset + LOOKUP_PAGE >= total) break;
+  }
+  return highest;
+}
+
 /** The draft of a transfer to a checked destination (fee estimate looked up now). */
 export async function transferDraft(
   ledger: Ledger,
@@ -105,7 +121,10 @@ export const transferKind: MoneyKind = {
     return lines.join("\n");
   },
 
-  cost: (tx) => tx.amount + (transferDetail(tx).feeEstimate ?? 0),
+  async cost(tx, ctx) {
+    const highest = await highestTransferFee(ctx.deps.ledger, tx.chatId);
+    return tx.amount + Math.max(transferDetail(tx).feeEstimate ?? 0, highest ?? 0);
+  },
 
   async create(ctx, apiKey, tx) {
     const d = transferDetail(tx);

@@ -1,0 +1,29 @@
+/**
+ * A sign of life while the provider is slow: "typing" at once, and after a moment a short line
+ * saying the bot is checking with the provider, removed once the answer is there. The moment is
+ * on the injected clock.
+ */
+import type { BaseContext } from "./context.js";
+
+export const SLOW_NOTICE_MS = 1500;
+
+/** Runs `work` (which sends the answer itself) with the signs of life around it. */
+export async function whileAskingProvider<T>(ctx: BaseContext, work: () => Promise<T>): Promise<T> {
+  const chatId = ctx.chat?.id;
+  if (chatId === undefined) return work();
+  void ctx.api.sendChatAction(chatId, "typing").catch(() => undefined);
+  let notice: Promise<number | undefined> | undefined;
+  const timer = ctx.deps.clock.setTimeout(() => {
+    notice = ctx.api.sendMessage(chatId, ctx.t("provider-checking")).then(
+      (m) => m.message_id,
+      () => undefined,
+    );
+  }, SLOW_NOTICE_MS);
+  try {
+    return await work();
+  } finally {
+    timer.cancel();
+    const id = await notice;
+    if (id !== undefined) await ctx.api.deleteMessage(chatId, id).catch(() => undefined);
+  }
+}
