@@ -106,6 +106,8 @@ export interface ViewButton {
   /** callback_data: pressing sends a callback_query. */
   data?: string;
   url?: string;
+  /** copy_text: pressing copies this to the clipboard, as Telegram's "copy" buttons do. */
+  copy?: string;
 }
 
 export interface MessageView {
@@ -147,5 +149,6 @@ export function messageView(m: FakeMessage): MessageView {
 function buttonView(b: InlineKeyboardButton): ViewButton {
   if ("callback_data" in b) return { text: b.text, data: b.callback_data };
   if ("url" in b) return { text: b.text, url: b.url };
+  if ("copy_text" in b) return { text: b.text, copy: b.copy_text.text };
   return { text: b.text };
 }

@@ -19,4 +19,13 @@ describe("what the page shows of a message", () => {
     expect(messageView(fm)).toMatchObject({ date: 1_000, editDate: 1_600, edited: true });
     expect(messageView({ ...fm, edited: false, message: { ...message, edit_date: undefined } as unknown as Message })).not.toHaveProperty("editDate");
   });
+
+  it("a copy button (Salin SN) is shown as one that copies its text, not as a dead button", () => {
+    const message = { message_id: 6, date: 1_000, chat: { id: 1, type: "private", first_name: "R" }, text: "x" } as unknown as Message;
+    const fm: FakeMessage = {
+      messageId: 6, chatId: 1, from: "bot", kind: "text", text: "x", raw: "x", deleted: false, edited: false, message, touchedSeq: 0,
+      inlineKeyboard: [[{ text: "📋 Salin SN", copy_text: { text: "1234-5678" } }]],
+    } as FakeMessage;
+    expect(messageView(fm).keyboard).toEqual([[{ text: "📋 Salin SN", copy: "1234-5678" }]]);
+  });
 });

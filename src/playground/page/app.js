@@ -151,6 +151,12 @@ function renderMessage(m) {
           btn.type = "button";
           btn.textContent = b.text;
           if (b.data !== undefined) btn.addEventListener("click", () => void press(m, b.data));
+          if (b.copy !== undefined) {
+            btn.addEventListener("click", () => {
+              void navigator.clipboard?.writeText(b.copy).catch(() => undefined);
+              btn.textContent = `${b.text} ✓`;
+            });
+          }
           r.append(btn);
         }
       }
