@@ -1,7 +1,7 @@
 // The playground page: a Telegram-like chat driven by /api (see src/playground/web.ts). Plain
 // JavaScript, no build step. Message HTML comes sanitized from the server (view.ts). Over 350
 // lines as one file on purpose: the page loads it without a bundler, and its parts share one state.
-/* global document, fetch, EventSource, FileReader, localStorage, setTimeout, clearTimeout, setInterval */
+/* global document, fetch, EventSource, FileReader, localStorage, navigator, setTimeout, clearTimeout, setInterval */
 
 const $ = (id) => document.getElementById(id);
 const state = { users: [], current: undefined, unread: new Map(), commands: [], newcomerKey: "", lang: "id" };
