@@ -132,7 +132,7 @@ describe.skipIf(!hasChromium)(title, () => {
     await page.click("#start");
     await inChat(1003, ".msg.bot", "Admin").waitFor();
     await send("/siaran");
-    await inChat(1003, ".msg.bot", "Broadcast").waitFor();
+    await inChat(1003, ".msg.bot", "Siaran").waitFor();
     const png = await QRCode.toBuffer("promo", { width: 240 });
     await page.fill("#input", "Promo pulsa hari ini");
     await page.setInputFiles("#photo-file", { name: "promo.png", mimeType: "image/png", buffer: png });

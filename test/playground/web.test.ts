@@ -192,7 +192,7 @@ describe("the playground's page API", () => {
     const pg = await playground();
     const png = await QRCode.toBuffer("promo pulsa", { width: 300 });
     await say(pg, 1003, "/siaran");
-    await botSays(pg, 1003, "Broadcast");
+    await botSays(pg, 1003, "Siaran");
     expect((await post(pg, "api/chat/1003/photo", { data: png.toString("base64"), caption: "Promo pulsa hari ini" })).status).toBe(200);
     const confirm = await botSays(pg, 1003, "Pratinjau di atas");
     // The preview is the admin's own photo, sent back by its file_id.
