@@ -1,0 +1,47 @@
+/**
+ * An outcome the provider reports while the store cannot save is told once writing works again:
+ * the notice message (the phone rings) and the edited original, promptly after the store recovers,
+ * also when the process restarts in between.
+ */
+import { afterEach, expect, it } from "vitest";
+import { makeWorld, type World } from "../support/world.js";
+import { noticesAbout, pendingPrepaid, run } from "./support.js";
+
+let w: World;
+afterEach(() => w?.close());
+
+const S = 1000;
+const MIN = 60 * S;
+
+async function successSeenWhileStoreBroken(): Promise<{ chatId: number; refId: string; messageId: number }> {
+  w = await makeWorld({ watcher: true });
+  const u = await w.linkedUser();
+  const tx = await pendingPrepaid(w, u.chatId, "081234567890");
+  await w.breakStore();
+  await run(w, 30 * S); // the sandbox settles at 5 s: the watcher's checks see success and cannot save
+  expect(noticesAbout(w, u.chatId, tx.refId)).toHaveLength(0);
+  return { chatId: u.chatId, refId: tx.refId, messageId: tx.messageId! };
+}
+
+async function expectToldOnce(chatId: number, refId: string, messageId: number): Promise<void> {
+  expect(noticesAbout(w, chatId, refId)).toHaveLength(1);
+  expect(w.fake.message(chatId, messageId)!.text).toContain("Berhasil");
+  expect(await w.store.getTx(refId)).toMatchObject({ status: "success", watch: { notified: "success" } });
+  await run(w, 30 * MIN);
+  expect(noticesAbout(w, chatId, refId)).toHaveLength(1);
+}
+
+it("a success seen while the store cannot save is told once, within seconds of the store recovering", async () => {
+  const { chatId, refId, messageId } = await successSeenWhileStoreBroken();
+  await w.repairStore();
+  await run(w, 10 * S);
+  await expectToldOnce(chatId, refId, messageId);
+});
+
+it("the same with a restart after the store recovered: told once by the new process", async () => {
+  const { chatId, refId, messageId } = await successSeenWhileStoreBroken();
+  await w.repairStore();
+  await w.restart();
+  await run(w, 10 * S);
+  await expectToldOnce(chatId, refId, messageId);
+});
