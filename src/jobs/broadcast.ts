@@ -224,7 +224,7 @@ export class Broadcaster {
     if (unknown.length > 0) {
       // The previous process stopped while these chats' messages were in flight: maybe delivered.
       logger.warn({ chats: unknown.length }, "broadcast resumed; chats whose delivery is uncertain are not repeated");
-      const counted = await this.lead.run(async () => {
+      const resumed = await this.lead.run(async () => {
         state = await this.patch({
           uncertain: state.uncertain + unknown.length,
           doneAhead: [...(state.doneAhead ?? []), ...unknown],
@@ -232,7 +232,7 @@ export class Broadcaster {
           pending: undefined,
         });
       });
-      if (!counted) return;
+      if (!resumed) return;
     }
     if (state.progressMessageId === undefined) {
       let stopped = false;
