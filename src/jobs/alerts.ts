@@ -120,7 +120,11 @@ export class BalanceAlerts {
 
   private async schedule(chatId: number): Promise<void> {
     if (this.abort.signal.aborted || this.debounced.has(chatId)) return;
-    const chat = await this.opts.store.getChat(chatId);
+    // Callers do not wait for this (a purchase's event): a store that cannot be read skips the check.
+    const chat = await this.opts.store.getChat(chatId).catch((err: unknown) => {
+      this.opts.logger.warn({ chatId, err }, "balance check not scheduled: the store could not be read");
+      return undefined;
+    });
     // Asked again while the chat was read: one scheduled check is enough.
     if (this.abort.signal.aborted || this.debounced.has(chatId) || !this.watched(chat)) return;
     this.debounced.set(

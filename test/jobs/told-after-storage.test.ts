@@ -21,7 +21,7 @@ async function successSeenWhileStoreBroken(): Promise<{ chatId: number; refId: s
   const u = await w.linkedUser();
   const tx = await pendingPrepaid(w, u.chatId, "081234567890");
   await w.breakStore();
-  await run(w, 30 * S); // the sandbox settles at 5 s: the watcher's checks see success and cannot save
+  await run(w, 6 * S); // the sandbox settles at 5 s: the watcher's check sees success and cannot save
   expect(noticesAbout(w, u.chatId, tx.refId)).toHaveLength(0);
   return { chatId: u.chatId, refId: tx.refId, messageId: tx.messageId! };
 }
@@ -58,7 +58,7 @@ it("a deposit's payment seen by a user's button while the store cannot save stay
   // Cancel refused (paid): the button looks the deposit up, and its answer cannot be saved.
   await u.pressButton("Cancel", { messageId: tx.messageId! });
   expect(u.lastReply()).not.toContain("SUDAH DIBAYAR");
-  await run(w, 30 * S);
+  await run(w, 6 * S);
   await w.repairStore();
   await run(w, 10 * S);
   const caption = () => w.fake.message(u.chatId, tx.messageId!)!.caption;
