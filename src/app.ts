@@ -220,7 +220,8 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
   bulkApi.config.use(observers.metrics.apiTransformer);
   const pace = overrides.pace ?? BULK_PACE;
   const pacer = new SendPacer(clock, pace.perSecond, pace);
-  const alerts = new BalanceAlerts({ store, upstream, api: bulkApi, clock, logger, translate, pacer, sandbox: inSandbox, ...overrides.alerts });
+  // Leader-only jobs carry the lead's term: an old leader that has not noticed yet writes and sends nothing.
+  const alerts = new BalanceAlerts({ store, upstream, api: bulkApi, clock, logger, translate, pacer, sandbox: inSandbox, fence: shared.fence(), ...overrides.alerts });
   const broadcaster = new Broadcaster({
     store,
     api: bulkApi,
@@ -231,6 +232,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     concurrency: BROADCAST_CONCURRENCY,
     // Only the leading process delivers; a standby saves the broadcast and tells the leader.
     elsewhere: () => !leadership.isLeader() && (shared.notify("broadcast", "new"), true),
+    fence: shared.fence(),
     ...overrides.broadcast,
   });
   const watcher = new StatusWatcher({
@@ -249,8 +251,8 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     // Background writes carry the lead's term: an old leader that has not noticed yet writes nothing.
     fence: shared.fence(),
   });
-  const relink = new RelinkNotices({ store, api: bulkApi, pacer, translate, logger });
-  const dailySummary = new DailySummary({ store, api: bulkApi, clock, logger, translate, pacer, sandbox: inSandbox });
+  const relink = new RelinkNotices({ store, api: bulkApi, pacer, translate, logger, fence: shared.fence() });
+  const dailySummary = new DailySummary({ store, api: bulkApi, clock, logger, translate, pacer, sandbox: inSandbox, fence: shared.fence() });
   events.on("created", (tx) => watcher.track(tx));
   const hints = wireHints(shared, events, { watcher, alerts, store, broadcaster });
   observers.watchCreates(events);

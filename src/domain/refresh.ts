@@ -8,7 +8,8 @@
  *  - a deposit the provider calls `expired` stays open until `lateMs` after its expiry (a QRIS can
  *    still be paid shortly after), and only then becomes a final `expired`;
  *  - the store is changed with a compare-and-set on the status we looked up, so a concurrent change
- *    (the user cancelled a deposit, /status raced the watcher) is never overwritten.
+ *    (the user cancelled a deposit, /status raced the watcher) is never overwritten; a change that
+ *    cannot be saved is taken back (its caller shows an error, so the watcher must tell it later).
  */
 import type { Clock } from "../tools/clock.js";
 import type { Store, TxPatch } from "../store/index.js";
@@ -164,6 +165,15 @@ export async function refreshTx(deps: RefreshDeps, apiKey: string, tx: TxRecord,
   if (Object.keys(patch).length === 0) return { tx: current, before, changed: false, lookup };
   const updated = await deps.store.transitionTx(tx.refId, [before], patch);
   if (!updated) return { tx: await deps.store.getTx(tx.refId) ?? current, before, changed: false, lookup };
-  await deps.store.flush();
+  try {
+    await deps.store.flush();
+  } catch (err) {
+    // Not saved, and the caller shows an error instead: the status goes back, so the record stays
+    // open and the watcher tells the change once the store can save. A status is never stored untold.
+    if (updated.status !== before) {
+      await deps.store.transitionTx(tx.refId, [updated.status], { status: before }, (c) => c.updatedAt === updated.updatedAt);
+    }
+    throw err;
+  }
   return { tx: updated, before, changed: updated.status !== before, lookup };
 }

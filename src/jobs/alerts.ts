@@ -10,7 +10,8 @@
  * Checks of one chat run one after another in its lane (`inChatLane`), so two checks never both
  * announce the same dip; the admin balance round (balanceRound.ts) uses the same lanes, balance
  * reads and sends. Upstream failures are logged and the chat is checked again next round; nothing
- * here throws. Messages go through the shared `SendPacer` (see pacer.ts).
+ * here throws. Messages go through the shared `SendPacer` (see pacer.ts). Once started (the leader's
+ * job), what a check writes and sends runs under the lead's term; a refusal stops the alerts here.
  */
 import { InlineKeyboard, type Api } from "grammy";
 import type { Clock, TimerHandle } from "../tools/clock.js";
@@ -25,6 +26,8 @@ import type { UpstreamClient } from "../upstream/client.js";
 import { UpstreamError } from "../upstream/errors.js";
 import { counted, deliver, type Delivery } from "../telegram/delivery.js";
 import { SendPacer } from "../telegram/pacer.js";
+import type { LeadFence } from "../cluster/index.js";
+import { LeaderTerm } from "./leaderTerm.js";
 
 export interface BalanceAlertsOptions {
   store: Store;
@@ -43,6 +46,8 @@ export interface BalanceAlertsOptions {
   debounceMs?: number;
   /** get_profile calls in flight during a round (default 3). */
   concurrency?: number;
+  /** The lead's term: after start(), a check writes and sends only while that start's term is current. */
+  fence?: LeadFence;
 }
 
 export type CheckResult = "skipped" | "ok" | "rearmed" | "alerted" | "quiet" | "error";
@@ -60,9 +65,11 @@ export class BalanceAlerts {
   private roundTimer: TimerHandle | undefined;
   private abort = new AbortController();
   private started = false;
+  private readonly lead: LeaderTerm;
 
   /** Read by the admin round, which uses the same store, api and translations. */
   constructor(readonly opts: BalanceAlertsOptions) {
+    this.lead = new LeaderTerm(opts.fence, opts.logger, "balance alerts");
     this.pacer = opts.pacer ?? new SendPacer(opts.clock);
     this.intervalMs = opts.intervalMs ?? 30 * 60_000;
     this.debounceMs = opts.debounceMs ?? 10_000;
@@ -75,16 +82,22 @@ export class BalanceAlerts {
     // Started again after stop(): this process leads again (another one led meanwhile).
     if (this.abort.signal.aborted) this.abort = new AbortController();
     this.started = true;
+    this.lead.begin();
     this.scheduleRound();
   }
 
   /** Cancels timers and waits for checks (and an admin round) in flight. */
   async stop(): Promise<void> {
+    this.halt();
+    await this.idle();
+  }
+
+  /** No more rounds or scheduled checks; what runs sees the abort. */
+  private halt(): void {
     this.abort.abort();
     this.roundTimer?.cancel();
     for (const t of this.debounced.values()) t.cancel();
     this.debounced.clear();
-    await this.idle();
   }
 
   /** Resolves once no check or round is running (tests). */
@@ -107,7 +120,11 @@ export class BalanceAlerts {
 
   private async schedule(chatId: number): Promise<void> {
     if (this.abort.signal.aborted || this.debounced.has(chatId)) return;
-    const chat = await this.opts.store.getChat(chatId);
+    // Callers do not wait for this (a purchase's event): a store that cannot be read skips the check.
+    const chat = await this.opts.store.getChat(chatId).catch((err: unknown) => {
+      this.opts.logger.warn({ chatId, err }, "balance check not scheduled: the store could not be read");
+      return undefined;
+    });
     // Asked again while the chat was read: one scheduled check is enough.
     if (this.abort.signal.aborted || this.debounced.has(chatId) || !this.watched(chat)) return;
     this.debounced.set(
@@ -226,25 +243,35 @@ export class BalanceAlerts {
       if (this.abort.signal.aborted || !this.watched(await this.opts.store.getChat(chatId))) return "skipped";
       const balance = await this.balanceOf(chatId);
       if (balance === undefined) return "error";
-      // Read again: the threshold may have changed while the provider answered.
-      const chat = await this.opts.store.getChat(chatId);
-      if (!this.watched(chat)) return "skipped";
-      const threshold = chat!.alertThreshold!;
-      if (balance >= threshold) return this.rearm(chat!);
-      if (chat!.alertFired) return "quiet";
-      const lang = chat!.lang ?? "id";
-      const t = this.opts.translate;
-      const text = this.money(lang, t(lang, "alert-low", { balance: rupiah(balance), threshold: rupiah(threshold) }));
-      const keyboard = new InlineKeyboard()
-        .text(t(lang, "menu-deposit"), cb.menu.encode({ name: "deposit" }))
-        .text(t(lang, "menu-alerts"), cb.menu.encode({ name: "alerts" }));
-      const sent = await this.send(chatId, text, keyboard);
-      if (sent) await this.opts.store.updateChat(chatId, { alertFired: true });
-      return sent ? "alerted" : "error";
+      let result: CheckResult = "skipped";
+      const led = await this.lead.run(async () => {
+        result = await this.tell(chatId, balance);
+      });
+      if (!led) this.halt(); // another process leads: its alerts run, these stop
+      return result;
     } catch (err) {
       this.opts.logger.error({ chatId, err }, "balance check crashed");
       return "error";
     }
+  }
+
+  /** What the balance means for the chat: an alert once per dip, re-armed above the threshold. */
+  private async tell(chatId: number, balance: number): Promise<CheckResult> {
+    // Read again: the threshold may have changed while the provider answered.
+    const chat = await this.opts.store.getChat(chatId);
+    if (!this.watched(chat)) return "skipped";
+    const threshold = chat!.alertThreshold!;
+    if (balance >= threshold) return this.rearm(chat!);
+    if (chat!.alertFired) return "quiet";
+    const lang = chat!.lang ?? "id";
+    const t = this.opts.translate;
+    const text = this.money(lang, t(lang, "alert-low", { balance: rupiah(balance), threshold: rupiah(threshold) }));
+    const keyboard = new InlineKeyboard()
+      .text(t(lang, "menu-deposit"), cb.menu.encode({ name: "deposit" }))
+      .text(t(lang, "menu-alerts"), cb.menu.encode({ name: "alerts" }));
+    const sent = await this.send(chatId, text, keyboard);
+    if (sent) await this.opts.store.updateChat(chatId, { alertFired: true });
+    return sent ? "alerted" : "error";
   }
 
   private async rearm(chat: Readonly<ChatRecord>): Promise<CheckResult> {

@@ -11,7 +11,8 @@
  * shows it, or the notice is repeated, receipts carry the reference id so a repeat reads as the
  * same transaction), and a duplicate message happens only when there is nothing to edit.
  * Telegram refusing for good (400) or a blocked chat (403, the chat is then marked inactive)
- * count as done.
+ * count as done. When step 1 cannot be saved (disk full, database down) nothing is sent and the
+ * status stays open: the watcher retries soon after, and a final status is never stored untold.
  *
  * A check the user asked for (/status, the "check status" button) shows its own answer: then the
  * notice message is left out (`shownByCaller`), and the original message is edited unless it is
@@ -73,7 +74,14 @@ export class NoticeProtocol {
       (c) => watchOf(c).announcing === w.announcing && watchOf(c).claim === w.claim,
     );
     if (!marked) return true; // changed by someone else meanwhile: theirs stands
-    await store.flush();
+    try {
+      await store.flush();
+    } catch (err) {
+      // Nothing went out: the marker must not read "maybe sent" to the retry (it would only edit,
+      // and the phone never rings). The learned fields stay; the store writes this once it can.
+      await store.transitionTx(refId, [cur.status], { watch: { ...watchOf(marked), announcing: w.announcing } as Watch }, mine);
+      throw err;
+    }
 
     const lang = (await store.getChat(cur.chatId))?.lang ?? DEFAULT_LANG;
     const view: TxRecord = { ...marked, status: next };

@@ -29,6 +29,9 @@
  * A chat answering 403 (blocked, deactivated) is marked `inactive` in the store and is no longer a
  * recipient of anything. Other errors (400, 5xx, network) count as failed and are not retried: a
  * network error may hide a delivered message.
+ *
+ * Two processes: each send (with its marks) and each state change runs under the lead's term read when
+ * delivery began; refused, delivery stops here and the new leader resumes from the stored state.
  */
 import type { Api } from "grammy";
 import type { Clock } from "../tools/clock.js";
@@ -40,6 +43,8 @@ import { counted, deliver } from "../telegram/delivery.js";
 import { BROADCAST_META_KEY, sendContent, type BroadcastContent, type BroadcastProgress, type BroadcastState } from "./broadcastState.js";
 import { DoneMarks } from "./doneMarks.js";
 import { SendPacer } from "../telegram/pacer.js";
+import type { LeadFence } from "../cluster/index.js";
+import { LeaderTerm } from "./leaderTerm.js";
 
 /**
  * Broadcast sends in flight in production (app.ts). Telegram's round trip from Indonesia is about
@@ -68,6 +73,8 @@ export interface BroadcasterOptions {
    * hint) and resumes the saved broadcast. Here start() then only saves it. Default: never.
    */
   elsewhere?: () => boolean;
+  /** The lead's term: delivery writes and sends only while the term it began in is current. */
+  fence?: LeadFence;
 }
 
 export type StartResult = { ok: true; total: number } | { ok: false; reason: "running" | "no-recipients" };
@@ -84,8 +91,10 @@ export class Broadcaster {
   private lastProgressText = "";
   /** The stored state's changes, one after another (see `exclusive`). */
   private writing: Promise<unknown> = Promise.resolve();
+  private readonly lead: LeaderTerm;
 
   constructor(private readonly opts: BroadcasterOptions) {
+    this.lead = new LeaderTerm(opts.fence, opts.logger, "broadcast");
     this.pacer = opts.pacer ?? new SendPacer(opts.clock);
     this.progressEveryMs = opts.progressEveryMs ?? 3000;
     this.concurrency = Math.max(1, Math.floor(opts.concurrency ?? 1));
@@ -179,6 +188,7 @@ export class Broadcaster {
   private launch(): void {
     const abort = new AbortController();
     this.abort = abort;
+    this.lead.begin();
     this.lastProgressAt = this.opts.clock.now();
     this.lastProgressText = "";
     this.loop = this.run(abort.signal)
@@ -217,22 +227,29 @@ export class Broadcaster {
     if (unknown.length > 0) {
       // The previous process stopped while these chats' messages were in flight: maybe delivered.
       logger.warn({ chats: unknown.length }, "broadcast resumed; chats whose delivery is uncertain are not repeated");
-      state = await this.patch({
-        uncertain: state.uncertain + unknown.length,
-        doneAhead: [...(state.doneAhead ?? []), ...unknown],
-        inFlight: undefined,
-        pending: undefined,
+      const resumed = await this.lead.run(async () => {
+        state = await this.patch({
+          uncertain: state.uncertain + unknown.length,
+          doneAhead: [...(state.doneAhead ?? []), ...unknown],
+          inFlight: undefined,
+          pending: undefined,
+        });
       });
+      if (!resumed) return;
     }
     if (state.progressMessageId === undefined) {
-      const text = await this.progressText();
-      const r = await deliver(() => api.sendMessage(state.adminChatId, text), { pacer: this.pacer, signal });
-      if (r.outcome === "stopped") return;
-      if (r.outcome === "sent") {
-        this.lastProgressText = text;
-        state = await this.patch({ progressMessageId: r.result.message_id });
-      }
-      // Otherwise the admin sees only the final summary; delivery goes on regardless.
+      let stopped = false;
+      const shown = await this.lead.run(async () => {
+        const text = await this.progressText();
+        const r = await deliver(() => api.sendMessage(state.adminChatId, text), { pacer: this.pacer, signal });
+        stopped = r.outcome === "stopped";
+        if (r.outcome === "sent") {
+          this.lastProgressText = text;
+          state = await this.patch({ progressMessageId: r.result.message_id });
+        }
+        // Otherwise the admin sees only the final summary; delivery goes on regardless.
+      });
+      if (!shown || stopped) return;
     }
 
     const queue = await this.recipients(state.adminChatId, state.doneThrough);
@@ -255,10 +272,13 @@ export class Broadcaster {
       const chatId = queue[i]!;
       const chat = await store.getChat(chatId);
       if (!chat || chat.inactive || chat.apiKeyEnc === undefined) {
-        await this.record(done, i, undefined);
+        if (!(await this.lead.run(() => this.record(done, i, undefined)))) halt.abort();
         continue;
       }
-      const job: Promise<void> = this.sendOne(done, i, state.content, halt.signal)
+      const job: Promise<void> = this.lead.run(() => this.sendOne(done, i, state.content, halt.signal))
+        .then((led) => {
+          if (!led) halt.abort();
+        })
         .catch((error: unknown) => {
           failure ??= { error };
           halt.abort();
@@ -266,7 +286,7 @@ export class Broadcaster {
         .finally(() => running.delete(job));
       running.add(job);
       if (!progressEdit && this.opts.clock.now() - this.lastProgressAt >= this.progressEveryMs) {
-        progressEdit = this.showProgress(halt.signal).finally(() => (progressEdit = undefined));
+        progressEdit = this.lead.run(() => this.showProgress(halt.signal)).then(() => undefined).finally(() => (progressEdit = undefined));
       }
     }
     await Promise.all([...running, progressEdit]);
@@ -276,13 +296,19 @@ export class Broadcaster {
       throw failure.error;
     }
 
-    if (signal.aborted) {
+    if (signal.aborted || this.lead.lost) {
       await store.flush();
       return;
     }
+    await this.lead.run(() => this.finish(signal));
+  }
+
+  /** Marks the broadcast done and tells the admin how it went. */
+  private async finish(signal: AbortSignal): Promise<void> {
+    const { store, api, logger } = this.opts;
     await this.patch({ status: "done", finishedAt: this.opts.clock.now(), pending: undefined, inFlight: undefined, doneAhead: undefined });
     await store.flush();
-    state = (await this.state())!;
+    const state = (await this.state())!;
     const t = this.opts.translate;
     const summary = t(state.adminLang, "broadcast-summary", await this.countVars());
     // Told once: the summary replaces the progress message; a new message only when there is none to edit.

@@ -4,7 +4,7 @@
  * on the chat (`summaryDay`) and flushed BEFORE the message goes out, so a crash in between loses
  * that day's summary rather than sending it twice. A start after 21.00 sends the day's summaries
  * still unmarked. Messages go through the shared pacer; a chat that blocked the bot is marked
- * inactive and skipped from then on.
+ * inactive and skipped from then on. Each batch (its marks and sends) runs under the lead's term.
  */
 import type { Api } from "grammy";
 import type { Clock, TimerHandle } from "../tools/clock.js";
@@ -16,6 +16,8 @@ import { dailySummaryText } from "../render/report.js";
 import type { Store } from "../store/index.js";
 import { counted, deliver } from "../telegram/delivery.js";
 import type { SendPacer } from "../telegram/pacer.js";
+import type { LeadFence } from "../cluster/index.js";
+import { LeaderTerm } from "./leaderTerm.js";
 
 /** 21.00 WIB: after the evening rush, before the reseller closes the shop. */
 export const DAILY_SUMMARY_AT_MS = 21 * 60 * 60 * 1000;
@@ -31,6 +33,8 @@ export interface DailySummaryOptions {
   translate: Translate;
   pacer: SendPacer;
   sandbox?: boolean;
+  /** The lead's term: a batch is marked and sent only while the term this job started in is current. */
+  fence?: LeadFence;
 }
 
 export interface DailyRun {
@@ -44,8 +48,11 @@ export class DailySummary {
   private timer: TimerHandle | undefined;
   private running: Promise<DailyRun> | undefined;
   private abort = new AbortController();
+  private readonly lead: LeaderTerm;
 
-  constructor(private readonly opts: DailySummaryOptions) {}
+  constructor(private readonly opts: DailySummaryOptions) {
+    this.lead = new LeaderTerm(opts.fence, opts.logger, "daily summary");
+  }
 
   /** Sends today's summaries if 21.00 has passed, and schedules the next 21.00. */
   start(): void {
@@ -55,6 +62,7 @@ export class DailySummary {
       this.timer = undefined;
     }
     if (this.timer) return;
+    this.lead.begin();
     const now = this.opts.clock.now();
     const today = wibDay(now);
     if (now >= wibDayStart(today) + DAILY_SUMMARY_AT_MS) void this.run(today);
@@ -102,7 +110,7 @@ export class DailySummary {
     const due = (await store.linkedChats())
       .filter((c) => c.dailySummary && c.summaryDay !== day)
       .map((c) => c.chatId);
-    for (let i = 0; i < due.length && !this.abort.signal.aborted; i += BATCH) {
+    for (let i = 0; i < due.length && !this.abort.signal.aborted && !this.lead.lost; i += BATCH) {
       const batch: number[] = [];
       const before = new Map<number, string | undefined>();
       for (const id of due.slice(i, i + BATCH)) {
@@ -111,11 +119,11 @@ export class DailySummary {
         batch.push(id);
         before.set(id, c.summaryDay);
       }
-      for (const id of batch) await store.updateChat(id, { summaryDay: day });
-      // The marks are on disk before any of these messages can be.
-      await store.flush();
-      await Promise.all(
-        batch.map(async (chatId) => {
+      await this.lead.run(async () => {
+        for (const id of batch) await store.updateChat(id, { summaryDay: day });
+        // The marks are on disk before any of these messages can be.
+        await store.flush();
+        await Promise.all(batch.map(async (chatId) => {
           const lang = (await store.getChat(chatId))?.lang ?? "id";
           const summary = summarize(await store.txsOfMonth(chatId, day.slice(0, 7)), day, day);
           const text = withSandboxBanner(t, lang, this.opts.sandbox ?? false, dailySummaryText(t, lang, day, summary));
@@ -132,8 +140,8 @@ export class DailySummary {
             result.failed++;
             logger.warn({ chatId, err: "error" in r ? r.error : undefined }, "daily summary not delivered");
           }
-        }),
-      );
+        }));
+      });
     }
     if (due.length > 0) logger.info(result, "daily summaries sent");
     return result;

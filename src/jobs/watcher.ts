@@ -346,7 +346,7 @@ export class StatusWatcher {
       } catch (err) {
         // The store could not be read: keep the transaction watched, a little later.
         this.deps.logger.error({ err, refId }, "could not queue a status check");
-        this.schedule(refId, now + this.options.maxIntervalMs);
+        this.schedule(refId, now + this.retryWait());
       } finally {
         this.placing.delete(refId);
       }
@@ -413,9 +413,10 @@ export class StatusWatcher {
       try {
         await this.check(refId, lane);
       } catch (err) {
-        // A bug or a closed store: keep the transaction watched, a little later.
+        // A bug or a closed store: keep the transaction watched, a little later; soon when the
+        // store could not save (what the check learned is told once it can).
         this.deps.logger.error({ err, refId }, "status check failed");
-        if (!this.stopped && !this.due.has(refId)) this.schedule(refId, this.deps.clock.now() + this.options.maxIntervalMs);
+        if (!this.stopped && !this.due.has(refId)) this.schedule(refId, this.deps.clock.now() + this.retryWait());
       } finally {
         this.queued.delete(refId);
         this.checking.delete(refId);
@@ -430,6 +431,11 @@ export class StatusWatcher {
     })();
     this.running.add(run);
     void run.finally(() => this.running.delete(run));
+  }
+
+  /** After a failed check: soon while the store cannot save (its news is owed), else a while. */
+  private retryWait(): number {
+    return this.deps.store.canPersist() ? this.options.maxIntervalMs : this.options.storeRetryMs;
   }
 
   /** Answers the checkNow callers of `refId` with the record as stored. Never rejects. */

@@ -37,6 +37,11 @@ export interface WatcherOptions {
   keyBackoff: BackoffOptions;
   /** Retry of a notice whose delivery is uncertain (network, Telegram 5xx). */
   notifyRetryMs: number;
+  /**
+   * A check that failed while the store could not save (disk full, database down) runs again this
+   * soon: its news is told within about this long after the store recovers.
+   */
+  storeRetryMs: number;
   /** Prefix money messages with the sandbox banner. */
   sandbox: boolean;
   /** A chat's callbacks "work" while its last valid one (`callbacksLastAt`) is younger than this. */
@@ -90,6 +95,7 @@ export const DEFAULT_WATCHER_OPTIONS: WatcherOptions = {
   perKeyPerSecond: 5,
   keyBackoff: { firstMs: 5_000, factor: 2, capMs: 5 * MINUTE },
   notifyRetryMs: 30_000,
+  storeRetryMs: 5_000,
   sandbox: false,
   callbacksFreshMs: 30 * MINUTE,
   callbackFirstMs: MINUTE,

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { TxRecord } from "../../src/store/types.js";
 import type { BalanceAlerts } from "../../src/jobs/alerts.js";
 import type { FakeUser } from "../support/chat.js";
@@ -145,5 +145,16 @@ describe("BalanceAlerts", () => {
     const before = profileCalls();
     await w.clock.advance(3 * ROUND);
     expect(profileCalls()).toBe(before);
+  });
+
+  it("a purchase's check when the store cannot be read is skipped, never a rejection no one handles", async () => {
+    const u = await watchedUser(1_000_000_000);
+    vi.spyOn(w.store, "getChat").mockRejectedValueOnce(new Error("connection reset"));
+    await expect(alerts.afterCreate(tx(u.chatId))).resolves.toBeUndefined();
+    vi.restoreAllMocks();
+    await alerts.afterCreate(tx(u.chatId));
+    await w.clock.advance(10_000);
+    await settle(w.clock, alerts.idle());
+    expect(alertsTo(u)).toHaveLength(1);
   });
 });
