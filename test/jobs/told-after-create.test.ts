@@ -2,10 +2,8 @@
  * A create the provider answers with a final outcome while the store cannot save: the reseller is told
  * that outcome once, after the store recovers. The file store takes the answer in memory and its flush
  * fails; the engine's retry then finds the record no longer "sending", takes it as settled elsewhere
- * and only shows "sent, the result is in the next message", so the success stays saved and untold.
- *
- * Marked `fails` until the fix in the confirm engine (src/bot/money/confirm.ts saveAnswer: when the flush
- * fails, put the record back to "sending" before trying again) lands; then drop `.fails`.
+ * and only showed "sent, the result is in the next message", so the success stayed saved and untold.
+ * Now a failed flush puts the record back to "sending" (confirm.ts saveAnswer).
  */
 import { afterEach, expect, it, vi } from "vitest";
 import { onPostgres } from "../support/pg.js";
@@ -15,7 +13,7 @@ import { run } from "./support.js";
 let w: World;
 afterEach(() => w?.close());
 
-it.skipIf(onPostgres).fails("a success answered at create while the disk fails is told once the disk is back", async () => {
+it.skipIf(onPostgres)("a success answered at create while the disk fails is told once the disk is back", async () => {
   w = await makeWorld({ watcher: true });
   const u = await w.linkedUser({ languageCode: "en" });
   await u.sendCommand("topup", "S10 081234567890");

@@ -309,7 +309,14 @@ async function saveAnswer(ctx: BaseContext, refId: string, patch: TxPatch): Prom
     try {
       const saved = await ctx.deps.ledger.transition(refId, ["sending"], patch);
       if (!saved) return "moved";
-      await ctx.deps.ledger.flush();
+      try {
+        await ctx.deps.ledger.flush();
+      } catch (err) {
+        // Applied but not durable, and not shown: back to "sending", so the next try here, or the
+        // watcher once the store can save, tells it (left as is, the retry read it as told elsewhere).
+        await ctx.deps.ledger.transition(refId, [saved.status], { status: "sending" }, (c) => c.updatedAt === saved.updatedAt);
+        throw err;
+      }
       return saved;
     } catch (err) {
       if (attempt >= 3) {
