@@ -91,7 +91,7 @@ export class PgShared implements Shared {
   static async open(url: string, opts: PgSharedOptions): Promise<PgShared> {
     // connect_timeout: a connection to a database that stopped answering gives up in 5 s rather than
     // the client's 30 s default (the update path does not wait for it: promptly, below).
-    const sql = postgres(url, { max: 4, connect_timeout: 5, onnotice: () => undefined });
+    const sql = postgres(url, { max: 4, connect_timeout: 5, onnotice: () => undefined, fetch_types: false });
     try {
       await migrate(sql);
       await PgShared.ensureTermTable(sql);
@@ -215,9 +215,10 @@ class PgLeadership implements Leadership, LeadFence {
       max_lifetime: null,
       idle_timeout: 0,
       onnotice: () => undefined,
+      fetch_types: false,
       onclose: () => void this.lost("the connection that holds the lead closed"),
     });
-    this.fences = postgres(url, { max: 16, idle_timeout: 60, connect_timeout: 5, onnotice: () => undefined });
+    this.fences = postgres(url, { max: 16, idle_timeout: 60, connect_timeout: 5, onnotice: () => undefined, fetch_types: false });
   }
 
   run(onLead: () => Promise<void>, onLose: () => Promise<void>): void {

@@ -132,7 +132,7 @@ export async function copyFileStore(opts: CopyOptions): Promise<CopyResult> {
   await pg.close();
   if (!matches) throw new Error("The database already holds api keys under another secret: refusing to mix them.");
 
-  const sql = postgres(opts.to, { max: 1, onnotice: () => undefined });
+  const sql = postgres(opts.to, { max: 1, onnotice: () => undefined, fetch_types: false });
   try {
     const chatRows = [...chats.values()].map(chatRow);
     for (let i = 0; i < chatRows.length; i += batch) {

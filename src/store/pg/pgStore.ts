@@ -134,6 +134,9 @@ export class PgStore implements Store {
     const sql = postgres(opts.url, {
       max: opts.max ?? 10,
       onnotice: () => undefined,
+      // No array columns; and the driver's type query on a new connection rejects unhandled when it fails
+      // (a database going away), which would end the process.
+      fetch_types: false,
       // A money action waits for its write: an unreachable database must fail it soon, not in 30 s.
       connect_timeout: 10,
       connection: { application_name: "ppob-bot" },
