@@ -52,8 +52,8 @@ describe.skipIf(!hasPg)("PgShared on one database", () => {
     await until(() => log.includes("a lost"), { what: "a lost", realMs: 10, tries: 500 });
     expect(a.leadership().isLeader()).toBe(false);
     // The standby's next retry takes the lead.
-    for (let i = 0; i < 50 && !b.leadership().isLeader(); i++) await clock.advance(1_000);
-    await until(() => b.leadership().isLeader(), { what: "b leads", realMs: 10, tries: 500 });
+    // b tries again on the clock; a's unlock takes real time: step both until b leads.
+    await until(() => b.leadership().isLeader(), { what: "b leads", clocks: [clock], stepMs: 1_000, realMs: 10, tries: 500 });
     expect(log.filter((l) => l.endsWith("leads"))).toEqual(["a leads", "b leads"]);
     // a keeps trying but cannot lead while b does.
     await clock.advance(10_000);
@@ -66,8 +66,8 @@ describe.skipIf(!hasPg)("PgShared on one database", () => {
     await until(() => a.leadership().isLeader(), { what: "a leads", realMs: 10, tries: 500 });
     b.leadership().run(async () => {}, async () => {});
     await a.leadership().stop();
-    for (let i = 0; i < 50 && !b.leadership().isLeader(); i++) await clock.advance(1_000);
-    await until(() => b.leadership().isLeader(), { what: "b leads", realMs: 10, tries: 500 });
+    // b tries again on the clock; a's unlock takes real time: step both until b leads.
+    await until(() => b.leadership().isLeader(), { what: "b leads", clocks: [clock], stepMs: 1_000, realMs: 10, tries: 500 });
   });
 
   it("claims an update once across both, counts hits across both, shares one webhook secret", async () => {
@@ -151,8 +151,8 @@ describe.skipIf(!hasPg)("PgShared: a lead whose start-up work fails", () => {
     );
     await until(() => log.includes("a stops"), { what: "a stops what it started", realMs: 10, tries: 500 });
     b.leadership().run(async () => void log.push("b leads"), async () => {});
-    for (let i = 0; i < 50 && !b.leadership().isLeader(); i++) await clock.advance(1_000);
-    await until(() => b.leadership().isLeader(), { what: "b leads", realMs: 10, tries: 500 });
+    // b tries again on the clock; a's unlock takes real time: step both until b leads.
+    await until(() => b.leadership().isLeader(), { what: "b leads", clocks: [clock], stepMs: 1_000, realMs: 10, tries: 500 });
     expect(a.leadership().isLeader()).toBe(false);
     expect(log).toContain("b leads");
   });
