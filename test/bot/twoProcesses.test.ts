@@ -38,7 +38,9 @@ async function twoApps(): Promise<{ app: () => Promise<World>; cutLead: () => Pr
     closing.push(() => w.close());
     return w;
   };
-  const cutLead = () => admin`SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND objid = ${LEADER_LOCK_KEY}`;
+  // pg_locks is the whole server's: only this test's database (other test files run beside it).
+  const cutLead = () => admin`SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND objid = ${LEADER_LOCK_KEY}
+    AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`;
   return { app, cutLead };
 }
 

@@ -45,7 +45,9 @@ describe.skipIf(!hasPg)("PgShared on one database", () => {
     expect(a.leadership().isLeader()).toBe(true);
     expect(b.leadership().isLeader()).toBe(false);
 
-    const killed = await admin`SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND objid = ${LEADER_LOCK_KEY}`;
+    // pg_locks is the whole server's: only this test's database (other test files run beside it).
+    const killed = await admin`SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND objid = ${LEADER_LOCK_KEY}
+    AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`;
     expect(killed).toHaveLength(1);
     // The leader's next check finds its session gone: it stops its background work at once.
     for (let i = 0; i < 50 && !log.includes("a lost"); i++) await clock.advance(1_000);
