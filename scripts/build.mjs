@@ -20,12 +20,13 @@ const result = await build({
   format: "esm",
   // The CommonJS libraries in the bundle (grammY, pino...) call require(): an ES module has none of its own.
   banner: { js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);' },
-  // node-fetch (grammY's client for polling) checks its abort signal's class by name; logs show error class names.
+  // Logs show error class names.
   keepNames: true,
   sourcemap: true,
   sourcesContent: false,
-  // Loaded from node_modules: the native addon (it reads its fonts by path), and the PostgreSQL client.
-  external: ["@resvg/resvg-js", "postgres"],
+  // Only our code is bundled; the packages load from node_modules as they are. Node's source-map support
+  // parses the whole map at start: a map of every package cost ~70 MB of resident memory.
+  packages: "external",
   write: false,
   logLevel: "warning",
 });
