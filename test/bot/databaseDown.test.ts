@@ -9,6 +9,12 @@ import { onPostgres } from "../support/pg.js";
 import type { FakeUser } from "../support/chat.js";
 
 /**
+ * The answer is due within 2 s on the clock (the gate's deadlines run on it). Real time gets twice that
+ * for a loaded machine: what the gate replaced waited on the driver's own connect timers, 5-10 s each.
+ */
+const REAL_LIMIT_MS = 4000;
+
+/**
  * Runs `act` while the clock moves on in 100 ms steps up to `limitMs`; the database answers in real
  * time, so real time runs on too, up to `limitMs`. How long (clock and real ms) until it was done.
  */
@@ -17,7 +23,7 @@ async function answerTime(w: World, act: () => Promise<unknown>, limitMs = 2000)
   const realStart = performance.now();
   let done = false;
   void act().then(() => (done = true));
-  while (!done && performance.now() - realStart < limitMs) {
+  while (!done && performance.now() - realStart < REAL_LIMIT_MS) {
     if (w.clock.now() - clockStart < limitMs) await w.clock.advance(100);
     await new Promise((resolve) => setTimeout(resolve, 5)); // real I/O: the database's answers
   }
@@ -50,7 +56,7 @@ describe.skipIf(!onPostgres).each(ways)("PostgreSQL $name", ({ down, back }) => 
     for (const command of ["saldo", "beli", "start", "riwayat"]) {
       const took = await answerTime(w, () => u.sendCommand(command));
       expect(took, `/${command} got no answer within 2 s`).toBeDefined();
-      expect(took!.realMs).toBeLessThan(2000);
+      expect(took!.realMs).toBeLessThan(REAL_LIMIT_MS);
       expect(took!.clockMs).toBeLessThanOrEqual(2000);
       expect(storageDown, `/${command}`).toContain(u.lastReply());
     }
