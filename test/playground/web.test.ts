@@ -296,12 +296,12 @@ describe("the playground's page API", () => {
     await botSays(pg, 1001, "Diproses");
     let refId = "";
     await expect.poll(async () => (refId = ((await (await fetch(new URL("api/sandbox", pg.url))).json()) as { pending: { refId: string }[] }).pending[0]?.refId ?? ""), { timeout: 10_000 }).not.toBe("");
-    const settledAt = Date.now();
     await post(pg, "api/sandbox/settle", { refId, outcome: "success" });
     await expect.poll(async () => (await chat(pg, 1001)).messages.map(seen).join("\n"), { timeout: 10_000, interval: 50 }).toContain("Transaksi berhasil");
     // Before, the callback found no signed link and the notice waited for a check 5 s apart (3.4-4 s).
+    // The accepted callback is what makes the watcher check at once; no wall-clock bound (a loaded
+    // machine would fail it), the 200 fails on that old code all the same.
     expect(pg.app.sandbox!.callbacksSent().map((c) => c.answer)).toContain(200);
-    expect(Date.now() - settledAt).toBeLessThan(2_000);
   }, 30_000);
 
   it("keeps its folder across starts; reset starts empty", async () => {
