@@ -47,6 +47,8 @@ import { chatRules, quoteProduct } from "../pricing.js";
 import { buttonsShown } from "../middlewares/buttonWait.js";
 import { whileAskingProvider } from "../slowAnswer.js";
 import { commands } from "../../telegram/commands.js";
+import { isOutOfOrderAnswer, sameValueAlternatives } from "../../domain/alternatives.js";
+import type { MoneyKind } from "../money/kinds.js";
 
 type Mode = PricesMode;
 interface Screen {
@@ -161,7 +163,7 @@ async function productsScreen(
   return { text: `${text}${pageNote(ctx, shown.page, shown.pages)}`, keyboard: kb };
 }
 
-async function productScreen(ctx: BaseContext, product: PrepaidProduct): Promise<Screen> {
+async function productScreen(ctx: BaseContext, list: readonly PrepaidProduct[], product: PrepaidProduct): Promise<Screen> {
   const quote = (await seller(ctx))(product);
   const lines = [
     `📦 <b>${html(product.name)}</b>`,
@@ -175,6 +177,8 @@ async function productScreen(ctx: BaseContext, product: PrepaidProduct): Promise
   ];
   const kb = new InlineKeyboard();
   if (product.available) kb.text(ctx.t("prices-button-buy"), cb.pricesProduct.encode({ mode: "b", product: productRef(product.code) })).row();
+  // Out of order: the buy button of the purchase flow offers the products of the same face value.
+  else if (sameValueAlternatives(list, product).length > 0) kb.text(ctx.t("prices-alt-button"), cb.pricesProduct.encode({ mode: "b", product: productRef(product.code) })).row();
   const back = { mode: "h", cat: groupKey(product.category), prov: groupKey(product.provider), page: 0 } as const;
   kb.text(ctx.t("button-back"), cb.pricesProducts.encode(back));
   return { text: lines.join("\n"), keyboard: kb };
@@ -260,11 +264,14 @@ async function showSearch(ctx: BotContext, mode: Mode, key: string, query: strin
   if (list) await show(ctx, await searchScreen(ctx, mode, list, query, page));
 }
 
-/** Starts the purchase flow (leaving whatever flow was running). */
-async function startPurchase(ctx: BotContext, code: string, target?: string): Promise<void> {
+/**
+ * Starts the purchase flow (leaving whatever flow was running). `outOfOrder`: the provider refused
+ * `code` as out of order, so the flow offers the products of the same face value first.
+ */
+export async function startPurchase(ctx: BotContext, code: string, target?: string, outOfOrder = false): Promise<void> {
   if (!(await requireStorage(ctx))) return;
   await ctx.conversation.exitAll();
-  await ctx.conversation.enter(TOPUP_FLOW, code, ...(target ? [target] : []));
+  await ctx.conversation.enter(TOPUP_FLOW, code, target ?? "", ...(outOfOrder ? [true] : []));
 }
 
 // ------------------------------------------------------------------------------------------
@@ -310,7 +317,8 @@ async function buyByCode(ctx: BotContext, key: string, args: string): Promise<vo
   const [first = "", ...rest] = args.split(/\s+/);
   const product = findByCode(list, first);
   if (product) {
-    if (!product.available) {
+    // Empty with nothing of the same face value to offer: said at once, no flow.
+    if (!product.available && sameValueAlternatives(list, product).length === 0) {
       await ctx.reply(ctx.t("topup-empty", { name: html(product.name), code: html(product.code) }));
       return;
     }
@@ -379,16 +387,34 @@ onCallback(composer, cb.pricesProduct, async (ctx, { mode, product: ref }) => {
   }
   if (mode === "h") {
     await ctx.answerCallbackQuery();
-    await show(ctx, await productScreen(ctx, product));
+    await show(ctx, await productScreen(ctx, list, product));
     return;
   }
-  if (!product.available) {
+  if (!product.available && sameValueAlternatives(list, product).length === 0) {
     await ctx.answerCallbackQuery({ text: ctx.t("topup-empty-alert", { name: product.name }), show_alert: true });
     return;
   }
   await ctx.answerCallbackQuery();
   await startPurchase(ctx, product.code);
 });
+
+/**
+ * Prepaid purchases, and after a create the provider refused as out of order: the products of the same
+ * face value to buy for the same target instead (the purchase flow, so again through a confirm screen).
+ */
+const prepaidPurchases: MoneyKind = {
+  ...prepaidKind,
+  async explainRejection(ctx, apiKey, tx, err) {
+    const said = await prepaidKind.explainRejection?.(ctx, apiKey, tx, err);
+    if (!tx.code || !tx.target || !("conversation" in ctx)) return said;
+    const list = await ctx.deps.lists.prepaid(apiKey);
+    const product = findByCode(list, tx.code);
+    if (!product || (product.available && !isOutOfOrderAnswer(err.providerMessage))) return said;
+    if (sameValueAlternatives(list, product).length === 0) return said;
+    await startPurchase(ctx as BotContext, product.code, tx.target, true);
+    return [said, ctx.t("prices-alt-above")].filter(Boolean).join("\n");
+  },
+};
 
 async function menuAction(ctx: BotContext, mode: Mode): Promise<void> {
   const key = await (mode === "b" ? requireMoneyKey(ctx) : requireKey(ctx));
@@ -398,6 +424,6 @@ async function menuAction(ctx: BotContext, mode: Mode): Promise<void> {
 export const topupModule: FeatureModule = {
   composer,
   flows: [{ id: TOPUP_FLOW, builder: topupFlow }],
-  kinds: [prepaidKind],
+  kinds: [prepaidPurchases],
   menu: { prices: (ctx) => menuAction(ctx, "h"), topup: (ctx) => menuAction(ctx, "b") },
 };
