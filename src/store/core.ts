@@ -151,7 +151,7 @@ export class KeyRing {
 
 // ---- documents and logs ---------------------------------------------------------------------------
 
-const KIND_NAME = /^[a-z][a-z0-9_]{1,30}$/;
+export const KIND_NAME = /^[a-z][a-z0-9_]{1,30}$/;
 export const DOC_ID_MAX = 100;
 export const DOC_STATE_MAX = 100;
 export const LOG_PAGE_DEFAULT = 20;
@@ -232,7 +232,8 @@ export function changedDoc<T>(old: Doc<T>, change: { state?: string; value?: T }
   });
 }
 
-const StoredDocFrame = z.object({
+/** A stored document without its value's check (the kind's schema): what migrate-store can check of any kind. */
+export const StoredDocFrame = z.object({
   id: z.string().check(z.minLength(1), z.maxLength(DOC_ID_MAX)),
   owner: z.int(),
   state: z.string().check(z.minLength(1), z.maxLength(DOC_STATE_MAX)),
@@ -281,7 +282,8 @@ export function validLogEntry<T>(kind: DocKind<T>, owner: number, entry: T): T {
   return validValue(kind, entry, `${kindName(kind)} log entry`);
 }
 
-const StoredLogFrame = z.object({ seq: z.int().check(z.positive()), owner: z.int(), at: z.int(), entry: z.unknown() });
+/** A stored log entry without its entry's check. */
+export const StoredLogFrame = z.object({ seq: z.int().check(z.positive()), owner: z.int(), at: z.int(), entry: z.unknown() });
 
 /** A log entry read from storage (`where` names the file line or row), checked, else StoreCorruptError. Frozen. */
 export function storedLogEntry<T>(kind: DocKind<T>, where: string, data: unknown, label = ""): LogEntry<T> {
