@@ -49,14 +49,14 @@ async function fileStore(dir: string): Promise<Expected> {
     await a.createTx({ refId: `OLD${i}`, chatId: i % 2 ? 1 : -100123, kind: "prepaid", status: "success", amount: 1000 + i, upstreamId: `U${i}` });
     await clock.advance(DAY);
   }
-  await a.setMeta("broadcast", { id: "b1", sent: 3 });
+  await a.setMeta("broadcast", { id: "b1", sent: 3, text: "Promo\u0000" });
   await a.setMeta("conv:1", { step: "amount", at: [1, 2] });
   await a.close();
   // Weeks later: opening sweeps the October records into the archive; new ones stay hot.
   await clock.advance(40 * DAY);
   const b = await FileStore.open({ dir, secret: SECRET, clock });
   await b.createTx({ refId: "NEW1", chatId: 1, kind: "postpaid", status: "pending", amount: 52_500, detail: { customerName: "BUDI" } });
-  await b.createTx({ refId: "NEW2", chatId: 1, kind: "deposit", status: "draft", amount: 50_000 });
+  await b.createTx({ refId: "NEW2", chatId: 1, kind: "deposit", status: "draft", amount: 50_000, message: "Gagal\u0000 🙂" });
   await b.createDoc(OrderKind, { id: "O1", owner: 1, state: "draft", value: { amount: 5, note: "z\u0000é" } });
   await b.createDoc(OrderKind, { id: "O2", owner: -100123, state: "draft", value: { amount: 6 } });
   await b.updateDoc(OrderKind, "O2", { version: 1 }, { state: "paid" });

@@ -150,14 +150,15 @@ export async function copyFileStore(opts: CopyOptions): Promise<CopyResult> {
 
   const sql = postgres(opts.to, { max: 1, onnotice: () => undefined, fetch_types: false });
   try {
-    const chatRows = [...chats.values()].map(chatRow);
+    // Records travel as JSON text inside the batch: json_to_recordset refuses a \u0000 in a json field.
+    const chatRows = [...chats.values()].map((c) => asText(chatRow(c)));
     for (let i = 0; i < chatRows.length; i += batch) {
       const rows = JSON.stringify(chatRows.slice(i, i + batch));
       await sql`
         INSERT INTO chats (chat_id, callback_token, linked, has_key, updated_at, data)
-        SELECT chat_id, callback_token, linked, has_key, updated_at, data
+        SELECT chat_id, callback_token, linked, has_key, updated_at, data::json
         FROM json_to_recordset(${rows}::text::json)
-          AS x(chat_id bigint, callback_token text, linked boolean, has_key boolean, updated_at bigint, data json)
+          AS x(chat_id bigint, callback_token text, linked boolean, has_key boolean, updated_at bigint, data text)
         ON CONFLICT (chat_id) DO UPDATE SET callback_token = EXCLUDED.callback_token, linked = EXCLUDED.linked,
           has_key = EXCLUDED.has_key, updated_at = EXCLUDED.updated_at, data = EXCLUDED.data, version = chats.version + 1
         WHERE chats.data::text IS DISTINCT FROM EXCLUDED.data::text AND chats.updated_at <= EXCLUDED.updated_at`;
@@ -169,13 +170,13 @@ export async function copyFileStore(opts: CopyOptions): Promise<CopyResult> {
     let pending: TxRecord[] = [];
     const flushTxs = async () => {
       // One refId twice in a batch (archived and hot) would make ON CONFLICT touch a row twice: keep the later.
-      const rows = JSON.stringify([...new Map(pending.map((t) => [t.refId, t])).values()].map(txRow));
+      const rows = JSON.stringify([...new Map(pending.map((t) => [t.refId, t])).values()].map((t) => asText(txRow(t))));
       pending = [];
       await sql`
         INSERT INTO txs (ref_id, chat_id, status, upstream_id, created_at, updated_at, month, data)
-        SELECT ref_id, chat_id, status, upstream_id, created_at, updated_at, month, data
+        SELECT ref_id, chat_id, status, upstream_id, created_at, updated_at, month, data::json
         FROM json_to_recordset(${rows}::text::json)
-          AS x(ref_id text, chat_id bigint, status text, upstream_id text, created_at bigint, updated_at bigint, month text, data json)
+          AS x(ref_id text, chat_id bigint, status text, upstream_id text, created_at bigint, updated_at bigint, month text, data text)
         ON CONFLICT (ref_id) DO UPDATE SET chat_id = EXCLUDED.chat_id, status = EXCLUDED.status, upstream_id = EXCLUDED.upstream_id,
           created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at, month = EXCLUDED.month, data = EXCLUDED.data,
           version = txs.version + 1
@@ -199,16 +200,17 @@ export async function copyFileStore(opts: CopyOptions): Promise<CopyResult> {
     // Meta has no time to compare: a key already in the database is the database's (a bot running on
     // PostgreSQL may have moved a broadcast or a flow on since the first copy).
     for (let i = 0; i < kv.length; i += batch) {
-      const rows = JSON.stringify(kv.slice(i, i + batch).map(([key, value]) => ({ key, value })));
+      const rows = JSON.stringify(kv.slice(i, i + batch).map(([key, value]) => ({ key, value: JSON.stringify(value) })));
       await sql`
-        INSERT INTO meta (key, value) SELECT key, value FROM json_to_recordset(${rows}::text::json) AS x(key text, value json)
+        INSERT INTO meta (key, value) SELECT key, value::json FROM json_to_recordset(${rows}::text::json) AS x(key text, value text)
         ON CONFLICT (key) DO NOTHING`;
     }
     log(`copied ${kv.length} meta keys`);
     for (let i = 0; i < flows.length; i += batch) {
-      const rows = JSON.stringify(flows.slice(i, i + batch).map((f) => ({ chat_id: f.chatId, state: f.state })));
+      const rows = JSON.stringify(flows.slice(i, i + batch).map((f) => ({ chat_id: f.chatId, state: JSON.stringify(f.state) })));
       await sql`
-        INSERT INTO flows (chat_id, version, state) SELECT chat_id, 1, state FROM json_to_recordset(${rows}::text::json) AS x(chat_id bigint, state json)
+        INSERT INTO flows (chat_id, version, state)
+        SELECT chat_id, 1, state::json FROM json_to_recordset(${rows}::text::json) AS x(chat_id bigint, state text)
         ON CONFLICT (chat_id) DO NOTHING`;
     }
     log(`copied ${flows.length} running flows`);
@@ -228,6 +230,11 @@ export async function copyFileStore(opts: CopyOptions): Promise<CopyResult> {
   }
 }
 
+/** A row with its record as JSON text (see the chats' batch). */
+function asText<R extends { data: unknown }>(row: R): Omit<R, "data"> & { data: string } {
+  return { ...row, data: JSON.stringify(row.data) };
+}
+
 /** The kinds that have a file in `dir` named `<kind><ext>`, in name order. */
 async function kindFiles(dir: string, ext: string): Promise<[kind: string, file: string][]> {
   return (await names(dir))
@@ -238,9 +245,8 @@ async function kindFiles(dir: string, ext: string): Promise<[kind: string, file:
 
 /**
  * Copies docs/<kind>.json; returns how many documents. Only each document's frame is checked here:
- * the kinds' schemas live with the bot, which checks every value it reads. Values travel as JSON text
- * in the batch (json_to_recordset refuses a \u0000 in a json field), so they arrive as written. A
- * document the database has at a higher version (the bot already ran there) is the database's.
+ * the kinds' schemas live with the bot, which checks every value it reads. Values travel as JSON text,
+ * as chats do. A document the database has at a higher version (the bot already ran there) is the database's.
  */
 async function copyDocs(sql: postgres.Sql, root: string, batch: number): Promise<number> {
   let count = 0;
