@@ -48,6 +48,9 @@ import { buttonsShown } from "../middlewares/buttonWait.js";
 import { whileAskingProvider } from "../slowAnswer.js";
 import { commands } from "../../telegram/commands.js";
 import { isOutOfOrderAnswer, sameValueAlternatives } from "../../domain/alternatives.js";
+import { changeDigest, costMovesSince, digestOf, digestTimeText, parseDigestTime, type CostMove } from "../../domain/priceChanges.js";
+import { wibDay, wibDayStart } from "../../domain/report.js";
+import { accountOf } from "../../upstream/cache.js";
 import type { MoneyKind } from "../money/kinds.js";
 
 type Mode = PricesMode;
@@ -81,15 +84,46 @@ async function seller(ctx: BaseContext): Promise<Seller> {
   };
 }
 
-function productLabel(p: PrepaidProduct, sell: Seller): string {
-  return `${p.available ? "" : "⛔ "}${p.name} · ${rupiah(sell(p)?.price ?? p.price)}`;
+/** " ⬆️" / " ⬇️" after a product whose cost moved today, else "". */
+type MovedMark = (p: PrepaidProduct) => string;
+
+/**
+ * Today's cost moves of a list's account, read from the price-change log once per fetched list (the
+ * cached list is the same array until it is refreshed, and the log changes only with a refresh).
+ */
+const movesOfList = new WeakMap<readonly PrepaidProduct[], { day: string; moves: Promise<ReadonlyMap<string, CostMove>> }>();
+
+async function movedToday(ctx: BaseContext, list: readonly PrepaidProduct[]): Promise<MovedMark> {
+  const day = wibDay(ctx.deps.clock.now());
+  let known = movesOfList.get(list);
+  if (!known || known.day !== day) {
+    const key = ctx.chat && await ctx.deps.providerLink.keyOf(ctx.chat.id);
+    if (!key) return () => "";
+    // A log that cannot be read just shows no arrows.
+    known = { day, moves: costMovesSince(ctx.deps.store, accountOf(key), wibDayStart(day)).catch(() => new Map<string, CostMove>()) };
+    movesOfList.set(list, known);
+  }
+  const moves = await known.moves;
+  return (p) => {
+    const m = moves.get(p.code);
+    return m ? (m.newCost > m.oldCost ? " ⬆️" : " ⬇️") : "";
+  };
+}
+
+function productLabel(p: PrepaidProduct, sell: Seller, moved: MovedMark): string {
+  return `${p.available ? "" : "⛔ "}${p.name} · ${rupiah(sell(p)?.price ?? p.price)}${moved(p)}`;
 }
 
 /** The selling price, and the cost on a second, quieter line when a rule applies. */
-function productLine(ctx: BaseContext, p: PrepaidProduct, sell: Seller): string {
+function productLine(ctx: BaseContext, p: PrepaidProduct, sell: Seller, moved: MovedMark): string {
   const quote = sell(p);
-  const line = `${p.available ? "✅" : "⛔"} <code>${html(p.code)}</code> ${html(p.name)}: <b>${rupiah(quote?.price ?? p.price)}</b>`;
+  const line = `${p.available ? "✅" : "⛔"} <code>${html(p.code)}</code> ${html(p.name)}: <b>${rupiah(quote?.price ?? p.price)}</b>${moved(p)}`;
   return quote ? `${line}\n<i>${ctx.t("prices-cost-line", { cost: rupiah(quote.cost) })}</i>` : line;
+}
+
+/** The arrows' legend, when a shown product has one. */
+function movedLegend(ctx: BaseContext, shown: readonly PrepaidProduct[], moved: MovedMark): string[] {
+  return shown.some((p) => moved(p) !== "") ? [ctx.t("prices-moved-today")] : [];
 }
 
 function groupLabel(g: Group, icon = ""): string {
@@ -146,8 +180,9 @@ async function productsScreen(
   if (all.length === 0) return undefined;
   const shown = paginate(all, page, PRODUCTS_PER_PAGE);
   const sell = await seller(ctx);
+  const moved = await movedToday(ctx, list);
   const kb = new InlineKeyboard();
-  for (const p of shown.items) kb.text(productLabel(p, sell), cb.pricesProduct.encode({ mode, product: productRef(p.code) })).row();
+  for (const p of shown.items) kb.text(productLabel(p, sell, moved), cb.pricesProduct.encode({ mode, product: productRef(p.code) })).row();
   addPager(kb, ctx, shown, (n) => cb.pricesProducts.encode({ mode, cat: catKey, prov: provKey, page: n }));
   const single = providers(list, catKey).length === 1;
   kb.row().text(ctx.t("button-back"), single ? cb.pricesRoot.encode({ mode }) : cb.pricesProviders.encode({ mode, cat: catKey, page: 0 }));
@@ -156,9 +191,10 @@ async function productsScreen(
   const text = [
     ctx.t("prices-products-title", { category: html(first.category), provider: html(first.provider) }),
     "",
-    ...shown.items.map((p) => productLine(ctx, p, sell)),
+    ...shown.items.map((p) => productLine(ctx, p, sell, moved)),
     "",
     ctx.t(mode === "b" ? "topup-pick-product" : "prices-pick-product"),
+    ...movedLegend(ctx, shown.items, moved),
   ].join("\n");
   return { text: `${text}${pageNote(ctx, shown.page, shown.pages)}`, keyboard: kb };
 }
@@ -197,7 +233,8 @@ async function searchScreen(ctx: BaseContext, mode: Mode, list: readonly Prepaid
   }
   const shown = paginate(found, page, PRODUCTS_PER_PAGE);
   const sell = await seller(ctx);
-  for (const p of shown.items) kb.text(productLabel(p, sell), cb.pricesProduct.encode({ mode, product: productRef(p.code) })).row();
+  const moved = await movedToday(ctx, list);
+  for (const p of shown.items) kb.text(productLabel(p, sell, moved), cb.pricesProduct.encode({ mode, product: productRef(p.code) })).row();
   // A query too long to carry in the buttons gets no paging: the user narrows it instead.
   const pageable = Buffer.byteLength(q, "utf8") <= SEARCH_QUERY_MAX_BYTES;
   if (pageable) addPager(kb, ctx, shown, (n) => cb.pricesSearch.encode({ mode, page: n, query: q }));
@@ -205,9 +242,10 @@ async function searchScreen(ctx: BaseContext, mode: Mode, list: readonly Prepaid
   const text = [
     ctx.t("prices-search-title", { query: html(q), count: found.length }),
     "",
-    ...shown.items.map((p) => productLine(ctx, p, sell)),
+    ...shown.items.map((p) => productLine(ctx, p, sell, moved)),
     "",
     ctx.t(mode === "b" ? "topup-pick-product" : "prices-pick-product"),
+    ...movedLegend(ctx, shown.items, moved),
     ...(!pageable && shown.pages > 1 ? [ctx.t("prices-search-narrow")] : []),
   ].join("\n");
   return { text: `${text}${pageable ? pageNote(ctx, shown.page, shown.pages) : ""}`, keyboard: kb };
@@ -294,9 +332,34 @@ composer.command(commands.harga, async (ctx) => {
     await showRoot(ctx, "h", key);
     return;
   }
+  const digest = /^(ringkasan|digest)(?:\s+(.*))?$/i.exec(args);
+  if (digest) {
+    await digestSetting(ctx, digest[2]?.trim() ?? "");
+    return;
+  }
   if (!args) await showRoot(ctx, "h", key);
   else await showSearch(ctx, "h", key, args);
 });
+
+/** `/harga ringkasan [on|off|08.00]`: the daily price digest's state, switched or set to a time. */
+async function digestSetting(ctx: BotContext, arg: string): Promise<void> {
+  const chatId = ctx.chat!.id;
+  const store = ctx.deps.store;
+  if (arg) {
+    const on = /^(on|nyala|aktif)$/i.test(arg) ? true : /^(off|mati)$/i.test(arg) ? false : undefined;
+    const at = on === undefined ? parseDigestTime(arg) : undefined;
+    if (on === undefined && at === undefined) {
+      await ctx.reply(ctx.t("prices-digest-bad-time"));
+      return;
+    }
+    if (!(await requireStorage(ctx))) return;
+    // A time set switches it on as well.
+    await changeDigest(store, chatId, (c) => ({ on: on ?? true, value: at === undefined ? c.value : { ...c.value, at } }));
+    await store.flush();
+  }
+  const now = await digestOf(store, chatId);
+  await ctx.reply(now.on ? ctx.t("prices-digest-on", { time: digestTimeText(now.at, ctx.lang) }) : ctx.t("prices-digest-off"));
+}
 
 composer.command(commands.beli, async (ctx) => {
   const key = await requireMoneyKey(ctx);
@@ -407,9 +470,9 @@ const prepaidPurchases: MoneyKind = {
   async explainRejection(ctx, apiKey, tx, err) {
     const said = await prepaidKind.explainRejection?.(ctx, apiKey, tx, err);
     if (!tx.code || !tx.target || !("conversation" in ctx)) return said;
-    const list = await ctx.deps.lists.prepaid(apiKey);
-    const product = findByCode(list, tx.code);
-    if (!product || (product.available && !isOutOfOrderAnswer(err.providerMessage))) return said;
+    const list = await ctx.deps.lists.prepaid(apiKey).catch(() => undefined);
+    const product = list ? findByCode(list, tx.code) : undefined;
+    if (!list || !product || (product.available && !isOutOfOrderAnswer(err.providerMessage))) return said;
     if (sameValueAlternatives(list, product).length === 0) return said;
     await startPurchase(ctx as BotContext, product.code, tx.target, true);
     return [said, ctx.t("prices-alt-above")].filter(Boolean).join("\n");
