@@ -8,6 +8,7 @@
  * happen only when the list changed. Accounts are named by a hash of their api key, never the key.
  */
 import * as z from "../tools/zod.js";
+import { fnv1a } from "../tools/hash.js";
 import { DuplicateDocError, type DocKind, type LogEntry, type Store } from "../store/index.js";
 import type { PrepaidProduct } from "../upstream/types.js";
 import type { ListCache } from "../upstream/cache.js";
@@ -46,8 +47,13 @@ export const SeenPricesKind: DocKind<SeenPrices> = {
   schema: z.object({ costs: z.record(z.string(), z.number()) }),
 };
 
-/** Price changes are the whole bot's log; entries say their account. */
-export const PRICE_LOG_OWNER = 0;
+/**
+ * Each account's changes are a log of their own (the owner: a number from the account's name), so a
+ * reader pages through its account only; entries still say their account, a shared number is harmless.
+ */
+export function logOwnerOf(account: string): number {
+  return 1 + fnv1a(account);
+}
 /** A list whose every price moved still writes one bounded entry. */
 export const MAX_CHANGES_PER_ENTRY = 500;
 /** How far back a reader pages through the log (entries, newest first). */
@@ -84,7 +90,7 @@ export async function recordPriceList(store: Store, account: string, list: reado
   const seen = await store.getDoc(SeenPricesKind, account);
   if (!seen) {
     try {
-      await store.createDoc(SeenPricesKind, { id: account, owner: PRICE_LOG_OWNER, state: "active", value: { costs } });
+      await store.createDoc(SeenPricesKind, { id: account, owner: 0, state: "active", value: { costs } });
     } catch (err) {
       if (!(err instanceof DuplicateDocError)) throw err;
     }
@@ -97,7 +103,7 @@ export async function recordPriceList(store: Store, account: string, list: reado
   if (changes.length > 0) {
     const kept = changes.slice(0, MAX_CHANGES_PER_ENTRY);
     const more = changes.length - kept.length;
-    await store.appendLog(PriceChangeKind, PRICE_LOG_OWNER, { account, changes: kept, ...(more > 0 ? { more } : {}) });
+    await store.appendLog(PriceChangeKind, logOwnerOf(account), { account, changes: kept, ...(more > 0 ? { more } : {}) });
   }
   return changes;
 }
@@ -119,7 +125,7 @@ export async function costMovesSince(store: Store, account: string, since: numbe
   const entries: LogEntry<PriceChangeEntry>[] = [];
   let beforeSeq: number | undefined;
   while (entries.length < READ_LIMIT) {
-    const page = await store.listLog(PriceChangeKind, PRICE_LOG_OWNER, { limit: 100, ...(beforeSeq !== undefined ? { beforeSeq } : {}) });
+    const page = await store.listLog(PriceChangeKind, logOwnerOf(account), { limit: 100, ...(beforeSeq !== undefined ? { beforeSeq } : {}) });
     const recent = page.filter((e) => e.at >= since);
     entries.push(...recent);
     if (page.length < 100 || recent.length < page.length) break;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { MAX_CHANGES_PER_ENTRY, PRICE_LOG_OWNER, PriceChangeKind, recordPriceList } from "../../src/domain/priceChanges.js";
+import { logOwnerOf, MAX_CHANGES_PER_ENTRY, PriceChangeKind, recordPriceList } from "../../src/domain/priceChanges.js";
 import { rupiah } from "../../src/render/format.js";
 import { accountOf } from "../../src/upstream/cache.js";
 import type { PrepaidProduct } from "../../src/upstream/types.js";
@@ -8,7 +8,7 @@ import { makeWorld, type World } from "../support/world.js";
 let w: World;
 afterEach(() => w?.close());
 
-const log = () => w.store.listLog(PriceChangeKind, PRICE_LOG_OWNER, { limit: 100 });
+const log = (account = accountOf(w.demoKey)) => w.store.listLog(PriceChangeKind, logOwnerOf(account), { limit: 100 });
 
 async function costOf(code: string): Promise<number> {
   const [p] = await w.upstream.prepaidPriceList(w.demoKey, code);
@@ -75,7 +75,7 @@ describe("price changes are compared per fetched list and logged", () => {
     await recordPriceList(w.store, "acct", before);
     const [a, b] = await Promise.all([recordPriceList(w.store, "acct", after), recordPriceList(w.store, "acct", after)]);
     expect([a!.length, b!.length].sort()).toEqual([0, 600]);
-    const entries = await log();
+    const entries = await log("acct");
     expect(entries).toHaveLength(1);
     expect(entries[0]!.entry.changes).toHaveLength(MAX_CHANGES_PER_ENTRY);
     expect(entries[0]!.entry.more).toBe(600 - MAX_CHANGES_PER_ENTRY);
