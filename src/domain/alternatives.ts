@@ -63,5 +63,14 @@ export function sameValueAlternatives(list: readonly PrepaidProduct[], product: 
  * Not for refusals about the buyer (balance, target, a price rise).
  */
 export function isOutOfOrderAnswer(message: string): boolean {
-  return /gangguan|stok\s*(kosong|habis)|kosong|out of stock|maintenance|disturb/i.test(message);
+  return /gangguan|(stok|produk|layanan)\s*(sedang\s*)?(kosong|habis)|out of stock|maintenance|disturb/i.test(message);
+}
+
+/**
+ * For an order already paid at `paid` whose product went out of order: the cheapest alternative if its
+ * cost still leaves the reseller a margin (below `paid`), else undefined (the refund path).
+ */
+export function alternativeWithinPaid(list: readonly PrepaidProduct[], product: PrepaidProduct, paid: number): PrepaidProduct | undefined {
+  const [cheapest] = sameValueAlternatives(list, product);
+  return cheapest && cheapest.price < paid ? cheapest : undefined;
 }

@@ -76,6 +76,14 @@ describe("an out-of-order product offers the same value under another code", () 
     expect(w.sandbox.calls(CREATE)).toHaveLength(0);
   });
 
+  it("the sandbox's own list has a second route for a product that starts empty (the playground shows the offer)", async () => {
+    w = await makeWorld();
+    const u = await w.linkedUser({ languageCode: "id" });
+    await u.sendCommand("beli", "AX50 083812345678");
+    expect(u.lastReply()).toContain("Axis 50.000 (AX50) sedang kosong atau gangguan");
+    expect(u.buttons()[0]).toMatch(/^Axis 50\.000 Jalur 2 · /);
+  });
+
   it("with nothing of the same value, an empty product is said to be empty as before", async () => {
     w = await makeWorld();
     const u = await w.linkedUser({ languageCode: "id" });

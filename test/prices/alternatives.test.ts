@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { faceValue, sameValueAlternatives } from "../../src/domain/alternatives.js";
+import { alternativeWithinPaid, faceValue, isOutOfOrderAnswer, sameValueAlternatives } from "../../src/domain/alternatives.js";
 import type { PrepaidProduct } from "../../src/upstream/types.js";
 
 function p(code: string, name: string, price: number, more: Partial<PrepaidProduct> = {}): PrepaidProduct {
@@ -52,5 +52,27 @@ describe("same-value alternatives", () => {
     const gone = d("TSEL-DATA-3GB", "Telkomsel Data 3 GB / 30 Hari", 34_200);
     const all = [gone, d("TSEL-3GB-7", "Telkomsel Data 3 GB / 7 Hari", 20_000), d("TSEL-3GB-B", "Telkomsel Data 3GB 30 Hari", 33_900)];
     expect(sameValueAlternatives(all, gone).map((x) => x.code)).toEqual(["TSEL-3GB-B"]);
+  });
+
+  it("a paid order takes the cheapest alternative only while its cost leaves a margin under what was paid", () => {
+    expect(alternativeWithinPaid(list, empty, 11_000)?.code).toBe("S10B");
+    expect(alternativeWithinPaid(list, empty, 10_400)).toBeUndefined(); // no margin: the refund path
+    expect(alternativeWithinPaid([empty], empty, 50_000)).toBeUndefined();
+  });
+});
+
+describe("the provider's answers that mean out of order", () => {
+  it.each([
+    ["Layanan sedang gangguan / stok kosong", true],
+    ["Produk sedang gangguan, silakan coba beberapa saat lagi", true],
+    ["Stok habis", true],
+    ["Produk sedang kosong", true],
+    ["Saldo tidak cukup", false],
+    ["Saldo Anda kosong", false],
+    ["Nomor tujuan tidak valid", false],
+    ["Harga berubah, harga saat ini Rp 10.800", false],
+    ["Transaksi Gagal", false],
+  ])("%s -> %s", (message, outOfOrder) => {
+    expect(isOutOfOrderAnswer(message)).toBe(outOfOrder);
   });
 });
