@@ -155,7 +155,8 @@ export class PriceDigest {
   private async digest(chat: Readonly<ChatRecord>, key: string, today: string, due: number): Promise<void> {
     const { store } = this.opts;
     const moves = await costMovesSince(store, accountOf(key), due - DAY_MS);
-    const sold = await soldCodes(store, chat.chatId, due);
+    // Most days most products do not move: the sales are read only when something did.
+    const sold = moves.size > 0 ? await soldCodes(store, chat.chatId, due) : new Set<string>();
     const shown = [...moves.values()].filter((m) => sold.has(m.code)).sort((a, b) => a.name.localeCompare(b.name, "id") || a.code.localeCompare(b.code));
     const mark = (c: { on: boolean; value: { at: number; day?: string; told?: string[] } }) =>
       c.value.day === today ? undefined : { on: c.on, value: { ...c.value, day: today } };
@@ -210,7 +211,7 @@ export class PriceDigest {
 async function soldCodes(store: Store, chatId: number, until: number): Promise<Set<string>> {
   const since = until - SOLD_WINDOW_MS;
   const months = new Set([wibDay(since).slice(0, 7), wibDay(until).slice(0, 7)]);
-  // Thirty days span two months at most; a month between them cannot be skipped either.
+  // Thirty days can touch three months (31 January to 1 March): every month between is read too.
   for (let d = wibDay(since); d <= wibDay(until); d = addDays(d, 28)) months.add(d.slice(0, 7));
   const codes = new Set<string>();
   for (const month of months) {
