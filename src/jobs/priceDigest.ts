@@ -3,7 +3,8 @@
  *  - each linked, active chat with the digest on (the default) gets, at its chosen time (08.00 WIB
  *    unless set), the cost changes of the last 24 hours for the products it sold in the last 30 days,
  *    with the selling price each becomes under its rules; nothing when nothing it sold moved. At most
- *    once a day: the day is marked (compare-and-set) and flushed before the message goes out.
+ *    once a day: the day is marked (compare-and-set) and flushed before the message goes out; a quiet
+ *    day writes nothing.
  *  - a chat whose fixed selling price is now below the cost (as last fetched) is told once which
  *    prices to fix; the codes told are remembered until the price is fixed.
  * Each chat's marks and send run under the lead's term (LeaderTerm), like the daily summary.
@@ -57,6 +58,11 @@ export class PriceDigest {
   private running: Promise<void> | undefined;
   private abort = new AbortController();
   private readonly lead: LeaderTerm;
+  /**
+   * Chats found with nothing to say on `day`: not looked at again that day. Kept in memory, not
+   * written: a quiet day costs no write per chat (a restart looks once more).
+   */
+  private quiet = { day: "", chats: new Set<number>() };
 
   constructor(private readonly opts: PriceDigestOptions) {
     this.lead = new LeaderTerm(opts.fence, opts.logger, "price digest");
@@ -125,6 +131,8 @@ export class PriceDigest {
       const today = wibDay(now);
       const due = wibDayStart(today) + at * 60_000;
       if (now < due || doc?.value.day === today) continue;
+      if (this.quiet.day !== today) this.quiet = { day: today, chats: new Set() };
+      if (this.quiet.chats.has(chat.chatId)) continue;
       await this.digest(chat, key, today, due);
     }
   }
@@ -158,9 +166,13 @@ export class PriceDigest {
     // Most days most products do not move: the sales are read only when something did.
     const sold = moves.size > 0 ? await soldCodes(store, chat.chatId, due) : new Set<string>();
     const shown = [...moves.values()].filter((m) => sold.has(m.code)).sort((a, b) => a.name.localeCompare(b.name, "id") || a.code.localeCompare(b.code));
+    if (shown.length === 0) {
+      this.quiet.chats.add(chat.chatId);
+      return;
+    }
     const mark = (c: { on: boolean; value: { at: number; day?: string; told?: string[] } }) =>
       c.value.day === today ? undefined : { on: c.on, value: { ...c.value, day: today } };
-    await this.markThenSend(chat, mark, shown.length > 0 ? this.digestText(chat, shown) : undefined);
+    await this.markThenSend(chat, mark, this.digestText(chat, shown));
   }
 
   private digestText(chat: Readonly<ChatRecord>, moves: readonly CostMove[]): string {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { rupiah } from "../../src/render/format.js";
+import { PriceDigestKind } from "../../src/domain/priceChanges.js";
 import type { FakeUser } from "../support/chat.js";
 import { settle } from "../support/settle.js";
 import { makeWorld, type World } from "../support/world.js";
@@ -75,6 +76,7 @@ describe("the daily price digest", () => {
     expect(digest).not.toContain("T10");
     expect(digest).not.toContain("X10");
     expect(digestsTo(other)).toEqual([]);
+    expect(await w.store.getDoc(PriceDigestKind, String(other.chatId))).toBeUndefined(); // a quiet day writes nothing
 
     // Once a day: later quarters and a restart of the job send nothing more.
     await w.app.priceDigest.stop();
