@@ -151,7 +151,7 @@ export async function costMovesSince(store: Store, account: string, since: numbe
 export interface DigestState {
   /** Minutes after 00.00 WIB, a quarter hour. */
   at: number;
-  /** The WIB day the digest was last sent (or found nothing to say). */
+  /** The WIB day the digest was last sent. */
   day?: string;
   /** Codes whose fixed price was told to be below the cost (told once, until fixed). */
   told?: string[];
@@ -179,12 +179,13 @@ export function parseDigestTime(text: string): number | undefined {
 
 /** "08.00" (Indonesian) or "08:00". */
 export function digestTimeText(at: number, lang: string): string {
-  const hm = `${String(Math.floor(at / 60)).padStart(2, "0")}${lang === "id" ? "." : ":"}${String(at % 60).padStart(2, "0")}`;
-  return hm;
+  const two = (n: number) => String(n).padStart(2, "0");
+  return `${two(Math.floor(at / 60))}${lang === "id" ? "." : ":"}${two(at % 60)}`;
 }
 
 const docId = (chatId: number) => String(chatId);
 
+/** The chat's digest setting: on at 08.00 WIB unless it chose otherwise. */
 export async function digestOf(store: Store, chatId: number): Promise<{ on: boolean; at: number }> {
   const doc = await store.getDoc(PriceDigestKind, docId(chatId));
   return { on: doc?.state !== "off", at: doc?.value.at ?? DEFAULT_DIGEST_AT };
@@ -192,7 +193,7 @@ export async function digestOf(store: Store, chatId: number): Promise<{ on: bool
 
 /**
  * Changes a chat's digest document with `change` (compare-and-set on its version, tried again when
- * another writer came first); creates it with the defaults first. Returns the document as saved.
+ * another writer came first), creating it when missing. False when `change` declined or kept losing.
  */
 export async function changeDigest(
   store: Store,

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { rupiah } from "../../src/render/format.js";
-import { PriceDigestKind } from "../../src/domain/priceChanges.js";
+import { parseDigestTime, PriceDigestKind } from "../../src/domain/priceChanges.js";
 import type { FakeUser } from "../support/chat.js";
 import { settle } from "../support/settle.js";
 import { makeWorld, type World } from "../support/world.js";
@@ -154,5 +154,20 @@ describe("a fixed price below the cost is told once", () => {
     await refetch();
     await toWib(0, START_WIB_MINUTES + 150);
     expect(noticesTo(u)).toHaveLength(2);
+  });
+});
+
+describe("the digest's time as typed", () => {
+  it.each([
+    ["08.00", 480],
+    ["8", 480],
+    ["07:30", 450],
+    ["23.45", 1425],
+    ["0", 0],
+    ["7.10", undefined],
+    ["24.00", undefined],
+    ["8 pagi", undefined],
+  ])("%s -> %s", (typed, minutes) => {
+    expect(parseDigestTime(typed)).toBe(minutes);
   });
 });
