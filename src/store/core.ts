@@ -182,11 +182,14 @@ function checkOwner(owner: unknown): number {
   return owner as number;
 }
 
-/** A value about to be written: a frozen JSON copy that passes the kind's schema (its output), else TypeError. */
+/**
+ * A value about to be written: the kind's schema's output for a JSON copy of it, else TypeError. The
+ * output must be JSON too (a schema that makes a Date is refused here, not when read back); frozen.
+ */
 function validValue<T>(kind: DocKind<T>, value: unknown, what: string): T {
   const parsed = z.safeParse(kind.schema, frozenCopy(value, what));
   if (!parsed.success) throw new TypeError(`Invalid ${what}: ${describeIssues(parsed.error)}`);
-  return deepFreeze(parsed.data);
+  return frozenCopy(parsed.data, what);
 }
 
 /** A new document, validated and frozen: version 1, created and updated `now`. */
