@@ -181,6 +181,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     secret,
     clock,
     onWrite: observers.onWrite,
+    onWarning: (message) => logger.warn(message),
     // Money actions refuse meanwhile (store.canPersist); the flusher retries on its own.
     onError: (err) => logger.error({ err }, "store write failed; retrying (money actions refused until it works)"),
   });
