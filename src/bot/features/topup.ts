@@ -1,5 +1,7 @@
 /**
- * Prices and top-up: /harga (/prices) browses or searches the price list, /beli (/topup) buys.
+ * Prices and top-up: /harga (/prices) browses or searches the price list (an arrow on a cost that
+ * moved today; `/harga ringkasan` sets the daily price digest), /beli (/topup) buys; an empty product,
+ * or a create refused as out of order, offers the products of the same face value.
  *
  * The browser is stateless: every button carries what its screen needs, so it works after a
  * restart and in any order. Its callback data shapes are the `prices*` ones in
