@@ -14,7 +14,7 @@ import type { BaseContext, BotContext } from "../context.js";
 import { html, rupiah } from "../../render/format.js";
 import { requireMoneyKey, requireStorage } from "../guards.js";
 import type { FeatureModule } from "../module.js";
-import { depositActionsKeyboard, depositKind, rememberReleaseOffer } from "../money/deposit.js";
+import { claimCancel, depositActionsKeyboard, depositKind, dropCancelClaim, rememberReleaseOffer } from "../money/deposit.js";
 import { receiptText, STATUS_ICON, statusLabel } from "../../render/receipt.js";
 import { moneyText, upstreamErrorText } from "../replies.js";
 import { DEPOSIT_FLOW, depositFlow } from "../flows/deposit.js";
@@ -113,24 +113,8 @@ onCallback(composer, cb.depositCancelNo, async (ctx, { refId }) => {
   await ctx.editMessageText(ctx.t("deposit-cancel-kept", { ref: html(refId) })).catch(() => undefined);
 });
 
-/** Cancels being decided in this process: one provider call per deposit at a time. */
-const cancelling = new Set<string>();
-
 // Cancel, step 2: cancel at the provider; once it was paid (or ended) say why not.
 onCallback(composer, cb.depositCancelYes, async (ctx, { refId }) => {
-  if (cancelling.has(refId)) {
-    await ctx.answerCallbackQuery();
-    return;
-  }
-  cancelling.add(refId);
-  try {
-    await cancelDeposit(ctx, refId);
-  } finally {
-    cancelling.delete(refId);
-  }
-});
-
-async function cancelDeposit(ctx: BotContext, refId: string): Promise<void> {
   const found = await depositOfButton(ctx, refId);
   if (!found) return;
   const { tx, apiKey } = found;
@@ -138,13 +122,28 @@ async function cancelDeposit(ctx: BotContext, refId: string): Promise<void> {
     await ctx.answerCallbackQuery({ text: ctx.t("deposit-cancel-not-yet"), show_alert: true });
     return;
   }
+  const claim = tx.status === "pending" ? await claimCancel(ctx.deps.ledger, ctx.deps.clock.now(), refId) : undefined;
+  if (claim === "taken") {
+    // Another tap (here or on another process) is cancelling it and will say how it went.
+    await ctx.answerCallbackQuery();
+    return;
+  }
   await ctx.answerCallbackQuery();
   // The question is answered: its buttons go whatever the provider says.
   await ctx.editMessageReplyMarkup().catch(() => undefined);
   try {
-    if (tx.status === "pending") {
+    await cancelDeposit(ctx, claim ?? tx, apiKey, tx.upstreamId, claim !== undefined);
+  } finally {
+    if (claim !== undefined) await dropCancelClaim(ctx.deps.ledger, claim);
+  }
+});
+
+/** `claimed`: this tap claimed the pending deposit and cancels it at the provider; else its status is told. */
+async function cancelDeposit(ctx: BotContext, tx: Readonly<TxRecord>, apiKey: string, upstreamId: string, claimed: boolean): Promise<void> {
+  try {
+    if (claimed) {
       try {
-        const r = await ctx.deps.upstream.cancelDeposit(apiKey, tx.upstreamId);
+        const r = await ctx.deps.upstream.cancelDeposit(apiKey, upstreamId);
         if (r.status === "cancel") {
           // Compare-and-set: a payment the watcher recorded meanwhile is never overwritten.
           const cancelled = await ctx.deps.ledger.transition(tx.refId, ["pending"], { status: "cancel" });
