@@ -165,6 +165,8 @@ export const TransferDetailSchema = z.object({
   note: optText,
   /** The fee of an earlier transfer to the same kind of destination, shown as an estimate. */
   feeEstimate: optNumber,
+  /** The highest fee of the chat's earlier transfers, shown when there is no estimate. */
+  feeHighest: optNumber,
 });
 
 /** draft: type..estimatedCredited; created: expiresAt..url, photo; instant release: instant, handlingFee. */

@@ -82,7 +82,10 @@ describe("/transfer", () => {
       detail: { holderName: holder, bankType: "bank", note: "" },
     });
     for (const part of ["Bank Central Asia (BCA)", "1234567890", holder, "Rp50.000", draft.refId]) expect(confirm).toContain(part);
-    expect(confirm).toContain("the provider's fee is added");
+    // What the money does, before Confirm: the first transfer has no earlier fee to go by, and says so.
+    expect(confirm).toContain("Amount: Rp50.000 (what the account holder receives)");
+    expect(confirm).toContain("Fee: set by the provider and added to the amount (no earlier transfer to estimate it from)");
+    expect(confirm).toContain("Leaves your balance: Rp50.000 + the fee");
     expect(w.sandbox.calls("/transfer/create")).toHaveLength(0);
 
     const before = w.sandbox.balance(w.demoKey);
@@ -250,16 +253,18 @@ describe("/transfer", () => {
 
     await toAccount(u, "bni", /BNI/, "2223334445");
     await toConfirm(u, "30rb");
-    expect(u.lastReply()).toContain("Fee: ≈ Rp2.500 (estimated from your last transfer)");
-    expect(u.lastReply()).toContain("Estimated total: ≈ Rp32.500");
+    expect(u.lastReply()).toContain("Fee: ≈ Rp2.500 (estimated from your last transfer to a bank; the provider sets the exact fee, shown on the receipt)");
+    expect(u.lastReply()).toContain("Leaves your balance: ≈ Rp32.500 (amount + fee)");
     await u.pressButton("✅ Confirm");
     const latest = (await w.store.listTxByChat(u.chatId)).items[0]!;
     expect(latest).toMatchObject({ amount: 30_000, fee: 2_500, total: 32_500 });
 
-    // No e-wallet transfer yet: the bank fee is not used for an e-wallet.
+    // No e-wallet transfer yet: the bank fee is not an e-wallet's estimate, only the most charged so far.
     await toAccount(u, "gopay", /GoPay/, "081298765432");
     await toConfirm(u, "15000");
-    expect(u.lastReply()).toContain("the provider's fee is added");
+    expect(u.lastReply()).toContain("Fee: set by the provider, at most Rp2.500 so far on your transfers");
+    expect(u.lastReply()).toContain("Leaves your balance: the amount + the fee, so far at most Rp17.500");
+    expect(u.lastReply()).not.toContain("≈");
   });
 
   it("refuses at the confirm step when the balance cannot cover the amount plus the highest fee seen", async () => {
@@ -310,7 +315,9 @@ describe("/transfer", () => {
     expect(u.lastReply()).toContain("Tambahkan catatan");
     await u.pressButton("⏭ Lewati");
     expect(u.lastReply()).toContain("Rp50.000");
-    expect(u.lastReply()).toContain("Biaya: ditambahkan oleh penyedia");
+    expect(u.lastReply()).toContain("Nominal: Rp50.000 (yang diterima pemilik rekening)");
+    expect(u.lastReply()).toContain("Biaya admin: ditentukan penyedia dan ditambahkan di atas nominal");
+    expect(u.lastReply()).toContain("Dari saldo keluar: Rp50.000 + biaya admin");
 
     const group = w.user({ chatType: "group", languageCode: "en" });
     await group.sendCommand("transfer");
