@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { parseAccountNumber } from "../../src/bot/flows/transfer.js";
 import { maskName, nameFor } from "../../src/sandbox/rules.js";
 import type { FakeUser } from "../support/chat.js";
@@ -282,6 +282,26 @@ describe("/transfer", () => {
     expect(u.lastReply()).toContain("Balance too low");
     expect(u.lastReply()).toContain("Rp22.500");
     expect(w.sandbox.calls("/transfer/create")).toHaveLength(1);
+  });
+
+  it("a slow account check shows typing at once and a 'checking' line after 1.5 s, gone once the holder is shown", async () => {
+    await open();
+    const u = await w.linkedUser({ languageCode: "id" });
+    await u.sendCommand("transfer");
+    await u.sendText("bca");
+    await u.pressButton(/BCA/);
+    const typingBefore = w.fake.callsOf("sendChatAction").length;
+    const release = w.sandbox.holdNext("/transfer/cek_rekening");
+    const typed = u.sendText("1234567890");
+    await vi.waitFor(() => expect(w.sandbox.calls("/transfer/cek_rekening")).toHaveLength(1));
+    expect(w.fake.callsOf("sendChatAction").slice(typingBefore).map((c) => c.payload.action)).toEqual(["typing"]);
+    expect(u.lastReply()).not.toContain("Mengecek ke penyedia");
+    await w.clock.advance(1500);
+    await vi.waitFor(() => expect(u.lastReply()).toContain("Mengecek ke penyedia"));
+    release();
+    await typed;
+    expect(u.lastReply()).toContain("Rekening ditemukan");
+    expect(u.messages().filter((m) => m.from === "bot" && !m.deleted && String(m.text).includes("Mengecek ke penyedia"))).toEqual([]);
   });
 
   it("says when the provider cannot be reached, and lets the user check again", async () => {

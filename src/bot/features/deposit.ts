@@ -20,6 +20,7 @@ import { moneyText, upstreamErrorText } from "../replies.js";
 import { DEPOSIT_FLOW, depositFlow } from "../flows/deposit.js";
 import { voidPhotoMedia } from "../../render/voidImage.js";
 import { commands } from "../../telegram/commands.js";
+import { whileAskingProvider } from "../slowAnswer.js";
 
 async function startDeposit(ctx: BotContext): Promise<void> {
   if (!(await requireMoneyKey(ctx))) return;
@@ -122,6 +123,7 @@ onCallback(composer, cb.depositCancelYes, async (ctx, { refId }) => {
     await ctx.answerCallbackQuery({ text: ctx.t("deposit-cancel-not-yet"), show_alert: true });
     return;
   }
+  const upstreamId = tx.upstreamId;
   const claim = tx.status === "pending" ? await claimCancel(ctx.deps.ledger, ctx.deps.clock.now(), refId) : undefined;
   if (claim === "taken") {
     // Another tap (here or on another process) is cancelling it and will say how it went.
@@ -132,7 +134,7 @@ onCallback(composer, cb.depositCancelYes, async (ctx, { refId }) => {
   // The question is answered: its buttons go whatever the provider says.
   await ctx.editMessageReplyMarkup().catch(() => undefined);
   try {
-    await cancelDeposit(ctx, claim ?? tx, apiKey, tx.upstreamId, claim !== undefined);
+    await whileAskingProvider(ctx, () => cancelDeposit(ctx, claim ?? tx, apiKey, upstreamId, claim !== undefined));
   } finally {
     if (claim !== undefined) await dropCancelClaim(ctx.deps.ledger, claim);
   }
@@ -194,8 +196,7 @@ onCallback(composer, cb.depositRelease, async (ctx, { refId }) => {
   const found = await depositOfButton(ctx, refId);
   if (!found) return;
   if (!(await requireStorage(ctx))) return;
-  const { apiKey } = found;
-  let { tx } = found;
+  const { apiKey, tx } = found;
   if (detailOf(tx, "deposit").instant !== undefined) {
     await ctx.answerCallbackQuery({ text: ctx.t("deposit-release-already"), show_alert: true });
     return;
@@ -204,6 +205,12 @@ onCallback(composer, cb.depositRelease, async (ctx, { refId }) => {
   // A notice or status message with this button: updated after the release.
   const pressed = ctx.callbackQuery.message?.message_id;
   if (pressed !== undefined) await rememberReleaseOffer(ctx.deps.ledger, tx, pressed);
+  await whileAskingProvider(ctx, () => offerRelease(ctx, apiKey, tx));
+});
+
+/** Shows the provider's preview of the release's fee with the buttons to release, or why not now. */
+async function offerRelease(ctx: BotContext, apiKey: string, found: TxRecord): Promise<void> {
+  let tx = found;
   try {
     let shown = tx.status;
     if (tx.status !== "processing") ({ tx, shown } = await refreshDeposit(ctx, apiKey, tx));
@@ -228,7 +235,7 @@ onCallback(composer, cb.depositRelease, async (ctx, { refId }) => {
   } catch (err) {
     await replyUpstreamError(ctx, err);
   }
-});
+}
 
 // Instant release, step 2: release exactly once, whatever the number of taps or re-delivered updates.
 /**
@@ -290,7 +297,8 @@ async function releaseDeposit(ctx: BotContext, refId: string): Promise<void> {
   };
   let result: TxRecord;
   try {
-    const r = await ctx.deps.upstream.instantDeposit(apiKey, { id: tx.upstreamId, action: true });
+    const upstreamId = tx.upstreamId;
+    const r = await whileAskingProvider(ctx, () => ctx.deps.upstream.instantDeposit(apiKey, { id: upstreamId, action: true }));
     result = await record(
       { status: r.status, fee: r.totalFee, detail: { credited: r.received, handlingFee: r.handlingFee } },
       "done",

@@ -8,6 +8,7 @@ import { html, rupiah } from "../../render/format.js";
 import { saveAndConfirm } from "../money/confirm.js";
 import { depositDraftFields, depositKind, feeDescription } from "../money/deposit.js";
 import { failureText, withApiKey } from "../provider.js";
+import { whileAskingProvider } from "../slowAnswer.js";
 import { parseRupiah } from "../amount.js";
 import { askChoice, askText, type Choice } from "./steps.js";
 
@@ -27,7 +28,7 @@ function limitsText(m: DepositMethod): string {
 }
 
 export async function depositFlow(conversation: BotConversation, ctx: ConvContext): Promise<void> {
-  const loaded = await conversation.external((outside) => loadActiveMethods(outside));
+  const loaded = await conversation.external((outside) => whileAskingProvider(outside, () => loadActiveMethods(outside)));
   if (!loaded.ok) {
     await ctx.reply(loaded.text);
     return;

@@ -21,6 +21,7 @@ import {
 } from "../money/transfer.js";
 import { parseRupiah } from "../amount.js";
 import { failureText, withApiKey } from "../provider.js";
+import { whileAskingProvider } from "../slowAnswer.js";
 import { cb } from "../buttons.js";
 import { suggestionsFor } from "../customers.js";
 import { askChoice, askText, type TextStep } from "./steps.js";
@@ -68,7 +69,7 @@ function noteStep(ctx: ConvContext): TextStep<string> {
 
 /** E-wallets first (few, used most by walk-in customers), then banks, each in the provider's order. */
 async function chooseBank(conversation: BotConversation, ctx: ConvContext): Promise<{ bank: Bank; ctx: ConvContext } | undefined> {
-  const list = await conversation.external(() => withApiKey(ctx, (key) => ctx.deps.lists.banks(key)));
+  const list = await conversation.external((outside) => whileAskingProvider(outside, () => withApiKey(outside, (key) => outside.deps.lists.banks(key))));
   if (!list.ok) {
     await ctx.reply(failureText(ctx, list.failure));
     return undefined;
@@ -128,8 +129,8 @@ async function askCheckedAccount(
       number = answer.value;
     }
     if (number === undefined) continue; // a stale button of an earlier message: ask again
-    const check = await conversation.external(() =>
-      withApiKey(c, (key) => c.deps.upstream.checkAccount(key, { bankCode: bank.code, accountNumber: number })),
+    const check = await conversation.external((outside) =>
+      whileAskingProvider(outside, () => withApiKey(outside, (key) => outside.deps.upstream.checkAccount(key, { bankCode: bank.code, accountNumber: number }))),
     );
     const vars = { bank: name, number: html(number) };
     if (check.ok && check.value.status === "valid") {
