@@ -3,13 +3,14 @@ import type { Lang } from "../store/index.js";
 
 // Made on first use: ICU's first number and date formats cost ~25 ms that a start-up answering
 // its first update (bench/startup.ts) need not pay.
-let groupId: Intl.NumberFormat | undefined;
+const groupings = new Map<Lang, Intl.NumberFormat>();
 
-/** `Rp10.000` (id-ID grouping) whatever the chat's language: it is how rupiah is written. */
-export function rupiah(amount: number): string {
+/** `Rp10.000` (id), `Rp10,000` (en): whole rupiah, grouped as the reader's language groups numbers. */
+export function rupiah(amount: number, lang: Lang): string {
   const sign = amount < 0 ? "-" : "";
-  groupId ??= new Intl.NumberFormat("id-ID", { maximumFractionDigits: 0 });
-  return `${sign}Rp${groupId.format(Math.abs(Math.round(amount)))}`;
+  let grouping = groupings.get(lang);
+  if (!grouping) groupings.set(lang, (grouping = new Intl.NumberFormat(intlLocale(lang), { maximumFractionDigits: 0 })));
+  return `${sign}Rp${grouping.format(Math.abs(Math.round(amount)))}`;
 }
 
 /**

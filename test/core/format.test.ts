@@ -3,11 +3,13 @@ import { billMonth, clipHtml, html, rupiah, wibClock, wibTime } from "../../src/
 import { formatWib, parseWib } from "../../src/tools/time.js";
 
 describe("formatting", () => {
-  it("writes rupiah the Indonesian way in both languages", () => {
-    expect(rupiah(10000)).toBe("Rp10.000");
-    expect(rupiah(1234567)).toBe("Rp1.234.567");
-    expect(rupiah(0)).toBe("Rp0");
-    expect(rupiah(-2500)).toBe("-Rp2.500");
+  it("writes whole rupiah grouped as the reader's language groups numbers", () => {
+    expect(rupiah(10000, "id")).toBe("Rp10.000");
+    expect(rupiah(1234567, "id")).toBe("Rp1.234.567");
+    expect(rupiah(0, "id")).toBe("Rp0");
+    expect(rupiah(-2500, "id")).toBe("-Rp2.500");
+    expect(rupiah(10000, "en")).toBe("Rp10,000");
+    expect(rupiah(-1234567.4, "en")).toBe("-Rp1,234,567");
   });
 
   it("shows times in WIB whatever the server's zone", () => {

@@ -142,16 +142,16 @@ describe("/deposit", () => {
   it("VA: bank and VA number in <code>, amount, fee and expiry (English)", async () => {
     const u = await w.linkedUser({ languageCode: "en" });
     await toConfirm(u, /^Virtual Account BCA · /, "100.000");
-    expect(u.lastReply()).toContain("Estimated fee: Rp4.000\n");
+    expect(u.lastReply()).toContain("Estimated fee: Rp4,000\n");
     await u.pressButton("✅ Confirm");
     const tx = await latestDeposit(u);
     const rec = sandboxDeposit(tx);
     const msg = w.fake.message(u.chatId, tx.messageId!)!;
     expect(msg.raw).toContain(`VA number: <code>${rec.extra.nomor_va}</code>`);
     expect(msg.text).toContain("Bank: BCA");
-    expect(msg.text).toContain("Amount: Rp100.000");
-    expect(msg.text).toContain("Fee: Rp4.000");
-    expect(msg.text).toContain("Credited to balance: Rp96.000");
+    expect(msg.text).toContain("Amount: Rp100,000");
+    expect(msg.text).toContain("Fee: Rp4,000");
+    expect(msg.text).toContain("Credited to balance: Rp96,000");
     expect(msg.text).toContain(`Pay before: ${wibTime(rec.expiresAt, "en")}`);
     expect(u.buttons({ messageId: msg.messageId })).toEqual(["🔄 Check status", "🚫 Cancel deposit"]);
   });

@@ -222,10 +222,10 @@ async function offerRelease(ctx: BotContext, apiKey: string, found: TxRecord): P
     const preview = await ctx.deps.upstream.instantDeposit(apiKey, { id: tx.upstreamId, action: false });
     const text = ctx.t("deposit-release-preview", {
       ref: html(tx.refId),
-      amount: rupiah(preview.amount || tx.amount),
-      handling: rupiah(preview.handlingFee),
-      total: rupiah(preview.totalFee),
-      received: rupiah(preview.received),
+      amount: rupiah(preview.amount || tx.amount, ctx.lang),
+      handling: rupiah(preview.handlingFee, ctx.lang),
+      total: rupiah(preview.totalFee, ctx.lang),
+      received: rupiah(preview.received, ctx.lang),
     });
     await ctx.reply(moneyText(ctx, text), {
       reply_markup: new InlineKeyboard()
@@ -307,7 +307,7 @@ async function releaseDeposit(ctx: BotContext, refId: string): Promise<void> {
     ctx.deps.events.emit("created", result);
     const text =
       r.status === "success"
-        ? ctx.t("deposit-release-done", { received: rupiah(r.received), total: rupiah(r.totalFee) })
+        ? ctx.t("deposit-release-done", { received: rupiah(r.received, ctx.lang), total: rupiah(r.totalFee, ctx.lang) })
         : ctx.t("deposit-release-requested", { status: statusLabel(ctx.translate, ctx.lang, r.status, "deposit") });
     await updateAfterRelease(ctx, result);
     const answer = moneyText(ctx, `${text}\n\n${receiptText(ctx.translate, ctx.lang, result)}`);

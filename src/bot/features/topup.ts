@@ -47,6 +47,7 @@ import { chatRules, quoteProduct } from "../pricing.js";
 import { buttonsShown } from "../middlewares/buttonWait.js";
 import { whileAskingProvider } from "../slowAnswer.js";
 import { commands } from "../../telegram/commands.js";
+import type { Lang } from "../../store/index.js";
 
 type Mode = PricesMode;
 interface Screen {
@@ -79,15 +80,15 @@ async function seller(ctx: BaseContext): Promise<Seller> {
   };
 }
 
-function productLabel(p: PrepaidProduct, sell: Seller): string {
-  return `${p.available ? "" : "⛔ "}${p.name} · ${rupiah(sell(p)?.price ?? p.price)}`;
+function productLabel(p: PrepaidProduct, sell: Seller, lang: Lang): string {
+  return `${p.available ? "" : "⛔ "}${p.name} · ${rupiah(sell(p)?.price ?? p.price, lang)}`;
 }
 
 /** The selling price, and the cost on a second, quieter line when a rule applies. */
 function productLine(ctx: BaseContext, p: PrepaidProduct, sell: Seller): string {
   const quote = sell(p);
-  const line = `${p.available ? "✅" : "⛔"} <code>${html(p.code)}</code> ${html(p.name)}: <b>${rupiah(quote?.price ?? p.price)}</b>`;
-  return quote ? `${line}\n<i>${ctx.t("prices-cost-line", { cost: rupiah(quote.cost) })}</i>` : line;
+  const line = `${p.available ? "✅" : "⛔"} <code>${html(p.code)}</code> ${html(p.name)}: <b>${rupiah(quote?.price ?? p.price, ctx.lang)}</b>`;
+  return quote ? `${line}\n<i>${ctx.t("prices-cost-line", { cost: rupiah(quote.cost, ctx.lang) })}</i>` : line;
 }
 
 function groupLabel(g: Group, icon = ""): string {
@@ -145,7 +146,7 @@ async function productsScreen(
   const shown = paginate(all, page, PRODUCTS_PER_PAGE);
   const sell = await seller(ctx);
   const kb = new InlineKeyboard();
-  for (const p of shown.items) kb.text(productLabel(p, sell), cb.pricesProduct.encode({ mode, product: productRef(p.code) })).row();
+  for (const p of shown.items) kb.text(productLabel(p, sell, ctx.lang), cb.pricesProduct.encode({ mode, product: productRef(p.code) })).row();
   addPager(kb, ctx, shown, (n) => cb.pricesProducts.encode({ mode, cat: catKey, prov: provKey, page: n }));
   const single = providers(list, catKey).length === 1;
   kb.row().text(ctx.t("button-back"), single ? cb.pricesRoot.encode({ mode }) : cb.pricesProviders.encode({ mode, cat: catKey, page: 0 }));
@@ -168,8 +169,8 @@ async function productScreen(ctx: BaseContext, product: PrepaidProduct): Promise
     `${ctx.t("topup-confirm-code")}: <code>${html(product.code)}</code>`,
     `${ctx.t("prices-category")}: ${html(product.category)} › ${html(product.provider)}`,
     ...(quote
-      ? [`${ctx.t("prices-sale-price")}: <b>${rupiah(quote.price)}</b>`, `${ctx.t("prices-cost")}: ${rupiah(quote.cost)}`]
-      : [`${ctx.t("topup-confirm-price")}: <b>${rupiah(product.price)}</b>`]),
+      ? [`${ctx.t("prices-sale-price")}: <b>${rupiah(quote.price, ctx.lang)}</b>`, `${ctx.t("prices-cost")}: ${rupiah(quote.cost, ctx.lang)}`]
+      : [`${ctx.t("topup-confirm-price")}: <b>${rupiah(product.price, ctx.lang)}</b>`]),
     `${ctx.t("prices-availability")}: ${ctx.t(product.available ? "prices-available" : "prices-empty")}`,
     ...(product.note.trim() ? [ctx.t("topup-note-line", { note: html(product.note.trim()) })] : []),
   ];
@@ -193,7 +194,7 @@ async function searchScreen(ctx: BaseContext, mode: Mode, list: readonly Prepaid
   }
   const shown = paginate(found, page, PRODUCTS_PER_PAGE);
   const sell = await seller(ctx);
-  for (const p of shown.items) kb.text(productLabel(p, sell), cb.pricesProduct.encode({ mode, product: productRef(p.code) })).row();
+  for (const p of shown.items) kb.text(productLabel(p, sell, ctx.lang), cb.pricesProduct.encode({ mode, product: productRef(p.code) })).row();
   // A query too long to carry in the buttons gets no paging: the user narrows it instead.
   const pageable = Buffer.byteLength(q, "utf8") <= SEARCH_QUERY_MAX_BYTES;
   if (pageable) addPager(kb, ctx, shown, (n) => cb.pricesSearch.encode({ mode, page: n, query: q }));
@@ -219,7 +220,7 @@ function billsScreen(ctx: BaseContext, mode: Mode, list: readonly PostpaidProduc
     ctx.t(b.available ? "prices-bill-line" : "prices-bill-line-empty", {
       name: html(b.name),
       code: html(b.code),
-      admin: b.admin === null ? ctx.t("prices-admin-on-bill") : rupiah(b.admin),
+      admin: b.admin === null ? ctx.t("prices-admin-on-bill") : rupiah(b.admin, ctx.lang),
     }),
   );
   const kb = new InlineKeyboard().text(ctx.t("prices-button-pay-bill"), cb.menu.encode({ name: "bill" }));

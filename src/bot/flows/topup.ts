@@ -41,8 +41,8 @@ export async function targetPrompt(ctx: BaseContext, product: PrepaidProduct): P
   const quote = quoteProduct(await chatRules(ctx), product);
   const sells = quote.source !== "none";
   const lines = [
-    ctx.t("topup-product-line", { name: html(product.name), code: html(product.code), price: rupiah(sells ? quote.price : product.price) }),
-    ...(sells ? [`<i>${ctx.t("prices-cost-line", { cost: rupiah(quote.cost) })}</i>`] : []),
+    ctx.t("topup-product-line", { name: html(product.name), code: html(product.code), price: rupiah(sells ? quote.price : product.price, ctx.lang) }),
+    ...(sells ? [`<i>${ctx.t("prices-cost-line", { cost: rupiah(quote.cost, ctx.lang) })}</i>`] : []),
     ...(product.note.trim() ? [ctx.t("topup-note-line", { note: html(product.note.trim()) })] : []),
     "",
     ctx.t(ask),

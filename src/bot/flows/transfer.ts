@@ -25,6 +25,7 @@ import { whileAskingProvider } from "../slowAnswer.js";
 import { cb } from "../buttons.js";
 import { suggestionsFor } from "../customers.js";
 import { askChoice, askText, type TextStep } from "./steps.js";
+import type { Lang } from "../../store/index.js";
 
 export const TRANSFER_FLOW = "transfer";
 export const MIN_TRANSFER = 10_000;
@@ -45,14 +46,16 @@ const accountStep: TextStep<string> = {
   },
 };
 
-const amountStep: TextStep<number> = {
+function amountStep(lang: Lang): TextStep<number> {
+  return {
   parse(text) {
     const amount = parseRupiah(text);
     if (amount === undefined) return { ok: false, error: "transfer-amount-invalid" };
-    if (amount < MIN_TRANSFER) return { ok: false, error: "transfer-amount-too-small", vars: { min: rupiah(MIN_TRANSFER) } };
+    if (amount < MIN_TRANSFER) return { ok: false, error: "transfer-amount-too-small", vars: { min: rupiah(MIN_TRANSFER, lang) } };
     return { ok: true, value: amount };
   },
-};
+  };
+}
 
 function noteStep(ctx: ConvContext): TextStep<string> {
   return {
@@ -177,8 +180,8 @@ export async function transferFlow(conversation: BotConversation, ctx: ConvConte
     number: html(dest.accountNumber),
     holder: html(dest.holderName || "-"),
   });
-  const amountPrompt = `${found}\n\n${afterCheck.t("transfer-ask-amount", { min: rupiah(MIN_TRANSFER) })}`;
-  const amount = await askValue(conversation, afterCheck, amountPrompt, amountStep);
+  const amountPrompt = `${found}\n\n${afterCheck.t("transfer-ask-amount", { min: rupiah(MIN_TRANSFER, ctx.lang) })}`;
+  const amount = await askValue(conversation, afterCheck, amountPrompt, amountStep(afterCheck.lang));
 
   let c = amount.ctx;
   let note = "";

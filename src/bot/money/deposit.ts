@@ -19,7 +19,7 @@ import type { DepositMethod } from "../../upstream/types.js";
 import type { Ledger } from "../../domain/ledger.js";
 import { cb } from "../buttons.js";
 import type { BotDeps } from "../context.js";
-import { html, rupiah, wibTime } from "../../render/format.js";
+import { html, intlLocale, rupiah, wibTime } from "../../render/format.js";
 import { DEFAULT_LANG, type Translate } from "../../render/i18n.js";
 import { withSandboxBanner } from "../../render/money.js";
 import { qrPng } from "../../render/qr.js";
@@ -52,9 +52,9 @@ export function estimateDepositFee(fixed: number, percent: number, amount: numbe
 
 /** `Rp4.000 + 0,7%`, `0,7%`, `Rp4.000`, or "free", in the chat's number style. */
 export function feeDescription(ctx: Translator & { lang: string }, fixed: number, percent: number): string {
-  const pct = `${new Intl.NumberFormat(ctx.lang === "id" ? "id-ID" : "en-US", { maximumFractionDigits: 2 }).format(percent)}%`;
-  if (fixed > 0 && percent > 0) return `${rupiah(fixed)} + ${pct}`;
-  if (fixed > 0) return rupiah(fixed);
+  const pct = `${new Intl.NumberFormat(intlLocale(ctx.lang), { maximumFractionDigits: 2 }).format(percent)}%`;
+  if (fixed > 0 && percent > 0) return `${rupiah(fixed, ctx.lang)} + ${pct}`;
+  if (fixed > 0) return rupiah(fixed, ctx.lang);
   if (percent > 0) return pct;
   return ctx.t("deposit-fee-free");
 }
@@ -172,9 +172,9 @@ function amountLines(ctx: Pick<Replier, "t" | "lang">, tx: TxRecord): string[] {
   const credited = detailNumber(tx, "credited");
   const expiresAt = detailNumber(tx, "expiresAt");
   return [
-    ctx.t("deposit-line-amount", { amount: rupiah(tx.amount) }),
-    ...(tx.fee === undefined ? [] : [ctx.t("deposit-line-fee", { fee: rupiah(tx.fee) })]),
-    ...(credited === undefined ? [] : [ctx.t("deposit-line-credited", { credited: rupiah(credited) })]),
+    ctx.t("deposit-line-amount", { amount: rupiah(tx.amount, ctx.lang) }),
+    ...(tx.fee === undefined ? [] : [ctx.t("deposit-line-fee", { fee: rupiah(tx.fee, ctx.lang) })]),
+    ...(credited === undefined ? [] : [ctx.t("deposit-line-credited", { credited: rupiah(credited, ctx.lang) })]),
     ...(expiresAt === undefined ? [] : [ctx.t("deposit-line-expires", { time: wibTime(expiresAt, ctx.lang) })]),
   ];
 }
@@ -204,10 +204,10 @@ export function depositInstructionsText(deps: BotDeps, ctx: Pick<Replier, "t" | 
       ctx.t("deposit-line-account", { account: html(detailString(tx, "accountNumber")!) }),
       ctx.t("deposit-line-holder", { holder: html(detailString(tx, "accountHolder") ?? "") }),
       // The provider's nominal already includes the unique add-on: it is the exact amount to send.
-      ctx.t("deposit-line-transfer-exact", { digits: String(tx.amount), amount: rupiah(tx.amount) }),
+      ctx.t("deposit-line-transfer-exact", { digits: String(tx.amount), amount: rupiah(tx.amount, ctx.lang) }),
       ...amountLines(ctx, tx).slice(1),
       "",
-      ctx.t("deposit-bank-exact-warning", { amount: rupiah(tx.amount), extra: rupiah(extra) }),
+      ctx.t("deposit-bank-exact-warning", { amount: rupiah(tx.amount, ctx.lang), extra: rupiah(extra, ctx.lang) }),
     );
   } else if (detailString(tx, "url")) {
     body.push(ctx.t("deposit-ewallet-howto"), "", ...amountLines(ctx, tx));
@@ -226,12 +226,12 @@ export const depositKind: MoneyKind = {
     const fee = detailNumber(tx, "estimatedFee") ?? 0;
     return [
       ctx.t("deposit-confirm-method", { method: html(tx.title ?? tx.code ?? "") }),
-      ctx.t("deposit-line-amount", { amount: rupiah(tx.amount) }),
+      ctx.t("deposit-line-amount", { amount: rupiah(tx.amount, ctx.lang) }),
       // A flat fee or none: the rule would only repeat the amount.
       fee === 0 || percent === 0
-        ? ctx.t("deposit-confirm-fee-only", { fee: fee === 0 ? ctx.t("deposit-fee-free") : rupiah(fee) })
-        : ctx.t("deposit-confirm-fee", { fee: rupiah(fee), rule: feeDescription(ctx, fixed, percent) }),
-      ctx.t("deposit-confirm-credited", { credited: rupiah(detailNumber(tx, "estimatedCredited") ?? tx.amount - fee) }),
+        ? ctx.t("deposit-confirm-fee-only", { fee: fee === 0 ? ctx.t("deposit-fee-free") : rupiah(fee, ctx.lang) })
+        : ctx.t("deposit-confirm-fee", { fee: rupiah(fee, ctx.lang), rule: feeDescription(ctx, fixed, percent) }),
+      ctx.t("deposit-confirm-credited", { credited: rupiah(detailNumber(tx, "estimatedCredited") ?? tx.amount - fee, ctx.lang) }),
       ...(isBankTransfer(tx) ? [ctx.t("deposit-confirm-bank-addon")] : []),
       ctx.t("deposit-confirm-note"),
     ].join("\n");

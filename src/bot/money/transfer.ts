@@ -110,10 +110,10 @@ export function destinationName(ctx: BaseContext, name: string, type: BankType):
 /** The fee and what leaves the balance: the estimate, else the highest fee so far, else neither is known. */
 function feeLines(ctx: BaseContext, amount: number, d: TransferDetail): string {
   if (d.feeEstimate !== undefined) {
-    return ctx.t("transfer-fee-estimate", { fee: rupiah(d.feeEstimate), total: rupiah(amount + d.feeEstimate), type: d.bankType });
+    return ctx.t("transfer-fee-estimate", { fee: rupiah(d.feeEstimate, ctx.lang), total: rupiah(amount + d.feeEstimate, ctx.lang), type: d.bankType });
   }
-  if (d.feeHighest !== undefined) return ctx.t("transfer-fee-highest", { fee: rupiah(d.feeHighest), total: rupiah(amount + d.feeHighest) });
-  return ctx.t("transfer-fee-unknown", { amount: rupiah(amount) });
+  if (d.feeHighest !== undefined) return ctx.t("transfer-fee-highest", { fee: rupiah(d.feeHighest, ctx.lang), total: rupiah(amount + d.feeHighest, ctx.lang) });
+  return ctx.t("transfer-fee-unknown", { amount: rupiah(amount, ctx.lang) });
 }
 
 export const transferKind: MoneyKind = {
@@ -126,7 +126,7 @@ export const transferKind: MoneyKind = {
         bank: destinationName(ctx, tx.title ?? tx.code ?? "", d.bankType),
         number: html(tx.target ?? ""),
         holder: html(d.holderName || "-"),
-        amount: rupiah(tx.amount),
+        amount: rupiah(tx.amount, ctx.lang),
       }),
       feeLines(ctx, tx.amount, d),
     ];
