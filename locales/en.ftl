@@ -445,11 +445,19 @@ transfer-confirm =
     💸 <b>Transfer to { $bank }</b>
     Destination number: <code>{ $number }</code>
     Holder: <b>{ $holder }</b>
-    Amount: { $amount }
+    Amount: { $amount } (what the account holder receives)
 transfer-fee-estimate =
-    Fee: ≈ { $fee } (estimated from your last transfer)
-    Estimated total: ≈ { $total }
-transfer-fee-unknown = Fee: the provider's fee is added to the amount (no estimate yet for this kind of destination); the exact fee is shown on the receipt. The balance must cover the amount plus the highest transfer fee charged so far.
+    Fee: ≈ { $fee } (estimated from your last transfer to { $type ->
+        [ewallet] an e-wallet
+       *[bank] a bank
+    }; the provider sets the exact fee, shown on the receipt)
+    Leaves your balance: ≈ { $total } (amount + fee)
+transfer-fee-highest =
+    Fee: set by the provider, at most { $fee } so far on your transfers; the exact fee is shown on the receipt
+    Leaves your balance: the amount + the fee, so far at most { $total }
+transfer-fee-unknown =
+    Fee: set by the provider and added to the amount (no earlier transfer to estimate it from); the exact fee is shown on the receipt
+    Leaves your balance: { $amount } + the fee
 transfer-confirm-note = Note: { $note }
 receipt-holder = Account holder
 

@@ -442,11 +442,19 @@ transfer-confirm =
     💸 <b>Transfer ke { $bank }</b>
     Nomor tujuan: <code>{ $number }</code>
     Atas nama: <b>{ $holder }</b>
-    Nominal: { $amount }
+    Nominal: { $amount } (yang diterima pemilik rekening)
 transfer-fee-estimate =
-    Biaya: ≈ { $fee } (perkiraan dari transfer Anda sebelumnya)
-    Perkiraan total: ≈ { $total }
-transfer-fee-unknown = Biaya: ditambahkan oleh penyedia di atas nominal (belum ada perkiraan untuk tujuan jenis ini); jumlah pastinya tampil di struk. Saldo harus cukup untuk nominal + biaya transfer tertinggi yang pernah dikenakan.
+    Biaya admin: ≈ { $fee } (perkiraan dari transfer Anda sebelumnya ke { $type ->
+        [ewallet] e-wallet
+       *[bank] bank
+    }; jumlah pastinya ditentukan penyedia dan tampil di struk)
+    Dari saldo keluar: ≈ { $total } (nominal + biaya admin)
+transfer-fee-highest =
+    Biaya admin: ditentukan penyedia, paling tinggi { $fee } sejauh ini di transfer Anda; jumlah pastinya tampil di struk
+    Dari saldo keluar: nominal + biaya admin, sejauh ini paling banyak { $total }
+transfer-fee-unknown =
+    Biaya admin: ditentukan penyedia dan ditambahkan di atas nominal (belum ada transfer sebelumnya untuk perkiraan); jumlah pastinya tampil di struk
+    Dari saldo keluar: { $amount } + biaya admin
 transfer-confirm-note = Catatan: { $note }
 receipt-holder = Atas nama
 

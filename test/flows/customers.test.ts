@@ -78,7 +78,7 @@ describe("buy again", () => {
     expect((await txs(u)).filter((t) => t.status === "draft")).toHaveLength(1);
     expect(screen).toContain("Periksa sebelum konfirmasi");
     expect(screen).toContain("Tujuan: 081234567890");
-    expect(screen).toContain(`Harga modal: ${rupiah(today)}`);
+    expect(screen).toContain(`Harga modal: ${rupiah(today, "id")}`);
     const draft = (await txs(u)).find((t) => t.status === "draft")!;
     expect(draft).toMatchObject({ kind: "prepaid", code: "S10", target: "081234567890", amount: today });
     expect(draft.refId).not.toBe(first.refId);
@@ -181,7 +181,7 @@ describe("buy again", () => {
     await w.deps.settings.setPricing(u.chatId, { fixed: { S10: first.amount + 100 } });
     w.sandbox.setPrice("S10", first.amount + 500);
     await u.pressButton("🔁 Beli lagi", { messageId: first.messageId! });
-    expect(u.lastReply()).toContain(`sekarang di bawah harga modal ${rupiah(first.amount + 500)}`);
+    expect(u.lastReply()).toContain(`sekarang di bawah harga modal ${rupiah(first.amount + 500, "id")}`);
     expect((await txs(u)).filter((t) => t.status === "draft")).toHaveLength(0);
   });
 });

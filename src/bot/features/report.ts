@@ -48,7 +48,8 @@ async function showReport(ctx: BotContext): Promise<void> {
     const label = monthLabel(month, ctx.lang);
     const svg = profitChartSvg(profitPerDay(txs, month), {
       title: ctx.t("report-chart-title", { month: label }),
-      subtitle: ctx.t("report-chart-total", { profit: rupiah(thisMonth.profit), sales: thisMonth.sales }),
+      subtitle: ctx.t("report-chart-total", { profit: rupiah(thisMonth.profit, ctx.lang), sales: thisMonth.sales }),
+      lang: ctx.lang,
     });
     const png = await svgToPng(svg, CHART_WIDTH);
     await ctx.replyWithPhoto(new InputFile(png, `${ctx.t("file-report")}-${month}.png`), { caption: ctx.t("report-chart-caption", { month: label }) });
