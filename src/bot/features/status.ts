@@ -30,6 +30,7 @@ import { txButtonLabel } from "./history.js";
 import { releasable, rememberReleaseOffer } from "../money/deposit.js";
 import { commands } from "../../telegram/commands.js";
 import { saleActionRows } from "../../render/saleActions.js";
+import { ledgerChat, seesTx } from "../middlewares/roleGate.js";
 
 const OPEN_LIST_MAX = 10;
 
@@ -101,7 +102,7 @@ async function replyStatus(ctx: BotContext, tx: TxRecord): Promise<void> {
 
 async function listOpen(ctx: BotContext): Promise<void> {
   if (!(await requireKey(ctx))) return;
-  const open = await openTxsOf(ctx.deps.ledger, ctx.chat!.id);
+  const open = (await openTxsOf(ctx.deps.ledger, ledgerChat(ctx))).filter((tx) => seesTx(ctx, tx));
   if (open.length === 0) {
     await ctx.reply(ctx.t("check-open-none"));
     return;
@@ -119,7 +120,7 @@ composer.command(commands.status, async (ctx) => {
   const id = ctx.match.trim().split(/\s+/)[0] ?? "";
   if (id === "") return listOpen(ctx);
   if (!(await requireKey(ctx))) return;
-  const matches = await findOwnTxs(ctx.deps.ledger, ctx.chat.id, id);
+  const matches = (await findOwnTxs(ctx.deps.ledger, ledgerChat(ctx), id)).filter((tx) => seesTx(ctx, tx));
   if (matches.length === 0) {
     await ctx.reply(ctx.t("check-not-found", { id: html((findKeys(id).length > 0 ? "•••" : id).slice(0, 64)) }));
     return;
@@ -136,7 +137,7 @@ composer.command(commands.status, async (ctx) => {
 onCallback(composer, cb.status, async (ctx, { refId }) => {
   const tx = await ctx.deps.ledger.get(refId);
   // Another chat's reference is answered like an unknown one: nothing about it is revealed.
-  if (!tx || tx.chatId !== ctx.chat?.id) {
+  if (!tx || !seesTx(ctx, tx)) {
     await ctx.answerCallbackQuery({ text: ctx.t("button-expired") });
     return;
   }

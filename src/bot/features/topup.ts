@@ -47,6 +47,7 @@ import { chatRules, quoteProduct } from "../pricing.js";
 import { buttonsShown } from "../middlewares/buttonWait.js";
 import { whileAskingProvider } from "../slowAnswer.js";
 import { commands } from "../../telegram/commands.js";
+import { ledgerChat } from "../middlewares/roleGate.js";
 
 type Mode = PricesMode;
 interface Screen {
@@ -324,7 +325,7 @@ async function buyByCode(ctx: BotContext, key: string, args: string): Promise<vo
 
 /** The chat's api key for a price-browser button; answers and returns undefined when not linked. */
 async function keyForButton(ctx: CallbackContext<BotContext>): Promise<string | undefined> {
-  const key = ctx.chat && await ctx.deps.providerLink.keyOf(ctx.chat.id);
+  const key = ctx.chat && await ctx.deps.providerLink.keyOf(ledgerChat(ctx));
   if (!key) await ctx.answerCallbackQuery({ text: ctx.t("not-linked"), show_alert: true });
   return key ?? undefined;
 }

@@ -15,6 +15,7 @@ import { needsServer, targetKind, validateTarget } from "../targets.js";
 import { suggestionsFor, wantedForProduct } from "../customers.js";
 import { askText } from "./steps.js";
 import { chatRules, quoteProduct } from "../pricing.js";
+import { ledgerChat } from "../middlewares/roleGate.js";
 
 export const TOPUP_FLOW = "topup";
 
@@ -72,7 +73,7 @@ export async function topupFlow(
     else await ctx.reply(ctx.t(checked.error, checked.vars));
   }
   if (target === undefined) {
-    const chatId = ctx.chat!.id;
+    const chatId = ledgerChat(ctx);
     const suggestions = await conversation.external(async () =>
       await suggestionsFor(ctx.deps, chatId, wantedForProduct(product, (t) => validateTarget(product, t).ok)),
     );
