@@ -119,6 +119,16 @@ describe("a cashier", () => {
     expect(refusedFamilies).toEqual(expect.arrayContaining(["depositCancel", "depositRelease", "webhookRenew", "staffRemove"]));
   });
 
+  it("sees a menu of what a cashier may do: no transfer, deposit, balance, prices or reports", async () => {
+    const { rina, dewi } = await ownerAndStaff(w);
+    await dewi.sendCommand("menu");
+    const buttons = dewi.buttons().join(" | ");
+    expect(buttons).toMatch(/Beli/);
+    expect(buttons).not.toMatch(/Transfer|Deposit|Saldo|Laporan|Harga jual|Ekspor/);
+    await rina.sendCommand("menu");
+    expect(rina.buttons().join(" | ")).toMatch(/Transfer/);
+  });
+
   it("pasting an api key is refused and the message deleted; the chat stays staff without a key", async () => {
     const { rina, dewi } = await ownerAndStaff(w);
     await dewi.sendText(w.demoKey);
