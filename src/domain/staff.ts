@@ -5,7 +5,7 @@
  * the membership at the next tap on any process. The documents here are the owner's list of it.
  */
 import { createHash, randomBytes } from "node:crypto";
-import type { DocKind, Store, StaffRole } from "../store/index.js";
+import type { DocKind, Store, StaffRole, TxRecord } from "../store/index.js";
 import * as z from "../tools/zod.js";
 
 /** How long an invitation link may be opened. */
@@ -191,4 +191,17 @@ export class Staff {
       if (await this.store.updateDoc(ChoicesKind, id, { version: doc.version }, { value: after })) return { before, after };
     }
   }
+}
+
+/**
+ * A sale as a cashier the owner shows no cost to reads it (receipts, notices, history): the selling
+ * price as its amount, no cost and no profit. Anything that is not a sale is shown as it is.
+ */
+export function withoutCost(tx: TxRecord): TxRecord {
+  if (tx.kind !== "prepaid" && tx.kind !== "postpaid") return tx;
+  const { sale, ...rest } = tx;
+  const amount = sale?.price ?? tx.amount;
+  if (rest.kind === "prepaid") return { ...rest, amount };
+  const { cost: _cost, ...detail } = rest.detail ?? {};
+  return { ...rest, amount, detail };
 }

@@ -47,14 +47,17 @@ const ADMIN_BUTTONS: string[] = [
 describe("a cashier", () => {
   it("sells with the owner's key and balance: the sale is on the owner's ledger and names the cashier", async () => {
     const { rina, dewi } = await ownerAndStaff(w);
+    await rina.sendCommand("markup", "2000");
     const before = w.sandbox.balance(w.demoKey);
     await dewi.sendCommand("beli", "S10");
     await dewi.sendText("081234567890");
     const screen = dewi.lastReply()!;
     expect(screen).toContain("081234567890");
-    // Neither the owner's cost nor its balance, by default.
-    expect(screen).not.toMatch(/Modal|Saldo/);
+    expect(screen).toMatch(/Harga jual: Rp\d/);
+    // Neither the owner's cost, profit nor balance, by default: not on the screen, not on the receipt after.
+    expect(screen).not.toMatch(/modal|Untung|Saldo/i);
     await dewi.pressButton(/Konfirmasi/);
+    expect(dewi.replies().slice(-2).join("\n")).not.toMatch(/modal|Untung|Saldo/i);
     expect(w.sandbox.calls("/transaksi/create")).toHaveLength(1);
     const [tx] = (await w.store.listTxByChat(rina.chatId)).items;
     expect(tx).toMatchObject({ chatId: rina.chatId, by: dewi.chatId });

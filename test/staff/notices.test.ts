@@ -29,6 +29,21 @@ it("the outcome goes to the cashier who sold, its confirm screen edited in its c
   expect(noticesAbout(w, rina.chatId, tx!.refId)).toEqual([]);
 });
 
+it("a cashier's notice and receipt show the selling price, never the owner's cost or profit", async () => {
+  w = await makeWorld({ watcher: true });
+  const { rina, dewi } = await ownerAndStaff(w);
+  await rina.sendCommand("markup", "2000");
+  await cashierSale(dewi);
+  const [tx] = (await w.store.listTxByChat(rina.chatId)).items;
+  await run(w, 10_000);
+  const told = [...noticesAbout(w, dewi.chatId, tx!.refId), w.fake.message(dewi.chatId, tx!.messageId!)!.text].join("\n");
+  expect(told).toContain("Berhasil");
+  expect(told).not.toMatch(/modal|Untung/i);
+  await dewi.sendCommand("riwayat");
+  await dewi.pressButton("1");
+  expect(dewi.lastReply()).not.toMatch(/modal|Untung/i);
+});
+
 it("the owner who chose it gets a copy of each staff sale's outcome", async () => {
   w = await makeWorld({ watcher: true });
   const { rina, dewi } = await ownerAndStaff(w);

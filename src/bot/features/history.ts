@@ -20,7 +20,7 @@ import { sellingPrice } from "../../domain/sale.js";
 import { addPager, paginate } from "../paging.js";
 import { editOrReply, moneyText } from "../replies.js";
 import { commands } from "../../telegram/commands.js";
-import { ledgerChat, seesTx } from "../middlewares/roleGate.js";
+import { ledgerChat, seesTx, shownTx } from "../middlewares/roleGate.js";
 
 export const HISTORY_PAGE_SIZE = 10;
 
@@ -114,7 +114,7 @@ onCallback(composer, cb.historyDetail, async (ctx, { refId }) => {
   for (const row of saleActionRows(ctx.translate, ctx.lang, tx)) kb.add(...row).row();
   if (OPEN_STATUSES.has(tx.status)) kb.text(ctx.t("button-check-status"), cb.status.encode({ refId: tx.refId }));
   kb.text(ctx.t("history-back"), cb.historyPage.encode({ page: 0 }));
-  await ctx.reply(detailText(ctx, tx), { reply_markup: kb });
+  await ctx.reply(detailText(ctx, await shownTx(ctx, tx)), { reply_markup: kb });
 });
 
 export const historyModule: FeatureModule = { composer, menu: { history: (ctx) => showHistory(ctx) } };

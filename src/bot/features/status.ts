@@ -30,7 +30,7 @@ import { txButtonLabel } from "./history.js";
 import { releasable, rememberReleaseOffer } from "../money/deposit.js";
 import { commands } from "../../telegram/commands.js";
 import { saleActionRows } from "../../render/saleActions.js";
-import { ledgerChat, seesTx } from "../middlewares/roleGate.js";
+import { ledgerChat, seesTx, shownTx } from "../middlewares/roleGate.js";
 
 const OPEN_LIST_MAX = 10;
 
@@ -95,7 +95,7 @@ function statusView(ctx: BaseContext, { tx, lookup }: Checked): { text: string; 
 
 async function replyStatus(ctx: BotContext, tx: TxRecord): Promise<void> {
   const checked = await check(ctx, tx);
-  const view = statusView(ctx, checked);
+  const view = statusView(ctx, { ...checked, tx: await shownTx(ctx, checked.tx) });
   const sent = await ctx.reply(view.text, { ...(view.markup ? { reply_markup: view.markup } : {}) });
   await rememberReleaseOffer(ctx.deps.ledger, checked.tx, sent.message_id);
 }
@@ -151,7 +151,7 @@ onCallback(composer, cb.status, async (ctx, { refId }) => {
   const checked = await check(ctx, tx, instructions);
   await ctx.answerCallbackQuery({ text: ctx.t("check-callback-status", { status: statusLabel(ctx.translate, ctx.lang, checked.tx.status, checked.tx.kind) }) });
   if (instructions && checked.tx.status === "pending") return; // unpaid: the toast is the answer
-  const view = statusView(ctx, checked);
+  const view = statusView(ctx, { ...checked, tx: await shownTx(ctx, checked.tx) });
   // A text message (a receipt, an earlier check) is updated in place; a photo gets a new message.
   const shown = await editOrReply(ctx, view.text, { ...(view.markup ? { reply_markup: view.markup } : {}) }, !instructions);
   await rememberReleaseOffer(ctx.deps.ledger, checked.tx, shown);

@@ -22,7 +22,7 @@ import { replierOf, type DraftFields, type MoneyKind } from "./kinds.js";
 import { receiptText, statusLabel } from "../../render/receipt.js";
 import { saleActionRows } from "../../render/saleActions.js";
 import { newRefId } from "./refs.js";
-import { actsOnTx, hidesCost, ledgerChat, madeBy } from "../middlewares/roleGate.js";
+import { actsOnTx, hidesCost, ledgerChat, madeBy, shownTx } from "../middlewares/roleGate.js";
 import { logAct } from "./auditActs.js";
 
 /** A confirm screen older than this is refused: prices and bills may have changed. */
@@ -208,7 +208,7 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
         // (saved before the call), so the watcher looks it up by our reference later. Not "try again".
         ctx.deps.events.emit("created", sending);
         await sentScreen();
-        const text = moneyText(ctx, `${receiptText(ctx.translate, ctx.lang, sending)}\n\n${ctx.t("money-unsaved", { ref: refId })}`);
+        const text = moneyText(ctx, `${receiptText(ctx.translate, ctx.lang, await shownTx(ctx, sending))}\n\n${ctx.t("money-unsaved", { ref: refId })}`);
         await ctx.reply(text, { reply_markup: statusKeyboard(ctx, refId) });
         return;
       }
@@ -349,7 +349,7 @@ export async function announceOutcome(ctx: BaseContext, tx: TxRecord): Promise<v
       : tx.status === "pending" || tx.status === "processing"
         ? ctx.t("money-pending")
         : "";
-  const text = moneyText(ctx, `${receiptText(ctx.translate, ctx.lang, tx)}${next ? `\n\n${next}` : ""}`);
+  const text = moneyText(ctx, `${receiptText(ctx.translate, ctx.lang, await shownTx(ctx, tx))}${next ? `\n\n${next}` : ""}`);
   const open = tx.status !== "success" && tx.status !== "failed";
   // A sale that succeeded at once gets its shop actions here (no status notice will follow).
   const shop = saleActionRows(ctx.translate, ctx.lang, tx);
