@@ -143,6 +143,20 @@ describe("a cashier", () => {
     expect(record?.staffOf?.owner).toBe(rina.chatId);
   });
 
+  it("never links a key: a short key-shaped text is deleted and refused, other text is not taken as a key", async () => {
+    const rina = await w.linkedUser({ firstName: "Rina", languageCode: "id" });
+    const dewi = w.user({ firstName: "Dewi", languageCode: "id" });
+    // She met the bot before she was invited: it asked her for a key then.
+    await dewi.sendCommand("start");
+    await dewi.sendCommand("start", `staff_${await inviteToken(rina, "cashier")}`);
+    await dewi.sendText("halo");
+    expect(dewi.lastReply()).not.toMatch(/API key/);
+    await dewi.sendText("AbCdEfGh12");
+    expect(dewi.lastReply()).toContain("Chat staf tidak bisa menghubungkan API key");
+    expect(w.sandbox.calls("/get_profile")).toHaveLength(0);
+    expect((await w.store.getChat(dewi.chatId))?.apiKeyEnc).toBeUndefined();
+  });
+
   it("/keluar ends the membership only: the owner's key stays, the cashier is refused after", async () => {
     const { rina, dewi } = await ownerAndStaff(w);
     await dewi.sendCommand("keluar");

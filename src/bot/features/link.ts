@@ -12,6 +12,7 @@ import { findKeys, isKeyShaped } from "../../domain/keyShape.js";
 import { isPrivate, replyPrivateOnly } from "../guards.js";
 import { commands } from "../../telegram/commands.js";
 import { audit } from "../../domain/audit.js";
+import { ledgerChat } from "../middlewares/roleGate.js";
 
 export const linkFeature = new Composer<BotContext>();
 
@@ -97,9 +98,10 @@ linkFeature
       !ctx.message.text.startsWith("/") &&
       isKeyShaped(ctx.message.text) &&
       // a pasted reference or provider id of the chat's own transaction is not a key
-      await ctx.deps.ledger.find(ctx.chat.id, ctx.message.text.trim()) === undefined,
+      await ctx.deps.ledger.find(ledgerChat(ctx), ctx.message.text.trim()) === undefined,
     async (ctx) => {
       await deleteKeyMessage(ctx);
+      if (ctx.role.kind === "staff") return void (await ctx.reply(ctx.t("staff-key-refused")));
       const same = (await ownKey(ctx, ctx.chat.id)).includes(ctx.message.text.trim());
       await ctx.reply(ctx.t(same ? "key-already-linked" : "key-other-pasted"));
     },
@@ -128,8 +130,9 @@ async function langOf(ctx: BotContext, chatId: number) {
   return (await ctx.deps.settings.language(chatId)) ?? ctx.lang;
 }
 
+/** Staff never link a key (their chat has none, yet is not waiting for one). */
 async function isAwaitingKey(ctx: BotContext): Promise<boolean> {
-  return ctx.deps.providerLink.isAwaitingKey(ctx.chat!.id);
+  return ctx.role.kind !== "staff" && ctx.deps.providerLink.isAwaitingKey(ctx.chat!.id);
 }
 
 async function linkKey(ctx: BotContext, key: string): Promise<void> {
