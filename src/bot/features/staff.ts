@@ -26,7 +26,8 @@ export function staffOf(ctx: BaseContext): Staff {
   return new Staff(ctx.deps.store, () => ctx.deps.clock.now());
 }
 
-const ACTIVITY_TOUCHED = new Map<number, number>();
+/** When this process last noted each member's activity, per store (so a read is not made on every update). */
+const activityNoted = new WeakMap<object, Map<number, number>>();
 
 export const staffFeature = new Composer<BotContext>();
 
@@ -90,9 +91,11 @@ staffFeature.use(async (ctx, next) => {
   const chat = ctx.chat?.id;
   if (role.kind === "staff" && chat !== undefined) {
     const now = ctx.deps.clock.now();
-    const last = ACTIVITY_TOUCHED.get(chat);
+    let noted = activityNoted.get(ctx.deps.store);
+    if (!noted) activityNoted.set(ctx.deps.store, (noted = new Map()));
+    const last = noted.get(chat);
     if (last === undefined || now - last >= 60_000 || now < last) {
-      ACTIVITY_TOUCHED.set(chat, now);
+      noted.set(chat, now);
       await staffOf(ctx).touch(role.owner, chat).catch((err: unknown) => ctx.deps.logger.warn({ err }, "staff activity not noted"));
     }
   }
