@@ -3,7 +3,7 @@
  * and the daily summary share these lines, so both read the same. Pure (translate in, HTML out):
  * the watcher side (daily summary) uses it without the bot.
  */
-import type { Period, Summary } from "../domain/report.js";
+import type { Period, PersonLine, Summary } from "../domain/report.js";
 import type { Lang } from "../store/index.js";
 import { html, rupiah } from "./format.js";
 import type { Translate } from "./i18n.js";
@@ -67,4 +67,23 @@ export function dailySummaryText(t: Translate, lang: Lang, day: string, s: Summa
   if (top.length > 0) body.push(top.join("\n"));
   body.push(t(lang, "daily-summary-footer"));
   return body.join("\n\n");
+}
+
+/**
+ * Sales and profit per person (the owner, each staff member), for a shop with staff: `names` gives each
+ * staff chat's name (a chat no longer listed shows its id). Empty when only the owner sold.
+ */
+export function perPersonLines(t: Translate, lang: Lang, lines: readonly PersonLine[], names: ReadonlyMap<number, string>): string[] {
+  if (lines.every((l) => l.by === undefined)) return [];
+  return [
+    t(lang, "report-per-person-title"),
+    ...lines.map((l) =>
+      t(lang, "report-per-person-line", {
+        name: l.by === undefined ? t(lang, "report-per-person-owner") : html(names.get(l.by) ?? String(l.by)),
+        sales: l.sales,
+        turnover: rupiah(l.turnover, lang),
+        profit: rupiah(l.profit, lang),
+      }),
+    ),
+  ];
 }

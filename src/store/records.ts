@@ -238,6 +238,8 @@ const txBase = {
    * later markup change does not rewrite history. Absent: no markup applied (sold at cost).
    */
   sale: z.optional(z.object({ price: z.number(), profit: z.number() })),
+  /** The staff member's chat that made it with the owner's key (`chatId` is the owner's); absent: the owner. */
+  by: z.optional(z.int()),
   createdAt: time,
   updatedAt: time,
   watch: z.optional(WatchStateSchema),

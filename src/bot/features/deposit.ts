@@ -21,6 +21,7 @@ import { DEPOSIT_FLOW, depositFlow } from "../flows/deposit.js";
 import { voidPhotoMedia } from "../../render/voidImage.js";
 import { commands } from "../../telegram/commands.js";
 import { whileAskingProvider } from "../slowAnswer.js";
+import { logAct } from "../money/auditActs.js";
 
 async function startDeposit(ctx: BotContext): Promise<void> {
   if (!(await requireMoneyKey(ctx))) return;
@@ -151,6 +152,7 @@ async function cancelDeposit(ctx: BotContext, tx: Readonly<TxRecord>, apiKey: st
           const cancelled = await ctx.deps.ledger.transition(tx.refId, ["pending"], { status: "cancel" });
           await ctx.deps.ledger.flush();
           if (cancelled) {
+            await logAct(ctx, "deposit_cancelled", cancelled);
             const text = moneyText(ctx, `${ctx.t("deposit-cancelled")}\n\n${receiptText(ctx.translate, ctx.lang, cancelled)}`);
             await showCancelled(ctx, cancelled, text);
             return;
@@ -279,6 +281,7 @@ async function releaseDeposit(ctx: BotContext, refId: string): Promise<void> {
     return;
   }
   await ledger.flush();
+  await logAct(ctx, "deposit_released", claimed);
   // Past the check-and-set, a Telegram hiccup must not leave the release marked "sending" but never sent.
   await ctx.answerCallbackQuery({ text: ctx.t("confirm-sending") }).catch(() => undefined);
   await ctx.editMessageReplyMarkup().catch(() => undefined);

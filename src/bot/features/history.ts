@@ -20,6 +20,7 @@ import { sellingPrice } from "../../domain/sale.js";
 import { addPager, paginate } from "../paging.js";
 import { editOrReply, moneyText } from "../replies.js";
 import { commands } from "../../telegram/commands.js";
+import { ledgerChat, seesTx, shownTx } from "../middlewares/roleGate.js";
 
 export const HISTORY_PAGE_SIZE = 10;
 
@@ -56,7 +57,8 @@ async function showHistory(ctx: BotContext, page = 0, edit = false): Promise<voi
     await replyPrivateOnly(ctx);
     return;
   }
-  const list = await historyOf(ctx.deps.ledger, ctx.chat.id);
+  // Staff read their owner's ledger: a cashier its own sales, a shop admin everyone's.
+  const list = (await historyOf(ctx.deps.ledger, ledgerChat(ctx))).filter((tx) => seesTx(ctx, tx));
   if (list.length === 0) {
     await ctx.reply(ctx.t("history-empty"));
     return;
@@ -103,7 +105,7 @@ onCallback(composer, cb.historyPage, async (ctx, { page }) => {
 onCallback(composer, cb.historyDetail, async (ctx, { refId }) => {
   const tx = await ctx.deps.ledger.get(refId);
   // Another chat's reference is answered like an unknown one: nothing about it is revealed.
-  if (!tx || tx.chatId !== ctx.chat?.id || !isHistory(tx)) {
+  if (!tx || !seesTx(ctx, tx) || !isHistory(tx)) {
     await ctx.answerCallbackQuery({ text: ctx.t("button-expired") });
     return;
   }
@@ -112,7 +114,7 @@ onCallback(composer, cb.historyDetail, async (ctx, { refId }) => {
   for (const row of saleActionRows(ctx.translate, ctx.lang, tx)) kb.add(...row).row();
   if (OPEN_STATUSES.has(tx.status)) kb.text(ctx.t("button-check-status"), cb.status.encode({ refId: tx.refId }));
   kb.text(ctx.t("history-back"), cb.historyPage.encode({ page: 0 }));
-  await ctx.reply(detailText(ctx, tx), { reply_markup: kb });
+  await ctx.reply(detailText(ctx, await shownTx(ctx, tx)), { reply_markup: kb });
 });
 
 export const historyModule: FeatureModule = { composer, menu: { history: (ctx) => showHistory(ctx) } };

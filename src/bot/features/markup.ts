@@ -20,6 +20,8 @@ import type { FeatureModule } from "../module.js";
 import { chatRules, quoteProduct } from "../pricing.js";
 import { upstreamErrorText } from "../replies.js";
 import { commands } from "../../telegram/commands.js";
+import { ledgerChat } from "../middlewares/roleGate.js";
+import { audit } from "../../domain/audit.js";
 
 /** A word the reseller typed, shown back: escaped, and never an api key typed by mistake. */
 function typed(word: string): string {
@@ -73,8 +75,13 @@ function tidy(rules: PricingRules): PricingRules | undefined {
   return noRules(out) ? undefined : out;
 }
 
+/** Saves the owner's rules (a shop admin changes its owner's) and logs the change with both versions. */
 async function save(ctx: BaseContext, rules: PricingRules): Promise<void> {
-  await ctx.deps.settings.setPricing(ctx.chat!.id, tidy(rules));
+  const owner = ledgerChat(ctx);
+  const before = await ctx.deps.settings.pricing(owner);
+  const after = tidy(rules);
+  await ctx.deps.settings.setPricing(owner, after);
+  await audit(ctx, "prices_changed", before, after ?? {});
 }
 
 /** A copy of `map` without `key`. */

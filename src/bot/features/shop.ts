@@ -21,6 +21,8 @@ import {
   type Shop,
 } from "../../render/receiptImage.js";
 import { commands } from "../../telegram/commands.js";
+import { ledgerChat, seesTx } from "../middlewares/roleGate.js";
+import { audit } from "../../domain/audit.js";
 
 const CLEAR_WORDS = new Set(["hapus", "clear", "reset"]);
 
@@ -52,7 +54,7 @@ async function shopCommand(ctx: BotContext): Promise<void> {
     await replyPrivateOnly(ctx);
     return;
   }
-  const chatId = ctx.chat.id;
+  const chatId = ledgerChat(ctx);
   const args = typeof ctx.match === "string" ? ctx.match : "";
   const shown = (value: string | undefined) => (value ? `<b>${html(value)}</b>` : ctx.t("shop-not-set"));
   if (!args.trim()) {
@@ -62,7 +64,9 @@ async function shopCommand(ctx: BotContext): Promise<void> {
   }
   const input = parseShop(args);
   if ("clear" in input) {
+    const before = await ctx.deps.settings.shop(chatId);
     await ctx.deps.settings.clearShop(chatId);
+    await audit(ctx, "shop_changed", before, {});
     await ctx.reply(ctx.t("shop-cleared"));
     return;
   }
@@ -74,7 +78,9 @@ async function shopCommand(ctx: BotContext): Promise<void> {
     ...(input.shopName !== undefined ? { shopName: input.shopName } : {}),
     ...("shopFooter" in input ? { shopFooter: input.shopFooter } : {}),
   };
+  const before = await ctx.deps.settings.shop(chatId);
   const shop = await ctx.deps.settings.setShop(chatId, patch);
+  await audit(ctx, "shop_changed", before, shop);
   await ctx.reply(ctx.t("shop-saved", { name: shown(shop.shopName), footer: shown(shop.shopFooter) }));
 }
 
@@ -84,7 +90,7 @@ composer.command(commands.toko, shopCommand);
 onCallback(composer, cb.saleReceipt, async (ctx, { refId }) => {
   const tx = await ctx.deps.ledger.get(refId);
   // Another chat's reference is answered like an unknown one: nothing about it is revealed.
-  if (!tx || tx.chatId !== ctx.chat?.id) {
+  if (!tx || !seesTx(ctx, tx)) {
     await ctx.answerCallbackQuery({ text: ctx.t("button-expired") });
     return;
   }

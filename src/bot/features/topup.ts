@@ -49,6 +49,7 @@ import { chatRules, quoteProduct } from "../pricing.js";
 import { buttonsShown } from "../middlewares/buttonWait.js";
 import { whileAskingProvider } from "../slowAnswer.js";
 import { commands } from "../../telegram/commands.js";
+import { ledgerChat } from "../middlewares/roleGate.js";
 import { isOutOfOrderAnswer, sameValueAlternatives } from "../../domain/alternatives.js";
 import { changeDigest, costMovesSince, digestOf, digestTimeText, parseDigestTime, type CostMove } from "../../domain/priceChanges.js";
 import { wibDay, wibDayStart } from "../../domain/report.js";
@@ -100,7 +101,7 @@ async function movedToday(ctx: BaseContext, list: readonly PrepaidProduct[]): Pr
   const day = wibDay(ctx.deps.clock.now());
   let known = movesOfList.get(list);
   if (!known || known.day !== day) {
-    const key = ctx.chat && await ctx.deps.providerLink.keyOf(ctx.chat.id);
+    const key = ctx.chat && await ctx.deps.providerLink.keyOf(ledgerChat(ctx));
     if (!key) return () => "";
     // A log that cannot be read just shows no arrows.
     known = { day, moves: costMovesSince(ctx.deps.store, accountOf(key), wibDayStart(day)).catch(() => new Map<string, CostMove>()) };
@@ -398,7 +399,7 @@ async function buyByCode(ctx: BotContext, key: string, args: string): Promise<vo
 
 /** The chat's api key for a price-browser button; answers and returns undefined when not linked. */
 async function keyForButton(ctx: CallbackContext<BotContext>): Promise<string | undefined> {
-  const key = ctx.chat && await ctx.deps.providerLink.keyOf(ctx.chat.id);
+  const key = ctx.chat && await ctx.deps.providerLink.keyOf(ledgerChat(ctx));
   if (!key) await ctx.answerCallbackQuery({ text: ctx.t("not-linked"), show_alert: true });
   return key ?? undefined;
 }

@@ -17,6 +17,7 @@ import { needsServer, targetKind, validateTarget } from "../targets.js";
 import { suggestionsFor, wantedForProduct } from "../customers.js";
 import { askChoice, askText } from "./steps.js";
 import { chatRules, quoteProduct } from "../pricing.js";
+import { ledgerChat } from "../middlewares/roleGate.js";
 import { sameValueAlternatives } from "../../domain/alternatives.js";
 import { sellingPriceOrRefusal } from "../../domain/pricing.js";
 
@@ -123,7 +124,7 @@ export async function topupFlow(
     else await last.reply(last.t(checked.error, checked.vars));
   }
   if (target === undefined) {
-    const chatId = last.chat!.id;
+    const chatId = ledgerChat(last);
     const suggestions = await conversation.external(async () =>
       await suggestionsFor(last.deps, chatId, wantedForProduct(product, (t) => validateTarget(product, t).ok)),
     );

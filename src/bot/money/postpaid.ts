@@ -61,7 +61,7 @@ function periodLine(ctx: BaseContext, p: BillPeriod): string {
 }
 
 /** The confirm screen body: who, which periods, bill, admin, total owed and the reseller's cost. */
-export function billConfirmText(ctx: BaseContext, tx: TxRecord): string {
+export function billConfirmText(ctx: BaseContext, tx: TxRecord, view?: { hideCost?: boolean }): string {
   const d = billDetail(tx);
   const periods = d.periods ?? [];
   const adminFee = d.adminFee ?? 0;
@@ -85,8 +85,9 @@ export function billConfirmText(ctx: BaseContext, tx: TxRecord): string {
   const shopFee = tx.sale ? tx.sale.price - tx.amount : 0;
   if (shopFee > 0) lines.push(ctx.t("bill-line-shop-fee", { amount: rupiah(shopFee, ctx.lang) }));
   if (tx.sale) lines.push(ctx.t("bill-line-sale", { amount: rupiah(tx.sale.price, ctx.lang) }));
-  if (d.cost !== undefined) lines.push(ctx.t("bill-line-cost", { amount: rupiah(d.cost, ctx.lang) }));
-  if (tx.sale) lines.push(ctx.t("bill-line-profit", { amount: rupiah(tx.sale.profit, ctx.lang) }));
+  // The owner's cost and profit: not for a cashier the owner shows no cost to.
+  if (d.cost !== undefined && !view?.hideCost) lines.push(ctx.t("bill-line-cost", { amount: rupiah(d.cost, ctx.lang) }));
+  if (tx.sale && !view?.hideCost) lines.push(ctx.t("bill-line-profit", { amount: rupiah(tx.sale.profit, ctx.lang) }));
   return lines.join("\n");
 }
 

@@ -39,8 +39,11 @@ async function currentProduct(ctx: BaseContext, apiKey: string, code: string): P
 export const prepaidKind: MoneyKind = {
   kind: "prepaid",
 
-  confirmText(ctx, tx) {
-    const price = tx.sale
+  confirmText(ctx, tx, view) {
+    // A cashier the owner shows no cost to sees the selling price alone.
+    const price = view?.hideCost
+      ? [`${ctx.t("topup-confirm-sale")}: <b>${rupiah(tx.sale?.price ?? tx.amount, ctx.lang)}</b>`]
+      : tx.sale
       ? [
           `${ctx.t("topup-confirm-cost")}: ${rupiah(tx.amount, ctx.lang)}`,
           `${ctx.t("topup-confirm-sale")}: <b>${rupiah(tx.sale.price, ctx.lang)}</b>`,
