@@ -95,12 +95,16 @@ export const OrderSchema = z.object({
   /** What the provider said last: SN/token on success, the reason on failure. */
   sn: z.optional(z.nullable(z.string())),
   message: z.optional(z.string().check(z.maxLength(500))),
+  /** Why the QR was closed: its expiry, or the customer's cancel. */
+  closing: z.optional(z.enum(["expiry", "customer"])),
   /** Instant release of the deposit (low balance): asked once. */
   release: z.optional(z.enum(["sending", "done", "refused"])),
   /** The owner was told the balance is too low for this order (once). */
   waitingBalance: z.optional(z.boolean()),
   /** Where the customer wants a refund: bank or e-wallet code and account number. */
   refundAccount: z.optional(z.object({ bank: z.string().check(z.maxLength(30)), number: z.string().check(z.maxLength(40)) })),
+  /** The message asking the customer which account the refund goes to (its reply carries the answer). */
+  refundPromptId: z.optional(z.int()),
   /** The refund transfer's reference (the owner's ledger), saved before its confirm screen. */
   refundRef: z.optional(z.string()),
   /** Notices by name (see `noticeKeys`): recorded as sent so a restart neither repeats nor loses one. */
@@ -138,10 +142,22 @@ export function orderRefOfTx(refId: string): string | undefined {
   return m ? `SO${m[2]}` : undefined;
 }
 
+/** The deposit and purchases of an order are told by the order's own notices, not the watcher's (the refund is an ordinary transfer). */
+export function toldByOrder(refId: string): boolean {
+  return orderRefOfTx(refId) !== undefined && !refId.startsWith("SR");
+}
+
 /** What the purchase of a shop order is to the owner's reports: a sale at the paid price less the QRIS fee. */
 export function saleOf(order: Order): { price: number; profit: number } {
   const price = order.price - order.fee;
   return { price, profit: price - order.cost };
+}
+
+const DAY = 86_400_000;
+const WIB = 7 * 3_600_000;
+/** 00:00 WIB of the day containing `at` (the shop's daily cap counts from there). */
+export function wibDayStart(at: number): number {
+  return Math.floor((at + WIB) / DAY) * DAY - WIB;
 }
 
 // ---- the service ----------------------------------------------------------------------------------
@@ -186,8 +202,8 @@ export class ShopOrders {
     return this.store.listDocs(OrderKind, { owner }).then((docs) => docs.filter((d) => d.value.customer === customer));
   }
 
-  listByOwner(owner: number, states?: readonly OrderState[]): Promise<OrderDoc[]> {
-    return this.store.listDocs(OrderKind, { owner, ...(states ? { states } : {}) });
+  listByOwner(owner: number, states?: readonly OrderState[], createdSince?: number): Promise<OrderDoc[]> {
+    return this.store.listDocs(OrderKind, { owner, ...(states ? { states } : {}), ...(createdSince !== undefined ? { createdSince } : {}) });
   }
 
   /** Every shop's orders in `states` (the job's sweep). */

@@ -1,0 +1,497 @@
+/**
+ * Shop orders after the QR: payment, expiry, the purchase, its outcome, the notices, refunds
+ * (docs/shop-orders.md). One room over 350 lines because every step is the same loop: read the order,
+ * look at the transaction its state waits on, make the one compare-and-set that follows, then the
+ * provider call or the notice it leads to; split by state, each part would need the others' moves.
+ *
+ * Triggers: the watcher saved a change of an order's transaction (`txChanged`, its named listener),
+ * a create answered (`created` event), the customer's "Cek pembayaran", and a sweep every `sweepMs`
+ * over the orders still working (so a restart, a lost callback or an expiry is picked up). Steps of
+ * one order run one at a time here; across processes the compare-and-sets decide.
+ *
+ * Notices: each has a name in the order's `notices`, saved "sending" before it goes out and "sent"
+ * after, so a restart neither repeats a sent one nor loses an unsent one (a crash in between sends it
+ * once more: never lost).
+ */
+import { InlineKeyboard, InputFile, type Api } from "grammy";
+import type { Clock, TimerHandle } from "../tools/clock.js";
+import type { Logger } from "../logging/logger.js";
+import type { Store, TxPatch, TxRecord } from "../store/index.js";
+import { detailOf, DuplicateTxError } from "../store/index.js";
+import type { UpstreamClient } from "../upstream/client.js";
+import { UpstreamError, UpstreamRejected } from "../upstream/errors.js";
+import type { Ledger } from "../domain/ledger.js";
+import type { TxEvents } from "../domain/events.js";
+import type { Translate } from "../render/i18n.js";
+import type { Pacer } from "../telegram/pacer.js";
+import { deliver } from "../telegram/delivery.js";
+import { html, rupiah } from "../render/format.js";
+import { customerReceipt, receiptCaption, receiptSvg, RECEIPT_WIDTH } from "../render/receiptImage.js";
+import { svgToPng } from "../render/png.js";
+import {
+  CLOSED_UNPAID_STATES,
+  MAX_ATTEMPTS,
+  orderRefOfTx,
+  purchaseRefOf,
+  saleOf,
+  WORKING_STATES,
+  type Order,
+  type OrderDoc,
+  type OrderState,
+  type ShopOrders,
+} from "../domain/shop/orders.js";
+import { orderButton } from "../domain/shop/orderButtons.js";
+import { orderSettingsOf, type ShopSettingsReader } from "../domain/shop/orderSettings.js";
+
+export interface ShopOrderJobOptions {
+  /** How often the working orders are looked at (expiry, lost callbacks, a balance topped up). */
+  sweepMs: number;
+  /** An unpaid order's deposit is cancelled this long after the QR's expiry at the latest. */
+  draftLostMs: number;
+  /** How long an unconfirmed refund transfer draft stays offered before the order asks again. */
+  refundDraftMs: number;
+}
+
+export const DEFAULT_SHOP_ORDER_OPTIONS: ShopOrderJobOptions = { sweepMs: 10_000, draftLostMs: 60_000, refundDraftMs: 15 * 60_000 };
+
+export interface ShopOrderJobDeps {
+  store: Store;
+  orders: ShopOrders;
+  ledger: Ledger;
+  upstream: UpstreamClient;
+  api: Api;
+  pacer?: Pacer | undefined;
+  translate: Translate;
+  clock: Clock;
+  logger: Logger;
+  events: TxEvents;
+  sandbox: boolean;
+  /** The shop settings service (ctx.deps.shop) once there is one; the defaults otherwise. */
+  shop?: () => ShopSettingsReader | undefined;
+  options?: Partial<ShopOrderJobOptions>;
+}
+
+const PAID_DEPOSIT = new Set(["processing", "success"]);
+const CLOSED_DEPOSIT = new Set(["cancel", "failed", "expired"]);
+
+export class ShopOrderJob {
+  readonly options: ShopOrderJobOptions;
+  private readonly chains = new Map<string, Promise<void>>();
+  private readonly running = new Set<Promise<unknown>>();
+  private timer: TimerHandle | undefined;
+  private stopped = false;
+
+  constructor(private readonly deps: ShopOrderJobDeps) {
+    this.options = { ...DEFAULT_SHOP_ORDER_OPTIONS, ...deps.options };
+    deps.events.on("created", (tx) => this.txChanged(tx));
+  }
+
+  /** Looks at every working order now (a restart resumes here), then every `sweepMs`. */
+  start(): void {
+    if (this.stopped || this.timer) return;
+    this.sweep();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.timer?.cancel();
+    await this.idle();
+  }
+
+  /** Resolves once no step is running (tests and the benchmark). */
+  async idle(): Promise<void> {
+    while (this.running.size > 0) await Promise.allSettled([...this.running]);
+  }
+
+  /** The watcher's named listener: a transaction changed; its order (if any) takes its next step. */
+  txChanged(tx: Readonly<TxRecord>): void {
+    const orderRef = orderRefOfTx(tx.refId);
+    if (orderRef) void this.advance(orderRef);
+  }
+
+  /** Takes the order as far as it can go now; steps of one order never overlap in this process. */
+  advance(orderRef: string): Promise<void> {
+    const before = this.chains.get(orderRef) ?? Promise.resolve();
+    const next = before
+      .then(() => (this.stopped ? undefined : this.walk(orderRef)))
+      .catch((err: unknown) => this.deps.logger.error({ err, orderRef }, "a shop order step failed; the sweep tries again"));
+    this.chains.set(orderRef, next);
+    this.running.add(next);
+    void next.finally(() => {
+      this.running.delete(next);
+      if (this.chains.get(orderRef) === next) this.chains.delete(orderRef);
+    });
+    return next;
+  }
+
+  private sweep(): void {
+    const run = (async () => {
+      const now = this.deps.clock.now();
+      const docs = [
+        ...(await this.deps.orders.inStates([...WORKING_STATES, "failed", "refund_requested"])),
+        // Closed or ended lately: a late payment, or a notice a crash left "sending".
+        ...(await this.deps.orders.inStates([...CLOSED_UNPAID_STATES, "done", "refunded"], now - 86_400_000)).filter(
+          (d) => CLOSED_UNPAID_STATES.includes(d.state as OrderState) || Object.values(d.value.notices).includes("sending"),
+        ),
+      ];
+      await Promise.all(docs.map((d) => this.advance(d.id)));
+    })()
+      .catch((err: unknown) => this.deps.logger.error({ err }, "the shop order sweep failed"))
+      .finally(() => {
+        if (!this.stopped) this.timer = this.deps.clock.setTimeout(() => this.sweep(), this.options.sweepMs);
+      });
+    this.running.add(run);
+    void run.finally(() => this.running.delete(run));
+  }
+
+  // ---- the walk -------------------------------------------------------------------------------
+
+  private async walk(orderRef: string): Promise<void> {
+    for (let moves = 0; moves < 12; moves++) {
+      const doc = await this.deps.orders.get(orderRef);
+      if (!doc || !(await this.step(doc))) return;
+    }
+  }
+
+  /** One step: true when the order moved (look again), false when it waits for something. */
+  private async step(doc: OrderDoc): Promise<boolean> {
+    const o = doc.value;
+    const state = doc.state as OrderState;
+    const deposit = await this.deps.ledger.get(o.depositRef);
+    switch (state) {
+      case "draft":
+        return this.fromDraft(doc, deposit);
+      case "awaiting_payment":
+        if (deposit && PAID_DEPOSIT.has(deposit.status)) return this.paid(doc);
+        if (o.expiresAt !== undefined && this.deps.clock.now() >= o.expiresAt) return this.close(doc, "expiry");
+        if (deposit && CLOSED_DEPOSIT.has(deposit.status)) return this.close(doc, "expiry");
+        return false;
+      case "cancelling":
+        return this.cancelAtProvider(doc, deposit);
+      case "expired":
+      case "cancelled":
+        // Paid after all (a late QRIS, a cancel that crossed the payment): fulfilled all the same.
+        if (deposit && PAID_DEPOSIT.has(deposit.status)) return this.paid(doc);
+        await this.tellCustomer(doc, `closed:${state}`, (t) => ({ text: t(`shop-order-${state}`, { ref: doc.id, product: html(o.productName) }) }));
+        return false;
+      case "paid":
+        return this.buy(doc, deposit);
+      case "buying":
+      case "unknown":
+        return this.settle(doc);
+      case "done":
+        await this.tellDone(doc);
+        return false;
+      case "failed":
+        await this.tellFailed(doc);
+        return false;
+      case "refund_requested":
+        await this.tellRefundRequested(doc);
+        return false;
+      case "refunding":
+        return this.refundOutcome(doc);
+      case "refunded":
+        await this.tellCustomer(doc, "refunded", (t) => ({ text: t("shop-order-refunded", { ref: doc.id, amount: rupiah(o.price) }) }));
+        return false;
+    }
+  }
+
+  private async fromDraft(doc: OrderDoc, deposit: Readonly<TxRecord> | undefined): Promise<boolean> {
+    const age = this.deps.clock.now() - doc.createdAt;
+    if (deposit && (deposit.status === "pending" || PAID_DEPOSIT.has(deposit.status))) {
+      const expiresAt = detailOf(deposit, "deposit").expiresAt ?? undefined;
+      return !!(await this.deps.orders.move(doc.id, "awaiting_payment", (v) => ({ ...v, ...(expiresAt ? { expiresAt } : {}) })));
+    }
+    // Refused, or never sent (the process stopped before the create): nothing to pay.
+    const neverSent = deposit?.status === "draft" || (deposit === undefined && age > this.options.draftLostMs);
+    if ((deposit && CLOSED_DEPOSIT.has(deposit.status)) || neverSent) {
+      if (deposit?.status === "draft") await this.deps.ledger.cancelDraft(deposit.refId, "shop order not sent");
+      return !!(await this.deps.orders.move(doc.id, "cancelled"));
+    }
+    return false; // "sending"/"unknown": the watcher looks the deposit up by its reference
+  }
+
+  /** Unpaid at expiry (or the customer cancels): the QR is cancelled at the provider, once. */
+  async close(doc: OrderDoc, why: "expiry" | "customer"): Promise<boolean> {
+    return !!(await this.deps.orders.move(doc.id, "cancelling", (v) => ({ ...v, closing: why }), ["awaiting_payment"]));
+  }
+
+  private async cancelAtProvider(doc: OrderDoc, deposit: Readonly<TxRecord> | undefined): Promise<boolean> {
+    const key = await this.keyOf(doc.owner);
+    if (!deposit || !key) return !!(await this.deps.orders.move(doc.id, doc.value.closing === "customer" ? "cancelled" : "expired"));
+    const id = deposit.upstreamId ?? deposit.refId;
+    let cancelled = false;
+    try {
+      cancelled = (await this.deps.upstream.cancelDeposit(key, id)).status === "cancel";
+    } catch (err) {
+      // Refused (already expired or paid) or no answer: the status below says which.
+      if (!(err instanceof UpstreamError)) throw err;
+    }
+    let status: string;
+    try {
+      status = (await this.deps.upstream.depositStatus(key, id)).status;
+    } catch (err) {
+      if (!(err instanceof UpstreamError)) throw err;
+      return false; // asked again at the next sweep
+    }
+    if (PAID_DEPOSIT.has(status)) {
+      await this.deps.ledger.transition(deposit.refId, ["pending", "expired", "cancel"], { status: status as "processing" | "success" });
+      await this.deps.ledger.flush();
+      return this.paid(doc);
+    }
+    // A QR cancelled at the provider cannot be paid late: its record ends now. An expired one stays
+    // watched a while (the watcher's late window), so a late payment is still found.
+    if (cancelled || status === "cancel") await this.deps.ledger.transition(deposit.refId, ["pending", "sending", "unknown"], { status: "cancel" });
+    return !!(await this.deps.orders.move(doc.id, doc.value.closing === "customer" ? "cancelled" : "expired"));
+  }
+
+  private async paid(doc: OrderDoc): Promise<boolean> {
+    return !!(await this.deps.orders.move(doc.id, "paid", (v) => ({ ...v, paidAt: this.deps.clock.now() })));
+  }
+
+  // ---- buying -----------------------------------------------------------------------------------
+
+  /** paid -> buying: enough balance (or a release), then the attempt's reference saved, then the create. */
+  private async buy(doc: OrderDoc, deposit: Readonly<TxRecord> | undefined): Promise<boolean> {
+    const o = doc.value;
+    const key = await this.keyOf(doc.owner);
+    if (!key) return false;
+    if (!(await this.balanceCovers(doc, key, deposit))) return false;
+    if (o.purchaseRefs.length >= MAX_ATTEMPTS) return false;
+    const purchaseRef = purchaseRefOf(doc.id, o.purchaseRefs.length + 1);
+    const buying = await this.deps.orders.move(doc.id, "buying", (v) => ({ ...v, purchaseRefs: [...v.purchaseRefs, purchaseRef] }), ["paid"]);
+    if (!buying) return true; // another path moved it: look again
+    await this.purchase(buying, key);
+    return true;
+  }
+
+  private async balanceCovers(doc: OrderDoc, key: string, deposit: Readonly<TxRecord> | undefined): Promise<boolean> {
+    let balance: number | null;
+    try {
+      balance = (await this.deps.upstream.getProfile(key)).balance;
+    } catch (err) {
+      if (!(err instanceof UpstreamError)) throw err;
+      return false;
+    }
+    // An unreadable balance: the purchase's own answer says whether it was enough.
+    if (balance === null || balance >= doc.value.cost) return true;
+    const settings = await orderSettingsOf(this.deps.shop?.(), doc.owner);
+    if (settings.instantRelease && doc.value.release === undefined && deposit?.status === "processing" && deposit.upstreamId) {
+      const marked = await this.deps.orders.amend(doc, (v) => ({ ...v, release: "sending" }));
+      if (!marked) return false;
+      let release: "done" | "refused" = "done";
+      try {
+        await this.deps.upstream.instantDeposit(key, { id: deposit.upstreamId, action: true });
+        await this.deps.ledger.update(deposit.refId, { detail: { ...detailOf(deposit, "deposit"), instant: "done" } });
+      } catch (err) {
+        if (!(err instanceof UpstreamError)) throw err;
+        release = err instanceof UpstreamRejected ? "refused" : "done"; // no answer: never asked twice
+      }
+      const latest = await this.deps.orders.get(doc.id);
+      if (latest) await this.deps.orders.amend(latest, (v) => ({ ...v, release }));
+      return release === "done";
+    }
+    if (!doc.value.waitingBalance) {
+      const waiting = await this.deps.orders.amend(doc, (v) => ({ ...v, waitingBalance: true }));
+      if (waiting) {
+        await this.tellCustomer(waiting, "waiting", (t) => ({ text: t("shop-order-processing", { ref: doc.id }) }));
+        await this.tellOwner(waiting, "topup", (t) => ({ text: t("shop-order-owner-topup", { ref: doc.id, product: html(doc.value.productName), cost: rupiah(doc.value.cost) }) }));
+      }
+    }
+    return false;
+  }
+
+  /** The purchase of the latest attempt: its record saved ("sending") and durable, then one create call. */
+  private async purchase(doc: OrderDoc, key: string): Promise<void> {
+    const o = doc.value;
+    const refId = o.purchaseRefs[o.purchaseRefs.length - 1]!;
+    try {
+      await this.deps.ledger.saveDraft({
+        refId,
+        chatId: doc.owner,
+        kind: "prepaid",
+        status: "sending",
+        code: o.productCode,
+        title: o.productName,
+        target: o.target,
+        amount: o.cost,
+        sale: saleOf(o),
+      });
+    } catch (err) {
+      if (err instanceof DuplicateTxError) return; // made before (another process): its outcome settles it
+      throw err;
+    }
+    let patch: TxPatch;
+    try {
+      const a = await this.deps.upstream.createTransaction(key, { code: o.productCode, reffId: refId, target: o.target, limitPrice: o.cost });
+      patch = { upstreamId: a.id, status: a.status, sn: a.sn, amount: a.price > 0 ? a.price : o.cost };
+    } catch (err) {
+      if (!(err instanceof UpstreamError)) throw err;
+      // Refused: nothing was bought. No answer: the money may have moved; never sent again.
+      patch = err instanceof UpstreamRejected ? { status: "failed", message: err.providerMessage } : { status: "unknown", message: err.message };
+    }
+    const saved = await this.deps.ledger.transition(refId, ["sending"], patch);
+    await this.deps.ledger.flush();
+    if (saved) this.deps.events.emit("created", saved);
+  }
+
+  /** buying/unknown: the outcome is the purchase record's, as the watcher (or the create) left it. */
+  private async settle(doc: OrderDoc): Promise<boolean> {
+    const o = doc.value;
+    const refId = o.purchaseRefs[o.purchaseRefs.length - 1];
+    if (!refId) return false;
+    const tx = await this.deps.ledger.get(refId);
+    if (!tx) {
+      // Saved as buying, stopped before the purchase record: nothing was sent, so it is sent now.
+      const key = await this.keyOf(doc.owner);
+      if (key && doc.state === "buying") await this.purchase(doc, key);
+      return !!key && doc.state === "buying";
+    }
+    if (tx.status === "success") return !!(await this.deps.orders.move(doc.id, "done", (v) => ({ ...v, sn: tx.sn ?? null })));
+    if (tx.status === "failed") return !!(await this.deps.orders.move(doc.id, "failed", (v) => ({ ...v, message: (tx.message ?? "").slice(0, 500) })));
+    if (tx.status === "unknown" && doc.state === "buying") return !!(await this.deps.orders.move(doc.id, "unknown"));
+    if (doc.state === "unknown") await this.tellUnknown(doc);
+    return false;
+  }
+
+  // ---- refunds ----------------------------------------------------------------------------------
+
+  private async refundOutcome(doc: OrderDoc): Promise<boolean> {
+    const ref = doc.value.refundRef;
+    const tx = ref ? await this.deps.ledger.get(ref) : undefined;
+    if (tx?.status === "success") return !!(await this.deps.orders.move(doc.id, "refunded"));
+    const stale = tx?.status === "draft" && this.deps.clock.now() - tx.createdAt > this.options.refundDraftMs;
+    if (stale) await this.deps.ledger.cancelDraft(tx.refId, "refund not confirmed");
+    if (!tx || tx.status === "failed" || tx.status === "cancel" || stale) {
+      return !!(await this.deps.orders.move(doc.id, "refund_requested"));
+    }
+    return false;
+  }
+
+  // ---- notices ----------------------------------------------------------------------------------
+
+  private async tellDone(doc: OrderDoc): Promise<void> {
+    const o = doc.value;
+    const tx = await this.deps.ledger.get(o.purchaseRefs[o.purchaseRefs.length - 1] ?? "");
+    if (!tx) return;
+    const shop = await this.deps.store.getChat(doc.owner);
+    await this.tellCustomer(doc, "done", async (t, lang) => {
+      const receipt = customerReceipt(this.deps.translate, lang, { ...tx, refId: doc.id, sale: { price: o.price, profit: 0 } }, { ...(shop?.shopName ? { shopName: shop.shopName } : {}), ...(shop?.shopFooter ? { shopFooter: shop.shopFooter } : {}) }, this.deps.sandbox);
+      const png = await svgToPng(receiptSvg(receipt), RECEIPT_WIDTH);
+      return { text: `${t("shop-order-done")}\n\n${receiptCaption(receipt)}`, photo: new InputFile(png, `struk-${doc.id}.png`) };
+    });
+    await this.tellOwner(doc, "done", (t) => ({ text: t("shop-order-owner-done", this.ownerVars(doc, tx)) }));
+  }
+
+  private ownerVars(doc: OrderDoc, tx?: Readonly<TxRecord>): Record<string, string> {
+    const o = doc.value;
+    const cost = tx?.amount ?? o.cost;
+    return {
+      ref: doc.id,
+      product: html(o.productName),
+      target: html(o.target),
+      paid: rupiah(o.price),
+      fee: rupiah(o.fee),
+      cost: rupiah(cost),
+      profit: rupiah(o.price - o.fee - cost),
+      customer: html(o.customerName),
+      sn: html(tx?.sn ?? "-"),
+      reason: html(o.message ?? ""),
+    };
+  }
+
+  private async tellFailed(doc: OrderDoc): Promise<void> {
+    const o = doc.value;
+    const n = o.purchaseRefs.length;
+    const alternatives = await this.alternatives(doc).catch(() => []);
+    await this.tellCustomer(doc, `failed:${n}`, (t) => {
+      const kb = new InlineKeyboard();
+      for (const p of alternatives) kb.text(t("shop-order-button-alt", { product: p.name }), orderButton({ act: "alt", orderRef: doc.id, code: p.code })).row();
+      kb.text(t("shop-order-button-refund"), orderButton({ act: "refund", orderRef: doc.id }));
+      return { text: t("shop-order-failed", { ref: doc.id, product: html(o.productName), amount: rupiah(o.price) }), markup: kb };
+    });
+    await this.tellOwner(doc, `failed:${n}`, (t) => ({ text: t("shop-order-owner-failed", this.ownerVars(doc)) }));
+  }
+
+  /** Products of the same kind the paid amount still covers with a margin, nearest in cost first. */
+  async alternatives(doc: OrderDoc): Promise<{ code: string; name: string; cost: number }[]> {
+    const key = await this.keyOf(doc.owner);
+    if (!key) return [];
+    const list = await this.deps.upstream.prepaidPriceList(key);
+    const failed = list.find((p) => p.code === doc.value.productCode);
+    const budget = doc.value.price - doc.value.fee;
+    return list
+      .filter((p) => p.available && p.code !== doc.value.productCode && p.price <= budget && p.price >= doc.value.cost * 0.8)
+      .filter((p) => !failed || (p.category === failed.category && p.provider === failed.provider))
+      .sort((a, b) => Math.abs(a.price - doc.value.cost) - Math.abs(b.price - doc.value.cost))
+      .slice(0, 3)
+      .map((p) => ({ code: p.code, name: p.name, cost: p.price }));
+  }
+
+  private async tellUnknown(doc: OrderDoc): Promise<void> {
+    const n = doc.value.purchaseRefs.length;
+    await this.tellCustomer(doc, `unknown:${n}`, (t) => ({ text: t("shop-order-unknown", { ref: doc.id }) }));
+    await this.tellOwner(doc, `unknown:${n}`, (t) => ({ text: t("shop-order-owner-unknown", this.ownerVars(doc)) }));
+  }
+
+  private async tellRefundRequested(doc: OrderDoc): Promise<void> {
+    const o = doc.value;
+    const n = `${o.refundRef ?? "0"}`;
+    await this.tellOwner(doc, `refund:${n}`, (t) => ({
+      text: t("shop-order-owner-refund", { ...this.ownerVars(doc), bank: html(o.refundAccount?.bank ?? ""), account: html(o.refundAccount?.number ?? "") }),
+      markup: new InlineKeyboard().text(t("shop-order-button-payout"), orderButton({ act: "payout", orderRef: doc.id })),
+    }));
+  }
+
+  private tellCustomer(doc: OrderDoc, name: string, make: Compose): Promise<void> {
+    return this.tell(doc.id, `c:${name}`, doc.value.customer, doc.value.lang, make);
+  }
+
+  private async tellOwner(doc: OrderDoc, name: string, make: Compose): Promise<void> {
+    const lang = (await this.deps.store.getChat(doc.owner))?.lang ?? "id";
+    return this.tell(doc.id, `o:${name}`, doc.owner, lang, make);
+  }
+
+  /** Exactly-once-or-repeated-never-lost: "sending" saved before the message, "sent" after. */
+  private async tell(orderRef: string, name: string, chatId: number, lang: string, make: Compose): Promise<void> {
+    if (!(await this.mark(orderRef, name, "sending"))) return;
+    const t = (key: string, vars?: Record<string, string | number>) => this.deps.translate(lang, key, vars);
+    const msg = await make(t, lang);
+    const api = this.deps.api;
+    const reply_markup = msg.markup;
+    const sent = await deliver<unknown>(
+      () =>
+        msg.photo
+          ? api.sendPhoto(chatId, msg.photo, { caption: msg.text.slice(0, 1024), parse_mode: "HTML", ...(reply_markup ? { reply_markup } : {}) })
+          : api.sendMessage(chatId, msg.text, { parse_mode: "HTML", ...(reply_markup ? { reply_markup } : {}) }),
+      { pacer: this.deps.pacer },
+    );
+    // Delivered, refused for good or blocked: done. Anything else: left "sending", sent again later.
+    if (sent.outcome === "sent" || sent.outcome === "blocked" || sent.outcome === "refused") await this.mark(orderRef, name, "sent");
+  }
+
+  /** Sets a notice's mark; false when it is already sent (or the order is gone). */
+  private async mark(orderRef: string, name: string, mark: "sending" | "sent"): Promise<boolean> {
+    for (let tries = 0; tries < 10; tries++) {
+      const doc = await this.deps.orders.get(orderRef);
+      if (!doc || doc.value.notices[name] === "sent") return false;
+      if (await this.deps.orders.amend(doc, (v) => ({ ...v, notices: { ...v.notices, [name]: mark } }))) return true;
+    }
+    return false;
+  }
+
+  private async keyOf(owner: number): Promise<string | undefined> {
+    try {
+      return await this.deps.store.getApiKey(owner);
+    } catch {
+      return undefined; // a wrong STORE_SECRET: nothing can be bought for this shop now
+    }
+  }
+}
+
+type Compose = (
+  t: (key: string, vars?: Record<string, string | number>) => string,
+  lang: string,
+) => { text: string; photo?: InputFile; markup?: InlineKeyboard } | Promise<{ text: string; photo?: InputFile; markup?: InlineKeyboard }>;
+
+export type { Order };
