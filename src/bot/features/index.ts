@@ -19,6 +19,7 @@ import { markupModule } from "./markup.js";
 import { menuFeature } from "./menu.js";
 import { reportModule } from "./report.js";
 import { shopModule } from "./shop.js";
+import { shopPayFeature } from "./shopPay.js";
 import { statusModule } from "./status.js";
 import { topupModule } from "./topup.js";
 import { transferModule } from "./transfer.js";
@@ -60,6 +61,7 @@ export function features(onError: ErrorHandler<BotContext>): Composer<BotContext
     languageFeature,
     menuFeature(actions),
     confirmFeature(modules.flatMap((m) => m.kinds ?? [])),
+    shopPayFeature,
     ...modules.map((m) => m.composer),
     // Last: only text nothing else took (and no flow waited for) reaches it.
     correctionFeature,
