@@ -413,7 +413,7 @@ export class ShopOrderJob {
     await this.tellOwner(doc, `failed:${n}`, (t) => ({ text: t("shop-order-owner-failed", this.ownerVars(doc)) }));
   }
 
-  /** Products of the same kind the paid amount still covers with a margin, nearest in cost first. */
+  /** Products of the same operator or biller the paid amount still covers with a margin, nearest in cost first. */
   async alternatives(doc: OrderDoc): Promise<{ code: string; name: string; cost: number }[]> {
     const key = await this.keyOf(doc.owner);
     if (!key) return [];
@@ -422,7 +422,7 @@ export class ShopOrderJob {
     const budget = doc.value.price - doc.value.fee;
     return list
       .filter((p) => p.available && p.code !== doc.value.productCode && p.price <= budget && p.price >= doc.value.cost * 0.8)
-      .filter((p) => !failed || (p.category === failed.category && p.provider === failed.provider))
+      .filter((p) => !failed || p.provider === failed.provider)
       .sort((a, b) => Math.abs(a.price - doc.value.cost) - Math.abs(b.price - doc.value.cost))
       .slice(0, 3)
       .map((p) => ({ code: p.code, name: p.name, cost: p.price }));

@@ -1,5 +1,6 @@
 /** A customer buys from a reseller's shop and pays by QRIS (docs/shop-orders.md), through the built bot. */
 import { afterEach, describe, expect, it } from "vitest";
+import type { Message } from "grammy/types";
 import { depositIdOf, openShop, pay, plnOrder, purchasesOf, run, shown, stateOf, type Shop } from "./support.js";
 
 let shop: Shop | undefined;
@@ -44,5 +45,66 @@ describe("shop orders: buy, pay, get the product", () => {
     expect(shown(owner)).toHaveLength(1);
     // The customer never sees the owner's cost.
     expect(shown(customer).join("\n")).not.toContain("20.113");
+  });
+
+  /** Telkomsel 20.000 (cost 20.650) that the provider refuses: out of stock. */
+  async function failedOrder(shop: Shop) {
+    const { w } = shop;
+    w.sandbox.setProductStatus("S20", "empty");
+    const order = await pay(shop, plnOrder(shop, { productCode: "S20", productName: "Telkomsel 20.000", target: "081234567890", cost: 20_650 }));
+    w.sandbox.payDeposit(await depositIdOf(w, order));
+    await run(w, 10_000);
+    expect(await stateOf(w, order.id)).toBe("failed");
+    return order;
+  }
+
+  it("a failed purchase after payment: the money is safe, another product for the same amount is bought on one tap", async () => {
+    shop = await openShop();
+    const { w, customer, owner } = shop;
+    const order = await failedOrder(shop);
+    expect(customer.lastReply()).toContain("Uang Anda aman (Rp21.000)");
+    expect(customer.buttons()).toEqual(["🔁 Telkomsel Data 1 GB / 30 Hari", "💸 Minta uang kembali"]);
+    expect(shown(owner).filter((t) => t.includes("Pesanan toko gagal"))).toHaveLength(1);
+
+    await customer.pressButton("🔁 Telkomsel Data 1 GB / 30 Hari");
+    await run(w, 10_000);
+    expect(await stateOf(w, order.id)).toBe("done");
+    const creates = w.sandbox.calls("/transaksi/create");
+    expect(creates.map((c) => [c.body.code, c.body.limit_price])).toEqual([["S20", "20650"], ["TSEL-DATA-1GB", "19850"]]);
+    expect(customer.messages().at(-1)!.caption).toContain("Telkomsel Data 1 GB");
+    // A second tap on the old button buys nothing more.
+    await customer.pressButton("🔁 Telkomsel Data 1 GB / 30 Hari").catch(() => undefined);
+    await run(w, 10_000);
+    expect(w.sandbox.calls("/transaksi/create")).toHaveLength(2);
+  });
+
+  it("a refund moves money only after the owner confirms the ordinary transfer, and the order is refunded on its success", async () => {
+    shop = await openShop();
+    const { w, customer, owner } = shop;
+    const order = await failedOrder(shop);
+    await customer.pressButton("💸 Minta uang kembali");
+    const prompt = customer.messages().at(-1)!;
+    expect(prompt.text).toContain("Balas pesan ini");
+    await customer.sendMessage({ text: "DANA 081234567890", reply_to_message: { message_id: prompt.messageId } as Message["reply_to_message"] });
+    expect(customer.lastReply()).toContain("sudah diteruskan ke pemilik toko");
+    await run(w, 2_000);
+    expect(await stateOf(w, order.id)).toBe("refund_requested");
+    expect(owner.lastReply()).toContain("Pelanggan minta uang kembali");
+
+    await owner.pressButton("💸 Kembalikan uang");
+    expect(await stateOf(w, order.id)).toBe("refunding");
+    expect(owner.lastReply()).toContain("081234567890");
+    expect(owner.buttons()).toContain("✅ Konfirmasi");
+    // Nothing moved yet: the transfer waits for the owner's confirmation, however long.
+    await run(w, 60_000);
+    expect(w.sandbox.calls("/transfer/create")).toHaveLength(0);
+
+    await owner.pressButton("✅ Konfirmasi");
+    expect(w.sandbox.calls("/transfer/create")).toHaveLength(1);
+    expect(w.sandbox.calls("/transfer/create")[0]!.body.nominal).toBe("21000");
+    expect(await stateOf(w, order.id)).toBe("refunding");
+    await run(w, 20_000);
+    expect(await stateOf(w, order.id)).toBe("refunded");
+    expect(customer.lastReply()).toContain("sudah dikembalikan");
   });
 });

@@ -55,13 +55,14 @@ export function features(onError: ErrorHandler<BotContext>): Composer<BotContext
   }
   c.errorBoundary(
     onError,
+    // First: a shop customer's answer (a reply to the refund prompt) is not an api key to link.
+    shopPayFeature,
     linkFeature,
     balanceFeature,
     webhookFeature,
     languageFeature,
     menuFeature(actions),
     confirmFeature(modules.flatMap((m) => m.kinds ?? [])),
-    shopPayFeature,
     ...modules.map((m) => m.composer),
     // Last: only text nothing else took (and no flow waited for) reaches it.
     correctionFeature,
