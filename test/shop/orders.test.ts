@@ -107,4 +107,23 @@ describe("shop orders: buy, pay, get the product", () => {
     expect(await stateOf(w, order.id)).toBe("refunded");
     expect(customer.lastReply()).toContain("sudah dikembalikan");
   });
+
+  it("a balance too low for the purchase: the order waits as paid, the owner is told to top up, and it goes through after the top-up", async () => {
+    shop = await openShop();
+    const { w, customer, owner } = shop;
+    const order = await pay(shop, plnOrder(shop));
+    w.sandbox.setBalance(w.demoKey, 5_000);
+    w.sandbox.payDeposit(await depositIdOf(w, order));
+    await run(w, 30_000);
+    expect(await stateOf(w, order.id)).toBe("paid");
+    expect(purchasesOf(w, "12345678901")).toBe(0);
+    expect(shown(owner).filter((t) => t.includes("Saldo kurang untuk pesanan toko"))).toHaveLength(1);
+    expect(shown(customer).filter((t) => t.includes("sedang diproses"))).toHaveLength(1);
+
+    w.sandbox.setBalance(w.demoKey, 500_000);
+    await run(w, 30_000);
+    expect(await stateOf(w, order.id)).toBe("done");
+    expect(purchasesOf(w, "12345678901")).toBe(1);
+    expect(shown(owner).filter((t) => t.includes("Saldo kurang untuk pesanan toko"))).toHaveLength(1);
+  });
 });
