@@ -844,3 +844,4 @@ shop-order-state-refund_requested = refund asked
 shop-order-state-refunding = refund in progress
 shop-order-state-refunded = refunded
 shop-sale-mark = online shop
+report-shop-line = 🛒 From the online shop this month: { $sales } sales, profit { $profit } (included above).

@@ -841,3 +841,4 @@ shop-order-state-refund_requested = minta uang kembali
 shop-order-state-refunding = pengembalian diproses
 shop-order-state-refunded = uang dikembalikan
 shop-sale-mark = toko online
+report-shop-line = 🛒 Dari toko online bulan ini: { $sales } penjualan, untung { $profit } (sudah termasuk di atas).

@@ -45,6 +45,12 @@ describe("shop orders: buy, pay, get the product", () => {
     expect(shown(owner)).toHaveLength(1);
     // The customer never sees the owner's cost.
     expect(shown(customer).join("\n")).not.toContain("20.113");
+
+    // The owner's /pesanan lists it; /laporan counts it with the other sales and says how much came from the shop.
+    await owner.sendCommand("pesanan");
+    expect(owner.lastReply()).toContain(`PLN 20.000 · 12345678901 · Rp21.000 · berhasil · ${order.id}`);
+    await owner.sendCommand("laporan");
+    expect(owner.lastReply()).toContain("Dari toko online bulan ini: 1 penjualan, untung Rp740");
   });
 
   /** Telkomsel 20.000 (cost 20.650) that the provider refuses: out of stock. */

@@ -10,6 +10,7 @@ import { exportCsv } from "../../render/exportCsv.js";
 import { rupiah } from "../../render/format.js";
 import { svgToPng } from "../../render/png.js";
 import { monthLabel, reportText } from "../../render/report.js";
+import { orderRefOfTx } from "../../domain/shop/orders.js";
 import { CHART_WIDTH, profitChartSvg } from "../../render/reportChart.js";
 import { DAILY_SUMMARY_AT_MS } from "../../jobs/dailySummary.js";
 import { cb, onCallback } from "../buttons.js";
@@ -53,8 +54,12 @@ async function showReport(ctx: BotContext): Promise<void> {
     const png = await svgToPng(svg, CHART_WIDTH);
     await ctx.replyWithPhoto(new InputFile(png, `${ctx.t("file-report")}-${month}.png`), { caption: ctx.t("report-chart-caption", { month: label }) });
   }
+  // Shop orders count with the other sales; this month's share of them is said on its own line.
+  const monthPeriod = periods.find((p) => p.period.name === "month")!.period;
+  const shop = summarize(txs.filter((tx) => orderRefOfTx(tx.refId) !== undefined), monthPeriod.from, monthPeriod.to);
+  const shopLine = shop.sales > 0 ? `\n\n${ctx.t("report-shop-line", { sales: shop.sales, profit: rupiah(shop.profit) })}` : "";
   // The figures come last, so their buttons sit at the bottom of the chat.
-  await ctx.reply(moneyText(ctx, reportText(ctx.translate, ctx.lang, periods)), { reply_markup: reportKeyboard(ctx, dailyOn) });
+  await ctx.reply(moneyText(ctx, reportText(ctx.translate, ctx.lang, periods) + shopLine), { reply_markup: reportKeyboard(ctx, dailyOn) });
 }
 
 async function showExportMenu(ctx: BotContext): Promise<void> {
