@@ -569,6 +569,15 @@ describe.each(stores)("Store contract: $name", ({ place, skip, name }) => {
     await expect(s.setApiKey(1, RAW_KEY)).rejects.toBeInstanceOf(StoreClosedError);
     await expect(s.setMeta("k", 1)).rejects.toBeInstanceOf(StoreClosedError);
   });
+
+  it.skipIf(skip)("a closed store rejects document and log changes with StoreClosedError", async () => {
+    const s = await (await place()).open({ clock: new ManualClock() });
+    await s.createDoc(OrderKind, { id: "O1", owner: 1, state: "draft", value: { amount: 5 } });
+    await s.close();
+    await expect(s.createDoc(OrderKind, { id: "O2", owner: 1, state: "draft", value: { amount: 5 } })).rejects.toBeInstanceOf(StoreClosedError);
+    await expect(s.updateDoc(OrderKind, "O1", { version: 1 }, { state: "paid" })).rejects.toBeInstanceOf(StoreClosedError);
+    await expect(s.appendLog(AuditKind, 1, { action: "late" })).rejects.toBeInstanceOf(StoreClosedError);
+  });
 });
 
 // ---- documents and logs: kinds are declared outside the store, with a zod (mini) schema ----------
@@ -611,6 +620,10 @@ describe.each(stores)("Store contract, documents and logs: $name", ({ place, ski
     await refused(s.createDoc(OrderKind, { id: "O1", owner: 1.5, state: "draft", value: { amount: 5 } }));
     await refused(s.createDoc(OrderKind, { id: "O1", owner: 1, state: "", value: { amount: 5 } }));
     await refused(s.createDoc({ ...OrderKind, name: "Bad-Name" }, { id: "O1", owner: 1, state: "draft", value: { amount: 5 } }));
+    // A kind whose schema's output is not JSON is refused at write, not when read back.
+    const Dated: DocKind<{ at: Date }> = { name: "test_dated", schema: z.object({ at: z.pipe(z.number(), z.transform((n) => new Date(n))) }) };
+    await refused(s.createDoc(Dated, { id: "D1", owner: 1, state: "draft", value: { at: 5 } as never }));
+    expect(await s.getDoc(Dated, "D1")).toBeUndefined();
     expect(await s.getDoc(OrderKind, "O1")).toBeUndefined();
     expect(await s.listDocs(OrderKind, {})).toEqual([]);
 

@@ -3,7 +3,7 @@
  * with a warning, failed writes make canPersist false and are written whole once the disk works again.
  * What both stores keep is in contract.test.ts.
  */
-import { mkdir, readFile, rename, rm, appendFile } from "node:fs/promises";
+import { appendFile, mkdir, readFile, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, expect, it, vi } from "vitest";
 import type { DocKind } from "../../src/store/api.js";
@@ -100,4 +100,17 @@ it("a damaged documents file is never rewritten: the kind's calls fail, the file
   await expect(again.updateDoc(OrderKind, "O1", { version: 1 }, { state: "paid" })).rejects.toThrow(/test_order\.json/);
   await again.close();
   expect(await readFile(path, "utf8")).toBe(before);
+});
+
+it("documents and logs are the owner's only: 0700 folders, 0600 files", async () => {
+  const dir = await tempDir();
+  const s = await openStore(dir, { clock: new ManualClock() });
+  await s.createDoc(OrderKind, { id: "O1", owner: 1, state: "draft", value: { amount: 5 } });
+  await s.appendLog(AuditKind, 1, { action: "a" });
+  await s.flush();
+  const mode = async (path: string) => (await stat(path)).mode & 0o777;
+  expect(await mode(join(dir, "store", "docs"))).toBe(0o700);
+  expect(await mode(join(dir, "store", "logs"))).toBe(0o700);
+  expect(await mode(join(dir, "store", "docs", "test_order.json"))).toBe(0o600);
+  expect(await mode(logPath(dir))).toBe(0o600);
 });
