@@ -241,7 +241,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
   });
   const ledger = new Ledger(store);
   const shopOrders = new ShopOrders(store);
-  const shopOrderJob = new ShopOrderJob({ store, orders: shopOrders, ledger, upstream, api: bulkApi, pacer, translate, clock, logger, events, sandbox: inSandbox, ...overrides.shopOrders });
+  const shopOrderJob = new ShopOrderJob({ store, orders: shopOrders, ledger, upstream, api: bulkApi, pacer, translate, clock, logger, events, sandbox: inSandbox, hurry: (refId) => void watcher.hurry(refId), ...overrides.shopOrders });
   const watcher = new StatusWatcher({
     store,
     upstream,

@@ -27,7 +27,7 @@ import type { Pacer } from "../telegram/pacer.js";
 import { deliver } from "../telegram/delivery.js";
 import { html, rupiah } from "../render/format.js";
 import { customerReceipt, receiptCaption, receiptSvg, RECEIPT_WIDTH } from "../render/receiptImage.js";
-import { svgToPng } from "../render/png.js";
+import { svgToPngOffThread } from "../render/orderImages.js";
 import {
   CLOSED_UNPAID_STATES,
   MAX_ATTEMPTS,
@@ -54,6 +54,11 @@ export interface ShopOrderJobOptions {
 
 export const DEFAULT_SHOP_ORDER_OPTIONS: ShopOrderJobOptions = { sweepMs: 10_000, draftLostMs: 60_000, refundDraftMs: 15 * 60_000 };
 
+const BALANCE_FRESH_MS = 30_000;
+
+/** After a purchase's create answered pending: its status is asked at these delays (ms), until it ends. */
+const PURCHASE_CHECKS_MS = [1_500, 3_000, 6_000, 12_000];
+
 export interface ShopOrderJobDeps {
   store: Store;
   orders: ShopOrders;
@@ -66,6 +71,11 @@ export interface ShopOrderJobDeps {
   logger: Logger;
   events: TxEvents;
   sandbox: boolean;
+  /**
+   * Asks the watcher to check a transaction soon, under its per-key cap. A shop's burst of orders makes
+   * more provider callbacks than one chat may send in a minute: the job does not wait for those.
+   */
+  hurry?: (refId: string) => void;
   /** The shop settings service (ctx.deps.shop) once there is one; the defaults otherwise. */
   shop?: () => ShopSettingsReader | undefined;
   options?: Partial<ShopOrderJobOptions>;
@@ -77,6 +87,7 @@ const CLOSED_DEPOSIT = new Set(["cancel", "failed", "expired"]);
 export class ShopOrderJob {
   readonly options: ShopOrderJobOptions;
   private readonly chains = new Map<string, Promise<void>>();
+  private readonly balances = new Map<number, { balance: number; at: number }>();
   private readonly running = new Set<Promise<unknown>>();
   private timer: TimerHandle | undefined;
   private stopped = false;
@@ -268,7 +279,7 @@ export class ShopOrderJob {
   private async balanceCovers(doc: OrderDoc, key: string, deposit: Readonly<TxRecord> | undefined): Promise<boolean> {
     let balance: number | null;
     try {
-      balance = (await this.deps.upstream.getProfile(key)).balance;
+      balance = await this.balanceOf(doc.owner, key, doc.value.cost);
     } catch (err) {
       if (!(err instanceof UpstreamError)) throw err;
       return false;
@@ -333,6 +344,23 @@ export class ShopOrderJob {
     const saved = await this.deps.ledger.transition(refId, ["sending"], patch);
     await this.deps.ledger.flush();
     if (saved) this.deps.events.emit("created", saved);
+    if (saved?.status === "pending") this.checkSoon(refId, 0);
+  }
+
+  /** The purchase's own early checks (a lost or refused callback costs no more than a few seconds). */
+  private checkSoon(refId: string, attempt: number): void {
+    const wait = PURCHASE_CHECKS_MS[attempt];
+    if (wait === undefined || !this.deps.hurry || this.stopped) return;
+    this.deps.clock.setTimeout(() => {
+      if (this.stopped) return;
+      const run = this.deps.ledger.get(refId).then((tx) => {
+        if (tx?.status !== "pending") return;
+        this.deps.hurry!(refId);
+        this.checkSoon(refId, attempt + 1);
+      });
+      this.running.add(run);
+      void run.catch(() => undefined).finally(() => this.running.delete(run));
+    }, wait);
   }
 
   /** buying/unknown: the outcome is the purchase record's, as the watcher (or the create) left it. */
@@ -377,7 +405,7 @@ export class ShopOrderJob {
     const shop = await this.deps.store.getChat(doc.owner);
     await this.tellCustomer(doc, "done", async (t, lang) => {
       const receipt = customerReceipt(this.deps.translate, lang, { ...tx, refId: doc.id, sale: { price: o.price, profit: 0 } }, { ...(shop?.shopName ? { shopName: shop.shopName } : {}), ...(shop?.shopFooter ? { shopFooter: shop.shopFooter } : {}) }, this.deps.sandbox);
-      const png = await svgToPng(receiptSvg(receipt), RECEIPT_WIDTH);
+      const png = await svgToPngOffThread(receiptSvg(receipt), RECEIPT_WIDTH);
       return { text: `${t("shop-order-done")}\n\n${receiptCaption(receipt)}`, photo: new InputFile(png, `struk-${doc.id}.png`) };
     });
     await this.tellOwner(doc, "done", (t) => ({ text: t("shop-order-owner-done", this.ownerVars(doc, tx)) }));
@@ -478,6 +506,28 @@ export class ShopOrderJob {
       if (await this.deps.orders.amend(doc, (v) => ({ ...v, notices: { ...v.notices, [name]: mark } }))) return true;
     }
     return false;
+  }
+
+  /**
+   * The owner's balance as far as this job knows: read from the provider, then lowered by each purchase
+   * it starts, read again when it would not cover `cost` or after BALANCE_FRESH_MS (a burst of orders
+   * costs one profile call, not one each). A purchase the balance did not cover still fails at the
+   * provider, so the estimate can only delay an order, never overspend.
+   */
+  private async balanceOf(owner: number, key: string, cost: number): Promise<number | null> {
+    const now = this.deps.clock.now();
+    const known = this.balances.get(owner);
+    if (known && known.balance >= cost && now - known.at < BALANCE_FRESH_MS) {
+      known.balance -= cost;
+      return known.balance + cost;
+    }
+    const balance = (await this.deps.upstream.getProfile(key)).balance;
+    if (balance === null) {
+      this.balances.delete(owner);
+      return null;
+    }
+    this.balances.set(owner, { balance: balance >= cost ? balance - cost : balance, at: now });
+    return balance;
   }
 
   private async keyOf(owner: number): Promise<string | undefined> {

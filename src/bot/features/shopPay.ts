@@ -14,7 +14,7 @@ import { saveAndConfirm } from "../money/confirm.js";
 import { bankTypeOf, transferDraft, transferKind } from "../money/transfer.js";
 import { html, rupiah, wibTime } from "../../render/format.js";
 import { withSandboxBanner } from "../../render/money.js";
-import { qrPng } from "../../render/qr.js";
+import { qrisPng } from "../../render/orderImages.js";
 import {
   depositRefOf,
   MAX_ATTEMPTS,
@@ -175,7 +175,7 @@ async function sendQr(ctx: BotContext, doc: OrderDoc, qrString: string): Promise
   const kb = new InlineKeyboard()
     .text(t("shop-order-button-check"), orderButton({ act: "check", orderRef: doc.id }))
     .text(t("shop-order-button-cancel"), orderButton({ act: "cancel", orderRef: doc.id }));
-  const png = await qrPng(qrString);
+  const png = await qrisPng(qrString);
   const sent = await ctx.replyWithPhoto(new InputFile(png, `qris-${doc.id}.png`), { caption, reply_markup: kb });
   for (let tries = 0; tries < 5; tries++) {
     const latest = await deps.shopOrders.get(doc.id);
