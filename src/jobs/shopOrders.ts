@@ -25,9 +25,10 @@ import type { TxEvents } from "../domain/events.js";
 import type { Translate } from "../render/i18n.js";
 import type { Pacer } from "../telegram/pacer.js";
 import { deliver } from "../telegram/delivery.js";
-import { html, rupiah } from "../render/format.js";
+import { html, rupiah, wibTime } from "../render/format.js";
+import { withSandboxBanner } from "../render/money.js";
 import { customerReceipt, receiptCaption, receiptSvg, RECEIPT_WIDTH } from "../render/receiptImage.js";
-import { svgToPngOffThread } from "../render/orderImages.js";
+import { qrisPng, svgToPngOffThread } from "../render/orderImages.js";
 import {
   CLOSED_UNPAID_STATES,
   MAX_ATTEMPTS,
@@ -176,6 +177,8 @@ export class ShopOrderJob {
         if (deposit && PAID_DEPOSIT.has(deposit.status)) return this.paid(doc);
         if (o.expiresAt !== undefined && this.deps.clock.now() >= o.expiresAt) return this.close(doc, "expiry");
         if (deposit && CLOSED_DEPOSIT.has(deposit.status)) return this.close(doc, "expiry");
+        // startPayment sends the QR right after the move; one a stop left unsent goes out from here.
+        if (o.notices["c:qr"] !== "sent" && this.deps.clock.now() - doc.updatedAt > this.options.draftLostMs) await this.sendQr(doc, deposit);
         return false;
       case "cancelling":
         return this.cancelAtProvider(doc, deposit);
@@ -209,9 +212,19 @@ export class ShopOrderJob {
 
   private async fromDraft(doc: OrderDoc, deposit: Readonly<TxRecord> | undefined): Promise<boolean> {
     const age = this.deps.clock.now() - doc.createdAt;
+    if (deposit?.status === "pending" && !detailOf(deposit, "deposit").qrString) {
+      // The create's answer was lost and the status has no QR to show: nobody can pay it. Closed at the provider.
+      const key = await this.keyOf(doc.owner);
+      if (key) await this.deps.upstream.cancelDeposit(key, deposit.upstreamId ?? deposit.refId).catch(() => undefined);
+      await this.deps.ledger.transition(deposit.refId, ["pending"], { status: "cancel" });
+      return !!(await this.deps.orders.move(doc.id, "cancelled", (v) => ({ ...v, cancelAsked: true })));
+    }
     if (deposit && (deposit.status === "pending" || PAID_DEPOSIT.has(deposit.status))) {
       const expiresAt = detailOf(deposit, "deposit").expiresAt ?? undefined;
-      return !!(await this.deps.orders.move(doc.id, "awaiting_payment", (v) => ({ ...v, ...(expiresAt ? { expiresAt } : {}) })));
+      const moved = await this.deps.orders.move(doc.id, "awaiting_payment", (v) => ({ ...v, ...(expiresAt ? { expiresAt } : {}) }));
+      // The create's answer was not known at once and the deposit was found later: its QR goes out from here.
+      if (moved && deposit.status === "pending") await this.sendQr(moved, deposit);
+      return !!moved;
     }
     // Refused, or never sent (the process stopped before the create): nothing to pay.
     const neverSent = deposit?.status === "draft" || (deposit === undefined && age > this.options.draftLostMs);
@@ -232,11 +245,15 @@ export class ShopOrderJob {
     if (!deposit || !key) return !!(await this.deps.orders.move(doc.id, doc.value.closing === "customer" ? "cancelled" : "expired"));
     const id = deposit.upstreamId ?? deposit.refId;
     let cancelled = false;
-    try {
-      cancelled = (await this.deps.upstream.cancelDeposit(key, id)).status === "cancel";
-    } catch (err) {
-      // Refused (already expired or paid) or no answer: the status below says which.
-      if (!(err instanceof UpstreamError)) throw err;
+    // Asked once: marked (durable) before the call; a later look only asks the status.
+    const asking = doc.value.cancelAsked ? undefined : await this.deps.orders.amend(doc, (v) => ({ ...v, cancelAsked: true }));
+    if (asking) {
+      try {
+        cancelled = (await this.deps.upstream.cancelDeposit(key, id)).status === "cancel";
+      } catch (err) {
+        // Refused (already expired or paid) or no answer: the status below says which.
+        if (!(err instanceof UpstreamError)) throw err;
+      }
     }
     let status: string;
     try {
@@ -411,6 +428,15 @@ export class ShopOrderJob {
     await this.tellOwner(doc, "done", (t) => ({ text: t("shop-order-owner-done", this.ownerVars(doc, tx)) }));
   }
 
+  private async sendQr(doc: OrderDoc, deposit: Readonly<TxRecord> | undefined): Promise<void> {
+    const qrString = deposit ? detailOf(deposit, "deposit").qrString : undefined;
+    if (!qrString) return;
+    await this.tellCustomer(doc, "qr", async () => {
+      const { caption, keyboard } = qrNotice(this.deps.translate, this.deps.sandbox, doc);
+      return { text: caption, photo: new InputFile(await qrisPng(qrString), `qris-${doc.id}.png`), markup: keyboard };
+    });
+  }
+
   private ownerVars(doc: OrderDoc, tx?: Readonly<TxRecord>): Record<string, string> {
     const o = doc.value;
     const cost = tx?.amount ?? o.cost;
@@ -537,6 +563,22 @@ export class ShopOrderJob {
       return undefined; // a wrong STORE_SECRET: nothing can be bought for this shop now
     }
   }
+}
+
+/** The QR photo's caption and buttons (HTML), in the customer's language: startPayment and the job send the same. */
+export function qrNotice(translate: Translate, sandbox: boolean, doc: OrderDoc): { caption: string; keyboard: InlineKeyboard } {
+  const o = doc.value;
+  const t = (key: string, vars?: Record<string, string | number>) => translate(o.lang, key, vars);
+  const caption = withSandboxBanner(
+    translate,
+    o.lang,
+    sandbox,
+    t("shop-order-qr", { product: html(o.productName), target: html(o.target), amount: rupiah(o.price), expires: o.expiresAt ? wibTime(o.expiresAt, o.lang) : "-", ref: doc.id }),
+  );
+  const keyboard = new InlineKeyboard()
+    .text(t("shop-order-button-check"), orderButton({ act: "check", orderRef: doc.id }))
+    .text(t("shop-order-button-cancel"), orderButton({ act: "cancel", orderRef: doc.id }));
+  return { caption, keyboard };
 }
 
 type Compose = (

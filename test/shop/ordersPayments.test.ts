@@ -5,6 +5,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { callbackSignature } from "../../src/domain/providerCallbacks.js";
+import { settle } from "../support/settle.js";
 import { depositIdOf, openShop, pay, plnOrder, purchasesOf, run, shown, stateOf, type Shop } from "./support.js";
 
 let shop: Shop | undefined;
@@ -94,5 +95,22 @@ describe("shop orders: payments", () => {
     expect(await stateOf(w, order.id)).toBe("done");
     expect(purchasesOf(w, "12345678901")).toBe(1);
     expect(shown(customer).filter((t) => t.includes("Pesanan Anda berhasil"))).toHaveLength(1);
+  });
+});
+
+describe("shop orders: a QRIS whose create answer was lost", () => {
+  it("is looked up by its reference; with no QR to show it is cancelled at the provider and the customer hears so, nothing taken", async () => {
+    shop = await openShop();
+    const { w, customer } = shop;
+    w.sandbox.fault("/deposit/create", "timeout", 1); // the provider makes it, its answer is lost
+    const paying = pay(shop, plnOrder(shop));
+    await settle(w.clock, paying, { stepMs: 500 });
+    const order = await paying;
+    expect(shown(customer).filter((t) => t.includes("QRIS sedang disiapkan"))).toHaveLength(1);
+    await run(w, 60_000, 1_000);
+    expect(await stateOf(w, order.id)).toBe("cancelled");
+    expect(w.sandbox.calls("/deposit/cancel")).toHaveLength(1);
+    expect(shown(customer).filter((t) => t.includes("dibatalkan. Tidak ada uang yang terpotong"))).toHaveLength(1);
+    expect(customer.messages().filter((m) => m.kind === "photo")).toHaveLength(0);
   });
 });

@@ -5,15 +5,15 @@
  * (jobs/shopOrders.ts) takes it on. Also the order's buttons: the customer's check, cancel, another
  * product and refund request, and the owner's one tap that opens the refund transfer's confirm screen.
  */
-import { Composer, InlineKeyboard, InputFile } from "grammy";
+import { Composer, InputFile } from "grammy";
 import type { BotContext } from "../context.js";
 import type { Lang, TxPatch } from "../../store/index.js";
 import { UpstreamError, UpstreamRejected } from "../../upstream/errors.js";
 import { depositKind } from "../money/deposit.js";
 import { saveAndConfirm } from "../money/confirm.js";
 import { bankTypeOf, transferDraft, transferKind } from "../money/transfer.js";
-import { html, rupiah, wibTime } from "../../render/format.js";
-import { withSandboxBanner } from "../../render/money.js";
+import { html } from "../../render/format.js";
+import { qrNotice } from "../../jobs/shopOrders.js";
 import { qrisPng } from "../../render/orderImages.js";
 import {
   depositRefOf,
@@ -27,7 +27,7 @@ import {
   type OrderDoc,
   type OrderState,
 } from "../../domain/shop/orders.js";
-import { orderButton, readOrderButton } from "../../domain/shop/orderButtons.js";
+import { readOrderButton } from "../../domain/shop/orderButtons.js";
 import { orderSettingsOf, type ShopSettingsReader } from "../../domain/shop/orderSettings.js";
 
 export interface OrderInput {
@@ -132,14 +132,17 @@ export async function startPayment(ctx: BotContext, input: OrderInput): Promise<
   }
   const saved = await deps.ledger.transition(depositRef, ["sending"], patch);
   await deps.ledger.flush();
-  if (saved) deps.events.emit("created", saved);
+  // The watcher follows the deposit from its answer on; told after the QR so the job does not race this handler for it.
+  const tracked = () => saved && deps.events.emit("created", saved);
   if (saved?.status === "failed") {
+    tracked();
     await deps.shopOrders.move(orderRef, "cancelled");
     await say("shop-order-qris-refused");
     return;
   }
   const qrString = saved?.detail && "qrString" in saved.detail ? saved.detail.qrString : undefined;
   if (saved?.status !== "pending" || !qrString) {
+    tracked();
     await say("shop-order-qris-unknown", { ref: orderRef });
     return;
   }
@@ -149,34 +152,18 @@ export async function startPayment(ctx: BotContext, input: OrderInput): Promise<
     ...(expiresAt ? { expiresAt } : {}),
     ...(saved.fee !== undefined && saved.fee > 0 ? { fee: saved.fee } : {}),
   }));
-  if (!awaiting) return; // the job got there first and tells it
-  await sendQr(ctx, awaiting, qrString);
+  if (awaiting) await sendQr(ctx, awaiting, qrString).finally(tracked);
+  else tracked(); // the job got there first and sends the QR
 }
 
 /** The QR photo with the amount, the expiry and the buttons; recorded as sent on the order. */
 async function sendQr(ctx: BotContext, doc: OrderDoc, qrString: string): Promise<void> {
   const { deps } = ctx;
-  const o = doc.value;
-  const t = (key: string, vars?: Record<string, string | number>) => deps.translate(o.lang, key, vars);
   const marked = await deps.shopOrders.amend(doc, (v) => ({ ...v, notices: { ...v.notices, "c:qr": "sending" } }));
   if (!marked) return;
-  const caption = withSandboxBanner(
-    deps.translate,
-    o.lang,
-    deps.sandbox,
-    t("shop-order-qr", {
-      product: html(o.productName),
-      target: html(o.target),
-      amount: rupiah(o.price),
-      expires: o.expiresAt ? wibTime(o.expiresAt, o.lang) : "-",
-      ref: doc.id,
-    }),
-  );
-  const kb = new InlineKeyboard()
-    .text(t("shop-order-button-check"), orderButton({ act: "check", orderRef: doc.id }))
-    .text(t("shop-order-button-cancel"), orderButton({ act: "cancel", orderRef: doc.id }));
+  const { caption, keyboard } = qrNotice(deps.translate, deps.sandbox, marked);
   const png = await qrisPng(qrString);
-  const sent = await ctx.replyWithPhoto(new InputFile(png, `qris-${doc.id}.png`), { caption, reply_markup: kb });
+  const sent = await ctx.replyWithPhoto(new InputFile(png, `qris-${doc.id}.png`), { caption, reply_markup: keyboard });
   for (let tries = 0; tries < 5; tries++) {
     const latest = await deps.shopOrders.get(doc.id);
     if (!latest) return;

@@ -95,6 +95,8 @@ export const OrderSchema = z.object({
   /** What the provider said last: SN/token on success, the reason on failure. */
   sn: z.optional(z.nullable(z.string())),
   message: z.optional(z.string().check(z.maxLength(500))),
+  /** /deposit/cancel was asked (once, marked before the call). */
+  cancelAsked: z.optional(z.boolean()),
   /** Why the QR was closed: its expiry, or the customer's cancel. */
   closing: z.optional(z.enum(["expiry", "customer"])),
   /** Instant release of the deposit (low balance): asked once. */
