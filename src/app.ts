@@ -31,6 +31,7 @@ import { Customers } from "./domain/customers.js";
 import { Ledger } from "./domain/ledger.js";
 import { ShopOrders, toldByOrder } from "./domain/shop/orders.js";
 import { ShopOrderJob, type ShopOrderJobOptions } from "./jobs/shopOrders.js";
+import type { ShopSettingsReader } from "./domain/shop/orderSettings.js";
 import { ProviderLink } from "./domain/providerLink.js";
 import type { Store } from "./store/index.js";
 import { ListCache } from "./upstream/cache.js";
@@ -241,7 +242,14 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
   });
   const ledger = new Ledger(store);
   const shopOrders = new ShopOrders(store);
-  const shopOrderJob = new ShopOrderJob({ store, orders: shopOrders, ledger, upstream, api: bulkApi, pacer, translate, clock, logger, events, sandbox: inSandbox, hurry: (refId) => void watcher.hurry(refId), ...overrides.shopOrders });
+  const shopOrderJob = new ShopOrderJob({
+    store, orders: shopOrders, ledger, upstream, api: bulkApi, pacer, translate, clock, logger, events, sandbox: inSandbox,
+    hurry: (refId) => void watcher.hurry(refId),
+    // The sweep is the leader's; the shop's settings come from the shop feature once the bot has it.
+    leading: () => leadership.isLeader(),
+    shop: () => (deps as { shop?: ShopSettingsReader }).shop,
+    ...overrides.shopOrders,
+  });
   const watcher = new StatusWatcher({
     store,
     upstream,

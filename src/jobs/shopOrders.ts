@@ -56,6 +56,8 @@ export interface ShopOrderJobOptions {
 export const DEFAULT_SHOP_ORDER_OPTIONS: ShopOrderJobOptions = { sweepMs: 10_000, draftLostMs: 60_000, refundDraftMs: 15 * 60_000 };
 
 const BALANCE_FRESH_MS = 30_000;
+/** A notice marked "sending" this long ago was cut by a stop: it is sent again. */
+const SENDING_STALE_MS = 60_000;
 
 /** After a purchase's create answered pending: its status is asked at these delays (ms), until it ends. */
 const PURCHASE_CHECKS_MS = [1_500, 3_000, 6_000, 12_000];
@@ -77,6 +79,8 @@ export interface ShopOrderJobDeps {
    * more provider callbacks than one chat may send in a minute: the job does not wait for those.
    */
   hurry?: (refId: string) => void;
+  /** False while another process leads: the sweep is the leader's (a standby still takes its own users' steps). */
+  leading?: () => boolean;
   /** The shop settings service (ctx.deps.shop) once there is one; the defaults otherwise. */
   shop?: () => ShopSettingsReader | undefined;
   options?: Partial<ShopOrderJobOptions>;
@@ -138,6 +142,7 @@ export class ShopOrderJob {
 
   private sweep(): void {
     const run = (async () => {
+      if (this.deps.leading && !this.deps.leading()) return;
       const now = this.deps.clock.now();
       const docs = [
         ...(await this.deps.orders.inStates([...WORKING_STATES, "failed", "refund_requested"])),
@@ -524,11 +529,16 @@ export class ShopOrderJob {
     if (sent.outcome === "sent" || sent.outcome === "blocked" || sent.outcome === "refused") await this.mark(orderRef, name, "sent");
   }
 
-  /** Sets a notice's mark; false when it is already sent (or the order is gone). */
+  /**
+   * Sets a notice's mark; false when it is already sent (or the order is gone), or when "sending" was set
+   * lately by another path that may be sending it right now (taken over once it is stale: a stop).
+   */
   private async mark(orderRef: string, name: string, mark: "sending" | "sent"): Promise<boolean> {
     for (let tries = 0; tries < 10; tries++) {
       const doc = await this.deps.orders.get(orderRef);
       if (!doc || doc.value.notices[name] === "sent") return false;
+      const someoneSending = doc.value.notices[name] === "sending" && this.deps.clock.now() - doc.updatedAt < SENDING_STALE_MS;
+      if (mark === "sending" && someoneSending) return false;
       if (await this.deps.orders.amend(doc, (v) => ({ ...v, notices: { ...v.notices, [name]: mark } }))) return true;
     }
     return false;

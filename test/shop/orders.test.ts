@@ -132,4 +132,18 @@ describe("shop orders: buy, pay, get the product", () => {
     expect(purchasesOf(w, "12345678901")).toBe(1);
     expect(shown(owner).filter((t) => t.includes("Saldo kurang untuk pesanan toko"))).toHaveLength(1);
   });
+
+  it("a balance too low, and the shop allows the instant release: the customer's deposit is released once and the order goes through", async () => {
+    shop = await openShop();
+    const { w, owner } = shop;
+    (w.deps as { shop?: unknown }).shop = { get: () => Promise.resolve({ instantRelease: true }) };
+    const order = await pay(shop, plnOrder(shop));
+    w.sandbox.setBalance(w.demoKey, 5_000);
+    w.sandbox.payDeposit(await depositIdOf(w, order));
+    await run(w, 30_000);
+    expect(await stateOf(w, order.id)).toBe("done");
+    expect(w.sandbox.calls("/deposit/instant").map((c) => c.body.action)).toEqual(["true"]);
+    expect(purchasesOf(w, "12345678901")).toBe(1);
+    expect(shown(owner).filter((t) => t.includes("Saldo kurang"))).toHaveLength(0);
+  });
 });
