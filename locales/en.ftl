@@ -445,11 +445,19 @@ transfer-confirm =
     💸 <b>Transfer to { $bank }</b>
     Destination number: <code>{ $number }</code>
     Holder: <b>{ $holder }</b>
-    Amount: { $amount }
+    Amount: { $amount } (what the account holder receives)
 transfer-fee-estimate =
-    Fee: ≈ { $fee } (estimated from your last transfer)
-    Estimated total: ≈ { $total }
-transfer-fee-unknown = Fee: the provider's fee is added to the amount (no estimate yet for this kind of destination); the exact fee is shown on the receipt. The balance must cover the amount plus the highest transfer fee charged so far.
+    Fee: ≈ { $fee } (estimated from your last transfer to { $type ->
+        [ewallet] an e-wallet
+       *[bank] a bank
+    }; the provider sets the exact fee, shown on the receipt)
+    Leaves your balance: ≈ { $total } (amount + fee)
+transfer-fee-highest =
+    Fee: set by the provider, at most { $fee } so far on your transfers; the exact fee is shown on the receipt
+    Leaves your balance: the amount + the fee, so far at most { $total }
+transfer-fee-unknown =
+    Fee: set by the provider and added to the amount (no earlier transfer to estimate it from); the exact fee is shown on the receipt
+    Leaves your balance: { $amount } + the fee
 transfer-confirm-note = Note: { $note }
 receipt-holder = Account holder
 
@@ -845,3 +853,22 @@ shop-order-state-refunding = refund in progress
 shop-order-state-refunded = refunded
 shop-sale-mark = online shop
 report-shop-line = 🛒 From the online shop this month: { $sales } sales, profit { $profit } (included above).
+
+## prices
+prices-alt-title = ⛔ <b>{ $name }</b> (<code>{ $code }</code>) is out of stock or out of order. Other products of the same value, cheapest first:
+prices-alt-line = • <b>{ $name }</b> (<code>{ $code }</code>): cost { $cost }, sells for <b>{ $price }</b>
+prices-alt-pick = Tap one to buy it; the confirm screen still comes first.
+prices-alt-button = 🔁 Other products, same value
+prices-alt-above = 🔁 Other products of the same value are in the previous message.
+prices-below-cost = ⛔ The fixed selling price of <b>{ $name }</b> (<code>{ $code }</code>), { $fixed }, is now below its cost of { $cost }, so it is not sold (no sale at a loss). Change it with <code>/sellprice { $code } PRICE</code> or remove it with <code>/sellprice { $code } clear</code>.
+prices-below-cost-notice = ⚠️ <b>Fixed selling prices below cost</b>. These products are not sold until their price is changed with /sellprice:
+prices-below-cost-line = • <code>{ $code }</code>: fixed price { $fixed }, cost now { $cost }
+prices-digest-title = 📈 <b>Cost changes</b> of the products you sold in the last 30 days:
+prices-digest-line = { $arrow } <b>{ $name }</b> (<code>{ $code }</code>): cost { $old } → { $new }, selling price { $price }
+prices-digest-line-refused = { $arrow } <b>{ $name }</b> (<code>{ $code }</code>): cost { $old } → { $new }, fixed price { $price } below cost: not sold
+prices-digest-more = …and { $count } more products.
+prices-digest-footer = Turn this digest off: <code>/prices digest off</code>. Change its time: <code>/prices digest 07:30</code>.
+prices-digest-on = 📈 Price change digest: <b>on</b>, daily at { $time } WIB, only when something changed.
+prices-digest-off = 📈 Price change digest: <b>off</b>. Turn it on with <code>/prices digest on</code>.
+prices-digest-bad-time = ❓ Time not recognised. Example: <code>/prices digest 08:00</code> (quarter hours: 07:15, 07:30, 07:45).
+prices-moved-today = ⬆️⬇️ = cost changed today.

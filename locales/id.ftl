@@ -442,11 +442,19 @@ transfer-confirm =
     💸 <b>Transfer ke { $bank }</b>
     Nomor tujuan: <code>{ $number }</code>
     Atas nama: <b>{ $holder }</b>
-    Nominal: { $amount }
+    Nominal: { $amount } (yang diterima pemilik rekening)
 transfer-fee-estimate =
-    Biaya: ≈ { $fee } (perkiraan dari transfer Anda sebelumnya)
-    Perkiraan total: ≈ { $total }
-transfer-fee-unknown = Biaya: ditambahkan oleh penyedia di atas nominal (belum ada perkiraan untuk tujuan jenis ini); jumlah pastinya tampil di struk. Saldo harus cukup untuk nominal + biaya transfer tertinggi yang pernah dikenakan.
+    Biaya admin: ≈ { $fee } (perkiraan dari transfer Anda sebelumnya ke { $type ->
+        [ewallet] e-wallet
+       *[bank] bank
+    }; jumlah pastinya ditentukan penyedia dan tampil di struk)
+    Dari saldo keluar: ≈ { $total } (nominal + biaya admin)
+transfer-fee-highest =
+    Biaya admin: ditentukan penyedia, paling tinggi { $fee } sejauh ini di transfer Anda; jumlah pastinya tampil di struk
+    Dari saldo keluar: nominal + biaya admin, sejauh ini paling banyak { $total }
+transfer-fee-unknown =
+    Biaya admin: ditentukan penyedia dan ditambahkan di atas nominal (belum ada transfer sebelumnya untuk perkiraan); jumlah pastinya tampil di struk
+    Dari saldo keluar: { $amount } + biaya admin
 transfer-confirm-note = Catatan: { $note }
 receipt-holder = Atas nama
 
@@ -842,3 +850,22 @@ shop-order-state-refunding = pengembalian diproses
 shop-order-state-refunded = uang dikembalikan
 shop-sale-mark = toko online
 report-shop-line = 🛒 Dari toko online bulan ini: { $sales } penjualan, untung { $profit } (sudah termasuk di atas).
+
+## prices
+prices-alt-title = ⛔ <b>{ $name }</b> (<code>{ $code }</code>) sedang kosong atau gangguan. Produk lain dengan nominal yang sama, termurah dulu:
+prices-alt-line = • <b>{ $name }</b> (<code>{ $code }</code>): modal { $cost }, jual <b>{ $price }</b>
+prices-alt-pick = Ketuk salah satu untuk membelinya; layar konfirmasi tetap muncul dulu.
+prices-alt-button = 🔁 Produk lain, nominal sama
+prices-alt-above = 🔁 Produk lain dengan nominal yang sama ada di pesan sebelumnya.
+prices-below-cost = ⛔ Harga jual tetap <b>{ $name }</b> (<code>{ $code }</code>) { $fixed } sekarang di bawah harga modal { $cost }, jadi tidak dijual (agar tidak rugi). Ubah dengan <code>/hargajual { $code } HARGA</code> atau hapus dengan <code>/hargajual { $code } hapus</code>.
+prices-below-cost-notice = ⚠️ <b>Harga jual tetap di bawah modal</b>. Produk ini tidak dijual sampai harganya diubah dengan /hargajual:
+prices-below-cost-line = • <code>{ $code }</code>: harga tetap { $fixed }, modal sekarang { $cost }
+prices-digest-title = 📈 <b>Perubahan harga modal</b> produk yang Anda jual 30 hari terakhir:
+prices-digest-line = { $arrow } <b>{ $name }</b> (<code>{ $code }</code>): modal { $old } → { $new }, harga jual { $price }
+prices-digest-line-refused = { $arrow } <b>{ $name }</b> (<code>{ $code }</code>): modal { $old } → { $new }, harga tetap { $price } di bawah modal: tidak dijual
+prices-digest-more = …dan { $count } produk lain.
+prices-digest-footer = Matikan ringkasan ini: <code>/harga ringkasan off</code>. Ganti jamnya: <code>/harga ringkasan 07.30</code>.
+prices-digest-on = 📈 Ringkasan perubahan harga: <b>aktif</b>, tiap hari pukul { $time } WIB, hanya jika ada perubahan.
+prices-digest-off = 📈 Ringkasan perubahan harga: <b>mati</b>. Nyalakan dengan <code>/harga ringkasan on</code>.
+prices-digest-bad-time = ❓ Jam tidak dikenali. Contoh: <code>/harga ringkasan 08.00</code> (kelipatan 15 menit: 07.15, 07.30, 07.45).
+prices-moved-today = ⬆️⬇️ = harga modal berubah hari ini.

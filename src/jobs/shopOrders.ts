@@ -210,7 +210,7 @@ export class ShopOrderJob {
       case "refunding":
         return this.refundOutcome(doc);
       case "refunded":
-        await this.tellCustomer(doc, "refunded", (t) => ({ text: t("shop-order-refunded", { ref: doc.id, amount: rupiah(o.price) }) }));
+        await this.tellCustomer(doc, "refunded", (t) => ({ text: t("shop-order-refunded", { ref: doc.id, amount: rupiah(o.price, o.lang) }) }));
         return false;
     }
   }
@@ -328,7 +328,7 @@ export class ShopOrderJob {
       const waiting = await this.deps.orders.amend(doc, (v) => ({ ...v, waitingBalance: true }));
       if (waiting) {
         await this.tellCustomer(waiting, "waiting", (t) => ({ text: t("shop-order-processing", { ref: doc.id }) }));
-        await this.tellOwner(waiting, "topup", (t) => ({ text: t("shop-order-owner-topup", { ref: doc.id, product: html(doc.value.productName), cost: rupiah(doc.value.cost) }) }));
+        await this.tellOwner(waiting, "topup", (t, lang) => ({ text: t("shop-order-owner-topup", { ref: doc.id, product: html(doc.value.productName), cost: rupiah(doc.value.cost, lang) }) }));
       }
     }
     return false;
@@ -430,7 +430,7 @@ export class ShopOrderJob {
       const png = await svgToPngOffThread(receiptSvg(receipt), RECEIPT_WIDTH);
       return { text: `${t("shop-order-done")}\n\n${receiptCaption(receipt)}`, photo: new InputFile(png, `struk-${doc.id}.png`) };
     });
-    await this.tellOwner(doc, "done", (t) => ({ text: t("shop-order-owner-done", this.ownerVars(doc, tx)) }));
+    await this.tellOwner(doc, "done", (t, lang) => ({ text: t("shop-order-owner-done", this.ownerVars(doc, lang, tx)) }));
   }
 
   private async sendQr(doc: OrderDoc, deposit: Readonly<TxRecord> | undefined): Promise<void> {
@@ -442,17 +442,17 @@ export class ShopOrderJob {
     });
   }
 
-  private ownerVars(doc: OrderDoc, tx?: Readonly<TxRecord>): Record<string, string> {
+  private ownerVars(doc: OrderDoc, lang: string, tx?: Readonly<TxRecord>): Record<string, string> {
     const o = doc.value;
     const cost = tx?.amount ?? o.cost;
     return {
       ref: doc.id,
       product: html(o.productName),
       target: html(o.target),
-      paid: rupiah(o.price),
-      fee: rupiah(o.fee),
-      cost: rupiah(cost),
-      profit: rupiah(o.price - o.fee - cost),
+      paid: rupiah(o.price, lang),
+      fee: rupiah(o.fee, lang),
+      cost: rupiah(cost, lang),
+      profit: rupiah(o.price - o.fee - cost, lang),
       customer: html(o.customerName),
       sn: html(tx?.sn ?? "-"),
       reason: html(o.message ?? ""),
@@ -467,9 +467,9 @@ export class ShopOrderJob {
       const kb = new InlineKeyboard();
       for (const p of alternatives) kb.text(t("shop-order-button-alt", { product: p.name }), orderButton({ act: "alt", orderRef: doc.id, code: p.code })).row();
       kb.text(t("shop-order-button-refund"), orderButton({ act: "refund", orderRef: doc.id }));
-      return { text: t("shop-order-failed", { ref: doc.id, product: html(o.productName), amount: rupiah(o.price) }), markup: kb };
+      return { text: t("shop-order-failed", { ref: doc.id, product: html(o.productName), amount: rupiah(o.price, o.lang) }), markup: kb };
     });
-    await this.tellOwner(doc, `failed:${n}`, (t) => ({ text: t("shop-order-owner-failed", this.ownerVars(doc)) }));
+    await this.tellOwner(doc, `failed:${n}`, (t, lang) => ({ text: t("shop-order-owner-failed", this.ownerVars(doc, lang)) }));
   }
 
   /** Products of the same operator or biller the paid amount still covers with a margin, nearest in cost first. */
@@ -490,14 +490,14 @@ export class ShopOrderJob {
   private async tellUnknown(doc: OrderDoc): Promise<void> {
     const n = doc.value.purchaseRefs.length;
     await this.tellCustomer(doc, `unknown:${n}`, (t) => ({ text: t("shop-order-unknown", { ref: doc.id }) }));
-    await this.tellOwner(doc, `unknown:${n}`, (t) => ({ text: t("shop-order-owner-unknown", this.ownerVars(doc)) }));
+    await this.tellOwner(doc, `unknown:${n}`, (t, lang) => ({ text: t("shop-order-owner-unknown", this.ownerVars(doc, lang)) }));
   }
 
   private async tellRefundRequested(doc: OrderDoc): Promise<void> {
     const o = doc.value;
     const n = `${o.refundRef ?? "0"}`;
-    await this.tellOwner(doc, `refund:${n}`, (t) => ({
-      text: t("shop-order-owner-refund", { ...this.ownerVars(doc), bank: html(o.refundAccount?.bank ?? ""), account: html(o.refundAccount?.number ?? "") }),
+    await this.tellOwner(doc, `refund:${n}`, (t, lang) => ({
+      text: t("shop-order-owner-refund", { ...this.ownerVars(doc, lang), bank: html(o.refundAccount?.bank ?? ""), account: html(o.refundAccount?.number ?? "") }),
       markup: new InlineKeyboard().text(t("shop-order-button-payout"), orderButton({ act: "payout", orderRef: doc.id })),
     }));
   }
@@ -583,7 +583,7 @@ export function qrNotice(translate: Translate, sandbox: boolean, doc: OrderDoc):
     translate,
     o.lang,
     sandbox,
-    t("shop-order-qr", { product: html(o.productName), target: html(o.target), amount: rupiah(o.price), expires: o.expiresAt ? wibTime(o.expiresAt, o.lang) : "-", ref: doc.id }),
+    t("shop-order-qr", { product: html(o.productName), target: html(o.target), amount: rupiah(o.price, o.lang), expires: o.expiresAt ? wibTime(o.expiresAt, o.lang) : "-", ref: doc.id }),
   );
   const keyboard = new InlineKeyboard()
     .text(t("shop-order-button-check"), orderButton({ act: "check", orderRef: doc.id }))

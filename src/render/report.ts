@@ -26,9 +26,9 @@ export function monthLabel(month: string, lang: Lang): string {
 export function summaryLines(t: Translate, lang: Lang, s: Summary): string[] {
   const lines = [
     t(lang, "report-sales", { sales: s.sales, failed: s.failed }),
-    t(lang, "report-money", { turnover: rupiah(s.turnover), cost: rupiah(s.cost), profit: rupiah(s.profit) }),
+    t(lang, "report-money", { turnover: rupiah(s.turnover, lang), cost: rupiah(s.cost, lang), profit: rupiah(s.profit, lang) }),
   ];
-  if (s.deposits > 0) lines.push(t(lang, "report-deposits", { credited: rupiah(s.credited), count: s.deposits }));
+  if (s.deposits > 0) lines.push(t(lang, "report-deposits", { credited: rupiah(s.credited, lang), count: s.deposits }));
   return lines;
 }
 
@@ -37,7 +37,7 @@ export function topLines(t: Translate, lang: Lang, s: Summary, titleKey = "repor
   if (s.top.length === 0) return [];
   return [
     t(lang, titleKey),
-    ...s.top.map((p, i) => t(lang, "report-top-line", { rank: i + 1, title: html(p.title), sales: p.sales, profit: rupiah(p.profit) })),
+    ...s.top.map((p, i) => t(lang, "report-top-line", { rank: i + 1, title: html(p.title), sales: p.sales, profit: rupiah(p.profit, lang) })),
   ];
 }
 

@@ -27,12 +27,13 @@ import { isPrivate, replyPrivateOnly, requireMoneyKey } from "../guards.js";
 import type { FeatureModule } from "../module.js";
 import { DRAFT_TTL_MS, saveAndConfirm, saveDraft, showConfirm } from "../money/confirm.js";
 import { billFields, postpaidKind } from "../money/postpaid.js";
-import { prepaidDraft, prepaidKind } from "../money/prepaid.js";
+import { belowCostText, prepaidDraft, prepaidKind } from "../money/prepaid.js";
 import { addPager, paginate } from "../paging.js";
 import { editOrReply, upstreamErrorText } from "../replies.js";
 import { refusalText as billRefusalText } from "../flows/bill.js";
 import { askText } from "../flows/steps.js";
 import { commands } from "../../telegram/commands.js";
+import { startPurchase } from "./topup.js";
 
 export const SAVE_CUSTOMER_FLOW = "customer-save";
 export const RENAME_CUSTOMER_FLOW = "customer-rename";
@@ -54,14 +55,17 @@ interface SaleAgain {
   title?: string;
 }
 
-async function buyPrepaidAgain(ctx: BaseContext, apiKey: string, tx: SaleAgain): Promise<void> {
+async function buyPrepaidAgain(ctx: BotContext, apiKey: string, tx: SaleAgain): Promise<void> {
   const product = await productNow(ctx, apiKey, tx.code);
   if (!product) {
     await ctx.reply(ctx.t("topup-unknown-code", { code: html(tx.code) }));
     return;
   }
-  if (!product.available) {
-    await ctx.reply(ctx.t("topup-empty", { name: html(product.name), code: html(product.code) }));
+  // Out of order: the purchase flow offers the same face value under another code, to confirm there.
+  if (!product.available) return startPurchase(ctx, product.code, tx.target, true);
+  const belowCost = await belowCostText(ctx, product);
+  if (belowCost) {
+    await ctx.reply(belowCost);
     return;
   }
   await saveAndConfirm(ctx, prepaidKind, prepaidDraft(product, tx.target));

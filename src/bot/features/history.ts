@@ -40,13 +40,13 @@ export async function historyOf(ledger: Ledger, chatId: number): Promise<TxRecor
 export function txLine(ctx: BaseContext, tx: TxRecord): string {
   const what = tx.title ? html(tx.title) : ctx.t(`kind-${tx.kind}`);
   const target = tx.target ? ` · <code>${html(tx.target)}</code>` : "";
-  return `${KIND_ICON[tx.kind]} <b>${what}</b>${target} · ${rupiah(sellingPrice(tx))} · ${statusLabel(ctx.translate, ctx.lang, tx.status, tx.kind)} · ${wibTime(tx.createdAt, ctx.lang)}`;
+  return `${KIND_ICON[tx.kind]} <b>${what}</b>${target} · ${rupiah(sellingPrice(tx), ctx.lang)} · ${statusLabel(ctx.translate, ctx.lang, tx.status, tx.kind)} · ${wibTime(tx.createdAt, ctx.lang)}`;
 }
 
 /** A button label for a transaction (plain text, kept short). */
 export function txButtonLabel(ctx: BaseContext, tx: TxRecord): string {
   const what = tx.title ?? ctx.t(`kind-${tx.kind}`);
-  const label = `${STATUS_ICON[tx.status]} ${KIND_ICON[tx.kind]} ${what}${tx.target ? ` ${tx.target}` : ""} · ${rupiah(sellingPrice(tx))}`;
+  const label = `${STATUS_ICON[tx.status]} ${KIND_ICON[tx.kind]} ${what}${tx.target ? ` ${tx.target}` : ""} · ${rupiah(sellingPrice(tx), ctx.lang)}`;
   return label.length > 60 ? `${label.slice(0, 59)}…` : label;
 }
 
@@ -82,10 +82,10 @@ export function detailText(ctx: BaseContext, tx: TxRecord): string {
   const cost = detailOf(tx, "postpaid").cost;
   // A sale's receipt already names its cost (render/receipt.ts).
   const costShown = tx.sale !== undefined && tx.status !== "failed";
-  if (cost !== undefined && !costShown) extra.push(`${ctx.t("history-cost")}: ${rupiah(cost)}`);
+  if (cost !== undefined && !costShown) extra.push(`${ctx.t("history-cost")}: ${rupiah(cost, ctx.lang)}`);
   const credited = detailOf(tx, "deposit").credited;
   if (tx.kind === "deposit" && tx.status === "success" && credited !== undefined) {
-    extra.push(`${ctx.t("history-credited")}: ${rupiah(credited)}`);
+    extra.push(`${ctx.t("history-credited")}: ${rupiah(credited, ctx.lang)}`);
   }
   if (tx.updatedAt !== tx.createdAt) extra.push(`${ctx.t("history-updated")}: ${wibTime(tx.updatedAt, ctx.lang)}`);
   const body = [receiptText(ctx.translate, ctx.lang, tx), ...extra].join("\n");

@@ -145,7 +145,7 @@ async function linkKey(ctx: BotContext, key: string): Promise<void> {
     await show(
       ctx.t("key-linked", {
         name: html(profile.name),
-        balance: profile.balance === null ? html(profile.balanceText) : rupiah(profile.balance),
+        balance: profile.balance === null ? html(profile.balanceText) : rupiah(profile.balance, ctx.lang),
         mask: html(maskKey(key)),
       }),
     );

@@ -25,7 +25,7 @@ ordersFeature.command(ORDER_COMMANDS, async (ctx, next) => {
       time: wibTime(d.createdAt, ctx.lang),
       product: html(d.value.productName),
       target: html(d.value.target),
-      paid: rupiah(d.value.price),
+      paid: rupiah(d.value.price, ctx.lang),
       state: ctx.t(`shop-order-state-${d.state}`),
       ref: d.id,
     }),

@@ -49,7 +49,8 @@ async function showReport(ctx: BotContext): Promise<void> {
     const label = monthLabel(month, ctx.lang);
     const svg = profitChartSvg(profitPerDay(txs, month), {
       title: ctx.t("report-chart-title", { month: label }),
-      subtitle: ctx.t("report-chart-total", { profit: rupiah(thisMonth.profit), sales: thisMonth.sales }),
+      subtitle: ctx.t("report-chart-total", { profit: rupiah(thisMonth.profit, ctx.lang), sales: thisMonth.sales }),
+      lang: ctx.lang,
     });
     const png = await svgToPng(svg, CHART_WIDTH);
     await ctx.replyWithPhoto(new InputFile(png, `${ctx.t("file-report")}-${month}.png`), { caption: ctx.t("report-chart-caption", { month: label }) });
@@ -57,7 +58,7 @@ async function showReport(ctx: BotContext): Promise<void> {
   // Shop orders count with the other sales; this month's share of them is said on its own line.
   const monthPeriod = periods.find((p) => p.period.name === "month")!.period;
   const shop = summarize(txs.filter((tx) => orderRefOfTx(tx.refId) !== undefined), monthPeriod.from, monthPeriod.to);
-  const shopLine = shop.sales > 0 ? `\n\n${ctx.t("report-shop-line", { sales: shop.sales, profit: rupiah(shop.profit) })}` : "";
+  const shopLine = shop.sales > 0 ? `\n\n${ctx.t("report-shop-line", { sales: shop.sales, profit: rupiah(shop.profit, ctx.lang) })}` : "";
   // The figures come last, so their buttons sit at the bottom of the chat.
   await ctx.reply(moneyText(ctx, reportText(ctx.translate, ctx.lang, periods) + shopLine), { reply_markup: reportKeyboard(ctx, dailyOn) });
 }

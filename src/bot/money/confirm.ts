@@ -51,7 +51,7 @@ export async function saveDraft(ctx: BaseContext, kind: MoneyKind, fields: Draft
 /** `balance`: the account's balance; "unread" when the provider could not say it now; undefined when not asked. */
 function confirmScreen(ctx: BaseContext, kind: MoneyKind, tx: TxRecord, title: string, balance?: number | "unread"): string {
   const balanceLine =
-    balance === undefined ? "" : `\n${balance === "unread" ? ctx.t("confirm-balance-unread") : ctx.t("confirm-balance", { balance: rupiah(balance) })}`;
+    balance === undefined ? "" : `\n${balance === "unread" ? ctx.t("confirm-balance-unread") : ctx.t("confirm-balance", { balance: rupiah(balance, ctx.lang) })}`;
   return moneyText(ctx, `${title}\n\n${kind.confirmText(ctx, tx)}${balanceLine}\n${ctx.t("receipt-ref")}: <code>${html(tx.refId)}</code>`);
 }
 
@@ -100,7 +100,7 @@ export async function showConfirm(ctx: BaseContext, kind: MoneyKind, draft: TxRe
   if (cost !== undefined && balance !== undefined && balance < cost) {
     await ctx.deps.ledger.cancelDraft(tx.refId, "balance too low");
     await ctx.deps.ledger.flush();
-    const text = ctx.t("confirm-low-balance", { total: rupiah(cost), balance: rupiah(balance), missing: rupiah(cost - balance) });
+    const text = ctx.t("confirm-low-balance", { total: rupiah(cost, ctx.lang), balance: rupiah(balance, ctx.lang), missing: rupiah(cost - balance, ctx.lang) });
     await ctx.reply(moneyText(ctx, text), {
       reply_markup: new InlineKeyboard().text(ctx.t("menu-deposit"), cb.menu.encode({ name: "deposit" })).text(ctx.t("button-menu"), cb.menu.encode({ name: "open" })),
     });

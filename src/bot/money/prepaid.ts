@@ -8,8 +8,9 @@ import type { PrepaidProduct } from "../../upstream/types.js";
 import type { BaseContext } from "../context.js";
 import { html, rupiah } from "../../render/format.js";
 import type { DraftFields, MoneyKind } from "./kinds.js";
-import { recost } from "../../domain/pricing.js";
+import { recost, sellingPriceOrRefusal } from "../../domain/pricing.js";
 import { chatRules, quoteProduct } from "../pricing.js";
+import { groupKey } from "../catalog.js";
 
 /** The draft of a purchase of `product` for `target` at the product's current price. */
 export function prepaidDraft(product: PrepaidProduct, target: string): DraftFields {
@@ -20,6 +21,13 @@ export function prepaidDraft(product: PrepaidProduct, target: string): DraftFiel
     amount: product.price,
     detail: { category: product.category, provider: product.provider },
   };
+}
+
+/** Why `product` must not be sold now (a fixed price a cost rise put below the cost), or undefined. */
+export async function belowCostText(ctx: BaseContext, product: PrepaidProduct): Promise<string | undefined> {
+  const sell = sellingPriceOrRefusal(await chatRules(ctx), { code: product.code, categoryKey: groupKey(product.category), cost: product.price });
+  if (sell.ok) return undefined;
+  return ctx.t("prices-below-cost", { name: html(product.name), code: html(product.code), fixed: rupiah(sell.fixed, ctx.lang), cost: rupiah(sell.cost, ctx.lang) });
 }
 
 /** The product as the provider lists it right now (never the cached list). */
@@ -34,11 +42,11 @@ export const prepaidKind: MoneyKind = {
   confirmText(ctx, tx) {
     const price = tx.sale
       ? [
-          `${ctx.t("topup-confirm-cost")}: ${rupiah(tx.amount)}`,
-          `${ctx.t("topup-confirm-sale")}: <b>${rupiah(tx.sale.price)}</b>`,
-          `${ctx.t("topup-confirm-profit")}: <b>${rupiah(tx.sale.profit)}</b>`,
+          `${ctx.t("topup-confirm-cost")}: ${rupiah(tx.amount, ctx.lang)}`,
+          `${ctx.t("topup-confirm-sale")}: <b>${rupiah(tx.sale.price, ctx.lang)}</b>`,
+          `${ctx.t("topup-confirm-profit")}: <b>${rupiah(tx.sale.profit, ctx.lang)}</b>`,
         ]
-      : [`${ctx.t("topup-confirm-price")}: <b>${rupiah(tx.amount)}</b>`];
+      : [`${ctx.t("topup-confirm-price")}: <b>${rupiah(tx.amount, ctx.lang)}</b>`];
     return [
       `${ctx.t("topup-confirm-product")}: <b>${html(tx.title ?? tx.code ?? "")}</b>`,
       `${ctx.t("topup-confirm-code")}: <code>${html(tx.code ?? "")}</code>`,
@@ -79,7 +87,7 @@ export const prepaidKind: MoneyKind = {
     if (product.price > tx.amount) {
       // The cached list is stale: the next browse should show the new price.
       ctx.deps.lists.invalidate(apiKey);
-      return ctx.t("topup-price-changed", { old: rupiah(tx.amount), price: rupiah(product.price) });
+      return ctx.t("topup-price-changed", { old: rupiah(tx.amount, ctx.lang), price: rupiah(product.price, ctx.lang) });
     }
     if (!product.available) return ctx.t("topup-now-empty", { name: html(product.name) });
     return undefined;
@@ -88,6 +96,12 @@ export const prepaidKind: MoneyKind = {
   async retryDraft(ctx, apiKey, tx) {
     const product = await currentProduct(ctx, apiKey, tx.code!);
     if (!product || !product.available || !tx.target) return undefined;
+    // Never at a loss: said here, and the engine asks to start again.
+    const refusal = await belowCostText(ctx, product);
+    if (refusal) {
+      await ctx.reply(refusal);
+      return undefined;
+    }
     // At today's price: the user confirms the new price explicitly on the new confirm screen.
     return prepaidDraft(product, tx.target);
   },
