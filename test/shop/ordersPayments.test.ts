@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { callbackSignature } from "../../src/domain/providerCallbacks.js";
-import { settle } from "../support/settle.js";
+import { settle, until } from "../support/settle.js";
 import { depositIdOf, openShop, pay, plnOrder, purchasesOf, run, shown, stateOf, type Shop } from "./support.js";
 
 let shop: Shop | undefined;
@@ -100,7 +100,7 @@ describe("shop orders: payments", () => {
 
 describe("shop orders: a QRIS whose create answer was lost", () => {
   it("is looked up by its reference; with no QR to show it is cancelled at the provider and the customer hears so, nothing taken", async () => {
-    shop = await openShop();
+    shop = await openShop({ upstreamTimeoutMs: 300 });
     const { w, customer } = shop;
     w.sandbox.fault("/deposit/create", "timeout", 1); // the provider makes it, its answer is lost
     const paying = pay(shop, plnOrder(shop));
@@ -112,5 +112,26 @@ describe("shop orders: a QRIS whose create answer was lost", () => {
     expect(w.sandbox.calls("/deposit/cancel")).toHaveLength(1);
     expect(shown(customer).filter((t) => t.includes("dibatalkan. Tidak ada uang yang terpotong"))).toHaveLength(1);
     expect(customer.messages().filter((m) => m.kind === "photo")).toHaveLength(0);
+  });
+});
+
+describe("shop orders: a purchase whose outcome is not known", () => {
+  it("is told to both sides as such, watched, and settled once: never bought again", async () => {
+    shop = await openShop({ upstreamTimeoutMs: 300 });
+    const { w, customer, owner } = shop;
+    const order = await pay(shop, plnOrder(shop));
+    w.sandbox.fault("/transaksi/create", "timeout", 1); // the provider takes it, its answer is lost
+    w.sandbox.payDeposit(await depositIdOf(w, order));
+    void customer.pressButton("🔄 Cek pembayaran").catch(() => undefined);
+    // The create's answer never comes: the client gives up after its timeout (real time, kept short here).
+    await until(async () => (await stateOf(w, order.id)) === "unknown", { clocks: [w.clock], stepMs: 100, realMs: 10, tries: 500, what: "the order never showed its outcome unknown" });
+    await run(w, 2_000);
+    expect(shown(customer).filter((t) => t.includes("hasilnya belum pasti"))).toHaveLength(1);
+    expect(shown(owner).filter((t) => t.includes("Pesanan toko belum pasti"))).toHaveLength(1);
+
+    await run(w, 5 * 60_000, 2_000);
+    expect(await stateOf(w, order.id)).toBe("done");
+    expect(purchasesOf(w, "12345678901")).toBe(1);
+    expect(shown(customer).filter((t) => t.includes("Pesanan Anda berhasil"))).toHaveLength(1);
   });
 });
