@@ -56,6 +56,8 @@ export interface ShopOrderJobOptions {
 export const DEFAULT_SHOP_ORDER_OPTIONS: ShopOrderJobOptions = { sweepMs: 10_000, draftLostMs: 60_000, refundDraftMs: 15 * 60_000 };
 
 const BALANCE_FRESH_MS = 30_000;
+/** How long a closed unpaid order is looked at for a late payment (the watcher keeps its deposit open 30 min past expiry). */
+const CLOSED_WATCH_MS = 2 * 3_600_000;
 /** A notice marked "sending" this long ago was cut by a stop: it is sent again. */
 const SENDING_STALE_MS = 60_000;
 
@@ -146,9 +148,9 @@ export class ShopOrderJob {
       const now = this.deps.clock.now();
       const docs = [
         ...(await this.deps.orders.inStates([...WORKING_STATES, "failed", "refund_requested"])),
-        // Closed or ended lately: a late payment, or a notice a crash left "sending".
+        // Closed within the late window (a late payment), or ended lately with a notice a stop left "sending".
         ...(await this.deps.orders.inStates([...CLOSED_UNPAID_STATES, "done", "refunded"], now - 86_400_000)).filter(
-          (d) => CLOSED_UNPAID_STATES.includes(d.state as OrderState) || Object.values(d.value.notices).includes("sending"),
+          (d) => (CLOSED_UNPAID_STATES.includes(d.state as OrderState) && now - d.updatedAt < CLOSED_WATCH_MS) || Object.values(d.value.notices).includes("sending"),
         ),
       ];
       await Promise.all(docs.map((d) => this.advance(d.id)));
