@@ -82,6 +82,19 @@ describe("shop orders: payments", () => {
     expect(purchasesOf(w, "12345678901")).toBe(0);
   });
 
+  it("the customer cancels an unpaid QR: it is cancelled at the provider and cannot be paid any more", async () => {
+    shop = await openShop();
+    const { w, customer } = shop;
+    const order = await pay(shop, plnOrder(shop));
+    const id = await depositIdOf(w, order);
+    await customer.pressButton("✖️ Batalkan");
+    await run(w, 2_000);
+    expect(await stateOf(w, order.id)).toBe("cancelled");
+    expect(w.sandbox.calls("/deposit/cancel").map((c) => c.body.id)).toEqual([id]);
+    expect(() => w.sandbox.payDeposit(id)).toThrow();
+    expect(shown(customer).filter((t) => t.includes("dibatalkan. Tidak ada uang yang terpotong"))).toHaveLength(1);
+  });
+
   it("a QR paid shortly after it expired is still fulfilled, once", async () => {
     shop = await openShop();
     const { w, customer } = shop;
