@@ -24,6 +24,8 @@ import { saleActionRows } from "../../render/saleActions.js";
 import { newRefId } from "./refs.js";
 import { actsOnTx, hidesCost, ledgerChat, madeBy, shownTx } from "../middlewares/roleGate.js";
 import { logAct } from "./auditActs.js";
+import { withApiKey } from "../provider.js";
+import { whileAskingProvider } from "../slowAnswer.js";
 
 /** A confirm screen older than this is refused: prices and bills may have changed. */
 export const DRAFT_TTL_MS = STEP_TIMEOUT_MS;
@@ -66,14 +68,9 @@ function confirmScreen(ctx: BaseContext, kind: MoneyKind, tx: TxRecord, title: s
 
 /** The account balance from the briefly cached profile; undefined when the provider cannot say. */
 async function knownBalance(ctx: BaseContext): Promise<number | undefined> {
-  const apiKey = ctx.chat && await ctx.deps.providerLink.keyOf(ledgerChat(ctx));
-  if (!apiKey) return undefined;
-  try {
-    return (await ctx.deps.lists.profile(apiKey)).balance ?? undefined;
-  } catch (err) {
-    if (err instanceof UpstreamError) return undefined; // the provider refuses up front anyway
-    throw err;
-  }
+  // Not known: the provider refuses up front anyway, and the screen says it could not be read.
+  const read = await withApiKey(ctx, (key) => ctx.deps.lists.profile(key));
+  return read.ok ? (read.value.balance ?? undefined) : undefined;
 }
 
 /** The balance line of a screen that costs money: the balance, or that it could not be read. */
@@ -200,7 +197,7 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
     if (tx.kind === "transfer" || tx.kind === "deposit") await logAct(ctx, tx.kind === "transfer" ? "transfer" : "deposit_created", sending);
     let result: TxRecord;
     try {
-      const patch = await kind.create(ctx, apiKey, sending).finally(() => ctx.deps.lists.forgetProfile(apiKey));
+      const patch = await whileAskingProvider(ctx, () => kind.create(ctx, apiKey, sending)).finally(() => ctx.deps.lists.forgetProfile(apiKey));
       const saved = await saveAnswer(ctx, refId, { ...patch, status: patch.status ?? "pending" });
       if (saved === "moved") return await toldElsewhere();
       if (!saved) {
