@@ -13,8 +13,7 @@ import { UpstreamError, UpstreamRejected } from "../../upstream/errors.js";
 import { cb, onCallback } from "../buttons.js";
 import { requireStorage } from "../guards.js";
 import type { BaseContext, BotContext } from "../context.js";
-import { html, rupiah } from "../../render/format.js";
-import { formatWib } from "../../tools/time.js";
+import { html, rupiah, wibClock } from "../../render/format.js";
 import { OPEN_STATUSES } from "../../store/index.js";
 import { STEP_TIMEOUT_MS } from "../flows/steps.js";
 import { moneyText, upstreamErrorText } from "../replies.js";
@@ -86,12 +85,6 @@ async function sameOpenPurchase(ctx: BaseContext, tx: TxRecord): Promise<Readonl
   return items.find((o) => o.refId !== tx.refId && o.kind === tx.kind && o.code === tx.code && o.target === tx.target && OPEN_STATUSES.has(o.status));
 }
 
-/** `14.05 WIB` / `14:05 WIB`. */
-function shortWib(ctx: BaseContext, at: number): string {
-  const hm = formatWib(at).slice(11, 16);
-  return `${ctx.lang === "id" ? hm.replace(":", ".") : hm} WIB`;
-}
-
 /**
  * Sends the confirm screen for a saved draft and remembers its message for later edits. Refused up
  * front when the balance cannot pay it; a warning first when the same purchase may still go through.
@@ -118,7 +111,7 @@ export async function showConfirm(ctx: BaseContext, kind: MoneyKind, draft: TxRe
     const warning = ctx.t("confirm-duplicate", {
       what: html(earlier.title ?? earlier.code ?? ""),
       target: `<code>${html(earlier.target ?? "")}</code>`,
-      time: shortWib(ctx, earlier.createdAt),
+      time: wibClock(earlier.createdAt, ctx.lang),
       status: statusLabel(ctx.translate, ctx.lang, earlier.status, earlier.kind),
       ref: html(earlier.refId),
     });
