@@ -9,8 +9,8 @@
  *    still be paid shortly after), and only then becomes a final `expired`;
  *  - the store is changed with a compare-and-set on the status we looked up (and on the detail as
  *    read), so a concurrent change (the user cancelled a deposit or claimed its cancel, /status raced
- *    the watcher) is never overwritten; a change that
- *    cannot be saved is taken back (its caller shows an error, so the watcher must tell it later).
+ *    the watcher) is never overwritten; a change that cannot be saved is taken back (its caller
+ *    shows an error, so the watcher must tell it later).
  */
 import { isDeepStrictEqual } from "node:util";
 import type { Clock } from "../tools/clock.js";
