@@ -108,6 +108,21 @@ describe("a slow provider", () => {
     expect(u.lastReply()).toContain("Saldo Anda: Rp");
   });
 
+  it("the transfer's confirm screen reads the balance with the signs too (a flow's last step)", async () => {
+    w = await makeWorld();
+    const u = await w.linkedUser({ languageCode: "id" });
+    await u.sendCommand("transfer");
+    await u.sendText("bca");
+    await u.pressButton(/BCA/);
+    await u.sendText("1234567890");
+    await u.sendText("50000");
+    w.deps.lists.forgetProfile(w.demoKey);
+    await signsWhileHeld(u, "/get_profile", () => u.pressButton("⏭ Lewati"));
+    expect(u.lastReply()).toContain("Periksa sebelum konfirmasi");
+    await u.pressButton(/Konfirmasi/);
+    expect(w.sandbox.calls("/transfer/create")).toHaveLength(1);
+  });
+
   it("the top-up flow's price list read (after the target is typed) shows the signs", async () => {
     w = await makeWorld();
     const u = await w.linkedUser({ languageCode: "id" });
