@@ -101,7 +101,7 @@ export async function topupFlow(
   outOfOrder?: unknown,
 ): Promise<void> {
   if (typeof code !== "string") return;
-  const found = await conversation.external(() => lookupForPurchase(ctx, code, outOfOrder === true));
+  const found = await conversation.external((outside) => lookupForPurchase(outside, code, outOfOrder === true));
   let product: PrepaidProduct;
   let last = ctx;
   if (found.ok) product = found.product;
@@ -138,7 +138,7 @@ export async function topupFlow(
   }
 
   // Price and stock as of now: the user may have taken a while to answer.
-  const latest = await conversation.external(() => lookupForPurchase(last, product.code));
+  const latest = await conversation.external((outside) => lookupForPurchase(outside, product.code));
   if (!latest.ok) {
     await last.reply(latest.text);
     return;
