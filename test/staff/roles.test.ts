@@ -31,6 +31,7 @@ const COMMAND_LEVEL: Record<CommandId, Level> = {
   status: "cashier",
   riwayat: "cashier",
   pelanggan: "cashier",
+  pesanan: "cashier", // the shop's orders, as the customers they sell to
   markup: "admin",
   hargajual: "admin",
   toko: "admin",
