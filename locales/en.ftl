@@ -775,6 +775,7 @@ staff-role-cashier = cashier
 staff-role-admin = shop admin
 staff-the-owner = the owner
 staff-this-button = use this button
+staff-below-cost = ⛔ { $name } (<code>{ $code }</code>) cannot be sold yet: its selling price needs updating by the owner or a shop admin. Nothing was bought.
 staff-alt-line = • <b>{ $name }</b> (<code>{ $code }</code>): <b>{ $price }</b>
 staff-only-owner = 🔒 Only the owner can { $what }.
 staff-only-admin = 🔒 Only the owner or a shop admin can { $what }.

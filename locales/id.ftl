@@ -772,6 +772,7 @@ staff-role-cashier = kasir
 staff-role-admin = admin toko
 staff-the-owner = pemilik
 staff-this-button = memakai tombol ini
+staff-below-cost = ⛔ { $name } (<code>{ $code }</code>) belum bisa dijual: harga jualnya perlu diperbarui oleh pemilik atau admin toko. Tidak ada yang dibeli.
 staff-alt-line = • <b>{ $name }</b> (<code>{ $code }</code>): <b>{ $price }</b>
 staff-only-owner = 🔒 Hanya pemilik yang bisa { $what }.
 staff-only-admin = 🔒 Hanya pemilik atau admin toko yang bisa { $what }.

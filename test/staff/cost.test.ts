@@ -89,3 +89,16 @@ it.each(["cashier", "admin"] as const)("the price digest setting (/harga ringkas
   expect(rina.lastReply()).toContain("aktif");
   expect(rina.lastReply()).toContain("08.00");
 });
+
+it("a fixed price below cost: the cashier is told the owner must fix it, without the cost or an admin command", async () => {
+  w = await makeWorld();
+  const { rina, dewi } = await ownerAndStaff(w);
+  await w.deps.settings.setPricing(rina.chatId, { fixed: { S10: 10_000 } });
+  w.sandbox.setPrice("S10", 10_600);
+  w.deps.lists.invalidate();
+  await dewi.sendCommand("beli", "S10 081234567890");
+  expect(dewi.lastReply()).toContain("harga jualnya perlu diperbarui oleh pemilik atau admin toko");
+  expect(told(dewi)).not.toContain(rupiah(10_600, "id"));
+  expect(told(dewi)).not.toContain("/hargajual");
+  expect(w.sandbox.calls("/transaksi/create")).toHaveLength(0);
+});
