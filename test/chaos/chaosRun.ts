@@ -1,6 +1,6 @@
 /**
  * The seeded chaos run: resellers buy, pay bills, transfer and deposit through the real bot (a whole
- * world: test/support/world.ts) while faults drawn from the seed (schedule.ts) hit the disk, the
+ * world: chaosWorld.ts) while faults drawn from the seed (schedule.ts) hit the disk, the
  * process, Telegram, the provider and the updates. Afterwards every fault ends, the clock runs until
  * every outcome is in, and the invariants are checked (invariants.ts).
  *
@@ -16,7 +16,7 @@ import { callbackSignature } from "../../src/domain/providerCallbacks.js";
 import { SANDBOX_CUSTOMERS } from "../../src/sandbox/index.js";
 import { apiError, isChatContentMethod, type RecordedCall } from "../support/fakeBotApi.js";
 import type { FakeUser } from "../support/chat.js";
-import { makeWorld, type World } from "../support/world.js";
+import { makeChaosWorld, type ChaosWorld } from "./chaosWorld.js";
 import { describeEvent, drawSchedule, FAULT_KINDS, type ChaosEvent, type FaultKind } from "./schedule.js";
 import { Ledger, type ChaosReport } from "./invariants.js";
 
@@ -52,8 +52,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
   const events = drawSchedule(opts.seed, opts.faults, opts.users ?? 4, "files");
   const ledger = new Ledger();
   const sink = new Writable({ write: (chunk, _enc, done) => (ledger.logLine(String(chunk), [CHAOS_KEY]), done()) });
-  const w: World = await makeWorld({
-    watcher: true,
+  const w: ChaosWorld = await makeChaosWorld({
     upstreamTimeoutMs: UPSTREAM_TIMEOUT_MS,
     sandbox: { settleMs: SETTLE_MS, keys: [{ key: CHAOS_KEY, balance: 10_000_000_000_000, name: "chaos" }] },
     logger: createLogger("info", sink),
@@ -63,7 +62,6 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
   ledger.startedAt = w.clock.now();
   const chaos = new Chaos(w, ledger, opts);
   try {
-    await w.app.start();
     await chaos.link(opts.users ?? 4);
     let done = 0;
     for (const e of events) {
@@ -76,7 +74,6 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     // The store opens cleanly: a new process on the same data reads every transaction.
     const before = await chaos.allTxCount();
     await w.restart();
-    await w.app.start();
     const after = await chaos.allTxCount();
     if (before !== after) ledger.violation(`the store reopened with ${after} transactions, ${before} before`);
   } catch (err) {
@@ -101,7 +98,7 @@ class Chaos {
   private username = "";
 
   constructor(
-    private readonly w: World,
+    private readonly w: ChaosWorld,
     private readonly ledger: Ledger,
     private readonly opts: ChaosOptions,
   ) {
@@ -123,7 +120,7 @@ class Chaos {
   }
 
   async link(count: number): Promise<void> {
-    for (let i = 0; i < count; i++) this.users.push(await this.w.linkedUser({ key: CHAOS_KEY }));
+    for (let i = 0; i < count; i++) this.users.push(await this.w.linkedUser(CHAOS_KEY));
     // The forged callbacks need a token and the provider's name for the key, as linking leaves them.
     const { username } = await this.w.upstream.getProfile(CHAOS_KEY);
     this.username = username;
@@ -149,7 +146,7 @@ class Chaos {
     const end = clock.now() + ms;
     while (clock.now() < end) {
       await this.idle();
-      const due = this.w.watcher!.nextWakeAt();
+      const due = this.w.watcher.nextWakeAt();
       const to = Math.min(end, clock.now() + stepMs, due !== undefined && due > clock.now() ? due : end);
       await clock.advance(to - clock.now());
       await this.idle();
@@ -159,7 +156,7 @@ class Chaos {
   }
 
   private idle(): Promise<unknown> {
-    return Promise.race([this.w.watcher!.whenIdle(), pause(50)]);
+    return Promise.race([this.w.watcher.whenIdle(), pause(50)]);
   }
 
   // ---- resellers ------------------------------------------------------------------------------
@@ -260,7 +257,6 @@ class Chaos {
       case "restart": {
         if (this.store) return; // a start on a failing disk is another test's (dataLock, storage words)
         await this.w.restart();
-        await this.w.app.start();
         this.ledger.faultEnded(now, e.kind);
         break;
       }

@@ -12,7 +12,7 @@ import type { Update } from "grammy/types";
 import { FAKE_BOT_TOKEN } from "../support/botInfo.js";
 import { isChatContentMethod, type RecordedCall } from "../support/fakeBotApi.js";
 import type { FakeUser } from "../support/chat.js";
-import type { World } from "../support/world.js";
+import type { ChaosWorld } from "./chaosWorld.js";
 import { describeEvent, FAULT_KINDS, type ChaosEvent, type FaultKind } from "./schedule.js";
 
 export interface ChaosReport {
@@ -114,7 +114,7 @@ export class Ledger {
   }
 
   /** Notices that went out since the last scan (the call log is emptied after it, for long runs). */
-  scan(w: World): void {
+  scan(w: ChaosWorld): void {
     for (const c of w.fake.calls) {
       if (c.method !== "sendMessage" || c.response?.ok !== true) continue;
       const text = w.fake.textOf(c) ?? "";
@@ -124,7 +124,7 @@ export class Ledger {
     w.fake.clear();
   }
 
-  async check(w: World, users: FakeUser[]): Promise<void> {
+  async check(w: ChaosWorld, users: FakeUser[]): Promise<void> {
     this.current = undefined;
     const creates = new Map<string, number>();
     for (const [path, field] of CREATES) {
