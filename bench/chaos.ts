@@ -1,7 +1,7 @@
 /**
  * The chaos run's long mode (test/chaos/chaosRun.ts; the suite runs a short one): `--faults N` faults
  * (quick: 200, --full: 10,000) among resellers' purchases, bills, transfers and deposits, in worlds of
- * at most 1,000 faults each (seeds `--seed`, +1, ...), so memory and the sandbox's call log stay bounded
+ * at most 250 faults each (seeds `--seed`, +1, ...), so memory and the sandbox's call log stay bounded
  * and the store's clean reopening is checked once per world. Prints one BENCH_RESULT line (for run.ts)
  * and, run on its own, writes its section ("### Chaos run") into bench/results.md.
  *
@@ -13,7 +13,7 @@ import { runChaos, type ChaosReport } from "../test/chaos/chaosRun.js";
 import { FAULT_KINDS } from "../test/chaos/schedule.js";
 import { FULL, report, type BenchResult } from "./lib.js";
 
-const WORLD_FAULTS = 1_000;
+const WORLD_FAULTS = 250;
 const WAIT_GOAL_MS = 10_000;
 
 function arg(name: string): number | undefined {
