@@ -6,6 +6,9 @@
  * and, run on its own, writes its section ("### Chaos run") into bench/results.md.
  *
  *   npx tsx bench/chaos.ts --faults 10000 [--seed 1]
+ *
+ * On a shared machine the long run can go in parallel parts: each part `--faults 2500 --seed 101
+ * --save part1.json`, then `npx tsx bench/chaos.ts --merge part1.json part2.json ...` writes the figures.
  */
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -21,24 +24,37 @@ function arg(name: string): number | undefined {
   return i >= 0 ? Number(process.argv[i + 1]) : undefined;
 }
 
+function text(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
 const faults = arg("faults") ?? (FULL ? 10_000 : 200);
 const firstSeed = arg("seed") ?? 1;
-const standalone = !process.argv.includes("--from-run");
+const standalone = !process.argv.includes("--from-run") && !process.argv.includes("--save");
 
+const merge = process.argv.indexOf("--merge");
 const runs: ChaosReport[] = [];
-// A fault drawn while one of its kind is under way is left out: worlds are added until enough were injected.
-for (let seed = firstSeed, injected = 0; injected < faults; seed++) {
-  const size = Math.min(WORLD_FAULTS, Math.ceil((faults - injected) * 1.1));
-  const r = await runChaos({
-    seed,
-    faults: size,
-    progress: (done, total) => process.stderr.write(`\rseed ${seed}: ${done}/${total} events`),
-  });
-  injected += r.faultTotal;
-  process.stderr.write(`\rseed ${seed}: ${r.faultTotal} faults (${injected} in all), ${r.violations.length} violations, longest wait ${r.longestWaitMs} ms, ${Math.round(r.realMs / 1000)} s\n`);
-  for (const v of r.violations) process.stderr.write(`  - ${v}\n`);
-  runs.push(r);
+if (merge >= 0) {
+  for (const file of process.argv.slice(merge + 1)) runs.push(...(JSON.parse(await readFile(file, "utf8")) as ChaosReport[]));
+} else {
+  // A fault drawn while one of its kind is under way is left out: worlds are added until enough were injected.
+  for (let seed = firstSeed, injected = 0; injected < faults; seed++) {
+    const size = Math.min(WORLD_FAULTS, Math.ceil((faults - injected) * 1.1));
+    const r = await runChaos({
+      seed,
+      faults: size,
+      progress: (done, total) => process.stderr.write(`\rseed ${seed}: ${done}/${total} events`),
+    });
+    injected += r.faultTotal;
+    process.stderr.write(`\rseed ${seed}: ${r.faultTotal} faults (${injected} in all), ${r.violations.length} violations, longest wait ${r.longestWaitMs} ms (${r.longestWaitWhy}), ${Math.round(r.realMs / 1000)} s\n`);
+    for (const v of r.violations) process.stderr.write(`  - ${v}\n`);
+    runs.push({ ...r, events: [] });
+    const save = text("save");
+    if (save) await writeFile(save, JSON.stringify(runs));
+  }
 }
+const seeds = runs.map((r) => r.seed).sort((a, b) => a - b);
 
 const sum = (f: (r: ChaosReport) => number) => runs.reduce((a, r) => a + f(r), 0);
 const byKind = FAULT_KINDS.map((k) => [k, sum((r) => r.faults[k])] as const).filter(([, n]) => n > 0);
@@ -47,15 +63,26 @@ const longest = runs.reduce((a, r) => (r.longestWaitMs > a.longestWaitMs ? r : a
 const waits = new Map<string, number>();
 for (const r of runs) for (const [k, ms] of Object.entries(r.waitsByKind)) waits.set(k, Math.max(ms, waits.get(k) ?? 0));
 const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+/** 1, 2, 3, 101, 102 -> "1–3, 101–102". */
+function seedRanges(list: number[]): string {
+  const parts: string[] = [];
+  for (let i = 0; i < list.length; ) {
+    let j = i;
+    while (j + 1 < list.length && list[j + 1] === list[j]! + 1) j++;
+    parts.push(i === j ? String(list[i]) : `${list[i]}–${list[j]}`);
+    i = j + 1;
+  }
+  return parts.join(", ");
+}
 const hours = (ms: number) => `${(ms / 3_600_000).toFixed(1)} h`;
 
 const result: BenchResult = {
   name: "Chaos run",
   setup:
-    `${sum((r) => r.faultTotal).toLocaleString("en")} faults drawn from seeds ${firstSeed}–${firstSeed + runs.length - 1} (worlds of ≤ ${WORLD_FAULTS.toLocaleString("en")} faults, 4 resellers each, file store, ` +
+    `${sum((r) => r.faultTotal).toLocaleString("en")} faults drawn from ${runs.length} seeds (${seedRanges(seeds)}; worlds of ≤ ${WORLD_FAULTS.toLocaleString("en")} faults, 4 resellers each, file store, ` +
     "the real bot, the sandbox over HTTP, the fake Bot API, one manual clock); every fault ended and the clock run 2 h before the checks.",
   rows: [
-    { metric: "Faults injected", value: `${sum((r) => r.faultTotal).toLocaleString("en")}: ${byKind.map(([k, n]) => `${k} ${n}`).join(", ")}`, target: "≥ 10,000 (long mode)", ok: FULL || faults >= 10_000 ? sum((r) => r.faultTotal) >= 10_000 : undefined },
+    { metric: "Faults injected", value: `${sum((r) => r.faultTotal).toLocaleString("en")}: ${byKind.map(([k, n]) => `${k} ${n}`).join(", ")}`, target: "≥ 10,000 (long mode)", ok: FULL || merge >= 0 || faults >= 10_000 ? sum((r) => r.faultTotal) >= 10_000 : undefined },
     { metric: "Invariant violations", value: violations.length === 0 ? "0" : `${violations.length}: ${violations.slice(0, 5).join("; ")}`, target: "0", ok: violations.length === 0 },
     {
       metric: "Longest wait for news after the fault that delayed it ended (clock)",
