@@ -34,6 +34,8 @@ export interface ChaosOptions {
   users?: number;
   /** Called every `progressEvery` events (long mode). */
   progress?: (done: number, total: number) => void;
+  /** PostgreSQL instead of the files: its database, and how to stop it answering and bring it back. */
+  postgres?: { url: string; down: () => Promise<void>; up: () => Promise<void> };
   /** Each event as it starts (replaying a seed). */
   trace?: (line: string) => void;
 }
@@ -49,7 +51,7 @@ interface Window {
 
 export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
   const startedReal = Date.now();
-  const events = drawSchedule(opts.seed, opts.faults, opts.users ?? 4, "files");
+  const events = drawSchedule(opts.seed, opts.faults, opts.users ?? 4, opts.postgres ? "postgres" : "files");
   const ledger = new Ledger();
   const sink = new Writable({ write: (chunk, _enc, done) => (ledger.logLine(String(chunk), [CHAOS_KEY]), done()) });
   const w: ChaosWorld = await makeChaosWorld({
@@ -58,6 +60,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     logger: createLogger("info", sink),
     // The app's own HTTP server takes the provider's callbacks (forged ones too).
     env: { HTTP_PORT: "0", PUBLIC_URL: "http://127.0.0.1:9" },
+    ...(opts.postgres ? { storeUrl: opts.postgres.url } : {}),
   });
   ledger.startedAt = w.clock.now();
   const chaos = new Chaos(w, ledger, opts);
@@ -188,7 +191,7 @@ class Chaos {
     const press = u.callbackUpdate(CONFIRM);
     if (twice === "duplicate") {
       const [a, b] = await Promise.all([this.deliver(u, press), this.deliver(u, structuredClone(press))]);
-      this.ledger.answered(press, [...a, ...b]);
+      this.ledger.answered(press, [...a, ...b], (c) => this.w.fake.textOf(c));
       return;
     }
     await this.send(u, press);
@@ -202,7 +205,7 @@ class Chaos {
   /** One update, and whether the flow may go on (the answer was not about a fault). */
   private async send(u: FakeUser, update: Update): Promise<boolean> {
     const calls = await this.deliver(u, update);
-    this.ledger.answered(update, calls);
+    this.ledger.answered(update, calls, (c) => this.w.fake.textOf(c));
     return calls.some((c) => c.response?.ok === true && isChatContentMethod(c.method));
   }
 
@@ -252,8 +255,16 @@ class Chaos {
         this.store = window(() => this.repairDisk());
         break;
       }
-      case "postgres-down":
-        return; // the file store has none (schedule.ts draws it only for PostgreSQL)
+      case "postgres-down": {
+        const pg = this.opts.postgres;
+        if (this.store || !pg) return; // the file store has none (schedule.ts draws it only for PostgreSQL)
+        await pg.down();
+        this.store = window(async () => {
+          await pg.up();
+          await this.storeBack();
+        });
+        break;
+      }
       case "restart": {
         if (this.store) return; // a start on a failing disk is another test's (dataLock, storage words)
         await this.w.restart();
@@ -318,12 +329,14 @@ class Chaos {
     const tx = open?.items.find((t) => t.upstreamId) ?? open?.items[0];
     const signature = callbackSignature(signed ? this.username : "someone_else");
     const body = { event: "transaksi", status: "success", data: { id: tx?.upstreamId ?? "X1", reff_id: tx?.refId ?? "TPX", price: "1", status: "success", sn: "FORGED" } };
-    const res = await fetch(`${http.url}/provider/${tokenOf(u)}`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-atl-signature": signature },
-      body: JSON.stringify(body),
-    });
-    await res.arrayBuffer();
+    // The route reads the store: on PostgreSQL while it is down, its answer waits on the clock.
+    await this.driven(
+      fetch(`${http.url}/provider/${tokenOf(u)}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-atl-signature": signature },
+        body: JSON.stringify(body),
+      }).then((r) => r.arrayBuffer()),
+    );
   }
 
   /** Ends every fault whose time is up (a provider fault: once used). */
@@ -354,11 +367,17 @@ class Chaos {
   /** The disk works again; the store's own retries (on the clock) write what waited. */
   private async repairDisk(): Promise<void> {
     this.restoreDisk();
-    for (let i = 0; i < 600 && !this.w.store.canPersist(); i++) {
+    await this.storeBack();
+  }
+
+  /** Moves the clock until the store saves again and this process leads again (PostgreSQL: the lead went with it). */
+  private async storeBack(): Promise<void> {
+    const back = () => this.w.store.canPersist() && this.w.app.shared.leadership().isLeader();
+    for (let i = 0; i < 600 && !back(); i++) {
       await pause(1);
       await this.advance(250);
     }
-    if (!this.w.store.canPersist()) this.ledger.violation("the store did not save again after the disk recovered");
+    if (!back()) this.ledger.violation("the store did not save again (or the lead did not come back) after the fault ended");
   }
 
   /** Every fault ends; the resellers write once more; the clock runs until every outcome is in. */

@@ -1,13 +1,15 @@
 /**
  * The chaos run's world: test/support/world.ts's file-store world (the real app, the fake Bot API, the
  * sandbox over HTTP on 127.0.0.1, one ManualClock), without vitest, so bench/chaos.ts runs it with tsx
- * too (world.ts reaches PostgreSQL's test server through vitest's inject).
+ * too (world.ts reaches PostgreSQL's test server through vitest's inject; here the caller hands a
+ * database's URL in).
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildApp, type App } from "../../src/app.js";
 import { LocalShared } from "../../src/cluster/localShared.js";
+import { openLeadingPgShared } from "../support/leadingPgShared.js";
 import { loadConfig } from "../../src/config/env.js";
 import type { Logger } from "../../src/logging/logger.js";
 import { createSandbox, type Sandbox, type SandboxOptions } from "../../src/sandbox/index.js";
@@ -37,6 +39,8 @@ export interface ChaosWorldOptions {
   logger: Logger;
   upstreamTimeoutMs: number;
   env: Record<string, string>;
+  /** PostgreSQL instead of the files: the store and what processes share (the lead) in this database. */
+  storeUrl?: string;
 }
 
 export async function makeChaosWorld(opts: ChaosWorldOptions): Promise<ChaosWorld> {
@@ -44,7 +48,14 @@ export async function makeChaosWorld(opts: ChaosWorldOptions): Promise<ChaosWorl
   const dir = await mkdtemp(join(tmpdir(), "ppob-chaos-"));
   const fake = new FakeBotApi({ clock, strict: true });
   const sandbox = await createSandbox({ clock, ...opts.sandbox });
-  const config = loadConfig({ BOT_TOKEN: FAKE_BOT_TOKEN, UPSTREAM_BASE_URL: sandbox.url, DATA_DIR: dir, STORE_SECRET: "chaos-secret-0123456789abcdef", ...opts.env });
+  const config = loadConfig({
+    BOT_TOKEN: FAKE_BOT_TOKEN,
+    UPSTREAM_BASE_URL: sandbox.url,
+    DATA_DIR: dir,
+    STORE_SECRET: "chaos-secret-0123456789abcdef",
+    ...(opts.storeUrl ? { STORE_URL: opts.storeUrl } : {}),
+    ...opts.env,
+  });
   const build = async () => {
     const app = await buildApp(config, opts.logger, {
       clock,
@@ -53,7 +64,8 @@ export async function makeChaosWorld(opts: ChaosWorldOptions): Promise<ChaosWorl
       broadcast: { concurrency: 1 },
       pace: { perSecond: 25 },
       paceAnswers: false,
-      shared: new LocalShared(clock, dir),
+      // As in production: PgShared with PgStore (leading from the start, as test worlds do), LocalShared with the files.
+      shared: opts.storeUrl ? await openLeadingPgShared(opts.storeUrl, clock, opts.logger) : new LocalShared(clock, dir),
     });
     await app.start();
     return app;

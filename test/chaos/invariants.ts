@@ -44,6 +44,10 @@ const REF = /\b[A-Z]{2}\d{6}[0-9A-Z]{8}\b/g;
 const OUTCOME_NOTICE = /Transaksi berhasil|Transaksi gagal|Deposit masuk|Deposit gagal|Deposit kedaluwarsa|Deposit dibatalkan/;
 /** The transaction's own message showing a final outcome (receipt status line, deposit caption). */
 const OUTCOME_SHOWN = /Berhasil|Gagal|LUNAS|GAGAL|Kedaluwarsa|KEDALUWARSA|Dibatalkan|DIBATALKAN/;
+/** The generic apology (locales: error-generic). */
+const GENERIC = /terjadi kesalahan|something went wrong/;
+/** Storage refusing: the disk, or the database refusing connections or dropping them. */
+const STORAGE_DOWN = /ENOSPC|EROFS|DatabaseUnreachableError|not currently accepting connections|ECONNREFUSED|ECONNRESET|CONNECTION_(ENDED|CLOSED|DESTROYED)|terminating connection/;
 const FINAL = new Set(["success", "failed", "expired", "cancel"]);
 const CREATES: [path: string, field: string][] = [
   ["/transaksi/create", "reff_id"],
@@ -92,8 +96,11 @@ export class Ledger {
   }
 
   /** One update's answer (or, for a duplicate, both deliveries' calls together). */
-  answered(update: Update, calls: RecordedCall[]): void {
+  answered(update: Update, calls: RecordedCall[], textOf: (c: RecordedCall) => string | undefined): void {
     this.updates++;
+    // Every answer says what happened: never the generic apology (an invitation to retry a money action).
+    const generic = calls.find((c) => c.response?.ok === true && GENERIC.test(textOf(c) ?? String(c.payload.text ?? "")));
+    if (generic) this.violation(`update ${update.update_id} was answered "${textOf(generic) ?? String(generic.payload.text)}"`);
     if (!calls.some((c) => c.response?.ok === true && (isChatContentMethod(c.method) || c.method === "answerCallbackQuery"))) {
       this.violation(`update ${update.update_id} got no answer (${calls.map((c) => `${c.method}:${c.response?.ok ? "ok" : c.response?.error_code}`).join(", ") || "no call"})`);
     }
@@ -106,8 +113,9 @@ export class Ledger {
         if (line.includes(s)) this.violation(`a secret in the log: ${line.split(s).join("<SECRET>").slice(0, 300)}`);
       }
       if (/"msg":"(handler failed|unhandled error)"/.test(line)) {
-        // A write the full or read-only disk refused: answered with the storage words (error.ts), by design.
-        if (/ENOSPC|EROFS|DatabaseUnreachableError/.test(line)) this.storageErrors++;
+        // Storage that refused (a full or read-only disk, a database down): answered with the storage
+        // words (error.ts), by design; that the answer said so is checked with the answer.
+        if (STORAGE_DOWN.test(line)) this.storageErrors++;
         else this.violation(`handler error in the log: ${handlerError(line)}`);
       }
     }
