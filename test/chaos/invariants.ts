@@ -56,6 +56,7 @@ const CREATES: [path: string, field: string][] = [
   ["/deposit/create", "reff_id"],
 ];
 const SETTLE_MS = 5_000;
+const STATUS_PATHS = ["/transaksi/status", "/transfer/status", "/deposit/status"];
 
 export class Ledger {
   /** The run's first clock time (set once the world is made): times in messages count from it. */
@@ -173,7 +174,12 @@ export class Ledger {
       this.waitsByKind.set(kind, Math.max(wait, this.waitsByKind.get(kind) ?? 0));
       if (wait > this.longest.ms) {
         const from = lastEnd > outcome ? `${kind} ended at ${lastEnd - this.startedAt}` : `the outcome at ${outcome - this.startedAt}`;
-        this.longest = { ms: wait, ref, why: `${ref}: news at ${firstNews - this.startedAt} ms, ${from} (run clock)` };
+        // The provider's answers about it, for the report: when the bot asked, and what it heard.
+        const asked = STATUS_PATHS.flatMap((p) => w.sandbox.calls(p))
+          .filter((c) => c.body.id === tx.upstreamId || c.body.id === ref || c.body.reff_id === ref)
+          .map((c) => c.at - this.startedAt);
+        const checks = asked.length > 8 ? [...asked.slice(0, 4), "…", ...asked.slice(-4)] : asked;
+        this.longest = { ms: wait, ref, why: `${ref} (${tx.kind}): news at ${firstNews - this.startedAt} ms, ${from}, status asked at ${checks.join(", ")} (run clock)` };
       }
     }
   }
