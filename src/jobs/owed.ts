@@ -7,8 +7,27 @@ import type { Store } from "../store/index.js";
 import { watchOf, type NoticeProtocol } from "./announce.js";
 import type { NoticeKind } from "./notify.js";
 
+/**
+ * The chats whose owed notices are going out, per store. A return of the chat while they do waits
+ * for them: it would otherwise take a notice still on its way for one a crash left half sent, and,
+ * unable to edit the original, send it a second time.
+ */
+const sending = new WeakMap<Store, Map<number, Promise<void>>>();
+
 /** `retry` is called (once) when a delivery was uncertain; the rest waits for that retry. */
-export async function sendOwed(store: Store, protocol: NoticeProtocol, chatId: number, retry: () => void): Promise<void> {
+export function sendOwed(store: Store, protocol: NoticeProtocol, chatId: number, retry: () => void): Promise<void> {
+  const chats = sending.get(store) ?? new Map<number, Promise<void>>();
+  sending.set(store, chats);
+  const run = (chats.get(chatId) ?? Promise.resolve()).catch(() => undefined).then(() => sendOwedNow(store, protocol, chatId, retry));
+  chats.set(chatId, run);
+  const done = () => {
+    if (chats.get(chatId) === run) chats.delete(chatId);
+  };
+  void run.then(done, done);
+  return run;
+}
+
+async function sendOwedNow(store: Store, protocol: NoticeProtocol, chatId: number, retry: () => void): Promise<void> {
   const inactive = async () => (await store.getChat(chatId))?.inactive === true;
   // Owed notices are recent (a blocked chat is still polled): the newest page is enough.
   for (const item of (await store.listTxByChat(chatId, { limit: 50 })).items) {
