@@ -68,7 +68,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     await chaos.link(opts.users ?? 4);
     let done = 0;
     for (const e of events) {
-      opts.trace?.(describeEvent(e));
+      opts.trace?.(`${w.clock.now() - ledger.startedAt} ms: ${describeEvent(e)}`);
       await chaos.play(e);
       if (++done % 200 === 0) opts.progress?.(done, events.length);
     }

@@ -156,7 +156,7 @@ export class Ledger {
       }
       if (tx.status !== rec.status) this.violation(`${ref}: the provider holds "${rec.status}", the bot's store "${tx.status}"`);
       const told = this.notices.get(ref) ?? [];
-      if (told.length > 1) this.violation(`${ref}: "${rec.status}" told ${told.length} times`);
+      if (told.length > 1) this.violation(`${ref} (${tx.kind}): "${rec.status}" told ${told.length} times, at ${told.map((t) => t - this.startedAt).join(", ")} ms (run clock)`);
       if (told.length === 0) {
         const m = tx.messageId === undefined ? undefined : w.fake.message(tx.chatId, tx.messageId);
         const shown = `${m?.text ?? ""}${m?.caption ?? ""}`;
