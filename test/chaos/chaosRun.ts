@@ -76,7 +76,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     await ledger.check(w, chaos.users);
     // The store opens cleanly: a new process on the same data reads every transaction.
     const before = await chaos.allTxCount();
-    await w.restart();
+    await chaos.restart();
     const after = await chaos.allTxCount();
     if (before !== after) ledger.violation(`the store reopened with ${after} transactions, ${before} before`);
   } catch (err) {
@@ -218,6 +218,14 @@ class Chaos {
     }
   }
 
+  /**
+   * The process stops and a new one starts on the same data. Stopping waits for the checks in flight,
+   * and one may be waiting on the clock (the pacer after a 429, the store's retry): time moves meanwhile.
+   */
+  async restart(): Promise<void> {
+    await this.driven(this.w.restart());
+  }
+
   /** Waits for work that may need the clock (PostgreSQL's unreachable gate answers on it): real time first. */
   private async driven<T>(p: Promise<T>): Promise<T> {
     let done = false;
@@ -267,7 +275,7 @@ class Chaos {
       }
       case "restart": {
         if (this.store) return; // a start on a failing disk is another test's (dataLock, storage words)
-        await this.w.restart();
+        await this.restart();
         this.ledger.faultEnded(now, e.kind);
         break;
       }
