@@ -161,7 +161,9 @@ export class Ledger {
         const m = tx.messageId === undefined ? undefined : w.fake.message(tx.chatId, tx.messageId);
         const shown = `${m?.text ?? ""}${m?.caption ?? ""}`;
         this.shownOnly.push(`${ref} ${tx.status} ${tx.watch ? JSON.stringify(tx.watch) : "unwatched"}`);
-        if (!OUTCOME_SHOWN.test(shown)) this.violation(`${ref}: "${rec.status}" never told (its message: ${JSON.stringify(shown.slice(0, 120))})`);
+        if (!OUTCOME_SHOWN.test(shown)) {
+          this.violation(`${ref} (${tx.kind}): "${rec.status}" never told (its message: ${JSON.stringify(shown.slice(0, 80))}; saved: ${tx.status}, ${JSON.stringify(tx.watch ?? {})})`);
+        }
         continue;
       }
       const outcome = this.outcomes.get(ref);
