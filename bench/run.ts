@@ -31,6 +31,8 @@ const RUNS: { name: string; args: string[] }[] = [
   { name: "confirm", args: [] },
   { name: "startup", args: [] },
   { name: "history", args: [] },
+  // Faults of every kind among resellers' money actions, then the invariants (quick: 200 faults, full: 10,000).
+  { name: "chaos", args: ["--from-run"] },
 ].filter((b) => only.length === 0 || only.includes(b.name));
 
 function runOne({ name, args: extra }: { name: string; args: string[] }): Promise<BenchResult> {
