@@ -8,6 +8,7 @@ import type { ChatRecord, Lang } from "../store/index.js";
 import type { ListCache } from "../upstream/cache.js";
 import type { UpstreamClient } from "../upstream/client.js";
 import type { TxEvents } from "../domain/events.js";
+import type { Role } from "../domain/roles.js";
 import type { BalanceAlerts } from "../jobs/alerts.js";
 import type { BalanceRound } from "../jobs/balanceRound.js";
 import type { Broadcaster } from "../jobs/broadcast.js";
@@ -63,6 +64,8 @@ export interface BotExtras {
    * without a chat). A handler that changes the chat puts the record `updateChat` returns here.
    */
   chatRecord?: Readonly<ChatRecord> | undefined;
+  /** Who the chat is (owner, staff, customer, guest): from `chatRecord`, on first use (middlewares/role.ts). */
+  readonly role: Role;
   /** The chat's language, resolved once per update. */
   lang: Lang;
   /** Translate into any language (for messages to other chats). */

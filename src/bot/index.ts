@@ -15,6 +15,7 @@ import { WayOuts } from "./middlewares/wayOuts.js";
 import { storeUnavailable } from "./middlewares/storeUnavailable.js";
 import { ChatRecordContext, ChatRecords } from "./middlewares/chatRecord.js";
 import { extras } from "./middlewares/extras.js";
+import { role } from "./middlewares/role.js";
 import { presence } from "./middlewares/presence.js";
 import { rateLimiter, type RateLimit } from "./middlewares/rateLimiter.js";
 import { ownKeyGuard } from "./middlewares/ownKeyGuard.js";
@@ -66,6 +67,7 @@ export function createBot(token: string, deps: BotDeps, botConfig: BotConfig = {
   bot.use(wayOuts.count);
   bot.use(storeUnavailable(deps, observe?.handlerFailed));
   bot.use(chatRecords.load as Middleware<BotContext>);
+  bot.use(role as Middleware<BotContext>);
   bot.use(extras(deps) as Middleware<BotContext>);
   bot.use(presence);
   bot.use(rateLimiter(botConfig.rateLimit ?? DEFAULT_RATE_LIMIT, shared));

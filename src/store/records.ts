@@ -69,6 +69,11 @@ export const PricingRulesSchema = z.object({
 });
 export type PricingRules = z.infer<typeof PricingRulesSchema>;
 
+export const STAFF_ROLES = ["cashier", "admin"] as const;
+export type StaffRole = (typeof STAFF_ROLES)[number];
+export const StaffOfSchema = z.object({ owner: z.int(), role: z.enum(STAFF_ROLES), since: time });
+export const CustomerOfSchema = z.object({ owner: z.int(), code: z.string() });
+
 export const ChatRecordSchema = z.object({
   chatId: z.int(),
   lang: z.optional(LangSchema),
@@ -110,6 +115,10 @@ export const ChatRecordSchema = z.object({
   customers: z.optional(z.array(SavedCustomerSchema)),
   /** The reseller's selling-price rules (/markup, /hargajual; domain/pricing.ts). */
   pricing: z.optional(PricingRulesSchema),
+  /** This chat works for another reseller (/staf): whose key and balance, in which role. Never set with a key of its own. */
+  staffOf: z.optional(StaffOfSchema),
+  /** This chat is a customer of a reseller's online shop: the shop it opened last (its link's code). */
+  customerOf: z.optional(CustomerOfSchema),
 });
 export type ChatRecord = z.infer<typeof ChatRecordSchema>;
 

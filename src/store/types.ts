@@ -1,6 +1,7 @@
 /** What the bot keeps per chat and per money action, declared in records.ts (zod). The backends (file/, pg/) own how these are stored. */
 export {
   CUSTOMER_KINDS,
+  STAFF_ROLES,
   detailOf,
   FINAL_STATUSES,
   OPEN_STATUSES,
@@ -16,6 +17,7 @@ export {
   type PricingRules,
   type PrepaidDetail,
   type SavedCustomer,
+  type StaffRole,
   type TransferDetail,
   type TxDetail,
   type TxKind,

@@ -1,6 +1,6 @@
 /**
  * Guided flows (@grammyjs/conversations), kept in the store so a restart resumes them. A flow's
- * context is rebuilt on every replay: the plugins give it the chat record, the extras and a
+ * context is rebuilt on every replay: the plugins give it the chat record, the role, the extras and a
  * replay-safe retry.
  */
 import type { Middleware } from "grammy";
@@ -14,6 +14,7 @@ import { htmlByDefault } from "../../telegram/parseMode.js";
 import { FLOW_STATE_VERSION, flowStorage } from "../flowStorage.js";
 import type { ChatRecords } from "./chatRecord.js";
 import { extras } from "./extras.js";
+import { role } from "./role.js";
 import { Overtaken, type WayOuts } from "./wayOuts.js";
 
 const FLOW_SENDS: ReadonlySet<string> = new Set(["sendMessage", "sendPhoto", "editMessageText"]);
@@ -40,7 +41,7 @@ export function flows(deps: BotDeps, opts: FlowsOptions): Middleware<BotContext>
   };
   const withExtras = extras(deps);
   return conversations<BotContext, ConvContext>({
-    plugins: (conversation) => [opts.chatRecords.inFlow, withExtras, retryInside(conversation)],
+    plugins: (conversation) => [opts.chatRecords.inFlow, role, withExtras, retryInside(conversation)],
     storage: { type: "context", version: FLOW_STATE_VERSION, adapter: passWhenUnreadable(deps.store, flowStorage(deps.store, deps.logger)) },
   });
 }
