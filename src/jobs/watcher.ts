@@ -429,9 +429,19 @@ export class StatusWatcher {
   private launch(lane: Lane, refId: string): void {
     this.lanes.started(lane);
     this.checking.add(refId);
+    // The call's slot (concurrency, the key's lane) is given back once the status call answered:
+    // the notice that may follow waits for Telegram (and the pacer), not for the provider. The id
+    // stays `checking` until its check has applied what it learned.
+    let slotHeld = true;
+    const freeSlot = () => {
+      if (!slotHeld) return;
+      slotHeld = false;
+      this.lanes.ended(lane);
+      this.pump();
+    };
     const run = (async () => {
       try {
-        await this.check(refId, lane);
+        await this.check(refId, lane, freeSlot);
       } catch (err) {
         // A bug or a closed store: keep the transaction watched, a little later; soon when the
         // store could not save (what the check learned is told once it can).
@@ -445,8 +455,7 @@ export class StatusWatcher {
         this.hurried.delete(refId);
         void this.settleWaiters(refId);
         if (this.again.delete(refId)) void this.hurry(refId).catch(() => undefined); // logged by inBackground
-        this.lanes.ended(lane);
-        this.pump();
+        freeSlot();
         this.due.armNext();
       }
     })();
@@ -482,7 +491,7 @@ export class StatusWatcher {
 
   // ---- one check ----------------------------------------------------------------------------
 
-  private async check(refId: string, lane: Lane): Promise<void> {
+  private async check(refId: string, lane: Lane, freeSlot: () => void): Promise<void> {
     const mode = this.forced.get(refId);
     this.forced.delete(refId);
     const tx = await this.deps.store.getTx(refId);
@@ -506,6 +515,7 @@ export class StatusWatcher {
     } else {
       lane.backoff.succeed();
     }
+    freeSlot();
     // A user's own check runs on any process; the background's writes are the leader's.
     if (mode !== undefined) await this.apply(tx, lookup, chat!, mode);
     else await this.leaderOnly(() => this.apply(tx, lookup, chat!));
