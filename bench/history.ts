@@ -28,6 +28,7 @@ const SECRET = "bench-secret-0123456789";
 const variant = process.argv.find((a) => a.startsWith("--variant="))?.slice(10) ?? "archive";
 const sizeArg = process.argv.find((a) => a.startsWith("--size="))?.slice(7);
 const size = sizeArg ? (JSON.parse(sizeArg) as typeof SIZE) : SIZE;
+const UNMARKED = process.argv.includes("--unmarked");
 
 /** Buffered synchronous appends to one file: generation stays streaming and cheap. */
 class Out {
@@ -84,7 +85,7 @@ async function generate(dir: string, now: number, allHot: boolean): Promise<numb
   const first = new Array<boolean>(SHARDS).fill(true);
   for (const s of shards) s.write('{"txs":[');
   mkdirSync(join(dir, "archive"), { recursive: true, mode: 0o700 });
-  const index: Record<string, { bytes: number; chats: Record<string, [number, number, number, number, number, number[]][]> }> = {};
+  const index: Record<string, { bytes: number; chats: Record<string, ([number, number, number] | [number, number, number, number, number, number[]])[]> }> = {};
   let files = new Map<string, Out>();
   let n = 0;
   // Month-major so each chat's month is one contiguous segment, as a sweep of an old store writes it.
@@ -100,7 +101,8 @@ async function generate(dir: string, now: number, allHot: boolean): Promise<numb
       // createdAt, and the offset of every MARK_EVERY-th line, let a page find its lines (archive.ts).
       let seg: { m: string; out: Out; start: number; count: number; first: number; last: number; marks: number[] } | undefined;
       const closeSeg = () => {
-        if (seg) (index[seg.m]!.chats[1_000_000 + r] ??= []).push([seg.start, seg.out.bytes - seg.start, seg.count, seg.first, seg.last, seg.marks]);
+        // --unmarked: segments as indexed before pages read by position (the whole chat-month per page).
+        if (seg) (index[seg.m]!.chats[1_000_000 + r] ??= []).push(UNMARKED ? [seg.start, seg.out.bytes - seg.start, seg.count] : [seg.start, seg.out.bytes - seg.start, seg.count, seg.first, seg.last, seg.marks]);
         seg = undefined;
       };
       for (const d of days) {
@@ -151,7 +153,7 @@ async function measure(allHot: boolean): Promise<{ rows: BenchRow[]; n: number }
   try {
     const now = Date.now();
     const n = await generate(dir, now, allHot);
-    const label = allHot ? "all hot (before)" : "7 days hot + archive (now)";
+    const label = allHot ? "all hot (before)" : UNMARKED ? "7 days hot + archive, segments without position marks (before)" : "7 days hot + archive (now)";
     const rss0 = process.memoryUsage().rss;
     const t0 = performance.now();
     const store = await FileStore.open({ dir, secret: SECRET, ...(allHot ? { archiveAfterMs: Number.MAX_SAFE_INTEGER } : {}) });
