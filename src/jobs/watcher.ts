@@ -92,6 +92,13 @@ export class StatusWatcher {
    * changed back to be queued afresh).
    */
   private readonly laneKeys = new Map<string, string>();
+  /**
+   * The record as the last check of each watched id read it (with the watch state it saved): the next
+   * background check starts its status call from it. Only the leader writes watch state, and apply()
+   * reads the record again before it writes anything, so a change made elsewhere meanwhile costs at
+   * most one status call; a user's or a callback's check reads the store afresh.
+   */
+  private readonly lastRead = new Map<string, TxRecord>();
   /** Due ids taken from the schedule whose record is being read before they are queued (tick). */
   private readonly placing = new Set<string>();
   private started = false;
@@ -152,6 +159,7 @@ export class StatusWatcher {
     this.due.stop();
     this.due.clear();
     this.laneKeys.clear();
+    this.lastRead.clear();
     this.rescanTimer?.cancel();
     const dropped: Promise<void>[] = [];
     this.lanes.clear((id) => {
@@ -450,7 +458,11 @@ export class StatusWatcher {
       } finally {
         this.queued.delete(refId);
         this.checking.delete(refId);
-        if (!this.due.has(refId)) this.laneKeys.delete(refId); // not watched any more
+        if (!this.due.has(refId)) {
+          // Not watched any more.
+          this.laneKeys.delete(refId);
+          this.lastRead.delete(refId);
+        }
         this.forced.delete(refId);
         this.hurried.delete(refId);
         void this.settleWaiters(refId);
@@ -494,9 +506,12 @@ export class StatusWatcher {
   private async check(refId: string, lane: Lane, freeSlot: () => void): Promise<void> {
     const mode = this.forced.get(refId);
     this.forced.delete(refId);
-    const tx = await this.deps.store.getTx(refId);
+    const asked = mode !== undefined || this.hurried.has(refId);
+    const remembered = asked ? undefined : this.lastRead.get(refId);
+    this.lastRead.delete(refId);
+    const tx = remembered ?? (await this.deps.store.getTx(refId));
     if (!tx || !OPEN_STATUSES.has(tx.status)) return;
-    if (!shouldCheck(tx, mode !== undefined || this.hurried.has(refId))) return;
+    if (!shouldCheck(tx, asked)) return;
     // One read of the chat per check: its key, whether it was blocked before the call, its callbacks.
     const chat = await this.deps.store.getChat(tx.chatId);
     const apiKey = this.keyOf(chat);
@@ -565,6 +580,7 @@ export class StatusWatcher {
       if (!(await this.protocol.announce(cur, "gaveup", {}, cur.status, mode))) await this.retryLater(refId, now);
     } else if (next.act === "schedule") {
       if (next.save) await store.updateTx(refId, { watch: next.save });
+      this.lastRead.set(refId, next.save ? { ...cur, watch: next.save } : cur);
       this.schedule(refId, next.at);
     }
   }
