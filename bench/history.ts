@@ -236,7 +236,7 @@ if (variant === "hot") {
     notes: [
       "A page is listTxByChat(chat, {offset, limit: 10}); deep pages are at a random offset of the chat's whole year. A month report is txsOfMonth(chat, month) for a random chat and whole month (what /laporan and /ekspor read).",
       "The baseline keeps the same kind of data all in the hot shards (no archive), in its own process, at the quick size.",
-      ...(onPg?.notes ?? [NO_PG_NOTE]),
+      ...(onPg?.notes ?? [process.argv.includes("--files-only") ? "PostgreSQL rows skipped (--files-only)." : NO_PG_NOTE]),
     ],
   });
 }
