@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { makeWorld, type World } from "../support/world.js";
+import { until } from "../support/settle.js";
 import { noticesAbout, pendingPrepaid, run } from "./support.js";
 
 let w: World;
@@ -49,5 +50,34 @@ describe("status watcher: what a check reads", () => {
     await w.store.clearApiKey(u.chatId);
     await run(w, 60 * S);
     expect(statusCallsOf(tx.upstreamId!)).toBe(1);
+  });
+});
+
+describe("status watcher: a notice and the next check", () => {
+  it("a notice waiting for the pacer does not hold up the next status call: its slot is given back once the status answered", async () => {
+    // One call in flight at a time, and one send a second: the first change's notice (an edit and
+    // a message) waits a second of clock time for its second send.
+    w = await makeWorld({ watcher: { concurrency: 1 }, broadcast: { perSecond: 1 }, sandbox: { settleMs: 10 * HOUR } });
+    const a = await w.linkedUser();
+    const b = await w.linkedUser();
+    const txA = await pendingPrepaid(w, a.chatId, "081234567890");
+    const txB = await pendingPrepaid(w, b.chatId, "081234567891");
+    await run(w, 6 * S);
+    w.sandbox.settle(txA.upstreamId!, "success");
+    w.sandbox.settle(txB.upstreamId!, "success");
+    const from = w.clock.now();
+    // The clock in small steps with real time between them: a notice waits for the pacer on this clock.
+    await until(() => noticesAbout(w, a.chatId, txA.refId).length + noticesAbout(w, b.chatId, txB.refId).length === 2, {
+      clocks: [w.clock],
+      what: "both changes announced",
+    });
+    const statusAt = (id: string) => w.sandbox.calls("/transaksi/status").filter((c) => c.body.id === id && c.at >= from).map((c) => c.at)[0]!;
+    const noticeAt = (chatId: number, refId: string) =>
+      w.fake.sentTo(chatId).find((c) => c.method === "sendMessage" && String(c.payload.text).includes(refId))!.at;
+    const [first, second] = statusAt(txA.upstreamId!) <= statusAt(txB.upstreamId!) ? [[a, txA], [b, txB]] as const : [[b, txB], [a, txA]] as const;
+    expect(noticesAbout(w, a.chatId, txA.refId)).toHaveLength(1);
+    expect(noticesAbout(w, b.chatId, txB.refId)).toHaveLength(1);
+    // The second id's status call did not wait for the first id's notice to be out.
+    expect(statusAt(second[1].upstreamId!)).toBeLessThan(noticeAt(first[0].chatId, first[1].refId));
   });
 });
