@@ -35,7 +35,7 @@ describe("status watcher: what a check reads", () => {
     const tx = await pendingPrepaid(w, u.chatId, "081234567890");
     await run(w, 6 * S);
     expect(statusCallsOf(tx.upstreamId!)).toBe(1);
-    await w.store.transitionTx(tx.refId, ["pending"], { status: "success", watch: { ...tx.watch, notified: "success" } });
+    await w.store.transitionTx(tx.refId, ["pending"], { status: "success", watch: { nextCheckAt: 0, attempts: 0, ...tx.watch, notified: "success" } });
     await run(w, 60 * S);
     expect(statusCallsOf(tx.upstreamId!)).toBeLessThanOrEqual(2);
     expect(noticesAbout(w, u.chatId, tx.refId)).toHaveLength(0);
