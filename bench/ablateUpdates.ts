@@ -21,7 +21,7 @@ import { claimUpdate } from "../src/bot/middlewares/claimUpdate.js";
 import { sequentializeChats } from "../src/bot/middlewares/sequentialize.js";
 import { WayOuts } from "../src/bot/middlewares/wayOuts.js";
 import { storeUnavailable } from "../src/bot/middlewares/storeUnavailable.js";
-import { ChatRecords } from "../src/bot/middlewares/chatRecord.js";
+import { ChatRecordContext, ChatRecords } from "../src/bot/middlewares/chatRecord.js";
 import { extras } from "../src/bot/middlewares/extras.js";
 import { presence } from "../src/bot/middlewares/presence.js";
 import { ownKeyGuard } from "../src/bot/middlewares/ownKeyGuard.js";
@@ -47,7 +47,12 @@ const { deps, observers, shared } = app;
 const observe = observers.bot;
 
 function stage(level: number): Bot<BotContext> {
-  const bot = new Bot<BotContext>(FAKE_BOT_TOKEN, { botInfo: FAKE_BOT_INFO, client: { fetch: fake.fetch as never } });
+  // The bot's own context class at every stage (createBot uses it).
+  const bot = new Bot<BotContext>(FAKE_BOT_TOKEN, {
+    botInfo: FAKE_BOT_INFO,
+    client: { fetch: fake.fetch as never },
+    ContextConstructor: ChatRecordContext as unknown as new (...args: ConstructorParameters<typeof ChatRecordContext>) => BotContext,
+  });
   if (level >= 1) {
     bot.api.config.use(observe.api);
     bot.api.config.use(autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 60 }));

@@ -1,6 +1,8 @@
 /**
- * A driver for profiling the update path alone: `node --cpu-prof --import tsx bench/profileUpdates.ts [bare]`.
- * The same app, users and fake as updates.ts, one kind of bot, many cached price pages.
+ * A driver for profiling the update path alone: `node --cpu-prof --import tsx bench/profileUpdates.ts
+ * [bare|same]` (N=updates per round; COUNT=1 counts the store calls per update). The same app, users
+ * and fake as updates.ts, one kind of bot ("same": a bare grammY bot sending the very answer ours
+ * sends), many cached price pages; prints the rate and the process's CPU time per update.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
