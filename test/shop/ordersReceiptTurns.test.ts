@@ -1,10 +1,11 @@
 /** Orders done together: their receipt images render one at a time (the PNG encode holds the event loop), each still sent once. */
 import { afterEach, describe, expect, it, vi } from "vitest";
+import type * as OrderImages from "../../src/render/orderImages.js";
 import { depositIdOf, openShop, pay, plnOrder, run, stateOf, type Shop } from "./support.js";
 
 const renders = vi.hoisted(() => ({ now: 0, most: 0, total: 0 }));
 vi.mock("../../src/render/orderImages.js", async (importOriginal) => {
-  const real = await importOriginal<typeof import("../../src/render/orderImages.js")>();
+  const real = await importOriginal<typeof OrderImages>();
   return {
     ...real,
     svgToPngOffThread: async (svg: string, width: number) => {
