@@ -106,10 +106,7 @@ export class NoticeProtocol {
       if (now) await store.transitionTx(refId, [cur.status], { watch: { ...watchOf(now), announcing: w.announcing } as Watch }, mine);
       return false;
     }
-    if (delivery === "blocked") {
-      await store.updateChat(to, to === cur.chatId ? { inactive: true } : { inactive: true, owedNotices: true });
-      this.logger.info({ chatId: to }, "chat blocked the bot; its transactions are no longer polled");
-    } else if (delivery === "refused") {
+    if (delivery === "refused") {
       this.logger.warn({ refId, notice }, "Telegram refused the notice; not retried");
     }
 
@@ -126,13 +123,19 @@ export class NoticeProtocol {
     const latest = await store.getTx(refId) ?? marked;
     const { announcing: _done, ...kept } = watchOf(latest);
     // A missed notice now delivered is no longer owed: dropped in this same write, so a second return of
-    // the chat that reads the record next finds nothing to send (a blocked chat keeps it for its return;
-    // a blocked staff chat is owed it here, the owner's chat by the watcher).
+    // the chat that reads the record next finds nothing to send. A notice that found the chat blocked is
+    // owed in this same write too (an owner's chat is not owed its give-up notice).
     const { owed, ...notOwed } = kept;
-    const rest = delivery === "blocked" ? (to === cur.chatId ? kept : { ...kept, owed: notice }) : owed === notice ? notOwed : kept;
+    const owedHere = delivery === "blocked" && (notice !== "gaveup" || to !== cur.chatId);
+    const rest = owedHere ? { ...kept, owed: notice } : delivery === "blocked" || owed !== notice ? kept : notOwed;
     const patch: TxPatch =
       notice === "gaveup" ? { watch: { ...rest, gaveUp: true } } : { status: next, watch: { ...rest, notified: next } };
     await store.transitionTx(refId, [cur.status], patch, mine);
+    if (delivery === "blocked") {
+      // Only now, with the notice owed on the record: a return of the chat from here on finds it.
+      await store.updateChat(to, owedHere ? { inactive: true, owedNotices: true } : { inactive: true });
+      this.logger.info({ chatId: to }, "chat blocked the bot; its transactions are no longer polled");
+    }
     await store.flush();
     return true;
   }
