@@ -140,7 +140,7 @@ help =
     ❓ <b>Bantuan</b>
     /menu: menu utama
     /saldo: cek saldo
-    /harga: daftar harga (contoh: <code>/harga tsel 10</code>)
+    /harga: daftar harga (contoh: <code>/harga tsel 10</code>; ringkasan perubahan harga: <code>/harga ringkasan</code>)
     /beli: beli pulsa, data, token, voucher (cepat: <code>/beli KODE TUJUAN</code>)
     /tagihan: cek dan bayar tagihan
     /transfer: transfer ke bank atau e-wallet
@@ -958,6 +958,7 @@ prices-digest-line-refused = { $arrow } <b>{ $name }</b> (<code>{ $code }</code>
 prices-digest-more = …dan { $count } produk lain.
 prices-digest-footer = Matikan ringkasan ini: <code>/harga ringkasan off</code>. Ganti jamnya: <code>/harga ringkasan 07.30</code>.
 prices-digest-on = 📈 Ringkasan perubahan harga: <b>aktif</b>, tiap hari pukul { $time } WIB, hanya jika ada perubahan.
+    Matikan: <code>/harga ringkasan off</code>. Ganti jamnya: <code>/harga ringkasan 07.30</code>.
 prices-digest-off = 📈 Ringkasan perubahan harga: <b>mati</b>. Nyalakan dengan <code>/harga ringkasan on</code>.
 prices-digest-bad-time = ❓ Jam tidak dikenali. Contoh: <code>/harga ringkasan 08.00</code> (kelipatan 15 menit: 07.15, 07.30, 07.45).
 prices-moved-today = ⬆️⬇️ = harga modal berubah hari ini.
