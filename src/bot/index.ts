@@ -21,6 +21,7 @@ import { rateLimiter, type RateLimit } from "./middlewares/rateLimiter.js";
 import { ownKeyGuard } from "./middlewares/ownKeyGuard.js";
 import { flows } from "./middlewares/conversations.js";
 import { forgetButtonsOnCommand } from "./middlewares/buttonWait.js";
+import { customerGate } from "./middlewares/customerGate.js";
 import { errorHandler } from "./handlers/error.js";
 import { cancelFeature } from "./features/cancel.js";
 import { features } from "./features/index.js";
@@ -68,6 +69,7 @@ export function createBot(token: string, deps: BotDeps, botConfig: BotConfig = {
   bot.use(presence);
   bot.use(rateLimiter(botConfig.rateLimit ?? DEFAULT_RATE_LIMIT, shared));
   bot.use(ownKeyGuard);
+  bot.use(customerGate(errorHandler(deps, observe?.handlerFailed)));
   bot.use(forgetButtonsOnCommand);
   bot.use(flows(deps, { chatRecords, wayOuts, maxRetryDelaySeconds }));
   bot.use(cancelFeature);
