@@ -16,8 +16,89 @@
  *   since files or rows may have been edited or written by another version: a record that fails is
  *   refused with StoreCorruptError, never handed out. The file store reads everything at open (so it
  *   refuses to open); PostgreSQL reads rows on demand (so that read fails).
+ * - Documents and logs (createDoc... listLog) are the records of kinds declared outside the store
+ *   (DocKind: a name and a zod schema): validated with the kind's schema on every write and every read
+ *   (a stored one that fails: StoreCorruptError), `updateDoc` a compare-and-set on version and/or state.
+ *   The file store reads a kind's file at its first use, so a damaged one fails that kind's calls.
  */
+import type * as z from "../tools/zod.js";
 import type { ChatRecord, TxDetail, TxKind, TxOf, TxRecord, TxStatus } from "./types.js";
+
+/**
+ * Any zod schema whose output is T: classic `zod` (ZodType) and `zod/mini` (tools/zod.ts) schemas both
+ * fit, since both build on zod's core type.
+ */
+export type ZodType<T> = z.core.$ZodType<T>;
+
+/** A kind of record beyond chats and transactions, declared where it is used with its zod schema. */
+export interface DocKind<T> {
+  /** Stable short name, /^[a-z][a-z0-9_]{1,30}$/: the backends' key (file name part, `kind` column). */
+  readonly name: string;
+  /** Checked on every write and on every read (a record that fails is refused with StoreCorruptError). */
+  readonly schema: ZodType<T>;
+}
+
+/** A stored document: frozen; change it only through updateDoc. */
+export interface Doc<T> {
+  readonly kind: string;
+  /** Unique within its kind, 1..100 characters. */
+  readonly id: string;
+  /** The chat it belongs to (a reseller's chat id; 0 = the whole bot). */
+  readonly owner: number;
+  /** Indexed: a state machine's state, or "active"/"revoked"... (1..100 characters). */
+  readonly state: string;
+  /** 1 at creation, +1 per update. */
+  readonly version: number;
+  /** Epoch ms, from the store's clock. */
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  readonly value: Readonly<T>;
+}
+
+/** One entry of an append-only log. */
+export interface LogEntry<T> {
+  /** Increasing per (kind, owner), from 1. */
+  readonly seq: number;
+  readonly owner: number;
+  /** Epoch ms, from the store's clock. */
+  readonly at: number;
+  readonly entry: Readonly<T>;
+}
+
+/** What a document is created with. */
+export interface NewDoc<T> {
+  id: string;
+  owner: number;
+  state: string;
+  value: T;
+}
+
+/** The compare-and-set condition of updateDoc: its version and/or its state is one of `states` (at least one given). */
+export interface DocExpect {
+  version?: number;
+  states?: readonly string[];
+}
+
+/** What updateDoc changes: the state, the whole value, or both. */
+export interface DocChange<T> {
+  state?: string;
+  value?: T;
+}
+
+/** listDocs' filters; any may be omitted. */
+export interface DocQuery {
+  owner?: number;
+  states?: readonly string[];
+  /** createdAt >= createdSince. */
+  createdSince?: number;
+  limit?: number;
+}
+
+/** listLog's page: entries with seq < beforeSeq; limit default 20, at most 500. */
+export interface LogPage {
+  beforeSeq?: number;
+  limit?: number;
+}
 
 /** What `updateChat` may change; the key fields go through setApiKey/clearApiKey. */
 export type ChatPatch = Partial<Omit<ChatRecord, "chatId" | "createdAt" | "updatedAt" | "apiKeyEnc" | "keyMask" | "linkedAt">>;
@@ -154,6 +235,24 @@ export interface Store {
    * flow ended and another began. Kept per chat: one chat's step rewrites nothing of another's.
    */
   setFlow(chatId: number, state: FlowState | undefined, expectedVersion: number): Promise<boolean>;
+
+  // ---- documents (core.ts rules; shop orders, settings, invitations...) ---------------------------
+  /** Rejects with DuplicateDocError if (kind, id) exists; TypeError if the value does not pass the kind's schema. */
+  createDoc<T>(kind: DocKind<T>, input: NewDoc<T>): Promise<Doc<T>>;
+  getDoc<T>(kind: DocKind<T>, id: string): Promise<Doc<T> | undefined>;
+  /**
+   * Compare-and-set: applies `change` only if the current document still matches `expect` (its version
+   * and/or its state is one of `states`), raising the version by one; else resolves undefined (also when
+   * the document is missing). Of two racing calls, on one process or two, exactly one wins.
+   */
+  updateDoc<T>(kind: DocKind<T>, id: string, expect: DocExpect, change: DocChange<T>): Promise<Doc<T> | undefined>;
+  /** Documents of a kind, oldest first (createdAt, then id); any of owner/states/createdSince may be omitted. */
+  listDocs<T>(kind: DocKind<T>, query: DocQuery): Promise<Doc<T>[]>;
+
+  // ---- append-only logs (audit, price changes): nothing updates or deletes an entry ---------------
+  appendLog<T>(kind: DocKind<T>, owner: number, entry: T): Promise<LogEntry<T>>;
+  /** Newest first; `beforeSeq` pages back. Default limit 20, at most 500. */
+  listLog<T>(kind: DocKind<T>, owner: number, page?: LogPage): Promise<LogEntry<T>[]>;
 
   // ---- meta -------------------------------------------------------------------------------------
   /** Small JSON state (broadcast progress...). The value is frozen. */

@@ -1,11 +1,12 @@
 /**
  * The rules both stores (file/, pg/) keep, written once: how a record is built from a patch and
- * validated, when a compare-and-set may apply, which transactions are "hot", how api keys are sealed
- * and opened, and which stored records are refused. The backends only read, write and query; each
+ * validated, when a compare-and-set may apply (transactions, documents), which transactions are
+ * "hot", how api keys are sealed and opened, and which stored records are refused. The backends only read, write and query; each
  * calls these at the same points so that the contract suite (test/store/contract.test.ts) sees one
  * behaviour.
  */
-import type { ChatPatch, FlowState, NewTx, TxPatch } from "./api.js";
+import * as z from "../tools/zod.js";
+import type { ChatPatch, Doc, DocChange, DocExpect, DocKind, DocQuery, FlowState, LogEntry, LogPage, NewDoc, NewTx, TxPatch } from "./api.js";
 import { decrypt, DecryptedKeys, encrypt, keyAad, keyCheck, keyCheckMatches, maskKey } from "./crypto.js";
 import { ApiKeyDecryptError, StoreCorruptError, StoreSecretMismatchError } from "./errors.js";
 import { deepFreeze, frozenCopy } from "./frozen.js";
@@ -146,4 +147,156 @@ export class KeyRing {
   forget(chatId: number): void {
     this.decrypted.forget(chatId);
   }
+}
+
+// ---- documents and logs ---------------------------------------------------------------------------
+
+export const KIND_NAME = /^[a-z][a-z0-9_]{1,30}$/;
+export const DOC_ID_MAX = 100;
+export const DOC_STATE_MAX = 100;
+export const LOG_PAGE_DEFAULT = 20;
+export const LOG_PAGE_MAX = 500;
+
+/** The kind's name, checked: it names a file and a column value. */
+export function kindName(kind: DocKind<unknown>): string {
+  if (typeof kind?.name !== "string" || !KIND_NAME.test(kind.name)) {
+    throw new TypeError(`Invalid record kind name ${JSON.stringify(kind?.name)}: expected ${String(KIND_NAME)}.`);
+  }
+  return kind.name;
+}
+
+function checkId(id: unknown): string {
+  if (typeof id !== "string" || id.length < 1 || id.length > DOC_ID_MAX) throw new TypeError(`A document id is 1..${DOC_ID_MAX} characters.`);
+  return id;
+}
+
+function checkState(state: unknown): string {
+  if (typeof state !== "string" || state.length < 1 || state.length > DOC_STATE_MAX) {
+    throw new TypeError(`A document state is 1..${DOC_STATE_MAX} characters.`);
+  }
+  return state;
+}
+
+function checkOwner(owner: unknown): number {
+  if (!Number.isSafeInteger(owner)) throw new TypeError("A record owner is an integer (a chat id, 0 = the whole bot).");
+  return owner as number;
+}
+
+/** A value about to be written: a frozen JSON copy that passes the kind's schema (its output), else TypeError. */
+function validValue<T>(kind: DocKind<T>, value: unknown, what: string): T {
+  const parsed = z.safeParse(kind.schema, frozenCopy(value, what));
+  if (!parsed.success) throw new TypeError(`Invalid ${what}: ${describeIssues(parsed.error)}`);
+  return deepFreeze(parsed.data);
+}
+
+/** A new document, validated and frozen: version 1, created and updated `now`. */
+export function buildNewDoc<T>(kind: DocKind<T>, input: NewDoc<T>, now: number): Doc<T> {
+  const name = kindName(kind);
+  const id = checkId(input.id);
+  const value = validValue(kind, input.value, `${name} ${id}`);
+  return Object.freeze({ kind: name, id, owner: checkOwner(input.owner), state: checkState(input.state), version: 1, createdAt: now, updatedAt: now, value });
+}
+
+/** The compare-and-set rule of updateDoc: the version and/or the state matches (at least one asked). */
+export function docMatches(current: Doc<unknown> | undefined, expect: DocExpect): current is Doc<unknown> {
+  checkExpect(expect);
+  if (current === undefined) return false;
+  if (expect.version !== undefined && current.version !== expect.version) return false;
+  return expect.states === undefined || expect.states.includes(current.state);
+}
+
+/** Refuses an updateDoc that asks nothing: it would overwrite whatever is there. */
+export function checkExpect(expect: DocExpect): void {
+  if (expect?.version === undefined && expect?.states === undefined) {
+    throw new TypeError("updateDoc needs a version or states to compare with.");
+  }
+}
+
+/** The new state and value of a change, validated (the value with the kind's schema); the rest is the backend's. */
+export function docChange<T>(kind: DocKind<T>, id: string, change: DocChange<T>): { state?: string; value?: T } {
+  const name = kindName(kind);
+  return {
+    ...(change.state !== undefined && { state: checkState(change.state) }),
+    ...(change.value !== undefined && { value: validValue(kind, change.value, `${name} ${id}`) }),
+  };
+}
+
+/** `old` after a validated change (docChange): version + 1, updated `now`. */
+export function changedDoc<T>(old: Doc<T>, change: { state?: string; value?: T }, now: number): Doc<T> {
+  return Object.freeze({
+    ...old,
+    state: change.state ?? old.state,
+    value: change.value ?? old.value,
+    version: old.version + 1,
+    updatedAt: now,
+  });
+}
+
+/** A stored document without its value's check (the kind's schema): what migrate-store can check of any kind. */
+export const StoredDocFrame = z.object({
+  id: z.string().check(z.minLength(1), z.maxLength(DOC_ID_MAX)),
+  owner: z.int(),
+  state: z.string().check(z.minLength(1), z.maxLength(DOC_STATE_MAX)),
+  version: z.int().check(z.positive()),
+  createdAt: z.int(),
+  updatedAt: z.int(),
+  value: z.unknown(),
+});
+
+/**
+ * A document read from storage (`where` names the file or row): its frame and its value (with the
+ * kind's schema) are checked, else StoreCorruptError. Frozen.
+ */
+export function storedDoc<T>(kind: DocKind<T>, where: string, data: unknown, at = ""): Doc<T> {
+  const name = kindName(kind);
+  const frame = StoredDocFrame.safeParse(data);
+  if (!frame.success) throw new StoreCorruptError(where, describeIssues(frame.error, at));
+  const value = z.safeParse(kind.schema, frame.data.value);
+  if (!value.success) throw new StoreCorruptError(where, describeIssues(value.error, `${at}value.`));
+  const { id, owner, state, version, createdAt, updatedAt } = frame.data;
+  return deepFreeze({ kind: name, id, owner, state, version, createdAt, updatedAt, value: value.data });
+}
+
+/** Whether a document passes listDocs' filters (the file store's scan; PostgreSQL says it in SQL). */
+export function docInQuery(doc: Doc<unknown>, query: DocQuery): boolean {
+  return (
+    (query.owner === undefined || doc.owner === query.owner) &&
+    (query.states === undefined || query.states.includes(doc.state)) &&
+    (query.createdSince === undefined || doc.createdAt >= query.createdSince)
+  );
+}
+
+/** listDocs' order: oldest first, then by id (PostgreSQL: id COLLATE "C", the same order). */
+export function compareDocs(a: Doc<unknown>, b: Doc<unknown>): number {
+  return a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+/** listDocs' limit: all when omitted. */
+export function docLimit(limit: number | undefined): number {
+  return limit === undefined ? Number.POSITIVE_INFINITY : Math.max(0, Math.floor(limit));
+}
+
+/** Checks what appendLog is given before the backend picks a seq; returns the validated entry. */
+export function validLogEntry<T>(kind: DocKind<T>, owner: number, entry: T): T {
+  checkOwner(owner);
+  return validValue(kind, entry, `${kindName(kind)} log entry`);
+}
+
+/** A stored log entry without its entry's check. */
+export const StoredLogFrame = z.object({ seq: z.int().check(z.positive()), owner: z.int(), at: z.int(), entry: z.unknown() });
+
+/** A log entry read from storage (`where` names the file line or row), checked, else StoreCorruptError. Frozen. */
+export function storedLogEntry<T>(kind: DocKind<T>, where: string, data: unknown, label = ""): LogEntry<T> {
+  const frame = StoredLogFrame.safeParse(data);
+  if (!frame.success) throw new StoreCorruptError(where, describeIssues(frame.error, label));
+  const entry = z.safeParse(kind.schema, frame.data.entry);
+  if (!entry.success) throw new StoreCorruptError(where, describeIssues(entry.error, `${label}entry.`));
+  const { seq, owner, at } = frame.data;
+  return deepFreeze({ seq, owner, at, entry: entry.data });
+}
+
+/** listLog's page: beforeSeq (none: from the newest) and a limit of 20 by default, at most 500. */
+export function logPage(page: LogPage | undefined): { beforeSeq: number | undefined; limit: number } {
+  const limit = page?.limit === undefined ? LOG_PAGE_DEFAULT : Math.min(LOG_PAGE_MAX, Math.max(0, Math.floor(page.limit)));
+  return { beforeSeq: page?.beforeSeq, limit };
 }

@@ -37,6 +37,17 @@ export class DuplicateTxError extends Error {
   }
 }
 
+/** createDoc: a document of that kind with that id exists already. */
+export class DuplicateDocError extends Error {
+  override readonly name = "DuplicateDocError";
+  constructor(
+    readonly kind: string,
+    readonly id: string,
+  ) {
+    super(`A ${kind} document with id ${id} already exists.`);
+  }
+}
+
 export class UnknownTxError extends Error {
   override readonly name = "UnknownTxError";
   constructor(readonly refId: string) {

@@ -10,7 +10,8 @@ import { copyFileStore } from "../../src/store/pg/fromFiles.js";
 import { PgStore } from "../../src/store/pg/pgStore.js";
 import { FileStore } from "../../src/store/file/fileStore.js";
 import type { ChatRecord, TxRecord } from "../../src/store/types.js";
-import type { SavedFlow } from "../../src/store/api.js";
+import type { Doc, DocKind, LogEntry, SavedFlow } from "../../src/store/api.js";
+import * as z from "../../src/tools/zod.js";
 import { freshDatabase, hasPg } from "../support/pg.js";
 import { SECRET, tempDir } from "./helpers.js";
 
@@ -28,7 +29,14 @@ interface Expected {
   txs: TxRecord[];
   meta: Record<string, unknown>;
   flow: SavedFlow;
+  docs: Doc<Order>[];
+  log: LogEntry<{ action: string }>[];
 }
+
+const OrderSchema = z.object({ amount: z.int(), note: z.optional(z.string()) });
+type Order = z.infer<typeof OrderSchema>;
+const OrderKind: DocKind<Order> = { name: "test_order", schema: OrderSchema };
+const AuditKind: DocKind<{ action: string }> = { name: "test_audit", schema: z.object({ action: z.string() }) };
 
 /** A file store with two chats (one linked), archived and hot transactions, and meta; returns what it holds. */
 async function fileStore(dir: string): Promise<Expected> {
@@ -41,20 +49,27 @@ async function fileStore(dir: string): Promise<Expected> {
     await a.createTx({ refId: `OLD${i}`, chatId: i % 2 ? 1 : -100123, kind: "prepaid", status: "success", amount: 1000 + i, upstreamId: `U${i}` });
     await clock.advance(DAY);
   }
-  await a.setMeta("broadcast", { id: "b1", sent: 3 });
+  await a.setMeta("broadcast", { id: "b1", sent: 3, text: "Promo\u0000" });
   await a.setMeta("conv:1", { step: "amount", at: [1, 2] });
   await a.close();
   // Weeks later: opening sweeps the October records into the archive; new ones stay hot.
   await clock.advance(40 * DAY);
   const b = await FileStore.open({ dir, secret: SECRET, clock });
   await b.createTx({ refId: "NEW1", chatId: 1, kind: "postpaid", status: "pending", amount: 52_500, detail: { customerName: "BUDI" } });
-  await b.createTx({ refId: "NEW2", chatId: 1, kind: "deposit", status: "draft", amount: 50_000 });
+  await b.createTx({ refId: "NEW2", chatId: 1, kind: "deposit", status: "draft", amount: 50_000, message: "Gagal\u0000 🙂" });
+  await b.createDoc(OrderKind, { id: "O1", owner: 1, state: "draft", value: { amount: 5, note: "z\u0000é" } });
+  await b.createDoc(OrderKind, { id: "O2", owner: -100123, state: "draft", value: { amount: 6 } });
+  await b.updateDoc(OrderKind, "O2", { version: 1 }, { state: "paid" });
+  for (const action of ["a", "b", "c"]) await b.appendLog(AuditKind, 1, { action });
+  await b.appendLog(AuditKind, -100123, { action: "d" });
   await b.flush();
   const expected: Expected = {
     chats: [...(await b.allChats())],
     txs: (await Promise.all([1, -100123].map(async (c) => (await b.listTxByChat(c, { limit: 100 })).items))).flat(),
     meta: { broadcast: await b.getMeta("broadcast") },
     flow: await b.getFlow(1),
+    docs: await b.listDocs(OrderKind, {}),
+    log: await b.listLog(AuditKind, 1),
   };
   await b.close();
   expect(await readdir(join(dir, "archive"))).toContain("tx-2025-10.jsonl");
@@ -71,7 +86,8 @@ describe.skipIf(!hasPg)("migrate-store", () => {
     const url = await freshDatabase();
 
     const first = await copyFileStore({ from: dir, to: url, secret: SECRET, batch: 7 });
-    expect(first).toEqual({ files: { chats: 2, txs: 32, meta: 1, flows: 1 }, database: { chats: 2, txs: 32, meta: 1, flows: 1 }, ok: true });
+    const counts = { chats: 2, txs: 32, meta: 1, flows: 1, docs: 2, logs: 4 };
+    expect(first).toEqual({ files: counts, database: counts, ok: true });
     const second = await copyFileStore({ from: dir, to: url, secret: SECRET, batch: 7 });
     expect(second).toEqual(first);
     const sql = postgres(url, { max: 1 });
@@ -98,6 +114,12 @@ describe.skipIf(!hasPg)("migrate-store", () => {
     expect((await pg.linkedChats()).map((c) => c.chatId)).toEqual([1]);
     expect((await pg.chatByCallbackToken("tok-1"))?.chatId).toBe(1);
     expect((await pg.findTx(1, "U1"))?.refId).toBe("OLD1");
+    // Documents and logs as the files held them, versions and seqs included: the bot goes on from there.
+    expect(await pg.listDocs(OrderKind, {})).toEqual(expected.docs);
+    expect(JSON.stringify(await pg.getDoc(OrderKind, "O1"))).toBe(JSON.stringify(expected.docs[0]));
+    expect(await pg.listLog(AuditKind, 1)).toEqual(expected.log);
+    expect(await pg.appendLog(AuditKind, 1, { action: "next" })).toMatchObject({ seq: 4 });
+    expect(await pg.updateDoc(OrderKind, "O2", { version: 2, states: ["paid"] }, { state: "done" })).toMatchObject({ version: 3 });
   });
 
   it("refuses a secret that is not the file store's", async () => {

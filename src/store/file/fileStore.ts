@@ -12,6 +12,8 @@
  *   chats-00.json ..   {"chats": ChatRecord[]}  shard = fnv1a(String(chatId)) % chatShards
  *   tx-00.json ..      {"txs": TxRecord[]}      shard = fnv1a(refId) % txShards
  *   flows-00.json ..   {"flows": FlowEntry[]}   running flows; shard as the chat's (chatShards)
+ *   docs/<kind>.json   {"docs": Doc[]}          documents of a kind (docFiles.ts)
+ *   logs/<kind>.jsonl  one log entry a line      append-only, fsync-ed (docFiles.ts)
  *   .<name>.tmp        steno's temp file during an atomic write (temp + rename)
  *
  * Why shards: a change rewrites only its shard. With 64 chat shards, 100k linked chats are ~1.6k per
@@ -59,7 +61,8 @@ import {
 } from "./schema.js";
 import { shardFileName, shardIndex, StoreFile } from "./shards.js";
 import { FINAL_STATUSES, OPEN_STATUSES, type ChatRecord, type TxRecord, type TxStatus } from "../types.js";
-import type { ChatPatch, FlowState, NewTx, SavedFlow, Store, StoreStats, TxPatch } from "../api.js";
+import type { ChatPatch, Doc, DocChange, DocExpect, DocKind, DocQuery, FlowState, LogEntry, LogPage, NewDoc, NewTx, SavedFlow, Store, StoreStats, TxPatch } from "../api.js";
+import { DocFiles } from "./docFiles.js";
 
 export { maskKey } from "../crypto.js";
 export * from "../errors.js";
@@ -86,6 +89,8 @@ export interface StoreOptions {
   archiveAfterMs?: number;
   /** How often the archive sweep runs on the clock (default hourly); it also runs at open. */
   sweepEveryMs?: number;
+  /** Told of what the store repaired on its own (a log's torn last line); default process.emitWarning. */
+  onWarning?: (message: string) => void;
 }
 
 /** FileStore's stats: the interface's, its flusher's, and how much it holds in memory. */
@@ -123,6 +128,9 @@ export class FileStore implements Store {
   /** The api keys; set by open() once derived (reading the files does not need it). */
   private keys = new KeyRing(Buffer.alloc(0), "");
   private readonly flusher: Flusher;
+  /** The flusher's writer of each file; documents and logs add theirs at a kind's first use. */
+  private readonly writers = new Map<string, () => Promise<void>>();
+  private readonly docs: DocFiles;
   private closing: Promise<void> | undefined;
   private archive!: Archive;
   private sweeping: Promise<number> | undefined;
@@ -149,7 +157,7 @@ export class FileStore implements Store {
     this.flowNames = this.flowShards.map((_, i) => shardFileName("flows", i, meta.chatShards));
 
     const metaFile = new StoreFile<MetaFile>(root, META, true);
-    const writers = new Map<string, () => Promise<void>>();
+    const writers = this.writers;
     writers.set(META, () => metaFile.write({ ...this.meta, kv: Object.fromEntries(this.kv) }));
     this.chatNames.forEach((name, i) => {
       const file = new StoreFile<ChatShardFile>(root, name);
@@ -172,6 +180,14 @@ export class FileStore implements Store {
       delayMs: opts.flushDelayMs ?? 50,
       write: (name) => observeWrite(name, writers.get(name)!, opts.onWrite),
       ...(opts.onError ? { onError: opts.onError } : {}),
+    });
+    this.docs = new DocFiles({
+      root,
+      clock,
+      register: (key, write) => writers.set(key, write),
+      markDirty: (key) => this.flusher.markDirty(key),
+      assertOpen: () => this.assertOpen(),
+      warn: opts.onWarning ?? ((message) => process.emitWarning(message)),
     });
   }
 
@@ -693,6 +709,32 @@ export class FileStore implements Store {
       this.kv.delete(key);
       this.flusher.markDirty(META);
     }
+  }
+
+  // ---- documents and logs (docFiles.ts) ---------------------------------------------------------
+
+  createDoc<T>(kind: DocKind<T>, input: NewDoc<T>): Promise<Doc<T>> {
+    return this.docs.createDoc(kind, input);
+  }
+
+  getDoc<T>(kind: DocKind<T>, id: string): Promise<Doc<T> | undefined> {
+    return this.docs.getDoc(kind, id);
+  }
+
+  updateDoc<T>(kind: DocKind<T>, id: string, expect: DocExpect, change: DocChange<T>): Promise<Doc<T> | undefined> {
+    return this.docs.updateDoc(kind, id, expect, change);
+  }
+
+  listDocs<T>(kind: DocKind<T>, query: DocQuery): Promise<Doc<T>[]> {
+    return this.docs.listDocs(kind, query);
+  }
+
+  appendLog<T>(kind: DocKind<T>, owner: number, entry: T): Promise<LogEntry<T>> {
+    return this.docs.appendLog(kind, owner, entry);
+  }
+
+  listLog<T>(kind: DocKind<T>, owner: number, page?: LogPage): Promise<LogEntry<T>[]> {
+    return this.docs.listLog(kind, owner, page);
   }
 
   // ---- meta -------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 /**
- * migrate-store: copies a file store (DATA_DIR: store/ shards and archive/ months) into PostgreSQL.
+ * migrate-store: copies a file store (DATA_DIR: store/ shards, documents and logs, and archive/ months)
+ * into PostgreSQL.
  * The files are only read. Api keys are copied as they are (encrypted, same associated data), so the
  * same secret reads them; the secret is needed only to check it is the store's. Idempotent: a record
  * already there and identical is skipped, a different one replaced unless the database's copy is
@@ -13,6 +14,7 @@ import { createInterface } from "node:readline";
 import postgres from "postgres";
 import { deriveKey, keyCheckMatches } from "../crypto.js";
 import { StoreCorruptError } from "../errors.js";
+import { KIND_NAME, StoredDocFrame, StoredLogFrame } from "../core.js";
 import { describeIssues, TxRecordSchema, type ChatRecord, type TxRecord } from "../records.js";
 import { checkChatShard, checkFlowShard, checkMeta, checkTxShard, type FlowEntry } from "../file/schema.js";
 import { shardFileName } from "../file/shards.js";
@@ -25,6 +27,10 @@ export interface Counts {
   meta: number;
   /** Chats with a running flow. */
   flows: number;
+  /** Documents of every kind (shop orders, staff...). */
+  docs: number;
+  /** Log entries of every kind (audit, price changes). */
+  logs: number;
 }
 
 export interface CopyResult {
@@ -55,51 +61,61 @@ async function readJson(file: string): Promise<unknown> {
   }
 }
 
-/**
- * Streams every record of the archive's months to `each`, month by month (a month can be larger than
- * memory allows as one string). A torn last line (a crash mid-sweep) is left out, as the file store does.
- */
+/** Streams every record of the archive's months to `each`, month by month. */
 async function readArchive(dir: string, each: (tx: TxRecord) => Promise<void>): Promise<void> {
-  let names: string[];
-  try {
-    names = (await readdir(dir)).filter((n) => /^tx-\d{4}-\d{2}\.jsonl$/.test(n)).sort();
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return;
-    throw err;
-  }
-  for (const name of names) {
+  for (const name of (await names(dir)).filter((n) => /^tx-\d{4}-\d{2}\.jsonl$/.test(n)).sort()) {
     const file = join(dir, name);
-    const size = (await stat(file)).size;
-    if (size === 0) continue;
-    const fh = await open(file, "r");
-    const last = Buffer.alloc(1);
-    try {
-      await fh.read(last, 0, 1, size - 1);
-    } finally {
-      await fh.close();
-    }
-    const parse = async (line: string, n: number) => {
-      if (line === "") return;
-      let json: unknown;
-      try {
-        json = JSON.parse(line);
-      } catch {
-        throw new StoreCorruptError(file, `invalid JSON on line ${n}`);
-      }
+    await readJsonLines(file, async (json, n) => {
       const r = TxRecordSchema.safeParse(json);
       if (!r.success) throw new StoreCorruptError(file, `line ${n}: ${describeIssues(r.error)}`);
       await each(r.data);
-    };
-    // Each line is handled once the next one is seen: the last is torn unless the file ends with a newline.
-    let held: string | undefined;
-    let n = 0;
-    for await (const line of createInterface({ input: createReadStream(file), crlfDelay: Infinity })) {
-      if (held !== undefined) await parse(held, n);
-      held = line;
-      n++;
-    }
-    if (held !== undefined && last[0] === 0x0a) await parse(held, n);
+    });
   }
+}
+
+/** The names in `dir`; none when it does not exist. */
+async function names(dir: string): Promise<string[]> {
+  try {
+    return await readdir(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw err;
+  }
+}
+
+/**
+ * Streams the lines of a JSON-lines file (archive months, logs) to `each`, parsed (a file can be larger
+ * than memory allows as one string). A torn last line (a crash mid-append) is left out, as the file store does.
+ */
+async function readJsonLines(file: string, each: (json: unknown, line: number) => Promise<void>): Promise<void> {
+  const size = (await stat(file)).size;
+  if (size === 0) return;
+  const fh = await open(file, "r");
+  const last = Buffer.alloc(1);
+  try {
+    await fh.read(last, 0, 1, size - 1);
+  } finally {
+    await fh.close();
+  }
+  const parse = async (line: string, n: number) => {
+    if (line === "") return;
+    let json: unknown;
+    try {
+      json = JSON.parse(line);
+    } catch {
+      throw new StoreCorruptError(file, `invalid JSON on line ${n}`);
+    }
+    await each(json, n);
+  };
+  // Each line is handled once the next one is seen: the last is torn unless the file ends with a newline.
+  let held: string | undefined;
+  let n = 0;
+  for await (const line of createInterface({ input: createReadStream(file), crlfDelay: Infinity })) {
+    if (held !== undefined) await parse(held, n);
+    held = line;
+    n++;
+  }
+  if (held !== undefined && last[0] === 0x0a) await parse(held, n);
 }
 
 export async function copyFileStore(opts: CopyOptions): Promise<CopyResult> {
@@ -134,14 +150,15 @@ export async function copyFileStore(opts: CopyOptions): Promise<CopyResult> {
 
   const sql = postgres(opts.to, { max: 1, onnotice: () => undefined, fetch_types: false });
   try {
-    const chatRows = [...chats.values()].map(chatRow);
+    // Records travel as JSON text inside the batch: json_to_recordset refuses a \u0000 in a json field.
+    const chatRows = [...chats.values()].map((c) => asText(chatRow(c)));
     for (let i = 0; i < chatRows.length; i += batch) {
       const rows = JSON.stringify(chatRows.slice(i, i + batch));
       await sql`
         INSERT INTO chats (chat_id, callback_token, linked, has_key, updated_at, data)
-        SELECT chat_id, callback_token, linked, has_key, updated_at, data
+        SELECT chat_id, callback_token, linked, has_key, updated_at, data::json
         FROM json_to_recordset(${rows}::text::json)
-          AS x(chat_id bigint, callback_token text, linked boolean, has_key boolean, updated_at bigint, data json)
+          AS x(chat_id bigint, callback_token text, linked boolean, has_key boolean, updated_at bigint, data text)
         ON CONFLICT (chat_id) DO UPDATE SET callback_token = EXCLUDED.callback_token, linked = EXCLUDED.linked,
           has_key = EXCLUDED.has_key, updated_at = EXCLUDED.updated_at, data = EXCLUDED.data, version = chats.version + 1
         WHERE chats.data::text IS DISTINCT FROM EXCLUDED.data::text AND chats.updated_at <= EXCLUDED.updated_at`;
@@ -153,13 +170,13 @@ export async function copyFileStore(opts: CopyOptions): Promise<CopyResult> {
     let pending: TxRecord[] = [];
     const flushTxs = async () => {
       // One refId twice in a batch (archived and hot) would make ON CONFLICT touch a row twice: keep the later.
-      const rows = JSON.stringify([...new Map(pending.map((t) => [t.refId, t])).values()].map(txRow));
+      const rows = JSON.stringify([...new Map(pending.map((t) => [t.refId, t])).values()].map((t) => asText(txRow(t))));
       pending = [];
       await sql`
         INSERT INTO txs (ref_id, chat_id, status, upstream_id, created_at, updated_at, month, data)
-        SELECT ref_id, chat_id, status, upstream_id, created_at, updated_at, month, data
+        SELECT ref_id, chat_id, status, upstream_id, created_at, updated_at, month, data::json
         FROM json_to_recordset(${rows}::text::json)
-          AS x(ref_id text, chat_id bigint, status text, upstream_id text, created_at bigint, updated_at bigint, month text, data json)
+          AS x(ref_id text, chat_id bigint, status text, upstream_id text, created_at bigint, updated_at bigint, month text, data text)
         ON CONFLICT (ref_id) DO UPDATE SET chat_id = EXCLUDED.chat_id, status = EXCLUDED.status, upstream_id = EXCLUDED.upstream_id,
           created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at, month = EXCLUDED.month, data = EXCLUDED.data,
           version = txs.version + 1
@@ -183,30 +200,106 @@ export async function copyFileStore(opts: CopyOptions): Promise<CopyResult> {
     // Meta has no time to compare: a key already in the database is the database's (a bot running on
     // PostgreSQL may have moved a broadcast or a flow on since the first copy).
     for (let i = 0; i < kv.length; i += batch) {
-      const rows = JSON.stringify(kv.slice(i, i + batch).map(([key, value]) => ({ key, value })));
+      const rows = JSON.stringify(kv.slice(i, i + batch).map(([key, value]) => ({ key, value: JSON.stringify(value) })));
       await sql`
-        INSERT INTO meta (key, value) SELECT key, value FROM json_to_recordset(${rows}::text::json) AS x(key text, value json)
+        INSERT INTO meta (key, value) SELECT key, value::json FROM json_to_recordset(${rows}::text::json) AS x(key text, value text)
         ON CONFLICT (key) DO NOTHING`;
     }
     log(`copied ${kv.length} meta keys`);
     for (let i = 0; i < flows.length; i += batch) {
-      const rows = JSON.stringify(flows.slice(i, i + batch).map((f) => ({ chat_id: f.chatId, state: f.state })));
+      const rows = JSON.stringify(flows.slice(i, i + batch).map((f) => ({ chat_id: f.chatId, state: JSON.stringify(f.state) })));
       await sql`
-        INSERT INTO flows (chat_id, version, state) SELECT chat_id, 1, state FROM json_to_recordset(${rows}::text::json) AS x(chat_id bigint, state json)
+        INSERT INTO flows (chat_id, version, state)
+        SELECT chat_id, 1, state::json FROM json_to_recordset(${rows}::text::json) AS x(chat_id bigint, state text)
         ON CONFLICT (chat_id) DO NOTHING`;
     }
     log(`copied ${flows.length} running flows`);
+    const docs = await copyDocs(sql, root, batch);
+    log(`copied ${docs} documents`);
+    const logs = await copyLogs(sql, root, batch);
+    log(`copied ${logs} log entries`);
     const [db] = await sql<Counts[]>`
       SELECT (SELECT count(*)::int FROM chats) AS chats, (SELECT count(*)::int FROM txs) AS txs, (SELECT count(*)::int FROM meta) AS meta,
-        (SELECT count(*)::int FROM flows WHERE state IS NOT NULL) AS flows`;
-    const files: Counts = { chats: chats.size, txs: refIds.size, meta: kv.length, flows: flows.length };
-    const database: Counts = { chats: db!.chats, txs: db!.txs, meta: db!.meta, flows: db!.flows };
-    return {
-      files,
-      database,
-      ok: files.chats === database.chats && files.txs === database.txs && files.meta === database.meta && files.flows === database.flows,
-    };
+        (SELECT count(*)::int FROM flows WHERE state IS NOT NULL) AS flows, (SELECT count(*)::int FROM docs) AS docs,
+        (SELECT count(*)::int FROM logs) AS logs`;
+    const files: Counts = { chats: chats.size, txs: refIds.size, meta: kv.length, flows: flows.length, docs, logs };
+    const database: Counts = { chats: db!.chats, txs: db!.txs, meta: db!.meta, flows: db!.flows, docs: db!.docs, logs: db!.logs };
+    return { files, database, ok: (Object.keys(files) as (keyof Counts)[]).every((k) => files[k] === database[k]) };
   } finally {
     await sql.end();
   }
+}
+
+/** A row with its record as JSON text (see the chats' batch). */
+function asText<R extends { data: unknown }>(row: R): Omit<R, "data"> & { data: string } {
+  return { ...row, data: JSON.stringify(row.data) };
+}
+
+/** The kinds that have a file in `dir` named `<kind><ext>`, in name order. */
+async function kindFiles(dir: string, ext: string): Promise<[kind: string, file: string][]> {
+  return (await names(dir))
+    .filter((n) => n.endsWith(ext) && KIND_NAME.test(n.slice(0, -ext.length)))
+    .sort()
+    .map((n) => [n.slice(0, -ext.length), join(dir, n)]);
+}
+
+/**
+ * Copies docs/<kind>.json; returns how many documents. Only each document's frame is checked here:
+ * the kinds' schemas live with the bot, which checks every value it reads. Values travel as JSON text,
+ * as chats do. A document the database has at a higher version (the bot already ran there) is the database's.
+ */
+async function copyDocs(sql: postgres.Sql, root: string, batch: number): Promise<number> {
+  let count = 0;
+  for (const [kind, file] of await kindFiles(join(root, "docs"), ".json")) {
+    const list = ((await readJson(file)) as { docs?: unknown } | null)?.docs;
+    if (!Array.isArray(list)) throw new StoreCorruptError(file, 'expected {"docs": [...]}');
+    const rows = list.map((raw, i) => {
+      const r = StoredDocFrame.safeParse(raw);
+      if (!r.success) throw new StoreCorruptError(file, describeIssues(r.error, `docs[${i}].`));
+      const d = r.data;
+      const data = JSON.stringify(d.value);
+      return { kind, id: d.id, owner: d.owner, state: d.state, version: d.version, created_at: d.createdAt, updated_at: d.updatedAt, data };
+    });
+    for (let i = 0; i < rows.length; i += batch) {
+      await sql`
+        INSERT INTO docs (kind, id, owner, state, version, created_at, updated_at, data)
+        SELECT kind, id, owner, state, version, created_at, updated_at, data::json
+        FROM json_to_recordset(${JSON.stringify(rows.slice(i, i + batch))}::text::json)
+          AS x(kind text, id text, owner bigint, state text, version bigint, created_at bigint, updated_at bigint, data text)
+        ON CONFLICT (kind, id) DO UPDATE SET owner = EXCLUDED.owner, state = EXCLUDED.state, version = EXCLUDED.version,
+          created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at, data = EXCLUDED.data
+        WHERE docs.version < EXCLUDED.version`;
+    }
+    count += rows.length;
+  }
+  return count;
+}
+
+/**
+ * Copies logs/<kind>.jsonl, streamed; returns how many entries. Entries are never changed, so one the
+ * database has already (same kind, owner and seq) stays as it is.
+ */
+async function copyLogs(sql: postgres.Sql, root: string, batch: number): Promise<number> {
+  let count = 0;
+  for (const [kind, file] of await kindFiles(join(root, "logs"), ".jsonl")) {
+    let pending: { kind: string; owner: number; seq: number; at: number; data: string }[] = [];
+    const insert = async () => {
+      const rows = JSON.stringify(pending);
+      pending = [];
+      await sql`
+        INSERT INTO logs (kind, owner, seq, at, data)
+        SELECT kind, owner, seq, at, data::json FROM json_to_recordset(${rows}::text::json)
+          AS x(kind text, owner bigint, seq bigint, at bigint, data text)
+        ON CONFLICT (kind, owner, seq) DO NOTHING`;
+    };
+    await readJsonLines(file, async (json, n) => {
+      const r = StoredLogFrame.safeParse(json);
+      if (!r.success) throw new StoreCorruptError(file, `line ${n}: ${describeIssues(r.error)}`);
+      pending.push({ kind, owner: r.data.owner, seq: r.data.seq, at: r.data.at, data: JSON.stringify(r.data.entry) });
+      count++;
+      if (pending.length >= batch) await insert();
+    });
+    if (pending.length > 0) await insert();
+  }
+  return count;
 }

@@ -56,6 +56,33 @@ export const MIGRATIONS: readonly string[] = [
   `
   CREATE TABLE flows (chat_id bigint PRIMARY KEY, version bigint NOT NULL, state json);
   `,
+  // 4: documents and append-only logs of the kinds declared outside the store (api.ts DocKind), one
+  // table each, shared by every kind; `data` is the value (docs) or the entry (logs) as written, checked with
+  // the kind's schema on write and read. updateDoc is one UPDATE with the version/state in its WHERE;
+  // a log's seq is max + 1 per (kind, owner), the primary key refusing a second process's same pick.
+  `
+  CREATE TABLE docs (
+    kind text NOT NULL,
+    id text COLLATE "C" NOT NULL,
+    owner bigint NOT NULL,
+    state text NOT NULL,
+    version bigint NOT NULL,
+    created_at bigint NOT NULL,
+    updated_at bigint NOT NULL,
+    data json NOT NULL,
+    PRIMARY KEY (kind, id)
+  );
+  CREATE INDEX docs_owner ON docs (kind, owner, created_at, id);
+  CREATE INDEX docs_state ON docs (kind, state);
+  CREATE TABLE logs (
+    kind text NOT NULL,
+    owner bigint NOT NULL,
+    seq bigint NOT NULL,
+    at bigint NOT NULL,
+    data json NOT NULL,
+    PRIMARY KEY (kind, owner, seq)
+  );
+  `,
 ];
 
 /** The open statuses as the SQL above and the queries spell them (checked against OPEN_STATUSES in pgStore.ts). */

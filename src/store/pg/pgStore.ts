@@ -16,13 +16,14 @@
  */
 import postgres, { type Sql } from "postgres";
 import { systemClock, type Clock } from "../../tools/clock.js";
-import type { ChatPatch, FlowState, NewTx, SavedFlow, Store, StoreStats, TxPatch } from "../api.js";
+import type { ChatPatch, Doc, DocChange, DocExpect, DocKind, DocQuery, FlowState, LogEntry, LogPage, NewDoc, NewTx, SavedFlow, Store, StoreStats, TxPatch } from "../api.js";
 import { buildChat, buildNewTx, CLEARED_KEY_PATCH, HOT_FOR_MS, KeyRing, LOST_KEY_PATCH, patchTx, storedChat, storedFlow, storedTx, transitionAllowed } from "../core.js";
 import { deriveKey, keyCheck } from "../crypto.js";
-import { DatabaseUnreachableError, DuplicateTxError, StoreClosedError, UnknownTxError } from "../errors.js";
+import { DatabaseUnreachableError, DuplicateDocError, DuplicateTxError, StoreClosedError, StoreCorruptError, UnknownTxError } from "../errors.js";
 import { deepFreeze, frozenCopy } from "../frozen.js";
 import { OPEN_STATUSES, type ChatRecord, type TxRecord, type TxStatus } from "../types.js";
 import { migrate, OPEN_STATUS_SQL } from "./migrations.js";
+import { PgDocs } from "./pgDocs.js";
 import { Reachability } from "./reachability.js";
 import { chatRow, txRow } from "./rows.js";
 
@@ -63,7 +64,14 @@ const DATA_ERROR_CLASSES = ["22", "23", "42"];
 function isPersistenceFailure(err: unknown): boolean {
   if (err instanceof postgres.PostgresError) return !DATA_ERROR_CLASSES.includes(err.code.slice(0, 2));
   if (err instanceof DatabaseUnreachableError) return true;
-  return !(err instanceof TypeError || err instanceof DuplicateTxError || err instanceof UnknownTxError || err instanceof StoreClosedError);
+  return !(
+    err instanceof TypeError ||
+    err instanceof DuplicateTxError ||
+    err instanceof DuplicateDocError ||
+    err instanceof UnknownTxError ||
+    err instanceof StoreClosedError ||
+    err instanceof StoreCorruptError
+  );
 }
 
 const KEY_CHECK = "keyCheck";
@@ -82,6 +90,7 @@ export class PgStore implements Store {
 
   private readonly sql: Sql;
   private inFlight = 0;
+  private readonly docs: PgDocs;
 
   private constructor(
     sql: Sql,
@@ -91,6 +100,7 @@ export class PgStore implements Store {
   ) {
     this.reach = new Reachability({ clock, probe: () => sql`SELECT 1`, probeEveryMs: opts.pingEveryMs ?? 5000 });
     this.sql = this.watchQueries(sql);
+    this.docs = new PgDocs({ sql: this.sql, fragments: sql, clock, write: (table, fn) => this.write(table, fn) });
   }
 
   /**
@@ -490,6 +500,32 @@ export class PgStore implements Store {
         : this.sql`UPDATE flows SET version = version + 1, state = ${json}::text::json WHERE chat_id = ${chatId} AND version = ${expectedVersion}`,
     );
     return done.count === 1;
+  }
+
+  // ---- documents and logs (pgDocs.ts) -----------------------------------------------------------
+
+  createDoc<T>(kind: DocKind<T>, input: NewDoc<T>): Promise<Doc<T>> {
+    return this.docs.createDoc(kind, input);
+  }
+
+  getDoc<T>(kind: DocKind<T>, id: string): Promise<Doc<T> | undefined> {
+    return this.docs.getDoc(kind, id);
+  }
+
+  updateDoc<T>(kind: DocKind<T>, id: string, expect: DocExpect, change: DocChange<T>): Promise<Doc<T> | undefined> {
+    return this.docs.updateDoc(kind, id, expect, change);
+  }
+
+  listDocs<T>(kind: DocKind<T>, query: DocQuery): Promise<Doc<T>[]> {
+    return this.docs.listDocs(kind, query);
+  }
+
+  appendLog<T>(kind: DocKind<T>, owner: number, entry: T): Promise<LogEntry<T>> {
+    return this.docs.appendLog(kind, owner, entry);
+  }
+
+  listLog<T>(kind: DocKind<T>, owner: number, page?: LogPage): Promise<LogEntry<T>[]> {
+    return this.docs.listLog(kind, owner, page);
   }
 
   // ---- meta -------------------------------------------------------------------------------------
