@@ -29,7 +29,6 @@ import { openStore } from "./store/index.js";
 import { ChatSettings } from "./domain/chatSettings.js";
 import { Customers } from "./domain/customers.js";
 import { ShopSettings } from "./domain/shop/settings.js";
-import { MemoryDocs } from "./domain/shop/shopDocs.js";
 import { Ledger } from "./domain/ledger.js";
 import { ProviderLink } from "./domain/providerLink.js";
 import type { Store } from "./store/index.js";
@@ -265,7 +264,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     providerLink: new ProviderLink(store),
     ledger: new Ledger(store),
     customers: new Customers(store),
-    shop: new ShopSettings(new MemoryDocs(() => clock.now())),
+    shop: new ShopSettings(store),
     upstream,
     lists: new ListCache(upstream, clock),
     clock,

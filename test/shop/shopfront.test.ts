@@ -112,9 +112,11 @@ describe("the reseller's online shop in /toko", () => {
     expect((await w.store.getChat(late.chatId))?.customerOf).toBeUndefined();
     const guessed = await customerOf("AAAAAAAAAAAA", "Guess");
     expect(guessed.lastReply()).toContain("Toko tidak ditemukan");
+    await w.restart();
     const sari = await customerOf(fresh);
     expect(sari.lastReply()).toContain("Cell Rina");
     expect((await w.store.getChat(sari.chatId))?.customerOf).toEqual({ owner: rina.chatId, code: fresh });
+    expect((await customerOf(code, "AfterRestart")).lastReply()).toContain("Toko tidak ditemukan");
   });
 
   it("staff and newcomers cannot set an online shop; a reseller cannot become a customer", async () => {

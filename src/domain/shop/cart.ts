@@ -6,6 +6,7 @@
  */
 import { randomInt } from "node:crypto";
 import * as z from "../../tools/zod.js";
+import { DuplicateDocError } from "../../store/index.js";
 import type { Doc, DocKind, DocStore } from "./shopDocs.js";
 
 export type CartState = "target" | "summary" | "paying" | "idle";
@@ -93,7 +94,7 @@ export class ShopCarts {
     for (let attempt = 0; attempt < 5; attempt++) {
       const doc = await this.store.getDoc(CartKind, id);
       if (!doc) {
-        const created = await this.store.createDoc(CartKind, { id, owner, state, value }).catch(() => undefined);
+        const created = await this.store.createDoc(CartKind, { id, owner, state, value }).catch(onlyDuplicate);
         if (created) return created;
         continue;
       }
@@ -102,4 +103,10 @@ export class ShopCarts {
     }
     throw new Error("shop cart: too many concurrent changes");
   }
+}
+
+/** Another writer created the document first: undefined, and the caller reads theirs. */
+function onlyDuplicate(err: unknown): undefined {
+  if (err instanceof DuplicateDocError) return undefined;
+  throw err;
 }

@@ -8,6 +8,7 @@ import { randomInt } from "node:crypto";
 import * as z from "../../tools/zod.js";
 import { WIB_OFFSET_MS } from "../../tools/time.js";
 import { ShopCarts } from "./cart.js";
+import { DuplicateDocError } from "../../store/index.js";
 import type { Doc, DocKind, DocStore } from "./shopDocs.js";
 
 export const SHOP_CODE_LENGTH = 12;
@@ -150,6 +151,8 @@ export class ShopSettings {
       return { ...current, code };
     });
     if (old && old !== code) await this.store.updateDoc(ShopCodeKind, old, { states: ["active"] }, { state: "revoked" });
+    // Durable before the owner prints it: a restart neither loses the link nor revives the old one.
+    await this.store.flush();
     return code;
   }
 
@@ -169,7 +172,7 @@ export class ShopSettings {
       const doc = await this.store.getDoc(ShopKind, id);
       const value = withoutUndefined(make(doc?.value ?? DEFAULT_SHOP));
       if (!doc) {
-        const created = await this.store.createDoc(ShopKind, { id, owner, state: stateOf(value), value }).catch(() => undefined);
+        const created = await this.store.createDoc(ShopKind, { id, owner, state: stateOf(value), value }).catch(onlyDuplicate);
         if (created) return created;
         continue; // another writer created it first: change theirs
       }
@@ -182,4 +185,10 @@ export class ShopSettings {
 
 function withoutUndefined(shop: ShopConfig): ShopConfig {
   return Object.fromEntries(Object.entries(shop).filter(([, v]) => v !== undefined)) as unknown as ShopConfig;
+}
+
+/** Another writer created the document first: undefined, and the caller reads theirs. */
+function onlyDuplicate(err: unknown): undefined {
+  if (err instanceof DuplicateDocError) return undefined;
+  throw err;
 }
