@@ -251,6 +251,40 @@ describe("a customer in the shop", () => {
 });
 
 describe("a customer chat gets nothing of the reseller's", () => {
+  it("a newcomer asked for a key who opens a link shops; another shop's link moves it there, the old summary is stale", async () => {
+    w = await makeWorld();
+    const { rina, code } = await openShop();
+    const dewi = await w.linkedUser({ firstName: "Dewi" });
+    await dewi.sendCommand("toko", "Dewi Pulsa");
+    await dewi.sendCommand("toko", "online");
+    await dewi.pressButton("▶️ Buka toko");
+    const dewiCode = (await w.deps.shop.get(dewi.chatId)).code;
+    const paid = spyPayment();
+
+    const sari = w.user({ firstName: "Sari" });
+    await sari.sendCommand("start");
+    expect(sari.lastReply()).toContain("API key");
+    await sari.sendCommand("start", code);
+    expect(sari.lastReply()).toContain("Cell Rina");
+    await sari.sendText("tsel 10");
+    await sari.pressButton("Telkomsel 10.000 · Rp11.582");
+    await sari.sendText("081234567890");
+    const rinaSummary = sari.messages().filter((m) => m.text?.includes("Ringkasan")).at(-1)!.messageId;
+
+    await sari.sendCommand("start", dewiCode);
+    expect(sari.lastReply()).toContain("Dewi Pulsa");
+    expect(await w.store.getChat(sari.chatId)).toMatchObject({ customerOf: { owner: dewi.chatId, code: dewiCode } });
+    const calls = await sari.pressButton("💳 Bayar dengan QRIS", { messageId: rinaSummary });
+    expect(calls.find((c) => c.method === "answerCallbackQuery")?.payload.text).toMatch(/tidak berlaku/);
+    expect(paid).toEqual([]);
+    // Dewi sells at cost: the same product, her price.
+    await sari.sendText("tsel 10");
+    expect(sari.buttons()).toContain("Telkomsel 10.000 · Rp10.575");
+    expect(sari.buttons()).not.toContain("Telkomsel 10.000 · Rp11.582");
+    expect(rina.chatId).not.toBe(dewi.chatId);
+  });
+
+
   it("reseller commands, a pasted key and forged reseller buttons", async () => {
     w = await makeWorld();
     const { rina, code } = await openShop();

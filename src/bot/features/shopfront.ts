@@ -170,7 +170,8 @@ export async function openShop(ctx: BotContext, code: string): Promise<void> {
   }
   if (role.kind !== "customer" || role.owner !== owner || role.code !== code) {
     await ctx.deps.shop.carts.clear(ctx.chat!.id);
-    ctx.chatRecord = await ctx.deps.store.updateChat(ctx.chat!.id, { customerOf: { owner, code } });
+    // A newcomer asked for a key earlier is not waiting for one any more: this chat shops.
+    ctx.chatRecord = await ctx.deps.store.updateChat(ctx.chat!.id, { customerOf: { owner, code }, awaitingKey: false });
   }
   await showHome(ctx, owner);
 }
