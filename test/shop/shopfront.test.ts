@@ -153,6 +153,20 @@ describe("a customer in the shop", () => {
     expect(labels.join(" ")).not.toMatch(/Telkomsel 5\.000|Indosat 5\.000/);
   });
 
+  it("puts the reseller's best sellers first, on the home screen and in their category", async () => {
+    w = await makeWorld();
+    const { rina, code } = await openShop();
+    const sold = async (refId: string, code: string) =>
+      await w.store.createTx({ refId, chatId: rina.chatId, kind: "prepaid", status: "success", upstreamId: `P${refId}`, code, title: code, target: "081234567890", amount: 10_000 });
+    for (const [i, c] of ["X10", "X10", "X10", "PLN20", "PLN20", "T10"].entries()) await sold(`R${i}REF00000000`, c);
+    const sari = await customerOf(code);
+    expect(sari.lastReply()).toContain("Paling laris");
+    const home = sari.buttons();
+    expect(home.slice(0, 3).map((b) => b.split(" · ")[0])).toEqual(["XL 10.000", "PLN 20.000", "Tri 10.000"]);
+    await sari.pressButton(/^Pulsa/);
+    expect(sari.buttons().slice(0, 2).map((b) => b.split(" · ")[0])).toEqual(["XL 10.000", "Tri 10.000"]);
+  });
+
   it("offers only the categories and operators the shop sells", async () => {
     w = await makeWorld();
     const { rina, code } = await openShop();
