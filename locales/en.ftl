@@ -812,6 +812,7 @@ shop-online-link-caption =
     Print this QR at the counter or post it in a status: whoever scans it walks straight into your shop.
 shop-online-new-link-ask = Make a new link? The old link and QR stop working at once.
 shop-online-new-link-done = ✅ New link made. The old link no longer works.
+shopfront-cmd-start = Open the shop
 shopfront-default-name = Shop
 shopfront-not-found = 🔍 Shop not found. This link is wrong or no longer works: ask the seller for the latest link.
 shopfront-reseller-cannot = This is a reseller account: a reseller account cannot be a shop's customer. Open the shop link from another Telegram account.

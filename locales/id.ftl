@@ -809,6 +809,7 @@ shop-online-link-caption =
     Cetak QR ini di konter atau pasang di status: pelanggan yang memindainya langsung masuk ke toko Anda.
 shop-online-new-link-ask = Buat link baru? Link dan QR yang lama langsung tidak berlaku lagi.
 shop-online-new-link-done = ✅ Link baru dibuat. Link lama tidak berlaku lagi.
+shopfront-cmd-start = Buka toko
 shopfront-default-name = Toko
 shopfront-not-found = 🔍 Toko tidak ditemukan. Link ini salah atau sudah tidak berlaku: minta link terbaru ke penjualnya.
 shopfront-reseller-cannot = Akun ini akun reseller: akun reseller tidak bisa menjadi pelanggan toko. Buka link toko dari akun Telegram lain.

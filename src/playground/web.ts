@@ -147,7 +147,7 @@ export async function startWeb(opts: WebOptions): Promise<WebServer> {
     return c.json({
       user,
       messages: fake.visibleMessages(u.id).map(messageView),
-      commands: fake.commandsFor(u.lang),
+      commands: fake.commandsFor(u.lang, u.id),
     });
   });
 
@@ -217,7 +217,7 @@ export async function startWeb(opts: WebOptions): Promise<WebServer> {
     if (!u || (body.lang !== "id" && body.lang !== "en")) return c.json({ error: "lang is id or en" }, 400);
     u.lang = body.lang;
     opts.onLanguage(u.id, u.lang);
-    return c.json({ ok: true, commands: fake.commandsFor(u.lang) });
+    return c.json({ ok: true, commands: fake.commandsFor(u.lang, u.id) });
   });
 
   app.get("/api/file/:chat/:message", (c) => {

@@ -24,7 +24,8 @@ const start = async (dataDir: string): Promise<Playground> => {
   cleanup.push(() => pg.stop());
   return pg;
 };
-const chat = async (pg: Playground, user: number) => (await (await fetch(new URL(`api/chat/${user}`, pg.url))).json()) as { messages: MessageView[] };
+const chat = async (pg: Playground, user: number) =>
+  (await (await fetch(new URL(`api/chat/${user}`, pg.url))).json()) as { messages: MessageView[]; commands: { command: string }[] };
 const botMessages = async (pg: Playground, user: number) => (await chat(pg, user)).messages.filter((m) => m.from === "bot");
 const seen = (m: MessageView | undefined) => (m?.html ?? "").replace(/<[^>]+>/g, "");
 
@@ -42,6 +43,10 @@ describe("the playground's shop customer", () => {
     // Her chat shows the link she opened, as Telegram shows a started link.
     const first = (await chat(pg, SARI)).messages[0];
     expect([first?.from, seen(first)]).toEqual(["user", `/start ${code}`]);
+
+    // Her Menu lists the shop's commands only; Rina's lists hers.
+    expect((await chat(pg, SARI)).commands.map((c) => c.command)).toEqual(["start", "menu", "bahasa", "batal", "bantuan"]);
+    expect((await chat(pg, RINA)).commands.map((c) => c.command)).toContain("saldo");
 
     await fetch(new URL(`api/chat/${SARI}/send`, pg.url), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ text: "pulsa 10" }) });
     await expect.poll(async () => (await botMessages(pg, SARI)).at(-1)?.keyboard.flat().map((b) => b.text).join(" ") ?? "", { timeout: 10_000 }).toContain("Telkomsel 10.000 · Rp");

@@ -350,10 +350,20 @@ describe("a customer chat gets nothing of the reseller's", () => {
     expect(sari.lastReply()).toContain("bukan nomor HP");
   });
 
-  it("language and help answer; /start again shows the shop", async () => {
+  it("its Menu lists the shop's commands only; language and help answer; /start again shows the shop", async () => {
     w = await makeWorld();
     const { code } = await openShop();
-    const sari = await customerOf(code);
+    const sari = w.user({ firstName: "Sari" });
+    const opened = await sari.sendCommand("start", code);
+    const menus = opened.filter((c) => c.method === "setMyCommands").map((c) => c.payload);
+    expect(menus).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ scope: { type: "chat", chat_id: sari.chatId }, language_code: "id" }),
+        expect.objectContaining({ scope: { type: "chat", chat_id: sari.chatId } }),
+      ]),
+    );
+    const names = (menus[0]!.commands as { command: string }[]).map((c) => c.command);
+    expect(names).toEqual(["start", "menu", "bahasa", "batal", "bantuan"]);
     await sari.sendCommand("bantuan");
     expect(sari.lastReply()).toContain("Cara belanja");
     await sari.sendCommand("bahasa");
