@@ -64,7 +64,7 @@ describe("shop buttons", () => {
     for (const data of longest) expect(Buffer.byteLength(data), data).toBeLessThanOrEqual(64);
     expect(shopButtons.search.decode("sf:s:2:tsel: 10")).toEqual({ page: 2, query: "tsel: 10" });
     expect(shopButtons.category.decode("sf:c:pulsa:3")).toEqual({ cat: "pulsa", page: 3 });
-    for (const forged of ["sf:c:pulsa:-1", "sf:c:a b:0", "sf:pay:ABCDEFGH", "sf:pay:abc", "sf:p:", "sf:p:a:b", "sf:s:0:", "sf:h:x", "so:e:maybe", "so:f:admin"]) {
+    for (const forged of ["sf:c:pulsa:-1", "sf:c:a b:0", "sf:pay:ABCDEFGH", "sf:pay:abc", "sf:p:", "sf:p:a:b", "sf:s:0:", "sf:h:x", "sh:e:maybe", "sh:f:admin"]) {
       const decoded = Object.values(shopButtons).map((b) => (b as { decode(d: string): unknown }).decode(forged));
       expect(decoded.every((d) => d === undefined), forged).toBe(true);
     }

@@ -321,7 +321,7 @@ describe("a customer chat gets nothing of the reseller's", () => {
 
     // Buttons a reseller's screens carry, forged into the customer's chat.
     const [tx] = (await w.store.listTxByChat(rina.chatId)).items;
-    for (const data of ["menu:balance", "menu:history", "pr:b:c", "hp:0", `ok:${tx?.refId ?? "REF1234567890123"}`, "so:e:off", "so:n", "so:ny", "cu:p:0"]) {
+    for (const data of ["menu:balance", "menu:history", "pr:b:c", "hp:0", `ok:${tx?.refId ?? "REF1234567890123"}`, "sh:e:off", "sh:n", "sh:ny", "cu:p:0"]) {
       await w.bot.api.sendMessage(sari.chatId, "old", { reply_markup: { inline_keyboard: [[{ text: "forged", callback_data: data }]] } });
       const answer = await sari.pressButton("forged");
       const toast = answer.find((c) => c.method === "answerCallbackQuery")?.payload.text;

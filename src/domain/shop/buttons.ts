@@ -1,6 +1,6 @@
 /**
  * Callback data of the shop's buttons: the customer's (`sf:`) and the owner's online-shop settings
- * (`so:`). Each shape decodes only what a real button carries; anything else is undefined (stale or
+ * (`sh:`; the orders' own buttons are `so:`). Each shape decodes only what a real button carries; anything else is undefined (stale or
  * forged data), and the customer gate answers it as expired. All stay within Telegram's 64 bytes.
  */
 export interface ShopButton<F> {
@@ -67,18 +67,18 @@ export const shopButtons = {
   orders: fixed("sf:o"),
   contact: fixed("sf:k"),
   // The owner's online-shop settings.
-  settings: fixed("so:m"),
-  enable: one("so:e", "on", "on|off"),
-  pause: one("so:p", "on", "on|off"),
-  feePayer: one("so:f", "payer", "customer|reseller"),
-  instantRelease: one("so:i", "on", "on|off"),
-  categories: fixed("so:c"),
-  categoryToggle: one("so:ct", "cat", `${CAT}|\\*`),
-  operators: fixed("so:o"),
-  operatorToggle: one("so:ot", "op", "[a-z]{1,12}|\\*"),
-  link: fixed("so:l"),
-  newLink: fixed("so:n"),
-  newLinkYes: fixed("so:ny"),
+  settings: fixed("sh:m"),
+  enable: one("sh:e", "on", "on|off"),
+  pause: one("sh:p", "on", "on|off"),
+  feePayer: one("sh:f", "payer", "customer|reseller"),
+  instantRelease: one("sh:i", "on", "on|off"),
+  categories: fixed("sh:c"),
+  categoryToggle: one("sh:ct", "cat", `${CAT}|\\*`),
+  operators: fixed("sh:o"),
+  operatorToggle: one("sh:ot", "op", "[a-z]{1,12}|\\*"),
+  link: fixed("sh:l"),
+  newLink: fixed("sh:n"),
+  newLinkYes: fixed("sh:ny"),
 } as const;
 
 /** Whether data is one of the customer's shop buttons. */
