@@ -1,7 +1,8 @@
 /**
  * Callback data of the shop's buttons: the customer's (`sf:`) and the owner's online-shop settings
- * (`sh:`; the orders' own buttons are `so:`). Each shape decodes only what a real button carries; anything else is undefined (stale or
- * forged data), and the customer gate answers it as expired. All stay within Telegram's 64 bytes.
+ * (`sh:`; the orders' own buttons are `so:`). Each shape decodes only what a real button carries;
+ * anything else is undefined (stale or forged data), and the customer gate answers it as expired.
+ * All stay within Telegram's 64 bytes.
  */
 export interface ShopButton<F> {
   encode(fields: F): string;
