@@ -759,6 +759,25 @@ broadcast-summary =
 store-write-failed = ⚠️ The bot's storage is failing to save; nothing was sent to the provider. Please try again in a few minutes.
 key-not-saved = ⚠️ The bot's storage is failing to save: the provider accepted your API key, but it is not saved yet. Send the API key again in a few minutes.
 
+## prices
+prices-alt-title = ⛔ <b>{ $name }</b> (<code>{ $code }</code>) is out of stock or out of order. Other products of the same value, cheapest first:
+prices-alt-line = • <b>{ $name }</b> (<code>{ $code }</code>): cost { $cost }, sells for <b>{ $price }</b>
+prices-alt-pick = Tap one to buy it; the confirm screen still comes first.
+prices-alt-button = 🔁 Other products, same value
+prices-alt-above = 🔁 Other products of the same value are in the previous message.
+prices-below-cost = ⛔ The fixed selling price of <b>{ $name }</b> (<code>{ $code }</code>), { $fixed }, is now below its cost of { $cost }, so it is not sold (no sale at a loss). Change it with <code>/sellprice { $code } PRICE</code> or remove it with <code>/sellprice { $code } clear</code>.
+prices-below-cost-notice = ⚠️ <b>Fixed selling prices below cost</b>. These products are not sold until their price is changed with /sellprice:
+prices-below-cost-line = • <code>{ $code }</code>: fixed price { $fixed }, cost now { $cost }
+prices-digest-title = 📈 <b>Cost changes</b> of the products you sold in the last 30 days:
+prices-digest-line = { $arrow } <b>{ $name }</b> (<code>{ $code }</code>): cost { $old } → { $new }, selling price { $price }
+prices-digest-line-refused = { $arrow } <b>{ $name }</b> (<code>{ $code }</code>): cost { $old } → { $new }, fixed price { $price } below cost: not sold
+prices-digest-more = …and { $count } more products.
+prices-digest-footer = Turn this digest off: <code>/prices digest off</code>. Change its time: <code>/prices digest 07:30</code>.
+prices-digest-on = 📈 Price change digest: <b>on</b>, daily at { $time } WIB, only when something changed.
+prices-digest-off = 📈 Price change digest: <b>off</b>. Turn it on with <code>/prices digest on</code>.
+prices-digest-bad-time = ❓ Time not recognised. Example: <code>/prices digest 08:00</code> (quarter hours: 07:15, 07:30, 07:45).
+prices-moved-today = ⬆️⬇️ = cost changed today.
+
 ## shop front
 # The online shop: the owner's settings (/shop → 🛒 Online shop) and what customers see through the shop link.
 shop-online-button = 🛒 Online shop

@@ -756,6 +756,25 @@ broadcast-summary =
 store-write-failed = ⚠️ Penyimpanan bot sedang gagal menyimpan; tidak ada yang dikirim ke penyedia. Coba lagi beberapa menit lagi.
 key-not-saved = ⚠️ Penyimpanan bot sedang gagal menyimpan: API key Anda diterima penyedia, tetapi belum tersimpan. Kirim API key lagi beberapa menit lagi.
 
+## prices
+prices-alt-title = ⛔ <b>{ $name }</b> (<code>{ $code }</code>) sedang kosong atau gangguan. Produk lain dengan nominal yang sama, termurah dulu:
+prices-alt-line = • <b>{ $name }</b> (<code>{ $code }</code>): modal { $cost }, jual <b>{ $price }</b>
+prices-alt-pick = Ketuk salah satu untuk membelinya; layar konfirmasi tetap muncul dulu.
+prices-alt-button = 🔁 Produk lain, nominal sama
+prices-alt-above = 🔁 Produk lain dengan nominal yang sama ada di pesan sebelumnya.
+prices-below-cost = ⛔ Harga jual tetap <b>{ $name }</b> (<code>{ $code }</code>) { $fixed } sekarang di bawah harga modal { $cost }, jadi tidak dijual (agar tidak rugi). Ubah dengan <code>/hargajual { $code } HARGA</code> atau hapus dengan <code>/hargajual { $code } hapus</code>.
+prices-below-cost-notice = ⚠️ <b>Harga jual tetap di bawah modal</b>. Produk ini tidak dijual sampai harganya diubah dengan /hargajual:
+prices-below-cost-line = • <code>{ $code }</code>: harga tetap { $fixed }, modal sekarang { $cost }
+prices-digest-title = 📈 <b>Perubahan harga modal</b> produk yang Anda jual 30 hari terakhir:
+prices-digest-line = { $arrow } <b>{ $name }</b> (<code>{ $code }</code>): modal { $old } → { $new }, harga jual { $price }
+prices-digest-line-refused = { $arrow } <b>{ $name }</b> (<code>{ $code }</code>): modal { $old } → { $new }, harga tetap { $price } di bawah modal: tidak dijual
+prices-digest-more = …dan { $count } produk lain.
+prices-digest-footer = Matikan ringkasan ini: <code>/harga ringkasan off</code>. Ganti jamnya: <code>/harga ringkasan 07.30</code>.
+prices-digest-on = 📈 Ringkasan perubahan harga: <b>aktif</b>, tiap hari pukul { $time } WIB, hanya jika ada perubahan.
+prices-digest-off = 📈 Ringkasan perubahan harga: <b>mati</b>. Nyalakan dengan <code>/harga ringkasan on</code>.
+prices-digest-bad-time = ❓ Jam tidak dikenali. Contoh: <code>/harga ringkasan 08.00</code> (kelipatan 15 menit: 07.15, 07.30, 07.45).
+prices-moved-today = ⬆️⬇️ = harga modal berubah hari ini.
+
 ## shop front
 # Toko online: pengaturan pemilik (/toko → 🛒 Toko online) dan yang dilihat pelanggan lewat link toko.
 shop-online-button = 🛒 Toko online

@@ -42,6 +42,8 @@ import { pacedFetch, telegramFetch } from "./telegram/pacedFetch.js";
 import { RelinkNotices } from "./jobs/relink.js";
 import { StatusWatcher, type WatcherOptions } from "./jobs/watcher.js";
 import { DailySummary } from "./jobs/dailySummary.js";
+import { PriceDigest } from "./jobs/priceDigest.js";
+import { logPriceChanges } from "./domain/priceChanges.js";
 import { Observers } from "./server/observe.js";
 import type { HttpServer } from "./server/http.js";
 import { webhookHandler } from "./server/webhook.js";
@@ -70,6 +72,7 @@ export interface App {
   broadcaster: Broadcaster;
   /** The opt-in 21.00 WIB daily summary (started by start()). */
   dailySummary: DailySummary;
+  priceDigest: PriceDigest;
   /** Metrics and health facts (served by the HTTP server when HTTP_PORT is set). */
   observers: Observers;
   /** What this process shares with other bot processes (the lead, hints, updates once, rate counts). */
@@ -179,6 +182,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     secret,
     clock,
     onWrite: observers.onWrite,
+    onWarning: (message) => logger.warn(message),
     // Money actions refuse meanwhile (store.canPersist); the flusher retries on its own.
     onError: (err) => logger.error({ err }, "store write failed; retrying (money actions refused until it works)"),
   });
@@ -254,6 +258,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
   });
   const relink = new RelinkNotices({ store, api: bulkApi, pacer, translate, logger, fence: shared.fence() });
   const dailySummary = new DailySummary({ store, api: bulkApi, clock, logger, translate, pacer, sandbox: inSandbox, fence: shared.fence() });
+  const priceDigest = new PriceDigest({ store, api: bulkApi, clock, logger, translate, pacer, sandbox: inSandbox, fence: shared.fence() });
   events.on("created", (tx) => watcher.track(tx));
   const hints = wireHints(shared, events, { watcher, alerts, store, broadcaster });
   observers.watchCreates(events);
@@ -279,6 +284,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     balanceRound: new BalanceRound(alerts),
     broadcaster,
   };
+  logPriceChanges(deps.lists, store, logger);
   // The bot's answers share the pacer with the bulk senders and go first (pacedFetch says why at this level).
   const botClient = overrides.paceAnswers === false ? client : { ...client, fetch: pacedFetch({ pacer, clock, fetch: client.fetch as never }) as never };
   const bot = createBot(config.botToken, deps, { observe: observers.bot, shared, ...overrides.bot, botInfo: await botInfo, client: botClient });
@@ -299,7 +305,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     bot,
     // Polling's Api has no auto-retry: polling backs off itself (polling.ts).
     polling: config.webhookUrl ? undefined : { api: new Api(config.botToken, client), clock, logger, allowedUpdates: [...ALLOWED_UPDATES], onConflict: observers.health.pollingConflict, ...overrides.polling },
-    recover, alerts, broadcaster, watcher, relink, dailySummary,
+    recover, alerts, broadcaster, watcher, relink, dailySummary, priceDigest,
     fence: shared.fence(),
     stopping: () => stopping !== undefined,
     // Say why, stop cleanly, report it.
@@ -324,6 +330,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     alerts,
     broadcaster,
     dailySummary,
+    priceDigest,
     observers,
     shared,
     http: () => http,
@@ -392,6 +399,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
         await watcher.stop();
         await relink.stop();
         await dailySummary.stop();
+        await priceDigest.stop();
         await broadcaster.stop();
         await alerts.stop();
         await store.close();

@@ -97,3 +97,30 @@ export function noRules(rules: PricingRules | undefined): boolean {
 export function recost(sale: Sale | undefined, charged: number): Sale | undefined {
   return sale && { price: sale.price, profit: sale.price - charged };
 }
+
+/** A product's selling price, or why it must not be sold at all. */
+export type SellingPrice =
+  | { ok: true; quote: Quote }
+  /** A fixed selling price (/hargajual) a cost rise has put below the cost: never sold at a loss. */
+  | { ok: false; reason: "below-cost"; fixed: number; cost: number };
+
+/**
+ * The selling price of a prepaid product, or its refusal: the one check every place that sells a
+ * product (the confirm screen, the shop's catalogue) goes through. A markup never sells below the
+ * cost; only a fixed price can, once the cost rose above it.
+ */
+export function sellingPriceOrRefusal(rules: PricingRules, item: Priced): SellingPrice {
+  const quote = quotePrepaid(rules, item);
+  if (quote.source === "fixed" && quote.price < quote.cost) return { ok: false, reason: "below-cost", fixed: quote.price, cost: quote.cost };
+  return { ok: true, quote };
+}
+
+/** The chat's fixed selling prices that `costs` (code -> the provider's price now) put below the cost, by code. */
+export function fixedBelowCost(rules: PricingRules, costs: ReadonlyMap<string, number>): { code: string; fixed: number; cost: number }[] {
+  const out: { code: string; fixed: number; cost: number }[] = [];
+  for (const [code, fixed] of Object.entries(rules.fixed ?? {})) {
+    const cost = costs.get(code);
+    if (cost !== undefined && fixed < cost) out.push({ code, fixed, cost });
+  }
+  return out.sort((a, b) => a.code.localeCompare(b.code));
+}

@@ -17,6 +17,7 @@ import { startPolling, type PollingOptions } from "../telegram/polling.js";
 import type { BalanceAlerts } from "./alerts.js";
 import type { Broadcaster } from "./broadcast.js";
 import type { DailySummary } from "./dailySummary.js";
+import type { PriceDigest } from "./priceDigest.js";
 import type { RelinkNotices } from "./relink.js";
 import type { StatusWatcher } from "./watcher.js";
 
@@ -35,6 +36,7 @@ export interface LeaderParts<C extends Context> {
   watcher: StatusWatcher;
   relink: RelinkNotices;
   dailySummary: DailySummary;
+  priceDigest?: PriceDigest;
   /** The app is stopping: start nothing more. */
   stopping: () => boolean;
   /** Polling ended on its own for good (401). */
@@ -92,6 +94,7 @@ export class LeaderWork<C extends Context> {
     if (!(await termCurrent())) return;
     p.relink.start();
     p.dailySummary.start();
+    p.priceDigest?.start();
     this.lookForBroadcasts();
   }
 
@@ -118,7 +121,7 @@ export class LeaderWork<C extends Context> {
     // here after the lock is gone may reach a chat twice.
     const runner = this.runner?.isRunning() ? this.runner.stop() : undefined;
     await Promise.all([p.broadcaster.stop(), runner, p.watcher.pause()]);
-    await Promise.all([p.relink.stop(), p.dailySummary.stop(), p.alerts.stop()]);
+    await Promise.all([p.relink.stop(), p.dailySummary.stop(), p.priceDigest?.stop(), p.alerts.stop()]);
   }
 }
 

@@ -48,6 +48,12 @@ const PULSA: [string, string, string, number[], number][] = [
   ["AX", "AXIS", "Axis", [5, 10, 25, 50], 150],
 ];
 
+/**
+ * Second routes to a face value (another code for the same thing, as providers list them): a product
+ * that starts empty has a way out to try. [code, the product it stands in for, name, extra cost]
+ */
+const SECOND_ROUTES: [string, string, string, number][] = [["AX50-J2", "AX50", "Axis 50.000 Jalur 2", 400]];
+
 // [code prefix, provider, display name, [GB, days, price]]
 const DATA: [string, string, string, [number, number, number][]][] = [
   ["TSEL-DATA", "TELKOMSEL", "Telkomsel", [[1, 30, 19850], [2, 30, 27350], [3, 30, 34200], [5, 30, 52500], [10, 30, 78500], [25, 30, 125300]]],
@@ -82,6 +88,10 @@ function buildPrepaid(): PrepaidProductDef[] {
         price: face + margin + k * 15, note: `Pulsa ${label} Rp ${rupiah(face)}, masukkan nomor HP`,
       }, provider.toLowerCase()));
     }
+  }
+  for (const [code, of, name, extra] of SECOND_ROUTES) {
+    const first = list.find((p) => p.code === of)!;
+    list.push({ ...first, code, name, price: first.price + extra, status: "available" });
   }
   for (const [prefix, provider, label, packs] of DATA) {
     for (const [gb, days, price] of packs) {

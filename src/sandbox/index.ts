@@ -6,7 +6,7 @@ import { randomInt } from "node:crypto";
 import { systemClock, type Clock } from "../tools/clock.js";
 import { callbackBody, createApi } from "./api.js";
 import { callbackSignature } from "../domain/providerCallbacks.js";
-import { postpaidCatalog, prepaidCatalog } from "./catalog.js";
+import { postpaidCatalog, prepaidCatalog, type PrepaidProductDef } from "./catalog.js";
 import { Core, type CoreState } from "./core.js";
 import { Deposits, type DepositsState } from "./deposits.js";
 import type { AccountStatus } from "./rules.js";
@@ -68,6 +68,13 @@ export interface Sandbox {
   setBalance(key: string, amount: number): void;
   setPrice(code: string, price: number): void;
   setProductStatus(code: string, status: "available" | "empty"): void;
+  /**
+   * A prepaid product the catalogue lacks (another route to a face value, for alternatives); the
+   * status defaults to available. Replaces a product of the same code.
+   */
+  addProduct(product: Omit<PrepaidProductDef, "status" | "img_url"> & { status?: "available" | "empty" }): void;
+  /** While on, a create of `code` is refused as out of order although the list shows it available. */
+  setDisturbed(code: string, on: boolean): void;
   /** Changes a prepaid product's name and/or note (e.g. a provider's 6,000-character note). */
   setProductText(code: string, text: { name?: string; note?: string }): void;
   /** pending -> processing (qris/va/e-wallet) or success (qrisfast, bank); a QRIS up to 15 min after expiry too. */
@@ -229,6 +236,8 @@ export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox>
         if (biller && !sales.product(code)) biller.status = status;
         else product(code).status = status;
       }),
+    addProduct: (p) => saving(() => void sales.products.set(p.code, { status: "available", img_url: "", ...p })),
+    setDisturbed: (code, on) => saving(() => void (on ? sales.disturbed.add(product(code).code) : sales.disturbed.delete(product(code).code))),
     setProductText: (code, text) => saving(() => void Object.assign(product(code), text)),
     payDeposit: (id) => control(() => void deposits.pay(id)),
     settleDeposit: (id) => control(() => void deposits.settle(id)),

@@ -5,6 +5,8 @@
  * - Prepaid purchase: a target ending in "0000" fails after settleMs (price refunded); one ending
  *   in "5555" is answered successful at once, in the create's own answer; anything else succeeds
  *   after settleMs.
+ *   A product listed `empty` is refused at create ("gangguan / stok kosong"); one set disturbed
+ *   (`setDisturbed`) is listed available yet refused at create as out of order.
  * - Transfer: an account number ending in "000" fails after settleMs (total refunded).
  * - Account check: ending "999" -> invalid, ending "777" -> processing, otherwise valid with a
  *   masked holder name. Overridable per account with `setAccountStatus`.

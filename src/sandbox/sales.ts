@@ -91,6 +91,8 @@ export interface SalesState {
   accountOverrides: [string, { status: AccountStatus; holder: string }][];
 }
 
+/** The provider's answer to a create on a route that is down while the list still shows it available. */
+export const PREPAID_DISTURBED = "Produk sedang gangguan, silakan coba beberapa saat lagi";
 const PREPAID_FAILED = "Transaksi gagal, nomor tujuan tidak aktif. Saldo dikembalikan";
 const BILL_FAILED = "Pembayaran gagal dari biller. Saldo dikembalikan";
 
@@ -114,6 +116,8 @@ export class Sales {
   /** Bills paid (or being paid) through the sandbox, by code + customer number. */
   private readonly paidBills = new Set<string>();
   readonly accountOverrides = new Map<string, { status: AccountStatus; holder: string }>();
+  /** Listed as available, yet a create is refused as out of order (the provider's route is down). */
+  readonly disturbed = new Set<string>();
 
   constructor(
     private readonly core: Core,
@@ -197,6 +201,7 @@ export class Sales {
     const product = this.product(p.code);
     if (!product) throw new Refusal("Layanan tidak ditemukan", 404);
     if (product.status !== "available") throw new Refusal("Layanan sedang gangguan / stok kosong", 422);
+    if (this.disturbed.has(product.code)) throw new Refusal(PREPAID_DISTURBED, 422);
     if (!/^[0-9A-Za-z().\- ]{4,40}$/.test(p.target)) throw new Refusal("Nomor tujuan tidak valid", 422);
     if (p.limitPrice !== undefined && p.limitPrice.trim() !== "") {
       const limit = parseAmount(p.limitPrice);

@@ -1,9 +1,9 @@
 /**
  * The rules both stores (file/, pg/) keep, written once: how a record is built from a patch and
  * validated, when a compare-and-set may apply (transactions, documents), which transactions are
- * "hot", how api keys are sealed and opened, and which stored records are refused. The backends only read, write and query; each
- * calls these at the same points so that the contract suite (test/store/contract.test.ts) sees one
- * behaviour.
+ * "hot", how api keys are sealed and opened, and which stored records are refused. The backends only
+ * read, write and query; each calls these at the same points so that the contract suite
+ * (test/store/contract.test.ts) sees one behaviour.
  */
 import * as z from "../tools/zod.js";
 import type { ChatPatch, Doc, DocChange, DocExpect, DocKind, DocQuery, FlowState, LogEntry, LogPage, NewDoc, NewTx, TxPatch } from "./api.js";
@@ -182,11 +182,14 @@ function checkOwner(owner: unknown): number {
   return owner as number;
 }
 
-/** A value about to be written: a frozen JSON copy that passes the kind's schema (its output), else TypeError. */
+/**
+ * A value about to be written: the kind's schema's output for a JSON copy of it, else TypeError. The
+ * output must be JSON too (a schema that makes a Date is refused here, not when read back); frozen.
+ */
 function validValue<T>(kind: DocKind<T>, value: unknown, what: string): T {
   const parsed = z.safeParse(kind.schema, frozenCopy(value, what));
   if (!parsed.success) throw new TypeError(`Invalid ${what}: ${describeIssues(parsed.error)}`);
-  return deepFreeze(parsed.data);
+  return frozenCopy(parsed.data, what);
 }
 
 /** A new document, validated and frozen: version 1, created and updated `now`. */
@@ -244,15 +247,15 @@ export const StoredDocFrame = z.object({
 });
 
 /**
- * A document read from storage (`where` names the file or row): its frame and its value (with the
- * kind's schema) are checked, else StoreCorruptError. Frozen.
+ * A document read from storage (`where` names the file or row, `label` the entry in a file): its frame
+ * and its value (with the kind's schema) are checked, else StoreCorruptError. Frozen.
  */
-export function storedDoc<T>(kind: DocKind<T>, where: string, data: unknown, at = ""): Doc<T> {
+export function storedDoc<T>(kind: DocKind<T>, where: string, data: unknown, label = ""): Doc<T> {
   const name = kindName(kind);
   const frame = StoredDocFrame.safeParse(data);
-  if (!frame.success) throw new StoreCorruptError(where, describeIssues(frame.error, at));
+  if (!frame.success) throw new StoreCorruptError(where, describeIssues(frame.error, label));
   const value = z.safeParse(kind.schema, frame.data.value);
-  if (!value.success) throw new StoreCorruptError(where, describeIssues(value.error, `${at}value.`));
+  if (!value.success) throw new StoreCorruptError(where, describeIssues(value.error, `${label}value.`));
   const { id, owner, state, version, createdAt, updatedAt } = frame.data;
   return deepFreeze({ kind: name, id, owner, state, version, createdAt, updatedAt, value: value.data });
 }

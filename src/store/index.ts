@@ -18,6 +18,8 @@ export interface OpenStoreOptions {
   clock?: Clock;
   onWrite?: (name: string, ok: boolean, seconds: number) => void;
   onError?: (err: unknown) => void;
+  /** File store: told of what it repaired on its own (a log's torn last line); default process.emitWarning. */
+  onWarning?: (message: string) => void;
 }
 
 export function isPostgresUrl(url: string | undefined): url is string {
@@ -25,10 +27,10 @@ export function isPostgresUrl(url: string | undefined): url is string {
 }
 
 export async function openStore(opts: OpenStoreOptions): Promise<Store> {
-  const { url, ...rest } = opts;
+  const { url, onWarning, ...rest } = opts;
   if (isPostgresUrl(url)) {
     const { PgStore } = await import("./pg/pgStore.js");
     return PgStore.open({ ...rest, url });
   }
-  return FileStore.open(rest);
+  return FileStore.open(onWarning ? { ...rest, onWarning } : rest);
 }

@@ -1,7 +1,8 @@
 /**
  * Lists that change slowly (price lists, banks, deposit methods) cached per api key for a few
  * minutes: browsing a catalogue must not cost a provider call per button press. Keys are hashed,
- * so the raw api key is not even a map key. Concurrent misses share one request.
+ * so the raw api key is not even a map key. Concurrent misses share one request. Each freshly
+ * fetched prepaid list is shown to its observers first (the price-change log compares it).
  */
 import { createHash } from "node:crypto";
 import type { Clock } from "../tools/clock.js";
@@ -19,8 +20,12 @@ interface Entry<T> {
 
 type ListName = "prepaid" | "postpaid" | "banks" | "depositMethods" | "profile";
 
+/** Sees each prepaid list fetched from the provider (not a cached one); `account` names the api key by a hash. */
+export type PrepaidListObserver = (account: string, list: PrepaidProduct[]) => Promise<unknown>;
+
 export class ListCache {
   private entries = new Map<string, Entry<unknown>>();
+  private readonly prepaidObservers: PrepaidListObserver[] = [];
 
   constructor(
     private readonly upstream: UpstreamClient,
@@ -29,7 +34,18 @@ export class ListCache {
   ) {}
 
   prepaid(apiKey: string): Promise<PrepaidProduct[]> {
-    return this.get(apiKey, "prepaid", () => this.upstream.prepaidPriceList(apiKey));
+    return this.get(apiKey, "prepaid", async () => {
+      const list = await this.upstream.prepaidPriceList(apiKey);
+      // Before the list is handed out, so what it shows and what was logged agree; an observer's
+      // failure is its own (it logs it): the list is shown all the same.
+      await Promise.all(this.prepaidObservers.map((see) => see(accountOf(apiKey), list).catch(() => undefined)));
+      return list;
+    });
+  }
+
+  /** `see` is called with every prepaid list fetched from now on. */
+  observePrepaid(see: PrepaidListObserver): void {
+    this.prepaidObservers.push(see);
   }
   postpaid(apiKey: string): Promise<PostpaidProduct[]> {
     return this.get(apiKey, "postpaid", () => this.upstream.postpaidPriceList(apiKey));
@@ -47,7 +63,7 @@ export class ListCache {
   }
   /** After money moved (a create, a release): the next confirm screen asks again. */
   forgetProfile(apiKey: string): void {
-    this.entries.delete(`${hashKey(apiKey)}:profile`);
+    this.entries.delete(`${accountOf(apiKey)}:profile`);
   }
 
   /** Forgets one api key's lists (the user's refresh button) or everything (an admin's). */
@@ -56,12 +72,12 @@ export class ListCache {
       this.entries.clear();
       return;
     }
-    const prefix = `${hashKey(apiKey)}:`;
+    const prefix = `${accountOf(apiKey)}:`;
     for (const k of this.entries.keys()) if (k.startsWith(prefix)) this.entries.delete(k);
   }
 
   private get<T>(apiKey: string, name: ListName, load: () => Promise<T>, ttlMs = this.ttlMs): Promise<T> {
-    const id = `${hashKey(apiKey)}:${name}`;
+    const id = `${accountOf(apiKey)}:${name}`;
     const now = this.clock.now();
     const hit = this.entries.get(id) as Entry<T> | undefined;
     if (hit && now - hit.at < ttlMs) return hit.value;
@@ -75,6 +91,7 @@ export class ListCache {
   }
 }
 
-function hashKey(apiKey: string): string {
+/** A provider account's stable name: a short hash of its api key (never the key itself). */
+export function accountOf(apiKey: string): string {
   return createHash("sha256").update(apiKey).digest("base64url").slice(0, 22);
 }

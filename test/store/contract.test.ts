@@ -620,6 +620,10 @@ describe.each(stores)("Store contract, documents and logs: $name", ({ place, ski
     await refused(s.createDoc(OrderKind, { id: "O1", owner: 1.5, state: "draft", value: { amount: 5 } }));
     await refused(s.createDoc(OrderKind, { id: "O1", owner: 1, state: "", value: { amount: 5 } }));
     await refused(s.createDoc({ ...OrderKind, name: "Bad-Name" }, { id: "O1", owner: 1, state: "draft", value: { amount: 5 } }));
+    // A kind whose schema's output is not JSON is refused at write, not when read back.
+    const Dated: DocKind<{ at: Date }> = { name: "test_dated", schema: z.object({ at: z.pipe(z.number(), z.transform((n) => new Date(n))) }) };
+    await refused(s.createDoc(Dated, { id: "D1", owner: 1, state: "draft", value: { at: 5 } as never }));
+    expect(await s.getDoc(Dated, "D1")).toBeUndefined();
     expect(await s.getDoc(OrderKind, "O1")).toBeUndefined();
     expect(await s.listDocs(OrderKind, {})).toEqual([]);
 

@@ -1,5 +1,7 @@
 /**
- * Prices and top-up: /harga (/prices) browses or searches the price list, /beli (/topup) buys.
+ * Prices and top-up: /harga (/prices) browses or searches the price list (an arrow on a cost that
+ * moved today; `/harga ringkasan` sets the daily price digest), /beli (/topup) buys; an empty product,
+ * or a create refused as out of order, offers the products of the same face value.
  *
  * The browser is stateless: every button carries what its screen needs, so it works after a
  * restart and in any order. Its callback data shapes are the `prices*` ones in
@@ -47,6 +49,11 @@ import { chatRules, quoteProduct } from "../pricing.js";
 import { buttonsShown } from "../middlewares/buttonWait.js";
 import { whileAskingProvider } from "../slowAnswer.js";
 import { commands } from "../../telegram/commands.js";
+import { isOutOfOrderAnswer, sameValueAlternatives } from "../../domain/alternatives.js";
+import { changeDigest, costMovesSince, digestOf, digestTimeText, parseDigestTime, type CostMove } from "../../domain/priceChanges.js";
+import { wibDay, wibDayStart } from "../../domain/report.js";
+import { accountOf } from "../../upstream/cache.js";
+import type { MoneyKind } from "../money/kinds.js";
 
 type Mode = PricesMode;
 interface Screen {
@@ -79,15 +86,46 @@ async function seller(ctx: BaseContext): Promise<Seller> {
   };
 }
 
-function productLabel(p: PrepaidProduct, sell: Seller): string {
-  return `${p.available ? "" : "⛔ "}${p.name} · ${rupiah(sell(p)?.price ?? p.price)}`;
+/** " ⬆️" / " ⬇️" after a product whose cost moved today, else "". */
+type MovedMark = (p: PrepaidProduct) => string;
+
+/**
+ * Today's cost moves of a list's account, read from the price-change log once per fetched list (the
+ * cached list is the same array until it is refreshed, and the log changes only with a refresh).
+ */
+const movesOfList = new WeakMap<readonly PrepaidProduct[], { day: string; moves: Promise<ReadonlyMap<string, CostMove>> }>();
+
+async function movedToday(ctx: BaseContext, list: readonly PrepaidProduct[]): Promise<MovedMark> {
+  const day = wibDay(ctx.deps.clock.now());
+  let known = movesOfList.get(list);
+  if (!known || known.day !== day) {
+    const key = ctx.chat && await ctx.deps.providerLink.keyOf(ctx.chat.id);
+    if (!key) return () => "";
+    // A log that cannot be read just shows no arrows.
+    known = { day, moves: costMovesSince(ctx.deps.store, accountOf(key), wibDayStart(day)).catch(() => new Map<string, CostMove>()) };
+    movesOfList.set(list, known);
+  }
+  const moves = await known.moves;
+  return (p) => {
+    const m = moves.get(p.code);
+    return m ? (m.newCost > m.oldCost ? " ⬆️" : " ⬇️") : "";
+  };
+}
+
+function productLabel(p: PrepaidProduct, sell: Seller, moved: MovedMark): string {
+  return `${p.available ? "" : "⛔ "}${p.name} · ${rupiah(sell(p)?.price ?? p.price)}${moved(p)}`;
 }
 
 /** The selling price, and the cost on a second, quieter line when a rule applies. */
-function productLine(ctx: BaseContext, p: PrepaidProduct, sell: Seller): string {
+function productLine(ctx: BaseContext, p: PrepaidProduct, sell: Seller, moved: MovedMark): string {
   const quote = sell(p);
-  const line = `${p.available ? "✅" : "⛔"} <code>${html(p.code)}</code> ${html(p.name)}: <b>${rupiah(quote?.price ?? p.price)}</b>`;
+  const line = `${p.available ? "✅" : "⛔"} <code>${html(p.code)}</code> ${html(p.name)}: <b>${rupiah(quote?.price ?? p.price)}</b>${moved(p)}`;
   return quote ? `${line}\n<i>${ctx.t("prices-cost-line", { cost: rupiah(quote.cost) })}</i>` : line;
+}
+
+/** The arrows' legend, when a shown product has one. */
+function movedLegend(ctx: BaseContext, shown: readonly PrepaidProduct[], moved: MovedMark): string[] {
+  return shown.some((p) => moved(p) !== "") ? [ctx.t("prices-moved-today")] : [];
 }
 
 function groupLabel(g: Group, icon = ""): string {
@@ -144,8 +182,9 @@ async function productsScreen(
   if (all.length === 0) return undefined;
   const shown = paginate(all, page, PRODUCTS_PER_PAGE);
   const sell = await seller(ctx);
+  const moved = await movedToday(ctx, list);
   const kb = new InlineKeyboard();
-  for (const p of shown.items) kb.text(productLabel(p, sell), cb.pricesProduct.encode({ mode, product: productRef(p.code) })).row();
+  for (const p of shown.items) kb.text(productLabel(p, sell, moved), cb.pricesProduct.encode({ mode, product: productRef(p.code) })).row();
   addPager(kb, ctx, shown, (n) => cb.pricesProducts.encode({ mode, cat: catKey, prov: provKey, page: n }));
   const single = providers(list, catKey).length === 1;
   kb.row().text(ctx.t("button-back"), single ? cb.pricesRoot.encode({ mode }) : cb.pricesProviders.encode({ mode, cat: catKey, page: 0 }));
@@ -154,14 +193,15 @@ async function productsScreen(
   const text = [
     ctx.t("prices-products-title", { category: html(first.category), provider: html(first.provider) }),
     "",
-    ...shown.items.map((p) => productLine(ctx, p, sell)),
+    ...shown.items.map((p) => productLine(ctx, p, sell, moved)),
     "",
     ctx.t(mode === "b" ? "topup-pick-product" : "prices-pick-product"),
+    ...movedLegend(ctx, shown.items, moved),
   ].join("\n");
   return { text: `${text}${pageNote(ctx, shown.page, shown.pages)}`, keyboard: kb };
 }
 
-async function productScreen(ctx: BaseContext, product: PrepaidProduct): Promise<Screen> {
+async function productScreen(ctx: BaseContext, list: readonly PrepaidProduct[], product: PrepaidProduct): Promise<Screen> {
   const quote = (await seller(ctx))(product);
   const lines = [
     `📦 <b>${html(product.name)}</b>`,
@@ -175,6 +215,8 @@ async function productScreen(ctx: BaseContext, product: PrepaidProduct): Promise
   ];
   const kb = new InlineKeyboard();
   if (product.available) kb.text(ctx.t("prices-button-buy"), cb.pricesProduct.encode({ mode: "b", product: productRef(product.code) })).row();
+  // Out of order: the buy button of the purchase flow offers the products of the same face value.
+  else if (sameValueAlternatives(list, product).length > 0) kb.text(ctx.t("prices-alt-button"), cb.pricesProduct.encode({ mode: "b", product: productRef(product.code) })).row();
   const back = { mode: "h", cat: groupKey(product.category), prov: groupKey(product.provider), page: 0 } as const;
   kb.text(ctx.t("button-back"), cb.pricesProducts.encode(back));
   return { text: lines.join("\n"), keyboard: kb };
@@ -193,7 +235,8 @@ async function searchScreen(ctx: BaseContext, mode: Mode, list: readonly Prepaid
   }
   const shown = paginate(found, page, PRODUCTS_PER_PAGE);
   const sell = await seller(ctx);
-  for (const p of shown.items) kb.text(productLabel(p, sell), cb.pricesProduct.encode({ mode, product: productRef(p.code) })).row();
+  const moved = await movedToday(ctx, list);
+  for (const p of shown.items) kb.text(productLabel(p, sell, moved), cb.pricesProduct.encode({ mode, product: productRef(p.code) })).row();
   // A query too long to carry in the buttons gets no paging: the user narrows it instead.
   const pageable = Buffer.byteLength(q, "utf8") <= SEARCH_QUERY_MAX_BYTES;
   if (pageable) addPager(kb, ctx, shown, (n) => cb.pricesSearch.encode({ mode, page: n, query: q }));
@@ -201,9 +244,10 @@ async function searchScreen(ctx: BaseContext, mode: Mode, list: readonly Prepaid
   const text = [
     ctx.t("prices-search-title", { query: html(q), count: found.length }),
     "",
-    ...shown.items.map((p) => productLine(ctx, p, sell)),
+    ...shown.items.map((p) => productLine(ctx, p, sell, moved)),
     "",
     ctx.t(mode === "b" ? "topup-pick-product" : "prices-pick-product"),
+    ...movedLegend(ctx, shown.items, moved),
     ...(!pageable && shown.pages > 1 ? [ctx.t("prices-search-narrow")] : []),
   ].join("\n");
   return { text: `${text}${pageable ? pageNote(ctx, shown.page, shown.pages) : ""}`, keyboard: kb };
@@ -260,11 +304,14 @@ async function showSearch(ctx: BotContext, mode: Mode, key: string, query: strin
   if (list) await show(ctx, await searchScreen(ctx, mode, list, query, page));
 }
 
-/** Starts the purchase flow (leaving whatever flow was running). */
-async function startPurchase(ctx: BotContext, code: string, target?: string): Promise<void> {
+/**
+ * Starts the purchase flow (leaving whatever flow was running). `outOfOrder`: the provider refused
+ * `code` as out of order, so the flow offers the products of the same face value first.
+ */
+export async function startPurchase(ctx: BotContext, code: string, target?: string, outOfOrder = false): Promise<void> {
   if (!(await requireStorage(ctx))) return;
   await ctx.conversation.exitAll();
-  await ctx.conversation.enter(TOPUP_FLOW, code, ...(target ? [target] : []));
+  await ctx.conversation.enter(TOPUP_FLOW, code, target ?? "", ...(outOfOrder ? [true] : []));
 }
 
 // ------------------------------------------------------------------------------------------
@@ -287,9 +334,34 @@ composer.command(commands.harga, async (ctx) => {
     await showRoot(ctx, "h", key);
     return;
   }
+  const digest = /^(ringkasan|digest)(?:\s+(.*))?$/i.exec(args);
+  if (digest) {
+    await digestSetting(ctx, digest[2]?.trim() ?? "");
+    return;
+  }
   if (!args) await showRoot(ctx, "h", key);
   else await showSearch(ctx, "h", key, args);
 });
+
+/** `/harga ringkasan [on|off|08.00]`: the daily price digest's state, switched or set to a time. */
+async function digestSetting(ctx: BotContext, arg: string): Promise<void> {
+  const chatId = ctx.chat!.id;
+  const store = ctx.deps.store;
+  if (arg) {
+    const on = /^(on|nyala|aktif)$/i.test(arg) ? true : /^(off|mati)$/i.test(arg) ? false : undefined;
+    const at = on === undefined ? parseDigestTime(arg) : undefined;
+    if (on === undefined && at === undefined) {
+      await ctx.reply(ctx.t("prices-digest-bad-time"));
+      return;
+    }
+    if (!(await requireStorage(ctx))) return;
+    // A time set switches it on as well.
+    await changeDigest(store, chatId, (c) => ({ on: on ?? true, value: at === undefined ? c.value : { ...c.value, at } }));
+    await store.flush();
+  }
+  const now = await digestOf(store, chatId);
+  await ctx.reply(now.on ? ctx.t("prices-digest-on", { time: digestTimeText(now.at, ctx.lang) }) : ctx.t("prices-digest-off"));
+}
 
 composer.command(commands.beli, async (ctx) => {
   const key = await requireMoneyKey(ctx);
@@ -310,7 +382,8 @@ async function buyByCode(ctx: BotContext, key: string, args: string): Promise<vo
   const [first = "", ...rest] = args.split(/\s+/);
   const product = findByCode(list, first);
   if (product) {
-    if (!product.available) {
+    // Empty with nothing of the same face value to offer: said at once, no flow.
+    if (!product.available && sameValueAlternatives(list, product).length === 0) {
       await ctx.reply(ctx.t("topup-empty", { name: html(product.name), code: html(product.code) }));
       return;
     }
@@ -379,16 +452,34 @@ onCallback(composer, cb.pricesProduct, async (ctx, { mode, product: ref }) => {
   }
   if (mode === "h") {
     await ctx.answerCallbackQuery();
-    await show(ctx, await productScreen(ctx, product));
+    await show(ctx, await productScreen(ctx, list, product));
     return;
   }
-  if (!product.available) {
+  if (!product.available && sameValueAlternatives(list, product).length === 0) {
     await ctx.answerCallbackQuery({ text: ctx.t("topup-empty-alert", { name: product.name }), show_alert: true });
     return;
   }
   await ctx.answerCallbackQuery();
   await startPurchase(ctx, product.code);
 });
+
+/**
+ * Prepaid purchases, and after a create the provider refused as out of order: the products of the same
+ * face value to buy for the same target instead (the purchase flow, so again through a confirm screen).
+ */
+const prepaidPurchases: MoneyKind = {
+  ...prepaidKind,
+  async explainRejection(ctx, apiKey, tx, err) {
+    const said = await prepaidKind.explainRejection?.(ctx, apiKey, tx, err);
+    if (!tx.code || !tx.target || !("conversation" in ctx)) return said;
+    const list = await ctx.deps.lists.prepaid(apiKey).catch(() => undefined);
+    const product = list ? findByCode(list, tx.code) : undefined;
+    if (!list || !product || (product.available && !isOutOfOrderAnswer(err.providerMessage))) return said;
+    if (sameValueAlternatives(list, product).length === 0) return said;
+    await startPurchase(ctx as BotContext, product.code, tx.target, true);
+    return [said, ctx.t("prices-alt-above")].filter(Boolean).join("\n");
+  },
+};
 
 async function menuAction(ctx: BotContext, mode: Mode): Promise<void> {
   const key = await (mode === "b" ? requireMoneyKey(ctx) : requireKey(ctx));
@@ -398,6 +489,6 @@ async function menuAction(ctx: BotContext, mode: Mode): Promise<void> {
 export const topupModule: FeatureModule = {
   composer,
   flows: [{ id: TOPUP_FLOW, builder: topupFlow }],
-  kinds: [prepaidKind],
+  kinds: [prepaidPurchases],
   menu: { prices: (ctx) => menuAction(ctx, "h"), topup: (ctx) => menuAction(ctx, "b") },
 };

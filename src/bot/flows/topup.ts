@@ -1,36 +1,78 @@
 /**
  * The purchase flow: asks for the target of one product (unless it came with the command),
  * validates it, and ends on the confirm screen. Entered with
- * `ctx.conversation.enter(TOPUP_FLOW, code, target?)`.
+ * `ctx.conversation.enter(TOPUP_FLOW, code, target?, outOfOrder?)`. A product that is out of order
+ * (listed empty, or `outOfOrder`: the provider just refused it as such) first offers the products
+ * of the same face value to pick from; whatever is picked goes on to the same confirm screen.
  */
 import type { PrepaidProduct } from "../../upstream/types.js";
-import { findByCode } from "../catalog.js";
+import { findByCode, groupKey } from "../catalog.js";
 import type { BaseContext, BotContext, BotConversation, ConvContext } from "../context.js";
 import { html, rupiah } from "../../render/format.js";
 import { hideKeys } from "../../domain/keyShape.js";
 import { saveAndConfirm } from "../money/confirm.js";
-import { prepaidDraft, prepaidKind } from "../money/prepaid.js";
+import { belowCostText, prepaidDraft, prepaidKind } from "../money/prepaid.js";
 import { failureText, withApiKey } from "../provider.js";
 import { needsServer, targetKind, validateTarget } from "../targets.js";
 import { suggestionsFor, wantedForProduct } from "../customers.js";
-import { askText } from "./steps.js";
+import { askChoice, askText } from "./steps.js";
 import { chatRules, quoteProduct } from "../pricing.js";
+import { sameValueAlternatives } from "../../domain/alternatives.js";
+import { sellingPriceOrRefusal } from "../../domain/pricing.js";
 
 export const TOPUP_FLOW = "topup";
+
+/** Another product of the same face value, with what it costs and sells for under the chat's rules. */
+export interface Alternative {
+  product: PrepaidProduct;
+  cost: number;
+  price: number;
+}
 
 /** A plain (JSON) answer, so it can cross `conversation.external`. */
 export type PurchaseLookup =
   | { ok: true; product: PrepaidProduct }
-  | { ok: false; text: string };
+  /** `text` says why; `alternatives` (under their own `title`) are what can be bought instead. */
+  | { ok: false; text: string; alternatives?: { title: string; items: Alternative[] } };
 
-/** The product to buy from the (cached) price list, or the message that explains why not. */
-export async function lookupForPurchase(ctx: BaseContext, code: string): Promise<PurchaseLookup> {
+/**
+ * The product to buy from the (cached) price list, or the message that explains why not; for a
+ * product out of order (`outOfOrder`: the provider refused it so, whatever the list says), the
+ * products of the same face value that can be bought instead.
+ */
+export async function lookupForPurchase(ctx: BaseContext, code: string, outOfOrder = false): Promise<PurchaseLookup> {
   const list = await withApiKey(ctx, (key) => ctx.deps.lists.prepaid(key));
   if (!list.ok) return { ok: false, text: failureText(ctx, list.failure) };
   const product = findByCode(list.value, code);
   if (!product) return { ok: false, text: ctx.t("topup-unknown-code", { code: html(hideKeys(code)) }) };
-  if (!product.available) return { ok: false, text: ctx.t("topup-empty", { name: html(product.name), code: html(product.code) }) };
+  if (!product.available || outOfOrder) {
+    const text = ctx.t("topup-empty", { name: html(product.name), code: html(product.code) });
+    const others = sameValueAlternatives(list.value, product);
+    if (others.length === 0) return { ok: false, text };
+    const rules = await chatRules(ctx);
+    const alternatives = others
+      .map((p) => ({ p, sell: sellingPriceOrRefusal(rules, { code: p.code, categoryKey: groupKey(p.category), cost: p.price }) }))
+      // One whose fixed price is below its cost is no way out: it cannot be sold either.
+      .flatMap(({ p, sell }) => (sell.ok ? [{ product: p, cost: p.price, price: sell.quote.price }] : []));
+    if (alternatives.length === 0) return { ok: false, text };
+    return { ok: false, text, alternatives: { title: ctx.t("prices-alt-title", { name: html(product.name), code: html(product.code) }), items: alternatives } };
+  }
   return { ok: true, product };
+}
+
+/** The alternatives as a list (cost and selling price) above their buttons; the picked product, if any. */
+async function pickAlternative(
+  conversation: BotConversation,
+  ctx: ConvContext,
+  text: string,
+  alternatives: readonly Alternative[],
+): Promise<{ product: PrepaidProduct; ctx: ConvContext }> {
+  const lines = alternatives.map((a) =>
+    ctx.t("prices-alt-line", { name: html(a.product.name), code: html(a.product.code), cost: rupiah(a.cost), price: rupiah(a.price) }),
+  );
+  const choices = alternatives.map((a) => ({ label: `${a.product.name} · ${rupiah(a.price)}`, value: a.product.code }));
+  const picked = await askChoice(conversation, ctx, [text, "", ...lines, "", ctx.t("prices-alt-pick")].join("\n"), choices);
+  return { product: alternatives.find((a) => a.product.code === picked.value)!.product, ctx: picked.ctx };
 }
 
 /** Product, price and note, then what to type. */
@@ -55,28 +97,37 @@ export async function topupFlow(
   ctx: ConvContext,
   code?: unknown,
   presetTarget?: unknown,
+  outOfOrder?: unknown,
 ): Promise<void> {
   if (typeof code !== "string") return;
-  const found = await conversation.external(() => lookupForPurchase(ctx, code));
-  if (!found.ok) {
+  const found = await conversation.external(() => lookupForPurchase(ctx, code, outOfOrder === true));
+  let product: PrepaidProduct;
+  let last = ctx;
+  if (found.ok) product = found.product;
+  else if (found.alternatives) ({ product, ctx: last } = await pickAlternative(conversation, ctx, found.alternatives.title, found.alternatives.items));
+  else {
     await ctx.reply(found.text);
     return;
   }
-  const product = found.product;
+  // A fixed price below the cost is refused before the target is asked for.
+  const early = await conversation.external(() => belowCostText(last, product));
+  if (early) {
+    await last.reply(early);
+    return;
+  }
 
   let target: string | undefined;
-  let last = ctx;
   if (typeof presetTarget === "string" && presetTarget.trim()) {
     const checked = validateTarget(product, presetTarget);
     if (checked.ok) target = checked.value;
-    else await ctx.reply(ctx.t(checked.error, checked.vars));
+    else await last.reply(last.t(checked.error, checked.vars));
   }
   if (target === undefined) {
-    const chatId = ctx.chat!.id;
+    const chatId = last.chat!.id;
     const suggestions = await conversation.external(async () =>
-      await suggestionsFor(ctx.deps, chatId, wantedForProduct(product, (t) => validateTarget(product, t).ok)),
+      await suggestionsFor(last.deps, chatId, wantedForProduct(product, (t) => validateTarget(product, t).ok)),
     );
-    const answer = await askText(conversation, ctx, await targetPrompt(ctx, product), {
+    const answer = await askText(conversation, last, await targetPrompt(last, product), {
       parse: (text) => validateTarget(product, text),
       suggestions,
     });
@@ -89,6 +140,12 @@ export async function topupFlow(
   const latest = await conversation.external(() => lookupForPurchase(last, product.code));
   if (!latest.ok) {
     await last.reply(latest.text);
+    return;
+  }
+  // The cost may have risen above a fixed price meanwhile: never sold at a loss.
+  const refusal = await conversation.external(() => belowCostText(last, latest.product));
+  if (refusal) {
+    await last.reply(refusal);
     return;
   }
   const fields = prepaidDraft(latest.product, target);

@@ -8,8 +8,9 @@ import type { PrepaidProduct } from "../../upstream/types.js";
 import type { BaseContext } from "../context.js";
 import { html, rupiah } from "../../render/format.js";
 import type { DraftFields, MoneyKind } from "./kinds.js";
-import { recost } from "../../domain/pricing.js";
+import { recost, sellingPriceOrRefusal } from "../../domain/pricing.js";
 import { chatRules, quoteProduct } from "../pricing.js";
+import { groupKey } from "../catalog.js";
 
 /** The draft of a purchase of `product` for `target` at the product's current price. */
 export function prepaidDraft(product: PrepaidProduct, target: string): DraftFields {
@@ -20,6 +21,13 @@ export function prepaidDraft(product: PrepaidProduct, target: string): DraftFiel
     amount: product.price,
     detail: { category: product.category, provider: product.provider },
   };
+}
+
+/** Why `product` must not be sold now (a fixed price a cost rise put below the cost), or undefined. */
+export async function belowCostText(ctx: BaseContext, product: PrepaidProduct): Promise<string | undefined> {
+  const sell = sellingPriceOrRefusal(await chatRules(ctx), { code: product.code, categoryKey: groupKey(product.category), cost: product.price });
+  if (sell.ok) return undefined;
+  return ctx.t("prices-below-cost", { name: html(product.name), code: html(product.code), fixed: rupiah(sell.fixed), cost: rupiah(sell.cost) });
 }
 
 /** The product as the provider lists it right now (never the cached list). */
@@ -88,6 +96,12 @@ export const prepaidKind: MoneyKind = {
   async retryDraft(ctx, apiKey, tx) {
     const product = await currentProduct(ctx, apiKey, tx.code!);
     if (!product || !product.available || !tx.target) return undefined;
+    // Never at a loss: said here, and the engine asks to start again.
+    const refusal = await belowCostText(ctx, product);
+    if (refusal) {
+      await ctx.reply(refusal);
+      return undefined;
+    }
     // At today's price: the user confirms the new price explicitly on the new confirm screen.
     return prepaidDraft(product, tx.target);
   },

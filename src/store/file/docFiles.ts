@@ -3,9 +3,12 @@
  * written per kind under the store's folder:
  *   docs/<kind>.json     {"docs": Doc[]}  rewritten whole through the flusher, like a shard
  *   logs/<kind>.jsonl    one entry a line, appended and fsync-ed through the flusher
- * A kind's files are read at its first use, since only then is its schema known: a damaged file
- * fails every call of that kind with StoreCorruptError and is never rewritten. A log's torn last line
- * (a crash in the middle of an append) is cut off with a warning. The rules are core.ts's, as PgStore's.
+ * A kind's files are read at its first use, since only then is its schema known, and checked with it
+ * then (what is in memory was checked when read or written): a damaged file fails every call of that
+ * kind with StoreCorruptError and is never rewritten. Every entry of a log stays in memory, as every
+ * document does: fine for audit and price changes at this bot's size, not for unbounded streams.
+ * A log's torn last line (a crash in the middle of an append) is cut off with a warning. The rules
+ * are core.ts's, as PgStore's.
  */
 import { mkdir, open, readFile, truncate } from "node:fs/promises";
 import { join } from "node:path";

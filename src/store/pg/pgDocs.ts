@@ -5,6 +5,8 @@
  * updateDoc is a single conditional UPDATE, so of two racing calls on any processes one wins;
  * appendLog takes max(seq) + 1 of its (kind, owner) and, when another process took the same seq
  * first (the primary key refuses it), takes the next.
+ * A row whose stored value an operator damaged still takes a state-only updateDoc (SQL cannot check
+ * it against the kind's schema), but that call rejects with StoreCorruptError as every read of it does.
  */
 import postgres, { type Sql } from "postgres";
 import type { Clock } from "../../tools/clock.js";
