@@ -825,6 +825,7 @@ shop-online-saved = ✅ Saved.
 shop-online-hours-invalid = ❌ Write the opening hours like <code>/shop hours 08:00-21:00</code> (opening and closing differ), or <code>/shop hours clear</code> for 24 hours.
 shop-online-cap-invalid = ❌ Write the cap as a number 1–{ $max }, e.g. <code>/shop cap 50</code>.
 shop-online-contact-too-long = ❌ The contact is too long (at most { $max } characters). Nothing was changed.
+shop-online-contact-missing = ❌ Write the contact, e.g. <code>/shop contact WA 0812-3456-7890</code>, or <code>/shop contact clear</code>.
 shop-online-qr-file = shop-qr
 shop-online-link-caption =
     🔗 Your shop link: { $link }

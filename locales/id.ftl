@@ -822,6 +822,7 @@ shop-online-saved = ✅ Disimpan.
 shop-online-hours-invalid = ❌ Tulis jam buka seperti <code>/toko jam 08:00-21:00</code> (jam buka dan tutup berbeda), atau <code>/toko jam hapus</code> untuk 24 jam.
 shop-online-cap-invalid = ❌ Tulis batas sebagai angka 1–{ $max }, mis. <code>/toko batas 50</code>.
 shop-online-contact-too-long = ❌ Kontak terlalu panjang (maksimal { $max } huruf). Tidak ada yang diubah.
+shop-online-contact-missing = ❌ Tulis kontaknya, mis. <code>/toko kontak WA 0812-3456-7890</code>, atau <code>/toko kontak hapus</code>.
 shop-online-qr-file = qr-toko
 shop-online-link-caption =
     🔗 Link toko Anda: { $link }

@@ -92,6 +92,8 @@ describe("the reseller's online shop in /toko", () => {
     await rina.sendCommand("toko", "kontak WA <b>0812</b>");
     expect((await w.deps.shop.get(rina.chatId)).contact).toBe("WA <b>0812</b>");
     expect(rina.lastReply()).toContain("WA <b>0812</b>"); // shown as typed, not as markup
+    await rina.sendCommand("toko", "kontak");
+    expect(rina.lastReply()).toContain("Tulis kontaknya");
     await rina.sendCommand("toko", `kontak ${"x".repeat(101)}`);
     expect(rina.lastReply()).toContain("maksimal 100 huruf");
     // The receipt name and footer are still set the old way.

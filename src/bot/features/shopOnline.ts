@@ -130,7 +130,8 @@ export function parseOnlineSetting(args: string): Typed | "show" | undefined {
     if (!(cap >= 1 && cap <= DAILY_CAP_MAX)) return { ok: false, error: "shop-online-cap-invalid", vars: { max: DAILY_CAP_MAX } };
     return { ok: true, patch: { dailyUnpaidCap: cap } };
   }
-  if (CONTACT_WORDS.has(word) && value) {
+  if (CONTACT_WORDS.has(word)) {
+    if (!value) return { ok: false, error: "shop-online-contact-missing" };
     if (CLEAR_WORDS.has(value.toLowerCase())) return { ok: true, patch: { contact: undefined } };
     const contact = value.replace(/\s+/g, " ");
     if (contact.length > CONTACT_MAX) return { ok: false, error: "shop-online-contact-too-long", vars: { max: CONTACT_MAX } };
