@@ -445,11 +445,19 @@ transfer-confirm =
     💸 <b>Transfer to { $bank }</b>
     Destination number: <code>{ $number }</code>
     Holder: <b>{ $holder }</b>
-    Amount: { $amount }
+    Amount: { $amount } (what the account holder receives)
 transfer-fee-estimate =
-    Fee: ≈ { $fee } (estimated from your last transfer)
-    Estimated total: ≈ { $total }
-transfer-fee-unknown = Fee: the provider's fee is added to the amount (no estimate yet for this kind of destination); the exact fee is shown on the receipt. The balance must cover the amount plus the highest transfer fee charged so far.
+    Fee: ≈ { $fee } (estimated from your last transfer to { $type ->
+        [ewallet] an e-wallet
+       *[bank] a bank
+    }; the provider sets the exact fee, shown on the receipt)
+    Leaves your balance: ≈ { $total } (amount + fee)
+transfer-fee-highest =
+    Fee: set by the provider, at most { $fee } so far on your transfers; the exact fee is shown on the receipt
+    Leaves your balance: the amount + the fee, so far at most { $total }
+transfer-fee-unknown =
+    Fee: set by the provider and added to the amount (no earlier transfer to estimate it from); the exact fee is shown on the receipt
+    Leaves your balance: { $amount } + the fee
 transfer-confirm-note = Note: { $note }
 receipt-holder = Account holder
 
@@ -758,6 +766,95 @@ broadcast-summary =
 
 store-write-failed = ⚠️ The bot's storage is failing to save; nothing was sent to the provider. Please try again in a few minutes.
 key-not-saved = ⚠️ The bot's storage is failing to save: the provider accepted your API key, but it is not saved yet. Send the API key again in a few minutes.
+
+## staff
+cmd-staf = Staff: cashiers and shop admins
+cmd-audit = Audit log
+staff-role-cashier = cashier
+staff-role-admin = shop admin
+staff-the-owner = the owner
+staff-this-button = use this button
+staff-only-owner = 🔒 Only the owner can { $what }.
+staff-only-admin = 🔒 Only the owner or a shop admin can { $what }.
+staff-title = 👥 <b>Staff</b> ({ $count })
+staff-none = No staff yet. Invite a cashier or a shop admin with the buttons below.
+staff-line = { $n }. <b>{ $name }</b> · { $role } · last active { $seen }
+staff-never-seen = never
+staff-roles-help =
+    <b>Cashier</b>: sells credit and bills, checks status, sees own sales, receipts, buy again, customers.
+    <b>Shop admin</b>: all that, plus selling prices, shop settings, reports, exports and everyone's history.
+    Only you: the API key, transfers, deposits, staff, and turning the shop off.
+    Staff sell with your balance; every transaction records who made it.
+staff-button-invite-cashier = ➕ Invite a cashier
+staff-button-invite-admin = ➕ Invite a shop admin
+staff-button-notices-on = 🔔 Staff sale notices to me: on
+staff-button-notices-off = 🔕 Staff sale notices to me: off
+staff-button-cost-on = 👁 Cashiers see cost and balance: yes
+staff-button-cost-off = 🙈 Cashiers see cost and balance: no
+staff-button-make = Make { $role }
+staff-button-remove = 🚫 Remove now
+staff-full = Staff limit reached (20 people, unused invitations included). Remove someone first.
+staff-invite-link =
+    🔗 Invitation as <b>{ $role }</b>, single use, valid until { $until }:
+    { $link }
+    Send this link only to the person you mean. They open it in a private chat with the bot.
+staff-member =
+    👤 <b>{ $name }</b>
+    Role: { $role }
+    Joined: { $since }
+    Last active: { $seen }
+staff-gone = This person is no longer your staff.
+staff-role-changed = ✅ Role changed to { $role }. It applies from their next tap.
+staff-role-changed-you = ℹ️ Your role was changed to { $role }.
+staff-removed = ✅ { $name } was removed. Their next tap is refused.
+staff-removed-you = ℹ️ The shop owner ended your staff membership. You can no longer sell with their balance.
+staff-joined = ✅ You are now { $role } at { $shop }. Open /menu to start selling. Leave any time with /logout.
+staff-joined-owner = 👥 { $name } joined as { $role }.
+staff-welcome = 👋 You are { $role } at { $shop }. Open /menu to sell; /logout to stop being staff.
+staff-left = ✅ You are no longer staff. Nothing else changed.
+staff-left-owner = 👥 { $name } left your staff.
+staff-key-refused = 🔒 A staff chat cannot link an API key; that message was deleted. To use your own key, leave first with /logout.
+staff-join-unknown = ❌ This invitation is not known. Ask the shop owner for a new link.
+staff-join-expired = ⌛ This invitation has expired (valid 24 hours). Ask the shop owner for a new link.
+staff-join-used = ❌ This invitation was already used. Ask the shop owner for a new link.
+staff-join-self = ❌ This is your own invitation: an owner cannot be their own staff.
+staff-join-owner = ❌ This chat is linked to an API key of its own: an owner cannot be someone else's staff.
+staff-join-staff-elsewhere = ❌ You are staff of another shop. Leave first with /logout.
+staff-join-already = ℹ️ You are already staff of this shop.
+staff-join-full = ❌ This shop already has 20 staff.
+report-per-person-title = 👥 <b>Per person this month</b>
+report-per-person-line = • { $name }: { $sales } sales · turnover { $turnover } · profit { $profit }
+report-per-person-owner = Owner
+csv-by = By
+csv-audit-time = Time (WIB)
+csv-audit-who = Who
+csv-audit-act = Action
+csv-audit-before = Before
+csv-audit-after = After
+file-audit = audit
+audit-title = 🧾 <b>Audit log</b> (newest first)
+audit-empty = The audit log is empty.
+audit-no-more = No older entries.
+audit-button-more = ⬇️ Older
+audit-button-export = 🧾 Audit log (CSV)
+audit-export-caption = 🧾 Audit log: the latest { $count } entries.
+audit-act-key_linked = API key linked
+audit-act-key_replaced = API key replaced
+audit-act-key_removed = API key removed
+audit-act-staff_invited = staff invited
+audit-act-staff_joined = staff joined
+audit-act-staff_role_changed = staff role changed
+audit-act-staff_removed = staff removed
+audit-act-staff_left = staff left
+audit-act-staff_choice_changed = staff settings changed
+audit-act-prices_changed = selling prices changed
+audit-act-shop_changed = shop settings changed
+audit-act-transfer = transfer
+audit-act-deposit_created = deposit created
+audit-act-deposit_cancelled = deposit cancelled
+audit-act-deposit_released = deposit released instantly
+audit-act-export = export
+audit-act-refund = refund
 
 ## prices
 prices-alt-title = ⛔ <b>{ $name }</b> (<code>{ $code }</code>) is out of stock or out of order. Other products of the same value, cheapest first:

@@ -442,11 +442,19 @@ transfer-confirm =
     💸 <b>Transfer ke { $bank }</b>
     Nomor tujuan: <code>{ $number }</code>
     Atas nama: <b>{ $holder }</b>
-    Nominal: { $amount }
+    Nominal: { $amount } (yang diterima pemilik rekening)
 transfer-fee-estimate =
-    Biaya: ≈ { $fee } (perkiraan dari transfer Anda sebelumnya)
-    Perkiraan total: ≈ { $total }
-transfer-fee-unknown = Biaya: ditambahkan oleh penyedia di atas nominal (belum ada perkiraan untuk tujuan jenis ini); jumlah pastinya tampil di struk. Saldo harus cukup untuk nominal + biaya transfer tertinggi yang pernah dikenakan.
+    Biaya admin: ≈ { $fee } (perkiraan dari transfer Anda sebelumnya ke { $type ->
+        [ewallet] e-wallet
+       *[bank] bank
+    }; jumlah pastinya ditentukan penyedia dan tampil di struk)
+    Dari saldo keluar: ≈ { $total } (nominal + biaya admin)
+transfer-fee-highest =
+    Biaya admin: ditentukan penyedia, paling tinggi { $fee } sejauh ini di transfer Anda; jumlah pastinya tampil di struk
+    Dari saldo keluar: nominal + biaya admin, sejauh ini paling banyak { $total }
+transfer-fee-unknown =
+    Biaya admin: ditentukan penyedia dan ditambahkan di atas nominal (belum ada transfer sebelumnya untuk perkiraan); jumlah pastinya tampil di struk
+    Dari saldo keluar: { $amount } + biaya admin
 transfer-confirm-note = Catatan: { $note }
 receipt-holder = Atas nama
 
@@ -755,6 +763,95 @@ broadcast-summary =
 
 store-write-failed = ⚠️ Penyimpanan bot sedang gagal menyimpan; tidak ada yang dikirim ke penyedia. Coba lagi beberapa menit lagi.
 key-not-saved = ⚠️ Penyimpanan bot sedang gagal menyimpan: API key Anda diterima penyedia, tetapi belum tersimpan. Kirim API key lagi beberapa menit lagi.
+
+## staff
+cmd-staf = Staf: kasir dan admin toko
+cmd-audit = Catatan audit
+staff-role-cashier = kasir
+staff-role-admin = admin toko
+staff-the-owner = pemilik
+staff-this-button = memakai tombol ini
+staff-only-owner = 🔒 Hanya pemilik yang bisa { $what }.
+staff-only-admin = 🔒 Hanya pemilik atau admin toko yang bisa { $what }.
+staff-title = 👥 <b>Staf</b> ({ $count })
+staff-none = Belum ada staf. Undang kasir atau admin toko dengan tombol di bawah.
+staff-line = { $n }. <b>{ $name }</b> · { $role } · aktif terakhir { $seen }
+staff-never-seen = belum pernah
+staff-roles-help =
+    <b>Kasir</b>: jual pulsa dan tagihan, cek status, riwayat penjualannya sendiri, struk, beli lagi, pelanggan.
+    <b>Admin toko</b>: semua itu, ditambah harga jual, pengaturan toko, laporan, ekspor, dan riwayat semua orang.
+    Hanya Anda: API key, transfer, deposit, staf, dan mematikan toko.
+    Staf berjualan dengan saldo Anda; tiap transaksi mencatat siapa yang membuatnya.
+staff-button-invite-cashier = ➕ Undang kasir
+staff-button-invite-admin = ➕ Undang admin toko
+staff-button-notices-on = 🔔 Notifikasi penjualan staf ke saya: nyala
+staff-button-notices-off = 🔕 Notifikasi penjualan staf ke saya: mati
+staff-button-cost-on = 👁 Kasir melihat modal dan saldo: ya
+staff-button-cost-off = 🙈 Kasir melihat modal dan saldo: tidak
+staff-button-make = Jadikan { $role }
+staff-button-remove = 🚫 Keluarkan sekarang
+staff-full = Batas staf tercapai (20 orang, termasuk undangan yang belum dipakai). Keluarkan seseorang dulu.
+staff-invite-link =
+    🔗 Undangan <b>{ $role }</b>, sekali pakai, berlaku sampai { $until }:
+    { $link }
+    Kirim tautan ini hanya ke orang yang Anda maksud. Ia membukanya di chat pribadi dengan bot.
+staff-member =
+    👤 <b>{ $name }</b>
+    Peran: { $role }
+    Bergabung: { $since }
+    Aktif terakhir: { $seen }
+staff-gone = Orang ini sudah bukan staf Anda.
+staff-role-changed = ✅ Peran diganti menjadi { $role }. Berlaku mulai ketukan berikutnya.
+staff-role-changed-you = ℹ️ Peran Anda diganti menjadi { $role }.
+staff-removed = ✅ { $name } dikeluarkan. Ketukan berikutnya darinya ditolak.
+staff-removed-you = ℹ️ Pemilik toko mengakhiri keanggotaan Anda sebagai staf. Anda tidak bisa lagi berjualan dengan saldonya.
+staff-joined = ✅ Anda sekarang { $role } di { $shop }. Buka /menu untuk mulai berjualan. Keluar kapan saja dengan /keluar.
+staff-joined-owner = 👥 { $name } bergabung sebagai { $role }.
+staff-welcome = 👋 Anda { $role } di { $shop }. Buka /menu untuk berjualan; /keluar untuk berhenti menjadi staf.
+staff-left = ✅ Anda bukan staf lagi. Tidak ada yang lain yang berubah.
+staff-left-owner = 👥 { $name } keluar dari staf Anda.
+staff-key-refused = 🔒 Chat staf tidak bisa menghubungkan API key; pesan itu sudah dihapus. Untuk memakai API key sendiri, keluar dulu dengan /keluar.
+staff-join-unknown = ❌ Undangan ini tidak dikenal. Minta tautan baru ke pemilik toko.
+staff-join-expired = ⌛ Undangan ini sudah kedaluwarsa (berlaku 24 jam). Minta tautan baru ke pemilik toko.
+staff-join-used = ❌ Undangan ini sudah dipakai. Minta tautan baru ke pemilik toko.
+staff-join-self = ❌ Ini undangan Anda sendiri: pemilik tidak bisa menjadi stafnya sendiri.
+staff-join-owner = ❌ Chat ini sudah terhubung dengan API key sendiri: pemilik tidak bisa menjadi staf orang lain.
+staff-join-staff-elsewhere = ❌ Anda staf toko lain. Keluar dulu dengan /keluar.
+staff-join-already = ℹ️ Anda sudah staf toko ini.
+staff-join-full = ❌ Toko ini sudah punya 20 staf.
+report-per-person-title = 👥 <b>Per orang bulan ini</b>
+report-per-person-line = • { $name }: { $sales } penjualan · omzet { $turnover } · untung { $profit }
+report-per-person-owner = Pemilik
+csv-by = Oleh
+csv-audit-time = Waktu (WIB)
+csv-audit-who = Siapa
+csv-audit-act = Tindakan
+csv-audit-before = Sebelum
+csv-audit-after = Sesudah
+file-audit = audit
+audit-title = 🧾 <b>Catatan audit</b> (terbaru dulu)
+audit-empty = Catatan audit masih kosong.
+audit-no-more = Tidak ada catatan yang lebih lama.
+audit-button-more = ⬇️ Lebih lama
+audit-button-export = 🧾 Catatan audit (CSV)
+audit-export-caption = 🧾 Catatan audit: { $count } entri terbaru.
+audit-act-key_linked = API key dihubungkan
+audit-act-key_replaced = API key diganti
+audit-act-key_removed = API key dihapus
+audit-act-staff_invited = staf diundang
+audit-act-staff_joined = staf bergabung
+audit-act-staff_role_changed = peran staf diganti
+audit-act-staff_removed = staf dikeluarkan
+audit-act-staff_left = staf keluar
+audit-act-staff_choice_changed = pengaturan staf diubah
+audit-act-prices_changed = harga jual diubah
+audit-act-shop_changed = pengaturan toko diubah
+audit-act-transfer = transfer
+audit-act-deposit_created = deposit dibuat
+audit-act-deposit_cancelled = deposit dibatalkan
+audit-act-deposit_released = deposit dicairkan instan
+audit-act-export = ekspor
+audit-act-refund = pengembalian dana
 
 ## prices
 prices-alt-title = ⛔ <b>{ $name }</b> (<code>{ $code }</code>) sedang kosong atau gangguan. Produk lain dengan nominal yang sama, termurah dulu:

@@ -37,6 +37,7 @@ const t = createTranslate();
 const total = summarize(txs, `${month}-01`, `${month}-30`);
 const svg = profitChartSvg(profitPerDay(txs, month), {
   title: t("id", "report-chart-title", { month: monthLabel(month, "id") }),
-  subtitle: t("id", "report-chart-total", { profit: rupiah(total.profit), sales: total.sales }),
+  subtitle: t("id", "report-chart-total", { profit: rupiah(total.profit, "id"), sales: total.sales }),
+  lang: "id",
 });
 await writeFile(new URL("./report-chart.png", import.meta.url), await svgToPng(svg, CHART_WIDTH));

@@ -19,6 +19,9 @@ import { role } from "./middlewares/role.js";
 import { presence } from "./middlewares/presence.js";
 import { rateLimiter, type RateLimit } from "./middlewares/rateLimiter.js";
 import { ownKeyGuard } from "./middlewares/ownKeyGuard.js";
+import { roleGate } from "./middlewares/roleGate.js";
+import { staffFeature } from "./features/staff.js";
+import { auditFeature } from "./features/audit.js";
 import { flows } from "./middlewares/conversations.js";
 import { forgetButtonsOnCommand } from "./middlewares/buttonWait.js";
 import { customerGate } from "./middlewares/customerGate.js";
@@ -68,6 +71,9 @@ export function createBot(token: string, deps: BotDeps, botConfig: BotConfig = {
   bot.use(extras(deps) as Middleware<BotContext>);
   bot.use(presence);
   bot.use(rateLimiter(botConfig.rateLimit ?? DEFAULT_RATE_LIMIT, shared));
+  // Who may do what, before any flow or feature sees the update; staff joining, leaving, key refusal.
+  bot.use(roleGate as Middleware<BotContext>);
+  bot.errorBoundary(errorHandler(deps, observe?.handlerFailed), staffFeature, auditFeature);
   bot.use(ownKeyGuard);
   bot.use(customerGate(errorHandler(deps, observe?.handlerFailed)));
   bot.use(forgetButtonsOnCommand);

@@ -4,8 +4,10 @@ import type { PricingRules } from "../store/index.js";
 import type { PrepaidProduct } from "../upstream/types.js";
 import { groupKey } from "./catalog.js";
 import type { BaseContext } from "./context.js";
+import { ledgerChat } from "./middlewares/roleGate.js";
 
-export async function chatRules(ctx: BaseContext, chatId = ctx.chat?.id): Promise<PricingRules> {
+/** The rules of `chatId`, by default of the chat whose ledger this one sells on (staff: the owner's). */
+export async function chatRules(ctx: BaseContext, chatId = ctx.chat && ledgerChat(ctx)): Promise<PricingRules> {
   return chatId === undefined ? {} : ctx.deps.settings.pricing(chatId);
 }
 

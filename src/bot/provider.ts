@@ -6,6 +6,7 @@
 import { UpstreamError, UpstreamRejected, UpstreamUnavailable } from "../upstream/errors.js";
 import type { BaseContext } from "./context.js";
 import { html } from "../render/format.js";
+import { ledgerChat } from "./middlewares/roleGate.js";
 
 /** Why a provider call gave no answer to use. */
 export type ProviderFailure =
@@ -21,7 +22,7 @@ export function failureOf(err: UpstreamError): ProviderFailure {
 
 /** Runs `call` with the chat's api key; a missing key or an upstream error comes back as data. */
 export async function withApiKey<T>(ctx: BaseContext, call: (apiKey: string) => Promise<T>): Promise<ProviderOutcome<T>> {
-  const apiKey = ctx.chat && await ctx.deps.providerLink.keyOf(ctx.chat.id);
+  const apiKey = ctx.chat && await ctx.deps.providerLink.keyOf(ledgerChat(ctx));
   if (!apiKey) return { ok: false, failure: { kind: "not-linked" } };
   try {
     return { ok: true, value: await call(apiKey) };

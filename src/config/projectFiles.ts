@@ -1,6 +1,6 @@
 /**
  * Files shipped beside the code (locales/, the playground's page): found by walking up from this
- * module, since it runs as src/ in tests and as the bundle dist/main.js.
+ * module, since it runs as src/ in tests and as the bundle in dist/ (its chunks one folder deeper).
  */
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";

@@ -96,6 +96,36 @@ export function summarize(txs: readonly TxRecord[], from: string, to: string, to
   return s;
 }
 
+/** One person's part of a period's sales: the owner (`by` undefined) or one staff member's chat. */
+export interface PersonLine {
+  by: number | undefined;
+  sales: number;
+  turnover: number;
+  profit: number;
+}
+
+/**
+ * The successful sales of the days `from`..`to` split by who made them (the owner first, then staff by
+ * turnover, highest first): each sale is counted in exactly one line, so the lines add up to
+ * summarize()'s sales, turnover and profit.
+ */
+export function perPerson(txs: readonly TxRecord[], from: string, to: string): PersonLine[] {
+  const start = wibDayStart(from);
+  const end = wibDayStart(addDays(to, 1));
+  const lines = new Map<number | undefined, PersonLine>();
+  for (const tx of txs) {
+    if (tx.createdAt < start || tx.createdAt >= end || !isSale(tx) || tx.status !== "success") continue;
+    const line = lines.get(tx.by) ?? { by: tx.by, sales: 0, turnover: 0, profit: 0 };
+    line.sales++;
+    line.turnover += sellingPrice(tx);
+    line.profit += profitOf(tx);
+    lines.set(tx.by, line);
+  }
+  return [...lines.values()].sort((a, b) =>
+    a.by === undefined ? -1 : b.by === undefined ? 1 : b.turnover - a.turnover || a.by - b.by,
+  );
+}
+
 /** Profit of the successful sales per day of `month` ("2026-11"), every day of the month listed. */
 export function profitPerDay(txs: readonly TxRecord[], month: string): { day: string; profit: number }[] {
   const days: { day: string; profit: number }[] = [];

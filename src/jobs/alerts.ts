@@ -265,7 +265,7 @@ export class BalanceAlerts {
     if (chat!.alertFired) return "quiet";
     const lang = chat!.lang ?? "id";
     const t = this.opts.translate;
-    const text = this.money(lang, t(lang, "alert-low", { balance: rupiah(balance), threshold: rupiah(threshold) }));
+    const text = this.money(lang, t(lang, "alert-low", { balance: rupiah(balance, lang), threshold: rupiah(threshold, lang) }));
     const keyboard = new InlineKeyboard()
       .text(t(lang, "menu-deposit"), cb.menu.encode({ name: "deposit" }))
       .text(t(lang, "menu-alerts"), cb.menu.encode({ name: "alerts" }));

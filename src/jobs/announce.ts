@@ -24,6 +24,7 @@ import type { Store, TxPatch } from "../store/index.js";
 import type { Lang, TxRecord, TxStatus, WatchState } from "../store/index.js";
 import type { NoticeKind, Notifier } from "./notify.js";
 import { DEFAULT_LANG } from "../render/i18n.js";
+import { noticeChatOf, noticeViewOf, ownerCopyOf } from "./recipients.js";
 
 /** The saved watch state plus the in-flight notice marker (kept in the same JSON field). */
 export interface Watch extends WatchState {
@@ -83,8 +84,10 @@ export class NoticeProtocol {
       throw err;
     }
 
-    const lang = (await store.getChat(cur.chatId))?.lang ?? DEFAULT_LANG;
-    const view: TxRecord = { ...marked, status: next };
+    // A staff member's purchase is told in that person's chat (its message is there).
+    const to = noticeChatOf(cur);
+    const lang = (await store.getChat(to))?.lang ?? DEFAULT_LANG;
+    const view: TxRecord = { ...(await noticeViewOf(store, { ...marked, status: next })), chatId: to };
     const delivery = mode.shownByCaller
       ? await this.editForCaller(lang, view, notice, mode)
       : await this.notifier.deliver(lang, view, notice, mayHaveBeenSent);
@@ -99,12 +102,19 @@ export class NoticeProtocol {
       return false;
     }
     if (delivery === "blocked") {
-      await store.updateChat(cur.chatId, { inactive: true });
-      this.logger.info({ chatId: cur.chatId }, "chat blocked the bot; its transactions are no longer polled");
+      await store.updateChat(to, { inactive: true });
+      this.logger.info({ chatId: to }, "chat blocked the bot; its transactions are no longer polled");
     } else if (delivery === "refused") {
       this.logger.warn({ refId, notice }, "Telegram refused the notice; not retried");
     }
 
+    const copyTo = delivery === "sent" || delivery === "edited" ? await ownerCopyOf(store, cur).catch(() => undefined) : undefined;
+    if (copyTo !== undefined && notice !== "gaveup") {
+      // The owner's copy: a notice of its own (the message it would edit is in the staff chat); best effort.
+      const ownerLang = (await store.getChat(copyTo))?.lang ?? DEFAULT_LANG;
+      const { messageId: _inStaffChat, ...copy } = { ...marked, status: next };
+      await this.notifier.deliver(ownerLang, { ...copy, chatId: copyTo }, notice, false).catch(() => undefined);
+    }
     if (startedAt !== undefined && (delivery === "sent" || delivery === "edited")) {
       this.onNotice?.(notice, (this.clock!.now() - startedAt) / 1000);
     }

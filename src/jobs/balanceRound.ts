@@ -87,8 +87,8 @@ export class BalanceRound {
     const lang = chat.lang ?? "id";
     const threshold = chat.alertThreshold;
     const under = threshold !== undefined && balance < threshold;
-    let text = t(lang, "admin-round-balance", { balance: rupiah(balance) });
-    if (under) text += `\n${t(lang, "admin-round-under", { threshold: rupiah(threshold) })}`;
+    let text = t(lang, "admin-round-balance", { balance: rupiah(balance, lang) });
+    if (under) text += `\n${t(lang, "admin-round-under", { threshold: rupiah(threshold, lang) })}`;
     const r = await this.alerts.deliverTo(chatId, this.alerts.money(lang, text));
     const outcome = counted(r);
     if (outcome === "stopped") return "skipped";

@@ -189,7 +189,7 @@ export class Notifier {
     switch (kind) {
       case "success":
         if (!deposit) return t(lang, "watch-success");
-        return t(lang, "watch-deposit-success", { credited: rupiah(credited(tx)) });
+        return t(lang, "watch-deposit-success", { credited: rupiah(credited(tx), lang) });
       case "failed":
         return deposit ? t(lang, "watch-deposit-failed") : this.failedHeadline(lang, tx);
       case "expired":

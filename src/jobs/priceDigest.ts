@@ -155,7 +155,7 @@ export class PriceDigest {
     const text = [
       t(lang, "prices-below-cost-notice"),
       "",
-      ...fresh.map((b) => t(lang, "prices-below-cost-line", { code: html(b.code), fixed: rupiah(b.fixed), cost: rupiah(b.cost) })),
+      ...fresh.map((b) => t(lang, "prices-below-cost-line", { code: html(b.code), fixed: rupiah(b.fixed, lang), cost: rupiah(b.cost, lang) })),
     ].join("\n");
     await this.markThenSend(chat, (c) => ({ on: c.on, value: { ...c.value, told: now } }), fresh.length > 0 ? text : undefined);
   }
@@ -181,7 +181,7 @@ export class PriceDigest {
     const rules = chat.pricing ?? {};
     const lines = moves.slice(0, MAX_LINES).map((m) => {
       const quote = quotePrepaid(rules, { code: m.code, categoryKey: groupKey(m.category), cost: m.newCost });
-      const vars = { arrow: m.newCost > m.oldCost ? "⬆️" : "⬇️", name: html(m.name), code: html(m.code), old: rupiah(m.oldCost), new: rupiah(m.newCost), price: rupiah(quote.price) };
+      const vars = { arrow: m.newCost > m.oldCost ? "⬆️" : "⬇️", name: html(m.name), code: html(m.code), old: rupiah(m.oldCost, lang), new: rupiah(m.newCost, lang), price: rupiah(quote.price, lang) };
       return t(lang, quote.price < quote.cost ? "prices-digest-line-refused" : "prices-digest-line", vars);
     });
     const more = moves.length - lines.length;

@@ -10,6 +10,8 @@ import { buildApp, type App } from "../app.js";
 import { loadConfig } from "../config/env.js";
 import { createLogger, type Logger } from "../logging/logger.js";
 import { ProviderLink } from "../domain/providerLink.js";
+import { appendAudit } from "../domain/audit.js";
+import { Staff } from "../domain/staff.js";
 import { DEMO_KEY } from "../sandbox/index.js";
 import { readStateFile, StateFile } from "../sandbox/stateFile.js";
 import { systemClock } from "../tools/clock.js";
@@ -20,15 +22,18 @@ import { startWeb, type PlaygroundUser, type WebOptions, type WebServer } from "
 
 /** Rina's online shop, open from the first start; Sari opens its link as any customer would. */
 const RINA = 1001;
-const SARI = 1004;
+const SARI = 1005;
 
 /** The chats the page can switch between. The admin's id goes into ADMIN_IDS. */
 export const PLAYGROUND_USERS: readonly PlaygroundUser[] = [
   { id: 1001, name: "Rina", role: "reseller", lang: "id" },
   { id: 1002, name: "Budi", role: "newcomer", lang: "id" },
   { id: 1003, name: "Admin", role: "admin", lang: "id" },
+  { id: 1004, name: "Dewi", role: "cashier", lang: "id" },
   { id: SARI, name: "Sari", role: "customer", lang: "id" },
 ];
+/** Dewi is Rina's cashier: she sells with Rina's key and balance; Rina reads /staf and /audit. */
+const CASHIER_OF: Record<number, number> = { 1004: 1001 };
 /** The key the page tells a newcomer to paste (a small balance: nothing to lose). */
 const NEWCOMER_KEY = "SANDBOX-KEY-LOW";
 const LINKED: Record<number, string> = { 1001: DEMO_KEY, 1003: "SANDBOX-KEY-2" };
@@ -155,6 +160,19 @@ export async function startPlayground(opts: PlaygroundOptions = {}): Promise<Pla
     if (!(await app.deps.shop.get(RINA)).code) {
       await app.deps.shop.newLink(RINA);
       await app.deps.shop.update(RINA, { enabled: true, contact: "WA 0812-0000-1001" });
+    }
+    // Joined as the bot joins staff (a one-time invitation taken at once), with the owner's audit entries.
+    const staff = new Staff(store, () => Date.now());
+    for (const u of PLAYGROUND_USERS) {
+      const owner = CASHIER_OF[u.id];
+      const chat = await store.getChat(u.id);
+      if (owner === undefined || chat?.staffOf !== undefined) continue;
+      if (chat === undefined) await store.updateChat(u.id, { lang: u.lang });
+      const invited = await staff.invite(owner, "cashier");
+      if (invited === "full") continue;
+      await appendAudit(store, owner, { act: "staff_invited", by: owner, byName: "Rina", after: "cashier" });
+      const joined = await staff.join(invited.token, { chat: u.id, name: u.name, ownsKey: false });
+      if (typeof joined !== "string") await appendAudit(store, owner, { act: "staff_joined", by: u.id, byName: u.name, after: "cashier" });
     }
     const users = [];
     for (const u of PLAYGROUND_USERS) users.push({ ...u, lang: (await store.getChat(u.id))?.lang === "en" ? ("en" as const) : u.lang });

@@ -19,8 +19,8 @@ import { messageView } from "./view.js";
 export interface PlaygroundUser {
   id: number;
   name: string;
-  /** What this user shows: a linked reseller, a newcomer, the admin, a shop's customer (the page words it). */
-  role: "reseller" | "newcomer" | "admin" | "customer";
+  /** What this user shows: a linked reseller, a newcomer, the admin, a reseller's cashier, a shop's customer (the page words it). */
+  role: "reseller" | "newcomer" | "admin" | "cashier" | "customer";
   lang: "id" | "en";
 }
 

@@ -9,7 +9,8 @@ import { formatWib } from "../tools/time.js";
 import type { Lang, TxRecord } from "../store/index.js";
 import type { Translate } from "./i18n.js";
 
-export const CSV_COLUMNS = ["time", "ref", "provider-id", "kind", "code", "product", "target", "cost", "price", "profit", "status", "sn"] as const;
+/** `by` (who made it) is last, and only in the file of a shop with staff. */
+export const CSV_COLUMNS = ["time", "ref", "provider-id", "kind", "code", "product", "target", "cost", "price", "profit", "status", "sn", "by"] as const;
 
 const whole = (n: number) => String(Math.round(n));
 
@@ -23,8 +24,13 @@ function safe(text: string | null | undefined): string {
   return /^[=@+\-\t\r]/.test(s) && !/^[+-]?\d[\d. ]*$/.test(s) ? `'${s}` : s;
 }
 
-/** The cells of one record, in CSV_COLUMNS order. */
-export function csvRow(t: Translate, lang: Lang, tx: TxRecord): string[] {
+/** Who made a record: the owner, or a staff member by name (its chat id when no longer listed). */
+function madeBy(t: Translate, lang: Lang, tx: TxRecord, names: ReadonlyMap<number, string>): string {
+  return tx.by === undefined ? t(lang, "report-per-person-owner") : safe(names.get(tx.by) ?? String(tx.by));
+}
+
+/** The cells of one record, in CSV_COLUMNS order; `names`: staff chats' names (the "by" column). */
+export function csvRow(t: Translate, lang: Lang, tx: TxRecord, names: ReadonlyMap<number, string> = new Map()): string[] {
   const sale = tx.kind === "prepaid" || tx.kind === "postpaid";
   // A transfer cost the nominal plus its fee; a deposit's row carries its nominal.
   const cost = sale ? costOf(tx) : tx.kind === "transfer" ? (tx.total ?? tx.amount) : tx.amount;
@@ -42,12 +48,32 @@ export function csvRow(t: Translate, lang: Lang, tx: TxRecord): string[] {
     sale && tx.status === "success" ? whole(profitOf(tx)) : "",
     t(lang, `status-${tx.status}`),
     safe(tx.sn),
+    madeBy(t, lang, tx, names),
   ];
 }
 
 /** The CSV file (BOM, header row in the chat's language, one row per record). */
-export function exportCsv(t: Translate, lang: Lang, txs: readonly TxRecord[]): Buffer {
-  const header = CSV_COLUMNS.map((c) => t(lang, `csv-${c}`));
-  const text = stringify([header, ...txs.map((tx) => csvRow(t, lang, tx))], { bom: true, record_delimiter: "windows" });
-  return Buffer.from(text, "utf8");
+/** The file of a shop without staff keeps its columns; with staff a last column says who made each record. */
+export function exportCsv(t: Translate, lang: Lang, txs: readonly TxRecord[], names: ReadonlyMap<number, string> = new Map()): Buffer {
+  const withBy = names.size > 0 || txs.some((tx) => tx.by !== undefined);
+  const columns = withBy ? CSV_COLUMNS : CSV_COLUMNS.filter((c) => c !== "by");
+  const header = columns.map((c) => t(lang, `csv-${c}`));
+  return csvFile([header, ...txs.map((tx) => csvRow(t, lang, tx, names).slice(0, columns.length))]);
+}
+
+/** The audit log as CSV: time (WIB), who, what, before, after; newest first as shown by /audit. */
+export function auditCsv(t: Translate, lang: Lang, entries: readonly { at: number; entry: { act: string; by: number; byName?: string | undefined; before?: string | undefined; after?: string | undefined } }[]): Buffer {
+  const header = ["time", "who", "act", "before", "after"].map((c) => t(lang, `csv-audit-${c}`));
+  const rows = entries.map(({ at, entry }) => [
+    formatWib(at),
+    safe(entry.byName ? `${entry.byName} (${entry.by})` : String(entry.by)),
+    t(lang, `audit-act-${entry.act}`),
+    safe(entry.before),
+    safe(entry.after),
+  ]);
+  return csvFile([header, ...rows]);
+}
+
+function csvFile(rows: string[][]): Buffer {
+  return Buffer.from(stringify(rows, { bom: true, record_delimiter: "windows" }), "utf8");
 }

@@ -3,13 +3,23 @@ import type { Lang } from "../store/index.js";
 
 // Made on first use: ICU's first number and date formats cost ~25 ms that a start-up answering
 // its first update (bench/startup.ts) need not pay.
-let groupId: Intl.NumberFormat | undefined;
+const groupings = new Map<Lang, Intl.NumberFormat>();
 
-/** `Rp10.000` (id-ID grouping) whatever the chat's language: it is how rupiah is written. */
-export function rupiah(amount: number): string {
+/** `Rp10.000` (id), `Rp10,000` (en): whole rupiah, grouped as the reader's language groups numbers. */
+export function rupiah(amount: number, lang: Lang): string {
   const sign = amount < 0 ? "-" : "";
-  groupId ??= new Intl.NumberFormat("id-ID", { maximumFractionDigits: 0 });
-  return `${sign}Rp${groupId.format(Math.abs(Math.round(amount)))}`;
+  let grouping = groupings.get(lang);
+  if (!grouping) groupings.set(lang, (grouping = new Intl.NumberFormat(intlLocale(lang), { maximumFractionDigits: 0 })));
+  return `${sign}Rp${grouping.format(Math.abs(Math.round(amount)))}`;
+}
+
+/**
+ * The Intl locale a language writes its dates (and month names) in: its own code, so a language added
+ * as a locales/*.ftl file gets its own words from ICU with no code here (an unknown code gets ICU's
+ * default). English is written day before month, as readers in Indonesia expect.
+ */
+export function intlLocale(lang: Lang): string {
+  return lang === "en" ? "en-GB" : lang;
 }
 
 const WIB = "Asia/Jakarta";
@@ -22,32 +32,37 @@ const timeOptions: Intl.DateTimeFormatOptions = {
   minute: "2-digit",
   hourCycle: "h23",
 };
-const timeFormats: Partial<Record<Lang, Intl.DateTimeFormat>> = {};
+const timeFormats = new Map<Lang, Intl.DateTimeFormat>();
+
+/** The format of `lang` in `cache`, made on first use. */
+function formatOf(cache: Map<Lang, Intl.DateTimeFormat>, lang: Lang, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  let format = cache.get(lang);
+  if (!format) cache.set(lang, (format = new Intl.DateTimeFormat(intlLocale(lang), options)));
+  return format;
+}
 
 /** e.g. `22 Nov 2026 14.05 WIB` (id) or `22 Nov 2026, 14:05 WIB` (en). */
 export function wibTime(at: Date | number, lang: Lang): string {
-  const format = (timeFormats[lang] ??= new Intl.DateTimeFormat(lang === "id" ? "id-ID" : "en-GB", timeOptions));
-  return `${format.format(typeof at === "number" ? new Date(at) : at)} WIB`;
+  return `${formatOf(timeFormats, lang, timeOptions).format(typeof at === "number" ? new Date(at) : at)} WIB`;
 }
 
 // Made on first use: four formats at import cost ~19 ms of start-up (ICU's locale data).
-const monthFormats: Partial<Record<Lang, Intl.DateTimeFormat>> = {};
+const monthFormats = new Map<Lang, Intl.DateTimeFormat>();
 
 /** A bill period as the provider sends it, "202512" -> "Des 2025" / "Dec 2025"; undefined for any other label. */
-export function billMonth(period: string, lang: string): string | undefined {
+export function billMonth(period: string, lang: Lang): string | undefined {
   const m = /^(\d{4})(\d{2})$/.exec(period.trim());
   const month = m ? Number(m[2]) : 0;
   if (!m || month < 1 || month > 12) return undefined;
-  const l: Lang = lang === "en" ? "en" : "id";
-  const format = (monthFormats[l] ??= new Intl.DateTimeFormat(l === "id" ? "id-ID" : "en-GB", { month: "short", year: "numeric", timeZone: "UTC" }));
+  const format = formatOf(monthFormats, lang, { month: "short", year: "numeric", timeZone: "UTC" });
   return format.format(new Date(Date.UTC(Number(m[1]), month - 1, 1)));
 }
 
-const clockFormats: Partial<Record<Lang, Intl.DateTimeFormat>> = {};
+const clockFormats = new Map<Lang, Intl.DateTimeFormat>();
 
 /** e.g. `14.05 WIB` (id) or `14:05 WIB` (en): a time of today, where the date goes without saying. */
 export function wibClock(at: Date | number, lang: Lang): string {
-  const format = (clockFormats[lang] ??= new Intl.DateTimeFormat(lang === "id" ? "id-ID" : "en-GB", { timeZone: WIB, hour: "2-digit", minute: "2-digit", hourCycle: "h23" }));
+  const format = formatOf(clockFormats, lang, { timeZone: WIB, hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
   return `${format.format(typeof at === "number" ? new Date(at) : at)} WIB`;
 }
 

@@ -55,12 +55,12 @@ export function receiptText(t: Translate, lang: Lang, tx: TxRecord): string {
     ...line("receipt-customer", customer === undefined ? undefined : html(customer)),
     ...line("receipt-holder", holder === undefined ? undefined : html(holder)),
     // A sale names its cost as the confirm screen did; a bill's amount is the customer's total, not the cost.
-    ...(sale ? line("receipt-cost", rupiah(costOf(tx))) : line("receipt-amount", rupiah(tx.amount))),
-    ...line("receipt-fee", charged && tx.fee ? rupiah(tx.fee) : undefined),
-    ...line("receipt-total", charged && tx.total !== undefined && tx.total !== tx.amount ? rupiah(tx.total) : undefined),
+    ...(sale ? line("receipt-cost", rupiah(costOf(tx), lang)) : line("receipt-amount", rupiah(tx.amount, lang))),
+    ...line("receipt-fee", charged && tx.fee ? rupiah(tx.fee, lang) : undefined),
+    ...line("receipt-total", charged && tx.total !== undefined && tx.total !== tx.amount ? rupiah(tx.total, lang) : undefined),
     // The reseller's own selling price and profit (never on the customer's receipt image).
-    ...line("receipt-sale-price", sale ? rupiah(tx.sale!.price) : undefined),
-    ...line("receipt-profit", sale ? rupiah(tx.sale!.profit) : undefined),
+    ...line("receipt-sale-price", sale ? rupiah(tx.sale!.price, lang) : undefined),
+    ...line("receipt-profit", sale ? rupiah(tx.sale!.profit, lang) : undefined),
     ...line(`receipt-sn-${snKind(tx)}`, tx.sn ? `<code>${html(tx.sn)}</code>` : undefined),
     ...line("receipt-status", statusLabel(t, lang, tx.status, tx.kind, tx.kind === "deposit" && detailOf(tx, "deposit").instant !== undefined)),
     // Only a refusal's reason helps the reader; internal notes of unknown outcomes stay out.

@@ -90,7 +90,7 @@ export function customerReceipt(t: Translate, lang: Lang, tx: TxRecord, shop: Sh
     time: wibTime(tx.createdAt, lang),
     rows,
     ...(pln ? { token: { label: t(lang, "shop-receipt-token"), value: pln.token, ...(info ? { info } : {}) } } : {}),
-    price: { label: t(lang, "shop-receipt-price"), value: rupiah(sellingPrice(tx)) },
+    price: { label: t(lang, "shop-receipt-price"), value: rupiah(sellingPrice(tx), lang) },
     status: { label: t(lang, "receipt-status"), value: t(lang, "shop-receipt-status") },
     ref: { label: t(lang, "shop-receipt-ref"), value: tx.refId, mono: true },
     thanks: t(lang, "shop-receipt-thanks"),

@@ -3,7 +3,7 @@
  * and the daily summary share these lines, so both read the same. Pure (translate in, HTML out):
  * the watcher side (daily summary) uses it without the bot.
  */
-import type { Period, Summary } from "../domain/report.js";
+import type { Period, PersonLine, Summary } from "../domain/report.js";
 import type { Lang } from "../store/index.js";
 import { html, rupiah } from "./format.js";
 import type { Translate } from "./i18n.js";
@@ -26,9 +26,9 @@ export function monthLabel(month: string, lang: Lang): string {
 export function summaryLines(t: Translate, lang: Lang, s: Summary): string[] {
   const lines = [
     t(lang, "report-sales", { sales: s.sales, failed: s.failed }),
-    t(lang, "report-money", { turnover: rupiah(s.turnover), cost: rupiah(s.cost), profit: rupiah(s.profit) }),
+    t(lang, "report-money", { turnover: rupiah(s.turnover, lang), cost: rupiah(s.cost, lang), profit: rupiah(s.profit, lang) }),
   ];
-  if (s.deposits > 0) lines.push(t(lang, "report-deposits", { credited: rupiah(s.credited), count: s.deposits }));
+  if (s.deposits > 0) lines.push(t(lang, "report-deposits", { credited: rupiah(s.credited, lang), count: s.deposits }));
   return lines;
 }
 
@@ -37,7 +37,7 @@ export function topLines(t: Translate, lang: Lang, s: Summary, titleKey = "repor
   if (s.top.length === 0) return [];
   return [
     t(lang, titleKey),
-    ...s.top.map((p, i) => t(lang, "report-top-line", { rank: i + 1, title: html(p.title), sales: p.sales, profit: rupiah(p.profit) })),
+    ...s.top.map((p, i) => t(lang, "report-top-line", { rank: i + 1, title: html(p.title), sales: p.sales, profit: rupiah(p.profit, lang) })),
   ];
 }
 
@@ -67,4 +67,23 @@ export function dailySummaryText(t: Translate, lang: Lang, day: string, s: Summa
   if (top.length > 0) body.push(top.join("\n"));
   body.push(t(lang, "daily-summary-footer"));
   return body.join("\n\n");
+}
+
+/**
+ * Sales and profit per person (the owner, each staff member), for a shop with staff: `names` gives each
+ * staff chat's name (a chat no longer listed shows its id). Empty when only the owner sold.
+ */
+export function perPersonLines(t: Translate, lang: Lang, lines: readonly PersonLine[], names: ReadonlyMap<number, string>): string[] {
+  if (lines.every((l) => l.by === undefined)) return [];
+  return [
+    t(lang, "report-per-person-title"),
+    ...lines.map((l) =>
+      t(lang, "report-per-person-line", {
+        name: l.by === undefined ? t(lang, "report-per-person-owner") : html(names.get(l.by) ?? String(l.by)),
+        sales: l.sales,
+        turnover: rupiah(l.turnover, lang),
+        profit: rupiah(l.profit, lang),
+      }),
+    ),
+  ];
 }

@@ -4,6 +4,7 @@
  */
 import { html, rupiah } from "./format.js";
 import { IMAGE_FONT } from "./png.js";
+import type { Lang } from "../store/index.js";
 
 export const CHART_WIDTH = 800;
 export const CHART_HEIGHT = 450;
@@ -13,6 +14,8 @@ export interface ChartLabels {
   title: string;
   /** e.g. "Total: Rp54.000". */
   subtitle: string;
+  /** The reader's language: the axis amounts are grouped its way. */
+  lang: Lang;
 }
 
 /** Rounds up to 1, 2 or 5 times a power of ten, so the top gridline reads as a round amount. */
@@ -46,7 +49,7 @@ export function profitChartSvg(days: readonly { day: string; profit: number }[],
   for (const v of ticks) {
     const ty = y(v).toFixed(1);
     parts.push(`<line x1="${left}" y1="${ty}" x2="${CHART_WIDTH - right}" y2="${ty}" stroke="${v === 0 ? "#6b7280" : "#e5e7eb"}" stroke-width="1"/>`);
-    parts.push(`<text x="${left - 8}" y="${(y(v) + 5).toFixed(1)}" font-size="14" text-anchor="end" fill="#4b5563">${html(rupiah(v))}</text>`);
+    parts.push(`<text x="${left - 8}" y="${(y(v) + 5).toFixed(1)}" font-size="14" text-anchor="end" fill="#4b5563">${html(rupiah(v, labels.lang))}</text>`);
   }
   days.forEach((d, i) => {
     const x = left + i * slot + (slot - barW) / 2;

@@ -174,6 +174,8 @@ export const TransferDetailSchema = z.object({
   note: optText,
   /** The fee of an earlier transfer to the same kind of destination, shown as an estimate. */
   feeEstimate: optNumber,
+  /** The highest fee of the chat's earlier transfers, shown when there is no estimate. */
+  feeHighest: optNumber,
 });
 
 /** draft: type..estimatedCredited; created: expiresAt..url, photo; instant release: instant, handlingFee. */
@@ -200,6 +202,8 @@ export const DepositDetailSchema = z.object({
   /** "due" from the create until the payment instructions were sent: a restart sends them then. */
   instructions: z.optional(z.literal("due")),
   instant: z.optional(z.enum(["sending", "done", "unknown"])),
+  /** Epoch ms a cancel was claimed, saved before its provider call and removed after its answer. */
+  cancelling: optNumber,
   handlingFee: optNumber,
   /** Other messages (status checks) that offered the instant release: updated after a release. */
   offers: z.optional(z.array(z.int())),
@@ -234,6 +238,8 @@ const txBase = {
    * later markup change does not rewrite history. Absent: no markup applied (sold at cost).
    */
   sale: z.optional(z.object({ price: z.number(), profit: z.number() })),
+  /** The staff member's chat that made it with the owner's key (`chatId` is the owner's); absent: the owner. */
+  by: z.optional(z.int()),
   createdAt: time,
   updatedAt: time,
   watch: z.optional(WatchStateSchema),

@@ -132,6 +132,9 @@ const productRef = text("product ref", new RegExp(`^(#[A-Za-z0-9]{10}|[A-Za-z0-9
 const mode = oneOf<PricesMode>(["h", "b"]);
 // Broadcast drafts are named by the clock in base 36 (11 characters until the year 287,000).
 const draftId = text("draft id", /^\w{1,16}$/, ["d".repeat(16)]);
+const staffRole = oneOf(["cashier", "admin"]);
+/** A private chat's id (a Telegram user id): positive. */
+const chatNumber = int(Number.MAX_SAFE_INTEGER);
 const customerId = text("customer id", new RegExp(`^[a-z0-9]{1,${CUSTOMER_ID_MAX_LENGTH}}$`), ["c".repeat(CUSTOMER_ID_MAX_LENGTH)]);
 
 // ------------------------------------------------------------------------------------------
@@ -258,6 +261,17 @@ export const cb = {
   customerRename: shape("cu:r:{id}", { id: customerId }),
   customerDelete: shape("cu:d:{id}", { id: customerId }),
   customerDeleteYes: shape("cu:x:{id}", { id: customerId }),
+  // Staff and the audit log (src/bot/features/staff.ts, audit.ts): the owner's screens.
+  staffInvite: shape("sf:n:{role}", { role: staffRole }),
+  staffOpen: shape("sf:o:{chat}", { chat: chatNumber }),
+  staffRole: shape("sf:r:{chat}:{role}", { chat: chatNumber, role: staffRole }),
+  staffRemove: shape("sf:x:{chat}", { chat: chatNumber }),
+  /** The owner also gets the notices of staff purchases. */
+  staffNotices: shape("sf:m:{on}", { on: oneOf(["on", "off"]) }),
+  /** Cashiers see the owner's cost and balance on the confirm screen. */
+  staffCost: shape("sf:c:{on}", { on: oneOf(["on", "off"]) }),
+  auditMore: shape("au:{seq}", { seq: int(Number.MAX_SAFE_INTEGER) }),
+  exportAudit: shape("rp:a", {}),
 } as const;
 
 export type CallbackName = keyof typeof cb;

@@ -1,43 +1,59 @@
 /**
- * Every command, declared once: its Indonesian and English names (both always work) and the key of
- * its description in the menu Telegram shows (setMyCommands). Handlers bind through `commands`, the
- * patterns that spot a command in a text derive from it. The menu lists the Indonesian names to
- * Indonesian users and the English names to everyone else, each with descriptions in their language.
+ * Every command, declared once: its Indonesian and English names (both always work), the key of its
+ * description in the menu Telegram shows (setMyCommands) and who may use it (`Access`, enforced by
+ * bot/middlewares/roleGate.ts). Handlers bind through `commands`, the patterns that spot a command in
+ * a text derive from it. The menu lists the Indonesian names to Indonesian users and the English names
+ * to everyone else, each with descriptions in their language. Who may press each button family is
+ * declared beside it (BUTTON_ACCESS).
  */
 import type { Api } from "grammy";
 import type { LanguageCode } from "grammy/types";
 import { FOREIGN_LANG, type Translate } from "../render/i18n.js";
+import { cb, MENU_NAMES, type CallbackName, type MenuName } from "./buttonData.js";
 
-/** Keyed by the Indonesian name: [indonesian, english, description key, or undefined when not listed]. */
+/**
+ * Who may use a command or a button, from the fewest to the most: `owner` (the reseller whose key it
+ * is), `admin` (also the owner's shop admins), `cashier` (also the owner's cashiers), `anyone` (no
+ * staff rule: customers and guests are answered as before, by the feature itself).
+ */
+export type Access = "owner" | "admin" | "cashier" | "anyone";
+
+/**
+ * Keyed by the Indonesian name: [indonesian, english, description key or undefined when not listed, access].
+ * /keluar is open to all: for staff it ends the membership, for the owner it removes the key (the
+ * handler tells them apart). Bot admin commands check the admin ids themselves.
+ */
 const TABLE = {
-  start: ["start", "start", "cmd-start"],
-  menu: ["menu", "menu", "cmd-menu"],
-  saldo: ["saldo", "balance", "cmd-saldo"],
-  harga: ["harga", "prices", "cmd-harga"],
-  beli: ["beli", "topup", "cmd-beli"],
-  tagihan: ["tagihan", "bill", "cmd-tagihan"],
-  transfer: ["transfer", "transfer", "cmd-transfer"],
-  deposit: ["deposit", "deposit", "cmd-deposit"],
-  status: ["status", "status", "cmd-status"],
-  riwayat: ["riwayat", "history", "cmd-riwayat"],
-  toko: ["toko", "shop", "cmd-toko"],
-  laporan: ["laporan", "report", "cmd-laporan"],
-  ekspor: ["ekspor", "export", "cmd-ekspor"],
-  pelanggan: ["pelanggan", "customers", "cmd-pelanggan"],
-  peringatan: ["peringatan", "alerts", "cmd-alerts"],
-  markup: ["markup", "markup", "cmd-markup"],
-  hargajual: ["hargajual", "sellprice", "cmd-hargajual"],
-  webhook: ["webhook", "webhook", "cmd-webhook"],
-  bahasa: ["bahasa", "language", "cmd-bahasa"],
-  kunci: ["kunci", "key", "cmd-kunci"],
-  keluar: ["keluar", "logout", "cmd-keluar"],
-  batal: ["batal", "cancel", "cmd-batal"],
-  bantuan: ["bantuan", "help", "cmd-bantuan"],
+  start: ["start", "start", "cmd-start", "anyone"],
+  menu: ["menu", "menu", "cmd-menu", "anyone"],
+  saldo: ["saldo", "balance", "cmd-saldo", "admin"],
+  harga: ["harga", "prices", "cmd-harga", "cashier"],
+  beli: ["beli", "topup", "cmd-beli", "cashier"],
+  tagihan: ["tagihan", "bill", "cmd-tagihan", "cashier"],
+  transfer: ["transfer", "transfer", "cmd-transfer", "owner"],
+  deposit: ["deposit", "deposit", "cmd-deposit", "owner"],
+  status: ["status", "status", "cmd-status", "cashier"],
+  riwayat: ["riwayat", "history", "cmd-riwayat", "cashier"],
+  toko: ["toko", "shop", "cmd-toko", "admin"],
+  laporan: ["laporan", "report", "cmd-laporan", "admin"],
+  ekspor: ["ekspor", "export", "cmd-ekspor", "admin"],
+  pelanggan: ["pelanggan", "customers", "cmd-pelanggan", "cashier"],
+  peringatan: ["peringatan", "alerts", "cmd-alerts", "owner"],
+  markup: ["markup", "markup", "cmd-markup", "admin"],
+  hargajual: ["hargajual", "sellprice", "cmd-hargajual", "admin"],
+  webhook: ["webhook", "webhook", "cmd-webhook", "owner"],
+  bahasa: ["bahasa", "language", "cmd-bahasa", "anyone"],
+  kunci: ["kunci", "key", "cmd-kunci", "owner"],
+  staf: ["staf", "staff", "cmd-staf", "owner"],
+  audit: ["audit", "audit", "cmd-audit", "owner"],
+  keluar: ["keluar", "logout", "cmd-keluar", "anyone"],
+  batal: ["batal", "cancel", "cmd-batal", "anyone"],
+  bantuan: ["bantuan", "help", "cmd-bantuan", "anyone"],
   // Admin commands: not in the menu users see.
-  admin: ["admin", "admin", undefined],
-  siaran: ["siaran", "broadcast", undefined],
-  ceksaldo: ["ceksaldo", "balances", undefined],
-} as const satisfies Record<string, readonly [string, string, string | undefined]>;
+  admin: ["admin", "admin", undefined, "anyone"],
+  siaran: ["siaran", "broadcast", undefined, "anyone"],
+  ceksaldo: ["ceksaldo", "balances", undefined, "anyone"],
+} as const satisfies Record<string, readonly [string, string, string | undefined, Access]>;
 
 export type CommandId = keyof typeof TABLE;
 
@@ -45,6 +61,121 @@ export type CommandId = keyof typeof TABLE;
 export const commands: { readonly [K in CommandId]: string[] } = Object.fromEntries(
   Object.entries(TABLE).map(([id, [idName, enName]]) => [id, idName === enName ? [idName] : [idName, enName]]),
 ) as Record<CommandId, string[]>;
+
+/** Who may use the command `id`. */
+export function commandAccess(id: CommandId): Access {
+  return TABLE[id][3];
+}
+
+const BY_NAME: ReadonlyMap<string, CommandId> = new Map(
+  (Object.entries(TABLE) as [CommandId, (typeof TABLE)[CommandId]][]).flatMap(([id, [idName, enName]]) => [
+    [idName, id],
+    [enName, id],
+  ]),
+);
+
+/** The command a message text starts with (any of its names, `@bot` suffix allowed), or undefined. */
+export function commandOf(text: string | undefined): CommandId | undefined {
+  const name = /^\/([A-Za-z0-9_]+)(@\w+)?(\s|$)/.exec(text ?? "")?.[1];
+  return name === undefined ? undefined : BY_NAME.get(name.toLowerCase());
+}
+
+/** What each main-menu button opens: the command whose access it has (`open`, the menu itself: anyone). */
+const MENU_ACCESS: { readonly [N in MenuName]: Access } = {
+  open: "anyone",
+  topup: TABLE.beli[3],
+  prices: TABLE.harga[3],
+  bill: TABLE.tagihan[3],
+  transfer: TABLE.transfer[3],
+  deposit: TABLE.deposit[3],
+  balance: TABLE.saldo[3],
+  history: TABLE.riwayat[3],
+  status: TABLE.status[3],
+  alerts: TABLE.peringatan[3],
+  language: TABLE.bahasa[3],
+  help: TABLE.bantuan[3],
+  report: TABLE.laporan[3],
+  customers: TABLE.pelanggan[3],
+  markup: TABLE.markup[3],
+  shop: TABLE.toko[3],
+  export: TABLE.ekspor[3],
+};
+
+/**
+ * Who may press each button family, declared for every callback shape (a new shape without a line here
+ * does not compile): a forged button is refused as its command would be. A flow's own buttons (f:...)
+ * are open: the flow was gated when it began, and a membership that ended ends its flows.
+ */
+const BUTTON_ACCESS: { readonly [N in CallbackName]: Access } = {
+  confirm: "cashier",
+  cancelDraft: "cashier",
+  confirmAgain: "cashier",
+  retry: "cashier",
+  status: "cashier",
+  depositCancel: "owner",
+  depositCancelYes: "owner",
+  depositCancelNo: "owner",
+  depositRelease: "owner",
+  depositReleaseConfirm: "owner",
+  depositReleaseLater: "owner",
+  broadcastSend: "anyone",
+  broadcastCancel: "anyone",
+  historyPage: "cashier",
+  historyDetail: "cashier",
+  saleReceipt: "cashier",
+  reportDaily: "admin",
+  exportMenu: "admin",
+  exportMonth: "admin",
+  menu: "anyone", // by the button's own target: MENU_ACCESS
+  language: "anyone",
+  webhookRenew: "owner",
+  cancel: "anyone",
+  pricesRoot: "cashier",
+  pricesRootRefresh: "cashier",
+  pricesProviders: "cashier",
+  pricesProducts: "cashier",
+  pricesProductsRefresh: "cashier",
+  pricesProduct: "cashier",
+  pricesBills: "cashier",
+  pricesSearch: "cashier",
+  flowChoice: "anyone",
+  flowPage: "anyone",
+  flowButton: "anyone",
+  flowSuggestion: "anyone",
+  buyAgain: "cashier",
+  saveCustomer: "cashier",
+  customersPage: "cashier",
+  customersSearch: "cashier",
+  customerOpen: "cashier",
+  customerBuy: "cashier",
+  customerRename: "cashier",
+  customerDelete: "cashier",
+  customerDeleteYes: "cashier",
+  staffInvite: "owner",
+  staffOpen: "owner",
+  staffRole: "owner",
+  staffRemove: "owner",
+  staffNotices: "owner",
+  staffCost: "owner",
+  auditMore: "owner",
+  exportAudit: "owner",
+};
+
+/** The button family a callback data belongs to and who may press it; undefined for data no shape reads. */
+export function buttonAccess(data: string): { name: CallbackName; access: Access } | undefined {
+  for (const name of Object.keys(cb) as CallbackName[]) {
+    const fields = cb[name].decode(data) as Record<string, unknown> | undefined;
+    if (fields === undefined) continue;
+    if (name === "menu") return { name, access: MENU_ACCESS[fields.name as MenuName] };
+    return { name, access: BUTTON_ACCESS[name] };
+  }
+  return undefined;
+}
+
+/** Every main-menu button a chat of `access` level may press (the menu shows no more). */
+export function menuNamesFor(allowed: (access: Access) => boolean): Set<MenuName> {
+  return new Set(MENU_NAMES.filter((n) => allowed(MENU_ACCESS[n])));
+}
 
 /** Matches a message that is one of these commands (any of its names, `@bot` suffix allowed). */
 export function commandPattern(...ids: CommandId[]): RegExp {

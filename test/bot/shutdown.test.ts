@@ -75,7 +75,7 @@ it("on stop lets a running handler finish, then flushes the store; the api key n
   expect(stopped).toBe(false); // still waiting for the /balance handler
   provider.release();
   await stopping;
-  expect(fake.sentTo(user.chatId).some((c) => String(c.payload.text).includes("Rp75.000"))).toBe(true);
+  expect(fake.sentTo(user.chatId).some((c) => String(c.payload.text).includes("Rp75,000"))).toBe(true);
   expect(log).toContain("stopped cleanly");
   expect(log).not.toContain(KEY);
   expect(log).not.toContain(FAKE_BOT_TOKEN.split(":")[1]);

@@ -92,7 +92,7 @@ describe("report figures (domain/report.ts)", () => {
 describe("profit chart (render/reportChart.ts)", () => {
   it("renders the month as a PNG of the chart's size, with a bar per day that had profit", async () => {
     const days = Array.from({ length: 30 }, (_, i) => ({ day: `2026-11-${String(i + 1).padStart(2, "0")}`, profit: i % 4 === 0 ? 0 : (i * 1_300) % 17_000 }));
-    const svg = profitChartSvg(days, { title: "Untung per hari · November 2026", subtitle: "Total: Rp1 <b>&" });
+    const svg = profitChartSvg(days, { title: "Untung per hari · November 2026", subtitle: "Total: Rp1 <b>&", lang: "id" });
     expect(svg).toContain("&lt;b&gt;&amp;"); // outside text is escaped
     expect(svg.match(/<rect /g)).toHaveLength(1 + days.filter((d) => d.profit !== 0).length);
     const png = await svgToPng(svg, CHART_WIDTH);

@@ -64,7 +64,7 @@ describe("/alerts", () => {
     const u = await w.linkedUser({ languageCode: "en" });
     await w.store.updateChat(u.chatId, { alertThreshold: 250_000, alertFired: true });
     await u.sendCommand("alerts");
-    expect(u.lastReply()).toContain("below Rp250.000");
+    expect(u.lastReply()).toContain("below Rp250,000");
     expect(u.buttons()).toEqual(["🔕 Turn alerts off", "❌ Cancel"]);
     await u.sendText("nope");
     expect(u.buttons()).toEqual(["🔕 Turn alerts off", "❌ Cancel"]);
@@ -84,7 +84,7 @@ describe("/alerts", () => {
     await w.store.updateChat(u.chatId, { alertThreshold: 75_000 });
     await u.sendCommand("menu");
     await u.pressButton(/Balance alerts/);
-    expect(u.lastReply()).toContain("below Rp75.000");
+    expect(u.lastReply()).toContain("below Rp75,000");
     await u.pressButton("❌ Cancel");
     await u.sendText("1jt");
     expect((await w.store.getChat(u.chatId))!.alertThreshold).toBe(75_000);
@@ -106,7 +106,7 @@ describe("/alerts", () => {
     await u.sendText("100.000");
     await w.clock.advance(10_000);
     await settleAlerts();
-    expect(u.lastReply()).toContain("Your balance is now Rp80.000");
+    expect(u.lastReply()).toContain("Your balance is now Rp80,000");
     expect((await w.store.getChat(u.chatId))!.alertFired).toBe(true);
   });
   it("a purchase that takes the balance under the threshold is told once, after one balance check", async () => {

@@ -70,10 +70,10 @@ describe("bill inquiry and payment", () => {
     expect(screen).toContain("Periode (2 lembar)");
     expect(screen).toMatch(/• Nov 2025: Rp[\d.]+ \+ denda Rp3\.000/); // the older sheet carries a late fee
     expect(screen).toMatch(/• Des 2025: Rp[\d.]+\n/);
-    expect(screen).toContain(`Tagihan: ${rupiah(bill.total - bill.adminTotal)}`);
-    expect(screen).toContain(`Biaya admin: ${rupiah(bill.adminTotal)}`);
-    expect(screen).toContain(`Total tagihan pelanggan: ${rupiah(bill.total)}`);
-    expect(screen).toContain(`Harga modal Anda (dipotong dari saldo): ${rupiah(bill.harga)}`);
+    expect(screen).toContain(`Tagihan: ${rupiah(bill.total - bill.adminTotal, "id")}`);
+    expect(screen).toContain(`Biaya admin: ${rupiah(bill.adminTotal, "id")}`);
+    expect(screen).toContain(`Total tagihan pelanggan: ${rupiah(bill.total, "id")}`);
+    expect(screen).toContain(`Harga modal Anda (dipotong dari saldo): ${rupiah(bill.harga, "id")}`);
     expect(screen).toContain(ref);
     expect((await w.store.getTx(ref))!.messageId).toBe(u.sentMessageIds.at(-1));
     expect(w.sandbox.calls(PAY)).toHaveLength(0);

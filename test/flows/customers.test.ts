@@ -78,7 +78,7 @@ describe("buy again", () => {
     expect((await txs(u)).filter((t) => t.status === "draft")).toHaveLength(1);
     expect(screen).toContain("Periksa sebelum konfirmasi");
     expect(screen).toContain("Tujuan: 081234567890");
-    expect(screen).toContain(`Harga modal: ${rupiah(today)}`);
+    expect(screen).toContain(`Harga modal: ${rupiah(today, "id")}`);
     const draft = (await txs(u)).find((t) => t.status === "draft")!;
     expect(draft).toMatchObject({ kind: "prepaid", code: "S10", target: "081234567890", amount: today });
     expect(draft.refId).not.toBe(first.refId);
@@ -156,6 +156,32 @@ describe("buy again", () => {
     await w.bot.api.sendMessage(u.chatId, "again", { reply_markup: { inline_keyboard: [[{ text: "again", callback_data: `ba:${mine.refId}` }]] } });
     await u.pressButton("again");
     expect(u.lastReply()).toContain("is out of stock");
+    expect((await txs(u)).filter((t) => t.status === "draft")).toHaveLength(0);
+  });
+
+  it("a product out of order since: the same value under another code is offered, bought only after its confirm screen", async () => {
+    w = await makeWorld({ watcher: true });
+    const u = await w.linkedUser({ languageCode: "id" });
+    const first = await sell(u, "081234567890");
+    w.sandbox.addProduct({ code: "S10B", name: "TSEL 10K Jalur 2", category: "Pulsa", type: "Umum", provider: "TELKOMSEL", note: "", price: 10_400 });
+    w.sandbox.setProductStatus("S10", "empty");
+    w.deps.lists.invalidate(); // the price list the bot keeps for a while is refreshed
+    await u.pressButton("🔁 Beli lagi", { messageId: first.messageId! });
+    expect(u.lastReply()).toContain("Telkomsel 10.000 (S10) sedang kosong atau gangguan");
+    await u.pressButton(/^TSEL 10K Jalur 2/);
+    expect(u.lastReply()).toContain("Periksa sebelum konfirmasi");
+    expect(u.lastReply()).toContain("Kode: S10B");
+    expect(w.sandbox.calls(CREATE)).toHaveLength(1); // the first sale only
+  });
+
+  it("a fixed selling price a cost rise put below the cost: refused, nothing saved to confirm", async () => {
+    w = await makeWorld({ watcher: true });
+    const u = await w.linkedUser({ languageCode: "id" });
+    const first = await sell(u, "081234567890");
+    await w.deps.settings.setPricing(u.chatId, { fixed: { S10: first.amount + 100 } });
+    w.sandbox.setPrice("S10", first.amount + 500);
+    await u.pressButton("🔁 Beli lagi", { messageId: first.messageId! });
+    expect(u.lastReply()).toContain(`sekarang di bawah harga modal ${rupiah(first.amount + 500, "id")}`);
     expect((await txs(u)).filter((t) => t.status === "draft")).toHaveLength(0);
   });
 });

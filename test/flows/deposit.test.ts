@@ -4,6 +4,7 @@ import { wibTime } from "../../src/render/format.js";
 import type { TxRecord } from "../../src/store/types.js";
 import type { FakeUser } from "../support/chat.js";
 import { decodeQrPng } from "../support/qr.js";
+import { until } from "../support/settle.js";
 import { makeWorld, type World } from "../support/world.js";
 
 interface SandboxDeposit {
@@ -141,16 +142,16 @@ describe("/deposit", () => {
   it("VA: bank and VA number in <code>, amount, fee and expiry (English)", async () => {
     const u = await w.linkedUser({ languageCode: "en" });
     await toConfirm(u, /^Virtual Account BCA · /, "100.000");
-    expect(u.lastReply()).toContain("Estimated fee: Rp4.000\n");
+    expect(u.lastReply()).toContain("Estimated fee: Rp4,000\n");
     await u.pressButton("✅ Confirm");
     const tx = await latestDeposit(u);
     const rec = sandboxDeposit(tx);
     const msg = w.fake.message(u.chatId, tx.messageId!)!;
     expect(msg.raw).toContain(`VA number: <code>${rec.extra.nomor_va}</code>`);
     expect(msg.text).toContain("Bank: BCA");
-    expect(msg.text).toContain("Amount: Rp100.000");
-    expect(msg.text).toContain("Fee: Rp4.000");
-    expect(msg.text).toContain("Credited to balance: Rp96.000");
+    expect(msg.text).toContain("Amount: Rp100,000");
+    expect(msg.text).toContain("Fee: Rp4,000");
+    expect(msg.text).toContain("Credited to balance: Rp96,000");
     expect(msg.text).toContain(`Pay before: ${wibTime(rec.expiresAt, "en")}`);
     expect(u.buttons({ messageId: msg.messageId })).toEqual(["🔄 Check status", "🚫 Cancel deposit"]);
   });
@@ -258,6 +259,48 @@ describe("/deposit", () => {
     expect(() => decodeQrPng(u.lastPhoto())).toThrow(/No QR code/);
     // The question is closed: no "Ya, batalkan" left to tap.
     expect(u.messages().filter((m) => JSON.stringify(m.inlineKeyboard ?? []).includes("Ya, batalkan"))).toEqual([]);
+  });
+
+  it("two taps on 'Ya, batalkan' cancel at the provider once: the claim is saved before the call", async () => {
+    const u = await w.linkedUser({ languageCode: "id" });
+    await toConfirm(u, /^QRIS · /, "50000");
+    await u.pressButton("✅ Konfirmasi");
+    const tx = await latestDeposit(u);
+    await u.pressButton("🚫 Batalkan deposit");
+    const first = u.callbackUpdate("🚫 Ya, batalkan");
+    const second = u.callbackUpdate("🚫 Ya, batalkan");
+    const cancels = () => w.sandbox.calls("/deposit/cancel");
+    const release = w.sandbox.holdNext("/deposit/cancel");
+    const firstDone = u.deliver(first);
+    await until(() => cancels().length > 0, { what: "the cancel reached the provider" });
+    // Saved before the call: a tap on another process meanwhile finds it (test/bot/acrossProcesses.test.ts).
+    expect((await w.store.getTx(tx.refId))?.detail).toMatchObject({ cancelling: w.clock.now() });
+    const secondDone = u.deliver(second);
+    release();
+    await Promise.all([firstDone, secondDone]);
+    await u.deliver(first); // and a re-delivered update
+    expect(cancels()).toHaveLength(1);
+    const cancelled = (await w.store.getTx(tx.refId))!;
+    expect(cancelled.status).toBe("cancel");
+    expect(cancelled.detail).not.toHaveProperty("cancelling");
+  });
+
+  it("a claim left by a stopped process does not block a cancel two minutes later", async () => {
+    const u = await w.linkedUser({ languageCode: "id" });
+    await toConfirm(u, /^QRIS · /, "50000");
+    await u.pressButton("✅ Konfirmasi");
+    const tx = await latestDeposit(u);
+    await w.store.updateTx(tx.refId, { detail: { ...tx.detail, cancelling: w.clock.now() } });
+    await u.pressButton("🚫 Batalkan deposit");
+    await u.pressButton("🚫 Ya, batalkan");
+    expect(w.sandbox.calls("/deposit/cancel")).toHaveLength(0);
+    expect((await w.store.getTx(tx.refId))!.status).toBe("pending");
+
+    await w.clock.advance(2 * 60_000 + 1);
+    await u.pressButton("🚫 Batalkan deposit", { messageId: tx.messageId! });
+    await u.pressButton("🚫 Ya, batalkan");
+    expect(w.sandbox.calls("/deposit/cancel")).toHaveLength(1);
+    expect((await w.store.getTx(tx.refId))!.status).toBe("cancel");
   });
 
   it("refuses to cancel after payment, says why and offers the instant release", async () => {

@@ -59,9 +59,9 @@ describe("/riwayat", () => {
     expect(text).not.toContain("Cancelled draft");
     const lines = text.split("\n").filter((l) => /^\d+\. /.test(l));
     expect(lines).toHaveLength(10);
-    expect(lines[0]).toMatch(/^1\. 🏦 QRIS · Rp50\.000 · 🚫 Cancelled/);
+    expect(lines[0]).toMatch(/^1\. 🏦 QRIS · Rp50,000 · 🚫 Cancelled/);
     expect(lines[1]).toContain("Item 23");
-    expect(lines[1]).toContain("Rp32.000");
+    expect(lines[1]).toContain("Rp32,000");
     expect(lines[1]).toContain("0812000022");
     expect(lines[9]).toContain("Item 15");
     expect(u.keyboard()).toEqual([["1", "2", "3", "4", "5"], ["6", "7", "8", "9", "10"], ["Next ➡️"]]);

@@ -48,7 +48,7 @@ describe("/markup and /hargajual", () => {
 
     // No rules: the list looks as it always did, without a cost line.
     await u.sendCommand("harga", "tsel");
-    expect(productLines(u.lastReply()!, "S5")[0]).toContain(`Telkomsel 5.000: ${rupiah(s5!)}`);
+    expect(productLines(u.lastReply()!, "S5")[0]).toContain(`Telkomsel 5.000: ${rupiah(s5!, "id")}`);
     expect(u.lastReply()).not.toContain("modal");
 
     await u.sendCommand("markup");
@@ -61,7 +61,7 @@ describe("/markup and /hargajual", () => {
     expect(u.lastReply()).toContain("Produk S10: +Rp1.500");
     await u.sendCommand("hargajual", "S20 25000");
     expect(u.lastReply()).toContain(`Harga jual Telkomsel 20.000 (S20) sekarang Rp25.000`);
-    expect(u.lastReply()).toContain(`untung ${rupiah(25_000 - s20!)}`);
+    expect(u.lastReply()).toContain(`untung ${rupiah(25_000 - s20!, "id")}`);
 
     await u.sendCommand("markup");
     const shown = u.lastReply()!;
@@ -80,16 +80,16 @@ describe("/markup and /hargajual", () => {
     ];
     for (const [code, cost, price] of expected) {
       const [line, below] = productLines(list, code);
-      expect(line, code).toMatch(new RegExp(`: ${rupiah(price).replace(".", "\\.")}$`));
-      expect(below, code).toBe(`modal ${rupiah(cost)}`);
-      expect(u.buttons(), code).toContainEqual(expect.stringMatching(new RegExp(`· ${rupiah(price).replace(".", "\\.")}$`)));
+      expect(line, code).toMatch(new RegExp(`: ${rupiah(price, "id").replace(".", "\\.")}$`));
+      expect(below, code).toBe(`modal ${rupiah(cost, "id")}`);
+      expect(u.buttons(), code).toContainEqual(expect.stringMatching(new RegExp(`· ${rupiah(price, "id").replace(".", "\\.")}$`)));
     }
     expect(up100((s5! * 105) / 100)).toBe(5_700);
 
     // A product's own page says both.
     await u.pressButton(/^Telkomsel 10\.000 ·/);
-    expect(u.lastReply()).toContain(`Harga jual: ${rupiah(up100(s10! + 1500))}`);
-    expect(u.lastReply()).toContain(`Harga modal: ${rupiah(s10!)}`);
+    expect(u.lastReply()).toContain(`Harga jual: ${rupiah(up100(s10! + 1500), "id")}`);
+    expect(u.lastReply()).toContain(`Harga modal: ${rupiah(s10!, "id")}`);
 
     // Removing: "hapus" and "clear" both work.
     await u.sendCommand("markup", "hapus pulsa");
@@ -99,9 +99,9 @@ describe("/markup and /hargajual", () => {
     await u.sendCommand("hargajual", "S20 hapus");
     expect(u.lastReply()).toContain("S20");
     await u.sendCommand("harga", "tsel");
-    expect(productLines(u.lastReply()!, "S5")[0]).toContain(rupiah(up100(s5! + 2000)));
-    expect(productLines(u.lastReply()!, "S10")[0]).toContain(rupiah(up100(s10! + 2000)));
-    expect(productLines(u.lastReply()!, "S20")[0]).toContain(rupiah(up100(s20! + 2000)));
+    expect(productLines(u.lastReply()!, "S5")[0]).toContain(rupiah(up100(s5! + 2000), "id"));
+    expect(productLines(u.lastReply()!, "S10")[0]).toContain(rupiah(up100(s10! + 2000), "id"));
+    expect(productLines(u.lastReply()!, "S20")[0]).toContain(rupiah(up100(s20! + 2000), "id"));
 
     await u.sendCommand("markup", "hapus semua");
     expect(u.lastReply()).toContain("Belum ada aturan");
@@ -122,7 +122,7 @@ describe("/markup and /hargajual", () => {
     const bad: [string, string, RegExp][] = [
       ["markup", "abc", /couldn't read that rule[\s\S]*\/markup 2000/],
       ["markup", "150%", /between 0% and 100%/],
-      ["markup", "2000000", /at most Rp1\.000\.000/],
+      ["markup", "2000000", /at most Rp1,000,000/],
       ["markup", "NOPE99 1000", /No category or product code NOPE99[\s\S]*\/markup pulsa 1500/],
       ["markup", "bills 5%", /admin fee for bills is an amount in rupiah[\s\S]*\/markup bills 2500/],
       ["markup", "pulsa 1500 extra", /couldn't read that rule/],
@@ -139,8 +139,8 @@ describe("/markup and /hargajual", () => {
 
     await u.sendCommand("markup");
     expect(u.lastReply()).toContain("Selling prices");
-    expect(u.lastReply()).toContain("Category pulsa: +Rp1.500");
-    expect(u.lastReply()).toContain("Fixed price PLN100: Rp102.500");
+    expect(u.lastReply()).toContain("Category pulsa: +Rp1,500");
+    expect(u.lastReply()).toContain("Fixed price PLN100: Rp102,500");
     expect(u.lastReply()).toContain("rounded up");
     await u.sendCommand("markup", "hapus pulsa");
     await u.sendCommand("sellprice", "PLN100 clear");
@@ -149,7 +149,7 @@ describe("/markup and /hargajual", () => {
     // A fixed price under today's cost is taken, with a warning about the loss.
     const cost = await costOf("S10");
     await u.sendCommand("sellprice", `S10 ${cost - 500}`);
-    expect(u.lastReply()).toContain(`below today's cost (${rupiah(cost)})`);
+    expect(u.lastReply()).toContain(`below today's cost (${rupiah(cost, "en")})`);
     expect((await w.store.getChat(u.chatId))!.pricing).toEqual({ fixed: { S10: cost - 500 } });
     expectNoFailures(u);
   });
@@ -181,9 +181,9 @@ describe("selling prices on the confirm screen and the record", () => {
     await u.sendCommand("beli", "S10 081234567890");
     const confirm = u.lastReply()!;
     expect(confirm).toContain("Periksa sebelum konfirmasi");
-    expect(confirm).toContain(`Harga modal: ${rupiah(cost)}`);
-    expect(confirm).toContain(`Harga jual: ${rupiah(price)}`);
-    expect(confirm).toContain(`Untung: ${rupiah(price - cost)}`);
+    expect(confirm).toContain(`Harga modal: ${rupiah(cost, "id")}`);
+    expect(confirm).toContain(`Harga jual: ${rupiah(price, "id")}`);
+    expect(confirm).toContain(`Untung: ${rupiah(price - cost, "id")}`);
     const [draft] = await txs(u);
     expect(draft).toMatchObject({ status: "draft", amount: cost, sale: { price, profit: price - cost } });
 
@@ -193,18 +193,18 @@ describe("selling prices on the confirm screen and the record", () => {
     expect(w.sandbox.calls(CREATE).map((c) => c.body.limit_price)).toEqual([String(cost)]);
     expect(await w.store.getTx(draft!.refId)).toMatchObject({ status: "pending", sale: { price, profit: price - cost } });
     // The reseller's receipt shows what they sell it for and earn.
-    expect(u.lastReply()).toContain(`Harga jual: ${rupiah(price)}`);
-    expect(u.lastReply()).toContain(`Untung: ${rupiah(price - cost)}`);
+    expect(u.lastReply()).toContain(`Harga jual: ${rupiah(price, "id")}`);
+    expect(u.lastReply()).toContain(`Untung: ${rupiah(price - cost, "id")}`);
 
     w.sandbox.settle(draft!.refId, "success");
     await w.clock.advance(6000);
     await u.sendCommand("status", draft!.refId);
     expect(await w.store.getTx(draft!.refId)).toMatchObject({ status: "success", sale: { price, profit: price - cost } });
-    expect(u.lastReply()).toContain(`Harga jual: ${rupiah(price)}`);
+    expect(u.lastReply()).toContain(`Harga jual: ${rupiah(price, "id")}`);
 
     // A new sale takes the new rule.
     await u.sendCommand("beli", "S10 081298765432");
-    expect(u.lastReply()).toContain(`Harga jual: ${rupiah(up100(cost + 5000))}`);
+    expect(u.lastReply()).toContain(`Harga jual: ${rupiah(up100(cost + 5000), "id")}`);
     expectNoFailures(u);
   });
 
@@ -214,20 +214,20 @@ describe("selling prices on the confirm screen and the record", () => {
     const cost = await costOf("S10");
     await u.sendCommand("markup", "pulsa 2000");
     await u.sendCommand("beli", "S10 081234567890");
-    expect(u.lastReply()).toContain(`Harga jual: ${rupiah(up100(cost + 2000))}`);
+    expect(u.lastReply()).toContain(`Harga jual: ${rupiah(up100(cost + 2000), "id")}`);
     const balance = w.sandbox.balance(w.demoKey);
     w.sandbox.setPrice("S10", cost + 700);
 
     await u.pressButton(/Konfirmasi/);
     expect(w.sandbox.calls(CREATE).map((c) => c.body.limit_price)).toEqual([String(cost)]);
     expect(u.lastReply()).toContain("Ditolak penyedia");
-    expect(u.lastReply()).toContain(`sekarang ${rupiah(cost + 700)} (tadi ${rupiah(cost)})`);
+    expect(u.lastReply()).toContain(`sekarang ${rupiah(cost + 700, "id")} (tadi ${rupiah(cost, "id")})`);
     expect((await txs(u))[0]).toMatchObject({ status: "failed" });
     expect(w.sandbox.balance(w.demoKey)).toBe(balance);
 
     await u.pressButton("🔁 Coba lagi");
-    expect(u.lastReply()).toContain(`Harga modal: ${rupiah(cost + 700)}`);
-    expect(u.lastReply()).toContain(`Harga jual: ${rupiah(up100(cost + 700 + 2000))}`);
+    expect(u.lastReply()).toContain(`Harga modal: ${rupiah(cost + 700, "id")}`);
+    expect(u.lastReply()).toContain(`Harga jual: ${rupiah(up100(cost + 700 + 2000), "id")}`);
     expectNoFailures(u);
   });
 
@@ -249,9 +249,9 @@ describe("selling prices on the confirm screen and the record", () => {
     w = await makeWorld();
     const u = await w.linkedUser({ languageCode: "en" });
     await u.sendCommand("markup", "bills 2500");
-    expect(u.lastReply()).toContain("Bills (your admin fee): +Rp2.500");
+    expect(u.lastReply()).toContain("Bills (your admin fee): +Rp2,500");
     await u.sendCommand("markup", "tagihan 3000"); // the Indonesian word works in English too
-    expect(u.lastReply()).toContain("Bills (your admin fee): +Rp3.000");
+    expect(u.lastReply()).toContain("Bills (your admin fee): +Rp3,000");
     // A bill fee alone leaves the prepaid lists as they were.
     await u.sendCommand("prices", "tsel 10");
     expect(u.lastReply()).not.toContain("cost");
@@ -263,11 +263,11 @@ describe("selling prices on the confirm screen and the record", () => {
     const ref = w.sandbox.calls(INQUIRY)[0]!.body.reff_id!;
     const bill = (w.sandbox.transaction(ref) as { bill: { total: number; harga: number } }).bill;
     const screen = u.lastReply()!;
-    expect(screen).toContain(`Total the customer owes: ${rupiah(bill.total)}`);
-    expect(screen).toContain(`Your shop's admin fee: ${rupiah(3000)}`);
-    expect(screen).toContain(`Selling price: ${rupiah(bill.total + 3000)}`);
-    expect(screen).toContain(`Your cost (debited from your balance): ${rupiah(bill.harga)}`);
-    expect(screen).toContain(`Profit: ${rupiah(bill.total + 3000 - bill.harga)}`);
+    expect(screen).toContain(`Total the customer owes: ${rupiah(bill.total, "en")}`);
+    expect(screen).toContain(`Your shop's admin fee: ${rupiah(3000, "en")}`);
+    expect(screen).toContain(`Selling price: ${rupiah(bill.total + 3000, "en")}`);
+    expect(screen).toContain(`Your cost (debited from your balance): ${rupiah(bill.harga, "en")}`);
+    expect(screen).toContain(`Profit: ${rupiah(bill.total + 3000 - bill.harga, "en")}`);
     expect((await w.store.getTx(ref))!.sale).toEqual({ price: bill.total + 3000, profit: bill.total + 3000 - bill.harga });
 
     const before = w.sandbox.balance(w.demoKey);
@@ -286,15 +286,15 @@ describe("selling prices on the confirm screen and the record", () => {
     await u.sendCommand("beli");
     await u.pressButton(/Pulsa/);
     await u.pressButton(/TELKOMSEL/);
-    await u.pressButton(`Telkomsel 10.000 · ${rupiah(price)}`);
+    await u.pressButton(`Telkomsel 10.000 · ${rupiah(price, "id")}`);
     const [head, second] = u.lastReply()!.split("\n");
-    expect(head).toBe(`🛒 Telkomsel 10.000 (S10): ${rupiah(price)}`);
-    expect(second).toBe(`modal ${rupiah(cost)}`);
+    expect(head).toBe(`🛒 Telkomsel 10.000 (S10): ${rupiah(price, "id")}`);
+    expect(second).toBe(`modal ${rupiah(cost, "id")}`);
 
     // Without rules it reads as before: the price is the cost, no second line.
     await u.sendCommand("markup", "hapus semua");
     await u.sendCommand("beli", "S10");
-    expect(u.lastReply()!.split("\n")[0]).toBe(`🛒 Telkomsel 10.000 (S10): ${rupiah(cost)}`);
+    expect(u.lastReply()!.split("\n")[0]).toBe(`🛒 Telkomsel 10.000 (S10): ${rupiah(cost, "id")}`);
     expect(u.lastReply()).not.toContain("modal");
     expectNoFailures(u);
   });
@@ -312,22 +312,22 @@ describe("selling prices on the confirm screen and the record", () => {
     const lines = (text: string) => text.split("\n");
     // Cost, selling price, profit: three numbers that add up, with the words of the confirm screen.
     const status = lines(u.lastReply()!);
-    expect(status).toContain(`Harga modal: ${rupiah(bill.harga)}`);
-    expect(status).toContain(`Harga jual: ${rupiah(bill.total + 2500)}`);
-    expect(status).toContain(`Untung: ${rupiah(bill.total + 2500 - bill.harga)}`);
-    expect(status.filter((l) => l.includes(rupiah(bill.total)))).toEqual([]);
+    expect(status).toContain(`Harga modal: ${rupiah(bill.harga, "id")}`);
+    expect(status).toContain(`Harga jual: ${rupiah(bill.total + 2500, "id")}`);
+    expect(status).toContain(`Untung: ${rupiah(bill.total + 2500 - bill.harga, "id")}`);
+    expect(status.filter((l) => l.includes(rupiah(bill.total, "id")))).toEqual([]);
 
     await run(w, 10_000);
     await u.sendCommand("riwayat");
     await u.pressButton("1");
     const detail = lines(u.lastReply()!);
-    expect(detail.filter((l) => l.startsWith("Harga modal"))).toEqual([`Harga modal: ${rupiah(bill.harga)}`]);
+    expect(detail.filter((l) => l.startsWith("Harga modal"))).toEqual([`Harga modal: ${rupiah(bill.harga, "id")}`]);
     expect(detail.filter((l) => l.startsWith("Nominal"))).toEqual([]);
 
     // A prepaid sale: the cost is the price the provider charges.
     await u.sendCommand("beli", "S10 081234567890");
     await u.pressButton(/Konfirmasi/);
-    expect(lines(u.lastReply()!)).toContain(`Harga modal: ${rupiah(await costOf("S10"))}`);
+    expect(lines(u.lastReply()!)).toContain(`Harga modal: ${rupiah(await costOf("S10"), "id")}`);
     expectNoFailures(u);
   });
 
@@ -348,8 +348,8 @@ describe("selling prices on the confirm screen and the record", () => {
     const sold = Math.ceil(((await costOf("S10")) + 2000) / 100) * 100;
     await u.sendCommand("riwayat");
     const list = u.lastReply()!.split("\n");
-    expect(list.find((l) => l.includes("S10") || l.includes("Telkomsel"))).toContain(rupiah(sold));
-    expect(list.find((l) => l.includes("PLN"))).toContain(rupiah(bill.total + 2500));
+    expect(list.find((l) => l.includes("S10") || l.includes("Telkomsel"))).toContain(rupiah(sold, "id"));
+    expect(list.find((l) => l.includes("PLN"))).toContain(rupiah(bill.total + 2500, "id"));
     expectNoFailures(u);
   });
 
@@ -366,7 +366,7 @@ describe("selling prices on the confirm screen and the record", () => {
     await u.pressButton("⏭ Skip");
     const confirm = u.lastReply()!;
     expect(confirm).toContain("Check before you confirm");
-    expect(confirm).toContain("Rp50.000");
+    expect(confirm).toContain("Rp50,000");
     expect(confirm).not.toMatch(/Selling price|Profit|Cost:/);
     expect((await txs(u))[0]!.sale).toBeUndefined();
     expectNoFailures(u);

@@ -113,8 +113,8 @@ describe("🧾 Struk: the customer receipt of a successful sale", () => {
     expect(receipt.inked).toBeGreaterThan(2000);
     expect(receipt.caption).toContain("Cell Jaya");
     expect(receipt.caption).toContain("Total bayar: Rp12.500");
-    expect(receipt.caption).not.toContain(rupiah(sold.amount));
-    expect(receipt.caption).not.toContain(rupiah(12_500 - sold.amount)); // nor the profit
+    expect(receipt.caption).not.toContain(rupiah(sold.amount, "id"));
+    expect(receipt.caption).not.toContain(rupiah(12_500 - sold.amount, "id")); // nor the profit
     expect(receipt.caption).toContain("081234567890");
     expect(receipt.caption).toContain(`SN): ${sold.sn}`);
     expect(receipt.caption).toContain(sold.refId);
@@ -135,7 +135,7 @@ describe("🧾 Struk: the customer receipt of a successful sale", () => {
     expect(width).toBe(RECEIPT_WIDTH);
     expect(caption).toContain("STRUK PEMBELIAN");
     expect(caption).toContain(`Token listrik: ${digits.match(/\d{4}/g)!.join(" ")}`);
-    expect(caption).toContain(`Total bayar: ${rupiah(sold.amount)}`);
+    expect(caption).toContain(`Total bayar: ${rupiah(sold.amount, "id")}`);
   });
 
   it("a paid bill: the customer's name and the selling price (bill total plus the shop's fee), not the bill total", async () => {
@@ -151,8 +151,8 @@ describe("🧾 Struk: the customer receipt of a successful sale", () => {
     expect(caption).toContain("PURCHASE RECEIPT");
     expect(caption).toContain(`Customer ID: ${bill.target}`);
     expect(caption).toContain(`Name: ${detailOf(bill, "postpaid").customerName!}`);
-    expect(caption).toContain(`Total: ${rupiah(bill.amount + 3_000)}`);
-    expect(caption).not.toContain(rupiah(bill.amount));
+    expect(caption).toContain(`Total: ${rupiah(bill.amount + 3_000, "en")}`);
+    expect(caption).not.toContain(rupiah(bill.amount, "en"));
   });
 
   it("a bill's periods read as months, as on the confirm screen, not as the provider's 202511", async () => {

@@ -46,11 +46,11 @@ describe("browsing and buying", () => {
     await u.pressButton(/^📱 Pulsa/);
     expect(u.lastReply()).toContain("pilih provider");
     await u.pressButton(/^TELKOMSEL/);
-    expect(u.lastReply()).toContain(`Telkomsel 10.000: ${rupiah(price)}`);
-    await u.pressButton(`Telkomsel 10.000 · ${rupiah(price)}`);
+    expect(u.lastReply()).toContain(`Telkomsel 10.000: ${rupiah(price, "id")}`);
+    await u.pressButton(`Telkomsel 10.000 · ${rupiah(price, "id")}`);
     const detail = u.lastReply()!;
     expect(detail).toContain("Kode: S10");
-    expect(detail).toContain(`Harga: ${rupiah(price)}`);
+    expect(detail).toContain(`Harga: ${rupiah(price, "id")}`);
     expect(detail).toContain("Tersedia");
     expect(detail).toContain("masukkan nomor HP");
 
@@ -62,7 +62,7 @@ describe("browsing and buying", () => {
     expect(confirm).toContain("Produk: Telkomsel 10.000");
     expect(confirm).toContain("Kode: S10");
     expect(confirm).toContain("Tujuan: 081234567890");
-    expect(confirm).toContain(`Harga modal: ${rupiah(price)}`);
+    expect(confirm).toContain(`Harga modal: ${rupiah(price, "id")}`);
     const [draft] = await txs(u);
     expect(draft).toMatchObject({ status: "draft", kind: "prepaid", code: "S10", target: "081234567890", amount: price });
     expect(confirm).toContain(draft!.refId);
@@ -227,7 +227,7 @@ describe("fast path and targets", () => {
     expect(confirm).toContain("Periksa sebelum konfirmasi");
     expect(confirm).toContain("Kode: DANA25");
     expect(confirm).toContain("Tujuan: 089612345678");
-    expect(confirm).toContain(`Harga modal: ${rupiah(price)}`);
+    expect(confirm).toContain(`Harga modal: ${rupiah(price, "id")}`);
     await u.pressButton(CONFIRM);
     expect(w.sandbox.calls(CREATE)).toHaveLength(1);
     expectNoFailures(u);
@@ -353,13 +353,13 @@ describe("money safety", () => {
     const u = await w.linkedUser({ languageCode: "id" });
     const price = await priceOf("S10");
     await u.sendCommand("beli", "S10 081234567890");
-    expect(u.lastReply()).toContain(`Harga modal: ${rupiah(price)}`);
+    expect(u.lastReply()).toContain(`Harga modal: ${rupiah(price, "id")}`);
     w.sandbox.setPrice("S10", price + 500);
 
     await u.pressButton(CONFIRM);
     const refusal = u.lastReply()!;
     expect(refusal).toContain("Ditolak penyedia");
-    expect(refusal).toContain(`sekarang ${rupiah(price + 500)} (tadi ${rupiah(price)})`);
+    expect(refusal).toContain(`sekarang ${rupiah(price + 500, "id")} (tadi ${rupiah(price, "id")})`);
     expect(w.sandbox.calls(CREATE)).toHaveLength(1);
     expect(w.sandbox.calls(CREATE)[0]!.body.limit_price).toBe(String(price));
     expect((await txs(u))[0]).toMatchObject({ status: "failed" });
@@ -368,7 +368,7 @@ describe("money safety", () => {
     await u.pressButton("🔁 Coba lagi");
     const again = u.lastReply()!;
     expect(again).toContain("Periksa sebelum konfirmasi");
-    expect(again).toContain(`Harga modal: ${rupiah(price + 500)}`);
+    expect(again).toContain(`Harga modal: ${rupiah(price + 500, "id")}`);
     expect(w.sandbox.calls(CREATE)).toHaveLength(1); // a new confirm screen, nothing sent yet
     await u.pressButton(CONFIRM);
     const calls = w.sandbox.calls(CREATE);

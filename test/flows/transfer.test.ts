@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { parseAccountNumber } from "../../src/bot/flows/transfer.js";
 import { maskName, nameFor } from "../../src/sandbox/rules.js";
 import type { FakeUser } from "../support/chat.js";
@@ -66,7 +66,7 @@ describe("/transfer", () => {
     const holder = holderOf("1234567890");
     expect(u.lastReply()).toContain("Account found");
     expect(u.lastReply()).toContain(holder);
-    expect(u.lastReply()).toContain("Minimum Rp10.000");
+    expect(u.lastReply()).toContain("Minimum Rp10,000");
     expect(w.sandbox.calls("/transfer/cek_rekening").map((c) => c.body.account_number)).toEqual(["1234567890"]);
 
     await toConfirm(u, "50rb");
@@ -81,8 +81,11 @@ describe("/transfer", () => {
       amount: 50_000,
       detail: { holderName: holder, bankType: "bank", note: "" },
     });
-    for (const part of ["Bank Central Asia (BCA)", "1234567890", holder, "Rp50.000", draft.refId]) expect(confirm).toContain(part);
-    expect(confirm).toContain("the provider's fee is added");
+    for (const part of ["Bank Central Asia (BCA)", "1234567890", holder, "Rp50,000", draft.refId]) expect(confirm).toContain(part);
+    // What the money does, before Confirm: the first transfer has no earlier fee to go by, and says so.
+    expect(confirm).toContain("Amount: Rp50,000 (what the account holder receives)");
+    expect(confirm).toContain("Fee: set by the provider and added to the amount (no earlier transfer to estimate it from)");
+    expect(confirm).toContain("Leaves your balance: Rp50,000 + the fee");
     expect(w.sandbox.calls("/transfer/create")).toHaveLength(0);
 
     const before = w.sandbox.balance(w.demoKey);
@@ -94,7 +97,7 @@ describe("/transfer", () => {
     expect(w.sandbox.balance(w.demoKey)).toBe(before - 52_500);
 
     const receipt = u.lastReply()!;
-    for (const part of ["Fee: Rp2.500", "Total: Rp52.500", "Amount: Rp50.000", holder, draft.refId]) expect(receipt).toContain(part);
+    for (const part of ["Fee: Rp2,500", "Total: Rp52,500", "Amount: Rp50,000", holder, draft.refId]) expect(receipt).toContain(part);
     const done = (await w.store.getTx(draft.refId))!;
     expect(done).toMatchObject({ status: "pending", amount: 50_000, fee: 2_500, total: 52_500 });
     expect(done.upstreamId).toBeTruthy();
@@ -148,7 +151,7 @@ describe("/transfer", () => {
     const u = await w.linkedUser({ languageCode: "en" });
     await toAccount(u, "bri", /BRI/, "5550001112");
     await u.sendText("5000");
-    expect(u.lastReply()).toContain("The minimum transfer is Rp10.000");
+    expect(u.lastReply()).toContain("The minimum transfer is Rp10,000");
     await u.sendText("lima puluh");
     expect(u.lastReply()).toContain("not understood");
     await u.sendText("1jt");
@@ -157,7 +160,7 @@ describe("/transfer", () => {
     expect(u.lastReply()).toContain("too long (101 characters");
     expect(u.buttons()).toEqual(["⏭ Skip", "❌ Cancel"]);
     await u.sendText("bayar <arisan>");
-    expect(u.lastReply()).toContain("Rp1.000.000");
+    expect(u.lastReply()).toContain("Rp1,000,000");
     expect(u.lastReply()).toContain("Note: bayar <arisan>");
     await u.pressButton("✅ Confirm");
     expect(w.sandbox.calls("/transfer/create")[0]!.body).toMatchObject({ nominal: "1000000", note: "bayar <arisan>" });
@@ -250,16 +253,18 @@ describe("/transfer", () => {
 
     await toAccount(u, "bni", /BNI/, "2223334445");
     await toConfirm(u, "30rb");
-    expect(u.lastReply()).toContain("Fee: ≈ Rp2.500 (estimated from your last transfer)");
-    expect(u.lastReply()).toContain("Estimated total: ≈ Rp32.500");
+    expect(u.lastReply()).toContain("Fee: ≈ Rp2,500 (estimated from your last transfer to a bank; the provider sets the exact fee, shown on the receipt)");
+    expect(u.lastReply()).toContain("Leaves your balance: ≈ Rp32,500 (amount + fee)");
     await u.pressButton("✅ Confirm");
     const latest = (await w.store.listTxByChat(u.chatId)).items[0]!;
     expect(latest).toMatchObject({ amount: 30_000, fee: 2_500, total: 32_500 });
 
-    // No e-wallet transfer yet: the bank fee is not used for an e-wallet.
+    // No e-wallet transfer yet: the bank fee is not an e-wallet's estimate, only the most charged so far.
     await toAccount(u, "gopay", /GoPay/, "081298765432");
     await toConfirm(u, "15000");
-    expect(u.lastReply()).toContain("the provider's fee is added");
+    expect(u.lastReply()).toContain("Fee: set by the provider, at most Rp2,500 so far on your transfers");
+    expect(u.lastReply()).toContain("Leaves your balance: the amount + the fee, so far at most Rp17,500");
+    expect(u.lastReply()).not.toContain("≈");
   });
 
   it("refuses at the confirm step when the balance cannot cover the amount plus the highest fee seen", async () => {
@@ -275,8 +280,28 @@ describe("/transfer", () => {
     await u.sendText("20000");
     await u.pressButton("⏭ Skip");
     expect(u.lastReply()).toContain("Balance too low");
-    expect(u.lastReply()).toContain("Rp22.500");
+    expect(u.lastReply()).toContain("Rp22,500");
     expect(w.sandbox.calls("/transfer/create")).toHaveLength(1);
+  });
+
+  it("a slow account check shows typing at once and a 'checking' line after 1.5 s, gone once the holder is shown", async () => {
+    await open();
+    const u = await w.linkedUser({ languageCode: "id" });
+    await u.sendCommand("transfer");
+    await u.sendText("bca");
+    await u.pressButton(/BCA/);
+    const typingBefore = w.fake.callsOf("sendChatAction").length;
+    const release = w.sandbox.holdNext("/transfer/cek_rekening");
+    const typed = u.sendText("1234567890");
+    await vi.waitFor(() => expect(w.sandbox.calls("/transfer/cek_rekening")).toHaveLength(1));
+    expect(w.fake.callsOf("sendChatAction").slice(typingBefore).map((c) => c.payload.action)).toEqual(["typing"]);
+    expect(u.lastReply()).not.toContain("Mengecek ke penyedia");
+    await w.clock.advance(1500);
+    await vi.waitFor(() => expect(u.lastReply()).toContain("Mengecek ke penyedia"));
+    release();
+    await typed;
+    expect(u.lastReply()).toContain("Rekening ditemukan");
+    expect(u.messages().filter((m) => m.from === "bot" && !m.deleted && String(m.text).includes("Mengecek ke penyedia"))).toEqual([]);
   });
 
   it("says when the provider cannot be reached, and lets the user check again", async () => {
@@ -310,7 +335,9 @@ describe("/transfer", () => {
     expect(u.lastReply()).toContain("Tambahkan catatan");
     await u.pressButton("⏭ Lewati");
     expect(u.lastReply()).toContain("Rp50.000");
-    expect(u.lastReply()).toContain("Biaya: ditambahkan oleh penyedia");
+    expect(u.lastReply()).toContain("Nominal: Rp50.000 (yang diterima pemilik rekening)");
+    expect(u.lastReply()).toContain("Biaya admin: ditentukan penyedia dan ditambahkan di atas nominal");
+    expect(u.lastReply()).toContain("Dari saldo keluar: Rp50.000 + biaya admin");
 
     const group = w.user({ chatType: "group", languageCode: "en" });
     await group.sendCommand("transfer");

@@ -96,7 +96,7 @@ describe("the balance is on every confirm screen and too little is refused up fr
     const u = await w.linkedUser({ languageCode: "en" });
     w.sandbox.setBalance(w.demoKey, 123_456);
     await u.sendCommand("topup", "S10 081234567890");
-    expect(u.lastReply()).toContain("Your balance: Rp123.456");
+    expect(u.lastReply()).toContain("Your balance: Rp123,456");
   });
 
   it("too little balance: no confirm button, a Deposit button, nothing created", async () => {

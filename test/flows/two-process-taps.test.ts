@@ -52,7 +52,7 @@ function bothReadFirst(worlds: World[], refId: string, unmarked: (rec: TxRecord)
  * Behind a load balancer the two taps of a double tap on "release now" reach two processes (one
  * PostgreSQL). Each process has its own copy of every module, so an in-process guard cannot help.
  */
-describe.skipIf(!hasPg)("deposit instant release pressed on two processes", () => {
+describe.skipIf(!hasPg)("deposit buttons pressed on two processes", () => {
   it("the provider is asked to release once, the record keeps the winner's result, the other tap is told it is already done", async () => {
     const [a, b] = await twoProcesses();
     const u = await a.linkedUser({ languageCode: "id" });
@@ -82,6 +82,29 @@ describe.skipIf(!hasPg)("deposit instant release pressed on two processes", () =
     expect(final.detail).toMatchObject({ instant: "done" });
     const alerts = [...a.fake.callsOf("answerCallbackQuery"), ...b.fake.callsOf("answerCallbackQuery")].map((c) => String(c.payload.text));
     expect(alerts.some((t) => /sudah/i.test(t))).toBe(true);
+  });
+
+  it("'Ya, batalkan' tapped on two processes cancels at the provider once; the other tap says nothing more", async () => {
+    const [a, b] = await twoProcesses();
+    const u = await a.linkedUser({ languageCode: "id" });
+    await u.sendCommand("deposit");
+    for (let page = 0; page < 5 && !u.findButton(/^QRIS · /); page++) await u.pressButton(/Berikutnya|Next/);
+    await u.pressButton(/^QRIS · /);
+    await u.sendText("50000");
+    await u.pressButton("✅ Konfirmasi");
+    const tx = (await a.store.listTxByChat(u.chatId)).items[0]!;
+    await u.pressButton("🚫 Batalkan deposit");
+    const first = u.callbackUpdate("🚫 Ya, batalkan");
+    const second = u.callbackUpdate("🚫 Ya, batalkan");
+    second.update_id = first.update_id + 5000;
+    bothReadFirst([a, b], tx.refId, (rec) => rec.kind === "deposit" && rec.detail?.cancelling === undefined);
+    await Promise.all([a.bot.handleUpdate(first), b.bot.handleUpdate(second)]);
+    expect(a.sandbox.calls("/deposit/cancel")).toHaveLength(1);
+    const final = (await a.store.getTx(tx.refId))!;
+    expect(final.status).toBe("cancel");
+    expect(final.detail).not.toHaveProperty("cancelling");
+    const said = [...a.fake.callsOf("sendMessage"), ...b.fake.callsOf("sendMessage")].map((c) => String(c.payload.text));
+    expect(said.filter((t) => t.includes("tidak bisa dibatalkan"))).toEqual([]);
   });
 
   it("Try again tapped on two processes makes one new draft (so one confirm screen, one possible create)", async () => {

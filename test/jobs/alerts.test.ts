@@ -44,8 +44,8 @@ describe("BalanceAlerts", () => {
 
     await nextRound();
     expect(alertsTo(u)).toHaveLength(1);
-    expect(alertsTo(u)[0]).toContain("Rp50.000");
-    expect(alertsTo(u)[0]).toContain("Rp100.000");
+    expect(alertsTo(u)[0]).toContain("Rp50,000");
+    expect(alertsTo(u)[0]).toContain("Rp100,000");
     expect((await w.store.getChat(u.chatId))!.alertFired).toBe(true);
     const alert = w.fake.sentTo(u.chatId).at(-1)!;
     expect(alert.payload.reply_markup).toMatchObject({ inline_keyboard: [[{ callback_data: "menu:deposit" }, { callback_data: "menu:alerts" }]] });

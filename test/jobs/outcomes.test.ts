@@ -42,8 +42,8 @@ describe("status watcher: outcomes are announced once", () => {
     expect(okNotice).toContain("Transaksi berhasil");
     expect(okNotice).toContain((await s(preOk.refId)).sn!);
     // The notice is short (it replies to the original, which shows the full receipt with the price).
-    expect(okNotice).not.toContain(rupiah(preOk.amount));
-    expect(w.fake.message(id, preOk.messageId!)!.text).toContain(rupiah(preOk.amount));
+    expect(okNotice).not.toContain(rupiah(preOk.amount, "id"));
+    expect(w.fake.message(id, preOk.messageId!)!.text).toContain(rupiah(preOk.amount, "id"));
     const [badNotice] = noticesAbout(w, id, preBad.refId);
     expect(badNotice).toContain("Transaksi gagal");
     expect(badNotice).toContain("nomor tujuan tidak aktif");
@@ -117,7 +117,7 @@ describe("status watcher: outcomes are announced once", () => {
     const notices = noticesAbout(w, sari.chatId, dep.refId);
     expect(notices).toHaveLength(2);
     expect(notices[1]).toContain("Deposit masuk");
-    expect(notices[1]).toContain(rupiah(detailOf(done, "deposit").credited!));
+    expect(notices[1]).toContain(rupiah(detailOf(done, "deposit").credited!, "id"));
     expect(w.fake.message(sari.chatId, dep.messageId!)!.caption).toContain("LUNAS");
     expect(w.fake.message(sari.chatId, dep.messageId!)!.inlineKeyboard).toBeUndefined();
 

@@ -38,10 +38,10 @@ describe("an out-of-order product offers the same value under another code", () 
     await u.sendCommand("beli", "S10 0812 3456 7890");
     const offer = u.lastReply()!;
     expect(offer).toContain("Telkomsel 10.000 (S10) sedang kosong atau gangguan");
-    expect(offer).toContain(`TSEL 10K Jalur 2 (S10B): modal ${rupiah(10_400)}, jual ${rupiah(11_400)}`);
-    expect(offer).toContain(`Telkomsel 10.000 Jalur 3 (S10C): modal ${rupiah(10_900)}, jual ${rupiah(11_900)}`);
+    expect(offer).toContain(`TSEL 10K Jalur 2 (S10B): modal ${rupiah(10_400, "id")}, jual ${rupiah(11_400, "id")}`);
+    expect(offer).toContain(`Telkomsel 10.000 Jalur 3 (S10C): modal ${rupiah(10_900, "id")}, jual ${rupiah(11_900, "id")}`);
     expect(offer).not.toContain("S20B");
-    expect(u.buttons().slice(0, 2)).toEqual([`TSEL 10K Jalur 2 · ${rupiah(11_400)}`, `Telkomsel 10.000 Jalur 3 · ${rupiah(11_900)}`]);
+    expect(u.buttons().slice(0, 2)).toEqual([`TSEL 10K Jalur 2 · ${rupiah(11_400, "id")}`, `Telkomsel 10.000 Jalur 3 · ${rupiah(11_900, "id")}`]);
     expect(w.sandbox.calls(CREATE)).toHaveLength(0);
 
     await u.pressButton(/^TSEL 10K Jalur 2/);
@@ -49,7 +49,7 @@ describe("an out-of-order product offers the same value under another code", () 
     expect(confirm).toContain("Periksa sebelum konfirmasi");
     expect(confirm).toContain("Kode: S10B");
     expect(confirm).toContain("Tujuan: 081234567890");
-    expect(confirm).toContain(`Harga jual: ${rupiah(11_400)}`);
+    expect(confirm).toContain(`Harga jual: ${rupiah(11_400, "id")}`);
     expect(w.sandbox.calls(CREATE)).toHaveLength(0);
     expect((await txs(u)).map((t) => [t.code, t.status])).toEqual([["S10B", "draft"]]);
 
@@ -104,7 +104,7 @@ describe("an out-of-order product offers the same value under another code", () 
     expect(texts.at(-1)).toContain("Ditolak penyedia");
     expect(texts.at(-1)).toContain("Produk lain dengan nominal yang sama ada di pesan sebelumnya");
     const offer = u.messages().filter((m) => m.from === "bot" && (m.text ?? "").includes("sedang kosong atau gangguan")).at(-1)!;
-    expect(offer.text).toContain(`TSEL 10K Jalur 2 (S10B): modal ${rupiah(10_400)}`);
+    expect(offer.text).toContain(`TSEL 10K Jalur 2 (S10B): modal ${rupiah(10_400, "id")}`);
     const [failed] = await txs(u);
     expect(failed).toMatchObject({ code: "S10", status: "failed" });
 
@@ -141,7 +141,7 @@ describe("a fixed selling price below the cost is never sold", () => {
     w.deps.lists.invalidate();
     await u.sendCommand("beli", "S10 081234567890");
     const refusal = u.lastReply()!;
-    expect(refusal).toContain(`Harga jual tetap Telkomsel 10.000 (S10) ${rupiah(s10!.price + 500)} sekarang di bawah harga modal ${rupiah(s10!.price + 1000)}`);
+    expect(refusal).toContain(`Harga jual tetap Telkomsel 10.000 (S10) ${rupiah(s10!.price + 500, "id")} sekarang di bawah harga modal ${rupiah(s10!.price + 1000, "id")}`);
     expect(refusal).toContain("/hargajual S10 HARGA");
     expect((await txs(u)).filter((t) => t.status === "draft")).toHaveLength(1); // only the first screen's
     expect(w.sandbox.calls(CREATE)).toHaveLength(0);

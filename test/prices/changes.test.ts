@@ -42,12 +42,12 @@ describe("price changes are compared per fetched list and logged", () => {
     expect(JSON.stringify(entry)).not.toContain(w.demoKey);
 
     await u.sendCommand("harga", "tsel 10");
-    expect(u.lastReply()).toContain(`S10 Telkomsel 10.000: ${rupiah(s10 + 300)} ⬆️`);
-    expect(u.lastReply()).toContain(`TSEL-DATA-10GB Telkomsel Data 10 GB / 30 Hari: ${rupiah(await costOf("TSEL-DATA-10GB"))}\n`);
+    expect(u.lastReply()).toContain(`S10 Telkomsel 10.000: ${rupiah(s10 + 300, "id")} ⬆️`);
+    expect(u.lastReply()).toContain(`TSEL-DATA-10GB Telkomsel Data 10 GB / 30 Hari: ${rupiah(await costOf("TSEL-DATA-10GB"), "id")}\n`);
     expect(u.lastReply()).toContain("harga modal berubah hari ini");
-    expect(u.buttons()).toContain(`Telkomsel 10.000 · ${rupiah(s10 + 300)} ⬆️`);
+    expect(u.buttons()).toContain(`Telkomsel 10.000 · ${rupiah(s10 + 300, "id")} ⬆️`);
     await u.sendCommand("harga", "im3 10");
-    expect(u.lastReply()).toContain(`I10 Indosat 10.000: ${rupiah(i10 - 100)} ⬇️`);
+    expect(u.lastReply()).toContain(`I10 Indosat 10.000: ${rupiah(i10 - 100, "id")} ⬇️`);
 
     await u.sendCommand("harga", "refresh"); // nothing moved since
     expect(await log()).toHaveLength(1);

@@ -71,8 +71,8 @@ describe("the daily price digest", () => {
     await toWib(1, 8 * 60);
     const [digest, ...more] = digestsTo(seller);
     expect(more).toEqual([]);
-    expect(digest).toContain(`⬆️ Telkomsel 10.000 (S10): modal ${rupiah(s10)} → ${rupiah(s10 + 300)}, harga jual ${rupiah(Math.ceil((s10 + 300 + 1000) / 100) * 100)}`);
-    expect(digest).toContain(`⬆️ Indosat 10.000 (I10): modal ${rupiah(i10)} → ${rupiah(i10 + 50)}, harga jual ${rupiah(20_000)}`);
+    expect(digest).toContain(`⬆️ Telkomsel 10.000 (S10): modal ${rupiah(s10, "id")} → ${rupiah(s10 + 300, "id")}, harga jual ${rupiah(Math.ceil((s10 + 300 + 1000) / 100) * 100, "id")}`);
+    expect(digest).toContain(`⬆️ Indosat 10.000 (I10): modal ${rupiah(i10, "id")} → ${rupiah(i10 + 50, "id")}, harga jual ${rupiah(20_000, "id")}`);
     expect(digest).not.toContain("T10");
     expect(digest).not.toContain("X10");
     expect(digestsTo(other)).toEqual([]);
@@ -93,7 +93,7 @@ describe("the daily price digest", () => {
     await refetch();
     await toWib(3, 8 * 60);
     expect(digestsTo(seller)).toHaveLength(2);
-    expect(digestsTo(seller)[1]).toContain(`⬇️ Telkomsel 10.000 (S10): modal ${rupiah(s10 + 300)} → ${rupiah(s10 + 100)}`);
+    expect(digestsTo(seller)[1]).toContain(`⬇️ Telkomsel 10.000 (S10): modal ${rupiah(s10 + 300, "id")} → ${rupiah(s10 + 100, "id")}`);
   });
 
   it("comes at the time the chat chose, and not at all once turned off", async () => {
@@ -116,7 +116,7 @@ describe("the daily price digest", () => {
     expect(digestsTo(u)).toEqual([]);
     await toWib(1, 6 * 60 + 30);
     expect(digestsTo(u)).toHaveLength(1);
-    expect(digestsTo(u)[0]).toContain(`Telkomsel 10.000 (S10): cost ${rupiah(s10)} → ${rupiah(s10 + 300)}`);
+    expect(digestsTo(u)[0]).toContain(`Telkomsel 10.000 (S10): cost ${rupiah(s10, "en")} → ${rupiah(s10 + 300, "en")}`);
 
     await u.sendCommand("prices", "digest off");
     expect(u.lastReply()).toContain("Price change digest: off");
@@ -142,7 +142,7 @@ describe("a fixed price below the cost is told once", () => {
     await refetch();
     await toWib(0, START_WIB_MINUTES + 15);
     expect(noticesTo(u)).toHaveLength(1);
-    expect(noticesTo(u)[0]).toContain(`S10: harga tetap ${rupiah(s10 + 200)}, modal sekarang ${rupiah(s10 + 500)}`);
+    expect(noticesTo(u)[0]).toContain(`S10: harga tetap ${rupiah(s10 + 200, "id")}, modal sekarang ${rupiah(s10 + 500, "id")}`);
     expect(noticesTo(u)[0]).not.toContain("I10");
     await toWib(0, START_WIB_MINUTES + 120);
     expect(noticesTo(u)).toHaveLength(1);

@@ -49,7 +49,7 @@ describe.skipIf(!hasChromium)("Sari shops in Rina's online shop, in headless Chr
     await page.click("#welcome-ok");
     await page.locator("#users li", { hasText: "Sari" }).click();
     await expect.poll(() => page.textContent("#chat-sub")).toBe("Sari · pelanggan toko online");
-    const bot = page.locator('.msg.bot[id^="m-1004-"]');
+    const bot = page.locator('.msg.bot[id^="m-1005-"]');
     await bot.filter({ hasText: "Pilih kategori" }).waitFor();
     const send = async (text: string) => {
       await page.fill("#input", text);

@@ -12,7 +12,7 @@ import { startPlayground, type Playground } from "../../src/playground/index.js"
 import type { MessageView } from "../../src/playground/view.js";
 
 const RINA = 1001;
-const SARI = 1004;
+const SARI = 1005;
 let cleanup: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const fn of cleanup.reverse()) await fn();

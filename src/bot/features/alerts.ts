@@ -12,6 +12,7 @@ import { cb } from "../buttons.js";
 import { askText, type TextStep } from "../flows/steps.js";
 import type { FeatureModule } from "../module.js";
 import { commands } from "../../telegram/commands.js";
+import type { Lang } from "../../store/index.js";
 
 export const MIN_THRESHOLD = 1_000;
 export const MAX_THRESHOLD = 1_000_000_000;
@@ -27,7 +28,7 @@ export function parseThreshold(input: string): ThresholdInput {
 }
 
 /** `offButton` is read on every prompt: askText appends its Cancel row to the keyboard it gets. */
-function thresholdStep(offButton: () => InlineKeyboard | undefined): TextStep<number | "off"> {
+function thresholdStep(lang: Lang, offButton: () => InlineKeyboard | undefined): TextStep<number | "off"> {
   return {
     get keyboard() {
       return offButton();
@@ -36,7 +37,7 @@ function thresholdStep(offButton: () => InlineKeyboard | undefined): TextStep<nu
       const r = parseThreshold(text);
       if (!r.ok) return { ok: false, error: "alerts-invalid" };
       if (r.value !== "off" && (r.value < MIN_THRESHOLD || r.value > MAX_THRESHOLD)) {
-        return { ok: false, error: "alerts-out-of-range", vars: { min: rupiah(MIN_THRESHOLD), max: rupiah(MAX_THRESHOLD) } };
+        return { ok: false, error: "alerts-out-of-range", vars: { min: rupiah(MIN_THRESHOLD, lang), max: rupiah(MAX_THRESHOLD, lang) } };
       }
       return { ok: true, value: r.value };
     },
@@ -47,8 +48,8 @@ async function alertsFlow(conversation: BotConversation, ctx: ConvContext): Prom
   const chatId = ctx.chat!.id;
   const current = await conversation.external(async () => (await ctx.deps.settings.alertThreshold(chatId)) ?? null);
   const status =
-    current === null ? ctx.t("alerts-status-off") : ctx.t("alerts-status-on", { threshold: rupiah(current) });
-  const step = thresholdStep(() =>
+    current === null ? ctx.t("alerts-status-off") : ctx.t("alerts-status-on", { threshold: rupiah(current, ctx.lang) });
+  const step = thresholdStep(ctx.lang, () =>
     current === null ? undefined : new InlineKeyboard().text(ctx.t("alerts-button-off"), cb.flowButton.encode({ button: "off" })),
   );
   const answer = await askText(conversation, ctx, `${status}\n\n${ctx.t("alerts-ask")}`, step);
@@ -65,7 +66,7 @@ async function alertsFlow(conversation: BotConversation, ctx: ConvContext): Prom
     await ctx.deps.settings.setAlertThreshold(chatId, threshold);
     await ctx.deps.alerts.checkSoon(chatId);
   });
-  await next.reply(next.t("alerts-set", { threshold: rupiah(threshold) }));
+  await next.reply(next.t("alerts-set", { threshold: rupiah(threshold, ctx.lang) }));
 }
 
 async function openAlerts(ctx: BotContext): Promise<void> {

@@ -28,7 +28,7 @@ async function replyBalance(ctx: BotContext, key: string): Promise<void> {
         ctx,
         ctx.t("balance-show", {
           name: html(profile.name),
-          balance: profile.balance === null ? html(profile.balanceText) : rupiah(profile.balance),
+          balance: profile.balance === null ? html(profile.balanceText) : rupiah(profile.balance, ctx.lang),
           status: ctx.t("balance-status", { status: profile.status.trim().toLowerCase(), raw: html(profile.status) }),
           mask: html(ctx.chatRecord?.keyMask ?? ""),
         }) + (callbacks ? `\n${callbacks}` : ""),

@@ -10,12 +10,14 @@ import { DRAFT_TTL_MS, saveAndConfirm } from "../money/confirm.js";
 import { prepaidDraft, prepaidKind } from "../money/prepaid.js";
 import { lookupForPurchase } from "../flows/topup.js";
 import { validateTarget } from "../targets.js";
+import { actsOnTx, ledgerChat } from "../middlewares/roleGate.js";
 
 export const correctionFeature = new Composer<BotContext>();
 
 /** The chat's newest draft whose confirm screen was shown and has not expired. */
 async function waitingDraft(ctx: BotContext): Promise<TxRecord | undefined> {
-  const items = await ctx.deps.ledger.recent(ctx.chat!.id, 3);
+  // Staff share the owner's ledger: a longer look finds their own draft among the others'.
+  const items = (await ctx.deps.ledger.recent(ledgerChat(ctx), ctx.role.kind === "staff" ? 20 : 3)).filter((tx) => actsOnTx(ctx, tx));
   const now = ctx.deps.clock.now();
   return items.find((t) => t.status === "draft" && t.messageId !== undefined && now - t.createdAt <= DRAFT_TTL_MS);
 }

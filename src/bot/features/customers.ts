@@ -27,12 +27,14 @@ import { isPrivate, replyPrivateOnly, requireMoneyKey } from "../guards.js";
 import type { FeatureModule } from "../module.js";
 import { DRAFT_TTL_MS, saveAndConfirm, saveDraft, showConfirm } from "../money/confirm.js";
 import { billFields, postpaidKind } from "../money/postpaid.js";
-import { prepaidDraft, prepaidKind } from "../money/prepaid.js";
+import { belowCostText, prepaidDraft, prepaidKind } from "../money/prepaid.js";
 import { addPager, paginate } from "../paging.js";
 import { editOrReply, upstreamErrorText } from "../replies.js";
 import { refusalText as billRefusalText } from "../flows/bill.js";
 import { askText } from "../flows/steps.js";
 import { commands } from "../../telegram/commands.js";
+import { startPurchase } from "./topup.js";
+import { ledgerChat, seesTx } from "../middlewares/roleGate.js";
 
 export const SAVE_CUSTOMER_FLOW = "customer-save";
 export const RENAME_CUSTOMER_FLOW = "customer-rename";
@@ -54,14 +56,17 @@ interface SaleAgain {
   title?: string;
 }
 
-async function buyPrepaidAgain(ctx: BaseContext, apiKey: string, tx: SaleAgain): Promise<void> {
+async function buyPrepaidAgain(ctx: BotContext, apiKey: string, tx: SaleAgain): Promise<void> {
   const product = await productNow(ctx, apiKey, tx.code);
   if (!product) {
     await ctx.reply(ctx.t("topup-unknown-code", { code: html(tx.code) }));
     return;
   }
-  if (!product.available) {
-    await ctx.reply(ctx.t("topup-empty", { name: html(product.name), code: html(product.code) }));
+  // Out of order: the purchase flow offers the same face value under another code, to confirm there.
+  if (!product.available) return startPurchase(ctx, product.code, tx.target, true);
+  const belowCost = await belowCostText(ctx, product);
+  if (belowCost) {
+    await ctx.reply(belowCost);
     return;
   }
   await saveAndConfirm(ctx, prepaidKind, prepaidDraft(product, tx.target));
@@ -101,7 +106,8 @@ async function showCustomers(ctx: BotContext, page: number, query: string | unde
     await replyPrivateOnly(ctx);
     return;
   }
-  const all = await ctx.deps.customers.list(ctx.chat.id);
+  // Staff work with their owner's customers.
+  const all = await ctx.deps.customers.list(ledgerChat(ctx));
   if (all.length === 0) {
     await editOrReply(ctx, ctx.t("customers-empty"), {}, edit);
     return;
@@ -130,7 +136,7 @@ async function showCustomers(ctx: BotContext, page: number, query: string | unde
 }
 
 async function findCustomer(ctx: BaseContext, id: string): Promise<SavedCustomer | undefined> {
-  return ctx.chat ? (await ctx.deps.customers.list(ctx.chat.id)).find((c) => c.id === id) : undefined;
+  return ctx.chat ? (await ctx.deps.customers.list(ledgerChat(ctx))).find((c) => c.id === id) : undefined;
 }
 
 function customerDetail(ctx: BaseContext, c: SavedCustomer): string {
@@ -162,7 +168,7 @@ async function askName(conversation: BotConversation, ctx: ConvContext, prompt: 
 async function saveCustomerFlow(conversation: BotConversation, ctx: ConvContext, refId?: unknown): Promise<void> {
   if (typeof refId !== "string") return;
   const tx = await conversation.external(async () => await ctx.deps.ledger.get(refId));
-  if (!tx?.target || tx.chatId !== ctx.chat?.id) return;
+  if (!tx?.target || !seesTx(ctx, tx)) return;
   const prompt = ctx.t("customer-ask-name", { target: `<code>${html(tx.target)}</code>`, what: html(tx.title ?? tx.code ?? "") });
   const { name, ctx: last } = await askName(conversation, ctx, prompt);
   const result = await conversation.external(
@@ -182,7 +188,7 @@ async function renameCustomerFlow(conversation: BotConversation, ctx: ConvContex
   if (!old) return;
   const prompt = ctx.t("customer-ask-rename", { name: html(old.name), target: `<code>${html(old.target)}</code>` });
   const { name, ctx: last } = await askName(conversation, ctx, prompt);
-  const renamed = await conversation.external(async () => await last.deps.customers.rename(last.chat!.id, id, name));
+  const renamed = await conversation.external(async () => await last.deps.customers.rename(ledgerChat(last), id, name));
   // Deleted meanwhile (another device): nothing to rename.
   if (!renamed) {
     await last.reply(last.t("customer-gone"));
@@ -247,7 +253,7 @@ async function lastProductsOf(ctx: BaseContext, c: SavedCustomer): Promise<Reado
   if (!ctx.chat) return [];
   const seen = new Set<string>(c.code ? [c.code] : []);
   const found: Readonly<TxRecord>[] = [];
-  for (const tx of await ctx.deps.ledger.recent(ctx.chat.id, LAST_PRODUCTS_SCAN)) {
+  for (const tx of await ctx.deps.ledger.recent(ledgerChat(ctx), LAST_PRODUCTS_SCAN)) {
     if (found.length >= LAST_PRODUCTS_MAX) break;
     if (tx.status !== "success" || !isSale(tx) || tx.target !== c.target || !tx.code || seen.has(tx.code)) continue;
     seen.add(tx.code);
@@ -293,7 +299,7 @@ onCallback(composer, cb.customerDelete, async (ctx, { id }) => {
 });
 
 onCallback(composer, cb.customerDeleteYes, async (ctx, { id }) => {
-  const gone = ctx.chat && await ctx.deps.customers.remove(ctx.chat.id, id);
+  const gone = ctx.chat && await ctx.deps.customers.remove(ledgerChat(ctx), id);
   if (!gone) {
     await ctx.answerCallbackQuery({ text: ctx.t("customer-gone") });
     return;
@@ -307,7 +313,7 @@ onCallback(composer, cb.customerDeleteYes, async (ctx, { id }) => {
 /** The chat's own successful record behind a shop button, else undefined (stale, foreign, not final). */
 async function ownSuccess(ctx: BaseContext, refId: string): Promise<TxRecord | undefined> {
   const tx = await ctx.deps.ledger.get(refId);
-  return tx && tx.chatId === ctx.chat?.id && tx.status === "success" ? tx : undefined;
+  return tx && seesTx(ctx, tx) && tx.status === "success" ? tx : undefined;
 }
 
 /** A confirm screen for the same thing and target still waiting for Confirm. */

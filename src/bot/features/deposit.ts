@@ -14,12 +14,14 @@ import type { BaseContext, BotContext } from "../context.js";
 import { html, rupiah } from "../../render/format.js";
 import { requireMoneyKey, requireStorage } from "../guards.js";
 import type { FeatureModule } from "../module.js";
-import { depositActionsKeyboard, depositKind, rememberReleaseOffer } from "../money/deposit.js";
+import { claimCancel, depositActionsKeyboard, depositKind, dropCancelClaim, rememberReleaseOffer } from "../money/deposit.js";
 import { receiptText, STATUS_ICON, statusLabel } from "../../render/receipt.js";
 import { moneyText, upstreamErrorText } from "../replies.js";
 import { DEPOSIT_FLOW, depositFlow } from "../flows/deposit.js";
 import { voidPhotoMedia } from "../../render/voidImage.js";
 import { commands } from "../../telegram/commands.js";
+import { whileAskingProvider } from "../slowAnswer.js";
+import { logAct } from "../money/auditActs.js";
 
 async function startDeposit(ctx: BotContext): Promise<void> {
   if (!(await requireMoneyKey(ctx))) return;
@@ -113,24 +115,8 @@ onCallback(composer, cb.depositCancelNo, async (ctx, { refId }) => {
   await ctx.editMessageText(ctx.t("deposit-cancel-kept", { ref: html(refId) })).catch(() => undefined);
 });
 
-/** Cancels being decided in this process: one provider call per deposit at a time. */
-const cancelling = new Set<string>();
-
 // Cancel, step 2: cancel at the provider; once it was paid (or ended) say why not.
 onCallback(composer, cb.depositCancelYes, async (ctx, { refId }) => {
-  if (cancelling.has(refId)) {
-    await ctx.answerCallbackQuery();
-    return;
-  }
-  cancelling.add(refId);
-  try {
-    await cancelDeposit(ctx, refId);
-  } finally {
-    cancelling.delete(refId);
-  }
-});
-
-async function cancelDeposit(ctx: BotContext, refId: string): Promise<void> {
   const found = await depositOfButton(ctx, refId);
   if (!found) return;
   const { tx, apiKey } = found;
@@ -138,18 +124,35 @@ async function cancelDeposit(ctx: BotContext, refId: string): Promise<void> {
     await ctx.answerCallbackQuery({ text: ctx.t("deposit-cancel-not-yet"), show_alert: true });
     return;
   }
+  const upstreamId = tx.upstreamId;
+  const claim = tx.status === "pending" ? await claimCancel(ctx.deps.ledger, ctx.deps.clock.now(), refId) : undefined;
+  if (claim === "taken") {
+    // Another tap (here or on another process) is cancelling it and will say how it went.
+    await ctx.answerCallbackQuery();
+    return;
+  }
   await ctx.answerCallbackQuery();
   // The question is answered: its buttons go whatever the provider says.
   await ctx.editMessageReplyMarkup().catch(() => undefined);
   try {
-    if (tx.status === "pending") {
+    await whileAskingProvider(ctx, () => cancelDeposit(ctx, claim ?? tx, apiKey, upstreamId, claim !== undefined));
+  } finally {
+    if (claim !== undefined) await dropCancelClaim(ctx.deps.ledger, claim);
+  }
+});
+
+/** `claimed`: this tap claimed the pending deposit and cancels it at the provider; else its status is told. */
+async function cancelDeposit(ctx: BotContext, tx: Readonly<TxRecord>, apiKey: string, upstreamId: string, claimed: boolean): Promise<void> {
+  try {
+    if (claimed) {
       try {
-        const r = await ctx.deps.upstream.cancelDeposit(apiKey, tx.upstreamId);
+        const r = await ctx.deps.upstream.cancelDeposit(apiKey, upstreamId);
         if (r.status === "cancel") {
           // Compare-and-set: a payment the watcher recorded meanwhile is never overwritten.
           const cancelled = await ctx.deps.ledger.transition(tx.refId, ["pending"], { status: "cancel" });
           await ctx.deps.ledger.flush();
           if (cancelled) {
+            await logAct(ctx, "deposit_cancelled", cancelled);
             const text = moneyText(ctx, `${ctx.t("deposit-cancelled")}\n\n${receiptText(ctx.translate, ctx.lang, cancelled)}`);
             await showCancelled(ctx, cancelled, text);
             return;
@@ -195,8 +198,7 @@ onCallback(composer, cb.depositRelease, async (ctx, { refId }) => {
   const found = await depositOfButton(ctx, refId);
   if (!found) return;
   if (!(await requireStorage(ctx))) return;
-  const { apiKey } = found;
-  let { tx } = found;
+  const { apiKey, tx } = found;
   if (detailOf(tx, "deposit").instant !== undefined) {
     await ctx.answerCallbackQuery({ text: ctx.t("deposit-release-already"), show_alert: true });
     return;
@@ -205,6 +207,12 @@ onCallback(composer, cb.depositRelease, async (ctx, { refId }) => {
   // A notice or status message with this button: updated after the release.
   const pressed = ctx.callbackQuery.message?.message_id;
   if (pressed !== undefined) await rememberReleaseOffer(ctx.deps.ledger, tx, pressed);
+  await whileAskingProvider(ctx, () => offerRelease(ctx, apiKey, tx));
+});
+
+/** Shows the provider's preview of the release's fee with the buttons to release, or why not now. */
+async function offerRelease(ctx: BotContext, apiKey: string, found: TxRecord): Promise<void> {
+  let tx = found;
   try {
     let shown = tx.status;
     if (tx.status !== "processing") ({ tx, shown } = await refreshDeposit(ctx, apiKey, tx));
@@ -216,10 +224,10 @@ onCallback(composer, cb.depositRelease, async (ctx, { refId }) => {
     const preview = await ctx.deps.upstream.instantDeposit(apiKey, { id: tx.upstreamId, action: false });
     const text = ctx.t("deposit-release-preview", {
       ref: html(tx.refId),
-      amount: rupiah(preview.amount || tx.amount),
-      handling: rupiah(preview.handlingFee),
-      total: rupiah(preview.totalFee),
-      received: rupiah(preview.received),
+      amount: rupiah(preview.amount || tx.amount, ctx.lang),
+      handling: rupiah(preview.handlingFee, ctx.lang),
+      total: rupiah(preview.totalFee, ctx.lang),
+      received: rupiah(preview.received, ctx.lang),
     });
     await ctx.reply(moneyText(ctx, text), {
       reply_markup: new InlineKeyboard()
@@ -229,7 +237,7 @@ onCallback(composer, cb.depositRelease, async (ctx, { refId }) => {
   } catch (err) {
     await replyUpstreamError(ctx, err);
   }
-});
+}
 
 // Instant release, step 2: release exactly once, whatever the number of taps or re-delivered updates.
 /**
@@ -273,6 +281,7 @@ async function releaseDeposit(ctx: BotContext, refId: string): Promise<void> {
     return;
   }
   await ledger.flush();
+  await logAct(ctx, "deposit_released", claimed);
   // Past the check-and-set, a Telegram hiccup must not leave the release marked "sending" but never sent.
   await ctx.answerCallbackQuery({ text: ctx.t("confirm-sending") }).catch(() => undefined);
   await ctx.editMessageReplyMarkup().catch(() => undefined);
@@ -291,7 +300,8 @@ async function releaseDeposit(ctx: BotContext, refId: string): Promise<void> {
   };
   let result: TxRecord;
   try {
-    const r = await ctx.deps.upstream.instantDeposit(apiKey, { id: tx.upstreamId, action: true });
+    const upstreamId = tx.upstreamId;
+    const r = await whileAskingProvider(ctx, () => ctx.deps.upstream.instantDeposit(apiKey, { id: upstreamId, action: true }));
     result = await record(
       { status: r.status, fee: r.totalFee, detail: { credited: r.received, handlingFee: r.handlingFee } },
       "done",
@@ -300,7 +310,7 @@ async function releaseDeposit(ctx: BotContext, refId: string): Promise<void> {
     ctx.deps.events.emit("created", result);
     const text =
       r.status === "success"
-        ? ctx.t("deposit-release-done", { received: rupiah(r.received), total: rupiah(r.totalFee) })
+        ? ctx.t("deposit-release-done", { received: rupiah(r.received, ctx.lang), total: rupiah(r.totalFee, ctx.lang) })
         : ctx.t("deposit-release-requested", { status: statusLabel(ctx.translate, ctx.lang, r.status, "deposit") });
     await updateAfterRelease(ctx, result);
     const answer = moneyText(ctx, `${text}\n\n${receiptText(ctx.translate, ctx.lang, result)}`);

@@ -20,6 +20,7 @@ import { sellingPrice } from "../../domain/sale.js";
 import { addPager, paginate } from "../paging.js";
 import { editOrReply, moneyText } from "../replies.js";
 import { commands } from "../../telegram/commands.js";
+import { ledgerChat, seesTx, shownTx } from "../middlewares/roleGate.js";
 
 export const HISTORY_PAGE_SIZE = 10;
 
@@ -40,13 +41,13 @@ export async function historyOf(ledger: Ledger, chatId: number): Promise<TxRecor
 export function txLine(ctx: BaseContext, tx: TxRecord): string {
   const what = tx.title ? html(tx.title) : ctx.t(`kind-${tx.kind}`);
   const target = tx.target ? ` · <code>${html(tx.target)}</code>` : "";
-  return `${KIND_ICON[tx.kind]} <b>${what}</b>${target} · ${rupiah(sellingPrice(tx))} · ${statusLabel(ctx.translate, ctx.lang, tx.status, tx.kind)} · ${wibTime(tx.createdAt, ctx.lang)}`;
+  return `${KIND_ICON[tx.kind]} <b>${what}</b>${target} · ${rupiah(sellingPrice(tx), ctx.lang)} · ${statusLabel(ctx.translate, ctx.lang, tx.status, tx.kind)} · ${wibTime(tx.createdAt, ctx.lang)}`;
 }
 
 /** A button label for a transaction (plain text, kept short). */
 export function txButtonLabel(ctx: BaseContext, tx: TxRecord): string {
   const what = tx.title ?? ctx.t(`kind-${tx.kind}`);
-  const label = `${STATUS_ICON[tx.status]} ${KIND_ICON[tx.kind]} ${what}${tx.target ? ` ${tx.target}` : ""} · ${rupiah(sellingPrice(tx))}`;
+  const label = `${STATUS_ICON[tx.status]} ${KIND_ICON[tx.kind]} ${what}${tx.target ? ` ${tx.target}` : ""} · ${rupiah(sellingPrice(tx), ctx.lang)}`;
   return label.length > 60 ? `${label.slice(0, 59)}…` : label;
 }
 
@@ -56,7 +57,8 @@ async function showHistory(ctx: BotContext, page = 0, edit = false): Promise<voi
     await replyPrivateOnly(ctx);
     return;
   }
-  const list = await historyOf(ctx.deps.ledger, ctx.chat.id);
+  // Staff read their owner's ledger: a cashier its own sales, a shop admin everyone's.
+  const list = (await historyOf(ctx.deps.ledger, ledgerChat(ctx))).filter((tx) => seesTx(ctx, tx));
   if (list.length === 0) {
     await ctx.reply(ctx.t("history-empty"));
     return;
@@ -82,10 +84,10 @@ export function detailText(ctx: BaseContext, tx: TxRecord): string {
   const cost = detailOf(tx, "postpaid").cost;
   // A sale's receipt already names its cost (render/receipt.ts).
   const costShown = tx.sale !== undefined && tx.status !== "failed";
-  if (cost !== undefined && !costShown) extra.push(`${ctx.t("history-cost")}: ${rupiah(cost)}`);
+  if (cost !== undefined && !costShown) extra.push(`${ctx.t("history-cost")}: ${rupiah(cost, ctx.lang)}`);
   const credited = detailOf(tx, "deposit").credited;
   if (tx.kind === "deposit" && tx.status === "success" && credited !== undefined) {
-    extra.push(`${ctx.t("history-credited")}: ${rupiah(credited)}`);
+    extra.push(`${ctx.t("history-credited")}: ${rupiah(credited, ctx.lang)}`);
   }
   if (tx.updatedAt !== tx.createdAt) extra.push(`${ctx.t("history-updated")}: ${wibTime(tx.updatedAt, ctx.lang)}`);
   const body = [receiptText(ctx.translate, ctx.lang, tx), ...extra].join("\n");
@@ -103,7 +105,7 @@ onCallback(composer, cb.historyPage, async (ctx, { page }) => {
 onCallback(composer, cb.historyDetail, async (ctx, { refId }) => {
   const tx = await ctx.deps.ledger.get(refId);
   // Another chat's reference is answered like an unknown one: nothing about it is revealed.
-  if (!tx || tx.chatId !== ctx.chat?.id || !isHistory(tx)) {
+  if (!tx || !seesTx(ctx, tx) || !isHistory(tx)) {
     await ctx.answerCallbackQuery({ text: ctx.t("button-expired") });
     return;
   }
@@ -112,7 +114,7 @@ onCallback(composer, cb.historyDetail, async (ctx, { refId }) => {
   for (const row of saleActionRows(ctx.translate, ctx.lang, tx)) kb.add(...row).row();
   if (OPEN_STATUSES.has(tx.status)) kb.text(ctx.t("button-check-status"), cb.status.encode({ refId: tx.refId }));
   kb.text(ctx.t("history-back"), cb.historyPage.encode({ page: 0 }));
-  await ctx.reply(detailText(ctx, tx), { reply_markup: kb });
+  await ctx.reply(detailText(ctx, await shownTx(ctx, tx)), { reply_markup: kb });
 });
 
 export const historyModule: FeatureModule = { composer, menu: { history: (ctx) => showHistory(ctx) } };

@@ -11,6 +11,8 @@ import { html, rupiah } from "../../render/format.js";
 import { findKeys, isKeyShaped } from "../../domain/keyShape.js";
 import { isPrivate, replyPrivateOnly } from "../guards.js";
 import { commands } from "../../telegram/commands.js";
+import { audit } from "../../domain/audit.js";
+import { ledgerChat } from "../middlewares/roleGate.js";
 
 export const linkFeature = new Composer<BotContext>();
 
@@ -43,7 +45,10 @@ linkFeature.command(commands.keluar, async (ctx) => {
     await replyPrivateOnly(ctx);
     return;
   }
-  await ctx.reply(ctx.t(await ctx.deps.providerLink.unlink(ctx.chat.id) ? "logout-done" : "logout-none"));
+  const mask = await ctx.deps.providerLink.linkedMask(ctx.chat.id);
+  const removed = await ctx.deps.providerLink.unlink(ctx.chat.id);
+  if (removed) await audit(ctx, "key_removed", mask);
+  await ctx.reply(ctx.t(removed ? "logout-done" : "logout-none"));
 });
 
 // A key pasted in a group: delete it and warn its author in private (in the group only when that
@@ -93,9 +98,10 @@ linkFeature
       !ctx.message.text.startsWith("/") &&
       isKeyShaped(ctx.message.text) &&
       // a pasted reference or provider id of the chat's own transaction is not a key
-      await ctx.deps.ledger.find(ctx.chat.id, ctx.message.text.trim()) === undefined,
+      await ctx.deps.ledger.find(ledgerChat(ctx), ctx.message.text.trim()) === undefined,
     async (ctx) => {
       await deleteKeyMessage(ctx);
+      if (ctx.role.kind === "staff") return void (await ctx.reply(ctx.t("staff-key-refused")));
       const same = (await ownKey(ctx, ctx.chat.id)).includes(ctx.message.text.trim());
       await ctx.reply(ctx.t(same ? "key-already-linked" : "key-other-pasted"));
     },
@@ -124,8 +130,9 @@ async function langOf(ctx: BotContext, chatId: number) {
   return (await ctx.deps.settings.language(chatId)) ?? ctx.lang;
 }
 
+/** Staff never link a key (their chat has none, yet is not waiting for one). */
 async function isAwaitingKey(ctx: BotContext): Promise<boolean> {
-  return ctx.deps.providerLink.isAwaitingKey(ctx.chat!.id);
+  return ctx.role.kind !== "staff" && ctx.deps.providerLink.isAwaitingKey(ctx.chat!.id);
 }
 
 async function linkKey(ctx: BotContext, key: string): Promise<void> {
@@ -137,15 +144,18 @@ async function linkKey(ctx: BotContext, key: string): Promise<void> {
   const dropKeyMessage = () => ((keyMessageGone = true), deleteKeyMessage(ctx));
   try {
     const profile = await ctx.deps.upstream.getProfile(key);
+    const before = await ctx.deps.providerLink.linkedMask(chatId);
     // The username signs the provider's callbacks; the token makes this chat's callback URL.
     // An empty username would make md5("") the signature: no username, no callbacks.
     await ctx.deps.providerLink.link(chatId, key, profile.username || undefined);
     ctx.deps.logger.info({ chatId }, "api key linked");
+    // Masks only: the log never holds a key.
+    await audit(ctx, before === undefined ? "key_linked" : "key_replaced", before, maskKey(key));
     await dropKeyMessage();
     await show(
       ctx.t("key-linked", {
         name: html(profile.name),
-        balance: profile.balance === null ? html(profile.balanceText) : rupiah(profile.balance),
+        balance: profile.balance === null ? html(profile.balanceText) : rupiah(profile.balance, ctx.lang),
         mask: html(maskKey(key)),
       }),
     );

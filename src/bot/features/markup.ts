@@ -20,6 +20,8 @@ import type { FeatureModule } from "../module.js";
 import { chatRules, quoteProduct } from "../pricing.js";
 import { upstreamErrorText } from "../replies.js";
 import { commands } from "../../telegram/commands.js";
+import { ledgerChat } from "../middlewares/roleGate.js";
+import { audit } from "../../domain/audit.js";
 
 /** A word the reseller typed, shown back: escaped, and never an api key typed by mistake. */
 function typed(word: string): string {
@@ -39,7 +41,7 @@ const BILL_WORDS = new Set(["tagihan", "bills", "bill"]);
 export type MarkupInput = { ok: true; markup: Markup } | { ok: false; error: string; vars?: Record<string, string> };
 
 /** "2000", "2.000", "2rb", "0" (sold at cost), "5%", "2,5%". */
-export function parseMarkup(text: string): MarkupInput {
+export function parseMarkup(text: string, lang: Lang): MarkupInput {
   const s = text.trim().toLowerCase();
   const pct = /^(\d{1,3})(?:[.,](\d{1,2}))?\s*%$/.exec(s);
   if (pct) {
@@ -50,13 +52,13 @@ export function parseMarkup(text: string): MarkupInput {
   if (/^(rp\.?\s*)?0+$/.test(s)) return { ok: true, markup: { flat: 0 } };
   const flat = parseRupiah(s);
   if (flat === undefined) return { ok: false, error: "markup-unreadable" };
-  if (flat > MAX_FLAT_MARKUP) return { ok: false, error: "markup-flat-range", vars: { max: rupiah(MAX_FLAT_MARKUP) } };
+  if (flat > MAX_FLAT_MARKUP) return { ok: false, error: "markup-flat-range", vars: { max: rupiah(MAX_FLAT_MARKUP, lang) } };
   return { ok: true, markup: { flat } };
 }
 
 /** "+Rp2.000", "+5%", "+2,5%" (a decimal comma in Indonesian). */
 export function markupLabel(m: Markup, lang: Lang): string {
-  if ("flat" in m) return `+${rupiah(m.flat)}`;
+  if ("flat" in m) return `+${rupiah(m.flat, lang)}`;
   const n = String(m.percent);
   return `+${lang === "id" ? n.replace(".", ",") : n}%`;
 }
@@ -73,8 +75,13 @@ function tidy(rules: PricingRules): PricingRules | undefined {
   return noRules(out) ? undefined : out;
 }
 
+/** Saves the owner's rules (a shop admin changes its owner's) and logs the change with both versions. */
 async function save(ctx: BaseContext, rules: PricingRules): Promise<void> {
-  await ctx.deps.settings.setPricing(ctx.chat!.id, tidy(rules));
+  const owner = ledgerChat(ctx);
+  const before = await ctx.deps.settings.pricing(owner);
+  const after = tidy(rules);
+  await ctx.deps.settings.setPricing(owner, after);
+  await audit(ctx, "prices_changed", before, after ?? {});
 }
 
 /** A copy of `map` without `key`. */
@@ -100,9 +107,9 @@ export function rulesText(ctx: BaseContext, rules: PricingRules): string {
     lines.push(ctx.t("markup-line-product", { code: html(code), markup: markupLabel(m, ctx.lang) }));
   }
   for (const [code, price] of Object.entries(rules.fixed ?? {})) {
-    lines.push(ctx.t("markup-line-fixed", { code: html(code), price: rupiah(price) }));
+    lines.push(ctx.t("markup-line-fixed", { code: html(code), price: rupiah(price, ctx.lang) }));
   }
-  if (rules.billFee) lines.push(ctx.t("markup-line-bills", { fee: rupiah(rules.billFee) }));
+  if (rules.billFee) lines.push(ctx.t("markup-line-bills", { fee: rupiah(rules.billFee, ctx.lang) }));
   return `${lines.join("\n")}\n\n${ctx.t("markup-explain")}`;
 }
 
@@ -167,7 +174,7 @@ async function markupCommand(ctx: CommandContext<BotContext>): Promise<void> {
     return;
   }
   // The value first: a wrong one is answered without asking the provider anything.
-  const parsed = parseMarkup(words.at(-1)!);
+  const parsed = parseMarkup(words.at(-1)!, ctx.lang);
   if (!parsed.ok) {
     await ctx.reply(ctx.t(parsed.error, parsed.vars));
     return;
@@ -224,8 +231,8 @@ async function sellPriceCommand(ctx: CommandContext<BotContext>): Promise<void> 
   await save(ctx, { ...rules, fixed: { ...rules.fixed, [product.code]: price } });
   const quote = quoteProduct(await chatRules(ctx), product);
   const lines = [
-    ctx.t("sellprice-set", { name: html(product.name), code: html(product.code), price: rupiah(price), cost: rupiah(quote.cost), profit: rupiah(quote.profit) }),
-    ...(quote.profit < 0 ? [ctx.t("sellprice-below-cost", { cost: rupiah(quote.cost) })] : []),
+    ctx.t("sellprice-set", { name: html(product.name), code: html(product.code), price: rupiah(price, ctx.lang), cost: rupiah(quote.cost, ctx.lang), profit: rupiah(quote.profit, ctx.lang) }),
+    ...(quote.profit < 0 ? [ctx.t("sellprice-below-cost", { cost: rupiah(quote.cost, ctx.lang) })] : []),
   ];
   await ctx.reply(lines.join("\n"));
 }

@@ -4,7 +4,8 @@ import { cb, onCallback, type MenuName } from "../buttons.js";
 import type { BotContext } from "../context.js";
 import type { MenuAction } from "../module.js";
 import { isPrivate, replyPrivateOnly } from "../guards.js";
-import { commands } from "../../telegram/commands.js";
+import { commands, menuNamesFor } from "../../telegram/commands.js";
+import { allows } from "../middlewares/roleGate.js";
 import { buttonsShown } from "../middlewares/buttonWait.js";
 
 export const MENU_LAYOUT: readonly (readonly MenuName[])[] = [
@@ -18,9 +19,11 @@ export const MENU_LAYOUT: readonly (readonly MenuName[])[] = [
   ["language", "help"],
 ];
 
+/** The menu, without the buttons this chat may not press (staff see their role's). */
 export function menuKeyboard(ctx: BotContext): InlineKeyboard {
   const kb = new InlineKeyboard();
-  for (const row of MENU_LAYOUT) {
+  const shown = menuNamesFor((access) => allows(ctx.role, access));
+  for (const row of MENU_LAYOUT.map((r) => r.filter((action) => shown.has(action))).filter((r) => r.length > 0)) {
     for (const action of row) kb.text(ctx.t(`menu-${action}`), cb.menu.encode({ name: action }));
     kb.row();
   }

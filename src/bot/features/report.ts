@@ -5,11 +5,11 @@
  * document (`ex:<YYYY-MM>`). Reads the store only: no provider call.
  */
 import { Composer, InlineKeyboard, InputFile } from "grammy";
-import { profitPerDay, reportPeriods, reportRecords, summarize, wibDay, wibDayStart } from "../../domain/report.js";
-import { exportCsv } from "../../render/exportCsv.js";
+import { perPerson, profitPerDay, reportPeriods, reportRecords, summarize, wibDay, wibDayStart } from "../../domain/report.js";
+import { auditCsv, exportCsv } from "../../render/exportCsv.js";
 import { rupiah } from "../../render/format.js";
 import { svgToPng } from "../../render/png.js";
-import { monthLabel, reportText } from "../../render/report.js";
+import { monthLabel, perPersonLines, reportText } from "../../render/report.js";
 import { CHART_WIDTH, profitChartSvg } from "../../render/reportChart.js";
 import { DAILY_SUMMARY_AT_MS } from "../../jobs/dailySummary.js";
 import { cb, onCallback } from "../buttons.js";
@@ -19,6 +19,12 @@ import type { FeatureModule } from "../module.js";
 import { moneyText } from "../replies.js";
 import { isHistory } from "./history.js";
 import { commands } from "../../telegram/commands.js";
+import { audit, auditLog } from "../../domain/audit.js";
+import { ledgerChat } from "../middlewares/roleGate.js";
+import { staffOf } from "./staff.js";
+
+/** Most audit entries one export holds (the newest). */
+const AUDIT_EXPORT_MAX = 500;
 
 /** Months offered by /ekspor (newest first). */
 const EXPORT_MONTHS = 12;
@@ -32,7 +38,7 @@ function reportKeyboard(ctx: BaseContext, dailyOn: boolean): InlineKeyboard {
 
 async function showReport(ctx: BotContext): Promise<void> {
   if (!(await requireKey(ctx))) return;
-  const chatId = ctx.chat!.id;
+  const chatId = ledgerChat(ctx);
   const { ledger, settings, clock } = ctx.deps;
   const now = clock.now();
   const month = wibDay(now).slice(0, 7);
@@ -48,18 +54,23 @@ async function showReport(ctx: BotContext): Promise<void> {
     const label = monthLabel(month, ctx.lang);
     const svg = profitChartSvg(profitPerDay(txs, month), {
       title: ctx.t("report-chart-title", { month: label }),
-      subtitle: ctx.t("report-chart-total", { profit: rupiah(thisMonth.profit), sales: thisMonth.sales }),
+      subtitle: ctx.t("report-chart-total", { profit: rupiah(thisMonth.profit, ctx.lang), sales: thisMonth.sales }),
+      lang: ctx.lang,
     });
     const png = await svgToPng(svg, CHART_WIDTH);
     await ctx.replyWithPhoto(new InputFile(png, `${ctx.t("file-report")}-${month}.png`), { caption: ctx.t("report-chart-caption", { month: label }) });
   }
+  // A shop with staff: this month's sales and profit per person (they add up to the month's figures).
+  const monthPeriod = periods.find((p) => p.period.name === "month")!.period;
+  const people = perPersonLines(ctx.translate, ctx.lang, perPerson(txs, monthPeriod.from, monthPeriod.to), await staffOf(ctx).names(chatId));
+  const text = [reportText(ctx.translate, ctx.lang, periods), ...(people.length > 0 ? [people.join("\n")] : [])].join("\n\n");
   // The figures come last, so their buttons sit at the bottom of the chat.
-  await ctx.reply(moneyText(ctx, reportText(ctx.translate, ctx.lang, periods)), { reply_markup: reportKeyboard(ctx, dailyOn) });
+  await ctx.reply(moneyText(ctx, text), { reply_markup: reportKeyboard(ctx, dailyOn) });
 }
 
 async function showExportMenu(ctx: BotContext): Promise<void> {
   if (!(await requireKey(ctx))) return;
-  const chatId = ctx.chat!.id;
+  const chatId = ledgerChat(ctx);
   const current = wibDay(ctx.deps.clock.now()).slice(0, 7);
   const months = [current, ...(await ctx.deps.ledger.months(chatId)).filter((m) => m < current)].slice(0, EXPORT_MONTHS);
   const kb = new InlineKeyboard();
@@ -67,6 +78,10 @@ async function showExportMenu(ctx: BotContext): Promise<void> {
     kb.text(monthLabel(m, ctx.lang), cb.exportMonth.encode({ month: m }));
     if (i % 3 === 2) kb.row();
   });
+  // The audit log is the owner's to read, offered once it holds something.
+  if (ctx.role.kind === "owner" && (await auditLog(ctx.deps.store, chatId, { limit: 1 })).length > 0) {
+    kb.row().text(ctx.t("audit-button-export"), cb.exportAudit.encode({}));
+  }
   await ctx.reply(ctx.t("export-choose"), { reply_markup: kb });
 }
 
@@ -84,7 +99,7 @@ onCallback(composer, cb.reportDaily, async (ctx, { on }) => {
   const today = wibDay(now);
   // Switched on after 21.00: today's round is over; the first summary comes tomorrow, also after a restart.
   const pastToday = now >= wibDayStart(today) + DAILY_SUMMARY_AT_MS;
-  await ctx.deps.settings.setDailySummary(ctx.chat.id, enable, pastToday ? today : undefined);
+  await ctx.deps.settings.setDailySummary(ledgerChat(ctx), enable, pastToday ? today : undefined);
   await ctx.answerCallbackQuery();
   // The button now offers the opposite; a message says what changed.
   await ctx.editMessageReplyMarkup({ reply_markup: reportKeyboard(ctx, enable) }).catch(() => undefined);
@@ -101,14 +116,29 @@ onCallback(composer, cb.exportMonth, async (ctx, { month }) => {
     await ctx.answerCallbackQuery();
     return;
   }
-  const txs = (await ctx.deps.ledger.month(ctx.chat!.id, month)).filter(isHistory);
+  const owner = ledgerChat(ctx);
+  const txs = (await ctx.deps.ledger.month(owner, month)).filter(isHistory);
   if (txs.length === 0) {
     await ctx.answerCallbackQuery({ text: ctx.t("export-month-empty") });
     return;
   }
   await ctx.answerCallbackQuery();
-  const file = new InputFile(exportCsv(ctx.translate, ctx.lang, txs), `${ctx.t("file-export")}-${month}.csv`);
+  const file = new InputFile(exportCsv(ctx.translate, ctx.lang, txs, await staffOf(ctx).names(owner)), `${ctx.t("file-export")}-${month}.csv`);
+  await audit(ctx, "export", undefined, month);
   await ctx.replyWithDocument(file, { caption: ctx.t("export-caption", { month: monthLabel(month, ctx.lang), count: txs.length }) });
+});
+
+onCallback(composer, cb.exportAudit, async (ctx) => {
+  if (!(await requireKey(ctx)) || ctx.role.kind !== "owner") {
+    await ctx.answerCallbackQuery();
+    return;
+  }
+  await ctx.answerCallbackQuery();
+  // The export itself is an act: logged before the file is made, so the file lists it too.
+  await audit(ctx, "export", undefined, "audit");
+  const entries = await auditLog(ctx.deps.store, ctx.chat!.id, { limit: AUDIT_EXPORT_MAX });
+  const file = new InputFile(auditCsv(ctx.translate, ctx.lang, entries), `${ctx.t("file-audit")}.csv`);
+  await ctx.replyWithDocument(file, { caption: ctx.t("audit-export-caption", { count: entries.length }) });
 });
 
 export const reportModule: FeatureModule = { composer, menu: { report: showReport, export: showExportMenu } };

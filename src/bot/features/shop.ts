@@ -22,6 +22,8 @@ import {
   type Shop,
 } from "../../render/receiptImage.js";
 import { commands } from "../../telegram/commands.js";
+import { ledgerChat, seesTx } from "../middlewares/roleGate.js";
+import { audit } from "../../domain/audit.js";
 import { onlineShopCommand, onlineShopFeature, onlineShopKeyboard } from "./shopOnline.js";
 
 const CLEAR_WORDS = new Set(["hapus", "clear", "reset"]);
@@ -54,7 +56,7 @@ async function shopCommand(ctx: BotContext): Promise<void> {
     await replyPrivateOnly(ctx);
     return;
   }
-  const chatId = ctx.chat.id;
+  const chatId = ledgerChat(ctx);
   const args = typeof ctx.match === "string" ? ctx.match : "";
   const shown = (value: string | undefined) => (value ? `<b>${html(value)}</b>` : ctx.t("shop-not-set"));
   if (!args.trim()) {
@@ -65,7 +67,9 @@ async function shopCommand(ctx: BotContext): Promise<void> {
   if (await onlineShopCommand(ctx, args)) return;
   const input = parseShop(args);
   if ("clear" in input) {
+    const before = await ctx.deps.settings.shop(chatId);
     await ctx.deps.settings.clearShop(chatId);
+    await audit(ctx, "shop_changed", before, {});
     await ctx.reply(ctx.t("shop-cleared"));
     return;
   }
@@ -77,7 +81,9 @@ async function shopCommand(ctx: BotContext): Promise<void> {
     ...(input.shopName !== undefined ? { shopName: input.shopName } : {}),
     ...("shopFooter" in input ? { shopFooter: input.shopFooter } : {}),
   };
+  const before = await ctx.deps.settings.shop(chatId);
   const shop = await ctx.deps.settings.setShop(chatId, patch);
+  await audit(ctx, "shop_changed", before, shop);
   await ctx.reply(ctx.t("shop-saved", { name: shown(shop.shopName), footer: shown(shop.shopFooter) }));
 }
 
@@ -88,7 +94,7 @@ composer.use(onlineShopFeature);
 onCallback(composer, cb.saleReceipt, async (ctx, { refId }) => {
   const tx = await ctx.deps.ledger.get(refId);
   // Another chat's reference is answered like an unknown one: nothing about it is revealed.
-  if (!tx || tx.chatId !== ctx.chat?.id) {
+  if (!tx || !seesTx(ctx, tx)) {
     await ctx.answerCallbackQuery({ text: ctx.t("button-expired") });
     return;
   }

@@ -13,6 +13,8 @@ import { categories } from "../catalog.js";
 import { OPERATOR_NAMES, type Operator } from "../targets.js";
 import { feeDescription } from "../money/deposit.js";
 import { withApiKey } from "../provider.js";
+import { allows, ledgerChat } from "../middlewares/roleGate.js";
+import { audit } from "../../domain/audit.js";
 import { shopButtons, type ShopButton } from "../../domain/shop/buttons.js";
 import { CONTACT_MAX, DAILY_CAP_MAX, HOUR_PATTERN, shopStatus, type ShopConfig } from "../../domain/shop/settings.js";
 
@@ -32,18 +34,29 @@ export function shopLink(ctx: BotContext, code: string): string {
   return `https://t.me/${ctx.me.username}?start=${code}`;
 }
 
-/** Only a reseller with a key has a shop; staff and newcomers are told so. */
+/** The shop's owner: a reseller with a key sets its own, a shop admin its owner's; others are told so. */
 async function ownerOnly(ctx: BotContext): Promise<number | undefined> {
   if (!isPrivate(ctx)) {
     await replyPrivateOnly(ctx);
     return undefined;
   }
-  if (ctx.role.kind !== "owner") {
+  const role = ctx.role;
+  if (role.kind !== "owner" && !(role.kind === "staff" && allows(role, "admin"))) {
     if (ctx.callbackQuery) await ctx.answerCallbackQuery();
     await ctx.reply(ctx.t("shop-online-owner-only"));
     return undefined;
   }
-  return ctx.chat!.id;
+  return ledgerChat(ctx);
+}
+
+/** Changes the shop and notes it in the owner's audit log: the fields changed, before and after. */
+async function save(ctx: BotContext, owner: number, patch: Partial<ShopConfig>): Promise<Readonly<ShopConfig>> {
+  const before = await ctx.deps.shop.get(owner);
+  const after = await ctx.deps.shop.update(owner, patch);
+  const keys = Object.keys(patch) as (keyof ShopConfig)[];
+  const pick = (shop: Readonly<ShopConfig>) => ({ online: Object.fromEntries(keys.map((k) => [k, shop[k] ?? null])) });
+  await audit(ctx, "shop_changed", pick(before), pick(after));
+  return after;
 }
 
 /** The QRIS fee as the provider publishes it for the owner's key, for the settings screen. */
@@ -154,7 +167,7 @@ export async function onlineShopCommand(ctx: BotContext, args: string): Promise<
     await ctx.reply(ctx.t(typed.error, typed.vars));
     return true;
   }
-  await ctx.deps.shop.update(owner, typed.patch);
+  await save(ctx, owner, typed.patch);
   await ctx.reply(ctx.t("shop-online-saved"));
   await showSettings(ctx, owner, false);
   return true;
@@ -173,7 +186,7 @@ function onOwner<F>(shape: ShopButton<F>, handler: (ctx: BotContext, owner: numb
 
 /** Changes the shop and shows the settings again in place. */
 async function change(ctx: BotContext, owner: number, patch: Partial<ShopConfig>): Promise<void> {
-  await ctx.deps.shop.update(owner, patch);
+  await save(ctx, owner, patch);
   await ctx.answerCallbackQuery({ text: ctx.t("shop-online-saved") });
   await showSettings(ctx, owner, true);
 }
@@ -234,7 +247,7 @@ onOwner(shopButtons.categoryToggle, async (ctx, owner, { cat }) => {
   const options = await categoryOptions(ctx);
   if (!options) return ctx.answerCallbackQuery({ text: ctx.t("upstream-unavailable") });
   const shop = await ctx.deps.shop.get(owner);
-  const next = await ctx.deps.shop.update(owner, { categories: toggled(options.map((o) => o.key), shop.categories, cat) });
+  const next = await save(ctx, owner, { categories: toggled(options.map((o) => o.key), shop.categories, cat) });
   await ctx.answerCallbackQuery();
   await showPicker(ctx, ctx.t("shop-online-categories-title"), pickerKeyboard(ctx, options, next.categories, toCat));
 });
@@ -246,7 +259,7 @@ onOwner(shopButtons.operators, async (ctx, owner) => {
 });
 onOwner(shopButtons.operatorToggle, async (ctx, owner, { op }) => {
   const shop = await ctx.deps.shop.get(owner);
-  const next = await ctx.deps.shop.update(owner, { operators: toggled(OPERATORS, shop.operators, op) });
+  const next = await save(ctx, owner, { operators: toggled(OPERATORS, shop.operators, op) });
   await ctx.answerCallbackQuery();
   await showPicker(ctx, ctx.t("shop-online-operators-title"), pickerKeyboard(ctx, operatorOptions, next.operators, toOp));
 });
@@ -264,6 +277,7 @@ onOwner(shopButtons.newLinkYes, async (ctx, owner) => {
   await ctx.answerCallbackQuery();
   await ctx.editMessageReplyMarkup().catch(() => undefined);
   const code = await ctx.deps.shop.newLink(owner);
+  await audit(ctx, "shop_changed", { online: { link: "old" } }, { online: { link: "new" } });
   await ctx.reply(ctx.t("shop-online-new-link-done"));
   await sendLink(ctx, code);
 });

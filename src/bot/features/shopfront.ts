@@ -69,7 +69,7 @@ export async function showHome(ctx: BotContext, owner: number, edit = false): Pr
     const popular = popularItems(front, ctx.deps, owner);
     if (popular.length > 0) {
       lines.push("", ctx.t("shopfront-popular"));
-      for (const item of popular) kb.text(...itemButton(item)).row();
+      for (const item of popular) kb.text(...itemButton(item, ctx.lang)).row();
     }
     shopCategories(front).forEach((c, i) => {
       kb.text(`${c.name} (${c.count})`, shopButtons.category.encode({ cat: c.key, page: 0 }));
@@ -95,7 +95,7 @@ async function show(ctx: BotContext, text: string, kb: InlineKeyboard, edit: boo
 async function showItems(ctx: BotContext, title: string, items: readonly ShopItem[], page: number, to: (page: number) => string): Promise<void> {
   const shown = paginate(items, page, PAGE_SIZE);
   const kb = new InlineKeyboard();
-  for (const item of shown.items) kb.text(...itemButton(item)).row();
+  for (const item of shown.items) kb.text(...itemButton(item, ctx.lang)).row();
   addPager(kb, ctx, shown, to);
   kb.row().text(ctx.t("shopfront-button-home"), shopButtons.home.encode({}));
   await show(ctx, title, kb, true);

@@ -30,6 +30,7 @@ import { txButtonLabel } from "./history.js";
 import { releasable, rememberReleaseOffer } from "../money/deposit.js";
 import { commands } from "../../telegram/commands.js";
 import { saleActionRows } from "../../render/saleActions.js";
+import { ledgerChat, seesTx, shownTx } from "../middlewares/roleGate.js";
 
 const OPEN_LIST_MAX = 10;
 
@@ -94,14 +95,14 @@ function statusView(ctx: BaseContext, { tx, lookup }: Checked): { text: string; 
 
 async function replyStatus(ctx: BotContext, tx: TxRecord): Promise<void> {
   const checked = await check(ctx, tx);
-  const view = statusView(ctx, checked);
+  const view = statusView(ctx, { ...checked, tx: await shownTx(ctx, checked.tx) });
   const sent = await ctx.reply(view.text, { ...(view.markup ? { reply_markup: view.markup } : {}) });
   await rememberReleaseOffer(ctx.deps.ledger, checked.tx, sent.message_id);
 }
 
 async function listOpen(ctx: BotContext): Promise<void> {
   if (!(await requireKey(ctx))) return;
-  const open = await openTxsOf(ctx.deps.ledger, ctx.chat!.id);
+  const open = (await openTxsOf(ctx.deps.ledger, ledgerChat(ctx))).filter((tx) => seesTx(ctx, tx));
   if (open.length === 0) {
     await ctx.reply(ctx.t("check-open-none"));
     return;
@@ -119,7 +120,7 @@ composer.command(commands.status, async (ctx) => {
   const id = ctx.match.trim().split(/\s+/)[0] ?? "";
   if (id === "") return listOpen(ctx);
   if (!(await requireKey(ctx))) return;
-  const matches = await findOwnTxs(ctx.deps.ledger, ctx.chat.id, id);
+  const matches = (await findOwnTxs(ctx.deps.ledger, ledgerChat(ctx), id)).filter((tx) => seesTx(ctx, tx));
   if (matches.length === 0) {
     await ctx.reply(ctx.t("check-not-found", { id: html((findKeys(id).length > 0 ? "•••" : id).slice(0, 64)) }));
     return;
@@ -136,7 +137,7 @@ composer.command(commands.status, async (ctx) => {
 onCallback(composer, cb.status, async (ctx, { refId }) => {
   const tx = await ctx.deps.ledger.get(refId);
   // Another chat's reference is answered like an unknown one: nothing about it is revealed.
-  if (!tx || tx.chatId !== ctx.chat?.id) {
+  if (!tx || !seesTx(ctx, tx)) {
     await ctx.answerCallbackQuery({ text: ctx.t("button-expired") });
     return;
   }
@@ -150,7 +151,7 @@ onCallback(composer, cb.status, async (ctx, { refId }) => {
   const checked = await check(ctx, tx, instructions);
   await ctx.answerCallbackQuery({ text: ctx.t("check-callback-status", { status: statusLabel(ctx.translate, ctx.lang, checked.tx.status, checked.tx.kind) }) });
   if (instructions && checked.tx.status === "pending") return; // unpaid: the toast is the answer
-  const view = statusView(ctx, checked);
+  const view = statusView(ctx, { ...checked, tx: await shownTx(ctx, checked.tx) });
   // A text message (a receipt, an earlier check) is updated in place; a photo gets a new message.
   const shown = await editOrReply(ctx, view.text, { ...(view.markup ? { reply_markup: view.markup } : {}) }, !instructions);
   await rememberReleaseOffer(ctx.deps.ledger, checked.tx, shown);

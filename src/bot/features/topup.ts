@@ -49,11 +49,13 @@ import { chatRules, quoteProduct } from "../pricing.js";
 import { buttonsShown } from "../middlewares/buttonWait.js";
 import { whileAskingProvider } from "../slowAnswer.js";
 import { commands } from "../../telegram/commands.js";
+import { ledgerChat } from "../middlewares/roleGate.js";
 import { isOutOfOrderAnswer, sameValueAlternatives } from "../../domain/alternatives.js";
 import { changeDigest, costMovesSince, digestOf, digestTimeText, parseDigestTime, type CostMove } from "../../domain/priceChanges.js";
 import { wibDay, wibDayStart } from "../../domain/report.js";
 import { accountOf } from "../../upstream/cache.js";
 import type { MoneyKind } from "../money/kinds.js";
+import type { Lang } from "../../store/index.js";
 
 type Mode = PricesMode;
 interface Screen {
@@ -99,7 +101,7 @@ async function movedToday(ctx: BaseContext, list: readonly PrepaidProduct[]): Pr
   const day = wibDay(ctx.deps.clock.now());
   let known = movesOfList.get(list);
   if (!known || known.day !== day) {
-    const key = ctx.chat && await ctx.deps.providerLink.keyOf(ctx.chat.id);
+    const key = ctx.chat && await ctx.deps.providerLink.keyOf(ledgerChat(ctx));
     if (!key) return () => "";
     // A log that cannot be read just shows no arrows.
     known = { day, moves: costMovesSince(ctx.deps.store, accountOf(key), wibDayStart(day)).catch(() => new Map<string, CostMove>()) };
@@ -112,15 +114,15 @@ async function movedToday(ctx: BaseContext, list: readonly PrepaidProduct[]): Pr
   };
 }
 
-function productLabel(p: PrepaidProduct, sell: Seller, moved: MovedMark): string {
-  return `${p.available ? "" : "⛔ "}${p.name} · ${rupiah(sell(p)?.price ?? p.price)}${moved(p)}`;
+function productLabel(p: PrepaidProduct, sell: Seller, moved: MovedMark, lang: Lang): string {
+  return `${p.available ? "" : "⛔ "}${p.name} · ${rupiah(sell(p)?.price ?? p.price, lang)}${moved(p)}`;
 }
 
 /** The selling price, and the cost on a second, quieter line when a rule applies. */
 function productLine(ctx: BaseContext, p: PrepaidProduct, sell: Seller, moved: MovedMark): string {
   const quote = sell(p);
-  const line = `${p.available ? "✅" : "⛔"} <code>${html(p.code)}</code> ${html(p.name)}: <b>${rupiah(quote?.price ?? p.price)}</b>${moved(p)}`;
-  return quote ? `${line}\n<i>${ctx.t("prices-cost-line", { cost: rupiah(quote.cost) })}</i>` : line;
+  const line = `${p.available ? "✅" : "⛔"} <code>${html(p.code)}</code> ${html(p.name)}: <b>${rupiah(quote?.price ?? p.price, ctx.lang)}</b>${moved(p)}`;
+  return quote ? `${line}\n<i>${ctx.t("prices-cost-line", { cost: rupiah(quote.cost, ctx.lang) })}</i>` : line;
 }
 
 /** The arrows' legend, when a shown product has one. */
@@ -184,7 +186,7 @@ async function productsScreen(
   const sell = await seller(ctx);
   const moved = await movedToday(ctx, list);
   const kb = new InlineKeyboard();
-  for (const p of shown.items) kb.text(productLabel(p, sell, moved), cb.pricesProduct.encode({ mode, product: productRef(p.code) })).row();
+  for (const p of shown.items) kb.text(productLabel(p, sell, moved, ctx.lang), cb.pricesProduct.encode({ mode, product: productRef(p.code) })).row();
   addPager(kb, ctx, shown, (n) => cb.pricesProducts.encode({ mode, cat: catKey, prov: provKey, page: n }));
   const single = providers(list, catKey).length === 1;
   kb.row().text(ctx.t("button-back"), single ? cb.pricesRoot.encode({ mode }) : cb.pricesProviders.encode({ mode, cat: catKey, page: 0 }));
@@ -208,8 +210,8 @@ async function productScreen(ctx: BaseContext, list: readonly PrepaidProduct[], 
     `${ctx.t("topup-confirm-code")}: <code>${html(product.code)}</code>`,
     `${ctx.t("prices-category")}: ${html(product.category)} › ${html(product.provider)}`,
     ...(quote
-      ? [`${ctx.t("prices-sale-price")}: <b>${rupiah(quote.price)}</b>`, `${ctx.t("prices-cost")}: ${rupiah(quote.cost)}`]
-      : [`${ctx.t("topup-confirm-price")}: <b>${rupiah(product.price)}</b>`]),
+      ? [`${ctx.t("prices-sale-price")}: <b>${rupiah(quote.price, ctx.lang)}</b>`, `${ctx.t("prices-cost")}: ${rupiah(quote.cost, ctx.lang)}`]
+      : [`${ctx.t("topup-confirm-price")}: <b>${rupiah(product.price, ctx.lang)}</b>`]),
     `${ctx.t("prices-availability")}: ${ctx.t(product.available ? "prices-available" : "prices-empty")}`,
     ...(product.note.trim() ? [ctx.t("topup-note-line", { note: html(product.note.trim()) })] : []),
   ];
@@ -236,7 +238,7 @@ async function searchScreen(ctx: BaseContext, mode: Mode, list: readonly Prepaid
   const shown = paginate(found, page, PRODUCTS_PER_PAGE);
   const sell = await seller(ctx);
   const moved = await movedToday(ctx, list);
-  for (const p of shown.items) kb.text(productLabel(p, sell, moved), cb.pricesProduct.encode({ mode, product: productRef(p.code) })).row();
+  for (const p of shown.items) kb.text(productLabel(p, sell, moved, ctx.lang), cb.pricesProduct.encode({ mode, product: productRef(p.code) })).row();
   // A query too long to carry in the buttons gets no paging: the user narrows it instead.
   const pageable = Buffer.byteLength(q, "utf8") <= SEARCH_QUERY_MAX_BYTES;
   if (pageable) addPager(kb, ctx, shown, (n) => cb.pricesSearch.encode({ mode, page: n, query: q }));
@@ -263,7 +265,7 @@ function billsScreen(ctx: BaseContext, mode: Mode, list: readonly PostpaidProduc
     ctx.t(b.available ? "prices-bill-line" : "prices-bill-line-empty", {
       name: html(b.name),
       code: html(b.code),
-      admin: b.admin === null ? ctx.t("prices-admin-on-bill") : rupiah(b.admin),
+      admin: b.admin === null ? ctx.t("prices-admin-on-bill") : rupiah(b.admin, ctx.lang),
     }),
   );
   const kb = new InlineKeyboard().text(ctx.t("prices-button-pay-bill"), cb.menu.encode({ name: "bill" }));
@@ -397,7 +399,7 @@ async function buyByCode(ctx: BotContext, key: string, args: string): Promise<vo
 
 /** The chat's api key for a price-browser button; answers and returns undefined when not linked. */
 async function keyForButton(ctx: CallbackContext<BotContext>): Promise<string | undefined> {
-  const key = ctx.chat && await ctx.deps.providerLink.keyOf(ctx.chat.id);
+  const key = ctx.chat && await ctx.deps.providerLink.keyOf(ledgerChat(ctx));
   if (!key) await ctx.answerCallbackQuery({ text: ctx.t("not-linked"), show_alert: true });
   return key ?? undefined;
 }

@@ -15,6 +15,7 @@ import { cb } from "../buttons.js";
 import { failureText, withApiKey, type ProviderFailure, type ProviderOutcome } from "../provider.js";
 import { suggestionsFor } from "../customers.js";
 import { askChoice, askText, type TextStep } from "./steps.js";
+import { ledgerChat } from "../middlewares/roleGate.js";
 
 export const BILL_FLOW = "bill";
 
@@ -138,7 +139,7 @@ export async function billFlow(conversation: BotConversation, ctx: ConvContext):
   const note = service.note ? `\n${ctx.t("bill-provider-note", { note: html(service.note) })}` : "";
   let prompt = `${ctx.t("bill-ask-number", { service: html(service.name) })}${note}`;
   // Saved customers and recent numbers of this service, offered as buttons.
-  const chatId = ctx.chat!.id;
+  const chatId = ledgerChat(ctx);
   const suggestions = await conversation.external(async () =>
     await suggestionsFor(ctx.deps, chatId, {
       kind: "number",

@@ -8,8 +8,10 @@ import { html, rupiah } from "../../render/format.js";
 import { saveAndConfirm } from "../money/confirm.js";
 import { depositDraftFields, depositKind, feeDescription } from "../money/deposit.js";
 import { failureText, withApiKey } from "../provider.js";
+import { whileAskingProvider } from "../slowAnswer.js";
 import { parseRupiah } from "../amount.js";
 import { askChoice, askText, type Choice } from "./steps.js";
+import type { Lang } from "../../store/index.js";
 
 export const DEPOSIT_FLOW = "deposit";
 
@@ -22,12 +24,12 @@ async function loadActiveMethods(ctx: BaseContext): Promise<MethodsResult> {
   return { ok: true, methods: methods.value.filter((m) => m.active) };
 }
 
-function limitsText(m: DepositMethod): string {
-  return `${rupiah(m.min)} – ${rupiah(m.max)}`;
+function limitsText(m: DepositMethod, lang: Lang): string {
+  return `${rupiah(m.min, lang)} – ${rupiah(m.max, lang)}`;
 }
 
 export async function depositFlow(conversation: BotConversation, ctx: ConvContext): Promise<void> {
-  const loaded = await conversation.external((outside) => loadActiveMethods(outside));
+  const loaded = await conversation.external((outside) => whileAskingProvider(outside, () => loadActiveMethods(outside)));
   if (!loaded.ok) {
     await ctx.reply(loaded.text);
     return;
@@ -40,7 +42,7 @@ export async function depositFlow(conversation: BotConversation, ctx: ConvContex
 
   const fee = (m: DepositMethod) => feeDescription(ctx, m.fee, m.feePercent);
   const lines = methods.map((m) =>
-    ctx.t("deposit-method-line", { method: html(m.name), limits: limitsText(m), fee: fee(m) }),
+    ctx.t("deposit-method-line", { method: html(m.name), limits: limitsText(m, ctx.lang), fee: fee(m) }),
   );
   const choices: Choice[] = methods.map((m) => ({ label: `${m.name} · ${fee(m)}`, value: m.method, keywords: m.type }));
   const picked = await askChoice(conversation, ctx, `${ctx.t("deposit-choose-method")}\n\n${lines.join("\n")}`, choices, {
@@ -51,13 +53,13 @@ export async function depositFlow(conversation: BotConversation, ctx: ConvContex
   const answer = await askText(
     conversation,
     picked.ctx,
-    ctx.t("deposit-ask-amount", { method: html(method.name), min: rupiah(method.min), max: rupiah(method.max) }),
+    ctx.t("deposit-ask-amount", { method: html(method.name), min: rupiah(method.min, ctx.lang), max: rupiah(method.max, ctx.lang) }),
     {
       parse(text) {
         const amount = parseRupiah(text);
         if (amount === undefined) return { ok: false, error: "deposit-amount-invalid" };
         if (amount < method.min || amount > method.max) {
-          return { ok: false, error: "deposit-amount-out-of-range", vars: { min: rupiah(method.min), max: rupiah(method.max) } };
+          return { ok: false, error: "deposit-amount-out-of-range", vars: { min: rupiah(method.min, ctx.lang), max: rupiah(method.max, ctx.lang) } };
         }
         return { ok: true, value: amount };
       },

@@ -9,7 +9,7 @@
  */
 import { InlineKeyboard } from "grammy";
 import type { PrepaidProduct } from "../../upstream/types.js";
-import type { ChatRecord } from "../../store/index.js";
+import type { ChatRecord, Lang } from "../../store/index.js";
 import { UpstreamError } from "../../upstream/errors.js";
 import type { Doc } from "../../domain/shop/shopDocs.js";
 import type { Cart } from "../../domain/shop/cart.js";
@@ -141,12 +141,12 @@ export function searchItems(front: Storefront, query: string): ShopItem[] {
 }
 
 /** A product's button: its name and what the customer pays. */
-export function itemLabel(item: ShopItem): string {
-  return `${item.product.name} · ${rupiah(item.quote.pay)}`;
+export function itemLabel(item: ShopItem, lang: Lang): string {
+  return `${item.product.name} · ${rupiah(item.quote.pay, lang)}`;
 }
 
-export function itemButton(item: ShopItem): [string, string] {
-  return [itemLabel(item), shopButtons.product.encode({ product: productRef(item.product.code) })];
+export function itemButton(item: ShopItem, lang: Lang): [string, string] {
+  return [itemLabel(item, lang), shopButtons.product.encode({ product: productRef(item.product.code) })];
 }
 
 function cancelKeyboard(ctx: BaseContext): InlineKeyboard {
@@ -170,9 +170,9 @@ export function closedText(ctx: BaseContext, front: Storefront): string | undefi
 
 /** The price lines of a product: what the customer pays, the QRIS fee when it is added. */
 function priceLines(ctx: BaseContext, front: Storefront, item: ShopItem): string[] {
-  const lines = [ctx.t("shopfront-product-line", { name: html(item.product.name), price: rupiah(item.quote.pay) })];
+  const lines = [ctx.t("shopfront-product-line", { name: html(item.product.name), price: rupiah(item.quote.pay, ctx.lang) })];
   if (front.shop.feePayer === "customer" && item.quote.pay !== item.quote.price) {
-    lines.push(`<i>${ctx.t("shopfront-fee-included", { price: rupiah(item.quote.price), fee: rupiah(item.quote.pay - item.quote.price) })}</i>`);
+    lines.push(`<i>${ctx.t("shopfront-fee-included", { price: rupiah(item.quote.price, ctx.lang), fee: rupiah(item.quote.pay - item.quote.price, ctx.lang) })}</i>`);
   }
   return lines;
 }
@@ -235,7 +235,7 @@ async function showSummary(ctx: BotContext, front: Storefront, item: ShopItem, c
     ...priceLines(ctx, front, item),
     ctx.t("shopfront-summary-target", { target: html(cart.value.target ?? "") }),
     "",
-    ctx.t("shopfront-summary-total", { total: rupiah(item.quote.pay) }),
+    ctx.t("shopfront-summary-total", { total: rupiah(item.quote.pay, ctx.lang) }),
   ];
   const kb = new InlineKeyboard()
     .text(ctx.t("shopfront-button-pay"), shopButtons.pay.encode({ nonce: cart.value.nonce }))

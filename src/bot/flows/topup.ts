@@ -17,6 +17,7 @@ import { needsServer, targetKind, validateTarget } from "../targets.js";
 import { suggestionsFor, wantedForProduct } from "../customers.js";
 import { askChoice, askText } from "./steps.js";
 import { chatRules, quoteProduct } from "../pricing.js";
+import { ledgerChat } from "../middlewares/roleGate.js";
 import { sameValueAlternatives } from "../../domain/alternatives.js";
 import { sellingPriceOrRefusal } from "../../domain/pricing.js";
 
@@ -68,9 +69,9 @@ async function pickAlternative(
   alternatives: readonly Alternative[],
 ): Promise<{ product: PrepaidProduct; ctx: ConvContext }> {
   const lines = alternatives.map((a) =>
-    ctx.t("prices-alt-line", { name: html(a.product.name), code: html(a.product.code), cost: rupiah(a.cost), price: rupiah(a.price) }),
+    ctx.t("prices-alt-line", { name: html(a.product.name), code: html(a.product.code), cost: rupiah(a.cost, ctx.lang), price: rupiah(a.price, ctx.lang) }),
   );
-  const choices = alternatives.map((a) => ({ label: `${a.product.name} · ${rupiah(a.price)}`, value: a.product.code }));
+  const choices = alternatives.map((a) => ({ label: `${a.product.name} · ${rupiah(a.price, ctx.lang)}`, value: a.product.code }));
   const picked = await askChoice(conversation, ctx, [text, "", ...lines, "", ctx.t("prices-alt-pick")].join("\n"), choices);
   return { product: alternatives.find((a) => a.product.code === picked.value)!.product, ctx: picked.ctx };
 }
@@ -83,8 +84,8 @@ export async function targetPrompt(ctx: BaseContext, product: PrepaidProduct): P
   const quote = quoteProduct(await chatRules(ctx), product);
   const sells = quote.source !== "none";
   const lines = [
-    ctx.t("topup-product-line", { name: html(product.name), code: html(product.code), price: rupiah(sells ? quote.price : product.price) }),
-    ...(sells ? [`<i>${ctx.t("prices-cost-line", { cost: rupiah(quote.cost) })}</i>`] : []),
+    ctx.t("topup-product-line", { name: html(product.name), code: html(product.code), price: rupiah(sells ? quote.price : product.price, ctx.lang) }),
+    ...(sells ? [`<i>${ctx.t("prices-cost-line", { cost: rupiah(quote.cost, ctx.lang) })}</i>`] : []),
     ...(product.note.trim() ? [ctx.t("topup-note-line", { note: html(product.note.trim()) })] : []),
     "",
     ctx.t(ask),
@@ -123,7 +124,7 @@ export async function topupFlow(
     else await last.reply(last.t(checked.error, checked.vars));
   }
   if (target === undefined) {
-    const chatId = last.chat!.id;
+    const chatId = ledgerChat(last);
     const suggestions = await conversation.external(async () =>
       await suggestionsFor(last.deps, chatId, wantedForProduct(product, (t) => validateTarget(product, t).ok)),
     );

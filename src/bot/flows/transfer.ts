@@ -21,9 +21,11 @@ import {
 } from "../money/transfer.js";
 import { parseRupiah } from "../amount.js";
 import { failureText, withApiKey } from "../provider.js";
+import { whileAskingProvider } from "../slowAnswer.js";
 import { cb } from "../buttons.js";
 import { suggestionsFor } from "../customers.js";
 import { askChoice, askText, type TextStep } from "./steps.js";
+import type { Lang } from "../../store/index.js";
 
 export const TRANSFER_FLOW = "transfer";
 export const MIN_TRANSFER = 10_000;
@@ -44,14 +46,16 @@ const accountStep: TextStep<string> = {
   },
 };
 
-const amountStep: TextStep<number> = {
+function amountStep(lang: Lang): TextStep<number> {
+  return {
   parse(text) {
     const amount = parseRupiah(text);
     if (amount === undefined) return { ok: false, error: "transfer-amount-invalid" };
-    if (amount < MIN_TRANSFER) return { ok: false, error: "transfer-amount-too-small", vars: { min: rupiah(MIN_TRANSFER) } };
+    if (amount < MIN_TRANSFER) return { ok: false, error: "transfer-amount-too-small", vars: { min: rupiah(MIN_TRANSFER, lang) } };
     return { ok: true, value: amount };
   },
-};
+  };
+}
 
 function noteStep(ctx: ConvContext): TextStep<string> {
   return {
@@ -68,7 +72,7 @@ function noteStep(ctx: ConvContext): TextStep<string> {
 
 /** E-wallets first (few, used most by walk-in customers), then banks, each in the provider's order. */
 async function chooseBank(conversation: BotConversation, ctx: ConvContext): Promise<{ bank: Bank; ctx: ConvContext } | undefined> {
-  const list = await conversation.external(() => withApiKey(ctx, (key) => ctx.deps.lists.banks(key)));
+  const list = await conversation.external((outside) => whileAskingProvider(outside, () => withApiKey(outside, (key) => outside.deps.lists.banks(key))));
   if (!list.ok) {
     await ctx.reply(failureText(ctx, list.failure));
     return undefined;
@@ -128,8 +132,8 @@ async function askCheckedAccount(
       number = answer.value;
     }
     if (number === undefined) continue; // a stale button of an earlier message: ask again
-    const check = await conversation.external(() =>
-      withApiKey(c, (key) => c.deps.upstream.checkAccount(key, { bankCode: bank.code, accountNumber: number })),
+    const check = await conversation.external((outside) =>
+      whileAskingProvider(outside, () => withApiKey(outside, (key) => outside.deps.upstream.checkAccount(key, { bankCode: bank.code, accountNumber: number }))),
     );
     const vars = { bank: name, number: html(number) };
     if (check.ok && check.value.status === "valid") {
@@ -176,8 +180,8 @@ export async function transferFlow(conversation: BotConversation, ctx: ConvConte
     number: html(dest.accountNumber),
     holder: html(dest.holderName || "-"),
   });
-  const amountPrompt = `${found}\n\n${afterCheck.t("transfer-ask-amount", { min: rupiah(MIN_TRANSFER) })}`;
-  const amount = await askValue(conversation, afterCheck, amountPrompt, amountStep);
+  const amountPrompt = `${found}\n\n${afterCheck.t("transfer-ask-amount", { min: rupiah(MIN_TRANSFER, ctx.lang) })}`;
+  const amount = await askValue(conversation, afterCheck, amountPrompt, amountStep(afterCheck.lang));
 
   let c = amount.ctx;
   let note = "";

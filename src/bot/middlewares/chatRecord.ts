@@ -83,19 +83,23 @@ export class ChatRecords {
 }
 
 /**
- * The chat's decrypted api key, or undefined when its record has none. Decrypted from the record in
+ * The chat's decrypted api key (staff: their owner's), or undefined when there is none. Decrypted from the record in
  * hand (no second read of the chat), once per update however many guards ask, and kept only as long
  * as the update's contexts.
  */
 export async function apiKeyOf(ctx: BaseContext): Promise<string | undefined> {
   const record = ctx.chatRecord; // an unreadable record rejects
-  if (record?.apiKeyEnc === undefined) return undefined;
-  const decrypt = () => new Promise<string | undefined>((resolve) => resolve(ctx.deps.store.apiKeyOf(record)));
+  // Staff work with their owner's key: read from the owner's record (whose key may change meanwhile).
+  const owner = ctx.role.kind === "staff" ? ctx.role.owner : undefined;
+  if (owner === undefined && record?.apiKeyEnc === undefined) return undefined;
+  const decrypt = () =>
+    new Promise<string | undefined>((resolve) => resolve(owner !== undefined ? ctx.deps.providerLink.keyOf(owner) : ctx.deps.store.apiKeyOf(record!)));
   const slot = slots.get(ctx);
   if (!slot) return decrypt();
-  if (slot.key === undefined || slot.keyOf !== record.apiKeyEnc) {
+  const of = owner !== undefined ? `owner:${owner}` : record!.apiKeyEnc!;
+  if (slot.key === undefined || slot.keyOf !== of) {
     slot.key = decrypt();
-    slot.keyOf = record.apiKeyEnc;
+    slot.keyOf = of;
   }
   return slot.key;
 }

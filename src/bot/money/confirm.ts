@@ -22,6 +22,8 @@ import { replierOf, type DraftFields, type MoneyKind } from "./kinds.js";
 import { receiptText, statusLabel } from "../../render/receipt.js";
 import { saleActionRows } from "../../render/saleActions.js";
 import { newRefId } from "./refs.js";
+import { actsOnTx, hidesCost, ledgerChat, madeBy, shownTx } from "../middlewares/roleGate.js";
+import { logAct } from "./auditActs.js";
 
 /** A confirm screen older than this is refused: prices and bills may have changed. */
 export const DRAFT_TTL_MS = STEP_TIMEOUT_MS;
@@ -41,23 +43,30 @@ export async function saveDraft(ctx: BaseContext, kind: MoneyKind, fields: Draft
   return ctx.deps.ledger.saveDraft({
     ...fields,
     refId: fields.refId ?? newRefId(kind.kind, now),
-    chatId: ctx.chat!.id,
+    // Staff sell on their owner's ledger, and the record says who made it.
+    chatId: ledgerChat(ctx),
+    ...(madeBy(ctx) !== undefined ? { by: madeBy(ctx) } : {}),
     kind: kind.kind,
     status: "draft",
   } as NewTx);
 }
 
 /** The confirm screen's text under `title`: the kind's details, the balance when known, the reference. */
-/** `balance`: the account's balance; "unread" when the provider could not say it now; undefined when not asked. */
-function confirmScreen(ctx: BaseContext, kind: MoneyKind, tx: TxRecord, title: string, balance?: number | "unread"): string {
+/**
+ * `balance`: the account's balance; "unread" when the provider could not say it now; undefined when not
+ * asked. `hideCost`: a cashier the owner does not show cost and balance to (hidesCost).
+ */
+function confirmScreen(ctx: BaseContext, kind: MoneyKind, tx: TxRecord, title: string, hideCost: boolean, balance?: number | "unread"): string {
   const balanceLine =
-    balance === undefined ? "" : `\n${balance === "unread" ? ctx.t("confirm-balance-unread") : ctx.t("confirm-balance", { balance: rupiah(balance) })}`;
-  return moneyText(ctx, `${title}\n\n${kind.confirmText(ctx, tx)}${balanceLine}\n${ctx.t("receipt-ref")}: <code>${html(tx.refId)}</code>`);
+    balance === undefined || hideCost
+      ? ""
+      : `\n${balance === "unread" ? ctx.t("confirm-balance-unread") : ctx.t("confirm-balance", { balance: rupiah(balance, ctx.lang) })}`;
+  return moneyText(ctx, `${title}\n\n${kind.confirmText(ctx, tx, { hideCost })}${balanceLine}\n${ctx.t("receipt-ref")}: <code>${html(tx.refId)}</code>`);
 }
 
 /** The account balance from the briefly cached profile; undefined when the provider cannot say. */
 async function knownBalance(ctx: BaseContext): Promise<number | undefined> {
-  const apiKey = ctx.chat && await ctx.deps.providerLink.keyOf(ctx.chat.id);
+  const apiKey = ctx.chat && await ctx.deps.providerLink.keyOf(ledgerChat(ctx));
   if (!apiKey) return undefined;
   try {
     return (await ctx.deps.lists.profile(apiKey)).balance ?? undefined;
@@ -100,12 +109,13 @@ export async function showConfirm(ctx: BaseContext, kind: MoneyKind, draft: TxRe
   if (cost !== undefined && balance !== undefined && balance < cost) {
     await ctx.deps.ledger.cancelDraft(tx.refId, "balance too low");
     await ctx.deps.ledger.flush();
-    const text = ctx.t("confirm-low-balance", { total: rupiah(cost), balance: rupiah(balance), missing: rupiah(cost - balance) });
+    const text = ctx.t("confirm-low-balance", { total: rupiah(cost, ctx.lang), balance: rupiah(balance, ctx.lang), missing: rupiah(cost - balance, ctx.lang) });
     await ctx.reply(moneyText(ctx, text), {
       reply_markup: new InlineKeyboard().text(ctx.t("menu-deposit"), cb.menu.encode({ name: "deposit" })).text(ctx.t("button-menu"), cb.menu.encode({ name: "open" })),
     });
     return;
   }
+  const hideCost = await hidesCost(ctx);
   const earlier = await sameOpenPurchase(ctx, tx);
   if (earlier) {
     const warning = ctx.t("confirm-duplicate", {
@@ -115,13 +125,13 @@ export async function showConfirm(ctx: BaseContext, kind: MoneyKind, draft: TxRe
       status: statusLabel(ctx.translate, ctx.lang, earlier.status, earlier.kind),
       ref: html(earlier.refId),
     });
-    const sent = await ctx.reply(confirmScreen(ctx, kind, tx, warning, shownBalance(cost, balance)), {
+    const sent = await ctx.reply(confirmScreen(ctx, kind, tx, warning, hideCost, shownBalance(cost, balance)), {
       reply_markup: new InlineKeyboard().text(ctx.t("button-buy-again"), cb.confirmAgain.encode({ refId: tx.refId })).text(ctx.t("button-cancel"), cb.cancelDraft.encode({ refId: tx.refId })),
     });
     await ctx.deps.ledger.update(tx.refId, { messageId: sent.message_id, ...(sale ? { sale } : {}) });
     return;
   }
-  const sent = await ctx.reply(confirmScreen(ctx, kind, tx, ctx.t("confirm-title"), shownBalance(cost, balance)), { reply_markup: confirmKeyboard(ctx, tx.refId) });
+  const sent = await ctx.reply(confirmScreen(ctx, kind, tx, ctx.t("confirm-title"), hideCost, shownBalance(cost, balance)), { reply_markup: confirmKeyboard(ctx, tx.refId) });
   await ctx.deps.ledger.update(tx.refId, { messageId: sent.message_id, ...(sale ? { sale } : {}) });
 }
 
@@ -139,7 +149,7 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
     const ledger = ctx.deps.ledger;
     const tx = await ledger.get(refId);
     const kind = tx && byKind.get(tx.kind);
-    if (!tx || !kind || tx.chatId !== ctx.chat?.id) {
+    if (!tx || !kind || !actsOnTx(ctx, tx)) {
       await ctx.answerCallbackQuery({ text: ctx.t("button-expired") });
       return;
     }
@@ -175,8 +185,9 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
     // A Telegram hiccup here must not strand a confirmed, persisted action before its one create call.
     await ctx.answerCallbackQuery({ text: ctx.t("confirm-sending") }).catch(() => undefined);
     // The screen itself says it is on its way (a slow provider takes many seconds), details kept.
-    await ctx.editMessageText(confirmScreen(ctx, kind, sending, ctx.t("confirm-sending-title"))).catch(() => undefined);
-    const sentScreen = () => ctx.editMessageText(confirmScreen(ctx, kind, sending, ctx.t("confirm-sent-title"))).catch(() => undefined);
+    const hideCost = await hidesCost(ctx);
+    await ctx.editMessageText(confirmScreen(ctx, kind, sending, ctx.t("confirm-sending-title"), hideCost)).catch(() => undefined);
+    const sentScreen = () => ctx.editMessageText(confirmScreen(ctx, kind, sending, ctx.t("confirm-sent-title"), hideCost)).catch(() => undefined);
 
     // The create's outcome is written only over "sending": a status check elsewhere (a /status on the other
     // process) may have found and told it first; then that stands and nothing is told twice.
@@ -185,6 +196,8 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
       ctx.deps.events.emit("created", (await ledger.get(refId)) ?? sending);
       await sentScreen();
     };
+    // Money leaving or coming in by the owner's own hand goes to the audit log (sales are in the ledger).
+    if (tx.kind === "transfer" || tx.kind === "deposit") await logAct(ctx, tx.kind === "transfer" ? "transfer" : "deposit_created", sending);
     let result: TxRecord;
     try {
       const patch = await kind.create(ctx, apiKey, sending).finally(() => ctx.deps.lists.forgetProfile(apiKey));
@@ -195,7 +208,7 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
         // (saved before the call), so the watcher looks it up by our reference later. Not "try again".
         ctx.deps.events.emit("created", sending);
         await sentScreen();
-        const text = moneyText(ctx, `${receiptText(ctx.translate, ctx.lang, sending)}\n\n${ctx.t("money-unsaved", { ref: refId })}`);
+        const text = moneyText(ctx, `${receiptText(ctx.translate, ctx.lang, await shownTx(ctx, sending))}\n\n${ctx.t("money-unsaved", { ref: refId })}`);
         await ctx.reply(text, { reply_markup: statusKeyboard(ctx, refId) });
         return;
       }
@@ -237,17 +250,18 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
   onCallback(c, cb.confirmAgain, async (ctx, { refId }) => {
     const tx = await ctx.deps.ledger.get(refId);
     const kind = tx && byKind.get(tx.kind);
-    if (!tx || !kind || tx.chatId !== ctx.chat?.id || tx.status !== "draft") {
-      await ctx.answerCallbackQuery({ text: ctx.t(tx?.chatId === ctx.chat?.id && tx ? "confirm-already" : "button-expired") });
+    if (!tx || !kind || !actsOnTx(ctx, tx) || tx.status !== "draft") {
+      await ctx.answerCallbackQuery({ text: ctx.t(tx && actsOnTx(ctx, tx) ? "confirm-already" : "button-expired") });
       return;
     }
     await ctx.answerCallbackQuery();
-    await ctx.editMessageText(confirmScreen(ctx, kind, tx, ctx.t("confirm-title"), await knownBalance(ctx)), { reply_markup: confirmKeyboard(ctx, refId) });
+    const screen = confirmScreen(ctx, kind, tx, ctx.t("confirm-title"), await hidesCost(ctx), await knownBalance(ctx));
+    await ctx.editMessageText(screen, { reply_markup: confirmKeyboard(ctx, refId) });
   });
 
   onCallback(c, cb.cancelDraft, async (ctx, { refId }) => {
     const tx = await ctx.deps.ledger.get(refId);
-    if (!tx || tx.chatId !== ctx.chat?.id) {
+    if (!tx || !actsOnTx(ctx, tx)) {
       await ctx.answerCallbackQuery({ text: ctx.t("button-expired") });
       return;
     }
@@ -259,10 +273,10 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
 
   // Try again after a refusal: a fresh draft with a new reference id, confirmed again.
   onCallback(c, cb.retry, async (ctx, { refId }) => {
-    const apiKey = ctx.chat && await ctx.deps.providerLink.keyOf(ctx.chat.id);
+    const apiKey = ctx.chat && await ctx.deps.providerLink.keyOf(ledgerChat(ctx));
     const tx = await ctx.deps.ledger.get(refId);
     const kind = tx && byKind.get(tx.kind);
-    if (!tx || !kind || tx.chatId !== ctx.chat?.id || !apiKey) {
+    if (!tx || !kind || !actsOnTx(ctx, tx) || !apiKey) {
       await ctx.answerCallbackQuery({ text: ctx.t("button-expired") });
       return;
     }
@@ -335,7 +349,7 @@ export async function announceOutcome(ctx: BaseContext, tx: TxRecord): Promise<v
       : tx.status === "pending" || tx.status === "processing"
         ? ctx.t("money-pending")
         : "";
-  const text = moneyText(ctx, `${receiptText(ctx.translate, ctx.lang, tx)}${next ? `\n\n${next}` : ""}`);
+  const text = moneyText(ctx, `${receiptText(ctx.translate, ctx.lang, await shownTx(ctx, tx))}${next ? `\n\n${next}` : ""}`);
   const open = tx.status !== "success" && tx.status !== "failed";
   // A sale that succeeded at once gets its shop actions here (no status notice will follow).
   const shop = saleActionRows(ctx.translate, ctx.lang, tx);

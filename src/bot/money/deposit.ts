@@ -10,6 +10,7 @@
  *            accountNumber, accountHolder, vaNumber, url, photo (instructions sent as a photo),
  *            instructions ("due" until they were sent: see resendDueInstructions)
  *   release: instant ("sending" | "done" | "unknown"), handlingFee, offers (messages that offered it)
+ *   cancel:  cancelling (epoch ms of the claim, while its provider call runs)
  */
 import { InlineKeyboard, InputFile, type Api } from "grammy";
 import type { InlineKeyboardMarkup } from "grammy/types";
@@ -18,7 +19,7 @@ import type { DepositMethod } from "../../upstream/types.js";
 import type { Ledger } from "../../domain/ledger.js";
 import { cb } from "../buttons.js";
 import type { BotDeps } from "../context.js";
-import { html, rupiah, wibTime } from "../../render/format.js";
+import { html, intlLocale, rupiah, wibTime } from "../../render/format.js";
 import { DEFAULT_LANG, type Translate } from "../../render/i18n.js";
 import { withSandboxBanner } from "../../render/money.js";
 import { qrPng } from "../../render/qr.js";
@@ -51,9 +52,9 @@ export function estimateDepositFee(fixed: number, percent: number, amount: numbe
 
 /** `Rp4.000 + 0,7%`, `0,7%`, `Rp4.000`, or "free", in the chat's number style. */
 export function feeDescription(ctx: Translator & { lang: string }, fixed: number, percent: number): string {
-  const pct = `${new Intl.NumberFormat(ctx.lang === "id" ? "id-ID" : "en-US", { maximumFractionDigits: 2 }).format(percent)}%`;
-  if (fixed > 0 && percent > 0) return `${rupiah(fixed)} + ${pct}`;
-  if (fixed > 0) return rupiah(fixed);
+  const pct = `${new Intl.NumberFormat(intlLocale(ctx.lang), { maximumFractionDigits: 2 }).format(percent)}%`;
+  if (fixed > 0 && percent > 0) return `${rupiah(fixed, ctx.lang)} + ${pct}`;
+  if (fixed > 0) return rupiah(fixed, ctx.lang);
   if (percent > 0) return pct;
   return ctx.t("deposit-fee-free");
 }
@@ -121,6 +122,46 @@ export async function rememberReleaseOffer(ledger: Ledger, tx: Readonly<TxRecord
   await ledger.flush();
 }
 
+/** A claim older than this is a stopped process's: the provider call it covers ends long before. */
+const CANCEL_CLAIM_MS = 2 * 60_000;
+
+/**
+ * Claims the cancel of a pending deposit in the store (compare-and-set, flushed) before the provider
+ * call: of two taps, on this process or another behind the load balancer, one calls the provider.
+ * The claimed record; "taken" while another claim runs; undefined once it is no longer pending.
+ */
+export async function claimCancel(ledger: Ledger, now: number, refId: string): Promise<Readonly<TxRecord> | "taken" | undefined> {
+  const free = (c: Readonly<TxRecord>) => {
+    const since = detailOf(c, "deposit").cancelling;
+    return since === undefined || now - since > CANCEL_CLAIM_MS;
+  };
+  for (;;) {
+    const latest = await ledger.get(refId);
+    if (!latest || latest.status !== "pending") return undefined;
+    if (!free(latest)) return "taken";
+    // Unchanged since read, so the detail written back loses nothing another step wrote meanwhile.
+    const unchanged = (c: Readonly<TxRecord>) => free(c) && c.updatedAt === latest.updatedAt;
+    const claimed = await ledger.transition(refId, ["pending"], { detail: { ...detailOf(latest, "deposit"), cancelling: now } }, unchanged);
+    if (claimed) {
+      await ledger.flush();
+      return claimed;
+    }
+  }
+}
+
+/** Removes our claim, whatever the status became meanwhile: a later cancel may ask the provider again. */
+export async function dropCancelClaim(ledger: Ledger, claimed: Readonly<TxRecord>): Promise<void> {
+  const ours = detailOf(claimed, "deposit").cancelling;
+  for (;;) {
+    const latest = await ledger.get(claimed.refId);
+    if (!latest || detailOf(latest, "deposit").cancelling !== ours) return;
+    const { cancelling: _claim, ...detail } = detailOf(latest, "deposit");
+    const unchanged = (c: Readonly<TxRecord>) => c.updatedAt === latest.updatedAt;
+    if (await ledger.transition(claimed.refId, [latest.status], { detail }, unchanged)) break;
+  }
+  await ledger.flush();
+}
+
 /** For the status watcher (`processingMarkup`): the same buttons in a chat's language, outside an update. */
 export function depositProcessingMarkup(t: Translate, lang: Lang, tx: TxRecord): InlineKeyboardMarkup | undefined {
   return depositActionsKeyboard({ t: (key, vars) => t(lang, key, vars) }, tx);
@@ -131,9 +172,9 @@ function amountLines(ctx: Pick<Replier, "t" | "lang">, tx: TxRecord): string[] {
   const credited = detailNumber(tx, "credited");
   const expiresAt = detailNumber(tx, "expiresAt");
   return [
-    ctx.t("deposit-line-amount", { amount: rupiah(tx.amount) }),
-    ...(tx.fee === undefined ? [] : [ctx.t("deposit-line-fee", { fee: rupiah(tx.fee) })]),
-    ...(credited === undefined ? [] : [ctx.t("deposit-line-credited", { credited: rupiah(credited) })]),
+    ctx.t("deposit-line-amount", { amount: rupiah(tx.amount, ctx.lang) }),
+    ...(tx.fee === undefined ? [] : [ctx.t("deposit-line-fee", { fee: rupiah(tx.fee, ctx.lang) })]),
+    ...(credited === undefined ? [] : [ctx.t("deposit-line-credited", { credited: rupiah(credited, ctx.lang) })]),
     ...(expiresAt === undefined ? [] : [ctx.t("deposit-line-expires", { time: wibTime(expiresAt, ctx.lang) })]),
   ];
 }
@@ -163,10 +204,10 @@ export function depositInstructionsText(deps: BotDeps, ctx: Pick<Replier, "t" | 
       ctx.t("deposit-line-account", { account: html(detailString(tx, "accountNumber")!) }),
       ctx.t("deposit-line-holder", { holder: html(detailString(tx, "accountHolder") ?? "") }),
       // The provider's nominal already includes the unique add-on: it is the exact amount to send.
-      ctx.t("deposit-line-transfer-exact", { digits: String(tx.amount), amount: rupiah(tx.amount) }),
+      ctx.t("deposit-line-transfer-exact", { digits: String(tx.amount), amount: rupiah(tx.amount, ctx.lang) }),
       ...amountLines(ctx, tx).slice(1),
       "",
-      ctx.t("deposit-bank-exact-warning", { amount: rupiah(tx.amount), extra: rupiah(extra) }),
+      ctx.t("deposit-bank-exact-warning", { amount: rupiah(tx.amount, ctx.lang), extra: rupiah(extra, ctx.lang) }),
     );
   } else if (detailString(tx, "url")) {
     body.push(ctx.t("deposit-ewallet-howto"), "", ...amountLines(ctx, tx));
@@ -185,12 +226,12 @@ export const depositKind: MoneyKind = {
     const fee = detailNumber(tx, "estimatedFee") ?? 0;
     return [
       ctx.t("deposit-confirm-method", { method: html(tx.title ?? tx.code ?? "") }),
-      ctx.t("deposit-line-amount", { amount: rupiah(tx.amount) }),
+      ctx.t("deposit-line-amount", { amount: rupiah(tx.amount, ctx.lang) }),
       // A flat fee or none: the rule would only repeat the amount.
       fee === 0 || percent === 0
-        ? ctx.t("deposit-confirm-fee-only", { fee: fee === 0 ? ctx.t("deposit-fee-free") : rupiah(fee) })
-        : ctx.t("deposit-confirm-fee", { fee: rupiah(fee), rule: feeDescription(ctx, fixed, percent) }),
-      ctx.t("deposit-confirm-credited", { credited: rupiah(detailNumber(tx, "estimatedCredited") ?? tx.amount - fee) }),
+        ? ctx.t("deposit-confirm-fee-only", { fee: fee === 0 ? ctx.t("deposit-fee-free") : rupiah(fee, ctx.lang) })
+        : ctx.t("deposit-confirm-fee", { fee: rupiah(fee, ctx.lang), rule: feeDescription(ctx, fixed, percent) }),
+      ctx.t("deposit-confirm-credited", { credited: rupiah(detailNumber(tx, "estimatedCredited") ?? tx.amount - fee, ctx.lang) }),
       ...(isBankTransfer(tx) ? [ctx.t("deposit-confirm-bank-addon")] : []),
       ctx.t("deposit-confirm-note"),
     ].join("\n");

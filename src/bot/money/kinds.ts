@@ -38,8 +38,8 @@ export function replierOf(ctx: BaseContext): Replier {
 
 export interface MoneyKind {
   kind: TxKind;
-  /** The body of the confirm screen: exactly what will happen (HTML). */
-  confirmText(ctx: BaseContext, tx: TxRecord): string;
+  /** The body of the confirm screen: exactly what will happen (HTML); `hideCost`: no cost or profit (a cashier). */
+  confirmText(ctx: BaseContext, tx: TxRecord, view?: { hideCost?: boolean }): string;
   /**
    * What may leave the balance if it goes through (checked against the balance up front); none for
    * a deposit. A transfer counts the highest fee the provider has charged: its fee is known only after.

@@ -56,12 +56,12 @@ function periodLine(ctx: BaseContext, p: BillPeriod): string {
   const months = /^\d{1,2}$/.exec(p.period.trim());
   const period = months ? ctx.t("bill-period-months", { count: Number(months[0]) }) : periodLabel(p.period, ctx.lang);
   if (p.amount === null) return ctx.t("bill-period-only", { period });
-  if (p.penalty) return ctx.t("bill-period-penalty", { period, amount: rupiah(p.amount), penalty: rupiah(p.penalty) });
-  return ctx.t("bill-period", { period, amount: rupiah(p.amount) });
+  if (p.penalty) return ctx.t("bill-period-penalty", { period, amount: rupiah(p.amount, ctx.lang), penalty: rupiah(p.penalty, ctx.lang) });
+  return ctx.t("bill-period", { period, amount: rupiah(p.amount, ctx.lang) });
 }
 
 /** The confirm screen body: who, which periods, bill, admin, total owed and the reseller's cost. */
-export function billConfirmText(ctx: BaseContext, tx: TxRecord): string {
+export function billConfirmText(ctx: BaseContext, tx: TxRecord, view?: { hideCost?: boolean }): string {
   const d = billDetail(tx);
   const periods = d.periods ?? [];
   const adminFee = d.adminFee ?? 0;
@@ -79,14 +79,15 @@ export function billConfirmText(ctx: BaseContext, tx: TxRecord): string {
     for (const p of periods) lines.push(periodLine(ctx, p));
   }
   // The bill before admin, for reading only: the total below is the provider's, as sent.
-  if (tx.amount - adminFee > 0) lines.push(ctx.t("bill-line-bill", { amount: rupiah(tx.amount - adminFee) }));
-  lines.push(ctx.t("bill-line-admin", { amount: rupiah(adminFee) }));
-  lines.push(ctx.t("bill-line-total", { amount: rupiah(tx.amount) }));
+  if (tx.amount - adminFee > 0) lines.push(ctx.t("bill-line-bill", { amount: rupiah(tx.amount - adminFee, ctx.lang) }));
+  lines.push(ctx.t("bill-line-admin", { amount: rupiah(adminFee, ctx.lang) }));
+  lines.push(ctx.t("bill-line-total", { amount: rupiah(tx.amount, ctx.lang) }));
   const shopFee = tx.sale ? tx.sale.price - tx.amount : 0;
-  if (shopFee > 0) lines.push(ctx.t("bill-line-shop-fee", { amount: rupiah(shopFee) }));
-  if (tx.sale) lines.push(ctx.t("bill-line-sale", { amount: rupiah(tx.sale.price) }));
-  if (d.cost !== undefined) lines.push(ctx.t("bill-line-cost", { amount: rupiah(d.cost) }));
-  if (tx.sale) lines.push(ctx.t("bill-line-profit", { amount: rupiah(tx.sale.profit) }));
+  if (shopFee > 0) lines.push(ctx.t("bill-line-shop-fee", { amount: rupiah(shopFee, ctx.lang) }));
+  if (tx.sale) lines.push(ctx.t("bill-line-sale", { amount: rupiah(tx.sale.price, ctx.lang) }));
+  // The owner's cost and profit: not for a cashier the owner shows no cost to.
+  if (d.cost !== undefined && !view?.hideCost) lines.push(ctx.t("bill-line-cost", { amount: rupiah(d.cost, ctx.lang) }));
+  if (tx.sale && !view?.hideCost) lines.push(ctx.t("bill-line-profit", { amount: rupiah(tx.sale.profit, ctx.lang) }));
   return lines.join("\n");
 }
 
@@ -128,7 +129,7 @@ export const postpaidKind: MoneyKind = {
     const profile = await ctx.deps.upstream.getProfile(apiKey);
     const cost = billDetail(tx).cost;
     if (profile.balance === null || cost === undefined) return ctx.t("bill-low-balance-short");
-    return ctx.t("bill-low-balance", { balance: rupiah(profile.balance), cost: rupiah(cost) });
+    return ctx.t("bill-low-balance", { balance: rupiah(profile.balance, ctx.lang), cost: rupiah(cost, ctx.lang) });
   },
 
   // A bill is paid with its inquiry's reference id, so trying again means a fresh inquiry under a

@@ -27,7 +27,7 @@ export function prepaidDraft(product: PrepaidProduct, target: string): DraftFiel
 export async function belowCostText(ctx: BaseContext, product: PrepaidProduct): Promise<string | undefined> {
   const sell = sellingPriceOrRefusal(await chatRules(ctx), { code: product.code, categoryKey: groupKey(product.category), cost: product.price });
   if (sell.ok) return undefined;
-  return ctx.t("prices-below-cost", { name: html(product.name), code: html(product.code), fixed: rupiah(sell.fixed), cost: rupiah(sell.cost) });
+  return ctx.t("prices-below-cost", { name: html(product.name), code: html(product.code), fixed: rupiah(sell.fixed, ctx.lang), cost: rupiah(sell.cost, ctx.lang) });
 }
 
 /** The product as the provider lists it right now (never the cached list). */
@@ -39,14 +39,17 @@ async function currentProduct(ctx: BaseContext, apiKey: string, code: string): P
 export const prepaidKind: MoneyKind = {
   kind: "prepaid",
 
-  confirmText(ctx, tx) {
-    const price = tx.sale
+  confirmText(ctx, tx, view) {
+    // A cashier the owner shows no cost to sees the selling price alone.
+    const price = view?.hideCost
+      ? [`${ctx.t("topup-confirm-sale")}: <b>${rupiah(tx.sale?.price ?? tx.amount, ctx.lang)}</b>`]
+      : tx.sale
       ? [
-          `${ctx.t("topup-confirm-cost")}: ${rupiah(tx.amount)}`,
-          `${ctx.t("topup-confirm-sale")}: <b>${rupiah(tx.sale.price)}</b>`,
-          `${ctx.t("topup-confirm-profit")}: <b>${rupiah(tx.sale.profit)}</b>`,
+          `${ctx.t("topup-confirm-cost")}: ${rupiah(tx.amount, ctx.lang)}`,
+          `${ctx.t("topup-confirm-sale")}: <b>${rupiah(tx.sale.price, ctx.lang)}</b>`,
+          `${ctx.t("topup-confirm-profit")}: <b>${rupiah(tx.sale.profit, ctx.lang)}</b>`,
         ]
-      : [`${ctx.t("topup-confirm-price")}: <b>${rupiah(tx.amount)}</b>`];
+      : [`${ctx.t("topup-confirm-price")}: <b>${rupiah(tx.amount, ctx.lang)}</b>`];
     return [
       `${ctx.t("topup-confirm-product")}: <b>${html(tx.title ?? tx.code ?? "")}</b>`,
       `${ctx.t("topup-confirm-code")}: <code>${html(tx.code ?? "")}</code>`,
@@ -87,7 +90,7 @@ export const prepaidKind: MoneyKind = {
     if (product.price > tx.amount) {
       // The cached list is stale: the next browse should show the new price.
       ctx.deps.lists.invalidate(apiKey);
-      return ctx.t("topup-price-changed", { old: rupiah(tx.amount), price: rupiah(product.price) });
+      return ctx.t("topup-price-changed", { old: rupiah(tx.amount, ctx.lang), price: rupiah(product.price, ctx.lang) });
     }
     if (!product.available) return ctx.t("topup-now-empty", { name: html(product.name) });
     return undefined;

@@ -1,8 +1,9 @@
 /**
  * The transfer money kind: a bank or e-wallet transfer confirmed through the shared confirm engine.
- * The provider tells the fee only in its answer to the create call, so the confirm screen shows an
- * estimate from the chat's last transfer to the same kind of destination (or says the fee is
- * added), and the receipt shows the real fee and total. `tx.amount` is always the nominal.
+ * The provider tells the fee only in its answer to the create call (its bank list has no fees), so
+ * the confirm screen shows an estimate from the chat's last transfer to the same kind of destination,
+ * else the highest fee charged so far, else that the provider sets it; the receipt shows the real fee
+ * and total. `tx.amount` is always the nominal.
  */
 import type { Ledger } from "../../domain/ledger.js";
 import { detailOf, type TxRecord } from "../../store/index.js";
@@ -20,6 +21,8 @@ export interface TransferDetail {
   note: string;
   /** The fee of an earlier transfer to the same kind of destination, shown as an estimate. */
   feeEstimate?: number;
+  /** The highest fee of the chat's earlier transfers, shown when there is no estimate. */
+  feeHighest?: number;
 }
 
 /** A checked destination: the account exists and the provider named its holder. */
@@ -67,7 +70,7 @@ export async function highestTransferFee(ledger: Ledger, chatId: number): Promis
   return highest;
 }
 
-/** The draft of a transfer to a checked destination (fee estimate looked up now). */
+/** The draft of a transfer to a checked destination (fee estimate, else the highest fee, looked up now). */
 export async function transferDraft(
   ledger: Ledger,
   chatId: number,
@@ -76,11 +79,13 @@ export async function transferDraft(
   note: string,
 ): Promise<DraftFields> {
   const feeEstimate = await lastTransferFee(ledger, chatId, dest.bankType);
+  const feeHighest = feeEstimate === undefined ? await highestTransferFee(ledger, chatId) : undefined;
   const detail: TransferDetail = {
     holderName: dest.holderName,
     bankType: dest.bankType,
     note,
     ...(feeEstimate === undefined ? {} : { feeEstimate }),
+    ...(feeHighest === undefined ? {} : { feeHighest }),
   };
   return { code: dest.bankCode, title: dest.bankName, target: dest.accountNumber, amount, detail: { ...detail } };
 }
@@ -93,12 +98,22 @@ export function transferDetail(tx: TxRecord): TransferDetail {
     bankType: d.bankType ?? "bank",
     note: d.note ?? "",
     ...(d.feeEstimate === undefined ? {} : { feeEstimate: d.feeEstimate }),
+    ...(d.feeHighest === undefined ? {} : { feeHighest: d.feeHighest }),
   };
 }
 
 /** The bank's name, marked when it is an e-wallet (HTML). */
 export function destinationName(ctx: BaseContext, name: string, type: BankType): string {
   return ctx.t(type === "ewallet" ? "transfer-dest-ewallet" : "transfer-dest-bank", { name: html(name) });
+}
+
+/** The fee and what leaves the balance: the estimate, else the highest fee so far, else neither is known. */
+function feeLines(ctx: BaseContext, amount: number, d: TransferDetail): string {
+  if (d.feeEstimate !== undefined) {
+    return ctx.t("transfer-fee-estimate", { fee: rupiah(d.feeEstimate, ctx.lang), total: rupiah(amount + d.feeEstimate, ctx.lang), type: d.bankType });
+  }
+  if (d.feeHighest !== undefined) return ctx.t("transfer-fee-highest", { fee: rupiah(d.feeHighest, ctx.lang), total: rupiah(amount + d.feeHighest, ctx.lang) });
+  return ctx.t("transfer-fee-unknown", { amount: rupiah(amount, ctx.lang) });
 }
 
 export const transferKind: MoneyKind = {
@@ -111,11 +126,9 @@ export const transferKind: MoneyKind = {
         bank: destinationName(ctx, tx.title ?? tx.code ?? "", d.bankType),
         number: html(tx.target ?? ""),
         holder: html(d.holderName || "-"),
-        amount: rupiah(tx.amount),
+        amount: rupiah(tx.amount, ctx.lang),
       }),
-      d.feeEstimate === undefined
-        ? ctx.t("transfer-fee-unknown")
-        : ctx.t("transfer-fee-estimate", { fee: rupiah(d.feeEstimate), total: rupiah(tx.amount + d.feeEstimate) }),
+      feeLines(ctx, tx.amount, d),
     ];
     if (d.note) lines.push(ctx.t("transfer-confirm-note", { note: html(d.note) }));
     return lines.join("\n");

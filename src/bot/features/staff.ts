@@ -1,0 +1,257 @@
+/**
+ * Staff (/staf, /staff): the owner invites cashiers and shop admins with one-time links, sees them with
+ * their role and last activity, changes a role and removes anyone at once; the owner's choices (its own
+ * copy of staff notices, cashiers seeing cost and balance) live here too. For a staff chat: joining by
+ * the link (`/start staff_<token>`), /start and /keluar (leaving ends the membership only), and any key
+ * pasted is deleted and refused (a staff chat is never a reseller of its own). Runs before flows, so a
+ * key pasted while a flow waits is caught too.
+ */
+import { Composer, InlineKeyboard } from "grammy";
+import { appendAudit, audit } from "../../domain/audit.js";
+import { findKeys } from "../../domain/keyShape.js";
+import { INVITE_PREFIX, Staff, type JoinRefusal, type Member } from "../../domain/staff.js";
+import { html } from "../../render/format.js";
+import type { StaffRole } from "../../store/index.js";
+import { DEFAULT_LANG } from "../../render/i18n.js";
+import { cb, onCallback } from "../buttons.js";
+import type { BaseContext, BotContext } from "../context.js";
+import { isPrivate, replyPrivateOnly } from "../guards.js";
+import { commandOf, commands } from "../../telegram/commands.js";
+import { formatWib } from "../../tools/time.js";
+import { apiKeyOf } from "../middlewares/chatRecord.js";
+import { deleteKeyMessage } from "./link.js";
+
+/** The owner's staff, over the store (stateless: made per use). */
+export function staffOf(ctx: BaseContext): Staff {
+  return new Staff(ctx.deps.store, () => ctx.deps.clock.now());
+}
+
+/** When this process last noted each member's activity, per store (so a read is not made on every update). */
+const activityNoted = new WeakMap<object, Map<number, number>>();
+
+export const staffFeature = new Composer<BotContext>();
+
+// Joining: `/start staff_<token>` from the invitation link, whoever opens it.
+staffFeature.command(commands.start, async (ctx, next) => {
+  const payload = typeof ctx.match === "string" ? ctx.match.trim() : "";
+  const role = ctx.role;
+  if (!payload.startsWith(INVITE_PREFIX)) {
+    if (role.kind !== "staff" || !isPrivate(ctx)) return next();
+    await ctx.reply(ctx.t("staff-welcome", { role: roleName(ctx, role.role), shop: await shopName(ctx, role.owner) }));
+    return;
+  }
+  if (!isPrivate(ctx)) {
+    await replyPrivateOnly(ctx);
+    return;
+  }
+  const record = ctx.chatRecord;
+  const name = ctx.from?.first_name ?? ctx.from?.username ?? String(ctx.chat.id);
+  const joined = await staffOf(ctx).join(payload.slice(INVITE_PREFIX.length), {
+    chat: ctx.chat.id,
+    name,
+    ownsKey: record?.apiKeyEnc !== undefined,
+    staffOf: record?.staffOf?.owner,
+  });
+  if (typeof joined === "string") {
+    await ctx.reply(ctx.t(refusalKey(joined)));
+    return;
+  }
+  // This update's record is stale now: the next one reads the membership.
+  ctx.chatRecord = await ctx.deps.store.getChat(ctx.chat.id);
+  await appendAudit(ctx.deps.store, joined.owner, { act: "staff_joined", by: ctx.chat.id, byName: name, after: joined.role });
+  await ctx.reply(ctx.t("staff-joined", { role: roleName(ctx, joined.role), shop: await shopName(ctx, joined.owner) }));
+  await tellChat(ctx, joined.owner, "staff-joined-owner", { name: html(name), role: roleName(ctx, joined.role, await langOf(ctx, joined.owner)) });
+});
+
+// A staff chat leaves: the membership ends, nothing else changes (it never had a key of its own).
+staffFeature.command(commands.keluar, async (ctx, next) => {
+  const role = ctx.role;
+  if (role.kind !== "staff" || !isPrivate(ctx)) return next();
+  const member = await staffOf(ctx).end(role.owner, ctx.chat.id);
+  ctx.chatRecord = await ctx.deps.store.getChat(ctx.chat.id);
+  const name = member?.name ?? ctx.from?.first_name ?? String(ctx.chat.id);
+  await appendAudit(ctx.deps.store, role.owner, { act: "staff_left", by: ctx.chat.id, byName: name, before: role.role });
+  await ctx.reply(ctx.t("staff-left"));
+  await tellChat(ctx, role.owner, "staff-left-owner", { name: html(name) });
+});
+
+// A staff chat never links a key: any key-shaped text is deleted and refused, whatever else waits.
+staffFeature.on("message:text", async (ctx, next) => {
+  const role = ctx.role;
+  if (role.kind !== "staff" || !isPrivate(ctx) || commandOf(ctx.message.text) !== undefined) return next();
+  const ownerKey = await apiKeyOf(ctx).catch(() => undefined); // unreadable: the shape rule still applies
+  if (findKeys(ctx.message.text, ownerKey ? [ownerKey] : []).length === 0) return next();
+  await deleteKeyMessage(ctx);
+  await ctx.reply(ctx.t("staff-key-refused"));
+});
+
+// Last activity, at most every few minutes per member (written on the owner's list).
+staffFeature.use(async (ctx, next) => {
+  const role = ctx.role;
+  const chat = ctx.chat?.id;
+  if (role.kind === "staff" && chat !== undefined) {
+    const now = ctx.deps.clock.now();
+    let noted = activityNoted.get(ctx.deps.store);
+    if (!noted) activityNoted.set(ctx.deps.store, (noted = new Map()));
+    const last = noted.get(chat);
+    if (last === undefined || now - last >= 60_000 || now < last) {
+      noted.set(chat, now);
+      await staffOf(ctx).touch(role.owner, chat).catch((err: unknown) => ctx.deps.logger.warn({ err }, "staff activity not noted"));
+    }
+  }
+  return next();
+});
+
+// ---- the owner's screens -----------------------------------------------------------------------
+
+staffFeature.command(commands.staf, async (ctx) => {
+  if (!isPrivate(ctx)) return replyPrivateOnly(ctx);
+  if (ctx.role.kind !== "owner") {
+    await ctx.reply(ctx.t("not-linked"));
+    return;
+  }
+  await showStaff(ctx, false);
+});
+
+async function showStaff(ctx: BotContext, edit: boolean): Promise<void> {
+  const owner = ctx.chat!.id;
+  const staff = staffOf(ctx);
+  const members = await staff.members(owner);
+  const choices = await staff.choices(owner);
+  const lines = members.map((m, i) =>
+    ctx.t("staff-line", {
+      n: i + 1,
+      name: html(m.name),
+      role: roleName(ctx, m.role),
+      seen: m.lastActiveAt === undefined ? ctx.t("staff-never-seen") : wib(ctx, m.lastActiveAt),
+    }),
+  );
+  const text = [ctx.t("staff-title", { count: members.length }), "", ...(lines.length ? lines : [ctx.t("staff-none")]), "", ctx.t("staff-roles-help")].join("\n");
+  const kb = new InlineKeyboard();
+  members.forEach((m, i) => kb.text(`${i + 1}. ${m.name}`.slice(0, 40), cb.staffOpen.encode({ chat: m.chat })).row());
+  kb.text(ctx.t("staff-button-invite-cashier"), cb.staffInvite.encode({ role: "cashier" }))
+    .text(ctx.t("staff-button-invite-admin"), cb.staffInvite.encode({ role: "admin" }))
+    .row()
+    .text(ctx.t(choices.ownerNotices ? "staff-button-notices-on" : "staff-button-notices-off"), cb.staffNotices.encode({ on: choices.ownerNotices ? "off" : "on" }))
+    .row()
+    .text(ctx.t(choices.cashierSeesCost ? "staff-button-cost-on" : "staff-button-cost-off"), cb.staffCost.encode({ on: choices.cashierSeesCost ? "off" : "on" }));
+  if (edit) await ctx.editMessageText(text, { reply_markup: kb }).catch(() => ctx.reply(text, { reply_markup: kb }));
+  else await ctx.reply(text, { reply_markup: kb });
+}
+
+/** The owner's buttons are the owner's alone: the gate refuses staff, this refuses anyone without a key. */
+async function ownerOnly(ctx: BotContext): Promise<boolean> {
+  if (ctx.role.kind === "owner" && isPrivate(ctx)) return true;
+  await ctx.answerCallbackQuery({ text: ctx.t("button-expired") });
+  return false;
+}
+
+onCallback(staffFeature, cb.staffInvite, async (ctx, { role }) => {
+  if (!(await ownerOnly(ctx))) return;
+  const invited = await staffOf(ctx).invite(ctx.chat!.id, role);
+  await ctx.answerCallbackQuery();
+  if (invited === "full") {
+    await ctx.reply(ctx.t("staff-full"));
+    return;
+  }
+  await audit(ctx, "staff_invited", undefined, role);
+  const link = `https://t.me/${ctx.me.username}?start=${INVITE_PREFIX}${invited.token}`;
+  await ctx.reply(ctx.t("staff-invite-link", { role: roleName(ctx, role), link: html(link), until: wib(ctx, invited.expiresAt) }));
+});
+
+onCallback(staffFeature, cb.staffOpen, async (ctx, { chat }) => {
+  if (!(await ownerOnly(ctx))) return;
+  const member = await staffOf(ctx).member(ctx.chat!.id, chat);
+  if (!member) {
+    await ctx.answerCallbackQuery({ text: ctx.t("staff-gone") });
+    return;
+  }
+  await ctx.answerCallbackQuery();
+  await showMember(ctx, member);
+});
+
+async function showMember(ctx: BotContext, member: Member): Promise<void> {
+  const other: StaffRole = member.role === "cashier" ? "admin" : "cashier";
+  const kb = new InlineKeyboard()
+    .text(ctx.t("staff-button-make", { role: roleName(ctx, other) }), cb.staffRole.encode({ chat: member.chat, role: other }))
+    .row()
+    .text(ctx.t("staff-button-remove"), cb.staffRemove.encode({ chat: member.chat }));
+  const seen = member.lastActiveAt === undefined ? ctx.t("staff-never-seen") : wib(ctx, member.lastActiveAt);
+  await ctx.reply(ctx.t("staff-member", { name: html(member.name), role: roleName(ctx, member.role), since: wib(ctx, member.joinedAt), seen }), { reply_markup: kb });
+}
+
+onCallback(staffFeature, cb.staffRole, async (ctx, { chat, role }) => {
+  if (!(await ownerOnly(ctx))) return;
+  const before = await staffOf(ctx).changeRole(ctx.chat!.id, chat, role);
+  if (before === undefined) {
+    await ctx.answerCallbackQuery({ text: ctx.t("staff-gone") });
+    return;
+  }
+  await ctx.answerCallbackQuery();
+  await ctx.editMessageReplyMarkup().catch(() => undefined);
+  if (before !== role) await audit(ctx, "staff_role_changed", `${chat} ${before}`, `${chat} ${role}`);
+  await ctx.reply(ctx.t("staff-role-changed", { role: roleName(ctx, role) }));
+  await tellChat(ctx, chat, "staff-role-changed-you", { role: roleName(ctx, role, await langOf(ctx, chat)) });
+});
+
+onCallback(staffFeature, cb.staffRemove, async (ctx, { chat }) => {
+  if (!(await ownerOnly(ctx))) return;
+  const member = await staffOf(ctx).end(ctx.chat!.id, chat);
+  if (!member) {
+    await ctx.answerCallbackQuery({ text: ctx.t("staff-gone") });
+    return;
+  }
+  await ctx.answerCallbackQuery();
+  await ctx.editMessageReplyMarkup().catch(() => undefined);
+  await audit(ctx, "staff_removed", `${member.name} (${chat}) ${member.role}`);
+  await ctx.reply(ctx.t("staff-removed", { name: html(member.name) }));
+  await tellChat(ctx, chat, "staff-removed-you", {});
+});
+
+onCallback(staffFeature, cb.staffNotices, async (ctx, { on }) => {
+  if (!(await ownerOnly(ctx))) return;
+  const { before, after } = await staffOf(ctx).choose(ctx.chat!.id, { ownerNotices: on === "on" });
+  await ctx.answerCallbackQuery();
+  if (before.ownerNotices !== after.ownerNotices) await audit(ctx, "staff_choice_changed", { ownerNotices: before.ownerNotices }, { ownerNotices: after.ownerNotices });
+  await showStaff(ctx, true);
+});
+
+onCallback(staffFeature, cb.staffCost, async (ctx, { on }) => {
+  if (!(await ownerOnly(ctx))) return;
+  const { before, after } = await staffOf(ctx).choose(ctx.chat!.id, { cashierSeesCost: on === "on" });
+  await ctx.answerCallbackQuery();
+  if (before.cashierSeesCost !== after.cashierSeesCost) {
+    await audit(ctx, "staff_choice_changed", { cashierSeesCost: before.cashierSeesCost }, { cashierSeesCost: after.cashierSeesCost });
+  }
+  await showStaff(ctx, true);
+});
+
+// ---- helpers -----------------------------------------------------------------------------------
+
+function refusalKey(why: JoinRefusal): string {
+  return `staff-join-${why}`;
+}
+
+export function roleName(ctx: BaseContext, role: StaffRole, lang = ctx.lang): string {
+  return ctx.translate(lang, `staff-role-${role}`);
+}
+
+function wib(_ctx: BaseContext, at: number): string {
+  return `${formatWib(at).slice(0, 16)} WIB`;
+}
+
+async function langOf(ctx: BaseContext, chatId: number) {
+  return (await ctx.deps.settings.language(chatId)) ?? DEFAULT_LANG;
+}
+
+/** The owner's shop name for its staff, or a plain "the owner". */
+async function shopName(ctx: BaseContext, owner: number): Promise<string> {
+  const shop = await ctx.deps.settings.shop(owner);
+  return shop.shopName ? html(shop.shopName) : ctx.t("staff-the-owner");
+}
+
+/** A message to another chat in its language; a chat that blocked the bot simply misses it. */
+async function tellChat(ctx: BaseContext, chatId: number, key: string, vars: Record<string, string | number>): Promise<void> {
+  const text = ctx.translate(await langOf(ctx, chatId), key, vars);
+  await ctx.api.sendMessage(chatId, text).catch((err: unknown) => ctx.deps.logger.warn({ err, chatId }, "staff notice not delivered"));
+}

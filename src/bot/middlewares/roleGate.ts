@@ -1,0 +1,85 @@
+/**
+ * Who may do what, enforced once for every command and every button (forged data included), from the
+ * access each declares in telegram/commands.ts: the owner does all; a shop admin what an admin may; a
+ * cashier only selling. Customers and guests pass as before (the features answer them). A refusal says
+ * who can instead. The role is read from this update's record, so a removal or a role change made on
+ * any process counts from the next tap.
+ *
+ * Also here: which chat's ledger, key and settings a chat works with (the owner's, for staff), and
+ * which transactions it may see or act on.
+ */
+import type { MiddlewareFn } from "grammy";
+import { ledgerChatOf, type Role } from "../../domain/roles.js";
+import { Staff, withoutCost } from "../../domain/staff.js";
+import type { TxRecord } from "../../store/index.js";
+import { buttonAccess, commandAccess, commandOf, commands, type Access } from "../../telegram/commands.js";
+import type { BaseContext } from "../context.js";
+
+/** Whether a chat of `role` may use what needs `access`. */
+export function allows(role: Role, access: Access): boolean {
+  if (role.kind !== "staff") return true;
+  return access === "anyone" || access === "cashier" || (access === "admin" && role.role === "admin");
+}
+
+/** "Only the owner can ..." or "Only the owner or a shop admin can ...", naming what was refused. */
+export function refusalText(ctx: BaseContext, access: Access, what: string): string {
+  return ctx.t(access === "owner" ? "staff-only-owner" : "staff-only-admin", { what });
+}
+
+export const roleGate: MiddlewareFn<BaseContext> = async (ctx, next) => {
+  if (ctx.chat === undefined) return next();
+  const text = ctx.message?.text;
+  const command = typeof text === "string" ? commandOf(text) : undefined;
+  const data = ctx.callbackQuery?.data;
+  const button = data === undefined ? undefined : buttonAccess(data);
+  const needed = command !== undefined ? commandAccess(command) : button?.access;
+  if (needed === undefined || needed === "anyone") return next();
+  if (allows(ctx.role, needed)) return next();
+  if (command !== undefined) {
+    await ctx.reply(refusalText(ctx, needed, `/${commands[command][0]}`));
+    return;
+  }
+  await ctx.answerCallbackQuery({ text: refusalText(ctx, needed, ctx.t("staff-this-button")), show_alert: true }).catch(() => undefined);
+};
+
+/** The chat whose key, balance, ledger, prices and customers this update works with. */
+export function ledgerChat(ctx: BaseContext): number {
+  return ledgerChatOf(ctx.chat!.id, ctx.role);
+}
+
+/** The staff member's chat to record as `by` on a transaction it makes; undefined for the owner. */
+export function madeBy(ctx: BaseContext): number | undefined {
+  return ctx.role.kind === "staff" ? ctx.chat!.id : undefined;
+}
+
+/**
+ * A transaction this chat may see (history, status, receipts, buy again): its own ledger's; for a
+ * cashier only what it made itself, for a shop admin everything of its owner.
+ */
+export function seesTx(ctx: BaseContext, tx: Pick<TxRecord, "chatId" | "by">): boolean {
+  const chatId = ctx.chat?.id;
+  if (chatId === undefined) return false;
+  const role = ctx.role;
+  if (role.kind !== "staff") return tx.chatId === chatId;
+  return tx.chatId === role.owner && (role.role === "admin" || tx.by === chatId);
+}
+
+/** A transaction this chat may confirm, cancel or try again: one it made (the owner: any of its ledger). */
+export function actsOnTx(ctx: BaseContext, tx: Pick<TxRecord, "chatId" | "by">): boolean {
+  const chatId = ctx.chat?.id;
+  if (chatId === undefined) return false;
+  const role = ctx.role;
+  return role.kind === "staff" ? tx.chatId === role.owner && tx.by === chatId : tx.chatId === chatId;
+}
+
+/** A cashier the owner has not allowed to see cost and balance (/staf): the confirm screen shows neither. */
+export async function hidesCost(ctx: BaseContext): Promise<boolean> {
+  const role = ctx.role;
+  if (role.kind !== "staff" || role.role !== "cashier") return false;
+  return !(await new Staff(ctx.deps.store, () => ctx.deps.clock.now()).choices(role.owner)).cashierSeesCost;
+}
+
+/** `tx` as this chat may read it: a cashier the owner shows no cost to sees the selling price alone. */
+export async function shownTx<T extends TxRecord>(ctx: BaseContext, tx: T): Promise<T> {
+  return (await hidesCost(ctx)) ? (withoutCost(tx) as T) : tx;
+}

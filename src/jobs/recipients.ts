@@ -1,0 +1,27 @@
+/**
+ * Who hears about a transaction: the chat that made it (a staff member's purchase: that person, in
+ * whose chat its confirm screen and receipt are), and for a staff purchase also the owner when the
+ * owner chose so in /staf.
+ */
+import { Staff, withoutCost } from "../domain/staff.js";
+import type { Store, TxRecord } from "../store/index.js";
+
+/** The chat a transaction's notices go to (and whose message shows it). */
+export function noticeChatOf(tx: Pick<TxRecord, "chatId" | "by">): number {
+  return tx.by ?? tx.chatId;
+}
+
+/** The owner, when it also wants the notices of this (staff) purchase; else undefined. */
+export async function ownerCopyOf(store: Store, tx: Pick<TxRecord, "chatId" | "by">): Promise<number | undefined> {
+  if (tx.by === undefined || tx.by === tx.chatId) return undefined;
+  const choices = await new Staff(store, () => 0).choices(tx.chatId);
+  return choices.ownerNotices ? tx.chatId : undefined;
+}
+
+/** The transaction as its notice shows it to the person who made it: a cashier the owner shows no cost to sees none. */
+export async function noticeViewOf(store: Store, tx: TxRecord): Promise<TxRecord> {
+  if (tx.by === undefined || tx.by === tx.chatId) return tx;
+  const staffOf = (await store.getChat(tx.by))?.staffOf;
+  if (staffOf?.owner !== tx.chatId || staffOf.role !== "cashier") return tx;
+  return (await new Staff(store, () => 0).choices(tx.chatId)).cashierSeesCost ? tx : withoutCost(tx);
+}

@@ -1,0 +1,56 @@
+/**
+ * The playground's cashier: Dewi is Rina's kasir from the first start. She sells with Rina's key and
+ * balance (the sale is on Rina's ledger and names her), and Rina reads who joined in /audit.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, expect, it } from "vitest";
+import { silentLogger } from "../../src/logging/logger.js";
+import { startPlayground, type Playground } from "../../src/playground/index.js";
+import type { MessageView } from "../../src/playground/view.js";
+
+let cleanup: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const fn of cleanup.reverse()) await fn();
+  cleanup = [];
+});
+
+const RINA = 1001;
+const DEWI = 1004;
+
+const post = (pg: Playground, path: string, body: unknown) =>
+  fetch(new URL(path, pg.url), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+const chat = async (pg: Playground, user: number) => ((await (await fetch(new URL(`api/chat/${user}`, pg.url))).json()) as { messages: MessageView[] }).messages;
+const seen = (m: MessageView | undefined) => (m?.html ?? "").replace(/<[^>]+>/g, "");
+
+async function botSays(pg: Playground, user: number, text: string | RegExp): Promise<MessageView> {
+  let last: MessageView | undefined;
+  await expect
+    .poll(async () => {
+      last = (await chat(pg, user)).filter((m) => m.from === "bot").at(-1);
+      return seen(last);
+    }, { timeout: 10_000 })
+    .toMatch(text);
+  return last!;
+}
+
+it("Dewi, Rina's cashier, sells with Rina's balance; Rina's /audit shows her joining", async () => {
+  const dataDir = await mkdtemp(join(tmpdir(), "playground-staff-"));
+  cleanup.push(() => rm(dataDir, { recursive: true, force: true }));
+  const pg = await startPlayground({ dataDir, port: 0, logger: silentLogger, settleMs: 10 * 60_000, say: () => undefined });
+  cleanup.push(() => pg.stop());
+
+  const users = ((await (await fetch(new URL("api/users", pg.url))).json()) as { users: { id: number; name: string; role: string }[] }).users;
+  expect(users.find((u) => u.id === DEWI)).toMatchObject({ name: "Dewi", role: "cashier" });
+
+  await post(pg, `api/chat/${DEWI}/send`, { text: "/beli S10 081234567890" });
+  const screen = await botSays(pg, DEWI, /081234567890/);
+  const confirm = screen.keyboard.flat().find((b) => /Konfirmasi/.test(b.text));
+  expect(confirm).toBeDefined();
+  await post(pg, `api/chat/${DEWI}/press`, { messageId: screen.id, data: confirm!.data });
+  await expect.poll(async () => (await pg.app.store.listTxByChat(RINA)).items.map((t) => [t.status, t.by]), { timeout: 10_000 }).toEqual([["pending", DEWI]]);
+
+  await post(pg, `api/chat/${RINA}/send`, { text: "/audit" });
+  await botSays(pg, RINA, /Dewi · staf bergabung/);
+});
