@@ -10,6 +10,8 @@ import { decodeQrPng } from "../support/qr.js";
 import { FAKE_BOT_INFO } from "../support/botInfo.js";
 import { payment, type OrderInput } from "../../src/bot/flows/shopPayment.js";
 import { WIB_OFFSET_MS } from "../../src/tools/time.js";
+import { Staff } from "../../src/domain/staff.js";
+import { AuditKind } from "../../src/domain/audit.js";
 
 let w: World;
 afterEach(async () => {
@@ -373,5 +375,40 @@ describe("a customer chat gets nothing of the reseller's", () => {
     await sari.sendCommand("start");
     expect(sari.lastReply()).toContain("Cell Rina");
     expect(sari.buttons()).toContain("📦 My orders");
+  });
+});
+
+describe("staff and the online shop", () => {
+  it("a shop admin sets the owner's online shop, a cashier cannot; each change is in the owner's audit log", async () => {
+    w = await makeWorld();
+    const { rina } = await openShop();
+    const staff = new Staff(w.store, () => w.clock.now());
+    const join = async (name: string, role: "admin" | "cashier") => {
+      const person = w.user({ firstName: name });
+      const invited = await staff.invite(rina.chatId, role);
+      if (invited === "full") throw new Error("full");
+      await person.sendCommand("start", `staff_${invited.token}`);
+      return person;
+    };
+    const admin = await join("Ani", "admin");
+    const cashier = await join("Cici", "cashier");
+
+    await admin.sendCommand("toko", "online");
+    expect(admin.lastReply()).toContain("Status: ✅ buka");
+    await admin.pressButton("⏸ Jeda");
+    expect((await w.deps.shop.get(rina.chatId)).paused).toBe(true);
+    expect((await w.deps.shop.get(admin.chatId)).enabled).toBe(false); // no shop of her own
+
+    await cashier.sendCommand("toko", "online");
+    expect((await w.deps.shop.get(rina.chatId)).paused).toBe(true);
+    await w.bot.api.sendMessage(cashier.chatId, "old", { reply_markup: { inline_keyboard: [[{ text: "forged", callback_data: "sh:p:off" }]] } });
+    await cashier.pressButton("forged");
+    expect(cashier.lastReply()).toContain("hanya untuk reseller");
+    expect((await w.deps.shop.get(rina.chatId)).paused).toBe(true);
+
+    const log = await w.store.listLog(AuditKind, rina.chatId, { limit: 100 });
+    expect(log.map((e) => e.entry)).toEqual(
+      expect.arrayContaining([expect.objectContaining({ act: "shop_changed", by: admin.chatId, after: expect.stringContaining('"paused":true') })]),
+    );
   });
 });
