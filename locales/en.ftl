@@ -171,6 +171,7 @@ cmd-transfer = Bank or e-wallet transfer
 cmd-deposit = Top up balance
 cmd-status = Check a transaction
 cmd-riwayat = Transaction history
+cmd-pesanan = Online shop orders
 cmd-laporan = Sales and profit report
 cmd-ekspor = Export transactions as CSV
 cmd-pelanggan = Saved customers
@@ -855,6 +856,93 @@ audit-act-deposit_cancelled = deposit cancelled
 audit-act-deposit_released = deposit released instantly
 audit-act-export = export
 audit-act-refund = refund
+
+## shop orders
+# Online shop orders: the customer's QRIS, the purchase's outcome, the owner's notices, /orders.
+shop-order-qr =
+    🧾 <b>Pay with QRIS</b>
+    Product: <b>{ $product }</b>
+    Target: <code>{ $target }</code>
+    Total to pay: <b>{ $amount }</b>
+    Valid until: { $expires }
+    Order no.: <code>{ $ref }</code>
+
+    Scan this QR with any bank or e-wallet app. The product is sent automatically once the payment is received.
+shop-order-button-check = 🔄 Check payment
+shop-order-button-cancel = ✖️ Cancel
+shop-order-check-paid = ✅ Payment received. Your order is being processed.
+shop-order-check-unpaid = Payment not received yet. If you have paid, wait a moment and check again.
+shop-order-cancelling = Order cancelled.
+shop-order-cannot-cancel = This order can no longer be cancelled.
+shop-order-limit-unpaid = You still have { $max } unpaid orders. Pay or cancel one of them first.
+shop-order-limit-rate = Too many orders in a short time. Please try again in a few minutes.
+shop-order-limit-daily = The shop is not taking new orders today. Please try again tomorrow.
+shop-order-unavailable = Sorry, this shop cannot take payments right now. Please try again later.
+shop-order-qris-refused = Sorry, the QRIS could not be made now. No money was taken. Please try again later.
+shop-order-qris-unknown = Your QRIS is being prepared (order <code>{ $ref }</code>). We will tell you shortly; do not pay before the QR arrives.
+shop-order-expired = ⌛ The QRIS of order <code>{ $ref }</code> ({ $product }) expired and the order is closed. No money was taken.
+shop-order-cancelled = Order <code>{ $ref }</code> ({ $product }) was cancelled. No money was taken.
+shop-order-processing = ✅ Payment for order <code>{ $ref }</code> received. The order is being processed; the product is sent as soon as it is done.
+shop-order-done = ✅ Your order succeeded!
+shop-order-failed =
+    ⚠️ Order <code>{ $ref }</code> ({ $product }) failed.
+    Your money is safe ({ $amount }). Choose another product for the same amount, or ask for a refund.
+shop-order-button-alt = 🔁 { $product }
+shop-order-button-refund = 💸 Refund me
+shop-order-alt-buying = Processing with the replacement product.
+shop-order-alt-gone = This choice is no longer available.
+shop-order-unknown = ⏳ Order <code>{ $ref }</code> was sent to the provider but its outcome is not known yet. Your money is safe; we keep checking and will tell you.
+shop-order-refund-ask =
+    Where should the money go back to? Reply to this message with the bank or e-wallet code and the number, e.g.:
+    <code>DANA 081234567890</code> or <code>BCA 1234567890</code>
+shop-order-refund-ask-again = Bank/e-wallet code or number not recognised. Reply to this message like the example: <code>DANA 081234567890</code>
+shop-order-refund-noted = Your refund request for order <code>{ $ref }</code> was passed to the shop owner.
+shop-order-refunded = 💸 The money of order <code>{ $ref }</code> ({ $amount }) was refunded.
+shop-order-owner-done =
+    🛒 <b>Shop order sold</b>
+    Product: { $product }
+    Target: <code>{ $target }</code>
+    Paid: { $paid } (QRIS fee { $fee })
+    Cost: { $cost }
+    Profit: <b>{ $profit }</b>
+    Customer: { $customer }
+    SN: <code>{ $sn }</code>
+    Order no.: <code>{ $ref }</code>
+shop-order-owner-failed =
+    ⚠️ <b>Shop order failed</b>: { $product } to <code>{ $target }</code> ({ $reason })
+    Customer { $customer } paid { $paid } and was offered another product or a refund.
+    Order no.: <code>{ $ref }</code>
+shop-order-owner-unknown =
+    ⏳ <b>Shop order outcome unknown</b>: { $product } to <code>{ $target }</code>, paid { $paid } by { $customer }. The bot keeps checking.
+    Order no.: <code>{ $ref }</code>
+shop-order-owner-topup =
+    💰 <b>Balance too low for shop order</b> <code>{ $ref }</code>: { $product } (cost { $cost }).
+    The customer has paid. Top up; the order is processed automatically once the balance is enough.
+shop-order-owner-refund =
+    💸 <b>A customer asks for a refund</b>: order <code>{ $ref }</code> ({ $product }), { $paid }, from { $customer }.
+    To: { $bank } <code>{ $account }</code>
+    Tap the button below to open the transfer; money moves only after you confirm.
+shop-order-button-payout = 💸 Refund
+shop-order-payout-open = The refund transfer is already open; confirm it on its transfer screen.
+shop-order-payout-account = The { $bank } account <code>{ $account }</code> cannot be checked now. Please try again later.
+orders-title = 🛒 <b>Shop orders</b> (newest first)
+orders-empty = No orders in your online shop yet.
+orders-line = { $time } · { $product } · { $target } · { $paid } · { $state } · <code>{ $ref }</code>
+shop-order-state-draft = created
+shop-order-state-awaiting_payment = awaiting payment
+shop-order-state-paid = paid
+shop-order-state-buying = processing
+shop-order-state-done = done
+shop-order-state-failed = failed
+shop-order-state-unknown = outcome unknown
+shop-order-state-cancelling = cancelling
+shop-order-state-cancelled = cancelled
+shop-order-state-expired = expired
+shop-order-state-refund_requested = refund asked
+shop-order-state-refunding = refund in progress
+shop-order-state-refunded = refunded
+shop-sale-mark = online shop
+report-shop-line = 🛒 From the online shop this month: { $sales } sales, profit { $profit } (included above).
 
 ## prices
 prices-alt-title = ⛔ <b>{ $name }</b> (<code>{ $code }</code>) is out of stock or out of order. Other products of the same value, cheapest first:

@@ -171,6 +171,7 @@ cmd-transfer = Transfer bank atau e-wallet
 cmd-deposit = Isi saldo
 cmd-status = Cek status transaksi
 cmd-riwayat = Riwayat transaksi
+cmd-pesanan = Pesanan toko online
 cmd-laporan = Laporan penjualan dan untung
 cmd-ekspor = Ekspor transaksi ke CSV
 cmd-pelanggan = Pelanggan tersimpan
@@ -852,6 +853,93 @@ audit-act-deposit_cancelled = deposit dibatalkan
 audit-act-deposit_released = deposit dicairkan instan
 audit-act-export = ekspor
 audit-act-refund = pengembalian dana
+
+## shop orders
+# Pesanan toko online: QRIS pelanggan, hasil pembelian, pemberitahuan untuk pemilik toko, /pesanan.
+shop-order-qr =
+    🧾 <b>Bayar dengan QRIS</b>
+    Produk: <b>{ $product }</b>
+    Tujuan: <code>{ $target }</code>
+    Total bayar: <b>{ $amount }</b>
+    Berlaku sampai: { $expires }
+    No. pesanan: <code>{ $ref }</code>
+
+    Pindai QR ini dengan aplikasi bank atau e-wallet mana pun. Produk dikirim otomatis setelah pembayaran diterima.
+shop-order-button-check = 🔄 Cek pembayaran
+shop-order-button-cancel = ✖️ Batalkan
+shop-order-check-paid = ✅ Pembayaran diterima. Pesanan sedang diproses.
+shop-order-check-unpaid = Pembayaran belum diterima. Jika Anda sudah membayar, tunggu sebentar lalu cek lagi.
+shop-order-cancelling = Pesanan dibatalkan.
+shop-order-cannot-cancel = Pesanan ini tidak bisa dibatalkan lagi.
+shop-order-limit-unpaid = Anda masih punya { $max } pesanan yang belum dibayar. Bayar atau batalkan dulu salah satunya.
+shop-order-limit-rate = Terlalu banyak pesanan dalam waktu singkat. Coba lagi beberapa menit lagi.
+shop-order-limit-daily = Toko sedang tidak menerima pesanan baru hari ini. Coba lagi besok.
+shop-order-unavailable = Maaf, toko ini sedang tidak bisa menerima pembayaran. Coba lagi nanti.
+shop-order-qris-refused = Maaf, QRIS tidak bisa dibuat sekarang. Tidak ada uang yang terpotong. Coba lagi nanti.
+shop-order-qris-unknown = QRIS sedang disiapkan (pesanan <code>{ $ref }</code>). Kami kabari sebentar lagi; jangan membayar sebelum QR dikirim.
+shop-order-expired = ⌛ QRIS pesanan <code>{ $ref }</code> ({ $product }) sudah kedaluwarsa dan pesanan ditutup. Tidak ada uang yang terpotong.
+shop-order-cancelled = Pesanan <code>{ $ref }</code> ({ $product }) dibatalkan. Tidak ada uang yang terpotong.
+shop-order-processing = ✅ Pembayaran pesanan <code>{ $ref }</code> diterima. Pesanan sedang diproses; produk dikirim segera setelah selesai.
+shop-order-done = ✅ Pesanan Anda berhasil!
+shop-order-failed =
+    ⚠️ Pesanan <code>{ $ref }</code> ({ $product }) gagal diproses.
+    Uang Anda aman ({ $amount }). Pilih produk lain dengan harga yang sama, atau minta pengembalian dana.
+shop-order-button-alt = 🔁 { $product }
+shop-order-button-refund = 💸 Minta uang kembali
+shop-order-alt-buying = Diproses dengan produk pengganti.
+shop-order-alt-gone = Pilihan ini sudah tidak berlaku.
+shop-order-unknown = ⏳ Pesanan <code>{ $ref }</code> sudah dikirim ke penyedia, tetapi hasilnya belum pasti. Uang Anda aman; kami terus memeriksanya dan mengabari Anda.
+shop-order-refund-ask =
+    Ke mana uang dikembalikan? Balas pesan ini dengan kode bank atau e-wallet dan nomornya, contoh:
+    <code>DANA 081234567890</code> atau <code>BCA 1234567890</code>
+shop-order-refund-ask-again = Kode bank/e-wallet atau nomor tidak dikenali. Balas pesan ini seperti contoh: <code>DANA 081234567890</code>
+shop-order-refund-noted = Permintaan pengembalian dana untuk pesanan <code>{ $ref }</code> sudah diteruskan ke pemilik toko.
+shop-order-refunded = 💸 Uang pesanan <code>{ $ref }</code> ({ $amount }) sudah dikembalikan.
+shop-order-owner-done =
+    🛒 <b>Pesanan toko terjual</b>
+    Produk: { $product }
+    Tujuan: <code>{ $target }</code>
+    Dibayar: { $paid } (biaya QRIS { $fee })
+    Modal: { $cost }
+    Untung: <b>{ $profit }</b>
+    Pelanggan: { $customer }
+    SN: <code>{ $sn }</code>
+    No. pesanan: <code>{ $ref }</code>
+shop-order-owner-failed =
+    ⚠️ <b>Pesanan toko gagal</b>: { $product } ke <code>{ $target }</code> ({ $reason })
+    Pelanggan { $customer } sudah membayar { $paid } dan ditawari produk lain atau pengembalian dana.
+    No. pesanan: <code>{ $ref }</code>
+shop-order-owner-unknown =
+    ⏳ <b>Pesanan toko belum pasti</b>: { $product } ke <code>{ $target }</code>, dibayar { $paid } oleh { $customer }. Bot terus memeriksanya.
+    No. pesanan: <code>{ $ref }</code>
+shop-order-owner-topup =
+    💰 <b>Saldo kurang untuk pesanan toko</b> <code>{ $ref }</code>: { $product } (modal { $cost }).
+    Pelanggan sudah membayar. Isi saldo; pesanan diproses otomatis setelah saldo cukup.
+shop-order-owner-refund =
+    💸 <b>Pelanggan minta uang kembali</b>: pesanan <code>{ $ref }</code> ({ $product }), { $paid }, dari { $customer }.
+    Ke: { $bank } <code>{ $account }</code>
+    Tekan tombol di bawah untuk membuka transfer; uang baru dikirim setelah Anda konfirmasi.
+shop-order-button-payout = 💸 Kembalikan uang
+shop-order-payout-open = Transfer pengembalian sudah dibuka; konfirmasi di layar transfernya.
+shop-order-payout-account = Rekening { $bank } <code>{ $account }</code> tidak bisa dicek sekarang. Coba lagi nanti.
+orders-title = 🛒 <b>Pesanan toko</b> (terbaru dulu)
+orders-empty = Belum ada pesanan di toko online Anda.
+orders-line = { $time } · { $product } · { $target } · { $paid } · { $state } · <code>{ $ref }</code>
+shop-order-state-draft = dibuat
+shop-order-state-awaiting_payment = menunggu bayar
+shop-order-state-paid = dibayar
+shop-order-state-buying = diproses
+shop-order-state-done = berhasil
+shop-order-state-failed = gagal
+shop-order-state-unknown = belum pasti
+shop-order-state-cancelling = dibatalkan
+shop-order-state-cancelled = batal
+shop-order-state-expired = kedaluwarsa
+shop-order-state-refund_requested = minta uang kembali
+shop-order-state-refunding = pengembalian diproses
+shop-order-state-refunded = uang dikembalikan
+shop-sale-mark = toko online
+report-shop-line = 🛒 Dari toko online bulan ini: { $sales } penjualan, untung { $profit } (sudah termasuk di atas).
 
 ## prices
 prices-alt-title = ⛔ <b>{ $name }</b> (<code>{ $code }</code>) sedang kosong atau gangguan. Produk lain dengan nominal yang sama, termurah dulu:

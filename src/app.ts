@@ -30,6 +30,9 @@ import { ChatSettings } from "./domain/chatSettings.js";
 import { Customers } from "./domain/customers.js";
 import { ShopSettings } from "./domain/shop/settings.js";
 import { Ledger } from "./domain/ledger.js";
+import { ShopOrders, toldByOrder } from "./domain/shop/orders.js";
+import { ShopOrderJob, type ShopOrderJobOptions } from "./jobs/shopOrders.js";
+import type { ShopSettingsReader } from "./domain/shop/orderSettings.js";
 import { ProviderLink } from "./domain/providerLink.js";
 import type { Store } from "./store/index.js";
 import { ListCache } from "./upstream/cache.js";
@@ -104,6 +107,8 @@ export interface AppOverrides {
   /** Options of the built-in sandbox (only when the config asks for it). */
   sandbox?: SandboxOptions;
   watcher?: Partial<WatcherOptions>;
+  /** Shop order job tuning (the sweep's period...). */
+  shopOrders?: { options?: Partial<ShopOrderJobOptions> };
   alerts?: Partial<Pick<BalanceAlertsOptions, "intervalMs" | "debounceMs" | "concurrency">>;
   broadcast?: { progressEveryMs?: number; concurrency?: number };
   /** The shared pace of all messages, answers and background (default BULK_PACE). */
@@ -240,6 +245,16 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     fence: shared.fence(),
     ...overrides.broadcast,
   });
+  const ledger = new Ledger(store);
+  const shopOrders = new ShopOrders(store);
+  const shopOrderJob = new ShopOrderJob({
+    store, orders: shopOrders, ledger, upstream, api: bulkApi, pacer, translate, clock, logger, events, sandbox: inSandbox,
+    hurry: (refId) => void watcher.hurry(refId),
+    // The sweep is the leader's; the shop's settings come from the shop feature once the bot has it.
+    leading: () => leadership.isLeader(),
+    shop: () => (deps as { shop?: ShopSettingsReader }).shop,
+    ...overrides.shopOrders,
+  });
   const watcher = new StatusWatcher({
     store,
     upstream,
@@ -255,6 +270,9 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     onNotice: observers.onNotice,
     // Background writes carry the lead's term: an old leader that has not noticed yet writes nothing.
     fence: shared.fence(),
+    // A shop order's deposit and purchase are told by the order; their changes move it on.
+    toldElsewhere: (tx) => toldByOrder(tx.refId),
+    onChanged: (tx) => shopOrderJob.txChanged(tx),
   });
   const relink = new RelinkNotices({ store, api: bulkApi, pacer, translate, logger, fence: shared.fence() });
   const dailySummary = new DailySummary({ store, api: bulkApi, clock, logger, translate, pacer, sandbox: inSandbox, fence: shared.fence() });
@@ -267,7 +285,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     store,
     settings: new ChatSettings(store),
     providerLink: new ProviderLink(store),
-    ledger: new Ledger(store),
+    ledger,
     customers: new Customers(store),
     shop: new ShopSettings(store),
     upstream,
@@ -283,6 +301,8 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     alerts,
     balanceRound: new BalanceRound(alerts),
     broadcaster,
+    shopOrders,
+    shopOrderJob,
   };
   logPriceChanges(deps.lists, store, logger);
   // The bot's answers share the pacer with the bulk senders and go first (pacedFetch says why at this level).
@@ -292,6 +312,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
 
   let http: HttpServer | undefined;
   const recover = async () => {
+    shopOrderJob.start();
     const n = await resendDueInstructions(bot.api, deps);
     if (n > 0) logger.info({ count: n }, "sent deposit instructions a restart had left unsent");
   };
@@ -396,6 +417,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
         // From here no provider call goes out (the watcher's checks, a read's retry fail at once).
         await upstream.abortCalls();
         await observers.handlersIdle(1_000);
+        await shopOrderJob.stop();
         await watcher.stop();
         await relink.stop();
         await dailySummary.stop();

@@ -19,6 +19,8 @@ import type { Customers } from "../domain/customers.js";
 import type { Ledger } from "../domain/ledger.js";
 import type { ProviderLink } from "../domain/providerLink.js";
 import type { ShopSettings } from "../domain/shop/settings.js";
+import type { ShopOrders } from "../domain/shop/orders.js";
+import type { ShopOrderJob } from "../jobs/shopOrders.js";
 
 export interface BotDeps {
   store: Store;
@@ -55,6 +57,9 @@ export interface BotDeps {
   balanceRound: BalanceRound;
   /** Admin broadcast delivery (jobs/broadcast.ts). */
   broadcaster: Broadcaster;
+  /** Shop orders (domain/shop/orders.ts) and the job that takes them from payment to the product. */
+  shopOrders: ShopOrders;
+  shopOrderJob: Pick<ShopOrderJob, "advance" | "close" | "alternatives" | "idle">;
 }
 
 /** The part of the status watcher /status uses. */

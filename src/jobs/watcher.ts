@@ -64,6 +64,10 @@ export interface WatcherDeps {
   onNotice?: (kind: NoticeKind, seconds: number) => void;
   /** The lead's term: background checks and owed notices write only while the term they started in is current. */
   fence?: LeadFence;
+  /** Transactions another job tells its chats about (shop orders): their changes are saved, not announced. */
+  toldElsewhere?: (tx: TxRecord) => boolean;
+  /** A check saved a change (the shop orders' listener: the order takes its next step). */
+  onChanged?: (tx: Readonly<TxRecord>) => void;
 }
 
 export class StatusWatcher {
@@ -500,7 +504,8 @@ export class StatusWatcher {
     if (!cur || !OPEN_STATUSES.has(cur.status)) return;
     const now = this.deps.clock.now();
     const chatInactive = await this.isInactive(cur.chatId);
-    const change = decideChange(before.status, cur, lookup, now, this.options, { chatInactive, shownByCaller: mode !== undefined });
+    let change = decideChange(before.status, cur, lookup, now, this.options, { chatInactive, shownByCaller: mode !== undefined });
+    if (change.act === "announce" && this.deps.toldElsewhere?.(cur)) change = { act: "record", patch: { ...change.fields, status: change.next } };
     if (change.act === "owe") {
       await store.transitionTx(refId, [cur.status], change.patch);
       await store.updateChat(cur.chatId, { owedNotices: true });
@@ -516,6 +521,7 @@ export class StatusWatcher {
     }
     if (change.act !== "changed-meanwhile") {
       cur = await store.getTx(refId);
+      if (cur && change.act !== "none") this.deps.onChanged?.(cur);
       if (!cur || !OPEN_STATUSES.has(cur.status)) return;
     }
 

@@ -5,6 +5,7 @@
  */
 import { stringify } from "csv-stringify/sync";
 import { costOf, profitOf, sellingPrice } from "../domain/sale.js";
+import { orderRefOfTx } from "../domain/shop/orders.js";
 import { formatWib } from "../tools/time.js";
 import type { Lang, TxRecord } from "../store/index.js";
 import type { Translate } from "./i18n.js";
@@ -38,7 +39,8 @@ export function csvRow(t: Translate, lang: Lang, tx: TxRecord, names: ReadonlyMa
     formatWib(tx.createdAt),
     tx.refId,
     safe(tx.upstreamId),
-    t(lang, `kind-${tx.kind}`),
+    // A shop order's deposit, purchase or refund: marked, so the sheet can tell them from the counter's.
+    orderRefOfTx(tx.refId) ? `${t(lang, `kind-${tx.kind}`)} (${t(lang, "shop-sale-mark")})` : t(lang, `kind-${tx.kind}`),
     safe(tx.code),
     safe(tx.title),
     safe(tx.target),

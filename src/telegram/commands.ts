@@ -35,6 +35,7 @@ const TABLE = {
   status: ["status", "status", "cmd-status", "cashier"],
   riwayat: ["riwayat", "history", "cmd-riwayat", "cashier"],
   toko: ["toko", "shop", "cmd-toko", "admin"],
+  pesanan: ["pesanan", "orders", "cmd-pesanan", "cashier"],
   laporan: ["laporan", "report", "cmd-laporan", "admin"],
   ekspor: ["ekspor", "export", "cmd-ekspor", "admin"],
   pelanggan: ["pelanggan", "customers", "cmd-pelanggan", "cashier"],

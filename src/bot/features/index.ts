@@ -19,6 +19,8 @@ import { markupModule } from "./markup.js";
 import { menuFeature } from "./menu.js";
 import { reportModule } from "./report.js";
 import { shopModule } from "./shop.js";
+import { shopPayFeature } from "./shopPay.js";
+import { ordersFeature } from "./orders.js";
 import { statusModule } from "./status.js";
 import { topupModule } from "./topup.js";
 import { transferModule } from "./transfer.js";
@@ -54,6 +56,9 @@ export function features(onError: ErrorHandler<BotContext>): Composer<BotContext
   }
   c.errorBoundary(
     onError,
+    // First: a shop customer's answer (a reply to the refund prompt) is not an api key to link.
+    shopPayFeature,
+    ordersFeature,
     linkFeature,
     balanceFeature,
     webhookFeature,

@@ -10,6 +10,7 @@ import { auditCsv, exportCsv } from "../../render/exportCsv.js";
 import { rupiah } from "../../render/format.js";
 import { svgToPng } from "../../render/png.js";
 import { monthLabel, perPersonLines, reportText } from "../../render/report.js";
+import { orderRefOfTx } from "../../domain/shop/orders.js";
 import { CHART_WIDTH, profitChartSvg } from "../../render/reportChart.js";
 import { DAILY_SUMMARY_AT_MS } from "../../jobs/dailySummary.js";
 import { cb, onCallback } from "../buttons.js";
@@ -60,10 +61,13 @@ async function showReport(ctx: BotContext): Promise<void> {
     const png = await svgToPng(svg, CHART_WIDTH);
     await ctx.replyWithPhoto(new InputFile(png, `${ctx.t("file-report")}-${month}.png`), { caption: ctx.t("report-chart-caption", { month: label }) });
   }
-  // A shop with staff: this month's sales and profit per person (they add up to the month's figures).
+  // Shop orders count with the other sales; this month's share of them is said on its own line.
   const monthPeriod = periods.find((p) => p.period.name === "month")!.period;
+  const shop = summarize(txs.filter((tx) => orderRefOfTx(tx.refId) !== undefined), monthPeriod.from, monthPeriod.to);
+  const shopLine = shop.sales > 0 ? ctx.t("report-shop-line", { sales: shop.sales, profit: rupiah(shop.profit, ctx.lang) }) : undefined;
+  // A shop with staff: this month's sales and profit per person (they add up to the month's figures).
   const people = perPersonLines(ctx.translate, ctx.lang, perPerson(txs, monthPeriod.from, monthPeriod.to), await staffOf(ctx).names(chatId));
-  const text = [reportText(ctx.translate, ctx.lang, periods), ...(people.length > 0 ? [people.join("\n")] : [])].join("\n\n");
+  const text = [reportText(ctx.translate, ctx.lang, periods), ...(shopLine ? [shopLine] : []), ...(people.length > 0 ? [people.join("\n")] : [])].join("\n\n");
   // The figures come last, so their buttons sit at the bottom of the chat.
   await ctx.reply(moneyText(ctx, text), { reply_markup: reportKeyboard(ctx, dailyOn) });
 }

@@ -10,6 +10,7 @@ import type { BotContext } from "../context.js";
 import { cb, onCallback } from "../buttons.js";
 import { addPager, paginate } from "../paging.js";
 import { askLanguage, languageFeature } from "./language.js";
+import { shopPayFeature } from "./shopPay.js";
 import { commands } from "../../telegram/commands.js";
 import { html, wibTime } from "../../render/format.js";
 import { FOREIGN_LANG } from "../../render/i18n.js";
@@ -226,6 +227,9 @@ customer.on("message:text").filter((ctx) => ctx.message.text.startsWith("/"), as
   const kb = new InlineKeyboard().text(ctx.t("shopfront-button-home"), shopButtons.home.encode({}));
   await ctx.reply(ctx.t("shopfront-customer-only"), { reply_markup: kb });
 });
+
+// The order's own buttons (Cek pembayaran, cancel, another product, refund) and the refund account reply.
+customer.use(shopPayFeature);
 
 function onShop<F>(shape: ShopButton<F>, handler: (ctx: BotContext, owner: number, fields: F) => Promise<unknown>): void {
   customer.on("callback_query:data", async (ctx, next) => {

@@ -1,0 +1,601 @@
+/**
+ * Shop orders after the QR: payment, expiry, the purchase, its outcome, the notices, refunds
+ * (docs/shop-orders.md). One room over 350 lines because every step is the same loop: read the order,
+ * look at the transaction its state waits on, make the one compare-and-set that follows, then the
+ * provider call or the notice it leads to; split by state, each part would need the others' moves.
+ *
+ * Triggers: the watcher saved a change of an order's transaction (`txChanged`, its named listener),
+ * a create answered (`created` event), the customer's "Cek pembayaran", and a sweep every `sweepMs`
+ * over the orders still working (so a restart, a lost callback or an expiry is picked up). Steps of
+ * one order run one at a time here; across processes the compare-and-sets decide.
+ *
+ * Notices: each has a name in the order's `notices`, saved "sending" before it goes out and "sent"
+ * after, so a restart neither repeats a sent one nor loses an unsent one (a crash in between sends it
+ * once more: never lost).
+ */
+import { InlineKeyboard, InputFile, type Api } from "grammy";
+import type { Clock, TimerHandle } from "../tools/clock.js";
+import type { Logger } from "../logging/logger.js";
+import type { Store, TxPatch, TxRecord } from "../store/index.js";
+import { detailOf, DuplicateTxError } from "../store/index.js";
+import type { UpstreamClient } from "../upstream/client.js";
+import { UpstreamError, UpstreamRejected } from "../upstream/errors.js";
+import type { Ledger } from "../domain/ledger.js";
+import type { TxEvents } from "../domain/events.js";
+import type { Translate } from "../render/i18n.js";
+import type { Pacer } from "../telegram/pacer.js";
+import { deliver } from "../telegram/delivery.js";
+import { html, rupiah, wibTime } from "../render/format.js";
+import { withSandboxBanner } from "../render/money.js";
+import { customerReceipt, receiptCaption, receiptSvg, RECEIPT_WIDTH } from "../render/receiptImage.js";
+import { qrisPng, svgToPngOffThread } from "../render/orderImages.js";
+import {
+  CLOSED_UNPAID_STATES,
+  MAX_ATTEMPTS,
+  orderRefOfTx,
+  purchaseRefOf,
+  saleOf,
+  WORKING_STATES,
+  type Order,
+  type OrderDoc,
+  type OrderState,
+  type ShopOrders,
+} from "../domain/shop/orders.js";
+import { orderButton } from "../domain/shop/orderButtons.js";
+import { orderSettingsOf, type ShopSettingsReader } from "../domain/shop/orderSettings.js";
+
+export interface ShopOrderJobOptions {
+  /** How often the working orders are looked at (expiry, lost callbacks, a balance topped up). */
+  sweepMs: number;
+  /** An unpaid order's deposit is cancelled this long after the QR's expiry at the latest. */
+  draftLostMs: number;
+  /** How long an unconfirmed refund transfer draft stays offered before the order asks again. */
+  refundDraftMs: number;
+}
+
+export const DEFAULT_SHOP_ORDER_OPTIONS: ShopOrderJobOptions = { sweepMs: 10_000, draftLostMs: 60_000, refundDraftMs: 15 * 60_000 };
+
+const BALANCE_FRESH_MS = 30_000;
+/** How long a closed unpaid order is looked at for a late payment (the watcher keeps its deposit open 30 min past expiry). */
+const CLOSED_WATCH_MS = 2 * 3_600_000;
+/** A notice marked "sending" this long ago was cut by a stop: it is sent again. */
+const SENDING_STALE_MS = 60_000;
+
+/** After a purchase's create answered pending: its status is asked at these delays (ms), until it ends. */
+const PURCHASE_CHECKS_MS = [1_500, 3_000, 6_000, 12_000];
+
+export interface ShopOrderJobDeps {
+  store: Store;
+  orders: ShopOrders;
+  ledger: Ledger;
+  upstream: UpstreamClient;
+  api: Api;
+  pacer?: Pacer | undefined;
+  translate: Translate;
+  clock: Clock;
+  logger: Logger;
+  events: TxEvents;
+  sandbox: boolean;
+  /**
+   * Asks the watcher to check a transaction soon, under its per-key cap. A shop's burst of orders makes
+   * more provider callbacks than one chat may send in a minute: the job does not wait for those.
+   */
+  hurry?: (refId: string) => void;
+  /** False while another process leads: the sweep is the leader's (a standby still takes its own users' steps). */
+  leading?: () => boolean;
+  /** The shop settings service (ctx.deps.shop) once there is one; the defaults otherwise. */
+  shop?: () => ShopSettingsReader | undefined;
+  options?: Partial<ShopOrderJobOptions>;
+}
+
+const PAID_DEPOSIT = new Set(["processing", "success"]);
+const CLOSED_DEPOSIT = new Set(["cancel", "failed", "expired"]);
+
+export class ShopOrderJob {
+  readonly options: ShopOrderJobOptions;
+  private readonly chains = new Map<string, Promise<void>>();
+  private readonly balances = new Map<number, { balance: number; at: number }>();
+  private readonly running = new Set<Promise<unknown>>();
+  private timer: TimerHandle | undefined;
+  private stopped = false;
+
+  constructor(private readonly deps: ShopOrderJobDeps) {
+    this.options = { ...DEFAULT_SHOP_ORDER_OPTIONS, ...deps.options };
+    deps.events.on("created", (tx) => this.txChanged(tx));
+  }
+
+  /** Looks at every working order now (a restart resumes here), then every `sweepMs`. */
+  start(): void {
+    if (this.stopped || this.timer) return;
+    this.sweep();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.timer?.cancel();
+    await this.idle();
+  }
+
+  /** Resolves once no step is running (tests and the benchmark). */
+  async idle(): Promise<void> {
+    while (this.running.size > 0) await Promise.allSettled([...this.running]);
+  }
+
+  /** The watcher's named listener: a transaction changed; its order (if any) takes its next step. */
+  txChanged(tx: Readonly<TxRecord>): void {
+    const orderRef = orderRefOfTx(tx.refId);
+    if (orderRef) void this.advance(orderRef);
+  }
+
+  /** Takes the order as far as it can go now; steps of one order never overlap in this process. */
+  advance(orderRef: string): Promise<void> {
+    const before = this.chains.get(orderRef) ?? Promise.resolve();
+    const next = before
+      .then(() => (this.stopped ? undefined : this.walk(orderRef)))
+      .catch((err: unknown) => this.deps.logger.error({ err, orderRef }, "a shop order step failed; the sweep tries again"));
+    this.chains.set(orderRef, next);
+    this.running.add(next);
+    void next.finally(() => {
+      this.running.delete(next);
+      if (this.chains.get(orderRef) === next) this.chains.delete(orderRef);
+    });
+    return next;
+  }
+
+  private sweep(): void {
+    const run = (async () => {
+      if (this.deps.leading && !this.deps.leading()) return;
+      const now = this.deps.clock.now();
+      const docs = [
+        ...(await this.deps.orders.inStates([...WORKING_STATES, "failed", "refund_requested"])),
+        // Closed within the late window (a late payment), or ended lately with a notice a stop left "sending".
+        ...(await this.deps.orders.inStates([...CLOSED_UNPAID_STATES, "done", "refunded"], now - 86_400_000)).filter(
+          (d) => (CLOSED_UNPAID_STATES.includes(d.state as OrderState) && now - d.updatedAt < CLOSED_WATCH_MS) || Object.values(d.value.notices).includes("sending"),
+        ),
+      ];
+      await Promise.all(docs.map((d) => this.advance(d.id)));
+    })()
+      .catch((err: unknown) => this.deps.logger.error({ err }, "the shop order sweep failed"))
+      .finally(() => {
+        if (!this.stopped) this.timer = this.deps.clock.setTimeout(() => this.sweep(), this.options.sweepMs);
+      });
+    this.running.add(run);
+    void run.finally(() => this.running.delete(run));
+  }
+
+  // ---- the walk -------------------------------------------------------------------------------
+
+  private async walk(orderRef: string): Promise<void> {
+    for (let moves = 0; moves < 12; moves++) {
+      const doc = await this.deps.orders.get(orderRef);
+      if (!doc || !(await this.step(doc))) return;
+    }
+  }
+
+  /** One step: true when the order moved (look again), false when it waits for something. */
+  private async step(doc: OrderDoc): Promise<boolean> {
+    const o = doc.value;
+    const state = doc.state as OrderState;
+    const deposit = await this.deps.ledger.get(o.depositRef);
+    switch (state) {
+      case "draft":
+        return this.fromDraft(doc, deposit);
+      case "awaiting_payment":
+        if (deposit && PAID_DEPOSIT.has(deposit.status)) return this.paid(doc);
+        if (o.expiresAt !== undefined && this.deps.clock.now() >= o.expiresAt) return this.close(doc, "expiry");
+        if (deposit && CLOSED_DEPOSIT.has(deposit.status)) return this.close(doc, "expiry");
+        // startPayment sends the QR right after the move; one a stop left unsent goes out from here.
+        if (o.notices["c:qr"] !== "sent" && this.deps.clock.now() - doc.updatedAt > this.options.draftLostMs) await this.sendQr(doc, deposit);
+        return false;
+      case "cancelling":
+        return this.cancelAtProvider(doc, deposit);
+      case "expired":
+      case "cancelled":
+        // Paid after all (a late QRIS, a cancel that crossed the payment): fulfilled all the same.
+        if (deposit && PAID_DEPOSIT.has(deposit.status)) return this.paid(doc);
+        await this.tellCustomer(doc, `closed:${state}`, (t) => ({ text: t(`shop-order-${state}`, { ref: doc.id, product: html(o.productName) }) }));
+        return false;
+      case "paid":
+        return this.buy(doc, deposit);
+      case "buying":
+      case "unknown":
+        return this.settle(doc);
+      case "done":
+        await this.tellDone(doc);
+        return false;
+      case "failed":
+        await this.tellFailed(doc);
+        return false;
+      case "refund_requested":
+        await this.tellRefundRequested(doc);
+        return false;
+      case "refunding":
+        return this.refundOutcome(doc);
+      case "refunded":
+        await this.tellCustomer(doc, "refunded", (t) => ({ text: t("shop-order-refunded", { ref: doc.id, amount: rupiah(o.price, o.lang) }) }));
+        return false;
+    }
+  }
+
+  private async fromDraft(doc: OrderDoc, deposit: Readonly<TxRecord> | undefined): Promise<boolean> {
+    const age = this.deps.clock.now() - doc.createdAt;
+    if (deposit?.status === "pending" && !detailOf(deposit, "deposit").qrString) {
+      // The create's answer was lost and the status has no QR to show: nobody can pay it. Closed at the provider.
+      const key = await this.keyOf(doc.owner);
+      if (key) await this.deps.upstream.cancelDeposit(key, deposit.upstreamId ?? deposit.refId).catch(() => undefined);
+      await this.deps.ledger.transition(deposit.refId, ["pending"], { status: "cancel" });
+      return !!(await this.deps.orders.move(doc.id, "cancelled", (v) => ({ ...v, cancelAsked: true })));
+    }
+    if (deposit && (deposit.status === "pending" || PAID_DEPOSIT.has(deposit.status))) {
+      const expiresAt = detailOf(deposit, "deposit").expiresAt ?? undefined;
+      const moved = await this.deps.orders.move(doc.id, "awaiting_payment", (v) => ({ ...v, ...(expiresAt ? { expiresAt } : {}) }));
+      // The create's answer was not known at once and the deposit was found later: its QR goes out from here.
+      if (moved && deposit.status === "pending") await this.sendQr(moved, deposit);
+      return !!moved;
+    }
+    // Refused, or never sent (the process stopped before the create): nothing to pay.
+    const neverSent = deposit?.status === "draft" || (deposit === undefined && age > this.options.draftLostMs);
+    if ((deposit && CLOSED_DEPOSIT.has(deposit.status)) || neverSent) {
+      if (deposit?.status === "draft") await this.deps.ledger.cancelDraft(deposit.refId, "shop order not sent");
+      return !!(await this.deps.orders.move(doc.id, "cancelled"));
+    }
+    return false; // "sending"/"unknown": the watcher looks the deposit up by its reference
+  }
+
+  /** Unpaid at expiry (or the customer cancels): the QR is cancelled at the provider, once. */
+  async close(doc: OrderDoc, why: "expiry" | "customer"): Promise<boolean> {
+    return !!(await this.deps.orders.move(doc.id, "cancelling", (v) => ({ ...v, closing: why }), ["awaiting_payment"]));
+  }
+
+  private async cancelAtProvider(doc: OrderDoc, deposit: Readonly<TxRecord> | undefined): Promise<boolean> {
+    const key = await this.keyOf(doc.owner);
+    if (!deposit || !key) return !!(await this.deps.orders.move(doc.id, doc.value.closing === "customer" ? "cancelled" : "expired"));
+    const id = deposit.upstreamId ?? deposit.refId;
+    let cancelled = false;
+    // Asked once: marked (durable) before the call; a later look only asks the status.
+    const asking = doc.value.cancelAsked ? undefined : await this.deps.orders.amend(doc, (v) => ({ ...v, cancelAsked: true }));
+    if (asking) {
+      try {
+        cancelled = (await this.deps.upstream.cancelDeposit(key, id)).status === "cancel";
+      } catch (err) {
+        // Refused (already expired or paid) or no answer: the status below says which.
+        if (!(err instanceof UpstreamError)) throw err;
+      }
+    }
+    let status: string;
+    try {
+      status = (await this.deps.upstream.depositStatus(key, id)).status;
+    } catch (err) {
+      if (!(err instanceof UpstreamError)) throw err;
+      return false; // asked again at the next sweep
+    }
+    if (PAID_DEPOSIT.has(status)) {
+      await this.deps.ledger.transition(deposit.refId, ["pending", "expired", "cancel"], { status: status as "processing" | "success" });
+      await this.deps.ledger.flush();
+      return this.paid(doc);
+    }
+    // A QR cancelled at the provider cannot be paid late: its record ends now. An expired one stays
+    // watched a while (the watcher's late window), so a late payment is still found.
+    if (cancelled || status === "cancel") await this.deps.ledger.transition(deposit.refId, ["pending", "sending", "unknown"], { status: "cancel" });
+    return !!(await this.deps.orders.move(doc.id, doc.value.closing === "customer" ? "cancelled" : "expired"));
+  }
+
+  private async paid(doc: OrderDoc): Promise<boolean> {
+    return !!(await this.deps.orders.move(doc.id, "paid", (v) => ({ ...v, paidAt: this.deps.clock.now() })));
+  }
+
+  // ---- buying -----------------------------------------------------------------------------------
+
+  /** paid -> buying: enough balance (or a release), then the attempt's reference saved, then the create. */
+  private async buy(doc: OrderDoc, deposit: Readonly<TxRecord> | undefined): Promise<boolean> {
+    const o = doc.value;
+    const key = await this.keyOf(doc.owner);
+    if (!key) return false;
+    if (!(await this.balanceCovers(doc, key, deposit))) return false;
+    if (o.purchaseRefs.length >= MAX_ATTEMPTS) return false;
+    const purchaseRef = purchaseRefOf(doc.id, o.purchaseRefs.length + 1);
+    const buying = await this.deps.orders.move(doc.id, "buying", (v) => ({ ...v, purchaseRefs: [...v.purchaseRefs, purchaseRef] }), ["paid"]);
+    if (!buying) return true; // another path moved it: look again
+    await this.purchase(buying, key);
+    return true;
+  }
+
+  private async balanceCovers(doc: OrderDoc, key: string, deposit: Readonly<TxRecord> | undefined): Promise<boolean> {
+    let balance: number | null;
+    try {
+      balance = await this.balanceOf(doc.owner, key, doc.value.cost);
+    } catch (err) {
+      if (!(err instanceof UpstreamError)) throw err;
+      return false;
+    }
+    // An unreadable balance: the purchase's own answer says whether it was enough.
+    if (balance === null || balance >= doc.value.cost) return true;
+    const settings = await orderSettingsOf(this.deps.shop?.(), doc.owner);
+    if (settings.instantRelease && doc.value.release === undefined && deposit?.status === "processing" && deposit.upstreamId) {
+      const marked = await this.deps.orders.amend(doc, (v) => ({ ...v, release: "sending" }));
+      if (!marked) return false;
+      let release: "done" | "refused" = "done";
+      try {
+        await this.deps.upstream.instantDeposit(key, { id: deposit.upstreamId, action: true });
+        await this.deps.ledger.update(deposit.refId, { detail: { ...detailOf(deposit, "deposit"), instant: "done" } });
+      } catch (err) {
+        if (!(err instanceof UpstreamError)) throw err;
+        release = err instanceof UpstreamRejected ? "refused" : "done"; // no answer: never asked twice
+      }
+      const latest = await this.deps.orders.get(doc.id);
+      if (latest) await this.deps.orders.amend(latest, (v) => ({ ...v, release }));
+      return release === "done";
+    }
+    if (!doc.value.waitingBalance) {
+      const waiting = await this.deps.orders.amend(doc, (v) => ({ ...v, waitingBalance: true }));
+      if (waiting) {
+        await this.tellCustomer(waiting, "waiting", (t) => ({ text: t("shop-order-processing", { ref: doc.id }) }));
+        await this.tellOwner(waiting, "topup", (t, lang) => ({ text: t("shop-order-owner-topup", { ref: doc.id, product: html(doc.value.productName), cost: rupiah(doc.value.cost, lang) }) }));
+      }
+    }
+    return false;
+  }
+
+  /** The purchase of the latest attempt: its record saved ("sending") and durable, then one create call. */
+  private async purchase(doc: OrderDoc, key: string): Promise<void> {
+    const o = doc.value;
+    const refId = o.purchaseRefs[o.purchaseRefs.length - 1]!;
+    try {
+      await this.deps.ledger.saveDraft({
+        refId,
+        chatId: doc.owner,
+        kind: "prepaid",
+        status: "sending",
+        code: o.productCode,
+        title: o.productName,
+        target: o.target,
+        amount: o.cost,
+        sale: saleOf(o),
+      });
+    } catch (err) {
+      if (err instanceof DuplicateTxError) return; // made before (another process): its outcome settles it
+      throw err;
+    }
+    let patch: TxPatch;
+    try {
+      const a = await this.deps.upstream.createTransaction(key, { code: o.productCode, reffId: refId, target: o.target, limitPrice: o.cost });
+      patch = { upstreamId: a.id, status: a.status, sn: a.sn, amount: a.price > 0 ? a.price : o.cost };
+    } catch (err) {
+      if (!(err instanceof UpstreamError)) throw err;
+      // Refused: nothing was bought. No answer: the money may have moved; never sent again.
+      patch = err instanceof UpstreamRejected ? { status: "failed", message: err.providerMessage } : { status: "unknown", message: err.message };
+    }
+    const saved = await this.deps.ledger.transition(refId, ["sending"], patch);
+    await this.deps.ledger.flush();
+    if (saved) this.deps.events.emit("created", saved);
+    if (saved?.status === "pending") this.checkSoon(refId, 0);
+  }
+
+  /** The purchase's own early checks (a lost or refused callback costs no more than a few seconds). */
+  private checkSoon(refId: string, attempt: number): void {
+    const wait = PURCHASE_CHECKS_MS[attempt];
+    if (wait === undefined || !this.deps.hurry || this.stopped) return;
+    this.deps.clock.setTimeout(() => {
+      if (this.stopped) return;
+      const run = this.deps.ledger.get(refId).then((tx) => {
+        if (tx?.status !== "pending") return;
+        this.deps.hurry!(refId);
+        this.checkSoon(refId, attempt + 1);
+      });
+      this.running.add(run);
+      void run.catch(() => undefined).finally(() => this.running.delete(run));
+    }, wait);
+  }
+
+  /** buying/unknown: the outcome is the purchase record's, as the watcher (or the create) left it. */
+  private async settle(doc: OrderDoc): Promise<boolean> {
+    const o = doc.value;
+    const refId = o.purchaseRefs[o.purchaseRefs.length - 1];
+    if (!refId) return false;
+    const tx = await this.deps.ledger.get(refId);
+    if (!tx) {
+      // Saved as buying, stopped before the purchase record: nothing was sent, so it is sent now.
+      const key = await this.keyOf(doc.owner);
+      if (key && doc.state === "buying") await this.purchase(doc, key);
+      return !!key && doc.state === "buying";
+    }
+    if (tx.status === "success") return !!(await this.deps.orders.move(doc.id, "done", (v) => ({ ...v, sn: tx.sn ?? null })));
+    if (tx.status === "failed") return !!(await this.deps.orders.move(doc.id, "failed", (v) => ({ ...v, message: (tx.message ?? "").slice(0, 500) })));
+    if (tx.status === "unknown" && doc.state === "buying") return !!(await this.deps.orders.move(doc.id, "unknown"));
+    if (doc.state === "unknown") await this.tellUnknown(doc);
+    return false;
+  }
+
+  // ---- refunds ----------------------------------------------------------------------------------
+
+  private async refundOutcome(doc: OrderDoc): Promise<boolean> {
+    const ref = doc.value.refundRef;
+    const tx = ref ? await this.deps.ledger.get(ref) : undefined;
+    if (tx?.status === "success") return !!(await this.deps.orders.move(doc.id, "refunded"));
+    const stale = tx?.status === "draft" && this.deps.clock.now() - tx.createdAt > this.options.refundDraftMs;
+    if (stale) await this.deps.ledger.cancelDraft(tx.refId, "refund not confirmed");
+    if (!tx || tx.status === "failed" || tx.status === "cancel" || stale) {
+      return !!(await this.deps.orders.move(doc.id, "refund_requested"));
+    }
+    return false;
+  }
+
+  // ---- notices ----------------------------------------------------------------------------------
+
+  private async tellDone(doc: OrderDoc): Promise<void> {
+    const o = doc.value;
+    const tx = await this.deps.ledger.get(o.purchaseRefs[o.purchaseRefs.length - 1] ?? "");
+    if (!tx) return;
+    const shop = await this.deps.store.getChat(doc.owner);
+    await this.tellCustomer(doc, "done", async (t, lang) => {
+      const receipt = customerReceipt(this.deps.translate, lang, { ...tx, refId: doc.id, sale: { price: o.price, profit: 0 } }, { ...(shop?.shopName ? { shopName: shop.shopName } : {}), ...(shop?.shopFooter ? { shopFooter: shop.shopFooter } : {}) }, this.deps.sandbox);
+      const png = await svgToPngOffThread(receiptSvg(receipt), RECEIPT_WIDTH);
+      return { text: `${t("shop-order-done")}\n\n${receiptCaption(receipt)}`, photo: new InputFile(png, `struk-${doc.id}.png`) };
+    });
+    await this.tellOwner(doc, "done", (t, lang) => ({ text: t("shop-order-owner-done", this.ownerVars(doc, lang, tx)) }));
+  }
+
+  private async sendQr(doc: OrderDoc, deposit: Readonly<TxRecord> | undefined): Promise<void> {
+    const qrString = deposit ? detailOf(deposit, "deposit").qrString : undefined;
+    if (!qrString) return;
+    await this.tellCustomer(doc, "qr", async () => {
+      const { caption, keyboard } = qrNotice(this.deps.translate, this.deps.sandbox, doc);
+      return { text: caption, photo: new InputFile(await qrisPng(qrString), `qris-${doc.id}.png`), markup: keyboard };
+    });
+  }
+
+  private ownerVars(doc: OrderDoc, lang: string, tx?: Readonly<TxRecord>): Record<string, string> {
+    const o = doc.value;
+    const cost = tx?.amount ?? o.cost;
+    return {
+      ref: doc.id,
+      product: html(o.productName),
+      target: html(o.target),
+      paid: rupiah(o.price, lang),
+      fee: rupiah(o.fee, lang),
+      cost: rupiah(cost, lang),
+      profit: rupiah(o.price - o.fee - cost, lang),
+      customer: html(o.customerName),
+      sn: html(tx?.sn ?? "-"),
+      reason: html(o.message ?? ""),
+    };
+  }
+
+  private async tellFailed(doc: OrderDoc): Promise<void> {
+    const o = doc.value;
+    const n = o.purchaseRefs.length;
+    const alternatives = await this.alternatives(doc).catch(() => []);
+    await this.tellCustomer(doc, `failed:${n}`, (t) => {
+      const kb = new InlineKeyboard();
+      for (const p of alternatives) kb.text(t("shop-order-button-alt", { product: p.name }), orderButton({ act: "alt", orderRef: doc.id, code: p.code })).row();
+      kb.text(t("shop-order-button-refund"), orderButton({ act: "refund", orderRef: doc.id }));
+      return { text: t("shop-order-failed", { ref: doc.id, product: html(o.productName), amount: rupiah(o.price, o.lang) }), markup: kb };
+    });
+    await this.tellOwner(doc, `failed:${n}`, (t, lang) => ({ text: t("shop-order-owner-failed", this.ownerVars(doc, lang)) }));
+  }
+
+  /** Products of the same operator or biller the paid amount still covers with a margin, nearest in cost first. */
+  async alternatives(doc: OrderDoc): Promise<{ code: string; name: string; cost: number }[]> {
+    const key = await this.keyOf(doc.owner);
+    if (!key) return [];
+    const list = await this.deps.upstream.prepaidPriceList(key);
+    const failed = list.find((p) => p.code === doc.value.productCode);
+    const budget = doc.value.price - doc.value.fee;
+    return list
+      .filter((p) => p.available && p.code !== doc.value.productCode && p.price <= budget && p.price >= doc.value.cost * 0.8)
+      .filter((p) => !failed || p.provider === failed.provider)
+      .sort((a, b) => Math.abs(a.price - doc.value.cost) - Math.abs(b.price - doc.value.cost))
+      .slice(0, 3)
+      .map((p) => ({ code: p.code, name: p.name, cost: p.price }));
+  }
+
+  private async tellUnknown(doc: OrderDoc): Promise<void> {
+    const n = doc.value.purchaseRefs.length;
+    await this.tellCustomer(doc, `unknown:${n}`, (t) => ({ text: t("shop-order-unknown", { ref: doc.id }) }));
+    await this.tellOwner(doc, `unknown:${n}`, (t, lang) => ({ text: t("shop-order-owner-unknown", this.ownerVars(doc, lang)) }));
+  }
+
+  private async tellRefundRequested(doc: OrderDoc): Promise<void> {
+    const o = doc.value;
+    const n = `${o.refundRef ?? "0"}`;
+    await this.tellOwner(doc, `refund:${n}`, (t, lang) => ({
+      text: t("shop-order-owner-refund", { ...this.ownerVars(doc, lang), bank: html(o.refundAccount?.bank ?? ""), account: html(o.refundAccount?.number ?? "") }),
+      markup: new InlineKeyboard().text(t("shop-order-button-payout"), orderButton({ act: "payout", orderRef: doc.id })),
+    }));
+  }
+
+  private tellCustomer(doc: OrderDoc, name: string, make: Compose): Promise<void> {
+    return this.tell(doc.id, `c:${name}`, doc.value.customer, doc.value.lang, make);
+  }
+
+  private async tellOwner(doc: OrderDoc, name: string, make: Compose): Promise<void> {
+    const lang = (await this.deps.store.getChat(doc.owner))?.lang ?? "id";
+    return this.tell(doc.id, `o:${name}`, doc.owner, lang, make);
+  }
+
+  /** Exactly-once-or-repeated-never-lost: "sending" saved before the message, "sent" after. */
+  private async tell(orderRef: string, name: string, chatId: number, lang: string, make: Compose): Promise<void> {
+    if (!(await this.mark(orderRef, name, "sending"))) return;
+    const t = (key: string, vars?: Record<string, string | number>) => this.deps.translate(lang, key, vars);
+    const msg = await make(t, lang);
+    const api = this.deps.api;
+    const reply_markup = msg.markup;
+    const sent = await deliver<unknown>(
+      () =>
+        msg.photo
+          ? api.sendPhoto(chatId, msg.photo, { caption: msg.text.slice(0, 1024), parse_mode: "HTML", ...(reply_markup ? { reply_markup } : {}) })
+          : api.sendMessage(chatId, msg.text, { parse_mode: "HTML", ...(reply_markup ? { reply_markup } : {}) }),
+      { pacer: this.deps.pacer },
+    );
+    // Delivered, refused for good or blocked: done. Anything else: left "sending", sent again later.
+    if (sent.outcome === "sent" || sent.outcome === "blocked" || sent.outcome === "refused") await this.mark(orderRef, name, "sent");
+  }
+
+  /**
+   * Sets a notice's mark; false when it is already sent (or the order is gone), or when "sending" was set
+   * lately by another path that may be sending it right now (taken over once it is stale: a stop).
+   */
+  private async mark(orderRef: string, name: string, mark: "sending" | "sent"): Promise<boolean> {
+    for (let tries = 0; tries < 10; tries++) {
+      const doc = await this.deps.orders.get(orderRef);
+      if (!doc || doc.value.notices[name] === "sent") return false;
+      const someoneSending = doc.value.notices[name] === "sending" && this.deps.clock.now() - doc.updatedAt < SENDING_STALE_MS;
+      if (mark === "sending" && someoneSending) return false;
+      if (await this.deps.orders.amend(doc, (v) => ({ ...v, notices: { ...v.notices, [name]: mark } }))) return true;
+    }
+    return false;
+  }
+
+  /**
+   * The owner's balance as far as this job knows: read from the provider, then lowered by each purchase
+   * it starts, read again when it would not cover `cost` or after BALANCE_FRESH_MS (a burst of orders
+   * costs one profile call, not one each). A purchase the balance did not cover still fails at the
+   * provider, so the estimate can only delay an order, never overspend.
+   */
+  private async balanceOf(owner: number, key: string, cost: number): Promise<number | null> {
+    const now = this.deps.clock.now();
+    const known = this.balances.get(owner);
+    if (known && known.balance >= cost && now - known.at < BALANCE_FRESH_MS) {
+      known.balance -= cost;
+      return known.balance + cost;
+    }
+    const balance = (await this.deps.upstream.getProfile(key)).balance;
+    if (balance === null) {
+      this.balances.delete(owner);
+      return null;
+    }
+    this.balances.set(owner, { balance: balance >= cost ? balance - cost : balance, at: now });
+    return balance;
+  }
+
+  private async keyOf(owner: number): Promise<string | undefined> {
+    try {
+      return await this.deps.store.getApiKey(owner);
+    } catch {
+      return undefined; // a wrong STORE_SECRET: nothing can be bought for this shop now
+    }
+  }
+}
+
+/** The QR photo's caption and buttons (HTML), in the customer's language: startPayment and the job send the same. */
+export function qrNotice(translate: Translate, sandbox: boolean, doc: OrderDoc): { caption: string; keyboard: InlineKeyboard } {
+  const o = doc.value;
+  const t = (key: string, vars?: Record<string, string | number>) => translate(o.lang, key, vars);
+  const caption = withSandboxBanner(
+    translate,
+    o.lang,
+    sandbox,
+    t("shop-order-qr", { product: html(o.productName), target: html(o.target), amount: rupiah(o.price, o.lang), expires: o.expiresAt ? wibTime(o.expiresAt, o.lang) : "-", ref: doc.id }),
+  );
+  const keyboard = new InlineKeyboard()
+    .text(t("shop-order-button-check"), orderButton({ act: "check", orderRef: doc.id }))
+    .text(t("shop-order-button-cancel"), orderButton({ act: "cancel", orderRef: doc.id }));
+  return { caption, keyboard };
+}
+
+type Compose = (
+  t: (key: string, vars?: Record<string, string | number>) => string,
+  lang: string,
+) => { text: string; photo?: InputFile; markup?: InlineKeyboard } | Promise<{ text: string; photo?: InputFile; markup?: InlineKeyboard }>;
+
+export type { Order };
