@@ -73,9 +73,10 @@ export function createBot(token: string, deps: BotDeps, botConfig: BotConfig = {
   bot.use(rateLimiter(botConfig.rateLimit ?? DEFAULT_RATE_LIMIT, shared));
   // Who may do what, before any flow or feature sees the update; staff joining, leaving, key refusal.
   bot.use(roleGate as Middleware<BotContext>);
+  // A shop's customer chat reaches the shop only (a staff invitation aside).
+  bot.use(customerGate(errorHandler(deps, observe?.handlerFailed)));
   bot.errorBoundary(errorHandler(deps, observe?.handlerFailed), staffFeature, auditFeature);
   bot.use(ownKeyGuard);
-  bot.use(customerGate(errorHandler(deps, observe?.handlerFailed)));
   bot.use(forgetButtonsOnCommand);
   bot.use(flows(deps, { chatRecords, wayOuts, maxRetryDelaySeconds }));
   bot.use(cancelFeature);

@@ -306,7 +306,7 @@ describe("a customer chat gets nothing of the reseller's", () => {
     w = await makeWorld();
     const { rina, code } = await openShop();
     const sari = await customerOf(code);
-    for (const cmd of ["saldo", "beli S10 081234567890", "riwayat", "transfer", "kunci", "deposit", "harga", "laporan", "markup 10%"]) {
+    for (const cmd of ["saldo", "beli S10 081234567890", "riwayat", "transfer", "kunci", "deposit", "harga", "laporan", "markup 10%", "staf", "audit", "pesanan", "ekspor"]) {
       const [name, ...args] = cmd.split(" ");
       await sari.sendCommand(name!, args.join(" ") || undefined);
       const said = sari.replies().join("\n");
@@ -333,6 +333,18 @@ describe("a customer chat gets nothing of the reseller's", () => {
     }
     expect((await w.deps.shop.get(rina.chatId)).enabled).toBe(true);
     expect((await w.deps.shop.get(rina.chatId)).code).toBe(code);
+  });
+
+  it("an owner's staff invitation still reaches a customer: the owner chose that person", async () => {
+    w = await makeWorld();
+    const { rina, code } = await openShop();
+    const sari = await customerOf(code);
+    const invited = await new Staff(w.store, () => w.clock.now()).invite(rina.chatId, "cashier");
+    if (invited === "full") throw new Error("full");
+    await sari.sendCommand("start", `staff_${invited.token}`);
+    expect((await w.store.getChat(sari.chatId))?.staffOf).toMatchObject({ owner: rina.chatId, role: "cashier" });
+    await sari.sendCommand("saldo");
+    expect(sari.lastReply()).not.toContain("chat pelanggan toko");
   });
 
   it("every text it types is bounded and escaped", async () => {
