@@ -1018,6 +1018,7 @@ shop-online-link-caption =
 shop-online-new-link-ask = Make a new link? The old link and QR stop working at once.
 shop-online-new-link-done = ✅ New link made. The old link no longer works.
 shopfront-cmd-start = Open the shop
+shopfront-cmd-orders = My orders
 shopfront-default-name = Shop
 shopfront-not-found = 🔍 Shop not found. This link is wrong or no longer works: ask the seller for the latest link.
 shopfront-reseller-cannot = This is a reseller account: a reseller account cannot be a shop's customer. Open the shop link from another Telegram account.
@@ -1072,4 +1073,4 @@ shopfront-help =
     3. Check the summary, tap 💳 Pay with QRIS and pay from any bank or e-wallet app.
     The order is processed automatically once the payment arrives.
 
-    /menu: the shop · /cancel: cancel · /language: change language
+    /menu: the shop · /orders: my orders · /cancel: cancel · /language: change language

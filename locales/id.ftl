@@ -1015,6 +1015,7 @@ shop-online-link-caption =
 shop-online-new-link-ask = Buat link baru? Link dan QR yang lama langsung tidak berlaku lagi.
 shop-online-new-link-done = ✅ Link baru dibuat. Link lama tidak berlaku lagi.
 shopfront-cmd-start = Buka toko
+shopfront-cmd-orders = Pesanan saya
 shopfront-default-name = Toko
 shopfront-not-found = 🔍 Toko tidak ditemukan. Link ini salah atau sudah tidak berlaku: minta link terbaru ke penjualnya.
 shopfront-reseller-cannot = Akun ini akun reseller: akun reseller tidak bisa menjadi pelanggan toko. Buka link toko dari akun Telegram lain.
@@ -1069,4 +1070,4 @@ shopfront-help =
     3. Periksa ringkasan, lalu ketuk 💳 Bayar dengan QRIS dan bayar dari aplikasi bank atau e-wallet mana pun.
     Pesanan diproses otomatis setelah pembayaran diterima.
 
-    /menu: toko · /batal: batalkan · /bahasa: ganti bahasa
+    /menu: toko · /pesanan: pesanan saya · /batal: batalkan · /bahasa: ganti bahasa

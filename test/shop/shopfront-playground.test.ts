@@ -45,7 +45,7 @@ describe("the playground's shop customer", () => {
     expect([first?.from, seen(first)]).toEqual(["user", `/start ${code}`]);
 
     // Her Menu lists the shop's commands only; Rina's lists hers.
-    expect((await chat(pg, SARI)).commands.map((c) => c.command)).toEqual(["start", "menu", "bahasa", "batal", "bantuan"]);
+    expect((await chat(pg, SARI)).commands.map((c) => c.command)).toEqual(["start", "menu", "pesanan", "bahasa", "batal", "bantuan"]);
     expect((await chat(pg, RINA)).commands.map((c) => c.command)).toContain("saldo");
 
     await fetch(new URL(`api/chat/${SARI}/send`, pg.url), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ text: "pulsa 10" }) });

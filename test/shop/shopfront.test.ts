@@ -218,9 +218,11 @@ describe("a customer in the shop", () => {
     const again = await sari.pressButton("💳 Bayar dengan QRIS", { messageId: summaryId }).catch(() => []);
     expect(again.filter((c) => c.method === "sendPhoto")).toEqual([]);
     expect(await ordersOf(rina, sari)).toHaveLength(1);
-    // "Pesanan saya": her own order and its state.
+    // "Pesanan saya" (or /pesanan): her own order and its state.
     await sari.sendCommand("menu");
     await sari.pressButton("📦 Pesanan saya");
+    expect(sari.lastReply()).toContain("Telkomsel 10.000 → 081234567890: menunggu pembayaran");
+    await sari.sendCommand("pesanan");
     expect(sari.lastReply()).toContain("Telkomsel 10.000 → 081234567890: menunggu pembayaran");
   });
 
@@ -306,7 +308,7 @@ describe("a customer chat gets nothing of the reseller's", () => {
     w = await makeWorld();
     const { rina, code } = await openShop();
     const sari = await customerOf(code);
-    for (const cmd of ["saldo", "beli S10 081234567890", "riwayat", "transfer", "kunci", "deposit", "harga", "laporan", "markup 10%", "staf", "audit", "pesanan", "ekspor"]) {
+    for (const cmd of ["saldo", "beli S10 081234567890", "riwayat", "transfer", "kunci", "deposit", "harga", "laporan", "markup 10%", "staf", "audit", "ekspor"]) {
       const [name, ...args] = cmd.split(" ");
       await sari.sendCommand(name!, args.join(" ") || undefined);
       const said = sari.replies().join("\n");
@@ -378,7 +380,7 @@ describe("a customer chat gets nothing of the reseller's", () => {
       ]),
     );
     const names = (menus[0]!.commands as { command: string }[]).map((c) => c.command);
-    expect(names).toEqual(["start", "menu", "bahasa", "batal", "bantuan"]);
+    expect(names).toEqual(["start", "menu", "pesanan", "bahasa", "batal", "bantuan"]);
     await sari.sendCommand("bantuan");
     expect(sari.lastReply()).toContain("Cara belanja");
     await sari.sendCommand("bahasa");

@@ -183,6 +183,7 @@ export async function openShop(ctx: BotContext, code: string): Promise<void> {
 const CUSTOMER_MENU = [
   ["start", "shopfront-cmd-start"],
   ["menu", "cmd-menu"],
+  ["pesanan", "shopfront-cmd-orders"],
   ["bahasa", "cmd-bahasa"],
   ["batal", "cmd-batal"],
   ["bantuan", "cmd-bantuan"],
@@ -217,6 +218,7 @@ const customer = front.filter((ctx) => ownerOf(ctx) !== undefined);
 
 customer.command([...commands.menu, ...commands.toko], (ctx) => showHome(ctx, ownerOf(ctx)!));
 customer.command(commands.bantuan, (ctx) => ctx.reply(ctx.t("shopfront-help")));
+customer.command(commands.pesanan, (ctx) => showOrders(ctx, ownerOf(ctx)!));
 customer.command(commands.batal, async (ctx) => {
   const had = await ctx.deps.shop.carts.clear(ctx.chat!.id);
   await ctx.reply(ctx.t(had ? "cancelled" : "nothing-to-cancel"));
