@@ -1,7 +1,8 @@
 /**
  * The online shop's front through the built bot: the reseller opens and sets the shop in /toko, a
  * customer opens its link and walks from the catalogue to "Bayar dengan QRIS"; a customer chat gets
- * nothing of the reseller's, whatever it types or presses.
+ * nothing of the reseller's, whatever it types or presses. One file: every case stands on the same open
+ * shop (openShop) and the file reads as the shop's story, owner, customer, gate, staff.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { makeWorld, type World } from "../support/world.js";
