@@ -2,7 +2,8 @@
 # One Node image for both stages (pin a digest here for a reproducible image).
 ARG NODE_IMAGE=node:22-bookworm-slim
 
-# Build: bundle with esbuild (a dev dependency) into dist/main.js and its source map, as `npm start` does.
+# Build: bundle with esbuild (a dev dependency), as `npm start` does: dist/main.js, and dist/chunks/ for the
+# parts it imports on demand (the HTTP server, PostgreSQL store, sandbox...), each file with its source map.
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -12,8 +13,8 @@ COPY scripts ./scripts
 COPY src ./src
 RUN npm run build
 
-# Run: production dependencies only, the bundle, a non-root user; what `npm start` runs after its build
-# (stack traces in the log name the src/ files through the source map).
+# Run: production dependencies only, all of dist/ (main.js, its chunks and their maps), a non-root user;
+# what `npm start` runs after its build (stack traces in the log name the src/ files through the maps).
 FROM ${NODE_IMAGE}
 ENV NODE_ENV=production DATA_DIR=/data HTTP_PORT=8080 HTTP_HOST=0.0.0.0
 WORKDIR /app

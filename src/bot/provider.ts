@@ -7,6 +7,7 @@ import { UpstreamError, UpstreamRejected, UpstreamUnavailable } from "../upstrea
 import type { BaseContext } from "./context.js";
 import { html } from "../render/format.js";
 import { ledgerChat } from "./middlewares/roleGate.js";
+import { whileAskingProvider } from "./slowAnswer.js";
 
 /** Why a provider call gave no answer to use. */
 export type ProviderFailure =
@@ -20,16 +21,22 @@ export function failureOf(err: UpstreamError): ProviderFailure {
   return { kind: err instanceof UpstreamUnavailable ? "unavailable" : "unexpected" };
 }
 
-/** Runs `call` with the chat's api key; a missing key or an upstream error comes back as data. */
+/**
+ * Runs `call` with the chat's api key, with the signs of a wait (typing, then "checking with the
+ * provider"); a missing key or an upstream error comes back as data. `ctx` is the update's own
+ * context: in a conversation, the one `conversation.external` hands its callback.
+ */
 export async function withApiKey<T>(ctx: BaseContext, call: (apiKey: string) => Promise<T>): Promise<ProviderOutcome<T>> {
   const apiKey = ctx.chat && await ctx.deps.providerLink.keyOf(ledgerChat(ctx));
   if (!apiKey) return { ok: false, failure: { kind: "not-linked" } };
-  try {
-    return { ok: true, value: await call(apiKey) };
-  } catch (err) {
-    if (!(err instanceof UpstreamError)) throw err;
-    return { ok: false, failure: failureOf(err) };
-  }
+  return whileAskingProvider(ctx, async (): Promise<ProviderOutcome<T>> => {
+    try {
+      return { ok: true, value: await call(apiKey) };
+    } catch (err) {
+      if (!(err instanceof UpstreamError)) throw err;
+      return { ok: false, failure: failureOf(err) };
+    }
+  });
 }
 
 /**

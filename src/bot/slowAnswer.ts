@@ -1,16 +1,21 @@
 /**
  * A sign of life while the provider is slow: "typing" at once, and after a moment a short line
  * saying the bot is checking with the provider, removed once the answer is there. The moment is
- * on the injected clock.
+ * on the injected clock. Nested calls on the same context (a provider read inside a wider wait)
+ * add nothing: one wait, one sign.
  */
 import type { BaseContext } from "./context.js";
 
 export const SLOW_NOTICE_MS = 1500;
 
+/** Contexts whose signs are already up. */
+const signalling = new WeakSet<object>();
+
 /** Runs `work` (which sends the answer itself) with the signs of life around it. */
 export async function whileAskingProvider<T>(ctx: BaseContext, work: () => Promise<T>): Promise<T> {
   const chatId = ctx.chat?.id;
-  if (chatId === undefined) return work();
+  if (chatId === undefined || signalling.has(ctx)) return work();
+  signalling.add(ctx);
   void ctx.api.sendChatAction(chatId, "typing").catch(() => undefined);
   let notice: Promise<number | undefined> | undefined;
   const timer = ctx.deps.clock.setTimeout(() => {
@@ -22,6 +27,7 @@ export async function whileAskingProvider<T>(ctx: BaseContext, work: () => Promi
   try {
     return await work();
   } finally {
+    signalling.delete(ctx);
     timer.cancel();
     const id = await notice;
     if (id !== undefined) await ctx.api.deleteMessage(chatId, id).catch(() => undefined);

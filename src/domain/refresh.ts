@@ -7,10 +7,12 @@
  *  - "not found" never turns into failed or success: only the provider's own status does;
  *  - a deposit the provider calls `expired` stays open until `lateMs` after its expiry (a QRIS can
  *    still be paid shortly after), and only then becomes a final `expired`;
- *  - the store is changed with a compare-and-set on the status we looked up, so a concurrent change
- *    (the user cancelled a deposit, /status raced the watcher) is never overwritten; a change that
- *    cannot be saved is taken back (its caller shows an error, so the watcher must tell it later).
+ *  - the store is changed with a compare-and-set on the status we looked up (and on the detail as
+ *    read), so a concurrent change (the user cancelled a deposit or claimed its cancel, /status raced
+ *    the watcher) is never overwritten; a change that cannot be saved is taken back (its caller
+ *    shows an error, so the watcher must tell it later).
  */
+import { isDeepStrictEqual } from "node:util";
 import type { Clock } from "../tools/clock.js";
 import type { Store, TxPatch } from "../store/index.js";
 import { detailOf, OPEN_STATUSES, type TxDetail, type TxRecord, type TxStatus } from "../store/index.js";
@@ -154,26 +156,34 @@ export interface RefreshResult {
 
 /**
  * One manual check: look up, then write what was learned (status included) with a
- * compare-and-set on the status we started from. Final records are shown as stored.
+ * compare-and-set on the status we started from and, when the detail is written, on the detail
+ * as read (tried again over a fresh read when another step wrote it). Final records are shown as stored.
  */
 export async function refreshTx(deps: RefreshDeps, apiKey: string, tx: TxRecord, opts: LookupOptions): Promise<RefreshResult> {
   const before = tx.status;
   const lookup = await lookupTx(deps.upstream, apiKey, tx, deps.clock.now(), opts);
-  const current = await deps.store.getTx(tx.refId) ?? tx;
-  if (current.status !== before) return { tx: current, before, changed: false, lookup };
-  const patch = lookupPatch(current, lookup, { withStatus: true });
-  if (Object.keys(patch).length === 0) return { tx: current, before, changed: false, lookup };
-  const updated = await deps.store.transitionTx(tx.refId, [before], patch);
-  if (!updated) return { tx: await deps.store.getTx(tx.refId) ?? current, before, changed: false, lookup };
+  let updated: Readonly<TxRecord> | undefined;
+  for (let attempt = 1; !updated; attempt++) {
+    const current = await deps.store.getTx(tx.refId) ?? tx;
+    if (current.status !== before) return { tx: current, before, changed: false, lookup };
+    const patch = lookupPatch(current, lookup, { withStatus: true });
+    if (Object.keys(patch).length === 0) return { tx: current, before, changed: false, lookup };
+    // The detail is written whole: only over the detail read here, so a step that wrote it meanwhile
+    // (a deposit's cancel claim, saved before its provider call) keeps what it wrote. Then read again.
+    const unchanged = patch.detail === undefined ? undefined : (c: Readonly<TxRecord>) => isDeepStrictEqual(c.detail, current.detail);
+    updated = await deps.store.transitionTx(tx.refId, [before], patch, unchanged);
+    if (!updated && attempt >= 3) return { tx: await deps.store.getTx(tx.refId) ?? current, before, changed: false, lookup };
+  }
+  const saved = updated;
   try {
     await deps.store.flush();
   } catch (err) {
     // Not saved, and the caller shows an error instead: the status goes back, so the record stays
     // open and the watcher tells the change once the store can save. A status is never stored untold.
-    if (updated.status !== before) {
-      await deps.store.transitionTx(tx.refId, [updated.status], { status: before }, (c) => c.updatedAt === updated.updatedAt);
+    if (saved.status !== before) {
+      await deps.store.transitionTx(tx.refId, [saved.status], { status: before }, (c) => c.updatedAt === saved.updatedAt);
     }
     throw err;
   }
-  return { tx: updated, before, changed: updated.status !== before, lookup };
+  return { tx: saved, before, changed: saved.status !== before, lookup };
 }

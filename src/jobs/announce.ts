@@ -84,13 +84,18 @@ export class NoticeProtocol {
       throw err;
     }
 
-    // A staff member's purchase is told in that person's chat (its message is there).
+    // A staff member's purchase is told in that person's chat (its message is there); a staff chat
+    // known to have blocked the bot is not tried (the watcher only knows whether the owner's has).
     const to = noticeChatOf(cur);
-    const lang = (await store.getChat(to))?.lang ?? DEFAULT_LANG;
+    const recipient = await store.getChat(to);
+    const lang = recipient?.lang ?? DEFAULT_LANG;
+    const staffAway = to !== cur.chatId && recipient?.inactive === true && !mode.shownByCaller;
     const view: TxRecord = { ...(await noticeViewOf(store, { ...marked, status: next })), chatId: to };
-    const delivery = mode.shownByCaller
-      ? await this.editForCaller(lang, view, notice, mode)
-      : await this.notifier.deliver(lang, view, notice, mayHaveBeenSent);
+    const delivery = staffAway
+      ? "blocked"
+      : mode.shownByCaller
+        ? await this.editForCaller(lang, view, notice, mode)
+        : await this.notifier.deliver(lang, view, notice, mayHaveBeenSent);
     if (delivery === "uncertain") {
       this.logger.warn({ refId, notice }, "notice delivery uncertain; will retry (edit first)");
       return false;
@@ -102,7 +107,7 @@ export class NoticeProtocol {
       return false;
     }
     if (delivery === "blocked") {
-      await store.updateChat(to, { inactive: true });
+      await store.updateChat(to, to === cur.chatId ? { inactive: true } : { inactive: true, owedNotices: true });
       this.logger.info({ chatId: to }, "chat blocked the bot; its transactions are no longer polled");
     } else if (delivery === "refused") {
       this.logger.warn({ refId, notice }, "Telegram refused the notice; not retried");
@@ -121,9 +126,10 @@ export class NoticeProtocol {
     const latest = await store.getTx(refId) ?? marked;
     const { announcing: _done, ...kept } = watchOf(latest);
     // A missed notice now delivered is no longer owed: dropped in this same write, so a second return of
-    // the chat that reads the record next finds nothing to send (a blocked chat keeps it for its return).
+    // the chat that reads the record next finds nothing to send (a blocked chat keeps it for its return;
+    // a blocked staff chat is owed it here, the owner's chat by the watcher).
     const { owed, ...notOwed } = kept;
-    const rest = owed === notice && delivery !== "blocked" ? notOwed : kept;
+    const rest = delivery === "blocked" ? (to === cur.chatId ? kept : { ...kept, owed: notice }) : owed === notice ? notOwed : kept;
     const patch: TxPatch =
       notice === "gaveup" ? { watch: { ...rest, gaveUp: true } } : { status: next, watch: { ...rest, notified: next } };
     await store.transitionTx(refId, [cur.status], patch, mine);

@@ -1,7 +1,7 @@
 /**
  * Who hears about a transaction: the chat that made it (a staff member's purchase: that person, in
  * whose chat its confirm screen and receipt are), and for a staff purchase also the owner when the
- * owner chose so in /staf.
+ * owner chose so in /staf. A notice that chat missed while it blocked the bot is owed to it.
  */
 import { Staff, withoutCost } from "../domain/staff.js";
 import type { Store, TxRecord } from "../store/index.js";
@@ -9,6 +9,11 @@ import type { Store, TxRecord } from "../store/index.js";
 /** The chat a transaction's notices go to (and whose message shows it). */
 export function noticeChatOf(tx: Pick<TxRecord, "chatId" | "by">): number {
   return tx.by ?? tx.chatId;
+}
+
+/** The ledger whose transactions may owe `chatId` a notice: its own, or (staff) its owner's. */
+export async function owedLedgerOf(store: Store, chatId: number): Promise<number> {
+  return (await store.getChat(chatId))?.staffOf?.owner ?? chatId;
 }
 
 /** The owner, when it also wants the notices of this (staff) purchase; else undefined. */

@@ -5,21 +5,19 @@
  */
 import type { Period, PersonLine, Summary } from "../domain/report.js";
 import type { Lang } from "../store/index.js";
-import { html, rupiah } from "./format.js";
+import { html, intlLocale, rupiah } from "./format.js";
 import type { Translate } from "./i18n.js";
-
-const LOCALE: Record<Lang, string> = { id: "id-ID", en: "en-GB" };
 
 /** "23 Nov" for a WIB day "2026-11-23" (the day is already a calendar day: format it in UTC). */
 export function dayLabel(day: string, lang: Lang): string {
   const at = Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10)));
-  return new Intl.DateTimeFormat(LOCALE[lang], { timeZone: "UTC", day: "numeric", month: "short" }).format(at);
+  return new Intl.DateTimeFormat(intlLocale(lang), { timeZone: "UTC", day: "numeric", month: "short" }).format(at);
 }
 
 /** "November 2026" for "2026-11". */
 export function monthLabel(month: string, lang: Lang): string {
   const at = Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)) - 1, 15);
-  return new Intl.DateTimeFormat(LOCALE[lang], { timeZone: "UTC", month: "long", year: "numeric" }).format(at);
+  return new Intl.DateTimeFormat(intlLocale(lang), { timeZone: "UTC", month: "long", year: "numeric" }).format(at);
 }
 
 /** The figures of one period: sales, money, deposits (HTML lines). */

@@ -24,6 +24,16 @@ async function localesWithXx(): Promise<string> {
   return dir;
 }
 
+/** A locales folder with Indonesian, English and Danish (English words under Danish's own name). */
+async function localesWithDa(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), "locales-"));
+  await copyFile(join(LOCALES_DIR, "id.ftl"), join(dir, "id.ftl"));
+  await copyFile(join(LOCALES_DIR, "en.ftl"), join(dir, "en.ftl"));
+  const en = await readFile(join(LOCALES_DIR, "en.ftl"), "utf8");
+  await writeFile(join(dir, "da.ftl"), en.replace(/^language-self = .*$/m, "language-self = Dansk"));
+  return dir;
+}
+
 describe("a third language is one .ftl file", () => {
   let w: World;
   let dir: string;
@@ -50,6 +60,30 @@ describe("a third language is one .ftl file", () => {
     expect((await w.store.getChat(u.chatId))?.lang).toBe("xx");
     await u.sendCommand("menu");
     expect(u.lastReply()).toBe("XX: main menu");
+  });
+
+  it("writes numbers, times and dates its own way: a percent's decimal mark, the confirm screen's clock, the report's days", async () => {
+    w = await makeWorld();
+    dir = await localesWithDa();
+    const bot = createBot(FAKE_BOT_TOKEN, { ...w.deps, translate: createTranslate(dir) }, { botInfo: FAKE_BOT_INFO, client: { fetch: w.fake.fetch as never }, rateLimit: false });
+    const u = makeUser({ handleUpdate: (update) => bot.handleUpdate(update) }, w.fake, { clock: w.clock, languageCode: "da" });
+    await w.store.updateChat(u.chatId, { lang: "da" });
+    await w.store.setApiKey(u.chatId, w.demoKey);
+
+    // Danish writes a decimal comma, as Indonesian does (English: 2.5%).
+    await u.sendCommand("markup", "2,5%");
+    expect(u.lastReply()).toContain("+2,5%");
+
+    // The same purchase again while the first is open: the warning gives the first one's time, in
+    // Danish "14.05" (English: 14:05).
+    await u.sendCommand("beli", "S10 081234567890");
+    await u.pressButton(/Confirm/);
+    await u.sendCommand("beli", "S10 081234567890");
+    expect(u.lastReply()).toMatch(/\b\d\d\.\d\d WIB/);
+
+    // Danish days read "25. nov." (English: 25 Nov).
+    await u.sendCommand("laporan");
+    expect(u.lastReply()).toMatch(/\b\d{1,2}\. [a-z]{3}\./);
   });
 
   it("is the language of a Telegram user whose language_code names it, and gets its command list", async () => {

@@ -5,7 +5,7 @@
  * CMD with its ENV. Then the bot must answer and be healthy.
  */
 import { execFile, spawn } from "node:child_process";
-import { appendFile, cp, mkdir, mkdtemp, readFile, rename, rm, stat, symlink } from "node:fs/promises";
+import { appendFile, cp, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -83,6 +83,10 @@ describe("the Docker image, replayed stage by stage", () => {
 
     await mkdir(app);
     await copyInto(final!, app, buildStage);
+    // All of dist/ is in the image: the chunks main.js imports on demand (the HTTP server, the sandbox...) too.
+    const chunks = await readdir(join(buildStage, "dist/chunks"));
+    expect(chunks.length).toBeGreaterThan(0);
+    expect((await readdir(join(app, "dist/chunks"))).sort()).toEqual(chunks.sort());
     await run("npm", ["ci", "--omit=dev", "--offline", "--no-audit", "--no-fund"], { cwd: app });
     await expect(stat(join(app, "node_modules/esbuild"))).rejects.toThrow(); // no dev dependency to lean on
 

@@ -4,8 +4,8 @@
  * page as a newcomer (the first-visit hint, START), does a /beli to its success notice (told at once
  * through the sandbox's callback) and a QRIS /deposit, and takes a screenshot (docs/playground.png for
  * the README with UPDATE_SHOTS=1, as `npm run shots` does); the admin attaches a photo to /siaran; on a
- * 390 px phone the newcomer links, taps a /command and switches to English; a restart goes on where
- * it stopped. Real time (the page, Chromium and the bot): kept under ~30 s.
+ * 390 px phone the newcomer links, taps a /command and switches to English; the sandbox panel's
+ * rupiah follow the open chat's language; a restart goes on where it stopped. Real time (the page, Chromium and the bot): kept under ~30 s.
  */
 import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -196,6 +196,13 @@ describe.skipIf(!hasChromium)(title, () => {
     await bot().last().filter({ hasText: "Periksa sebelum konfirmasi" }).waitFor();
     await tap(/Konfirmasi/);
     await bot().filter({ hasText: "Diproses" }).filter({ hasText: "081234567890" }).last().waitFor();
+    // The panel writes rupiah as the open chat's language does: Rina's Indonesian, then Budi's English.
+    const listed = page.locator("#pending li", { hasText: "081234567890" });
+    await expect.poll(() => listed.textContent()).toMatch(/Rp\d{1,3}\.\d{3}\b/);
+    await page.locator("#users li", { hasText: "Budi" }).click();
+    await expect.poll(() => listed.textContent()).toMatch(/Rp\d{1,3},\d{3}\b/);
+    await page.locator("#users li", { hasText: "Rina" }).click();
+    await expect.poll(() => listed.textContent()).toMatch(/Rp\d{1,3}\.\d{3}\b/);
     const before = await page.locator(".msg").count();
     await pg.stop();
     pg = await startPlayground({ dataDir, port: 0, logger: silentLogger, settleMs: 10 * 60_000 });

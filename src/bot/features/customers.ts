@@ -256,6 +256,8 @@ async function lastProductsOf(ctx: BaseContext, c: SavedCustomer): Promise<Reado
   for (const tx of await ctx.deps.ledger.recent(ledgerChat(ctx), LAST_PRODUCTS_SCAN)) {
     if (found.length >= LAST_PRODUCTS_MAX) break;
     if (tx.status !== "success" || !isSale(tx) || tx.target !== c.target || !tx.code || seen.has(tx.code)) continue;
+    if (!seesTx(ctx, tx)) continue; // a cashier buys again only from its own sales
+
     seen.add(tx.code);
     found.push(tx);
   }

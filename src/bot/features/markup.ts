@@ -7,7 +7,7 @@
  */
 import { Composer, type CommandContext } from "grammy";
 import { noRules } from "../../domain/pricing.js";
-import { html, rupiah } from "../../render/format.js";
+import { html, intlLocale, rupiah } from "../../render/format.js";
 import { hideKeys } from "../../domain/keyShape.js";
 import type { Lang, Markup, PricingRules } from "../../store/index.js";
 import { UpstreamError } from "../../upstream/errors.js";
@@ -56,11 +56,10 @@ export function parseMarkup(text: string, lang: Lang): MarkupInput {
   return { ok: true, markup: { flat } };
 }
 
-/** "+Rp2.000", "+5%", "+2,5%" (a decimal comma in Indonesian). */
+/** "+Rp2.000", "+5%", "+2,5%": the percent's decimal mark is the language's own (2.5 in English). */
 export function markupLabel(m: Markup, lang: Lang): string {
   if ("flat" in m) return `+${rupiah(m.flat, lang)}`;
-  const n = String(m.percent);
-  return `+${lang === "id" ? n.replace(".", ",") : n}%`;
+  return `+${new Intl.NumberFormat(intlLocale(lang), { maximumFractionDigits: 2 }).format(m.percent)}%`;
 }
 
 /** The rules without empty maps; undefined when nothing is left (the chat record drops the field). */

@@ -31,6 +31,7 @@ import { releasable, rememberReleaseOffer } from "../money/deposit.js";
 import { commands } from "../../telegram/commands.js";
 import { saleActionRows } from "../../render/saleActions.js";
 import { ledgerChat, seesTx, shownTx } from "../middlewares/roleGate.js";
+import { whileAskingProvider } from "../slowAnswer.js";
 
 const OPEN_LIST_MAX = 10;
 
@@ -66,10 +67,12 @@ async function check(ctx: BaseContext, tx: Readonly<TxRecord>, keepPressed = fal
   if (!OPEN_STATUSES.has(tx.status)) return { tx };
   const pressed = ctx.callbackQuery?.message;
   const rewritten = !keepPressed && pressed !== undefined && "text" in pressed && pressed.text !== undefined;
-  const outcome = await ctx.deps.statusChecker.checkNow(tx.refId, {
-    shownByCaller: true,
-    ...(rewritten ? { pressedMessageId: pressed.message_id } : {}),
-  });
+  const outcome = await whileAskingProvider(ctx, () =>
+    ctx.deps.statusChecker.checkNow(tx.refId, {
+      shownByCaller: true,
+      ...(rewritten ? { pressedMessageId: pressed.message_id } : {}),
+    }),
+  );
   return outcome ?? { tx };
 }
 

@@ -44,12 +44,12 @@ import { prepaidKind } from "../money/prepaid.js";
 import type { FeatureModule } from "../module.js";
 import { addPager, dropEmptyRows, paginate } from "../paging.js";
 import { editOrReply, upstreamErrorText } from "../replies.js";
-import { noRules, type Quote } from "../../domain/pricing.js";
+import { noRules } from "../../domain/pricing.js";
 import { chatRules, quoteProduct } from "../pricing.js";
 import { buttonsShown } from "../middlewares/buttonWait.js";
 import { whileAskingProvider } from "../slowAnswer.js";
 import { commands } from "../../telegram/commands.js";
-import { ledgerChat } from "../middlewares/roleGate.js";
+import { hidesCost, ledgerChat, refusalText } from "../middlewares/roleGate.js";
 import { isOutOfOrderAnswer, sameValueAlternatives } from "../../domain/alternatives.js";
 import { changeDigest, costMovesSince, digestOf, digestTimeText, parseDigestTime, type CostMove } from "../../domain/priceChanges.js";
 import { wibDay, wibDayStart } from "../../domain/report.js";
@@ -76,15 +76,20 @@ const CATEGORY_ICONS = new Map([
   ["games", "🎮"],
 ]);
 
-/** A product's selling price under the chat's rules; undefined when no rule applies to it (shown as without rules). */
-type Seller = (p: PrepaidProduct) => Quote | undefined;
+/**
+ * A product's selling price under the chat's rules, with its cost unless this chat may not see it (a
+ * cashier the owner shows no cost to); undefined when no rule applies to it (shown as without rules).
+ */
+type Seller = (p: PrepaidProduct) => { price: number; cost?: number } | undefined;
 
 async function seller(ctx: BaseContext): Promise<Seller> {
   const rules = await chatRules(ctx);
   if (noRules(rules)) return () => undefined;
+  const showCost = !(await hidesCost(ctx));
   return (p) => {
     const quote = quoteProduct(rules, p);
-    return quote.source === "none" ? undefined : quote;
+    if (quote.source === "none") return undefined;
+    return showCost ? { price: quote.price, cost: quote.cost } : { price: quote.price };
   };
 }
 
@@ -98,6 +103,8 @@ type MovedMark = (p: PrepaidProduct) => string;
 const movesOfList = new WeakMap<readonly PrepaidProduct[], { day: string; moves: Promise<ReadonlyMap<string, CostMove>> }>();
 
 async function movedToday(ctx: BaseContext, list: readonly PrepaidProduct[]): Promise<MovedMark> {
+  // The arrows tell cost moves: not for a cashier the owner shows no cost to.
+  if (await hidesCost(ctx)) return () => "";
   const day = wibDay(ctx.deps.clock.now());
   let known = movesOfList.get(list);
   if (!known || known.day !== day) {
@@ -118,11 +125,11 @@ function productLabel(p: PrepaidProduct, sell: Seller, moved: MovedMark, lang: L
   return `${p.available ? "" : "⛔ "}${p.name} · ${rupiah(sell(p)?.price ?? p.price, lang)}${moved(p)}`;
 }
 
-/** The selling price, and the cost on a second, quieter line when a rule applies. */
+/** The selling price, and the cost (when shown) on a second, quieter line when a rule applies. */
 function productLine(ctx: BaseContext, p: PrepaidProduct, sell: Seller, moved: MovedMark): string {
   const quote = sell(p);
   const line = `${p.available ? "✅" : "⛔"} <code>${html(p.code)}</code> ${html(p.name)}: <b>${rupiah(quote?.price ?? p.price, ctx.lang)}</b>${moved(p)}`;
-  return quote ? `${line}\n<i>${ctx.t("prices-cost-line", { cost: rupiah(quote.cost, ctx.lang) })}</i>` : line;
+  return quote?.cost !== undefined ? `${line}\n<i>${ctx.t("prices-cost-line", { cost: rupiah(quote.cost, ctx.lang) })}</i>` : line;
 }
 
 /** The arrows' legend, when a shown product has one. */
@@ -210,7 +217,10 @@ async function productScreen(ctx: BaseContext, list: readonly PrepaidProduct[], 
     `${ctx.t("topup-confirm-code")}: <code>${html(product.code)}</code>`,
     `${ctx.t("prices-category")}: ${html(product.category)} › ${html(product.provider)}`,
     ...(quote
-      ? [`${ctx.t("prices-sale-price")}: <b>${rupiah(quote.price, ctx.lang)}</b>`, `${ctx.t("prices-cost")}: ${rupiah(quote.cost, ctx.lang)}`]
+      ? [
+          `${ctx.t("prices-sale-price")}: <b>${rupiah(quote.price, ctx.lang)}</b>`,
+          ...(quote.cost !== undefined ? [`${ctx.t("prices-cost")}: ${rupiah(quote.cost, ctx.lang)}`] : []),
+        ]
       : [`${ctx.t("topup-confirm-price")}: <b>${rupiah(product.price, ctx.lang)}</b>`]),
     `${ctx.t("prices-availability")}: ${ctx.t(product.available ? "prices-available" : "prices-empty")}`,
     ...(product.note.trim() ? [ctx.t("topup-note-line", { note: html(product.note.trim()) })] : []),
@@ -338,6 +348,11 @@ composer.command(commands.harga, async (ctx) => {
   }
   const digest = /^(ringkasan|digest)(?:\s+(.*))?$/i.exec(args);
   if (digest) {
+    // The digest is the owner's own daily message about costs: staff neither get it nor set it.
+    if (ctx.role.kind === "staff") {
+      await ctx.reply(refusalText(ctx, "owner", `/${commands.harga[0]} ${digest[1]!.toLowerCase()}`));
+      return;
+    }
     await digestSetting(ctx, digest[2]?.trim() ?? "");
     return;
   }

@@ -7,7 +7,7 @@
 import { InlineKeyboard } from "grammy";
 import type { TxRecord } from "../../store/index.js";
 import type { BillInquiry } from "../../upstream/types.js";
-import type { BotConversation, ConvContext } from "../context.js";
+import type { BaseContext, BotConversation, ConvContext } from "../context.js";
 import { html } from "../../render/format.js";
 import { saveDraft, showConfirm } from "../money/confirm.js";
 import { billFields, postpaidKind } from "../money/postpaid.js";
@@ -57,7 +57,7 @@ export function refusalText(ctx: ConvContext, message: string, serviceName = "")
   return undefined;
 }
 
-async function loadServices(ctx: ConvContext): Promise<ProviderOutcome<Service[]>> {
+async function loadServices(ctx: BaseContext): Promise<ProviderOutcome<Service[]>> {
   return withApiKey(ctx, async (key) =>
     (await ctx.deps.lists.postpaid(key)).map((p) => ({
       code: p.code,
@@ -104,8 +104,9 @@ async function inquire(
     const draft = await saveDraft(ctx, postpaidKind, { code: service.code, title: service.name, target: customerNo, amount: 0 });
     return draft.refId;
   });
-  const answer = await conversation.external(() =>
-    withApiKey<BillInquiry>(ctx, (key) => ctx.deps.upstream.billInquiry(key, { code: service.code, reffId: refId, customerNo })),
+  // With the update's own context: the signs of a wait are sent once, not replayed.
+  const answer = await conversation.external((outside) =>
+    withApiKey<BillInquiry>(outside, (key) => outside.deps.upstream.billInquiry(key, { code: service.code, reffId: refId, customerNo })),
   );
   if (answer.ok) {
     const tx = await conversation.external(async () => {
@@ -123,7 +124,7 @@ async function inquire(
 }
 
 export async function billFlow(conversation: BotConversation, ctx: ConvContext): Promise<void> {
-  const loaded = await conversation.external(() => loadServices(ctx));
+  const loaded = await conversation.external((outside) => loadServices(outside));
   if (!loaded.ok) {
     await ctx.reply(failureText(ctx, loaded.failure, (message) => refusalText(ctx, message)));
     return;

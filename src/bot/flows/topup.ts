@@ -17,16 +17,19 @@ import { needsServer, targetKind, validateTarget } from "../targets.js";
 import { suggestionsFor, wantedForProduct } from "../customers.js";
 import { askChoice, askText } from "./steps.js";
 import { chatRules, quoteProduct } from "../pricing.js";
-import { ledgerChat } from "../middlewares/roleGate.js";
+import { hidesCost, ledgerChat } from "../middlewares/roleGate.js";
 import { sameValueAlternatives } from "../../domain/alternatives.js";
 import { sellingPriceOrRefusal } from "../../domain/pricing.js";
 
 export const TOPUP_FLOW = "topup";
 
-/** Another product of the same face value, with what it costs and sells for under the chat's rules. */
+/**
+ * Another product of the same face value, with what it sells for under the chat's rules and what it
+ * costs (left out for a cashier the owner shows no cost to).
+ */
 export interface Alternative {
   product: PrepaidProduct;
-  cost: number;
+  cost?: number;
   price: number;
 }
 
@@ -51,26 +54,28 @@ export async function lookupForPurchase(ctx: BaseContext, code: string, outOfOrd
     const others = sameValueAlternatives(list.value, product);
     if (others.length === 0) return { ok: false, text };
     const rules = await chatRules(ctx);
+    const showCost = !(await hidesCost(ctx));
     const alternatives = others
       .map((p) => ({ p, sell: sellingPriceOrRefusal(rules, { code: p.code, categoryKey: groupKey(p.category), cost: p.price }) }))
       // One whose fixed price is below its cost is no way out: it cannot be sold either.
-      .flatMap(({ p, sell }) => (sell.ok ? [{ product: p, cost: p.price, price: sell.quote.price }] : []));
+      .flatMap(({ p, sell }) => (sell.ok ? [{ product: p, price: sell.quote.price, ...(showCost ? { cost: p.price } : {}) }] : []));
     if (alternatives.length === 0) return { ok: false, text };
     return { ok: false, text, alternatives: { title: ctx.t("prices-alt-title", { name: html(product.name), code: html(product.code) }), items: alternatives } };
   }
   return { ok: true, product };
 }
 
-/** The alternatives as a list (cost and selling price) above their buttons; the picked product, if any. */
+/** The alternatives as a list (selling price, and cost when shown) above their buttons; the picked product, if any. */
 async function pickAlternative(
   conversation: BotConversation,
   ctx: ConvContext,
   text: string,
   alternatives: readonly Alternative[],
 ): Promise<{ product: PrepaidProduct; ctx: ConvContext }> {
-  const lines = alternatives.map((a) =>
-    ctx.t("prices-alt-line", { name: html(a.product.name), code: html(a.product.code), cost: rupiah(a.cost, ctx.lang), price: rupiah(a.price, ctx.lang) }),
-  );
+  const lines = alternatives.map((a) => {
+    const named = { name: html(a.product.name), code: html(a.product.code), price: rupiah(a.price, ctx.lang) };
+    return a.cost === undefined ? ctx.t("staff-alt-line", named) : ctx.t("prices-alt-line", { ...named, cost: rupiah(a.cost, ctx.lang) });
+  });
   const choices = alternatives.map((a) => ({ label: `${a.product.name} · ${rupiah(a.price, ctx.lang)}`, value: a.product.code }));
   const picked = await askChoice(conversation, ctx, [text, "", ...lines, "", ctx.t("prices-alt-pick")].join("\n"), choices);
   return { product: alternatives.find((a) => a.product.code === picked.value)!.product, ctx: picked.ctx };
@@ -80,12 +85,14 @@ async function pickAlternative(
 export async function targetPrompt(ctx: BaseContext, product: PrepaidProduct): Promise<string> {
   const kind = targetKind(product);
   const ask = kind === "game" && needsServer(product) ? "target-ask-game-server" : `target-ask-${kind}`;
-  // The price the list's button showed: the selling price, with the cost below when a rule applies (as /harga).
+  // The price the list's button showed: the selling price, with the cost below when a rule applies and
+  // this chat may see it (as /harga).
   const quote = quoteProduct(await chatRules(ctx), product);
   const sells = quote.source !== "none";
+  const showCost = sells && !(await hidesCost(ctx));
   const lines = [
     ctx.t("topup-product-line", { name: html(product.name), code: html(product.code), price: rupiah(sells ? quote.price : product.price, ctx.lang) }),
-    ...(sells ? [`<i>${ctx.t("prices-cost-line", { cost: rupiah(quote.cost, ctx.lang) })}</i>`] : []),
+    ...(showCost ? [`<i>${ctx.t("prices-cost-line", { cost: rupiah(quote.cost, ctx.lang) })}</i>`] : []),
     ...(product.note.trim() ? [ctx.t("topup-note-line", { note: html(product.note.trim()) })] : []),
     "",
     ctx.t(ask),
@@ -101,7 +108,7 @@ export async function topupFlow(
   outOfOrder?: unknown,
 ): Promise<void> {
   if (typeof code !== "string") return;
-  const found = await conversation.external(() => lookupForPurchase(ctx, code, outOfOrder === true));
+  const found = await conversation.external((outside) => lookupForPurchase(outside, code, outOfOrder === true));
   let product: PrepaidProduct;
   let last = ctx;
   if (found.ok) product = found.product;
@@ -138,7 +145,7 @@ export async function topupFlow(
   }
 
   // Price and stock as of now: the user may have taken a while to answer.
-  const latest = await conversation.external(() => lookupForPurchase(last, product.code));
+  const latest = await conversation.external((outside) => lookupForPurchase(outside, product.code));
   if (!latest.ok) {
     await last.reply(latest.text);
     return;

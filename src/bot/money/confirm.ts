@@ -13,8 +13,7 @@ import { UpstreamError, UpstreamRejected } from "../../upstream/errors.js";
 import { cb, onCallback } from "../buttons.js";
 import { requireStorage } from "../guards.js";
 import type { BaseContext, BotContext } from "../context.js";
-import { html, rupiah } from "../../render/format.js";
-import { formatWib } from "../../tools/time.js";
+import { html, rupiah, wibClock } from "../../render/format.js";
 import { OPEN_STATUSES } from "../../store/index.js";
 import { STEP_TIMEOUT_MS } from "../flows/steps.js";
 import { moneyText, upstreamErrorText } from "../replies.js";
@@ -24,6 +23,8 @@ import { saleActionRows } from "../../render/saleActions.js";
 import { newRefId } from "./refs.js";
 import { actsOnTx, hidesCost, ledgerChat, madeBy, shownTx } from "../middlewares/roleGate.js";
 import { logAct } from "./auditActs.js";
+import { withApiKey } from "../provider.js";
+import { whileAskingProvider } from "../slowAnswer.js";
 
 /** A confirm screen older than this is refused: prices and bills may have changed. */
 export const DRAFT_TTL_MS = STEP_TIMEOUT_MS;
@@ -66,14 +67,9 @@ function confirmScreen(ctx: BaseContext, kind: MoneyKind, tx: TxRecord, title: s
 
 /** The account balance from the briefly cached profile; undefined when the provider cannot say. */
 async function knownBalance(ctx: BaseContext): Promise<number | undefined> {
-  const apiKey = ctx.chat && await ctx.deps.providerLink.keyOf(ledgerChat(ctx));
-  if (!apiKey) return undefined;
-  try {
-    return (await ctx.deps.lists.profile(apiKey)).balance ?? undefined;
-  } catch (err) {
-    if (err instanceof UpstreamError) return undefined; // the provider refuses up front anyway
-    throw err;
-  }
+  // Not known: the provider refuses up front anyway, and the screen says it could not be read.
+  const read = await withApiKey(ctx, (key) => ctx.deps.lists.profile(key));
+  return read.ok ? (read.value.balance ?? undefined) : undefined;
 }
 
 /** The balance line of a screen that costs money: the balance, or that it could not be read. */
@@ -87,12 +83,6 @@ async function sameOpenPurchase(ctx: BaseContext, tx: TxRecord): Promise<Readonl
   // Open purchases are recent: the newest page is enough.
   const items = await ctx.deps.ledger.recent(tx.chatId, 50);
   return items.find((o) => o.refId !== tx.refId && o.kind === tx.kind && o.code === tx.code && o.target === tx.target && OPEN_STATUSES.has(o.status));
-}
-
-/** `14.05 WIB` / `14:05 WIB`. */
-function shortWib(ctx: BaseContext, at: number): string {
-  const hm = formatWib(at).slice(11, 16);
-  return `${ctx.lang === "id" ? hm.replace(":", ".") : hm} WIB`;
 }
 
 /**
@@ -121,7 +111,7 @@ export async function showConfirm(ctx: BaseContext, kind: MoneyKind, draft: TxRe
     const warning = ctx.t("confirm-duplicate", {
       what: html(earlier.title ?? earlier.code ?? ""),
       target: `<code>${html(earlier.target ?? "")}</code>`,
-      time: shortWib(ctx, earlier.createdAt),
+      time: wibClock(earlier.createdAt, ctx.lang),
       status: statusLabel(ctx.translate, ctx.lang, earlier.status, earlier.kind),
       ref: html(earlier.refId),
     });
@@ -200,7 +190,7 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
     if (tx.kind === "transfer" || tx.kind === "deposit") await logAct(ctx, tx.kind === "transfer" ? "transfer" : "deposit_created", sending);
     let result: TxRecord;
     try {
-      const patch = await kind.create(ctx, apiKey, sending).finally(() => ctx.deps.lists.forgetProfile(apiKey));
+      const patch = await whileAskingProvider(ctx, () => kind.create(ctx, apiKey, sending)).finally(() => ctx.deps.lists.forgetProfile(apiKey));
       const saved = await saveAnswer(ctx, refId, { ...patch, status: patch.status ?? "pending" });
       if (saved === "moved") return await toldElsewhere();
       if (!saved) {

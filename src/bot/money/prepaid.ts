@@ -11,6 +11,7 @@ import type { DraftFields, MoneyKind } from "./kinds.js";
 import { recost, sellingPriceOrRefusal } from "../../domain/pricing.js";
 import { chatRules, quoteProduct } from "../pricing.js";
 import { groupKey } from "../catalog.js";
+import { hidesCost } from "../middlewares/roleGate.js";
 
 /** The draft of a purchase of `product` for `target` at the product's current price. */
 export function prepaidDraft(product: PrepaidProduct, target: string): DraftFields {
@@ -27,6 +28,8 @@ export function prepaidDraft(product: PrepaidProduct, target: string): DraftFiel
 export async function belowCostText(ctx: BaseContext, product: PrepaidProduct): Promise<string | undefined> {
   const sell = sellingPriceOrRefusal(await chatRules(ctx), { code: product.code, categoryKey: groupKey(product.category), cost: product.price });
   if (sell.ok) return undefined;
+  // A cashier the owner shows no cost to learns only that the owner must fix the price.
+  if (await hidesCost(ctx)) return ctx.t("staff-below-cost", { name: html(product.name), code: html(product.code) });
   return ctx.t("prices-below-cost", { name: html(product.name), code: html(product.code), fixed: rupiah(sell.fixed, ctx.lang), cost: rupiah(sell.cost, ctx.lang) });
 }
 

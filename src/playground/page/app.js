@@ -4,7 +4,7 @@
 /* global document, fetch, EventSource, FileReader, localStorage, navigator, setTimeout, clearTimeout, setInterval */
 
 const $ = (id) => document.getElementById(id);
-const state = { users: [], current: undefined, unread: new Map(), commands: [], newcomerKey: "", lang: "id" };
+const state = { users: [], current: undefined, unread: new Map(), commands: [], newcomerKey: "", lang: "id", locale: "id" };
 
 // The page's own words (the Telegram app's, not the bot's: the bot's live in locales/), in the
 // language the bot speaks in the open chat.
@@ -39,6 +39,12 @@ const w = (key) => (WORDS[state.lang] ?? WORDS.id)[key];
 /** Puts the page's words in `lang`: every element marked data-w, the placeholders and titles. */
 function applyLang(lang) {
   state.lang = lang === "en" ? "en" : "id";
+  // Numbers as the bot writes them in that language (src/render/format.ts): a third language's own way.
+  const locale = lang === "en" ? "en-GB" : lang || "id";
+  if (locale !== state.locale) {
+    state.locale = locale;
+    void refreshPending().catch(() => undefined);
+  }
   document.documentElement.lang = state.lang;
   for (const el of document.querySelectorAll("[data-w]")) el.textContent = w(el.dataset.w);
   for (const el of document.querySelectorAll(".meta[data-edited]")) el.textContent = `${w("edited")} ${el.dataset.edited}`;
@@ -309,7 +315,7 @@ function renderUsers() {
   }
 }
 
-const rupiah = (n) => `Rp${Number(n).toLocaleString("id-ID")}`;
+const rupiah = (n) => `Rp${Number(n).toLocaleString(state.locale, { maximumFractionDigits: 0 })}`;
 
 async function refreshPending() {
   const { pending, latencyMs } = await api("/api/sandbox");
