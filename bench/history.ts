@@ -11,7 +11,7 @@ import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from "node:f
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ARCHIVE_AFTER_MS, wibMonth } from "../src/store/file/archive.js";
+import { ARCHIVE_AFTER_MS, MARK_EVERY, wibMonth } from "../src/store/file/archive.js";
 import { shardFileName, shardIndex } from "../src/store/file/shards.js";
 import { FileStore } from "../src/store/file/fileStore.js";
 import { monthReport, measurePg } from "./historyPg.js";
@@ -28,6 +28,7 @@ const SECRET = "bench-secret-0123456789";
 const variant = process.argv.find((a) => a.startsWith("--variant="))?.slice(10) ?? "archive";
 const sizeArg = process.argv.find((a) => a.startsWith("--size="))?.slice(7);
 const size = sizeArg ? (JSON.parse(sizeArg) as typeof SIZE) : SIZE;
+const UNMARKED = process.argv.includes("--unmarked");
 
 /** Buffered synchronous appends to one file: generation stays streaming and cheap. */
 class Out {
@@ -84,7 +85,7 @@ async function generate(dir: string, now: number, allHot: boolean): Promise<numb
   const first = new Array<boolean>(SHARDS).fill(true);
   for (const s of shards) s.write('{"txs":[');
   mkdirSync(join(dir, "archive"), { recursive: true, mode: 0o700 });
-  const index: Record<string, { bytes: number; chats: Record<string, [number, number, number][]> }> = {};
+  const index: Record<string, { bytes: number; chats: Record<string, ([number, number, number] | [number, number, number, number, number, number[]])[]> }> = {};
   let files = new Map<string, Out>();
   let n = 0;
   // Month-major so each chat's month is one contiguous segment, as a sweep of an old store writes it.
@@ -96,9 +97,12 @@ async function generate(dir: string, now: number, allHot: boolean): Promise<numb
   for (const days of monthDays.values()) {
     for (let r = 0; r < size.resellers; r++) {
       // The open segment: a day at a month edge may fall in the neighbour month's file.
-      let seg: { m: string; out: Out; start: number; count: number } | undefined;
+      // Lines are in (createdAt, refId) order within a chat, as a sweep writes them: first and last
+      // createdAt, and the offset of every MARK_EVERY-th line, let a page find its lines (archive.ts).
+      let seg: { m: string; out: Out; start: number; count: number; first: number; last: number; marks: number[] } | undefined;
       const closeSeg = () => {
-        if (seg) (index[seg.m]!.chats[1_000_000 + r] ??= []).push([seg.start, seg.out.bytes - seg.start, seg.count]);
+        // --unmarked: segments as indexed before pages read by position (the whole chat-month per page).
+        if (seg) (index[seg.m]!.chats[1_000_000 + r] ??= []).push(UNMARKED ? [seg.start, seg.out.bytes - seg.start, seg.count] : [seg.start, seg.out.bytes - seg.start, seg.count, seg.first, seg.last, seg.marks]);
         seg = undefined;
       };
       for (const d of days) {
@@ -120,10 +124,12 @@ async function generate(dir: string, now: number, allHot: boolean): Promise<numb
           }
           if (seg?.m !== m) {
             closeSeg();
-            seg = { m, out, start: out.bytes, count: 0 };
+            seg = { m, out, start: out.bytes, count: 0, first: tx.createdAt, last: tx.createdAt, marks: [] };
           }
+          if (seg!.count > 0 && seg!.count % MARK_EVERY === 0) seg!.marks.push(out.bytes - seg!.start);
           out.write(`${line}\n`);
           seg!.count++;
+          seg!.last = tx.createdAt;
         }
       }
       closeSeg();
@@ -147,7 +153,7 @@ async function measure(allHot: boolean): Promise<{ rows: BenchRow[]; n: number }
   try {
     const now = Date.now();
     const n = await generate(dir, now, allHot);
-    const label = allHot ? "all hot (before)" : "7 days hot + archive (now)";
+    const label = allHot ? "all hot (before)" : UNMARKED ? "7 days hot + archive, segments without position marks (before)" : "7 days hot + archive (now)";
     const rss0 = process.memoryUsage().rss;
     const t0 = performance.now();
     const store = await FileStore.open({ dir, secret: SECRET, ...(allHot ? { archiveAfterMs: Number.MAX_SAFE_INTEGER } : {}) });
@@ -156,20 +162,26 @@ async function measure(allHot: boolean): Promise<{ rows: BenchRow[]; n: number }
     const hot = store.stats().txs;
     const lat: number[] = [];
     const deep: number[] = [];
+    // CPU time of each page (this process's own): on a shared machine wall times also count waiting for a core.
+    const cpu: number[] = [];
     let seed = 42;
     const rand = () => ((seed = (seed * 1_103_515_245 + 12_345) >>> 0) / 2 ** 32);
-    for (let k = 0; k < 400; k++) {
+    for (let k = 0; k < 1_000; k++) {
       const chatId = 1_000_000 + Math.floor(rand() * size.resellers);
       const total = (await store.listTxByChat(chatId, { limit: 0 })).total;
       const offset = k % 2 === 0 ? Math.floor(rand() * total) : Math.floor(rand() * 5) * 10;
       const t = performance.now();
+      const c0 = process.cpuUsage();
       await store.listTxByChat(chatId, { offset, limit: 10 });
+      const c = process.cpuUsage(c0);
       (k % 2 === 0 ? deep : lat).push(performance.now() - t);
+      cpu.push((c.user + c.system) / 1000);
     }
     const month = await monthReport(store, size.resellers, rand);
     await store.close();
     const p = summarize(lat);
     const d = summarize(deep);
+    const c = summarize(cpu);
     return {
       n,
       rows: [
@@ -177,7 +189,12 @@ async function measure(allHot: boolean): Promise<{ rows: BenchRow[]; n: number }
         { metric: `${label}: resident memory after open (growth during open)`, value: `${mb(rss)} (${mb(rss - rss0)})` },
         { metric: `${label}: records in memory`, value: hot.toLocaleString("en") },
         { metric: `${label}: history page, first 5 pages, p50 / p99`, value: `${ms(p.p50)} / ${ms(p.p99)}` },
-        { metric: `${label}: history page at a random depth, p50 / p99`, value: `${ms(d.p50)} / ${ms(d.p99)}` },
+        {
+          metric: `${label}: history page at a random depth, p50 / p99`,
+          value: `${ms(d.p50)} / ${ms(d.p99)}`,
+          ...(allHot ? {} : { target: "p99 ≤ 10 ms", ok: Math.max(p.p99, d.p99) <= 10 }),
+        },
+        { metric: `${label}: history page, any, CPU time of the process p50 / p99 / max`, value: `${ms(c.p50)} / ${ms(c.p99)} / ${ms(c.max)}` },
         { metric: `${label}: month report (txsOfMonth, ~${month.rows.toLocaleString("en")} records each), p50 / p99`, value: `${ms(month.p50)} / ${ms(month.p99)}` },
       ],
     };
@@ -199,7 +216,8 @@ if (variant === "hot") {
   );
   const base = JSON.parse(out.split("\n").find((l) => l.startsWith("ROWS "))!.slice(5)) as BenchRow[];
   const quickLabel = `${quick.resellers} resellers x ${quick.perDay}/day`;
-  const pg = await openBenchPg();
+  // --files-only: the file store and its baseline (PostgreSQL's load of a year takes minutes).
+  const pg = process.argv.includes("--files-only") ? undefined : await openBenchPg();
   let onPg: Awaited<ReturnType<typeof measurePg>> | undefined;
   try {
     if (pg) onPg = await measurePg({ pg, ...PG_SIZE, days: DAYS, secret: SECRET, record: (r, d, i, s) => record(r, d, i, s, PG_SIZE.perDay) });
@@ -218,7 +236,7 @@ if (variant === "hot") {
     notes: [
       "A page is listTxByChat(chat, {offset, limit: 10}); deep pages are at a random offset of the chat's whole year. A month report is txsOfMonth(chat, month) for a random chat and whole month (what /laporan and /ekspor read).",
       "The baseline keeps the same kind of data all in the hot shards (no archive), in its own process, at the quick size.",
-      ...(onPg?.notes ?? [NO_PG_NOTE]),
+      ...(onPg?.notes ?? [process.argv.includes("--files-only") ? "PostgreSQL rows skipped (--files-only)." : NO_PG_NOTE]),
     ],
   });
 }

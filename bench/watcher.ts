@@ -20,10 +20,13 @@
  *
  * `--pg`: the same scenario with the bot's store on PgStore (bench/pg.ts: a throwaway PostgreSQL with
  * its default durability, or BENCH_DATABASE_URL); without PostgreSQL it reports a skip note only.
+ *
+ * `--load N`: N more processes spin on the CPU for the whole run (N = cores + 1 gives a load average
+ * of about cores + 1 from them alone), so the figure is one of a machine shared with other work.
  */
-import { fork, type ChildProcess } from "node:child_process";
+import { fork, spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { Api } from "grammy";
@@ -197,6 +200,12 @@ async function pool<T>(items: T[], n: number, fn: (item: T) => Promise<void>): P
   }));
 }
 
+/** The 1-minute load averages seen, lowest–highest, as "a–b". */
+function loadRange(seen: number[]): string {
+  if (seen.length === 0) return loadavg()[0]!.toFixed(1);
+  return `${Math.min(...seen).toFixed(1)}–${Math.max(...seen).toFixed(1)}`;
+}
+
 /** Most calls that started within any 1 s window, over all keys. */
 function maxPerWindow(timesByKey: number[][]): number {
   let max = 0;
@@ -207,6 +216,16 @@ function maxPerWindow(timesByKey: number[][]): number {
     }
   }
   return max;
+}
+
+/** `n` processes that keep a core busy each until `stop()`. */
+function cpuLoad(n: number): { stop: () => void } {
+  const burners = Array.from({ length: n }, () => spawn(process.execPath, ["-e", "for (;;) {}"], { stdio: "ignore" }));
+  const stop = () => {
+    for (const b of burners) b.kill("SIGKILL");
+  };
+  process.once("exit", stop);
+  return { stop };
 }
 
 async function bot(): Promise<void> {
@@ -222,6 +241,10 @@ async function bot(): Promise<void> {
       return;
     }
   }
+  const loadN = Number(arg("--load") ?? 0);
+  const load = loadN > 0 ? cpuLoad(loadN) : undefined;
+  const loadSeen: number[] = [];
+  const loadTimer = setInterval(() => loadSeen.push(loadavg()[0]!), 5_000);
   const child = fork(import.meta.filename, ["--world"], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
   const link = new WorldLink(child);
   const ready = await link.next("ready");
@@ -382,6 +405,8 @@ async function bot(): Promise<void> {
   await watcher.stop();
   await new Promise((r) => (http ? http.close(r) : r(undefined)));
 
+  clearInterval(loadTimer);
+  load?.stop();
   const result = await link.ask({ type: "report" }, "report");
   child.send({ type: "close" } satisfies ToWorld);
   await store.close();
@@ -412,7 +437,9 @@ async function bot(): Promise<void> {
       (callbacks ? `; the sandbox POSTs a signed callback for each change to the bot's POST /provider/<token>${lose > 0 ? `, ${Math.round(lose * 100)}% of them lost` : ""}` : "") +
       (paced ? `; notices through the production SendPacer (${BULK_PACE.perSecond}/s)` : "; notices not paced (see notes)") +
       (Object.keys(overrides).length ? `; options ${JSON.stringify(overrides)}` : "") +
-      (pg ? `; the bot's store is PgStore on ${pg.label}` : ""),
+      (pg ? `; the bot's store is PgStore on ${pg.label}` : "") +
+      (loadN > 0 ? `; ${loadN} CPU-spinning processes beside it the whole run` : "") +
+      `; load average (1 min) during the run ${loadRange(loadSeen)}`,
     rows: [
       {
         metric: "change → notification delay p50 / p95 / max",

@@ -13,7 +13,7 @@ import { claimUpdate } from "./middlewares/claimUpdate.js";
 import { sequentializeChats } from "./middlewares/sequentialize.js";
 import { WayOuts } from "./middlewares/wayOuts.js";
 import { storeUnavailable } from "./middlewares/storeUnavailable.js";
-import { ChatRecords } from "./middlewares/chatRecord.js";
+import { ChatRecordContext, ChatRecords } from "./middlewares/chatRecord.js";
 import { extras } from "./middlewares/extras.js";
 import { role } from "./middlewares/role.js";
 import { presence } from "./middlewares/presence.js";
@@ -51,7 +51,11 @@ const DEFAULT_RATE_LIMIT: RateLimit = { timeFrameMs: 3000, limit: 8 };
 export type AppBot = Bot<BotContext>;
 
 export function createBot(token: string, deps: BotDeps, botConfig: BotConfig = {}): AppBot {
-  const bot = new Bot<BotContext>(token, { botInfo: botConfig.botInfo, client: botConfig.client });
+  const bot = new Bot<BotContext>(token, {
+    botInfo: botConfig.botInfo,
+    client: botConfig.client,
+    ContextConstructor: ChatRecordContext as unknown as new (...args: ConstructorParameters<typeof ChatRecordContext>) => BotContext,
+  });
   const { observe, shared } = botConfig;
   const maxRetryDelaySeconds = botConfig.maxRetryDelaySeconds ?? 60;
   // Installed before auto-retry, so it sees every request that goes out, 429s included.

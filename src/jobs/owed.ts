@@ -8,8 +8,27 @@ import { watchOf, type NoticeProtocol } from "./announce.js";
 import type { NoticeKind } from "./notify.js";
 import { noticeChatOf, owedLedgerOf } from "./recipients.js";
 
+/**
+ * The chats whose owed notices are going out, per store. A return of the chat while they do waits
+ * for them: it would otherwise take a notice still on its way for one a crash left half sent, and,
+ * unable to edit the original, send it a second time.
+ */
+const sending = new WeakMap<Store, Map<number, Promise<void>>>();
+
 /** `retry` is called (once) when a delivery was uncertain; the rest waits for that retry. */
-export async function sendOwed(store: Store, protocol: NoticeProtocol, chatId: number, retry: () => void): Promise<void> {
+export function sendOwed(store: Store, protocol: NoticeProtocol, chatId: number, retry: () => void): Promise<void> {
+  const chats = sending.get(store) ?? new Map<number, Promise<void>>();
+  sending.set(store, chats);
+  const run = (chats.get(chatId) ?? Promise.resolve()).catch(() => undefined).then(() => sendOwedNow(store, protocol, chatId, retry));
+  chats.set(chatId, run);
+  const done = () => {
+    if (chats.get(chatId) === run) chats.delete(chatId);
+  };
+  void run.then(done, done);
+  return run;
+}
+
+async function sendOwedNow(store: Store, protocol: NoticeProtocol, chatId: number, retry: () => void): Promise<void> {
   // A staff chat is owed its own sales' notices, on its owner's ledger; each waits for the chat it is told in.
   const ledger = await owedLedgerOf(store, chatId);
   const inactive = async (tx: TxRecord) => (await store.getChat(noticeChatOf(tx)))?.inactive === true;

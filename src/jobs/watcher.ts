@@ -29,7 +29,7 @@ import type { Clock, TimerHandle } from "../tools/clock.js";
 import type { Logger } from "../logging/logger.js";
 import type { Store } from "../store/index.js";
 import type { LeadFence } from "../cluster/index.js";
-import { OPEN_STATUSES, type Lang, type TxRecord } from "../store/index.js";
+import { OPEN_STATUSES, type ChatRecord, type Lang, type TxRecord } from "../store/index.js";
 import { adoptDue, deadline, decideChange, decideNext, owedWatch, parkDecision, retryNotice, shouldCheck, trackedDue, usesCallbacks } from "./decide.js";
 import { Notifier, type MessageApi, type NoticeKind } from "./notify.js";
 import type { Pacer } from "../telegram/pacer.js";
@@ -39,6 +39,7 @@ import { NoticeProtocol, watchOf, type AnnounceMode } from "./announce.js";
 import { sendOwed } from "./owed.js";
 import { Lanes, type Lane } from "./lanes.js";
 import { DEFAULT_WATCHER_OPTIONS, HOUR, MINUTE, type WatcherOptions } from "./watcherOptions.js";
+import { noticeChatOf } from "./recipients.js";
 
 export { DEFAULT_WATCHER_OPTIONS, type WatcherOptions } from "./watcherOptions.js";
 
@@ -90,6 +91,19 @@ export class StatusWatcher {
   private readonly waiters = new Map<string, ((outcome: CheckOutcome | undefined) => void)[]>();
   private readonly protocol: NoticeProtocol;
   private readonly running = new Set<Promise<void>>();
+  /**
+   * The key each watched id was last queued with: its next due time queues it in that lane without
+   * reading the store (the check reads the record and the chat anyway, and sends an id whose key
+   * changed back to be queued afresh).
+   */
+  private readonly laneKeys = new Map<string, string>();
+  /**
+   * The record as the last check of each watched id read it (with the watch state it saved): the next
+   * background check starts its status call from it. Only the leader writes watch state, and apply()
+   * reads the record again before it writes anything, so a change made elsewhere meanwhile costs at
+   * most one status call; a user's or a callback's check reads the store afresh.
+   */
+  private readonly lastRead = new Map<string, TxRecord>();
   /** Due ids taken from the schedule whose record is being read before they are queued (tick). */
   private readonly placing = new Set<string>();
   private started = false;
@@ -149,6 +163,8 @@ export class StatusWatcher {
     this.started = false;
     this.due.stop();
     this.due.clear();
+    this.laneKeys.clear();
+    this.lastRead.clear();
     this.rescanTimer?.cancel();
     const dropped: Promise<void>[] = [];
     this.lanes.clear((id) => {
@@ -224,7 +240,8 @@ export class StatusWatcher {
       const current = await this.deps.store.getTx(tx.refId);
       if (!current || !OPEN_STATUSES.has(current.status)) return;
       const now = this.deps.clock.now();
-      const at = trackedDue(current, now, this.options, await this.callbacksLastAt(current));
+      const chat = usesCallbacks(current) ? await this.deps.store.getChat(current.chatId) : undefined;
+      const at = trackedDue(current, now, this.options, this.callbacksLastAt(current, chat));
       // The engine has just shown this status (receipt or "outcome unknown"): it counts as told.
       // Written only if the watch state is still as read: a watcher elsewhere (the leader) may be
       // sending a notice right now, and its "announcing" mark must survive (announce.ts).
@@ -273,6 +290,7 @@ export class StatusWatcher {
       const lane = this.lanes.laneOf(apiKey);
       this.lanes.takeRate(lane, this.deps.clock.now());
       this.queued.add(refId);
+      this.laneKeys.set(refId, apiKey);
       this.launch(lane, refId);
     });
   }
@@ -367,6 +385,12 @@ export class StatusWatcher {
   /** Puts a due transaction in its key's lane (or parks it when its chat cannot be polled). */
   private async enqueue(refId: string): Promise<void> {
     if (this.queued.has(refId)) return; // being checked: that check reschedules it
+    const key = this.laneKeys.get(refId);
+    if (key !== undefined) {
+      this.queued.add(refId);
+      this.lanes.push(this.lanes.laneOf(key), refId, false);
+      return;
+    }
     const tx = await this.deps.store.getTx(refId);
     const apiKey = tx && OPEN_STATUSES.has(tx.status) ? await this.pollableKey(tx.chatId) : undefined;
     this.place(refId, tx, apiKey, false);
@@ -385,15 +409,20 @@ export class StatusWatcher {
       return;
     }
     this.queued.add(refId);
+    this.laneKeys.set(refId, apiKey);
     this.lanes.push(this.lanes.laneOf(apiKey), refId, urgent);
   }
 
   /** The chat's api key if it may be polled: linked, key readable (a blocked chat is polled too). */
   private async pollableKey(chatId: number): Promise<string | undefined> {
-    const chat = await this.deps.store.getChat(chatId);
+    return this.keyOf(await this.deps.store.getChat(chatId));
+  }
+
+  /** The key of a chat record in hand (decrypted keys are kept in memory: no second read of the chat). */
+  private keyOf(chat: Readonly<ChatRecord> | undefined): string | undefined {
     if (!chat) return undefined;
     try {
-      return await this.deps.store.getApiKey(chatId);
+      return this.deps.store.apiKeyOf(chat);
     } catch {
       return undefined; // a wrong STORE_SECRET: nothing can be polled for this chat
     }
@@ -413,9 +442,19 @@ export class StatusWatcher {
   private launch(lane: Lane, refId: string): void {
     this.lanes.started(lane);
     this.checking.add(refId);
+    // The call's slot (concurrency, the key's lane) is given back once the status call answered:
+    // the notice that may follow waits for Telegram (and the pacer), not for the provider. The id
+    // stays `checking` until its check has applied what it learned.
+    let slotHeld = true;
+    const freeSlot = () => {
+      if (!slotHeld) return;
+      slotHeld = false;
+      this.lanes.ended(lane);
+      this.pump();
+    };
     const run = (async () => {
       try {
-        await this.check(refId, lane);
+        await this.check(refId, lane, freeSlot);
       } catch (err) {
         // A bug or a closed store: keep the transaction watched, a little later; soon when the
         // store could not save (what the check learned is told once it can).
@@ -424,12 +463,16 @@ export class StatusWatcher {
       } finally {
         this.queued.delete(refId);
         this.checking.delete(refId);
+        if (!this.due.has(refId)) {
+          // Not watched any more.
+          this.laneKeys.delete(refId);
+          this.lastRead.delete(refId);
+        }
         this.forced.delete(refId);
         this.hurried.delete(refId);
         void this.settleWaiters(refId);
         if (this.again.delete(refId)) void this.hurry(refId).catch(() => undefined); // logged by inBackground
-        this.lanes.ended(lane);
-        this.pump();
+        freeSlot();
         this.due.armNext();
       }
     })();
@@ -465,15 +508,23 @@ export class StatusWatcher {
 
   // ---- one check ----------------------------------------------------------------------------
 
-  private async check(refId: string, lane: Lane): Promise<void> {
+  private async check(refId: string, lane: Lane, freeSlot: () => void): Promise<void> {
     const mode = this.forced.get(refId);
     this.forced.delete(refId);
-    const tx = await this.deps.store.getTx(refId);
+    const asked = mode !== undefined || this.hurried.has(refId);
+    const remembered = asked ? undefined : this.lastRead.get(refId);
+    this.lastRead.delete(refId);
+    const tx = remembered ?? (await this.deps.store.getTx(refId));
     if (!tx || !OPEN_STATUSES.has(tx.status)) return;
-    if (!shouldCheck(tx, mode !== undefined || this.hurried.has(refId))) return;
-    const apiKey = await this.pollableKey(tx.chatId);
-    if (apiKey === undefined) {
-      this.park(tx);
+    if (!shouldCheck(tx, asked)) return;
+    // One read of the chat per check: its key, whether it was blocked before the call, its callbacks.
+    const chat = await this.deps.store.getChat(tx.chatId);
+    const apiKey = this.keyOf(chat);
+    if (apiKey === undefined || apiKey !== this.laneKeys.get(refId)) {
+      // Queued by a key the chat no longer has (or none now): queued afresh, from the store.
+      this.laneKeys.delete(refId);
+      if (apiKey === undefined) this.park(tx);
+      else this.schedule(refId, this.deps.clock.now());
       return;
     }
     const lookup = await lookupTx(this.deps.upstream, apiKey, tx, this.deps.clock.now(), this.options);
@@ -484,9 +535,10 @@ export class StatusWatcher {
     } else {
       lane.backoff.succeed();
     }
+    freeSlot();
     // A user's own check runs on any process; the background's writes are the leader's.
-    if (mode !== undefined) await this.apply(tx, lookup, mode);
-    else await this.leaderOnly(() => this.apply(tx, lookup));
+    if (mode !== undefined) await this.apply(tx, lookup, chat!, mode);
+    else await this.leaderOnly(() => this.apply(tx, lookup, chat!));
   }
 
   /** Runs `work` under the term this watcher started in; refused when a newer term leads (its watcher has the records). */
@@ -496,40 +548,48 @@ export class StatusWatcher {
     if (!(await fence.fenced(this.term, work))) this.deps.logger.warn("not leading any more: background writes are left to the new leader");
   }
 
-  /** Applies what the check decided: the change first, then the next check on the record as saved. */
-  private async apply(before: TxRecord, lookup: Lookup, mode?: AnnounceMode): Promise<void> {
+  /**
+   * Applies what the check decided: the change first, then the next check on the record as saved.
+   * `chat` is the check's own read, made just before its status call; re-read only after a notice
+   * (which may find the chat blocked).
+   */
+  private async apply(before: TxRecord, lookup: Lookup, chat: Readonly<ChatRecord>, mode?: AnnounceMode): Promise<void> {
     const store = this.deps.store;
     const refId = before.refId;
     let cur = await store.getTx(refId);
     if (!cur || !OPEN_STATUSES.has(cur.status)) return;
     const now = this.deps.clock.now();
-    const chatInactive = await this.isInactive(cur.chatId);
+    // The chat the notice goes to: the sale's maker (staff) or the owner; whether it was blocked before the call.
+    const noticeChat = noticeChatOf(cur);
+    const chatInactive = noticeChat === chat.chatId ? chat.inactive === true : await this.isInactive(noticeChat);
     let change = decideChange(before.status, cur, lookup, now, this.options, { chatInactive, shownByCaller: mode !== undefined });
     if (change.act === "announce" && this.deps.toldElsewhere?.(cur)) change = { act: "record", patch: { ...change.fields, status: change.next } };
     if (change.act === "owe") {
       await store.transitionTx(refId, [cur.status], change.patch);
-      await store.updateChat(cur.chatId, { owedNotices: true });
+      await store.updateChat(noticeChat, { owedNotices: true });
     } else if (change.act === "announce") {
       if (!(await this.protocol.announce(cur, change.notice, change.fields, change.next, mode))) {
         await this.retryLater(refId, now);
         return;
       }
       // This very notice found the chat blocked (403): keep it owed.
-      if (!chatInactive && await this.isInactive(cur.chatId)) await this.owe(refId, change.notice);
+      if (!chatInactive && await this.isInactive(noticeChat)) await this.owe(refId, change.notice);
     } else if (change.act === "record") {
       await store.transitionTx(refId, [cur.status], change.patch);
     }
-    if (change.act !== "changed-meanwhile") {
+    // Nothing written: the record read above is still the one the next check starts from.
+    if (change.act !== "changed-meanwhile" && change.act !== "none") {
       cur = await store.getTx(refId);
-      if (cur && change.act !== "none") this.deps.onChanged?.(cur);
+      if (cur) this.deps.onChanged?.(cur);
       if (!cur || !OPEN_STATUSES.has(cur.status)) return;
     }
 
-    const next = decideNext(cur, now, this.options, await this.callbacksLastAt(cur));
+    const next = decideNext(cur, now, this.options, this.callbacksLastAt(cur, chat));
     if (next.act === "give-up") {
       if (!(await this.protocol.announce(cur, "gaveup", {}, cur.status, mode))) await this.retryLater(refId, now);
     } else if (next.act === "schedule") {
       if (next.save) await store.updateTx(refId, { watch: next.save });
+      this.lastRead.set(refId, next.save ? { ...cur, watch: next.save } : cur);
       this.schedule(refId, next.at);
     }
   }
@@ -544,7 +604,7 @@ export class StatusWatcher {
     const tx = await this.deps.store.getTx(refId);
     if (!tx) return;
     await this.deps.store.updateTx(refId, { watch: owedWatch(tx, notice) });
-    await this.deps.store.updateChat(tx.chatId, { owedNotices: true });
+    await this.deps.store.updateChat(noticeChatOf(tx), { owedNotices: true });
   }
 
   /**
@@ -560,10 +620,10 @@ export class StatusWatcher {
     this.inBackground(run);
   }
 
-  /** When the chat's last provider callback came, read only when it can pace `tx`. */
-  private async callbacksLastAt(tx: TxRecord): Promise<number | undefined> {
+  /** When the chat's last provider callback came, when it can pace `tx`. */
+  private callbacksLastAt(tx: TxRecord, chat: Readonly<ChatRecord> | undefined): number | undefined {
     if (!usesCallbacks(tx) || watchOf(tx).gaveUp) return undefined;
-    return (await this.deps.store.getChat(tx.chatId))?.callbacksLastAt;
+    return chat?.callbacksLastAt;
   }
 
   private async retryLater(refId: string, now: number): Promise<void> {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Update } from "grammy/types";
 import { WayOuts } from "../../src/bot/middlewares/wayOuts.js";
-import { apiKeyOf, ChatRecords, knownChatRecord } from "../../src/bot/middlewares/chatRecord.js";
+import { apiKeyOf, ChatRecordContext, ChatRecords, knownChatRecord } from "../../src/bot/middlewares/chatRecord.js";
+import { sequentializeChats } from "../../src/bot/middlewares/sequentialize.js";
 import type { BaseContext, BotContext } from "../../src/bot/context.js";
 import type { ChatRecord } from "../../src/store/index.js";
 
@@ -99,9 +100,62 @@ describe("the chat record of an update", () => {
     expect(ran).toBe(true);
   });
 
+  it("the bot's own context class keeps the same record: shared with a flow's context, unknown while unreadable, known once set", async () => {
+    const current = { record: { chatId: 1, lang: "id", createdAt: 0, updatedAt: 0 } as ChatRecord };
+    const records = new ChatRecords(store(current));
+    const u = update(1, "/beli");
+    const outer = new ChatRecordContext(u.update, {} as never, {} as never) as unknown as BaseContext;
+    await records.load(outer, async () => {
+      await records.inFlow(ctxOf(u), async () => undefined);
+      const flow = ctxOf(u);
+      await records.inFlow(flow, async () => undefined);
+      flow.chatRecord = { ...current.record, lang: "en" };
+    });
+    expect(outer.chatRecord?.lang).toBe("en");
+    const down = new Error("database unreachable");
+    const unreachable = new ChatRecords({ getChat: () => Promise.reject(down), canPersist: () => false });
+    const ctx = new ChatRecordContext(update(1, "/bantuan").update, {} as never, {} as never) as unknown as BaseContext;
+    await unreachable.load(ctx, async () => {
+      expect(() => ctx.chatRecord).toThrow(down);
+      expect(knownChatRecord(ctx)).toBeUndefined();
+      ctx.chatRecord = { chatId: 1, lang: "en", createdAt: 0, updatedAt: 0 };
+      expect(knownChatRecord(ctx)?.lang).toBe("en");
+    });
+  });
+
   it("a read that fails while the store can still persist (a damaged row) fails the update as before", async () => {
     const damaged = new Error("row damaged");
     const records = new ChatRecords({ getChat: () => Promise.reject(damaged), canPersist: () => true });
     await expect(records.load(ctxOf(update(1, "/bantuan")), async () => undefined)).rejects.toBe(damaged);
+  });
+});
+
+describe("one chat's updates in order", () => {
+  const seq = sequentializeChats();
+  const ctxOf = (u: ReturnType<typeof update>) => ({ chat: u.chat, from: u.chat, update: u.update }) as unknown as BotContext;
+  const later = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+  it("a chat's second update waits for its first (even a failed one); another chat's and a way out do not", async () => {
+    const log: string[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const first = seq(ctxOf(update(1, "/beli")), async () => {
+      log.push("1 start");
+      await held;
+      log.push("1 end");
+      throw new Error("handler failed");
+    });
+    const second = seq(ctxOf(update(1, "halo")), async () => void log.push("1 second"));
+    const other = seq(ctxOf(update(2, "halo")), async () => void log.push("2"));
+    const wayOut = seq(ctxOf(update(1, "/batal")), async () => void log.push("1 batal"));
+    await later();
+    expect(log).toEqual(["1 start", "2", "1 batal"]);
+    release();
+    await expect(first).rejects.toThrow("handler failed");
+    await Promise.all([second, other, wayOut]);
+    expect(log).toEqual(["1 start", "2", "1 batal", "1 end", "1 second"]);
+    // Nothing held: the chat's next update runs at once.
+    await seq(ctxOf(update(1, "lagi")), async () => void log.push("1 next"));
+    expect(log.at(-1)).toBe("1 next");
   });
 });

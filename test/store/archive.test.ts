@@ -1,4 +1,4 @@
-import { readdir, readFile, stat, appendFile } from "node:fs/promises";
+import { readdir, readFile, stat, appendFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/tools/clock.js";
@@ -140,5 +140,42 @@ describe("monthly archive", () => {
 
     const c = await openStore(dir, { clock });
     expect((await c.listTxByChat(1, { limit: 1000 })).items.map((t) => t.refId)).toEqual([...refs].reverse());
+  });
+});
+
+describe("history pages of archived months", () => {
+  it("a page reads only the records it shows: a damaged record elsewhere in the chat's month does not stop it", async () => {
+    const dir = await tempDir();
+    const clock = new ManualClock(START);
+    // No sweep while the month is written: one sweep at the next open archives it in one segment.
+    const a = await openStore(dir, { clock, sweepEveryMs: 1000 * DAY });
+    const refs: string[] = [];
+    for (let i = 0; i < 200; i++) {
+      const ref = `P${String(i).padStart(3, "0")}`;
+      await a.createTx(sale(ref, 1));
+      refs.push(ref);
+      if (i % 10 === 0) await a.createTx(sale(`Q${i}`, 2));
+      await clock.advance(DAY / 10); // 200 sales over 20 days of October
+    }
+    await a.close();
+    await clock.advance(ARCHIVE_AFTER_MS + DAY);
+    const b = await openStore(dir, { clock });
+    expect(b.stats().txs).toBe(0);
+    await b.close();
+    // The oldest sale's line is damaged in place (same length): only a page showing it may fail.
+    const file = join(dir, "archive", "tx-2025-10.jsonl");
+    const text = await readFile(file, "utf8");
+    const line = text.split("\n").find((l) => l.includes('"P000"'))!;
+    await writeFile(file, text.replace(line, "x".repeat(line.length)));
+    const c = await openStore(dir, { clock });
+    const newestFirst = [...refs].reverse();
+    const first = await c.listTxByChat(1, { limit: 10 });
+    expect(first.total).toBe(200);
+    expect(first.items.map((t) => t.refId)).toEqual(newestFirst.slice(0, 10));
+    const deep = await c.listTxByChat(1, { offset: 150, limit: 10 });
+    expect(deep.items.map((t) => t.refId)).toEqual(newestFirst.slice(150, 160));
+    expect((await c.listTxByChat(2, { offset: 5, limit: 3 })).items.map((t) => t.refId)).toEqual(["Q140", "Q130", "Q120"]);
+    await expect(c.listTxByChat(1, { offset: 195, limit: 10 })).rejects.toThrow(/tx-2025-10/);
+    await c.close();
   });
 });

@@ -13,6 +13,7 @@ import { isPrivate, replyPrivateOnly } from "../guards.js";
 import { commands } from "../../telegram/commands.js";
 import { audit } from "../../domain/audit.js";
 import { ledgerChat } from "../middlewares/roleGate.js";
+import { knownRole } from "../middlewares/role.js";
 
 export const linkFeature = new Composer<BotContext>();
 
@@ -132,7 +133,7 @@ async function langOf(ctx: BotContext, chatId: number) {
 
 /** Staff never link a key (their chat has none, yet is not waiting for one). */
 async function isAwaitingKey(ctx: BotContext): Promise<boolean> {
-  return ctx.role.kind !== "staff" && ctx.deps.providerLink.isAwaitingKey(ctx.chat!.id);
+  return knownRole(ctx)?.kind !== "staff" && ctx.deps.providerLink.isAwaitingKey(ctx.chat!.id);
 }
 
 async function linkKey(ctx: BotContext, key: string): Promise<void> {

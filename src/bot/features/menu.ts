@@ -7,6 +7,7 @@ import { isPrivate, replyPrivateOnly } from "../guards.js";
 import { commands, menuNamesFor } from "../../telegram/commands.js";
 import { allows } from "../middlewares/roleGate.js";
 import { buttonsShown } from "../middlewares/buttonWait.js";
+import { knownRole } from "../middlewares/role.js";
 
 export const MENU_LAYOUT: readonly (readonly MenuName[])[] = [
   ["topup", "prices"],
@@ -22,7 +23,8 @@ export const MENU_LAYOUT: readonly (readonly MenuName[])[] = [
 /** The menu, without the buttons this chat may not press (staff see their role's). */
 export function menuKeyboard(ctx: BotContext): InlineKeyboard {
   const kb = new InlineKeyboard();
-  const shown = menuNamesFor((access) => allows(ctx.role, access));
+  const role = knownRole(ctx); // unknown while the store is unreachable: the whole menu, as to an owner
+  const shown = menuNamesFor((access) => role === undefined || allows(role, access));
   for (const row of MENU_LAYOUT.map((r) => r.filter((action) => shown.has(action))).filter((r) => r.length > 0)) {
     for (const action of row) kb.text(ctx.t(`menu-${action}`), cb.menu.encode({ name: action }));
     kb.row();

@@ -29,6 +29,7 @@ import {
 } from "../../domain/shop/orders.js";
 import { readOrderButton } from "../../domain/shop/orderButtons.js";
 import { orderSettingsOf, type ShopSettingsReader } from "../../domain/shop/orderSettings.js";
+import { knownRole } from "../middlewares/role.js";
 
 export interface OrderInput {
   owner: number;
@@ -246,8 +247,11 @@ shopPayFeature.on("callback_query:data", async (ctx, next) => {
 /** The customer's answer to "which account": a reply to the prompt of one of its failed orders. */
 shopPayFeature.on("message:text", async (ctx, next) => {
   const replyTo = ctx.message.reply_to_message?.message_id;
-  const owner = ctx.chatRecord?.customerOf?.owner;
-  if (replyTo === undefined || owner === undefined) return next();
+  if (replyTo === undefined) return next();
+  // Unknown while the store is unreachable: then this is no answer to a prompt of ours that could be kept.
+  const role = knownRole(ctx);
+  const owner = role?.kind === "customer" ? role.owner : undefined;
+  if (owner === undefined) return next();
   const doc = (await ctx.deps.shopOrders.listByCustomer(owner, ctx.chat.id)).find((d) => d.value.refundPromptId === replyTo);
   if (!doc) return next();
   const t = (key: string, vars?: Record<string, string | number>) => ctx.deps.translate(doc.value.lang, key, vars);

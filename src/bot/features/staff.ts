@@ -20,6 +20,7 @@ import { commandOf, commands } from "../../telegram/commands.js";
 import { formatWib } from "../../tools/time.js";
 import { apiKeyOf } from "../middlewares/chatRecord.js";
 import { deleteKeyMessage } from "./link.js";
+import { knownRole } from "../middlewares/role.js";
 
 /** The owner's staff, over the store (stateless: made per use). */
 export function staffOf(ctx: BaseContext): Staff {
@@ -77,8 +78,8 @@ staffFeature.command(commands.keluar, async (ctx, next) => {
 
 // A staff chat never links a key: any key-shaped text is deleted and refused, whatever else waits.
 staffFeature.on("message:text", async (ctx, next) => {
-  const role = ctx.role;
-  if (role.kind !== "staff" || !isPrivate(ctx) || commandOf(ctx.message.text) !== undefined) return next();
+  const role = knownRole(ctx); // unknown while the store is unreachable: help and the menu still answer
+  if (role?.kind !== "staff" || !isPrivate(ctx) || commandOf(ctx.message.text) !== undefined) return next();
   const ownerKey = await apiKeyOf(ctx).catch(() => undefined); // unreadable: the shape rule still applies
   if (findKeys(ctx.message.text, ownerKey ? [ownerKey] : []).length === 0) return next();
   await deleteKeyMessage(ctx);
@@ -87,9 +88,9 @@ staffFeature.on("message:text", async (ctx, next) => {
 
 // Last activity, at most every few minutes per member (written on the owner's list).
 staffFeature.use(async (ctx, next) => {
-  const role = ctx.role;
+  const role = knownRole(ctx);
   const chat = ctx.chat?.id;
-  if (role.kind === "staff" && chat !== undefined) {
+  if (role?.kind === "staff" && chat !== undefined) {
     const now = ctx.deps.clock.now();
     let noted = activityNoted.get(ctx.deps.store);
     if (!noted) activityNoted.set(ctx.deps.store, (noted = new Map()));

@@ -9,7 +9,7 @@
  * menu and the language picker need no record), and whatever reads `ctx.chatRecord` gets the store's
  * error, which storeUnavailable.ts answers; nothing takes an unreadable chat for a new one.
  */
-import type { MiddlewareFn } from "grammy";
+import { Context, type MiddlewareFn } from "grammy";
 import type { ChatRecord, Store } from "../../store/index.js";
 import type { BaseContext } from "../context.js";
 
@@ -25,9 +25,32 @@ interface Slot {
 /** The slot of each context of an update in flight (gone with the context). */
 const slots = new WeakMap<object, Slot>();
 
+/**
+ * The bot's context class (createBot): `ctx.chatRecord` reads and writes the update's slot through
+ * an accessor of the class, instead of one defined on every update's context.
+ */
+export class ChatRecordContext extends Context {
+  get chatRecord(): Readonly<ChatRecord> | undefined {
+    const slot = slots.get(this);
+    if (slot?.unreadable !== undefined) throw slot.unreadable;
+    return slot?.record;
+  }
+
+  set chatRecord(record: Readonly<ChatRecord> | undefined) {
+    const slot = slots.get(this);
+    if (slot === undefined) slots.set(this, { record });
+    else {
+      slot.record = record;
+      slot.unreadable = undefined;
+    }
+  }
+}
+
 /** `ctx.chatRecord` reads and writes the slot, so the outer context and a flow's share it. */
 function attach(ctx: BaseContext, slot: Slot): void {
   slots.set(ctx, slot);
+  // A flow's context (the conversations plugin builds plain ones) gets the accessor of its own.
+  if (ctx instanceof ChatRecordContext) return;
   Object.defineProperty(ctx, "chatRecord", {
     get: () => {
       if (slot.unreadable !== undefined) throw slot.unreadable;
@@ -92,16 +115,18 @@ export async function apiKeyOf(ctx: BaseContext): Promise<string | undefined> {
   // Staff work with their owner's key: read from the owner's record (whose key may change meanwhile).
   const owner = ctx.role.kind === "staff" ? ctx.role.owner : undefined;
   if (owner === undefined && record?.apiKeyEnc === undefined) return undefined;
-  const decrypt = () =>
-    new Promise<string | undefined>((resolve) => resolve(owner !== undefined ? ctx.deps.providerLink.keyOf(owner) : ctx.deps.store.apiKeyOf(record!)));
   const slot = slots.get(ctx);
-  if (!slot) return decrypt();
+  if (!slot) return decrypt(ctx, record, owner);
   const of = owner !== undefined ? `owner:${owner}` : record!.apiKeyEnc!;
   if (slot.key === undefined || slot.keyOf !== of) {
-    slot.key = decrypt();
+    slot.key = decrypt(ctx, record, owner);
     slot.keyOf = of;
   }
   return slot.key;
+}
+
+function decrypt(ctx: BaseContext, record: Readonly<ChatRecord> | undefined, owner: number | undefined): Promise<string | undefined> {
+  return new Promise<string | undefined>((resolve) => resolve(owner !== undefined ? ctx.deps.providerLink.keyOf(owner) : ctx.deps.store.apiKeyOf(record!)));
 }
 
 /** The chat's record where an unknown one (the store is unreachable) may pass as none: the language, presence. */

@@ -6,11 +6,14 @@ import type { BotContext } from "../context.js";
 
 export function claimUpdate(shared: Pick<Shared, "claimUpdate">, logger: Logger): Middleware<BotContext> {
   return async (ctx, next) => {
-    const claimed = await shared.claimUpdate(ctx.update.update_id).catch((err: unknown) => {
+    let claimed: boolean;
+    try {
+      claimed = await shared.claimUpdate(ctx.update.update_id);
+    } catch (err) {
       // Handled rather than dropped: the store-unavailable answer follows, and money actions refuse anyway.
       logger.warn({ err, update_id: ctx.update.update_id }, "could not claim the update; handling it here");
-      return true;
-    });
+      claimed = true;
+    }
     if (claimed) return next();
     logger.debug({ update_id: ctx.update.update_id }, "update already handled (a resend); skipped");
   };

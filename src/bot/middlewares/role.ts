@@ -21,3 +21,15 @@ export const role: MiddlewareFn<BaseContext> = (ctx, next) => {
   });
   return next();
 };
+
+/**
+ * The role where an unknown one (the store is unreachable) may pass as "not known": the menu, help and
+ * the key prompt still answer then. Undefined while the chat's record cannot be read.
+ */
+export function knownRole(ctx: BaseContext): Role | undefined {
+  try {
+    return ctx.role;
+  } catch {
+    return undefined;
+  }
+}

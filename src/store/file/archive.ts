@@ -3,10 +3,13 @@
  *
  * Layout (under `<DATA_DIR>/archive/`, folder 0700, files 0600):
  *   tx-YYYY-MM.jsonl   one TxRecord per line; month = the record's createdAt in WIB
- *   index.json         per month: bytes covered, and per chat the segments [offset, length, count]
+ *   index.json         per month: bytes covered, and per chat the segments [offset, length, count,
+ *                      first createdAt, last createdAt, byte offset of every MARK_EVERY-th line]
  *
- * A sweep appends each chat's records as one contiguous segment, so a history page reads only the
- * bytes of that chat's segments in one month, never the whole file.
+ * A sweep appends each chat's records as one contiguous segment, sorted by (createdAt, refId), so a
+ * history page reads only the lines it shows (from the nearest mark) when the month's segments and hot
+ * records do not overlap in time (`page`); otherwise, and for segments indexed before the sort (three
+ * numbers), the chat's whole month (`read`).
  *
  * Crash safety (see FileStore.sweep): lines are appended and fsynced first, the hot shards are written
  * second, index.json last. On open, bytes past what index.json covers are the last sweep's: a torn
@@ -15,6 +18,9 @@
  * readers still de-duplicate by refId.
  *
  * Reads are synchronous (a few small preads per page) so listTxByChat/findTx keep their signatures.
+ *
+ * One file although long: the line layout, the index that points into it, and the reads that rely on
+ * both (sorted segments, marks, recovery of an unindexed tail) change together.
  */
 import { closeSync, openSync, readSync } from "node:fs";
 import { mkdir, open, readdir, readFile, rename, stat, truncate } from "node:fs/promises";
@@ -33,8 +39,22 @@ export const ARCHIVE_AFTER_MS = HOT_FOR_MS;
 const INDEX = "index.json";
 const FILE_RE = /^tx-(\d{4}-\d{2})\.jsonl$/;
 
-/** [byte offset, byte length, records] of one chat's run of lines. */
-type Segment = [number, number, number];
+/**
+ * [byte offset, byte length, records] of one chat's run of lines; a segment an append wrote also has
+ * its first and last createdAt and the offsets (from the segment's start) of lines MARK_EVERY,
+ * 2·MARK_EVERY, ...: its lines are then sorted by (createdAt, refId), one per record, no refId twice.
+ */
+type Segment = [number, number, number] | [number, number, number, number, number, number[]];
+type SortedSegment = [number, number, number, number, number, number[]];
+
+/** Every so many lines of a sorted segment its byte offset is indexed: a page reads at most this many lines more. */
+export const MARK_EVERY = 32;
+
+/** A record of the hot set in a month's page: its position, and how to get it. */
+export interface HotPos {
+  at: number;
+  refId: string;
+}
 
 interface MonthIndex {
   /** Bytes of the file the segments cover. */
@@ -135,18 +155,96 @@ export class Archive {
   }
 
   /**
+   * `limit` records of the chat's `month` (its archived records and `hot`, sorted by (at, refId),
+   * oldest first), newest first after skipping the `skip` newest. Reads and parses only the lines
+   * shown (from the nearest mark before them). Undefined when that cannot be done: a segment indexed
+   * before segments were sorted, or segments and hot records overlapping in time (a record both hot
+   * and archived, a sale that stayed open for days); the caller then reads the whole month.
+   */
+  page(chatId: number, month: string, hot: readonly HotPos[], skip: number, limit: number): (Readonly<TxRecord> | HotPos)[] | undefined {
+    const segs = this.months.get(month)?.chats.get(chatId) ?? [];
+    const sorted: SortedSegment[] = [];
+    for (const s of segs) {
+      if (s.length !== 6) return undefined;
+      sorted.push(s);
+    }
+    sorted.sort((a, b) => a[3] - b[3]);
+    for (let i = 1; i < sorted.length; i++) if (sorted[i - 1]![4] >= sorted[i]![3]) return undefined;
+    // The month as runs, oldest first: segments whole, hot records between them.
+    type Run = { seg: SortedSegment } | { hot: HotPos };
+    const runs: Run[] = [];
+    let h = 0;
+    for (const seg of sorted) {
+      while (h < hot.length && hot[h]!.at < seg[3]) runs.push({ hot: hot[h++]! });
+      if (h < hot.length && hot[h]!.at <= seg[4]) return undefined;
+      runs.push({ seg });
+    }
+    while (h < hot.length) runs.push({ hot: hot[h++]! });
+    const out: (Readonly<TxRecord> | HotPos)[] = [];
+    let toSkip = skip;
+    for (let r = runs.length - 1; r >= 0 && out.length < limit; r--) {
+      const run = runs[r]!;
+      const n = "seg" in run ? run.seg[2] : 1;
+      if (toSkip >= n) {
+        toSkip -= n;
+        continue;
+      }
+      if ("hot" in run) out.push(run.hot);
+      else {
+        // Lines [from, to) of the segment, oldest first; shown newest first.
+        const to = n - toSkip;
+        const from = Math.max(0, to - (limit - out.length));
+        const lines = this.readLines(chatId, month, run.seg, from, to);
+        for (let i = lines.length - 1; i >= 0; i--) out.push(lines[i]!);
+      }
+      toSkip = 0;
+    }
+    return out;
+  }
+
+  /** Lines [from, to) of a sorted segment, parsed; the bytes read start at the mark before `from`. */
+  private readLines(chatId: number, month: string, seg: SortedSegment, from: number, to: number): TxRecord[] {
+    const [offset, length, , , , marks] = seg;
+    const mark = Math.floor(from / MARK_EVERY);
+    const start = mark === 0 ? 0 : marks[mark - 1]!;
+    const endMark = Math.ceil(to / MARK_EVERY);
+    const end = endMark === 0 || endMark > marks.length ? length : marks[endMark - 1]!;
+    const file = this.file(month);
+    const buf = Buffer.alloc(end - start);
+    const fd = openSync(file, "r");
+    try {
+      readSync(fd, buf, 0, buf.length, offset + start);
+    } finally {
+      closeSync(fd);
+    }
+    const out: TxRecord[] = [];
+    let pos = 0;
+    for (let i = mark * MARK_EVERY; i < to; i++) {
+      const nl = buf.indexOf(0x0a, pos);
+      if (nl < 0) throw new StoreCorruptError(file, `segment at byte ${offset} ends before its line ${i + 1}`);
+      if (i >= from) {
+        const tx = parseLine(file, offset + start + pos, buf.toString("utf8", pos, nl));
+        if (tx.chatId !== chatId) throw new StoreCorruptError(file, `segment at byte ${offset} holds another chat's record`);
+        out.push(tx);
+      }
+      pos = nl + 1;
+    }
+    return out;
+  }
+
+  /**
    * Appends `txs` (one segment per chat per month) and fsyncs each file. The in-memory index covers
    * them at once; index.json only after `saveIndex`, which the caller runs once the shards are written.
    */
   async append(txs: readonly TxRecord[]): Promise<void> {
-    const byMonth = new Map<string, Map<number, string[]>>();
+    const byMonth = new Map<string, Map<number, TxRecord[]>>();
     for (const tx of txs) {
       const month = wibMonth(tx.createdAt);
       let chats = byMonth.get(month);
       if (!chats) byMonth.set(month, (chats = new Map()));
-      let lines = chats.get(tx.chatId);
-      if (!lines) chats.set(tx.chatId, (lines = []));
-      lines.push(`${JSON.stringify(tx)}\n`);
+      let list = chats.get(tx.chatId);
+      if (!list) chats.set(tx.chatId, (list = []));
+      list.push(tx);
     }
     let created = false;
     for (const [month, chats] of byMonth) {
@@ -155,11 +253,22 @@ export class Archive {
       const parts: Buffer[] = [];
       const segs: [number, Segment][] = [];
       let offset = idx.bytes;
-      for (const [chatId, lines] of chats) {
-        const buf = Buffer.from(lines.join(""), "utf8");
-        parts.push(buf);
-        segs.push([chatId, [offset, buf.length, lines.length]]);
-        offset += buf.length;
+      for (const [chatId, list] of chats) {
+        // Sorted as history pages list them, one line per refId: a page can then find its lines by position.
+        const byRef = new Map(list.map((tx) => [tx.refId, tx]));
+        const sorted = [...byRef.values()].sort(byPosition);
+        const marks: number[] = [];
+        const lines: Buffer[] = [];
+        let at = 0;
+        sorted.forEach((tx, i) => {
+          if (i > 0 && i % MARK_EVERY === 0) marks.push(at);
+          const line = Buffer.from(`${JSON.stringify(tx)}\n`, "utf8");
+          lines.push(line);
+          at += line.length;
+        });
+        parts.push(...lines);
+        segs.push([chatId, [offset, at, sorted.length, sorted[0]!.createdAt, sorted[sorted.length - 1]!.createdAt, marks]]);
+        offset += at;
       }
       const fh = await open(this.file(month), "a", 0o600);
       try {
@@ -240,6 +349,11 @@ export class Archive {
     close(idx.bytes + end);
     idx.bytes += end;
   }
+}
+
+/** History order: by createdAt, then refId. */
+function byPosition(a: TxRecord, b: TxRecord): number {
+  return a.createdAt - b.createdAt || (a.refId < b.refId ? -1 : a.refId > b.refId ? 1 : 0);
 }
 
 function parseLine(file: string, offset: number, line: string): TxRecord {

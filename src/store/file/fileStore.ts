@@ -595,10 +595,15 @@ export class FileStore implements Store {
       const [from, to] = this.hotRange(list, month);
       const n = counts.get(month)! + (to - from);
       if (items.length < limit && total + n > offset) {
-        const all = this.monthList(chatId, month, list.slice(from, to));
         const start = Math.max(0, offset - total);
-        // A duplicate (a record both hot and archived) makes the month shorter than counted: clamp.
-        for (let i = all.length - 1 - start; i >= 0 && items.length < limit; i--) items.push(all[i]!);
+        // Only the lines shown when the archive can find them by position; else the whole month.
+        const shown = this.archive.page(chatId, month, list.slice(from, to), start, limit - items.length);
+        if (shown) for (const t of shown) items.push("chatId" in t ? t : this.tx(t.refId)!);
+        else {
+          const all = this.monthList(chatId, month, list.slice(from, to));
+          // A duplicate (a record both hot and archived) makes the month shorter than counted: clamp.
+          for (let i = all.length - 1 - start; i >= 0 && items.length < limit; i--) items.push(all[i]!);
+        }
       }
       total += n;
     }

@@ -1,0 +1,45 @@
+/**
+ * The chaos run's short mode (chaosRun.ts): a few seeds, each a schedule of resellers' purchases,
+ * bills, transfers and deposits among faults of every kind, then the invariants. A failing seed
+ * prints itself and its events, so the same run can be replayed (`runChaos({ seed, faults })`).
+ * One shorter seed runs on PostgreSQL (a database of its own on the run's server), where the storage
+ * fault is the database going down and coming back.
+ */
+import { expect, it } from "vitest";
+import { runChaos } from "./chaosRun.js";
+import { describeRun } from "./invariants.js";
+import { hasPg, migratedDatabase, pgAdmin } from "../support/pg.js";
+
+const SEEDS = [1, 2, 3];
+const FAULTS = 25;
+const INVARIANTS = "no create twice, every outcome told once, no answer lost, no handler error, no key in the log, the store reopens";
+
+it.each(SEEDS)(`seed %i: ${INVARIANTS}`, { timeout: 40_000 }, async (seed) => {
+  const report = await runChaos({ seed, faults: FAULTS });
+  expect(report.violations, describeRun(report)).toEqual([]);
+  expect(report.faultTotal).toBeGreaterThan(FAULTS / 2);
+  expect(report.transactions).toBeGreaterThan(0);
+});
+
+it.runIf(hasPg)(`on PostgreSQL, seed 4, the database going down and back among the faults: ${INVARIANTS}`, { timeout: 60_000 }, async () => {
+  const url = await migratedDatabase();
+  const name = new URL(url).pathname.slice(1);
+  const report = await runChaos({
+    seed: 4,
+    faults: 12,
+    postgres: {
+      url,
+      down: () =>
+        pgAdmin(async (sql) => {
+          await sql.unsafe(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
+          await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = ${name}`;
+        }),
+      up: async () => {
+        await pgAdmin((sql) => sql.unsafe(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`));
+      },
+    },
+  });
+  expect(report.violations, describeRun(report)).toEqual([]);
+  expect(report.faults["postgres-down"]).toBeGreaterThan(0);
+  expect(report.transactions).toBeGreaterThan(0);
+});

@@ -1,0 +1,421 @@
+/**
+ * The seeded chaos run: resellers buy, pay bills, transfer and deposit through the real bot (a whole
+ * world: chaosWorld.ts) while faults drawn from the seed (schedule.ts) hit the disk, the
+ * process, Telegram, the provider and the updates. Afterwards every fault ends, the clock runs until
+ * every outcome is in, and the invariants are checked (invariants.ts).
+ *
+ * Used by the suite (short mode, test/chaos/chaos.test.ts) and by bench/chaos.ts (long mode), so it
+ * imports nothing of vitest's that needs its runner. The schedule is the seed's; real I/O (HTTP to the
+ * sandbox, the files) decides only the order of what runs at the same clock time.
+ */
+import { Writable } from "node:stream";
+import type { Update } from "grammy/types";
+import { createLogger } from "../../src/logging/logger.js";
+import { StoreFile } from "../../src/store/file/shards.js";
+import { callbackSignature } from "../../src/domain/providerCallbacks.js";
+import { SANDBOX_CUSTOMERS } from "../../src/sandbox/index.js";
+import { apiError, isChatContentMethod, type RecordedCall } from "../support/fakeBotApi.js";
+import type { FakeUser } from "../support/chat.js";
+import { makeChaosWorld, type ChaosWorld } from "./chaosWorld.js";
+import { describeEvent, drawSchedule, FAULT_KINDS, type ChaosEvent, type FaultKind } from "./schedule.js";
+import { Ledger, type ChaosReport } from "./invariants.js";
+
+export type { ChaosReport } from "./invariants.js";
+
+/** The resellers' provider key: long and key-shaped, so a leak would be found in the log. */
+export const CHAOS_KEY = "CHAOS-Zk9Qm2Lx7Vb4Np8Rt6Wy3Hs5";
+const SETTLE_MS = 5_000;
+const UPSTREAM_TIMEOUT_MS = 400;
+const CONFIRM = /Konfirmasi/;
+
+export interface ChaosOptions {
+  seed: number;
+  faults: number;
+  users?: number;
+  /** Called every `progressEvery` events (long mode). */
+  progress?: (done: number, total: number) => void;
+  /** PostgreSQL instead of the files: its database, and how to stop it answering and bring it back. */
+  postgres?: { url: string; down: () => Promise<void>; up: () => Promise<void> };
+  /** Each event as it starts (replaying a seed). */
+  trace?: (line: string) => void;
+}
+
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** A fault under way: over once `over` says so (its time is up, or a provider fault was used). */
+interface Window {
+  kind: FaultKind;
+  over: (now: number) => boolean;
+  end: () => Promise<void>;
+}
+
+export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
+  const startedReal = Date.now();
+  const events = drawSchedule(opts.seed, opts.faults, opts.users ?? 4, opts.postgres ? "postgres" : "files");
+  const ledger = new Ledger();
+  const sink = new Writable({ write: (chunk, _enc, done) => (ledger.logLine(String(chunk), [CHAOS_KEY]), done()) });
+  const w: ChaosWorld = await makeChaosWorld({
+    upstreamTimeoutMs: UPSTREAM_TIMEOUT_MS,
+    sandbox: { settleMs: SETTLE_MS, keys: [{ key: CHAOS_KEY, balance: 10_000_000_000_000, name: "chaos" }] },
+    logger: createLogger("info", sink),
+    // The app's own HTTP server takes the provider's callbacks (forged ones too).
+    env: { HTTP_PORT: "0", PUBLIC_URL: "http://127.0.0.1:9" },
+    ...(opts.postgres ? { storeUrl: opts.postgres.url } : {}),
+  });
+  ledger.startedAt = w.clock.now();
+  const chaos = new Chaos(w, ledger, opts);
+  try {
+    await chaos.link(opts.users ?? 4);
+    let done = 0;
+    for (const e of events) {
+      opts.trace?.(`${w.clock.now() - ledger.startedAt} ms: ${describeEvent(e)}`);
+      await chaos.play(e);
+      if (++done % 200 === 0) opts.progress?.(done, events.length);
+    }
+    await chaos.finish();
+    await ledger.check(w, chaos.users);
+    // The store opens cleanly: a new process on the same data reads every transaction.
+    const before = await chaos.allTxCount();
+    await chaos.restart();
+    const after = await chaos.allTxCount();
+    if (before !== after) ledger.violation(`the store reopened with ${after} transactions, ${before} before`);
+  } catch (err) {
+    ledger.violation(`the run stopped: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  } finally {
+    chaos.restoreDisk();
+    await w.close().catch(() => undefined);
+  }
+  return ledger.report(opts.seed, events, Date.now() - startedReal, w.clock.now() - chaos.startedAt);
+}
+
+class Chaos {
+  users: FakeUser[] = [];
+  readonly startedAt: number;
+  /** Resellers' updates being handled (a duplicate's two deliveries overlap). */
+  private acting = 0;
+  private telegram: Window | undefined;
+  private store: Window | undefined;
+  private others: Window[] = [];
+  private readonly blocked = new Set<number>();
+  private readonly realWrite = StoreFile.prototype.write;
+  private username = "";
+
+  constructor(
+    private readonly w: ChaosWorld,
+    private readonly ledger: Ledger,
+    private readonly opts: ChaosOptions,
+  ) {
+    this.startedAt = w.clock.now();
+    const fake = w.fake;
+    // Telegram's faults hit what the bot sends in the background (notices, edits): the interactive
+    // answers' own retries wait in real time (auto-retry), which a run on the clock cannot afford.
+    fake.setResponder((method, payload) => {
+      if (!isChatContentMethod(method) && method !== "answerCallbackQuery") return undefined;
+      if (this.blocked.has(Number(payload.chat_id))) return apiError(403, "Forbidden: bot was blocked by the user");
+      const t = this.telegram;
+      if (this.acting > 0 || !t || !isChatContentMethod(method)) return undefined;
+      if (t.kind === "telegram-429") return apiError(429, "Too Many Requests: retry after 2", 2);
+      if (t.kind === "telegram-5xx") return apiError(502, "Bad Gateway");
+      return undefined;
+    });
+    const lost = fake as unknown as { lostInTransit: (method: string) => object | undefined };
+    lost.lostInTransit = (method) => (this.acting === 0 && this.telegram?.kind === "telegram-timeout" && isChatContentMethod(method) ? {} : undefined);
+  }
+
+  async link(count: number): Promise<void> {
+    for (let i = 0; i < count; i++) this.users.push(await this.w.linkedUser(CHAOS_KEY));
+    // The forged callbacks need a token and the provider's name for the key, as linking leaves them.
+    const { username } = await this.w.upstream.getProfile(CHAOS_KEY);
+    this.username = username;
+    for (const u of this.users) await this.w.store.updateChat(u.chatId, { providerUsername: username, callbackToken: tokenOf(u) });
+    await this.w.store.flush();
+  }
+
+  async play(e: ChaosEvent): Promise<void> {
+    this.ledger.at(e);
+    if (e.type === "wait") await this.advance(e.ms);
+    else if (e.type === "act") await this.act(e.user, e.action);
+    else await this.fault(e);
+    await this.endWindows();
+    this.ledger.scan(this.w);
+  }
+
+  /**
+   * Moves the clock, stopping at every due check and waiting for it as the watcher's tests do; a check
+   * that itself waits on the clock (the pacer after a 429) gets a bounded real wait, then time moves on.
+   */
+  private async advance(ms: number, stepMs = 250): Promise<void> {
+    const clock = this.w.clock;
+    const end = clock.now() + ms;
+    while (clock.now() < end) {
+      await this.idle();
+      const due = this.w.watcher.nextWakeAt();
+      const to = Math.min(end, clock.now() + stepMs, due !== undefined && due > clock.now() ? due : end);
+      await clock.advance(to - clock.now());
+      await this.idle();
+      await this.endWindows();
+      this.ledger.scan(this.w);
+    }
+  }
+
+  private idle(): Promise<unknown> {
+    return Promise.race([this.w.watcher.whenIdle(), pause(50)]);
+  }
+
+  // ---- resellers ------------------------------------------------------------------------------
+
+  private async act(index: number, action: string, twice: "duplicate" | "reorder" | undefined = undefined): Promise<void> {
+    const u = this.users[index]!;
+    if (this.blocked.has(u.chatId)) return; // a reseller who blocked the bot writes nothing
+    if (action === "saldo") return void (await this.send(u, u.textUpdate("/saldo")));
+    if (action === "riwayat") return void (await this.send(u, u.textUpdate("/riwayat")));
+    if (action === "pay") return this.pay(u);
+    const steps = FLOWS[action]!;
+    for (const step of steps) {
+      const ok = typeof step === "string" ? await this.send(u, u.textUpdate(step)) : await this.press(u, step);
+      if (!ok) return; // the flow met a fault's answer: the reseller tries something else later
+    }
+    await this.confirm(u, twice);
+  }
+
+  /** The Confirm press: as Telegram sends it, twice (a duplicate), or after a later update (reordered). */
+  private async confirm(u: FakeUser, twice: "duplicate" | "reorder" | undefined): Promise<void> {
+    if (!u.findButton(CONFIRM)) return;
+    if (twice === "reorder") {
+      const earlier = u.textUpdate("/saldo");
+      const press = u.callbackUpdate(CONFIRM);
+      await this.send(u, press);
+      await this.send(u, earlier);
+      return;
+    }
+    const press = u.callbackUpdate(CONFIRM);
+    if (twice === "duplicate") {
+      const [a, b] = await Promise.all([this.deliver(u, press), this.deliver(u, structuredClone(press))]);
+      this.ledger.answered(press, [...a, ...b], (c) => this.w.fake.textOf(c));
+      return;
+    }
+    await this.send(u, press);
+  }
+
+  private async press(u: FakeUser, label: RegExp): Promise<boolean> {
+    if (!u.findButton(label)) return false;
+    return this.send(u, u.callbackUpdate(label));
+  }
+
+  /** One update, and whether the flow may go on (the answer was not about a fault). */
+  private async send(u: FakeUser, update: Update): Promise<boolean> {
+    const calls = await this.deliver(u, update);
+    this.ledger.answered(update, calls, (c) => this.w.fake.textOf(c));
+    return calls.some((c) => c.response?.ok === true && isChatContentMethod(c.method));
+  }
+
+  private async deliver(u: FakeUser, update: Update): Promise<RecordedCall[]> {
+    this.acting++;
+    try {
+      return await this.driven(u.deliver(update));
+    } finally {
+      this.acting--;
+    }
+  }
+
+  /**
+   * The process stops and a new one starts on the same data. Stopping waits for the checks in flight,
+   * and one may be waiting on the clock (the pacer after a 429, the store's retry): time moves meanwhile.
+   */
+  async restart(): Promise<void> {
+    await this.driven(this.w.restart());
+  }
+
+  /** Waits for work that may need the clock (PostgreSQL's unreachable gate answers on it): real time first. */
+  private async driven<T>(p: Promise<T>): Promise<T> {
+    let done = false;
+    void p.finally(() => (done = true)).catch(() => undefined);
+    for (let i = 0; i < 300 && !done; i++) await pause(1);
+    for (let i = 0; i < 3_000 && !done; i++) {
+      await pause(1);
+      await this.w.clock.advance(50);
+    }
+    return p;
+  }
+
+  private async pay(u: FakeUser): Promise<void> {
+    const open = await this.w.store.listTxByChat(u.chatId, { limit: 20 }).catch(() => undefined);
+    // Pending at the provider too (the store may not have heard of a payment yet).
+    const atProvider = (id: string) => (this.w.sandbox.transaction(id) as { status?: string } | undefined)?.status;
+    const deposit = open?.items.find((t) => t.kind === "deposit" && t.upstreamId && atProvider(t.upstreamId) === "pending");
+    if (!deposit) return;
+    this.w.sandbox.payDeposit(deposit.upstreamId!);
+    this.ledger.outcomeAt(deposit.refId, this.w.clock.now());
+  }
+
+  // ---- faults ---------------------------------------------------------------------------------
+
+  private async fault(e: Extract<ChaosEvent, { type: "fault" }>): Promise<void> {
+    const now = this.w.clock.now();
+    const until = now + e.lastsMs;
+    const window = (end: () => Promise<void> = async () => {}): Window => ({ kind: e.kind, over: (t) => t >= until, end });
+    switch (e.kind) {
+      case "disk-full":
+      case "read-only": {
+        if (this.store) return; // one disk fault at a time
+        const code = e.kind === "disk-full" ? "ENOSPC" : "EROFS";
+        StoreFile.prototype.write = () => Promise.reject(Object.assign(new Error(`${code}: write failed`), { code }));
+        this.store = window(() => this.repairDisk());
+        break;
+      }
+      case "postgres-down": {
+        const pg = this.opts.postgres;
+        if (this.store || !pg) return; // the file store has none (schedule.ts draws it only for PostgreSQL)
+        await pg.down();
+        this.store = window(async () => {
+          await pg.up();
+          await this.storeBack();
+        });
+        break;
+      }
+      case "restart": {
+        if (this.store) return; // a start on a failing disk is another test's (dataLock, storage words)
+        await this.restart();
+        this.ledger.faultEnded(now, e.kind);
+        break;
+      }
+      case "telegram-429":
+      case "telegram-5xx":
+      case "telegram-timeout":
+        if (this.telegram) return;
+        this.telegram = window();
+        break;
+      case "telegram-403": {
+        const u = this.users[e.user]!;
+        if (this.blocked.has(u.chatId)) return;
+        this.blocked.add(u.chatId);
+        // Unblocked: the reseller writes again, which brings the notices it missed.
+        this.others.push(window(async () => {
+          this.blocked.delete(u.chatId);
+          await this.send(u, u.textUpdate("/saldo"));
+        }));
+        break;
+      }
+      case "provider-timeout":
+      case "provider-5xx":
+      case "provider-html":
+      case "provider-malformed": {
+        const kind = ({ "provider-timeout": "timeout", "provider-5xx": "html502", "provider-html": "html200", "provider-malformed": "malformed" } as const)[e.kind];
+        const times = 1 + (e.lastsMs % 3);
+        this.w.sandbox.fault(e.endpoint, kind, times);
+        // Over once the endpoint has taken every answer it spoils.
+        const seen = this.w.sandbox.calls(e.endpoint).length;
+        this.others.push({ kind: e.kind, over: () => this.w.sandbox.calls(e.endpoint).length >= seen + times, end: async () => {} });
+        break;
+      }
+      case "provider-late": {
+        const release = this.w.sandbox.holdNext(e.endpoint);
+        this.others.push(window(async () => release()));
+        break;
+      }
+      case "duplicate-update":
+      case "reordered-updates":
+        await this.act(e.user, "buy", e.kind === "duplicate-update" ? "duplicate" : "reorder");
+        this.ledger.faultEnded(this.w.clock.now(), e.kind);
+        break;
+      case "forged-callback":
+        await this.forge(this.users[e.user]!, e.lastsMs % 2 === 0);
+        this.ledger.faultEnded(this.w.clock.now(), e.kind);
+        break;
+    }
+    this.ledger.fault(e.kind);
+  }
+
+  /**
+   * A callback nobody at the provider sent: a wrong signature (refused), or a right one claiming a
+   * success the status endpoint does not confirm (only the status answer may change anything).
+   */
+  private async forge(u: FakeUser, signed: boolean): Promise<void> {
+    const http = this.w.app.http();
+    if (!http) return;
+    const open = await this.w.store.listTxByChat(u.chatId, { limit: 5 }).catch(() => undefined);
+    const tx = open?.items.find((t) => t.upstreamId) ?? open?.items[0];
+    const signature = callbackSignature(signed ? this.username : "someone_else");
+    const body = { event: "transaksi", status: "success", data: { id: tx?.upstreamId ?? "X1", reff_id: tx?.refId ?? "TPX", price: "1", status: "success", sn: "FORGED" } };
+    // The route reads the store: on PostgreSQL while it is down, its answer waits on the clock.
+    await this.driven(
+      fetch(`${http.url}/provider/${tokenOf(u)}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-atl-signature": signature },
+        body: JSON.stringify(body),
+      }).then((r) => r.arrayBuffer()),
+    );
+  }
+
+  /** Ends every fault whose time is up (a provider fault: once used). */
+  private async endWindows(): Promise<void> {
+    const now = this.w.clock.now();
+    if (this.telegram?.over(now)) {
+      this.ledger.faultEnded(now, this.telegram.kind);
+      this.telegram = undefined;
+    }
+    if (this.store?.over(now)) {
+      const s = this.store;
+      this.store = undefined;
+      await s.end();
+      this.ledger.faultEnded(this.w.clock.now(), s.kind);
+    }
+    const due = this.others.filter((o) => o.over(now));
+    this.others = this.others.filter((o) => !o.over(now));
+    for (const o of due) {
+      await o.end();
+      this.ledger.faultEnded(this.w.clock.now(), o.kind);
+    }
+  }
+
+  restoreDisk(): void {
+    StoreFile.prototype.write = this.realWrite;
+  }
+
+  /** The disk works again; the store's own retries (on the clock) write what waited. */
+  private async repairDisk(): Promise<void> {
+    this.restoreDisk();
+    await this.storeBack();
+  }
+
+  /** Moves the clock until the store saves again and this process leads again (PostgreSQL: the lead went with it). */
+  private async storeBack(): Promise<void> {
+    const back = () => this.w.store.canPersist() && this.w.app.shared.leadership().isLeader();
+    for (let i = 0; i < 600 && !back(); i++) {
+      await pause(1);
+      await this.advance(250);
+    }
+    if (!back()) this.ledger.violation("the store did not save again (or the lead did not come back) after the fault ended");
+  }
+
+  /** Every fault ends; the resellers write once more; the clock runs until every outcome is in. */
+  async finish(): Promise<void> {
+    for (const o of [this.telegram, this.store, ...this.others]) if (o) o.over = () => true;
+    await this.endWindows();
+    for (const u of this.users) await this.send(u, u.textUpdate("/saldo"));
+    // Deposits nobody paid expire (QRIS: 30 min); the watcher's longest wait is 5 min.
+    // No fault left: longer steps (still stopping at every due check).
+    for (let i = 0; i < 12; i++) await this.advance(10 * 60_000, 5_000);
+    this.ledger.scan(this.w);
+  }
+
+  async allTxCount(): Promise<number> {
+    let n = 0;
+    for (const u of this.users) n += (await this.w.store.listTxByChat(u.chatId, { limit: 1 })).total;
+    return n;
+  }
+}
+
+/** The flows up to their confirm screen: a command or text, or a button to press. */
+const FLOWS: Record<string, (string | RegExp)[]> = {
+  buy: ["/beli S10 081234567890"],
+  bill: ["/tagihan", /^PLN Pascabayar$/, SANDBOX_CUSTOMERS.oneSheet],
+  transfer: ["/transfer", "bca", /BCA/, "1234567890", "10000", /Lewati/],
+  deposit: ["/deposit", "qris", /^QRIS Fast/, "50rb"],
+};
+
+function tokenOf(u: FakeUser): string {
+  return `chaos${u.chatId}abcdefghijklmnopqrstu`;
+}
+
+export { FAULT_KINDS, describeEvent };

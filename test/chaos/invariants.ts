@@ -1,0 +1,231 @@
+/**
+ * What the chaos run watches and checks afterwards:
+ * - no create twice for one confirmation (the sandbox records every create with its reference);
+ * - every outcome the provider holds is told to its chat exactly once (a notice message naming the
+ *   reference; when a notice's delivery was uncertain the protocol edits the original message
+ *   instead of risking a second notice, and that edit counts as told), and the store agrees with it;
+ * - no answer lost (every update a reseller sent got an answer; of a duplicate, one of the two);
+ * - no handler error and no api key (nor the bot token) in the log;
+ * - how long a reseller waited for news after the fault that delayed it ended (clock time).
+ */
+import type { Update } from "grammy/types";
+import { FAKE_BOT_TOKEN } from "../support/botInfo.js";
+import { isChatContentMethod, type RecordedCall } from "../support/fakeBotApi.js";
+import type { FakeUser } from "../support/chat.js";
+import type { ChaosWorld } from "./chaosWorld.js";
+import { describeEvent, FAULT_KINDS, type ChaosEvent, type FaultKind } from "./schedule.js";
+
+export interface ChaosReport {
+  seed: number;
+  faults: Record<FaultKind, number>;
+  faultTotal: number;
+  violations: string[];
+  /** Clock ms from the end of the fault that delayed it (or from the outcome, when none did) to the news. */
+  longestWaitMs: number;
+  longestWaitRef: string | undefined;
+  /** Where the longest wait came from. */
+  longestWaitWhy: string;
+  /** The longest wait after each kind of fault that ended last before the news ("none": no fault after the outcome). */
+  waitsByKind: Record<string, number>;
+  /** Outcomes told by the transaction's own message only (the answer to Confirm, or an edit after an uncertain notice). */
+  shownOnly: string[];
+  /** Handler errors a storage fault caused, answered with the storage words. */
+  storageErrors: number;
+  updates: number;
+  transactions: number;
+  notices: number;
+  clockMs: number;
+  realMs: number;
+  events: ChaosEvent[];
+}
+
+const REF = /\b[A-Z]{2}\d{6}[0-9A-Z]{8}\b/g;
+/** A notice of an outcome (locales: watch-success, watch-failed, watch-deposit-*). */
+const OUTCOME_NOTICE = /Transaksi berhasil|Transaksi gagal|Deposit masuk|Deposit gagal|Deposit kedaluwarsa|Deposit dibatalkan/;
+/** The transaction's own message showing a final outcome (receipt status line, deposit caption). */
+const OUTCOME_SHOWN = /Berhasil|Gagal|LUNAS|GAGAL|Kedaluwarsa|KEDALUWARSA|Dibatalkan|DIBATALKAN/;
+/** The generic apology (locales: error-generic). */
+const GENERIC = /terjadi kesalahan|something went wrong/;
+/** Storage refusing: the disk, or the database refusing connections or dropping them. */
+const STORAGE_DOWN = /ENOSPC|EROFS|DatabaseUnreachableError|not currently accepting connections|ECONNREFUSED|ECONNRESET|CONNECTION_(ENDED|CLOSED|DESTROYED)|terminating connection/;
+const FINAL = new Set(["success", "failed", "expired", "cancel"]);
+const CREATES: [path: string, field: string][] = [
+  ["/transaksi/create", "reff_id"],
+  ["/transaksi/tagihan/bayar", "reff_id"],
+  ["/transfer/create", "ref_id"],
+  ["/deposit/create", "reff_id"],
+];
+const SETTLE_MS = 5_000;
+const STATUS_PATHS = ["/transaksi/status", "/transfer/status", "/deposit/status"];
+
+export class Ledger {
+  /** The run's first clock time (set once the world is made): times in messages count from it. */
+  startedAt = 0;
+
+  private readonly violations: string[] = [];
+  private readonly faults = Object.fromEntries(FAULT_KINDS.map((k) => [k, 0])) as Record<FaultKind, number>;
+  private readonly faultEnds: { at: number; kind: FaultKind }[] = [];
+  /** The longest wait after each kind of fault. */
+  private readonly waitsByKind = new Map<FaultKind | "none", number>();
+  private readonly notices = new Map<string, number[]>();
+  private readonly outcomes = new Map<string, number>();
+  private current: ChaosEvent | undefined;
+  private updates = 0;
+  private storageErrors = 0;
+  private readonly shownOnly: string[] = [];
+  private transactions = 0;
+  private longest = { ms: 0, ref: undefined as string | undefined, why: "" };
+
+  violation(what: string): void {
+    if (this.violations.length < 50) this.violations.push(this.current ? `${what} (at ${describeEvent(this.current)})` : what);
+  }
+
+  at(e: ChaosEvent): void {
+    this.current = e;
+  }
+
+  fault(kind: FaultKind): void {
+    this.faults[kind]++;
+  }
+
+  faultEnded(at: number, kind: FaultKind): void {
+    this.faultEnds.push({ at, kind });
+  }
+
+  outcomeAt(refId: string, at: number): void {
+    this.outcomes.set(refId, at);
+  }
+
+  /** One update's answer (or, for a duplicate, both deliveries' calls together). */
+  answered(update: Update, calls: RecordedCall[], textOf: (c: RecordedCall) => string | undefined): void {
+    this.updates++;
+    // Every answer says what happened: never the generic apology (an invitation to retry a money action).
+    const generic = calls.find((c) => c.response?.ok === true && GENERIC.test(textOf(c) ?? String(c.payload.text ?? "")));
+    if (generic) this.violation(`update ${update.update_id} was answered "${textOf(generic) ?? String(generic.payload.text)}"`);
+    if (!calls.some((c) => c.response?.ok === true && (isChatContentMethod(c.method) || c.method === "answerCallbackQuery"))) {
+      this.violation(`update ${update.update_id} got no answer (${calls.map((c) => `${c.method}:${c.response?.ok ? "ok" : c.response?.error_code}`).join(", ") || "no call"})`);
+    }
+  }
+
+  logLine(chunk: string, secrets: string[]): void {
+    for (const line of chunk.split("\n")) {
+      if (!line) continue;
+      for (const s of [...secrets, FAKE_BOT_TOKEN, FAKE_BOT_TOKEN.split(":")[1]!]) {
+        if (line.includes(s)) this.violation(`a secret in the log: ${line.split(s).join("<SECRET>").slice(0, 300)}`);
+      }
+      if (/"msg":"(handler failed|unhandled error)"/.test(line)) {
+        // Storage that refused (a full or read-only disk, a database down): answered with the storage
+        // words (error.ts), by design; that the answer said so is checked with the answer.
+        if (STORAGE_DOWN.test(line)) this.storageErrors++;
+        else this.violation(`handler error in the log: ${handlerError(line)}`);
+      }
+    }
+  }
+
+  /** Notices that went out since the last scan (the call log is emptied after it, for long runs). */
+  scan(w: ChaosWorld): void {
+    for (const c of w.fake.calls) {
+      if (c.method !== "sendMessage" || c.response?.ok !== true) continue;
+      const text = w.fake.textOf(c) ?? "";
+      if (!OUTCOME_NOTICE.test(text)) continue;
+      for (const ref of new Set(text.match(REF) ?? [])) this.notices.set(ref, [...(this.notices.get(ref) ?? []), c.at]);
+    }
+    w.fake.clear();
+  }
+
+  async check(w: ChaosWorld, users: FakeUser[]): Promise<void> {
+    this.current = undefined;
+    const creates = new Map<string, number>();
+    for (const [path, field] of CREATES) {
+      for (const call of w.sandbox.calls(path)) {
+        const ref = String(call.body[field]);
+        creates.set(ref, (creates.get(ref) ?? 0) + 1);
+        if (!this.outcomes.has(ref) && path !== "/deposit/create") this.outcomes.set(ref, call.at + SETTLE_MS);
+      }
+    }
+    const chats = new Set(users.map((u) => u.chatId));
+    for (const [ref, n] of creates) {
+      if (n > 1) this.violation(`${ref}: created ${n} times`);
+      const rec = w.sandbox.transaction(ref) as { status?: string } | undefined;
+      if (!rec?.status || !FINAL.has(rec.status)) continue;
+      this.transactions++;
+      const tx = await w.store.getTx(ref);
+      if (!tx || !chats.has(tx.chatId)) {
+        this.violation(`${ref}: the provider holds "${rec.status}", the bot has no such transaction`);
+        continue;
+      }
+      if (tx.status !== rec.status) this.violation(`${ref}: the provider holds "${rec.status}", the bot's store "${tx.status}"`);
+      const told = this.notices.get(ref) ?? [];
+      if (told.length > 1) this.violation(`${ref} (${tx.kind}): "${rec.status}" told ${told.length} times, at ${told.map((t) => t - this.startedAt).join(", ")} ms (run clock)`);
+      if (told.length === 0) {
+        const m = tx.messageId === undefined ? undefined : w.fake.message(tx.chatId, tx.messageId);
+        const shown = `${m?.text ?? ""}${m?.caption ?? ""}`;
+        this.shownOnly.push(`${ref} ${tx.status} ${tx.watch ? JSON.stringify(tx.watch) : "unwatched"}`);
+        if (!OUTCOME_SHOWN.test(shown)) {
+          this.violation(`${ref} (${tx.kind}): "${rec.status}" never told (its message: ${JSON.stringify(shown.slice(0, 80))}; saved: ${tx.status}, ${JSON.stringify(tx.watch ?? {})})`);
+        }
+        continue;
+      }
+      const outcome = this.outcomes.get(ref);
+      if (outcome === undefined) continue;
+      const firstNews = told[0]!;
+      const last = this.faultEnds.filter((f) => f.at <= firstNews).reduce<{ at: number; kind: FaultKind } | undefined>((a, b) => (a && a.at > b.at ? a : b), undefined);
+      const lastEnd = last?.at ?? Number.NEGATIVE_INFINITY;
+      const wait = firstNews - Math.max(outcome, lastEnd);
+      const kind = last && lastEnd > outcome ? last.kind : "none";
+      this.waitsByKind.set(kind, Math.max(wait, this.waitsByKind.get(kind) ?? 0));
+      if (wait > this.longest.ms) {
+        const from = lastEnd > outcome ? `${kind} ended at ${lastEnd - this.startedAt}` : `the outcome at ${outcome - this.startedAt}`;
+        // The provider's answers about it, for the report: when the bot asked, and what it heard.
+        const asked = STATUS_PATHS.flatMap((p) => w.sandbox.calls(p))
+          .filter((c) => c.body.id === tx.upstreamId || c.body.id === ref || c.body.reff_id === ref)
+          .map((c) => c.at - this.startedAt);
+        const checks = asked.length > 8 ? [...asked.slice(0, 4), "…", ...asked.slice(-4)] : asked;
+        this.longest = { ms: wait, ref, why: `${ref} (${tx.kind}): news at ${firstNews - this.startedAt} ms, ${from}, status asked at ${checks.join(", ")} (run clock)` };
+      }
+    }
+  }
+
+  report(seed: number, events: ChaosEvent[], realMs: number, clockMs: number): ChaosReport {
+    return {
+      seed,
+      faults: this.faults,
+      faultTotal: Object.values(this.faults).reduce((a, b) => a + b, 0),
+      violations: this.violations,
+      longestWaitMs: this.longest.ms,
+      longestWaitRef: this.longest.ref,
+      longestWaitWhy: this.longest.why,
+      storageErrors: this.storageErrors,
+      shownOnly: this.shownOnly,
+      waitsByKind: Object.fromEntries(this.waitsByKind),
+      updates: this.updates,
+      transactions: this.transactions,
+      notices: [...this.notices.values()].reduce((a, b) => a + b.length, 0),
+      clockMs,
+      realMs,
+      events,
+    };
+  }
+}
+
+/** A failing run, as the suite prints it: the seed to replay and every event. */
+export function describeRun(r: ChaosReport): string {
+  return [
+    `chaos seed ${r.seed}: ${r.violations.length} violation(s)`,
+    ...r.violations.map((v) => `  - ${v}`),
+    `replay: runChaos({ seed: ${r.seed}, faults: ${r.events.filter((e) => e.type === "fault").length} })`,
+    "events:",
+    ...r.events.map((e) => `  ${describeEvent(e)}`),
+  ].join("\n");
+}
+
+/** The parts of a handler error's log line that say where it came from. */
+function handlerError(line: string): string {
+  try {
+    const l = JSON.parse(line) as { msg?: string; update_id?: number; err?: { message?: string; stack?: string } };
+    const where = (l.err?.stack ?? "").split("\n").filter((s) => s.includes("/src/")).slice(0, 6).map((s) => s.trim()).join(" < ");
+    return `${l.msg} (update ${l.update_id}): ${l.err?.message} at ${where}`;
+  } catch {
+    return line.slice(0, 500);
+  }
+}
