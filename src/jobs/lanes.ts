@@ -17,7 +17,11 @@ export interface Lane {
   queue: Fifo<string>;
   /** Ids a provider callback says changed: served before `queue`, under the same limits. */
   urgent: Fifo<string>;
+  /** Ids a signed provider callback names: served first, bounded by their own in-flight cap, not the rate. */
+  signalled: Fifo<string>;
   inflight: number;
+  /** Calls of `signalled` ids in flight (not counted in `inflight`). */
+  signalledInflight: number;
   backoff: FailureBackoff;
   /** Timer waking the lane after a rate or failure pause, and when it fires. */
   wake?: TimerHandle;
@@ -65,6 +69,8 @@ export interface LaneLimits {
   perKeyConcurrency: number;
   /** Calls started in one lane in any one second. */
   perKeyPerSecond: number;
+  /** Calls of ids named by signed callbacks in flight in one lane (they are not held to the rate). */
+  perKeySignalledConcurrency: number;
   /** Pause of a lane whose calls fail. */
   keyBackoff: BackoffOptions;
 }
@@ -84,7 +90,7 @@ export class Lanes {
     private readonly clock: Clock,
     private readonly limits: LaneLimits,
     /** Starts the call of `refId` (its slot is taken); runs inside pump(). */
-    private readonly launch: (lane: Lane, refId: string) => void,
+    private readonly launch: (lane: Lane, refId: string, signalled: boolean) => void,
     /** The watcher stopped: nothing starts any more. */
     private readonly stopped: () => boolean,
   ) {
@@ -99,7 +105,7 @@ export class Lanes {
     const id = laneId(apiKey);
     let lane = this.lanes.get(id);
     if (!lane) {
-      lane = { id, queue: new Fifo<string>(), urgent: new Fifo<string>(), inflight: 0, backoff: new FailureBackoff(this.limits.keyBackoff), listed: false };
+      lane = { id, queue: new Fifo<string>(), urgent: new Fifo<string>(), signalled: new Fifo<string>(), inflight: 0, signalledInflight: 0, backoff: new FailureBackoff(this.limits.keyBackoff), listed: false };
       this.lanes.set(id, lane);
     }
     return lane;
@@ -110,15 +116,16 @@ export class Lanes {
     return this.lanes.get(laneId(apiKey));
   }
 
-  /** Puts `refId` at the end of its lane's queue (urgent: of the urgent queue). */
-  push(lane: Lane, refId: string, urgent: boolean): void {
-    (urgent ? lane.urgent : lane.queue).push(refId);
-    this.list(lane);
+  /** Puts `refId` at the end of its lane's queue (urgent: of the urgent queue; signalled: of the signed callbacks'). */
+  push(lane: Lane, refId: string, urgent: boolean | "signalled"): void {
+    (urgent === "signalled" ? lane.signalled : urgent ? lane.urgent : lane.queue).push(refId);
+    // A signalled id need not wait for the lane's rate pause to end.
+    this.list(lane, urgent === "signalled");
   }
 
   /** Takes `refId` out of whichever lane it waits in. */
   remove(refId: string): void {
-    for (const lane of this.lanes.values()) if (lane.queue.remove(refId) || lane.urgent.remove(refId)) break;
+    for (const lane of this.lanes.values()) if (lane.queue.remove(refId) || lane.urgent.remove(refId) || lane.signalled.remove(refId)) break;
   }
 
   /** Empties every lane (the ids are handed to `dropped`) and cancels their wake-ups. */
@@ -127,7 +134,8 @@ export class Lanes {
       lane.wake?.cancel();
       lane.wake = undefined;
       lane.wakeAt = undefined;
-      for (let id = lane.queue.shift() ?? lane.urgent.shift(); id !== undefined; id = lane.queue.shift() ?? lane.urgent.shift()) dropped(id);
+      const next = () => lane.queue.shift() ?? lane.urgent.shift() ?? lane.signalled.shift();
+      for (let id = next(); id !== undefined; id = next()) dropped(id);
       lane.listed = false;
     }
     while (this.runnable.shift()) {
@@ -156,17 +164,19 @@ export class Lanes {
   }
 
   /** A call of the lane starts (pump's, or one on demand). */
-  started(lane: Lane): void {
-    lane.inflight++;
+  started(lane: Lane, signalled = false): void {
+    if (signalled) lane.signalledInflight++;
+    else lane.inflight++;
     this.inflight++;
   }
 
   /** A call of the lane ended: the lane takes its turn again, or goes when it has nothing left. */
-  ended(lane: Lane): void {
-    lane.inflight--;
+  ended(lane: Lane, signalled = false): void {
+    if (signalled) lane.signalledInflight--;
+    else lane.inflight--;
     this.inflight--;
-    if (waiting(lane) > 0) this.list(lane);
-    else if (lane.inflight === 0 && !lane.wake && lane.backoff.consecutiveFailures === 0) this.lanes.delete(lane.id);
+    if (waiting(lane) > 0) this.list(lane, lane.signalled.size > 0);
+    else if (lane.inflight === 0 && lane.signalledInflight === 0 && !lane.wake && lane.backoff.consecutiveFailures === 0) this.lanes.delete(lane.id);
   }
 
   /** Starts as many calls as the limits allow, lanes taking turns. */
@@ -177,21 +187,30 @@ export class Lanes {
       const lane = this.runnable.shift();
       if (!lane) break;
       lane.listed = false;
-      if (waiting(lane) === 0 || lane.inflight >= o.perKeyConcurrency) continue; // re-listed when a call ends
       const now = this.clock.now();
+      // The provider's own signed callbacks: as fast as they come, a bounded number at once per key
+      // (they still count toward the rate, so the key's polling waits behind them); not while the key fails.
+      if (lane.signalled.size > 0 && lane.signalledInflight < o.perKeySignalledConcurrency && lane.backoff.pausedUntil() <= now) {
+        this.limiter.take(lane.id, now);
+        this.launch(lane, lane.signalled.shift()!, true);
+        if (waiting(lane) > 0) this.list(lane, lane.signalled.size > 0);
+        continue;
+      }
+      if (lane.urgent.size + lane.queue.size === 0 || lane.inflight >= o.perKeyConcurrency) continue; // re-listed when a call ends
       const wait = Math.max(lane.backoff.pausedUntil() - now, this.limiter.waitMs(lane.id, now));
       if (wait > 0) {
         this.wake(lane, now + wait);
         continue;
       }
       this.limiter.take(lane.id, now);
-      this.launch(lane, (lane.urgent.shift() ?? lane.queue.shift())!);
+      this.launch(lane, (lane.urgent.shift() ?? lane.queue.shift())!, false);
       if (waiting(lane) > 0) this.list(lane);
     }
   }
 
-  private list(lane: Lane): void {
-    if (lane.listed || lane.wake) return;
+  /** `evenIfWaking`: a lane paused for its rate takes a turn anyway (for its signalled ids). */
+  private list(lane: Lane, evenIfWaking = false): void {
+    if (lane.listed || (lane.wake && !evenIfWaking)) return;
     lane.listed = true;
     this.runnable.push(lane);
   }
@@ -208,7 +227,7 @@ export class Lanes {
   }
 }
 
-/** Ids waiting in a lane (urgent and ordinary). */
+/** Ids waiting in a lane (signalled, urgent and ordinary). */
 function waiting(lane: Lane): number {
-  return lane.urgent.size + lane.queue.size;
+  return lane.signalled.size + lane.urgent.size + lane.queue.size;
 }

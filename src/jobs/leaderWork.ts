@@ -140,7 +140,7 @@ export function wireHints(
     store: Pick<Store, "getTx">;
     broadcaster: Pick<Broadcaster, "resume">;
   },
-): { statusChecker: StatusChecker; hurry: (refId: string) => Promise<boolean> } {
+): { statusChecker: StatusChecker; hurry: (refId: string, signed?: boolean) => Promise<boolean> } {
   const { watcher, alerts, store, broadcaster } = parts;
   const leadership = shared.leadership();
   events.on("created", (tx) => {
@@ -166,6 +166,7 @@ export function wireHints(
       checkNow: (refId, mode) => watcher.checkNow(refId, mode),
       chatBack: (chatId) => (leadership.isLeader() ? watcher.chatBack(chatId) : shared.notify("chatBack", String(chatId))),
     },
-    hurry: async (refId) => (leadership.isLeader() ? watcher.hurry(refId) : (shared.notify("hurry", refId), true)),
+    // A hint to the leader is an ordinary hurry (the hint carries the id only).
+    hurry: async (refId, signed) => (leadership.isLeader() ? watcher.hurry(refId, signed) : (shared.notify("hurry", refId), true)),
   };
 }

@@ -84,8 +84,8 @@ export class StatusWatcher {
   private readonly forced = new Map<string, AnnounceMode>();
   /** hurry(): checked even if given up. */
   private readonly hurried = new Set<string>();
-  /** hurry() while its check ran (it may have asked before the change): check once more after it. */
-  private readonly again = new Set<string>();
+  /** hurry() while its check ran (it may have asked before the change): check once more after it (true: a signed callback's). */
+  private readonly again = new Map<string, boolean>();
   /** What the last check of an id with waiters learned (handed to them). */
   private readonly outcomes = new Map<string, Lookup>();
   private readonly waiters = new Map<string, ((outcome: CheckOutcome | undefined) => void)[]>();
@@ -125,7 +125,7 @@ export class StatusWatcher {
 
   constructor(private readonly deps: WatcherDeps) {
     this.options = { ...DEFAULT_WATCHER_OPTIONS, ...deps.options };
-    this.lanes = new Lanes(deps.clock, this.options, (lane, refId) => this.launch(lane, refId), () => this.stopped);
+    this.lanes = new Lanes(deps.clock, this.options, (lane, refId, signalled) => this.launch(lane, refId, signalled), () => this.stopped);
     this.notifier = new Notifier(deps.api, deps.translate, {
       sandbox: this.options.sandbox,
       maxAgeHours: (tx) => Math.round((deadline(tx, this.options) - tx.createdAt) / HOUR),
@@ -298,15 +298,17 @@ export class StatusWatcher {
   /**
    * A provider callback says `refId` changed: its next check runs first in its key's lane, under
    * the same per-key rate and concurrency as every poll (a flood of callbacks cannot exceed them),
-   * also for a given-up id. False when there is nothing to check (unknown or final).
+   * also for a given-up id. `signed`: the callback's signature verified (the provider's own traffic):
+   * checked at once, at most `callbackChecksPerKey` at a time per key instead of under the rate (one
+   * check per open id however many callbacks name it). False when there is nothing to check.
    */
-  hurry(refId: string): Promise<boolean> {
-    const hurrying = this.hurryNow(refId);
+  hurry(refId: string, signed = false): Promise<boolean> {
+    const hurrying = this.hurryNow(refId, signed);
     this.inBackground(hurrying.then(() => undefined));
     return hurrying;
   }
 
-  private async hurryNow(refId: string): Promise<boolean> {
+  private async hurryNow(refId: string, signed: boolean): Promise<boolean> {
     if (!this.started || this.stopped) return false; // start() schedules every open id anyway
     const tx = await this.deps.store.getTx(refId);
     if (!tx || !OPEN_STATUSES.has(tx.status)) return false;
@@ -315,15 +317,16 @@ export class StatusWatcher {
     if (this.stopped) return false;
     this.hurried.add(refId);
     if (this.checking.has(refId)) {
-      this.again.add(refId);
+      this.again.set(refId, signed || this.again.get(refId) === true);
       return true;
     }
     if (this.queued.has(refId)) {
       const lane = apiKey === undefined ? undefined : this.lanes.find(apiKey);
-      if (lane?.queue.remove(refId)) lane.urgent.push(refId);
+      if (lane && signed && (lane.queue.remove(refId) || lane.urgent.remove(refId))) this.lanes.push(lane, refId, "signalled");
+      else if (lane?.queue.remove(refId)) lane.urgent.push(refId);
     } else {
       this.due.delete(refId); // its heap entry goes stale; the check reschedules it
-      this.place(refId, tx, apiKey, true);
+      this.place(refId, tx, apiKey, signed ? "signalled" : true);
       if (!this.queued.has(refId)) this.hurried.delete(refId); // parked: its chat cannot be polled now
     }
     this.pump();
@@ -397,7 +400,7 @@ export class StatusWatcher {
   }
 
   /** enqueue's second half, in one turn with the queues: `tx` and `apiKey` as just read. */
-  private place(refId: string, tx: TxRecord | undefined, apiKey: string | undefined, urgent: boolean): void {
+  private place(refId: string, tx: TxRecord | undefined, apiKey: string | undefined, urgent: boolean | "signalled"): void {
     if (this.queued.has(refId)) return; // queued (or checked) while the store was read
     if (!tx || !OPEN_STATUSES.has(tx.status)) {
       void this.settleWaiters(refId);
@@ -439,8 +442,8 @@ export class StatusWatcher {
     this.lanes.pump();
   }
 
-  private launch(lane: Lane, refId: string): void {
-    this.lanes.started(lane);
+  private launch(lane: Lane, refId: string, signalled = false): void {
+    this.lanes.started(lane, signalled);
     this.checking.add(refId);
     // The call's slot (concurrency, the key's lane) is given back once the status call answered:
     // the notice that may follow waits for Telegram (and the pacer), not for the provider. The id
@@ -449,7 +452,7 @@ export class StatusWatcher {
     const freeSlot = () => {
       if (!slotHeld) return;
       slotHeld = false;
-      this.lanes.ended(lane);
+      this.lanes.ended(lane, signalled);
       this.pump();
     };
     const run = (async () => {
@@ -471,7 +474,8 @@ export class StatusWatcher {
         this.forced.delete(refId);
         this.hurried.delete(refId);
         void this.settleWaiters(refId);
-        if (this.again.delete(refId)) void this.hurry(refId).catch(() => undefined); // logged by inBackground
+        const againSigned = this.again.get(refId);
+        if (this.again.delete(refId)) void this.hurry(refId, againSigned).catch(() => undefined); // logged by inBackground
         freeSlot();
         this.due.armNext();
       }

@@ -33,6 +33,11 @@ export interface WatcherOptions {
   perKeyConcurrency: number;
   /** Status calls started per api key in any one second. */
   perKeyPerSecond: number;
+  /**
+   * Status calls in flight for one api key that a signed provider callback asked for: these are not
+   * held to `perKeyPerSecond` (the provider sends one per change it made), only to this many at once.
+   */
+  perKeySignalledConcurrency: number;
   /** Pause of a key whose calls fail: first, growth, cap. */
   keyBackoff: BackoffOptions;
   /** Retry of a notice whose delivery is uncertain (network, Telegram 5xx). */
@@ -93,6 +98,8 @@ export const DEFAULT_WATCHER_OPTIONS: WatcherOptions = {
   concurrency: 16,
   perKeyConcurrency: 2,
   perKeyPerSecond: 5,
+  // A signed callback's check: as fast as the provider's own changes come, 4 at a time per key.
+  perKeySignalledConcurrency: 4,
   keyBackoff: { firstMs: 5_000, factor: 2, capMs: 5 * MINUTE },
   notifyRetryMs: 30_000,
   storeRetryMs: 5_000,

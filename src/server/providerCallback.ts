@@ -1,10 +1,14 @@
 /**
  * POST /provider/:token: the provider's callbacks (a transaction, bill payment, transfer or deposit
  * changed). The token names the chat; the signature is md5 of that chat's provider username, which is
- * guessable, so a callback is only a hint: it makes the watcher check that id's status now (under
- * the per-key cap). Only the status answer changes a record or sends a notice, so a forged, replayed
- * or stale callback costs at most one status call. Answers carry no detail: 404 unknown token,
- * 401 bad signature, 413 too big, 429 too many (CALLBACKS_PER_MINUTE), 400 not JSON, else 200.
+ * guessable, so a callback is only a hint: it makes the watcher check that id's status now. Only
+ * the status answer changes a record or sends a notice, so a forged, replayed or stale callback costs
+ * at most one status call. A signed one (the secret token and the signature) is taken as the
+ * provider's own traffic: its check runs at once, a few at a time per key, not under the polling
+ * rate, and up to SIGNED_CALLBACKS_PER_MINUTE per chat pass. One without a valid signature costs a
+ * lookup and an md5, never a check, and only CALLBACKS_PER_MINUTE of them per chat are even logged:
+ * a flood of them neither reaches the provider nor locks the real callbacks out. Answers carry no
+ * detail: 404 unknown token, 401 bad signature, 413 too big, 429 too many, 400 not JSON, else 200.
  */
 import type { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
@@ -16,11 +20,16 @@ import { signatureMatches } from "../domain/providerCallbacks.js";
 
 /** A real callback is well under 2 KB (see the samples); 16 KB leaves room for odd shapes. */
 export const CALLBACK_MAX_BYTES = 16 * 1024;
-/**
- * Per chat (token): the provider sends one per change. 300 a minute is 5 a second, what the default
- * per-key status cap can check anyway; a busy reseller (one change a second) stays well under it.
- */
+/** Per chat (token), callbacks whose signature is wrong or missing: answered 401 and logged up to this, then 429. */
 export const CALLBACKS_PER_MINUTE = 300;
+/**
+ * Per chat, signed callbacks: the provider sends one per change, so a shop with 1,000 customers
+ * paying at once sends ~2,000 in a minute or two (payment, then purchase); 6,000 (100 a second)
+ * leaves room and still bounds what someone holding the token and username could make us check.
+ */
+export const SIGNED_CALLBACKS_PER_MINUTE = 6_000;
+/** `callbacksLastAt` is saved at most this often per chat (it is read in minutes; a burst makes no store write per callback). */
+const CALLBACKS_LAST_AT_EVERY_MS = 60_000;
 
 /** Events the provider is known to send (upstream notes, "Webhooks"). */
 const KNOWN_EVENTS = new Set(["transaksi", "transaksi.prabayar", "transaksi.pascabayar", "transfer", "deposit", "deposit.fast"]);
@@ -37,8 +46,8 @@ export interface ProviderCallbackDeps {
   store: Pick<Store, "chatByCallbackToken" | "findHotTx" | "updateChat">;
   clock: Clock;
   logger: Logger;
-  /** The watcher checks this id next (StatusWatcher.hurry); false when it is not open. */
-  hurry(refId: string): Promise<boolean>;
+  /** The watcher checks this id next (StatusWatcher.hurry; `signed`: at once); false when it is not open. */
+  hurry(refId: string, signed: boolean): Promise<boolean>;
   /** Counts callbacks by outcome (metrics). */
   onCallback?(outcome: CallbackOutcome): void;
 }
@@ -46,7 +55,8 @@ export interface ProviderCallbackDeps {
 export type CallbackOutcome = "matched" | "unmatched" | "unknown-event" | "bad-signature" | "unknown-token" | "rate-limited" | "malformed";
 
 export function mountProviderCallbacks(app: Hono, deps: ProviderCallbackDeps): void {
-  const limiter = new WindowLimiter(CALLBACKS_PER_MINUTE, 60_000);
+  const unsigned = new WindowLimiter(CALLBACKS_PER_MINUTE, 60_000);
+  const signed = new WindowLimiter(SIGNED_CALLBACKS_PER_MINUTE, 60_000);
   const count = (outcome: CallbackOutcome) => deps.onCallback?.(outcome);
   app.post(
     "/provider/:token",
@@ -58,17 +68,18 @@ export function mountProviderCallbacks(app: Hono, deps: ProviderCallbackDeps): v
         return c.json({ error: "not found" }, 404);
       }
       const chatId = chat.chatId;
-      if (!limiter.take(chatId, deps.clock.now())) {
+      const signature = c.req.header("x-atl-signature");
+      const verified = chat.providerUsername !== undefined && signatureMatches(signature, chat.providerUsername);
+      if (!(verified ? signed : unsigned).take(chatId, deps.clock.now())) {
         count("rate-limited");
         return c.json({ error: "too many requests" }, 429, { "retry-after": "60" });
       }
-      const text = await c.req.text();
-      const signature = c.req.header("x-atl-signature");
-      if (chat.providerUsername === undefined || !signatureMatches(signature, chat.providerUsername)) {
+      if (!verified) {
         count("bad-signature");
         deps.logger.warn({ chatId, signature: signature === undefined ? "missing" : "wrong" }, "provider callback refused: signature");
         return c.json({ error: "unauthorized" }, 401);
       }
+      const text = await c.req.text();
       let parsed;
       try {
         parsed = CallbackSchema.safeParse(JSON.parse(text));
@@ -98,9 +109,10 @@ export function mountProviderCallbacks(app: Hono, deps: ProviderCallbackDeps): v
       count("matched");
       // Only a callback about one of this chat's own transactions shows its callbacks work (and slows
       // its polling): a signed but empty or stray one changes nothing.
-      await deps.store.updateChat(chatId, { callbacksLastAt: deps.clock.now() });
+      const now = deps.clock.now();
+      if (chat.callbacksLastAt === undefined || now - chat.callbacksLastAt >= CALLBACKS_LAST_AT_EVERY_MS) await deps.store.updateChat(chatId, { callbacksLastAt: now });
       // The check runs in the background; the provider gets its 200 now.
-      const checking = await deps.hurry(tx.refId);
+      const checking = await deps.hurry(tx.refId, true);
       deps.logger.debug({ chatId, refId: tx.refId, event, checking }, "provider callback");
       return c.json({ ok: true });
     },

@@ -1,0 +1,109 @@
+/**
+ * The callback route's own limits, on the route alone (no watcher): a signed callback is the
+ * provider's and passes in bursts; a flood without a valid signature stays cheap and bounded.
+ */
+import { Writable } from "node:stream";
+import { Hono } from "hono";
+import { describe, expect, it } from "vitest";
+import { callbackSignature } from "../../src/domain/providerCallbacks.js";
+import { createLogger } from "../../src/logging/logger.js";
+import { CALLBACKS_PER_MINUTE, mountProviderCallbacks, SIGNED_CALLBACKS_PER_MINUTE } from "../../src/server/providerCallback.js";
+import { ManualClock } from "../../src/tools/clock.js";
+
+const TOKEN = "tokenabcdefghijklmnopqrs";
+const USERNAME = "rina_cell";
+const CHAT = 42;
+
+function route() {
+  const clock = new ManualClock();
+  const chat: { chatId: number; providerUsername: string; callbackToken: string; callbacksLastAt?: number } = { chatId: CHAT, providerUsername: USERNAME, callbackToken: TOKEN };
+  const seen = { hurried: [] as { refId: string; signed: boolean }[], lookups: 0, lastAtWrites: 0, log: "" };
+  const logger = createLogger(
+    "info",
+    new Writable({
+      write(chunk: Buffer, _enc, done) {
+        seen.log += chunk.toString();
+        done();
+      },
+    }),
+  );
+  const app = new Hono();
+  mountProviderCallbacks(app, {
+    clock,
+    logger,
+    store: {
+      chatByCallbackToken: (token: string) => Promise.resolve(token === TOKEN ? (chat as never) : undefined),
+      findHotTx: (_chatId: number, refId: string) => {
+        seen.lookups++;
+        return Promise.resolve(refId.startsWith("TP") ? ({ refId } as never) : undefined);
+      },
+      updateChat: (_chatId: number, patch: { callbacksLastAt?: number }) => {
+        seen.lastAtWrites++;
+        chat.callbacksLastAt = patch.callbacksLastAt;
+        return Promise.resolve(chat as never);
+      },
+    } as never,
+    hurry: (refId, signed) => {
+      seen.hurried.push({ refId, signed });
+      return Promise.resolve(true);
+    },
+  });
+  const post = (refId: string, signature?: string) =>
+    app.request(`/provider/${TOKEN}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...(signature !== undefined ? { "x-atl-signature": signature } : {}) },
+      body: JSON.stringify({ event: "transaksi", status: "success", data: { reff_id: refId } }),
+    });
+  return { clock, seen, post };
+}
+
+const SIGNED = callbackSignature(USERNAME);
+
+describe("provider callback route: signed bursts pass, forged floods stay bounded", () => {
+  it("a flood of forged callbacks: 401 and one log line each up to CALLBACKS_PER_MINUTE, then 429 unlogged; nothing looked up or checked; the real ones still pass", async () => {
+    const { clock, seen, post } = route();
+    const statuses: number[] = [];
+    for (let i = 0; i < CALLBACKS_PER_MINUTE + 200; i++) statuses.push((await post(`TP${i}`, i % 2 ? callbackSignature("someone_else") : undefined)).status);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(CALLBACKS_PER_MINUTE);
+    expect(statuses.slice(CALLBACKS_PER_MINUTE).every((s) => s === 429)).toBe(true);
+    expect(seen.log.split("provider callback refused: signature").length - 1).toBe(CALLBACKS_PER_MINUTE);
+    expect(seen.lookups).toBe(0);
+    expect(seen.hurried).toEqual([]);
+    // The provider's own callback is not locked out by the flood.
+    expect((await post("TPREAL1", SIGNED)).status).toBe(200);
+    expect(seen.hurried).toEqual([{ refId: "TPREAL1", signed: true }]);
+    await clock.advance(60_000);
+    expect((await post("TPX")).status).toBe(401);
+  });
+
+  it("a burst of 2,000 signed callbacks (1,000 orders paid, then bought) in one second: all 200, each checked at once as signed, one store write", async () => {
+    const { seen, post } = route();
+    for (let i = 0; i < 2_000; i++) expect((await post(`TP${i}`, SIGNED)).status).toBe(200);
+    expect(seen.hurried).toHaveLength(2_000);
+    expect(seen.hurried.every((h) => h.signed)).toBe(true);
+    expect(seen.lastAtWrites).toBe(1);
+  });
+
+  it("signed callbacks are bounded too: past SIGNED_CALLBACKS_PER_MINUTE in a minute, 429 until the next", async () => {
+    const { clock, seen, post } = route();
+    let ok = 0;
+    for (let i = 0; i < SIGNED_CALLBACKS_PER_MINUTE; i++) if ((await post("NOSUCHREF", SIGNED)).status === 200) ok++;
+    expect(ok).toBe(SIGNED_CALLBACKS_PER_MINUTE);
+    expect((await post("TP1", SIGNED)).status).toBe(429);
+    expect(seen.hurried).toEqual([]);
+    await clock.advance(60_000);
+    expect((await post("TP1", SIGNED)).status).toBe(200);
+    expect(seen.hurried).toEqual([{ refId: "TP1", signed: true }]);
+  });
+
+  it("callbacksLastAt is saved again once a minute has passed (it is shown in minutes)", async () => {
+    const { clock, seen, post } = route();
+    await post("TP1", SIGNED);
+    await clock.advance(59_000);
+    await post("TP2", SIGNED);
+    expect(seen.lastAtWrites).toBe(1);
+    await clock.advance(1_000);
+    await post("TP3", SIGNED);
+    expect(seen.lastAtWrites).toBe(2);
+  });
+});
