@@ -968,6 +968,8 @@ prices-moved-today = ⬆️⬇️ = cost changed today.
 ## shop front
 # The online shop: the owner's settings (/shop → 🛒 Online shop) and what customers see through the shop link.
 shop-online-button = 🛒 Online shop
+shop-online-what-off = turn the online shop off
+shop-online-what-release = set the instant release of deposits
 shop-online-owner-only = The online shop is for resellers who linked their own API key (/key).
 shop-online-title = 🛒 <b>Online shop</b>: customers buy by themselves through your shop link and pay by QRIS.
 shop-online-status = Status: { $status }

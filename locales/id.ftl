@@ -965,6 +965,8 @@ prices-moved-today = ⬆️⬇️ = harga modal berubah hari ini.
 ## shop front
 # Toko online: pengaturan pemilik (/toko → 🛒 Toko online) dan yang dilihat pelanggan lewat link toko.
 shop-online-button = 🛒 Toko online
+shop-online-what-off = menonaktifkan toko online
+shop-online-what-release = mengatur pelepasan instan deposit
 shop-online-owner-only = Toko online hanya untuk reseller yang sudah menghubungkan API key sendiri (/kunci).
 shop-online-title = 🛒 <b>Toko online</b>: pelanggan membeli sendiri lewat link toko dan membayar dengan QRIS.
 shop-online-status = Status: { $status }

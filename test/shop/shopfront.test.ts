@@ -412,6 +412,13 @@ describe("staff and the online shop", () => {
     await admin.pressButton("⏸ Jeda");
     expect((await w.deps.shop.get(rina.chatId)).paused).toBe(true);
     expect((await w.deps.shop.get(admin.chatId)).enabled).toBe(false); // no shop of her own
+    // Turning the shop off and the instant release are the owner's alone.
+    const off = admin.callbackUpdate("⛔ Matikan toko");
+    const answers = (await admin.deliver(off)).filter((c) => c.method === "answerCallbackQuery");
+    expect(String(answers[0]?.payload.text)).toContain("Hanya pemilik yang bisa menonaktifkan toko online");
+    expect((await w.deps.shop.get(rina.chatId)).enabled).toBe(true);
+    await admin.pressButton("⚡ Izinkan lepas dana instan");
+    expect((await w.deps.shop.get(rina.chatId)).instantRelease).toBe(false);
 
     await cashier.sendCommand("toko", "online");
     expect((await w.deps.shop.get(rina.chatId)).paused).toBe(true);

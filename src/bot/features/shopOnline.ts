@@ -13,7 +13,7 @@ import { categories } from "../catalog.js";
 import { OPERATOR_NAMES, type Operator } from "../targets.js";
 import { feeDescription } from "../money/deposit.js";
 import { withApiKey } from "../provider.js";
-import { allows, ledgerChat } from "../middlewares/roleGate.js";
+import { allows, ledgerChat, refusalText } from "../middlewares/roleGate.js";
 import { audit } from "../../domain/audit.js";
 import { shopButtons, type ShopButton } from "../../domain/shop/buttons.js";
 import { CONTACT_MAX, DAILY_CAP_MAX, HOUR_PATTERN, shopStatus, type ShopConfig } from "../../domain/shop/settings.js";
@@ -167,6 +167,7 @@ export async function onlineShopCommand(ctx: BotContext, args: string): Promise<
     await ctx.reply(ctx.t(typed.error, typed.vars));
     return true;
   }
+  if (await refusedToStaff(ctx, typed.patch)) return true;
   await save(ctx, owner, typed.patch);
   await ctx.reply(ctx.t("shop-online-saved"));
   await showSettings(ctx, owner, false);
@@ -184,8 +185,23 @@ function onOwner<F>(shape: ShopButton<F>, handler: (ctx: BotContext, owner: numb
   });
 }
 
+/**
+ * Turning the shop off and the instant release of deposits (the provider's fee, from the owner's money)
+ * are the owner's alone; a shop admin sets the rest. True when refused (and said so).
+ */
+async function refusedToStaff(ctx: BotContext, patch: Partial<ShopConfig>): Promise<boolean> {
+  if (ctx.role.kind !== "staff") return false;
+  const what = patch.enabled === false ? "shop-online-what-off" : patch.instantRelease !== undefined ? "shop-online-what-release" : undefined;
+  if (what === undefined) return false;
+  const text = refusalText(ctx, "owner", ctx.t(what));
+  if (ctx.callbackQuery) await ctx.answerCallbackQuery({ text, show_alert: true });
+  else await ctx.reply(text);
+  return true;
+}
+
 /** Changes the shop and shows the settings again in place. */
 async function change(ctx: BotContext, owner: number, patch: Partial<ShopConfig>): Promise<void> {
+  if (await refusedToStaff(ctx, patch)) return;
   await save(ctx, owner, patch);
   await ctx.answerCallbackQuery({ text: ctx.t("shop-online-saved") });
   await showSettings(ctx, owner, true);
