@@ -177,7 +177,9 @@ export class Lanes {
       const lane = this.runnable.shift();
       if (!lane) break;
       lane.listed = false;
-      if (waiting(lane) === 0 || lane.inflight >= o.perKeyConcurrency) continue; // re-listed when a call ends
+      // A key whose calls fail gets one probe at a time: its first answer lets the rest go at the cap.
+      const slots = lane.backoff.consecutiveFailures > 0 ? 1 : o.perKeyConcurrency;
+      if (waiting(lane) === 0 || lane.inflight >= slots) continue; // re-listed when a call ends
       const now = this.clock.now();
       const wait = Math.max(lane.backoff.pausedUntil() - now, this.limiter.waitMs(lane.id, now));
       if (wait > 0) {

@@ -33,7 +33,7 @@ export interface WatcherOptions {
   perKeyConcurrency: number;
   /** Status calls started per api key in any one second. */
   perKeyPerSecond: number;
-  /** Pause of a key whose calls fail: first, growth, cap. */
+  /** Pause of a key whose calls fail: first, growth, cap (also how soon an id whose check failed is tried again). */
   keyBackoff: BackoffOptions;
   /** Retry of a notice whose delivery is uncertain (network, Telegram 5xx). */
   notifyRetryMs: number;
@@ -93,7 +93,9 @@ export const DEFAULT_WATCHER_OPTIONS: WatcherOptions = {
   concurrency: 16,
   perKeyConcurrency: 2,
   perKeyPerSecond: 5,
-  keyBackoff: { firstMs: 5_000, factor: 2, capMs: 5 * MINUTE },
+  // A failing key probes with one call after each pause (1, 2, 4, then every 5 s): a provider that is
+  // down gets 12 calls a minute per key, and news comes within ~5 s of its recovery (decide.ts).
+  keyBackoff: { firstMs: 1_000, factor: 2, capMs: 5_000 },
   notifyRetryMs: 30_000,
   storeRetryMs: 5_000,
   sandbox: false,
