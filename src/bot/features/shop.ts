@@ -4,7 +4,8 @@
  * from by themselves. 🧾 Struk (`rc:<ref>`) under a successful sale sends the receipt as a PNG with
  * the same content as copyable text in its caption.
  */
-import { Composer, InputFile } from "grammy";
+import { InputFile } from "grammy";
+import { Composer } from "../composer.js";
 import type { BotContext } from "../context.js";
 import { cb, onCallback } from "../buttons.js";
 import { isPrivate, replyPrivateOnly } from "../guards.js";
