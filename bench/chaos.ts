@@ -5,7 +5,7 @@
  * and the store's clean reopening is checked once per world. Prints one BENCH_RESULT line (for run.ts)
  * and, run on its own, writes its section ("### Chaos run") into bench/results.md.
  *
- *   npx tsx bench/chaos.ts --faults 10000 [--seed 1]
+ *   npx tsx bench/chaos.ts --faults 10000 [--seed 1] [--provider-timeout-ms 2000]
  *
  * On a shared machine the long run can go in parallel parts: each part `--faults 2500 --seed 101
  * --save part1.json`, then `npx tsx bench/chaos.ts --merge part1.json part2.json ...` writes the figures.
@@ -44,6 +44,7 @@ if (merge >= 0) {
     const r = await runChaos({
       seed,
       faults: size,
+      ...(arg("provider-timeout-ms") !== undefined ? { upstreamTimeoutMs: arg("provider-timeout-ms")! } : {}),
       progress: (done, total) => process.stderr.write(`\rseed ${seed}: ${done}/${total} events`),
     });
     injected += r.faultTotal;

@@ -965,3 +965,117 @@ prices-digest-on = 📈 Price change digest: <b>on</b>, daily at { $time } WIB, 
 prices-digest-off = 📈 Price change digest: <b>off</b>. Turn it on with <code>/prices digest on</code>.
 prices-digest-bad-time = ❓ Time not recognised. Example: <code>/prices digest 08:00</code> (quarter hours: 07:15, 07:30, 07:45).
 prices-moved-today = ⬆️⬇️ = cost changed today.
+
+## shop front
+# The online shop: the owner's settings (/shop → 🛒 Online shop) and what customers see through the shop link.
+shop-online-button = 🛒 Online shop
+shop-online-what-off = turn the online shop off
+shop-online-what-release = set the instant release of deposits
+shop-online-owner-only = The online shop is for resellers who linked their own API key (/key).
+shop-online-title = 🛒 <b>Online shop</b>: customers buy by themselves through your shop link and pay by QRIS.
+shop-online-status = Status: { $status }
+shop-online-status-open = ✅ open
+shop-online-status-off = ⛔ off
+shop-online-status-paused = ⏸ paused
+shop-online-status-closed = 🌙 outside opening hours
+shop-online-link = Link: { $link }
+shop-online-all = All
+shop-online-categories = Categories: { $list }
+shop-online-operators = Operators: { $list }
+shop-online-hours = Opening hours: { $hours }
+shop-online-hours-always = 24 hours
+shop-online-fee = QRIS fee ({ $fee }) paid by: { $payer }
+shop-online-fee-customer = the customer (added to the price)
+shop-online-fee-reseller = you (taken from the profit)
+shop-online-release = Release QRIS funds instantly when the balance is short (the provider charges a fee): { $on }
+shop-online-yes = yes
+shop-online-no = no
+shop-online-cap = Unpaid QRIS per day, at most: { $cap }
+shop-online-contact = Contact for customers: { $contact }
+shop-online-typed =
+    Opening hours: <code>/shop hours 08:00-21:00</code> (remove: <code>/shop hours clear</code>)
+    QRIS per day: <code>/shop cap 50</code>
+    Contact: <code>/shop contact WA 0812-3456-7890</code> (remove: <code>/shop contact clear</code>)
+shop-online-button-on = ▶️ Open the shop
+shop-online-button-off = ⛔ Turn the shop off
+shop-online-button-pause = ⏸ Pause
+shop-online-button-resume = ▶️ Resume
+shop-online-button-fee = 💳 QRIS fee: { $payer }
+shop-online-button-release-on = ⚡ Allow instant release
+shop-online-button-release-off = ⚡ No instant release
+shop-online-button-categories = 🗂 Categories
+shop-online-button-operators = 📶 Operators
+shop-online-button-link = 🔗 Link & QR
+shop-online-button-new-link = ♻️ New link
+shop-online-button-new-link-yes = ♻️ Yes, make a new link
+shop-online-button-back = ⬅️ Back
+shop-online-categories-title = 🗂 Categories the online shop sells (✅ sold). Tap to change.
+shop-online-operators-title = 📶 Operators the online shop sells (✅ sold). Tap to change.
+shop-online-saved = ✅ Saved.
+shop-online-hours-invalid = ❌ Write the opening hours like <code>/shop hours 08:00-21:00</code> (opening and closing differ), or <code>/shop hours clear</code> for 24 hours.
+shop-online-cap-invalid = ❌ Write the cap as a number 1–{ $max }, e.g. <code>/shop cap 50</code>.
+shop-online-contact-too-long = ❌ The contact is too long (at most { $max } characters). Nothing was changed.
+shop-online-contact-missing = ❌ Write the contact, e.g. <code>/shop contact WA 0812-3456-7890</code>, or <code>/shop contact clear</code>.
+shop-online-qr-file = shop-qr
+shop-online-link-caption =
+    🔗 Your shop link: { $link }
+    Print this QR at the counter or post it in a status: whoever scans it walks straight into your shop.
+shop-online-new-link-ask = Make a new link? The old link and QR stop working at once.
+shop-online-new-link-done = ✅ New link made. The old link no longer works.
+shopfront-cmd-start = Open the shop
+shopfront-cmd-orders = My orders
+shopfront-default-name = Shop
+shopfront-not-found = 🔍 Shop not found. This link is wrong or no longer works: ask the seller for the latest link.
+shopfront-reseller-cannot = This is a reseller account: a reseller account cannot be a shop's customer. Open the shop link from another Telegram account.
+shopfront-home-title = 🛒 <b>{ $name }</b>
+shopfront-home-hint = Pick a category, or type what you are looking for (e.g. <code>pulsa 10</code>, <code>token 50</code>).
+shopfront-popular = ⭐ Best sellers:
+shopfront-empty = Nothing is on sale right now.
+shopfront-unavailable = ⚠️ The shop cannot show its products right now. Try again in a moment.
+shopfront-off = ⛔ This shop is not taking orders right now.
+shopfront-paused = ⏸ This shop is taking a short break. Try again later.
+shopfront-closed = 🌙 The shop is closed. Opening hours: { $open }–{ $close } WIB.
+shopfront-category-title = 🗂 <b>{ $category }</b>: pick a product.
+shopfront-search-title = 🔍 Results for “{ $query }”: pick a product.
+shopfront-search-none = 🔍 No product for “{ $query }”. Try other words, or pick a category.
+shopfront-product-line = 🛍 <b>{ $name }</b>: { $price }
+shopfront-fee-included = Price { $price } + QRIS fee { $fee }
+shopfront-product-gone = This product is not available right now. Pick another one.
+shopfront-text-too-long = ❗ Too long (at most { $max } characters). Send it again.
+shopfront-summary-title = 🧾 <b>Order summary</b>
+shopfront-summary-target = Target: <code>{ $target }</code>
+shopfront-summary-total = To pay: <b>{ $total }</b>
+shopfront-button-pay = 💳 Pay with QRIS
+shopfront-price-changed = ℹ️ The price changed since the summary. Check the new price below.
+shopfront-button-home = 🏠 Shop
+shopfront-button-orders = 📦 My orders
+shopfront-button-contact = 📞 Contact
+shopfront-contact = 📞 Shop contact: { $contact }
+shopfront-contact-none = This shop has not written a contact yet.
+shopfront-orders-title = 📦 <b>My orders</b>
+shopfront-orders-none = No orders in this shop yet.
+shopfront-order-line = • { $product } → <code>{ $target }</code>: { $state } ({ $when })
+shopfront-order-draft = being prepared
+shopfront-order-awaiting_payment = awaiting payment
+shopfront-order-paid = paid, being processed
+shopfront-order-buying = being processed
+shopfront-order-done = successful
+shopfront-order-failed = failed, your money is safe
+shopfront-order-unknown = being confirmed
+shopfront-order-cancelling = being cancelled
+shopfront-order-cancelled = cancelled
+shopfront-order-expired = expired
+shopfront-order-refund_requested = awaiting refund
+shopfront-order-refunding = being refunded
+shopfront-order-refunded = refunded
+shopfront-customer-only = This is a shop customer chat: that command is not available here. Tap 🏠 Shop to shop.
+shopfront-no-keys = 🔒 That message was deleted: API keys are not used in a shop customer chat.
+shopfront-hint = Type what you are looking for, or tap /menu to see the shop.
+shopfront-help =
+    🛒 <b>How to shop</b>
+    1. Pick a category or type a product (e.g. <code>pulsa 10</code>).
+    2. Tap the product, then send the target number.
+    3. Check the summary, tap 💳 Pay with QRIS and pay from any bank or e-wallet app.
+    The order is processed automatically once the payment arrives.
+
+    /menu: the shop · /orders: my orders · /cancel: cancel · /language: change language

@@ -962,3 +962,117 @@ prices-digest-on = 📈 Ringkasan perubahan harga: <b>aktif</b>, tiap hari pukul
 prices-digest-off = 📈 Ringkasan perubahan harga: <b>mati</b>. Nyalakan dengan <code>/harga ringkasan on</code>.
 prices-digest-bad-time = ❓ Jam tidak dikenali. Contoh: <code>/harga ringkasan 08.00</code> (kelipatan 15 menit: 07.15, 07.30, 07.45).
 prices-moved-today = ⬆️⬇️ = harga modal berubah hari ini.
+
+## shop front
+# Toko online: pengaturan pemilik (/toko → 🛒 Toko online) dan yang dilihat pelanggan lewat link toko.
+shop-online-button = 🛒 Toko online
+shop-online-what-off = menonaktifkan toko online
+shop-online-what-release = mengatur pelepasan instan deposit
+shop-online-owner-only = Toko online hanya untuk reseller yang sudah menghubungkan API key sendiri (/kunci).
+shop-online-title = 🛒 <b>Toko online</b>: pelanggan membeli sendiri lewat link toko dan membayar dengan QRIS.
+shop-online-status = Status: { $status }
+shop-online-status-open = ✅ buka
+shop-online-status-off = ⛔ mati
+shop-online-status-paused = ⏸ dijeda
+shop-online-status-closed = 🌙 di luar jam buka
+shop-online-link = Link: { $link }
+shop-online-all = Semua
+shop-online-categories = Kategori: { $list }
+shop-online-operators = Operator: { $list }
+shop-online-hours = Jam buka: { $hours }
+shop-online-hours-always = 24 jam
+shop-online-fee = Biaya QRIS ({ $fee }) dibayar: { $payer }
+shop-online-fee-customer = pelanggan (ditambahkan ke harga)
+shop-online-fee-reseller = Anda (dipotong dari untung)
+shop-online-release = Lepas dana QRIS instan saat saldo kurang (ada biaya dari penyedia): { $on }
+shop-online-yes = ya
+shop-online-no = tidak
+shop-online-cap = Batas QRIS belum dibayar per hari: { $cap }
+shop-online-contact = Kontak untuk pelanggan: { $contact }
+shop-online-typed =
+    Atur jam buka: <code>/toko jam 08:00-21:00</code> (hapus: <code>/toko jam hapus</code>)
+    Batas QRIS per hari: <code>/toko batas 50</code>
+    Kontak: <code>/toko kontak WA 0812-3456-7890</code> (hapus: <code>/toko kontak hapus</code>)
+shop-online-button-on = ▶️ Buka toko
+shop-online-button-off = ⛔ Matikan toko
+shop-online-button-pause = ⏸ Jeda
+shop-online-button-resume = ▶️ Lanjutkan
+shop-online-button-fee = 💳 Biaya QRIS: { $payer }
+shop-online-button-release-on = ⚡ Izinkan lepas dana instan
+shop-online-button-release-off = ⚡ Jangan lepas dana instan
+shop-online-button-categories = 🗂 Kategori
+shop-online-button-operators = 📶 Operator
+shop-online-button-link = 🔗 Link & QR
+shop-online-button-new-link = ♻️ Link baru
+shop-online-button-new-link-yes = ♻️ Ya, buat link baru
+shop-online-button-back = ⬅️ Kembali
+shop-online-categories-title = 🗂 Kategori yang dijual di toko online (✅ dijual). Ketuk untuk mengubah.
+shop-online-operators-title = 📶 Operator yang dijual di toko online (✅ dijual). Ketuk untuk mengubah.
+shop-online-saved = ✅ Disimpan.
+shop-online-hours-invalid = ❌ Tulis jam buka seperti <code>/toko jam 08:00-21:00</code> (jam buka dan tutup berbeda), atau <code>/toko jam hapus</code> untuk 24 jam.
+shop-online-cap-invalid = ❌ Tulis batas sebagai angka 1–{ $max }, mis. <code>/toko batas 50</code>.
+shop-online-contact-too-long = ❌ Kontak terlalu panjang (maksimal { $max } huruf). Tidak ada yang diubah.
+shop-online-contact-missing = ❌ Tulis kontaknya, mis. <code>/toko kontak WA 0812-3456-7890</code>, atau <code>/toko kontak hapus</code>.
+shop-online-qr-file = qr-toko
+shop-online-link-caption =
+    🔗 Link toko Anda: { $link }
+    Cetak QR ini di konter atau pasang di status: pelanggan yang memindainya langsung masuk ke toko Anda.
+shop-online-new-link-ask = Buat link baru? Link dan QR yang lama langsung tidak berlaku lagi.
+shop-online-new-link-done = ✅ Link baru dibuat. Link lama tidak berlaku lagi.
+shopfront-cmd-start = Buka toko
+shopfront-cmd-orders = Pesanan saya
+shopfront-default-name = Toko
+shopfront-not-found = 🔍 Toko tidak ditemukan. Link ini salah atau sudah tidak berlaku: minta link terbaru ke penjualnya.
+shopfront-reseller-cannot = Akun ini akun reseller: akun reseller tidak bisa menjadi pelanggan toko. Buka link toko dari akun Telegram lain.
+shopfront-home-title = 🛒 <b>{ $name }</b>
+shopfront-home-hint = Pilih kategori, atau ketik nama produk yang dicari (mis. <code>pulsa 10</code>, <code>token 50</code>).
+shopfront-popular = ⭐ Paling laris:
+shopfront-empty = Belum ada produk yang dijual saat ini.
+shopfront-unavailable = ⚠️ Toko sedang tidak bisa menampilkan produk. Coba lagi beberapa saat lagi.
+shopfront-off = ⛔ Toko ini sedang tidak menerima pesanan.
+shopfront-paused = ⏸ Toko ini sedang istirahat sebentar. Coba lagi nanti.
+shopfront-closed = 🌙 Toko sedang tutup. Jam buka: { $open }–{ $close } WIB.
+shopfront-category-title = 🗂 <b>{ $category }</b>: pilih produk.
+shopfront-search-title = 🔍 Hasil untuk “{ $query }”: pilih produk.
+shopfront-search-none = 🔍 Tidak ada produk untuk “{ $query }”. Coba kata lain, atau pilih kategori.
+shopfront-product-line = 🛍 <b>{ $name }</b>: { $price }
+shopfront-fee-included = Harga { $price } + biaya QRIS { $fee }
+shopfront-product-gone = Produk ini sedang tidak tersedia. Pilih produk lain.
+shopfront-text-too-long = ❗ Terlalu panjang (maksimal { $max } karakter). Kirim lagi.
+shopfront-summary-title = 🧾 <b>Ringkasan pesanan</b>
+shopfront-summary-target = Tujuan: <code>{ $target }</code>
+shopfront-summary-total = Total bayar: <b>{ $total }</b>
+shopfront-button-pay = 💳 Bayar dengan QRIS
+shopfront-price-changed = ℹ️ Harga berubah sejak ringkasan tadi. Periksa harga baru di bawah.
+shopfront-button-home = 🏠 Toko
+shopfront-button-orders = 📦 Pesanan saya
+shopfront-button-contact = 📞 Kontak
+shopfront-contact = 📞 Kontak toko: { $contact }
+shopfront-contact-none = Toko ini belum menulis kontak.
+shopfront-orders-title = 📦 <b>Pesanan saya</b>
+shopfront-orders-none = Belum ada pesanan di toko ini.
+shopfront-order-line = • { $product } → <code>{ $target }</code>: { $state } ({ $when })
+shopfront-order-draft = disiapkan
+shopfront-order-awaiting_payment = menunggu pembayaran
+shopfront-order-paid = dibayar, sedang diproses
+shopfront-order-buying = sedang diproses
+shopfront-order-done = berhasil
+shopfront-order-failed = gagal, uang aman
+shopfront-order-unknown = sedang dipastikan
+shopfront-order-cancelling = sedang dibatalkan
+shopfront-order-cancelled = dibatalkan
+shopfront-order-expired = kedaluwarsa
+shopfront-order-refund_requested = menunggu pengembalian dana
+shopfront-order-refunding = dana sedang dikembalikan
+shopfront-order-refunded = dana dikembalikan
+shopfront-customer-only = Chat ini chat pelanggan toko: perintah itu tidak tersedia di sini. Ketuk 🏠 Toko untuk berbelanja.
+shopfront-no-keys = 🔒 Pesan itu dihapus: API key tidak dipakai di chat pelanggan toko.
+shopfront-hint = Ketik nama produk yang dicari, atau ketuk /menu untuk melihat toko.
+shopfront-help =
+    🛒 <b>Cara belanja</b>
+    1. Pilih kategori atau ketik nama produk (mis. <code>pulsa 10</code>).
+    2. Ketuk produknya, lalu kirim nomor tujuan.
+    3. Periksa ringkasan, lalu ketuk 💳 Bayar dengan QRIS dan bayar dari aplikasi bank atau e-wallet mana pun.
+    Pesanan diproses otomatis setelah pembayaran diterima.
+
+    /menu: toko · /pesanan: pesanan saya · /batal: batalkan · /bahasa: ganti bahasa

@@ -28,6 +28,7 @@ import { openShared } from "./cluster/index.js";
 import { openStore } from "./store/index.js";
 import { ChatSettings } from "./domain/chatSettings.js";
 import { Customers } from "./domain/customers.js";
+import { ShopSettings } from "./domain/shop/settings.js";
 import { Ledger } from "./domain/ledger.js";
 import { ShopOrders, toldByOrder } from "./domain/shop/orders.js";
 import { ShopOrderJob, type ShopOrderJobOptions } from "./jobs/shopOrders.js";
@@ -286,6 +287,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     providerLink: new ProviderLink(store),
     ledger,
     customers: new Customers(store),
+    shop: new ShopSettings(store),
     upstream,
     lists: new ListCache(upstream, clock),
     clock,

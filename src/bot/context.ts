@@ -18,6 +18,7 @@ import type { ChatSettings } from "../domain/chatSettings.js";
 import type { Customers } from "../domain/customers.js";
 import type { Ledger } from "../domain/ledger.js";
 import type { ProviderLink } from "../domain/providerLink.js";
+import type { ShopSettings } from "../domain/shop/settings.js";
 import type { ShopOrders } from "../domain/shop/orders.js";
 import type { ShopOrderJob } from "../jobs/shopOrders.js";
 
@@ -31,6 +32,8 @@ export interface BotDeps {
   ledger: Ledger;
   /** Saved customers (over the store). */
   customers: Customers;
+  /** Each reseller's online shop: settings, links, customers' carts (over the store). */
+  shop: ShopSettings;
   upstream: UpstreamClient;
   /** Price lists, banks and deposit methods, cached per api key. */
   lists: ListCache;

@@ -24,6 +24,7 @@ import { staffFeature } from "./features/staff.js";
 import { auditFeature } from "./features/audit.js";
 import { flows } from "./middlewares/conversations.js";
 import { forgetButtonsOnCommand } from "./middlewares/buttonWait.js";
+import { customerGate } from "./middlewares/customerGate.js";
 import { errorHandler } from "./handlers/error.js";
 import { cancelFeature } from "./features/cancel.js";
 import { features } from "./features/index.js";
@@ -76,6 +77,8 @@ export function createBot(token: string, deps: BotDeps, botConfig: BotConfig = {
   bot.use(rateLimiter(botConfig.rateLimit ?? DEFAULT_RATE_LIMIT, shared));
   // Who may do what, before any flow or feature sees the update; staff joining, leaving, key refusal.
   bot.use(roleGate as Middleware<BotContext>);
+  // A shop's customer chat reaches the shop only (a staff invitation aside).
+  bot.use(customerGate(errorHandler(deps, observe?.handlerFailed)));
   bot.errorBoundary(errorHandler(deps, observe?.handlerFailed), staffFeature, auditFeature);
   bot.use(ownKeyGuard);
   bot.use(forgetButtonsOnCommand);

@@ -23,7 +23,8 @@ export function backoffDelay(attempts: number, opts: BackoffOptions): number {
 
 /**
  * Consecutive failures of one api key (provider down, timeouts): the key pauses on its own,
- * longer after each failure, and recovers on the first answer.
+ * longer after each failure up to the cap, and recovers on the first answer. While it fails, each
+ * pause ends in one probe (a single status call, lanes.ts), so the cap is how late a recovery is seen.
  */
 export class FailureBackoff {
   private failures = 0;

@@ -85,13 +85,21 @@ export type NextDecision =
 
 /**
  * The next check of `cur` (as stored after the change). `callbacksLastAt`: when the chat's last
- * valid provider callback came, if ever.
+ * valid provider callback came, if ever. `checkFailed`: the status call got no answer (an error).
  */
-export function decideNext(cur: TxRecord, now: number, options: WatcherOptions, callbacksLastAt: number | undefined): NextDecision {
+export function decideNext(cur: TxRecord, now: number, options: WatcherOptions, callbacksLastAt: number | undefined, checkFailed = false): NextDecision {
   const w = watchOf(cur);
   if (w.gaveUp) return { act: "stop" };
   const end = deadline(cur, options);
   if (now >= end) return { act: "give-up" };
+  if (checkFailed) {
+    // The provider did not answer: nothing was learned, so the schedule does not advance. The id is
+    // back in its key's queue after one pause: the key's probes (one call per pause) go through its
+    // failed ids, and the first answer lets them all go at the per-key cap, not minutes later.
+    // Nothing saved: the saved due time stays at or before this one (a restart checks it at once).
+    const at = Math.min(now + options.keyBackoff.capMs, end);
+    return { act: "schedule", at, ...(w.nextCheckAt > at ? { save: { ...w, nextCheckAt: at } } : {}) };
+  }
   const viaCallbacks = callbackDue(cur, now, options, callbacksLastAt);
   if (viaCallbacks !== undefined) {
     const at = Math.min(viaCallbacks, end);

@@ -189,14 +189,19 @@ export class Lanes {
       lane.listed = false;
       const now = this.clock.now();
       // The provider's own signed callbacks: as fast as they come, a bounded number at once per key
-      // (they still count toward the rate, so the key's polling waits behind them); not while the key fails.
-      if (lane.signalled.size > 0 && lane.signalledInflight < o.perKeySignalledConcurrency && lane.backoff.pausedUntil() <= now) {
+      // (they still count toward the rate, so the key's polling waits behind them). A key whose calls
+      // fail gets one probe at a time, of either kind: its first answer lets the rest go.
+      const failing = lane.backoff.consecutiveFailures > 0;
+      const busy = lane.inflight + lane.signalledInflight;
+      const signalledSlots = failing ? (busy === 0 ? 1 : 0) : o.perKeySignalledConcurrency;
+      if (lane.signalled.size > 0 && lane.signalledInflight < signalledSlots && lane.backoff.pausedUntil() <= now) {
         this.limiter.take(lane.id, now);
         this.launch(lane, lane.signalled.shift()!, true);
         if (waiting(lane) > 0) this.list(lane, lane.signalled.size > 0);
         continue;
       }
-      if (lane.urgent.size + lane.queue.size === 0 || lane.inflight >= o.perKeyConcurrency) continue; // re-listed when a call ends
+      const slots = failing ? (busy === 0 ? 1 : 0) : o.perKeyConcurrency;
+      if (lane.urgent.size + lane.queue.size === 0 || lane.inflight >= slots) continue; // re-listed when a call ends
       const wait = Math.max(lane.backoff.pausedUntil() - now, this.limiter.waitMs(lane.id, now));
       if (wait > 0) {
         this.wake(lane, now + wait);

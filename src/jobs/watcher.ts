@@ -588,7 +588,7 @@ export class StatusWatcher {
       if (!cur || !OPEN_STATUSES.has(cur.status)) return;
     }
 
-    const next = decideNext(cur, now, this.options, this.callbacksLastAt(cur, chat));
+    const next = decideNext(cur, now, this.options, this.callbacksLastAt(cur, chat), lookup.kind === "error");
     if (next.act === "give-up") {
       if (!(await this.protocol.announce(cur, "gaveup", {}, cur.status, mode))) await this.retryLater(refId, now);
     } else if (next.act === "schedule") {

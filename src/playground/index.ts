@@ -20,12 +20,17 @@ import { BotApiEmulator, type ClockLike, type FakeServer, type SavedChats } from
 import { FAKE_BOT_TOKEN } from "./botInfo.js";
 import { startWeb, type PlaygroundUser, type WebOptions, type WebServer } from "./web.js";
 
+/** Rina's online shop, open from the first start; Sari opens its link as any customer would. */
+const RINA = 1001;
+const SARI = 1005;
+
 /** The chats the page can switch between. The admin's id goes into ADMIN_IDS. */
 export const PLAYGROUND_USERS: readonly PlaygroundUser[] = [
   { id: 1001, name: "Rina", role: "reseller", lang: "id" },
   { id: 1002, name: "Budi", role: "newcomer", lang: "id" },
   { id: 1003, name: "Admin", role: "admin", lang: "id" },
   { id: 1004, name: "Dewi", role: "cashier", lang: "id" },
+  { id: SARI, name: "Sari", role: "customer", lang: "id" },
 ];
 /** Dewi is Rina's cashier: she sells with Rina's key and balance; Rina reads /staf and /audit. */
 const CASHIER_OF: Record<number, number> = { 1004: 1001 };
@@ -55,6 +60,27 @@ async function wipe(dataDir: string): Promise<string> {
   return had.length === 0
     ? `Playground reset: ${dataDir} was already empty.`
     : `Playground reset: wiped ${dataDir} (the chat windows, the sandbox's balances, sales and deposits, and the bot's store: links, languages, history).`;
+}
+
+/**
+ * Sari becomes a customer of Rina's shop the way a customer does: her chat sends the shop link's
+ * `/start <code>` (as Telegram does when a link or QR is opened). Once: a later start finds her a customer.
+ */
+async function openSarisShop(fake: BotApiEmulator, app: App): Promise<void> {
+  if ((await app.store.getChat(SARI))?.customerOf) return;
+  const code = (await app.deps.shop.get(RINA)).code;
+  const text = `/start ${code}`;
+  const from = { id: SARI, is_bot: false, first_name: "Sari", language_code: "id" };
+  fake.pushUpdate({
+    message: {
+      message_id: fake.nextMessageId(SARI),
+      from,
+      chat: { id: SARI, type: "private", first_name: "Sari" },
+      date: Math.floor(Date.now() / 1000),
+      text,
+      entities: [{ type: "bot_command", offset: 0, length: "/start".length }],
+    },
+  });
 }
 
 export interface PlaygroundOptions {
@@ -130,6 +156,11 @@ export async function startPlayground(opts: PlaygroundOptions = {}): Promise<Pla
         await link.link(u.id, key, sandbox.username(key));
       }
     }
+    // Rina's shop is open from the first start (she may turn it off in /toko; a restart keeps her choice).
+    if (!(await app.deps.shop.get(RINA)).code) {
+      await app.deps.shop.newLink(RINA);
+      await app.deps.shop.update(RINA, { enabled: true, contact: "WA 0812-0000-1001" });
+    }
     // Joined as the bot joins staff (a one-time invitation taken at once), with the owner's audit entries.
     const staff = new Staff(store, () => Date.now());
     for (const u of PLAYGROUND_USERS) {
@@ -204,6 +235,7 @@ export async function startPlayground(opts: PlaygroundOptions = {}): Promise<Pla
       if ((e as { code?: string }).code !== "EADDRINUSE" || webOptions.port === 0) throw e;
       return startWeb({ ...webOptions, port: 0 });
     });
+    await openSarisShop(fake, app);
   } catch (e) {
     await stop().catch(() => undefined);
     throw e;

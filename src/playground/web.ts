@@ -19,8 +19,8 @@ import { messageView } from "./view.js";
 export interface PlaygroundUser {
   id: number;
   name: string;
-  /** What this user shows: a linked reseller, a newcomer, the admin, a reseller's cashier (the page words it). */
-  role: "reseller" | "newcomer" | "admin" | "cashier";
+  /** What this user shows: a linked reseller, a newcomer, the admin, a reseller's cashier, a shop's customer (the page words it). */
+  role: "reseller" | "newcomer" | "admin" | "cashier" | "customer";
   lang: "id" | "en";
 }
 
@@ -147,7 +147,7 @@ export async function startWeb(opts: WebOptions): Promise<WebServer> {
     return c.json({
       user,
       messages: fake.visibleMessages(u.id).map(messageView),
-      commands: fake.commandsFor(u.lang),
+      commands: fake.commandsFor(u.lang, u.id),
     });
   });
 
@@ -217,7 +217,7 @@ export async function startWeb(opts: WebOptions): Promise<WebServer> {
     if (!u || (body.lang !== "id" && body.lang !== "en")) return c.json({ error: "lang is id or en" }, 400);
     u.lang = body.lang;
     opts.onLanguage(u.id, u.lang);
-    return c.json({ ok: true, commands: fake.commandsFor(u.lang) });
+    return c.json({ ok: true, commands: fake.commandsFor(u.lang, u.id) });
   });
 
   app.get("/api/file/:chat/:message", (c) => {

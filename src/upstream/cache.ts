@@ -91,7 +91,17 @@ export class ListCache {
   }
 }
 
-/** A provider account's stable name: a short hash of its api key (never the key itself). */
+const accountNames = new Map<string, string>();
+/** Enough for every reseller's key; past it the memo starts over rather than grow. */
+const ACCOUNT_NAMES_KEPT = 50_000;
+
+/** A provider account's stable name: a short hash of its api key (never the key itself), hashed once per key. */
 export function accountOf(apiKey: string): string {
-  return createHash("sha256").update(apiKey).digest("base64url").slice(0, 22);
+  let name = accountNames.get(apiKey);
+  if (name === undefined) {
+    name = createHash("sha256").update(apiKey).digest("base64url").slice(0, 22);
+    if (accountNames.size >= ACCOUNT_NAMES_KEPT) accountNames.clear();
+    accountNames.set(apiKey, name);
+  }
+  return name;
 }

@@ -25,7 +25,12 @@ export type { ChaosReport } from "./invariants.js";
 /** The resellers' provider key: long and key-shaped, so a leak would be found in the log. */
 export const CHAOS_KEY = "CHAOS-Zk9Qm2Lx7Vb4Np8Rt6Wy3Hs5";
 const SETTLE_MS = 5_000;
-const UPSTREAM_TIMEOUT_MS = 400;
+/**
+ * The provider client's timeout, in real time (the client has no clock): an injected provider timeout
+ * costs this much real time, but below ~2 s a loaded machine's slow sandbox answers count as
+ * provider faults too (more failures than injected, and the key's pauses after them).
+ */
+const UPSTREAM_TIMEOUT_MS = 2_000;
 const CONFIRM = /Konfirmasi/;
 
 export interface ChaosOptions {
@@ -36,6 +41,8 @@ export interface ChaosOptions {
   progress?: (done: number, total: number) => void;
   /** PostgreSQL instead of the files: its database, and how to stop it answering and bring it back. */
   postgres?: { url: string; down: () => Promise<void>; up: () => Promise<void> };
+  /** The provider client's real-time timeout (default 2 s). */
+  upstreamTimeoutMs?: number;
   /** Each event as it starts (replaying a seed). */
   trace?: (line: string) => void;
 }
@@ -55,7 +62,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
   const ledger = new Ledger();
   const sink = new Writable({ write: (chunk, _enc, done) => (ledger.logLine(String(chunk), [CHAOS_KEY]), done()) });
   const w: ChaosWorld = await makeChaosWorld({
-    upstreamTimeoutMs: UPSTREAM_TIMEOUT_MS,
+    upstreamTimeoutMs: opts.upstreamTimeoutMs ?? UPSTREAM_TIMEOUT_MS,
     sandbox: { settleMs: SETTLE_MS, keys: [{ key: CHAOS_KEY, balance: 10_000_000_000_000, name: "chaos" }] },
     logger: createLogger("info", sink),
     // The app's own HTTP server takes the provider's callbacks (forged ones too).

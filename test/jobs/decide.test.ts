@@ -103,7 +103,7 @@ describe("decideChange: what a status answer changes and who is told", () => {
 });
 
 describe("decideNext: when to look again", () => {
-  const cases: { name: string; cur: TxRecord; now: number; callbacksLastAt?: number; want: unknown }[] = [
+  const cases: { name: string; cur: TxRecord; now: number; callbacksLastAt?: number; checkFailed?: boolean; want: unknown }[] = [
     { name: "given up already: no more automatic checks", cur: tx({ watch: { nextCheckAt: T0, attempts: 9, gaveUp: true } }), now: T0 + 25 * HOUR, want: { act: "stop" } },
     { name: "past its deadline: give up (tell how to check by hand)", cur: tx(), now: T0 + o.maxAgeMs, want: { act: "give-up" } },
     {
@@ -169,10 +169,47 @@ describe("decideNext: when to look again", () => {
       callbacksLastAt: T0 + HOUR - S,
       want: { act: "schedule", at: T0 + HOUR + 10 * S, save: { nextCheckAt: T0 + HOUR + 10 * S, attempts: 1 } },
     },
+    {
+      name: "check failed (old id): tried again after one key pause, not minutes later; attempts kept, nothing saved",
+      cur: tx({ watch: { nextCheckAt: T0 + HOUR, attempts: 20 } }),
+      now: T0 + HOUR,
+      checkFailed: true,
+      want: { act: "schedule", at: T0 + HOUR + o.keyBackoff.capMs },
+    },
+    {
+      name: "check failed (young id): the same pause, attempts kept",
+      cur: tx({ watch: { nextCheckAt: T0 + 30 * S, attempts: 0 } }),
+      now: T0 + 30 * S,
+      checkFailed: true,
+      want: { act: "schedule", at: T0 + 30 * S + o.keyBackoff.capMs },
+    },
+    {
+      name: "check failed with working callbacks: still tried again after one pause",
+      cur: tx({ watch: { nextCheckAt: T0 + 3 * MINUTE, attempts: 2 } }),
+      now: T0 + 3 * MINUTE,
+      callbacksLastAt: T0 + 2 * MINUTE,
+      checkFailed: true,
+      want: { act: "schedule", at: T0 + 3 * MINUTE + o.keyBackoff.capMs },
+    },
+    {
+      name: "check failed with a saved time later than the retry: the retry is saved",
+      cur: tx({ watch: { nextCheckAt: T0 + HOUR, attempts: 3 } }),
+      now: T0 + 10 * MINUTE,
+      checkFailed: true,
+      want: { act: "schedule", at: T0 + 10 * MINUTE + o.keyBackoff.capMs, save: { nextCheckAt: T0 + 10 * MINUTE + o.keyBackoff.capMs, attempts: 3 } },
+    },
+    {
+      name: "check failed near the deadline: the retry never lies past it",
+      cur: tx({ watch: { nextCheckAt: T0, attempts: 20 } }),
+      now: T0 + o.maxAgeMs - S,
+      checkFailed: true,
+      want: { act: "schedule", at: T0 + o.maxAgeMs },
+    },
+    { name: "check failed past the deadline: give up", cur: tx(), now: T0 + o.maxAgeMs, checkFailed: true, want: { act: "give-up" } },
   ];
   for (const c of cases) {
     it(c.name, () => {
-      expect(decideNext(c.cur, c.now, o, c.callbacksLastAt)).toEqual(c.want);
+      expect(decideNext(c.cur, c.now, o, c.callbacksLastAt, c.checkFailed)).toEqual(c.want);
     });
   }
 });

@@ -3,7 +3,8 @@
  * an amount ("100000", "100.000", "100rb", "1,5jt") or turn alerts off (button, or "off"/"mati").
  * The checking itself lives in jobs/alerts.ts.
  */
-import { Composer, InlineKeyboard } from "grammy";
+import { InlineKeyboard } from "grammy";
+import { Composer } from "../composer.js";
 import type { BotContext, BotConversation, ConvContext } from "../context.js";
 import { parseRupiah } from "../amount.js";
 import { rupiah } from "../../render/format.js";

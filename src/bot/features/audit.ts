@@ -2,7 +2,8 @@
  * /audit: the owner's audit log, newest first, a page at a time (`au:<seq>` pages back): when (WIB),
  * who, what, and the values before and after. Read only: the bot has no way to change an entry.
  */
-import { Composer, InlineKeyboard } from "grammy";
+import { InlineKeyboard } from "grammy";
+import { Composer } from "../composer.js";
 import { auditLog, type AuditEntry } from "../../domain/audit.js";
 import { html } from "../../render/format.js";
 import type { LogEntry } from "../../store/index.js";

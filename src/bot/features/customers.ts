@@ -5,7 +5,8 @@
  * reference id, today's price, the usual checks); nothing here creates a transaction itself.
  * One room: every path here ends in the same "buy again for this target" step.
  */
-import { Composer, InlineKeyboard } from "grammy";
+import { InlineKeyboard } from "grammy";
+import { Composer } from "../composer.js";
 import type { SavedCustomer, TxRecord } from "../../store/index.js";
 import type { PrepaidProduct } from "../../upstream/types.js";
 import { UpstreamError, UpstreamRejected } from "../../upstream/errors.js";

@@ -4,7 +4,8 @@
  * (`dp:ic:<ref>`; `dp:in:<ref>` = not now). Buttons live outside the conversation so they work on
  * old messages and after a restart.
  */
-import { Composer, InlineKeyboard } from "grammy";
+import { InlineKeyboard } from "grammy";
+import { Composer } from "../composer.js";
 import type { TxPatch } from "../../store/index.js";
 import { detailOf, type DepositDetail, type TxRecord, type TxStatus } from "../../store/index.js";
 import { UpstreamError, UpstreamRejected } from "../../upstream/errors.js";

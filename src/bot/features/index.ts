@@ -43,9 +43,8 @@ const modules: FeatureModule[] = [
 
 export function features(onError: ErrorHandler<BotContext>): Composer<BotContext> {
   const c = new Composer<BotContext>();
-  for (const m of modules) {
-    for (const flow of m.flows ?? []) c.errorBoundary(onError, createConversation<BotContext, ConvContext>(flow.builder, flow.id));
-  }
+  // One boundary for all flows (a throwing flow still ends its update there): one layer per update, not one per flow.
+  c.errorBoundary(onError, ...modules.flatMap((m) => (m.flows ?? []).map((flow) => createConversation<BotContext, ConvContext>(flow.builder, flow.id))));
   const actions = new Map<MenuName, MenuAction>([
     ["balance", showBalance],
     ["language", askLanguage],

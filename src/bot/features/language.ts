@@ -1,5 +1,6 @@
 /** /bahasa (/language): switch to any language of locales/, stored per chat. */
-import { Composer, InlineKeyboard } from "grammy";
+import { InlineKeyboard } from "grammy";
+import { Composer } from "../composer.js";
 import { cb, onCallback } from "../buttons.js";
 import type { BotContext } from "../context.js";
 import { editOrReply } from "../replies.js";

@@ -5,7 +5,8 @@
  *   /hargajual S10 12000 | /hargajual S10 hapus
  * The words work in both languages (hapus/clear, semua/all, tagihan/bills).
  */
-import { Composer, type CommandContext } from "grammy";
+import { type CommandContext } from "grammy";
+import { Composer } from "../composer.js";
 import { noRules } from "../../domain/pricing.js";
 import { html, intlLocale, rupiah } from "../../render/format.js";
 import { hideKeys } from "../../domain/keyShape.js";

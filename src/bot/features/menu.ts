@@ -1,5 +1,6 @@
 /** /menu, /bantuan (/help) and /batal (/cancel) outside of a flow. */
-import { Composer, InlineKeyboard } from "grammy";
+import { InlineKeyboard } from "grammy";
+import { Composer } from "../composer.js";
 import { cb, onCallback, type MenuName } from "../buttons.js";
 import type { BotContext } from "../context.js";
 import type { MenuAction } from "../module.js";

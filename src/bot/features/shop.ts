@@ -1,9 +1,11 @@
 /**
- * The reseller's shop on customer receipts: /toko (/shop) shows and sets the shop name and a
- * footer line (address, WhatsApp); 🧾 Struk (`rc:<ref>`) under a successful sale sends the
- * receipt as a PNG with the same content as copyable text in its caption.
+ * The reseller's shop: /toko (/shop) shows and sets the shop name and a footer line (address,
+ * WhatsApp) for customer receipts, and opens "Toko online" (shopOnline.ts): the shop customers buy
+ * from by themselves. 🧾 Struk (`rc:<ref>`) under a successful sale sends the receipt as a PNG with
+ * the same content as copyable text in its caption.
  */
-import { Composer, InputFile } from "grammy";
+import { InputFile } from "grammy";
+import { Composer } from "../composer.js";
 import type { BotContext } from "../context.js";
 import { cb, onCallback } from "../buttons.js";
 import { isPrivate, replyPrivateOnly } from "../guards.js";
@@ -23,6 +25,7 @@ import {
 import { commands } from "../../telegram/commands.js";
 import { ledgerChat, seesTx } from "../middlewares/roleGate.js";
 import { audit } from "../../domain/audit.js";
+import { onlineShopCommand, onlineShopFeature, onlineShopKeyboard } from "./shopOnline.js";
 
 const CLEAR_WORDS = new Set(["hapus", "clear", "reset"]);
 
@@ -59,9 +62,10 @@ async function shopCommand(ctx: BotContext): Promise<void> {
   const shown = (value: string | undefined) => (value ? `<b>${html(value)}</b>` : ctx.t("shop-not-set"));
   if (!args.trim()) {
     const shop = await ctx.deps.settings.shop(chatId);
-    await ctx.reply(ctx.t("shop-show", { name: shown(shop.shopName), footer: shown(shop.shopFooter) }));
+    await ctx.reply(ctx.t("shop-show", { name: shown(shop.shopName), footer: shown(shop.shopFooter) }), { reply_markup: onlineShopKeyboard(ctx) });
     return;
   }
+  if (await onlineShopCommand(ctx, args)) return;
   const input = parseShop(args);
   if ("clear" in input) {
     const before = await ctx.deps.settings.shop(chatId);
@@ -86,6 +90,7 @@ async function shopCommand(ctx: BotContext): Promise<void> {
 
 const composer = new Composer<BotContext>();
 composer.command(commands.toko, shopCommand);
+composer.use(onlineShopFeature);
 
 onCallback(composer, cb.saleReceipt, async (ctx, { refId }) => {
   const tx = await ctx.deps.ledger.get(refId);

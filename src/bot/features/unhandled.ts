@@ -1,5 +1,6 @@
 /** Last: what no feature or flow took still gets an answer. */
-import { Composer, GrammyError } from "grammy";
+import { GrammyError } from "grammy";
+import { Composer } from "../composer.js";
 import type { BotContext } from "../context.js";
 import { buttonsWaiting } from "../middlewares/buttonWait.js";
 

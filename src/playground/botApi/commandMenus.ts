@@ -22,12 +22,14 @@ export class CommandMenus {
 
   /**
    * The menu a private chat with `languageCode` shows: the narrowest scope with a list for that
-   * language, then without a language.
+   * language, then without a language (the chat's own scope first, when its id is given).
    */
-  forPrivateChat(languageCode: string | undefined): BotCommandEntry[] {
-    for (const type of ["all_private_chats", "default"]) {
+  forPrivateChat(languageCode: string | undefined, chatId?: number): BotCommandEntry[] {
+    const scopes: object[] = [{ type: "all_private_chats" }, { type: "default" }];
+    if (chatId !== undefined) scopes.unshift({ type: "chat", chat_id: chatId });
+    for (const scope of scopes) {
       for (const lang of languageCode ? [languageCode, ""] : [""]) {
-        const list = this.lists.get(JSON.stringify([{ type }, lang]));
+        const list = this.lists.get(JSON.stringify([scope, lang]));
         if (list) return list as BotCommandEntry[];
       }
     }

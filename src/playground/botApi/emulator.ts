@@ -116,8 +116,8 @@ export class BotApiEmulator {
   }
 
   /** The command menu a private chat with `languageCode` shows, resolved like Telegram. */
-  commandsFor(languageCode: string | undefined): BotCommandEntry[] {
-    return this.commands.forPrivateChat(languageCode);
+  commandsFor(languageCode: string | undefined, chatId?: number): BotCommandEntry[] {
+    return this.commands.forPrivateChat(languageCode, chatId);
   }
 
   /** Messages of a chat by message_id, including deleted ones (flagged `deleted`). */

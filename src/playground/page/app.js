@@ -16,9 +16,9 @@ const WORDS = {
     latency: "Penyedia menjawab setelah", at_once: "langsung", slow: "3 dtk (lambat)", very_slow: "8 dtk (sangat lambat)", too_slow: "25 dtk (lebih lama dari tunggu bot)",
     footer: "Halaman ini meniru Telegram di 127.0.0.1. Isi BOT_TOKEN untuk menjalankan bot di Telegram.",
     pays: "Pelanggan membayar", settleOk: "Selesaikan: sukses", settleFail: "Selesaikan: gagal",
-    reseller: "reseller", newcomer: "pengguna baru", admin: "admin (ADMIN_IDS)", cashier: "kasir", linked: "terhubung", notLinked: "belum terhubung",
+    reseller: "reseller", newcomer: "pengguna baru", admin: "admin (ADMIN_IDS)", cashier: "kasir", customer: "pelanggan toko online", linked: "terhubung", notLinked: "belum terhubung",
     welcomeTitle: "Selamat datang di playground",
-    welcome: (key) => `Ini bot sungguhan dengan penyedia sandbox: tidak ada uang sungguhan. Rina sudah terhubung: ketuk MULAI, lalu /beli. Budi belum: ketuk MULAI, lalu kirim kunci sandbox ${key}. Dewi kasir Rina: ia berjualan dengan saldo Rina, dan Rina melihatnya di /staf dan /audit. Panel di samping menyelesaikan transaksi yang tertunda.`,
+    welcome: (key) => `Ini bot sungguhan dengan penyedia sandbox: tidak ada uang sungguhan. Rina sudah terhubung: ketuk MULAI, lalu /beli. Budi belum: ketuk MULAI, lalu kirim kunci sandbox ${key}. Dewi kasir Rina: ia berjualan dengan saldo Rina, dan Rina melihatnya di /staf dan /audit. Sari pelanggan toko online Rina (dibuka lewat link tokonya): ketik pulsa 10. Panel di samping menyelesaikan transaksi yang tertunda.`,
     trySale: "Coba: /beli S10 081234567890", gotIt: "Mengerti", photoSent: "Foto tidak dapat dikirim", photoType: "Hanya gambar PNG atau JPEG", photoSize: "Foto paling besar 5 MB",
   },
   en: {
@@ -28,9 +28,9 @@ const WORDS = {
     latency: "Provider answers after", at_once: "at once", slow: "3 s (slow)", very_slow: "8 s (very slow)", too_slow: "25 s (longer than the bot waits)",
     footer: "This page simulates Telegram on 127.0.0.1. Set BOT_TOKEN to run the bot on Telegram.",
     pays: "Customer pays", settleOk: "Settle: success", settleFail: "Settle: failed",
-    reseller: "reseller", newcomer: "new user", admin: "admin (ADMIN_IDS)", cashier: "cashier", linked: "linked", notLinked: "not linked",
+    reseller: "reseller", newcomer: "new user", admin: "admin (ADMIN_IDS)", cashier: "cashier", customer: "online shop customer", linked: "linked", notLinked: "not linked",
     welcomeTitle: "Welcome to the playground",
-    welcome: (key) => `This is the real bot with a sandbox provider: no real money. Rina is linked: tap START, then /topup. Budi is not: tap START, then send the sandbox key ${key}. Dewi is Rina's cashier: she sells with Rina's balance, and Rina sees it in /staff and /audit. The panel beside the chat settles what is pending.`,
+    welcome: (key) => `This is the real bot with a sandbox provider: no real money. Rina is linked: tap START, then /topup. Budi is not: tap START, then send the sandbox key ${key}. Dewi is Rina's cashier: she sells with Rina's balance, and Rina sees it in /staff and /audit. Sari is a customer of Rina's online shop (opened through its link): type pulsa 10. The panel beside the chat settles what is pending.`,
     trySale: "Try: /topup S10 081234567890", gotIt: "Got it", photoSent: "The photo could not be sent", photoType: "PNG or JPEG images only", photoSize: "A photo of at most 5 MB",
   },
 };
@@ -59,8 +59,8 @@ function applyLang(lang) {
 
 function roleLabel(u) {
   const kind = w(u.role) ?? u.role;
-  // A cashier has no key of its own: it sells with its owner's.
-  if (u.role === "cashier") return kind;
+  // A cashier has no key of its own: it sells with its owner's; a shop's customer has none either.
+  if (u.role === "cashier" || u.role === "customer") return kind;
   return u.role === "admin" && !u.linked ? kind : `${kind} · ${u.linked ? w("linked") : w("notLinked")}`;
 }
 

@@ -1,0 +1,53 @@
+/**
+ * What a customer pays for one product of a shop, pure. The QRIS fee (the provider's deposit method:
+ * a fixed part plus hundredths of a percent, rounded up) is carried by whom the shop says: the
+ * customer (added: the smallest amount whose credit after the fee still covers the selling price) or
+ * the reseller (taken from the margin). A product the QRIS cannot carry (outside the method's limits)
+ * or that would be sold below its cost has no quote: the shop does not offer it.
+ */
+import type { FeePayer } from "./settings.js";
+
+export interface QrisMethod {
+  fee: number;
+  feePercent: number;
+  min: number;
+  max: number;
+}
+
+export interface ShopQuote {
+  /** The reseller's selling price of the product. */
+  price: number;
+  /** What the provider charges the reseller for it. */
+  cost: number;
+  /** The QRIS amount the customer pays (fee included when the customer carries it). */
+  pay: number;
+  /** The provider's QRIS fee on `pay`. */
+  fee: number;
+  /** What the reseller keeps: pay - fee - cost. */
+  profit: number;
+}
+
+/** The provider's fee on a QRIS of `amount`. */
+export function qrisFee(method: Pick<QrisMethod, "fee" | "feePercent">, amount: number): number {
+  const bp = Math.round(method.feePercent * 100);
+  return method.fee + Math.ceil((amount * bp) / 10_000);
+}
+
+/** The smallest amount whose credit after the fee covers `price`. */
+export function grossUp(method: Pick<QrisMethod, "fee" | "feePercent">, price: number): number {
+  const bp = Math.round(method.feePercent * 100);
+  if (bp >= 10_000) return Number.POSITIVE_INFINITY;
+  let pay = Math.max(price, Math.ceil(((price + method.fee) * 10_000) / (10_000 - bp)));
+  while (pay - qrisFee(method, pay) < price) pay++;
+  while (pay > price && pay - 1 - qrisFee(method, pay - 1) >= price) pay--;
+  return pay;
+}
+
+export function shopQuote(price: number, cost: number, method: QrisMethod, feePayer: FeePayer): ShopQuote | undefined {
+  const pay = feePayer === "customer" ? grossUp(method, price) : price;
+  if (!Number.isFinite(pay) || pay < method.min || pay > method.max) return undefined;
+  const fee = qrisFee(method, pay);
+  const profit = pay - fee - cost;
+  if (profit < 0) return undefined;
+  return { price, cost, pay, fee, profit };
+}
