@@ -990,7 +990,7 @@ shop-online-no = tidak
 shop-online-cap = Batas QRIS belum dibayar per hari: { $cap }
 shop-online-contact = Kontak untuk pelanggan: { $contact }
 shop-online-typed =
-    Atur jam buka: <code>/toko jam 08:00-21:00</code> (hapus: <code>/toko jam hapus</code>)
+    Atur jam buka: <code>/toko jam 08.00-21.00</code> (hapus: <code>/toko jam hapus</code>)
     Batas QRIS per hari: <code>/toko batas 50</code>
     Kontak: <code>/toko kontak WA 0812-3456-7890</code> (hapus: <code>/toko kontak hapus</code>)
 shop-online-button-on = ▶️ Buka toko
@@ -1009,7 +1009,7 @@ shop-online-button-back = ⬅️ Kembali
 shop-online-categories-title = 🗂 Kategori yang dijual di toko online (✅ dijual). Ketuk untuk mengubah.
 shop-online-operators-title = 📶 Operator yang dijual di toko online (✅ dijual). Ketuk untuk mengubah.
 shop-online-saved = ✅ Disimpan.
-shop-online-hours-invalid = ❌ Tulis jam buka seperti <code>/toko jam 08:00-21:00</code> (jam buka dan tutup berbeda), atau <code>/toko jam hapus</code> untuk 24 jam.
+shop-online-hours-invalid = ❌ Tulis jam buka seperti <code>/toko jam 08.00-21.00</code> (jam buka dan tutup berbeda), atau <code>/toko jam hapus</code> untuk 24 jam.
 shop-online-cap-invalid = ❌ Tulis batas sebagai angka 1–{ $max }, mis. <code>/toko batas 50</code>.
 shop-online-contact-too-long = ❌ Kontak terlalu panjang (maksimal { $max } huruf). Tidak ada yang diubah.
 shop-online-contact-missing = ❌ Tulis kontaknya, mis. <code>/toko kontak WA 0812-3456-7890</code>, atau <code>/toko kontak hapus</code>.
