@@ -464,7 +464,7 @@ receipt-holder = Account holder
 
 ## Deposit (/deposit)
 deposit-choose-method = 🏦 <b>Top up your balance</b>. Choose a payment method:
-deposit-method-line = • <b>{ $method }</b>: { $limits }, fee { $fee }
+deposit-method-line = • <b>{ $method }</b>: { $limits }, fee: { $fee }
 deposit-no-methods = No deposit method is active right now. Please try again later.
 deposit-fee-free = free
 deposit-ask-amount =

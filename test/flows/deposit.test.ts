@@ -141,6 +141,10 @@ describe("/deposit", () => {
 
   it("VA: bank and VA number in <code>, amount, fee and expiry (English)", async () => {
     const u = await w.linkedUser({ languageCode: "en" });
+    // The method list reads as English: "fee: free", not "fee free".
+    await u.sendCommand("deposit");
+    expect(u.lastReply()).toContain("Bank BCA: Rp10,000 – Rp100,000,000, fee: free\n");
+    expect(u.lastReply()).toContain("Virtual Account BCA: Rp10,000 – Rp50,000,000, fee: Rp4,000\n");
     await toConfirm(u, /^Virtual Account BCA · /, "100.000");
     expect(u.lastReply()).toContain("Estimated fee: Rp4,000\n");
     await u.pressButton("✅ Confirm");
