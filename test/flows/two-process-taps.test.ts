@@ -71,7 +71,9 @@ function readsThenWaits(x: World, refId: string): { read: () => boolean; go: () 
  * Behind a load balancer the two taps of a double tap on "release now" reach two processes (one
  * PostgreSQL). Each process has its own copy of every module, so an in-process guard cannot help.
  */
-describe.skipIf(!hasPg)("deposit buttons pressed on two processes", () => {
+// Each test loads the whole app twice and opens a database: on a loaded machine that alone can take
+// most of the suite's 20 s, so the bound is wider here (nothing in these tests waits on time).
+describe.skipIf(!hasPg)("deposit buttons pressed on two processes", { timeout: 60_000 }, () => {
   it("the provider is asked to release once, the record keeps the winner's result, the other tap is told it is already done", async () => {
     const [a, b] = await twoProcesses();
     const u = await a.linkedUser({ languageCode: "id" });
