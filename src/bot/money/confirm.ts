@@ -5,7 +5,8 @@
  *   draft --(compare-and-set, persisted before the call)--> sending --(create)--> pending | success
  *   | failed (refused) | unknown (timeout/outage: never re-sent automatically).
  */
-import { Composer, InlineKeyboard } from "grammy";
+import { InlineKeyboard } from "grammy";
+import { Composer } from "../composer.js";
 import type { NewTx } from "../../store/index.js";
 import type { TxRecord } from "../../store/index.js";
 import type { TxPatch } from "../../store/index.js";
