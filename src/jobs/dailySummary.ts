@@ -7,7 +7,7 @@
  * inactive and skipped from then on. Each batch (its marks and sends) runs under the lead's term.
  */
 import type { Api } from "grammy";
-import type { Clock, TimerHandle } from "../tools/clock.js";
+import type { Clock } from "../tools/clock.js";
 import type { Logger } from "../logging/logger.js";
 import { addDays, summarize, wibDay, wibDayStart } from "../domain/report.js";
 import type { Translate } from "../render/i18n.js";
@@ -17,7 +17,7 @@ import type { Store } from "../store/index.js";
 import { counted, deliver } from "../telegram/delivery.js";
 import type { SendPacer } from "../telegram/pacer.js";
 import type { LeadFence } from "../cluster/index.js";
-import { LeaderTerm } from "./leaderTerm.js";
+import { ScheduledJob } from "./scheduledJob.js";
 
 /** 21.00 WIB: after the evening rush, before the reseller closes the shop. */
 export const DAILY_SUMMARY_AT_MS = 21 * 60 * 60 * 1000;
@@ -45,63 +45,39 @@ export interface DailyRun {
 }
 
 export class DailySummary {
-  private timer: TimerHandle | undefined;
-  private running: Promise<DailyRun> | undefined;
-  private abort = new AbortController();
-  private readonly lead: LeaderTerm;
+  private readonly job: ScheduledJob;
 
   constructor(private readonly opts: DailySummaryOptions) {
-    this.lead = new LeaderTerm(opts.fence, opts.logger, "daily summary");
+    this.job = new ScheduledJob(opts.clock, opts.logger, "daily summary", opts.fence, {
+      nextAt: (now) => {
+        const at = wibDayStart(wibDay(now)) + DAILY_SUMMARY_AT_MS;
+        return at > now ? at : wibDayStart(addDays(wibDay(now), 1)) + DAILY_SUMMARY_AT_MS;
+      },
+      due: (at) => void this.run(wibDay(at)),
+      atStart: (now) => {
+        const today = wibDay(now);
+        if (now >= wibDayStart(today) + DAILY_SUMMARY_AT_MS) void this.run(today);
+      },
+    });
   }
 
   /** Sends today's summaries if 21.00 has passed, and schedules the next 21.00. */
   start(): void {
-    // Started again after stop(): this process leads again (another one led meanwhile).
-    if (this.abort.signal.aborted) {
-      this.abort = new AbortController();
-      this.timer = undefined;
-    }
-    if (this.timer) return;
-    this.lead.begin();
-    const now = this.opts.clock.now();
-    const today = wibDay(now);
-    if (now >= wibDayStart(today) + DAILY_SUMMARY_AT_MS) void this.run(today);
-    this.schedule();
+    this.job.start();
   }
 
-  async stop(): Promise<void> {
-    this.abort.abort();
-    this.timer?.cancel();
-    await this.running?.catch(() => undefined);
+  stop(): Promise<void> {
+    return this.job.stop();
   }
 
   /** Resolves when the run in progress (if any) ended (tests). */
-  async idle(): Promise<void> {
-    await this.running?.catch(() => undefined);
-  }
-
-  private schedule(): void {
-    if (this.abort.signal.aborted) return;
-    const now = this.opts.clock.now();
-    let at = wibDayStart(wibDay(now)) + DAILY_SUMMARY_AT_MS;
-    if (at <= now) at = wibDayStart(addDays(wibDay(now), 1)) + DAILY_SUMMARY_AT_MS;
-    this.timer = this.opts.clock.setTimeout(() => {
-      void this.run(wibDay(at));
-      this.schedule();
-    }, at - now);
+  idle(): Promise<void> {
+    return this.job.idle();
   }
 
   /** Sends `day`'s summary to every opted-in chat not yet marked for it. One run at a time. */
   run(day: string): Promise<DailyRun> {
-    const previous = this.running ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(() => this.send(day));
-    this.running = next;
-    void next
-      .catch((err: unknown) => this.opts.logger.error({ err, day }, "daily summary run failed"))
-      .finally(() => {
-        if (this.running === next) this.running = undefined;
-      });
-    return next;
+    return this.job.run(() => this.send(day), { day });
   }
 
   private async send(day: string): Promise<DailyRun> {
@@ -110,7 +86,7 @@ export class DailySummary {
     const due = (await store.linkedChats())
       .filter((c) => c.dailySummary && c.summaryDay !== day)
       .map((c) => c.chatId);
-    for (let i = 0; i < due.length && !this.abort.signal.aborted && !this.lead.lost; i += BATCH) {
+    for (let i = 0; i < due.length && !this.job.signal.aborted && !this.job.lead.lost; i += BATCH) {
       const batch: number[] = [];
       const before = new Map<number, string | undefined>();
       for (const id of due.slice(i, i + BATCH)) {
@@ -119,7 +95,7 @@ export class DailySummary {
         batch.push(id);
         before.set(id, c.summaryDay);
       }
-      await this.lead.run(async () => {
+      await this.job.lead.run(async () => {
         for (const id of batch) await store.updateChat(id, { summaryDay: day });
         // The marks are on disk before any of these messages can be.
         await store.flush();
@@ -127,7 +103,7 @@ export class DailySummary {
           const lang = (await store.getChat(chatId))?.lang ?? "id";
           const summary = summarize(await store.txsOfMonth(chatId, day.slice(0, 7)), day, day);
           const text = withSandboxBanner(t, lang, this.opts.sandbox ?? false, dailySummaryText(t, lang, day, summary));
-          const r = await deliver(() => api.sendMessage(chatId, text), { pacer, signal: this.abort.signal });
+          const r = await deliver(() => api.sendMessage(chatId, text), { pacer, signal: this.job.signal });
           const outcome = counted(r);
           if (outcome === "sent") result.sent++;
           else if (outcome === "blocked") {

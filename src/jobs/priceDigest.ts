@@ -10,7 +10,7 @@
  * Each chat's marks and send run under the lead's term (LeaderTerm), like the daily summary.
  */
 import type { Api } from "grammy";
-import type { Clock, TimerHandle } from "../tools/clock.js";
+import type { Clock } from "../tools/clock.js";
 import type { Logger } from "../logging/logger.js";
 import type { LeadFence } from "../cluster/index.js";
 import { addDays, wibDay, wibDayStart } from "../domain/report.js";
@@ -32,7 +32,7 @@ import type { ChatRecord, Lang, Store } from "../store/index.js";
 import { accountOf } from "../upstream/cache.js";
 import { counted, deliver } from "../telegram/delivery.js";
 import type { SendPacer } from "../telegram/pacer.js";
-import { LeaderTerm } from "./leaderTerm.js";
+import { ScheduledJob } from "./scheduledJob.js";
 
 const DAY_MS = 24 * 60 * 60_000;
 const STEP_MS = DIGEST_STEP_MINUTES * 60_000;
@@ -54,10 +54,7 @@ export interface PriceDigestOptions {
 }
 
 export class PriceDigest {
-  private timer: TimerHandle | undefined;
-  private running: Promise<void> | undefined;
-  private abort = new AbortController();
-  private readonly lead: LeaderTerm;
+  private readonly job: ScheduledJob;
   /**
    * Chats found with nothing to say on `day`: not looked at again that day. Kept in memory, not
    * written: a quiet day costs no write per chat (a restart looks once more).
@@ -65,54 +62,31 @@ export class PriceDigest {
   private quiet = { day: "", chats: new Set<number>() };
 
   constructor(private readonly opts: PriceDigestOptions) {
-    this.lead = new LeaderTerm(opts.fence, opts.logger, "price digest");
+    this.job = new ScheduledJob(opts.clock, opts.logger, "price digest", opts.fence, {
+      // Quarter hours of UTC are quarter hours of WIB (a whole-hour offset).
+      nextAt: (now) => (Math.floor(now / STEP_MS) + 1) * STEP_MS,
+      due: () => void this.run(),
+      atStart: () => void this.run(),
+    });
   }
 
   /** Looks now (a start after a chat's time still sends that day's digest), then every quarter hour. */
   start(): void {
-    if (this.abort.signal.aborted) {
-      this.abort = new AbortController();
-      this.timer = undefined;
-    }
-    if (this.timer) return;
-    this.lead.begin();
-    void this.run();
-    this.schedule();
+    this.job.start();
   }
 
-  async stop(): Promise<void> {
-    this.abort.abort();
-    this.timer?.cancel();
-    await this.running?.catch(() => undefined);
+  stop(): Promise<void> {
+    return this.job.stop();
   }
 
   /** Resolves when the run in progress (if any) ended (tests). */
-  async idle(): Promise<void> {
-    while (this.running) await this.running.catch(() => undefined);
-  }
-
-  private schedule(): void {
-    if (this.abort.signal.aborted) return;
-    const now = this.opts.clock.now();
-    // Quarter hours of UTC are quarter hours of WIB (a whole-hour offset).
-    const next = (Math.floor(now / STEP_MS) + 1) * STEP_MS;
-    this.timer = this.opts.clock.setTimeout(() => {
-      void this.run();
-      this.schedule();
-    }, next - now);
+  idle(): Promise<void> {
+    return this.job.idle();
   }
 
   /** One look at every chat; one run at a time. */
   run(): Promise<void> {
-    const previous = this.running ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(() => this.look());
-    this.running = next;
-    void next
-      .catch((err: unknown) => this.opts.logger.error({ err }, "price digest run failed"))
-      .finally(() => {
-        if (this.running === next) this.running = undefined;
-      });
-    return next;
+    return this.job.run(() => this.look());
   }
 
   private async look(): Promise<void> {
@@ -120,7 +94,7 @@ export class PriceDigest {
     const now = this.opts.clock.now();
     const settings = new Map((await store.listDocs(PriceDigestKind, {})).map((d) => [d.owner, d]));
     for (const chat of await store.linkedChats()) {
-      if (this.abort.signal.aborted || this.lead.lost) return;
+      if (this.job.signal.aborted || this.job.lead.lost) return;
       if (chat.inactive) continue;
       const key = store.apiKeyOf(chat);
       if (!key) continue;
@@ -141,7 +115,7 @@ export class PriceDigest {
   private async belowCost(chat: Readonly<ChatRecord>, key: string, told: readonly string[]): Promise<void> {
     const rules = chat.pricing;
     if (!rules?.fixed || Object.keys(rules.fixed).length === 0) {
-      if (told.length > 0) await this.lead.run(async () => void (await changeDigest(this.opts.store, chat.chatId, (c) => ({ on: c.on, value: { ...c.value, told: [] } }))));
+      if (told.length > 0) await this.job.lead.run(async () => void (await changeDigest(this.opts.store, chat.chatId, (c) => ({ on: c.on, value: { ...c.value, told: [] } }))));
       return;
     }
     const seen = await this.opts.store.getDoc(SeenPricesKind, accountOf(key));
@@ -206,12 +180,12 @@ export class PriceDigest {
     text: string | undefined,
   ): Promise<void> {
     const { store, api, pacer, logger, translate: t } = this.opts;
-    await this.lead.run(async () => {
+    await this.job.lead.run(async () => {
       if (!(await changeDigest(store, chat.chatId, change))) return;
       await store.flush();
       if (text === undefined) return;
       const body = withSandboxBanner(t, chat.lang ?? "id", this.opts.sandbox ?? false, text);
-      const r = await deliver(() => api.sendMessage(chat.chatId, body), { pacer, signal: this.abort.signal });
+      const r = await deliver(() => api.sendMessage(chat.chatId, body), { pacer, signal: this.job.signal });
       const outcome = counted(r);
       if (outcome === "blocked") await store.updateChat(chat.chatId, { inactive: true });
       else if (outcome === "failed") logger.warn({ chatId: chat.chatId, err: "error" in r ? r.error : undefined }, "price notice not delivered");
