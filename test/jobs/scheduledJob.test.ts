@@ -7,19 +7,34 @@ import { until } from "../support/settle.js";
 
 const STEP = 60_000;
 
+/** Due every minute; each run waits until released. */
+class MinuteJob extends ScheduledJob {
+  readonly log: string[] = [];
+  private release: () => void = () => undefined;
+  protected nextAt(now: number): number {
+    return (Math.floor(now / STEP) + 1) * STEP;
+  }
+  protected due(at: number): void {
+    void this.serially(async () => {
+      this.log.push(`start ${at}`);
+      await new Promise<void>((done) => (this.release = done));
+      this.log.push(`end ${at}`);
+    });
+  }
+  protected atStart(now: number): void {
+    this.log.push(`atStart ${now}`);
+  }
+  finishRun(): void {
+    this.release();
+  }
+  get stopped(): boolean {
+    return this.signal.aborted;
+  }
+}
+
 function job(clock: ManualClock) {
-  const log: string[] = [];
-  let release: () => void = () => undefined;
-  const runner: ScheduledJob = new ScheduledJob(clock, silentLogger, "test job", undefined, {
-    nextAt: (now) => (Math.floor(now / STEP) + 1) * STEP,
-    due: (at) => void runner.run(async () => {
-      log.push(`start ${at}`);
-      await new Promise<void>((done) => (release = done));
-      log.push(`end ${at}`);
-    }),
-    atStart: (now) => log.push(`atStart ${now}`),
-  });
-  return { runner, log, release: () => release() };
+  const runner = new MinuteJob(clock, silentLogger, "test job", undefined);
+  return { runner, log: runner.log, release: () => runner.finishRun() };
 }
 
 it("runs at each due time, one run after the other, and nothing after stop; a start after stop begins again", async () => {
@@ -43,6 +58,6 @@ it("runs at each due time, one run after the other, and nothing after stop; a st
 
   runner.start();
   expect(log.at(-1)).toBe(`atStart ${clock.now()}`);
-  expect(runner.signal.aborted).toBe(false);
+  expect(runner.stopped).toBe(false);
   await runner.stop();
 });
