@@ -6,9 +6,10 @@
  * the audit export share it.
  */
 import type { AuditEntry } from "../domain/audit.js";
-import type { Lang, Markup, PricingRules } from "../store/index.js";
+import type { Lang, PricingRules } from "../store/index.js";
 import { clockText, html, intlLocale, rupiah } from "./format.js";
 import type { Translate } from "./i18n.js";
+import { ruleLines } from "./pricingRules.js";
 import { monthLabel } from "./report.js";
 
 /** What the value reads as (HTML), or undefined when the entry has none. */
@@ -103,12 +104,6 @@ function settingValue(t: Translate, lang: Lang, key: string, value: unknown): st
 function pricesText(t: Translate, lang: Lang, value: string): string {
   const rules = parsed(value) as PricingRules | undefined;
   if (!rules) return html(value);
-  const markup = (m: Markup) => ("flat" in m ? `+${rupiah(m.flat, lang)}` : `+${new Intl.NumberFormat(intlLocale(lang), { maximumFractionDigits: 2 }).format(m.percent)}%`);
-  const lines: string[] = [];
-  if (rules.all) lines.push(t(lang, "markup-line-all", { markup: markup(rules.all) }));
-  for (const [name, m] of Object.entries(rules.categories ?? {})) lines.push(t(lang, "markup-line-category", { name: html(name), markup: markup(m) }));
-  for (const [code, m] of Object.entries(rules.products ?? {})) lines.push(t(lang, "markup-line-product", { code: html(code), markup: markup(m) }));
-  for (const [code, price] of Object.entries(rules.fixed ?? {})) lines.push(t(lang, "markup-line-fixed", { code: html(code), price: rupiah(price, lang) }));
-  if (rules.billFee) lines.push(t(lang, "markup-line-bills", { fee: rupiah(rules.billFee, lang) }));
+  const lines = ruleLines(t, lang, rules);
   return lines.length > 0 ? lines.join("; ") : t(lang, "audit-prices-none");
 }
