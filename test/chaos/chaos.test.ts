@@ -12,13 +12,14 @@ import { hasPg, migratedDatabase, pgAdmin } from "../support/pg.js";
 
 const SEEDS = [1, 2, 3];
 const FAULTS = 25;
-const INVARIANTS = "no create twice, every outcome told once, no answer lost, no handler error, no key in the log, the store reopens";
+const INVARIANTS = "no create twice, every paid shop order fulfilled once or failed, every outcome told once, no answer lost, no handler error, no key in the log, the store reopens";
 
 it.each(SEEDS)(`seed %i: ${INVARIANTS}`, { timeout: 40_000 }, async (seed) => {
   const report = await runChaos({ seed, faults: FAULTS });
   expect(report.violations, describeRun(report)).toEqual([]);
   expect(report.faultTotal).toBeGreaterThan(FAULTS / 2);
   expect(report.transactions).toBeGreaterThan(0);
+  expect(report.orders.paid).toBeGreaterThan(0);
 });
 
 it.runIf(hasPg)(`on PostgreSQL, seed 4, the database going down and back among the faults: ${INVARIANTS}`, { timeout: 60_000 }, async () => {
