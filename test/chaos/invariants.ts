@@ -214,10 +214,13 @@ export class Ledger {
       const prefix = purchaseRefOf(doc.id, 0).slice(0, -1);
       const purchases = [...creates].filter(([ref]) => ref.startsWith(prefix));
       const succeeded = purchases.filter(([ref]) => statusOf(ref) === "success").length;
+      const last = doc.value.purchaseRefs.at(-1);
+      const saved = last === undefined ? undefined : await w.store.getTx(last);
       const trail = () =>
         `order ${doc.id}: state ${doc.state}, deposit ${doc.value.depositRef} "${deposit ?? "not at the provider"}"` +
         `${this.ordersPaid.has(doc.id) ? ` (paid at ${this.ordersPaid.get(doc.id)! - this.startedAt} ms, run clock)` : ""}, ` +
-        `purchases ${JSON.stringify(purchases.map(([ref, n]) => `${ref}×${n}:${statusOf(ref) ?? "?"}`))}, saved refs ${JSON.stringify(doc.value.purchaseRefs)}, ` +
+        `purchases ${JSON.stringify(purchases.map(([ref, n]) => `${ref}×${n}:${statusOf(ref) ?? "?"}`))}, saved refs ${JSON.stringify(doc.value.purchaseRefs)} ` +
+        `(the last in the bot's store: ${saved ? `${saved.status}${saved.message ? ` "${saved.message.slice(0, 80)}"` : ""}, upstream id ${saved.upstreamId ?? "-"}, watch ${JSON.stringify(saved.watch ?? {})}` : "none"}), ` +
         `paidAt ${doc.value.paidAt === undefined ? "-" : doc.value.paidAt - this.startedAt}, release ${doc.value.release ?? "-"}, waitingBalance ${doc.value.waitingBalance ?? "-"}, notices ${JSON.stringify(doc.value.notices)}`;
       if (succeeded > 1) this.violation(`bought twice: ${trail()}`);
       if (!deposit || !PAID_AT_PROVIDER.has(deposit)) continue;
