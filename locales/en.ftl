@@ -140,7 +140,7 @@ help =
     ❓ <b>Help</b>
     /menu: main menu
     /balance: check balance
-    /prices: price list (e.g. <code>/prices tsel 10</code>)
+    /prices: price list (e.g. <code>/prices tsel 10</code>; daily cost change digest: <code>/prices digest</code>)
     /topup: buy credit, data, tokens, vouchers (fast: <code>/topup CODE TARGET</code>)
     /bill: check and pay bills
     /transfer: transfer to a bank or e-wallet
@@ -464,7 +464,7 @@ receipt-holder = Account holder
 
 ## Deposit (/deposit)
 deposit-choose-method = 🏦 <b>Top up your balance</b>. Choose a payment method:
-deposit-method-line = • <b>{ $method }</b>: { $limits }, fee { $fee }
+deposit-method-line = • <b>{ $method }</b>: { $limits }, fee: { $fee }
 deposit-no-methods = No deposit method is active right now. Please try again later.
 deposit-fee-free = free
 deposit-ask-amount =
@@ -773,7 +773,7 @@ cmd-staf = Staff: cashiers and shop admins
 cmd-audit = Audit log
 staff-role-cashier = cashier
 staff-role-admin = shop admin
-staff-the-owner = the owner
+staff-the-owner = the owner's shop
 staff-this-button = use this button
 staff-below-cost = ⛔ { $name } (<code>{ $code }</code>) cannot be sold yet: its selling price needs updating by the owner or a shop admin. Nothing was bought.
 staff-alt-line = • <b>{ $name }</b> (<code>{ $code }</code>): <b>{ $price }</b>
@@ -961,6 +961,7 @@ prices-digest-line-refused = { $arrow } <b>{ $name }</b> (<code>{ $code }</code>
 prices-digest-more = …and { $count } more products.
 prices-digest-footer = Turn this digest off: <code>/prices digest off</code>. Change its time: <code>/prices digest 07:30</code>.
 prices-digest-on = 📈 Price change digest: <b>on</b>, daily at { $time } WIB, only when something changed.
+    Turn it off: <code>/prices digest off</code>. Change its time: <code>/prices digest 07:30</code>.
 prices-digest-off = 📈 Price change digest: <b>off</b>. Turn it on with <code>/prices digest on</code>.
 prices-digest-bad-time = ❓ Time not recognised. Example: <code>/prices digest 08:00</code> (quarter hours: 07:15, 07:30, 07:45).
 prices-moved-today = ⬆️⬇️ = cost changed today.

@@ -140,7 +140,7 @@ help =
     ❓ <b>Bantuan</b>
     /menu: menu utama
     /saldo: cek saldo
-    /harga: daftar harga (contoh: <code>/harga tsel 10</code>)
+    /harga: daftar harga (contoh: <code>/harga tsel 10</code>; ringkasan perubahan harga: <code>/harga ringkasan</code>)
     /beli: beli pulsa, data, token, voucher (cepat: <code>/beli KODE TUJUAN</code>)
     /tagihan: cek dan bayar tagihan
     /transfer: transfer ke bank atau e-wallet
@@ -770,7 +770,7 @@ cmd-staf = Staf: kasir dan admin toko
 cmd-audit = Catatan audit
 staff-role-cashier = kasir
 staff-role-admin = admin toko
-staff-the-owner = pemilik
+staff-the-owner = toko pemilik
 staff-this-button = memakai tombol ini
 staff-below-cost = ⛔ { $name } (<code>{ $code }</code>) belum bisa dijual: harga jualnya perlu diperbarui oleh pemilik atau admin toko. Tidak ada yang dibeli.
 staff-alt-line = • <b>{ $name }</b> (<code>{ $code }</code>): <b>{ $price }</b>
@@ -958,6 +958,7 @@ prices-digest-line-refused = { $arrow } <b>{ $name }</b> (<code>{ $code }</code>
 prices-digest-more = …dan { $count } produk lain.
 prices-digest-footer = Matikan ringkasan ini: <code>/harga ringkasan off</code>. Ganti jamnya: <code>/harga ringkasan 07.30</code>.
 prices-digest-on = 📈 Ringkasan perubahan harga: <b>aktif</b>, tiap hari pukul { $time } WIB, hanya jika ada perubahan.
+    Matikan: <code>/harga ringkasan off</code>. Ganti jamnya: <code>/harga ringkasan 07.30</code>.
 prices-digest-off = 📈 Ringkasan perubahan harga: <b>mati</b>. Nyalakan dengan <code>/harga ringkasan on</code>.
 prices-digest-bad-time = ❓ Jam tidak dikenali. Contoh: <code>/harga ringkasan 08.00</code> (kelipatan 15 menit: 07.15, 07.30, 07.45).
 prices-moved-today = ⬆️⬇️ = harga modal berubah hari ini.
@@ -989,7 +990,7 @@ shop-online-no = tidak
 shop-online-cap = Batas QRIS belum dibayar per hari: { $cap }
 shop-online-contact = Kontak untuk pelanggan: { $contact }
 shop-online-typed =
-    Atur jam buka: <code>/toko jam 08:00-21:00</code> (hapus: <code>/toko jam hapus</code>)
+    Atur jam buka: <code>/toko jam 08.00-21.00</code> (hapus: <code>/toko jam hapus</code>)
     Batas QRIS per hari: <code>/toko batas 50</code>
     Kontak: <code>/toko kontak WA 0812-3456-7890</code> (hapus: <code>/toko kontak hapus</code>)
 shop-online-button-on = ▶️ Buka toko
@@ -1008,7 +1009,7 @@ shop-online-button-back = ⬅️ Kembali
 shop-online-categories-title = 🗂 Kategori yang dijual di toko online (✅ dijual). Ketuk untuk mengubah.
 shop-online-operators-title = 📶 Operator yang dijual di toko online (✅ dijual). Ketuk untuk mengubah.
 shop-online-saved = ✅ Disimpan.
-shop-online-hours-invalid = ❌ Tulis jam buka seperti <code>/toko jam 08:00-21:00</code> (jam buka dan tutup berbeda), atau <code>/toko jam hapus</code> untuk 24 jam.
+shop-online-hours-invalid = ❌ Tulis jam buka seperti <code>/toko jam 08.00-21.00</code> (jam buka dan tutup berbeda), atau <code>/toko jam hapus</code> untuk 24 jam.
 shop-online-cap-invalid = ❌ Tulis batas sebagai angka 1–{ $max }, mis. <code>/toko batas 50</code>.
 shop-online-contact-too-long = ❌ Kontak terlalu panjang (maksimal { $max } huruf). Tidak ada yang diubah.
 shop-online-contact-missing = ❌ Tulis kontaknya, mis. <code>/toko kontak WA 0812-3456-7890</code>, atau <code>/toko kontak hapus</code>.

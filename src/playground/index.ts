@@ -34,8 +34,8 @@ export const PLAYGROUND_USERS: readonly PlaygroundUser[] = [
 ];
 /** Dewi is Rina's cashier: she sells with Rina's key and balance; Rina reads /staf and /audit. */
 const CASHIER_OF: Record<number, number> = { 1004: 1001 };
-/** The key the page tells a newcomer to paste (a small balance: nothing to lose). */
-const NEWCOMER_KEY = "SANDBOX-KEY-LOW";
+/** The key the page tells a newcomer to paste: a small balance, enough for the hint's example sale. */
+const NEWCOMER_KEY = "SANDBOX-KEY-NEW";
 const LINKED: Record<number, string> = { 1001: DEMO_KEY, 1003: "SANDBOX-KEY-2" };
 
 /**

@@ -41,6 +41,11 @@ function formatOf(cache: Map<Lang, Intl.DateTimeFormat>, lang: Lang, options: In
   return format;
 }
 
+/** A stored clock time "HH:MM" as each language writes it: `08.00` (id), `08:00` (en). */
+export function clockText(hhmm: string, lang: Lang): string {
+  return lang === "id" ? hhmm.replace(":", ".") : hhmm;
+}
+
 /** e.g. `22 Nov 2026 14.05 WIB` (id) or `22 Nov 2026, 14:05 WIB` (en). */
 export function wibTime(at: Date | number, lang: Lang): string {
   return `${formatOf(timeFormats, lang, timeOptions).format(typeof at === "number" ? new Date(at) : at)} WIB`;

@@ -5,10 +5,9 @@
  * this takes a few); the receipt renders on libuv's thread pool (resvg's renderAsync).
  */
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
 import { crc32, deflateSync } from "node:zlib";
 import type { renderAsync as RenderAsync } from "@resvg/resvg-js";
-import { IMAGE_FONT } from "./png.js";
+import { IMAGE_FONT, imageFontFiles } from "./png.js";
 
 const require = createRequire(import.meta.url);
 
@@ -54,22 +53,13 @@ export async function qrisPng(text: string): Promise<Buffer> {
   return Buffer.concat([signature, chunk("IHDR", ihdr), chunk("IDAT", deflateSync(raw)), chunk("IEND", Buffer.alloc(0))]);
 }
 
-let fontFiles: string[] | undefined;
-function fonts(): string[] {
-  if (!fontFiles) {
-    const dir = join(dirname(require.resolve("dejavu-fonts-ttf/package.json")), "ttf");
-    fontFiles = ["DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSansMono.ttf", "DejaVuSansMono-Bold.ttf"].map((f) => join(dir, f));
-  }
-  return fontFiles;
-}
-
 /** `svg` to a PNG `width` pixels wide, rendered off the event loop (same fonts as render/png.ts). */
 export async function svgToPngOffThread(svg: string, width: number): Promise<Buffer> {
   const { renderAsync } = require("@resvg/resvg-js") as { renderAsync: typeof RenderAsync };
   const image = await renderAsync(svg, {
     fitTo: { mode: "width", value: width },
     background: "#ffffff",
-    font: { fontFiles: fonts(), loadSystemFonts: false, defaultFontFamily: IMAGE_FONT },
+    font: { fontFiles: imageFontFiles(), loadSystemFonts: false, defaultFontFamily: IMAGE_FONT },
   });
   return image.asPng();
 }

@@ -13,7 +13,8 @@ const require = createRequire(import.meta.url);
 export const IMAGE_FONT = "DejaVu Sans";
 
 let fontFiles: string[] | undefined;
-function fonts(): string[] {
+/** The bundled DejaVu font files every image renders with (never the system's). */
+export function imageFontFiles(): string[] {
   if (!fontFiles) {
     const dir = join(dirname(require.resolve("dejavu-fonts-ttf/package.json")), "ttf");
     fontFiles = ["DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSansMono.ttf", "DejaVuSansMono-Bold.ttf"].map((f) => join(dir, f));
@@ -28,7 +29,7 @@ export async function svgToPng(svg: string, width: number): Promise<Buffer> {
   const resvg = new addon.Resvg(svg, {
     fitTo: { mode: "width", value: width },
     background: "#ffffff",
-    font: { fontFiles: fonts(), loadSystemFonts: false, defaultFontFamily: IMAGE_FONT },
+    font: { fontFiles: imageFontFiles(), loadSystemFonts: false, defaultFontFamily: IMAGE_FONT },
   });
   return resvg.render().asPng();
 }

@@ -28,6 +28,7 @@ export const IP_BOUND_KEY = "IPBOUND-KEY";
 export const DEFAULT_KEYS: { key: string; name: string; balance: number }[] = [
   { key: DEMO_KEY, name: "Demo Reseller", balance: 1_000_000 },
   { key: "SANDBOX-KEY-2", name: "Konter Pulsa Makmur", balance: 250_000 },
+  { key: "SANDBOX-KEY-NEW", name: "Konter Baru", balance: 50_000 },
   { key: "SANDBOX-KEY-LOW", name: "Saldo Tipis Cell", balance: 5_000 },
   { key: "SANDBOX-KEY-ZERO", name: "Saldo Kosong Cell", balance: 0 },
 ];

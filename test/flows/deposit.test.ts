@@ -141,6 +141,10 @@ describe("/deposit", () => {
 
   it("VA: bank and VA number in <code>, amount, fee and expiry (English)", async () => {
     const u = await w.linkedUser({ languageCode: "en" });
+    // The method list reads as English: "fee: free", not "fee free".
+    await u.sendCommand("deposit");
+    expect(u.lastReply()).toContain("Bank BCA: Rp10,000 – Rp100,000,000, fee: free\n");
+    expect(u.lastReply()).toContain("Virtual Account BCA: Rp10,000 – Rp50,000,000, fee: Rp4,000\n");
     await toConfirm(u, /^Virtual Account BCA · /, "100.000");
     expect(u.lastReply()).toContain("Estimated fee: Rp4,000\n");
     await u.pressButton("✅ Confirm");
@@ -316,6 +320,35 @@ describe("/deposit", () => {
     expect(sandboxDeposit(tx).status).toBe("processing");
     expect((await w.store.getTx(tx.refId))!.status).toBe("processing");
     expect(u.buttons({ messageId: tx.messageId! })).toEqual(["🔄 Cek status", "⚡ Cairkan sekarang"]);
+  });
+
+  it("a sale right after an instant release sees the credited balance, not the one read before it", async () => {
+    const u = await w.linkedUser({ languageCode: "id" });
+    w.sandbox.setBalance(w.demoKey, 5_000);
+    await toConfirm(u, /^QRIS · /, "50000");
+    await u.pressButton("✅ Konfirmasi");
+    const tx = (await w.store.listTxByChat(u.chatId)).items.find((t) => t.kind === "deposit")!;
+    w.sandbox.payDeposit(tx.upstreamId!);
+    // Paid but not yet on the balance: a sale is refused, and the balance it read is kept a minute.
+    await u.sendCommand("beli", "S10 081234567890");
+    expect(u.lastReply()).toContain("Saldo tidak cukup");
+    await u.deliver(callbackWithData(u, tx.messageId!, `dp:i:${tx.refId}`));
+    await u.pressButton("⚡ Ya, cairkan");
+    expect(u.replies().join("\n")).toContain("dicairkan");
+    await u.sendCommand("beli", "S10 081234567890");
+    expect(u.lastReply()).toContain("Periksa sebelum konfirmasi");
+  });
+
+  it("a sale after /saldo checks the balance /saldo just showed, not one read a minute ago", async () => {
+    const u = await w.linkedUser({ languageCode: "id" });
+    w.sandbox.setBalance(w.demoKey, 5_000);
+    await u.sendCommand("beli", "S10 081234567890");
+    expect(u.lastReply()).toContain("Saldo tidak cukup");
+    w.sandbox.setBalance(w.demoKey, 50_000); // a deposit paid by bank transfer, say
+    await u.sendCommand("saldo");
+    expect(u.lastReply()).toContain("Rp50.000");
+    await u.sendCommand("beli", "S10 081234567890");
+    expect(u.lastReply()).toContain("Periksa sebelum konfirmasi");
   });
 
   it("instant release: preview of the handling fee, then exactly one release even when confirmed twice", async () => {

@@ -4,6 +4,7 @@ import type { ManualClock } from "../../src/tools/clock.js";
 import { freshDatabase, hasPg } from "../support/pg.js";
 import type { TxRecord } from "../../src/store/types.js";
 import type { World } from "../support/world.js";
+import { until } from "../support/settle.js";
 
 const worlds: World[] = [];
 afterEach(async () => {
@@ -48,11 +49,31 @@ function bothReadFirst(worlds: World[], refId: string, unmarked: (rec: TxRecord)
   }
 }
 
+/** `x`'s first read of `refId` returns what it read only after `go()`: a process stalled after its read. */
+function readsThenWaits(x: World, refId: string): { read: () => boolean; go: () => void } {
+  let read = false;
+  let go!: () => void;
+  const gate = new Promise<void>((r) => (go = r));
+  const st = x.store;
+  const orig = st.getTx.bind(st);
+  (st as { getTx: unknown }).getTx = async (ref: string) => {
+    const rec = await orig(ref);
+    if (ref === refId && !read) {
+      read = true;
+      await gate;
+    }
+    return rec;
+  };
+  return { read: () => read, go };
+}
+
 /**
  * Behind a load balancer the two taps of a double tap on "release now" reach two processes (one
  * PostgreSQL). Each process has its own copy of every module, so an in-process guard cannot help.
  */
-describe.skipIf(!hasPg)("deposit buttons pressed on two processes", () => {
+// Each test loads the whole app twice and opens a database: on a loaded machine that alone can take
+// most of the suite's 20 s, so the bound is wider here (nothing in these tests waits on time).
+describe.skipIf(!hasPg)("deposit buttons pressed on two processes", { timeout: 60_000 }, () => {
   it("the provider is asked to release once, the record keeps the winner's result, the other tap is told it is already done", async () => {
     const [a, b] = await twoProcesses();
     const u = await a.linkedUser({ languageCode: "id" });
@@ -104,6 +125,34 @@ describe.skipIf(!hasPg)("deposit buttons pressed on two processes", () => {
     expect(final.status).toBe("cancel");
     expect(final.detail).not.toHaveProperty("cancelling");
     const said = [...a.fake.callsOf("sendMessage"), ...b.fake.callsOf("sendMessage")].map((c) => String(c.payload.text));
+    expect(said.filter((t) => t.includes("tidak bisa dibatalkan"))).toEqual([]);
+  });
+
+  it("'Ya, batalkan' on a slow process that read the deposit before the other tap cancelled it says nothing more either", async () => {
+    const [a, b] = await twoProcesses();
+    const u = await a.linkedUser({ languageCode: "id" });
+    await u.sendCommand("deposit");
+    for (let page = 0; page < 5 && !u.findButton(/^QRIS · /); page++) await u.pressButton(/Berikutnya|Next/);
+    await u.pressButton(/^QRIS · /);
+    await u.sendText("50000");
+    await u.pressButton("✅ Konfirmasi");
+    const tx = (await a.store.listTxByChat(u.chatId)).items[0]!;
+    await u.pressButton("🚫 Batalkan deposit");
+    const first = u.callbackUpdate("🚫 Ya, batalkan");
+    const second = u.callbackUpdate("🚫 Ya, batalkan");
+    second.update_id = first.update_id + 5000;
+    // B's tap reads the pending deposit, then its process stalls until A's tap has cancelled it.
+    const stalled = readsThenWaits(b, tx.refId);
+    const late = b.bot.handleUpdate(second);
+    await until(() => stalled.read(), { what: "B's tap never read the deposit" });
+    await a.bot.handleUpdate(first);
+    stalled.go();
+    await late;
+    expect(a.sandbox.calls("/deposit/cancel")).toHaveLength(1);
+    expect((await a.store.getTx(tx.refId))!.status).toBe("cancel");
+    const said = [...a.fake.callsOf("sendMessage"), ...b.fake.callsOf("sendMessage")].map((c) => String(c.payload.text));
+    const told = [...a.fake.callsOf("editMessageText"), ...b.fake.callsOf("editMessageText")].map((c) => String(c.payload.text));
+    expect(told.filter((t) => t.includes("Deposit dibatalkan."))).toHaveLength(1); // the winner's answer to the question
     expect(said.filter((t) => t.includes("tidak bisa dibatalkan"))).toEqual([]);
   });
 

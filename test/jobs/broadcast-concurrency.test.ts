@@ -9,7 +9,7 @@ import { FAKE_BOT_TOKEN } from "../support/botInfo.js";
 import type { FakeUser } from "../support/chat.js";
 import { TelegramErrors, type RecordedCall } from "../support/fakeBotApi.js";
 import { makeWorld, type World } from "../support/world.js";
-import { settle } from "../support/settle.js";
+import { REAL_TIME_BOUND, settle, until } from "../support/settle.js";
 
 const ADMIN = 990_001;
 const TEXT = { kind: "text", text: "Promo akhir pekan" } as const;
@@ -92,7 +92,7 @@ describe("Broadcaster with several sends in flight", () => {
     b = broadcaster(4);
     await b.start(ADMIN, "en", TEXT);
 
-    await vi.waitFor(() => expect(gate.held.size).toBe(4));
+    await vi.waitFor(() => expect(gate.held.size).toBe(4), REAL_TIME_BOUND);
     expect(heldIds()).toEqual(ids.slice(0, 4));
     await w.store.flush();
     expect(sorted((await state()).inFlight!)).toEqual(ids.slice(0, 4));
@@ -100,17 +100,14 @@ describe("Broadcaster with several sends in flight", () => {
     // Answers out of order: the cursor waits for the first, the rest are "done ahead".
     gate.release(ids[2]!);
     gate.release(ids[1]!);
-    await vi.waitFor(() => expect(gate.held.size).toBe(4));
+    await vi.waitFor(() => expect(gate.held.size).toBe(4), REAL_TIME_BOUND);
     expect(await state()).toMatchObject({ doneThrough: null, doneAhead: [ids[1], ids[2]], sent: 2 });
     expect(heldIds()).toEqual([ids[0], ids[3], ids[4], ids[5]]);
     gate.release(ids[0]!);
-    await vi.waitFor(async () => expect((await state()).doneThrough).toBe(ids[2]));
+    await vi.waitFor(async () => expect((await state()).doneThrough).toBe(ids[2]), REAL_TIME_BOUND);
     expect((await state()).doneAhead).toBeUndefined();
 
-    for (let i = 0; i < 20 && b.delivering; i++) {
-      gate.releaseAll();
-      await new Promise((r) => setTimeout(r, 2));
-    }
+    gate.releaseAll(true);
     await settle(w.clock, b.idle(), { stepMs: 100 });
     for (const id of ids) expect(delivered(id)).toHaveLength(1);
     expect(await state()).toMatchObject({ status: "done", sent: 10, uncertain: 0 });
@@ -122,10 +119,10 @@ describe("Broadcaster with several sends in flight", () => {
     const ids = users.map((u) => u.chatId);
     b = broadcaster(4);
     await b.start(ADMIN, "en", TEXT);
-    await vi.waitFor(() => expect(gate.held.size).toBe(4));
+    await vi.waitFor(() => expect(gate.held.size).toBe(4), REAL_TIME_BOUND);
     gate.release(ids[1]!);
     gate.release(ids[2]!);
-    await vi.waitFor(() => expect(gate.held.size).toBe(4));
+    await vi.waitFor(() => expect(gate.held.size).toBe(4), REAL_TIME_BOUND);
     await w.store.flush();
     // What the disk holds at this moment; a crash now leaves exactly this.
     const atCrash = structuredClone(await state());
@@ -164,16 +161,15 @@ describe("Broadcaster with several sends in flight", () => {
     const ids = users.map((u) => u.chatId);
     b = broadcaster(4);
     await b.start(ADMIN, "en", TEXT);
-    await vi.waitFor(() => expect(gate.held.size).toBe(4));
-    // Everyone but the first answers at once, as their requests come in. The loop ends on the state,
-    // not on a count: a loaded machine needs more real turns for the store's writes (nothing in the
-    // broadcast times out on the clock, so extra clock time changes nothing but the pacing).
-    for (let i = 0; i < 5000; i++) {
-      for (const id of heldIds()) if (id !== ids[0]) gate.release(id);
-      await new Promise((r) => setTimeout(r, 1));
-      await (w.clock as ManualClock).advance(200);
-      if ((await state()).doneAhead?.length === 63 && gate.held.size === 1) break;
-    }
+    await vi.waitFor(() => expect(gate.held.size).toBe(4), REAL_TIME_BOUND);
+    // Everyone but the first answers at once, as their requests come in.
+    await until(
+      async () => {
+        for (const id of heldIds()) if (id !== ids[0]) gate.release(id);
+        return (await state()).doneAhead?.length === 63 && gate.held.size === 1;
+      },
+      { clocks: [w.clock], stepMs: 200, what: "the sends 63 places past the stuck one never all answered" },
+    );
     expect((await state()).doneAhead).toHaveLength(63); // indices 1..63
     expect((await state()).doneThrough).toBeNull();
     expect(delivered(ids[64]!)).toHaveLength(0);

@@ -5,7 +5,7 @@ import { SendPacer } from "../../src/telegram/pacer.js";
 import type { FakeUser } from "../support/chat.js";
 import { TelegramErrors, type RecordedCall } from "../support/fakeBotApi.js";
 import { makeWorld, type World, type WorldOptions } from "../support/world.js";
-import { settle } from "../support/settle.js";
+import { REAL_TIME_BOUND, settle } from "../support/settle.js";
 
 const ADMIN = 990_001;
 const TEXT = { kind: "text", text: "Maintenance malam ini 23.00-24.00 WIB" } as const;
@@ -100,7 +100,7 @@ describe("Broadcaster", () => {
     const b = w.deps.broadcaster!;
     await b.start(ADMIN, "en", TEXT);
     // Without clock time the pacer lets 25 messages out (progress + 24 copies), then waits.
-    await vi.waitFor(() => expect(users.filter((u) => delivered(u.chatId).length > 0)).toHaveLength(24));
+    await vi.waitFor(() => expect(users.filter((u) => delivered(u.chatId).length > 0)).toHaveLength(24), REAL_TIME_BOUND);
     const progressId = (await state()).progressMessageId;
     await w.restart();
     expect(await state()).toMatchObject({ status: "running", sent: 24 });
@@ -119,7 +119,7 @@ describe("Broadcaster", () => {
     const users = await world(30);
     const b = w.deps.broadcaster!;
     await b.start(ADMIN, "en", TEXT);
-    await vi.waitFor(() => expect(users.filter((u) => delivered(u.chatId).length > 0)).toHaveLength(24));
+    await vi.waitFor(() => expect(users.filter((u) => delivered(u.chatId).length > 0)).toHaveLength(24), REAL_TIME_BOUND);
     await b.stop();
     // What a crash between "pending flushed" and the answer leaves behind: the next chat in flight.
     const inFlight = users[24]!.chatId;
@@ -165,7 +165,7 @@ describe("Broadcaster", () => {
     w.fake.failNext("sendMessage", TelegramErrors.tooManyRequests(60), { chatId: users[1]!.chatId });
     const b = w.deps.broadcaster!;
     await b.start(ADMIN, "en", TEXT);
-    await vi.waitFor(() => expect(attempts(users[1]!.chatId)).toHaveLength(1));
+    await vi.waitFor(() => expect(attempts(users[1]!.chatId)).toHaveLength(1), REAL_TIME_BOUND);
     await w.restart();
     expect(await state()).toMatchObject({ sent: 1, doneThrough: users[0]!.chatId });
     expect((await state()).pending).toBeUndefined();

@@ -71,7 +71,7 @@ describe.skipIf(!hasChromium)(title, () => {
 
     // A first visit: the hint names the newcomer's sandbox key; a chat that never talked to the bot
     // shows START in place of the text box, as Telegram does.
-    await page.locator("#welcome", { hasText: "SANDBOX-KEY-LOW" }).waitFor();
+    await page.locator("#welcome", { hasText: "SANDBOX-KEY-NEW" }).waitFor();
     expect(await page.isHidden("#composer")).toBe(true);
     await page.click("#start");
     await bot().filter({ hasText: "Akun Anda sudah terhubung" }).waitFor();
@@ -164,7 +164,7 @@ describe.skipIf(!hasChromium)(title, () => {
     const bar = (await page.locator("#composer").boundingBox())!;
     const sendButton = (await page.locator("#send").boundingBox())!;
     expect(sendButton.x + sendButton.width).toBeLessThanOrEqual(bar.x + bar.width);
-    await send("SANDBOX-KEY-LOW");
+    await send("SANDBOX-KEY-NEW");
     await inChat(".msg.bot", "API key terhubung").waitFor();
     await expect.poll(() => page.textContent("#chat-sub")).toBe("Budi · pengguna baru · terhubung");
 
@@ -172,7 +172,7 @@ describe.skipIf(!hasChromium)(title, () => {
     await send("/bantuan");
     await inChat(".msg.bot", "Bantuan").locator(".cmd", { hasText: /^\/saldo$/ }).first().click();
     await inChat(".msg.user", /^\/saldo/).waitFor();
-    await inChat(".msg.bot", "Saldo: Rp5.000").nth(1).waitFor(); // the first came with the link
+    await inChat(".msg.bot", "Saldo: Rp50.000").nth(1).waitFor(); // the first came with the link
 
     // /bahasa English: the bot answers in English and the page's own words follow.
     await send("/bahasa");

@@ -81,14 +81,19 @@ describe("the playground's page API", () => {
     type Users = { users: { id: number; linked: boolean; lang: string }[]; newcomerKey: string };
     const users = async () => (await (await fetch(new URL("api/users", pg.url))).json()) as Users;
     // The page's first-visit hint names the key a newcomer pastes.
-    expect((await users()).newcomerKey).toBe("SANDBOX-KEY-LOW");
+    const { newcomerKey } = await users();
+    expect(newcomerKey).toBe("SANDBOX-KEY-NEW");
     // Dewi (Rina's cashier) and Sari (a customer of Rina's shop) have no key of their own.
     expect((await users()).users.map((u) => u.linked)).toEqual([true, false, true, false, false]);
-    await say(pg, 1002, "SANDBOX-KEY-LOW");
+    await say(pg, 1002, newcomerKey);
     await botSays(pg, 1002, "API key terhubung");
-    expect(await pg.app.store.getApiKey(1002)).toBe("SANDBOX-KEY-LOW");
+    expect(await pg.app.store.getApiKey(1002)).toBe(newcomerKey);
     // A linked newcomer is shown linked from then on.
     expect((await users()).users.find((u) => u.id === 1002)?.linked).toBe(true);
+    // The hint's one-tap example sale reaches its confirm screen: the key's balance pays for it.
+    await say(pg, 1002, "/beli S10 081234567890");
+    const confirm = await botSays(pg, 1002, /Periksa sebelum konfirmasi|Saldo tidak cukup/);
+    expect(seen(confirm)).toContain("Periksa sebelum konfirmasi");
   });
 
   it("an admin's balance round arrives live in the other linked chat, over the event stream", async () => {

@@ -78,6 +78,11 @@ describe("the reseller's online shop in /toko", () => {
 
     await rina.sendCommand("toko", "jam 08:00-21:00");
     expect((await w.deps.shop.get(rina.chatId)).hours).toEqual({ open: "08:00", close: "21:00" });
+    // Indonesian writes clock times with a dot, as the bot's other times (12.19 WIB) and its own example.
+    expect(rina.lastReply()).toContain("Jam buka: 08.00–21.00 WIB");
+    expect(rina.lastReply()).toContain("/toko jam 08.00-21.00");
+    await rina.sendCommand("toko", "jam 08.00-21.00"); // the example as shown is accepted
+    expect((await w.deps.shop.get(rina.chatId)).hours).toEqual({ open: "08:00", close: "21:00" });
     await rina.sendCommand("toko", "jam 25:00-21:00");
     expect(rina.lastReply()).toContain("Tulis jam buka");
     await rina.sendCommand("toko", "batas 30");
@@ -259,7 +264,7 @@ describe("a customer in the shop", () => {
     await w.clock.advance(((22 - wibHour() + 24) % 24) * 3_600_000);
     expect(wibHour()).toBe(22);
     await sari.sendCommand("menu");
-    expect(sari.lastReply()).toContain("Toko sedang tutup. Jam buka: 08:00–21:00 WIB");
+    expect(sari.lastReply()).toContain("Toko sedang tutup. Jam buka: 08.00–21.00 WIB");
     await w.clock.advance(11 * 3_600_000);
     expect(wibHour()).toBe(9);
     await sari.sendCommand("menu");

@@ -105,6 +105,10 @@ it("records each act once, with who and before/after; /audit shows them; no bot 
   expect(shown.indexOf("ekspor")).toBeLessThan(shown.indexOf("transfer"));
   await rina.pressButton(/Lebih lama/);
   expect(rina.lastReply()).toContain("API key dihubungkan");
+  // A role reads in the owner's language, as /staf names it.
+  const both = `${shown}\n${rina.lastReply()!}`;
+  expect(both).toMatch(/Dewi · staf bergabung\n\s+– → kasir/);
+  expect(both).not.toMatch(/cashier/);
 
   // Everything the owner's chat can do again, including the audit export, only appends.
   await rina.sendCommand("ekspor");

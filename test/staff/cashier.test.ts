@@ -45,6 +45,14 @@ const ADMIN_BUTTONS: string[] = [
 ];
 
 describe("a cashier", () => {
+  it("joining a shop that has no /toko name is told they work at the owner's shop, not 'at the owner'", async () => {
+    w = await makeWorld();
+    const { dewi } = await ownerAndStaff(w);
+    expect(dewi.lastReply()).toContain("kasir di toko pemilik");
+    await dewi.sendCommand("start");
+    expect(dewi.lastReply()).toContain("Anda kasir di toko pemilik.");
+  });
+
   it("sells with the owner's key and balance: the sale is on the owner's ledger and names the cashier", async () => {
     const { rina, dewi } = await ownerAndStaff(w);
     await rina.sendCommand("markup", "2000");

@@ -17,6 +17,12 @@ export interface Steps {
   what?: string;
 }
 
+/**
+ * Options for `vi.waitFor` on work that needs only real time (the clock stands still): vitest's
+ * default bound (1 s) is reached on a loaded machine while the work still goes on; this one is not.
+ */
+export const REAL_TIME_BOUND = { timeout: 15_000, interval: 5 } as const;
+
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** One turn of the event loop: I/O callbacks already due run, no clock time passes. */

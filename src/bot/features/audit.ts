@@ -50,9 +50,11 @@ async function showAudit(ctx: BotContext, beforeSeq?: number): Promise<void> {
 /** One entry: when, who, what, before → after (HTML). */
 export function auditLine(ctx: BaseContext, { at, entry }: LogEntry<AuditEntry>): string {
   const who = entry.byName ? html(entry.byName) : String(entry.by);
+  // A staff act's role is stored as its id (cashier, admin); the owner reads it as /staf names it.
+  const shown = (v: string) => html(entry.act.startsWith("staff_") ? v.replace(/\b(cashier|admin)$/, (role) => ctx.t(`staff-role-${role}`)) : v);
   const change =
     entry.before !== undefined || entry.after !== undefined
-      ? `\n    ${entry.before !== undefined ? `<code>${html(entry.before)}</code>` : "–"} → ${entry.after !== undefined ? `<code>${html(entry.after)}</code>` : "–"}`
+      ? `\n    ${entry.before !== undefined ? `<code>${shown(entry.before)}</code>` : "–"} → ${entry.after !== undefined ? `<code>${shown(entry.after)}</code>` : "–"}`
       : "";
   return `• ${formatWib(at).slice(0, 16)} WIB · <b>${who}</b> · ${ctx.t(`audit-act-${entry.act}`)}${change}`;
 }

@@ -20,6 +20,8 @@ export async function showBalance(ctx: BotContext): Promise<void> {
 async function replyBalance(ctx: BotContext, key: string): Promise<void> {
   try {
     const profile = await ctx.deps.upstream.getProfile(key);
+    // The balance just read is the one the next confirm screen should check, not a cached older one.
+    ctx.deps.lists.forgetProfile(key);
     // Re-checked: a renamed provider account signs its callbacks with the new username.
     if (ctx.chatRecord) ctx.chatRecord = await ctx.deps.providerLink.noteUsername(ctx.chatRecord, profile.username);
     const callbacks = await callbacksLine(ctx);

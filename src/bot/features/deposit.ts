@@ -302,7 +302,10 @@ async function releaseDeposit(ctx: BotContext, refId: string): Promise<void> {
   let result: TxRecord;
   try {
     const upstreamId = tx.upstreamId;
-    const r = await whileAskingProvider(ctx, () => ctx.deps.upstream.instantDeposit(apiKey, { id: upstreamId, action: true }));
+    // Money moved onto the balance: the next confirm screen reads it afresh.
+    const r = await whileAskingProvider(ctx, () => ctx.deps.upstream.instantDeposit(apiKey, { id: upstreamId, action: true })).finally(() =>
+      ctx.deps.lists.forgetProfile(apiKey),
+    );
     result = await record(
       { status: r.status, fee: r.totalFee, detail: { credited: r.received, handlingFee: r.handlingFee } },
       "done",

@@ -8,7 +8,7 @@ import { InlineKeyboard, InputFile } from "grammy";
 import { Composer } from "../composer.js";
 import type { BotContext } from "../context.js";
 import { isPrivate, replyPrivateOnly } from "../guards.js";
-import { html } from "../../render/format.js";
+import { clockText, html } from "../../render/format.js";
 import { qrPng } from "../../render/qr.js";
 import { categories } from "../catalog.js";
 import { OPERATOR_NAMES, type Operator } from "../targets.js";
@@ -78,7 +78,7 @@ async function settingsText(ctx: BotContext, shop: Readonly<ShopConfig>): Promis
     ctx.t("shop-online-link", { link: shop.code ? html(shopLink(ctx, shop.code)) : ctx.t("shop-not-set") }),
     ctx.t("shop-online-categories", { list: names(shop.categories, (k) => k) }),
     ctx.t("shop-online-operators", { list: names(shop.operators, (k) => OPERATOR_NAMES[k as Operator] ?? k) }),
-    ctx.t("shop-online-hours", { hours: shop.hours ? `${shop.hours.open}–${shop.hours.close} WIB` : ctx.t("shop-online-hours-always") }),
+    ctx.t("shop-online-hours", { hours: shop.hours ? `${clockText(shop.hours.open, ctx.lang)}–${clockText(shop.hours.close, ctx.lang)} WIB` : ctx.t("shop-online-hours-always") }),
     ctx.t("shop-online-fee", { payer: ctx.t(`shop-online-fee-${shop.feePayer}`), fee: await qrisFeeText(ctx) }),
     ctx.t("shop-online-release", { on: ctx.t(shop.instantRelease ? "shop-online-yes" : "shop-online-no") }),
     ctx.t("shop-online-cap", { cap: shop.dailyUnpaidCap }),

@@ -246,7 +246,7 @@ async function langOf(ctx: BaseContext, chatId: number) {
   return (await ctx.deps.settings.language(chatId)) ?? DEFAULT_LANG;
 }
 
-/** The owner's shop name for its staff, or a plain "the owner". */
+/** The owner's shop name for its staff, or a plain "the owner's shop". */
 async function shopName(ctx: BaseContext, owner: number): Promise<string> {
   const shop = await ctx.deps.settings.shop(owner);
   return shop.shopName ? html(shop.shopName) : ctx.t("staff-the-owner");

@@ -17,7 +17,7 @@ import { shopStatus, type ShopConfig, type ShopStatus } from "../../domain/shop/
 import { shopQuote, type QrisMethod, type ShopQuote } from "../../domain/shop/checkout.js";
 import { shopButtons } from "../../domain/shop/buttons.js";
 import { hideKeys } from "../../domain/keyShape.js";
-import { html, rupiah } from "../../render/format.js";
+import { clockText, html, rupiah } from "../../render/format.js";
 import { categories as categoriesOf, findByRef, groupKey, productRef, searchProducts, sortForBrowsing } from "../catalog.js";
 import type { BaseContext, BotContext, BotDeps } from "../context.js";
 import { chatRules, quoteProduct } from "../pricing.js";
@@ -164,7 +164,7 @@ export function closedText(ctx: BaseContext, front: Storefront): string | undefi
     case "paused":
       return ctx.t("shopfront-paused");
     case "closed":
-      return ctx.t("shopfront-closed", { open: front.shop.hours?.open ?? "", close: front.shop.hours?.close ?? "" });
+      return ctx.t("shopfront-closed", { open: clockText(front.shop.hours?.open ?? "", ctx.lang), close: clockText(front.shop.hours?.close ?? "", ctx.lang) });
   }
 }
 

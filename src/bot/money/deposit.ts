@@ -128,7 +128,8 @@ const CANCEL_CLAIM_MS = 2 * 60_000;
 /**
  * Claims the cancel of a pending deposit in the store (compare-and-set, flushed) before the provider
  * call: of two taps, on this process or another behind the load balancer, one calls the provider.
- * The claimed record; "taken" while another claim runs; undefined once it is no longer pending.
+ * The claimed record; "taken" while another claim runs or once another cancelled it (that one says
+ * so, however late this tap comes); undefined once it is otherwise no longer pending.
  */
 export async function claimCancel(ledger: Ledger, now: number, refId: string): Promise<Readonly<TxRecord> | "taken" | undefined> {
   const free = (c: Readonly<TxRecord>) => {
@@ -137,6 +138,7 @@ export async function claimCancel(ledger: Ledger, now: number, refId: string): P
   };
   for (;;) {
     const latest = await ledger.get(refId);
+    if (latest?.status === "cancel") return "taken";
     if (!latest || latest.status !== "pending") return undefined;
     if (!free(latest)) return "taken";
     // Unchanged since read, so the detail written back loses nothing another step wrote meanwhile.
