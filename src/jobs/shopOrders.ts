@@ -672,20 +672,23 @@ export class ShopOrderJob {
       { pacer: this.deps.pacer },
     );
     // Delivered, refused for good or blocked: done. Anything else: left "sending", sent again later.
-    if (sent.outcome === "sent" || sent.outcome === "blocked" || sent.outcome === "refused") await this.mark(orderRef, name, "sent");
+    // The QR's message is kept, so it can be shown paid later (as startPayment keeps the one it sends).
+    const messageId = sent.outcome === "sent" ? (sent.result as { message_id?: number } | undefined)?.message_id : undefined;
+    const keep = name === "c:qr" && messageId !== undefined ? { qrMessageId: messageId } : {};
+    if (sent.outcome === "sent" || sent.outcome === "blocked" || sent.outcome === "refused") await this.mark(orderRef, name, "sent", keep);
   }
 
   /**
    * Sets a notice's mark; false when it is already sent (or the order is gone), or when "sending" was set
    * lately by another path that may be sending it right now (taken over once it is stale: a stop).
    */
-  private async mark(orderRef: string, name: string, mark: "sending" | "sent"): Promise<boolean> {
+  private async mark(orderRef: string, name: string, mark: "sending" | "sent", keep: Partial<Order> = {}): Promise<boolean> {
     for (let tries = 0; tries < 10; tries++) {
       const doc = await this.deps.orders.get(orderRef);
       if (!doc || doc.value.notices[name] === "sent") return false;
       const someoneSending = doc.value.notices[name] === "sending" && this.deps.clock.now() - doc.updatedAt < SENDING_STALE_MS;
       if (mark === "sending" && someoneSending) return false;
-      if (await this.deps.orders.amend(doc, (v) => ({ ...v, notices: { ...v.notices, [name]: mark } }))) return true;
+      if (await this.deps.orders.amend(doc, (v) => ({ ...v, ...keep, notices: { ...v.notices, [name]: mark } }))) return true;
     }
     return false;
   }

@@ -44,6 +44,22 @@ describe("shop orders: the QR message after payment", () => {
     expect(customer.messages().find((m) => m.messageId === qr.messageId)!.caption).toMatch(/Payment received \d{1,2} \w+ \d{4}, \d{2}:\d{2} WIB/);
   });
 
+  it("a QR the job sent again (its first send was refused) is the one shown paid", async () => {
+    shop = await openShop();
+    const { w, customer } = shop;
+    w.fake.failNext("sendPhoto", { error_code: 400, description: "Bad Request: wrong file identifier" });
+    await pay(shop, plnOrder(shop)).catch(() => undefined);
+    const [order] = await w.deps.shopOrders.listByCustomer(shop.owner.chatId, customer.chatId);
+    await run(w, 90_000, 5_000);
+    const qrs = customer.messages().filter((m) => m.kind === "photo");
+    expect(qrs).toHaveLength(1);
+    w.sandbox.payDeposit(await depositIdOf(w, order!));
+    await run(w, 20_000);
+    expect(await stateOf(w, order!.id)).toBe("done");
+    expect(customer.messages().find((m) => m.messageId === qrs[0]!.messageId)!.caption).toContain("Pembayaran diterima");
+    expect(customer.buttons({ messageId: qrs[0]!.messageId })).toEqual([]);
+  });
+
   it("an edit Telegram refuses (message too old or deleted): given up, the order is fulfilled all the same", async () => {
     shop = await openShop();
     const { w, customer } = shop;
