@@ -37,8 +37,11 @@ export interface ChaosReport {
   updates: number;
   transactions: number;
   notices: number;
-  /** Shop orders made, whose QRIS the provider holds as paid, and of those done. */
-  orders: { total: number; paid: number; done: number };
+  /**
+   * Shop orders made, whose QRIS the provider holds as paid, and of those done; `ends`: the paid ones by
+   * their end state (and a failure's reason, e.g. "failed:not_at_provider").
+   */
+  orders: { total: number; paid: number; done: number; ends: Record<string, number> };
   clockMs: number;
   realMs: number;
   events: ChaosEvent[];
@@ -84,7 +87,7 @@ export class Ledger {
   private transactions = 0;
   /** Shop orders whose QRIS a customer paid: when (clock), for the trail of a violation. */
   private readonly ordersPaid = new Map<string, number>();
-  private orders = { total: 0, paid: 0, done: 0 };
+  private orders = { total: 0, paid: 0, done: 0, ends: {} as Record<string, number> };
   private longest = { ms: 0, ref: undefined as string | undefined, why: "" };
 
   violation(what: string): void {
@@ -226,6 +229,8 @@ export class Ledger {
       if (!deposit || !PAID_AT_PROVIDER.has(deposit)) continue;
       this.orders.paid++;
       if (doc.state === "done") this.orders.done++;
+      const end = doc.value.reason ? `${doc.state}:${doc.value.reason}` : doc.state;
+      this.orders.ends[end] = (this.orders.ends[end] ?? 0) + 1;
       if (!PAID_ENDS.has(doc.state)) this.violation(`paid and left "${doc.state}": ${trail()}`);
       else if (doc.state === "done" && succeeded !== 1) this.violation(`done with ${succeeded} successful purchases: ${trail()}`);
     }
