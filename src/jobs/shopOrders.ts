@@ -482,7 +482,20 @@ export class ShopOrderJob {
     const amended = await this.deps.orders.amend(doc, (v) => ({ ...v, absent }));
     if (kind === "found") return true;
     if (!amended || absent.answers < ABSENT_ANSWERS || now - tx.createdAt < ABSENT_WINDOW_MS) return false;
+    // A refused or unreachable key also reads as "not found": only a key that still answers makes
+    // the provider's "not found" evidence about the purchase.
+    if (!(await this.keyAnswers(key))) return false;
     return !!(await this.deps.orders.move(doc.id, "failed", (v) => ({ ...v, reason: "not_at_provider" }), ["unknown"]));
+  }
+
+  private async keyAnswers(key: string): Promise<boolean> {
+    try {
+      await this.deps.upstream.getProfile(key);
+      return true;
+    } catch (err) {
+      if (err instanceof UpstreamError) return false;
+      throw err;
+    }
   }
 
   /**

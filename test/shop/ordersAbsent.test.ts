@@ -82,6 +82,23 @@ describe("shop orders: a purchase the provider does not hold", () => {
     expect(shown(customer).filter((t) => t.includes("tidak sampai ke penyedia"))).toHaveLength(1);
   });
 
+  it("a key the provider refuses says nothing about the purchase: the order stays unknown until the key answers again", async () => {
+    shop = await openShop();
+    const { w } = shop;
+    const { order } = await unrecordedPurchase(shop);
+    // The status answers "not found" all along, but the key itself is refused meanwhile (revoked,
+    // IP whitelist): a refusal of the key is no evidence that the purchase is absent.
+    w.sandbox.fault("/get_profile", "reject", 1_000);
+    await run(w, 60 * 60_000, 5_000);
+    expect(await stateOf(w, order.id)).toBe("unknown");
+    expect(w.sandbox.calls("/get_profile").length).toBeGreaterThan(0);
+
+    w.sandbox.clearFaults("/get_profile");
+    await run(w, 20 * 60_000, 5_000);
+    expect(await stateOf(w, order.id)).toBe("failed");
+    expect((await w.deps.shopOrders.get(order.id))?.value.reason).toBe("not_at_provider");
+  });
+
   it("found after all with success (no refund started): the order is done and the customer gets the token, once", async () => {
     shop = await openShop();
     const { w, customer, owner } = shop;
