@@ -858,6 +858,26 @@ audit-act-deposit_cancelled = deposit cancelled
 audit-act-deposit_released = deposit released instantly
 audit-act-export = export
 audit-act-refund = refund
+audit-export-log = audit log
+audit-value-none = empty
+audit-prices-none = no rules (cost price)
+audit-link-old = old link
+audit-link-new = new link
+audit-setting-ownerNotices = Staff sales notices to the owner
+audit-setting-cashierSeesCost = Cashiers see cost and balance
+audit-setting-shopName = Shop name on receipts
+audit-setting-shopFooter = Receipt bottom line
+audit-setting-enabled = Online shop on
+audit-setting-paused = Online shop paused
+audit-setting-code = Shop link code
+audit-setting-link = Shop link
+audit-setting-categories = Categories sold
+audit-setting-operators = Operators sold
+audit-setting-hours = Opening hours
+audit-setting-feePayer = QRIS fee paid by
+audit-setting-instantRelease = Instant QRIS release
+audit-setting-dailyUnpaidCap = Unpaid QRIS limit per day
+audit-setting-contact = Contact for customers
 
 ## shop orders
 # Online shop orders: the customer's QRIS, the purchase's outcome, the owner's notices, /orders.

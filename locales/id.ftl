@@ -855,6 +855,26 @@ audit-act-deposit_cancelled = deposit dibatalkan
 audit-act-deposit_released = deposit dicairkan instan
 audit-act-export = ekspor
 audit-act-refund = pengembalian dana
+audit-export-log = catatan audit
+audit-value-none = kosong
+audit-prices-none = tanpa aturan (harga modal)
+audit-link-old = link lama
+audit-link-new = link baru
+audit-setting-ownerNotices = Notifikasi penjualan staf ke pemilik
+audit-setting-cashierSeesCost = Kasir melihat modal dan saldo
+audit-setting-shopName = Nama toko di struk
+audit-setting-shopFooter = Baris bawah struk
+audit-setting-enabled = Toko online aktif
+audit-setting-paused = Toko online dijeda
+audit-setting-code = Kode link toko
+audit-setting-link = Link toko
+audit-setting-categories = Kategori dijual
+audit-setting-operators = Operator dijual
+audit-setting-hours = Jam buka
+audit-setting-feePayer = Biaya QRIS dibayar
+audit-setting-instantRelease = Lepas dana QRIS instan
+audit-setting-dailyUnpaidCap = Batas QRIS belum dibayar per hari
+audit-setting-contact = Kontak untuk pelanggan
 
 ## shop orders
 # Pesanan toko online: QRIS pelanggan, hasil pembelian, pemberitahuan untuk pemilik toko, /pesanan.

@@ -13,6 +13,7 @@ import type { AppConfig } from "./config/env.js";
 import { systemClock, type Clock } from "./tools/clock.js";
 import { protectSecret, type Logger } from "./logging/logger.js";
 import { TxEvents } from "./domain/events.js";
+import { forgetBalanceOnChange } from "./domain/freshBalance.js";
 import { createTranslate, type Translate } from "./render/i18n.js";
 import { htmlByDefault } from "./telegram/parseMode.js";
 import { depositProcessingMarkup } from "./bot/money/deposit.js";
@@ -272,12 +273,17 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     fence: shared.fence(),
     // A shop order's deposit and purchase are told by the order; their changes move it on.
     toldElsewhere: (tx) => toldByOrder(tx.refId),
-    onChanged: (tx) => shopOrderJob.txChanged(tx),
+    onChanged: (tx) => {
+      shopOrderJob.txChanged(tx);
+      events.emit("changed", tx);
+    },
   });
   const relink = new RelinkNotices({ store, api: bulkApi, pacer, translate, logger, fence: shared.fence() });
   const dailySummary = new DailySummary({ store, api: bulkApi, clock, logger, translate, pacer, sandbox: inSandbox, fence: shared.fence() });
   const priceDigest = new PriceDigest({ store, api: bulkApi, clock, logger, translate, pacer, sandbox: inSandbox, fence: shared.fence() });
   events.on("created", (tx) => watcher.track(tx));
+  const lists = new ListCache(upstream, clock);
+  forgetBalanceOnChange(events, lists, store);
   const hints = wireHints(shared, events, { watcher, alerts, store, broadcaster });
   observers.watchCreates(events);
 
@@ -289,7 +295,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     customers: new Customers(store),
     shop: new ShopSettings(store),
     upstream,
-    lists: new ListCache(upstream, clock),
+    lists,
     clock,
     logger,
     adminIds: config.adminIds,

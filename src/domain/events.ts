@@ -1,7 +1,7 @@
 /**
- * Transaction events: the confirm engine and the deposit release say what happened, and whoever
- * cares (the status watcher, balance alerts) listens. Built once in app.ts before the bot, so no
- * part is patched in after another exists. A listener's failure is logged, never thrown at the
+ * Transaction events: the confirm engine, the deposit release and the status watcher say what
+ * happened, and whoever cares (the status watcher, balance alerts, the balance cache) listens. Built
+ * once in app.ts before the bot, so no part is patched in after another exists. A listener's failure is logged, never thrown at the
  * emitter: a money handler must not break because an observer did.
  */
 import type { Logger } from "../logging/logger.js";
@@ -10,12 +10,14 @@ import type { TxRecord } from "../store/index.js";
 export interface TxEventMap {
   /** A create call answered (any outcome, "unknown" included). */
   created: Readonly<TxRecord>;
+  /** The status watcher saved a change the provider reported after the create (an outcome, a payment). */
+  changed: Readonly<TxRecord>;
 }
 
 type Listener<T> = (payload: T) => void | Promise<void>;
 
 export class TxEvents {
-  private readonly listeners: { [K in keyof TxEventMap]: Listener<TxEventMap[K]>[] } = { created: [] };
+  private readonly listeners: { [K in keyof TxEventMap]: Listener<TxEventMap[K]>[] } = { created: [], changed: [] };
 
   constructor(private readonly logger?: Logger) {}
 

@@ -6,36 +6,18 @@
  * still unmarked. Messages go through the shared pacer; a chat that blocked the bot is marked
  * inactive and skipped from then on. Each batch (its marks and sends) runs under the lead's term.
  */
-import type { Api } from "grammy";
-import type { Clock, TimerHandle } from "../tools/clock.js";
-import type { Logger } from "../logging/logger.js";
 import { addDays, summarize, wibDay, wibDayStart } from "../domain/report.js";
-import type { Translate } from "../render/i18n.js";
 import { withSandboxBanner } from "../render/money.js";
 import { dailySummaryText } from "../render/report.js";
-import type { Store } from "../store/index.js";
 import { counted, deliver } from "../telegram/delivery.js";
-import type { SendPacer } from "../telegram/pacer.js";
-import type { LeadFence } from "../cluster/index.js";
-import { LeaderTerm } from "./leaderTerm.js";
+import { ScheduledJob, type MessagingJobOptions } from "./scheduledJob.js";
 
 /** 21.00 WIB: after the evening rush, before the reseller closes the shop. */
 export const DAILY_SUMMARY_AT_MS = 21 * 60 * 60 * 1000;
 /** Chats marked (and flushed) together before their sends: one disk write per batch, not per chat. */
 const BATCH = 25;
 
-export interface DailySummaryOptions {
-  store: Store;
-  /** An Api WITHOUT auto-retry: the pacer waits out 429s on the clock. */
-  api: Api;
-  clock: Clock;
-  logger: Logger;
-  translate: Translate;
-  pacer: SendPacer;
-  sandbox?: boolean;
-  /** The lead's term: a batch is marked and sent only while the term this job started in is current. */
-  fence?: LeadFence;
-}
+export type DailySummaryOptions = MessagingJobOptions;
 
 export interface DailyRun {
   day: string;
@@ -44,64 +26,30 @@ export interface DailyRun {
   failed: number;
 }
 
-export class DailySummary {
-  private timer: TimerHandle | undefined;
-  private running: Promise<DailyRun> | undefined;
-  private abort = new AbortController();
-  private readonly lead: LeaderTerm;
-
+export class DailySummary extends ScheduledJob {
   constructor(private readonly opts: DailySummaryOptions) {
-    this.lead = new LeaderTerm(opts.fence, opts.logger, "daily summary");
-  }
-
-  /** Sends today's summaries if 21.00 has passed, and schedules the next 21.00. */
-  start(): void {
-    // Started again after stop(): this process leads again (another one led meanwhile).
-    if (this.abort.signal.aborted) {
-      this.abort = new AbortController();
-      this.timer = undefined;
-    }
-    if (this.timer) return;
-    this.lead.begin();
-    const now = this.opts.clock.now();
-    const today = wibDay(now);
-    if (now >= wibDayStart(today) + DAILY_SUMMARY_AT_MS) void this.run(today);
-    this.schedule();
-  }
-
-  async stop(): Promise<void> {
-    this.abort.abort();
-    this.timer?.cancel();
-    await this.running?.catch(() => undefined);
-  }
-
-  /** Resolves when the run in progress (if any) ended (tests). */
-  async idle(): Promise<void> {
-    await this.running?.catch(() => undefined);
-  }
-
-  private schedule(): void {
-    if (this.abort.signal.aborted) return;
-    const now = this.opts.clock.now();
-    let at = wibDayStart(wibDay(now)) + DAILY_SUMMARY_AT_MS;
-    if (at <= now) at = wibDayStart(addDays(wibDay(now), 1)) + DAILY_SUMMARY_AT_MS;
-    this.timer = this.opts.clock.setTimeout(() => {
-      void this.run(wibDay(at));
-      this.schedule();
-    }, at - now);
+    super(opts.clock, opts.logger, "daily summary", opts.fence);
   }
 
   /** Sends `day`'s summary to every opted-in chat not yet marked for it. One run at a time. */
   run(day: string): Promise<DailyRun> {
-    const previous = this.running ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(() => this.send(day));
-    this.running = next;
-    void next
-      .catch((err: unknown) => this.opts.logger.error({ err, day }, "daily summary run failed"))
-      .finally(() => {
-        if (this.running === next) this.running = undefined;
-      });
-    return next;
+    return this.serially(() => this.send(day), { day });
+  }
+
+  /** The next 21.00 WIB. */
+  protected nextAt(now: number): number {
+    const at = wibDayStart(wibDay(now)) + DAILY_SUMMARY_AT_MS;
+    return at > now ? at : wibDayStart(addDays(wibDay(now), 1)) + DAILY_SUMMARY_AT_MS;
+  }
+
+  protected due(at: number): void {
+    void this.run(wibDay(at));
+  }
+
+  /** A start after 21.00 sends the day's summaries still unsent. */
+  protected atStart(now: number): void {
+    const today = wibDay(now);
+    if (now >= wibDayStart(today) + DAILY_SUMMARY_AT_MS) void this.run(today);
   }
 
   private async send(day: string): Promise<DailyRun> {
@@ -110,7 +58,7 @@ export class DailySummary {
     const due = (await store.linkedChats())
       .filter((c) => c.dailySummary && c.summaryDay !== day)
       .map((c) => c.chatId);
-    for (let i = 0; i < due.length && !this.abort.signal.aborted && !this.lead.lost; i += BATCH) {
+    for (let i = 0; i < due.length && !this.signal.aborted && !this.lead.lost; i += BATCH) {
       const batch: number[] = [];
       const before = new Map<number, string | undefined>();
       for (const id of due.slice(i, i + BATCH)) {
@@ -127,7 +75,7 @@ export class DailySummary {
           const lang = (await store.getChat(chatId))?.lang ?? "id";
           const summary = summarize(await store.txsOfMonth(chatId, day.slice(0, 7)), day, day);
           const text = withSandboxBanner(t, lang, this.opts.sandbox ?? false, dailySummaryText(t, lang, day, summary));
-          const r = await deliver(() => api.sendMessage(chatId, text), { pacer, signal: this.abort.signal });
+          const r = await deliver(() => api.sendMessage(chatId, text), { pacer, signal: this.signal });
           const outcome = counted(r);
           if (outcome === "sent") result.sent++;
           else if (outcome === "blocked") {

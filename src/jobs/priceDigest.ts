@@ -9,10 +9,6 @@
  *    prices to fix; the codes told are remembered until the price is fixed.
  * Each chat's marks and send run under the lead's term (LeaderTerm), like the daily summary.
  */
-import type { Api } from "grammy";
-import type { Clock, TimerHandle } from "../tools/clock.js";
-import type { Logger } from "../logging/logger.js";
-import type { LeadFence } from "../cluster/index.js";
 import { addDays, wibDay, wibDayStart } from "../domain/report.js";
 import {
   changeDigest,
@@ -25,14 +21,12 @@ import {
 } from "../domain/priceChanges.js";
 import { fixedBelowCost, quotePrepaid } from "../domain/pricing.js";
 import { groupKey } from "../bot/catalog.js";
-import type { Translate } from "../render/i18n.js";
 import { html, rupiah } from "../render/format.js";
 import { withSandboxBanner } from "../render/money.js";
 import type { ChatRecord, Lang, Store } from "../store/index.js";
 import { accountOf } from "../upstream/cache.js";
 import { counted, deliver } from "../telegram/delivery.js";
-import type { SendPacer } from "../telegram/pacer.js";
-import { LeaderTerm } from "./leaderTerm.js";
+import { ScheduledJob, type MessagingJobOptions } from "./scheduledJob.js";
 
 const DAY_MS = 24 * 60 * 60_000;
 const STEP_MS = DIGEST_STEP_MINUTES * 60_000;
@@ -41,23 +35,10 @@ export const SOLD_WINDOW_MS = 30 * DAY_MS;
 /** Lines of a digest; the rest is counted. */
 const MAX_LINES = 25;
 
-export interface PriceDigestOptions {
-  store: Store;
-  /** An Api WITHOUT auto-retry: the pacer waits out 429s on the clock. */
-  api: Api;
-  clock: Clock;
-  logger: Logger;
-  translate: Translate;
-  pacer: SendPacer;
-  sandbox?: boolean;
-  fence?: LeadFence;
-}
+export type PriceDigestOptions = MessagingJobOptions;
 
-export class PriceDigest {
-  private timer: TimerHandle | undefined;
-  private running: Promise<void> | undefined;
-  private abort = new AbortController();
-  private readonly lead: LeaderTerm;
+/** Looks at start (a start after a chat's time still sends that day's digest), then every quarter hour. */
+export class PriceDigest extends ScheduledJob {
   /**
    * Chats found with nothing to say on `day`: not looked at again that day. Kept in memory, not
    * written: a quiet day costs no write per chat (a restart looks once more).
@@ -65,54 +46,25 @@ export class PriceDigest {
   private quiet = { day: "", chats: new Set<number>() };
 
   constructor(private readonly opts: PriceDigestOptions) {
-    this.lead = new LeaderTerm(opts.fence, opts.logger, "price digest");
-  }
-
-  /** Looks now (a start after a chat's time still sends that day's digest), then every quarter hour. */
-  start(): void {
-    if (this.abort.signal.aborted) {
-      this.abort = new AbortController();
-      this.timer = undefined;
-    }
-    if (this.timer) return;
-    this.lead.begin();
-    void this.run();
-    this.schedule();
-  }
-
-  async stop(): Promise<void> {
-    this.abort.abort();
-    this.timer?.cancel();
-    await this.running?.catch(() => undefined);
-  }
-
-  /** Resolves when the run in progress (if any) ended (tests). */
-  async idle(): Promise<void> {
-    while (this.running) await this.running.catch(() => undefined);
-  }
-
-  private schedule(): void {
-    if (this.abort.signal.aborted) return;
-    const now = this.opts.clock.now();
-    // Quarter hours of UTC are quarter hours of WIB (a whole-hour offset).
-    const next = (Math.floor(now / STEP_MS) + 1) * STEP_MS;
-    this.timer = this.opts.clock.setTimeout(() => {
-      void this.run();
-      this.schedule();
-    }, next - now);
+    super(opts.clock, opts.logger, "price digest", opts.fence);
   }
 
   /** One look at every chat; one run at a time. */
   run(): Promise<void> {
-    const previous = this.running ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(() => this.look());
-    this.running = next;
-    void next
-      .catch((err: unknown) => this.opts.logger.error({ err }, "price digest run failed"))
-      .finally(() => {
-        if (this.running === next) this.running = undefined;
-      });
-    return next;
+    return this.serially(() => this.look());
+  }
+
+  /** The next quarter hour: quarter hours of UTC are quarter hours of WIB (a whole-hour offset). */
+  protected nextAt(now: number): number {
+    return (Math.floor(now / STEP_MS) + 1) * STEP_MS;
+  }
+
+  protected due(): void {
+    void this.run();
+  }
+
+  protected atStart(): void {
+    void this.run();
   }
 
   private async look(): Promise<void> {
@@ -120,7 +72,7 @@ export class PriceDigest {
     const now = this.opts.clock.now();
     const settings = new Map((await store.listDocs(PriceDigestKind, {})).map((d) => [d.owner, d]));
     for (const chat of await store.linkedChats()) {
-      if (this.abort.signal.aborted || this.lead.lost) return;
+      if (this.signal.aborted || this.lead.lost) return;
       if (chat.inactive) continue;
       const key = store.apiKeyOf(chat);
       if (!key) continue;
@@ -211,7 +163,7 @@ export class PriceDigest {
       await store.flush();
       if (text === undefined) return;
       const body = withSandboxBanner(t, chat.lang ?? "id", this.opts.sandbox ?? false, text);
-      const r = await deliver(() => api.sendMessage(chat.chatId, body), { pacer, signal: this.abort.signal });
+      const r = await deliver(() => api.sendMessage(chat.chatId, body), { pacer, signal: this.signal });
       const outcome = counted(r);
       if (outcome === "blocked") await store.updateChat(chat.chatId, { inactive: true });
       else if (outcome === "failed") logger.warn({ chatId: chat.chatId, err: "error" in r ? r.error : undefined }, "price notice not delivered");

@@ -10,7 +10,7 @@ import type { UpstreamClient } from "./client.js";
 import type { Bank, DepositMethod, PostpaidProduct, PrepaidProduct, Profile } from "./types.js";
 
 export const DEFAULT_LIST_TTL_MS = 5 * 60_000;
-/** The balance on a confirm screen may be this old; a create forgets it at once (forgetProfile). */
+/** The balance on a confirm screen may be this old; a create, or an outcome the watcher saves (domain/freshBalance.ts), forgets it at once. */
 export const PROFILE_TTL_MS = 60_000;
 
 interface Entry<T> {

@@ -101,7 +101,7 @@ it("records each act once, with who and before/after; /audit shows them; no bot 
   await rina.sendCommand("audit");
   const shown = rina.lastReply()!;
   expect(shown).toContain("Catatan audit");
-  expect(shown).toMatch(/\d{4}-\d{2}-\d{2} \d{2}:\d{2} WIB · Rina · ekspor/);
+  expect(shown).toMatch(/\d{1,2} \w{3} \d{4},? \d{2}\.\d{2} WIB · Rina · ekspor\n\s+– → \w+ \d{4}\n/);
   expect(shown.indexOf("ekspor")).toBeLessThan(shown.indexOf("transfer"));
   await rina.pressButton(/Lebih lama/);
   expect(rina.lastReply()).toContain("API key dihubungkan");

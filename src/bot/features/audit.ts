@@ -5,13 +5,14 @@
 import { InlineKeyboard } from "grammy";
 import { Composer } from "../composer.js";
 import { auditLog, type AuditEntry } from "../../domain/audit.js";
-import { html } from "../../render/format.js";
+import { auditValues } from "../../render/audit.js";
+import { html, wibTime } from "../../render/format.js";
 import type { LogEntry } from "../../store/index.js";
 import { commands } from "../../telegram/commands.js";
-import { formatWib } from "../../tools/time.js";
 import { cb, onCallback } from "../buttons.js";
 import type { BaseContext, BotContext } from "../context.js";
 import { isPrivate, replyPrivateOnly } from "../guards.js";
+import { staffOf } from "./staff.js";
 
 export const AUDIT_PAGE_SIZE = 10;
 
@@ -41,20 +42,17 @@ async function showAudit(ctx: BotContext, beforeSeq?: number): Promise<void> {
     await ctx.reply(ctx.t(beforeSeq === undefined ? "audit-empty" : "audit-no-more"));
     return;
   }
-  const text = [ctx.t("audit-title"), "", ...entries.map((e) => auditLine(ctx, e))].join("\n");
+  const names = await staffOf(ctx).names(ctx.chat!.id);
+  const text = [ctx.t("audit-title"), "", ...entries.map((e) => auditLine(ctx, e, names))].join("\n");
   const oldest = entries[entries.length - 1]!.seq;
   const more = entries.length === AUDIT_PAGE_SIZE && oldest > 1;
   await ctx.reply(text, more ? { reply_markup: new InlineKeyboard().text(ctx.t("audit-button-more"), cb.auditMore.encode({ seq: oldest })) } : {});
 }
 
-/** One entry: when, who, what, before → after (HTML). */
-export function auditLine(ctx: BaseContext, { at, entry }: LogEntry<AuditEntry>): string {
+/** One entry: when (WIB), who, what, before → after (HTML), every value in the owner's language. */
+export function auditLine(ctx: BaseContext, { at, entry }: LogEntry<AuditEntry>, names: ReadonlyMap<number, string> = new Map()): string {
   const who = entry.byName ? html(entry.byName) : String(entry.by);
-  // A staff act's role is stored as its id (cashier, admin); the owner reads it as /staf names it.
-  const shown = (v: string) => html(entry.act.startsWith("staff_") ? v.replace(/\b(cashier|admin)$/, (role) => ctx.t(`staff-role-${role}`)) : v);
-  const change =
-    entry.before !== undefined || entry.after !== undefined
-      ? `\n    ${entry.before !== undefined ? `<code>${shown(entry.before)}</code>` : "–"} → ${entry.after !== undefined ? `<code>${shown(entry.after)}</code>` : "–"}`
-      : "";
-  return `• ${formatWib(at).slice(0, 16)} WIB · <b>${who}</b> · ${ctx.t(`audit-act-${entry.act}`)}${change}`;
+  const { before, after } = auditValues(ctx.translate, ctx.lang, entry, names);
+  const change = before !== undefined || after !== undefined ? `\n    ${before ?? "–"} → ${after ?? "–"}` : "";
+  return `• ${wibTime(at, ctx.lang)} · <b>${who}</b> · ${ctx.t(`audit-act-${entry.act}`)}${change}`;
 }

@@ -8,7 +8,8 @@
 import { type CommandContext } from "grammy";
 import { Composer } from "../composer.js";
 import { noRules } from "../../domain/pricing.js";
-import { html, intlLocale, rupiah } from "../../render/format.js";
+import { html, rupiah } from "../../render/format.js";
+import { ruleLines } from "../../render/pricingRules.js";
 import { hideKeys } from "../../domain/keyShape.js";
 import type { Lang, Markup, PricingRules } from "../../store/index.js";
 import { UpstreamError } from "../../upstream/errors.js";
@@ -57,12 +58,6 @@ export function parseMarkup(text: string, lang: Lang): MarkupInput {
   return { ok: true, markup: { flat } };
 }
 
-/** "+Rp2.000", "+5%", "+2,5%": the percent's decimal mark is the language's own (2.5 in English). */
-export function markupLabel(m: Markup, lang: Lang): string {
-  if ("flat" in m) return `+${rupiah(m.flat, lang)}`;
-  return `+${new Intl.NumberFormat(intlLocale(lang), { maximumFractionDigits: 2 }).format(m.percent)}%`;
-}
-
 /** The rules without empty maps; undefined when nothing is left (the chat record drops the field). */
 function tidy(rules: PricingRules): PricingRules | undefined {
   const out: PricingRules = {};
@@ -97,19 +92,7 @@ function keyLike(map: Readonly<Record<string, unknown>> | undefined, word: strin
 
 /** The chat's rules, most general first, then how they combine and examples. */
 export function rulesText(ctx: BaseContext, rules: PricingRules): string {
-  const lines = [ctx.t("markup-title")];
-  if (noRules(rules)) lines.push(ctx.t("markup-none"));
-  if (rules.all) lines.push(ctx.t("markup-line-all", { markup: markupLabel(rules.all, ctx.lang) }));
-  for (const [key, m] of Object.entries(rules.categories ?? {})) {
-    lines.push(ctx.t("markup-line-category", { name: html(key), markup: markupLabel(m, ctx.lang) }));
-  }
-  for (const [code, m] of Object.entries(rules.products ?? {})) {
-    lines.push(ctx.t("markup-line-product", { code: html(code), markup: markupLabel(m, ctx.lang) }));
-  }
-  for (const [code, price] of Object.entries(rules.fixed ?? {})) {
-    lines.push(ctx.t("markup-line-fixed", { code: html(code), price: rupiah(price, ctx.lang) }));
-  }
-  if (rules.billFee) lines.push(ctx.t("markup-line-bills", { fee: rupiah(rules.billFee, ctx.lang) }));
+  const lines = [ctx.t("markup-title"), ...(noRules(rules) ? [ctx.t("markup-none")] : []), ...ruleLines(ctx.translate, ctx.lang, rules)];
   return `${lines.join("\n")}\n\n${ctx.t("markup-explain")}`;
 }
 
