@@ -8,6 +8,8 @@ import { costOf, profitOf, sellingPrice } from "../domain/sale.js";
 import { orderRefOfTx } from "../domain/shop/orders.js";
 import { formatWib } from "../tools/time.js";
 import type { Lang, TxRecord } from "../store/index.js";
+import type { AuditEntry } from "../domain/audit.js";
+import { auditValues } from "./audit.js";
 import type { Translate } from "./i18n.js";
 
 /** `by` (who made it) is last, and only in the file of a shop with staff. */
@@ -63,17 +65,27 @@ export function exportCsv(t: Translate, lang: Lang, txs: readonly TxRecord[], na
   return csvFile([header, ...txs.map((tx) => csvRow(t, lang, tx, names).slice(0, columns.length))]);
 }
 
-/** The audit log as CSV: time (WIB), who, what, before, after; newest first as shown by /audit. */
-export function auditCsv(t: Translate, lang: Lang, entries: readonly { at: number; entry: { act: string; by: number; byName?: string | undefined; before?: string | undefined; after?: string | undefined } }[]): Buffer {
+/** The audit log as CSV: time (WIB), who, what, before, after; newest first as shown by /audit, each value in the same words. */
+export function auditCsv(t: Translate, lang: Lang, entries: readonly { at: number; entry: AuditEntry }[], names: ReadonlyMap<number, string> = new Map()): Buffer {
   const header = ["time", "who", "act", "before", "after"].map((c) => t(lang, `csv-audit-${c}`));
-  const rows = entries.map(({ at, entry }) => [
-    formatWib(at),
-    safe(entry.byName ? `${entry.byName} (${entry.by})` : String(entry.by)),
-    t(lang, `audit-act-${entry.act}`),
-    safe(entry.before),
-    safe(entry.after),
-  ]);
+  const rows = entries.map(({ at, entry }) => {
+    const { before, after } = auditValues(t, lang, entry, names);
+    return [
+      formatWib(at),
+      safe(entry.byName ? `${entry.byName} (${entry.by})` : String(entry.by)),
+      t(lang, `audit-act-${entry.act}`),
+      safe(before === undefined ? undefined : plain(before)),
+      safe(after === undefined ? undefined : plain(after)),
+    ];
+  });
   return csvFile([header, ...rows]);
+}
+
+const ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"' };
+
+/** Telegram HTML as the text it shows: tags dropped, the four escapes undone. */
+function plain(text: string): string {
+  return text.replace(/<[^>]*>/g, "").replace(/&(amp|lt|gt|quot);/g, (e) => ENTITIES[e]!);
 }
 
 function csvFile(rows: string[][]): Buffer {

@@ -8,6 +8,7 @@ import { auditValue } from "../../src/domain/audit.js";
 import { auditLine } from "../../src/bot/features/audit.js";
 import type { BaseContext } from "../../src/bot/context.js";
 import { createTranslate } from "../../src/render/i18n.js";
+import { auditCsv } from "../../src/render/exportCsv.js";
 import type { Lang } from "../../src/store/index.js";
 
 const translate = createTranslate();
@@ -80,5 +81,22 @@ describe("/audit lines", () => {
     ]);
     for (const l of lines) expect(l).not.toMatch(/[{}"]|\btrue\b|\bfalse\b|ownerNotices|shopName|feePayer|\bflat\b/);
     expect(line("id", "staff_joined", undefined, "cashier")).not.toContain("cashier");
+  });
+});
+
+describe("the audit log's CSV", () => {
+  const rows = (lang: Lang, act: AuditEntry["act"], before?: unknown, after?: unknown): string => {
+    const entry: AuditEntry = { act, by: DEWI, byName: "Dewi", ...(before !== undefined ? { before: auditValue(before)! } : {}), ...(after !== undefined ? { after: auditValue(after)! } : {}) };
+    return auditCsv(translate, lang, [{ at, entry }], new Map([[DEWI, "Dewi"]])).toString("utf8");
+  };
+
+  it("says each value as /audit does, as plain text: a role by its name, an amount in rupiah, no tags or entities", () => {
+    const joined = rows("id", "staff_joined", undefined, "cashier");
+    expect(joined).toContain("kasir");
+    expect(joined).not.toMatch(/cashier|<\/?\w+>|&\w+;/);
+    expect(rows("en", "staff_joined", undefined, "cashier")).toContain("cashier");
+    const role = rows("id", "staff_role_changed", `${DEWI} cashier`, `${DEWI} admin`);
+    expect(role).toContain("Dewi: kasir");
+    expect(role).not.toContain(String(DEWI) + " cashier");
   });
 });

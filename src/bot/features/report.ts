@@ -142,7 +142,7 @@ onCallback(composer, cb.exportAudit, async (ctx) => {
   // The export itself is an act: logged before the file is made, so the file lists it too.
   await audit(ctx, "export", undefined, "audit");
   const entries = await auditLog(ctx.deps.store, ctx.chat!.id, { limit: AUDIT_EXPORT_MAX });
-  const file = new InputFile(auditCsv(ctx.translate, ctx.lang, entries), `${ctx.t("file-audit")}.csv`);
+  const file = new InputFile(auditCsv(ctx.translate, ctx.lang, entries, await staffOf(ctx).names(ctx.chat!.id)), `${ctx.t("file-audit")}.csv`);
   await ctx.replyWithDocument(file, { caption: ctx.t("audit-export-caption", { count: entries.length }) });
 });
 
