@@ -29,6 +29,7 @@ import type { Logger } from "../logging/logger.js";
 import type { HintKind, LeadFence, Leadership, Shared } from "./shared.js";
 import { migrate } from "../store/pg/migrations.js";
 import { Reachability } from "../store/pg/reachability.js";
+import { beginGuarded } from "../store/pg/transaction.js";
 
 
 /** The advisory lock of the lead (differs from migrations.ts MIGRATION_LOCK, which every open takes). */
@@ -82,7 +83,7 @@ export class PgShared implements Shared {
 
   /** The term's row, made once by whichever process opens first (beside the store's own tables). */
   private static async ensureTermTable(sql: Sql): Promise<void> {
-    await sql.begin(async (tx) => {
+    await beginGuarded(sql, async (tx) => {
       await tx`SELECT pg_advisory_xact_lock(${LEADER_LOCK_KEY + 1})`;
       await tx`CREATE TABLE IF NOT EXISTS lead_term (id integer PRIMARY KEY, term bigint NOT NULL)`;
     });
@@ -236,7 +237,7 @@ class PgLeadership implements Leadership, LeadFence {
   }
 
   async fenced(term: number, write: () => Promise<void>): Promise<boolean> {
-    return this.fences.begin(async (tx) => {
+    return beginGuarded(this.fences, async (tx) => {
       const [row] = await tx<{ term: string }[]>`
         SELECT term, set_config('idle_in_transaction_session_timeout', ${String(FENCE_HOLD_MS)}, true) FROM lead_term WHERE id = 1 FOR SHARE`;
       if (row === undefined || Number(row.term) !== term) return false;
