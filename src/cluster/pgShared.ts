@@ -30,6 +30,7 @@ import type { HintKind, LeadFence, Leadership, Shared } from "./shared.js";
 import { migrate } from "../store/pg/migrations.js";
 import { Reachability } from "../store/pg/reachability.js";
 import { beginGuarded } from "../store/pg/transaction.js";
+import { startupParams } from "../store/pg/startup.js";
 
 
 /** The advisory lock of the lead (differs from migrations.ts MIGRATION_LOCK, which every open takes). */
@@ -92,7 +93,7 @@ export class PgShared implements Shared {
   static async open(url: string, opts: PgSharedOptions): Promise<PgShared> {
     // connect_timeout: a connection to a database that stopped answering gives up in 5 s rather than
     // the client's 30 s default (the update path does not wait for it: promptly, below).
-    const sql = postgres(url, { max: 4, connect_timeout: 5, onnotice: () => undefined, fetch_types: false });
+    const sql = postgres(url, { max: 4, connect_timeout: 5, onnotice: () => undefined, fetch_types: false, connection: startupParams("ppob-bot") });
     try {
       await migrate(sql);
       await PgShared.ensureTermTable(sql);
@@ -217,9 +218,10 @@ class PgLeadership implements Leadership, LeadFence {
       idle_timeout: 0,
       onnotice: () => undefined,
       fetch_types: false,
+      connection: startupParams("ppob-bot"),
       onclose: () => void this.lost("the connection that holds the lead closed"),
     });
-    this.fences = postgres(url, { max: 16, idle_timeout: 60, connect_timeout: 5, onnotice: () => undefined, fetch_types: false });
+    this.fences = postgres(url, { max: 16, idle_timeout: 60, connect_timeout: 5, onnotice: () => undefined, fetch_types: false, connection: startupParams("ppob-bot") });
   }
 
   run(onLead: () => Promise<void>, onLose: () => Promise<void>): void {
