@@ -92,11 +92,15 @@ const result: BenchResult = {
       ok: longest.longestWaitMs <= WAIT_GOAL_MS,
     },
     { metric: "Resellers' updates answered / outcomes checked / outcome notices", value: `${sum((r) => r.updates).toLocaleString("en")} / ${sum((r) => r.transactions).toLocaleString("en")} / ${sum((r) => r.notices).toLocaleString("en")}` },
+    {
+      metric: "Shop orders made / QRIS paid at the provider / of those done",
+      value: `${sum((r) => r.orders?.total ?? 0).toLocaleString("en")} / ${sum((r) => r.orders?.paid ?? 0).toLocaleString("en")} / ${sum((r) => r.orders?.done ?? 0).toLocaleString("en")}`,
+    },
     { metric: "Storage failures answered with the storage words (logged, by design)", value: String(sum((r) => r.storageErrors)) },
     { metric: "Clock time covered / real time", value: `${hours(sum((r) => r.clockMs))} / ${s(sum((r) => r.realMs))}` },
   ],
   notes: [
-    "Invariants: no create twice for one reference; every outcome the provider holds told once (a notice naming the reference, or, after an uncertain delivery, the edited message) and the store agreeing with the provider; every update answered (of a duplicate, one of the two); no handler error other than a storage failure answered with the storage words; no api key or bot token in the log; the store reopening with every transaction.",
+    "Invariants: no create twice for one reference; every outcome the provider holds told once (a notice naming the reference, or, after an uncertain delivery, the edited message) and the store agreeing with the provider; every update answered (of a duplicate, one of the two); no handler error other than a storage failure answered with the storage words; no api key or bot token in the log; the store reopening with every transaction; every shop order whose QRIS the provider holds as paid ends done with one successful purchase, or failed / in its refund (never left paid, buying, unknown or awaiting payment), and no order bought twice.",
     "Telegram's 429/5xx/timeouts hit what the bot sends in the background (notices, edits): the interactive answers' own retries wait in real time (auto-retry), which a run on the clock cannot afford.",
     "Replay a seed: `npx tsx bench/chaos.ts --faults 1000 --seed N` (or runChaos({ seed, faults }) in a test, which prints the events of a failing run).",
   ],

@@ -874,6 +874,7 @@ shop-order-button-check = 🔄 Check payment
 shop-order-button-cancel = ✖️ Cancel
 shop-order-check-paid = ✅ Payment received. Your order is being processed.
 shop-order-check-unpaid = Payment not received yet. If you have paid, wait a moment and check again.
+shop-order-qr-paid = ✅ Payment received { $time }. The order is being processed.
 shop-order-cancelling = Order cancelled.
 shop-order-cannot-cancel = This order can no longer be cancelled.
 shop-order-limit-unpaid = You still have { $max } unpaid orders. Pay or cancel one of them first.
@@ -889,6 +890,9 @@ shop-order-done = ✅ Your order succeeded!
 shop-order-failed =
     ⚠️ Order <code>{ $ref }</code> ({ $product }) failed.
     Your money is safe ({ $amount }). Choose another product for the same amount, or ask for a refund.
+shop-order-failed-absent =
+    ⚠️ The purchase of order <code>{ $ref }</code> ({ $product }) did not reach the provider.
+    Your money is safe ({ $amount }); the seller will refund it. Tap the button below and send the account to refund to.
 shop-order-button-alt = 🔁 { $product }
 shop-order-button-refund = 💸 Refund me
 shop-order-alt-buying = Processing with the replacement product.
@@ -914,6 +918,16 @@ shop-order-owner-failed =
     ⚠️ <b>Shop order failed</b>: { $product } to <code>{ $target }</code> ({ $reason })
     Customer { $customer } paid { $paid } and was offered another product or a refund.
     Order no.: <code>{ $ref }</code>
+shop-order-owner-failed-absent =
+    ⚠️ <b>Shop order failed</b>: { $product } to <code>{ $target }</code> did not reach the provider.
+    Customer { $customer } paid { $paid } and was offered a refund (no other product).
+    Order no.: <code>{ $ref }</code>
+shop-order-owner-absent = The provider has no record of purchase <code>{ $purchase }</code>. Check the provider panel before refunding.
+shop-order-reason-not-sent = the purchase was never sent to the provider
+shop-order-owner-both =
+    ⚠️ <b>Both the purchase and the refund happened</b> for order <code>{ $ref }</code>.
+    The provider did record purchase <code>{ $purchase }</code> ({ $product } to <code>{ $target }</code>) and it succeeded (SN: <code>{ $sn }</code>), while the refund of { $paid } to { $customer } had already started.
+    The customer has the product and the money back; settle it with the customer directly.
 shop-order-owner-unknown =
     ⏳ <b>Shop order outcome unknown</b>: { $product } to <code>{ $target }</code>, paid { $paid } by { $customer }. The bot keeps checking.
     Order no.: <code>{ $ref }</code>

@@ -871,6 +871,7 @@ shop-order-button-check = 🔄 Cek pembayaran
 shop-order-button-cancel = ✖️ Batalkan
 shop-order-check-paid = ✅ Pembayaran diterima. Pesanan sedang diproses.
 shop-order-check-unpaid = Pembayaran belum diterima. Jika Anda sudah membayar, tunggu sebentar lalu cek lagi.
+shop-order-qr-paid = ✅ Pembayaran diterima { $time }. Pesanan diproses.
 shop-order-cancelling = Pesanan dibatalkan.
 shop-order-cannot-cancel = Pesanan ini tidak bisa dibatalkan lagi.
 shop-order-limit-unpaid = Anda masih punya { $max } pesanan yang belum dibayar. Bayar atau batalkan dulu salah satunya.
@@ -886,6 +887,9 @@ shop-order-done = ✅ Pesanan Anda berhasil!
 shop-order-failed =
     ⚠️ Pesanan <code>{ $ref }</code> ({ $product }) gagal diproses.
     Uang Anda aman ({ $amount }). Pilih produk lain dengan harga yang sama, atau minta pengembalian dana.
+shop-order-failed-absent =
+    ⚠️ Pembelian pesanan <code>{ $ref }</code> ({ $product }) tidak sampai ke penyedia.
+    Uang Anda aman ({ $amount }); penjual akan mengembalikannya. Tekan tombol di bawah dan kirim nomor tujuan pengembalian.
 shop-order-button-alt = 🔁 { $product }
 shop-order-button-refund = 💸 Minta uang kembali
 shop-order-alt-buying = Diproses dengan produk pengganti.
@@ -911,6 +915,16 @@ shop-order-owner-failed =
     ⚠️ <b>Pesanan toko gagal</b>: { $product } ke <code>{ $target }</code> ({ $reason })
     Pelanggan { $customer } sudah membayar { $paid } dan ditawari produk lain atau pengembalian dana.
     No. pesanan: <code>{ $ref }</code>
+shop-order-owner-failed-absent =
+    ⚠️ <b>Pesanan toko gagal</b>: { $product } ke <code>{ $target }</code> tidak sampai ke penyedia.
+    Pelanggan { $customer } sudah membayar { $paid } dan ditawari pengembalian dana (tanpa produk lain).
+    No. pesanan: <code>{ $ref }</code>
+shop-order-owner-absent = Penyedia tidak punya catatan pembelian <code>{ $purchase }</code>. Periksa panel penyedia sebelum mengembalikan dana.
+shop-order-reason-not-sent = pembelian tidak terkirim ke penyedia
+shop-order-owner-both =
+    ⚠️ <b>Pembelian dan pengembalian dana sama-sama terjadi</b> untuk pesanan <code>{ $ref }</code>.
+    Penyedia ternyata mencatat pembelian <code>{ $purchase }</code> ({ $product } ke <code>{ $target }</code>) dan berhasil (SN: <code>{ $sn }</code>), sedangkan pengembalian { $paid } ke { $customer } sudah dimulai.
+    Pelanggan mendapat produk dan uangnya kembali; selesaikan langsung dengan pelanggan.
 shop-order-owner-unknown =
     ⏳ <b>Pesanan toko belum pasti</b>: { $product } ke <code>{ $target }</code>, dibayar { $paid } oleh { $customer }. Bot terus memeriksanya.
     No. pesanan: <code>{ $ref }</code>

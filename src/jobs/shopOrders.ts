@@ -29,9 +29,11 @@ import { html, rupiah, wibTime } from "../render/format.js";
 import { withSandboxBanner } from "../render/money.js";
 import { customerReceipt, receiptCaption, receiptSvg, RECEIPT_WIDTH } from "../render/receiptImage.js";
 import { qrisPng, svgToPngOffThread } from "../render/orderImages.js";
+import { DEFAULT_DEPOSIT_LATE_MS, refreshTx } from "../domain/refresh.js";
 import {
   CLOSED_UNPAID_STATES,
   MAX_ATTEMPTS,
+  PAID_STATES,
   orderRefOfTx,
   purchaseRefOf,
   saleOf,
@@ -60,6 +62,14 @@ const BALANCE_FRESH_MS = 30_000;
 const CLOSED_WATCH_MS = 2 * 3_600_000;
 /** A notice marked "sending" this long ago was cut by a stop: it is sent again. */
 const SENDING_STALE_MS = 60_000;
+
+/**
+ * A purchase left unknown is asked by our reference at most this often by the order job itself; three
+ * "not found" answers, the last at least ABSENT_WINDOW_MS after the create, make it "not at the provider".
+ */
+const ABSENT_ASK_MS = 15 * 60_000;
+const ABSENT_ANSWERS = 3;
+const ABSENT_WINDOW_MS = 30 * 60_000;
 
 /** After a purchase's create answered pending: its status is asked at these delays (ms), until it ends. */
 const PURCHASE_CHECKS_MS = [1_500, 3_000, 6_000, 12_000];
@@ -174,8 +184,17 @@ export class ShopOrderJob {
     }
   }
 
-  /** One step: true when the order moved (look again), false when it waits for something. */
+  /**
+   * One step: true when the order moved (look again), false when it waits for something. Once a paid
+   * order waits, its QR message is shown paid (after the money step, so it never delays the purchase).
+   */
   private async step(doc: OrderDoc): Promise<boolean> {
+    if (await this.stepState(doc)) return true;
+    if (PAID_STATES.includes(doc.state as OrderState)) await this.showPaidOnQr(doc);
+    return false;
+  }
+
+  private async stepState(doc: OrderDoc): Promise<boolean> {
     const o = doc.value;
     const state = doc.state as OrderState;
     const deposit = await this.deps.ledger.get(o.depositRef);
@@ -206,14 +225,18 @@ export class ShopOrderJob {
         await this.tellDone(doc);
         return false;
       case "failed":
+        if (await this.foundAfterAll(doc)) return true;
         await this.tellFailed(doc);
         return false;
       case "refund_requested":
+        if (await this.foundAfterAll(doc)) return true;
         await this.tellRefundRequested(doc);
         return false;
       case "refunding":
+        await this.foundAfterAll(doc);
         return this.refundOutcome(doc);
       case "refunded":
+        await this.foundAfterAll(doc);
         await this.tellCustomer(doc, "refunded", (t) => ({ text: t("shop-order-refunded", { ref: doc.id, amount: rupiah(o.price, o.lang) }) }));
         return false;
     }
@@ -338,7 +361,11 @@ export class ShopOrderJob {
     return false;
   }
 
-  /** The purchase of the latest attempt: its record saved ("sending") and durable, then one create call. */
+  /**
+   * The purchase of the latest attempt: its record saved ("draft") and durable, moved to "sending" by a
+   * compare-and-set made durable, then one create call. A "sending" mark the disk refused means the create
+   * is known never to have left: the order fails at once (rule 8).
+   */
   private async purchase(doc: OrderDoc, key: string): Promise<void> {
     const o = doc.value;
     const refId = o.purchaseRefs[o.purchaseRefs.length - 1]!;
@@ -347,7 +374,7 @@ export class ShopOrderJob {
         refId,
         chatId: doc.owner,
         kind: "prepaid",
-        status: "sending",
+        status: "draft",
         code: o.productCode,
         title: o.productName,
         target: o.target,
@@ -357,6 +384,18 @@ export class ShopOrderJob {
     } catch (err) {
       if (err instanceof DuplicateTxError) return; // made before (another process): its outcome settles it
       throw err;
+    }
+    const sending = await this.deps.ledger.transition(refId, ["draft"], { status: "sending" });
+    if (!sending) return; // cancelled meanwhile by another path that found it never sent
+    try {
+      await this.deps.ledger.flush();
+    } catch (err) {
+      // "sending" is not on disk, so nothing may be sent: back to draft (as the confirm engine does), and
+      // the order fails now (or, if the disk refuses that too, at the next look, from the draft).
+      await this.deps.ledger.transition(refId, ["sending"], { status: "draft" });
+      this.deps.logger.error({ err, refId }, "could not persist a shop purchase's sending mark; nothing sent");
+      await this.notSent(doc.id, refId);
+      return;
     }
     let patch: TxPatch;
     try {
@@ -401,10 +440,77 @@ export class ShopOrderJob {
       if (key && doc.state === "buying") await this.purchase(doc, key);
       return !!key && doc.state === "buying";
     }
-    if (tx.status === "success") return !!(await this.deps.orders.move(doc.id, "done", (v) => ({ ...v, sn: tx.sn ?? null })));
-    if (tx.status === "failed") return !!(await this.deps.orders.move(doc.id, "failed", (v) => ({ ...v, message: (tx.message ?? "").slice(0, 500) })));
-    if (tx.status === "unknown" && doc.state === "buying") return !!(await this.deps.orders.move(doc.id, "unknown"));
-    if (doc.state === "unknown") await this.tellUnknown(doc);
+    const open: OrderState[] = ["buying", "unknown"];
+    if (tx.status === "draft" && doc.state === "buying") return this.notSent(doc.id, refId);
+    if (tx.status === "success") return !!(await this.deps.orders.move(doc.id, "done", (v) => ({ ...v, sn: tx.sn ?? null }), open));
+    if (tx.status === "failed") return !!(await this.deps.orders.move(doc.id, "failed", (v) => ({ ...v, message: (tx.message ?? "").slice(0, 500) }), open));
+    if (tx.status === "unknown" && doc.state === "buying") return !!(await this.deps.orders.move(doc.id, "unknown", (v) => v, ["buying"]));
+    if (doc.state !== "unknown") return false;
+    await this.tellUnknown(doc);
+    return this.askIfAbsent(doc, tx);
+  }
+
+  /** The attempt's record never got past "draft": its create never left, so the order fails at once (rule 8). */
+  private async notSent(orderRef: string, refId: string): Promise<boolean> {
+    await this.deps.ledger.cancelDraft(refId, "shop purchase not sent");
+    return !!(await this.deps.orders.move(orderRef, "failed", (v) => ({ ...v, reason: "not_sent" }), ["buying"]));
+  }
+
+  /**
+   * Rule 9: an unknown purchase the provider keeps answering "not found by our reference" for. Asked by
+   * the job itself (at most every ABSENT_ASK_MS), each answer counted on the order; an answer that finds
+   * it ends the count for good (and is saved, as any status check's). The ledger record stays unknown;
+   * only the order moves to failed, "not_at_provider".
+   */
+  private async askIfAbsent(doc: OrderDoc, tx: Readonly<TxRecord>): Promise<boolean> {
+    const o = doc.value;
+    // The provider's id or any other status: the provider holds it (or said so); not "absent".
+    if (tx.status !== "unknown" || tx.upstreamId !== undefined) return false;
+    const counted = o.absent?.ref === tx.refId ? o.absent : undefined;
+    const now = this.deps.clock.now();
+    if (counted?.found || (counted && now - counted.lastAt < ABSENT_ASK_MS)) return false;
+    const key = await this.keyOf(doc.owner);
+    if (!key) return false;
+    const asked = await refreshTx({ store: this.deps.store, upstream: this.deps.upstream, clock: this.deps.clock }, key, tx, { depositLateMs: DEFAULT_DEPOSIT_LATE_MS });
+    const kind = asked.lookup.kind;
+    const absent = {
+      ref: tx.refId,
+      answers: (counted?.answers ?? 0) + (kind === "not-found" ? 1 : 0),
+      lastAt: now,
+      ...(kind === "found" ? { found: true } : {}),
+    };
+    const amended = await this.deps.orders.amend(doc, (v) => ({ ...v, absent }));
+    if (kind === "found") return true;
+    if (!amended || absent.answers < ABSENT_ANSWERS || now - tx.createdAt < ABSENT_WINDOW_MS) return false;
+    // A refused or unreachable key also reads as "not found": only a key that still answers makes
+    // the provider's "not found" evidence about the purchase.
+    if (!(await this.keyAnswers(key))) return false;
+    return !!(await this.deps.orders.move(doc.id, "failed", (v) => ({ ...v, reason: "not_at_provider" }), ["unknown"]));
+  }
+
+  private async keyAnswers(key: string): Promise<boolean> {
+    try {
+      await this.deps.upstream.getProfile(key);
+      return true;
+    } catch (err) {
+      if (err instanceof UpstreamError) return false;
+      throw err;
+    }
+  }
+
+  /**
+   * An order failed as not at the provider whose purchase turned out successful after all: done, unless
+   * a refund started (refunding, refunded); then the owner is told plainly that both happened.
+   */
+  private async foundAfterAll(doc: OrderDoc): Promise<boolean> {
+    const o = doc.value;
+    if (o.reason !== "not_at_provider") return false;
+    const tx = await this.deps.ledger.get(o.purchaseRefs[o.purchaseRefs.length - 1] ?? "");
+    if (tx?.status !== "success") return false;
+    if (doc.state === "failed" || doc.state === "refund_requested") {
+      return !!(await this.deps.orders.move(doc.id, "done", (v) => ({ ...v, sn: tx.sn ?? null }), ["failed", "refund_requested"]));
+    }
+    await this.tellOwner(doc, `both:${o.purchaseRefs.length}`, (t, lang) => ({ text: t("shop-order-owner-both", { ...this.ownerVars(doc, lang, tx), purchase: tx.refId }) }));
     return false;
   }
 
@@ -457,6 +563,26 @@ export class ShopOrderJob {
     });
   }
 
+  /**
+   * The QR photo's message once the order is paid: "payment received" under its caption, its buttons
+   * gone. Marked like a notice; an edit Telegram refuses (too old, deleted, any 400) is given up, and
+   * nothing of the order waits on it.
+   */
+  private async showPaidOnQr(doc: OrderDoc): Promise<void> {
+    const o = doc.value;
+    const name = "c:qr-paid";
+    if (o.qrMessageId === undefined || o.notices[name] === "sent" || !(await this.mark(doc.id, name, "sending"))) return;
+    const { caption } = qrNotice(this.deps.translate, this.deps.sandbox, doc);
+    const line = this.deps.translate(o.lang, "shop-order-qr-paid", { time: wibTime(o.paidAt ?? this.deps.clock.now(), o.lang) });
+    const api = this.deps.api;
+    const edited = await deliver<unknown>(
+      () => api.editMessageCaption(o.customer, o.qrMessageId!, { caption: `${caption}\n\n${line}`.slice(0, 1024), parse_mode: "HTML", reply_markup: { inline_keyboard: [] } }),
+      { pacer: this.deps.pacer },
+    );
+    // Refused (too old, deleted, unchanged) or blocked: given up. Uncertain: left "sending", tried again once stale.
+    if (edited.outcome === "sent" || edited.outcome === "blocked" || edited.outcome === "refused") await this.mark(doc.id, name, "sent");
+  }
+
   private ownerVars(doc: OrderDoc, lang: string, tx?: Readonly<TxRecord>): Record<string, string> {
     const o = doc.value;
     const cost = tx?.amount ?? o.cost;
@@ -477,6 +603,15 @@ export class ShopOrderJob {
   private async tellFailed(doc: OrderDoc): Promise<void> {
     const o = doc.value;
     const n = o.purchaseRefs.length;
+    if (o.reason === "not_at_provider") {
+      // No other product: should the provider hold the first purchase after all, a second would buy twice.
+      await this.tellCustomer(doc, `failed:${n}`, (t) => ({
+        text: t("shop-order-failed-absent", { ref: doc.id, product: html(o.productName), amount: rupiah(o.price, o.lang) }),
+        markup: new InlineKeyboard().text(t("shop-order-button-refund"), orderButton({ act: "refund", orderRef: doc.id })),
+      }));
+      await this.tellOwner(doc, `failed:${n}`, (t, lang) => ({ text: `${t("shop-order-owner-failed-absent", this.ownerVars(doc, lang))}\n${this.absentLine(doc, t)}` }));
+      return;
+    }
     const alternatives = await this.alternatives(doc).catch(() => []);
     await this.tellCustomer(doc, `failed:${n}`, (t) => {
       const kb = new InlineKeyboard();
@@ -484,7 +619,14 @@ export class ShopOrderJob {
       kb.text(t("shop-order-button-refund"), orderButton({ act: "refund", orderRef: doc.id }));
       return { text: t("shop-order-failed", { ref: doc.id, product: html(o.productName), amount: rupiah(o.price, o.lang) }), markup: kb };
     });
-    await this.tellOwner(doc, `failed:${n}`, (t, lang) => ({ text: t("shop-order-owner-failed", this.ownerVars(doc, lang)) }));
+    await this.tellOwner(doc, `failed:${n}`, (t, lang) => ({
+      text: t("shop-order-owner-failed", { ...this.ownerVars(doc, lang), ...(o.reason === "not_sent" ? { reason: t("shop-order-reason-not-sent") } : {}) }),
+    }));
+  }
+
+  /** The owner's warning on an order failed as not at the provider: check the provider's panel first. */
+  private absentLine(doc: OrderDoc, t: (key: string, vars?: Record<string, string | number>) => string): string {
+    return doc.value.reason === "not_at_provider" ? t("shop-order-owner-absent", { purchase: doc.value.purchaseRefs.at(-1) ?? "-" }) : "";
   }
 
   /** Products of the same operator or biller the paid amount still covers with a margin, nearest in cost first. */
@@ -512,7 +654,9 @@ export class ShopOrderJob {
     const o = doc.value;
     const n = `${o.refundRef ?? "0"}`;
     await this.tellOwner(doc, `refund:${n}`, (t, lang) => ({
-      text: t("shop-order-owner-refund", { ...this.ownerVars(doc, lang), bank: html(o.refundAccount?.bank ?? ""), account: html(o.refundAccount?.number ?? "") }),
+      text: [t("shop-order-owner-refund", { ...this.ownerVars(doc, lang), bank: html(o.refundAccount?.bank ?? ""), account: html(o.refundAccount?.number ?? "") }), this.absentLine(doc, t)]
+        .filter(Boolean)
+        .join("\n"),
       markup: new InlineKeyboard().text(t("shop-order-button-payout"), orderButton({ act: "payout", orderRef: doc.id })),
     }));
   }
@@ -541,20 +685,23 @@ export class ShopOrderJob {
       { pacer: this.deps.pacer },
     );
     // Delivered, refused for good or blocked: done. Anything else: left "sending", sent again later.
-    if (sent.outcome === "sent" || sent.outcome === "blocked" || sent.outcome === "refused") await this.mark(orderRef, name, "sent");
+    // The QR's message is kept, so it can be shown paid later (as startPayment keeps the one it sends).
+    const messageId = sent.outcome === "sent" ? (sent.result as { message_id?: number } | undefined)?.message_id : undefined;
+    const keep = name === "c:qr" && messageId !== undefined ? { qrMessageId: messageId } : {};
+    if (sent.outcome === "sent" || sent.outcome === "blocked" || sent.outcome === "refused") await this.mark(orderRef, name, "sent", keep);
   }
 
   /**
    * Sets a notice's mark; false when it is already sent (or the order is gone), or when "sending" was set
    * lately by another path that may be sending it right now (taken over once it is stale: a stop).
    */
-  private async mark(orderRef: string, name: string, mark: "sending" | "sent"): Promise<boolean> {
+  private async mark(orderRef: string, name: string, mark: "sending" | "sent", keep: Partial<Order> = {}): Promise<boolean> {
     for (let tries = 0; tries < 10; tries++) {
       const doc = await this.deps.orders.get(orderRef);
       if (!doc || doc.value.notices[name] === "sent") return false;
       const someoneSending = doc.value.notices[name] === "sending" && this.deps.clock.now() - doc.updatedAt < SENDING_STALE_MS;
       if (mark === "sending" && someoneSending) return false;
-      if (await this.deps.orders.amend(doc, (v) => ({ ...v, notices: { ...v.notices, [name]: mark } }))) return true;
+      if (await this.deps.orders.amend(doc, (v) => ({ ...v, ...keep, notices: { ...v.notices, [name]: mark } }))) return true;
     }
     return false;
   }

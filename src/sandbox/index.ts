@@ -91,6 +91,8 @@ export interface Sandbox {
   setAccountStatus(bankCode: string, accountNumber: string, status: AccountStatus, holderName?: string): void;
   /** The next `times` calls to `endpoint` misbehave. timeout/malformed still apply the request. */
   fault(endpoint: string, kind: FaultKind, times?: number): void;
+  /** The faults still queued for `endpoint` are dropped: it answers normally again. */
+  clearFaults(endpoint: string): void;
   /** The next call to `endpoint` takes effect and is recorded; its answer waits until `release()` is called. */
   holdNext(endpoint: string): () => void;
   /** Every answer waits `ms` (real time): a slow provider; 0 = back to normal. */
@@ -245,6 +247,7 @@ export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox>
     settle: (idOrReff, outcome) => control(() => sales.settleNow(idOrReff, outcome)),
     setAccountStatus: (bank, number, status, holder) => saving(() => sales.setAccountStatus(bank, number, status, holder)),
     fault: (endpoint, kind, times) => server.fault(endpoint, kind, times),
+    clearFaults: (endpoint) => server.clearFaults(endpoint),
     reshape: (endpoint, r) => server.reshape(endpoint, r),
     holdNext: (endpoint) => server.holdNext(endpoint),
     setLatency: (ms) => server.setLatency(ms),

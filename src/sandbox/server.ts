@@ -85,6 +85,10 @@ export class SandboxServer {
     this.faults.set(path, queue);
   }
 
+  clearFaults(endpoint: string): void {
+    this.faults.delete(endpoint.startsWith("/") ? endpoint : `/${endpoint}`);
+  }
+
   /** The next call to `endpoint` takes effect and is recorded; its answer waits until `release()`. */
   holdNext(endpoint: string): () => void {
     const path = endpoint.startsWith("/") ? endpoint : `/${endpoint}`;

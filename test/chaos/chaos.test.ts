@@ -12,7 +12,7 @@ import { hasPg, migratedDatabase, pgAdmin } from "../support/pg.js";
 
 const SEEDS = [1, 2, 3];
 const FAULTS = 25;
-const INVARIANTS = "no create twice, every outcome told once, no answer lost, no handler error, no key in the log, the store reopens";
+const INVARIANTS = "no create twice, every paid shop order fulfilled once or failed, every outcome told once, no answer lost, no handler error, no key in the log, the store reopens";
 
 // The bound is for a loaded 2-core machine, where a seed took up to 37 s; nothing in a run waits on real time.
 it.each(SEEDS)(`seed %i: ${INVARIANTS}`, { timeout: 120_000 }, async (seed) => {
@@ -20,6 +20,7 @@ it.each(SEEDS)(`seed %i: ${INVARIANTS}`, { timeout: 120_000 }, async (seed) => {
   expect(report.violations, describeRun(report)).toEqual([]);
   expect(report.faultTotal).toBeGreaterThan(FAULTS / 2);
   expect(report.transactions).toBeGreaterThan(0);
+  expect(report.orders.paid).toBeGreaterThan(0);
 });
 
 /**

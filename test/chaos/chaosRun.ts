@@ -14,11 +14,13 @@ import { createLogger } from "../../src/logging/logger.js";
 import { StoreFile } from "../../src/store/file/shards.js";
 import { callbackSignature } from "../../src/domain/providerCallbacks.js";
 import { SANDBOX_CUSTOMERS } from "../../src/sandbox/index.js";
+import type { BotContext } from "../../src/bot/context.js";
+import { startPayment } from "../../src/bot/features/shopPay.js";
 import { apiError, isChatContentMethod, type RecordedCall } from "../support/fakeBotApi.js";
-import type { FakeUser } from "../support/chat.js";
+import { makeUser, type FakeUser } from "../support/chat.js";
 import { makeChaosWorld, type ChaosWorld } from "./chaosWorld.js";
 import { describeEvent, drawSchedule, FAULT_KINDS, type ChaosEvent, type FaultKind } from "./schedule.js";
-import { Ledger, type ChaosReport } from "./invariants.js";
+import { Ledger, STORAGE_DOWN, type ChaosReport } from "./invariants.js";
 
 export type { ChaosReport } from "./invariants.js";
 
@@ -80,7 +82,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
       if (++done % 200 === 0) opts.progress?.(done, events.length);
     }
     await chaos.finish();
-    await ledger.check(w, chaos.users);
+    await ledger.check(w, [...chaos.users, ...chaos.customers]);
     // The store opens cleanly: a new process on the same data reads every transaction.
     const before = await chaos.allTxCount();
     await chaos.restart();
@@ -97,6 +99,8 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
 
 class Chaos {
   users: FakeUser[] = [];
+  /** Each reseller's shop customer (same index): orders and pays QRIS in that reseller's shop. */
+  customers: FakeUser[] = [];
   readonly startedAt: number;
   /** Resellers' updates being handled (a duplicate's two deliveries overlap). */
   private acting = 0;
@@ -131,6 +135,11 @@ class Chaos {
 
   async link(count: number): Promise<void> {
     for (let i = 0; i < count; i++) this.users.push(await this.w.linkedUser(CHAOS_KEY));
+    for (const owner of this.users) {
+      const customer = makeUser({ handleUpdate: (update) => this.w.app.bot.handleUpdate(update) }, this.w.fake, { clock: this.w.clock, languageCode: "id" });
+      await this.w.store.updateChat(customer.chatId, { customerOf: { owner: owner.chatId, code: `SHOP${owner.chatId}` }, lang: "id" });
+      this.customers.push(customer);
+    }
     // The forged callbacks need a token and the provider's name for the key, as linking leaves them.
     const { username } = await this.w.upstream.getProfile(CHAOS_KEY);
     this.username = username;
@@ -166,7 +175,7 @@ class Chaos {
   }
 
   private idle(): Promise<unknown> {
-    return Promise.race([this.w.watcher.whenIdle(), pause(50)]);
+    return Promise.race([Promise.all([this.w.watcher.whenIdle(), this.w.app.deps.shopOrderJob.idle()]), pause(50)]);
   }
 
   // ---- resellers ------------------------------------------------------------------------------
@@ -177,6 +186,8 @@ class Chaos {
     if (action === "saldo") return void (await this.send(u, u.textUpdate("/saldo")));
     if (action === "riwayat") return void (await this.send(u, u.textUpdate("/riwayat")));
     if (action === "pay") return this.pay(u);
+    if (action === "order") return this.order(index);
+    if (action === "payorder") return this.payOrder(index);
     const steps = FLOWS[action]!;
     for (const step of steps) {
       const ok = typeof step === "string" ? await this.send(u, u.textUpdate(step)) : await this.press(u, step);
@@ -253,6 +264,49 @@ class Chaos {
     if (!deposit) return;
     this.w.sandbox.payDeposit(deposit.upstreamId!);
     this.ledger.outcomeAt(deposit.refId, this.w.clock.now());
+  }
+
+  /**
+   * The catalogue's "Bayar dengan QRIS" in the customer's chat (as test/shop does): a PLN 20.000 token
+   * for the customer's meter, the deposit made with the reseller's key. A storage fault may refuse it
+   * (the bot's handler answers with the storage words); anything else thrown is a violation.
+   */
+  private async order(index: number): Promise<void> {
+    const owner = this.users[index]!;
+    const customer = this.customers[index]!;
+    const api = this.w.app.bot.api;
+    const chatId = customer.chatId;
+    const ctx = {
+      deps: this.w.app.deps,
+      lang: "id",
+      chat: { id: chatId, type: "private" },
+      reply: (text: string, other?: object) => api.sendMessage(chatId, text, other),
+      replyWithPhoto: (photo: never, other?: object) => api.sendPhoto(chatId, photo, other),
+    } as unknown as BotContext;
+    const input = { owner: owner.chatId, customer: chatId, customerName: "Sari", productCode: "PLN20", productName: "PLN 20.000", target: "12345678901", price: 21_000, cost: 20_113, fee: 147, feePayer: "customer", lang: "id" } as const;
+    this.acting++;
+    try {
+      await this.driven(startPayment(ctx, input));
+    } catch (err) {
+      const what = err instanceof Error ? (err.stack ?? err.message) : String(err);
+      if (!STORAGE_DOWN.test(what)) this.ledger.violation(`a shop order for reseller ${index} threw: ${what.slice(0, 400)}`);
+    } finally {
+      this.acting--;
+    }
+  }
+
+  /** The customer pays the oldest QR of theirs the provider still holds pending (some are paid late, some never). */
+  private async payOrder(index: number): Promise<void> {
+    const owner = this.users[index]!;
+    const customer = this.customers[index]!;
+    const orders = await this.w.app.deps.shopOrders.listByCustomer(owner.chatId, customer.chatId).catch(() => []);
+    for (const doc of orders.sort((a, b) => a.id.localeCompare(b.id))) {
+      const rec = this.w.sandbox.transaction(doc.value.depositRef) as { id?: string; status?: string } | undefined;
+      if (rec?.status !== "pending" || !rec.id) continue;
+      this.w.sandbox.payDeposit(rec.id);
+      this.ledger.orderPaid(doc.id, this.w.clock.now());
+      return;
+    }
   }
 
   // ---- faults ---------------------------------------------------------------------------------

@@ -6,6 +6,8 @@
  *   instead of risking a second notice, and that edit counts as told), and the store agrees with it;
  * - no answer lost (every update a reseller sent got an answer; of a duplicate, one of the two);
  * - no handler error and no api key (nor the bot token) in the log;
+ * - every shop order whose QRIS the provider holds as paid ends `done` with exactly one successful
+ *   purchase, or failed / in its refund, never left paid, buying or awaiting payment; no order bought twice;
  * - how long a reseller waited for news after the fault that delayed it ended (clock time).
  */
 import type { Update } from "grammy/types";
@@ -13,6 +15,7 @@ import { FAKE_BOT_TOKEN } from "../support/botInfo.js";
 import { isChatContentMethod, type RecordedCall } from "../support/fakeBotApi.js";
 import type { FakeUser } from "../support/chat.js";
 import type { ChaosWorld } from "./chaosWorld.js";
+import { ORDER_STATES, orderRefOfTx, purchaseRefOf, type OrderDoc } from "../../src/domain/shop/orders.js";
 import { describeEvent, FAULT_KINDS, type ChaosEvent, type FaultKind } from "./schedule.js";
 
 export interface ChaosReport {
@@ -34,6 +37,11 @@ export interface ChaosReport {
   updates: number;
   transactions: number;
   notices: number;
+  /**
+   * Shop orders made, whose QRIS the provider holds as paid, and of those done; `ends`: the paid ones by
+   * their end state (and a failure's reason, e.g. "failed:not_at_provider").
+   */
+  orders: { total: number; paid: number; done: number; ends: Record<string, number> };
   clockMs: number;
   realMs: number;
   events: ChaosEvent[];
@@ -47,7 +55,7 @@ const OUTCOME_SHOWN = /Berhasil|Gagal|LUNAS|GAGAL|Kedaluwarsa|KEDALUWARSA|Dibata
 /** The generic apology (locales: error-generic). */
 const GENERIC = /terjadi kesalahan|something went wrong/;
 /** Storage refusing: the disk, or the database refusing connections or dropping them. */
-const STORAGE_DOWN = /ENOSPC|EROFS|DatabaseUnreachableError|not currently accepting connections|ECONNREFUSED|ECONNRESET|CONNECTION_(ENDED|CLOSED|DESTROYED)|terminating connection/;
+export const STORAGE_DOWN = /ENOSPC|EROFS|DatabaseUnreachableError|not currently accepting connections|ECONNREFUSED|ECONNRESET|CONNECTION_(ENDED|CLOSED|DESTROYED)|terminating connection/;
 const FINAL = new Set(["success", "failed", "expired", "cancel"]);
 const CREATES: [path: string, field: string][] = [
   ["/transaksi/create", "reff_id"],
@@ -57,6 +65,9 @@ const CREATES: [path: string, field: string][] = [
 ];
 const SETTLE_MS = 5_000;
 const STATUS_PATHS = ["/transaksi/status", "/transfer/status", "/deposit/status"];
+/** Where an order whose QRIS was paid may end: fulfilled, or failed and (perhaps) on its way back to the customer. */
+const PAID_ENDS = new Set(["done", "failed", "refund_requested", "refunding", "refunded"]);
+const PAID_AT_PROVIDER = new Set(["processing", "success"]);
 
 export class Ledger {
   /** The run's first clock time (set once the world is made): times in messages count from it. */
@@ -74,6 +85,9 @@ export class Ledger {
   private storageErrors = 0;
   private readonly shownOnly: string[] = [];
   private transactions = 0;
+  /** Shop orders whose QRIS a customer paid: when (clock), for the trail of a violation. */
+  private readonly ordersPaid = new Map<string, number>();
+  private orders = { total: 0, paid: 0, done: 0, ends: {} as Record<string, number> };
   private longest = { ms: 0, ref: undefined as string | undefined, why: "" };
 
   violation(what: string): void {
@@ -94,6 +108,10 @@ export class Ledger {
 
   outcomeAt(refId: string, at: number): void {
     this.outcomes.set(refId, at);
+  }
+
+  orderPaid(orderRef: string, at: number): void {
+    this.ordersPaid.set(orderRef, at);
   }
 
   /** One update's answer (or, for a duplicate, both deliveries' calls together). */
@@ -155,6 +173,8 @@ export class Ledger {
         continue;
       }
       if (tx.status !== rec.status) this.violation(`${ref}: the provider holds "${rec.status}", the bot's store "${tx.status}"`);
+      // A shop order's deposit and purchase are told by the order (its own messages): checked below.
+      if (orderRefOfTx(ref) !== undefined) continue;
       const told = this.notices.get(ref) ?? [];
       if (told.length > 1) this.violation(`${ref} (${tx.kind}): "${rec.status}" told ${told.length} times, at ${told.map((t) => t - this.startedAt).join(", ")} ms (run clock)`);
       if (told.length === 0) {
@@ -184,6 +204,36 @@ export class Ledger {
         this.longest = { ms: wait, ref, why: `${ref} (${tx.kind}): news at ${firstNews - this.startedAt} ms, ${from}, status asked at ${checks.join(", ")} (run clock)` };
       }
     }
+    await this.checkOrders(w, creates);
+  }
+
+  /** Every shop order against the provider: a paid QRIS ends fulfilled once, or failed / refunding; never bought twice. */
+  async checkOrders(w: ChaosWorld, creates: Map<string, number>): Promise<void> {
+    const docs: OrderDoc[] = await w.app.deps.shopOrders.inStates(ORDER_STATES);
+    const statusOf = (ref: string) => (w.sandbox.transaction(ref) as { status?: string } | undefined)?.status;
+    for (const doc of docs) {
+      this.orders.total++;
+      const deposit = statusOf(doc.value.depositRef);
+      const prefix = purchaseRefOf(doc.id, 0).slice(0, -1);
+      const purchases = [...creates].filter(([ref]) => ref.startsWith(prefix));
+      const succeeded = purchases.filter(([ref]) => statusOf(ref) === "success").length;
+      const last = doc.value.purchaseRefs.at(-1);
+      const saved = last === undefined ? undefined : await w.store.getTx(last);
+      const trail = () =>
+        `order ${doc.id}: state ${doc.state}, deposit ${doc.value.depositRef} "${deposit ?? "not at the provider"}"` +
+        `${this.ordersPaid.has(doc.id) ? ` (paid at ${this.ordersPaid.get(doc.id)! - this.startedAt} ms, run clock)` : ""}, ` +
+        `purchases ${JSON.stringify(purchases.map(([ref, n]) => `${ref}×${n}:${statusOf(ref) ?? "?"}`))}, saved refs ${JSON.stringify(doc.value.purchaseRefs)} ` +
+        `(the last in the bot's store: ${saved ? `${saved.status}${saved.message ? ` "${saved.message.slice(0, 80)}"` : ""}, upstream id ${saved.upstreamId ?? "-"}, watch ${JSON.stringify(saved.watch ?? {})}` : "none"}), ` +
+        `paidAt ${doc.value.paidAt === undefined ? "-" : doc.value.paidAt - this.startedAt}, release ${doc.value.release ?? "-"}, waitingBalance ${doc.value.waitingBalance ?? "-"}, notices ${JSON.stringify(doc.value.notices)}`;
+      if (succeeded > 1) this.violation(`bought twice: ${trail()}`);
+      if (!deposit || !PAID_AT_PROVIDER.has(deposit)) continue;
+      this.orders.paid++;
+      if (doc.state === "done") this.orders.done++;
+      const end = doc.value.reason ? `${doc.state}:${doc.value.reason}` : doc.state;
+      this.orders.ends[end] = (this.orders.ends[end] ?? 0) + 1;
+      if (!PAID_ENDS.has(doc.state)) this.violation(`paid and left "${doc.state}": ${trail()}`);
+      else if (doc.state === "done" && succeeded !== 1) this.violation(`done with ${succeeded} successful purchases: ${trail()}`);
+    }
   }
 
   report(seed: number, events: ChaosEvent[], realMs: number, clockMs: number): ChaosReport {
@@ -201,6 +251,7 @@ export class Ledger {
       updates: this.updates,
       transactions: this.transactions,
       notices: [...this.notices.values()].reduce((a, b) => a + b.length, 0),
+      orders: this.orders,
       clockMs,
       realMs,
       events,

@@ -4,7 +4,8 @@
  * failing seed can be replayed and its events printed.
  */
 
-export type Action = "buy" | "bill" | "transfer" | "deposit" | "saldo" | "riwayat" | "pay";
+/** `order`: the reseller's shop customer orders and gets a QRIS; `payorder`: that customer pays the oldest QR still open (late, or never). */
+export type Action = "buy" | "bill" | "transfer" | "deposit" | "saldo" | "riwayat" | "pay" | "order" | "payorder";
 
 export const FAULT_KINDS = [
   "disk-full",
@@ -54,7 +55,7 @@ export function random(seed: number): () => number {
   };
 }
 
-const ACTIONS: [Action, number][] = [["buy", 5], ["bill", 2], ["transfer", 2], ["deposit", 2], ["pay", 2], ["saldo", 1], ["riwayat", 1]];
+const ACTIONS: [Action, number][] = [["buy", 5], ["bill", 2], ["transfer", 2], ["deposit", 2], ["pay", 2], ["saldo", 1], ["riwayat", 1], ["order", 2], ["payorder", 2]];
 
 function weighted<T>(next: () => number, items: [T, number][]): T {
   const total = items.reduce((s, [, w]) => s + w, 0);

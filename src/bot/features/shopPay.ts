@@ -211,7 +211,9 @@ shopPayFeature.on("callback_query:data", async (ctx, next) => {
       return;
     }
     case "alt": {
-      const choice = doc.state === "failed" ? (await deps.shopOrderJob.alternatives(doc)).find((p) => p.code === button.code) : undefined;
+      // Never for an order failed as not at the provider: the first purchase may still be held there.
+      const offered = doc.state === "failed" && doc.value.reason !== "not_at_provider";
+      const choice = offered ? (await deps.shopOrderJob.alternatives(doc)).find((p) => p.code === button.code) : undefined;
       const n = doc.value.purchaseRefs.length + 1;
       const moved =
         choice && n <= MAX_ATTEMPTS

@@ -41,9 +41,10 @@ export const TRANSITIONS: Readonly<Record<OrderState, readonly OrderState[]>> = 
   paid: ["buying"],
   buying: ["done", "failed", "unknown"],
   unknown: ["done", "failed"],
-  // Another product for the same amount, or the refund the customer asked for.
-  failed: ["buying", "refund_requested"],
-  refund_requested: ["refunding"],
+  // Another product for the same amount, or the refund the customer asked for; done when a purchase the
+  // provider had no record of is found successful after all, before any refund started.
+  failed: ["buying", "refund_requested", "done"],
+  refund_requested: ["refunding", "done"],
   // The owner confirmed the transfer: its success makes the order refunded, its failure asks again.
   refunding: ["refunded", "refund_requested"],
   done: [],
@@ -63,6 +64,8 @@ export function sourcesOf(to: OrderState): OrderState[] {
 export const UNPAID_STATES: readonly OrderState[] = ["draft", "awaiting_payment"];
 /** Money taken and something still to do: the job looks at these until they end. */
 export const WORKING_STATES: readonly OrderState[] = ["draft", "awaiting_payment", "cancelling", "paid", "buying", "unknown", "refunding"];
+/** Paid (or later): the QR's message no longer offers "Cek pembayaran" or cancel. */
+export const PAID_STATES: readonly OrderState[] = ["paid", "buying", "done", "failed", "unknown", "refund_requested", "refunding", "refunded"];
 /** Closed unpaid, but a late payment may still show up (the deposit is asked again a while). */
 export const CLOSED_UNPAID_STATES: readonly OrderState[] = ["expired", "cancelled"];
 
@@ -107,6 +110,16 @@ export const OrderSchema = z.object({
   refundAccount: z.optional(z.object({ bank: z.string().check(z.maxLength(30)), number: z.string().check(z.maxLength(40)) })),
   /** The message asking the customer which account the refund goes to (its reply carries the answer). */
   refundPromptId: z.optional(z.int()),
+  /**
+   * Why the order failed when the bot knows more than the provider said: the purchase's create never
+   * left (`not_sent`), or the provider kept answering "not found" for it (`not_at_provider`).
+   */
+  reason: z.optional(z.enum(["not_sent", "not_at_provider"])),
+  /**
+   * The job's own status asks for the unknown purchase `ref` by our reference: how many answered "not
+   * found", when it asked last, and whether an answer ever found it (then it is never "not at the provider").
+   */
+  absent: z.optional(z.object({ ref: z.string(), answers: z.int(), lastAt: z.number(), found: z.optional(z.boolean()) })),
   /** The refund transfer's reference (the owner's ledger), saved before its confirm screen. */
   refundRef: z.optional(z.string()),
   /** Notices by name (see `noticeKeys`): recorded as sent so a restart neither repeats nor loses one. */
