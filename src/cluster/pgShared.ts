@@ -29,6 +29,8 @@ import type { Logger } from "../logging/logger.js";
 import type { HintKind, LeadFence, Leadership, Shared } from "./shared.js";
 import { migrate } from "../store/pg/migrations.js";
 import { Reachability } from "../store/pg/reachability.js";
+import { beginGuarded } from "../store/pg/transaction.js";
+import { startupParams } from "../store/pg/startup.js";
 
 
 /** The advisory lock of the lead (differs from migrations.ts MIGRATION_LOCK, which every open takes). */
@@ -82,7 +84,7 @@ export class PgShared implements Shared {
 
   /** The term's row, made once by whichever process opens first (beside the store's own tables). */
   private static async ensureTermTable(sql: Sql): Promise<void> {
-    await sql.begin(async (tx) => {
+    await beginGuarded(sql, async (tx) => {
       await tx`SELECT pg_advisory_xact_lock(${LEADER_LOCK_KEY + 1})`;
       await tx`CREATE TABLE IF NOT EXISTS lead_term (id integer PRIMARY KEY, term bigint NOT NULL)`;
     });
@@ -91,7 +93,7 @@ export class PgShared implements Shared {
   static async open(url: string, opts: PgSharedOptions): Promise<PgShared> {
     // connect_timeout: a connection to a database that stopped answering gives up in 5 s rather than
     // the client's 30 s default (the update path does not wait for it: promptly, below).
-    const sql = postgres(url, { max: 4, connect_timeout: 5, onnotice: () => undefined, fetch_types: false });
+    const sql = postgres(url, { max: 4, connect_timeout: 5, onnotice: () => undefined, fetch_types: false, connection: startupParams("ppob-bot") });
     try {
       await migrate(sql);
       await PgShared.ensureTermTable(sql);
@@ -216,9 +218,10 @@ class PgLeadership implements Leadership, LeadFence {
       idle_timeout: 0,
       onnotice: () => undefined,
       fetch_types: false,
+      connection: startupParams("ppob-bot"),
       onclose: () => void this.lost("the connection that holds the lead closed"),
     });
-    this.fences = postgres(url, { max: 16, idle_timeout: 60, connect_timeout: 5, onnotice: () => undefined, fetch_types: false });
+    this.fences = postgres(url, { max: 16, idle_timeout: 60, connect_timeout: 5, onnotice: () => undefined, fetch_types: false, connection: startupParams("ppob-bot") });
   }
 
   run(onLead: () => Promise<void>, onLose: () => Promise<void>): void {
@@ -236,7 +239,7 @@ class PgLeadership implements Leadership, LeadFence {
   }
 
   async fenced(term: number, write: () => Promise<void>): Promise<boolean> {
-    return this.fences.begin(async (tx) => {
+    return beginGuarded(this.fences, async (tx) => {
       const [row] = await tx<{ term: string }[]>`
         SELECT term, set_config('idle_in_transaction_session_timeout', ${String(FENCE_HOLD_MS)}, true) FROM lead_term WHERE id = 1 FOR SHARE`;
       if (row === undefined || Number(row.term) !== term) return false;

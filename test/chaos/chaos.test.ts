@@ -24,12 +24,9 @@ it.each(SEEDS)(`seed %i: ${INVARIANTS}`, { timeout: 120_000 }, async (seed) => {
 });
 
 /**
- * Opt-in (CHAOS_PG=1) until an open defect is fixed: in about 1 loaded run of 10 some transactions stay
- * pending with no check after the database came back (attempts 0), and postgres.js can throw an
- * uncaught TypeError (nextWrite on a killed connection, an open upstream bug). CI must not turn red on
- * a coin toss; the defect is in the issue's notes and this case shows it when asked for.
+ * Runs wherever PostgreSQL is installed (CI installs it; the run's server is test/support/pgGlobalSetup.ts's).
  */
-it.runIf(hasPg && process.env.CHAOS_PG === "1")(`on PostgreSQL, seed 4, the database going down and back among the faults: ${INVARIANTS}`, { timeout: 60_000 }, async () => {
+it.runIf(hasPg)(`on PostgreSQL, seed 4, the database going down and back among the faults: ${INVARIANTS}`, { timeout: 60_000 }, async () => {
   const url = await migratedDatabase();
   const name = new URL(url).pathname.slice(1);
   const report = await runChaos({

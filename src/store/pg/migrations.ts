@@ -5,6 +5,7 @@
  * Never edit a released migration: append a new one.
  */
 import type { Sql } from "postgres";
+import { beginGuarded } from "./transaction.js";
 
 /**
  * Columns hold what is queried; `data` holds the whole record (validated with records.ts on write)
@@ -105,7 +106,7 @@ export class StoreSchemaError extends Error {
 
 /** Applies the migrations this database lacks; returns how many ran. */
 export async function migrate(sql: Sql, migrations: readonly string[] = MIGRATIONS): Promise<number> {
-  return sql.begin(async (tx) => {
+  return beginGuarded(sql, async (tx) => {
     await tx`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`;
     await tx`CREATE TABLE IF NOT EXISTS schema_migrations (version int PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`;
     const [row] = await tx<{ v: number | null }[]>`SELECT max(version) AS v FROM schema_migrations`;

@@ -25,6 +25,7 @@ import { OPEN_STATUSES, type ChatRecord, type TxRecord, type TxStatus } from "..
 import { migrate, OPEN_STATUS_SQL } from "./migrations.js";
 import { PgDocs } from "./pgDocs.js";
 import { Reachability } from "./reachability.js";
+import { startupParams } from "./startup.js";
 import { chatRow, txRow } from "./rows.js";
 
 export interface PgStoreOptions {
@@ -149,7 +150,7 @@ export class PgStore implements Store {
       fetch_types: false,
       // A money action waits for its write: an unreachable database must fail it soon, not in 30 s.
       connect_timeout: 10,
-      connection: { application_name: "ppob-bot" },
+      connection: startupParams("ppob-bot"),
     });
     try {
       await migrate(sql);
