@@ -9,6 +9,14 @@
  * document does: fine for audit and price changes at this bot's size, not for unbounded streams.
  * A log's torn last line (a crash in the middle of an append) is cut off with a warning. The rules
  * are core.ts's, as PgStore's.
+ *
+ * A kind's file holds every document of it (a shop's thousand orders), and every order move is made
+ * durable before the provider call it leads to, so the file is rewritten back to back in a burst.
+ * Each document's JSON text is kept beside it (documents are frozen and replaced on change), so a
+ * rewrite stringifies only the documents changed since the last one and joins the rest: the event loop
+ * pays for what changed, the disk (on the thread pool) for the whole file. The file stays one JSON
+ * document replaced by rename, as every store file is, so a crash leaves the old or the new one, and
+ * migrate-store reads it as before.
  */
 import { mkdir, open, readFile, truncate } from "node:fs/promises";
 import { join } from "node:path";
@@ -121,7 +129,7 @@ export class DocFiles {
   private async loadDocs(kind: DocKind<unknown>, name: string): Promise<Map<string, AnyDoc>> {
     await mkdir(join(this.host.root, "docs"), { recursive: true, mode: 0o700 });
     const key = docKey(name);
-    const file = new StoreFile<{ docs: AnyDoc[] }>(this.host.root, key);
+    const file = StoreFile.ofText(this.host.root, key);
     const data = await file.read();
     const docs = new Map<string, AnyDoc>();
     if (data !== null) {
@@ -133,7 +141,7 @@ export class DocFiles {
         docs.set(doc.id, doc);
       });
     }
-    this.host.register(key, () => file.write({ docs: [...docs.values()] }));
+    this.host.register(key, () => file.write(docsJson(docs.values())));
     return docs;
   }
 
@@ -174,6 +182,20 @@ export class DocFiles {
     this.host.register(key, () => file.write());
     return { byOwner, file };
   }
+}
+
+/** Each document's JSON text, made once per version (a changed document is a new object). */
+const docText = new WeakMap<AnyDoc, string>();
+
+/** `JSON.stringify({ docs })`, byte for byte, stringifying only the documents not seen before. */
+function docsJson(docs: Iterable<AnyDoc>): string {
+  const parts: string[] = [];
+  for (const doc of docs) {
+    let text = docText.get(doc);
+    if (text === undefined) docText.set(doc, (text = JSON.stringify(doc)));
+    parts.push(text);
+  }
+  return `{"docs":[${parts.join(",")}]}`;
 }
 
 function docKey(kind: string): string {

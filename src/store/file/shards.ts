@@ -23,12 +23,18 @@ export class StoreFile<T> {
   readonly path: string;
   private readonly adapter: DataFile<T>;
 
-  constructor(dir: string, readonly name: string, pretty = false) {
+  constructor(dir: string, readonly name: string, pretty: boolean | "text" = false) {
     this.path = join(dir, name);
     // Shards are compact: smaller files and a faster stringify. meta.json is small and read by people.
-    this.adapter = pretty
-      ? new JSONFile<T>(this.path)
-      : new DataFile<T>(this.path, { parse: JSON.parse, stringify: (d) => JSON.stringify(d) });
+    this.adapter =
+      pretty === true
+        ? new JSONFile<T>(this.path)
+        : new DataFile<T>(this.path, { parse: JSON.parse, stringify: pretty === "text" ? (d) => d as string : (d) => JSON.stringify(d) });
+  }
+
+  /** A file whose writer hands `write` the JSON text already made (documents: see docFiles.ts). */
+  static ofText(dir: string, name: string): StoreFile<string> {
+    return new StoreFile<string>(dir, name, "text");
   }
 
   /** The parsed content, or null if the file does not exist. */
