@@ -1,10 +1,11 @@
 /**
  * A kind's file with many documents, changed one at a time and flushed after each (a shop's orders
  * moving, each move durable before its provider call): a flush serialises what changed, not every
- * document again; the file stays the one JSON document other readers (migrate-store) expect; a crash
- * in the middle of a rewrite leaves the last flushed state.
+ * document again, appended to the kind's journal; a clean close folds the journal into the one JSON file
+ * other readers (migrate-store) expect; a crash in the middle of an append or of a compaction leaves the
+ * last flushed state readable.
  */
-import { readFile, writeFile } from "node:fs/promises";
+import { appendFile, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, expect, it, vi } from "vitest";
 import type { DocKind } from "../../src/store/api.js";
@@ -15,6 +16,7 @@ import { openStore, tempDir } from "./helpers.js";
 const OrderKind: DocKind<{ amount: number; note: string }> = { name: "test_order", schema: z.object({ amount: z.int(), note: z.string() }) };
 const ORDERS = 1_000;
 const filePath = (dir: string) => join(dir, "store", "docs", "test_order.json");
+const journalPath = (dir: string) => join(dir, "store", "docs", "test_order.jsonl");
 const idOf = (i: number) => `O${String(i).padStart(4, "0")}`;
 
 afterEach(() => {
@@ -50,10 +52,20 @@ it("a flush after one document's move serialises that document, not the kind's o
   // 20 flushes of a whole file would serialise 20 × fileSize; each moved order is ~1/1000 of it.
   expect(serialised).toBeLessThan(fileSize / 10);
 
+  const moved = Array.from({ length: 20 }, (_, i) => idOf(i * 37));
+  // The moves went to the journal, one line each, as flushed; a crash now (no close) keeps them.
+  const lines = (await readFile(journalPath(dir), "utf8")).trimEnd().split("\n");
+  expect(lines.map((l) => (JSON.parse(l) as { id: string; state: string }).id)).toEqual(moved);
+  const crashed = await openStore(dir, { clock: new ManualClock(2_000) });
+  expect((await crashed.listDocs(OrderKind, { states: ["paid"] })).map((d) => d.id).sort()).toEqual(moved);
+  await crashed.close();
+  await s.close();
+
+  // A clean close folds the journal into the file: it alone holds the kind (what migrate-store reads).
   const onDisk = JSON.parse(await readFile(filePath(dir), "utf8")) as { docs: { id: string; state: string; version: number }[] };
   expect(onDisk.docs).toHaveLength(ORDERS);
-  expect(onDisk.docs.filter((d) => d.state === "paid").map((d) => d.id)).toEqual(Array.from({ length: 20 }, (_, i) => idOf(i * 37)));
-  await s.close();
+  expect(onDisk.docs.filter((d) => d.state === "paid").map((d) => d.id)).toEqual(moved);
+  expect(await readFile(journalPath(dir), "utf8")).toBe("");
 });
 
 it("the file is byte for byte the JSON of the kind's documents, and reopens with every flushed move", async () => {
@@ -100,4 +112,66 @@ it("a crash in the middle of a rewrite (a torn temp file beside it) leaves the l
   const third = await openStore(dir, { clock: new ManualClock(3_000) });
   expect(await third.getDoc(OrderKind, idOf(6))).toMatchObject({ state: "paid", version: 2 });
   await third.close();
+});
+
+it("a journal's torn last line (a crash during an append) is dropped with a warning; the flushed moves before it are kept", async () => {
+  const dir = await tempDir();
+  const s = await storeWithOrders(dir);
+  await s.updateDoc(OrderKind, idOf(1), { version: 1 }, { state: "paid" });
+  await s.flush();
+  const journal = await readFile(journalPath(dir), "utf8");
+  expect(journal.trimEnd().split("\n")).toHaveLength(1);
+  // What an append cut short leaves: the start of the next line, no newline. The store never closed.
+  await appendFile(journalPath(dir), journal.slice(0, 40).replace('"O0001"', '"O0002"'));
+
+  const warnings: string[] = [];
+  const again = await openStore(dir, { clock: new ManualClock(2_000), onWarning: (m) => warnings.push(m) });
+  expect(await again.getDoc(OrderKind, idOf(1))).toMatchObject({ state: "paid", version: 2 });
+  expect(await again.getDoc(OrderKind, idOf(2))).toMatchObject({ state: "awaiting", version: 1 });
+  expect(warnings).toHaveLength(1);
+  expect(warnings[0]).toMatch(/test_order\.jsonl.*torn last line/);
+  await again.updateDoc(OrderKind, idOf(2), { version: 1 }, { state: "paid" });
+  await again.flush();
+  const third = await openStore(dir, { clock: new ManualClock(3_000), onWarning: (m) => warnings.push(m) });
+  expect(await third.getDoc(OrderKind, idOf(2))).toMatchObject({ state: "paid", version: 2 });
+  expect(await third.getDoc(OrderKind, idOf(1))).toMatchObject({ state: "paid", version: 2 });
+  expect(warnings).toHaveLength(1);
+  await third.close();
+  await again.close();
+});
+
+it("a crash between a compaction's rename and the journal's emptying reads the same: older journal lines do not undo newer documents", async () => {
+  const dir = await tempDir();
+  const s = await storeWithOrders(dir);
+  await s.updateDoc(OrderKind, idOf(7), { version: 1 }, { state: "paid" });
+  await s.flush();
+  const journal = await readFile(journalPath(dir), "utf8");
+  await s.updateDoc(OrderKind, idOf(7), { version: 2 }, { state: "done" });
+  await s.close(); // folds: the file has O0007 done at version 3, the journal is emptied
+  await writeFile(journalPath(dir), journal); // as if the crash came before the emptying
+
+  const again = await openStore(dir, { clock: new ManualClock(2_000) });
+  expect(await again.getDoc(OrderKind, idOf(7))).toMatchObject({ state: "done", version: 3 });
+  await again.close();
+});
+
+it("a damaged journal line that is not the last is never rewritten: the kind's calls fail, the files stay", async () => {
+  const dir = await tempDir();
+  const s = await storeWithOrders(dir);
+  await s.updateDoc(OrderKind, idOf(1), { version: 1 }, { state: "paid" });
+  await s.flush();
+  await s.updateDoc(OrderKind, idOf(2), { version: 1 }, { state: "paid" });
+  await s.flush();
+  const lines = (await readFile(journalPath(dir), "utf8")).split("\n");
+  await writeFile(journalPath(dir), ["{not json", ...lines.slice(1)].join("\n"));
+  const before = await readFile(journalPath(dir), "utf8");
+  const file = await readFile(filePath(dir), "utf8");
+  // `s` never closes: a crash (a close would fold the journal).
+
+  const again = await openStore(dir, { clock: new ManualClock(2_000) });
+  await expect(again.getDoc(OrderKind, idOf(1))).rejects.toThrow(/test_order\.jsonl/);
+  await expect(again.updateDoc(OrderKind, idOf(3), { version: 1 }, { state: "paid" })).rejects.toThrow(/test_order\.jsonl/);
+  await again.close();
+  expect(await readFile(journalPath(dir), "utf8")).toBe(before);
+  expect(await readFile(filePath(dir), "utf8")).toBe(file);
 });
