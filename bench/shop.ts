@@ -130,6 +130,9 @@ const toDone = summarize(orders.filter((o) => doneAt.has(o.id)).map((o) => doneA
 const toReceipt = summarize(orders.filter((o) => receiptAt.has(o.value.customer)).map((o) => receiptAt.get(o.value.customer)! - paidAt.get(o.id)!));
 const messages = fake.calls.filter((c) => c.response?.ok === true && /^send/.test(c.method)).length;
 const rateLimited = fake.calls.filter((c) => c.response?.ok === false && c.response.error_code === 429).length;
+// How often the store rewrote the orders' file (each move is flushed before its provider call).
+const storeStats = app.store.stats() as { writes?: number; writesByFile?: Record<string, number> };
+const orderFileWrites = storeStats.writesByFile?.["docs/shop_order.json"];
 clearInterval(keepAlive);
 await app.stop();
 await rm(dir, { recursive: true, force: true });
@@ -143,6 +146,7 @@ const rows: BenchRow[] = [
   { metric: "payment -> receipt at Telegram p50 / p95 (paced, 29/s shared)", value: `${s(toReceipt.p50)} / ${s(toReceipt.p95)}` },
   { metric: "all orders placed, QR sent", value: `${orderSeconds.toFixed(1)} s` },
   { metric: "messages sent / 429 answers", value: `${messages} / ${rateLimited}` },
+  { metric: "store file writes: the orders' file / all files", value: `${orderFileWrites ?? "-"} / ${storeStats.writes ?? "-"}` },
   // The machine is shared: the same run gives other figures under other load.
   { metric: "load average (1 min) at start / end", value: `${loadAtStart.toFixed(1)} / ${loadavg()[0]!.toFixed(1)}` },
 ];

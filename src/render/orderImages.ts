@@ -2,12 +2,13 @@
  * The shop order's images, made without holding the event loop: a shop sends one QR and one receipt
  * per order, and a thousand orders at once must not queue behind image work. The QR is encoded
  * straight to a 1-bit PNG (the qrcode package's own PNG writer takes ~200 ms a QR on the main thread;
- * this takes a few); the receipt renders on libuv's thread pool (resvg's renderAsync).
+ * this takes a few); the receipt renders and encodes on a worker thread (pngWorker.ts).
  */
 import { createRequire } from "node:module";
 import { crc32, deflateSync } from "node:zlib";
 import type { renderAsync as RenderAsync } from "@resvg/resvg-js";
-import { IMAGE_FONT, imageFontFiles } from "./png.js";
+import { imageRenderOptions } from "./png.js";
+import { PngWorkerGoneError, svgToPngOnWorker } from "./pngWorker.js";
 
 const require = createRequire(import.meta.url);
 
@@ -53,13 +54,16 @@ export async function qrisPng(text: string): Promise<Buffer> {
   return Buffer.concat([signature, chunk("IHDR", ihdr), chunk("IDAT", deflateSync(raw)), chunk("IEND", Buffer.alloc(0))]);
 }
 
-/** `svg` to a PNG `width` pixels wide, rendered off the event loop (same fonts as render/png.ts). */
+/**
+ * `svg` to a PNG `width` pixels wide, off the event loop (same fonts and bytes as render/png.ts). If the
+ * worker cannot run, the image is still made: rendered on the thread pool, encoded on this thread.
+ */
 export async function svgToPngOffThread(svg: string, width: number): Promise<Buffer> {
-  const { renderAsync } = require("@resvg/resvg-js") as { renderAsync: typeof RenderAsync };
-  const image = await renderAsync(svg, {
-    fitTo: { mode: "width", value: width },
-    background: "#ffffff",
-    font: { fontFiles: imageFontFiles(), loadSystemFonts: false, defaultFontFamily: IMAGE_FONT },
-  });
-  return image.asPng();
+  try {
+    return await svgToPngOnWorker(svg, width);
+  } catch (err) {
+    if (!(err instanceof PngWorkerGoneError)) throw err;
+    const { renderAsync } = require("@resvg/resvg-js") as { renderAsync: typeof RenderAsync };
+    return (await renderAsync(svg, imageRenderOptions(width))).asPng();
+  }
 }

@@ -5,7 +5,7 @@
  */
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import type { Resvg } from "@resvg/resvg-js";
+import type { Resvg, ResvgRenderOptions } from "@resvg/resvg-js";
 
 const require = createRequire(import.meta.url);
 
@@ -26,12 +26,16 @@ export function imageFontFiles(): string[] {
 export async function svgToPng(svg: string, width: number): Promise<Buffer> {
   // require, not import(): the native addon is a CommonJS package.
   const addon = require("@resvg/resvg-js") as { Resvg: typeof Resvg };
-  const resvg = new addon.Resvg(svg, {
+  return new addon.Resvg(svg, imageRenderOptions(width)).render().asPng();
+}
+
+/** resvg's options for every image: `width` pixels wide on white, the bundled fonts only. */
+export function imageRenderOptions(width: number): ResvgRenderOptions {
+  return {
     fitTo: { mode: "width", value: width },
     background: "#ffffff",
     font: { fontFiles: imageFontFiles(), loadSystemFonts: false, defaultFontFamily: IMAGE_FONT },
-  });
-  return resvg.render().asPng();
+  };
 }
 
 /** Width and height from a PNG's header, for checks (tests, the playground). */

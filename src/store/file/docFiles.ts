@@ -1,7 +1,8 @@
 /**
  * The file store's documents and append-only logs (api.ts createDoc... listLog), kept in memory and
  * written per kind under the store's folder:
- *   docs/<kind>.json     {"docs": Doc[]}  rewritten whole through the flusher, like a shard
+ *   docs/<kind>.json     {"docs": Doc[]}  every document of the kind as of the last compaction
+ *   docs/<kind>.jsonl    one document a line: each version written since, appended and fsync-ed
  *   logs/<kind>.jsonl    one entry a line, appended and fsync-ed through the flusher
  * A kind's files are read at its first use, since only then is its schema known, and checked with it
  * then (what is in memory was checked when read or written): a damaged file fails every call of that
@@ -9,13 +10,21 @@
  * document does: fine for audit and price changes at this bot's size, not for unbounded streams.
  * A log's torn last line (a crash in the middle of an append) is cut off with a warning. The rules
  * are core.ts's, as PgStore's.
+ *
+ * Why a journal: every shop-order move is made durable before its provider call, and rewriting a
+ * kind's whole file per move stringified a thousand orders each time. A flush appends the changed
+ * documents; the journal is folded into the file (rename, then emptied) at the first write after open,
+ * when it outgrows the file, when no file exists yet, and at close, so after a clean close the file alone
+ * holds the kind (what migrate-store reads). A journal line counts only if newer than the version held,
+ * so a crash between the rename and the emptying reads the same; a torn last line is cut off as a log's.
  */
-import { mkdir, open, readFile, truncate } from "node:fs/promises";
+import { mkdir, readFile, truncate } from "node:fs/promises";
 import { join } from "node:path";
 import type { Clock } from "../../tools/clock.js";
 import type { Doc, DocChange, DocExpect, DocKind, DocQuery, LogEntry, LogPage, NewDoc } from "../api.js";
 import { buildNewDoc, changedDoc, checkExpect, compareDocs, docChange, docInQuery, docLimit, docMatches, kindName, logPage, storedDoc, storedLogEntry, validLogEntry } from "../core.js";
 import { DuplicateDocError, StoreCorruptError } from "../errors.js";
+import { DocKindFiles, LogFile, type AnyDoc } from "./kindFiles.js";
 import { StoreFile } from "./shards.js";
 
 /** What the documents need of the file store they live in. */
@@ -31,8 +40,6 @@ export interface DocFilesHost {
   warn(message: string): void;
 }
 
-type AnyDoc = Doc<unknown>;
-
 interface KindLog {
   /** Each owner's entries, oldest first (seq increasing). */
   readonly byOwner: Map<number, LogEntry<unknown>[]>;
@@ -40,44 +47,46 @@ interface KindLog {
 }
 
 export class DocFiles {
-  private readonly docKinds = new Map<string, Promise<Map<string, AnyDoc>>>();
+  private readonly docKinds = new Map<string, Promise<DocKindFiles>>();
+  /** The kinds read so far (what `compactAll` folds). */
+  private readonly loadedKinds: DocKindFiles[] = [];
   private readonly logKinds = new Map<string, Promise<KindLog>>();
 
   constructor(private readonly host: DocFilesHost) {}
 
   async createDoc<T>(kind: DocKind<T>, input: NewDoc<T>): Promise<Doc<T>> {
     this.host.assertOpen();
-    const docs = await this.docsOf(kind);
+    const files = await this.docsOf(kind);
     this.host.assertOpen();
     // Built, checked and set in one synchronous turn: of two racing creates, the second sees the first.
     const doc = buildNewDoc(kind, input, this.host.clock.now());
-    if (docs.has(doc.id)) throw new DuplicateDocError(doc.kind, doc.id);
-    docs.set(doc.id, doc);
+    if (files.docs.has(doc.id)) throw new DuplicateDocError(doc.kind, doc.id);
+    files.put(doc);
     this.host.markDirty(docKey(doc.kind));
     return doc;
   }
 
   async getDoc<T>(kind: DocKind<T>, id: string): Promise<Doc<T> | undefined> {
-    return (await this.docsOf(kind)).get(id) as Doc<T> | undefined;
+    return (await this.docsOf(kind)).docs.get(id) as Doc<T> | undefined;
   }
 
   async updateDoc<T>(kind: DocKind<T>, id: string, expect: DocExpect, change: DocChange<T>): Promise<Doc<T> | undefined> {
     this.host.assertOpen();
     checkExpect(expect);
     const valid = docChange(kind, id, change);
-    const docs = await this.docsOf(kind);
+    const files = await this.docsOf(kind);
     this.host.assertOpen();
     // Checked and applied in one synchronous turn: nothing else writes in between.
-    const current = docs.get(id) as Doc<T> | undefined;
+    const current = files.docs.get(id) as Doc<T> | undefined;
     if (!docMatches(current, expect)) return undefined;
     const next = changedDoc(current as Doc<T>, valid, this.host.clock.now());
-    docs.set(id, next);
+    files.put(next);
     this.host.markDirty(docKey(next.kind));
     return next;
   }
 
   async listDocs<T>(kind: DocKind<T>, query: DocQuery): Promise<Doc<T>[]> {
-    const docs = await this.docsOf(kind);
+    const { docs } = await this.docsOf(kind);
     const hits = [...docs.values()].filter((d) => docInQuery(d, query)).sort(compareDocs);
     const limit = docLimit(query.limit);
     return (limit < hits.length ? hits.slice(0, limit) : hits) as Doc<T>[];
@@ -104,7 +113,17 @@ export class DocFiles {
     return list.slice(Math.max(0, end - limit), end).reverse() as LogEntry<T>[];
   }
 
-  private docsOf(kind: DocKind<unknown>): Promise<Map<string, AnyDoc>> {
+  /** Marks every kind with journal lines for compaction (the store is closing: its last flush folds them). */
+  compactAll(): void {
+    for (const files of this.loadedKinds) {
+      if (files.journalBytes() > 0 || files.changedCount() > 0) {
+        files.compactNext = true;
+        this.host.markDirty(files.key);
+      }
+    }
+  }
+
+  private docsOf(kind: DocKind<unknown>): Promise<DocKindFiles> {
     const name = kindName(kind);
     let docs = this.docKinds.get(name);
     if (!docs) this.docKinds.set(name, (docs = this.loadDocs(kind, name)));
@@ -118,10 +137,10 @@ export class DocFiles {
     return log;
   }
 
-  private async loadDocs(kind: DocKind<unknown>, name: string): Promise<Map<string, AnyDoc>> {
+  private async loadDocs(kind: DocKind<unknown>, name: string): Promise<DocKindFiles> {
     await mkdir(join(this.host.root, "docs"), { recursive: true, mode: 0o700 });
     const key = docKey(name);
-    const file = new StoreFile<{ docs: AnyDoc[] }>(this.host.root, key);
+    const file = StoreFile.ofText(this.host.root, key);
     const data = await file.read();
     const docs = new Map<string, AnyDoc>();
     if (data !== null) {
@@ -133,14 +152,32 @@ export class DocFiles {
         docs.set(doc.id, doc);
       });
     }
-    this.host.register(key, () => file.write({ docs: [...docs.values()] }));
-    return docs;
+    const journalPath = join(this.host.root, journalKey(name));
+    const whole = await this.readLines(journalPath, (line, n) => {
+      let raw: unknown;
+      try {
+        raw = JSON.parse(line);
+      } catch {
+        throw new StoreCorruptError(journalPath, `line ${n}: invalid JSON`);
+      }
+      const doc = storedDoc(kind, journalPath, raw, `line ${n}: `);
+      const held = docs.get(doc.id);
+      if (!held || held.version < doc.version) docs.set(doc.id, doc);
+    });
+    const files = new DocKindFiles(key, docs, file, new LogFile(journalPath, whole), data !== null, () => this.isClosing());
+    // Lines left by the last run (it did not close, or closed before this version): folded at the first write.
+    if (whole > 0) files.compactNext = true;
+    this.host.register(key, () => files.write());
+    this.loadedKinds.push(files);
+    if (whole > 0) this.host.markDirty(key);
+    return files;
   }
 
-  private async loadLog(kind: DocKind<unknown>, name: string): Promise<KindLog> {
-    await mkdir(join(this.host.root, "logs"), { recursive: true, mode: 0o700 });
-    const key = logKey(name);
-    const path = join(this.host.root, key);
+  /**
+   * Reads a JSON-lines file (a log, a journal), handing each whole line to `each` with its number; a
+   * torn last line is cut off with a warning. Returns the length of the whole lines (0 if none).
+   */
+  private async readLines(path: string, each: (line: string, n: number) => void): Promise<number> {
     let bytes: Buffer;
     try {
       bytes = await readFile(path);
@@ -151,23 +188,40 @@ export class DocFiles {
     // Appends end with a newline: bytes after the last one are an append a crash cut short.
     const whole = bytes.lastIndexOf(0x0a) + 1;
     if (whole < bytes.length) {
-      this.host.warn(`Store log ${path}: dropped a torn last line (${bytes.length - whole} bytes), left by a crash during an append.`);
+      this.host.warn(`Store file ${path}: dropped a torn last line (${bytes.length - whole} bytes), left by a crash during an append.`);
       await truncate(path, whole);
     }
-    const byOwner = new Map<number, LogEntry<unknown>[]>();
     const lines = bytes.subarray(0, whole).toString("utf8").split("\n");
     lines.pop(); // after the last newline
-    lines.forEach((line, i) => {
+    lines.forEach((line, i) => each(line, i + 1));
+    return whole;
+  }
+
+  private isClosing(): boolean {
+    try {
+      this.host.assertOpen();
+      return false;
+    } catch {
+      return true;
+    }
+  }
+
+  private async loadLog(kind: DocKind<unknown>, name: string): Promise<KindLog> {
+    await mkdir(join(this.host.root, "logs"), { recursive: true, mode: 0o700 });
+    const key = logKey(name);
+    const path = join(this.host.root, key);
+    const byOwner = new Map<number, LogEntry<unknown>[]>();
+    const whole = await this.readLines(path, (line, n) => {
       let data: unknown;
       try {
         data = JSON.parse(line);
       } catch {
-        throw new StoreCorruptError(path, `line ${i + 1}: invalid JSON`);
+        throw new StoreCorruptError(path, `line ${n}: invalid JSON`);
       }
-      const rec = storedLogEntry(kind, path, data, `line ${i + 1}: `);
+      const rec = storedLogEntry(kind, path, data, `line ${n}: `);
       let list = byOwner.get(rec.owner);
       if (!list) byOwner.set(rec.owner, (list = []));
-      if ((list[list.length - 1]?.seq ?? 0) >= rec.seq) throw new StoreCorruptError(path, `line ${i + 1}: seq ${rec.seq} does not follow the owner's last`);
+      if ((list[list.length - 1]?.seq ?? 0) >= rec.seq) throw new StoreCorruptError(path, `line ${n}: seq ${rec.seq} does not follow the owner's last`);
       list.push(rec);
     });
     const file = new LogFile(path, whole);
@@ -178,6 +232,10 @@ export class DocFiles {
 
 function docKey(kind: string): string {
   return `docs/${kind}.json`;
+}
+
+function journalKey(kind: string): string {
+  return `docs/${kind}.jsonl`;
 }
 
 function logKey(kind: string): string {
@@ -194,42 +252,4 @@ function firstAtOrAbove(list: readonly LogEntry<unknown>[], seq: number): number
     else hi = mid;
   }
   return lo;
-}
-
-/**
- * A log file: lines waiting to be appended, and how long the file is when every append so far went
- * whole. An append cut short (disk full) is cut back to that length and its lines kept for the retry,
- * so the file never holds half a line followed by more.
- */
-class LogFile {
-  pending: string[] = [];
-
-  constructor(
-    readonly path: string,
-    private size: number,
-  ) {}
-
-  /** Takes the pending lines now (the flusher's synchronous part) and appends them durably. */
-  write(): Promise<void> {
-    const lines = this.pending;
-    this.pending = [];
-    if (lines.length === 0) return Promise.resolve();
-    const text = Buffer.from(lines.join(""), "utf8");
-    return this.append(text).catch((err: unknown) => {
-      this.pending = lines.concat(this.pending);
-      throw err;
-    });
-  }
-
-  private async append(text: Buffer): Promise<void> {
-    const fh = await open(this.path, "a", 0o600);
-    try {
-      if ((await fh.stat()).size !== this.size) await fh.truncate(this.size);
-      await fh.writeFile(text);
-      await fh.sync();
-      this.size += text.length;
-    } finally {
-      await fh.close();
-    }
-  }
 }

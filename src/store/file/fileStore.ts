@@ -13,6 +13,7 @@
  *   tx-00.json ..      {"txs": TxRecord[]}      shard = fnv1a(refId) % txShards
  *   flows-00.json ..   {"flows": FlowEntry[]}   running flows; shard as the chat's (chatShards)
  *   docs/<kind>.json   {"docs": Doc[]}          documents of a kind (docFiles.ts)
+ *   docs/<kind>.jsonl  one document a line      changed since docs/<kind>.json, fsync-ed (docFiles.ts)
  *   logs/<kind>.jsonl  one log entry a line      append-only, fsync-ed (docFiles.ts)
  *   .<name>.tmp        steno's temp file during an atomic write (temp + rename)
  *
@@ -353,6 +354,7 @@ export class FileStore implements Store {
       this.sweepTimer?.cancel();
       await this.sweeping?.catch(() => undefined);
       this.flusher.stop();
+      this.docs.compactAll(); // the documents' journals folded into their files by this last flush
       await this.flusher.flush();
     })();
     return this.closing;

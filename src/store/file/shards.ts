@@ -2,9 +2,9 @@
  * File naming, shard placement and the lowdb adapters. Every file goes through lowdb's `DataFile`,
  * which writes via steno: temp file + rename, so a crash leaves either the old or the new file.
  */
-import { closeSync, fchmodSync, openSync } from "node:fs";
+import { open } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import { DataFile, JSONFile } from "lowdb/node";
+import { DataFile } from "lowdb/node";
 import { fnv1a } from "../../tools/hash.js";
 import { StoreCorruptError } from "../errors.js";
 
@@ -21,14 +21,20 @@ export function shardFileName(prefix: string, index: number, count: number): str
 /** One JSON file of the store. `read` turns every failure into StoreCorruptError naming the file. */
 export class StoreFile<T> {
   readonly path: string;
-  private readonly adapter: DataFile<T>;
+  /** Reads JSON; writes the text `stringify` made. */
+  private readonly adapter: DataFile<string>;
+  private readonly stringify: (data: T) => string;
 
-  constructor(dir: string, readonly name: string, pretty = false) {
+  constructor(dir: string, readonly name: string, pretty: boolean | "text" = false) {
     this.path = join(dir, name);
+    this.adapter = new DataFile<string>(this.path, { parse: JSON.parse, stringify: (text) => text });
     // Shards are compact: smaller files and a faster stringify. meta.json is small and read by people.
-    this.adapter = pretty
-      ? new JSONFile<T>(this.path)
-      : new DataFile<T>(this.path, { parse: JSON.parse, stringify: (d) => JSON.stringify(d) });
+    this.stringify = pretty === true ? (d) => JSON.stringify(d, null, 2) : pretty === "text" ? (d) => d as string : (d) => JSON.stringify(d);
+  }
+
+  /** A file whose writer hands `write` the JSON text already made (documents: see docFiles.ts). */
+  static ofText(dir: string, name: string): StoreFile<string> {
+    return new StoreFile<string>(dir, name, "text");
   }
 
   /** The parsed content, or null if the file does not exist. */
@@ -43,20 +49,27 @@ export class StoreFile<T> {
 
   /** Serialises `data` synchronously, then resolves once the file was renamed into place. */
   write(data: T): Promise<void> {
+    let text: string;
     try {
-      // steno creates its temp file with the default mode (0644 under a usual umask). Made here
-      // first, owner-only, it keeps that mode through steno's write and rename. One write per file
-      // is in flight (flusher.ts), so nobody renames it away in between.
-      const fd = openSync(stenoTempPath(this.path), "a", 0o600);
-      try {
-        fchmodSync(fd, 0o600);
-      } finally {
-        closeSync(fd);
-      }
+      text = this.stringify(data);
     } catch (err) {
       return Promise.reject(err);
     }
-    return this.adapter.write(data);
+    return this.ownerOnlyTemp().then(() => this.adapter.write(text));
+  }
+
+  /**
+   * steno creates its temp file with the default mode (0644 under a usual umask). Made here first,
+   * owner-only, it keeps that mode through steno's write and rename. One write per file is in flight
+   * (flusher.ts), so nobody renames it away in between. Off the event loop: it runs on every write.
+   */
+  private async ownerOnlyTemp(): Promise<void> {
+    const fh = await open(stenoTempPath(this.path), "a", 0o600);
+    try {
+      await fh.chmod(0o600);
+    } finally {
+      await fh.close();
+    }
   }
 }
 
