@@ -1,6 +1,6 @@
 /** npm run migrate-store: a file store (hot and archived transactions, keys, meta) copied into PostgreSQL. */
 import { execFile } from "node:child_process";
-import { appendFile, readdir } from "node:fs/promises";
+import { appendFile, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import postgres from "postgres";
@@ -120,6 +120,30 @@ describe.skipIf(!hasPg)("migrate-store", () => {
     expect(await pg.listLog(AuditKind, 1)).toEqual(expected.log);
     expect(await pg.appendLog(AuditKind, 1, { action: "next" })).toMatchObject({ seq: 4 });
     expect(await pg.updateDoc(OrderKind, "O2", { version: 2, states: ["paid"] }, { state: "done" })).toMatchObject({ version: 3 });
+  });
+
+  it("a document kind's journal left by a crash is replayed over its file: the newer version of each document is copied, a torn last line is not", async () => {
+    const dir = await tempDir();
+    await fileStore(dir);
+    const file = join(dir, "store", "docs", "test_order.json");
+    const held = (JSON.parse(await readFile(file, "utf8")) as { docs: { id: string; version: number; state: string; updatedAt: number }[] }).docs;
+    const o1 = held.find((d) => d.id === "O1")!;
+    const o2 = held.find((d) => d.id === "O2")!;
+    // What the bot appended after its last fold, then a crash: O1 moved twice, an older O2 line, a torn line.
+    const lines = [
+      { ...o1, version: o1.version + 1, state: "paid", updatedAt: o1.updatedAt + 1 },
+      { ...o1, version: o1.version + 2, state: "done", updatedAt: o1.updatedAt + 2 },
+      { ...o2, version: o2.version - 1, state: "draft" },
+    ];
+    await writeFile(join(dir, "store", "docs", "test_order.jsonl"), `${lines.map((l) => JSON.stringify(l)).join("\n")}\n{"id":"O3","ow`);
+    const url = await freshDatabase();
+    const copied = await copyFileStore({ from: dir, to: url, secret: SECRET });
+    expect(copied).toMatchObject({ ok: true, files: { docs: 2 } });
+    const pg = await PgStore.open({ url, secret: SECRET, clock: new ManualClock() });
+    closing.push(pg);
+    expect(await pg.getDoc(OrderKind, "O1")).toMatchObject({ state: "done", version: o1.version + 2 });
+    expect(await pg.getDoc(OrderKind, "O2")).toMatchObject({ state: o2.state, version: o2.version });
+    expect(await pg.getDoc(OrderKind, "O3")).toBeUndefined();
   });
 
   it("refuses a secret that is not the file store's", async () => {

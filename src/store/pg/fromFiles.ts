@@ -14,6 +14,7 @@ import { createInterface } from "node:readline";
 import postgres from "postgres";
 import { deriveKey, keyCheckMatches } from "../crypto.js";
 import { StoreCorruptError } from "../errors.js";
+import type * as z from "../../tools/zod.js";
 import { KIND_NAME, StoredDocFrame, StoredLogFrame } from "../core.js";
 import { describeIssues, TxRecordSchema, type ChatRecord, type TxRecord } from "../records.js";
 import { checkChatShard, checkFlowShard, checkMeta, checkTxShard, type FlowEntry } from "../file/schema.js";
@@ -244,22 +245,48 @@ async function kindFiles(dir: string, ext: string): Promise<[kind: string, file:
 }
 
 /**
- * Copies docs/<kind>.json; returns how many documents. Only each document's frame is checked here:
- * the kinds' schemas live with the bot, which checks every value it reads. Values travel as JSON text,
- * as chats do. A document the database has at a higher version (the bot already ran there) is the database's.
+ * Copies docs/<kind>.json with its journal docs/<kind>.jsonl replayed over it (a line counts when newer
+ * than the version held; a torn last line, a crash mid-append, is left out, as the file store does);
+ * returns how many documents. Only each document's frame is checked here: the kinds' schemas live with
+ * the bot, which checks every value it reads. Values travel as JSON text, as chats do. A document the
+ * database has at a higher version (the bot already ran there) is the database's.
  */
 async function copyDocs(sql: postgres.Sql, root: string, batch: number): Promise<number> {
   let count = 0;
-  for (const [kind, file] of await kindFiles(join(root, "docs"), ".json")) {
-    const list = ((await readJson(file)) as { docs?: unknown } | null)?.docs;
-    if (!Array.isArray(list)) throw new StoreCorruptError(file, 'expected {"docs": [...]}');
-    const rows = list.map((raw, i) => {
-      const r = StoredDocFrame.safeParse(raw);
-      if (!r.success) throw new StoreCorruptError(file, describeIssues(r.error, `docs[${i}].`));
-      const d = r.data;
-      const data = JSON.stringify(d.value);
-      return { kind, id: d.id, owner: d.owner, state: d.state, version: d.version, created_at: d.createdAt, updated_at: d.updatedAt, data };
-    });
+  const dir = join(root, "docs");
+  const files = new Map(await kindFiles(dir, ".json"));
+  const journals = new Map(await kindFiles(dir, ".jsonl"));
+  for (const kind of [...new Set([...files.keys(), ...journals.keys()])].sort()) {
+    const docs = new Map<string, z.infer<typeof StoredDocFrame>>();
+    const file = files.get(kind);
+    if (file !== undefined) {
+      const list = ((await readJson(file)) as { docs?: unknown } | null)?.docs;
+      if (!Array.isArray(list)) throw new StoreCorruptError(file, 'expected {"docs": [...]}');
+      list.forEach((raw, i) => {
+        const r = StoredDocFrame.safeParse(raw);
+        if (!r.success) throw new StoreCorruptError(file, describeIssues(r.error, `docs[${i}].`));
+        docs.set(r.data.id, r.data);
+      });
+    }
+    const journal = journals.get(kind);
+    if (journal !== undefined) {
+      await readJsonLines(journal, async (raw, n) => {
+        const r = StoredDocFrame.safeParse(raw);
+        if (!r.success) throw new StoreCorruptError(journal, describeIssues(r.error, `line ${n}: `));
+        const held = docs.get(r.data.id);
+        if (held === undefined || held.version < r.data.version) docs.set(r.data.id, r.data);
+      });
+    }
+    const rows = [...docs.values()].map((d) => ({
+      kind,
+      id: d.id,
+      owner: d.owner,
+      state: d.state,
+      version: d.version,
+      created_at: d.createdAt,
+      updated_at: d.updatedAt,
+      data: JSON.stringify(d.value),
+    }));
     for (let i = 0; i < rows.length; i += batch) {
       await sql`
         INSERT INTO docs (kind, id, owner, state, version, created_at, updated_at, data)
