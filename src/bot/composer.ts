@@ -1,40 +1,189 @@
 /**
- * grammY's Composer, with filters that decide without allocating. grammY's `branch` (behind every
- * `command`, `callbackQuery`, `on`, `hears`, `filter`) wraps the chosen side in a new Composer on
- * every update; the features' ~25 filters each did so for every update that passed by. Here each
- * side is composed once at registration and the predicate is awaited only when it returns a promise.
- * Same order, same `next` semantics: a side still sees middleware registered on it later.
+ * grammY's Composer, run as one list per composer instead of a chain of closures. grammY nests two
+ * async closures per registered middleware (`concat`) and its `branch` (behind every `command`,
+ * `callbackQuery`, `on`, `hears`, `filter`) builds a new Composer per filter per update; an update
+ * walked ~25 such layers before its feature answered. Here a composer keeps its steps in order and a
+ * filter is a step with a test: a test that says no is skipped in the loop, with no call, closure or
+ * promise, and the test is awaited only when it returns a promise. A command test parses the update's
+ * command once per update for all of them. Same order, same `next` semantics as grammY: a composer
+ * still sees middleware registered on it later, a second `next()` throws, errors reach the caller.
  */
-import { Composer as GrammyComposer, type Context, type Middleware, type MiddlewareFn } from "grammy";
+import { BotError, Composer as GrammyComposer, type Context, type Middleware, type MiddlewareFn, type NextFunction } from "grammy";
+import type { CommandContext } from "grammy";
 
 type MaybePromise<T> = T | Promise<T>;
 type MaybeArray<T> = T | T[];
 
-function composedOnce<C extends Context>(middleware: MaybeArray<Middleware<C>>): MiddlewareFn<C> {
-  return new GrammyComposer<C>(...(Array.isArray(middleware) ? middleware : [middleware])).middleware();
+interface Step<C extends Context> {
+  /** Undefined: the step runs for every update that reaches it. */
+  test?: ((ctx: C) => MaybePromise<boolean>) | undefined;
+  /** A middleware, or the steps of a composer registered here (run in place, an empty one skipped). */
+  run?: MiddlewareFn<C>;
+  steps?: readonly Step<C>[];
 }
 
-const pass = <C extends Context>(_ctx: C, next: () => Promise<void>): Promise<void> => next();
+function asFunction<C extends Context>(middleware: Middleware<C>): MiddlewareFn<C> {
+  return typeof middleware === "function" ? middleware : (ctx, next) => middleware.middleware()(ctx, next);
+}
+
+/**
+ * One walk of a composer's steps for one update. A class, not closures: the build keeps function
+ * names (esbuild keepNames), which names every closure a call creates with a property write.
+ */
+class Walk<C extends Context> {
+  constructor(
+    private readonly steps: readonly Step<C>[],
+    private readonly ctx: C,
+    private readonly done: NextFunction,
+  ) {}
+
+  from(start: number): Promise<void> {
+    const { steps, ctx } = this;
+    for (let i = start; i < steps.length; i++) {
+      const step = steps[i]!;
+      if (step.steps !== undefined && step.steps.length === 0) continue;
+      if (step.test !== undefined) {
+        const hit = step.test(ctx);
+        if (hit instanceof Promise) return hit.then((yes) => (yes ? this.call(step, i) : this.from(i + 1)));
+        if (!hit) continue;
+      }
+      return this.call(step, i);
+    }
+    return this.done();
+  }
+
+  // A throw here lands in the caller's async frame (a `next`, a boundary's try, the bot's run) as a rejection.
+  call(step: Step<C>, i: number): Promise<void> {
+    return step.steps !== undefined ? new Walk(step.steps, this.ctx, () => this.from(i + 1)).from(0) : this.callOne(step.run!, i);
+  }
+
+  async callOne(run: MiddlewareFn<C>, i: number): Promise<void> {
+    let nextCalled = false;
+    await run(this.ctx, async () => {
+      if (nextCalled) throw new Error("`next` already called before!");
+      nextCalled = true;
+      await this.from(i + 1);
+    });
+  }
+}
+
+function runSteps<C extends Context>(steps: readonly Step<C>[], ctx: C, done: NextFunction): Promise<void> {
+  return new Walk(steps, ctx, done).from(0);
+}
+
+const COMMAND = Symbol("command of the update");
+
+/** The update's command, parsed once per update: its name as typed, and without a suffix naming this bot. */
+interface ParsedCommand {
+  text: string;
+  typed: string;
+  /** `typed` without `@thisbot`; undefined when it names no bot or another one. */
+  own: string | undefined;
+}
+
+function commandOf(ctx: Context): ParsedCommand | null {
+  const memo = (ctx as unknown as { [COMMAND]?: ParsedCommand | null })[COMMAND];
+  if (memo !== undefined) return memo;
+  let parsed: ParsedCommand | null = null;
+  // As grammY's `Context.has.command`: a message or channel post whose bot_command entity starts the text.
+  const msg = ctx.update.message ?? ctx.update.channel_post;
+  const entities = msg?.entities;
+  if (entities !== undefined && msg!.text !== undefined) {
+    for (const e of entities) {
+      if (e.type !== "bot_command" || e.offset !== 0) continue;
+      const text = msg!.text;
+      const typed = text.substring(1, e.length);
+      const at = typed.indexOf("@");
+      const own = at === -1 ? undefined : typed.substring(at + 1).toLowerCase() === ctx.me.username.toLowerCase() ? typed.substring(0, at) : undefined;
+      parsed = { text, typed, own };
+      break;
+    }
+  }
+  (ctx as unknown as { [COMMAND]?: ParsedCommand | null })[COMMAND] = parsed;
+  return parsed;
+}
+
+/** grammY's command test (`Context.has.command`), on the update's command parsed once. */
+function hasCommand(names: MaybeArray<string>): (ctx: Context) => boolean {
+  const all = new Set<string>();
+  const plain = new Set<string>();
+  for (const name of Array.isArray(names) ? names : [names]) {
+    if (name.startsWith("/")) throw new Error(`Do not include '/' when registering command handlers (use '${name.substring(1)}' not '${name}')`);
+    all.add(name);
+    if (!name.includes("@")) plain.add(name);
+  }
+  return (ctx) => {
+    const cmd = commandOf(ctx);
+    if (cmd === null) return false;
+    if (all.has(cmd.typed) || (cmd.own !== undefined && plain.has(cmd.own))) {
+      ctx.match = cmd.text.substring(cmd.typed.length + 1).trimStart();
+      return true;
+    }
+    return false;
+  };
+}
 
 export class Composer<C extends Context> extends GrammyComposer<C> {
+  private readonly steps: Step<C>[] = [];
+  private readonly run: MiddlewareFn<C> = (ctx, next) => runSteps(this.steps, ctx, next);
+
+  constructor(...middleware: Array<Middleware<C>>) {
+    super();
+    for (const m of middleware) this.steps.push({ run: asFunction(m) });
+  }
+
+  override middleware(): MiddlewareFn<C> {
+    return this.run;
+  }
+
+  override use(...middleware: Array<Middleware<C>>): Composer<C> {
+    const composer = new Composer<C>(...middleware);
+    this.steps.push({ steps: composer.steps });
+    return composer;
+  }
+
   override filter<D extends C>(predicate: (ctx: C) => ctx is D, ...middleware: Array<Middleware<D>>): Composer<D>;
   override filter(predicate: (ctx: C) => MaybePromise<boolean>, ...middleware: Array<Middleware<C>>): Composer<C>;
   override filter(predicate: (ctx: C) => MaybePromise<boolean>, ...middleware: Array<Middleware<C>>): Composer<C> {
     const composer = new Composer<C>(...middleware);
-    this.branch(predicate, composer, pass);
+    this.steps.push({ test: predicate, steps: composer.steps });
     return composer;
+  }
+
+  override command<S extends string>(command: MaybeArray<S>, ...middleware: Array<Middleware<CommandContext<C>>>): Composer<CommandContext<C>> {
+    return this.filter(hasCommand(command) as unknown as (ctx: C) => ctx is CommandContext<C>, ...middleware);
   }
 
   override branch(
     predicate: (ctx: C) => MaybePromise<boolean>,
     trueMiddleware: MaybeArray<Middleware<C>>,
     falseMiddleware: MaybeArray<Middleware<C>>,
-  ): GrammyComposer<C> {
-    const onTrue = composedOnce(trueMiddleware);
-    const onFalse = composedOnce(falseMiddleware);
+  ): Composer<C> {
+    const onTrue = new Composer<C>(...(Array.isArray(trueMiddleware) ? trueMiddleware : [trueMiddleware])).run;
+    const onFalse = new Composer<C>(...(Array.isArray(falseMiddleware) ? falseMiddleware : [falseMiddleware])).run;
     return this.use(async (ctx, next) => {
       const hit = predicate(ctx);
       await ((hit instanceof Promise ? await hit : hit) ? onTrue : onFalse)(ctx, next);
     });
+  }
+
+  /** grammY's error boundary (same semantics: `next` of the protected part runs after it, outside it). */
+  override errorBoundary(errorHandler: (error: BotError<C>, next: NextFunction) => MaybePromise<unknown>, ...middleware: Array<Middleware<C>>): Composer<C> {
+    const composer = new Composer<C>(...middleware);
+    const bound = composer.run;
+    this.steps.push({
+      run: async (ctx, next) => {
+        let nextCalled = false;
+        const cont = () => ((nextCalled = true), Promise.resolve());
+        try {
+          await bound(ctx, cont);
+        } catch (err) {
+          nextCalled = false;
+          await errorHandler(new BotError(err, ctx), cont);
+        }
+        if (nextCalled) await next();
+      },
+    });
+    return composer;
   }
 }
