@@ -14,61 +14,76 @@ import type { CommandContext } from "grammy";
 type MaybePromise<T> = T | Promise<T>;
 type MaybeArray<T> = T | T[];
 
+/** One registered middleware; every step has all three fields (one shape for the loop). */
 interface Step<C extends Context> {
   /** Undefined: the step runs for every update that reaches it. */
-  test?: ((ctx: C) => MaybePromise<boolean>) | undefined;
-  /** A middleware, or the steps of a composer registered here (run in place, an empty one skipped). */
-  run?: MiddlewareFn<C>;
-  steps?: readonly Step<C>[];
+  readonly test: ((ctx: C) => MaybePromise<boolean>) | undefined;
+  /** A middleware, or (undefined) the steps of a composer registered here, run in place (an empty one skipped). */
+  readonly run: MiddlewareFn<C> | undefined;
+  readonly steps: readonly Step<C>[] | undefined;
 }
 
-function asFunction<C extends Context>(middleware: Middleware<C>): MiddlewareFn<C> {
-  return typeof middleware === "function" ? middleware : (ctx, next) => middleware.middleware()(ctx, next);
-}
+const step = <C extends Context>(test: Step<C>["test"], run: Step<C>["run"], steps: Step<C>["steps"]): Step<C> => ({ test, run, steps });
 
 /**
- * One walk of a composer's steps for one update. A class, not closures: the build keeps function
- * names (esbuild keepNames), which names every closure a call creates with a property write.
+ * One walk of a composer's steps for one update; a composer registered inside runs as a walk whose
+ * end goes on in its parent's. A class, not closures: the build keeps function names (esbuild
+ * keepNames), which names every closure a call creates with a property write. Every method returns a
+ * promise and never throws (a throw is the promise's rejection), as grammY's chain does.
  */
 class Walk<C extends Context> {
   constructor(
     private readonly steps: readonly Step<C>[],
     private readonly ctx: C,
-    private readonly done: NextFunction,
+    private readonly done: NextFunction | undefined,
+    private readonly parent: Walk<C> | undefined,
+    private readonly at: number,
   ) {}
 
   from(start: number): Promise<void> {
-    const { steps, ctx } = this;
-    for (let i = start; i < steps.length; i++) {
-      const step = steps[i]!;
-      if (step.steps !== undefined && step.steps.length === 0) continue;
-      if (step.test !== undefined) {
-        const hit = step.test(ctx);
-        if (hit instanceof Promise) return hit.then((yes) => (yes ? this.call(step, i) : this.from(i + 1)));
-        if (!hit) continue;
+    try {
+      const { steps, ctx } = this;
+      for (let i = start; i < steps.length; i++) {
+        const s = steps[i]!;
+        if (s.steps !== undefined && s.steps.length === 0) continue;
+        if (s.test !== undefined) {
+          const hit = s.test(ctx);
+          if (hit instanceof Promise) return hit.then((yes) => (yes ? this.call(s, i) : this.from(i + 1)));
+          if (!hit) continue;
+        }
+        return this.call(s, i);
       }
-      return this.call(step, i);
+      return this.parent !== undefined ? this.parent.from(this.at + 1) : this.done!();
+    } catch (err) {
+      return Promise.reject(err);
     }
-    return this.done();
   }
 
-  // A throw here lands in the caller's async frame (a `next`, a boundary's try, the bot's run) as a rejection.
-  call(step: Step<C>, i: number): Promise<void> {
-    return step.steps !== undefined ? new Walk(step.steps, this.ctx, () => this.from(i + 1)).from(0) : this.callOne(step.run!, i);
-  }
-
-  async callOne(run: MiddlewareFn<C>, i: number): Promise<void> {
+  private call(s: Step<C>, i: number): Promise<void> {
+    if (s.steps !== undefined) return new Walk(s.steps, this.ctx, undefined, this, i).from(0);
     let nextCalled = false;
-    await run(this.ctx, async () => {
-      if (nextCalled) throw new Error("`next` already called before!");
-      nextCalled = true;
-      await this.from(i + 1);
-    });
+    try {
+      const out = s.run!(this.ctx, () => {
+        if (nextCalled) return Promise.reject(new Error("`next` already called before!"));
+        nextCalled = true;
+        return this.from(i + 1);
+      });
+      // Its value is never read (grammY ignores it too); a thenable is awaited as grammY does.
+      return (out instanceof Promise ? out : Promise.resolve(out)) as Promise<void>;
+    } catch (err) {
+      return Promise.reject(err);
+    }
   }
 }
 
 function runSteps<C extends Context>(steps: readonly Step<C>[], ctx: C, done: NextFunction): Promise<void> {
-  return new Walk(steps, ctx, done).from(0);
+  return new Walk(steps, ctx, done, undefined, 0).from(0);
+}
+
+/** A composer of ours runs its steps in place (they stay its own: what it gets later is seen). */
+function stepOf<C extends Context>(middleware: Middleware<C>): Step<C> {
+  if (middleware instanceof Composer) return step<C>(undefined, undefined, (middleware as unknown as { steps: Step<C>[] }).steps);
+  return step<C>(undefined, typeof middleware === "function" ? middleware : (ctx, next) => middleware.middleware()(ctx, next), undefined);
 }
 
 const COMMAND = Symbol("command of the update");
@@ -129,7 +144,7 @@ export class Composer<C extends Context> extends GrammyComposer<C> {
 
   constructor(...middleware: Array<Middleware<C>>) {
     super();
-    for (const m of middleware) this.steps.push({ run: asFunction(m) });
+    for (const m of middleware) this.steps.push(stepOf(m));
   }
 
   override middleware(): MiddlewareFn<C> {
@@ -138,7 +153,7 @@ export class Composer<C extends Context> extends GrammyComposer<C> {
 
   override use(...middleware: Array<Middleware<C>>): Composer<C> {
     const composer = new Composer<C>(...middleware);
-    this.steps.push({ steps: composer.steps });
+    this.steps.push(step<C>(undefined, undefined, composer.steps));
     return composer;
   }
 
@@ -146,7 +161,7 @@ export class Composer<C extends Context> extends GrammyComposer<C> {
   override filter(predicate: (ctx: C) => MaybePromise<boolean>, ...middleware: Array<Middleware<C>>): Composer<C>;
   override filter(predicate: (ctx: C) => MaybePromise<boolean>, ...middleware: Array<Middleware<C>>): Composer<C> {
     const composer = new Composer<C>(...middleware);
-    this.steps.push({ test: predicate, steps: composer.steps });
+    this.steps.push(step(predicate, undefined, composer.steps));
     return composer;
   }
 
@@ -171,19 +186,19 @@ export class Composer<C extends Context> extends GrammyComposer<C> {
   override errorBoundary(errorHandler: (error: BotError<C>, next: NextFunction) => MaybePromise<unknown>, ...middleware: Array<Middleware<C>>): Composer<C> {
     const composer = new Composer<C>(...middleware);
     const bound = composer.run;
-    this.steps.push({
-      run: async (ctx, next) => {
+    this.steps.push(
+      step<C>(undefined, async (ctx, next) => {
+        // Inline, unnamed: the build names every `const` function it creates, per update here.
         let nextCalled = false;
-        const cont = () => ((nextCalled = true), Promise.resolve());
         try {
-          await bound(ctx, cont);
+          await bound(ctx, () => ((nextCalled = true), Promise.resolve()));
         } catch (err) {
           nextCalled = false;
-          await errorHandler(new BotError(err, ctx), cont);
+          await errorHandler(new BotError(err, ctx), () => ((nextCalled = true), Promise.resolve()));
         }
         if (nextCalled) await next();
-      },
-    });
+      }, undefined),
+    );
     return composer;
   }
 }

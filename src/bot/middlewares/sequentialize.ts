@@ -30,8 +30,10 @@ export function sequentializeChats(): MiddlewareFn<BotContext> {
       chain = { tail: run, inFlight: 0 };
       chains.set(key, chain);
     } else {
-      const after = () => next();
-      run = chain.tail.then(after, after);
+      run = chain.tail.then(
+        () => next(),
+        () => next(),
+      );
       chain.tail = run;
     }
     chain.inFlight++;
