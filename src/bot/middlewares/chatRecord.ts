@@ -12,6 +12,7 @@
 import { Context, type MiddlewareFn } from "grammy";
 import type { ChatRecord, Store } from "../../store/index.js";
 import type { BaseContext } from "../context.js";
+import type { TranslateVars } from "../../render/i18n.js";
 import { roleOf, type Role } from "../../domain/roles.js";
 
 interface Slot {
@@ -38,6 +39,11 @@ export class ChatRecordContext extends Context {
   /** This update's slot (a field: no WeakMap lookup on each read of the record or the role). */
   slot: Slot | undefined = undefined;
   private resolvedRole: { of: unknown; role: Role } | undefined = undefined;
+
+  /** `ctx.t` (middlewares/extras.ts): translate into the chat's language, read at call time. */
+  t(this: BaseContext, key: string, vars?: TranslateVars): string {
+    return this.translate(this.lang, key, vars);
+  }
 
   /** `ctx.role` (middlewares/role.ts) as a getter of the class: nothing defined on each update's context. */
   get role(): Role {
