@@ -1,12 +1,13 @@
 /**
- * grammY's Composer, run as one list per composer instead of a chain of closures. grammY nests two
- * async closures per registered middleware (`concat`) and its `branch` (behind every `command`,
+ * grammY's Composer, run as one flat list instead of a chain of closures. grammY nests two async
+ * closures per registered middleware (`concat`) and its `branch` (behind every `command`,
  * `callbackQuery`, `on`, `hears`, `filter`) builds a new Composer per filter per update; an update
- * walked ~25 such layers before its feature answered. Here a composer keeps its steps in order and a
- * filter is a step with a test: a test that says no is skipped in the loop, with no call, closure or
- * promise, and the test is awaited only when it returns a promise. A command test parses the update's
- * command once per update for all of them. Same order, same `next` semantics as grammY: a composer
- * still sees middleware registered on it later, a second `next()` throws, errors reach the caller.
+ * walked ~25 such layers before its feature answered. Here a composer keeps its steps in order, the
+ * composers registered inside are laid out in place (rebuilt after any registration), and a filter is
+ * an entry with a test: a test that says no jumps past its range in the loop, with no call, closure or
+ * promise, and is awaited only when it returns a promise. A command test parses the update's command
+ * once per update for all of them. Same order, same `next` semantics as grammY: a composer still sees
+ * middleware registered on it later, a second `next()` throws, errors reach the caller.
  */
 import { BotError, Composer as GrammyComposer, type Context, type Middleware, type MiddlewareFn, type NextFunction } from "grammy";
 import type { CommandContext } from "grammy";
@@ -25,45 +26,81 @@ interface Step<C extends Context> {
 
 const step = <C extends Context>(test: Step<C>["test"], run: Step<C>["run"], steps: Step<C>["steps"]): Step<C> => ({ test, run, steps });
 
+/** Bumped by every registration anywhere: a composer's flat list is rebuilt when it is stale. */
+let registrations = 0;
+
+function register<C extends Context>(steps: Step<C>[], s: Step<C>): void {
+  steps.push(s);
+  registrations++;
+}
+
 /**
- * One walk of a composer's steps for one update; a composer registered inside runs as a walk whose
- * end goes on in its parent's. A class, not closures: the build keeps function names (esbuild
- * keepNames), which names every closure a call creates with a property write. Every method returns a
- * promise and never throws (a throw is the promise's rejection), as grammY's chain does.
+ * A composer's steps with the composers registered inside laid out in place: an entry without `run`
+ * opens a nested composer's range, `end` is the index after the entry's range (where a test that
+ * says no goes on).
+ */
+interface Flat<C extends Context> {
+  readonly test: Step<C>["test"];
+  readonly run: MiddlewareFn<C> | undefined;
+  end: number;
+}
+
+function flatten<C extends Context>(steps: readonly Step<C>[], out: Flat<C>[]): Flat<C>[] {
+  for (const s of steps) {
+    if (s.steps === undefined) {
+      out.push({ test: s.test, run: s.run, end: out.length + 1 });
+      continue;
+    }
+    if (s.steps.length === 0) continue;
+    const opened: Flat<C> = { test: s.test, run: undefined, end: 0 };
+    out.push(opened);
+    flatten(s.steps, out);
+    opened.end = out.length;
+  }
+  return out;
+}
+
+/**
+ * One walk of a composer's flat list for one update. A class, not closures: the build keeps function
+ * names (esbuild keepNames), which names every closure a call creates with a property write. Every
+ * method returns a promise and never throws (a throw is the promise's rejection), as grammY's chain does.
  */
 class Walk<C extends Context> {
   constructor(
-    private readonly steps: readonly Step<C>[],
+    private readonly flat: readonly Flat<C>[],
     private readonly ctx: C,
-    private readonly done: NextFunction | undefined,
-    private readonly parent: Walk<C> | undefined,
-    private readonly at: number,
+    private readonly done: NextFunction,
   ) {}
 
   from(start: number): Promise<void> {
     try {
-      const { steps, ctx } = this;
-      for (let i = start; i < steps.length; i++) {
-        const s = steps[i]!;
-        if (s.steps !== undefined && s.steps.length === 0) continue;
-        if (s.test !== undefined) {
-          const hit = s.test(ctx);
-          if (hit instanceof Promise) return hit.then((yes) => (yes ? this.call(s, i) : this.from(i + 1)));
-          if (!hit) continue;
+      const { flat, ctx } = this;
+      for (let i = start; i < flat.length; ) {
+        const f = flat[i]!;
+        if (f.test !== undefined) {
+          const hit = f.test(ctx);
+          if (hit instanceof Promise) return hit.then((yes) => (!yes ? this.from(f.end) : f.run === undefined ? this.from(i + 1) : this.call(f.run, i)));
+          if (!hit) {
+            i = f.end;
+            continue;
+          }
         }
-        return this.call(s, i);
+        if (f.run === undefined) {
+          i++; // into the nested composer's range
+          continue;
+        }
+        return this.call(f.run, i);
       }
-      return this.parent !== undefined ? this.parent.from(this.at + 1) : this.done!();
+      return this.done();
     } catch (err) {
       return Promise.reject(err);
     }
   }
 
-  private call(s: Step<C>, i: number): Promise<void> {
-    if (s.steps !== undefined) return new Walk(s.steps, this.ctx, undefined, this, i).from(0);
+  private call(run: MiddlewareFn<C>, i: number): Promise<void> {
     let nextCalled = false;
     try {
-      const out = s.run!(this.ctx, () => {
+      const out = run(this.ctx, () => {
         if (nextCalled) return Promise.reject(new Error("`next` already called before!"));
         nextCalled = true;
         return this.from(i + 1);
@@ -74,10 +111,6 @@ class Walk<C extends Context> {
       return Promise.reject(err);
     }
   }
-}
-
-function runSteps<C extends Context>(steps: readonly Step<C>[], ctx: C, done: NextFunction): Promise<void> {
-  return new Walk(steps, ctx, done, undefined, 0).from(0);
 }
 
 /** A composer of ours runs its steps in place (they stay its own: what it gets later is seen). */
@@ -140,11 +173,21 @@ function hasCommand(names: MaybeArray<string>): (ctx: Context) => boolean {
 
 export class Composer<C extends Context> extends GrammyComposer<C> {
   private readonly steps: Step<C>[] = [];
-  private readonly run: MiddlewareFn<C> = (ctx, next) => runSteps(this.steps, ctx, next);
+  private flat: Flat<C>[] = [];
+  private flatAt = -1;
+  private readonly run: MiddlewareFn<C> = (ctx, next) => new Walk(this.flatList(), ctx, next).from(0);
+
+  private flatList(): Flat<C>[] {
+    if (this.flatAt !== registrations) {
+      this.flat = flatten(this.steps, []);
+      this.flatAt = registrations;
+    }
+    return this.flat;
+  }
 
   constructor(...middleware: Array<Middleware<C>>) {
     super();
-    for (const m of middleware) this.steps.push(stepOf(m));
+    for (const m of middleware) register(this.steps, stepOf(m));
   }
 
   override middleware(): MiddlewareFn<C> {
@@ -153,7 +196,7 @@ export class Composer<C extends Context> extends GrammyComposer<C> {
 
   override use(...middleware: Array<Middleware<C>>): Composer<C> {
     const composer = new Composer<C>(...middleware);
-    this.steps.push(step<C>(undefined, undefined, composer.steps));
+    register(this.steps, step<C>(undefined, undefined, composer.steps));
     return composer;
   }
 
@@ -161,7 +204,7 @@ export class Composer<C extends Context> extends GrammyComposer<C> {
   override filter(predicate: (ctx: C) => MaybePromise<boolean>, ...middleware: Array<Middleware<C>>): Composer<C>;
   override filter(predicate: (ctx: C) => MaybePromise<boolean>, ...middleware: Array<Middleware<C>>): Composer<C> {
     const composer = new Composer<C>(...middleware);
-    this.steps.push(step(predicate, undefined, composer.steps));
+    register(this.steps, step(predicate, undefined, composer.steps));
     return composer;
   }
 
@@ -186,7 +229,8 @@ export class Composer<C extends Context> extends GrammyComposer<C> {
   override errorBoundary(errorHandler: (error: BotError<C>, next: NextFunction) => MaybePromise<unknown>, ...middleware: Array<Middleware<C>>): Composer<C> {
     const composer = new Composer<C>(...middleware);
     const bound = composer.run;
-    this.steps.push(
+    register(
+      this.steps,
       step<C>(undefined, async (ctx, next) => {
         // Inline, unnamed: the build names every `const` function it creates, per update here.
         let nextCalled = false;

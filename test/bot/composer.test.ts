@@ -105,4 +105,13 @@ describe("Composer (filters composed once)", () => {
     await run(c, textContext("fine"));
     expect(seen).toEqual(["caught:boom", "after"]);
   });
+  it("sees middleware registered on a nested composer after the parent already ran", async () => {
+    const seen: string[] = [];
+    const c = new Composer<Context>();
+    const texts = c.on("message:text");
+    expect(await run(c, textContext("hi"))).toBe(true);
+    texts.use(() => void seen.push("text"));
+    expect(await run(c, textContext("hi"))).toBe(false);
+    expect(seen).toEqual(["text"]);
+  });
 });
