@@ -24,6 +24,13 @@ import { storeUnavailable } from "../src/bot/middlewares/storeUnavailable.js";
 import { ChatRecordContext, ChatRecords } from "../src/bot/middlewares/chatRecord.js";
 import { extras } from "../src/bot/middlewares/extras.js";
 import { presence } from "../src/bot/middlewares/presence.js";
+import { role } from "../src/bot/middlewares/role.js";
+import { roleGate } from "../src/bot/middlewares/roleGate.js";
+import { customerGate } from "../src/bot/middlewares/customerGate.js";
+import { staffFeature } from "../src/bot/features/staff.js";
+import { auditFeature } from "../src/bot/features/audit.js";
+import { unhandledFeature } from "../src/bot/features/unhandled.js";
+import { Composer } from "../src/bot/composer.js";
 import { ownKeyGuard } from "../src/bot/middlewares/ownKeyGuard.js";
 import { flows } from "../src/bot/middlewares/conversations.js";
 import { forgetButtonsOnCommand } from "../src/bot/middlewares/buttonWait.js";
@@ -60,32 +67,41 @@ function stage(level: number): Bot<BotContext> {
   }
   const wayOuts = new WayOuts();
   const chatRecords = new ChatRecords(deps.store);
+  const onError = errorHandler(deps, observe.handlerFailed);
+  // As createBot: one lean composer for the whole list.
+  const root = new Composer<BotContext>();
   if (level >= 2) {
-    bot.use(claimUpdate(shared, deps.logger));
-    bot.use(observe.update as Middleware<BotContext>);
+    root.use(claimUpdate(shared, deps.logger));
+    root.use(observe.update as Middleware<BotContext>);
   }
   if (level >= 3) {
-    bot.use(sequentializeChats());
-    bot.use(wayOuts.count);
-    bot.use(storeUnavailable(deps, observe.handlerFailed));
+    root.use(sequentializeChats());
+    root.use(wayOuts.count);
+    root.use(storeUnavailable(deps, observe.handlerFailed));
   }
   if (level >= 4) {
-    bot.use(chatRecords.load as Middleware<BotContext>);
-    bot.use(extras(deps) as Middleware<BotContext>);
-    bot.use(presence);
+    root.use(chatRecords.load as Middleware<BotContext>);
+    root.use(role as Middleware<BotContext>);
+    root.use(extras(deps) as Middleware<BotContext>);
+    root.use(presence);
   }
   if (level >= 5) {
-    bot.use(ownKeyGuard);
-    bot.use(forgetButtonsOnCommand);
+    root.use(roleGate as Middleware<BotContext>);
+    root.use(customerGate(onError));
+    root.errorBoundary(onError, staffFeature, auditFeature);
+    root.use(ownKeyGuard);
+    root.use(forgetButtonsOnCommand);
   }
-  if (level >= 6) bot.use(flows(deps, { chatRecords, wayOuts, maxRetryDelaySeconds: 60 }));
+  if (level >= 6) root.use(flows(deps, { chatRecords, wayOuts, maxRetryDelaySeconds: 60 }));
   if (level >= 7) {
-    bot.use(cancelFeature);
-    bot.use(features(errorHandler(deps, observe.handlerFailed)));
-  } else bot.command(["harga"], (ctx) => ctx.reply(ours.text, { reply_markup: ours.reply_markup as never, parse_mode: "HTML" }));
+    root.use(cancelFeature);
+    root.use(features(onError));
+    root.use(unhandledFeature);
+  } else root.command(["harga"], (ctx) => ctx.reply(ours.text, { reply_markup: ours.reply_markup as never, parse_mode: "HTML" }));
+  bot.use(root);
   return bot;
 }
-const NAMES = ["bare, same answer", "+ api transformers", "+ claim, observe", "+ sequentialize, wayOuts, storeUnavailable", "+ chat record, extras, presence", "+ key guard, buttons", "+ conversations", "+ features (the bot)"];
+const NAMES = ["bare, same answer", "+ api transformers", "+ claim, observe", "+ sequentialize, wayOuts, storeUnavailable", "+ chat record, extras, presence", "+ role gate, customer gate, staff, key guard, buttons", "+ conversations", "+ features (the bot)"];
 const bots = NAMES.map((_, i) => stage(i));
 for (const b of bots) await b.init();
 const rates: number[][] = NAMES.map(() => []);

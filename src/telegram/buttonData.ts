@@ -60,7 +60,8 @@ function oneOf<const T extends string>(values: readonly T[]): Field<T> {
 
 /** Free text to the end of the data (may contain colons), at most `maxBytes` UTF-8 bytes. */
 function restText(maxBytes: number): Field<string> {
-  const ok = (t: string) => t.length > 0 && bytes(t) <= maxBytes && !/[\n\r]/.test(t);
+  // A UTF-16 unit is at most 3 UTF-8 bytes: short text needs no byte count.
+  const ok = (t: string) => t.length > 0 && (t.length * 3 <= maxBytes || bytes(t) <= maxBytes) && !/[\n\r]/.test(t);
   return {
     encode: (v) => (ok(v) ? v : invalid("text", v)),
     decode: (t) => (ok(t) ? t : undefined),
@@ -172,8 +173,15 @@ function shape<D extends Record<string, Field<unknown>>>(pattern: string, fields
   return {
     pattern,
     encode(values) {
+      // A loop, not map/join: every button of every screen is encoded on the update's path.
       const v = values as Record<string, unknown>;
-      return segments.map((s) => ("literal" in s ? s.literal : s.field.encode(v[s.name]))).join(":");
+      let data = "";
+      for (let i = 0; i < segments.length; i++) {
+        const s = segments[i]!;
+        if (i > 0) data += ":";
+        data += "literal" in s ? s.literal : s.field.encode(v[s.name]);
+      }
+      return data;
     },
     decode(data) {
       const parts = data.split(":");

@@ -63,4 +63,55 @@ describe("Composer (filters composed once)", () => {
     });
     await expect(run(c, textContext("/boom"))).rejects.toThrow("boom");
   });
+  it("takes a command addressed to this bot by name, not to another bot, and sets the match", async () => {
+    const seen: string[] = [];
+    const c = new Composer<Context>();
+    c.command("saldo", (ctx) => void seen.push(`saldo:${ctx.match}`));
+    c.command("harga", (ctx) => void seen.push(`harga:${ctx.match}`));
+    expect(await run(c, textContext("/saldo@B_bot  x y"))).toBe(false);
+    expect(await run(c, textContext("/harga@other_bot"))).toBe(true);
+    expect(await run(c, textContext("/harga pulsa"))).toBe(false);
+    expect(await run(c, textContext("/nothing"))).toBe(true);
+    expect(seen).toEqual(["saldo:x y", "harga:pulsa"]);
+  });
+
+  it("refuses a second next() and sees middleware added to a used composer later", async () => {
+    const c = new Composer<Context>();
+    const later = c.use(async (_ctx, next) => {
+      await next();
+    });
+    c.use(async (_ctx, next) => {
+      await next();
+      await next();
+    });
+    const seen: string[] = [];
+    later.use(async (_ctx, next) => {
+      seen.push("later");
+      await next();
+    });
+    await expect(run(c, textContext("hi"))).rejects.toThrow("`next` already called before!");
+    expect(seen).toEqual(["later"]);
+  });
+
+  it("runs what follows an error boundary after it, and hands its errors to the handler only", async () => {
+    const seen: string[] = [];
+    const c = new Composer<Context>();
+    c.errorBoundary(
+      (err) => void seen.push(`caught:${(err.error as Error).message}`),
+      (ctx, next) => (ctx.message?.text === "boom" ? Promise.reject(new Error("boom")) : next()),
+    );
+    c.use(() => void seen.push("after"));
+    await run(c, textContext("boom"));
+    await run(c, textContext("fine"));
+    expect(seen).toEqual(["caught:boom", "after"]);
+  });
+  it("sees middleware registered on a nested composer after the parent already ran", async () => {
+    const seen: string[] = [];
+    const c = new Composer<Context>();
+    const texts = c.on("message:text");
+    expect(await run(c, textContext("hi"))).toBe(true);
+    texts.use(() => void seen.push("text"));
+    expect(await run(c, textContext("hi"))).toBe(false);
+    expect(seen).toEqual(["text"]);
+  });
 });

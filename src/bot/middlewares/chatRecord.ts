@@ -12,6 +12,8 @@
 import { Context, type MiddlewareFn } from "grammy";
 import type { ChatRecord, Store } from "../../store/index.js";
 import type { BaseContext } from "../context.js";
+import type { TranslateVars } from "../../render/i18n.js";
+import { roleOf, type Role } from "../../domain/roles.js";
 
 interface Slot {
   record: Readonly<ChatRecord> | undefined;
@@ -22,23 +24,43 @@ interface Slot {
   keyOf?: string;
 }
 
-/** The slot of each context of an update in flight (gone with the context). */
+/** The slot of each flow context of an update in flight (gone with the context); the bot's own context holds its slot. */
 const slots = new WeakMap<object, Slot>();
+
+function slotOf(ctx: object): Slot | undefined {
+  return ctx instanceof ChatRecordContext ? ctx.slot : slots.get(ctx);
+}
 
 /**
  * The bot's context class (createBot): `ctx.chatRecord` reads and writes the update's slot through
  * an accessor of the class, instead of one defined on every update's context.
  */
 export class ChatRecordContext extends Context {
+  /** This update's slot (a field: no WeakMap lookup on each read of the record or the role). */
+  slot: Slot | undefined = undefined;
+  private resolvedRole: { of: unknown; role: Role } | undefined = undefined;
+
+  /** `ctx.t` (middlewares/extras.ts): translate into the chat's language, read at call time. */
+  t(this: BaseContext, key: string, vars?: TranslateVars): string {
+    return this.translate(this.lang, key, vars);
+  }
+
+  /** `ctx.role` (middlewares/role.ts) as a getter of the class: nothing defined on each update's context. */
+  get role(): Role {
+    const record = this.chatRecord; // throws while the store is unreachable, as any read of it
+    if (this.resolvedRole === undefined || this.resolvedRole.of !== record) this.resolvedRole = { of: record, role: roleOf(record) };
+    return this.resolvedRole.role;
+  }
+
   get chatRecord(): Readonly<ChatRecord> | undefined {
-    const slot = slots.get(this);
+    const slot = this.slot;
     if (slot?.unreadable !== undefined) throw slot.unreadable;
     return slot?.record;
   }
 
   set chatRecord(record: Readonly<ChatRecord> | undefined) {
-    const slot = slots.get(this);
-    if (slot === undefined) slots.set(this, { record });
+    const slot = this.slot;
+    if (slot === undefined) this.slot = { record };
     else {
       slot.record = record;
       slot.unreadable = undefined;
@@ -48,9 +70,12 @@ export class ChatRecordContext extends Context {
 
 /** `ctx.chatRecord` reads and writes the slot, so the outer context and a flow's share it. */
 function attach(ctx: BaseContext, slot: Slot): void {
+  if (ctx instanceof ChatRecordContext) {
+    ctx.slot = slot;
+    return;
+  }
   slots.set(ctx, slot);
   // A flow's context (the conversations plugin builds plain ones) gets the accessor of its own.
-  if (ctx instanceof ChatRecordContext) return;
   Object.defineProperty(ctx, "chatRecord", {
     get: () => {
       if (slot.unreadable !== undefined) throw slot.unreadable;
@@ -115,7 +140,7 @@ export async function apiKeyOf(ctx: BaseContext): Promise<string | undefined> {
   // Staff work with their owner's key: read from the owner's record (whose key may change meanwhile).
   const owner = ctx.role.kind === "staff" ? ctx.role.owner : undefined;
   if (owner === undefined && record?.apiKeyEnc === undefined) return undefined;
-  const slot = slots.get(ctx);
+  const slot = slotOf(ctx);
   if (!slot) return decrypt(ctx, record, owner);
   const of = owner !== undefined ? `owner:${owner}` : record!.apiKeyEnc!;
   if (slot.key === undefined || slot.keyOf !== of) {
@@ -131,6 +156,6 @@ function decrypt(ctx: BaseContext, record: Readonly<ChatRecord> | undefined, own
 
 /** The chat's record where an unknown one (the store is unreachable) may pass as none: the language, presence. */
 export function knownChatRecord(ctx: BaseContext): Readonly<ChatRecord> | undefined {
-  const slot = slots.get(ctx);
+  const slot = slotOf(ctx);
   return slot ? (slot.unreadable === undefined ? slot.record : undefined) : ctx.chatRecord;
 }

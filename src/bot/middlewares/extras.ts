@@ -5,7 +5,7 @@
 import type { Middleware } from "grammy";
 import { langFromTelegram } from "../../render/i18n.js";
 import type { BaseContext, BotDeps } from "../context.js";
-import { knownChatRecord } from "./chatRecord.js";
+import { ChatRecordContext, knownChatRecord } from "./chatRecord.js";
 
 export function extras(deps: BotDeps): Middleware<BaseContext> {
   const { translate } = deps;
@@ -16,7 +16,8 @@ export function extras(deps: BotDeps): Middleware<BaseContext> {
     ctx.translate = translate;
     // A stored language whose file is gone reads as none: Telegram's is taken instead.
     ctx.lang = stored !== undefined && translate.langs.includes(stored) ? stored : langFromTelegram(translate.langs, ctx.from?.language_code);
-    ctx.t = (key, vars) => translate(ctx.lang, key, vars);
+    // The bot's own context class has `t` as a method; a flow's context gets one here.
+    if (!(ctx instanceof ChatRecordContext)) ctx.t = (key, vars) => translate(ctx.lang, key, vars);
     return next();
   };
 }

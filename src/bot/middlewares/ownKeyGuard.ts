@@ -10,7 +10,8 @@ import { apiKeyOf } from "./chatRecord.js";
 
 export const ownKeyGuard: Middleware<BotContext> = async (ctx, next) => {
   // A broken client can send null or a number where Telegram documents a string.
-  const text = [ctx.message?.text, ctx.message?.caption].find((t) => typeof t === "string");
+  const message = ctx.message;
+  const text = typeof message?.text === "string" ? message.text : typeof message?.caption === "string" ? message.caption : undefined;
   if (text === undefined || ctx.chat?.type !== "private") return next();
   const own = await apiKeyOf(ctx).catch(() => undefined); // unreadable (store secret): not matched
   if (own === undefined || !text.includes(own)) return next();

@@ -7,8 +7,11 @@
 import type { MiddlewareFn } from "grammy";
 import { roleOf, type Role } from "../../domain/roles.js";
 import type { BaseContext } from "../context.js";
+import { ChatRecordContext } from "./chatRecord.js";
 
 export const role: MiddlewareFn<BaseContext> = (ctx, next) => {
+  // The bot's own context class has the getter (chatRecord.ts); a flow's context gets one here.
+  if (ctx instanceof ChatRecordContext) return next();
   let resolved: { of: unknown; role: Role } | undefined;
   Object.defineProperty(ctx, "role", {
     get: (): Role => {

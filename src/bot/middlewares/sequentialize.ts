@@ -19,9 +19,10 @@ interface Chain {
 }
 
 export function sequentializeChats(): MiddlewareFn<BotContext> {
-  const chains = new Map<string, Chain>();
+  const chains = new Map<number, Chain>();
   return async (ctx, next: NextFunction) => {
-    const key = isWayOut(ctx.update) ? undefined : (ctx.chat?.id.toString() ?? ctx.from?.id.toString());
+    // The chat's id (a user's when there is no chat): the number itself, no string made per update.
+    const key = isWayOut(ctx.update) ? undefined : (ctx.chat?.id ?? ctx.from?.id);
     if (key === undefined) return next();
     let chain = chains.get(key);
     let run: Promise<void>;
@@ -30,8 +31,10 @@ export function sequentializeChats(): MiddlewareFn<BotContext> {
       chain = { tail: run, inFlight: 0 };
       chains.set(key, chain);
     } else {
-      const after = () => next();
-      run = chain.tail.then(after, after);
+      run = chain.tail.then(
+        () => next(),
+        () => next(),
+      );
       chain.tail = run;
     }
     chain.inFlight++;
