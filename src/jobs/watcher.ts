@@ -570,7 +570,9 @@ export class StatusWatcher {
     if (change.act === "announce" && this.deps.toldElsewhere?.(cur)) change = { act: "record", patch: { ...change.fields, status: change.next } };
     if (change.act === "owe") {
       await store.transitionTx(refId, [cur.status], change.patch);
-      await store.updateChat(noticeChat, { owedNotices: true });
+      const after = await store.updateChat(noticeChat, { owedNotices: true });
+      // The chat came back during the status call (its return found nothing owed yet): tell it now.
+      if (after.inactive !== true) this.chatBack(noticeChat);
     } else if (change.act === "announce") {
       if (!(await this.protocol.announce(cur, change.notice, change.fields, change.next, mode))) {
         await this.retryLater(refId, now);
