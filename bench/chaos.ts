@@ -48,7 +48,7 @@ if (merge >= 0) {
       progress: (done, total) => process.stderr.write(`\rseed ${seed}: ${done}/${total} events`),
     });
     injected += r.faultTotal;
-    process.stderr.write(`\rseed ${seed}: ${r.faultTotal} faults (${injected} in all), ${r.violations.length} violations, longest wait ${r.longestWaitMs} ms (${r.longestWaitWhy}), ${Math.round(r.realMs / 1000)} s\n`);
+    process.stderr.write(`\rseed ${seed}: ${r.faultTotal} faults (${injected} in all), ${r.violations.length} violations, longest wait ${r.longestWaitMs} ms (${r.longestWaitWhy}), callbacks ${JSON.stringify(r.callbacks)}, clock moved for ${r.drivenClock} waits, waits by kind ${JSON.stringify(r.waitsByKind)}, ${Math.round(r.realMs / 1000)} s\n`);
     for (const v of r.violations) process.stderr.write(`  - ${v}\n`);
     runs.push({ ...r, events: [] });
     const save = text("save");
