@@ -147,7 +147,14 @@ export class StatusWatcher {
     this.started = true;
     this.paused = false;
     this.term = this.deps.fence?.term();
-    for (const tx of await this.deps.store.openTxs()) this.adoptTx(tx);
+    const now = this.deps.clock.now();
+    const callbacksOn = new Map<number, boolean>();
+    for (const tx of await this.deps.store.openTxs()) {
+      // Callbacks the provider sent while no process here listened are lost: an id paced by them
+      // is checked now, not at its slow pace (minutes later).
+      const lostCallbacks = usesCallbacks(tx) && (await this.callbacksWork(tx.chatId, now, callbacksOn));
+      this.adoptTx(tx, false, lostCallbacks ? now : undefined);
+    }
     this.due.start();
     this.scheduleRescan();
   }
@@ -204,9 +211,11 @@ export class StatusWatcher {
    * Schedules `tx` if it is not. A scheduled id keeps its time: a young id's saved due time lags
    * behind the real one (see apply). Only a hint (`sooner`), sent right after the other process
    * saved the first due time, may bring it forward (the rescan may have seen it still "sending").
+   * `notAfter`: due no later than this (a start, for an id its chat's callbacks pace).
    */
-  private adoptTx(tx: TxRecord, sooner = false): void {
-    const at = adoptDue(tx, this.deps.clock.now(), this.options, this.madeAt);
+  private adoptTx(tx: TxRecord, sooner = false, notAfter?: number): void {
+    const saved = adoptDue(tx, this.deps.clock.now(), this.options, this.madeAt);
+    const at = saved === undefined || notAfter === undefined ? saved : Math.min(saved, notAfter);
     if (at === undefined || this.queued.has(tx.refId) || this.placing.has(tx.refId) || this.dropped.has(tx.refId)) return;
     const due = this.due.at(tx.refId);
     if (due !== undefined && (!sooner || due <= at)) return;
@@ -624,6 +633,17 @@ export class StatusWatcher {
     });
     const run = this.leaderOnly(send).catch((err: unknown) => this.deps.logger.error({ err, chatId }, "owed notices failed"));
     this.inBackground(run);
+  }
+
+  /** Whether the chat's callbacks count as working at `now` (read once per chat into `seen`). */
+  private async callbacksWork(chatId: number, now: number, seen: Map<number, boolean>): Promise<boolean> {
+    let on = seen.get(chatId);
+    if (on === undefined) {
+      const last = (await this.deps.store.getChat(chatId))?.callbacksLastAt;
+      on = last !== undefined && now - last < this.options.callbacksFreshMs;
+      seen.set(chatId, on);
+    }
+    return on;
   }
 
   /** When the chat's last provider callback came, when it can pace `tx`. */
