@@ -48,7 +48,7 @@ if (merge >= 0) {
       progress: (done, total) => process.stderr.write(`\rseed ${seed}: ${done}/${total} events`),
     });
     injected += r.faultTotal;
-    process.stderr.write(`\rseed ${seed}: ${r.faultTotal} faults (${injected} in all), ${r.violations.length} violations, longest wait ${r.longestWaitMs} ms (${r.longestWaitWhy}), callbacks ${JSON.stringify(r.callbacks)}, clock moved for ${r.drivenClock} waits, waits by kind ${JSON.stringify(r.waitsByKind)}, ${Math.round(r.realMs / 1000)} s\n`);
+    process.stderr.write(`\rseed ${seed}: ${r.faultTotal} faults (${injected} in all), ${r.violations.length} violations, longest wait ${r.longestWaitMs} ms (${r.longestWaitWhy}), after a lost callback ${r.lostCallbackWaitMs} ms (${r.lostCallbackWaitWhy}), callbacks ${JSON.stringify(r.callbacks)}, clock moved for ${r.drivenClock} waits, waits by kind ${JSON.stringify(r.waitsByKind)}, ${Math.round(r.realMs / 1000)} s\n`);
     for (const v of r.violations) process.stderr.write(`  - ${v}\n`);
     runs.push({ ...r, events: [] });
     const save = text("save");
@@ -61,6 +61,7 @@ const sum = (f: (r: ChaosReport) => number) => runs.reduce((a, r) => a + f(r), 0
 const byKind = FAULT_KINDS.map((k) => [k, sum((r) => r.faults[k])] as const).filter(([, n]) => n > 0);
 const violations = runs.flatMap((r) => r.violations.map((v) => `seed ${r.seed}: ${v}`));
 const longest = runs.reduce((a, r) => (r.longestWaitMs > a.longestWaitMs ? r : a), runs[0]!);
+const longestLost = runs.reduce((a, r) => (r.lostCallbackWaitMs > a.lostCallbackWaitMs ? r : a), runs[0]!);
 const waits = new Map<string, number>();
 for (const r of runs) for (const [k, ms] of Object.entries(r.waitsByKind)) waits.set(k, Math.max(ms, waits.get(k) ?? 0));
 const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -86,10 +87,18 @@ const result: BenchResult = {
     { metric: "Faults injected", value: `${sum((r) => r.faultTotal).toLocaleString("en")}: ${byKind.map(([k, n]) => `${k} ${n}`).join(", ")}`, target: "≥ 10,000 (long mode)", ok: FULL || merge >= 0 || faults >= 10_000 ? sum((r) => r.faultTotal) >= 10_000 : undefined },
     { metric: "Invariant violations", value: violations.length === 0 ? "0" : `${violations.length}: ${violations.slice(0, 5).join("; ")}`, target: "0", ok: violations.length === 0 },
     {
-      metric: "Longest wait for news after the fault that delayed it ended (clock)",
+      metric: "Longest wait for news after the fault that delayed it ended (clock; outcomes whose callback was lost apart, below)",
       value: `${s(longest.longestWaitMs)} (${longest.longestWaitWhy}, seed ${longest.seed}); by the kind of that fault: ${[...waits].sort((a, b) => b[1] - a[1]).map(([k, ms]) => `${k} ${s(ms)}`).join(", ")}`,
       target: "≤ 10 s",
       ok: longest.longestWaitMs <= WAIT_GOAL_MS,
+    },
+    {
+      metric: "Longest wait for news of an outcome whose provider callback was lost (clock; caught by the next poll)",
+      value: `${s(longestLost.lostCallbackWaitMs)}${longestLost.lostCallbackWaitWhy ? ` (${longestLost.lostCallbackWaitWhy}, seed ${longestLost.seed})` : ""}`,
+    },
+    {
+      metric: "Provider callbacks delivered / lost / held (then delivered)",
+      value: `${sum((r) => r.callbacks.delivered).toLocaleString("en")} / ${sum((r) => r.callbacks.lost).toLocaleString("en")} / ${sum((r) => r.callbacks.late).toLocaleString("en")}`,
     },
     { metric: "Resellers' updates answered / outcomes checked / outcome notices", value: `${sum((r) => r.updates).toLocaleString("en")} / ${sum((r) => r.transactions).toLocaleString("en")} / ${sum((r) => r.notices).toLocaleString("en")}` },
     { metric: "Storage failures answered with the storage words (logged, by design)", value: String(sum((r) => r.storageErrors)) },

@@ -90,7 +90,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
       if (++done % 200 === 0) opts.progress?.(done, events.length);
     }
     await chaos.finish();
-    await ledger.check(w, chaos.users);
+    await ledger.check(w, chaos.users, w.callbacks.lostRefs);
     // The store opens cleanly: a new process on the same data reads every transaction.
     const before = await chaos.allTxCount();
     await chaos.restart();

@@ -33,6 +33,8 @@ export interface CallbackLine {
   idle(): Promise<void>;
   /** Callbacks the app's route answered, lost, and held (then delivered). */
   readonly counts: { delivered: number; lost: number; late: number };
+  /** References whose callback a `lost` fault took (not the ones lost while the app restarted). */
+  readonly lostRefs: Set<string>;
 }
 
 export interface ChaosWorld {
@@ -139,13 +141,20 @@ function callbackLine(sandbox: Sandbox, current: () => App): CallbackLine {
   const delivering = new Set<Promise<unknown>>();
   let held: (() => void)[] = [];
   const counts = { delivered: 0, lost: 0, late: 0 };
+  const lostRefs = new Set<string>();
+  // Only the fault's losses are noted: one while the app restarts is the bot's to make up for (it can
+  // know it was down), so its wait counts as any other, from the restart.
+  const lose = (init: RequestInit, byFault: boolean): Promise<never> => {
+    counts.lost++;
+    const data = (JSON.parse(String(init.body)) as { data?: { reff_id?: string; ref_id?: string } }).data;
+    const ref = data?.reff_id ?? data?.ref_id;
+    if (ref && byFault) lostRefs.add(ref);
+    return Promise.reject(new Error("callback lost"));
+  };
   const deliver = (url: string, init: RequestInit): Promise<Response> => {
     // PUBLIC_URL stays while the process behind it changes: the request goes to whichever app runs now.
     const http = current().http();
-    if (!http) {
-      counts.lost++;
-      return Promise.reject(new Error("callback lost: the app is down"));
-    }
+    if (!http) return lose(init, false);
     // No real-time abort: a held callback may wait longer than the sandbox's 10 s of real time.
     const p = fetch(url.replace(PUBLIC_ORIGIN, http.url), { ...init, signal: null }).then(async (res) => {
       counts.delivered++;
@@ -159,6 +168,7 @@ function callbackLine(sandbox: Sandbox, current: () => App): CallbackLine {
   const line: CallbackLine = {
     fault: undefined,
     counts,
+    lostRefs,
     release() {
       const due = held;
       held = [];
@@ -179,10 +189,7 @@ function callbackLine(sandbox: Sandbox, current: () => App): CallbackLine {
       return urls;
     },
     (url, init) => {
-      if (line.fault === "lost") {
-        counts.lost++;
-        return Promise.reject(new Error("callback lost"));
-      }
+      if (line.fault === "lost") return lose(init, true);
       if (line.fault === "late") {
         counts.late++;
         // The sender is answered at once; the request reaches the app when the fault ends.
