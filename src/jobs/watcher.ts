@@ -380,7 +380,7 @@ export class StatusWatcher {
       } catch (err) {
         // The store could not be read: keep the transaction watched, a little later.
         this.deps.logger.error({ err, refId }, "could not queue a status check");
-        this.schedule(refId, now + this.retryWait());
+        this.schedule(refId, now + this.retryWait(err));
       } finally {
         this.placing.delete(refId);
       }
@@ -471,7 +471,7 @@ export class StatusWatcher {
         // A bug or a closed store: keep the transaction watched, a little later; soon when the
         // store could not save (what the check learned is told once it can).
         this.deps.logger.error({ err, refId }, "status check failed");
-        if (!this.stopped && !this.due.has(refId)) this.schedule(refId, this.deps.clock.now() + this.retryWait());
+        if (!this.stopped && !this.due.has(refId)) this.schedule(refId, this.deps.clock.now() + this.retryWait(err));
       } finally {
         this.queued.delete(refId);
         this.checking.delete(refId);
@@ -493,9 +493,15 @@ export class StatusWatcher {
     void run.finally(() => this.running.delete(run));
   }
 
-  /** After a failed check: soon while the store cannot save (its news is owed), else a while. */
-  private retryWait(): number {
-    return this.deps.store.canPersist() ? this.options.maxIntervalMs : this.options.storeRetryMs;
+  /**
+   * After a failed check: soon when the store failed (its news is owed), else a while. The error says
+   * so too (a system error: a full or read-only disk, a refused connection): the store may save again
+   * by the time this runs, and its news must not wait minutes for that.
+   */
+  private retryWait(err: unknown): number {
+    const code = (err as { code?: unknown } | undefined)?.code;
+    const systemError = typeof code === "string" && /^E[A-Z]+$/.test(code);
+    return this.deps.store.canPersist() && !systemError ? this.options.maxIntervalMs : this.options.storeRetryMs;
   }
 
   /** Answers the checkNow callers of `refId` with the record as stored. Never rejects. */
