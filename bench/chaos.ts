@@ -1,6 +1,7 @@
 /**
  * The chaos run's long mode (test/chaos/chaosRun.ts; the suite runs a short one): `--faults N` faults
- * (quick: 200, --full: 10,000) among resellers' purchases, bills, transfers and deposits, in worlds of
+ * (quick: 200, --full: 10,000) among resellers' purchases, bills, transfers and deposits (the
+ * provider's signed callbacks on, some lost or late), in worlds of
  * at most 250 faults each (seeds `--seed`, +1, ...), so memory and the sandbox's call log stay bounded
  * and the store's clean reopening is checked once per world. Prints one BENCH_RESULT line (for run.ts)
  * and, run on its own, writes its section ("### Chaos run") into bench/results.md.
@@ -107,6 +108,8 @@ const result: BenchResult = {
   notes: [
     "Invariants: no create twice for one reference; every outcome the provider holds told once (a notice naming the reference, or, after an uncertain delivery, the edited message) and the store agreeing with the provider; every update answered (of a duplicate, one of the two); no handler error other than a storage failure answered with the storage words; no api key or bot token in the log; the store reopening with every transaction.",
     "Telegram's 429/5xx/timeouts hit what the bot sends in the background (notices, edits): the interactive answers' own retries wait in real time (auto-retry), which a run on the clock cannot afford.",
+    "The provider's signed callbacks are on (PUBLIC_URL, each chat's token, as after /webhook): the sandbox POSTs every change over HTTP to the app's route, which only makes the watcher ask the status endpoint; a callback sent while the app restarts is lost, `callback-lost` loses every callback sent while it lasts, `callback-late` holds them until it ends, and forged callbacks (a wrong signature, or a right one claiming a success the status endpoint denies) stay a fault of their own.",
+    "A lost callback's news waits for the item's next poll: a chat whose callbacks work has its pending items polled when their age doubles (every max(1 min, age), at most 10 min apart; watcherOptions.ts), so that wait is counted apart from the ≤ 10 s goal: no fault end the bot could see says anything changed, and meeting 10 s there would mean polling every pending item every 10 s, which is what callbacks are there to avoid.",
     "Replay a seed: `npx tsx bench/chaos.ts --faults 1000 --seed N` (or runChaos({ seed, faults }) in a test, which prints the events of a failing run).",
   ],
 };
