@@ -261,8 +261,10 @@ export class StatusWatcher {
         { watch: { nextCheckAt: at, attempts: 0, notified: current.status, ...(claim !== undefined ? { claim } : {}) } },
         (c) => !watchOf(c).announcing && watchOf(c).claim === claim,
       );
-      // Standing by: the leader's watcher schedules it (app.ts sends it the hint).
-      if (!this.paused) this.schedule(tx.refId, at);
+      // Standing by: the leader's watcher schedules it (app.ts sends it the hint). A check already
+      // queued, or due sooner (a callback's check that failed came first), keeps its time.
+      const due = this.due.at(tx.refId);
+      if (!this.paused && !this.queued.has(tx.refId) && (due === undefined || due > at)) this.schedule(tx.refId, at);
     } catch (err) {
       // A hook must not break the confirm handler; the next start() picks the record up anyway.
       this.deps.logger.error({ err, refId: tx.refId }, "watcher could not track a transaction");
