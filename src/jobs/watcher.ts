@@ -147,7 +147,14 @@ export class StatusWatcher {
     this.started = true;
     this.paused = false;
     this.term = this.deps.fence?.term();
-    for (const tx of await this.deps.store.openTxs()) this.adoptTx(tx);
+    const now = this.deps.clock.now();
+    const callbacksOn = new Map<number, boolean>();
+    for (const tx of await this.deps.store.openTxs()) {
+      // Callbacks the provider sent while no process here listened are lost: an id paced by them
+      // is checked now, not at its slow pace (minutes later).
+      const lostCallbacks = usesCallbacks(tx) && (await this.callbacksWork(tx.chatId, now, callbacksOn));
+      this.adoptTx(tx, false, lostCallbacks ? now : undefined);
+    }
     this.due.start();
     this.scheduleRescan();
   }
@@ -204,9 +211,11 @@ export class StatusWatcher {
    * Schedules `tx` if it is not. A scheduled id keeps its time: a young id's saved due time lags
    * behind the real one (see apply). Only a hint (`sooner`), sent right after the other process
    * saved the first due time, may bring it forward (the rescan may have seen it still "sending").
+   * `notAfter`: due no later than this (a start, for an id its chat's callbacks pace).
    */
-  private adoptTx(tx: TxRecord, sooner = false): void {
-    const at = adoptDue(tx, this.deps.clock.now(), this.options, this.madeAt);
+  private adoptTx(tx: TxRecord, sooner = false, notAfter?: number): void {
+    const saved = adoptDue(tx, this.deps.clock.now(), this.options, this.madeAt);
+    const at = saved === undefined || notAfter === undefined ? saved : Math.min(saved, notAfter);
     if (at === undefined || this.queued.has(tx.refId) || this.placing.has(tx.refId) || this.dropped.has(tx.refId)) return;
     const due = this.due.at(tx.refId);
     if (due !== undefined && (!sooner || due <= at)) return;
@@ -252,8 +261,10 @@ export class StatusWatcher {
         { watch: { nextCheckAt: at, attempts: 0, notified: current.status, ...(claim !== undefined ? { claim } : {}) } },
         (c) => !watchOf(c).announcing && watchOf(c).claim === claim,
       );
-      // Standing by: the leader's watcher schedules it (app.ts sends it the hint).
-      if (!this.paused) this.schedule(tx.refId, at);
+      // Standing by: the leader's watcher schedules it (app.ts sends it the hint). A check already
+      // queued, or due sooner (a callback's check that failed came first), keeps its time.
+      const due = this.due.at(tx.refId);
+      if (!this.paused && !this.queued.has(tx.refId) && (due === undefined || due > at)) this.schedule(tx.refId, at);
     } catch (err) {
       // A hook must not break the confirm handler; the next start() picks the record up anyway.
       this.deps.logger.error({ err, refId: tx.refId }, "watcher could not track a transaction");
@@ -371,7 +382,7 @@ export class StatusWatcher {
       } catch (err) {
         // The store could not be read: keep the transaction watched, a little later.
         this.deps.logger.error({ err, refId }, "could not queue a status check");
-        this.schedule(refId, now + this.retryWait());
+        this.schedule(refId, now + this.retryWait(err));
       } finally {
         this.placing.delete(refId);
       }
@@ -462,7 +473,7 @@ export class StatusWatcher {
         // A bug or a closed store: keep the transaction watched, a little later; soon when the
         // store could not save (what the check learned is told once it can).
         this.deps.logger.error({ err, refId }, "status check failed");
-        if (!this.stopped && !this.due.has(refId)) this.schedule(refId, this.deps.clock.now() + this.retryWait());
+        if (!this.stopped && !this.due.has(refId)) this.schedule(refId, this.deps.clock.now() + this.retryWait(err));
       } finally {
         this.queued.delete(refId);
         this.checking.delete(refId);
@@ -484,9 +495,15 @@ export class StatusWatcher {
     void run.finally(() => this.running.delete(run));
   }
 
-  /** After a failed check: soon while the store cannot save (its news is owed), else a while. */
-  private retryWait(): number {
-    return this.deps.store.canPersist() ? this.options.maxIntervalMs : this.options.storeRetryMs;
+  /**
+   * After a failed check: soon when the store failed (its news is owed), else a while. The error says
+   * so too (a system error: a full or read-only disk, a refused connection): the store may save again
+   * by the time this runs, and its news must not wait minutes for that.
+   */
+  private retryWait(err: unknown): number {
+    const code = (err as { code?: unknown } | undefined)?.code;
+    const systemError = typeof code === "string" && /^E[A-Z]+$/.test(code);
+    return this.deps.store.canPersist() && !systemError ? this.options.maxIntervalMs : this.options.storeRetryMs;
   }
 
   /** Answers the checkNow callers of `refId` with the record as stored. Never rejects. */
@@ -570,7 +587,9 @@ export class StatusWatcher {
     if (change.act === "announce" && this.deps.toldElsewhere?.(cur)) change = { act: "record", patch: { ...change.fields, status: change.next } };
     if (change.act === "owe") {
       await store.transitionTx(refId, [cur.status], change.patch);
-      await store.updateChat(noticeChat, { owedNotices: true });
+      const after = await store.updateChat(noticeChat, { owedNotices: true });
+      // The chat came back during the status call (its return found nothing owed yet): tell it now.
+      if (after.inactive !== true) this.chatBack(noticeChat);
     } else if (change.act === "announce") {
       if (!(await this.protocol.announce(cur, change.notice, change.fields, change.next, mode))) {
         await this.retryLater(refId, now);
@@ -622,6 +641,17 @@ export class StatusWatcher {
     });
     const run = this.leaderOnly(send).catch((err: unknown) => this.deps.logger.error({ err, chatId }, "owed notices failed"));
     this.inBackground(run);
+  }
+
+  /** Whether the chat's callbacks count as working at `now` (read once per chat into `seen`). */
+  private async callbacksWork(chatId: number, now: number, seen: Map<number, boolean>): Promise<boolean> {
+    let on = seen.get(chatId);
+    if (on === undefined) {
+      const last = (await this.deps.store.getChat(chatId))?.callbacksLastAt;
+      on = last !== undefined && now - last < this.options.callbacksFreshMs;
+      seen.set(chatId, on);
+    }
+    return on;
   }
 
   /** When the chat's last provider callback came, when it can pace `tx`. */

@@ -103,7 +103,9 @@ export const DEFAULT_WATCHER_OPTIONS: WatcherOptions = {
   // A failing key probes with one call after each pause (1, 2, 4, then every 5 s): a provider that is
   // down gets 12 calls a minute per key, and news comes within ~5 s of its recovery (decide.ts).
   keyBackoff: { firstMs: 1_000, factor: 2, capMs: 5_000 },
-  notifyRetryMs: 30_000,
+  // An uncertain notice (Telegram 5xx, a timeout) goes again 10 s later (a status check, then the edit
+  // first): news within 10 s of Telegram answering again, 6 tries a minute per notice while it does not.
+  notifyRetryMs: 10_000,
   storeRetryMs: 5_000,
   sandbox: false,
   callbacksFreshMs: 30 * MINUTE,

@@ -20,9 +20,10 @@ import { apiError, isChatContentMethod, type RecordedCall } from "../support/fak
 import { makeUser, type FakeUser } from "../support/chat.js";
 import { makeChaosWorld, type ChaosWorld } from "./chaosWorld.js";
 import { describeEvent, drawSchedule, FAULT_KINDS, type ChaosEvent, type FaultKind } from "./schedule.js";
-import { Ledger, STORAGE_DOWN, type ChaosReport } from "./invariants.js";
+import { Ledger, STORAGE_DOWN, type ChaosReport as LedgerReport } from "./invariants.js";
 
-export type { ChaosReport } from "./invariants.js";
+/** The ledger's report, and what became of the provider's callbacks. */
+export type ChaosReport = LedgerReport & { callbacks: { delivered: number; lost: number; late: number }; drivenClock: number };
 
 /** The resellers' provider key: long and key-shaped, so a leak would be found in the log. */
 export const CHAOS_KEY = "CHAOS-Zk9Qm2Lx7Vb4Np8Rt6Wy3Hs5";
@@ -34,6 +35,8 @@ const SETTLE_MS = 5_000;
  */
 const UPSTREAM_TIMEOUT_MS = 2_000;
 const CONFIRM = /Konfirmasi/;
+/** Real time an update (or a restart) may take before the clock moves for it (driven()). */
+const DRIVEN_REAL_MS = 2_000;
 
 export interface ChaosOptions {
   seed: number;
@@ -47,6 +50,8 @@ export interface ChaosOptions {
   upstreamTimeoutMs?: number;
   /** Each event as it starts (replaying a seed). */
   trace?: (line: string) => void;
+  /** The app's log at this level too (replaying a seed): each line. */
+  log?: { level: "debug" | "info"; line: (line: string) => void };
 }
 
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -62,13 +67,18 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
   const startedReal = Date.now();
   const events = drawSchedule(opts.seed, opts.faults, opts.users ?? 4, opts.postgres ? "postgres" : "files");
   const ledger = new Ledger();
-  const sink = new Writable({ write: (chunk, _enc, done) => (ledger.logLine(String(chunk), [CHAOS_KEY]), done()) });
+  const sink = new Writable({
+    write: (chunk, _enc, done) => {
+      ledger.logLine(String(chunk), [CHAOS_KEY]);
+      opts.log?.line(String(chunk));
+      done();
+    },
+  });
   const w: ChaosWorld = await makeChaosWorld({
     upstreamTimeoutMs: opts.upstreamTimeoutMs ?? UPSTREAM_TIMEOUT_MS,
     sandbox: { settleMs: SETTLE_MS, keys: [{ key: CHAOS_KEY, balance: 10_000_000_000_000, name: "chaos" }] },
-    logger: createLogger("info", sink),
-    // The app's own HTTP server takes the provider's callbacks (forged ones too).
-    env: { HTTP_PORT: "0", PUBLIC_URL: "http://127.0.0.1:9" },
+    logger: createLogger(opts.log?.level ?? "info", sink),
+    env: {},
     ...(opts.postgres ? { storeUrl: opts.postgres.url } : {}),
   });
   ledger.startedAt = w.clock.now();
@@ -82,7 +92,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
       if (++done % 200 === 0) opts.progress?.(done, events.length);
     }
     await chaos.finish();
-    await ledger.check(w, [...chaos.users, ...chaos.customers]);
+    await ledger.check(w, [...chaos.users, ...chaos.customers], w.callbacks.lostRefs);
     // The store opens cleanly: a new process on the same data reads every transaction.
     const before = await chaos.allTxCount();
     await chaos.restart();
@@ -94,7 +104,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     chaos.restoreDisk();
     await w.close().catch(() => undefined);
   }
-  return ledger.report(opts.seed, events, Date.now() - startedReal, w.clock.now() - chaos.startedAt);
+  return { ...ledger.report(opts.seed, events, Date.now() - startedReal, w.clock.now() - chaos.startedAt), callbacks: { ...w.callbacks.counts }, drivenClock: chaos.drivenClock };
 }
 
 class Chaos {
@@ -110,6 +120,8 @@ class Chaos {
   private readonly blocked = new Set<number>();
   private readonly realWrite = StoreFile.prototype.write;
   private username = "";
+  /** Waits that had to move the clock (driven()). */
+  drivenClock = 0;
 
   constructor(
     private readonly w: ChaosWorld,
@@ -174,8 +186,13 @@ class Chaos {
     }
   }
 
+  /** The watcher's checks and the provider's callbacks in flight (a callback leads to a check). */
   private idle(): Promise<unknown> {
-    return Promise.race([Promise.all([this.w.watcher.whenIdle(), this.w.app.deps.shopOrderJob.idle()]), pause(50)]);
+    const settled = async () => {
+      await this.w.callbacks.idle();
+      await Promise.all([this.w.watcher.whenIdle(), this.w.app.deps.shopOrderJob.idle()]);
+    };
+    return Promise.race([settled(), pause(50)]);
   }
 
   // ---- resellers ------------------------------------------------------------------------------
@@ -244,12 +261,18 @@ class Chaos {
     await this.driven(this.w.restart());
   }
 
-  /** Waits for work that may need the clock (PostgreSQL's unreachable gate answers on it): real time first. */
+  /**
+   * Waits for work that may need the clock (PostgreSQL's unreachable gate answers on it): real time
+   * first, long enough for CPU-bound work on a loaded machine (a QRIS picture takes a second or more),
+   * which would otherwise run the clock a minute ahead of the checks and callbacks it stands for.
+   */
   private async driven<T>(p: Promise<T>): Promise<T> {
     let done = false;
     void p.finally(() => (done = true)).catch(() => undefined);
-    for (let i = 0; i < 300 && !done; i++) await pause(1);
+    const realUntil = Date.now() + DRIVEN_REAL_MS;
+    while (!done && Date.now() < realUntil) await pause(2);
     for (let i = 0; i < 3_000 && !done; i++) {
+      if (i === 0) this.drivenClock++;
       await pause(1);
       await this.w.clock.advance(50);
     }
@@ -372,6 +395,17 @@ class Chaos {
       case "provider-late": {
         const release = this.w.sandbox.holdNext(e.endpoint);
         this.others.push(window(async () => release()));
+        break;
+      }
+      case "callback-lost":
+      case "callback-late": {
+        // The provider's callbacks sent meanwhile never come, or come when the fault ends.
+        if (this.w.callbacks.fault) return;
+        this.w.callbacks.fault = e.kind === "callback-lost" ? "lost" : "late";
+        this.others.push(window(async () => {
+          this.w.callbacks.fault = undefined;
+          this.w.callbacks.release();
+        }));
         break;
       }
       case "duplicate-update":

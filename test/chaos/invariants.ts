@@ -8,7 +8,9 @@
  * - no handler error and no api key (nor the bot token) in the log;
  * - every shop order whose QRIS the provider holds as paid ends `done` with exactly one successful
  *   purchase, or failed / in its refund, never left paid, buying or awaiting payment; no order bought twice;
- * - how long a reseller waited for news after the fault that delayed it ended (clock time).
+ * - how long a reseller waited for news after the fault that delayed it ended (clock time); an
+ *   outcome whose provider callback was lost is counted apart: no fault end the bot could see says
+ *   it changed, so its news waits for the item's next poll.
  */
 import type { Update } from "grammy/types";
 import { FAKE_BOT_TOKEN } from "../support/botInfo.js";
@@ -28,8 +30,11 @@ export interface ChaosReport {
   longestWaitRef: string | undefined;
   /** Where the longest wait came from. */
   longestWaitWhy: string;
-  /** The longest wait after each kind of fault that ended last before the news ("none": no fault after the outcome). */
+  /** The longest wait after each kind of fault that ended last before the news ("none": no fault after the outcome; "callback-lost": its callback was lost). */
   waitsByKind: Record<string, number>;
+  /** The longest wait for news of an outcome whose callback was lost (from the outcome or the last fault's end), apart from longestWaitMs. */
+  lostCallbackWaitMs: number;
+  lostCallbackWaitWhy: string;
   /** Outcomes told by the transaction's own message only (the answer to Confirm, or an edit after an uncertain notice). */
   shownOnly: string[];
   /** Handler errors a storage fault caused, answered with the storage words. */
@@ -89,6 +94,7 @@ export class Ledger {
   private readonly ordersPaid = new Map<string, number>();
   private orders = { total: 0, paid: 0, done: 0, ends: {} as Record<string, number> };
   private longest = { ms: 0, ref: undefined as string | undefined, why: "" };
+  private longestLost = { ms: 0, ref: undefined as string | undefined, why: "" };
 
   violation(what: string): void {
     if (this.violations.length < 50) this.violations.push(this.current ? `${what} (at ${describeEvent(this.current)})` : what);
@@ -151,7 +157,8 @@ export class Ledger {
     w.fake.clear();
   }
 
-  async check(w: ChaosWorld, users: FakeUser[]): Promise<void> {
+  /** `lostCallbacks`: references whose provider callback was lost (their waits are counted apart). */
+  async check(w: ChaosWorld, users: FakeUser[], lostCallbacks: ReadonlySet<string> = new Set()): Promise<void> {
     this.current = undefined;
     const creates = new Map<string, number>();
     for (const [path, field] of CREATES) {
@@ -192,16 +199,20 @@ export class Ledger {
       const last = this.faultEnds.filter((f) => f.at <= firstNews).reduce<{ at: number; kind: FaultKind } | undefined>((a, b) => (a && a.at > b.at ? a : b), undefined);
       const lastEnd = last?.at ?? Number.NEGATIVE_INFINITY;
       const wait = firstNews - Math.max(outcome, lastEnd);
-      const kind = last && lastEnd > outcome ? last.kind : "none";
+      const lost = lostCallbacks.has(ref);
+      const kind = lost ? "callback-lost" : last && lastEnd > outcome ? last.kind : "none";
       this.waitsByKind.set(kind, Math.max(wait, this.waitsByKind.get(kind) ?? 0));
-      if (wait > this.longest.ms) {
-        const from = lastEnd > outcome ? `${kind} ended at ${lastEnd - this.startedAt}` : `the outcome at ${outcome - this.startedAt}`;
+      const longest = lost ? this.longestLost : this.longest;
+      if (wait > longest.ms) {
+        const from = last && lastEnd > outcome ? `${last.kind} ended at ${lastEnd - this.startedAt}` : `the outcome at ${outcome - this.startedAt}`;
         // The provider's answers about it, for the report: when the bot asked, and what it heard.
         const asked = STATUS_PATHS.flatMap((p) => w.sandbox.calls(p))
           .filter((c) => c.body.id === tx.upstreamId || c.body.id === ref || c.body.reff_id === ref)
           .map((c) => c.at - this.startedAt);
         const checks = asked.length > 8 ? [...asked.slice(0, 4), "…", ...asked.slice(-4)] : asked;
-        this.longest = { ms: wait, ref, why: `${ref} (${tx.kind}): news at ${firstNews - this.startedAt} ms, ${from}, status asked at ${checks.join(", ")} (run clock)` };
+        longest.ms = wait;
+        longest.ref = ref;
+        longest.why = `${ref} (${tx.kind}): news at ${firstNews - this.startedAt} ms, ${from}, status asked at ${checks.join(", ")} (run clock)`;
       }
     }
     await this.checkOrders(w, creates);
@@ -245,6 +256,8 @@ export class Ledger {
       longestWaitMs: this.longest.ms,
       longestWaitRef: this.longest.ref,
       longestWaitWhy: this.longest.why,
+      lostCallbackWaitMs: this.longestLost.ms,
+      lostCallbackWaitWhy: this.longestLost.why,
       storageErrors: this.storageErrors,
       shownOnly: this.shownOnly,
       waitsByKind: Object.fromEntries(this.waitsByKind),

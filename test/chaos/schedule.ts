@@ -21,6 +21,8 @@ export const FAULT_KINDS = [
   "provider-html",
   "provider-malformed",
   "provider-late",
+  "callback-lost",
+  "callback-late",
   "duplicate-update",
   "reordered-updates",
   "forged-callback",
