@@ -106,6 +106,8 @@ export class ShopOrderJob {
   private readonly chains = new Map<string, Promise<void>>();
   private readonly balances = new Map<number, { balance: number; at: number }>();
   private readonly running = new Set<Promise<unknown>>();
+  /** Orders whose QR edit runs beside their steps now. */
+  private readonly besideRunning = new Set<string>();
   /** Receipt images render one at a time (below). */
   private receiptTurn: Promise<unknown> = Promise.resolve();
   private timer: TimerHandle | undefined;
@@ -186,12 +188,24 @@ export class ShopOrderJob {
 
   /**
    * One step: true when the order moved (look again), false when it waits for something. Once a paid
-   * order waits, its QR message is shown paid (after the money step, so it never delays the purchase).
+   * order waits, its QR message is shown paid beside the order's steps, not in them: in a burst the
+   * edit waits for Telegram's pace behind every other message, and the purchase's outcome must not.
    */
   private async step(doc: OrderDoc): Promise<boolean> {
     if (await this.stepState(doc)) return true;
-    if (PAID_STATES.includes(doc.state as OrderState)) await this.showPaidOnQr(doc);
+    if (PAID_STATES.includes(doc.state as OrderState)) this.beside(doc.id, () => this.showPaidOnQr(doc));
     return false;
+  }
+
+  /** Runs `work` outside the order's chain (once at a time per order), tracked for idle() and stop(). */
+  private beside(orderRef: string, work: () => Promise<void>): void {
+    if (this.besideRunning.has(orderRef)) return;
+    this.besideRunning.add(orderRef);
+    const run = work()
+      .catch((err: unknown) => this.deps.logger.error({ err, orderRef }, "a shop order's QR edit failed; the sweep tries again"))
+      .finally(() => this.besideRunning.delete(orderRef));
+    this.running.add(run);
+    void run.finally(() => this.running.delete(run));
   }
 
   private async stepState(doc: OrderDoc): Promise<boolean> {

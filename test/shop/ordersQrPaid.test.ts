@@ -3,6 +3,7 @@
  * payment was received and its buttons go, once; an edit Telegram refuses never holds the order back.
  */
 import { afterEach, describe, expect, it } from "vitest";
+import { until } from "../support/settle.js";
 import { depositIdOf, openShop, pay, plnOrder, purchasesOf, run, shown, stateOf, type Shop } from "./support.js";
 
 let shop: Shop | undefined;
@@ -31,6 +32,25 @@ describe("shop orders: the QR message after payment", () => {
     expect(customer.buttons({ messageId: qr.messageId })).toEqual([]);
     // Later looks at the order (the sweep) do not edit it again.
     await run(w, 60_000, 5_000);
+    expect(w.fake.callsOf("editMessageCaption").filter((c) => c.payload.message_id === qr.messageId)).toHaveLength(1);
+  });
+
+  it("an edit Telegram is slow to answer never holds the order: the purchase and the token go on meanwhile", async () => {
+    shop = await openShop();
+    const { w, customer } = shop;
+    const order = await pay(shop, plnOrder(shop));
+    const qr = customer.messages().at(-1)!;
+    // Telegram's pace in a burst: the edit waits behind a thousand others.
+    const release = w.fake.holdNext("editMessageCaption");
+    w.sandbox.payDeposit(await depositIdOf(w, order));
+    // Not run(): it waits for the job to be idle, and the held edit is still under way.
+    const done = until(async () => (await stateOf(w, order.id)) === "done", { what: "the order done", clocks: [w.clock], stepMs: 500, realMs: 5, tries: 400 });
+    await done.finally(release);
+    expect(purchasesOf(w, "12345678901")).toBe(1);
+    // The edit lands when Telegram answers, once; the token's message is there too.
+    await run(w, 5_000);
+    expect(shown(customer).filter((t) => t.includes("Pesanan Anda berhasil"))).toHaveLength(1);
+    expect(customer.messages().find((m) => m.messageId === qr.messageId)!.caption).toContain("Pembayaran diterima");
     expect(w.fake.callsOf("editMessageCaption").filter((c) => c.payload.message_id === qr.messageId)).toHaveLength(1);
   });
 

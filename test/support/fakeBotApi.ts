@@ -80,6 +80,7 @@ export class FakeBotApi extends BotApiEmulator {
   private faults: (Fault & { spec: FaultSpec })[] = [];
   private drops: (Fault & LostRequest)[] = [];
   private responder: Responder | undefined;
+  private holds: { method: string; gate: Promise<void> }[] = [];
   private readonly tags = new AsyncLocalStorage<unknown>();
 
   constructor(options: FakeBotApiOptions = {}) {
@@ -95,6 +96,8 @@ export class FakeBotApi extends BotApiEmulator {
     const call: RecordedCall = Object.assign(request, tag !== undefined ? { tag } : {});
     this.seqAfterLast = call.seq + 1;
     this.calls.push(call);
+    const held = this.holds.findIndex((h) => h.method === call.method);
+    if (held >= 0) await this.holds.splice(held, 1)[0]!.gate;
     const response = this.takeFault(call) ?? this.responder?.(call.method, call.payload, call) ?? (await super.respond(call, signal));
     call.response = response;
     return response;
@@ -154,6 +157,7 @@ export class FakeBotApi extends BotApiEmulator {
     this.faults = [];
     this.drops = [];
     this.responder = undefined;
+    this.holds = [];
   }
 
   /**
@@ -208,6 +212,13 @@ export class FakeBotApi extends BotApiEmulator {
       ...(opts.chatId !== undefined ? { chatId: opts.chatId } : {}),
       ...(opts.error ? { error: opts.error } : {}),
     });
+  }
+
+  /** The next call of `method` is recorded at once and answered only after `release()`: a slow Telegram. */
+  holdNext(method: string): () => void {
+    let release!: () => void;
+    this.holds.push({ method, gate: new Promise<void>((resolve) => (release = resolve)) });
+    return () => release();
   }
 
   /** Installs (or with undefined removes) a responder for custom behaviour. */

@@ -199,11 +199,18 @@ export class ShopOrders {
    */
   async move(orderRef: string, to: OrderState, change: (value: Order) => Order = (v) => v, from?: readonly OrderState[]): Promise<OrderDoc | undefined> {
     const states = sourcesOf(to).filter((s) => from === undefined || from.includes(s));
-    const current = await this.get(orderRef);
-    if (!current || !states.includes(current.state as OrderState)) return undefined;
-    const moved = await this.store.updateDoc(OrderKind, orderRef, { states, version: current.version }, { state: to, value: change(current.value) });
-    if (moved) await this.store.flush();
-    return moved;
+    // The state is the compare-and-set; a version moved by a value-only change (a notice's mark) is
+    // read again and the change applied to it, so a QR edit's mark never makes a money step wait.
+    for (let tries = 0; tries < 5; tries++) {
+      const current = await this.get(orderRef);
+      if (!current || !states.includes(current.state as OrderState)) return undefined;
+      const moved = await this.store.updateDoc(OrderKind, orderRef, { states, version: current.version }, { state: to, value: change(current.value) });
+      if (moved) {
+        await this.store.flush();
+        return moved;
+      }
+    }
+    return undefined;
   }
 
   /** Changes the value only, if the document is still the version read (notices, message ids). */
