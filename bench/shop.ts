@@ -41,6 +41,8 @@ const OWNER_CALLBACK_TOKEN = "benchshopowner0123456789abcdef";
 /** How long the sandbox's provider takes to settle a purchase. */
 const SETTLE_MS = 1000;
 const RECEIPT_CAPTION = "Pesanan Anda berhasil";
+/** `--trace`: the orders' states every 2 s of the payment window, on stderr. */
+const TRACE = process.argv.includes("--trace");
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // ---- messages between the bot process and the world process ---------------------------------------
@@ -82,22 +84,24 @@ async function world(): Promise<void> {
   const receipts = new Map<number, number>();
   let messages = 0;
   let rateLimited = 0;
-  fake.setResponder((method, payload) => {
-    if (method === "sendPhoto" && String(payload.caption ?? "").includes(RECEIPT_CAPTION)) {
-      const chat = Number(payload.chat_id);
-      receipts.set(chat, (receipts.get(chat) ?? 0) + 1);
-      if (!receiptAt.has(chat)) receiptAt.set(chat, Date.now());
-    }
-    return undefined;
-  });
-  // Counted as they go, the call log cleared: 1,000 receipt PNGs would otherwise stay in memory.
-  const count = setInterval(() => {
+  // Counted from the answered calls (a receipt answered 429 is sent again, and counts once), the
+  // answered ones then dropped from the log: 1,000 receipt PNGs would otherwise stay in memory.
+  const countAnswered = () => {
+    const waiting = fake.calls.filter((c) => c.response === undefined);
     for (const c of fake.calls) {
-      if (c.response?.ok === true && /^send/.test(c.method)) messages++;
-      else if (c.response?.ok === false && c.response.error_code === 429) rateLimited++;
+      if (c.response?.ok === true && /^send/.test(c.method)) {
+        messages++;
+        if (c.method === "sendPhoto" && String(c.payload.caption ?? "").includes(RECEIPT_CAPTION)) {
+          const chat = Number(c.payload.chat_id);
+          receipts.set(chat, (receipts.get(chat) ?? 0) + 1);
+          if (!receiptAt.has(chat)) receiptAt.set(chat, c.at);
+        }
+      } else if (c.response?.ok === false && c.response.error_code === 429) rateLimited++;
     }
     fake.clear();
-  }, 200);
+    fake.calls.push(...waiting);
+  };
+  const count = setInterval(countAnswered, 100);
   const server = await fake.startServer();
   const cpu0 = process.cpuUsage();
   const startedAt = Date.now();
@@ -121,6 +125,7 @@ async function world(): Promise<void> {
           break;
         }
         case "progress":
+          countAnswered();
           send({ type: "progress", receipts: receiptAt.size });
           break;
         case "report": {
@@ -131,11 +136,7 @@ async function world(): Promise<void> {
           }
           const sent = sandbox.callbacksSent();
           const cpu = process.cpuUsage(cpu0);
-          for (const c of fake.calls) {
-            if (c.response?.ok === true && /^send/.test(c.method)) messages++;
-            else if (c.response?.ok === false && c.response.error_code === 429) rateLimited++;
-          }
-          fake.clear();
+          countAnswered();
           send({
             type: "report",
             creates,
@@ -262,8 +263,16 @@ async function bot(): Promise<void> {
   let cpu: NodeJS.CpuUsage | undefined;
   let windowMs = 0;
   const deadline = Date.now() + (FULL ? 600_000 : 240_000);
+  let tracedAt = 0;
   while (Date.now() < deadline) {
     for (const d of await app.deps.shopOrders.listByOwner(OWNER, ["done"])) if (!doneAt.has(d.id)) doneAt.set(d.id, Date.now());
+    if (TRACE && Date.now() - tracedAt >= 2000) {
+      // Where the orders are: their states every 2 s (stderr, --trace only).
+      tracedAt = Date.now();
+      const states: Record<string, number> = {};
+      for (const d of await app.deps.shopOrders.listByOwner(OWNER)) states[d.state] = (states[d.state] ?? 0) + 1;
+      console.error(`+${((tracedAt - payStart) / 1000).toFixed(1)} s`, JSON.stringify(states));
+    }
     if (doneAt.size === orders.length) {
       // The bot's share of the work, from the payments until every order was done.
       if (!cpu) {
