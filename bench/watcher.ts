@@ -26,7 +26,7 @@
  */
 import { fork, spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
-import { loadavg, tmpdir } from "node:os";
+import { loadavg, setPriority, tmpdir } from "node:os";
 import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { Api } from "grammy";
@@ -45,6 +45,7 @@ import { FileStore } from "../src/store/file/fileStore.js";
 import { UpstreamClient } from "../src/upstream/client.js";
 import { BULK_PACE, SendPacer } from "../src/telegram/pacer.js";
 import { KeyedLimiter } from "../src/jobs/limiter.js";
+import { Lanes, type Lane } from "../src/jobs/lanes.js";
 import type { StatusApi } from "../src/domain/refresh.js";
 import { StatusWatcher, type WatcherOptions } from "../src/jobs/watcher.js";
 import { FAKE_BOT_TOKEN } from "../test/support/botInfo.js";
@@ -85,7 +86,13 @@ type FromWorld =
   | { type: "settled"; at: number }
   | { type: "marked" }
   | { type: "callbacksSet" }
-  | { type: "report"; lost: number; delays: number[]; unnotified: number; duplicated: number; cpuPct: number; rss: number };
+  | {
+      type: "report"; lost: number; delays: number[]; unnotified: number; duplicated: number; cpuPct: number; rss: number;
+      /** Per settled reference: when it settled, its callback was POSTed and answered, its notice came (ms, machine clock). */
+      times: Record<string, { settled: number; posted?: number; answered?: number; notified?: number }>;
+      /** The world's longest event-loop stall (ms). */
+      stallMs: number;
+    };
 
 // ---- the world: sandbox + fake Bot API ---------------------------------------------------------------
 
@@ -107,6 +114,10 @@ async function world(): Promise<void> {
     return undefined; // answered normally
   });
   const forget = setInterval(() => fake.clear(), 1000); // the call log only; chats keep their messages
+  // When each callback left the sandbox and when the bot answered it (the first, by reference).
+  const postedAt = new Map<string, number>();
+  const answeredAt = new Map<string, number>();
+  const loop = monitorEventLoopDelay({ resolution: 1 });
   const server = await fake.startServer();
   let cpu0 = process.cpuUsage();
   let markedAt = Date.now();
@@ -137,11 +148,21 @@ async function world(): Promise<void> {
         case "callbacks": {
           // The dashboard setting: every key's callbacks go to its chat's URL; `lose` of them never arrive.
           const { url, tokens, lose } = m;
-          sandbox.setCallbackTarget((key) => (Math.random() < lose ? [] : [`${url}/provider/${tokens[key]!}`]));
+          sandbox.setCallbackTarget(
+            (key) => (Math.random() < lose ? [] : [`${url}/provider/${tokens[key]!}`]),
+            async (to, init) => {
+              const ref = (JSON.parse(String(init.body)) as { data?: { reff_id?: string } }).data?.reff_id ?? "";
+              if (!postedAt.has(ref)) postedAt.set(ref, Date.now());
+              const res = await fetch(to, init);
+              if (!answeredAt.has(ref)) answeredAt.set(ref, Date.now());
+              return res;
+            },
+          );
           send({ type: "callbacksSet" });
           break;
         }
         case "mark":
+          loop.enable();
           cpu0 = process.cpuUsage();
           markedAt = Date.now();
           send({ type: "marked" });
@@ -155,7 +176,15 @@ async function world(): Promise<void> {
           const cpu = process.cpuUsage(cpu0);
           const lost = settledAt.size - sandbox.callbacksSent().filter((c) => c.answer === 200).length;
           const duplicated = [...messages.values()].filter((n) => n > 1).length;
-          send({ type: "report", lost, delays, unnotified: settledAt.size - delays.length, duplicated, cpuPct: ((cpu.user + cpu.system) / 10 / (Date.now() - markedAt)), rss: process.memoryUsage().rss });
+          const times: Record<string, { settled: number; posted?: number; answered?: number; notified?: number }> = {};
+          for (const [ref, at] of settledAt) {
+            times[ref] = { settled: at, posted: postedAt.get(ref), answered: answeredAt.get(ref), notified: notifiedAt.get(ref) };
+          }
+          loop.disable();
+          send({
+            type: "report", lost, delays, unnotified: settledAt.size - delays.length, duplicated,
+            cpuPct: ((cpu.user + cpu.system) / 10 / (Date.now() - markedAt)), rss: process.memoryUsage().rss, times, stallMs: loop.max / 1e6,
+          });
           break;
         }
         case "close":
@@ -246,6 +275,15 @@ async function bot(): Promise<void> {
   const loadSeen: number[] = [];
   const loadTimer = setInterval(() => loadSeen.push(loadavg()[0]!), 5_000);
   const child = fork(import.meta.filename, ["--world"], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  // The world stands for other machines (the provider, Telegram): spinners beside the bot must not make
+  // it late, or the figures would measure its lateness. It runs ahead of them (and of the bot) here.
+  const worldNice = Number(arg("--world-nice") ?? -10);
+  let worldNiceSet = true;
+  try {
+    setPriority(child.pid!, worldNice);
+  } catch {
+    worldNiceSet = false; // not allowed here (no CAP_SYS_NICE): said in the setup line
+  }
   const link = new WorldLink(child);
   const ready = await link.next("ready");
   const dir = await mkdtemp(join(tmpdir(), "ppob-bench-watch-"));
@@ -279,12 +317,21 @@ async function bot(): Promise<void> {
 
   // ---- the watcher, with status calls counted per key (at the call, and as the limiter granted them)
   const grants = new Map<string, number[]>();
+  /** The same without the checks signed callbacks asked for (not held to the rate: watcherOptions.ts). */
+  const pollGrants = new Map<string, number[]>();
   const take = KeyedLimiter.prototype.take;
   KeyedLimiter.prototype.take = function (this: KeyedLimiter, lane: string, now: number) {
-    let list = grants.get(lane);
-    if (!list) grants.set(lane, (list = []));
-    list.push(now);
+    for (const into of [grants, pollGrants]) {
+      let list = into.get(lane);
+      if (!list) into.set(lane, (list = []));
+      list.push(now);
+    }
     take.call(this, lane, now);
+  };
+  const started = Lanes.prototype.started;
+  Lanes.prototype.started = function (this: Lanes, lane: Lane, signalled = false) {
+    if (signalled) pollGrants.get(lane.id)?.pop(); // granted just before, in the same turn (lanes.ts pump)
+    started.call(this, lane, signalled);
   };
   const keyIndex = new Map<string, number>(Array.from({ length: KEYS }, (_, k) => [keyOf(k), k]));
   const callTimes: number[][] = Array.from({ length: KEYS }, () => []);
@@ -295,11 +342,17 @@ async function bot(): Promise<void> {
     };
   // When the bot first got a status answer showing a change (before any Telegram send or pacing).
   const knownAt = new Map<string, number>();
+  /** When the status call whose answer showed the change started. */
+  const askedAt = new Map<string, number>();
   const prepaidStatus = counted(upstream.prepaidStatus.bind(upstream));
   const statusApi: StatusApi = {
     prepaidStatus: async (key, id) => {
+      const start = Date.now();
       const tx = await prepaidStatus(key, id);
-      if (tx.status !== "pending" && !knownAt.has(id)) knownAt.set(id, Date.now());
+      if (tx.status !== "pending" && !knownAt.has(id)) {
+        knownAt.set(id, Date.now());
+        askedAt.set(id, start);
+      }
       return tx;
     },
     postpaidStatus: counted(upstream.postpaidStatus.bind(upstream)),
@@ -323,6 +376,8 @@ async function bot(): Promise<void> {
   // ---- callbacks: the route on this process's own HTTP server, each chat with its token and username
   let http: Server | undefined;
   let hurried = 0;
+  /** When the callback route handed each reference to the watcher (the first time). */
+  const hurriedAt = new Map<string, number>();
   if (callbacks) {
     const tokens: Record<string, string> = {};
     for (let k = 0; k < KEYS; k++) {
@@ -333,13 +388,14 @@ async function bot(): Promise<void> {
       await store.updateChat(chatOf(k), { providerUsername: username, callbackToken: tokens[keyOf(k)], callbacksLastAt: Date.now() });
     }
     const hurry = watcher.hurry.bind(watcher);
-    watcher.hurry = async (refId) => {
-      const queued = await hurry(refId);
+    watcher.hurry = async (refId, signed) => {
+      if (!hurriedAt.has(refId)) hurriedAt.set(refId, Date.now());
+      const queued = await hurry(refId, signed);
       if (queued) hurried++;
       return queued;
     };
     const app = new Hono();
-    mountProviderCallbacks(app, { store, clock: systemClock, logger: silentLogger, hurry: (refId) => watcher.hurry(refId) });
+    mountProviderCallbacks(app, { store, clock: systemClock, logger: silentLogger, hurry: (refId, signed) => watcher.hurry(refId, signed) });
     http = await new Promise<Server>((resolve) => {
       const srv = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, () => resolve(srv as Server));
     });
@@ -359,6 +415,18 @@ async function bot(): Promise<void> {
   await link.ask({ type: "mark" }, "marked");
   const cpu0 = process.cpuUsage();
   const t0 = Date.now();
+  // How long the saves a notice waits for take (its record's marker before it, the whole store after it),
+  // and how many files the store wrote.
+  const flushMs: number[] = [];
+  const markMs: number[] = [];
+  const writes0 = (store.stats() as { writes?: number }).writes ?? 0;
+  const timed = <A extends unknown[]>(save: (...a: A) => Promise<void>, into: number[]) => async (...a: A) => {
+    const f0 = performance.now();
+    await save(...a);
+    into.push(performance.now() - f0);
+  };
+  store.flush = timed(store.flush.bind(store), flushMs);
+  if ("flushTx" in store) store.flushTx = timed(store.flushTx.bind(store), markMs);
   const order = [...Array(IDS).keys()];
   for (let i = order.length - 1; i > 0; i--) {
     const j = Math.floor(Math.random() * (i + 1));
@@ -394,6 +462,7 @@ async function bot(): Promise<void> {
     await new Promise((r) => setTimeout(r, 250));
   }
   const wallMs = Date.now() - t0;
+  const fileWrites = ((store.stats() as { writes?: number }).writes ?? 0) - writes0;
   const known = summarize([...settledAt].flatMap(([id, at]) => (knownAt.has(id) ? [knownAt.get(id)! - at] : [])));
   const cpu = process.cpuUsage(cpu0);
   clearInterval(rssTimer);
@@ -423,11 +492,29 @@ async function bot(): Promise<void> {
   // The cap holds for start times as the limiter read the clock; read again at the call itself
   // (up to 1 ms later) a window can show cap + 1 calls within 999 ms.
   const maxWindow = maxPerWindow([...grants.values()]);
+  const maxPollWindow = maxPerWindow([...pollGrants.values()]);
   const maxWindowAtCall = maxPerWindow(callTimes);
   const cpuPct = ((cpu.user + cpu.system) / 1000 / wallMs) * 100;
   const target = callbacks ? 2000 : o.firstCheckMs + 2000;
   const roundMs = Math.max(o.firstCheckMs, (idsPerKey / o.perKeyPerSecond) * 1000);
   const s1 = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+  // Where a change's time goes, step by step (each step over the changes that have both ends).
+  const refToId = new Map<string, string>(order.slice(0, changed).map((i) => [refOf(i), upstreamIds[i]!]));
+  const steps: Record<string, number[]> = { posted: [], routed: [], queued: [], call: [], told: [], answered: [] };
+  for (const [ref, t] of Object.entries(result.times)) {
+    const id = refToId.get(ref)!;
+    const [h, a, k] = [hurriedAt.get(ref), askedAt.get(id), knownAt.get(id)];
+    if (t.posted !== undefined) steps.posted!.push(t.posted - t.settled);
+    if (t.posted !== undefined && h !== undefined) steps.routed!.push(h - t.posted);
+    if (t.posted !== undefined && t.answered !== undefined) steps.answered!.push(t.answered - t.posted);
+    if (h !== undefined && a !== undefined) steps.queued!.push(a - h);
+    if (a !== undefined && k !== undefined) steps.call!.push(k - a);
+    if (k !== undefined && t.notified !== undefined) steps.told!.push(t.notified - k);
+  }
+  const step = (xs: number[]) => {
+    const q = summarize(xs);
+    return `${q.p50.toFixed(0)} / ${q.p95.toFixed(0)} / ${q.max.toFixed(0)} ms`;
+  };
 
   report({
     name: pg ? "Status watcher on PostgreSQL" : "Status watcher",
@@ -439,6 +526,7 @@ async function bot(): Promise<void> {
       (Object.keys(overrides).length ? `; options ${JSON.stringify(overrides)}` : "") +
       (pg ? `; the bot's store is PgStore on ${pg.label}` : "") +
       (loadN > 0 ? `; ${loadN} CPU-spinning processes beside it the whole run` : "") +
+      `; the world process at nice ${worldNiceSet ? worldNice : "0 (could not set " + worldNice + ")"}` +
       `; load average (1 min) during the run ${loadRange(loadSeen)}`,
     rows: [
       {
@@ -459,10 +547,14 @@ async function bot(): Promise<void> {
       },
       { metric: "wall time from the first change to the last notice", value: s1(wallMs) },
       {
-        metric: "status calls per second per key: mean / busiest key / most started in any 1 s window",
-        value: `${(perKeyRate.reduce((a, b) => a + b, 0) / KEYS).toFixed(2)} / ${Math.max(...perKeyRate).toFixed(2)} / ${maxWindow}`,
-        target: `never above the cap (${o.perKeyPerSecond})`,
-        ok: maxWindow <= o.perKeyPerSecond,
+        metric: callbacks
+          ? "status calls per second per key: mean / busiest key / most started in any 1 s window: polls and unsigned hints (the cap's), all calls with the checks signed callbacks asked for"
+          : "status calls per second per key: mean / busiest key / most started in any 1 s window",
+        value: `${(perKeyRate.reduce((a, b) => a + b, 0) / KEYS).toFixed(2)} / ${Math.max(...perKeyRate).toFixed(2)} / ${maxPollWindow}${callbacks ? `, ${maxWindow}` : ""}`,
+        target: callbacks
+          ? `polls never above the cap (${o.perKeyPerSecond}); a signed callback's check is not held to it (${o.perKeySignalledConcurrency} at a time per key)`
+          : `never above the cap (${o.perKeyPerSecond})`,
+        ok: maxPollWindow <= o.perKeyPerSecond,
       },
       { metric: "status calls per second, all keys", value: (calls / (wallMs / 1000)).toFixed(0) },
       ...(callbacks
@@ -480,7 +572,19 @@ async function bot(): Promise<void> {
         : []),
       { metric: "bot process CPU (% of one core) / world process (sandbox + fake Telegram)", value: `${cpuPct.toFixed(0)}% / ${result.cpuPct.toFixed(0)}%` },
       { metric: "bot process resident memory: peak / heap used at the end", value: `${mb(maxRss)} / ${mb(heap)}` },
-      { metric: "bot process longest event-loop stall", value: `${(loop.max / 1e6).toFixed(0)} ms` },
+      {
+        metric: "store: a notice's wait for its record's marker (flushTx) p50 / p95 / max | for a flush of the whole store | files written per second",
+        value: `${markMs.length > 0 ? step(markMs) : "none (every save was a flush of the whole store)"} | ${step(flushMs)} | ${(fileWrites / (wallMs / 1000)).toFixed(0)}`,
+      },
+      { metric: "bot process longest event-loop stall / world process", value: `${(loop.max / 1e6).toFixed(0)} ms / ${result.stallMs.toFixed(0)} ms` },
+      ...(callbacks
+        ? [
+            {
+              metric: "where the time goes, p50 / p95 / max of each step: change → callback POSTed (world) | POSTed → the route hands it to the watcher (bot) | → its status call starts | the status call | answer → notice at Telegram | callback POSTed → its 200 back",
+              value: [steps.posted!, steps.routed!, steps.queued!, steps.call!, steps.told!, steps.answered!].map(step).join(" | "),
+            },
+          ]
+        : []),
     ],
     notes: [
       `What the delay means: a change is seen at the id's next status check, so the delay is about uniform between 0 and the id's check interval, plus a call and two Bot API calls. ` +
