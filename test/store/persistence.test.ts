@@ -35,6 +35,32 @@ describe("coalesced writes", () => {
     expect(s.dirty).toBe(0);
   });
 
+  it("a shard's write after one change serialises that record only, and the file reads back the same", async () => {
+    const dir = await tempDir();
+    const store = await openStore(dir, { txShards: 1 });
+    for (let i = 0; i < 50; i++) await store.createTx({ refId: `R${i}`, chatId: i, kind: "prepaid", status: "pending", amount: 1 });
+    await store.flush();
+    await waitFor(() => !store.stats().flushing); // the pass that wrote them has ended
+    const unchanged = (await store.getTx("R7"))!;
+    const serialised: unknown[] = [];
+    const stringify = JSON.stringify;
+    JSON.stringify = ((value: unknown, ...rest: never[]) => (serialised.push(value), stringify(value, ...rest))) as typeof JSON.stringify;
+    try {
+      await store.updateTx("R3", { watch: { nextCheckAt: 5, attempts: 1 } });
+      await store.flush();
+    } finally {
+      JSON.stringify = stringify;
+    }
+    // Neither the shard as a whole nor an unchanged record is serialised again (a 10,000-sale store rewrote ~150 per change).
+    expect(serialised.some((v) => v === unchanged || (typeof v === "object" && v !== null && "txs" in v))).toBe(false);
+    expect(serialised).toContainEqual(expect.objectContaining({ refId: "R3" }));
+    const file = (await readJson(join(dir, "store", "tx-00.json"))) as { txs: { refId: string; watch?: unknown }[] };
+    expect(file.txs).toHaveLength(50);
+    expect(file.txs.find((t) => t.refId === "R3")!.watch).toEqual({ nextCheckAt: 5, attempts: 1 });
+    expect(file.txs.find((t) => t.refId === "R7")).toEqual(JSON.parse(stringify(unchanged)));
+    await store.close();
+  });
+
   it("a flow step rewrites only its chat's flow shard, never meta.json", async () => {
     const store = await openStore(await tempDir(), { chatShards: 4 });
     await store.flush();

@@ -58,9 +58,8 @@ import {
   type FlowEntry,
   type FlowShardFile,
   type MetaFile,
-  type TxShardFile,
 } from "./schema.js";
-import { shardFileName, shardIndex, StoreFile } from "./shards.js";
+import { recordsText, shardFileName, shardIndex, StoreFile } from "./shards.js";
 import { FINAL_STATUSES, OPEN_STATUSES, type ChatRecord, type TxRecord, type TxStatus } from "../types.js";
 import type { ChatPatch, Doc, DocChange, DocExpect, DocKind, DocQuery, FlowState, LogEntry, LogPage, NewDoc, NewTx, SavedFlow, Store, StoreStats, TxPatch } from "../api.js";
 import { DocFiles } from "./docFiles.js";
@@ -166,9 +165,10 @@ export class FileStore implements Store {
       writers.set(name, () => file.write({ chats: Array.from(shard.values()) }));
     });
     this.txNames.forEach((name, i) => {
-      const file = new StoreFile<TxShardFile>(root, name);
+      // Written on every change of one of its ~150 records: each record's text is made once (shards.ts).
+      const file = StoreFile.ofText(root, name);
       const shard = this.txShards[i]!;
-      writers.set(name, () => file.write({ txs: Array.from(shard.values()) }));
+      writers.set(name, () => file.write(recordsText("txs", shard.values())));
     });
     this.flowNames.forEach((name, i) => {
       const file = new StoreFile<FlowShardFile>(root, name);
@@ -346,6 +346,11 @@ export class FileStore implements Store {
   /** Writes every pending change; resolves when it is on disk. Waits for a flush already running. */
   flush(): Promise<void> {
     return this.flusher.flush();
+  }
+
+  /** Writes the shard holding `refId` ahead of other files; resolves when its changes so far are on disk. */
+  flushTx(refId: string): Promise<void> {
+    return this.flusher.flushFiles([this.txNames[shardIndex(refId, this.txShards.length)]!]);
   }
 
   /** Flushes and stops the timer. Changes after close reject with StoreClosedError. */

@@ -18,6 +18,28 @@ export function shardFileName(prefix: string, index: number, count: number): str
   return `${prefix}-${String(index).padStart(width, "0")}.json`;
 }
 
+/**
+ * The JSON text of each record last written, by record: records are deeply frozen and replaced on
+ * every change (frozen.ts), so an object's text never goes stale, and a shard's write stringifies
+ * only the records changed since its last write (one in ~150 at 10,000 open transactions) instead
+ * of the whole shard. The text lives as long as its record does (the hot set, not the archive).
+ */
+const recordText = new WeakMap<object, string>();
+
+/** `{"<field>":[...records]}`, byte for byte what JSON.stringify makes of it. */
+export function recordsText(field: string, records: Iterable<object>): string {
+  const parts: string[] = [];
+  for (const rec of records) {
+    let text = recordText.get(rec);
+    if (text === undefined) {
+      text = JSON.stringify(rec);
+      if (Object.isFrozen(rec)) recordText.set(rec, text);
+    }
+    parts.push(text);
+  }
+  return `{${JSON.stringify(field)}:[${parts.join(",")}]}`;
+}
+
 /** One JSON file of the store. `read` turns every failure into StoreCorruptError naming the file. */
 export class StoreFile<T> {
   readonly path: string;
