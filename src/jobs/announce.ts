@@ -1,6 +1,7 @@
 /**
  * Exactly-once notices. A change that deserves a notice is handled in three steps:
- *   1. persist what was learned plus the marker `watch.announcing = <notice>` (status unchanged), flush;
+ *   1. persist what was learned plus the marker `watch.announcing = <notice>` (status unchanged), flush
+ *      that record (flushTx: not the rest of the store, which may be many files behind);
  *   2. edit the transaction's own message to show the outcome (repeatable: same content again
  *      is "not modified"), then send the notice message;
  *   3. persist the new status together with `watch.notified`, drop the marker, flush.
@@ -76,7 +77,8 @@ export class NoticeProtocol {
     );
     if (!marked) return true; // changed by someone else meanwhile: theirs stands
     try {
-      await store.flush();
+      // This record only: the notice waits for its own marker, not for every other change in the store.
+      await store.flushTx(refId);
     } catch (err) {
       // Nothing went out: the marker must not read "maybe sent" to the retry (it would only edit,
       // and the phone never rings). The learned fields stay; the store writes this once it can.

@@ -141,6 +141,11 @@ export interface Store {
   // ---- life cycle -------------------------------------------------------------------------------
   /** Resolves when every change made before the call is durable. */
   flush(): Promise<void>;
+  /**
+   * Resolves when every change made to this transaction before the call is durable (other records'
+   * changes may not be yet): a caller that needs one record saved does not wait for all the others.
+   */
+  flushTx(refId: string): Promise<void>;
   /** Flushes and stops background work. Changes after close reject with StoreClosedError. */
   close(): Promise<void>;
   /**

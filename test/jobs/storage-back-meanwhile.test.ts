@@ -18,15 +18,16 @@ it("a paid QRIS whose check could not save is told within seconds, also when the
   const dep = await pendingQris(w, u.chatId, "qrisfast");
   // One save fails as a read-only disk makes it fail; the disk is writable again right after.
   const store = w.store;
-  const flush = store.flush.bind(store);
   let failed = false;
-  store.flush = async () => {
+  const failOnce = <A extends unknown[]>(save: (...a: A) => Promise<void>) => async (...a: A) => {
     if (!failed) {
       failed = true;
       throw Object.assign(new Error("EROFS: read-only file system, write"), { code: "EROFS" });
     }
-    return flush();
+    return save(...a);
   };
+  store.flush = failOnce(store.flush.bind(store));
+  store.flushTx = failOnce(store.flushTx.bind(store));
   w.sandbox.payDeposit(dep.upstreamId!);
   await run(w, 6 * S); // the first check sees the payment and cannot save
   expect(failed).toBe(true);

@@ -66,6 +66,47 @@ describe("Flusher", () => {
     expect(f.stats()).toMatchObject({ writes: 2, dirty: 0 });
   });
 
+  it("flushFiles writes its files ahead of a pass over the others and resolves once they are written", async () => {
+    const state = new Map<string, number>();
+    const w = heldWriter(state);
+    const f = new Flusher({ clock: new ManualClock(), delayMs: 50, write: w.write });
+    const change = (key: string) => {
+      state.set(key, (state.get(key) ?? 0) + 1);
+      f.markDirty(key);
+    };
+    const files = Array.from({ length: 20 }, (_, i) => `tx-${String(i).padStart(2, "0")}`);
+    for (const key of files) change(key);
+    let allDone = false;
+    const all = f.flush().then(() => (allDone = true));
+    await ioTurn();
+    expect(w.pending.map((p) => p.key)).toEqual(files.slice(0, 8)); // 8 writes at a time
+
+    change("tx-19"); // the record a notice's marker is in: its file is the last of the pass
+    change("tx-03"); // and one whose file is being written (the write in flight saw the old change)
+    let mineDone = false;
+    const mine = f.flushFiles(["tx-19", "tx-03"]).then(() => (mineDone = true));
+    w.pending.find((p) => p.key === "tx-00")!.finish();
+    await ioTurn();
+    expect(w.pending.at(-1)).toMatchObject({ key: "tx-19", saw: 2 }); // next, ahead of tx-08 .. tx-18
+    w.pending.find((p) => p.key === "tx-19")!.finish();
+    w.pending.find((p) => p.key === "tx-03")!.finish();
+    await ioTurn();
+    // Two writes free: the pass and the waiting file take turns (tx-08, then tx-03 again).
+    expect(w.pending.slice(-2).map((p) => [p.key, p.saw])).toEqual([["tx-08", 1], ["tx-03", 2]]);
+    expect(mineDone).toBe(false); // tx-03's change is not on disk yet
+    w.pending.find((p) => p.key === "tx-03" && p.saw === 2)!.finish();
+    await mine;
+    expect(mineDone).toBe(true);
+    expect(allDone).toBe(false); // most of the pass is still to be written
+
+    while (w.pending.length > 0) {
+      for (const p of w.pending.splice(0)) p.finish();
+      await ioTurn();
+    }
+    await all;
+    expect(allDone).toBe(true);
+  });
+
   it("coalesces a burst on the timer into one write per file", async () => {
     const clock = new ManualClock();
     const written: string[] = [];

@@ -12,6 +12,8 @@
  *
  * `flush()` resolves once every change made before the call is on disk. Each file has a change
  * counter; a caller waits for the counters it saw, so it is not held up by later changes.
+ * `flushFiles(keys)` waits for those files only, and they are written before any other: a caller
+ * that needs one record on disk (a notice's marker) waits for about one write, not a pass.
  */
 import type { Clock, TimerHandle } from "../../tools/clock.js";
 
@@ -60,6 +62,9 @@ export class Flusher {
   private readonly changed = new Map<string, number>();
   /** Per file, flush() callers waiting for a version; appended in increasing version order. */
   private readonly waiting = new Map<string, { version: number; waiter: Waiter }[]>();
+  /** Files a `flushFiles` caller waits for: written before the other dirty files (taking turns with them). */
+  private readonly first = new Set<string>();
+  private firstsTurn = true;
   /** Files that failed in the current pump: not retried until the next one (avoids a hot loop). */
   private readonly failed = new Set<string>();
   /** Files whose latest write failed; cleared by their next good write. */
@@ -84,9 +89,30 @@ export class Flusher {
   /** Writes everything changed so far; resolves when all of it is on disk. */
   flush(): Promise<void> {
     if (this.unsaved.size === 0) return Promise.resolve();
+    const done = this.wait([...this.unsaved]);
+    this.failed.clear(); // an explicit flush retries failed files at once
+    void this.pump();
+    return done;
+  }
+
+  /** Writes the changes made so far to these files, ahead of other files; resolves when they are on disk. */
+  flushFiles(keys: readonly string[]): Promise<void> {
+    const mine = keys.filter((key) => this.unsaved.has(key));
+    if (mine.length === 0) return Promise.resolve();
+    const done = this.wait(mine);
+    for (const key of mine) {
+      this.first.add(key);
+      this.failed.delete(key); // retried at once, as by flush()
+    }
+    void this.pump();
+    return done;
+  }
+
+  /** A waiter for the current versions of `keys` (all unsaved); the timer gives way to the pump. */
+  private wait(keys: string[]): Promise<void> {
     const done = new Promise<void>((resolve, reject) => {
-      const waiter: Waiter = { remaining: this.unsaved.size, done: false, resolve, reject };
-      for (const key of this.unsaved) {
+      const waiter: Waiter = { remaining: keys.length, done: false, resolve, reject };
+      for (const key of keys) {
         let list = this.waiting.get(key);
         if (!list) this.waiting.set(key, (list = []));
         list.push({ version: this.changed.get(key) ?? 0, waiter });
@@ -94,8 +120,6 @@ export class Flusher {
     });
     this.timer?.cancel();
     this.timer = undefined;
-    this.failed.clear(); // an explicit flush retries failed files at once
-    void this.pump();
     return done;
   }
 
@@ -130,9 +154,22 @@ export class Flusher {
     }, ms);
   }
 
+  /**
+   * The next file to write: `first` files and the rest take turns, so a stream of `flushFiles`
+   * callers (a notice a second per shard) never holds up a flush() of the whole store for long.
+   */
   private nextKey(): string | undefined {
-    for (const key of this.dirty) if (!this.inFlight.has(key) && !this.failed.has(key)) return key;
-    return undefined;
+    let first: string | undefined;
+    for (const key of this.first) {
+      if (!this.dirty.has(key)) this.first.delete(key); // written meanwhile (its waiters are answered by that write)
+      else if (!this.inFlight.has(key) && !this.failed.has(key)) {
+        first = key;
+        break;
+      }
+    }
+    if (first !== undefined && this.firstsTurn) return first;
+    for (const key of this.dirty) if (!this.first.has(key) && !this.inFlight.has(key) && !this.failed.has(key)) return key;
+    return first;
   }
 
   private async pump(): Promise<void> {
@@ -151,6 +188,7 @@ export class Flusher {
         if (!wrote) this.flushes++;
         wrote = true;
         this.dirty.delete(key);
+        this.firstsTurn = !this.first.delete(key);
         this.start(key);
         if (this.inFlight.size >= MAX_IN_FLIGHT) {
           await Promise.race(this.inFlight.values());

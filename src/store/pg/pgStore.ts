@@ -176,6 +176,10 @@ export class PgStore implements Store {
     return Promise.resolve();
   }
 
+  flushTx(): Promise<void> {
+    return Promise.resolve();
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
