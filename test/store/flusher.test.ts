@@ -107,6 +107,33 @@ describe("Flusher", () => {
     expect(allDone).toBe(true);
   });
 
+  it("a stream of flushFiles callers does not hold up a flush of the whole store: they take turns", async () => {
+    const state = new Map<string, number>();
+    const w = heldWriter(state);
+    const f = new Flusher({ clock: new ManualClock(), delayMs: 50, write: w.write });
+    const change = (key: string) => {
+      state.set(key, (state.get(key) ?? 0) + 1);
+      f.markDirty(key);
+    };
+    for (let i = 0; i < 12; i++) change(`other-${i}`);
+    let allDone = false;
+    const all = f.flush().then(() => (allDone = true));
+    await ioTurn();
+    // Every time a write ends, a new marker arrives for a file of its own (a notice a second per shard).
+    for (let n = 0; !allDone && n < 40; n++) {
+      change(`tx-${n}`);
+      void f.flushFiles([`tx-${n}`]);
+      w.pending.shift()!.finish();
+      await ioTurn();
+    }
+    expect(allDone).toBe(true); // within the 40 writes, not after the markers stopped
+    while (w.pending.length > 0) {
+      for (const p of w.pending.splice(0)) p.finish();
+      await ioTurn();
+    }
+    await all;
+  });
+
   it("coalesces a burst on the timer into one write per file", async () => {
     const clock = new ManualClock();
     const written: string[] = [];
