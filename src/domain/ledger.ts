@@ -8,6 +8,14 @@ import type { NewTx, Store, TxPatch, TxRecord, TxStatus } from "../store/index.j
 export class Ledger {
   constructor(private readonly store: Store) {}
 
+  /**
+   * Saves a new draft, not yet durable: for a caller whose next step is the draft's own compare-and-set
+   * made durable before the call (`transition` then `flush`), so one disk write carries both.
+   */
+  async draft(tx: NewTx): Promise<Readonly<TxRecord>> {
+    return this.store.createTx(tx);
+  }
+
   /** Saves a new draft and makes it durable: its reference id exists before any call uses it. */
   async saveDraft(tx: NewTx): Promise<Readonly<TxRecord>> {
     const saved = await this.store.createTx(tx);

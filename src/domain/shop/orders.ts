@@ -195,9 +195,11 @@ export class ShopOrders {
 
   /**
    * Moves the order to `to` only if it is still in one of the states that may lead there (and in
-   * `from`, when given); undefined when another path moved it first. Durable when it resolves.
+   * `from`, when given); undefined when another path moved it first. Durable when it resolves, unless
+   * `durable` is false: then the caller's next write of this same order is flushed before any provider
+   * call or notice (the document's latest version carries this move too).
    */
-  async move(orderRef: string, to: OrderState, change: (value: Order) => Order = (v) => v, from?: readonly OrderState[]): Promise<OrderDoc | undefined> {
+  async move(orderRef: string, to: OrderState, change: (value: Order) => Order = (v) => v, from?: readonly OrderState[], durable = true): Promise<OrderDoc | undefined> {
     const states = sourcesOf(to).filter((s) => from === undefined || from.includes(s));
     // The state is the compare-and-set; a version moved by a value-only change (a notice's mark) is
     // read again and the change applied to it, so a QR edit's mark never makes a money step wait.
@@ -206,7 +208,7 @@ export class ShopOrders {
       if (!current || !states.includes(current.state as OrderState)) return undefined;
       const moved = await this.store.updateDoc(OrderKind, orderRef, { states, version: current.version }, { state: to, value: change(current.value) });
       if (moved) {
-        await this.store.flush();
+        if (durable) await this.store.flush();
         return moved;
       }
     }
