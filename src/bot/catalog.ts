@@ -81,7 +81,8 @@ const byPrice = (a: PrepaidProduct, b: PrepaidProduct) => a.price - b.price || c
  * refreshed, and every page press would otherwise regroup and resort it (the hot path of browsing).
  */
 const derived = new WeakMap<readonly PrepaidProduct[], Map<string, unknown>>();
-function memo<T>(list: readonly PrepaidProduct[], key: string, make: () => T): T {
+/** What `make` derives from `list` (named by `key`), made once per list. */
+export function memo<T>(list: readonly PrepaidProduct[], key: string, make: () => T): T {
   let m = derived.get(list);
   if (!m) derived.set(list, (m = new Map()));
   if (!m.has(key)) m.set(key, make());

@@ -13,6 +13,12 @@ import type { BotContext } from "./context.js";
  */
 export const FLOW_STATE_VERSION = 2;
 
+/** A property of the context, not a WeakMap entry: a WeakMap entry per update cost ~1 µs of garbage collection. */
+const READ_VERSION = Symbol("flow version read");
+interface Versioned {
+  [READ_VERSION]?: number;
+}
+
 /**
  * Running flows are kept in the store's per-chat flow storage (getFlow/setFlow), so a restart resumes
  * them. Each update remembers the version it read and saves with a compare-and-set on it. A lost race
@@ -24,8 +30,11 @@ export const FLOW_STATE_VERSION = 2;
  */
 export function flowStorage(store: Store, logger: Pick<Logger, "warn">) {
   type Saved = VersionedState<ConversationData>;
-  /** The flow version each update read; its write must find it unchanged. */
-  const readVersion = new WeakMap<BotContext, number>();
+  /** The flow version each update read (on the update's context); its write must find it unchanged. */
+  const readVersion = {
+    get: (ctx: BotContext) => (ctx as Versioned)[READ_VERSION],
+    set: (ctx: BotContext, version: number) => void ((ctx as Versioned)[READ_VERSION] = version),
+  };
 
   const save = async (ctx: BotContext, chatId: number, state: FlowState | undefined) => {
     const version = readVersion.get(ctx) ?? 0;

@@ -6,6 +6,18 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { FakeUser } from "../support/chat.js";
 import { makeWorld, type World, type WorldOptions } from "../support/world.js";
 import { settle } from "../support/settle.js";
+import { Bot, type Middleware } from "grammy";
+import { createConversation } from "@grammyjs/conversations";
+import type { BotContext, BotConversation, ConvContext } from "../../src/bot/context.js";
+import { Composer } from "../../src/bot/composer.js";
+import { ChatRecordContext, ChatRecords } from "../../src/bot/middlewares/chatRecord.js";
+import { role } from "../../src/bot/middlewares/role.js";
+import { extras } from "../../src/bot/middlewares/extras.js";
+import { flows } from "../../src/bot/middlewares/conversations.js";
+import { WayOuts } from "../../src/bot/middlewares/wayOuts.js";
+import { flowsWhenNeeded } from "../../src/bot/features/index.js";
+import { errorHandler } from "../../src/bot/handlers/error.js";
+import { FAKE_BOT_INFO, FAKE_BOT_TOKEN } from "../support/botInfo.js";
 
 let w: World;
 afterEach(() => {
@@ -159,5 +171,95 @@ describe("Telegram's 429 inside a flow", () => {
     await settle(w.clock, later(), { stepMs: 0, realMs: 2, tries: 5000, what: "a later step waited on the clock" });
     expect(u.lastReply()).toContain("Check before you confirm");
     expect(waits).toEqual([1000]);
+  });
+});
+
+describe("a chat with no flow saved (the plugin runs only once a flow is entered)", () => {
+  /** The bot's flow middlewares around one flow, `probe`: asks, waits for an answer, says it got it. */
+  function probeBot(onGo: (ctx: BotContext) => Promise<void>) {
+    const bot = new Bot<BotContext>(FAKE_BOT_TOKEN, {
+      botInfo: FAKE_BOT_INFO,
+      client: { fetch: w.fake.fetch as never },
+      ContextConstructor: ChatRecordContext as never,
+    });
+    const chatRecords = new ChatRecords(w.deps.store);
+    const root = new Composer<BotContext>();
+    root.use(chatRecords.load as Middleware<BotContext>, role as Middleware<BotContext>, extras(w.deps) as Middleware<BotContext>);
+    root.use(flows(w.deps, { chatRecords, wayOuts: new WayOuts(), maxRetryDelaySeconds: 1 }));
+    async function probe(conversation: BotConversation, ctx: ConvContext) {
+      await ctx.reply("question");
+      const answer = await conversation.waitFor("message:text");
+      await ctx.reply(`got ${answer.message.text}`);
+    }
+    root.use(flowsWhenNeeded(errorHandler(w.deps), [createConversation<BotContext, ConvContext>(probe, "probe")]));
+    root.command("go", onGo);
+    bot.use(root);
+    return bot;
+  }
+
+  it("an update that found no flow and enters one saves over the state it read: a flow another writer saved meanwhile stands", async () => {
+    await world();
+    const u = await w.linkedUser({ languageCode: "en" });
+    // Another chat's flow at the account step: the state another process saves for u meanwhile.
+    const other = await w.linkedUser({ languageCode: "en" });
+    await toAccountStep(other);
+    const theirs = (await w.store.getFlow(other.chatId)).state;
+    expect(theirs).toBeDefined();
+    const getFlow = w.deps.store.getFlow.bind(w.deps.store);
+    let interleaved = false;
+    vi.spyOn(w.deps.store, "getFlow").mockImplementation(async (chatId) => {
+      const read = await getFlow(chatId);
+      if (chatId === u.chatId && !interleaved) {
+        interleaved = true;
+        expect(await w.deps.store.setFlow(chatId, theirs, read.version)).toBe(true);
+      }
+      return read;
+    });
+    await u.sendCommand("beli", "PLN50");
+    expect(interleaved).toBe(true);
+    expect(u.lastReply()).toContain("PLN meter number");
+    expect((await w.store.getFlow(u.chatId)).state).toEqual(theirs);
+  });
+
+  it("an update that enters no flow saves no flow state", async () => {
+    await world();
+    const u = await w.linkedUser({ languageCode: "en" });
+    const saves = vi.spyOn(w.deps.store, "setFlow");
+    await u.sendCommand("harga");
+    await u.sendCommand("batal");
+    expect(u.lastReply()).toContain("Nothing is running");
+    await u.sendText("halo");
+    expect(saves).not.toHaveBeenCalled();
+    expect(await w.store.getFlow(u.chatId)).toEqual({ state: undefined, version: 0 });
+  });
+
+  it("a flow entered by an update that then fails is saved all the same, and takes the next answer", async () => {
+    await world();
+    const u = await w.linkedUser({ languageCode: "en" });
+    const bot = probeBot(async (ctx) => {
+      await ctx.conversation.enter("probe");
+      throw new Error("failed after entering");
+    });
+    await expect(bot.handleUpdate(u.textUpdate("/go"))).rejects.toThrow("failed after entering");
+    expect(w.fake.textOf(w.fake.lastCall("sendMessage")!)).toBe("question");
+    expect(Object.keys((await w.store.getFlow(u.chatId)).state?.state as object)).toEqual(["probe"]);
+    await bot.handleUpdate(u.textUpdate("42"));
+    expect(w.fake.textOf(w.fake.lastCall("sendMessage")!)).toBe("got 42");
+    expect((await w.store.getFlow(u.chatId)).state).toBeUndefined();
+  });
+
+  it("the controls of an update that is done refuse to enter a flow, as the plugin's do", async () => {
+    await world();
+    const u = await w.linkedUser({ languageCode: "en" });
+    let kept: BotContext | undefined;
+    const bot = probeBot(async (ctx) => {
+      kept = ctx;
+      expect(ctx.conversation.active()).toEqual({});
+      await ctx.conversation.exitAll();
+    });
+    await bot.handleUpdate(u.textUpdate("/go"));
+    await expect(kept!.conversation.enter("probe")).rejects.toThrow("already completed");
+    await expect(kept!.conversation.exitAll()).rejects.toThrow("already completed");
+    expect(await w.store.getFlow(u.chatId)).toEqual({ state: undefined, version: 0 });
   });
 });

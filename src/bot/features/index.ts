@@ -4,6 +4,7 @@ import { Composer } from "../composer.js";
 import { createConversation } from "@grammyjs/conversations";
 import type { MenuName } from "../buttons.js";
 import type { BotContext, ConvContext } from "../context.js";
+import { IdleFlows } from "../middlewares/conversations.js";
 import type { FeatureModule, MenuAction } from "../module.js";
 import { confirmFeature } from "../money/confirm.js";
 import { adminModule } from "./admin.js";
@@ -51,12 +52,17 @@ const registerOnly = (): Promise<void> => Promise.resolve();
  * flow, registers and passes on: the same as running them first). With a flow waiting they all run, in
  * order, as before. One boundary for all flows: a throwing flow still ends its update there.
  */
-function flowsWhenNeeded(onError: ErrorHandler<BotContext>, flowMiddlewares: MiddlewareFn<BotContext>[]): MiddlewareFn<BotContext> {
+export function flowsWhenNeeded(onError: ErrorHandler<BotContext>, flowMiddlewares: MiddlewareFn<BotContext>[]): MiddlewareFn<BotContext> {
   const withFlows = new Composer<BotContext>();
   withFlows.errorBoundary(onError, ...flowMiddlewares);
   const run = withFlows.middleware();
   return (ctx, next) => {
     const controls = ctx.conversation;
+    if (controls instanceof IdleFlows) {
+      // No flow saved: the plugin runs only if one is entered (middlewares/conversations.ts).
+      controls.registerOnEnter(flowMiddlewares);
+      return next();
+    }
     if (hasAny(controls.active())) return run(ctx, next);
     const enter = controls.enter;
     controls.enter = async (...args) => {

@@ -248,9 +248,13 @@ shopPayFeature.on("callback_query:data", async (ctx, next) => {
 });
 
 /** The customer's answer to "which account": a reply to the prompt of one of its failed orders. */
-shopPayFeature.on("message:text", async (ctx, next) => {
+shopPayFeature.on("message:text", (ctx, next) => {
   const replyTo = ctx.message.reply_to_message?.message_id;
-  if (replyTo === undefined) return next();
+  if (replyTo === undefined) return next(); // most texts: no promise of this handler's own
+  return refundAccountAnswer(ctx, next, replyTo);
+});
+
+async function refundAccountAnswer(ctx: BotContext & { message: { text: string }; chat: { id: number } }, next: () => Promise<void>, replyTo: number): Promise<void> {
   // Unknown while the store is unreachable: then this is no answer to a prompt of ours that could be kept.
   const role = knownRole(ctx);
   const owner = role?.kind === "customer" ? role.owner : undefined;
@@ -269,7 +273,7 @@ shopPayFeature.on("message:text", async (ctx, next) => {
   const moved = await ctx.deps.shopOrders.move(doc.id, "refund_requested", (v) => ({ ...v, refundAccount: { bank: bank.code, number: m[2]! } }), ["failed"]);
   await ctx.reply(t(moved ? "shop-order-refund-noted" : "shop-order-alt-gone", { ref: doc.id }));
   if (moved) await ctx.deps.shopOrderJob.advance(doc.id);
-});
+}
 
 /**
  * The owner's one tap: the account is checked, the refund's reference saved on the order

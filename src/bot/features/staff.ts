@@ -78,30 +78,34 @@ staffFeature.command(commands.keluar, async (ctx, next) => {
 });
 
 // A staff chat never links a key: any key-shaped text is deleted and refused, whatever else waits.
-staffFeature.on("message:text", async (ctx, next) => {
+staffFeature.on("message:text", (ctx, next) => {
   const role = knownRole(ctx); // unknown while the store is unreachable: help and the menu still answer
   if (role?.kind !== "staff" || !isPrivate(ctx) || commandOf(ctx.message.text) !== undefined) return next();
+  return refuseKey(ctx, next);
+});
+
+async function refuseKey(ctx: BotContext & { message: { text: string } }, next: () => Promise<void>): Promise<void> {
   const ownerKey = await apiKeyOf(ctx).catch(() => undefined); // unreadable: the shape rule still applies
   if (findKeys(ctx.message.text, ownerKey ? [ownerKey] : []).length === 0) return next();
   await deleteKeyMessage(ctx);
   await ctx.reply(ctx.t("staff-key-refused"));
-});
+}
 
 // Last activity, at most every few minutes per member (written on the owner's list).
-staffFeature.use(async (ctx, next) => {
+staffFeature.use((ctx, next) => {
   const role = knownRole(ctx);
   const chat = ctx.chat?.id;
-  if (role?.kind === "staff" && chat !== undefined) {
-    const now = ctx.deps.clock.now();
-    let noted = activityNoted.get(ctx.deps.store);
-    if (!noted) activityNoted.set(ctx.deps.store, (noted = new Map()));
-    const last = noted.get(chat);
-    if (last === undefined || now - last >= 60_000 || now < last) {
-      noted.set(chat, now);
-      await staffOf(ctx).touch(role.owner, chat).catch((err: unknown) => ctx.deps.logger.warn({ err }, "staff activity not noted"));
-    }
-  }
-  return next();
+  if (role?.kind !== "staff" || chat === undefined) return next();
+  const now = ctx.deps.clock.now();
+  let noted = activityNoted.get(ctx.deps.store);
+  if (!noted) activityNoted.set(ctx.deps.store, (noted = new Map()));
+  const last = noted.get(chat);
+  if (last !== undefined && now - last < 60_000 && now >= last) return next();
+  noted.set(chat, now);
+  return staffOf(ctx)
+    .touch(role.owner, chat)
+    .catch((err: unknown) => ctx.deps.logger.warn({ err }, "staff activity not noted"))
+    .then(next);
 });
 
 // ---- the owner's screens -----------------------------------------------------------------------

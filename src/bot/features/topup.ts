@@ -21,6 +21,7 @@ import {
   findByCode,
   findByRef,
   groupKey,
+  memo,
   productRef,
   productsIn,
   providers,
@@ -149,7 +150,24 @@ function pageNote(ctx: BaseContext, page: number, pages: number): string {
 // ------------------------------------------------------------------------------------------
 // Screens
 
+/**
+ * The same for every chat of a language until the list is refreshed: made once per list, language and
+ * mode (the most shown screen). Frozen, so nothing can change the one every chat is shown.
+ */
 function rootScreen(ctx: BaseContext, mode: Mode, list: readonly PrepaidProduct[]): Screen {
+  return memo(list, `root:${ctx.lang}:${mode}`, () => frozen(makeRootScreen(ctx, mode, list)));
+}
+
+function frozen(screen: Screen): Screen {
+  for (const row of dropEmptyRows(screen.keyboard).inline_keyboard) {
+    for (const button of row) Object.freeze(button);
+    Object.freeze(row);
+  }
+  Object.freeze(screen.keyboard.inline_keyboard);
+  return Object.freeze(screen);
+}
+
+function makeRootScreen(ctx: BaseContext, mode: Mode, list: readonly PrepaidProduct[]): Screen {
   const kb = new InlineKeyboard();
   categories(list).forEach((g, i) => {
     kb.text(groupLabel(g, CATEGORY_ICONS.get(g.key) ?? "📦"), cb.pricesProviders.encode({ mode, cat: g.key, page: 0 }));

@@ -34,13 +34,11 @@ export function customerGate(onError: ErrorHandler<BotContext>): Middleware<BotC
   const front = new Composer<BotContext>();
   front.errorBoundary(onError, shopfrontFeature);
   const run = front.middleware();
-  return async (ctx, next) => {
+  const stop = (): Promise<void> => Promise.resolve();
+  return (ctx, next) => {
     if (ctx.chat?.type !== "private") return next();
     const opensShop = shopStartCode(ctx.message?.text) !== undefined;
-    if (opensShop || (isCustomer(ctx) && !opensInvitation(ctx.message?.text))) {
-      await run(ctx, () => Promise.resolve());
-      return;
-    }
-    await next();
+    if (opensShop || (isCustomer(ctx) && !opensInvitation(ctx.message?.text))) return run(ctx, stop);
+    return next();
   };
 }

@@ -12,7 +12,7 @@ import type { MiddlewareFn } from "grammy";
 import { ledgerChatOf, type Role } from "../../domain/roles.js";
 import { Staff, withoutCost } from "../../domain/staff.js";
 import type { TxRecord } from "../../store/index.js";
-import { buttonAccess, commandAccess, commandOf, commands, type Access } from "../../telegram/commands.js";
+import { buttonAccess, commandAccess, commandOf, commands, type Access, type CommandId } from "../../telegram/commands.js";
 import type { BaseContext } from "../context.js";
 
 /** Whether a chat of `role` may use what needs `access`. */
@@ -26,7 +26,7 @@ export function refusalText(ctx: BaseContext, access: Access, what: string): str
   return ctx.t(access === "owner" ? "staff-only-owner" : "staff-only-admin", { what });
 }
 
-export const roleGate: MiddlewareFn<BaseContext> = async (ctx, next) => {
+export const roleGate: MiddlewareFn<BaseContext> = (ctx, next) => {
   if (ctx.chat === undefined) return next();
   const text = ctx.message?.text;
   const command = typeof text === "string" ? commandOf(text) : undefined;
@@ -35,12 +35,16 @@ export const roleGate: MiddlewareFn<BaseContext> = async (ctx, next) => {
   const needed = command !== undefined ? commandAccess(command) : button?.access;
   if (needed === undefined || needed === "anyone") return next();
   if (allows(ctx.role, needed)) return next();
+  return refuse(ctx, needed, command);
+};
+
+async function refuse(ctx: BaseContext, needed: Access, command: CommandId | undefined): Promise<void> {
   if (command !== undefined) {
     await ctx.reply(refusalText(ctx, needed, `/${commands[command][0]}`));
     return;
   }
   await ctx.answerCallbackQuery({ text: refusalText(ctx, needed, ctx.t("staff-this-button")), show_alert: true }).catch(() => undefined);
-};
+}
 
 /** The chat whose key, balance, ledger, prices and customers this update works with. */
 export function ledgerChat(ctx: BaseContext): number {
