@@ -93,6 +93,10 @@ export interface Sandbox {
   fault(endpoint: string, kind: FaultKind, times?: number): void;
   /** The faults still queued for `endpoint` are dropped: it answers normally again. */
   clearFaults(endpoint: string): void;
+  /** How many faults are still queued for `endpoint` (the next calls they spoil, in order). */
+  faultsQueued(endpoint: string): number;
+  /** Calls a "timeout" fault holds whose client has not given up yet (of `endpoint`, or of all). */
+  hanging(endpoint?: string): number;
   /** The next call to `endpoint` takes effect and is recorded; its answer waits until `release()` is called. */
   holdNext(endpoint: string): () => void;
   /** Every answer waits `ms` (real time): a slow provider; 0 = back to normal. */
@@ -248,6 +252,8 @@ export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox>
     setAccountStatus: (bank, number, status, holder) => saving(() => sales.setAccountStatus(bank, number, status, holder)),
     fault: (endpoint, kind, times) => server.fault(endpoint, kind, times),
     clearFaults: (endpoint) => server.clearFaults(endpoint),
+    faultsQueued: (endpoint) => server.faultsQueued(endpoint),
+    hanging: (endpoint) => server.hanging(endpoint),
     reshape: (endpoint, r) => server.reshape(endpoint, r),
     holdNext: (endpoint) => server.holdNext(endpoint),
     setLatency: (ms) => server.setLatency(ms),

@@ -64,6 +64,8 @@ export class SandboxServer {
   private readonly reshapes = new Map<string, Reshape[]>();
   private log: RecordedCall[] = [];
   private readonly held = new Set<ServerResponse>();
+  /** Calls a "timeout" fault holds, per path, until their client gives up (hanging()). */
+  private readonly hung = new Map<string, number>();
   private readonly gates = new Map<string, Promise<void>[]>();
   /** Every answer waits this long (a slow provider, for the playground); real time, like a network. */
   private latencyMs = 0;
@@ -83,6 +85,19 @@ export class SandboxServer {
     const queue = this.faults.get(path) ?? [];
     for (let i = 0; i < times; i++) queue.push(kind);
     this.faults.set(path, queue);
+  }
+
+  /** The faults still queued for `endpoint` (each spoils one call, in the order queued). */
+  faultsQueued(endpoint: string): number {
+    return this.faults.get(endpoint.startsWith("/") ? endpoint : `/${endpoint}`)?.length ?? 0;
+  }
+
+  /** Calls a "timeout" fault holds whose client has not given up yet (of `endpoint`, or all). */
+  hanging(endpoint?: string): number {
+    if (endpoint !== undefined) return this.hung.get(endpoint.startsWith("/") ? endpoint : `/${endpoint}`) ?? 0;
+    let n = 0;
+    for (const v of this.hung.values()) n += v;
+    return n;
   }
 
   clearFaults(endpoint: string): void {
@@ -160,7 +175,7 @@ export class SandboxServer {
     const ip = (req.socket.remoteAddress ?? "0.0.0.0").replace(/^::ffff:/, "");
     const answer = this.deps.handle(path, params, ip);
     // timeout and malformed reach the origin: the request takes effect, only the answer is lost.
-    if (fault === "timeout") return this.hold(res);
+    if (fault === "timeout") return this.hold(res, path);
     if (fault === "malformed") return sendText(res, 200, "application/json", JSON.stringify(answer).slice(0, 25));
     const reshape = this.reshapes.get(path)?.shift();
     const gate = this.gates.get(path)?.shift();
@@ -180,13 +195,17 @@ export class SandboxServer {
     sendJson(res, 200, reshape ? reshaped(answer, reshape) : answer);
   }
 
-  private hold(res: ServerResponse): void {
+  private hold(res: ServerResponse, path: string): void {
     this.held.add(res);
+    this.hung.set(path, (this.hung.get(path) ?? 0) + 1);
     const timer = setTimeout(() => res.destroy(), HOLD_MS);
     timer.unref();
     res.on("close", () => {
       clearTimeout(timer);
       this.held.delete(res);
+      const left = (this.hung.get(path) ?? 1) - 1;
+      if (left > 0) this.hung.set(path, left);
+      else this.hung.delete(path);
     });
   }
 

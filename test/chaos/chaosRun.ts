@@ -50,8 +50,8 @@ export interface ChaosOptions {
   upstreamTimeoutMs?: number;
   /** Each event as it starts (replaying a seed). */
   trace?: (line: string) => void;
-  /** The app's log at this level too (replaying a seed): each line. */
-  log?: { level: "debug" | "info"; line: (line: string) => void };
+  /** The app's log at this level too (replaying a seed): each line, with the run clock's time (its own time is real time). */
+  log?: { level: "debug" | "info"; line: (line: string, clockMs: number) => void };
 }
 
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -61,16 +61,19 @@ interface Window {
   kind: FaultKind;
   over: (now: number) => boolean;
   end: () => Promise<void>;
+  /** A provider fault: the endpoint whose answers it spoils. */
+  spoils?: string;
 }
 
 export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
   const startedReal = Date.now();
   const events = drawSchedule(opts.seed, opts.faults, opts.users ?? 4, opts.postgres ? "postgres" : "files");
   const ledger = new Ledger();
+  let runClock = () => 0;
   const sink = new Writable({
     write: (chunk, _enc, done) => {
       ledger.logLine(String(chunk), [CHAOS_KEY]);
-      opts.log?.line(String(chunk));
+      opts.log?.line(String(chunk), runClock());
       done();
     },
   });
@@ -82,6 +85,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     ...(opts.postgres ? { storeUrl: opts.postgres.url } : {}),
   });
   ledger.startedAt = w.clock.now();
+  runClock = () => w.clock.now() - ledger.startedAt;
   const chaos = new Chaos(w, ledger, opts);
   try {
     await chaos.link(opts.users ?? 4);
@@ -176,9 +180,13 @@ class Chaos {
     const clock = this.w.clock;
     const end = clock.now() + ms;
     while (clock.now() < end) {
+      const real = Date.now();
       await this.idle();
       const due = this.w.watcher.nextWakeAt();
-      const to = Math.min(end, clock.now() + stepMs, due !== undefined && due > clock.now() ? due : end);
+      // A provider call hanging (a timeout fault) ends with the client's real-time timeout: meanwhile the
+      // clock moves at real pace, as it does in production, not a step per 50 ms (2 s became 30-45 s).
+      const step = this.w.sandbox.hanging() > 0 ? Math.min(stepMs, Math.max(1, Date.now() - real)) : stepMs;
+      const to = Math.min(end, clock.now() + step, due !== undefined && due > clock.now() ? due : end);
       await clock.advance(to - clock.now());
       await this.idle();
       await this.endWindows();
@@ -274,7 +282,8 @@ class Chaos {
     for (let i = 0; i < 3_000 && !done; i++) {
       if (i === 0) this.drivenClock++;
       await pause(1);
-      await this.w.clock.advance(50);
+      // A hanging provider call (a create that timed out) is waited for at real pace (advance()).
+      await this.w.clock.advance(this.w.sandbox.hanging() > 0 ? 1 : 50);
     }
     return p;
   }
@@ -386,10 +395,13 @@ class Chaos {
       case "provider-malformed": {
         const kind = ({ "provider-timeout": "timeout", "provider-5xx": "html502", "provider-html": "html200", "provider-malformed": "malformed" } as const)[e.kind];
         const times = 1 + (e.lastsMs % 3);
+        // Spoiled answers queued by an earlier fault on this endpoint come first.
+        const spoiledAt = this.w.sandbox.calls(e.endpoint).length + this.w.sandbox.faultsQueued(e.endpoint) + times;
         this.w.sandbox.fault(e.endpoint, kind, times);
-        // Over once the endpoint has taken every answer it spoils.
-        const seen = this.w.sandbox.calls(e.endpoint).length;
-        this.others.push({ kind: e.kind, over: () => this.w.sandbox.calls(e.endpoint).length >= seen + times, end: async () => {} });
+        // Over once the endpoint has taken every answer it spoils, and no call it holds still hangs (a
+        // timeout's fault ends when its client gives up: only then can the bot know).
+        const used = () => this.w.sandbox.calls(e.endpoint).length >= spoiledAt;
+        this.others.push({ kind: e.kind, over: () => used() && this.w.sandbox.hanging(e.endpoint) === 0, end: async () => {}, spoils: e.endpoint });
         break;
       }
       case "provider-late": {
@@ -485,7 +497,14 @@ class Chaos {
 
   /** Every fault ends; the resellers write once more; the clock runs until every outcome is in. */
   async finish(): Promise<void> {
-    for (const o of [this.telegram, this.store, ...this.others]) if (o) o.over = () => true;
+    // A provider fault's spoiled answers still queued are dropped (else the bot would meet them after
+    // "every fault ended"); one whose call still hangs ends when its client gives up.
+    for (const o of this.others) if (o.spoils !== undefined) this.w.sandbox.clearFaults(o.spoils);
+    for (const o of [this.telegram, this.store, ...this.others]) {
+      if (!o) continue;
+      const endpoint = o.spoils;
+      o.over = endpoint === undefined ? () => true : () => this.w.sandbox.hanging(endpoint) === 0;
+    }
     await this.endWindows();
     for (const u of this.users) await this.send(u, u.textUpdate("/saldo"));
     // Deposits nobody paid expire (QRIS: 30 min); the watcher's longest wait is 5 min.

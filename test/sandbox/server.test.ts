@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { createSandbox, IP_BOUND_KEY } from "../../src/sandbox/index.js";
 import { jsonOf, post, startSandbox } from "./harness.js";
 
@@ -126,6 +126,25 @@ describe("fault injection", () => {
     await new Promise((r) => setTimeout(r, 50));
     await sb.close();
     expect(await hanging).toBe("closed");
+  });
+
+  it("a timeout's call hangs until its client gives up; faultsQueued() counts the spoiled answers still to come", async () => {
+    env = await startSandbox();
+    const { sb } = env;
+    sb.fault("/transaksi/status", "html502", 1);
+    sb.fault("/transaksi/status", "timeout", 1);
+    expect(sb.faultsQueued("/transaksi/status")).toBe(2);
+    expect((await post(sb.url, "/transaksi/status", { api_key: sb.demoKey, id: "x" })).http).toBe(502);
+    expect(sb.faultsQueued("transaksi/status")).toBe(1);
+    const client = new AbortController();
+    const hung = post(sb.url, "/transaksi/status", { api_key: sb.demoKey, id: "x" }, { signal: client.signal }).catch(() => "given up");
+    await vi.waitFor(() => expect(sb.hanging("/transaksi/status")).toBe(1));
+    expect(sb.faultsQueued("/transaksi/status")).toBe(0);
+    expect(sb.hanging()).toBe(1);
+    expect(sb.hanging("/deposit/status")).toBe(0);
+    client.abort();
+    expect(await hung).toBe("given up");
+    await vi.waitFor(() => expect(sb.hanging()).toBe(0));
   });
 
   it("calls() records every request, filterable by endpoint", async () => {
