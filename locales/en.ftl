@@ -213,6 +213,12 @@ provider-checking = ⏳ Checking with the provider…
 confirm-low-balance =
     ❌ <b>Balance too low</b>: total { $total }, your balance { $balance } ({ $missing } short).
     Nothing was sent to the provider. Top up your balance with Deposit first, then try again.
+confirm-low-balance-staff =
+    ❌ <b>The owner's balance is too low</b>: total { $total }, the owner's balance { $balance } ({ $missing } short).
+    Nothing was sent to the provider. Contact the shop owner to top up, then try again.
+confirm-low-balance-hidden =
+    ❌ The owner's balance is too low for this sale; contact the shop owner.
+    Nothing was sent to the provider.
 confirm-duplicate =
     ⚠️ <b>There is already a purchase of { $what } for { $target } at { $time }</b> ({ $status }, id <code>{ $ref }</code>).
     Buy again? If you do, both may go through and your balance is charged twice.
@@ -319,6 +325,7 @@ topup-confirm-cost = Cost
 topup-confirm-sale = Selling price
 topup-confirm-profit = Profit
 topup-price-changed = 💱 The price has changed: now <b>{ $price }</b> (was { $old }). Press "Try again" to buy at the new price.
+topup-price-changed-hidden = 💱 This product's price has just changed. Press "Try again" to buy at the current selling price.
 topup-now-empty = ⛔ { $name } is now out of stock.
 
 ## Selling prices (/markup, /sellprice)
@@ -413,6 +420,7 @@ bill-line-profit = Profit: <b>{ $amount }</b>
 
 bill-low-balance = Your balance is { $balance } and this bill costs { $cost }. Top up with /deposit, then press Try again (the bill will be checked again).
 bill-low-balance-short = Top up with /deposit, then press Try again (the bill will be checked again).
+bill-low-balance-staff = The owner's balance is too low to pay this bill; contact the shop owner, then press Try again (the bill will be checked again).
 
 # Transfer to a bank or e-wallet (/transfer).
 

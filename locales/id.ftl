@@ -213,6 +213,12 @@ provider-checking = ⏳ Mengecek ke penyedia…
 confirm-low-balance =
     ❌ <b>Saldo tidak cukup</b>: total { $total }, saldo Anda { $balance } (kurang { $missing }).
     Tidak ada yang dikirim ke penyedia. Isi saldo dulu lewat Deposit, lalu ulangi.
+confirm-low-balance-staff =
+    ❌ <b>Saldo pemilik tidak cukup</b>: total { $total }, saldo pemilik { $balance } (kurang { $missing }).
+    Tidak ada yang dikirim ke penyedia. Hubungi pemilik toko untuk mengisi saldo, lalu ulangi.
+confirm-low-balance-hidden =
+    ❌ Saldo pemilik tidak cukup untuk penjualan ini; hubungi pemilik toko.
+    Tidak ada yang dikirim ke penyedia.
 confirm-duplicate =
     ⚠️ <b>Sudah ada pembelian { $what } untuk { $target } pukul { $time }</b> ({ $status }, ID <code>{ $ref }</code>).
     Beli lagi? Bila ya, keduanya bisa berhasil dan saldo terpotong dua kali.
@@ -319,6 +325,7 @@ topup-confirm-cost = Harga modal
 topup-confirm-sale = Harga jual
 topup-confirm-profit = Untung
 topup-price-changed = 💱 Harganya berubah: sekarang <b>{ $price }</b> (tadi { $old }). Tekan "Coba lagi" untuk membeli dengan harga baru.
+topup-price-changed-hidden = 💱 Harga produk ini baru saja berubah. Tekan "Coba lagi" untuk membeli dengan harga jual terbaru.
 topup-now-empty = ⛔ { $name } sekarang sedang kosong.
 
 ## Harga jual (/markup, /hargajual)
@@ -407,6 +414,7 @@ bill-line-profit = Untung: <b>{ $amount }</b>
 
 bill-low-balance = Saldo Anda { $balance }, sedangkan tagihan ini memotong { $cost }. Isi saldo lewat /deposit, lalu tekan Coba lagi (tagihan akan dicek ulang).
 bill-low-balance-short = Isi saldo lewat /deposit, lalu tekan Coba lagi (tagihan akan dicek ulang).
+bill-low-balance-staff = Saldo pemilik tidak cukup untuk membayar tagihan ini; hubungi pemilik toko, lalu tekan Coba lagi (tagihan akan dicek ulang).
 
 # Transfer ke bank atau e-wallet (/transfer).
 

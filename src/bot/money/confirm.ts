@@ -100,10 +100,7 @@ export async function showConfirm(ctx: BaseContext, kind: MoneyKind, draft: TxRe
   if (cost !== undefined && balance !== undefined && balance < cost) {
     await ctx.deps.ledger.cancelDraft(tx.refId, "balance too low");
     await ctx.deps.ledger.flush();
-    const text = ctx.t("confirm-low-balance", { total: rupiah(cost, ctx.lang), balance: rupiah(balance, ctx.lang), missing: rupiah(cost - balance, ctx.lang) });
-    await ctx.reply(moneyText(ctx, text), {
-      reply_markup: new InlineKeyboard().text(ctx.t("menu-deposit"), cb.menu.encode({ name: "deposit" })).text(ctx.t("button-menu"), cb.menu.encode({ name: "open" })),
-    });
+    await refuseLowBalance(ctx, cost, balance);
     return;
   }
   const hideCost = await hidesCost(ctx);
@@ -124,6 +121,24 @@ export async function showConfirm(ctx: BaseContext, kind: MoneyKind, draft: TxRe
   }
   const sent = await ctx.reply(confirmScreen(ctx, kind, tx, ctx.t("confirm-title"), hideCost, shownBalance(cost, balance)), { reply_markup: confirmKeyboard(ctx, tx.refId) });
   await ctx.deps.ledger.update(tx.refId, { messageId: sent.message_id, ...(sale ? { sale } : {}) });
+}
+
+/**
+ * Too little balance for this screen. Staff sell from the owner's balance and cannot deposit: they are
+ * sent to the owner, and a cashier the owner shows no cost to reads no figures.
+ */
+async function refuseLowBalance(ctx: BaseContext, cost: number, balance: number): Promise<void> {
+  const figures = { total: rupiah(cost, ctx.lang), balance: rupiah(balance, ctx.lang), missing: rupiah(cost - balance, ctx.lang) };
+  const staff = ctx.role.kind === "staff";
+  const text = !staff ? ctx.t("confirm-low-balance", figures) : (await hidesCost(ctx)) ? ctx.t("confirm-low-balance-hidden") : ctx.t("confirm-low-balance-staff", figures);
+  const keyboard = new InlineKeyboard();
+  if (!staff) keyboard.text(ctx.t("menu-deposit"), cb.menu.encode({ name: "deposit" }));
+  await ctx.reply(moneyText(ctx, text), { reply_markup: keyboard.text(ctx.t("button-menu"), cb.menu.encode({ name: "open" })) });
+}
+
+/** A provider's message with its rupiah figures left out (they are the owner's cost or balance). */
+function withoutRupiah(message: string): string {
+  return message.replace(/\s*Rp\.?\s?[\d.,]+/gi, "").trim();
 }
 
 export async function saveAndConfirm(ctx: BaseContext, kind: MoneyKind, fields: DraftFields): Promise<TxRecord> {
@@ -219,7 +234,8 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
         await ledger.flush();
         ctx.deps.events.emit("created", result);
         await sentScreen();
-        await ctx.reply(moneyText(ctx, `${ctx.t("money-rejected", { message: html(err.providerMessage) })}${extra ? `\n${extra}` : ""}`), {
+        const said = (await hidesCost(ctx)) ? withoutRupiah(err.providerMessage) : err.providerMessage;
+        await ctx.reply(moneyText(ctx, `${ctx.t("money-rejected", { message: html(said) })}${extra ? `\n${extra}` : ""}`), {
           reply_markup: new InlineKeyboard().text(ctx.t("button-retry"), cb.retry.encode({ refId })).text(ctx.t("button-menu"), cb.menu.encode({ name: "open" })),
         });
         return;
