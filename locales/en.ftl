@@ -11,6 +11,7 @@ private-only = 🔒 This command only works in a private chat with the bot.
 button-open-private = 💬 Open a private chat with the bot
 menu-group = 🔒 The menu, purchases and balance are only in a private chat with the bot, so group members never see your API key or balance. Tap the button below.
 not-linked = 🔑 Your account is not linked yet. Send /start and paste the API key from your provider's dashboard.
+not-linked-staff = 🔑 The shop owner's account is no longer linked to the bot, so selling is not possible yet. Ask the shop owner to link their API key again.
 cancelled = ❌ Cancelled.
 nothing-to-cancel = Nothing is running right now.
 button-cancel = ❌ Cancel
@@ -69,6 +70,11 @@ key-how-to-link =
 key-already-linked = 🔑 That API key is already linked to this chat, so there is no need to send it again. The message was deleted to keep it safe.
 key-other-pasted = 🔑 That looks like a different API key. The message was deleted to keep it safe. To replace the linked API key, send /key and then the new API key.
 logout-done = 👋 The API key was removed from the bot. Send /start to link again.
+logout-stops = ⚠️ { $what ->
+        [staff] Your staff cannot sell until an API key is linked again.
+        [shop] The online shop link cannot be used to buy until an API key is linked again.
+       *[both] Your staff cannot sell and the online shop link cannot be used to buy until an API key is linked again.
+    }
 logout-none = No API key is linked.
 
 ## Balance

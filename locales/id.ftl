@@ -11,6 +11,7 @@ private-only = 🔒 Perintah ini hanya bisa dipakai di chat pribadi dengan bot.
 button-open-private = 💬 Buka chat pribadi dengan bot
 menu-group = 🔒 Menu, transaksi dan saldo hanya ada di chat pribadi dengan bot, agar API key dan saldo Anda tidak terlihat anggota grup. Tekan tombol di bawah.
 not-linked = 🔑 Akun Anda belum terhubung. Kirim /start lalu tempelkan API key dari dashboard penyedia.
+not-linked-staff = 🔑 Akun pemilik toko tidak lagi terhubung ke bot, jadi belum bisa berjualan. Minta pemilik toko menghubungkan API key-nya lagi.
 cancelled = ❌ Dibatalkan.
 nothing-to-cancel = Tidak ada proses yang sedang berjalan.
 button-cancel = ❌ Batal
@@ -69,6 +70,11 @@ key-how-to-link =
 key-already-linked = 🔑 API key itu sudah terhubung ke chat ini, jadi tidak perlu dikirim lagi. Pesannya sudah dihapus demi keamanan.
 key-other-pasted = 🔑 Itu terlihat seperti API key lain. Pesannya sudah dihapus demi keamanan. Untuk mengganti API key yang terhubung, kirim /kunci lalu kirim API key yang baru.
 logout-done = 👋 API key sudah dihapus dari bot. Kirim /start untuk menghubungkan lagi.
+logout-stops = ⚠️ { $what ->
+        [staff] Staf Anda tidak bisa berjualan sampai API key dihubungkan lagi.
+        [shop] Tautan toko online tidak bisa dipakai berbelanja sampai API key dihubungkan lagi.
+       *[both] Staf Anda tidak bisa berjualan dan tautan toko online tidak bisa dipakai berbelanja sampai API key dihubungkan lagi.
+    }
 logout-none = Tidak ada API key yang terhubung.
 
 ## Saldo

@@ -12,7 +12,7 @@ import type { TxRecord } from "../../store/index.js";
 import type { TxPatch } from "../../store/index.js";
 import { UpstreamError, UpstreamRejected } from "../../upstream/errors.js";
 import { cb, onCallback } from "../buttons.js";
-import { requireStorage } from "../guards.js";
+import { notLinkedText, requireStorage } from "../guards.js";
 import type { BaseContext, BotContext } from "../context.js";
 import { html, rupiah, wibClock } from "../../render/format.js";
 import { OPEN_STATUSES } from "../../store/index.js";
@@ -167,7 +167,7 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
     }
     const apiKey = await ctx.deps.providerLink.keyOf(tx.chatId);
     if (!apiKey) {
-      await ctx.answerCallbackQuery({ text: ctx.t("not-linked"), show_alert: true });
+      await ctx.answerCallbackQuery({ text: notLinkedText(ctx), show_alert: true });
       return;
     }
     // A store write already failing: refuse before marking anything (nothing may be sent unsaved).
