@@ -797,8 +797,11 @@ staff-only-owner = 🔒 Only the owner can { $what }.
 staff-only-admin = 🔒 Only the owner or a shop admin can { $what }.
 staff-title = 👥 <b>Staff</b> ({ $count })
 staff-none = No staff yet. Invite a cashier or a shop admin with the buttons below.
-staff-line = { $n }. <b>{ $name }</b> · { $role } · last active { $seen }
-staff-never-seen = never
+staff-line = { $n }. <b>{ $name }</b> · { $role } · { $seen }
+staff-seen-at = last active { $time }
+staff-never-seen = never active
+staff-member-seen-at = Last active: { $time }
+staff-member-never-seen = Never active
 staff-roles-help =
     <b>Cashier</b>: sells credit and bills, checks status, sees own sales, receipts, buy again, customers.
     <b>Shop admin</b>: all that, plus selling prices, shop settings, reports, exports and everyone's history.
@@ -821,7 +824,7 @@ staff-member =
     👤 <b>{ $name }</b>
     Role: { $role }
     Joined: { $since }
-    Last active: { $seen }
+    { $seen }
 staff-gone = This person is no longer your staff.
 staff-role-changed = ✅ Role changed to { $role }. It applies from their next tap.
 staff-role-changed-you = ℹ️ Your role was changed to { $role }.

@@ -794,8 +794,11 @@ staff-only-owner = 🔒 Hanya pemilik yang bisa { $what }.
 staff-only-admin = 🔒 Hanya pemilik atau admin toko yang bisa { $what }.
 staff-title = 👥 <b>Staf</b> ({ $count })
 staff-none = Belum ada staf. Undang kasir atau admin toko dengan tombol di bawah.
-staff-line = { $n }. <b>{ $name }</b> · { $role } · aktif terakhir { $seen }
-staff-never-seen = belum pernah
+staff-line = { $n }. <b>{ $name }</b> · { $role } · { $seen }
+staff-seen-at = aktif terakhir { $time }
+staff-never-seen = belum pernah aktif
+staff-member-seen-at = Aktif terakhir: { $time }
+staff-member-never-seen = Belum pernah aktif
 staff-roles-help =
     <b>Kasir</b>: jual pulsa dan tagihan, cek status, riwayat penjualannya sendiri, struk, beli lagi, pelanggan.
     <b>Admin toko</b>: semua itu, ditambah harga jual, pengaturan toko, laporan, ekspor, dan riwayat semua orang.
@@ -818,7 +821,7 @@ staff-member =
     👤 <b>{ $name }</b>
     Peran: { $role }
     Bergabung: { $since }
-    Aktif terakhir: { $seen }
+    { $seen }
 staff-gone = Orang ini sudah bukan staf Anda.
 staff-role-changed = ✅ Peran diganti menjadi { $role }. Berlaku mulai ketukan berikutnya.
 staff-role-changed-you = ℹ️ Peran Anda diganti menjadi { $role }.

@@ -11,14 +11,13 @@ import { Composer } from "../composer.js";
 import { appendAudit, audit } from "../../domain/audit.js";
 import { findKeys } from "../../domain/keyShape.js";
 import { INVITE_PREFIX, Staff, type JoinRefusal, type Member } from "../../domain/staff.js";
-import { html } from "../../render/format.js";
+import { html, wibTime } from "../../render/format.js";
 import type { StaffRole } from "../../store/index.js";
 import { DEFAULT_LANG } from "../../render/i18n.js";
 import { cb, onCallback } from "../buttons.js";
 import type { BaseContext, BotContext } from "../context.js";
 import { isPrivate, replyPrivateOnly } from "../guards.js";
 import { commandOf, commands } from "../../telegram/commands.js";
-import { formatWib } from "../../tools/time.js";
 import { apiKeyOf } from "../middlewares/chatRecord.js";
 import { deleteKeyMessage } from "./link.js";
 import { knownRole } from "../middlewares/role.js";
@@ -125,7 +124,7 @@ async function showStaff(ctx: BotContext, edit: boolean): Promise<void> {
       n: i + 1,
       name: html(m.name),
       role: roleName(ctx, m.role),
-      seen: m.lastActiveAt === undefined ? ctx.t("staff-never-seen") : wib(ctx, m.lastActiveAt),
+      seen: m.lastActiveAt === undefined ? ctx.t("staff-never-seen") : ctx.t("staff-seen-at", { time: wibTime(m.lastActiveAt, ctx.lang) }),
     }),
   );
   const text = [ctx.t("staff-title", { count: members.length }), "", ...(lines.length ? lines : [ctx.t("staff-none")]), "", ctx.t("staff-roles-help")].join("\n");
@@ -158,7 +157,7 @@ onCallback(staffFeature, cb.staffInvite, async (ctx, { role }) => {
   }
   await audit(ctx, "staff_invited", undefined, role);
   const link = `https://t.me/${ctx.me.username}?start=${INVITE_PREFIX}${invited.token}`;
-  await ctx.reply(ctx.t("staff-invite-link", { role: roleName(ctx, role), link: html(link), until: wib(ctx, invited.expiresAt) }));
+  await ctx.reply(ctx.t("staff-invite-link", { role: roleName(ctx, role), link: html(link), until: wibTime(invited.expiresAt, ctx.lang) }));
 });
 
 onCallback(staffFeature, cb.staffOpen, async (ctx, { chat }) => {
@@ -178,8 +177,8 @@ async function showMember(ctx: BotContext, member: Member): Promise<void> {
     .text(ctx.t("staff-button-make", { role: roleName(ctx, other) }), cb.staffRole.encode({ chat: member.chat, role: other }))
     .row()
     .text(ctx.t("staff-button-remove"), cb.staffRemove.encode({ chat: member.chat }));
-  const seen = member.lastActiveAt === undefined ? ctx.t("staff-never-seen") : wib(ctx, member.lastActiveAt);
-  await ctx.reply(ctx.t("staff-member", { name: html(member.name), role: roleName(ctx, member.role), since: wib(ctx, member.joinedAt), seen }), { reply_markup: kb });
+  const seen = member.lastActiveAt === undefined ? ctx.t("staff-member-never-seen") : ctx.t("staff-member-seen-at", { time: wibTime(member.lastActiveAt, ctx.lang) });
+  await ctx.reply(ctx.t("staff-member", { name: html(member.name), role: roleName(ctx, member.role), since: wibTime(member.joinedAt, ctx.lang), seen }), { reply_markup: kb });
 }
 
 onCallback(staffFeature, cb.staffRole, async (ctx, { chat, role }) => {
@@ -236,10 +235,6 @@ function refusalKey(why: JoinRefusal): string {
 
 export function roleName(ctx: BaseContext, role: StaffRole, lang = ctx.lang): string {
   return ctx.translate(lang, `staff-role-${role}`);
-}
-
-function wib(_ctx: BaseContext, at: number): string {
-  return `${formatWib(at).slice(0, 16)} WIB`;
 }
 
 async function langOf(ctx: BaseContext, chatId: number) {
