@@ -644,7 +644,7 @@ shop-receipt-status = SUCCESSFUL
 shop-receipt-ref = Reference
 shop-receipt-thanks = Thank you!
 shop-receipt-sandbox = SIMULATION · NOT A REAL SALE
-# Reports and export (/report, /export) and the daily summary at 21.00 WIB.
+# Reports and export (/report, /export) and the daily summary at 21:00 WIB.
 report-title = 📊 <b>Sales report</b>
 report-period = <b>{ $name }</b> ({ $dates })
 report-period-today = Today
@@ -659,11 +659,14 @@ report-top-line = { $rank }. { $title }: { $sales }x · profit { $profit }
 report-top-short = Best sellers: { $list }
 report-empty = 📊 No transactions this month yet. The report fills in after the first sale.
 report-chart-title = Profit per day · { $month }
-report-chart-total = Total: { $profit } from { $sales } sales
+report-chart-total = Total: { $profit } from { $sales ->
+        [one] 1 sale
+       *[other] { $sales } sales
+    }
 report-chart-caption = 📈 Profit per day, { $month }.
-report-button-daily-on = 🔔 Daily summary at 21.00 WIB: turn on
+report-button-daily-on = 🔔 Daily summary at 21:00 WIB: turn on
 report-button-daily-off = 🔕 Daily summary: turn off
-report-daily-turned-on = 🔔 Daily summary on: the day's figures every day at 21.00 WIB. Turn it off again in /report.
+report-daily-turned-on = 🔔 Daily summary on: the day's figures every day at 21:00 WIB. Turn it off again in /report.
 report-daily-turned-off = 🔕 Daily summary turned off. Turn it on again in /report.
 report-button-export = 📄 Export CSV
 daily-summary-title = 🌙 <b>Today's summary</b> ({ $date })
@@ -845,7 +848,10 @@ staff-join-staff-elsewhere = ❌ You are staff of another shop. Leave first with
 staff-join-already = ℹ️ You are already staff of this shop.
 staff-join-full = ❌ This shop already has 20 staff.
 report-per-person-title = 👥 <b>Per person this month</b>
-report-per-person-line = • { $name }: { $sales } sales · turnover { $turnover } · profit { $profit }
+report-per-person-line = • { $name }: { $sales ->
+        [one] 1 sale
+       *[other] { $sales } sales
+    } · turnover { $turnover } · profit { $profit }
 report-per-person-owner = Owner
 csv-by = By
 csv-audit-time = Time (WIB)
@@ -997,7 +1003,10 @@ shop-order-state-refund_requested = refund asked
 shop-order-state-refunding = refund in progress
 shop-order-state-refunded = refunded
 shop-sale-mark = online shop
-report-shop-line = 🛒 From the online shop this month: { $sales } sales, profit { $profit } (included above).
+report-shop-line = 🛒 From the online shop this month: { $sales ->
+        [one] 1 sale
+       *[other] { $sales } sales
+    }, profit { $profit } (included above).
 
 ## prices
 prices-alt-title = ⛔ <b>{ $name }</b> (<code>{ $code }</code>) is out of stock or out of order. Other products of the same value, cheapest first:
