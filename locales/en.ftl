@@ -153,6 +153,7 @@ help =
     /deposit: top up your balance
     /status: check a transaction (<code>/status ID</code>)
     /history: transaction history
+    /orders: online shop orders
     /shop: shop name for customer receipts (<code>/shop Name | address, WhatsApp</code>)
     /report: sales, profit and the daily summary
     /export: download a month of transactions as CSV
@@ -162,6 +163,8 @@ help =
     /sellprice: a fixed selling price for one product
     /webhook: instant status (provider callback URL)
     /language: switch language
+    /staff: cashiers and shop admins (invite, change roles, remove)
+    /audit: audit log (who changed what)
     /key: replace the API key
     /logout: remove the API key from the bot
     /cancel: cancel the running flow

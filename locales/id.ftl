@@ -153,6 +153,7 @@ help =
     /deposit: isi saldo
     /status: cek status transaksi (<code>/status ID</code>)
     /riwayat: riwayat transaksi
+    /pesanan: pesanan toko online
     /toko: nama toko untuk struk pelanggan (<code>/toko Nama | alamat, WA</code>)
     /laporan: laporan penjualan, untung dan ringkasan harian
     /ekspor: unduh transaksi sebulan sebagai CSV
@@ -162,6 +163,8 @@ help =
     /hargajual: harga jual tetap satu produk
     /webhook: status instan (URL callback provider)
     /bahasa: ganti bahasa
+    /staf: kasir dan admin toko (undang, ubah peran, keluarkan)
+    /audit: catatan audit (siapa mengubah apa)
     /kunci: ganti API key
     /keluar: hapus API key dari bot
     /batal: batalkan proses yang berjalan
