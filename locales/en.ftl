@@ -11,6 +11,7 @@ private-only = 🔒 This command only works in a private chat with the bot.
 button-open-private = 💬 Open a private chat with the bot
 menu-group = 🔒 The menu, purchases and balance are only in a private chat with the bot, so group members never see your API key or balance. Tap the button below.
 not-linked = 🔑 Your account is not linked yet. Send /start and paste the API key from your provider's dashboard.
+not-linked-staff = 🔑 The shop owner's account is no longer linked to the bot, so selling is not possible yet. Ask the shop owner to link their API key again.
 cancelled = ❌ Cancelled.
 nothing-to-cancel = Nothing is running right now.
 button-cancel = ❌ Cancel
@@ -69,6 +70,11 @@ key-how-to-link =
 key-already-linked = 🔑 That API key is already linked to this chat, so there is no need to send it again. The message was deleted to keep it safe.
 key-other-pasted = 🔑 That looks like a different API key. The message was deleted to keep it safe. To replace the linked API key, send /key and then the new API key.
 logout-done = 👋 The API key was removed from the bot. Send /start to link again.
+logout-stops = ⚠️ { $what ->
+        [staff] Your staff cannot sell until an API key is linked again.
+        [shop] The online shop link cannot be used to buy until an API key is linked again.
+       *[both] Your staff cannot sell and the online shop link cannot be used to buy until an API key is linked again.
+    }
 logout-none = No API key is linked.
 
 ## Balance
@@ -147,6 +153,7 @@ help =
     /deposit: top up your balance
     /status: check a transaction (<code>/status ID</code>)
     /history: transaction history
+    /orders: online shop orders
     /shop: shop name for customer receipts (<code>/shop Name | address, WhatsApp</code>)
     /report: sales, profit and the daily summary
     /export: download a month of transactions as CSV
@@ -156,6 +163,8 @@ help =
     /sellprice: a fixed selling price for one product
     /webhook: instant status (provider callback URL)
     /language: switch language
+    /staff: cashiers and shop admins (invite, change roles, remove)
+    /audit: audit log (who changed what)
     /key: replace the API key
     /logout: remove the API key from the bot
     /cancel: cancel the running flow
@@ -213,6 +222,12 @@ provider-checking = ⏳ Checking with the provider…
 confirm-low-balance =
     ❌ <b>Balance too low</b>: total { $total }, your balance { $balance } ({ $missing } short).
     Nothing was sent to the provider. Top up your balance with Deposit first, then try again.
+confirm-low-balance-staff =
+    ❌ <b>The owner's balance is too low</b>: total { $total }, the owner's balance { $balance } ({ $missing } short).
+    Nothing was sent to the provider. Contact the shop owner to top up, then try again.
+confirm-low-balance-hidden =
+    ❌ The owner's balance is too low for this sale; contact the shop owner.
+    Nothing was sent to the provider.
 confirm-duplicate =
     ⚠️ <b>There is already a purchase of { $what } for { $target } at { $time }</b> ({ $status }, id <code>{ $ref }</code>).
     Buy again? If you do, both may go through and your balance is charged twice.
@@ -319,6 +334,7 @@ topup-confirm-cost = Cost
 topup-confirm-sale = Selling price
 topup-confirm-profit = Profit
 topup-price-changed = 💱 The price has changed: now <b>{ $price }</b> (was { $old }). Press "Try again" to buy at the new price.
+topup-price-changed-hidden = 💱 This product's price has just changed. Press "Try again" to buy at the current selling price.
 topup-now-empty = ⛔ { $name } is now out of stock.
 
 ## Selling prices (/markup, /sellprice)
@@ -413,6 +429,7 @@ bill-line-profit = Profit: <b>{ $amount }</b>
 
 bill-low-balance = Your balance is { $balance } and this bill costs { $cost }. Top up with /deposit, then press Try again (the bill will be checked again).
 bill-low-balance-short = Top up with /deposit, then press Try again (the bill will be checked again).
+bill-low-balance-staff = The owner's balance is too low to pay this bill; contact the shop owner, then press Try again (the bill will be checked again).
 
 # Transfer to a bank or e-wallet (/transfer).
 
@@ -543,6 +560,8 @@ watch-failed-reason = The provider's reason: { $reason }
 watch-failed-no-reason = The provider gave no reason.
 watch-money-refunded = 💰 According to the provider, your balance was refunded.
 watch-money-unstated = The provider did not say whether your balance was refunded. Check with /balance; if it was charged and not returned, contact the provider with the reference id below.
+watch-sale-failed-refunded-staff = 💰 The sale failed; the customer is not charged: give the money back or try another number. (According to the provider, the owner's balance was refunded.)
+watch-sale-failed-staff = The sale failed; the customer is not charged: give the money back or try another number. The provider did not say whether the owner's balance was refunded; the shop owner can check.
 watch-deposit-success = ✅ <b>Deposit received</b>: { $credited } was added to your balance.
 watch-deposit-failed = ❌ <b>Deposit failed</b>. Nothing was added to your balance.
 watch-deposit-expired = ⌛ <b>Deposit expired</b>: no payment was received. Make a new one with /deposit if needed.
@@ -628,7 +647,7 @@ shop-receipt-status = SUCCESSFUL
 shop-receipt-ref = Reference
 shop-receipt-thanks = Thank you!
 shop-receipt-sandbox = SIMULATION · NOT A REAL SALE
-# Reports and export (/report, /export) and the daily summary at 21.00 WIB.
+# Reports and export (/report, /export) and the daily summary at 21:00 WIB.
 report-title = 📊 <b>Sales report</b>
 report-period = <b>{ $name }</b> ({ $dates })
 report-period-today = Today
@@ -643,11 +662,14 @@ report-top-line = { $rank }. { $title }: { $sales }x · profit { $profit }
 report-top-short = Best sellers: { $list }
 report-empty = 📊 No transactions this month yet. The report fills in after the first sale.
 report-chart-title = Profit per day · { $month }
-report-chart-total = Total: { $profit } from { $sales } sales
+report-chart-total = Total: { $profit } from { $sales ->
+        [one] 1 sale
+       *[other] { $sales } sales
+    }
 report-chart-caption = 📈 Profit per day, { $month }.
-report-button-daily-on = 🔔 Daily summary at 21.00 WIB: turn on
+report-button-daily-on = 🔔 Daily summary at 21:00 WIB: turn on
 report-button-daily-off = 🔕 Daily summary: turn off
-report-daily-turned-on = 🔔 Daily summary on: the day's figures every day at 21.00 WIB. Turn it off again in /report.
+report-daily-turned-on = 🔔 Daily summary on: the day's figures every day at 21:00 WIB. Turn it off again in /report.
 report-daily-turned-off = 🔕 Daily summary turned off. Turn it on again in /report.
 report-button-export = 📄 Export CSV
 daily-summary-title = 🌙 <b>Today's summary</b> ({ $date })
@@ -781,8 +803,11 @@ staff-only-owner = 🔒 Only the owner can { $what }.
 staff-only-admin = 🔒 Only the owner or a shop admin can { $what }.
 staff-title = 👥 <b>Staff</b> ({ $count })
 staff-none = No staff yet. Invite a cashier or a shop admin with the buttons below.
-staff-line = { $n }. <b>{ $name }</b> · { $role } · last active { $seen }
-staff-never-seen = never
+staff-line = { $n }. <b>{ $name }</b> · { $role } · { $seen }
+staff-seen-at = last active { $time }
+staff-never-seen = never active
+staff-member-seen-at = Last active: { $time }
+staff-member-never-seen = Never active
 staff-roles-help =
     <b>Cashier</b>: sells credit and bills, checks status, sees own sales, receipts, buy again, customers.
     <b>Shop admin</b>: all that, plus selling prices, shop settings, reports, exports and everyone's history.
@@ -805,7 +830,7 @@ staff-member =
     👤 <b>{ $name }</b>
     Role: { $role }
     Joined: { $since }
-    Last active: { $seen }
+    { $seen }
 staff-gone = This person is no longer your staff.
 staff-role-changed = ✅ Role changed to { $role }. It applies from their next tap.
 staff-role-changed-you = ℹ️ Your role was changed to { $role }.
@@ -826,7 +851,10 @@ staff-join-staff-elsewhere = ❌ You are staff of another shop. Leave first with
 staff-join-already = ℹ️ You are already staff of this shop.
 staff-join-full = ❌ This shop already has 20 staff.
 report-per-person-title = 👥 <b>Per person this month</b>
-report-per-person-line = • { $name }: { $sales } sales · turnover { $turnover } · profit { $profit }
+report-per-person-line = • { $name }: { $sales ->
+        [one] 1 sale
+       *[other] { $sales } sales
+    } · turnover { $turnover } · profit { $profit }
 report-per-person-owner = Owner
 csv-by = By
 csv-audit-time = Time (WIB)
@@ -978,7 +1006,10 @@ shop-order-state-refund_requested = refund asked
 shop-order-state-refunding = refund in progress
 shop-order-state-refunded = refunded
 shop-sale-mark = online shop
-report-shop-line = 🛒 From the online shop this month: { $sales } sales, profit { $profit } (included above).
+report-shop-line = 🛒 From the online shop this month: { $sales ->
+        [one] 1 sale
+       *[other] { $sales } sales
+    }, profit { $profit } (included above).
 
 ## prices
 prices-alt-title = ⛔ <b>{ $name }</b> (<code>{ $code }</code>) is out of stock or out of order. Other products of the same value, cheapest first:

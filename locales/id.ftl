@@ -11,6 +11,7 @@ private-only = 🔒 Perintah ini hanya bisa dipakai di chat pribadi dengan bot.
 button-open-private = 💬 Buka chat pribadi dengan bot
 menu-group = 🔒 Menu, transaksi dan saldo hanya ada di chat pribadi dengan bot, agar API key dan saldo Anda tidak terlihat anggota grup. Tekan tombol di bawah.
 not-linked = 🔑 Akun Anda belum terhubung. Kirim /start lalu tempelkan API key dari dashboard penyedia.
+not-linked-staff = 🔑 Akun pemilik toko tidak lagi terhubung ke bot, jadi belum bisa berjualan. Minta pemilik toko menghubungkan API key-nya lagi.
 cancelled = ❌ Dibatalkan.
 nothing-to-cancel = Tidak ada proses yang sedang berjalan.
 button-cancel = ❌ Batal
@@ -69,6 +70,11 @@ key-how-to-link =
 key-already-linked = 🔑 API key itu sudah terhubung ke chat ini, jadi tidak perlu dikirim lagi. Pesannya sudah dihapus demi keamanan.
 key-other-pasted = 🔑 Itu terlihat seperti API key lain. Pesannya sudah dihapus demi keamanan. Untuk mengganti API key yang terhubung, kirim /kunci lalu kirim API key yang baru.
 logout-done = 👋 API key sudah dihapus dari bot. Kirim /start untuk menghubungkan lagi.
+logout-stops = ⚠️ { $what ->
+        [staff] Staf Anda tidak bisa berjualan sampai API key dihubungkan lagi.
+        [shop] Tautan toko online tidak bisa dipakai berbelanja sampai API key dihubungkan lagi.
+       *[both] Staf Anda tidak bisa berjualan dan tautan toko online tidak bisa dipakai berbelanja sampai API key dihubungkan lagi.
+    }
 logout-none = Tidak ada API key yang terhubung.
 
 ## Saldo
@@ -147,6 +153,7 @@ help =
     /deposit: isi saldo
     /status: cek status transaksi (<code>/status ID</code>)
     /riwayat: riwayat transaksi
+    /pesanan: pesanan toko online
     /toko: nama toko untuk struk pelanggan (<code>/toko Nama | alamat, WA</code>)
     /laporan: laporan penjualan, untung dan ringkasan harian
     /ekspor: unduh transaksi sebulan sebagai CSV
@@ -156,6 +163,8 @@ help =
     /hargajual: harga jual tetap satu produk
     /webhook: status instan (URL callback provider)
     /bahasa: ganti bahasa
+    /staf: kasir dan admin toko (undang, ubah peran, keluarkan)
+    /audit: catatan audit (siapa mengubah apa)
     /kunci: ganti API key
     /keluar: hapus API key dari bot
     /batal: batalkan proses yang berjalan
@@ -213,6 +222,12 @@ provider-checking = ⏳ Mengecek ke penyedia…
 confirm-low-balance =
     ❌ <b>Saldo tidak cukup</b>: total { $total }, saldo Anda { $balance } (kurang { $missing }).
     Tidak ada yang dikirim ke penyedia. Isi saldo dulu lewat Deposit, lalu ulangi.
+confirm-low-balance-staff =
+    ❌ <b>Saldo pemilik tidak cukup</b>: total { $total }, saldo pemilik { $balance } (kurang { $missing }).
+    Tidak ada yang dikirim ke penyedia. Hubungi pemilik toko untuk mengisi saldo, lalu ulangi.
+confirm-low-balance-hidden =
+    ❌ Saldo pemilik tidak cukup untuk penjualan ini; hubungi pemilik toko.
+    Tidak ada yang dikirim ke penyedia.
 confirm-duplicate =
     ⚠️ <b>Sudah ada pembelian { $what } untuk { $target } pukul { $time }</b> ({ $status }, ID <code>{ $ref }</code>).
     Beli lagi? Bila ya, keduanya bisa berhasil dan saldo terpotong dua kali.
@@ -319,6 +334,7 @@ topup-confirm-cost = Harga modal
 topup-confirm-sale = Harga jual
 topup-confirm-profit = Untung
 topup-price-changed = 💱 Harganya berubah: sekarang <b>{ $price }</b> (tadi { $old }). Tekan "Coba lagi" untuk membeli dengan harga baru.
+topup-price-changed-hidden = 💱 Harga produk ini baru saja berubah. Tekan "Coba lagi" untuk membeli dengan harga jual terbaru.
 topup-now-empty = ⛔ { $name } sekarang sedang kosong.
 
 ## Harga jual (/markup, /hargajual)
@@ -407,6 +423,7 @@ bill-line-profit = Untung: <b>{ $amount }</b>
 
 bill-low-balance = Saldo Anda { $balance }, sedangkan tagihan ini memotong { $cost }. Isi saldo lewat /deposit, lalu tekan Coba lagi (tagihan akan dicek ulang).
 bill-low-balance-short = Isi saldo lewat /deposit, lalu tekan Coba lagi (tagihan akan dicek ulang).
+bill-low-balance-staff = Saldo pemilik tidak cukup untuk membayar tagihan ini; hubungi pemilik toko, lalu tekan Coba lagi (tagihan akan dicek ulang).
 
 # Transfer ke bank atau e-wallet (/transfer).
 
@@ -540,6 +557,8 @@ watch-failed-reason = Alasan dari penyedia: { $reason }
 watch-failed-no-reason = Penyedia tidak menyebutkan alasannya.
 watch-money-refunded = 💰 Menurut penyedia, saldo Anda sudah dikembalikan.
 watch-money-unstated = Penyedia tidak menyebutkan apakah saldo dikembalikan. Cek dengan /saldo; bila terpotong dan tidak kembali, hubungi penyedia dengan ID referensi di bawah.
+watch-sale-failed-refunded-staff = 💰 Penjualan gagal; pelanggan tidak dikenai biaya: kembalikan uangnya atau coba nomor lain. (Menurut penyedia, saldo pemilik sudah dikembalikan.)
+watch-sale-failed-staff = Penjualan gagal; pelanggan tidak dikenai biaya: kembalikan uangnya atau coba nomor lain. Penyedia tidak menyebutkan apakah saldo pemilik dikembalikan; pemilik toko bisa mengeceknya.
 watch-deposit-success = ✅ <b>Deposit masuk</b>: { $credited } sudah ditambahkan ke saldo Anda.
 watch-deposit-failed = ❌ <b>Deposit gagal</b>. Tidak ada dana yang masuk ke saldo.
 watch-deposit-expired = ⌛ <b>Deposit kedaluwarsa</b>: tidak ada pembayaran yang diterima. Buat deposit baru lewat /deposit bila perlu.
@@ -778,8 +797,11 @@ staff-only-owner = 🔒 Hanya pemilik yang bisa { $what }.
 staff-only-admin = 🔒 Hanya pemilik atau admin toko yang bisa { $what }.
 staff-title = 👥 <b>Staf</b> ({ $count })
 staff-none = Belum ada staf. Undang kasir atau admin toko dengan tombol di bawah.
-staff-line = { $n }. <b>{ $name }</b> · { $role } · aktif terakhir { $seen }
-staff-never-seen = belum pernah
+staff-line = { $n }. <b>{ $name }</b> · { $role } · { $seen }
+staff-seen-at = aktif terakhir { $time }
+staff-never-seen = belum pernah aktif
+staff-member-seen-at = Aktif terakhir: { $time }
+staff-member-never-seen = Belum pernah aktif
 staff-roles-help =
     <b>Kasir</b>: jual pulsa dan tagihan, cek status, riwayat penjualannya sendiri, struk, beli lagi, pelanggan.
     <b>Admin toko</b>: semua itu, ditambah harga jual, pengaturan toko, laporan, ekspor, dan riwayat semua orang.
@@ -802,7 +824,7 @@ staff-member =
     👤 <b>{ $name }</b>
     Peran: { $role }
     Bergabung: { $since }
-    Aktif terakhir: { $seen }
+    { $seen }
 staff-gone = Orang ini sudah bukan staf Anda.
 staff-role-changed = ✅ Peran diganti menjadi { $role }. Berlaku mulai ketukan berikutnya.
 staff-role-changed-you = ℹ️ Peran Anda diganti menjadi { $role }.

@@ -14,6 +14,11 @@ export async function replyPrivateOnly(ctx: BaseContext, key = "private-only"): 
   await ctx.reply(ctx.t(key), markup);
 }
 
+/** No key to work with: the owner is asked to link one; staff (who cannot) to ask their owner. */
+export function notLinkedText(ctx: BaseContext): string {
+  return ctx.t(ctx.role.kind === "staff" ? "not-linked-staff" : "not-linked");
+}
+
 /**
  * Returns the chat's api key, or tells the user why there is none (group chat, not linked) and
  * returns undefined. The key is decrypted once per update (apiKeyOf) and never kept on the context.
@@ -26,7 +31,7 @@ export async function requireKey(ctx: BaseContext): Promise<string | undefined> 
   }
   const key = await apiKeyOf(ctx);
   if (!key) {
-    await ctx.reply(ctx.t("not-linked"));
+    await ctx.reply(notLinkedText(ctx));
     return undefined;
   }
   return key;

@@ -8,6 +8,7 @@ import type { BaseContext } from "./context.js";
 import { html } from "../render/format.js";
 import { ledgerChat } from "./middlewares/roleGate.js";
 import { whileAskingProvider } from "./slowAnswer.js";
+import { notLinkedText } from "./guards.js";
 
 /** Why a provider call gave no answer to use. */
 export type ProviderFailure =
@@ -46,7 +47,7 @@ export async function withApiKey<T>(ctx: BaseContext, call: (apiKey: string) => 
 export function failureText(ctx: BaseContext, f: ProviderFailure, refused?: (message: string) => string | undefined): string {
   switch (f.kind) {
     case "not-linked":
-      return ctx.t("not-linked");
+      return notLinkedText(ctx);
     case "unavailable":
       return ctx.t("upstream-unavailable");
     case "unexpected":

@@ -212,10 +212,15 @@ export class Notifier {
   private failedHeadline(lang: Lang, tx: TxRecord): string {
     const t = this.t;
     const reason = tx.message?.trim();
+    const refunded = reason !== undefined && REFUND_WORDS.test(reason);
+    // A staff member's own notice (announce.ts sends it to `by`): the balance is the owner's, and what
+    // the staff member needs is what to tell the customer.
+    const staff = tx.by !== undefined && tx.by === tx.chatId;
+    const money = staff ? (refunded ? "watch-sale-failed-refunded-staff" : "watch-sale-failed-staff") : refunded ? "watch-money-refunded" : "watch-money-unstated";
     return [
       t(lang, "watch-failed"),
       reason ? t(lang, "watch-failed-reason", { reason: html(reason) }) : t(lang, "watch-failed-no-reason"),
-      t(lang, reason && REFUND_WORDS.test(reason) ? "watch-money-refunded" : "watch-money-unstated"),
+      t(lang, money),
     ].join("\n");
   }
 

@@ -201,3 +201,26 @@ export async function registerCommands(api: Api, t: Translate): Promise<void> {
     ),
   );
 }
+
+/**
+ * A chat's own command lists (Telegram's chat scope, over the list for all private chats), in every
+ * language as registerCommands: only the listed commands `allowed` lets it use. For staff, by role.
+ */
+export async function registerChatCommands(api: Api, t: Translate, chatId: number, allowed: (access: Access) => boolean): Promise<void> {
+  const scope = { type: "chat", chat_id: chatId } as const;
+  const listed = Object.values(TABLE).filter((c) => c[2] !== undefined && allowed(c[3]));
+  await Promise.all(
+    t.langs.map((lang) =>
+      api.setMyCommands(
+        listed.map(([idName, enName, desc]) => ({ command: lang === "id" ? idName : enName, description: t(lang, desc!) })),
+        lang === FOREIGN_LANG ? { scope } : { scope, language_code: lang as LanguageCode },
+      ),
+    ),
+  );
+}
+
+/** Drops a chat's own command lists: the list for all private chats applies to it again. */
+export async function dropChatCommands(api: Api, t: Translate, chatId: number): Promise<void> {
+  const scope = { type: "chat", chat_id: chatId } as const;
+  await Promise.all(t.langs.map((lang) => api.deleteMyCommands(lang === FOREIGN_LANG ? { scope } : { scope, language_code: lang as LanguageCode })));
+}

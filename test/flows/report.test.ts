@@ -92,7 +92,7 @@ describe("/laporan", () => {
     await u.sendCommand("report");
     expect(u.lastReply()).toBe("📊 No transactions this month yet. The report fills in after the first sale.");
     expect(u.messages().filter((m) => m.kind === "photo")).toEqual([]);
-    expect(u.buttons()).toEqual(["🔔 Daily summary at 21.00 WIB: turn on", "📄 Export CSV"]);
+    expect(u.buttons()).toEqual(["🔔 Daily summary at 21:00 WIB: turn on", "📄 Export CSV"]);
   });
 });
 

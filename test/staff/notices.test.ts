@@ -55,3 +55,34 @@ it("the owner who chose it gets a copy of each staff sale's outcome", async () =
   expect(noticesAbout(w, dewi.chatId, tx!.refId).join("\n")).toContain("Transaksi berhasil");
   expect(noticesAbout(w, rina.chatId, tx!.refId).join("\n")).toContain("Transaksi berhasil");
 });
+
+it("a failed sale tells the cashier the customer is not charged, not that 'your balance' came back; the owner's copy keeps the balance sentence", async () => {
+  w = await makeWorld({ watcher: true });
+  const { rina, dewi } = await ownerAndStaff(w);
+  await rina.sendCommand("staf");
+  await rina.pressButton(/Notifikasi penjualan staf/);
+  await dewi.sendCommand("beli", "S10 081200000000"); // the sandbox fails this number, "Saldo dikembalikan"
+  await dewi.pressButton(/Konfirmasi/);
+  const [tx] = (await w.store.listTxByChat(rina.chatId)).items;
+  await run(w, 10_000);
+  expect((await w.store.getTx(tx!.refId))!.status).toBe("failed");
+  const toDewi = [...noticesAbout(w, dewi.chatId, tx!.refId), w.fake.message(dewi.chatId, tx!.messageId!)!.text].join("\n");
+  expect(toDewi).toContain("Penjualan gagal; pelanggan tidak dikenai biaya");
+  expect(toDewi).toContain("kembalikan uangnya atau coba nomor lain");
+  expect(toDewi).not.toContain("saldo Anda");
+  expect(noticesAbout(w, rina.chatId, tx!.refId).join("\n")).toContain("saldo Anda sudah dikembalikan");
+});
+
+it("in English too: the cashier reads that the customer is not charged", async () => {
+  w = await makeWorld({ watcher: true });
+  const { rina, dewi } = await ownerAndStaff(w);
+  await dewi.sendCommand("bahasa");
+  await dewi.pressButton(/English/);
+  await dewi.sendCommand("topup", "S10 081200000000");
+  await dewi.pressButton(/Confirm/);
+  const [tx] = (await w.store.listTxByChat(rina.chatId)).items;
+  await run(w, 10_000);
+  const toDewi = noticesAbout(w, dewi.chatId, tx!.refId).join("\n");
+  expect(toDewi).toContain("The sale failed; the customer is not charged");
+  expect(toDewi).not.toContain("your balance");
+});

@@ -92,3 +92,21 @@ it("the CSV names who made each record; per-person profit sums equal the column'
   const total = rows.slice(1).reduce((s, r) => s + Number(r[profit] || 0), 0);
   expect([...perPersonSum.values()].reduce((a, b) => a + b, 0)).toBe(total);
 });
+
+it("in English, one sale is '1 sale', not '1 sales'; the daily summary time reads 21:00", async () => {
+  const rina = await w.linkedUser({ firstName: "Rina", languageCode: "en" });
+  const dewi = w.user({ firstName: "Dewi", languageCode: "en" });
+  await dewi.sendCommand("start", `staff_${await inviteToken(rina, "cashier")}`);
+  await sale(rina.chatId, undefined, 9_800, 11_000);
+  await sale(rina.chatId, dewi.chatId, 9_800, 11_000);
+  await rina.sendCommand("report");
+  const told = rina.messages().filter((m) => m.from === "bot").map((m) => m.text ?? m.caption ?? "").join("\n");
+  expect(told).toMatch(/• Dewi: 1 sale · turnover/);
+  expect(told).not.toContain("1 sales");
+  expect(rina.buttons()).toContain("🔔 Daily summary at 21:00 WIB: turn on");
+  await rina.pressButton(/Daily summary/);
+  expect(rina.lastReply()).toContain("every day at 21:00 WIB");
+  expect(w.deps.translate("en", "report-chart-total", { profit: "Rp1,200", sales: 1 })).toBe("Total: Rp1,200 from 1 sale");
+  expect(w.deps.translate("en", "report-shop-line", { profit: "Rp1,200", sales: 1 })).toContain("1 sale,");
+  expect(w.deps.translate("en", "report-chart-total", { profit: "Rp2,400", sales: 2 })).toBe("Total: Rp2,400 from 2 sales");
+});

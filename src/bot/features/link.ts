@@ -14,6 +14,7 @@ import { commands } from "../../telegram/commands.js";
 import { audit } from "../../domain/audit.js";
 import { ledgerChat } from "../middlewares/roleGate.js";
 import { knownRole } from "../middlewares/role.js";
+import { Staff } from "../../domain/staff.js";
 
 export const linkFeature = new Composer<BotContext>();
 
@@ -49,8 +50,17 @@ linkFeature.command(commands.keluar, async (ctx) => {
   const mask = await ctx.deps.providerLink.linkedMask(ctx.chat.id);
   const removed = await ctx.deps.providerLink.unlink(ctx.chat.id);
   if (removed) await audit(ctx, "key_removed", mask);
-  await ctx.reply(ctx.t(removed ? "logout-done" : "logout-none"));
+  await ctx.reply(removed ? [ctx.t("logout-done"), ...(await stopsWithKey(ctx))].join("\n") : ctx.t("logout-none"));
 });
+
+/** What works with the owner's key besides the owner (staff, an online shop that is on): told on /keluar. */
+async function stopsWithKey(ctx: BotContext): Promise<string[]> {
+  const owner = ctx.chat!.id;
+  const staff = (await new Staff(ctx.deps.store, () => ctx.deps.clock.now()).members(owner)).length > 0;
+  const shop = (await ctx.deps.shop.get(owner)).enabled === true;
+  if (!staff && !shop) return [];
+  return [ctx.t("logout-stops", { what: staff && shop ? "both" : staff ? "staff" : "shop" })];
+}
 
 // A key pasted in a group: delete it and warn its author in private (in the group only when that
 // is impossible). Nothing of the key is repeated. The author's own linked key is caught whatever its shape.

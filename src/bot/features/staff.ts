@@ -11,14 +11,14 @@ import { Composer } from "../composer.js";
 import { appendAudit, audit } from "../../domain/audit.js";
 import { findKeys } from "../../domain/keyShape.js";
 import { INVITE_PREFIX, Staff, type JoinRefusal, type Member } from "../../domain/staff.js";
-import { html } from "../../render/format.js";
+import { html, wibTime } from "../../render/format.js";
 import type { StaffRole } from "../../store/index.js";
 import { DEFAULT_LANG } from "../../render/i18n.js";
 import { cb, onCallback } from "../buttons.js";
 import type { BaseContext, BotContext } from "../context.js";
 import { isPrivate, replyPrivateOnly } from "../guards.js";
-import { commandOf, commands } from "../../telegram/commands.js";
-import { formatWib } from "../../tools/time.js";
+import { commandOf, commands, dropChatCommands, registerChatCommands } from "../../telegram/commands.js";
+import { allows } from "../middlewares/roleGate.js";
 import { apiKeyOf } from "../middlewares/chatRecord.js";
 import { deleteKeyMessage } from "./link.js";
 import { knownRole } from "../middlewares/role.js";
@@ -62,6 +62,7 @@ staffFeature.command(commands.start, async (ctx, next) => {
   ctx.chatRecord = await ctx.deps.store.getChat(ctx.chat.id);
   await appendAudit(ctx.deps.store, joined.owner, { act: "staff_joined", by: ctx.chat.id, byName: name, after: joined.role });
   await ctx.reply(ctx.t("staff-joined", { role: roleName(ctx, joined.role), shop: await shopName(ctx, joined.owner) }));
+  await setStaffMenu(ctx, ctx.chat.id, joined.owner, joined.role);
   await tellChat(ctx, joined.owner, "staff-joined-owner", { name: html(name), role: roleName(ctx, joined.role, await langOf(ctx, joined.owner)) });
 });
 
@@ -74,6 +75,7 @@ staffFeature.command(commands.keluar, async (ctx, next) => {
   const name = member?.name ?? ctx.from?.first_name ?? String(ctx.chat.id);
   await appendAudit(ctx.deps.store, role.owner, { act: "staff_left", by: ctx.chat.id, byName: name, before: role.role });
   await ctx.reply(ctx.t("staff-left"));
+  await dropStaffMenu(ctx, ctx.chat.id);
   await tellChat(ctx, role.owner, "staff-left-owner", { name: html(name) });
 });
 
@@ -129,7 +131,7 @@ async function showStaff(ctx: BotContext, edit: boolean): Promise<void> {
       n: i + 1,
       name: html(m.name),
       role: roleName(ctx, m.role),
-      seen: m.lastActiveAt === undefined ? ctx.t("staff-never-seen") : wib(ctx, m.lastActiveAt),
+      seen: m.lastActiveAt === undefined ? ctx.t("staff-never-seen") : ctx.t("staff-seen-at", { time: wibTime(m.lastActiveAt, ctx.lang) }),
     }),
   );
   const text = [ctx.t("staff-title", { count: members.length }), "", ...(lines.length ? lines : [ctx.t("staff-none")]), "", ctx.t("staff-roles-help")].join("\n");
@@ -162,7 +164,7 @@ onCallback(staffFeature, cb.staffInvite, async (ctx, { role }) => {
   }
   await audit(ctx, "staff_invited", undefined, role);
   const link = `https://t.me/${ctx.me.username}?start=${INVITE_PREFIX}${invited.token}`;
-  await ctx.reply(ctx.t("staff-invite-link", { role: roleName(ctx, role), link: html(link), until: wib(ctx, invited.expiresAt) }));
+  await ctx.reply(ctx.t("staff-invite-link", { role: roleName(ctx, role), link: html(link), until: wibTime(invited.expiresAt, ctx.lang) }));
 });
 
 onCallback(staffFeature, cb.staffOpen, async (ctx, { chat }) => {
@@ -182,8 +184,8 @@ async function showMember(ctx: BotContext, member: Member): Promise<void> {
     .text(ctx.t("staff-button-make", { role: roleName(ctx, other) }), cb.staffRole.encode({ chat: member.chat, role: other }))
     .row()
     .text(ctx.t("staff-button-remove"), cb.staffRemove.encode({ chat: member.chat }));
-  const seen = member.lastActiveAt === undefined ? ctx.t("staff-never-seen") : wib(ctx, member.lastActiveAt);
-  await ctx.reply(ctx.t("staff-member", { name: html(member.name), role: roleName(ctx, member.role), since: wib(ctx, member.joinedAt), seen }), { reply_markup: kb });
+  const seen = member.lastActiveAt === undefined ? ctx.t("staff-member-never-seen") : ctx.t("staff-member-seen-at", { time: wibTime(member.lastActiveAt, ctx.lang) });
+  await ctx.reply(ctx.t("staff-member", { name: html(member.name), role: roleName(ctx, member.role), since: wibTime(member.joinedAt, ctx.lang), seen }), { reply_markup: kb });
 }
 
 onCallback(staffFeature, cb.staffRole, async (ctx, { chat, role }) => {
@@ -198,6 +200,7 @@ onCallback(staffFeature, cb.staffRole, async (ctx, { chat, role }) => {
   if (before !== role) await audit(ctx, "staff_role_changed", `${chat} ${before}`, `${chat} ${role}`);
   await ctx.reply(ctx.t("staff-role-changed", { role: roleName(ctx, role) }));
   await tellChat(ctx, chat, "staff-role-changed-you", { role: roleName(ctx, role, await langOf(ctx, chat)) });
+  await setStaffMenu(ctx, chat, ctx.chat!.id, role);
 });
 
 onCallback(staffFeature, cb.staffRemove, async (ctx, { chat }) => {
@@ -212,6 +215,7 @@ onCallback(staffFeature, cb.staffRemove, async (ctx, { chat }) => {
   await audit(ctx, "staff_removed", `${member.name} (${chat}) ${member.role}`);
   await ctx.reply(ctx.t("staff-removed", { name: html(member.name) }));
   await tellChat(ctx, chat, "staff-removed-you", {});
+  await dropStaffMenu(ctx, chat);
 });
 
 onCallback(staffFeature, cb.staffNotices, async (ctx, { on }) => {
@@ -242,8 +246,20 @@ export function roleName(ctx: BaseContext, role: StaffRole, lang = ctx.lang): st
   return ctx.translate(lang, `staff-role-${role}`);
 }
 
-function wib(_ctx: BaseContext, at: number): string {
-  return `${formatWib(at).slice(0, 16)} WIB`;
+/**
+ * The staff chat's Menu: only the commands its role may use. Only the menu: a failure leaves the full
+ * list, whose other commands are refused anyway (roleGate).
+ */
+async function setStaffMenu(ctx: BaseContext, chat: number, owner: number, role: StaffRole): Promise<void> {
+  const staff = { kind: "staff", owner, role } as const;
+  await registerChatCommands(ctx.api, ctx.translate, chat, (access) => allows(staff, access)).catch((err: unknown) =>
+    ctx.deps.logger.warn({ err, chatId: chat }, "staff command menu not set"),
+  );
+}
+
+/** A membership ended: the chat's own menu goes, the bot's list applies again. */
+async function dropStaffMenu(ctx: BaseContext, chat: number): Promise<void> {
+  await dropChatCommands(ctx.api, ctx.translate, chat).catch((err: unknown) => ctx.deps.logger.warn({ err, chatId: chat }, "staff command menu not dropped"));
 }
 
 async function langOf(ctx: BaseContext, chatId: number) {

@@ -23,7 +23,7 @@ import { cb, onCallback } from "../buttons.js";
 import type { BaseContext, BotContext } from "../context.js";
 import { html } from "../../render/format.js";
 import { findKeys } from "../../domain/keyShape.js";
-import { requireKey } from "../guards.js";
+import { notLinkedText, requireKey } from "../guards.js";
 import { receiptText, statusLabel } from "../../render/receipt.js";
 import type { FeatureModule } from "../module.js";
 import { editOrReply, moneyText } from "../replies.js";
@@ -146,7 +146,7 @@ onCallback(composer, cb.status, async (ctx, { refId }) => {
     return;
   }
   if (!await ctx.deps.providerLink.keyOf(tx.chatId)) {
-    await ctx.answerCallbackQuery({ text: ctx.t("not-linked"), show_alert: true });
+    await ctx.answerCallbackQuery({ text: notLinkedText(ctx), show_alert: true });
     return;
   }
   const message = ctx.callbackQuery.message;

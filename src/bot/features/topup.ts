@@ -41,7 +41,7 @@ import type { BaseContext, BotContext } from "../context.js";
 import { html, rupiah } from "../../render/format.js";
 import { hideKeys } from "../../domain/keyShape.js";
 import { TOPUP_FLOW, topupFlow } from "../flows/topup.js";
-import { requireKey, requireMoneyKey, requireStorage } from "../guards.js";
+import { notLinkedText, requireKey, requireMoneyKey, requireStorage } from "../guards.js";
 import { prepaidKind } from "../money/prepaid.js";
 import type { FeatureModule } from "../module.js";
 import { addPager, dropEmptyRows, paginate } from "../paging.js";
@@ -434,7 +434,7 @@ async function buyByCode(ctx: BotContext, key: string, args: string): Promise<vo
 /** The chat's api key for a price-browser button; answers and returns undefined when not linked. */
 async function keyForButton(ctx: CallbackContext<BotContext>): Promise<string | undefined> {
   const key = ctx.chat && await ctx.deps.providerLink.keyOf(ledgerChat(ctx));
-  if (!key) await ctx.answerCallbackQuery({ text: ctx.t("not-linked"), show_alert: true });
+  if (!key) await ctx.answerCallbackQuery({ text: notLinkedText(ctx), show_alert: true });
   return key ?? undefined;
 }
 

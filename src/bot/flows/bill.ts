@@ -16,6 +16,7 @@ import { failureText, withApiKey, type ProviderFailure, type ProviderOutcome } f
 import { suggestionsFor } from "../customers.js";
 import { askChoice, askText, type TextStep } from "./steps.js";
 import { ledgerChat } from "../middlewares/roleGate.js";
+import { notLinkedText } from "../guards.js";
 
 export const BILL_FLOW = "bill";
 
@@ -166,7 +167,7 @@ export async function billFlow(conversation: BotConversation, ctx: ConvContext):
       return;
     }
     if (result.failure.kind === "not-linked") {
-      await ctx.reply(ctx.t("not-linked"));
+      await ctx.reply(notLinkedText(ctx));
       return;
     }
     const retryable = result.failure.kind === "unavailable" || result.failure.kind === "unexpected";

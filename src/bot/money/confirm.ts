@@ -12,7 +12,7 @@ import type { TxRecord } from "../../store/index.js";
 import type { TxPatch } from "../../store/index.js";
 import { UpstreamError, UpstreamRejected } from "../../upstream/errors.js";
 import { cb, onCallback } from "../buttons.js";
-import { requireStorage } from "../guards.js";
+import { notLinkedText, requireStorage } from "../guards.js";
 import type { BaseContext, BotContext } from "../context.js";
 import { html, rupiah, wibClock } from "../../render/format.js";
 import { OPEN_STATUSES } from "../../store/index.js";
@@ -100,10 +100,7 @@ export async function showConfirm(ctx: BaseContext, kind: MoneyKind, draft: TxRe
   if (cost !== undefined && balance !== undefined && balance < cost) {
     await ctx.deps.ledger.cancelDraft(tx.refId, "balance too low");
     await ctx.deps.ledger.flush();
-    const text = ctx.t("confirm-low-balance", { total: rupiah(cost, ctx.lang), balance: rupiah(balance, ctx.lang), missing: rupiah(cost - balance, ctx.lang) });
-    await ctx.reply(moneyText(ctx, text), {
-      reply_markup: new InlineKeyboard().text(ctx.t("menu-deposit"), cb.menu.encode({ name: "deposit" })).text(ctx.t("button-menu"), cb.menu.encode({ name: "open" })),
-    });
+    await refuseLowBalance(ctx, cost, balance);
     return;
   }
   const hideCost = await hidesCost(ctx);
@@ -124,6 +121,24 @@ export async function showConfirm(ctx: BaseContext, kind: MoneyKind, draft: TxRe
   }
   const sent = await ctx.reply(confirmScreen(ctx, kind, tx, ctx.t("confirm-title"), hideCost, shownBalance(cost, balance)), { reply_markup: confirmKeyboard(ctx, tx.refId) });
   await ctx.deps.ledger.update(tx.refId, { messageId: sent.message_id, ...(sale ? { sale } : {}) });
+}
+
+/**
+ * Too little balance for this screen. Staff sell from the owner's balance and cannot deposit: they are
+ * sent to the owner, and a cashier the owner shows no cost to reads no figures.
+ */
+async function refuseLowBalance(ctx: BaseContext, cost: number, balance: number): Promise<void> {
+  const figures = { total: rupiah(cost, ctx.lang), balance: rupiah(balance, ctx.lang), missing: rupiah(cost - balance, ctx.lang) };
+  const staff = ctx.role.kind === "staff";
+  const text = !staff ? ctx.t("confirm-low-balance", figures) : (await hidesCost(ctx)) ? ctx.t("confirm-low-balance-hidden") : ctx.t("confirm-low-balance-staff", figures);
+  const keyboard = new InlineKeyboard();
+  if (!staff) keyboard.text(ctx.t("menu-deposit"), cb.menu.encode({ name: "deposit" }));
+  await ctx.reply(moneyText(ctx, text), { reply_markup: keyboard.text(ctx.t("button-menu"), cb.menu.encode({ name: "open" })) });
+}
+
+/** A provider's message with its rupiah figures left out (they are the owner's cost or balance). */
+function withoutRupiah(message: string): string {
+  return message.replace(/\s*Rp\.?\s?[\d.,]+/gi, "").trim();
 }
 
 export async function saveAndConfirm(ctx: BaseContext, kind: MoneyKind, fields: DraftFields): Promise<TxRecord> {
@@ -152,7 +167,7 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
     }
     const apiKey = await ctx.deps.providerLink.keyOf(tx.chatId);
     if (!apiKey) {
-      await ctx.answerCallbackQuery({ text: ctx.t("not-linked"), show_alert: true });
+      await ctx.answerCallbackQuery({ text: notLinkedText(ctx), show_alert: true });
       return;
     }
     // A store write already failing: refuse before marking anything (nothing may be sent unsaved).
@@ -219,7 +234,8 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
         await ledger.flush();
         ctx.deps.events.emit("created", result);
         await sentScreen();
-        await ctx.reply(moneyText(ctx, `${ctx.t("money-rejected", { message: html(err.providerMessage) })}${extra ? `\n${extra}` : ""}`), {
+        const said = (await hidesCost(ctx)) ? withoutRupiah(err.providerMessage) : err.providerMessage;
+        await ctx.reply(moneyText(ctx, `${ctx.t("money-rejected", { message: html(said) })}${extra ? `\n${extra}` : ""}`), {
           reply_markup: new InlineKeyboard().text(ctx.t("button-retry"), cb.retry.encode({ refId })).text(ctx.t("button-menu"), cb.menu.encode({ name: "open" })),
         });
         return;

@@ -126,6 +126,8 @@ export const postpaidKind: MoneyKind = {
 
   async explainRejection(ctx, apiKey, tx, err) {
     if (!/saldo|balance/i.test(err.providerMessage)) return undefined;
+    // Staff pay from the owner's balance and cannot deposit: they are sent to the owner.
+    if (ctx.role.kind === "staff") return ctx.t("bill-low-balance-staff");
     const profile = await ctx.deps.upstream.getProfile(apiKey);
     const cost = billDetail(tx).cost;
     if (profile.balance === null || cost === undefined) return ctx.t("bill-low-balance-short");

@@ -93,6 +93,7 @@ export const prepaidKind: MoneyKind = {
     if (product.price > tx.amount) {
       // The cached list is stale: the next browse should show the new price.
       ctx.deps.lists.invalidate(apiKey);
+      if (await hidesCost(ctx)) return ctx.t("topup-price-changed-hidden");
       return ctx.t("topup-price-changed", { old: rupiah(tx.amount, ctx.lang), price: rupiah(product.price, ctx.lang) });
     }
     if (!product.available) return ctx.t("topup-now-empty", { name: html(product.name) });
