@@ -497,6 +497,13 @@ deposit-line-credited = Credited to balance: <b>{ $credited }</b>
 deposit-line-expires = Pay before: <b>{ $time }</b>
 deposit-line-ref = Reference id: <code>{ $ref }</code>
 deposit-credit-on-success = Your balance grows once the payment succeeds; the bot will tell you.
+deposit-no-code = ⚠️ The provider has this deposit, but its payment code (QR or VA number) could not be fetched because the provider's answer to the create was lost. It cannot be paid: cancel it, then make a new deposit. Nothing was taken from your balance.
+deposit-unknown =
+    ❓ <b>Outcome unknown</b>: the provider's server did not answer clearly. Nothing was taken from your balance: a deposit never takes from it.
+    The bot is checking whether the payment code (QR or VA number) was made and sends it here once found. Do not make the same deposit again; you can also check with <code>/status { $ref }</code>.
+deposit-unsaved =
+    ❓ <b>Sent; the outcome is not saved yet</b>: the provider answered, but the bot's storage has a problem right now. Nothing was taken from your balance: a deposit never takes from it.
+    Do not make the same deposit again. The bot checks it again once its storage works and sends the payment code; you can also check with <code>/status { $ref }</code>.
 
 deposit-button-pay = 💳 Pay
 deposit-button-cancel = 🚫 Cancel deposit

@@ -494,6 +494,13 @@ deposit-line-credited = Masuk ke saldo: <b>{ $credited }</b>
 deposit-line-expires = Bayar sebelum: <b>{ $time }</b>
 deposit-line-ref = ID referensi: <code>{ $ref }</code>
 deposit-credit-on-success = Saldo bertambah setelah pembayaran berhasil; bot akan mengabari Anda.
+deposit-no-code = ⚠️ Deposit ini tercatat di penyedia, tetapi kode pembayarannya (QR atau nomor VA) tidak bisa diambil karena jawaban penyedia saat dibuat hilang. Deposit ini tidak bisa dibayar: batalkan, lalu buat deposit baru. Saldo Anda tidak terpotong.
+deposit-unknown =
+    ❓ <b>Hasil belum diketahui</b>: server penyedia tidak menjawab dengan jelas. Saldo Anda tidak terpotong: deposit tidak mengambil apa pun dari saldo.
+    Bot sedang memeriksa apakah kode pembayarannya (QR atau nomor VA) sudah dibuat, dan mengirimkannya ke sini begitu ditemukan. Jangan buat deposit yang sama lagi; cek juga dengan <code>/status { $ref }</code>.
+deposit-unsaved =
+    ❓ <b>Terkirim; hasilnya belum tersimpan</b>: penyedia sudah menjawab, tetapi penyimpanan bot sedang bermasalah. Saldo Anda tidak terpotong: deposit tidak mengambil apa pun dari saldo.
+    Jangan buat deposit yang sama lagi. Bot memeriksanya lagi begitu penyimpanan pulih dan mengirim kode pembayarannya; cek juga dengan <code>/status { $ref }</code>.
 
 deposit-button-pay = 💳 Bayar
 deposit-button-cancel = 🚫 Batalkan deposit
