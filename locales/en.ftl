@@ -916,7 +916,11 @@ shop-order-processing = ✅ Payment for order <code>{ $ref }</code> received. Th
 shop-order-done = ✅ Your order succeeded!
 shop-order-failed =
     ⚠️ Order <code>{ $ref }</code> ({ $product }) failed.
-    Your money is safe ({ $amount }). Choose another product for the same amount, or ask for a refund.
+    Your money is safe ({ $amount }). Choose another product for the same amount below, or ask for a refund.
+shop-order-failed-refund-only =
+    ⚠️ Order <code>{ $ref }</code> ({ $product }) failed.
+    Your money is safe ({ $amount }). Tap 💸 Refund me below, then send the number to refund to.
+shop-order-failed-reason = The provider's reason (in Indonesian): { $reason }
 shop-order-failed-absent =
     ⚠️ The purchase of order <code>{ $ref }</code> ({ $product }) did not reach the provider.
     Your money is safe ({ $amount }); the seller will refund it. Tap the button below and send the account to refund to.
@@ -943,7 +947,11 @@ shop-order-owner-done =
     Order no.: <code>{ $ref }</code>
 shop-order-owner-failed =
     ⚠️ <b>Shop order failed</b>: { $product } to <code>{ $target }</code> ({ $reason })
-    Customer { $customer } paid { $paid } and was offered another product or a refund.
+    Customer { $customer } paid { $paid } and was offered another product ({ $alternatives }) or a refund.
+    Order no.: <code>{ $ref }</code>
+shop-order-owner-failed-refund-only =
+    ⚠️ <b>Shop order failed</b>: { $product } to <code>{ $target }</code> ({ $reason })
+    Customer { $customer } paid { $paid } and was offered a refund (no other product for the same amount).
     Order no.: <code>{ $ref }</code>
 shop-order-owner-failed-absent =
     ⚠️ <b>Shop order failed</b>: { $product } to <code>{ $target }</code> did not reach the provider.

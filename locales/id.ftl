@@ -913,7 +913,11 @@ shop-order-processing = ✅ Pembayaran pesanan <code>{ $ref }</code> diterima. P
 shop-order-done = ✅ Pesanan Anda berhasil!
 shop-order-failed =
     ⚠️ Pesanan <code>{ $ref }</code> ({ $product }) gagal diproses.
-    Uang Anda aman ({ $amount }). Pilih produk lain dengan harga yang sama, atau minta pengembalian dana.
+    Uang Anda aman ({ $amount }). Pilih produk lain dengan harga yang sama di bawah, atau minta uang kembali.
+shop-order-failed-refund-only =
+    ⚠️ Pesanan <code>{ $ref }</code> ({ $product }) gagal diproses.
+    Uang Anda aman ({ $amount }). Tekan 💸 Minta uang kembali di bawah, lalu kirim nomor tujuan pengembaliannya.
+shop-order-failed-reason = Alasan dari penyedia: { $reason }
 shop-order-failed-absent =
     ⚠️ Pembelian pesanan <code>{ $ref }</code> ({ $product }) tidak sampai ke penyedia.
     Uang Anda aman ({ $amount }); penjual akan mengembalikannya. Tekan tombol di bawah dan kirim nomor tujuan pengembalian.
@@ -940,7 +944,11 @@ shop-order-owner-done =
     No. pesanan: <code>{ $ref }</code>
 shop-order-owner-failed =
     ⚠️ <b>Pesanan toko gagal</b>: { $product } ke <code>{ $target }</code> ({ $reason })
-    Pelanggan { $customer } sudah membayar { $paid } dan ditawari produk lain atau pengembalian dana.
+    Pelanggan { $customer } sudah membayar { $paid } dan ditawari produk pengganti ({ $alternatives }) atau pengembalian dana.
+    No. pesanan: <code>{ $ref }</code>
+shop-order-owner-failed-refund-only =
+    ⚠️ <b>Pesanan toko gagal</b>: { $product } ke <code>{ $target }</code> ({ $reason })
+    Pelanggan { $customer } sudah membayar { $paid } dan ditawari pengembalian dana (tidak ada produk pengganti dengan harga yang sama).
     No. pesanan: <code>{ $ref }</code>
 shop-order-owner-failed-absent =
     ⚠️ <b>Pesanan toko gagal</b>: { $product } ke <code>{ $target }</code> tidak sampai ke penyedia.

@@ -71,6 +71,7 @@ describe("shop orders: buy, pay, get the product", () => {
     expect(shown(customer).filter((t) => t.includes("Uang Anda aman (Rp21.000)"))).toHaveLength(1);
     expect(customer.buttons()).toEqual(["🔁 Telkomsel Data 1 GB / 30 Hari", "💸 Minta uang kembali"]);
     expect(shown(owner).filter((t) => t.includes("Pesanan toko gagal"))).toHaveLength(1);
+    expect(shown(owner).at(-1)).toContain("ditawari produk pengganti (Telkomsel Data 1 GB / 30 Hari) atau pengembalian dana");
 
     await customer.pressButton("🔁 Telkomsel Data 1 GB / 30 Hari");
     await run(w, 10_000);
@@ -82,6 +83,28 @@ describe("shop orders: buy, pay, get the product", () => {
     await customer.pressButton("🔁 Telkomsel Data 1 GB / 30 Hari").catch(() => undefined);
     await run(w, 10_000);
     expect(w.sandbox.calls("/transaksi/create")).toHaveLength(2);
+  });
+
+  it("a failed purchase with no other product for the amount: the words offer only the refund, with the provider's reason", async () => {
+    shop = await openShop();
+    const { w, customer, owner } = shop;
+    // A PLN 20.000 token has no other PLN product within its price; the sandbox fails a target ending in 0000.
+    const order = await pay(shop, plnOrder(shop, { target: "12345670000" }));
+    w.sandbox.payDeposit(await depositIdOf(w, order));
+    await run(w, 20_000);
+    expect(await stateOf(w, order.id)).toBe("failed");
+    expect(customer.buttons()).toEqual(["💸 Minta uang kembali"]);
+    const told = shown(customer).at(-1)!;
+    expect(told).toContain("Uang Anda aman (Rp21.000)");
+    expect(told).toContain("Tekan 💸 Minta uang kembali");
+    expect(told).not.toContain("Pilih produk lain");
+    // The provider's note, without its remark about the owner's balance.
+    expect(told).toContain("Alasan dari penyedia: Transaksi gagal, nomor tujuan tidak aktif");
+    expect(told).not.toContain("Saldo dikembalikan");
+    const ownerTold = shown(owner).at(-1)!;
+    expect(ownerTold).toContain("Pesanan toko gagal");
+    expect(ownerTold).toContain("ditawari pengembalian dana (tidak ada produk pengganti");
+    expect(ownerTold).not.toContain("produk lain atau");
   });
 
   it("a refund moves money only after the owner confirms the ordinary transfer, and the order is refunded on its success", async () => {
