@@ -930,9 +930,9 @@ shop-order-alt-buying = Processing with the replacement product.
 shop-order-alt-gone = This choice is no longer available.
 shop-order-unknown = ⏳ Order <code>{ $ref }</code> was sent to the provider but its outcome is not known yet. Your money is safe; we keep checking and will tell you.
 shop-order-refund-ask =
-    Where should the money go back to? Reply to this message with the bank or e-wallet code and the number, e.g.:
+    Where should the money go back to? Send the bank or e-wallet code and the number, e.g.:
     <code>DANA 081234567890</code> or <code>BCA 1234567890</code>
-shop-order-refund-ask-again = Bank/e-wallet code or number not recognised. Reply to this message like the example: <code>DANA 081234567890</code>
+shop-order-refund-ask-again = Bank/e-wallet code or number not recognised. Send it like the example: <code>DANA 081234567890</code>
 shop-order-refund-noted = Your refund request for order <code>{ $ref }</code> was passed to the shop owner.
 shop-order-refunded = 💸 The money of order <code>{ $ref }</code> ({ $amount }) was refunded.
 shop-order-owner-done =

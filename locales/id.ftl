@@ -927,9 +927,9 @@ shop-order-alt-buying = Diproses dengan produk pengganti.
 shop-order-alt-gone = Pilihan ini sudah tidak berlaku.
 shop-order-unknown = ⏳ Pesanan <code>{ $ref }</code> sudah dikirim ke penyedia, tetapi hasilnya belum pasti. Uang Anda aman; kami terus memeriksanya dan mengabari Anda.
 shop-order-refund-ask =
-    Ke mana uang dikembalikan? Balas pesan ini dengan kode bank atau e-wallet dan nomornya, contoh:
+    Ke mana uang dikembalikan? Kirim kode bank atau e-wallet dan nomornya, contoh:
     <code>DANA 081234567890</code> atau <code>BCA 1234567890</code>
-shop-order-refund-ask-again = Kode bank/e-wallet atau nomor tidak dikenali. Balas pesan ini seperti contoh: <code>DANA 081234567890</code>
+shop-order-refund-ask-again = Kode bank/e-wallet atau nomor tidak dikenali. Kirim seperti contoh: <code>DANA 081234567890</code>
 shop-order-refund-noted = Permintaan pengembalian dana untuk pesanan <code>{ $ref }</code> sudah diteruskan ke pemilik toko.
 shop-order-refunded = 💸 Uang pesanan <code>{ $ref }</code> ({ $amount }) sudah dikembalikan.
 shop-order-owner-done =

@@ -107,13 +107,35 @@ describe("shop orders: buy, pay, get the product", () => {
     expect(ownerTold).not.toContain("produk lain atau");
   });
 
+  it("the refund account is taken from a plain message too (the playground sends no replies), separators and all, while one order waits for it", async () => {
+    shop = await openShop();
+    const { w, customer } = shop;
+    const order = await pay(shop, plnOrder(shop, { target: "12345670000" }));
+    w.sandbox.payDeposit(await depositIdOf(w, order));
+    await run(w, 20_000);
+    expect(await stateOf(w, order.id)).toBe("failed");
+    // Before the customer asked for the refund, a plain message is not an answer to anything.
+    await customer.sendText("DANA 0812-3456-7890");
+    expect(customer.lastReply()).not.toContain("sudah diteruskan");
+    await customer.pressButton("💸 Minta uang kembali");
+    // A plain message that names no bank is still a product search.
+    await customer.sendText("pulsa 10000");
+    expect(customer.lastReply()).not.toContain("tidak dikenali");
+    expect(await stateOf(w, order.id)).toBe("failed");
+    await customer.sendText("DANA 0812-3456-7890");
+    expect(customer.lastReply()).toContain("sudah diteruskan ke pemilik toko");
+    const doc = await w.deps.shopOrders.get(order.id);
+    expect(doc?.state).toBe("refund_requested");
+    expect(doc?.value.refundAccount).toEqual({ bank: "dana", number: "081234567890" });
+  });
+
   it("a refund moves money only after the owner confirms the ordinary transfer, and the order is refunded on its success", async () => {
     shop = await openShop();
     const { w, customer, owner } = shop;
     const order = await failedOrder(shop);
     await customer.pressButton("💸 Minta uang kembali");
     const prompt = customer.messages().at(-1)!;
-    expect(prompt.text).toContain("Balas pesan ini");
+    expect(prompt.text).toContain("Kirim kode bank atau e-wallet dan nomornya");
     await customer.sendMessage({ text: "DANA 081234567890", reply_to_message: { message_id: prompt.messageId } as Message["reply_to_message"] });
     expect(customer.lastReply()).toContain("sudah diteruskan ke pemilik toko");
     await run(w, 2_000);
