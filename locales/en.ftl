@@ -912,7 +912,7 @@ shop-order-qris-refused = Sorry, the QRIS could not be made now. No money was ta
 shop-order-qris-unknown = Your QRIS is being prepared (order <code>{ $ref }</code>). We will tell you shortly; do not pay before the QR arrives.
 shop-order-expired = ⌛ The QRIS of order <code>{ $ref }</code> ({ $product }) expired and the order is closed. No money was taken.
 shop-order-cancelled = Order <code>{ $ref }</code> ({ $product }) was cancelled. No money was taken.
-shop-order-processing = ✅ Payment for order <code>{ $ref }</code> received. The order is being processed; the product is sent as soon as it is done.
+shop-order-processing = ✅ Payment for order <code>{ $ref }</code> received. The order is waiting for the shop to process it; this may take longer. The product is sent automatically once done, and your money is safe.
 shop-order-done = ✅ Your order succeeded!
 shop-order-failed =
     ⚠️ Order <code>{ $ref }</code> ({ $product }) failed.
@@ -968,7 +968,7 @@ shop-order-owner-unknown =
     Order no.: <code>{ $ref }</code>
 shop-order-owner-topup =
     💰 <b>Balance too low for shop order</b> <code>{ $ref }</code>: { $product } (cost { $cost }).
-    The customer has paid. Top up; the order is processed automatically once the balance is enough.
+    Your balance is { $balance }, <b>{ $missing }</b> short. The customer has paid. Top up with Deposit; the order is processed automatically once the balance is enough.
 shop-order-owner-refund =
     💸 <b>A customer asks for a refund</b>: order <code>{ $ref }</code> ({ $product }), { $paid }, from { $customer }.
     To: { $bank } <code>{ $account }</code>

@@ -909,7 +909,7 @@ shop-order-qris-refused = Maaf, QRIS tidak bisa dibuat sekarang. Tidak ada uang 
 shop-order-qris-unknown = QRIS sedang disiapkan (pesanan <code>{ $ref }</code>). Kami kabari sebentar lagi; jangan membayar sebelum QR dikirim.
 shop-order-expired = ⌛ QRIS pesanan <code>{ $ref }</code> ({ $product }) sudah kedaluwarsa dan pesanan ditutup. Tidak ada uang yang terpotong.
 shop-order-cancelled = Pesanan <code>{ $ref }</code> ({ $product }) dibatalkan. Tidak ada uang yang terpotong.
-shop-order-processing = ✅ Pembayaran pesanan <code>{ $ref }</code> diterima. Pesanan sedang diproses; produk dikirim segera setelah selesai.
+shop-order-processing = ✅ Pembayaran pesanan <code>{ $ref }</code> diterima. Pesanan menunggu diproses oleh toko; ini bisa memakan waktu lebih lama. Produk dikirim otomatis setelah selesai, dan uang Anda aman.
 shop-order-done = ✅ Pesanan Anda berhasil!
 shop-order-failed =
     ⚠️ Pesanan <code>{ $ref }</code> ({ $product }) gagal diproses.
@@ -965,7 +965,7 @@ shop-order-owner-unknown =
     No. pesanan: <code>{ $ref }</code>
 shop-order-owner-topup =
     💰 <b>Saldo kurang untuk pesanan toko</b> <code>{ $ref }</code>: { $product } (modal { $cost }).
-    Pelanggan sudah membayar. Isi saldo; pesanan diproses otomatis setelah saldo cukup.
+    Saldo Anda { $balance }, kurang <b>{ $missing }</b>. Pelanggan sudah membayar. Isi saldo lewat Deposit; pesanan diproses otomatis setelah saldo cukup.
 shop-order-owner-refund =
     💸 <b>Pelanggan minta uang kembali</b>: pesanan <code>{ $ref }</code> ({ $product }), { $paid }, dari { $customer }.
     Ke: { $bank } <code>{ $account }</code>

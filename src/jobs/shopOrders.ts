@@ -44,6 +44,7 @@ import {
   type ShopOrders,
 } from "../domain/shop/orders.js";
 import { orderButton } from "../domain/shop/orderButtons.js";
+import { cb } from "../telegram/buttonData.js";
 import { orderSettingsOf, type ShopSettingsReader } from "../domain/shop/orderSettings.js";
 
 export interface ShopOrderJobOptions {
@@ -369,7 +370,11 @@ export class ShopOrderJob {
       const waiting = await this.deps.orders.amend(doc, (v) => ({ ...v, waitingBalance: true }));
       if (waiting) {
         await this.tellCustomer(waiting, "waiting", (t) => ({ text: t("shop-order-processing", { ref: doc.id }) }));
-        await this.tellOwner(waiting, "topup", (t, lang) => ({ text: t("shop-order-owner-topup", { ref: doc.id, product: html(doc.value.productName), cost: rupiah(doc.value.cost, lang) }) }));
+        const missing = doc.value.cost - balance;
+        await this.tellOwner(waiting, "topup", (t, lang) => ({
+          text: t("shop-order-owner-topup", { ref: doc.id, product: html(doc.value.productName), cost: rupiah(doc.value.cost, lang), balance: rupiah(balance, lang), missing: rupiah(missing, lang) }),
+          markup: new InlineKeyboard().text(t("menu-deposit"), cb.menu.encode({ name: "deposit" })),
+        }));
       }
     }
     return false;

@@ -169,7 +169,12 @@ describe("shop orders: buy, pay, get the product", () => {
     expect(await stateOf(w, order.id)).toBe("paid");
     expect(purchasesOf(w, "12345678901")).toBe(0);
     expect(shown(owner).filter((t) => t.includes("Saldo kurang untuk pesanan toko"))).toHaveLength(1);
-    expect(shown(customer).filter((t) => t.includes("sedang diproses"))).toHaveLength(1);
+    // How much is missing (cost 20.113 against 5.000), and the way to top up.
+    expect(shown(owner).at(-1)).toContain("Saldo Anda Rp5.000, kurang Rp15.113");
+    expect(owner.buttons()).toEqual(["🏦 Deposit"]);
+    // The customer hears it waits for the shop, not that it is being processed now.
+    expect(shown(customer).filter((t) => t.includes("menunggu diproses oleh toko"))).toHaveLength(1);
+    expect(shown(customer).join("\n")).not.toContain("produk dikirim segera");
 
     w.sandbox.setBalance(w.demoKey, 500_000);
     await run(w, 30_000);
