@@ -514,6 +514,13 @@ deposit-line-credited = Credited to balance: <b>{ $credited }</b>
 deposit-line-expires = Pay before: <b>{ $time }</b>
 deposit-line-ref = Reference id: <code>{ $ref }</code>
 deposit-credit-on-success = Your balance grows once the payment succeeds; the bot will tell you.
+deposit-no-code = ⚠️ The provider has this deposit, but its payment code (QR or VA number) could not be fetched because the provider's answer to the create was lost. It cannot be paid: cancel it, then make a new deposit. Nothing was taken from your balance.
+deposit-unknown =
+    ❓ <b>Outcome unknown</b>: the provider's server did not answer clearly. Nothing was taken from your balance: a deposit never takes from it.
+    The bot is checking whether the payment code (QR or VA number) was made and sends it here once found. Do not make the same deposit again; you can also check with <code>/status { $ref }</code>.
+deposit-unsaved =
+    ❓ <b>Sent; the outcome is not saved yet</b>: the provider answered, but the bot's storage has a problem right now. Nothing was taken from your balance: a deposit never takes from it.
+    Do not make the same deposit again. The bot checks it again once its storage works and sends the payment code; you can also check with <code>/status { $ref }</code>.
 
 deposit-button-pay = 💳 Pay
 deposit-button-cancel = 🚫 Cancel deposit
@@ -933,11 +940,15 @@ shop-order-qris-refused = Sorry, the QRIS could not be made now. No money was ta
 shop-order-qris-unknown = Your QRIS is being prepared (order <code>{ $ref }</code>). We will tell you shortly; do not pay before the QR arrives.
 shop-order-expired = ⌛ The QRIS of order <code>{ $ref }</code> ({ $product }) expired and the order is closed. No money was taken.
 shop-order-cancelled = Order <code>{ $ref }</code> ({ $product }) was cancelled. No money was taken.
-shop-order-processing = ✅ Payment for order <code>{ $ref }</code> received. The order is being processed; the product is sent as soon as it is done.
+shop-order-processing = ✅ Payment for order <code>{ $ref }</code> received. The order is waiting for the shop to process it; this may take longer. The product is sent automatically once done, and your money is safe.
 shop-order-done = ✅ Your order succeeded!
 shop-order-failed =
     ⚠️ Order <code>{ $ref }</code> ({ $product }) failed.
-    Your money is safe ({ $amount }). Choose another product for the same amount, or ask for a refund.
+    Your money is safe ({ $amount }). Choose another product for the same amount below, or ask for a refund.
+shop-order-failed-refund-only =
+    ⚠️ Order <code>{ $ref }</code> ({ $product }) failed.
+    Your money is safe ({ $amount }). Tap 💸 Refund me below, then send the number to refund to.
+shop-order-failed-reason = The provider's reason (in Indonesian): { $reason }
 shop-order-failed-absent =
     ⚠️ The purchase of order <code>{ $ref }</code> ({ $product }) did not reach the provider.
     Your money is safe ({ $amount }); the seller will refund it. Tap the button below and send the account to refund to.
@@ -947,9 +958,9 @@ shop-order-alt-buying = Processing with the replacement product.
 shop-order-alt-gone = This choice is no longer available.
 shop-order-unknown = ⏳ Order <code>{ $ref }</code> was sent to the provider but its outcome is not known yet. Your money is safe; we keep checking and will tell you.
 shop-order-refund-ask =
-    Where should the money go back to? Reply to this message with the bank or e-wallet code and the number, e.g.:
+    Where should the money go back to? Send the bank or e-wallet code and the number, e.g.:
     <code>DANA 081234567890</code> or <code>BCA 1234567890</code>
-shop-order-refund-ask-again = Bank/e-wallet code or number not recognised. Reply to this message like the example: <code>DANA 081234567890</code>
+shop-order-refund-ask-again = Bank/e-wallet code or number not recognised. Send it like the example: <code>DANA 081234567890</code>
 shop-order-refund-noted = Your refund request for order <code>{ $ref }</code> was passed to the shop owner.
 shop-order-refunded = 💸 The money of order <code>{ $ref }</code> ({ $amount }) was refunded.
 shop-order-owner-done =
@@ -964,7 +975,11 @@ shop-order-owner-done =
     Order no.: <code>{ $ref }</code>
 shop-order-owner-failed =
     ⚠️ <b>Shop order failed</b>: { $product } to <code>{ $target }</code> ({ $reason })
-    Customer { $customer } paid { $paid } and was offered another product or a refund.
+    Customer { $customer } paid { $paid } and was offered another product ({ $alternatives }) or a refund.
+    Order no.: <code>{ $ref }</code>
+shop-order-owner-failed-refund-only =
+    ⚠️ <b>Shop order failed</b>: { $product } to <code>{ $target }</code> ({ $reason })
+    Customer { $customer } paid { $paid } and was offered a refund (no other product for the same amount).
     Order no.: <code>{ $ref }</code>
 shop-order-owner-failed-absent =
     ⚠️ <b>Shop order failed</b>: { $product } to <code>{ $target }</code> did not reach the provider.
@@ -981,7 +996,7 @@ shop-order-owner-unknown =
     Order no.: <code>{ $ref }</code>
 shop-order-owner-topup =
     💰 <b>Balance too low for shop order</b> <code>{ $ref }</code>: { $product } (cost { $cost }).
-    The customer has paid. Top up; the order is processed automatically once the balance is enough.
+    Your balance is { $balance }, <b>{ $missing }</b> short. The customer has paid. Top up with Deposit; the order is processed automatically once the balance is enough.
 shop-order-owner-refund =
     💸 <b>A customer asks for a refund</b>: order <code>{ $ref }</code> ({ $product }), { $paid }, from { $customer }.
     To: { $bank } <code>{ $account }</code>

@@ -511,6 +511,13 @@ deposit-line-credited = Masuk ke saldo: <b>{ $credited }</b>
 deposit-line-expires = Bayar sebelum: <b>{ $time }</b>
 deposit-line-ref = ID referensi: <code>{ $ref }</code>
 deposit-credit-on-success = Saldo bertambah setelah pembayaran berhasil; bot akan mengabari Anda.
+deposit-no-code = ⚠️ Deposit ini tercatat di penyedia, tetapi kode pembayarannya (QR atau nomor VA) tidak bisa diambil karena jawaban penyedia saat dibuat hilang. Deposit ini tidak bisa dibayar: batalkan, lalu buat deposit baru. Saldo Anda tidak terpotong.
+deposit-unknown =
+    ❓ <b>Hasil belum diketahui</b>: server penyedia tidak menjawab dengan jelas. Saldo Anda tidak terpotong: deposit tidak mengambil apa pun dari saldo.
+    Bot sedang memeriksa apakah kode pembayarannya (QR atau nomor VA) sudah dibuat, dan mengirimkannya ke sini begitu ditemukan. Jangan buat deposit yang sama lagi; cek juga dengan <code>/status { $ref }</code>.
+deposit-unsaved =
+    ❓ <b>Terkirim; hasilnya belum tersimpan</b>: penyedia sudah menjawab, tetapi penyimpanan bot sedang bermasalah. Saldo Anda tidak terpotong: deposit tidak mengambil apa pun dari saldo.
+    Jangan buat deposit yang sama lagi. Bot memeriksanya lagi begitu penyimpanan pulih dan mengirim kode pembayarannya; cek juga dengan <code>/status { $ref }</code>.
 
 deposit-button-pay = 💳 Bayar
 deposit-button-cancel = 🚫 Batalkan deposit
@@ -924,11 +931,15 @@ shop-order-qris-refused = Maaf, QRIS tidak bisa dibuat sekarang. Tidak ada uang 
 shop-order-qris-unknown = QRIS sedang disiapkan (pesanan <code>{ $ref }</code>). Kami kabari sebentar lagi; jangan membayar sebelum QR dikirim.
 shop-order-expired = ⌛ QRIS pesanan <code>{ $ref }</code> ({ $product }) sudah kedaluwarsa dan pesanan ditutup. Tidak ada uang yang terpotong.
 shop-order-cancelled = Pesanan <code>{ $ref }</code> ({ $product }) dibatalkan. Tidak ada uang yang terpotong.
-shop-order-processing = ✅ Pembayaran pesanan <code>{ $ref }</code> diterima. Pesanan sedang diproses; produk dikirim segera setelah selesai.
+shop-order-processing = ✅ Pembayaran pesanan <code>{ $ref }</code> diterima. Pesanan menunggu diproses oleh toko; ini bisa memakan waktu lebih lama. Produk dikirim otomatis setelah selesai, dan uang Anda aman.
 shop-order-done = ✅ Pesanan Anda berhasil!
 shop-order-failed =
     ⚠️ Pesanan <code>{ $ref }</code> ({ $product }) gagal diproses.
-    Uang Anda aman ({ $amount }). Pilih produk lain dengan harga yang sama, atau minta pengembalian dana.
+    Uang Anda aman ({ $amount }). Pilih produk lain dengan harga yang sama di bawah, atau minta uang kembali.
+shop-order-failed-refund-only =
+    ⚠️ Pesanan <code>{ $ref }</code> ({ $product }) gagal diproses.
+    Uang Anda aman ({ $amount }). Tekan 💸 Minta uang kembali di bawah, lalu kirim nomor tujuan pengembaliannya.
+shop-order-failed-reason = Alasan dari penyedia: { $reason }
 shop-order-failed-absent =
     ⚠️ Pembelian pesanan <code>{ $ref }</code> ({ $product }) tidak sampai ke penyedia.
     Uang Anda aman ({ $amount }); penjual akan mengembalikannya. Tekan tombol di bawah dan kirim nomor tujuan pengembalian.
@@ -938,9 +949,9 @@ shop-order-alt-buying = Diproses dengan produk pengganti.
 shop-order-alt-gone = Pilihan ini sudah tidak berlaku.
 shop-order-unknown = ⏳ Pesanan <code>{ $ref }</code> sudah dikirim ke penyedia, tetapi hasilnya belum pasti. Uang Anda aman; kami terus memeriksanya dan mengabari Anda.
 shop-order-refund-ask =
-    Ke mana uang dikembalikan? Balas pesan ini dengan kode bank atau e-wallet dan nomornya, contoh:
+    Ke mana uang dikembalikan? Kirim kode bank atau e-wallet dan nomornya, contoh:
     <code>DANA 081234567890</code> atau <code>BCA 1234567890</code>
-shop-order-refund-ask-again = Kode bank/e-wallet atau nomor tidak dikenali. Balas pesan ini seperti contoh: <code>DANA 081234567890</code>
+shop-order-refund-ask-again = Kode bank/e-wallet atau nomor tidak dikenali. Kirim seperti contoh: <code>DANA 081234567890</code>
 shop-order-refund-noted = Permintaan pengembalian dana untuk pesanan <code>{ $ref }</code> sudah diteruskan ke pemilik toko.
 shop-order-refunded = 💸 Uang pesanan <code>{ $ref }</code> ({ $amount }) sudah dikembalikan.
 shop-order-owner-done =
@@ -955,7 +966,11 @@ shop-order-owner-done =
     No. pesanan: <code>{ $ref }</code>
 shop-order-owner-failed =
     ⚠️ <b>Pesanan toko gagal</b>: { $product } ke <code>{ $target }</code> ({ $reason })
-    Pelanggan { $customer } sudah membayar { $paid } dan ditawari produk lain atau pengembalian dana.
+    Pelanggan { $customer } sudah membayar { $paid } dan ditawari produk pengganti ({ $alternatives }) atau pengembalian dana.
+    No. pesanan: <code>{ $ref }</code>
+shop-order-owner-failed-refund-only =
+    ⚠️ <b>Pesanan toko gagal</b>: { $product } ke <code>{ $target }</code> ({ $reason })
+    Pelanggan { $customer } sudah membayar { $paid } dan ditawari pengembalian dana (tidak ada produk pengganti dengan harga yang sama).
     No. pesanan: <code>{ $ref }</code>
 shop-order-owner-failed-absent =
     ⚠️ <b>Pesanan toko gagal</b>: { $product } ke <code>{ $target }</code> tidak sampai ke penyedia.
@@ -972,7 +987,7 @@ shop-order-owner-unknown =
     No. pesanan: <code>{ $ref }</code>
 shop-order-owner-topup =
     💰 <b>Saldo kurang untuk pesanan toko</b> <code>{ $ref }</code>: { $product } (modal { $cost }).
-    Pelanggan sudah membayar. Isi saldo; pesanan diproses otomatis setelah saldo cukup.
+    Saldo Anda { $balance }, kurang <b>{ $missing }</b>. Pelanggan sudah membayar. Isi saldo lewat Deposit; pesanan diproses otomatis setelah saldo cukup.
 shop-order-owner-refund =
     💸 <b>Pelanggan minta uang kembali</b>: pesanan <code>{ $ref }</code> ({ $product }), { $paid }, dari { $customer }.
     Ke: { $bank } <code>{ $account }</code>

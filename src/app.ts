@@ -18,7 +18,7 @@ import { createTranslate, type Translate } from "./render/i18n.js";
 import { htmlByDefault } from "./telegram/parseMode.js";
 import { depositProcessingMarkup } from "./bot/money/deposit.js";
 import { createBot, type AppBot, type BotConfig } from "./bot/index.js";
-import { resendDueInstructions } from "./bot/money/deposit.js";
+import { resendDueInstructions, sendOwedInstructions } from "./bot/money/deposit.js";
 import { registerCommands } from "./telegram/commands.js";
 import type { BotDeps } from "./bot/context.js";
 import type { PollingOptions } from "./telegram/polling.js";
@@ -276,6 +276,10 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     onChanged: (tx) => {
       shopOrderJob.txChanged(tx);
       events.emit("changed", tx);
+      // A deposit found unpaid after its create's answer was lost: its QR or VA goes out now, once.
+      if (tx.kind === "deposit" && tx.status === "pending") {
+        sendOwedInstructions(bot.api, deps, tx).catch((err: unknown) => logger.warn({ err, refId: tx.refId }, "could not send a deposit's payment instructions; retried at next start"));
+      }
     },
   });
   const relink = new RelinkNotices({ store, api: bulkApi, pacer, translate, logger, fence: shared.fence() });

@@ -18,6 +18,8 @@ import type { Store, TxPatch } from "../store/index.js";
 import { detailOf, OPEN_STATUSES, type TxDetail, type TxRecord, type TxStatus } from "../store/index.js";
 import type { UpstreamClient } from "../upstream/client.js";
 import { UpstreamError, UpstreamRejected } from "../upstream/errors.js";
+import type { Deposit } from "../upstream/types.js";
+import { toldByOrder } from "./shop/orders.js";
 
 /** The four status endpoints (the rest of the client is not needed here). */
 export type StatusApi = Pick<UpstreamClient, "prepaidStatus" | "postpaidStatus" | "transferStatus" | "depositStatus">;
@@ -92,12 +94,18 @@ export async function lookupTx(upstream: StatusApi, apiKey: string, tx: TxRecord
           // Still payable late: keep it open (as pending) until the grace ends.
           status = OPEN_STATUSES.has(tx.status) && tx.status !== "processing" ? "pending" : tx.status;
         }
+        const detail: TxDetail = {
+          ...(r.credited !== undefined && r.credited > 0 ? { credited: r.credited } : {}),
+          ...paymentFields(tx, r),
+          // Found unpaid after a create whose answer was lost: the chat never got the payment instructions.
+          ...(status === "pending" && (tx.status === "sending" || tx.status === "unknown") && !toldByOrder(tx.refId) ? { instructions: "due" as const } : {}),
+        };
         return {
           kind: "found",
           status,
           providerStatus: r.status,
           fields: { ...learnId(r.id, r.reffId), ...(r.fee !== undefined && r.fee > 0 ? { fee: r.fee } : {}) },
-          detail: r.credited !== undefined && r.credited > 0 ? { credited: r.credited } : undefined,
+          detail: Object.keys(detail).length > 0 ? detail : undefined,
         };
       }
     }
@@ -106,6 +114,23 @@ export async function lookupTx(upstream: StatusApi, apiKey: string, tx: TxRecord
     if (err instanceof UpstreamError) return { kind: "error", error: err };
     throw err;
   }
+}
+
+/** The payment details a status answer carries (the documented one carries none) that the record lacks. */
+function paymentFields(tx: TxRecord, r: Deposit): TxDetail {
+  const d = detailOf(tx, "deposit");
+  const out: Record<string, string | number> = {};
+  const learn = (key: "qrString" | "vaNumber" | "bank" | "accountNumber" | "accountHolder" | "url", v: string | undefined) => {
+    if (v && !d[key]) out[key] = v;
+  };
+  learn("qrString", r.qrString);
+  learn("vaNumber", r.vaNumber);
+  learn("bank", r.bank);
+  learn("accountNumber", r.accountNumber);
+  learn("accountHolder", r.accountHolder);
+  learn("url", r.url);
+  if (r.expiresAt && d.expiresAt == null) out.expiresAt = r.expiresAt.getTime();
+  return out as TxDetail;
 }
 
 function found(status: TxStatus, fields: TxPatch, detail?: TxDetail): Lookup {

@@ -44,6 +44,7 @@ import {
   type ShopOrders,
 } from "../domain/shop/orders.js";
 import { orderButton } from "../domain/shop/orderButtons.js";
+import { cb } from "../telegram/buttonData.js";
 import { orderSettingsOf, type ShopSettingsReader } from "../domain/shop/orderSettings.js";
 
 export interface ShopOrderJobOptions {
@@ -374,7 +375,11 @@ export class ShopOrderJob {
       const waiting = await this.deps.orders.amend(doc, (v) => ({ ...v, waitingBalance: true }));
       if (waiting) {
         await this.tellCustomer(waiting, "waiting", (t) => ({ text: t("shop-order-processing", { ref: doc.id }) }));
-        await this.tellOwner(waiting, "topup", (t, lang) => ({ text: t("shop-order-owner-topup", { ref: doc.id, product: html(doc.value.productName), cost: rupiah(doc.value.cost, lang) }) }));
+        const missing = doc.value.cost - balance;
+        await this.tellOwner(waiting, "topup", (t, lang) => ({
+          text: t("shop-order-owner-topup", { ref: doc.id, product: html(doc.value.productName), cost: rupiah(doc.value.cost, lang), balance: rupiah(balance, lang), missing: rupiah(missing, lang) }),
+          markup: new InlineKeyboard().text(t("menu-deposit"), cb.menu.encode({ name: "deposit" })),
+        }));
       }
     }
     return false;
@@ -633,15 +638,28 @@ export class ShopOrderJob {
       return;
     }
     const alternatives = await this.alternatives(doc).catch(() => []);
+    // The words match the buttons: another product only when one is offered.
+    const offered = alternatives.length > 0 ? "" : "-refund-only";
+    const reason = this.customerReason(o.message);
     await this.tellCustomer(doc, `failed:${n}`, (t) => {
       const kb = new InlineKeyboard();
       for (const p of alternatives) kb.text(t("shop-order-button-alt", { product: p.name }), orderButton({ act: "alt", orderRef: doc.id, code: p.code })).row();
       kb.text(t("shop-order-button-refund"), orderButton({ act: "refund", orderRef: doc.id }));
-      return { text: t("shop-order-failed", { ref: doc.id, product: html(o.productName), amount: rupiah(o.price, o.lang) }), markup: kb };
+      const text = t(`shop-order-failed${offered}`, { ref: doc.id, product: html(o.productName), amount: rupiah(o.price, o.lang) });
+      return { text: reason ? `${text}\n${t("shop-order-failed-reason", { reason: html(reason) })}` : text, markup: kb };
     });
     await this.tellOwner(doc, `failed:${n}`, (t, lang) => ({
-      text: t("shop-order-owner-failed", { ...this.ownerVars(doc, lang), ...(o.reason === "not_sent" ? { reason: t("shop-order-reason-not-sent") } : {}) }),
+      text: t(`shop-order-owner-failed${offered}`, {
+        ...this.ownerVars(doc, lang),
+        ...(o.reason === "not_sent" ? { reason: t("shop-order-reason-not-sent") } : {}),
+        alternatives: html(alternatives.map((p) => p.name).join(", ")),
+      }),
     }));
+  }
+
+  /** The provider's failure note as the customer may read it: its "balance returned" remark is about the owner's balance. */
+  private customerReason(message: string | undefined): string {
+    return (message ?? "").replace(/[.,;]?\s*saldo dikembalikan\.?\s*$/i, "").trim();
   }
 
   /** The owner's warning on an order failed as not at the provider: check the provider's panel first. */

@@ -454,3 +454,68 @@ describe("a kill between the create and the instructions", () => {
     expect(u.lastReply()).toContain(`VA number: ${rec.extra.nomor_va}`);
   });
 });
+
+describe("a deposit whose create answer was lost", () => {
+  /** /deposit -> QRIS -> 30000 -> Konfirmasi while the provider makes the deposit but its answer never comes. */
+  async function lostCreate(): Promise<{ u: FakeUser; tx: TxRecord }> {
+    await w.close(); // this world watches, and its provider answers fast enough to time out
+    w = await makeWorld({ watcher: true, upstreamTimeoutMs: 300 });
+    const u = await w.linkedUser({ languageCode: "id" });
+    await toConfirm(u, /^QRIS · /, "30000");
+    w.sandbox.fault("/deposit/create", "timeout", 1);
+    await u.pressButton("✅ Konfirmasi");
+    const tx = await latestDeposit(u);
+    expect(tx.status).toBe("unknown");
+    return { u, tx };
+  }
+
+  async function watchUntil(done: () => Promise<boolean>): Promise<void> {
+    for (let i = 0; i < 30 && !(await done()); i++) {
+      await w.clock.advance(10_000);
+      await w.watcher!.whenIdle();
+    }
+  }
+
+  it("says nothing was taken from the balance, and sends the QR once the status answer carries it", async () => {
+    const { u, tx } = await lostCreate();
+    const told = u.lastReply()!;
+    expect(told).toContain("Saldo Anda tidak terpotong");
+    expect(told).toContain("kode pembayarannya");
+    expect(told).not.toContain("Saldo mungkin sudah terpotong");
+    // A provider whose status answer carries the QR (the documented one does not: see the next test).
+    const rec = w.sandbox.transaction(tx.refId) as SandboxDeposit;
+    const upstream = w.deps.upstream;
+    const status = upstream.depositStatus.bind(upstream);
+    (upstream as { depositStatus: unknown }).depositStatus = async (...args: Parameters<typeof status>) => ({ ...(await status(...args)), qrString: rec.extra.qr_string });
+    await watchUntil(async () => (await latestDeposit(u)).status === "pending");
+    // Sent beside the check: real I/O to Telegram.
+    await until(async () => (await latestDeposit(u)).messageId !== tx.messageId, { what: "the QR photo never went out" });
+    const after = await latestDeposit(u);
+    expect(after.status).toBe("pending");
+    expect(decodeQrPng(u.lastPhoto())).toBe(rec.extra.qr_string);
+    expect(u.buttons({ messageId: after.messageId! })).toEqual(["🔄 Cek status", "🚫 Batalkan deposit"]);
+    // Once: more checks, a status tap and a restart send nothing more.
+    await watchUntil(async () => false);
+    await w.restart();
+    await w.app.recover();
+    expect(w.fake.sentTo(u.chatId).filter((c) => c.method === "sendPhoto")).toHaveLength(1);
+    expect(createCalls()).toHaveLength(1);
+  });
+
+  it("found unpaid with no code to pay (the documented status answer): says so and offers the cancel, once", async () => {
+    const { u } = await lostCreate();
+    await watchUntil(async () => (await latestDeposit(u)).status === "pending");
+    await until(async () => u.replies().some((t) => t.includes("tidak bisa dibayar")), { what: "the no-code notice never went out" });
+    const tx = await latestDeposit(u);
+    expect(tx.status).toBe("pending");
+    const notice = w.fake.message(u.chatId, tx.messageId!)!;
+    expect(notice.text).toContain("tidak bisa dibayar: batalkan, lalu buat deposit baru");
+    expect(notice.text).toContain("Nominal: Rp30.000");
+    expect(u.buttons({ messageId: tx.messageId! })).toEqual(["🔄 Cek status", "🚫 Batalkan deposit"]);
+    await watchUntil(async () => false);
+    expect(u.replies().filter((t) => t.includes("tidak bisa dibayar"))).toHaveLength(1);
+    await u.pressButton("🚫 Batalkan deposit", { messageId: tx.messageId! });
+    await u.pressButton("🚫 Ya, batalkan");
+    expect((await latestDeposit(u)).status).toBe("cancel");
+  });
+});

@@ -71,6 +71,7 @@ describe("shop orders: buy, pay, get the product", () => {
     expect(shown(customer).filter((t) => t.includes("Uang Anda aman (Rp21.000)"))).toHaveLength(1);
     expect(customer.buttons()).toEqual(["🔁 Telkomsel Data 1 GB / 30 Hari", "💸 Minta uang kembali"]);
     expect(shown(owner).filter((t) => t.includes("Pesanan toko gagal"))).toHaveLength(1);
+    expect(shown(owner).at(-1)).toContain("ditawari produk pengganti (Telkomsel Data 1 GB / 30 Hari) atau pengembalian dana");
 
     await customer.pressButton("🔁 Telkomsel Data 1 GB / 30 Hari");
     await run(w, 10_000);
@@ -84,13 +85,57 @@ describe("shop orders: buy, pay, get the product", () => {
     expect(w.sandbox.calls("/transaksi/create")).toHaveLength(2);
   });
 
+  it("a failed purchase with no other product for the amount: the words offer only the refund, with the provider's reason", async () => {
+    shop = await openShop();
+    const { w, customer, owner } = shop;
+    // A PLN 20.000 token has no other PLN product within its price; the sandbox fails a target ending in 0000.
+    const order = await pay(shop, plnOrder(shop, { target: "12345670000" }));
+    w.sandbox.payDeposit(await depositIdOf(w, order));
+    await run(w, 20_000);
+    expect(await stateOf(w, order.id)).toBe("failed");
+    expect(customer.buttons()).toEqual(["💸 Minta uang kembali"]);
+    const told = shown(customer).at(-1)!;
+    expect(told).toContain("Uang Anda aman (Rp21.000)");
+    expect(told).toContain("Tekan 💸 Minta uang kembali");
+    expect(told).not.toContain("Pilih produk lain");
+    // The provider's note, without its remark about the owner's balance.
+    expect(told).toContain("Alasan dari penyedia: Transaksi gagal, nomor tujuan tidak aktif");
+    expect(told).not.toContain("Saldo dikembalikan");
+    const ownerTold = shown(owner).at(-1)!;
+    expect(ownerTold).toContain("Pesanan toko gagal");
+    expect(ownerTold).toContain("ditawari pengembalian dana (tidak ada produk pengganti");
+    expect(ownerTold).not.toContain("produk lain atau");
+  });
+
+  it("the refund account is taken from a plain message too (the playground sends no replies), separators and all, while one order waits for it", async () => {
+    shop = await openShop();
+    const { w, customer } = shop;
+    const order = await pay(shop, plnOrder(shop, { target: "12345670000" }));
+    w.sandbox.payDeposit(await depositIdOf(w, order));
+    await run(w, 20_000);
+    expect(await stateOf(w, order.id)).toBe("failed");
+    // Before the customer asked for the refund, a plain message is not an answer to anything.
+    await customer.sendText("DANA 0812-3456-7890");
+    expect(customer.lastReply()).not.toContain("sudah diteruskan");
+    await customer.pressButton("💸 Minta uang kembali");
+    // A plain message that names no bank is still a product search.
+    await customer.sendText("pulsa 10000");
+    expect(customer.lastReply()).not.toContain("tidak dikenali");
+    expect(await stateOf(w, order.id)).toBe("failed");
+    await customer.sendText("DANA 0812-3456-7890");
+    expect(customer.lastReply()).toContain("sudah diteruskan ke pemilik toko");
+    const doc = await w.deps.shopOrders.get(order.id);
+    expect(doc?.state).toBe("refund_requested");
+    expect(doc?.value.refundAccount).toEqual({ bank: "dana", number: "081234567890" });
+  });
+
   it("a refund moves money only after the owner confirms the ordinary transfer, and the order is refunded on its success", async () => {
     shop = await openShop();
     const { w, customer, owner } = shop;
     const order = await failedOrder(shop);
     await customer.pressButton("💸 Minta uang kembali");
     const prompt = customer.messages().at(-1)!;
-    expect(prompt.text).toContain("Balas pesan ini");
+    expect(prompt.text).toContain("Kirim kode bank atau e-wallet dan nomornya");
     await customer.sendMessage({ text: "DANA 081234567890", reply_to_message: { message_id: prompt.messageId } as Message["reply_to_message"] });
     expect(customer.lastReply()).toContain("sudah diteruskan ke pemilik toko");
     await run(w, 2_000);
@@ -124,7 +169,12 @@ describe("shop orders: buy, pay, get the product", () => {
     expect(await stateOf(w, order.id)).toBe("paid");
     expect(purchasesOf(w, "12345678901")).toBe(0);
     expect(shown(owner).filter((t) => t.includes("Saldo kurang untuk pesanan toko"))).toHaveLength(1);
-    expect(shown(customer).filter((t) => t.includes("sedang diproses"))).toHaveLength(1);
+    // How much is missing (cost 20.113 against 5.000), and the way to top up.
+    expect(shown(owner).at(-1)).toContain("Saldo Anda Rp5.000, kurang Rp15.113");
+    expect(owner.buttons()).toEqual(["🏦 Deposit"]);
+    // The customer hears it waits for the shop, not that it is being processed now.
+    expect(shown(customer).filter((t) => t.includes("menunggu diproses oleh toko"))).toHaveLength(1);
+    expect(shown(customer).join("\n")).not.toContain("produk dikirim segera");
 
     w.sandbox.setBalance(w.demoKey, 500_000);
     await run(w, 30_000);

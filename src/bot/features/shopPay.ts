@@ -175,8 +175,14 @@ async function sendQr(ctx: BotContext, doc: OrderDoc, qrString: string): Promise
 
 // ---- the order's buttons ------------------------------------------------------------------------
 
-/** `account` as the customer writes it: "DANA 081234567890", "bca 1234567890". */
-const ACCOUNT = /^\s*([A-Za-z0-9_]{2,30})\s+(\d{5,30})\s*$/;
+/** `account` as the customer writes it: "DANA 081234567890", "bca 123-456 7890" (separators as /beli takes them). */
+const ACCOUNT = /^\s*([A-Za-z0-9_]{2,30})\s+(\d[\d\s.-]{3,40}\d)\s*$/;
+
+function readAccount(text: string): { code: string; number: string } | undefined {
+  const m = ACCOUNT.exec(text.slice(0, 100));
+  const number = m?.[2]!.replace(/[\s.-]/g, "");
+  return m && number && /^\d{5,30}$/.test(number) ? { code: m[1]!, number } : undefined;
+}
 
 export const shopPayFeature = new Composer<BotContext>();
 
@@ -247,30 +253,42 @@ shopPayFeature.on("callback_query:data", async (ctx, next) => {
   }
 });
 
-/** The customer's answer to "which account": a reply to the prompt of one of its failed orders. */
+/**
+ * The customer's answer to "which account": a reply to the prompt of one of its failed orders, or a
+ * plain "BANK number" message while exactly one of its orders waits for an account (a plain message
+ * that names no known bank goes on to the product search).
+ */
 shopPayFeature.on("message:text", (ctx, next) => {
   const replyTo = ctx.message.reply_to_message?.message_id;
-  if (replyTo === undefined) return next(); // most texts: no promise of this handler's own
-  return refundAccountAnswer(ctx, next, replyTo);
+  const account = readAccount(ctx.message.text);
+  if (replyTo === undefined && !account) return next(); // most texts: no promise of this handler's own
+  return refundAccountAnswer(ctx, next, replyTo, account);
 });
 
-async function refundAccountAnswer(ctx: BotContext & { message: { text: string }; chat: { id: number } }, next: () => Promise<void>, replyTo: number): Promise<void> {
+async function refundAccountAnswer(
+  ctx: BotContext & { message: { text: string }; chat: { id: number } },
+  next: () => Promise<void>,
+  replyTo: number | undefined,
+  account: ReturnType<typeof readAccount>,
+): Promise<void> {
   // Unknown while the store is unreachable: then this is no answer to a prompt of ours that could be kept.
   const role = knownRole(ctx);
   const owner = role?.kind === "customer" ? role.owner : undefined;
   if (owner === undefined) return next();
-  const doc = (await ctx.deps.shopOrders.listByCustomer(owner, ctx.chat.id)).find((d) => d.value.refundPromptId === replyTo);
+  const orders = await ctx.deps.shopOrders.listByCustomer(owner, ctx.chat.id);
+  const waiting = orders.filter((d) => d.state === "failed" && d.value.refundPromptId !== undefined);
+  const doc = replyTo !== undefined ? orders.find((d) => d.value.refundPromptId === replyTo) : waiting.length === 1 ? waiting[0] : undefined;
   if (!doc) return next();
   const t = (key: string, vars?: Record<string, string | number>) => ctx.deps.translate(doc.value.lang, key, vars);
-  const m = ACCOUNT.exec(ctx.message.text.slice(0, 100));
   const key = await ctx.deps.store.getApiKey(doc.owner).catch(() => undefined);
-  const bank = m && key ? (await ctx.deps.lists.banks(key).catch(() => [])).find((b) => b.code.toLowerCase() === m[1]!.toLowerCase()) : undefined;
-  if (!m || !bank) {
+  const bank = account && key ? (await ctx.deps.lists.banks(key).catch(() => [])).find((b) => b.code.toLowerCase() === account.code.toLowerCase()) : undefined;
+  if (replyTo === undefined && !bank) return next();
+  if (!account || !bank) {
     const prompt = await ctx.reply(t("shop-order-refund-ask-again"), { reply_markup: { force_reply: true } });
     await ctx.deps.shopOrders.amend(doc, (v) => ({ ...v, refundPromptId: prompt.message_id }));
     return;
   }
-  const moved = await ctx.deps.shopOrders.move(doc.id, "refund_requested", (v) => ({ ...v, refundAccount: { bank: bank.code, number: m[2]! } }), ["failed"]);
+  const moved = await ctx.deps.shopOrders.move(doc.id, "refund_requested", (v) => ({ ...v, refundAccount: { bank: bank.code, number: account.number } }), ["failed"]);
   await ctx.reply(t(moved ? "shop-order-refund-noted" : "shop-order-alt-gone", { ref: doc.id }));
   if (moved) await ctx.deps.shopOrderJob.advance(doc.id);
 }

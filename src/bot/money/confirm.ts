@@ -214,7 +214,7 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
         // (saved before the call), so the watcher looks it up by our reference later. Not "try again".
         ctx.deps.events.emit("created", sending);
         await sentScreen();
-        const text = moneyText(ctx, `${receiptText(ctx.translate, ctx.lang, await shownTx(ctx, sending))}\n\n${ctx.t("money-unsaved", { ref: refId })}`);
+        const text = moneyText(ctx, `${receiptText(ctx.translate, ctx.lang, await shownTx(ctx, sending))}\n\n${ctx.t(tx.kind === "deposit" ? "deposit-unsaved" : "money-unsaved", { ref: refId })}`);
         await ctx.reply(text, { reply_markup: statusKeyboard(ctx, refId) });
         return;
       }
@@ -352,7 +352,7 @@ async function saveAnswer(ctx: BaseContext, refId: string, patch: TxPatch): Prom
 export async function announceOutcome(ctx: BaseContext, tx: TxRecord): Promise<void> {
   const next =
     tx.status === "unknown"
-      ? ctx.t("money-unknown", { ref: tx.refId })
+      ? ctx.t(tx.kind === "deposit" ? "deposit-unknown" : "money-unknown", { ref: tx.refId })
       : tx.status === "pending" || tx.status === "processing"
         ? ctx.t("money-pending")
         : "";

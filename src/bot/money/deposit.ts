@@ -8,7 +8,7 @@
  *   draft:   type, method, methodFee, methodFeePercent, requested, estimatedFee, estimatedCredited
  *   created: expiresAt (epoch ms | null), extra (tambahan), credited (get_balance), qrString, bank,
  *            accountNumber, accountHolder, vaNumber, url, photo (instructions sent as a photo),
- *            instructions ("due" until they were sent: see resendDueInstructions)
+ *            instructions ("due" until they were sent: see resendDueInstructions, sendOwedInstructions)
  *   release: instant ("sending" | "done" | "unknown"), handlingFee, offers (messages that offered it)
  *   cancel:  cancelling (epoch ms of the claim, while its provider call runs)
  */
@@ -214,7 +214,8 @@ export function depositInstructionsText(deps: BotDeps, ctx: Pick<Replier, "t" | 
   } else if (detailString(tx, "url")) {
     body.push(ctx.t("deposit-ewallet-howto"), "", ...amountLines(ctx, tx));
   } else {
-    body.push(...amountLines(ctx, tx));
+    // Found after a lost create answer: the provider's status carries no code to pay with.
+    body.push(ctx.t("deposit-no-code"), "", ...amountLines(ctx, tx));
   }
   return withSandboxBanner(deps.translate, ctx.lang, deps.sandbox, [title, ...body, ref, "", ctx.t("deposit-credit-on-success")].join("\n"));
 }
@@ -292,6 +293,42 @@ export const depositKind: MoneyKind = {
 };
 
 /**
+ * A deposit found pending after its create's answer was lost owes its payment instructions (the
+ * lookup marked them "due"): sent once, by whichever check saw it first (the mark is taken by a
+ * compare-and-set before the send, and put back if the send fails).
+ */
+export async function sendOwedInstructions(api: Api, deps: BotDeps, tx: Readonly<TxRecord>): Promise<boolean> {
+  const owes = (c: Readonly<TxRecord> | undefined): c is Readonly<TxRecord> => c?.kind === "deposit" && c.status === "pending" && detailOf(c, "deposit").instructions === "due";
+  if (!owes(tx)) return false;
+  let claimed: Readonly<TxRecord> | undefined;
+  while (!claimed) {
+    const latest = await deps.ledger.get(tx.refId);
+    if (!owes(latest)) return false;
+    const { instructions: _due, ...rest } = detailOf(latest, "deposit");
+    claimed = await deps.ledger.transition(tx.refId, ["pending"], { detail: rest }, (c) => owes(c) && c.updatedAt === latest.updatedAt);
+  }
+  await deps.ledger.flush();
+  try {
+    return await depositKind.announce!(deps, await replierFor(api, deps, claimed), claimed);
+  } catch (err) {
+    const latest = await deps.ledger.get(tx.refId);
+    if (latest?.status === "pending") await deps.ledger.update(tx.refId, { detail: { ...detailOf(latest, "deposit"), instructions: "due" } });
+    throw err;
+  }
+}
+
+async function replierFor(api: Api, deps: BotDeps, tx: Readonly<TxRecord>): Promise<Replier> {
+  const lang: Lang = (await deps.settings.language(tx.chatId)) ?? DEFAULT_LANG;
+  return {
+    chatId: tx.chatId,
+    lang,
+    t: (key, vars) => deps.translate(lang, key, vars),
+    send: (text, other) => api.sendMessage(tx.chatId, text, other),
+    sendPhoto: (photo, other) => api.sendPhoto(tx.chatId, photo, other),
+  };
+}
+
+/**
  * At start: open deposits whose instructions never went out (the process died between the create
  * and the QR photo) get them now, in their chat's language. Returns how many were sent.
  */
@@ -299,16 +336,8 @@ export async function resendDueInstructions(api: Api, deps: BotDeps): Promise<nu
   let sent = 0;
   for (const tx of await deps.ledger.open()) {
     if (tx.kind !== "deposit" || tx.status !== "pending" || detailOf(tx, "deposit").instructions !== "due") continue;
-    const lang: Lang = (await deps.settings.language(tx.chatId)) ?? DEFAULT_LANG;
-    const to: Replier = {
-      chatId: tx.chatId,
-      lang,
-      t: (key, vars) => deps.translate(lang, key, vars),
-      send: (text, other) => api.sendMessage(tx.chatId, text, other),
-      sendPhoto: (photo, other) => api.sendPhoto(tx.chatId, photo, other),
-    };
     try {
-      if (await depositKind.announce!(deps, to, tx)) sent++;
+      if (await depositKind.announce!(deps, await replierFor(api, deps, tx), tx)) sent++;
     } catch (err) {
       deps.logger.warn({ err, refId: tx.refId }, "could not send a deposit's payment instructions; retried at next start");
     }
