@@ -408,7 +408,8 @@ describe("/deposit", () => {
     // background flush; PgStore: the call itself rejects).
     await w.breakStore();
     await w.store.updateChat(u.chatId, { lang: "id" }).catch(() => undefined);
-    await w.clock.advance(100);
+    // The files' flush fails on real I/O, late on a loaded machine: the press comes once the store knows.
+    await until(() => !w.store.canPersist(), { clocks: [w.clock], stepMs: 100, what: "the store never found it cannot save" });
     await u.pressButton("⚡ Ya, cairkan");
     expect(u.lastReply()).toContain("Penyimpanan bot sedang bermasalah; tidak ada transaksi yang dikirim.");
     const released = () => w.sandbox.calls("/deposit/instant").filter((c) => c.body.action === "true");

@@ -17,37 +17,55 @@ declare module "vitest" {
   }
 }
 
-let server: PgServer | undefined;
-let template: { url: string; name: string } | undefined;
+/**
+ * Every vitest project runs the global setup: they share one server (a module may be loaded once per
+ * project, hence globalThis), started by the first and stopped by the last teardown.
+ */
+interface Run {
+  users: number;
+  ready: Promise<{ url: string; template: string; server?: PgServer; templateUrl?: string }>;
+}
+const RUN = Symbol.for("ppob.pgGlobalSetup");
+const holder = globalThis as { [RUN]?: Run };
 
 export async function setup(project: TestProject): Promise<void> {
+  const run = (holder[RUN] ??= { users: 0, ready: start() });
+  run.users++;
+  const { url, template } = await run.ready;
+  project.provide("pgUrl", url);
+  project.provide("pgTemplate", template);
+}
+
+export async function teardown(): Promise<void> {
+  const run = holder[RUN];
+  if (!run || --run.users > 0) return;
+  holder[RUN] = undefined;
+  const { server, template, templateUrl } = await run.ready;
+  if (server) return server.stop();
+  if (templateUrl) await withSql(templateUrl, (sql) => sql.unsafe(`DROP DATABASE IF EXISTS ${template}`));
+}
+
+async function start(): Promise<{ url: string; template: string; server?: PgServer; templateUrl?: string }> {
   const given = process.env.TEST_DATABASE_URL;
   let url: string;
+  let server: PgServer | undefined;
   if (given) {
     url = given;
   } else {
     const bin = findPgBin();
     if (!bin) {
       process.stderr.write("PostgreSQL is not installed: the PostgreSQL store tests are skipped (.ci/install-postgres.sh installs it).\n");
-      project.provide("pgUrl", "");
-      project.provide("pgTemplate", "");
-      return;
+      return { url: "", template: "" };
     }
     server = await startPgServer(bin);
     url = server.url;
   }
-  project.provide("pgUrl", url);
-  template = { url, name: `t_schema_${process.pid}_${Date.now().toString(36)}` };
-  await withSql(url, (sql) => sql.unsafe(`CREATE DATABASE ${template!.name}`));
+  const template = `t_schema_${process.pid}_${Date.now().toString(36)}`;
+  await withSql(url, (sql) => sql.unsafe(`CREATE DATABASE ${template}`));
   const at = new URL(url);
-  at.pathname = `/${template.name}`;
+  at.pathname = `/${template}`;
   await withSql(at.toString(), (sql) => migrate(sql));
-  project.provide("pgTemplate", template.name);
-}
-
-export async function teardown(): Promise<void> {
-  if (server) return server.stop();
-  if (template) await withSql(template.url, (sql) => sql.unsafe(`DROP DATABASE IF EXISTS ${template!.name}`));
+  return { url, template, ...(server && { server }), templateUrl: url };
 }
 
 async function withSql<T>(url: string, fn: (sql: postgres.Sql) => Promise<T>): Promise<T> {

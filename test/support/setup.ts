@@ -3,9 +3,9 @@
  *
  * The store derives its encryption key with scrypt (about 45 ms of CPU, by design), and every store
  * a test opens (each world, each restart) derived it again from the same few secrets: seconds of a
- * run spent on one answer. Here a secret's key is derived once per test file by the real deriveKey
- * and handed out again; the KDF itself is not changed. test/store/crypto.test.ts unmocks the module
- * to test derivation itself.
+ * run spent on one answer. Here a secret's key is derived once per worker (files share their modules,
+ * vitest.config.ts) by the real deriveKey and handed out again; the KDF itself is not changed.
+ * test/store/crypto.test.ts unmocks the module to test derivation itself (it runs isolated).
  */
 import { vi } from "vitest";
 import type * as Crypto from "../../src/store/crypto.js";
