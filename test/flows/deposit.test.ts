@@ -506,7 +506,12 @@ describe("a deposit whose create answer was lost", () => {
   it("found unpaid with no code to pay (the documented status answer): says so and offers the cancel, once", async () => {
     const { u } = await lostCreate();
     await watchUntil(async () => (await latestDeposit(u)).status === "pending");
-    await until(async () => u.replies().some((t) => t.includes("tidak bisa dibayar")), { what: "the no-code notice never went out" });
+    // The notice goes out, then its message id is saved on the record (a separate write: later on PostgreSQL).
+    const noticeSaved = async () => {
+      const latest = await latestDeposit(u);
+      return latest.messageId !== undefined && (w.fake.message(u.chatId, latest.messageId)?.text ?? "").includes("tidak bisa dibayar");
+    };
+    await until(noticeSaved, { what: "the no-code notice never went out with its message saved" });
     const tx = await latestDeposit(u);
     expect(tx.status).toBe("pending");
     const notice = w.fake.message(u.chatId, tx.messageId!)!;
