@@ -24,8 +24,9 @@ export default defineConfig({
     hookTimeout: 20_000,
     pool: "forks",
     // vitest's default is one worker fewer than the cores: one on a 2-core machine, where a run kept
-    // under one core busy (the tests wait on PostgreSQL, child processes and real I/O). Two at least.
-    maxWorkers: Math.max(2, availableParallelism() - 1),
+    // under one core busy (the tests wait on PostgreSQL, child processes and real I/O). Three at least:
+    // with two, 566 s of tests took 303 s on 2 cores, the workers waiting on I/O a third of the time.
+    maxWorkers: Math.max(3, availableParallelism() - 1),
     globalSetup: ["test/support/pgGlobalSetup.ts"],
     setupFiles: ["test/support/setup.ts"],
     // A fresh process per file imported the whole app again for each: 186 s of import summed over a
