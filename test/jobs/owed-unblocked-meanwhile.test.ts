@@ -6,6 +6,7 @@
 import { afterEach, expect, it } from "vitest";
 import { TelegramErrors } from "../support/fakeBotApi.js";
 import { makeWorld, type World } from "../support/world.js";
+import { until } from "../support/settle.js";
 import { noticesAbout, pendingQris, run } from "./support.js";
 
 let w: World;
@@ -27,7 +28,9 @@ it("a paid QRIS whose check began while the chat blocked the bot is told once th
   w.sandbox.payDeposit(dep.upstreamId!);
   const release = w.sandbox.holdNext("/deposit/status");
   const asked = w.sandbox.calls("/deposit/status").length;
-  for (let i = 0; i < 100 && w.sandbox.calls("/deposit/status").length === asked; i++) await w.clock.advance(S);
+  // Clock steps with real time between them: on PostgreSQL the check's reads land in real time, and
+  // 100 bare clock steps could all pass before it reached the provider.
+  await until(() => w.sandbox.calls("/deposit/status").length > asked, { clocks: [w.clock], stepMs: S, realMs: 5, tries: 300, what: "the status check never started" });
   expect(w.sandbox.calls("/deposit/status").length).toBe(asked + 1);
 
   // While the provider's answer is on its way, the reseller unblocks the bot and writes.
