@@ -242,7 +242,8 @@ describe("the playground's page API", () => {
     await expect
       .poll(async () => (await chat(pg, 1001)).messages.map(seen).join("\n"), { timeout: 15_000 })
       .toMatch(/Pembayaran deposit diterima|Deposit masuk/);
-    expect((await pending()).map((p) => `${p.kind}:${p.status}`)).not.toContain("deposit:pending");
+    // The record leaves "pending" in the write after the notice (docs: the notice protocol's step 3).
+    await expect.poll(async () => (await pending()).map((p) => `${p.kind}:${p.status}`), { timeout: 10_000 }).not.toContain("deposit:pending");
 
     expect((await post(pg, "api/sandbox/latency", { ms: 3000 })).body).toEqual({ ok: true });
     expect(((await (await fetch(new URL("api/sandbox", pg.url))).json()) as { latencyMs: number }).latencyMs).toBe(3000);
