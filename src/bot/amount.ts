@@ -5,12 +5,22 @@ const MULTIPLIERS: Record<string, number> = { k: 1_000, rb: 1_000, ribu: 1_000, 
 const MAX_DIGITS = 12;
 
 /**
+ * "100.000,00", "100,000.00", "100000,00", "100.000,-" as a bank app or a receipt writes them: the zero
+ * sen dropped when the decimal mark is the other one than the grouping (or an Indonesian comma on
+ * plain digits). "50.00" stays refused: with no grouping it cannot be told from a typo.
+ */
+function dropZeroSen(s: string): string {
+  const m = /^(\d{1,3}(?:\.\d{3})+|\d+),(?:00?|-)$/.exec(s) ?? /^(\d{1,3}(?:,\d{3})+)\.00?$/.exec(s);
+  return m ? m[1]! : s;
+}
+
+/**
  * Whole rupiah: "50000", "50.000", "50,000", "Rp 50.000", "50rb", "50 ribu", "50k", "1jt", "1,5jt",
- * "1.25 juta". Undefined when it is not a whole, positive number of rupiah. Works on the digits as
+ * "1.25 juta", "Rp 100.000,00". Undefined when it is not a whole, positive number of rupiah. Works on the digits as
  * text, so "1,5jt" is exactly 1.500.000 with no floating point in between.
  */
 export function parseRupiah(text: string): number | undefined {
-  const s = text.toLowerCase().replace(/\s+/g, "").replace(/^rp\.?/, "");
+  const s = dropZeroSen(text.toLowerCase().replace(/\s+/g, "").replace(/^rp\.?/, ""));
   const short = /^(\d+)(?:[.,](\d+))?(k|rb|ribu|jt|juta)$/.exec(s);
   let digits: string;
   if (short) {

@@ -60,6 +60,24 @@ describe("/alerts", () => {
     expect(await w.store.getChat(u.chatId)).toMatchObject({ alertThreshold: 100_000, alertFired: false });
   });
 
+  it("takes the threshold typed after the command: /peringatan 100rb sets it at once; a bad one is explained and asked again", async () => {
+    const u = await w.linkedUser({ languageCode: "id" });
+    await u.sendCommand("peringatan", "100rb");
+    expect(u.lastReply()).toContain("di bawah Rp100.000");
+    expect(await w.store.getChat(u.chatId)).toMatchObject({ alertThreshold: 100_000, alertFired: false });
+
+    await u.sendCommand("peringatan", "500");
+    expect(u.replies().join("\n")).toContain("antara Rp1.000 dan Rp1.000.000.000");
+    expect(u.lastReply()).toContain("aktif, Anda diberi tahu saat saldo di bawah");
+    expect((await w.store.getChat(u.chatId))!.alertThreshold).toBe(100_000);
+    await u.sendText("Rp 250.000,00");
+    expect(u.lastReply()).toContain("di bawah Rp250.000");
+
+    await u.sendCommand("peringatan", "mati");
+    expect(u.lastReply()).toContain("Peringatan saldo dimatikan");
+    expect((await w.store.getChat(u.chatId))!.alertThreshold).toBeUndefined();
+  });
+
   it("shows the current threshold and turns alerts off with the button or by typing off", async () => {
     const u = await w.linkedUser({ languageCode: "en" });
     await w.store.updateChat(u.chatId, { alertThreshold: 250_000, alertFired: true });

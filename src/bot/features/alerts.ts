@@ -1,6 +1,7 @@
 /**
  * /alerts (menu: alerts): shows the low-balance alert threshold and lets the user set one by typing
- * an amount ("100000", "100.000", "100rb", "1,5jt") or turn alerts off (button, or "off"/"mati").
+ * an amount ("100000", "100.000", "100rb", "1,5jt") or turn alerts off (button, or "off"/"mati");
+ * `/peringatan 100rb` (or `/peringatan mati`) does it in one message.
  * The checking itself lives in jobs/alerts.ts.
  */
 import { InlineKeyboard } from "grammy";
@@ -70,8 +71,26 @@ async function alertsFlow(conversation: BotConversation, ctx: ConvContext): Prom
   await next.reply(next.t("alerts-set", { threshold: rupiah(threshold, ctx.lang) }));
 }
 
+/** `/peringatan 100rb` sets the threshold at once; a bad amount is explained, then asked for as usual. */
 async function openAlerts(ctx: BotContext): Promise<void> {
   if (!(await requireKey(ctx))) return;
+  const typed = typeof ctx.match === "string" ? ctx.match.trim() : "";
+  if (typed !== "") {
+    const chatId = ctx.chat!.id;
+    const r = thresholdStep(ctx.lang, () => undefined).parse(typed);
+    if (!r.ok) {
+      await ctx.reply(ctx.t(r.error, r.vars));
+    } else if (r.value === "off") {
+      await ctx.deps.settings.turnAlertsOff(chatId);
+      await ctx.reply(ctx.t("alerts-turned-off"));
+      return;
+    } else {
+      await ctx.deps.settings.setAlertThreshold(chatId, r.value);
+      await ctx.deps.alerts.checkSoon(chatId);
+      await ctx.reply(ctx.t("alerts-set", { threshold: rupiah(r.value, ctx.lang) }));
+      return;
+    }
+  }
   await ctx.conversation.enter("alerts");
 }
 
