@@ -276,6 +276,7 @@ receipt-sn-token = Token
 receipt-sn-bill = Bill reference
 receipt-status = Status
 receipt-message = Note
+receipt-shop-order = Shop order
 receipt-ref = Reference id
 receipt-upstream-id = Provider id
 receipt-created = Time
@@ -864,6 +865,7 @@ report-per-person-line = • { $name }: { $sales ->
     } · turnover { $turnover } · profit { $profit }
 report-per-person-owner = Owner
 csv-by = By
+csv-by-shop = Online shop
 csv-audit-time = Time (WIB)
 csv-audit-who = Who
 csv-audit-act = Action

@@ -6,6 +6,7 @@
 import { stringify } from "csv-stringify/sync";
 import { costOf, profitOf, sellingPrice } from "../domain/sale.js";
 import { orderRefOfTx } from "../domain/shop/orders.js";
+import { kindLabel } from "./receipt.js";
 import { formatWib } from "../tools/time.js";
 import type { Lang, TxRecord } from "../store/index.js";
 import type { AuditEntry } from "../domain/audit.js";
@@ -27,9 +28,13 @@ function safe(text: string | null | undefined): string {
   return /^[=@+\-\t\r]/.test(s) && !/^[+-]?\d[\d. ]*$/.test(s) ? `'${s}` : s;
 }
 
-/** Who made a record: the owner, or a staff member by name (its chat id when no longer listed). */
+/**
+ * Who made a record: a staff member by name (its chat id when no longer listed), the online shop (a
+ * customer's payment and its purchase; a refund is the owner's own transfer), or the owner.
+ */
 function madeBy(t: Translate, lang: Lang, tx: TxRecord, names: ReadonlyMap<number, string>): string {
-  return tx.by === undefined ? t(lang, "report-per-person-owner") : safe(names.get(tx.by) ?? String(tx.by));
+  if (tx.by !== undefined) return safe(names.get(tx.by) ?? String(tx.by));
+  return orderRefOfTx(tx.refId) !== undefined && tx.kind !== "transfer" ? t(lang, "csv-by-shop") : t(lang, "report-per-person-owner");
 }
 
 /** The cells of one record, in CSV_COLUMNS order; `names`: staff chats' names (the "by" column). */
@@ -42,7 +47,7 @@ export function csvRow(t: Translate, lang: Lang, tx: TxRecord, names: ReadonlyMa
     tx.refId,
     safe(tx.upstreamId),
     // A shop order's deposit, purchase or refund: marked, so the sheet can tell them from the counter's.
-    orderRefOfTx(tx.refId) ? `${t(lang, `kind-${tx.kind}`)} (${t(lang, "shop-sale-mark")})` : t(lang, `kind-${tx.kind}`),
+    kindLabel(t, lang, tx),
     safe(tx.code),
     safe(tx.title),
     safe(tx.target),

@@ -7,6 +7,7 @@ import type { Lang } from "../store/index.js";
 import type { Translate } from "./i18n.js";
 import { html, rupiah, wibTime } from "./format.js";
 import { costOf, isSale } from "../domain/sale.js";
+import { orderRefOfTx } from "../domain/shop/orders.js";
 
 export const STATUS_ICON: Record<TxRecord["status"], string> = {
   draft: "📝",
@@ -40,6 +41,12 @@ export function snKind(tx: TxRecord): SnKind {
   return tx.kind === "prepaid" && /pln|listrik/i.test(about) ? "token" : "serial";
 }
 
+/** "Deposit", or "Deposit (toko online)" for a shop order's payment, purchase or refund in the owner's ledger. */
+export function kindLabel(t: Translate, lang: Lang, tx: TxRecord): string {
+  const kind = t(lang, `kind-${tx.kind}`);
+  return orderRefOfTx(tx.refId) === undefined ? kind : `${kind} (${t(lang, "shop-sale-mark")})`;
+}
+
 /** A receipt: what, to whom, how much, status, ids and times (HTML). */
 export function receiptText(t: Translate, lang: Lang, tx: TxRecord): string {
   const line = (key: string, value: string | number | undefined | null) =>
@@ -50,7 +57,7 @@ export function receiptText(t: Translate, lang: Lang, tx: TxRecord): string {
   const charged = tx.status !== "failed";
   const sale = charged && tx.sale !== undefined;
   const lines = [
-    `<b>${t(lang, `kind-${tx.kind}`)}</b>${tx.title ? `: ${html(tx.title)}` : ""}`,
+    `<b>${html(kindLabel(t, lang, tx))}</b>${tx.title ? `: ${html(tx.title)}` : ""}`,
     ...line("receipt-target", tx.target && `<code>${html(tx.target)}</code>`),
     ...line("receipt-customer", customer === undefined ? undefined : html(customer)),
     ...line("receipt-holder", holder === undefined ? undefined : html(holder)),
@@ -67,6 +74,7 @@ export function receiptText(t: Translate, lang: Lang, tx: TxRecord): string {
     ...line("receipt-status", statusLabel(t, lang, tx.status, tx.kind, tx.kind === "deposit" && detailOf(tx, "deposit").instant !== undefined)),
     // Only a refusal's reason helps the reader; internal notes of unknown outcomes stay out.
     ...line("receipt-message", tx.message && tx.status === "failed" ? html(tx.message) : undefined),
+    ...line("receipt-shop-order", orderRefOfTx(tx.refId) && `<code>${orderRefOfTx(tx.refId)}</code>`),
     ...line("receipt-ref", `<code>${html(tx.refId)}</code>`),
     ...line("receipt-upstream-id", tx.upstreamId && `<code>${html(tx.upstreamId)}</code>`),
     ...line("receipt-created", wibTime(tx.createdAt, lang)),

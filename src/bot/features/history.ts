@@ -18,6 +18,7 @@ import { receiptText, STATUS_ICON, statusLabel } from "../../render/receipt.js";
 import type { FeatureModule } from "../module.js";
 import { saleActionRows } from "../../render/saleActions.js";
 import { sellingPrice } from "../../domain/sale.js";
+import { orderRefOfTx } from "../../domain/shop/orders.js";
 import { addPager, paginate } from "../paging.js";
 import { editOrReply, moneyText } from "../replies.js";
 import { commands } from "../../telegram/commands.js";
@@ -40,7 +41,8 @@ export async function historyOf(ledger: Ledger, chatId: number): Promise<TxRecor
 
 /** One short line: kind, what/whom, amount (a sale's: what the customer paid), status, time (HTML). */
 export function txLine(ctx: BaseContext, tx: TxRecord): string {
-  const what = tx.title ? html(tx.title) : ctx.t(`kind-${tx.kind}`);
+  const shop = orderRefOfTx(tx.refId) === undefined ? "" : ` <i>(${ctx.t("shop-sale-mark")})</i>`;
+  const what = `${tx.title ? html(tx.title) : ctx.t(`kind-${tx.kind}`)}${shop}`;
   const target = tx.target ? ` · <code>${html(tx.target)}</code>` : "";
   return `${KIND_ICON[tx.kind]} <b>${what}</b>${target} · ${rupiah(sellingPrice(tx), ctx.lang)} · ${statusLabel(ctx.translate, ctx.lang, tx.status, tx.kind)} · ${wibTime(tx.createdAt, ctx.lang)}`;
 }
@@ -48,7 +50,8 @@ export function txLine(ctx: BaseContext, tx: TxRecord): string {
 /** A button label for a transaction (plain text, kept short). */
 export function txButtonLabel(ctx: BaseContext, tx: TxRecord): string {
   const what = tx.title ?? ctx.t(`kind-${tx.kind}`);
-  const label = `${STATUS_ICON[tx.status]} ${KIND_ICON[tx.kind]} ${what}${tx.target ? ` ${tx.target}` : ""} · ${rupiah(sellingPrice(tx), ctx.lang)}`;
+  const shop = orderRefOfTx(tx.refId) === undefined ? "" : "🛒 ";
+  const label = `${STATUS_ICON[tx.status]} ${KIND_ICON[tx.kind]} ${shop}${what}${tx.target ? ` ${tx.target}` : ""} · ${rupiah(sellingPrice(tx), ctx.lang)}`;
   return label.length > 60 ? `${label.slice(0, 59)}…` : label;
 }
 
