@@ -69,9 +69,13 @@ async function playground(c: PlaygroundConfig): Promise<void> {
   const { startPlayground } = await import("./playground/index.js");
   const pg = await startPlayground({ dataDir: c.dataDir, reset: c.reset, port: c.port, logger: createLogger(c.logLevel) });
   process.stdout.write(`Playground: open ${pg.url} (Telegram simulated; set BOT_TOKEN to run it on Telegram)\n`);
-  const shutdown = () => void pg.stop().then(() => process.exit(0), () => process.exit(1));
-  process.once("SIGINT", shutdown);
-  process.once("SIGTERM", shutdown);
+  // Ctrl-C said nothing while the page went dead: say it stops and that the chats stay for the next start.
+  const shutdown = (signal: string) => {
+    if (signal === "SIGINT") process.stdout.write(`\nPlayground: stopping; the chats are kept in ${c.dataDir} for the next npm start.\n`);
+    void pg.stop().then(() => process.exit(0), () => process.exit(1));
+  };
+  process.once("SIGINT", () => shutdown("SIGINT"));
+  process.once("SIGTERM", () => shutdown("SIGTERM"));
 }
 
 // Runs the bot until a signal stops it; a failed start is said on stderr and exits 1.

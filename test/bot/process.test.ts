@@ -42,7 +42,7 @@ describe("the bot process", () => {
     expect(p.output().trim()).toBe("Configuration error: BOT_TOKEN is required: the token @BotFather gave you");
   });
 
-  it("without BOT_TOKEN starts the playground: one line with the page's URL, the page answers, SIGTERM stops it", async () => {
+  it("without BOT_TOKEN starts the playground: one line with the page's URL, the page answers, Ctrl-C stops it and says so", async () => {
     const dir = await tempDir();
     const p = startMain({ PLAYGROUND_DIR: dir, PLAYGROUND_PORT: "0" });
     cleanup.push(async () => {
@@ -61,9 +61,10 @@ describe("the bot process", () => {
     await expect
       .poll(async () => JSON.stringify(await (await fetch(new URL("api/chat/1001", url))).json()), { timeout: 10_000 })
       .toContain("Rp1.000.000");
-    p.child.kill("SIGTERM");
+    // Ctrl-C in the terminal: one line says it stops and where the chats stay; no log noise.
+    p.child.kill("SIGINT");
     expect(await p.exited).toBe(0);
-    expect(p.output().trim()).toBe(line); // one line, no log noise
+    expect(p.output().trim().split("\n")).toEqual([line, "", `Playground: stopping; the chats are kept in ${dir} for the next npm start.`]);
   });
 
   it("refuses a corrupt data file and leaves it untouched", async () => {
