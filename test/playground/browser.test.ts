@@ -199,8 +199,11 @@ describe.skipIf(!hasChromium)(title, () => {
     // The panel writes rupiah as the open chat's language does: Rina's Indonesian, then Budi's English.
     const listed = page.locator("#pending li", { hasText: "081234567890" });
     await expect.poll(() => listed.textContent()).toMatch(/Rp\d{1,3}\.\d{3}\b/);
+    // In the chat's words, not the record's field values.
+    expect(await listed.textContent()).toMatch(/^Rina: pembelian .* \(menunggu\)/);
     await page.locator("#users li", { hasText: "Budi" }).click();
     await expect.poll(() => listed.textContent()).toMatch(/Rp\d{1,3},\d{3}\b/);
+    expect(await listed.textContent()).toMatch(/^Rina: purchase .* \(pending\)/);
     await page.locator("#users li", { hasText: "Rina" }).click();
     await expect.poll(() => listed.textContent()).toMatch(/Rp\d{1,3}\.\d{3}\b/);
     const before = await page.locator(".msg").count();

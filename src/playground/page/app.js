@@ -16,6 +16,9 @@ const WORDS = {
     latency: "Penyedia menjawab setelah", at_once: "langsung", slow: "3 dtk (lambat)", very_slow: "8 dtk (sangat lambat)", too_slow: "25 dtk (lebih lama dari tunggu bot)",
     footer: "Halaman ini meniru Telegram di 127.0.0.1. Isi BOT_TOKEN untuk menjalankan bot di Telegram.",
     pays: "Pelanggan membayar", settleOk: "Selesaikan: sukses", settleFail: "Selesaikan: gagal",
+    kind: { prepaid: "pembelian", postpaid: "tagihan", transfer: "transfer", deposit: "deposit" },
+    status: { pending: "menunggu", processing: "diproses", sending: "dikirim", unknown: "belum diketahui" },
+    depositStatus: { pending: "menunggu pembayaran", processing: "sudah dibayar, menunggu penyedia" },
     reseller: "reseller", newcomer: "pengguna baru", admin: "admin (ADMIN_IDS)", cashier: "kasir", customer: "pelanggan toko online", linked: "terhubung", notLinked: "belum terhubung",
     welcomeTitle: "Selamat datang di playground",
     welcome: (key) => `Ini bot sungguhan dengan penyedia sandbox: tidak ada uang sungguhan. Rina sudah terhubung: ketuk MULAI, lalu /beli. Budi belum: ketuk MULAI, lalu kirim kunci sandbox ${key}. Dewi kasir Rina: ia berjualan dengan saldo Rina, dan Rina melihatnya di /staf dan /audit. Sari pelanggan toko online Rina (dibuka lewat link tokonya): ketik pulsa 10. Panel di samping menyelesaikan transaksi yang tertunda.`,
@@ -28,6 +31,9 @@ const WORDS = {
     latency: "Provider answers after", at_once: "at once", slow: "3 s (slow)", very_slow: "8 s (very slow)", too_slow: "25 s (longer than the bot waits)",
     footer: "This page simulates Telegram on 127.0.0.1. Set BOT_TOKEN to run the bot on Telegram.",
     pays: "Customer pays", settleOk: "Settle: success", settleFail: "Settle: failed",
+    kind: { prepaid: "purchase", postpaid: "bill", transfer: "transfer", deposit: "deposit" },
+    status: { pending: "pending", processing: "processing", sending: "sending", unknown: "unknown" },
+    depositStatus: { pending: "awaiting payment", processing: "paid, the provider settles it" },
     reseller: "reseller", newcomer: "new user", admin: "admin (ADMIN_IDS)", cashier: "cashier", customer: "online shop customer", linked: "linked", notLinked: "not linked",
     welcomeTitle: "Welcome to the playground",
     welcome: (key) => `This is the real bot with a sandbox provider: no real money. Rina is linked: tap START, then /topup. Budi is not: tap START, then send the sandbox key ${key}. Dewi is Rina's cashier: she sells with Rina's balance, and Rina sees it in /staff and /audit. Sari is a customer of Rina's online shop (opened through its link): type pulsa 10. The panel beside the chat settles what is pending.`,
@@ -332,9 +338,10 @@ async function refreshPending() {
     const li = document.createElement("li");
     li.dataset.ref = p.refId;
     const who = state.users.find((u) => u.id === p.chatId)?.name ?? p.chatId;
-    li.textContent = `${who}: ${p.kind} ${p.title ?? ""} ${p.target ?? ""} ${rupiah(p.amount)} (${p.status})`;
+    li.textContent = `${who}: ${w("kind")[p.kind] ?? p.kind} ${p.title ?? ""} ${p.target ?? ""} ${rupiah(p.amount)} (${(p.kind === "deposit" && w("depositStatus")[p.status]) || w("status")[p.status] || p.status})`;
+    // A deposit is paid once: after that the provider settles it, and there is nothing to press.
     const actions = p.kind === "deposit"
-      ? [["pays", () => api("/api/sandbox/pay", { refId: p.refId })]]
+      ? p.status === "pending" ? [["pays", () => api("/api/sandbox/pay", { refId: p.refId })]] : []
       : [
           ["settleOk", () => api("/api/sandbox/settle", { refId: p.refId, outcome: "success" })],
           ["settleFail", () => api("/api/sandbox/settle", { refId: p.refId, outcome: "failed" })],
