@@ -4,6 +4,7 @@
  * money steps of the orders behind them).
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
+import type { OrderDoc } from "../../src/domain/shop/orders.js";
 import type * as OrderImages from "../../src/render/orderImages.js";
 import { until } from "../support/settle.js";
 import { depositIdOf, openShop, pay, plnOrder, run, stateOf, type Shop } from "./support.js";
@@ -51,7 +52,7 @@ describe("shop order receipts", () => {
     Object.assign(renders, { now: 0, most: 0, total: 0 });
     shop = await openShop();
     const { w, customer } = shop;
-    const orders = [];
+    const orders: OrderDoc[] = [];
     for (const target of ["12345678901", "12345678902", "12345678903"]) orders.push(await pay(shop, plnOrder(shop, { target })));
     // Telegram asks every sender to wait a minute (the first QR edit answered 429): nothing goes out meanwhile.
     w.fake.failNext("editMessageCaption", { error_code: 429, retry_after: 60 });
