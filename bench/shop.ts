@@ -73,7 +73,7 @@ type FromWorld =
       rateLimited: number;
       callbacksSent: number;
       callbacksNot200: number;
-      /** The provider's endpoints called by the bot from the payments on. */
+      /** The provider's endpoints called by the bot from the payments until every order was done. */
       callsAfterPay: Record<string, number>;
       cpuPct: number;
     };
@@ -112,6 +112,7 @@ async function world(): Promise<void> {
   const cpu0 = process.cpuUsage();
   const startedAt = Date.now();
   let callsAtPay = 0;
+  let callsAfterPay: Record<string, number> | undefined;
   send({ type: "ready", sandboxUrl: sandbox.url, apiRoot: server.apiRoot, username: sandbox.username(DEMO_KEY) });
 
   process.on("message", (m: ToWorld) => {
@@ -133,6 +134,11 @@ async function world(): Promise<void> {
           break;
         }
         case "progress":
+          // Asked first once every order is done: the calls of the payment window.
+          if (!callsAfterPay) {
+            callsAfterPay = {};
+            for (const c of sandbox.calls().slice(callsAtPay)) callsAfterPay[c.path] = (callsAfterPay[c.path] ?? 0) + 1;
+          }
           countAnswered();
           send({ type: "progress", receipts: receiptAt.size });
           break;
@@ -143,8 +149,6 @@ async function world(): Promise<void> {
             creates[ref] = (creates[ref] ?? 0) + 1;
           }
           const sent = sandbox.callbacksSent();
-          const callsAfterPay: Record<string, number> = {};
-          for (const c of sandbox.calls().slice(callsAtPay)) callsAfterPay[c.path] = (callsAfterPay[c.path] ?? 0) + 1;
           const cpu = process.cpuUsage(cpu0);
           countAnswered();
           send({
@@ -156,7 +160,7 @@ async function world(): Promise<void> {
             rateLimited,
             callbacksSent: sent.length,
             callbacksNot200: sent.filter((c) => c.answer !== 200).length,
-            callsAfterPay,
+            callsAfterPay: callsAfterPay ?? {},
             cpuPct: (cpu.user + cpu.system) / 10 / (Date.now() - startedAt),
           });
           break;
@@ -366,7 +370,7 @@ async function bot(): Promise<void> {
       value: `${((cpu.user + cpu.system) / 1000 / Math.max(1, orders.length)).toFixed(2)} ms / ${((cpuAll.user + cpuAll.system) / 1000 / Math.max(1, orders.length)).toFixed(2)} ms`,
     },
     {
-      metric: "provider calls by the bot from the payments on, per paid order",
+      metric: "provider calls by the bot from the payments until every order was done, per paid order",
       value: Object.entries(w.callsAfterPay).map(([path, n]) => `${path} ${(n / Math.max(1, orders.length)).toFixed(2)}`).join(", "),
     },
     { metric: "world process CPU (sandbox provider + fake Telegram), whole run", value: `${w.cpuPct.toFixed(0)}%` },
