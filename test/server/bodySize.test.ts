@@ -46,12 +46,12 @@ function post(port: number, body: string, chunked = false): Promise<{ status: nu
 async function streamsMadeBy<T>(fn: () => Promise<T>): Promise<{ result: T; streams: number }> {
   const Original = globalThis.ReadableStream;
   let streams = 0;
-  globalThis.ReadableStream = class extends Original {
-    constructor(...args: ConstructorParameters<typeof Original>) {
-      super(...args);
+  globalThis.ReadableStream = new Proxy(Original, {
+    construct(target, args: unknown[], newTarget: NewableFunction) {
       streams++;
-    }
-  } as typeof Original;
+      return Reflect.construct(target, args, newTarget) as object;
+    },
+  });
   try {
     return { result: await fn(), streams };
   } finally {
