@@ -17,6 +17,8 @@ import { fork, type ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
+import { Session } from "node:inspector/promises";
+import { writeFile } from "node:fs/promises";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { buildApp } from "../src/app.js";
 import type { BotContext } from "../src/bot/context.js";
@@ -43,6 +45,8 @@ const SETTLE_MS = 1000;
 const RECEIPT_CAPTION = "Pesanan Anda berhasil";
 /** `--trace`: the orders' states every 2 s of the payment window, on stderr. */
 const TRACE = process.argv.includes("--trace");
+/** `--cpu-prof <file>`: a CPU profile of the bot's main thread over the payment window (payments -> all done). */
+const CPU_PROF = arg("--cpu-prof");
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // ---- messages between the bot process and the world process ---------------------------------------
@@ -69,6 +73,8 @@ type FromWorld =
       rateLimited: number;
       callbacksSent: number;
       callbacksNot200: number;
+      /** The provider's endpoints called by the bot from the payments until every order was done. */
+      callsAfterPay: Record<string, number>;
       cpuPct: number;
     };
 
@@ -105,6 +111,8 @@ async function world(): Promise<void> {
   const server = await fake.startServer();
   const cpu0 = process.cpuUsage();
   const startedAt = Date.now();
+  let callsAtPay = 0;
+  let callsAfterPay: Record<string, number> | undefined;
   send({ type: "ready", sandboxUrl: sandbox.url, apiRoot: server.apiRoot, username: sandbox.username(DEMO_KEY) });
 
   process.on("message", (m: ToWorld) => {
@@ -117,6 +125,7 @@ async function world(): Promise<void> {
           break;
         case "pay": {
           const paidAt: Record<string, number> = {};
+          callsAtPay = sandbox.calls().length;
           for (const d of m.deposits) {
             paidAt[d.order] = Date.now();
             sandbox.payDeposit(d.upstreamId);
@@ -125,6 +134,11 @@ async function world(): Promise<void> {
           break;
         }
         case "progress":
+          // Asked first once every order is done: the calls of the payment window.
+          if (!callsAfterPay) {
+            callsAfterPay = {};
+            for (const c of sandbox.calls().slice(callsAtPay)) callsAfterPay[c.path] = (callsAfterPay[c.path] ?? 0) + 1;
+          }
           countAnswered();
           send({ type: "progress", receipts: receiptAt.size });
           break;
@@ -146,6 +160,7 @@ async function world(): Promise<void> {
             rateLimited,
             callbacksSent: sent.length,
             callbacksNot200: sent.filter((c) => c.answer !== 200).length,
+            callsAfterPay: callsAfterPay ?? {},
             cpuPct: (cpu.user + cpu.system) / 10 / (Date.now() - startedAt),
           });
           break;
@@ -263,6 +278,13 @@ async function bot(): Promise<void> {
 
   // 2. Everyone pays at once (at the provider, in the world process); the bot is watched from here.
   const deposits: { order: string; upstreamId: string }[] = orders.map((o) => ({ order: o.id, upstreamId: payable[all.indexOf(o)]! }));
+  const profiler = CPU_PROF ? new Session() : undefined;
+  if (profiler) {
+    profiler.connect();
+    await profiler.post("Profiler.enable");
+    await profiler.post("Profiler.setSamplingInterval", { interval: 500 });
+    await profiler.post("Profiler.start");
+  }
   const loop = monitorEventLoopDelay({ resolution: 1 });
   loop.enable();
   const cpu0 = process.cpuUsage();
@@ -290,6 +312,11 @@ async function bot(): Promise<void> {
         cpu = process.cpuUsage(cpu0);
         windowMs = Math.max(1, Date.now() - payStart);
         loop.disable();
+        if (profiler) {
+          const { profile } = await profiler.post("Profiler.stop");
+          await writeFile(CPU_PROF!, JSON.stringify(profile));
+          profiler.disconnect();
+        }
       }
       if ((await link.ask({ type: "progress" }, "progress")).receipts === orders.length) break;
     }
@@ -300,6 +327,8 @@ async function bot(): Promise<void> {
     windowMs = Math.max(1, Date.now() - payStart);
     loop.disable();
   }
+  // The bot's CPU until every receipt was out too (what the window above leaves for later, e.g. paced sends).
+  const cpuAll = process.cpuUsage(cpu0);
   await sleep(2000); // anything repeated late would show now
   const w = await link.ask({ type: "report" }, "report");
   const purchasesPerOrder = orders.map((o) => Object.entries(w.creates).filter(([ref]) => ref.slice(2, 16) === o.id.slice(2)).reduce((n, [, k]) => n + k, 0));
@@ -335,6 +364,14 @@ async function bot(): Promise<void> {
     {
       metric: "bot process CPU (% of one core) / longest event-loop stall, from the payments until every order was done",
       value: `${(((cpu.user + cpu.system) / 1000 / windowMs) * 100).toFixed(0)}% / ${(loop.max / 1e6).toFixed(0)} ms (over ${s(windowMs)})`,
+    },
+    {
+      metric: "bot process CPU per paid order: payments -> all done / -> all receipts at Telegram",
+      value: `${((cpu.user + cpu.system) / 1000 / Math.max(1, orders.length)).toFixed(2)} ms / ${((cpuAll.user + cpuAll.system) / 1000 / Math.max(1, orders.length)).toFixed(2)} ms`,
+    },
+    {
+      metric: "provider calls by the bot from the payments until every order was done, per paid order",
+      value: Object.entries(w.callsAfterPay).map(([path, n]) => `${path} ${(n / Math.max(1, orders.length)).toFixed(2)}`).join(", "),
     },
     { metric: "world process CPU (sandbox provider + fake Telegram), whole run", value: `${w.cpuPct.toFixed(0)}%` },
     { metric: "store file writes: the orders' file / all files", value: `${orderFileWrites ?? "-"} / ${storeStats.writes ?? "-"}` },

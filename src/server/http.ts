@@ -7,7 +7,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { Hono, type Context } from "hono";
-import { bodyLimit } from "hono/body-limit";
+import { sizeLimit } from "./bodySize.js";
 import type { Logger } from "../logging/logger.js";
 import type { Health } from "./health.js";
 import type { AppMetrics } from "./metrics.js";
@@ -38,7 +38,7 @@ export interface HttpServer {
 
 export function createHttpApp(opts: Omit<HttpServerOptions, "host" | "port">): Hono {
   const app = new Hono();
-  app.use(bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json({ error: "body too large" }, 413) }));
+  app.use(sizeLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json({ error: "body too large" }, 413) }));
   app.get("/healthz", async (c) => {
     const report = await opts.health.report();
     return c.json(report, report.ok ? 200 : 503, { "cache-control": "no-store" });

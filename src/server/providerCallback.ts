@@ -11,7 +11,7 @@
  * detail: 404 unknown token, 401 bad signature, 413 too big, 429 too many, 400 not JSON, else 200.
  */
 import type { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
+import { sizeLimit } from "./bodySize.js";
 import * as z from "../tools/zod.js";
 import type { Clock } from "../tools/clock.js";
 import type { Logger } from "../logging/logger.js";
@@ -60,7 +60,7 @@ export function mountProviderCallbacks(app: Hono, deps: ProviderCallbackDeps): v
   const count = (outcome: CallbackOutcome) => deps.onCallback?.(outcome);
   app.post(
     "/provider/:token",
-    bodyLimit({ maxSize: CALLBACK_MAX_BYTES, onError: (c) => c.json({ error: "body too large" }, 413) }),
+    sizeLimit({ maxSize: CALLBACK_MAX_BYTES, onError: (c) => c.json({ error: "body too large" }, 413) }),
     async (c) => {
       const chat = await deps.store.chatByCallbackToken(c.req.param("token"));
       if (!chat) {

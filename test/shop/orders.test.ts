@@ -196,4 +196,24 @@ describe("shop orders: buy, pay, get the product", () => {
     expect(purchasesOf(w, "12345678901")).toBe(1);
     expect(shown(owner).filter((t) => t.includes("Saldo kurang"))).toHaveLength(0);
   });
+
+  it("orders paid together read the owner's balance once, and buy only what it covers", async () => {
+    shop = await openShop();
+    const { w } = shop;
+    const targets = ["12345678901", "12345678902", "12345678903"];
+    const orders = [];
+    for (const target of targets) orders.push(await pay(shop, plnOrder(shop, { target })));
+    // Two purchases' worth (cost 20.113 each): the third must wait, not overspend.
+    w.sandbox.setBalance(w.demoKey, 45_000);
+    const before = w.sandbox.calls().length;
+    for (const o of orders) w.sandbox.payDeposit(await depositIdOf(w, o));
+    await Promise.all(orders.map((o) => w.deps.shopOrderJob.advance(o.id)));
+    await run(w, 20_000);
+    // Up to the second purchase (later sweeps read it again for the order left waiting).
+    const paths = w.sandbox.calls().slice(before).map((c) => c.path);
+    const upToSecondCreate = paths.slice(0, paths.indexOf("/transaksi/create", paths.indexOf("/transaksi/create") + 1));
+    expect(upToSecondCreate.filter((p) => p === "/get_profile")).toHaveLength(1);
+    expect(targets.map((t) => purchasesOf(w, t)).sort()).toEqual([0, 1, 1]);
+    expect((await Promise.all(orders.map((o) => stateOf(w, o.id)))).sort()).toEqual(["done", "done", "paid"]);
+  });
 });
