@@ -126,11 +126,6 @@ export function retryNotice(cur: TxRecord, now: number, options: Pick<WatcherOpt
   return { at, save: { ...watchOf(cur), nextCheckAt: at } };
 }
 
-/** The watch state with `notice` owed (the notice just sent found the chat blocked). */
-export function owedWatch(tx: TxRecord, notice: NoticeKind): Watch {
-  return { ...watchOf(tx), owed: notice };
-}
-
 /** Whether a due check of `tx` runs: a given-up id is checked only when asked (or a notice is in flight). */
 export function shouldCheck(tx: TxRecord, asked: boolean): boolean {
   const w = watchOf(tx);

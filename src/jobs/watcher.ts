@@ -30,7 +30,7 @@ import type { Logger } from "../logging/logger.js";
 import type { Store } from "../store/index.js";
 import type { LeadFence } from "../cluster/index.js";
 import { OPEN_STATUSES, type ChatRecord, type Lang, type TxRecord } from "../store/index.js";
-import { adoptDue, deadline, decideChange, decideNext, owedWatch, parkDecision, retryNotice, shouldCheck, trackedDue, usesCallbacks } from "./decide.js";
+import { adoptDue, deadline, decideChange, decideNext, parkDecision, retryNotice, shouldCheck, trackedDue, usesCallbacks } from "./decide.js";
 import { Notifier, type MessageApi, type NoticeKind } from "./notify.js";
 import type { Pacer } from "../telegram/pacer.js";
 import { lookupTx, type Lookup, type StatusApi } from "../domain/refresh.js";
@@ -595,8 +595,8 @@ export class StatusWatcher {
         await this.retryLater(refId, now);
         return;
       }
-      // This very notice found the chat blocked (403): keep it owed.
-      if (!chatInactive && await this.isInactive(noticeChat)) await this.owe(refId, change.notice);
+      // A notice that found the chat blocked was owed by announce() in its own last write. The chat
+      // found blocked only now (another of its notices met the 403 meanwhile) owes nothing: this one went out.
     } else if (change.act === "record") {
       await store.transitionTx(refId, [cur.status], change.patch);
     }
@@ -621,13 +621,6 @@ export class StatusWatcher {
 
   private async isInactive(chatId: number): Promise<boolean> {
     return (await this.deps.store.getChat(chatId))?.inactive === true;
-  }
-
-  private async owe(refId: string, notice: NoticeKind): Promise<void> {
-    const tx = await this.deps.store.getTx(refId);
-    if (!tx) return;
-    await this.deps.store.updateTx(refId, { watch: owedWatch(tx, notice) });
-    await this.deps.store.updateChat(noticeChatOf(tx), { owedNotices: true });
   }
 
   /**

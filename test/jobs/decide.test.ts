@@ -6,7 +6,6 @@ import {
   decideChange,
   decideNext,
   initialDue,
-  owedWatch,
   parkDecision,
   retryNotice,
   shouldCheck,
@@ -272,10 +271,6 @@ describe("due times outside a check", () => {
       at: T0 + HOUR + o.notifyRetryMs,
       save: { nextCheckAt: T0 + HOUR + o.notifyRetryMs, attempts: 3, announcing: "success", claim: 2 },
     });
-  });
-
-  it("owedWatch: the notice is owed, the rest of the watch state kept", () => {
-    expect(owedWatch(tx({ watch: { nextCheckAt: T0, attempts: 3, notified: "success" } }), "success")).toEqual({ nextCheckAt: T0, attempts: 3, notified: "success", owed: "success" });
   });
 
   it.each([
