@@ -50,6 +50,8 @@ export class NoticeProtocol {
     private readonly logger: Logger,
     private readonly clock?: Clock,
     private readonly onNotice?: (kind: NoticeKind, seconds: number) => void,
+    /** Telegram answered a notice's delivery (sent, edited, blocked, refused): notices waiting for it may go. */
+    private readonly onTelegramAnswered?: () => void,
   ) {}
 
   /**
@@ -98,6 +100,7 @@ export class NoticeProtocol {
       : mode.shownByCaller
         ? await this.editForCaller(lang, view, notice, mode)
         : await this.notifier.deliver(lang, view, notice, mayHaveBeenSent);
+    if (!staffAway && !mode.shownByCaller && delivery !== "uncertain" && delivery !== "rate-limited") this.onTelegramAnswered?.();
     if (delivery === "uncertain") {
       this.logger.warn({ refId, notice }, "notice delivery uncertain; will retry (edit first)");
       return false;

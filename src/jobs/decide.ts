@@ -120,9 +120,8 @@ export function decideNext(cur: TxRecord, now: number, options: WatcherOptions, 
   return { act: "schedule", at, ...(save ? { save: { ...w, attempts, nextCheckAt: at } } : {}) };
 }
 
-/** A notice whose delivery was uncertain (or rate limited) is tried again a little later. */
-export function retryNotice(cur: TxRecord, now: number, options: Pick<WatcherOptions, "notifyRetryMs">): { at: number; save: Watch } {
-  const at = now + options.notifyRetryMs;
+/** A notice whose delivery was uncertain (or rate limited) is tried again at `at` (telegramGate.ts says when). */
+export function retryNotice(cur: TxRecord, at: number): { at: number; save: Watch } {
   return { at, save: { ...watchOf(cur), nextCheckAt: at } };
 }
 

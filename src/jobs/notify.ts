@@ -134,9 +134,11 @@ export class Notifier {
     if (kind !== "gaveup") {
       const edit = await this.editOriginal(lang, tx, kind);
       if (edit === "blocked") return "blocked";
+      // A 429: nothing goes before its retry_after (the pacer holds every send); tried again then.
+      if (edit === "rate-limited") return edit;
       // The notice may be out already: a resend is for an original that cannot show the outcome
       // for good (none, refused), never for an edit that met a passing fault (it is tried again).
-      if (mayHaveBeenSent && (edit === "uncertain" || edit === "rate-limited")) return edit;
+      if (mayHaveBeenSent && edit === "uncertain") return edit;
       shown = edit === "ok";
     }
     const quiet = kind === "expired" || kind === "cancel";

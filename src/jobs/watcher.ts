@@ -40,6 +40,7 @@ import { sendOwed } from "./owed.js";
 import { Lanes, type Lane } from "./lanes.js";
 import { DEFAULT_WATCHER_OPTIONS, HOUR, MINUTE, type WatcherOptions } from "./watcherOptions.js";
 import { noticeChatOf } from "./recipients.js";
+import { TelegramGate } from "./telegramGate.js";
 
 export { DEFAULT_WATCHER_OPTIONS, type WatcherOptions } from "./watcherOptions.js";
 
@@ -122,6 +123,10 @@ export class StatusWatcher {
   private term: number | undefined;
   /** Open ids parked past their deadline: not polled again (the rescan must not revive them). */
   private readonly dropped = new Set<string>();
+  /** Notices waiting for Telegram to answer again: one probes, the rest go when one gets through. */
+  private readonly telegram: TelegramGate;
+  /** Chats whose owed notices met a Telegram failure: sent again when a notice gets through (or later). */
+  private readonly owedWaiting = new Set<number>();
 
   constructor(private readonly deps: WatcherDeps) {
     this.options = { ...DEFAULT_WATCHER_OPTIONS, ...deps.options };
@@ -132,7 +137,8 @@ export class StatusWatcher {
       ...(deps.processingMarkup ? { processingMarkup: deps.processingMarkup } : {}),
       ...(deps.pacer ? { pacer: deps.pacer } : {}),
     });
-    this.protocol = new NoticeProtocol(deps.store, this.notifier, deps.logger, deps.clock, deps.onNotice);
+    this.telegram = new TelegramGate(this.options.telegramProbe);
+    this.protocol = new NoticeProtocol(deps.store, this.notifier, deps.logger, deps.clock, deps.onNotice, () => this.telegramAnswered());
     // The store is read before a due id is queued: whenIdle() waits for that too.
     this.due = new DueTimes(deps.clock, (now) => this.inBackground(this.tick(now)));
     this.madeAt = deps.clock.now();
@@ -630,7 +636,10 @@ export class StatusWatcher {
   chatBack(chatId: number): void {
     if (this.stopped || this.paused) return;
     const send = () => sendOwed(this.deps.store, this.protocol, chatId, () => {
-      this.deps.clock.setTimeout(() => this.chatBack(chatId), this.options.notifyRetryMs);
+      this.owedWaiting.add(chatId);
+      this.deps.clock.setTimeout(() => {
+        if (this.owedWaiting.delete(chatId)) this.chatBack(chatId);
+      }, this.options.notifyRetryMs);
     });
     const run = this.leaderOnly(send).catch((err: unknown) => this.deps.logger.error({ err, chatId }, "owed notices failed"));
     this.inBackground(run);
@@ -653,11 +662,28 @@ export class StatusWatcher {
     return chat?.callbacksLastAt;
   }
 
+  /** The notice met a Telegram failure: tried again when the gate says (soon if it probes). */
   private async retryLater(refId: string, now: number): Promise<void> {
     const cur = await this.deps.store.getTx(refId);
     if (!cur) return;
-    const retry = retryNotice(cur, now, this.options);
+    const retry = retryNotice(cur, this.telegram.failed(refId, now, this.options.notifyRetryMs, this.deps.pacer?.resumesAt?.()));
     await this.deps.store.updateTx(refId, { watch: retry.save });
     this.schedule(refId, retry.at);
+  }
+
+  /** A notice got through: the ones waiting for Telegram go now (their checks edit first, as any retry). */
+  private telegramAnswered(): void {
+    const now = this.deps.clock.now();
+    let woke = false;
+    for (const refId of this.telegram.answered()) {
+      const at = this.due.at(refId);
+      if (at === undefined || at <= now) continue; // being checked, or no longer watched
+      this.schedule(refId, now);
+      woke = true;
+    }
+    if (woke) this.due.armNext();
+    const chats = [...this.owedWaiting];
+    this.owedWaiting.clear();
+    for (const chatId of chats) this.chatBack(chatId);
   }
 }

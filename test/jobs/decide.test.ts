@@ -266,8 +266,8 @@ describe("due times outside a check", () => {
     expect(parkDecision(tx(), T0 + o.maxAgeMs, o)).toEqual({ act: "drop" });
   });
 
-  it("retryNotice: an uncertain notice is tried again notifyRetryMs later, the watch state kept", () => {
-    expect(retryNotice(tx({ watch: { nextCheckAt: T0, attempts: 3, announcing: "success", claim: 2 } }), T0 + HOUR, o)).toEqual({
+  it("retryNotice: an uncertain notice is due again when the gate says, the watch state kept", () => {
+    expect(retryNotice(tx({ watch: { nextCheckAt: T0, attempts: 3, announcing: "success", claim: 2 } }), T0 + HOUR + o.notifyRetryMs)).toEqual({
       at: T0 + HOUR + o.notifyRetryMs,
       save: { nextCheckAt: T0 + HOUR + o.notifyRetryMs, attempts: 3, announcing: "success", claim: 2 },
     });
