@@ -130,9 +130,11 @@ export class NoticeProtocol {
     // A missed notice now delivered is no longer owed: dropped in this same write, so a second return of
     // the chat that reads the record next finds nothing to send. A notice that found the chat blocked is
     // owed in this same write too (an owner's chat is not owed its give-up notice).
-    const { owed, ...notOwed } = kept;
+    const { owed: _owed, ...notOwed } = kept;
     const owedHere = delivery === "blocked" && (notice !== "gaveup" || to !== cur.chatId);
-    const rest = owedHere ? { ...kept, owed: notice } : delivery === "blocked" || owed !== notice ? kept : notOwed;
+    // A notice delivered also ends an earlier one still owed (a paid deposit's "processing" owed, now
+    // told "success"): sent later, it would show the chat an older state than the one it has.
+    const rest = owedHere ? { ...kept, owed: notice } : delivery === "blocked" ? kept : notOwed;
     const patch: TxPatch =
       notice === "gaveup" ? { watch: { ...rest, gaveUp: true } } : { status: next, watch: { ...rest, notified: next } };
     await store.transitionTx(refId, [cur.status], patch, mine);
