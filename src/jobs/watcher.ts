@@ -16,7 +16,8 @@
  * (limiter.ts). A key whose calls fail pauses on its own with growing waits; other keys go on. The
  * provider's errors never escape a check. `hurry()` (a provider callback) puts an id first in its
  * lane; `checkNow()` (/status) runs at once and its caller shows the answer. Exactly-once notices:
- * announce.ts; notices a blocked chat missed: owed.ts (sent by `chatBack()`).
+ * announce.ts; notices a blocked chat missed: owed.ts (sent by `chatBack()`); notices that met Telegram
+ * failing: one probes, the rest go when one gets through (telegramGate.ts).
  *
  * Chats without a readable api key are not polled: their transactions are parked and looked at again
  * every `maxIntervalMs`. Only the leading process's watcher runs; the other is paused (its users' own
