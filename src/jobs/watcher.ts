@@ -637,10 +637,13 @@ export class StatusWatcher {
   chatBack(chatId: number): void {
     if (this.stopped || this.paused) return;
     const send = () => sendOwed(this.deps.store, this.protocol, chatId, () => {
+      // As a watched notice's retry: the probe soon, else the slow retry or the first notice through.
+      const now = this.deps.clock.now();
+      const at = this.telegram.failed(`chat:${chatId}`, now, this.options.notifyRetryMs, this.deps.pacer?.resumesAt?.());
       this.owedWaiting.add(chatId);
       this.deps.clock.setTimeout(() => {
         if (this.owedWaiting.delete(chatId)) this.chatBack(chatId);
-      }, this.options.notifyRetryMs);
+      }, at - now);
     });
     const run = this.leaderOnly(send).catch((err: unknown) => this.deps.logger.error({ err, chatId }, "owed notices failed"));
     this.inBackground(run);

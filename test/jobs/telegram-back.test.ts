@@ -5,9 +5,9 @@
  * after Telegram was back (11.2 s in the chaos run). A 429's retry_after still holds every send.
  */
 import { afterEach, expect, it } from "vitest";
-import { apiError, type RecordedCall } from "../support/fakeBotApi.js";
+import { apiError, TelegramErrors, type RecordedCall } from "../support/fakeBotApi.js";
 import { makeWorld, type World } from "../support/world.js";
-import { pendingPrepaid, run } from "./support.js";
+import { pendingPrepaid, pendingQris, run } from "./support.js";
 
 let w: World;
 afterEach(() => w?.close());
@@ -71,4 +71,40 @@ it("a 429 on the notice: nothing goes to the chat before its retry_after ends, a
     expect(sent).toHaveLength(1);
     expect(sent[0]!.at - limitedUntil!).toBeLessThanOrEqual(5 * S);
   }
+});
+
+it("an owed notice whose chat came back during a 502 outage goes out within 5 s of Telegram answering again", async () => {
+  w = await makeWorld({ watcher: true });
+  const u = await w.linkedUser();
+  const dep = await pendingQris(w, u.chatId, "qrisfast");
+  let fault: "blocked" | "502" | undefined = "blocked";
+  const tried: number[] = [];
+  w.fake.setResponder((method, payload, call) => {
+    if (!fault || payload.chat_id !== u.chatId || !content({ method } as RecordedCall)) return undefined;
+    if (fault === "blocked") return TelegramErrors.blocked();
+    // The outage hits the deposit's notice and edits (the reseller's own answers get through).
+    if (!JSON.stringify(payload).includes(dep.refId)) return undefined;
+    tried.push(call.at);
+    return apiError(502, "Bad Gateway");
+  });
+  await w.store.updateChat(u.chatId, { inactive: true });
+  w.sandbox.payDeposit(dep.upstreamId!);
+  await run(w, 10 * S);
+  expect((await w.store.getTx(dep.refId))?.watch).toMatchObject({ owed: "success" });
+
+  fault = "502";
+  await u.sendCommand("saldo"); // back: its owed notice meets the outage
+  // The owed retries run on clock timers, which run() does not stop at: quarter-second steps.
+  const stepped = async (ms: number) => {
+    for (const end = w.clock.now() + ms; w.clock.now() < end; ) await run(w, Math.min(250, end - w.clock.now()));
+  };
+  await stepped(33 * S);
+  await stepped(tried.at(-1)! + 100 - w.clock.now());
+  fault = undefined;
+  const back = w.clock.now();
+  await stepped(20 * S);
+  // Its send may have gone out (a 502): the retry shows it on the QR's caption, a notice only if none went.
+  const news = w.fake.sentTo(u.chatId).filter((c) => c.response?.ok && c.at >= back && JSON.stringify(c.payload).includes(dep.refId));
+  expect(w.fake.message(u.chatId, dep.messageId!)!.caption).toContain("LUNAS");
+  expect(news[0]!.at - back).toBeLessThanOrEqual(5 * S);
 });
