@@ -50,6 +50,8 @@ export class NoticeProtocol {
     private readonly logger: Logger,
     private readonly clock?: Clock,
     private readonly onNotice?: (kind: NoticeKind, seconds: number) => void,
+    /** Telegram answered a notice's delivery (sent, edited, blocked, refused): notices waiting for it may go. */
+    private readonly onTelegramAnswered?: () => void,
   ) {}
 
   /**
@@ -98,6 +100,7 @@ export class NoticeProtocol {
       : mode.shownByCaller
         ? await this.editForCaller(lang, view, notice, mode)
         : await this.notifier.deliver(lang, view, notice, mayHaveBeenSent);
+    if (!staffAway && !mode.shownByCaller && delivery !== "uncertain" && delivery !== "rate-limited") this.onTelegramAnswered?.();
     if (delivery === "uncertain") {
       this.logger.warn({ refId, notice }, "notice delivery uncertain; will retry (edit first)");
       return false;
@@ -127,9 +130,11 @@ export class NoticeProtocol {
     // A missed notice now delivered is no longer owed: dropped in this same write, so a second return of
     // the chat that reads the record next finds nothing to send. A notice that found the chat blocked is
     // owed in this same write too (an owner's chat is not owed its give-up notice).
-    const { owed, ...notOwed } = kept;
+    const { owed: _owed, ...notOwed } = kept;
     const owedHere = delivery === "blocked" && (notice !== "gaveup" || to !== cur.chatId);
-    const rest = owedHere ? { ...kept, owed: notice } : delivery === "blocked" || owed !== notice ? kept : notOwed;
+    // A notice delivered also ends an earlier one still owed (a paid deposit's "processing" owed, now
+    // told "success"): sent later, it would show the chat an older state than the one it has.
+    const rest = owedHere ? { ...kept, owed: notice } : delivery === "blocked" ? kept : notOwed;
     const patch: TxPatch =
       notice === "gaveup" ? { watch: { ...rest, gaveUp: true } } : { status: next, watch: { ...rest, notified: next } };
     await store.transitionTx(refId, [cur.status], patch, mine);

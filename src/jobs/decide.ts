@@ -120,15 +120,9 @@ export function decideNext(cur: TxRecord, now: number, options: WatcherOptions, 
   return { act: "schedule", at, ...(save ? { save: { ...w, attempts, nextCheckAt: at } } : {}) };
 }
 
-/** A notice whose delivery was uncertain (or rate limited) is tried again a little later. */
-export function retryNotice(cur: TxRecord, now: number, options: Pick<WatcherOptions, "notifyRetryMs">): { at: number; save: Watch } {
-  const at = now + options.notifyRetryMs;
+/** A notice whose delivery was uncertain (or rate limited) is tried again at `at` (telegramGate.ts says when). */
+export function retryNotice(cur: TxRecord, at: number): { at: number; save: Watch } {
   return { at, save: { ...watchOf(cur), nextCheckAt: at } };
-}
-
-/** The watch state with `notice` owed (the notice just sent found the chat blocked). */
-export function owedWatch(tx: TxRecord, notice: NoticeKind): Watch {
-  return { ...watchOf(tx), owed: notice };
 }
 
 /** Whether a due check of `tx` runs: a given-up id is checked only when asked (or a notice is in flight). */

@@ -134,6 +134,11 @@ export class Notifier {
     if (kind !== "gaveup") {
       const edit = await this.editOriginal(lang, tx, kind);
       if (edit === "blocked") return "blocked";
+      // A 429: nothing goes before its retry_after (the pacer holds every send); tried again then.
+      if (edit === "rate-limited") return edit;
+      // The notice may be out already: a resend is for an original that cannot show the outcome
+      // for good (none, refused), never for an edit that met a passing fault (it is tried again).
+      if (mayHaveBeenSent && edit === "uncertain") return edit;
       shown = edit === "ok";
     }
     const quiet = kind === "expired" || kind === "cancel";
@@ -152,9 +157,10 @@ export class Notifier {
 
   /**
    * Rewrites the transaction's own message to show `kind` (caption of a QRIS photo, else the
-   * text) and drops its buttons. "ok" also when it already showed exactly that.
+   * text) and drops its buttons. "ok" also when it already showed exactly that; "refused": it cannot
+   * (deleted, not editable), "uncertain"/"rate-limited": a passing fault.
    */
-  async editOriginal(lang: Lang, tx: TxRecord, kind: NoticeKind): Promise<"ok" | "none" | "blocked" | "failed"> {
+  async editOriginal(lang: Lang, tx: TxRecord, kind: NoticeKind): Promise<"ok" | "none" | "blocked" | "refused" | "uncertain" | "rate-limited"> {
     if (tx.messageId === undefined) return "none";
     const markup = kind === "processing" ? this.processingMarkup(lang, tx) : this.saleMarkup(lang, tx, kind);
     const messageId = tx.messageId;
@@ -174,7 +180,8 @@ export class Notifier {
       return this.api.editMessageText(tx.chatId, messageId, text, { ...withMarkup(markup) });
     });
     if (r.outcome === "sent" || ("error" in r && isNotModified(r.error))) return "ok";
-    return r.outcome === "blocked" ? "blocked" : "failed";
+    // No signal is given, so "stopped" cannot happen.
+    return r.outcome === "stopped" ? "uncertain" : r.outcome;
   }
 
   /** One request through the shared deliver(): a 429 pauses the pacer and is reported at once. */

@@ -37,6 +37,10 @@ async function sendOwedNow(store: Store, protocol: NoticeProtocol, chatId: numbe
     const tx = await store.getTx(item.refId);
     const owed = tx && watchOf(tx).owed;
     if (!tx || !owed || (ledger !== chatId && noticeChatOf(tx) !== chatId) || await inactive(tx)) continue;
+    // A newer notice in flight (the watcher's, retried): it tells the newer state and ends what is owed;
+    // announcing the owed one now would take its "maybe sent" marker.
+    const inFlight = watchOf(tx).announcing;
+    if (inFlight !== undefined && inFlight !== owed) continue;
     if (!(await protocol.announce(tx, owed as NoticeKind, {}, tx.status))) {
       retry();
       return;

@@ -16,7 +16,8 @@
  * (limiter.ts). A key whose calls fail pauses on its own with growing waits; other keys go on. The
  * provider's errors never escape a check. `hurry()` (a provider callback) puts an id first in its
  * lane; `checkNow()` (/status) runs at once and its caller shows the answer. Exactly-once notices:
- * announce.ts; notices a blocked chat missed: owed.ts (sent by `chatBack()`).
+ * announce.ts; notices a blocked chat missed: owed.ts (sent by `chatBack()`); notices that met Telegram
+ * failing: one probes, the rest go when one gets through (telegramGate.ts).
  *
  * Chats without a readable api key are not polled: their transactions are parked and looked at again
  * every `maxIntervalMs`. Only the leading process's watcher runs; the other is paused (its users' own
@@ -30,7 +31,7 @@ import type { Logger } from "../logging/logger.js";
 import type { Store } from "../store/index.js";
 import type { LeadFence } from "../cluster/index.js";
 import { OPEN_STATUSES, type ChatRecord, type Lang, type TxRecord } from "../store/index.js";
-import { adoptDue, deadline, decideChange, decideNext, owedWatch, parkDecision, retryNotice, shouldCheck, trackedDue, usesCallbacks } from "./decide.js";
+import { adoptDue, deadline, decideChange, decideNext, parkDecision, retryNotice, shouldCheck, trackedDue, usesCallbacks } from "./decide.js";
 import { Notifier, type MessageApi, type NoticeKind } from "./notify.js";
 import type { Pacer } from "../telegram/pacer.js";
 import { lookupTx, type Lookup, type StatusApi } from "../domain/refresh.js";
@@ -40,6 +41,7 @@ import { sendOwed } from "./owed.js";
 import { Lanes, type Lane } from "./lanes.js";
 import { DEFAULT_WATCHER_OPTIONS, HOUR, MINUTE, type WatcherOptions } from "./watcherOptions.js";
 import { noticeChatOf } from "./recipients.js";
+import { TelegramGate } from "./telegramGate.js";
 
 export { DEFAULT_WATCHER_OPTIONS, type WatcherOptions } from "./watcherOptions.js";
 
@@ -122,6 +124,10 @@ export class StatusWatcher {
   private term: number | undefined;
   /** Open ids parked past their deadline: not polled again (the rescan must not revive them). */
   private readonly dropped = new Set<string>();
+  /** Notices waiting for Telegram to answer again: one probes, the rest go when one gets through. */
+  private readonly telegram: TelegramGate;
+  /** Chats whose owed notices met a Telegram failure: sent again when a notice gets through (or later). */
+  private readonly owedWaiting = new Set<number>();
 
   constructor(private readonly deps: WatcherDeps) {
     this.options = { ...DEFAULT_WATCHER_OPTIONS, ...deps.options };
@@ -132,7 +138,8 @@ export class StatusWatcher {
       ...(deps.processingMarkup ? { processingMarkup: deps.processingMarkup } : {}),
       ...(deps.pacer ? { pacer: deps.pacer } : {}),
     });
-    this.protocol = new NoticeProtocol(deps.store, this.notifier, deps.logger, deps.clock, deps.onNotice);
+    this.telegram = new TelegramGate(this.options.telegramProbe);
+    this.protocol = new NoticeProtocol(deps.store, this.notifier, deps.logger, deps.clock, deps.onNotice, () => this.telegramAnswered());
     // The store is read before a due id is queued: whenIdle() waits for that too.
     this.due = new DueTimes(deps.clock, (now) => this.inBackground(this.tick(now)));
     this.madeAt = deps.clock.now();
@@ -595,8 +602,8 @@ export class StatusWatcher {
         await this.retryLater(refId, now);
         return;
       }
-      // This very notice found the chat blocked (403): keep it owed.
-      if (!chatInactive && await this.isInactive(noticeChat)) await this.owe(refId, change.notice);
+      // A notice that found the chat blocked was owed by announce() in its own last write. The chat
+      // found blocked only now (another of its notices met the 403 meanwhile) owes nothing: this one went out.
     } else if (change.act === "record") {
       await store.transitionTx(refId, [cur.status], change.patch);
     }
@@ -623,13 +630,6 @@ export class StatusWatcher {
     return (await this.deps.store.getChat(chatId))?.inactive === true;
   }
 
-  private async owe(refId: string, notice: NoticeKind): Promise<void> {
-    const tx = await this.deps.store.getTx(refId);
-    if (!tx) return;
-    await this.deps.store.updateTx(refId, { watch: owedWatch(tx, notice) });
-    await this.deps.store.updateChat(noticeChatOf(tx), { owedNotices: true });
-  }
-
   /**
    * The chat is back (it wrote, or unblocked the bot): sends the notices it missed, newest
    * transactions first, one each. Runs in the background; whenIdle() waits for it.
@@ -637,7 +637,13 @@ export class StatusWatcher {
   chatBack(chatId: number): void {
     if (this.stopped || this.paused) return;
     const send = () => sendOwed(this.deps.store, this.protocol, chatId, () => {
-      this.deps.clock.setTimeout(() => this.chatBack(chatId), this.options.notifyRetryMs);
+      // As a watched notice's retry: the probe soon, else the slow retry or the first notice through.
+      const now = this.deps.clock.now();
+      const at = this.telegram.failed(`chat:${chatId}`, now, this.options.notifyRetryMs, this.deps.pacer?.resumesAt?.());
+      this.owedWaiting.add(chatId);
+      this.deps.clock.setTimeout(() => {
+        if (this.owedWaiting.delete(chatId)) this.chatBack(chatId);
+      }, at - now);
     });
     const run = this.leaderOnly(send).catch((err: unknown) => this.deps.logger.error({ err, chatId }, "owed notices failed"));
     this.inBackground(run);
@@ -660,11 +666,28 @@ export class StatusWatcher {
     return chat?.callbacksLastAt;
   }
 
+  /** The notice met a Telegram failure: tried again when the gate says (soon if it probes). */
   private async retryLater(refId: string, now: number): Promise<void> {
     const cur = await this.deps.store.getTx(refId);
     if (!cur) return;
-    const retry = retryNotice(cur, now, this.options);
+    const retry = retryNotice(cur, this.telegram.failed(refId, now, this.options.notifyRetryMs, this.deps.pacer?.resumesAt?.()));
     await this.deps.store.updateTx(refId, { watch: retry.save });
     this.schedule(refId, retry.at);
+  }
+
+  /** A notice got through: the ones waiting for Telegram go now (their checks edit first, as any retry). */
+  private telegramAnswered(): void {
+    const now = this.deps.clock.now();
+    let woke = false;
+    for (const refId of this.telegram.answered()) {
+      const at = this.due.at(refId);
+      if (at === undefined || at <= now) continue; // being checked, or no longer watched
+      this.schedule(refId, now);
+      woke = true;
+    }
+    if (woke) this.due.armNext();
+    const chats = [...this.owedWaiting];
+    this.owedWaiting.clear();
+    for (const chatId of chats) this.chatBack(chatId);
   }
 }

@@ -40,8 +40,13 @@ export interface WatcherOptions {
   perKeySignalledConcurrency: number;
   /** Pause of a key whose calls fail: first, growth, cap (also how soon an id whose check failed is tried again). */
   keyBackoff: BackoffOptions;
-  /** Retry of a notice whose delivery is uncertain (network, Telegram 5xx). */
+  /**
+   * Retry of a notice whose delivery met a Telegram failure (network, 5xx, 429) while another notice
+   * probes (`telegramProbe`); all of them go at once when a notice gets through.
+   */
   notifyRetryMs: number;
+  /** The pauses of the one notice that probes whether Telegram answers again (telegramGate.ts). */
+  telegramProbe: BackoffOptions;
   /**
    * A check that failed while the store could not save (disk full, database down) runs again this
    * soon: its news is told within about this long after the store recovers.
@@ -106,9 +111,14 @@ export const DEFAULT_WATCHER_OPTIONS: WatcherOptions = {
   // A failing key probes with one call after each pause (1, 2, 4, then every 5 s): a provider that is
   // down gets 12 calls a minute per key, and news comes within ~5 s of its recovery (decide.ts).
   keyBackoff: { firstMs: 1_000, factor: 2, capMs: 5_000 },
-  // An uncertain notice (Telegram 5xx, a timeout) goes again 10 s later (a status check, then the edit
-  // first): news within 10 s of Telegram answering again, 6 tries a minute per notice while it does not.
+  // A notice that met Telegram's 5xx, a timeout or a 429 is tried again (a status check, then the edit
+  // first) by one probe after 1, 2, 4, then every 5 s, the others every 10 s and all of them as soon as
+  // one gets through: news within ~5 s (+ the probe's and its own sends) of Telegram answering again,
+  // where a 10 s retry alone gave up to 10 s + sends (11.2 s in the chaos run). While Telegram stays
+  // down: 12 probes a minute, 6 tries a minute per waiting notice (as before), each paced (a 429's
+  // retry_after holds every send).
   notifyRetryMs: 10_000,
+  telegramProbe: { firstMs: 1_000, factor: 2, capMs: 5_000 },
   storeRetryMs: 5_000,
   sandbox: false,
   callbacksFreshMs: 30 * MINUTE,

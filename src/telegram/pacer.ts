@@ -79,6 +79,8 @@ export interface Pacer {
   take(signal?: AbortSignal, priority?: SendPriority): Promise<PaceSlot | undefined>;
   /** Telegram said 429: everyone waits `ms`. */
   pause(ms: number): void;
+  /** When sends may go again after a 429 (clock ms; in the past when they may now). */
+  resumesAt?(): number;
 }
 
 interface Waiter {
@@ -198,6 +200,10 @@ export class SendPacer implements Pacer {
   }
 
   /** Telegram said 429: everyone waits `ms` (then goes slower for a while, if so configured). */
+  resumesAt(): number {
+    return this.pausedUntil;
+  }
+
   pause(ms: number): void {
     const now = this.clock.now();
     this.pausedUntil = Math.max(this.pausedUntil, now + ms);

@@ -6,7 +6,6 @@ import {
   decideChange,
   decideNext,
   initialDue,
-  owedWatch,
   parkDecision,
   retryNotice,
   shouldCheck,
@@ -267,15 +266,11 @@ describe("due times outside a check", () => {
     expect(parkDecision(tx(), T0 + o.maxAgeMs, o)).toEqual({ act: "drop" });
   });
 
-  it("retryNotice: an uncertain notice is tried again notifyRetryMs later, the watch state kept", () => {
-    expect(retryNotice(tx({ watch: { nextCheckAt: T0, attempts: 3, announcing: "success", claim: 2 } }), T0 + HOUR, o)).toEqual({
+  it("retryNotice: an uncertain notice is due again when the gate says, the watch state kept", () => {
+    expect(retryNotice(tx({ watch: { nextCheckAt: T0, attempts: 3, announcing: "success", claim: 2 } }), T0 + HOUR + o.notifyRetryMs)).toEqual({
       at: T0 + HOUR + o.notifyRetryMs,
       save: { nextCheckAt: T0 + HOUR + o.notifyRetryMs, attempts: 3, announcing: "success", claim: 2 },
     });
-  });
-
-  it("owedWatch: the notice is owed, the rest of the watch state kept", () => {
-    expect(owedWatch(tx({ watch: { nextCheckAt: T0, attempts: 3, notified: "success" } }), "success")).toEqual({ nextCheckAt: T0, attempts: 3, notified: "success", owed: "success" });
   });
 
   it.each([

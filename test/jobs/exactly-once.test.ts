@@ -64,7 +64,7 @@ describe("status watcher: exactly-once notices across crashes and Telegram error
     const u = await w.linkedUser();
     const tx = await pendingPrepaid(w, u.chatId, "081234567890");
     w.fake.failNext("sendMessage", TelegramErrors.tooManyRequests(3), { chatId: u.chatId });
-    await run(w, 10 * S);
+    await run(w, 5 * S + 500); // the check at 5 s met the 429; tried again once its retry_after ended
     expect(noticesAbout(w, u.chatId, tx.refId)).toHaveLength(0);
     expect(await w.store.getTx(tx.refId)).toMatchObject({ status: "pending" });
     await run(w, 1 * MIN);
@@ -79,7 +79,7 @@ describe("status watcher: exactly-once notices across crashes and Telegram error
     const u = await w.linkedUser();
     const tx = await pendingPrepaid(w, u.chatId, "081234567890");
     w.fake.failNext("sendMessage", TelegramErrors.internal(), { chatId: u.chatId });
-    await run(w, 10 * S);
+    await run(w, 5 * S + 500); // the check at 5 s met the 5xx; its probe goes 1 s later
     expect((await w.store.getTx(tx.refId))!.status).toBe("pending"); // marker kept, outcome not yet recorded
     await run(w, 1 * MIN);
     expect(await w.store.getTx(tx.refId)).toMatchObject({ status: "success", watch: { notified: "success" } });
