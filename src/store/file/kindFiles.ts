@@ -1,8 +1,10 @@
 /**
  * The files behind docFiles.ts: one document kind's file and journal (DocKindFiles, the flusher's
- * writer of the kind), and an append-only JSON-lines file (LogFile: a log, a kind's journal).
+ * writer of the kind), and an append-only JSON-lines file (LogFile: a log, a kind's journal, the
+ * transactions' journal of txJournal.ts).
  */
-import { open } from "node:fs/promises";
+import { open, readFile, truncate } from "node:fs/promises";
+import { StoreCorruptError } from "../errors.js";
 import type { Doc } from "../api.js";
 import type { StoreFile } from "./shards.js";
 
@@ -136,6 +138,30 @@ export class LogFile {
       await fh.close();
     }
   }
+}
+
+/**
+ * Reads a JSON-lines file (a log, a journal), handing each whole line to `each` with its number; a
+ * torn last line is cut off with a warning. Returns the length of the whole lines (0 if none).
+ */
+export async function readLines(path: string, warn: (message: string) => void, each: (line: string, n: number) => void): Promise<number> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw new StoreCorruptError(path, `unreadable (${String(err)})`);
+    bytes = Buffer.alloc(0);
+  }
+  // Appends end with a newline: bytes after the last one are an append a crash cut short.
+  const whole = bytes.lastIndexOf(0x0a) + 1;
+  if (whole < bytes.length) {
+    warn(`Store file ${path}: dropped a torn last line (${bytes.length - whole} bytes), left by a crash during an append.`);
+    await truncate(path, whole);
+  }
+  const lines = bytes.subarray(0, whole).toString("utf8").split("\n");
+  lines.pop(); // after the last newline
+  lines.forEach((line, i) => each(line, i + 1));
+  return whole;
 }
 
 /** Each document's JSON text, made once per version (a changed document is a new object). */

@@ -26,8 +26,8 @@ export function shardFileName(prefix: string, index: number, count: number): str
  */
 const recordText = new WeakMap<object, string>();
 
-/** `{"<field>":[...records]}`, byte for byte what JSON.stringify makes of it. */
-export function recordsText(field: string, records: Iterable<object>): string {
+/** `{"<field>":[...records]}` (and `"seq":n` after it when given), byte for byte what JSON.stringify makes of it. */
+export function recordsText(field: string, records: Iterable<object>, seq?: number): string {
   const parts: string[] = [];
   for (const rec of records) {
     let text = recordText.get(rec);
@@ -37,7 +37,7 @@ export function recordsText(field: string, records: Iterable<object>): string {
     }
     parts.push(text);
   }
-  return `{${JSON.stringify(field)}:[${parts.join(",")}]}`;
+  return `{${JSON.stringify(field)}:[${parts.join(",")}]${seq === undefined ? "" : `,"seq":${seq}`}}`;
 }
 
 /** One JSON file of the store. `read` turns every failure into StoreCorruptError naming the file. */
