@@ -28,8 +28,20 @@ async function crashCopy(store: FileStore, warnings: string[] = []): Promise<Fil
 async function seed(store: FileStore, n: number): Promise<string[]> {
   const refs = Array.from({ length: n }, (_, i) => `R${i}`);
   for (const [i, refId] of refs.entries()) await store.createTx({ refId, chatId: i, kind: "prepaid", status: "pending", amount: 1 });
-  await store.flush();
+  await settle(store);
   return refs;
+}
+
+/** Everything written and the flusher's pass ended: a change made now waits for a flush or the timer. */
+async function settle(store: FileStore): Promise<void> {
+  await store.flush();
+  while (store.stats().flushing) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/** The tx shards' text as on disk now. */
+async function shardsText(store: FileStore): Promise<string> {
+  const names = (await readdir(store.path)).filter((n) => /^tx-\d+\.json$/.test(n));
+  return (await Promise.all(names.map((n) => readFile(join(store.path, n), "utf8")))).join("");
 }
 
 it("many concurrent flushTx calls share one append and fsync, and wait for no shard write", async () => {
@@ -67,13 +79,13 @@ it("a crash after flushTx resolved keeps the record: the journal is replayed ove
   await seed(store, 5);
   await store.transitionTx("R3", ["pending"], { watch: { nextCheckAt: 0, attempts: 1, announcing: "success" } as never });
   await store.flushTx("R3");
+  expect(await shardsText(store)).not.toContain("announcing"); // only the journal has it
   const crashed = await crashCopy(store);
   expect((await crashed.getTx("R3"))!.watch).toMatchObject({ announcing: "success" });
   expect((await crashed.getTx("R2"))!.status).toBe("pending");
   // Open wrote the replayed record into its shard and removed the journal.
   expect(await readdir(crashed.path)).not.toContain("tx.jsonl");
-  const shards = await Promise.all((await readdir(crashed.path)).filter((n) => /^tx-\d+\.json$/.test(n)).map((n) => readFile(join(crashed.path, n), "utf8")));
-  expect(shards.join("")).toContain("announcing");
+  expect(await shardsText(crashed)).toContain("announcing");
 });
 
 it("a journal line older than its shard is not replayed: the newer shard wins after a crash", async () => {
@@ -92,11 +104,12 @@ it("a journal line newer than its shard wins, several versions of a record repla
   const store = await openStore(await tempDir(), { txShards: 1 });
   await seed(store, 3);
   await store.updateTx("R0", { status: "processing" });
-  await store.flush(); // the shard: R0 processing
+  await settle(store); // the shard: R0 processing
   await store.updateTx("R0", { upstreamId: "U0" });
   await store.flushTx("R0");
   await store.updateTx("R0", { status: "success" });
   await store.flushTx("R0");
+  expect(await shardsText(store)).not.toContain("U0");
   const crashed = await crashCopy(store);
   expect(await crashed.getTx("R0")).toMatchObject({ status: "success", upstreamId: "U0" });
   expect((await crashed.findHotTx(0, "U0"))?.refId).toBe("R0"); // the indexes follow the replayed record
@@ -108,6 +121,7 @@ it("a journal with a torn last line opens cleanly: the whole lines are replayed,
   await seed(store, 3);
   await store.updateTx("R2", { status: "failed" });
   await store.flushTx("R2");
+  expect(await shardsText(store)).not.toContain("failed");
   await appendFile(join(store.path, "tx.jsonl"), '{"seq":99,"tx":{"refId":"R0","sta');
   const warnings: string[] = [];
   const crashed = await crashCopy(store, warnings);
@@ -117,6 +131,7 @@ it("a journal with a torn last line opens cleanly: the whole lines are replayed,
   // Numbering goes on above everything seen: a line made now is newer than every shard.
   await crashed.updateTx("R0", { status: "success" });
   await crashed.flushTx("R0");
+  expect(await shardsText(crashed)).not.toContain("success");
   const again = await crashCopy(crashed);
   expect((await again.getTx("R0"))!.status).toBe("success");
 });
