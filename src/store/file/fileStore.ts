@@ -17,7 +17,7 @@
  *   docs/<kind>.json   {"docs": Doc[]}          documents of a kind (docFiles.ts)
  *   docs/<kind>.jsonl  one document a line      changed since docs/<kind>.json, fsync-ed (docFiles.ts)
  *   logs/<kind>.jsonl  one log entry a line      append-only, fsync-ed (docFiles.ts)
- *   .<name>.tmp        steno's temp file during an atomic write (temp + rename)
+ *   .<name>.tmp        the temp file of an atomic write (temp + rename, shards.ts)
  *
  * Why shards: a change rewrites only its shard. With 64 chat shards, 100k linked chats are ~1.6k per
  * shard (~0.4 MB, ~1 ms to serialise), keeping event-loop stalls short under write bursts; a burst
