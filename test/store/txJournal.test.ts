@@ -177,3 +177,23 @@ async function countSyncs(dir: string): Promise<() => number> {
   onTestFinished(() => spy.mockRestore());
   return () => spy.mock.calls.length;
 }
+
+it("a long journal is rotated: after a crash both files are replayed in order; the old one goes once its shards are written", async () => {
+  const store = await openStore(await tempDir(), { txShards: 4 });
+  const refs = await seed(store, 200);
+  const note = "x".repeat(400); // ~0.6 KB a line: 12 rounds of 200 pass the 1 MiB rotation
+  for (let round = 1; round <= 12; round++) {
+    for (const refId of refs) await store.updateTx(refId, { title: note, watch: { nextCheckAt: round, attempts: round } });
+    await Promise.all(refs.map((refId) => store.flushTx(refId)));
+  }
+  const names = await readdir(store.path);
+  expect(names).toEqual(expect.arrayContaining(["tx.jsonl", "tx.old.jsonl"]));
+  expect(await shardsText(store)).not.toContain(note);
+  const crashed = await crashCopy(store);
+  for (const refId of refs) expect((await crashed.getTx(refId))!.watch).toMatchObject({ attempts: 12 });
+  // The shards catch up; the next append removes the old file.
+  await settle(store);
+  await store.updateTx("R0", { status: "success" });
+  await store.flushTx("R0");
+  expect(await readdir(store.path)).not.toContain("tx.old.jsonl");
+});

@@ -3,7 +3,7 @@
  * writer of the kind), and an append-only JSON-lines file (LogFile: a log, a kind's journal, the
  * transactions' journal of txJournal.ts).
  */
-import { open, readFile, truncate } from "node:fs/promises";
+import { open, readFile, truncate, type FileHandle } from "node:fs/promises";
 import { StoreCorruptError } from "../errors.js";
 import type { Doc } from "../api.js";
 import type { StoreFile } from "./shards.js";
@@ -91,10 +91,13 @@ export class DocKindFiles {
  */
 export class LogFile {
   pending: string[] = [];
+  /** Held between appends when `keepOpen`: an append is then a write and a sync, not five calls on the thread pool. */
+  private fh: FileHandle | undefined;
 
   constructor(
     readonly path: string,
     private size: number,
+    private readonly keepOpen = false,
   ) {}
 
   bytes(): number {
@@ -105,6 +108,7 @@ export class LogFile {
   async empty(): Promise<void> {
     this.pending = [];
     if (this.size === 0) return;
+    await this.close();
     const fh = await open(this.path, "a", 0o600);
     try {
       await fh.truncate(0);
@@ -113,6 +117,13 @@ export class LogFile {
     } finally {
       await fh.close();
     }
+  }
+
+  /** Lets go of a held handle (before the file is renamed or removed). */
+  async close(): Promise<void> {
+    const fh = this.fh;
+    this.fh = undefined;
+    await fh?.close();
   }
 
   /** Takes the pending lines now (the flusher's synchronous part) and appends them durably. */
@@ -128,15 +139,24 @@ export class LogFile {
   }
 
   private async append(text: Buffer): Promise<void> {
-    const fh = await open(this.path, "a", 0o600);
+    let fh = this.fh;
+    this.fh = undefined;
     try {
-      if ((await fh.stat()).size !== this.size) await fh.truncate(this.size);
+      if (!fh) {
+        fh = await open(this.path, "a", 0o600);
+        // An append cut short before (or a handle lost with it) is cut back to the last whole one.
+        if ((await fh.stat()).size !== this.size) await fh.truncate(this.size);
+      }
       await fh.writeFile(text);
       await fh.sync();
       this.size += text.length;
-    } finally {
-      await fh.close();
+    } catch (err) {
+      // Reopened (and cut back) by the next append.
+      await fh?.close().catch(() => undefined);
+      throw err;
     }
+    if (this.keepOpen) this.fh = fh;
+    else await fh.close();
   }
 }
 

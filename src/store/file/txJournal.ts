@@ -4,7 +4,8 @@
  * (callers arriving while an append is in flight join the next one). The shards are still written by
  * the flusher in the background; the journal only has to hold a record until its shard has caught up.
  *
- *   tx.jsonl       {"seq":n,"tx":TxRecord} a line, appended and fsync-ed (kindFiles.ts LogFile)
+ *   tx.jsonl       {"seq":n,"tx":TxRecord} a line, appended and fsync-ed (kindFiles.ts LogFile, its handle
+ *                  kept open: an append is a write and an fsync on the thread pool, behind the shard writes)
  *   tx.old.jsonl   the journal before its last rotation, deleted once its shards caught up
  *
  * Which copy wins at open: every line takes the next number of a store-wide sequence when it is made,
@@ -58,7 +59,7 @@ export class TxJournal {
     private readonly root: string,
     shards: number,
   ) {
-    this.cur = new LogFile(join(root, JOURNAL), 0);
+    this.cur = new LogFile(join(root, JOURNAL), 0, true);
     this.written = new Array<number>(shards).fill(0);
   }
 
@@ -99,9 +100,10 @@ export class TxJournal {
   /** Deletes both files: the caller made sure the shards hold everything (open after a replay, close). */
   async clear(): Promise<void> {
     await this.idle();
+    await this.cur.close();
     await rm(this.cur.path, { force: true });
     await rm(join(this.root, OLD_JOURNAL), { force: true });
-    this.cur = new LogFile(this.cur.path, 0);
+    this.cur = new LogFile(this.cur.path, 0, true);
     this.old = undefined;
     this.curNeeds = new Map();
     this.oldNeeds = new Map();
@@ -143,10 +145,11 @@ export class TxJournal {
       this.curNeeds = new Map();
     } else if (!this.old && this.cur.bytes() > ROTATE_BYTES) {
       const oldPath = join(this.root, OLD_JOURNAL);
+      await this.cur.close();
       await rename(this.cur.path, oldPath);
       this.old = new LogFile(oldPath, this.cur.bytes());
       this.oldNeeds = this.curNeeds;
-      this.cur = new LogFile(this.cur.path, 0);
+      this.cur = new LogFile(this.cur.path, 0, true);
       this.curNeeds = new Map();
     }
   }
