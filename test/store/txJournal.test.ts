@@ -11,6 +11,7 @@ import { expect, it, onTestFinished, vi } from "vitest";
 import { ManualClock } from "../../src/tools/clock.js";
 import { FileStore } from "../../src/store/file/fileStore.js";
 import { LogFile } from "../../src/store/file/kindFiles.js";
+import { StoreFile } from "../../src/store/file/shards.js";
 import { openStore, SECRET, tempDir } from "./helpers.js";
 
 /** The store's folder as a crash would leave it: copied now, opened as a new store (closed after the test). */
@@ -150,22 +151,49 @@ it("the journal does not grow: once the shards caught up the next append starts 
   await expect(stat(join(store.path, "tx.jsonl"))).rejects.toThrow(/ENOENT/);
 });
 
-it("a failed append rejects its callers and canPersist says so until an append succeeds", async () => {
+it("a failed append falls back to the record's shard write; when that fails too, flushTx rejects and canPersist says so", async () => {
   const store = await openStore(await tempDir(), { txShards: 2 });
   await seed(store, 2);
-  await store.updateTx("R0", { status: "processing" });
   const write = LogFile.prototype.write;
-  LogFile.prototype.write = () => Promise.reject(Object.assign(new Error("ENOSPC: no space left on device"), { code: "ENOSPC" }));
+  LogFile.prototype.write = () => Promise.reject(Object.assign(new Error("EIO: i/o error"), { code: "EIO" }));
   try {
-    await expect(store.flushTx("R0")).rejects.toThrow(/ENOSPC/);
-    expect(store.canPersist()).toBe(false);
+    await store.updateTx("R0", { status: "processing" });
+    await store.flushTx("R0");
+    expect(await shardsText(store)).toContain("processing"); // saved by the shard instead
+    const storeWrite = StoreFile.prototype.write;
+    StoreFile.prototype.write = () => Promise.reject(Object.assign(new Error("ENOSPC: no space left on device"), { code: "ENOSPC" }));
+    try {
+      await store.updateTx("R1", { status: "processing" });
+      await expect(store.flushTx("R1")).rejects.toThrow(/ENOSPC/);
+      expect(store.canPersist()).toBe(false);
+    } finally {
+      StoreFile.prototype.write = storeWrite;
+    }
   } finally {
     LogFile.prototype.write = write;
   }
-  await store.flushTx("R0");
-  expect(store.canPersist()).toBe(true);
+  await store.flushTx("R1"); // the journal takes it again
   const crashed = await crashCopy(store);
-  expect((await crashed.getTx("R0"))!.status).toBe("processing");
+  expect((await crashed.getTx("R1"))!.status).toBe("processing");
+  await store.flush(); // the shard's next good write clears the failure
+  expect(store.canPersist()).toBe(true);
+});
+
+it("after a clean close and reopen, new lines are numbered above the shards': a crash then keeps them", async () => {
+  const dir = await tempDir();
+  const first = await openStore(dir, { txShards: 1 });
+  await seed(first, 3);
+  for (let i = 0; i < 5; i++) {
+    await first.updateTx("R1", { watch: { nextCheckAt: i, attempts: i } });
+    await first.flushTx("R1");
+  }
+  await first.close();
+  const store = await openStore(dir, { txShards: 1 });
+  await store.updateTx("R2", { status: "success" });
+  await store.flushTx("R2");
+  expect(await shardsText(store)).not.toContain("success");
+  const crashed = await crashCopy(store);
+  expect((await crashed.getTx("R2"))!.status).toBe("success");
 });
 
 /** Counts fsyncs made through a FileHandle (as LogFile makes them) from now until the test ends. */

@@ -419,11 +419,13 @@ export class FileStore implements Store {
     const rec = this.tx(refId);
     // Saved by a shard write already; or not held (unknown, archived): the shard's write says it all.
     if (!this.flusher.isUnsaved(this.txNames[i]!)) return Promise.resolve();
-    if (!rec) return this.flusher.flushFiles([this.txNames[i]!]);
+    // Closing: the last flush writes every shard, then the journal goes.
+    if (!rec || this.closing) return this.flusher.flushFiles([this.txNames[i]!]);
     // Records are replaced on change: a version already on its way is waited for, not appended twice.
     let saved = this.journaled.get(rec);
     if (!saved) {
-      saved = this.journal.add(rec, i);
+      // An append that fails falls back to the shard's write: its failure is the flusher's to report and retry.
+      saved = this.journal.add(rec, i).catch(() => this.flusher.flushFiles([this.txNames[i]!]));
       this.journaled.set(rec, saved);
       saved.catch(() => this.journaled.delete(rec));
     }
@@ -449,7 +451,7 @@ export class FileStore implements Store {
    * actions refuse then, since nothing may be acknowledged that is not on disk. Retries run meanwhile.
    */
   canPersist(): boolean {
-    return this.flusher.canPersist() && this.journal.canPersist();
+    return this.flusher.canPersist();
   }
 
   stats(): FileStoreStats {

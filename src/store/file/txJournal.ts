@@ -53,7 +53,6 @@ export class TxJournal {
   private running: Promise<void> | undefined;
   /** Appends (each one fsync) since open. */
   appends = 0;
-  private failed = false;
 
   constructor(
     private readonly root: string,
@@ -76,11 +75,6 @@ export class TxJournal {
   /** A shard's write carrying `seq` is on disk. */
   shardWritten(shard: number, seq: number): void {
     if (seq > this.written[shard]!) this.written[shard] = seq;
-  }
-
-  /** False while the latest append failed. */
-  canPersist(): boolean {
-    return !this.failed;
   }
 
   /** Appends `rec` (its version now) with the next group commit; resolves once it is fsync-ed. */
@@ -121,12 +115,10 @@ export class TxJournal {
         await this.cur.write();
         for (const w of batch) this.curNeeds.set(w.shard, Math.max(this.curNeeds.get(w.shard) ?? 0, w.seq));
         this.appends++;
-        this.failed = false;
         for (const w of batch) w.resolve();
       } catch (err) {
         // Nobody was told these lines are saved: they are not retried (the callers retry their step).
         this.cur.pending = [];
-        this.failed = true;
         for (const w of batch) w.reject(err);
       }
     }
