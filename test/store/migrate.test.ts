@@ -146,6 +146,29 @@ describe.skipIf(!hasPg)("migrate-store", () => {
     expect(await pg.getDoc(OrderKind, "O3")).toBeUndefined();
   });
 
+  it("the transactions' journal left by a crash is replayed over the shards: lines newer than their shard are copied, older ones and a torn line are not", async () => {
+    const dir = await tempDir();
+    const store = await FileStore.open({ dir, secret: SECRET, clock: new ManualClock(), txShards: 1 });
+    await store.createTx({ refId: "J1", chatId: 1, kind: "prepaid", status: "pending", amount: 1 });
+    await store.createTx({ refId: "J2", chatId: 1, kind: "prepaid", status: "pending", amount: 1 });
+    await store.updateTx("J2", { status: "processing" });
+    await store.flushTx("J2"); // a line older than the shard written next
+    await store.updateTx("J2", { status: "success" });
+    await store.flush();
+    while (store.stats().flushing) await new Promise((resolve) => setImmediate(resolve)); // that pass is over
+    await store.updateTx("J1", { status: "failed" });
+    await store.flushTx("J1"); // newer than the shard: only the journal has it
+    await appendFile(join(dir, "store", "tx.jsonl"), '{"seq":99,"tx":{"refId":"J3"');
+    // The process dies here (no close): the folder is copied as it is.
+    const url = await freshDatabase();
+    const copied = await copyFileStore({ from: dir, to: url, secret: SECRET });
+    expect(copied).toMatchObject({ ok: true, files: { txs: 2 } });
+    const pg = await PgStore.open({ url, secret: SECRET, clock: new ManualClock() });
+    closing.push(pg, store);
+    expect((await pg.getTx("J1"))!.status).toBe("failed");
+    expect((await pg.getTx("J2"))!.status).toBe("success");
+  });
+
   it("refuses a secret that is not the file store's", async () => {
     const dir = await tempDir();
     await fileStore(dir);

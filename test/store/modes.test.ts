@@ -1,4 +1,4 @@
-import { chmod, readdir, stat } from "node:fs/promises";
+import { chmod, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { openStore, tempDir } from "./helpers.js";
@@ -35,4 +35,16 @@ it("an existing store made with looser modes is tightened at open", async () => 
   const seen = await modes(root);
   expect(seen["."]!.toString(8)).toBe("700");
   for (const name of (await readdir(root)).filter((n) => n.endsWith(".json"))) expect([name, seen[name]!.toString(8)]).toEqual([name, "600"]);
+});
+
+it("a temp file a crash left with a looser mode is replaced: the written file is still owner-only", async () => {
+  const dir = await tempDir();
+  const store = await openStore(dir, { chatShards: 1 });
+  const tmp = join(dir, "store", ".chats-00.json.tmp");
+  await writeFile(tmp, "{half", { mode: 0o644 });
+  await chmod(tmp, 0o644);
+  await store.updateChat(1, { lang: "en" });
+  await store.flush();
+  expect(((await stat(join(dir, "store", "chats-00.json"))).mode & 0o777).toString(8)).toBe("600");
+  expect(JSON.parse(await readFile(join(dir, "store", "chats-00.json"), "utf8"))).toMatchObject({ chats: [{ chatId: 1 }] });
 });

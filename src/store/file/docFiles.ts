@@ -18,13 +18,13 @@
  * holds the kind (what migrate-store reads). A journal line counts only if newer than the version held,
  * so a crash between the rename and the emptying reads the same; a torn last line is cut off as a log's.
  */
-import { mkdir, readFile, truncate } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { Clock } from "../../tools/clock.js";
 import type { Doc, DocChange, DocExpect, DocKind, DocQuery, LogEntry, LogPage, NewDoc } from "../api.js";
 import { buildNewDoc, changedDoc, checkExpect, compareDocs, docChange, docInQuery, docLimit, docMatches, kindName, logPage, storedDoc, storedLogEntry, validLogEntry } from "../core.js";
 import { DuplicateDocError, StoreCorruptError } from "../errors.js";
-import { DocKindFiles, LogFile, type AnyDoc } from "./kindFiles.js";
+import { DocKindFiles, LogFile, readLines, type AnyDoc } from "./kindFiles.js";
 import { StoreFile } from "./shards.js";
 
 /** What the documents need of the file store they live in. */
@@ -173,28 +173,8 @@ export class DocFiles {
     return files;
   }
 
-  /**
-   * Reads a JSON-lines file (a log, a journal), handing each whole line to `each` with its number; a
-   * torn last line is cut off with a warning. Returns the length of the whole lines (0 if none).
-   */
-  private async readLines(path: string, each: (line: string, n: number) => void): Promise<number> {
-    let bytes: Buffer;
-    try {
-      bytes = await readFile(path);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw new StoreCorruptError(path, `unreadable (${String(err)})`);
-      bytes = Buffer.alloc(0);
-    }
-    // Appends end with a newline: bytes after the last one are an append a crash cut short.
-    const whole = bytes.lastIndexOf(0x0a) + 1;
-    if (whole < bytes.length) {
-      this.host.warn(`Store file ${path}: dropped a torn last line (${bytes.length - whole} bytes), left by a crash during an append.`);
-      await truncate(path, whole);
-    }
-    const lines = bytes.subarray(0, whole).toString("utf8").split("\n");
-    lines.pop(); // after the last newline
-    lines.forEach((line, i) => each(line, i + 1));
-    return whole;
+  private readLines(path: string, each: (line: string, n: number) => void): Promise<number> {
+    return readLines(path, (m) => this.host.warn(m), each);
   }
 
   private isClosing(): boolean {

@@ -10,12 +10,14 @@
  * Layout (under `<dir>/store/`, where `dir` is DATA_DIR):
  *   meta.json          {schema, chatShards, txShards, keyCheck, kv}  pretty-printed, small
  *   chats-00.json ..   {"chats": ChatRecord[]}  shard = fnv1a(String(chatId)) % chatShards
- *   tx-00.json ..      {"txs": TxRecord[]}      shard = fnv1a(refId) % txShards
+ *   tx-00.json ..      {"txs": TxRecord[], "seq": n}  shard = fnv1a(refId) % txShards; seq: txJournal.ts
+ *   tx.jsonl           {"seq": n, "tx": TxRecord} a line: flushTx's records, fsync-ed (txJournal.ts)
+ *   tx.old.jsonl       the same before its last rotation, until the shards caught up with it
  *   flows-00.json ..   {"flows": FlowEntry[]}   running flows; shard as the chat's (chatShards)
  *   docs/<kind>.json   {"docs": Doc[]}          documents of a kind (docFiles.ts)
  *   docs/<kind>.jsonl  one document a line      changed since docs/<kind>.json, fsync-ed (docFiles.ts)
  *   logs/<kind>.jsonl  one log entry a line      append-only, fsync-ed (docFiles.ts)
- *   .<name>.tmp        steno's temp file during an atomic write (temp + rename)
+ *   .<name>.tmp        the temp file of an atomic write (temp + rename, shards.ts)
  *
  * Why shards: a change rewrites only its shard. With 64 chat shards, 100k linked chats are ~1.6k per
  * shard (~0.4 MB, ~1 ms to serialise), keeping event-loop stalls short under write bursts; a burst
@@ -29,7 +31,9 @@
  * Writes are coalesced (see flusher.ts): a change marks its file dirty and one flush after
  * `flushDelayMs` writes each dirty file once. Callers that must know a change is on disk (a reference
  * id before a money call) `await store.flush()`. Writes are atomic (rename) but not fsync'd: they
- * survive a process crash, not necessarily a power cut.
+ * survive a process crash, not necessarily a power cut. A caller that needs one transaction saved (a
+ * notice's marker) calls `flushTx`: its record goes to the journal in a group commit (txJournal.ts),
+ * not behind the shard writes in flight; the journal is replayed over the shards at open.
  *
  * Records handed out are deeply frozen (see frozen.ts), never copies; update through the methods.
  *
@@ -63,6 +67,8 @@ import { recordsText, shardFileName, shardIndex, StoreFile } from "./shards.js";
 import { FINAL_STATUSES, OPEN_STATUSES, type ChatRecord, type TxRecord, type TxStatus } from "../types.js";
 import type { ChatPatch, Doc, DocChange, DocExpect, DocKind, DocQuery, FlowState, LogEntry, LogPage, NewDoc, NewTx, SavedFlow, Store, StoreStats, TxPatch } from "../api.js";
 import { DocFiles } from "./docFiles.js";
+import { readLines } from "./kindFiles.js";
+import { JOURNAL, journalLine, OLD_JOURNAL, shardSeq, TxJournal } from "./txJournal.js";
 
 export { maskKey } from "../crypto.js";
 export * from "../errors.js";
@@ -100,6 +106,8 @@ export interface FileStoreStats extends FlushStats, StoreStats {
   /** Transactions in memory (open, drafts and recent history). */
   txs: number;
   openTxs: number;
+  /** Appends (each one fsync) to the transactions' journal since open: flushTx's group commits. */
+  journalAppends: number;
 }
 
 /** Position of a transaction in its chat's history: sorted by (createdAt, refId). */
@@ -131,6 +139,11 @@ export class FileStore implements Store {
   /** The flusher's writer of each file; documents and logs add theirs at a kind's first use. */
   private readonly writers = new Map<string, () => Promise<void>>();
   private readonly docs: DocFiles;
+  /** flushTx's group commit (txJournal.ts). */
+  private readonly journal: TxJournal;
+  /** The append carrying each record version flushTx was asked for (records are frozen and replaced on change). */
+  private readonly journaled = new WeakMap<TxRecord, Promise<void>>();
+  private readonly warn: (message: string) => void;
   private closing: Promise<void> | undefined;
   private archive!: Archive;
   private sweeping: Promise<number> | undefined;
@@ -156,6 +169,8 @@ export class FileStore implements Store {
     this.txNames = this.txShards.map((_, i) => shardFileName("tx", i, meta.txShards));
     this.flowNames = this.flowShards.map((_, i) => shardFileName("flows", i, meta.chatShards));
 
+    this.journal = new TxJournal(root, meta.txShards);
+    this.warn = opts.onWarning ?? ((message) => process.emitWarning(message));
     const metaFile = new StoreFile<MetaFile>(root, META, true);
     const writers = this.writers;
     writers.set(META, () => metaFile.write({ ...this.meta, kv: Object.fromEntries(this.kv) }));
@@ -168,7 +183,11 @@ export class FileStore implements Store {
       // Written on every change of one of its ~150 records: each record's text is made once (shards.ts).
       const file = StoreFile.ofText(root, name);
       const shard = this.txShards[i]!;
-      writers.set(name, () => file.write(recordsText("txs", shard.values())));
+      writers.set(name, () => {
+        // The journal's number reached now: its lines up to here are in this text or older than it (txJournal.ts).
+        const seq = this.journal.lastSeq();
+        return file.write(recordsText("txs", shard.values(), seq)).then(() => this.journal.shardWritten(i, seq));
+      });
     });
     this.flowNames.forEach((name, i) => {
       const file = new StoreFile<FlowShardFile>(root, name);
@@ -188,7 +207,7 @@ export class FileStore implements Store {
       register: (key, write) => writers.set(key, write),
       markDirty: (key) => this.flusher.markDirty(key),
       assertOpen: () => this.assertOpen(),
-      warn: opts.onWarning ?? ((message) => process.emitWarning(message)),
+      warn: this.warn,
     });
   }
 
@@ -207,7 +226,7 @@ export class FileStore implements Store {
     let fresh = false;
     if (raw === null) {
       // Data files without meta.json: something deleted it. Starting empty would shadow that data.
-      const orphans = [...present].filter((n) => /^(chats|tx|flows)-\d+\.json$/.test(n));
+      const orphans = [...present].filter((n) => /^(chats|tx|flows)-\d+\.json$|^tx(\.old)?\.jsonl$/.test(n));
       if (orphans.length > 0) {
         throw new StoreCorruptError(metaFile.path, `missing, but ${orphans.length} data files exist (${orphans[0]}...)`);
       }
@@ -226,8 +245,13 @@ export class FileStore implements Store {
 
     const store = new FileStore(root, { ...meta, kv: {} }, opts.clock ?? systemClock, opts);
     for (const [k, v] of Object.entries(meta.kv)) store.kv.set(k, deepFreeze(v));
-    await store.load(present);
+    const replayed = await store.load(present);
     store.moveLegacyFlows();
+    if (replayed) {
+      // The shards take in what the journal held, then the journal goes: a clean start.
+      await store.flusher.flush();
+      await store.journal.clear();
+    }
     store.keys = new KeyRing(await keying, meta.keyCheck);
     if (fresh) {
       store.meta.keyCheck = store.keys.adoptOwnCheck();
@@ -240,8 +264,12 @@ export class FileStore implements Store {
     return store;
   }
 
-  /** Reads the shards named in `present` (the folder's entries): a fresh store has none to read. */
-  private async load(present: ReadonlySet<string>): Promise<void> {
+  /**
+   * Reads the shards named in `present` (the folder's entries): a fresh store has none to read. Then
+   * the transactions' journal over them (txJournal.ts); returns whether it had lines.
+   */
+  private async load(present: ReadonlySet<string>): Promise<boolean> {
+    const txSeqs = new Array<number>(this.txShards.length).fill(0);
     await Promise.all([
       ...this.chatNames.map(async (name, i) => {
         if (!present.has(name)) return;
@@ -256,7 +284,11 @@ export class FileStore implements Store {
       ...this.txNames.map(async (name, i) => {
         if (!present.has(name)) return;
         const file = new StoreFile(this.path, name);
-        for (const tx of checkTxShard(file.path, await file.read())) {
+        const data = await file.read();
+        const seq = shardSeq(data);
+        if (seq === undefined) throw new StoreCorruptError(file.path, "invalid seq");
+        txSeqs[i] = seq;
+        for (const tx of checkTxShard(file.path, data)) {
           if (shardIndex(tx.refId, this.txShards.length) !== i || this.txShards[i]!.has(tx.refId)) {
             throw new StoreCorruptError(file.path, `transaction ${tx.refId} is duplicated or in the wrong shard`);
           }
@@ -276,6 +308,36 @@ export class FileStore implements Store {
     ]);
     // Histories were appended in file order; sort each once.
     for (const list of this.byChat.values()) list.sort(comparePos);
+    return this.replayJournal(present, txSeqs);
+  }
+
+  /** Applies the journal's lines newer than their shard, in file order (the older file first). */
+  private async replayJournal(present: ReadonlySet<string>, txSeqs: number[]): Promise<boolean> {
+    let lines = 0;
+    let seen = Math.max(0, ...txSeqs);
+    for (const name of [OLD_JOURNAL, JOURNAL]) {
+      if (!present.has(name)) continue;
+      const path = join(this.path, name);
+      await readLines(path, this.warn, (text, n) => {
+        let raw: unknown;
+        try {
+          raw = JSON.parse(text);
+        } catch {
+          throw new StoreCorruptError(path, `line ${n}: invalid JSON`);
+        }
+        const line = journalLine(raw);
+        if (!line) throw new StoreCorruptError(path, `line ${n}: expected {"seq": n, "tx": {...}}`);
+        const [tx] = checkTxShard(path, { txs: [line.tx] });
+        lines++;
+        seen = Math.max(seen, line.seq);
+        const i = shardIndex(tx!.refId, this.txShards.length);
+        if (line.seq <= txSeqs[i]!) return; // the shard was written after this line: it holds as new or newer
+        this.indexTx(deepFreeze(tx!), this.tx(tx!.refId));
+        this.flusher.markDirty(this.txNames[i]!);
+      });
+    }
+    this.journal.resume(seen);
+    return lines > 0;
   }
 
   /** Lines a crash left un-indexed are archived already: drop their hot copies, then index them. */
@@ -348,9 +410,26 @@ export class FileStore implements Store {
     return this.flusher.flush();
   }
 
-  /** Writes the shard holding `refId` ahead of other files; resolves when its changes so far are on disk. */
+  /**
+   * Resolves when the record's changes so far are durable: appended to the journal with every other
+   * record waiting at that moment (one append, one fsync), its shard written later in the background.
+   */
   flushTx(refId: string): Promise<void> {
-    return this.flusher.flushFiles([this.txNames[shardIndex(refId, this.txShards.length)]!]);
+    const i = shardIndex(refId, this.txShards.length);
+    const rec = this.tx(refId);
+    // Saved by a shard write already; or not held (unknown, archived): the shard's write says it all.
+    if (!this.flusher.isUnsaved(this.txNames[i]!)) return Promise.resolve();
+    // Closing: the last flush writes every shard, then the journal goes.
+    if (!rec || this.closing) return this.flusher.flushFiles([this.txNames[i]!]);
+    // Records are replaced on change: a version already on its way is waited for, not appended twice.
+    let saved = this.journaled.get(rec);
+    if (!saved) {
+      // An append that fails falls back to the shard's write: its failure is the flusher's to report and retry.
+      saved = this.journal.add(rec, i).catch(() => this.flusher.flushFiles([this.txNames[i]!]));
+      this.journaled.set(rec, saved);
+      saved.catch(() => this.journaled.delete(rec));
+    }
+    return saved;
   }
 
   /** Flushes and stops the timer. Changes after close reject with StoreClosedError. */
@@ -360,7 +439,9 @@ export class FileStore implements Store {
       await this.sweeping?.catch(() => undefined);
       this.flusher.stop();
       this.docs.compactAll(); // the documents' journals folded into their files by this last flush
+      await this.journal.idle();
       await this.flusher.flush();
+      await this.journal.clear(); // the shards hold everything now
     })();
     return this.closing;
   }
@@ -380,6 +461,7 @@ export class FileStore implements Store {
       chats: this.chatShards.reduce((n, s) => n + s.size, 0),
       txs: this.txShards.reduce((n, s) => n + s.size, 0),
       openTxs: this.open.size,
+      journalAppends: this.journal.appends,
     };
   }
 

@@ -123,6 +123,11 @@ export class Flusher {
     return done;
   }
 
+  /** Whether the file has changes not yet on disk (dirty, or in a write that has not finished). */
+  isUnsaved(key: string): boolean {
+    return this.unsaved.has(key);
+  }
+
   /** No more timers; pending changes are written only by an explicit flush(). */
   stop(): void {
     this.stopped = true;

@@ -1,8 +1,10 @@
 /**
  * The files behind docFiles.ts: one document kind's file and journal (DocKindFiles, the flusher's
- * writer of the kind), and an append-only JSON-lines file (LogFile: a log, a kind's journal).
+ * writer of the kind), and an append-only JSON-lines file (LogFile: a log, a kind's journal, the
+ * transactions' journal of txJournal.ts).
  */
-import { open } from "node:fs/promises";
+import { open, readFile, truncate, type FileHandle } from "node:fs/promises";
+import { StoreCorruptError } from "../errors.js";
 import type { Doc } from "../api.js";
 import type { StoreFile } from "./shards.js";
 
@@ -89,10 +91,13 @@ export class DocKindFiles {
  */
 export class LogFile {
   pending: string[] = [];
+  /** Held between appends when `keepOpen`: an append is then a write and a sync, not five calls on the thread pool. */
+  private fh: FileHandle | undefined;
 
   constructor(
     readonly path: string,
     private size: number,
+    private readonly keepOpen = false,
   ) {}
 
   bytes(): number {
@@ -103,6 +108,7 @@ export class LogFile {
   async empty(): Promise<void> {
     this.pending = [];
     if (this.size === 0) return;
+    await this.close();
     const fh = await open(this.path, "a", 0o600);
     try {
       await fh.truncate(0);
@@ -111,6 +117,13 @@ export class LogFile {
     } finally {
       await fh.close();
     }
+  }
+
+  /** Lets go of a held handle (before the file is renamed or removed). */
+  async close(): Promise<void> {
+    const fh = this.fh;
+    this.fh = undefined;
+    await fh?.close();
   }
 
   /** Takes the pending lines now (the flusher's synchronous part) and appends them durably. */
@@ -126,16 +139,49 @@ export class LogFile {
   }
 
   private async append(text: Buffer): Promise<void> {
-    const fh = await open(this.path, "a", 0o600);
+    let fh = this.fh;
+    this.fh = undefined;
     try {
-      if ((await fh.stat()).size !== this.size) await fh.truncate(this.size);
+      if (!fh) {
+        fh = await open(this.path, "a", 0o600);
+        // An append cut short before (or a handle lost with it) is cut back to the last whole one.
+        if ((await fh.stat()).size !== this.size) await fh.truncate(this.size);
+      }
       await fh.writeFile(text);
       await fh.sync();
       this.size += text.length;
-    } finally {
-      await fh.close();
+    } catch (err) {
+      // Reopened (and cut back) by the next append.
+      await fh?.close().catch(() => undefined);
+      throw err;
     }
+    if (this.keepOpen) this.fh = fh;
+    else await fh.close();
   }
+}
+
+/**
+ * Reads a JSON-lines file (a log, a journal), handing each whole line to `each` with its number; a
+ * torn last line is cut off with a warning. Returns the length of the whole lines (0 if none).
+ */
+export async function readLines(path: string, warn: (message: string) => void, each: (line: string, n: number) => void): Promise<number> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw new StoreCorruptError(path, `unreadable (${String(err)})`);
+    bytes = Buffer.alloc(0);
+  }
+  // Appends end with a newline: bytes after the last one are an append a crash cut short.
+  const whole = bytes.lastIndexOf(0x0a) + 1;
+  if (whole < bytes.length) {
+    warn(`Store file ${path}: dropped a torn last line (${bytes.length - whole} bytes), left by a crash during an append.`);
+    await truncate(path, whole);
+  }
+  const lines = bytes.subarray(0, whole).toString("utf8").split("\n");
+  lines.pop(); // after the last newline
+  lines.forEach((line, i) => each(line, i + 1));
+  return whole;
 }
 
 /** Each document's JSON text, made once per version (a changed document is a new object). */

@@ -1,8 +1,8 @@
 /**
- * File naming, shard placement and the lowdb adapters. Every file goes through lowdb's `DataFile`,
- * which writes via steno: temp file + rename, so a crash leaves either the old or the new file.
+ * File naming, shard placement and the store's JSON files: read through lowdb's `DataFile`, written as a
+ * temp file + rename (steno's way), so a crash leaves either the old or the new file.
  */
-import { open } from "node:fs/promises";
+import { rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { DataFile } from "lowdb/node";
 import { fnv1a } from "../../tools/hash.js";
@@ -26,8 +26,8 @@ export function shardFileName(prefix: string, index: number, count: number): str
  */
 const recordText = new WeakMap<object, string>();
 
-/** `{"<field>":[...records]}`, byte for byte what JSON.stringify makes of it. */
-export function recordsText(field: string, records: Iterable<object>): string {
+/** `{"<field>":[...records]}` (and `"seq":n` after it when given), byte for byte what JSON.stringify makes of it. */
+export function recordsText(field: string, records: Iterable<object>, seq?: number): string {
   const parts: string[] = [];
   for (const rec of records) {
     let text = recordText.get(rec);
@@ -37,13 +37,13 @@ export function recordsText(field: string, records: Iterable<object>): string {
     }
     parts.push(text);
   }
-  return `{${JSON.stringify(field)}:[${parts.join(",")}]}`;
+  return `{${JSON.stringify(field)}:[${parts.join(",")}]${seq === undefined ? "" : `,"seq":${seq}`}}`;
 }
 
 /** One JSON file of the store. `read` turns every failure into StoreCorruptError naming the file. */
 export class StoreFile<T> {
   readonly path: string;
-  /** Reads JSON; writes the text `stringify` made. */
+  /** Reads JSON. */
   private readonly adapter: DataFile<string>;
   private readonly stringify: (data: T) => string;
 
@@ -77,26 +77,29 @@ export class StoreFile<T> {
     } catch (err) {
       return Promise.reject(err);
     }
-    return this.ownerOnlyTemp().then(() => this.adapter.write(text));
+    return this.replaceWith(text);
   }
 
   /**
-   * steno creates its temp file with the default mode (0644 under a usual umask). Made here first,
-   * owner-only, it keeps that mode through steno's write and rename. One write per file is in flight
-   * (flusher.ts), so nobody renames it away in between. Off the event loop: it runs on every write.
+   * Temp file + rename, as steno does, with the temp made owner-only at its creation (exclusive, 0600):
+   * no separate chmod round trip on every write. One write per file is in flight (flusher.ts), so a temp
+   * already there is one a crash left, of whatever mode: removed first.
    */
-  private async ownerOnlyTemp(): Promise<void> {
-    const fh = await open(stenoTempPath(this.path), "a", 0o600);
+  private async replaceWith(text: string): Promise<void> {
+    const tmp = tempPath(this.path);
     try {
-      await fh.chmod(0o600);
-    } finally {
-      await fh.close();
+      await writeFile(tmp, text, { mode: 0o600, flag: "wx" });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      await rm(tmp, { force: true });
+      await writeFile(tmp, text, { mode: 0o600, flag: "wx" });
     }
+    await rename(tmp, this.path);
   }
 }
 
-/** steno's temp file for `file`: `.<name>.tmp` beside it. */
-function stenoTempPath(file: string): string {
+/** The temp file for `file`: `.<name>.tmp` beside it (steno's name, so older versions' leftovers are found). */
+function tempPath(file: string): string {
   return join(dirname(file), `.${basename(file)}.tmp`);
 }
 

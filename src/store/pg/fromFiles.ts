@@ -1,5 +1,6 @@
 /**
- * migrate-store: copies a file store (DATA_DIR: store/ shards, documents and logs, and archive/ months)
+ * migrate-store: copies a file store (DATA_DIR: store/ shards and the transactions' journal, documents
+ * and logs, and archive/ months)
  * into PostgreSQL.
  * The files are only read. Api keys are copied as they are (encrypted, same associated data), so the
  * same secret reads them; the secret is needed only to check it is the store's. Idempotent: a record
@@ -18,7 +19,8 @@ import type * as z from "../../tools/zod.js";
 import { KIND_NAME, StoredDocFrame, StoredLogFrame } from "../core.js";
 import { describeIssues, TxRecordSchema, type ChatRecord, type TxRecord } from "../records.js";
 import { checkChatShard, checkFlowShard, checkMeta, checkTxShard, type FlowEntry } from "../file/schema.js";
-import { shardFileName } from "../file/shards.js";
+import { shardFileName, shardIndex } from "../file/shards.js";
+import { JOURNAL, journalLine, OLD_JOURNAL, shardSeq } from "../file/txJournal.js";
 import { PgStore } from "./pgStore.js";
 import { chatRow, txRow } from "./rows.js";
 
@@ -191,9 +193,25 @@ export async function copyFileStore(opts: CopyOptions): Promise<CopyResult> {
     };
     // Archived first, then the hot shards: a record in both is the hot one in the end (it is the newer).
     await readArchive(join(opts.from, "archive"), add);
+    const seqs: number[] = [];
     for (let i = 0; i < meta.txShards; i++) {
       const file = join(root, shardFileName("tx", i, meta.txShards));
-      for (const t of checkTxShard(file, await readJson(file))) await add(t);
+      const data = await readJson(file);
+      const seq = shardSeq(data);
+      if (seq === undefined) throw new StoreCorruptError(file, "invalid seq");
+      seqs.push(seq);
+      for (const t of checkTxShard(file, data)) await add(t);
+    }
+    // The journal a crash left (txJournal.ts): its lines newer than their shard, in file order, after the shards.
+    const present = await names(root);
+    for (const name of [OLD_JOURNAL, JOURNAL].filter((n) => present.includes(n))) {
+      const file = join(root, name);
+      await readJsonLines(file, async (raw, n) => {
+        const line = journalLine(raw);
+        if (!line) throw new StoreCorruptError(file, `line ${n}: expected {"seq": n, "tx": {...}}`);
+        const [tx] = checkTxShard(file, { txs: [line.tx] });
+        if (line.seq > seqs[shardIndex(tx!.refId, meta.txShards)]!) await add(tx!);
+      });
     }
     if (pending.length > 0) await flushTxs();
     log(`copied ${refIds.size} transactions`);
