@@ -1,8 +1,10 @@
 import type { Update } from "grammy/types";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { DEFAULT_DEPOSIT_LATE_MS } from "../../src/domain/refresh.js";
 import { wibTime } from "../../src/render/format.js";
 import type { TxRecord } from "../../src/store/types.js";
 import type { FakeUser } from "../support/chat.js";
+import { apiError } from "../support/fakeBotApi.js";
 import { decodeQrPng } from "../support/qr.js";
 import { until } from "../support/settle.js";
 import { makeWorld, type World } from "../support/world.js";
@@ -523,5 +525,40 @@ describe("a deposit whose create answer was lost", () => {
     await u.pressButton("🚫 Batalkan deposit", { messageId: tx.messageId! });
     await u.pressButton("🚫 Ya, batalkan");
     expect((await latestDeposit(u)).status).toBe("cancel");
+  });
+
+  // Chaos seed 1614: the no-code message goes out beside the check that found the deposit, Telegram
+  // holds it, and meanwhile the deposit expires and is told on the message the record had.
+  it.each([
+    ["told before the held message answers", false],
+    ["its notice under way (Telegram answered 502) when the held message answers", true],
+  ])("expiring while its no-code message is still on its way, %s: the deposit's message shows the expiry, told once", async (_case, editFails) => {
+    const { u, tx } = await lostCreate();
+    const release = w.fake.holdNext("sendMessage");
+    await watchUntil(async () => (await latestDeposit(u)).status === "pending");
+    await until(() => w.fake.callsOf("sendMessage").some((c) => String(c.payload.text).includes("tidak bisa dibayar")), { what: "the no-code message was never sent" });
+    // It expires and the late-payment grace ends; an expiry is told by an edit of the deposit's message.
+    const rec = w.sandbox.transaction(tx.refId) as SandboxDeposit;
+    // Telegram failing notices until the held message answered: the expiry's notice stays under way.
+    let failing = editFails;
+    w.fake.setResponder((method) => (failing && (method === "editMessageText" || method === "sendMessage") ? apiError(502, "Bad Gateway") : undefined));
+    await w.clock.advance(rec.expiresAt + DEFAULT_DEPOSIT_LATE_MS - w.clock.now());
+    const told = async (d: TxRecord) => (editFails ? d.watch?.announcing === "expired" : d.status === "expired");
+    await watchUntil(async () => told(await latestDeposit(u)));
+    expect(await told(await latestDeposit(u))).toBe(true);
+    failing = false;
+    release();
+    // Settled once the message is recorded as the deposit's, or taken back.
+    const noCode = () => u.messages().filter((m) => !m.deleted && (m.text ?? "").includes("tidak bisa dibayar"));
+    const answered = () => w.fake.callsOf("sendMessage").some((c) => c.response?.ok === true && String(c.payload.text).includes("tidak bisa dibayar"));
+    await until(async () => (await latestDeposit(u)).messageId !== tx.messageId || (answered() && noCode().length === 0), { what: "the held no-code message never settled" });
+    await watchUntil(async () => (await latestDeposit(u)).status === "expired");
+    const after = await latestDeposit(u);
+    expect(after.status).toBe("expired");
+    const shown = w.fake.message(u.chatId, after.messageId!)!;
+    expect(`${shown.text ?? ""}${shown.caption ?? ""}`).toContain("Kedaluwarsa");
+    // Nothing payable left in the chat, and no second telling.
+    expect(noCode()).toHaveLength(0);
+    expect(w.fake.callsOf("sendMessage").filter((c) => c.response?.ok === true && String(c.payload.text).includes("Deposit kedaluwarsa"))).toHaveLength(0);
   });
 });

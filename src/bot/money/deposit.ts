@@ -278,19 +278,35 @@ export const depositKind: MoneyKind = {
     const text = depositInstructionsText(deps, to, tx);
     const reply_markup = depositActionsKeyboard(to, tx);
     const qrString = detailString(tx, "qrString");
-    const { instructions: _due, ...detail } = detailOf(tx, "deposit");
-    if (qrString) {
-      const png = await qrPng(qrString);
-      const sent = await to.sendPhoto(new InputFile(png, `qris-${tx.refId}.png`), { caption: text, reply_markup });
-      await deps.ledger.update(tx.refId, { messageId: sent.message_id, detail: { ...detail, photo: true } });
-    } else {
-      const sent = await to.send(text, { reply_markup });
-      await deps.ledger.update(tx.refId, { messageId: sent.message_id, detail });
+    const sent = qrString
+      ? await to.sendPhoto(new InputFile(await qrPng(qrString), `qris-${tx.refId}.png`), { caption: text, reply_markup })
+      : await to.send(text, { reply_markup });
+    if (!(await recordInstructions(deps.ledger, tx.refId, sent.message_id, qrString !== undefined))) {
+      // Told meanwhile on the message it had (a slow Telegram held this one): the outcome stands
+      // there, and a payment screen for a deposit that moved on must not stay in the chat.
+      await to.remove(sent.message_id).catch((err: unknown) => deps.logger.warn({ err, refId: tx.refId }, "could not take back a deposit's outdated payment instructions"));
     }
     await deps.ledger.flush();
     return true;
   },
 };
+
+/**
+ * Makes a just-sent instructions message the deposit's own, only while it is still pending and no
+ * notice is under way: a notice edits the message it read when it started, so a later switch would
+ * leave the chat's deposit message unpayable and untold (chaos seed 1614). False: not recorded.
+ */
+async function recordInstructions(ledger: Ledger, refId: string, messageId: number, photo: boolean): Promise<boolean> {
+  const open = (c: Readonly<TxRecord> | undefined): c is Readonly<TxRecord> => c?.status === "pending" && c.watch?.announcing === undefined;
+  for (;;) {
+    const latest = await ledger.get(refId);
+    if (!open(latest)) return false;
+    // From the latest detail: what a check learned since the send is kept.
+    const { instructions: _due, ...detail } = detailOf(latest, "deposit");
+    const unchanged = (c: Readonly<TxRecord>) => open(c) && c.updatedAt === latest.updatedAt;
+    if (await ledger.transition(refId, ["pending"], { messageId, detail: photo ? { ...detail, photo: true } : detail }, unchanged)) return true;
+  }
+}
 
 /**
  * A deposit found pending after its create's answer was lost owes its payment instructions (the
@@ -325,6 +341,7 @@ async function replierFor(api: Api, deps: BotDeps, tx: Readonly<TxRecord>): Prom
     t: (key, vars) => deps.translate(lang, key, vars),
     send: (text, other) => api.sendMessage(tx.chatId, text, other),
     sendPhoto: (photo, other) => api.sendPhoto(tx.chatId, photo, other),
+    remove: (messageId) => api.deleteMessage(tx.chatId, messageId),
   };
 }
 

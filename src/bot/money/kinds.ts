@@ -21,6 +21,8 @@ export interface Replier {
   t(key: string, vars?: TranslateVars): string;
   send(text: string, other?: { reply_markup?: InlineKeyboard | undefined }): Promise<{ message_id: number }>;
   sendPhoto(photo: InputFile, other?: { caption?: string; reply_markup?: InlineKeyboard | undefined }): Promise<{ message_id: number }>;
+  /** Deletes a message this chat was sent (one that turned out outdated before it was recorded). */
+  remove(messageId: number): Promise<unknown>;
 }
 
 /** The update's chat as a Replier (through the context's own api, retries and all). */
@@ -33,6 +35,7 @@ export function replierOf(ctx: BaseContext): Replier {
     t: (key, vars) => ctx.t(key, vars),
     send: (text, other) => ctx.reply(text, other),
     sendPhoto: (photo, other) => ctx.replyWithPhoto(photo, other),
+    remove: (messageId) => ctx.api.deleteMessage(ctx.chat!.id, messageId),
   };
 }
 
