@@ -199,11 +199,12 @@ export class SendPacer implements Pacer {
     this.stamps.splice(j, 0, now);
   }
 
-  /** Telegram said 429: everyone waits `ms` (then goes slower for a while, if so configured). */
+  /** When sends may go again after a 429 (in the past when they may now). */
   resumesAt(): number {
     return this.pausedUntil;
   }
 
+  /** Telegram said 429: everyone waits `ms` (then goes slower for a while, if so configured). */
   pause(ms: number): void {
     const now = this.clock.now();
     this.pausedUntil = Math.max(this.pausedUntil, now + ms);
