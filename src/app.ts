@@ -321,10 +321,20 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
   await bot.init();
 
   let http: HttpServer | undefined;
-  const recover = async () => {
+  // The due instructions go out beside the start, not before polling and the watcher: in a Telegram
+  // outage auto-retry retries them without end. A stop cuts them; what was not sent stays due.
+  const stopResending = new AbortController();
+  let resending: Promise<void> = Promise.resolve();
+  const startRecovery = async () => {
     shopOrderJob.start();
-    const n = await resendDueInstructions(bot.api, deps);
-    if (n > 0) logger.info({ count: n }, "sent deposit instructions a restart had left unsent");
+    resending = resendDueInstructions(bot.api, deps, stopResending.signal).then(
+      (n) => void (n > 0 && logger.info({ count: n }, "sent deposit instructions a restart had left unsent")),
+      (err: unknown) => logger.warn({ err }, "could not look for deposit instructions a restart left unsent"),
+    );
+  };
+  const recover = async () => {
+    await startRecovery();
+    await resending;
   };
   let stopping: Promise<void> | undefined;
   let fail!: (err: Error) => void;
@@ -336,7 +346,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     bot,
     // Polling's Api has no auto-retry: polling backs off itself (polling.ts).
     polling: config.webhookUrl ? undefined : { api: new Api(config.botToken, client), clock, logger, allowedUpdates: [...ALLOWED_UPDATES], onConflict: observers.health.pollingConflict, ...overrides.polling },
-    recover, alerts, broadcaster, watcher, relink, dailySummary, priceDigest,
+    recover: startRecovery, alerts, broadcaster, watcher, relink, dailySummary, priceDigest,
     fence: shared.fence(),
     stopping: () => stopping !== undefined,
     // Say why, stop cleanly, report it.
@@ -417,6 +427,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     stop: () =>
       (stopping ??= (async () => {
         await leadership.stop();
+        stopResending.abort();
         if (work.runner?.isRunning()) await work.runner.stop();
         // Webhook mode: stop accepting, then let handlers already running finish (Telegram resends the rest).
         webhookActive = false;
@@ -428,6 +439,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
         await upstream.abortCalls();
         await observers.handlersIdle(1_000);
         await shopOrderJob.stop();
+        await resending;
         await watcher.stop();
         await relink.stop();
         await dailySummary.stop();

@@ -446,6 +446,25 @@ describe("a kill between the create and the instructions", () => {
     expect(createCalls()).toHaveLength(1);
   });
 
+  it("a start while Telegram is unreachable does not wait for the instructions; a stop cuts their retries; the next start sends them once", async () => {
+    const u = await w.linkedUser({ languageCode: "en" });
+    await toConfirm(u, /^QRIS/, "50.000");
+    w.fake.failNext("sendPhoto", { error_code: 400, description: "Bad Request: connection lost" }, { times: 1 });
+    await u.pressButton("✅ Confirm").catch(() => undefined);
+    await w.restart();
+    // Every photo is lost on the way: auto-retry would try again, 3, 6, 12 s apart, without end.
+    w.fake.dropNext("sendPhoto", { times: 1_000 });
+    await w.app.start();
+    await until(() => w.fake.callsOf("getUpdates").length > 0, { what: "polling never began" });
+    await w.restart(); // the stop does not wait for the next try either
+    w.fake.endDrops();
+    await w.app.recover();
+    const tx = await latestDeposit(u);
+    expect(w.fake.sentTo(u.chatId).filter((c) => c.method === "sendPhoto")).toHaveLength(1);
+    expect(decodeQrPng(u.lastPhoto())).toBe(sandboxDeposit(tx).extra.qr_string);
+    expect(createCalls()).toHaveLength(1);
+  });
+
   it("a VA deposit whose instructions were never shown gets them after a restart", async () => {
     const u = await w.linkedUser({ languageCode: "en" });
     await toConfirm(u, /^Virtual Account BCA · /, "100.000");

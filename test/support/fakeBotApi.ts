@@ -214,6 +214,11 @@ export class FakeBotApi extends BotApiEmulator {
     });
   }
 
+  /** The network is back: the drops still queued by `dropNext` are forgotten. */
+  endDrops(): void {
+    this.drops = [];
+  }
+
   /** The next call of `method` is recorded at once and answered only after `release()`: a slow Telegram. */
   holdNext(method: string): () => void {
     let release!: () => void;

@@ -333,30 +333,34 @@ export async function sendOwedInstructions(api: Api, deps: BotDeps, tx: Readonly
   }
 }
 
-async function replierFor(api: Api, deps: BotDeps, tx: Readonly<TxRecord>): Promise<Replier> {
+async function replierFor(api: Api, deps: BotDeps, tx: Readonly<TxRecord>, stop?: AbortSignal): Promise<Replier> {
+  // grammY types its signal with the abort-controller package's AbortSignal; Node's is the same at run time.
+  const signal = stop as Parameters<Api["sendMessage"]>[3];
   const lang: Lang = (await deps.settings.language(tx.chatId)) ?? DEFAULT_LANG;
   return {
     chatId: tx.chatId,
     lang,
     t: (key, vars) => deps.translate(lang, key, vars),
-    send: (text, other) => api.sendMessage(tx.chatId, text, other),
-    sendPhoto: (photo, other) => api.sendPhoto(tx.chatId, photo, other),
-    remove: (messageId) => api.deleteMessage(tx.chatId, messageId),
+    send: (text, other) => api.sendMessage(tx.chatId, text, other, signal),
+    sendPhoto: (photo, other) => api.sendPhoto(tx.chatId, photo, other, signal),
+    remove: (messageId) => api.deleteMessage(tx.chatId, messageId, signal),
   };
 }
 
 /**
  * At start: open deposits whose instructions never went out (the process died between the create
- * and the QR photo) get them now, in their chat's language. Returns how many were sent.
+ * and the QR photo) get them now, in their chat's language. Returns how many were sent; `signal`
+ * (a stop) cuts the sends and their retries, and what was not sent stays due for the next start.
  */
-export async function resendDueInstructions(api: Api, deps: BotDeps): Promise<number> {
+export async function resendDueInstructions(api: Api, deps: BotDeps, signal?: AbortSignal): Promise<number> {
   let sent = 0;
   for (const tx of await deps.ledger.open()) {
+    if (signal?.aborted) break;
     if (tx.kind !== "deposit" || tx.status !== "pending" || detailOf(tx, "deposit").instructions !== "due") continue;
     try {
-      if (await depositKind.announce!(deps, await replierFor(api, deps, tx), tx)) sent++;
+      if (await depositKind.announce!(deps, await replierFor(api, deps, tx, signal), tx)) sent++;
     } catch (err) {
-      deps.logger.warn({ err, refId: tx.refId }, "could not send a deposit's payment instructions; retried at next start");
+      if (!signal?.aborted) deps.logger.warn({ err, refId: tx.refId }, "could not send a deposit's payment instructions; retried at next start");
     }
   }
   return sent;
