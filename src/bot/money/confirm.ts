@@ -362,5 +362,9 @@ export async function announceOutcome(ctx: BaseContext, tx: TxRecord): Promise<v
   const shop = saleActionRows(ctx.translate, ctx.lang, tx);
   const markup = open ? statusKeyboard(ctx, tx.refId) : shop.length > 0 ? { inline_keyboard: shop } : undefined;
   const sent = await ctx.reply(text, { reply_markup: markup });
-  await ctx.deps.ledger.update(tx.refId, { messageId: sent.message_id });
+  // Recorded only while the record still shows what this message says and no notice is under way: a
+  // reply a slow Telegram held can land after the watcher told the outcome with a notice of its own.
+  const current = (c: Readonly<TxRecord>) => c.status === tx.status && c.watch?.announcing === undefined;
+  if (await ctx.deps.ledger.transition(tx.refId, [tx.status], { messageId: sent.message_id }, current)) return;
+  await ctx.api.deleteMessage(sent.chat.id, sent.message_id).catch((err: unknown) => ctx.deps.logger.warn({ err, refId: tx.refId }, "could not take back an outdated receipt"));
 }
