@@ -267,21 +267,41 @@ describe("/transfer", () => {
     expect(u.lastReply()).not.toContain("≈");
   });
 
-  it("refuses at the confirm step when the balance cannot cover the amount plus the highest fee seen", async () => {
+  it("an amount the balance cannot cover with the highest fee seen is refused at the amount step; a smaller one goes on", async () => {
     await open();
     const u = await w.linkedUser({ languageCode: "en" });
     await toAccount(u, "bca", /BCA/, "1234567890");
     await toConfirm(u, "50000");
     await u.pressButton("✅ Confirm"); // a bank fee of Rp2.500 is now known
     await w.clock.advance(60_000);
-    // Enough for 20,000 plus the e-wallet estimate of nothing known yet, not for 20,000 + 2,500.
     w.sandbox.setBalance(w.demoKey, 21_000);
     await toAccount(u, "gopay", /GoPay/, "081298765432");
     await u.sendText("20000");
+    expect(u.lastReply()).toContain("Your balance of Rp21,000 is not enough to transfer Rp20,000 plus the fee (up to Rp2,500)");
+    expect(u.lastReply()).toContain("at most Rp18,500");
+    expect(u.buttons()).toEqual(["❌ Cancel"]);
+    await u.sendText("18.500");
+    expect(u.lastReply()).toContain("Add a note");
     await u.pressButton("⏭ Skip");
-    expect(u.lastReply()).toContain("Balance too low");
-    expect(u.lastReply()).toContain("Rp22,500");
+    expect(u.lastReply()).toContain("Check before you confirm");
+    expect(u.lastReply()).toContain("Rp18,500");
     expect(w.sandbox.calls("/transfer/create")).toHaveLength(1);
+  });
+
+  it("a balance below the minimum transfer says to top up first, in Indonesian, and nothing is made", async () => {
+    await open();
+    const u = await w.linkedUser({ languageCode: "id" });
+    w.sandbox.setBalance(w.demoKey, 9_000);
+    await u.sendCommand("transfer");
+    await u.sendText("bca");
+    await u.pressButton(/BCA/);
+    await u.sendText("1234567890");
+    await u.sendText("10rb");
+    expect(u.lastReply()).toContain("Saldo Anda Rp9.000 tidak cukup untuk transfer Rp10.000.");
+    expect(u.lastReply()).toContain("Saldo ini belum cukup untuk transfer minimal Rp10.000");
+    await u.pressButton("❌ Batal");
+    expect((await w.store.listTxByChat(u.chatId)).total).toBe(0);
+    expect(w.sandbox.calls("/transfer/create")).toHaveLength(0);
   });
 
   it("a slow account check shows typing at once and a 'checking' line after 1.5 s, gone once the holder is shown", async () => {

@@ -14,6 +14,7 @@ import { saveDraft, showConfirm } from "../money/confirm.js";
 import {
   bankTypeOf,
   destinationName,
+  highestTransferFee,
   transferDraft,
   transferKind,
   type BankType,
@@ -169,6 +170,18 @@ async function askValue<T>(conversation: BotConversation, ctx: ConvContext, prom
   }
 }
 
+/**
+ * The balance (the briefly cached profile) against the amount plus the highest fee seen, as the
+ * confirm step checks it; undefined when it fits or the balance cannot be read (the confirm step says).
+ */
+async function shortOfBalance(ctx: ConvContext, amount: number): Promise<{ balance: number; fee: number } | undefined> {
+  const read = await withApiKey(ctx, (key) => ctx.deps.lists.profile(key));
+  const balance = read.ok ? read.value.balance : undefined;
+  if (typeof balance !== "number") return undefined;
+  const fee = (await highestTransferFee(ctx.deps.ledger, ctx.chat!.id)) ?? 0;
+  return amount + fee > balance ? { balance, fee } : undefined;
+}
+
 export async function transferFlow(conversation: BotConversation, ctx: ConvContext): Promise<void> {
   const chosen = await chooseBank(conversation, ctx);
   if (!chosen) return;
@@ -181,7 +194,19 @@ export async function transferFlow(conversation: BotConversation, ctx: ConvConte
     holder: html(dest.holderName || "-"),
   });
   const amountPrompt = `${found}\n\n${afterCheck.t("transfer-ask-amount", { min: rupiah(MIN_TRANSFER, ctx.lang) })}`;
-  const amount = await askValue(conversation, afterCheck, amountPrompt, amountStep(afterCheck.lang));
+  let amount = await askValue(conversation, afterCheck, amountPrompt, amountStep(afterCheck.lang));
+  // Told here, where a smaller amount is one message away, not after the note at the confirm step.
+  for (;;) {
+    const value = amount.value;
+    const short = await conversation.external((outside) => shortOfBalance(outside, value));
+    if (!short) break;
+    const a = amount.ctx;
+    const figures = { balance: rupiah(short.balance, a.lang), amount: rupiah(value, a.lang), fee: rupiah(short.fee, a.lang) };
+    const max = short.balance - short.fee;
+    const retype = max >= MIN_TRANSFER ? a.t("transfer-over-balance-retype", { max: rupiah(max, a.lang) }) : a.t("transfer-over-balance-none", { min: rupiah(MIN_TRANSFER, a.lang) });
+    const said = a.t(short.fee > 0 ? "transfer-over-balance-fee" : "transfer-over-balance", figures);
+    amount = await askValue(conversation, a, `${said}\n${retype}`, amountStep(a.lang));
+  }
 
   let c = amount.ctx;
   let note = "";
