@@ -160,6 +160,8 @@ export async function startPlayground(opts: PlaygroundOptions = {}): Promise<Pla
     if (!(await app.deps.shop.get(RINA)).code) {
       await app.deps.shop.newLink(RINA);
       await app.deps.shop.update(RINA, { enabled: true, contact: "WA 0812-0000-1001" });
+      // At cost, a newcomer's first shop order would show "Untung: Rp0" (/markup changes it).
+      if (Object.keys(await app.deps.settings.pricing(RINA)).length === 0) await app.deps.settings.setPricing(RINA, { all: { flat: 2_000 } });
     }
     // Joined as the bot joins staff (a one-time invitation taken at once), with the owner's audit entries.
     const staff = new Staff(store, () => Date.now());

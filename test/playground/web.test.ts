@@ -96,6 +96,13 @@ describe("the playground's page API", () => {
     expect(seen(confirm)).toContain("Periksa sebelum konfirmasi");
   });
 
+  it("Rina's shop sells above cost from the first start, so her first shop order shows a profit", async () => {
+    const pg = await playground();
+    await say(pg, 1001, "/markup");
+    const rules = await botSays(pg, 1001, "Harga jual toko Anda");
+    expect(seen(rules)).toContain("Semua produk: +Rp2.000");
+  });
+
   it("an admin's balance round arrives live in the other linked chat, over the event stream", async () => {
     const pg = await playground();
     const events = await fetch(new URL("api/events", pg.url));
