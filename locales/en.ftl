@@ -460,6 +460,7 @@ transfer-amount-too-small = The minimum transfer is { $min }. Type the amount ag
 transfer-over-balance = ❌ Your balance of { $balance } is not enough to transfer { $amount }.
 transfer-over-balance-fee = ❌ Your balance of { $balance } is not enough to transfer { $amount } plus the fee (up to { $fee }).
 transfer-over-balance-retype = Type a smaller amount, at most { $max }, or cancel and top up with Deposit. Nothing was sent to the provider.
+transfer-over-balance-retype-fee-unknown = Type a smaller amount: the balance must cover the amount plus the transfer fee. Or cancel and top up with Deposit. Nothing was sent to the provider.
 transfer-over-balance-none = This balance cannot cover the minimum transfer of { $min } with its fee. Cancel, top up with Deposit, then try again. Nothing was sent to the provider.
 transfer-ask-note = Add a note to this transfer (up to { $max } characters), or press Skip.
 transfer-button-skip = ⏭ Skip

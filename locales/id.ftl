@@ -457,6 +457,7 @@ transfer-amount-too-small = Nominal transfer minimal { $min }. Ketik nominal lag
 transfer-over-balance = ❌ Saldo Anda { $balance } tidak cukup untuk transfer { $amount }.
 transfer-over-balance-fee = ❌ Saldo Anda { $balance } tidak cukup untuk transfer { $amount } ditambah biaya (sampai { $fee }).
 transfer-over-balance-retype = Ketik nominal yang lebih kecil, paling banyak { $max }, atau batalkan lalu isi saldo lewat Deposit. Belum ada yang dikirim ke penyedia.
+transfer-over-balance-retype-fee-unknown = Ketik nominal yang lebih kecil: saldo harus cukup untuk nominal ditambah biaya transfer. Atau batalkan lalu isi saldo lewat Deposit. Belum ada yang dikirim ke penyedia.
 transfer-over-balance-none = Saldo ini belum cukup untuk transfer minimal { $min } beserta biayanya. Batalkan, isi saldo lewat Deposit, lalu ulangi. Belum ada yang dikirim ke penyedia.
 transfer-ask-note = Tambahkan catatan untuk transfer ini (maksimal { $max } karakter), atau tekan Lewati.
 transfer-button-skip = ⏭ Lewati

@@ -203,7 +203,12 @@ export async function transferFlow(conversation: BotConversation, ctx: ConvConte
     const a = amount.ctx;
     const figures = { balance: rupiah(short.balance, a.lang), amount: rupiah(value, a.lang), fee: rupiah(short.fee, a.lang) };
     const max = short.balance - short.fee;
-    const retype = max >= MIN_TRANSFER ? a.t("transfer-over-balance-retype", { max: rupiah(max, a.lang) }) : a.t("transfer-over-balance-none", { min: rupiah(MIN_TRANSFER, a.lang) });
+    const retype =
+      max < MIN_TRANSFER
+        ? a.t("transfer-over-balance-none", { min: rupiah(MIN_TRANSFER, a.lang) })
+        : short.fee > 0
+          ? a.t("transfer-over-balance-retype", { max: rupiah(max, a.lang) })
+          : a.t("transfer-over-balance-retype-fee-unknown"); // the fee is told only by the create's answer
     const said = a.t(short.fee > 0 ? "transfer-over-balance-fee" : "transfer-over-balance", figures);
     amount = await askValue(conversation, a, `${said}\n${retype}`, amountStep(a.lang));
   }
