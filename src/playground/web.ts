@@ -27,6 +27,8 @@ export interface PlaygroundUser {
 /** A user as the page shows them now: the bot's language for the chat, and whether a key is linked. */
 export interface UserView extends PlaygroundUser {
   linked: boolean;
+  /** The user blocked the bot (the page offers to unblock it). */
+  blocked: boolean;
 }
 
 /** What the page's sandbox panel can do; index.ts wires it to the app's sandbox and store. */
@@ -131,8 +133,11 @@ export async function startWeb(opts: WebOptions): Promise<WebServer> {
   const view = async (u: PlaygroundUser): Promise<UserView> => {
     const now = await opts.chatState(u.id);
     if (now.lang !== undefined) u.lang = now.lang;
-    return { ...u, linked: now.linked };
+    return { ...u, linked: now.linked, blocked: fake.isBlocked(u.id) };
   };
+
+  /** Writing to a bot one blocked unblocks it first (Telegram's Restart button does the same). */
+  const unblockToWrite = (u: PlaygroundUser) => fake.setBlocked(tgUser(u), tgChat(u), false);
 
   app.get("/api/users", async (c) => {
     const list: UserView[] = [];
@@ -156,6 +161,7 @@ export async function startWeb(opts: WebOptions): Promise<WebServer> {
     const body = await c.req.json<{ text?: unknown }>().catch(() => ({ text: undefined }));
     const text = typeof body.text === "string" ? body.text.trim() : "";
     if (!u || text === "" || text.length > 4096) return c.json({ error: "text of 1-4096 characters" }, 400);
+    unblockToWrite(u);
     const entities: MessageEntity[] = [];
     const command = /^\/[A-Za-z0-9_]+(@[A-Za-z0-9_]+)?/.exec(text);
     if (command) entities.push({ type: "bot_command", offset: 0, length: command[0].length });
@@ -183,6 +189,7 @@ export async function startWeb(opts: WebOptions): Promise<WebServer> {
     if (caption.length > 1024) return c.json({ error: "a caption of at most 1024 characters" }, 400);
     if (bytes.length > PHOTO_MAX_BYTES) return c.json({ error: PHOTO_TOO_BIG }, 413);
     if (!imageSize(bytes)) return c.json({ error: "PNG or JPEG images only" }, 415);
+    unblockToWrite(u);
     const message = {
       message_id: fake.nextMessageId(u.id),
       from: tgUser(u),
@@ -203,12 +210,23 @@ export async function startWeb(opts: WebOptions): Promise<WebServer> {
     // Only data the message really carries, as Telegram only sends what the button holds.
     const exists = target.inlineKeyboard?.some((row) => row.some((b) => "callback_data" in b && b.callback_data === body.data));
     if (!exists) return c.json({ error: "no such button" }, 400);
+    unblockToWrite(u);
     const id = `pg${u.id}${String(++queryCounter).padStart(6, "0")}`;
     queries.set(id, u.id);
     fake.pushUpdate({
       callback_query: { id, from: tgUser(u), message: target.message, chat_instance: String(u.id * 7 + 13), data: body.data },
     });
     return c.json({ ok: true });
+  });
+
+  // Blocking the bot, as from the chat's menu in Telegram: the bot hears my_chat_member "kicked" and
+  // its sends there are refused (403) until the user unblocks it or writes again.
+  app.post("/api/chat/:user/block", async (c) => {
+    const u = userOf(c.req.param("user"));
+    const body = await c.req.json<{ blocked?: unknown }>().catch(() => ({}) as Record<string, unknown>);
+    if (!u || typeof body.blocked !== "boolean") return c.json({ error: "blocked is true or false" }, 400);
+    fake.setBlocked(tgUser(u), tgChat(u), body.blocked);
+    return c.json({ ok: true, blocked: fake.isBlocked(u.id) });
   });
 
   app.post("/api/chat/:user/lang", async (c) => {

@@ -186,6 +186,17 @@ describe.skipIf(!hasChromium)(title, () => {
     await page.click("#menu-btn");
     await page.locator("#commands button", { hasText: "/balance" }).waitFor();
     await page.click("#menu-btn");
+
+    // Blocking the bot from the header (inside it on a phone), and unblocking it from the bar that says so.
+    const head = (await page.locator(".chat-head").boundingBox())!;
+    const block = (await page.locator("#block").boundingBox())!;
+    expect(block.x + block.width).toBeLessThanOrEqual(head.x + head.width);
+    await page.click("#block");
+    await page.locator("#blocked-bar", { hasText: "You blocked this bot" }).waitFor();
+    expect(await page.isHidden("#block")).toBe(true);
+    await page.click("#unblock");
+    await page.locator("#blocked-bar").waitFor({ state: "hidden" });
+    await page.locator("#block").waitFor();
   }, 30_000);
 
   it("a restart goes on where it stopped: the chat shows the old messages, the pending sale is still listed and settles", async () => {

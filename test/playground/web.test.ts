@@ -318,6 +318,27 @@ describe("the playground's page API", () => {
     expect(pg.app.sandbox!.callbacksSent().map((c) => c.answer)).toContain(200);
   }, 30_000);
 
+  it("a chat that blocks the bot gets nothing while blocked; the missed success arrives when it unblocks", async () => {
+    const pg = await playground();
+    await say(pg, 1001, "/beli S10 081234567890");
+    const confirm = await botSays(pg, 1001, "Periksa sebelum konfirmasi");
+    await post(pg, "api/chat/1001/press", { messageId: confirm.id, data: confirm.keyboard.flat().find((b) => b.text.includes("Konfirmasi"))!.data });
+    await botSays(pg, 1001, "Diproses");
+    let refId = "";
+    await expect.poll(async () => (refId = ((await (await fetch(new URL("api/sandbox", pg.url))).json()) as { pending: { refId: string }[] }).pending[0]?.refId ?? ""), { timeout: 10_000 }).not.toBe("");
+    expect(await post(pg, "api/chat/1001/block", { blocked: true })).toEqual({ status: 200, body: { ok: true, blocked: true } });
+    const users = async () => ((await (await fetch(new URL("api/users", pg.url))).json()) as { users: { id: number; blocked: boolean }[] }).users;
+    expect((await users()).find((u) => u.id === 1001)?.blocked).toBe(true);
+    // The bot hears of the block, then its notice is refused (403): the chat is marked away.
+    await expect.poll(async () => (await pg.app.store.getChat(1001))?.inactive, { timeout: 10_000 }).toBe(true);
+    await post(pg, "api/sandbox/settle", { refId, outcome: "success" });
+    await expect.poll(async () => (await pg.app.store.getTx(refId))?.watch?.owed, { timeout: 10_000 }).toBe("success");
+    expect((await chat(pg, 1001)).messages.map(seen).join("\n")).not.toContain("Transaksi berhasil");
+    expect((await post(pg, "api/chat/1001/block", { blocked: false })).body).toEqual({ ok: true, blocked: false });
+    await expect.poll(async () => (await chat(pg, 1001)).messages.map(seen).join("\n"), { timeout: 10_000 }).toContain("Transaksi berhasil");
+    expect((await post(pg, "api/chat/1001/block", { blocked: "yes" })).status).toBe(400);
+  }, 30_000);
+
   it("keeps its folder across starts; reset starts empty", async () => {
     const dir = await mkdtemp(join(tmpdir(), "playground-"));
     cleanup.push(() => rm(dir, { recursive: true, force: true }));

@@ -41,6 +41,8 @@ export interface ChatState {
   messages: Map<number, FakeMessage>;
   /** Rows of the reply keyboard currently shown (undefined: none / removed). */
   replyKeyboard?: string[][];
+  /** The user blocked the bot: Telegram refuses what the bot sends here (403). */
+  blocked?: boolean;
 }
 
 /** A chat as snapshot() saves it. */
@@ -48,6 +50,7 @@ export interface SavedChat {
   chat: Chat;
   lastMessageId: number;
   replyKeyboard?: string[][];
+  blocked?: boolean;
   messages: (Omit<FakeMessage, "file"> & { file?: { filename?: string; base64: string } })[];
 }
 
@@ -99,6 +102,11 @@ export class ChatModel {
     return this.chats.get(String(chatId))?.replyKeyboard;
   }
 
+  /** Whether the chat's user blocked the bot (a chat never seen has not). */
+  blocked(chatId: number | string): boolean {
+    return this.chats.get(String(chatId))?.blocked === true;
+  }
+
   clear(): void {
     this.chats.clear();
   }
@@ -109,6 +117,7 @@ export class ChatModel {
       chat: c.chat,
       lastMessageId: c.lastMessageId,
       ...(c.replyKeyboard ? { replyKeyboard: c.replyKeyboard } : {}),
+      ...(c.blocked ? { blocked: true } : {}),
       messages: [...c.messages.values()].map(({ file, ...m }) => ({
         ...m,
         ...(file ? { file: { ...(file.filename !== undefined ? { filename: file.filename } : {}), base64: file.bytes.toString("base64") } } : {}),
@@ -123,7 +132,7 @@ export class ChatModel {
       for (const { file, ...m } of c.messages) {
         messages.set(m.messageId, { ...m, touchedSeq: 0, ...(file ? { file: { ...(file.filename !== undefined ? { filename: file.filename } : {}), bytes: Buffer.from(file.base64, "base64") } } : {}) });
       }
-      this.chats.set(String(c.chat.id), { chat: c.chat, lastMessageId: c.lastMessageId, messages, ...(c.replyKeyboard ? { replyKeyboard: c.replyKeyboard } : {}) });
+      this.chats.set(String(c.chat.id), { chat: c.chat, lastMessageId: c.lastMessageId, messages, ...(c.replyKeyboard ? { replyKeyboard: c.replyKeyboard } : {}), ...(c.blocked ? { blocked: true } : {}) });
     }
   }
 

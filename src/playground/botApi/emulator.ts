@@ -8,7 +8,7 @@
  * user sees it (`messages(chatId)`, after edits and deletions), can emulate flood control
  * (`limitRate`), and in `strict` mode (default) refuses what Telegram refuses.
  */
-import type { Chat, Message, PhotoSize, Update, UserFromGetMe } from "grammy/types";
+import type { Chat, Message, PhotoSize, Update, User, UserFromGetMe } from "grammy/types";
 import { FAKE_BOT_INFO } from "../botInfo.js";
 import { ChangeFeed, type EmulatorEvent } from "./changeFeed.js";
 import { ChatModel, type FakeMessage, type SavedChat } from "./chats.js";
@@ -19,7 +19,7 @@ import { FloodControl, type RateLimitOptions } from "./floodControl.js";
 import { UpdateQueue } from "./longPolling.js";
 import { TelegramMethods, type ApiRequest } from "./methods.js";
 import type { DecodedRequest } from "./requestDecoding.js";
-import { ApiErrorResponse, type ApiResponse } from "./responses.js";
+import { ApiErrorResponse, TelegramErrors, type ApiResponse } from "./responses.js";
 import { fetchTransport, serveHttp, type FakeServer, type LostRequest, type Receiver } from "./transport.js";
 
 /** The chat windows and the files behind them, as a restart reads them back. */
@@ -94,6 +94,8 @@ export class BotApiEmulator {
 
   /** The answer to one request: flood control, then what Telegram does. */
   protected async respond(request: ApiRequest, signal: AbortSignal | undefined): Promise<ApiResponse> {
+    const chatId = request.payload.chat_id;
+    if ((typeof chatId === "number" || typeof chatId === "string") && this.isBlocked(chatId)) return TelegramErrors.blocked();
     try {
       return this.flood?.check(request.method, request.payload) ?? (await this.methods.answer(request, signal));
     } catch (e) {
@@ -147,6 +149,33 @@ export class BotApiEmulator {
   restoreChats(saved: SavedChats): void {
     this.chats.restore(saved.chats);
     this.files.restore(saved.files);
+  }
+
+  /** Whether the user of this private chat blocked the bot. */
+  isBlocked(chatId: number | string): boolean {
+    return this.chats.blocked(chatId);
+  }
+
+  /**
+   * The user blocks (or unblocks) the bot, as from the chat's menu: Telegram tells the bot with a
+   * my_chat_member update ("kicked" / "member") and refuses what the bot sends there while blocked.
+   */
+  setBlocked(user: User, chat: Chat.PrivateChat, blocked: boolean): void {
+    const state = this.chats.state(chat.id);
+    if ((state.blocked === true) === blocked) return;
+    state.blocked = blocked;
+    const { id, is_bot, first_name, username } = this.botInfo;
+    const bot = { id, is_bot, first_name, username };
+    const date = Math.floor(this.now() / 1000);
+    this.updates.push({
+      my_chat_member: {
+        chat,
+        from: user,
+        date,
+        old_chat_member: blocked ? { status: "member", user: bot } : { status: "kicked", user: bot, until_date: 0 },
+        new_chat_member: blocked ? { status: "kicked", user: bot, until_date: 0 } : { status: "member", user: bot },
+      },
+    });
   }
 
   /** Declares how a chat looks (title, names) so sent messages carry a realistic `chat`. */

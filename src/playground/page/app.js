@@ -22,6 +22,7 @@ const WORDS = {
     reseller: "reseller", newcomer: "pengguna baru", admin: "admin (ADMIN_IDS)", cashier: "kasir", customer: "pelanggan toko online", linked: "terhubung", notLinked: "belum terhubung",
     welcomeTitle: "Selamat datang di playground",
     welcome: (key) => `Ini bot sungguhan dengan penyedia sandbox: tidak ada uang sungguhan. Rina sudah terhubung: ketuk MULAI, lalu /beli. Budi belum: ketuk MULAI, lalu kirim kunci sandbox ${key}. Dewi kasir Rina: ia berjualan dengan saldo Rina, dan Rina melihatnya di /staf dan /audit. Sari pelanggan toko online Rina (dibuka lewat link tokonya): ketik pulsa 10. Panel di samping menyelesaikan transaksi yang tertunda.`,
+    block: "Blokir", unblock: "Buka blokir", blockedNote: "Anda memblokir bot ini: Telegram menolak pesan bot (403) sampai Anda membuka blokir atau menulis lagi.",
     trySale: "Coba: /beli S10 081234567890", gotIt: "Mengerti", photoSent: "Foto tidak dapat dikirim", photoType: "Hanya gambar PNG atau JPEG", photoSize: "Foto paling besar 5 MB",
   },
   en: {
@@ -37,6 +38,7 @@ const WORDS = {
     reseller: "reseller", newcomer: "new user", admin: "admin (ADMIN_IDS)", cashier: "cashier", customer: "online shop customer", linked: "linked", notLinked: "not linked",
     welcomeTitle: "Welcome to the playground",
     welcome: (key) => `This is the real bot with a sandbox provider: no real money. Rina is linked: tap START, then /topup. Budi is not: tap START, then send the sandbox key ${key}. Dewi is Rina's cashier: she sells with Rina's balance, and Rina sees it in /staff and /audit. Sari is a customer of Rina's online shop (opened through its link): type pulsa 10. The panel beside the chat settles what is pending.`,
+    block: "Block", unblock: "Unblock", blockedNote: "You blocked this bot: Telegram refuses its messages (403) until you unblock it or write again.",
     trySale: "Try: /topup S10 081234567890", gotIt: "Got it", photoSent: "The photo could not be sent", photoType: "PNG or JPEG images only", photoSize: "A photo of at most 5 MB",
   },
 };
@@ -183,6 +185,7 @@ function renderMessage(m) {
 
 async function press(m, data) {
   await api(`/api/chat/${state.current}/press`, { messageId: m.id, data });
+  wroteAgain();
 }
 
 function showUser(u) {
@@ -191,7 +194,15 @@ function showUser(u) {
   if (u.id !== state.current) return;
   applyLang(u.lang);
   $("chat-sub").textContent = `${u.name} · ${roleLabel(u)}`;
+  $("blocked-bar").hidden = !u.blocked;
+  $("block").hidden = u.blocked;
   renderUsers();
+}
+
+// As from the chat's menu in Telegram: the bot hears it, and what it sends here is refused until unblocked.
+async function setBlocked(blocked) {
+  const r = await api(`/api/chat/${state.current}/block`, { blocked });
+  showUser({ ...user(), blocked: r.blocked });
 }
 
 // A chat that never talked to the bot shows START in place of the text box, as Telegram does.
@@ -234,6 +245,12 @@ function openViewer(src) {
 async function send(text) {
   if (text.trim() === "") return;
   await api(`/api/chat/${state.current}/send`, { text });
+  wroteAgain();
+}
+
+/** Writing to a bot one blocked unblocks it (the server did so before delivering). */
+function wroteAgain() {
+  if (user()?.blocked) showUser({ ...user(), blocked: false });
 }
 
 // The attach button: the picked image goes as a photo, the text box as its caption. The server
@@ -435,6 +452,8 @@ async function main() {
   });
   $("menu-btn").addEventListener("click", () => ($("commands").hidden = !$("commands").hidden));
   $("alert-ok").addEventListener("click", () => ($("alert").hidden = true));
+  $("block").addEventListener("click", () => void setBlocked(true));
+  $("unblock").addEventListener("click", () => void setBlocked(false));
   for (const b of document.querySelectorAll(".lang button")) {
     b.addEventListener("click", async () => {
       const r = await api(`/api/chat/${state.current}/lang`, { lang: b.dataset.lang });
