@@ -31,11 +31,14 @@ export function connectSandboxCallbacks(sandbox: Sandbox, store: Store, deps: Pr
   );
 }
 
-/** The callback URL of every chat linked with `apiKey`. */
+/**
+ * The callback URL of every chat linked with `apiKey`, also one that blocked the bot (linkedChats()
+ * leaves those out): a provider calls the URL it was given whatever the chat did in Telegram.
+ */
 async function callbackUrls(store: Store, base: string, apiKey: string): Promise<string[]> {
   const urls: string[] = [];
-  for (const chat of await store.linkedChats()) {
-    if (chat.callbackToken === undefined) continue;
+  for (const chat of await store.allChats()) {
+    if (chat.callbackToken === undefined || chat.apiKeyEnc === undefined) continue;
     try {
       if (await store.getApiKey(chat.chatId) === apiKey) urls.push(callbackUrl(base, chat.callbackToken));
     } catch {

@@ -331,7 +331,10 @@ describe("the playground's page API", () => {
     expect((await users()).find((u) => u.id === 1001)?.blocked).toBe(true);
     // The bot hears of the block, then its notice is refused (403): the chat is marked away.
     await expect.poll(async () => (await pg.app.store.getChat(1001))?.inactive, { timeout: 10_000 }).toBe(true);
+    const callbacks = pg.app.sandbox!.callbacksSent().length;
     await post(pg, "api/sandbox/settle", { refId, outcome: "success" });
+    // The provider calls back whether or not the chat blocked the bot (its URL is the reseller's).
+    await expect.poll(() => pg.app.sandbox!.callbacksSent().slice(callbacks).map((c) => c.answer), { timeout: 10_000 }).toContain(200);
     await expect.poll(async () => (await pg.app.store.getTx(refId))?.watch?.owed, { timeout: 10_000 }).toBe("success");
     expect((await chat(pg, 1001)).messages.map(seen).join("\n")).not.toContain("Transaksi berhasil");
     expect((await post(pg, "api/chat/1001/block", { blocked: false })).body).toEqual({ ok: true, blocked: false });
