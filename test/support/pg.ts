@@ -54,28 +54,41 @@ async function createDatabase(from: string): Promise<string> {
 
 const templateTables: string[] = inject("pgTemplateTables");
 
-/**
- * Databases closed worlds gave back, emptied, for the next world in this worker (files share their
- * modules, vitest.config.ts). Copying the template took a quarter to half a second a world on the
- * 2-core CI machine, and each world's first connections to a new database paid again for its caches;
- * emptying a used one takes milliseconds.
- */
-const spare: string[] = [];
-
-/** A database as migratedDatabase() makes it: one a closed world gave back (giveBackDatabase), or a new copy. */
-export function worldDatabase(): Promise<string> {
-  const url = spare.pop();
-  return url ? Promise.resolve(url) : migratedDatabase();
+/** A world's database and a connection to it of the test's own (World.savedChat reads over it). */
+export interface WorldDatabase {
+  url: string;
+  sql: postgres.Sql;
 }
 
 /**
- * Brings a world's database back to the template's state, over `sql` (a connection to it), for the
- * next world: every other session ended (its locks, LISTENs, a client that reconnected), the tables
- * the world made dropped, the template's emptied (schema_migrations kept: it holds what the template
- * has). Call only once nothing of the world's app runs any more. A database that cannot be reached
- * (a breakStore never repaired) is not given back: it stays, unused, until the server stops.
+ * Databases closed worlds gave back, emptied, with their connection, for the next world in this
+ * worker (files share their modules, vitest.config.ts). On the 2-core CI VM a new process is dear
+ * (a backend session costs ~37 ms of server CPU): copying the template, the admin session asking for
+ * the copy, a new database's first sessions filling its caches and the reader's own session cost
+ * every world that; emptying a used database takes milliseconds.
  */
-export async function giveBackDatabase(url: string, sql: postgres.Sql): Promise<void> {
+const spare: WorldDatabase[] = [];
+
+/** A database as migratedDatabase() makes it: one a closed world gave back (giveBackDatabase), or a new copy. */
+export async function worldDatabase(): Promise<WorldDatabase> {
+  const reused = spare.pop();
+  if (reused) return reused;
+  const url = await migratedDatabase();
+  const sql = postgres(url, { max: 1, onnotice: () => undefined, fetch_types: false });
+  // Connected before it is needed, so a read is on its way at once.
+  await sql`SELECT 1`;
+  return { url, sql };
+}
+
+/**
+ * Brings a world's database back to the template's state for the next world: every other session
+ * ended (its locks, LISTENs, a client that reconnected), the tables the world made dropped, the
+ * template's emptied (schema_migrations kept: it holds what the template has). Call only once nothing
+ * of the world's app runs any more. A database that cannot be reached (a breakStore never repaired)
+ * is not given back: its connection is closed, and it stays unused until the server stops.
+ */
+export async function giveBackDatabase(db: WorldDatabase): Promise<void> {
+  const { sql } = db;
   try {
     await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`;
     const rows = await sql<{ name: string }[]>`SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public'`;
@@ -87,7 +100,8 @@ export async function giveBackDatabase(url: string, sql: postgres.Sql): Promise<
       if (emptied.length > 0) await tx.unsafe(`TRUNCATE ${emptied.join(", ")}`);
     });
   } catch {
+    await sql.end({ timeout: 1 }).catch(() => undefined);
     return;
   }
-  spare.push(url);
+  spare.push(db);
 }
