@@ -91,6 +91,9 @@ export async function giveBackDatabase(db: WorldDatabase): Promise<void> {
   const { sql } = db;
   try {
     await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`;
+    // A session ends after its client went (or pg_terminate_backend asked it to): until its backend
+    // exits it can still hold the lead's advisory lock, which the next world takes on its first try.
+    if (!(await othersGone(sql))) throw new Error("the world's sessions did not end");
     const rows = await sql<{ name: string }[]>`SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public'`;
     const names = rows.map((r) => r.name);
     const extra = names.filter((t) => !templateTables.includes(t));
@@ -104,4 +107,16 @@ export async function giveBackDatabase(db: WorldDatabase): Promise<void> {
     return;
   }
   spare.push(db);
+}
+
+/** Waits (real time, up to 10 s) until no other session is on the database and none of its advisory locks is held. */
+async function othersGone(sql: postgres.Sql): Promise<boolean> {
+  for (const until = Date.now() + 10_000; Date.now() < until; ) {
+    const [row] = await sql<{ n: number }[]>`
+      SELECT (SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid())
+           + (SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())) AS n`;
+    if (Number(row?.n) === 0) return true;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  return false;
 }
