@@ -49,7 +49,7 @@ export async function openBenchPg(): Promise<BenchPg | undefined> {
         if (given) for (const name of made) await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       } finally {
         await admin.end();
-        server?.stop();
+        await server?.stop();
       }
     },
   };

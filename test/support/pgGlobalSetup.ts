@@ -14,6 +14,8 @@ declare module "vitest" {
     pgUrl: string;
     /** A database with the store's schema, copied for each world (migratedDatabase in pg.ts); "" = none. */
     pgTemplate: string;
+    /** The tables the template holds (a world's database given back is brought back to these, emptied). */
+    pgTemplateTables: string[];
   }
 }
 
@@ -23,7 +25,7 @@ declare module "vitest" {
  */
 interface Run {
   users: number;
-  ready: Promise<{ url: string; template: string; server?: PgServer; templateUrl?: string }>;
+  ready: Promise<{ url: string; template: string; tables: string[]; server?: PgServer; templateUrl?: string }>;
 }
 const RUN = Symbol.for("ppob.pgGlobalSetup");
 const holder = globalThis as { [RUN]?: Run };
@@ -31,9 +33,10 @@ const holder = globalThis as { [RUN]?: Run };
 export async function setup(project: TestProject): Promise<void> {
   const run = (holder[RUN] ??= { users: 0, ready: start() });
   run.users++;
-  const { url, template } = await run.ready;
+  const { url, template, tables } = await run.ready;
   project.provide("pgUrl", url);
   project.provide("pgTemplate", template);
+  project.provide("pgTemplateTables", tables);
 }
 
 export async function teardown(): Promise<void> {
@@ -45,7 +48,7 @@ export async function teardown(): Promise<void> {
   if (templateUrl) await withSql(templateUrl, (sql) => sql.unsafe(`DROP DATABASE IF EXISTS ${template}`));
 }
 
-async function start(): Promise<{ url: string; template: string; server?: PgServer; templateUrl?: string }> {
+async function start(): Promise<{ url: string; template: string; tables: string[]; server?: PgServer; templateUrl?: string }> {
   const given = process.env.TEST_DATABASE_URL;
   let url: string;
   let server: PgServer | undefined;
@@ -55,7 +58,7 @@ async function start(): Promise<{ url: string; template: string; server?: PgServ
     const bin = findPgBin();
     if (!bin) {
       process.stderr.write("PostgreSQL is not installed: the PostgreSQL store tests are skipped (.ci/install-postgres.sh installs it).\n");
-      return { url: "", template: "" };
+      return { url: "", template: "", tables: [] };
     }
     server = await startPgServer(bin);
     url = server.url;
@@ -64,8 +67,12 @@ async function start(): Promise<{ url: string; template: string; server?: PgServ
   await withSql(url, (sql) => sql.unsafe(`CREATE DATABASE ${template}`));
   const at = new URL(url);
   at.pathname = `/${template}`;
-  await withSql(at.toString(), (sql) => migrate(sql));
-  return { url, template, ...(server && { server }), templateUrl: url };
+  const tables = await withSql(at.toString(), async (sql) => {
+    await migrate(sql);
+    const rows = await sql<{ name: string }[]>`SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' ORDER BY 1`;
+    return rows.map((r) => r.name);
+  });
+  return { url, template, tables, ...(server && { server }), templateUrl: url };
 }
 
 async function withSql<T>(url: string, fn: (sql: postgres.Sql) => Promise<T>): Promise<T> {

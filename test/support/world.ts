@@ -15,9 +15,8 @@ import { silentLogger, type Logger } from "../../src/logging/logger.js";
 import { createSandbox, DEMO_KEY, type Sandbox, type SandboxOptions } from "../../src/sandbox/index.js";
 import { FileStore, type Store } from "../../src/store/file/fileStore.js";
 import { PgStore } from "../../src/store/pg/pgStore.js";
-import postgres from "postgres";
 import { vi } from "vitest";
-import { migratedDatabase, onPostgres, pgAdmin } from "./pg.js";
+import { giveBackDatabase, onPostgres, pgAdmin, worldDatabase } from "./pg.js";
 import type { ChatRecord } from "../../src/store/types.js";
 import type { UpstreamClient } from "../../src/upstream/client.js";
 import type { StatusWatcher, WatcherOptions } from "../../src/jobs/watcher.js";
@@ -117,12 +116,11 @@ export interface WorldOptions {
 export async function makeWorld(opts: WorldOptions = {}): Promise<World> {
   const clock = new ManualClock();
   const dir = await mkdtemp(join(tmpdir(), "ppob-bot-"));
-  const storeUrl = onPostgres ? await migratedDatabase() : undefined;
+  const db = onPostgres ? await worldDatabase() : undefined;
+  const storeUrl = db?.url;
   const freezable = storeUrl && opts.freezableStore ? await freezableDatabase(storeUrl) : undefined;
   const appStoreUrl = freezable?.url ?? storeUrl;
-  // Connected before it is needed, so a savedChat read is on its way at once.
-  const reader = storeUrl ? postgres(storeUrl, { max: 1, onnotice: () => undefined }) : undefined;
-  if (reader) await reader`SELECT 1`;
+  const reader = db?.sql;
   const fake = new FakeBotApi({ clock, strict: opts.fakeStrict ?? true });
   const sandbox = await createSandbox({ clock, settleMs: 5000, seed: 7, ...opts.sandbox });
   const config = loadConfig({
@@ -159,6 +157,7 @@ export async function makeWorld(opts: WorldOptions = {}): Promise<World> {
     return app;
   };
   const stopServices = () => built.stop();
+  let givenBack = false;
   let built = await build();
   const world: World = {
     clock,
@@ -260,9 +259,18 @@ export async function makeWorld(opts: WorldOptions = {}): Promise<World> {
       built = await build();
     },
     async close() {
-      await stopServices().catch(() => undefined);
-      await reader?.end();
+      const stopped = await stopServices().then(
+        () => true,
+        () => false,
+      );
       await freezable?.close();
+      // Once: a second close must not empty a database another world took in the meantime. Not after
+      // a failed stop either: an app still running could reconnect and write into the next world's data.
+      if (db && !givenBack) {
+        givenBack = true;
+        if (stopped) await giveBackDatabase(db);
+        else await db.sql.end();
+      }
       await sandbox.close();
       await rm(dir, { recursive: true, force: true });
     },
