@@ -82,7 +82,7 @@ describe("provider callback route: signed bursts pass, forged floods stay bounde
     expect(seen.hurried).toHaveLength(2_000);
     expect(seen.hurried.every((h) => h.signed)).toBe(true);
     expect(seen.lastAtWrites).toBe(1);
-  });
+  }, 60_000); // ~1 s of CPU on a quiet machine; a machine loaded 7 times over took past 20 s
 
   it("signed callbacks are bounded too: past SIGNED_CALLBACKS_PER_MINUTE in a minute, 429 until the next", async () => {
     const { clock, seen, post } = route();
@@ -94,7 +94,7 @@ describe("provider callback route: signed bursts pass, forged floods stay bounde
     await clock.advance(60_000);
     expect((await post("TP1", SIGNED)).status).toBe(200);
     expect(seen.hurried).toEqual([{ refId: "TP1", signed: true }]);
-  });
+  }, 60_000); // 6,000 requests: as above
 
   it("callbacksLastAt is saved again once a minute has passed (it is shown in minutes)", async () => {
     const { clock, seen, post } = route();
