@@ -183,8 +183,10 @@ function callbackLine(sandbox: Sandbox, current: () => App): CallbackLine {
     async (apiKey) => {
       const store = current().store;
       const urls: string[] = [];
-      for (const chat of await store.linkedChats()) {
-        if (chat.callbackToken !== undefined && store.apiKeyOf(chat) === apiKey) urls.push(callbackUrl(PUBLIC_ORIGIN, chat.callbackToken));
+      // Every chat linked with the key, also one that blocked the bot (linkedChats() leaves those out):
+      // the provider calls the URL it was given whatever the chat did in Telegram.
+      for (const chat of await store.allChats()) {
+        if (chat.callbackToken !== undefined && chat.apiKeyEnc !== undefined && store.apiKeyOf(chat) === apiKey) urls.push(callbackUrl(PUBLIC_ORIGIN, chat.callbackToken));
       }
       return urls;
     },
