@@ -9,7 +9,7 @@ import * as z from "../tools/zod.js";
 import type { ChatPatch, Doc, DocChange, DocExpect, DocKind, DocQuery, FlowState, LogEntry, LogPage, NewDoc, NewTx, TxPatch } from "./api.js";
 import { decrypt, DecryptedKeys, encrypt, keyAad, keyCheck, keyCheckMatches, maskKey } from "./crypto.js";
 import { ApiKeyDecryptError, StoreCorruptError, StoreSecretMismatchError } from "./errors.js";
-import { deepFreeze, frozenCopy } from "./frozen.js";
+import { deepFreeze, frozenCopy, frozenOutput } from "./frozen.js";
 import { quickChecks } from "./recordCheck.js";
 import { ChatRecordSchema, describeIssues, TxRecordSchema } from "./records.js";
 import { OPEN_STATUSES, type ChatRecord, type TxRecord, type TxStatus } from "./types.js";
@@ -184,12 +184,13 @@ function checkOwner(owner: unknown): number {
 
 /**
  * A value about to be written: the kind's schema's output for a JSON copy of it, else TypeError. The
- * output must be JSON too (a schema that makes a Date is refused here, not when read back); frozen.
+ * output must be JSON too (a schema that makes a Date is refused here, not when read back); frozen in
+ * place rather than copied again (frozen.ts).
  */
 function validValue<T>(kind: DocKind<T>, value: unknown, what: string): T {
   const parsed = z.safeParse(kind.schema, frozenCopy(value, what));
   if (!parsed.success) throw new TypeError(`Invalid ${what}: ${describeIssues(parsed.error)}`);
-  return frozenCopy(parsed.data, what);
+  return frozenOutput(parsed.data, what);
 }
 
 /** A new document, validated and frozen: version 1, created and updated `now`. */
