@@ -95,10 +95,12 @@ export interface Sandbox {
   clearFaults(endpoint: string): void;
   /** How many faults are still queued for `endpoint` (the next calls they spoil, in order). */
   faultsQueued(endpoint: string): number;
-  /** Calls a "timeout" fault holds whose client has not given up yet (of `endpoint`, or of all). */
+  /** Calls held (a "timeout" fault, holdNext()) whose client has not given up yet (of `endpoint`, or of all). */
   hanging(endpoint?: string): number;
   /** The next call to `endpoint` takes effect and is recorded; its answer waits until `release()` is called. */
   holdNext(endpoint: string): () => void;
+  /** Holds queued by holdNext() for `endpoint` that no call has taken yet. */
+  holdsQueued(endpoint: string): number;
   /** Every answer waits `ms` (real time): a slow provider; 0 = back to normal. */
   setLatency(ms: number): void;
   /** The next answer of `endpoint` comes in an older or odd shape (fields left out). */
@@ -256,6 +258,7 @@ export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox>
     hanging: (endpoint) => server.hanging(endpoint),
     reshape: (endpoint, r) => server.reshape(endpoint, r),
     holdNext: (endpoint) => server.holdNext(endpoint),
+    holdsQueued: (endpoint) => server.holdsQueued(endpoint),
     setLatency: (ms) => server.setLatency(ms),
     calls: (endpoint) => server.calls(endpoint),
     setCallbackTarget: (t, via) => {

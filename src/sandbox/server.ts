@@ -64,7 +64,7 @@ export class SandboxServer {
   private readonly reshapes = new Map<string, Reshape[]>();
   private log: RecordedCall[] = [];
   private readonly held = new Set<ServerResponse>();
-  /** Calls a "timeout" fault holds, per path, until their client gives up (hanging()). */
+  /** Calls a "timeout" fault or holdNext() holds, per path, until their client gives up or the hold ends (hanging()). */
   private readonly hung = new Map<string, number>();
   private readonly gates = new Map<string, Promise<void>[]>();
   /** Every answer waits this long (a slow provider, for the playground); real time, like a network. */
@@ -92,7 +92,7 @@ export class SandboxServer {
     return this.faults.get(endpoint.startsWith("/") ? endpoint : `/${endpoint}`)?.length ?? 0;
   }
 
-  /** Calls a "timeout" fault holds whose client has not given up yet (of `endpoint`, or all). */
+  /** Calls held (a "timeout" fault, holdNext()) whose client has not given up yet (of `endpoint`, or all). */
   hanging(endpoint?: string): number {
     if (endpoint !== undefined) return this.hung.get(endpoint.startsWith("/") ? endpoint : `/${endpoint}`) ?? 0;
     let n = 0;
@@ -102,6 +102,11 @@ export class SandboxServer {
 
   clearFaults(endpoint: string): void {
     this.faults.delete(endpoint.startsWith("/") ? endpoint : `/${endpoint}`);
+  }
+
+  /** Holds queued by holdNext() for `endpoint` that no call has taken yet. */
+  holdsQueued(endpoint: string): number {
+    return this.gates.get(endpoint.startsWith("/") ? endpoint : `/${endpoint}`)?.length ?? 0;
   }
 
   /** The next call to `endpoint` takes effect and is recorded; its answer waits until `release()`. */
@@ -180,9 +185,12 @@ export class SandboxServer {
     const reshape = this.reshapes.get(path)?.shift();
     const gate = this.gates.get(path)?.shift();
     if (gate) {
+      const over = this.hangs(path);
+      res.once("close", over);
       this.held.add(res);
       await gate;
       this.held.delete(res);
+      over();
       if (res.destroyed) return;
     }
     if (this.latencyMs > 0) {
@@ -197,16 +205,27 @@ export class SandboxServer {
 
   private hold(res: ServerResponse, path: string): void {
     this.held.add(res);
-    this.hung.set(path, (this.hung.get(path) ?? 0) + 1);
+    const over = this.hangs(path);
     const timer = setTimeout(() => res.destroy(), HOLD_MS);
     timer.unref();
     res.on("close", () => {
       clearTimeout(timer);
       this.held.delete(res);
+      over();
+    });
+  }
+
+  /** Counts a held call of `path` in hanging(); the function returned ends that, once. */
+  private hangs(path: string): () => void {
+    this.hung.set(path, (this.hung.get(path) ?? 0) + 1);
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
       const left = (this.hung.get(path) ?? 1) - 1;
       if (left > 0) this.hung.set(path, left);
       else this.hung.delete(path);
-    });
+    };
   }
 
   private record(call: RecordedCall): void {

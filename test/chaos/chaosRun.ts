@@ -405,8 +405,13 @@ class Chaos {
         break;
       }
       case "provider-late": {
+        // Over when its time is up, or once the call it holds has been given up by its client (as a
+        // timeout's fault: from then on the bot's calls are answered, and only then can it know).
+        const heldAt = this.w.sandbox.calls(e.endpoint).length + this.w.sandbox.holdsQueued(e.endpoint) + 1;
         const release = this.w.sandbox.holdNext(e.endpoint);
-        this.others.push(window(async () => release()));
+        const givenUp = () => this.w.sandbox.calls(e.endpoint).length >= heldAt && this.w.sandbox.hanging(e.endpoint) === 0;
+        const timed = window(async () => release());
+        this.others.push({ ...timed, over: (now) => timed.over(now) || givenUp() });
         break;
       }
       case "callback-lost":

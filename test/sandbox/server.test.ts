@@ -147,6 +147,27 @@ describe("fault injection", () => {
     await vi.waitFor(() => expect(sb.hanging()).toBe(0));
   });
 
+  it("a call holdNext() holds counts as hanging until its client gives up, or until it is released; holdsQueued() counts the holds not yet taken", async () => {
+    env = await startSandbox();
+    const { sb } = env;
+    const releaseFirst = sb.holdNext("/transaksi/status");
+    const releaseSecond = sb.holdNext("/transaksi/status");
+    expect(sb.holdsQueued("/transaksi/status")).toBe(2);
+    const client = new AbortController();
+    const givenUp = post(sb.url, "/transaksi/status", { api_key: sb.demoKey, id: "x" }, { signal: client.signal }).catch(() => "given up");
+    await vi.waitFor(() => expect(sb.hanging("/transaksi/status")).toBe(1));
+    expect(sb.holdsQueued("transaksi/status")).toBe(1);
+    client.abort();
+    expect(await givenUp).toBe("given up");
+    await vi.waitFor(() => expect(sb.hanging()).toBe(0));
+    releaseFirst();
+    const answered = post(sb.url, "/transaksi/status", { api_key: sb.demoKey, id: "x" });
+    await vi.waitFor(() => expect(sb.hanging("/transaksi/status")).toBe(1));
+    releaseSecond();
+    expect((await answered).http).toBe(200);
+    expect(sb.hanging()).toBe(0);
+  });
+
   it("calls() records every request, filterable by endpoint", async () => {
     env = await startSandbox();
     const { sb, call } = env;
