@@ -292,23 +292,20 @@ describe("/transfer", () => {
     await open();
     const u = await w.linkedUser({ languageCode: "id" });
     w.sandbox.setBalance(w.demoKey, 9_000);
-    await u.sendCommand("transfer");
-    await u.sendText("bca");
-    await u.pressButton(/BCA/);
-    await u.sendText("1234567890");
+    await toAccount(u, "bca", /BCA/, "1234567890");
     await u.sendText("10rb");
     expect(u.lastReply()).toContain("Saldo Anda Rp9.000 tidak cukup untuk transfer Rp10.000.");
     expect(u.lastReply()).toContain("Saldo ini belum cukup untuk transfer minimal Rp10.000");
+    await u.pressButton("❌ Batal");
+    expect((await w.store.listTxByChat(u.chatId)).total).toBe(0);
+    expect(w.sandbox.calls("/transfer/create")).toHaveLength(0);
   });
 
   it("with no fee seen yet, a too-large amount asks for one that leaves room for the fee, without naming a maximum", async () => {
     await open();
     const u = await w.linkedUser({ languageCode: "id" });
     w.sandbox.setBalance(w.demoKey, 100_000);
-    await u.sendCommand("transfer");
-    await u.sendText("bca");
-    await u.pressButton(/BCA/);
-    await u.sendText("1234567890");
+    await toAccount(u, "bca", /BCA/, "1234567890");
     await u.sendText("150rb");
     expect(u.lastReply()).toContain("Saldo Anda Rp100.000 tidak cukup untuk transfer Rp150.000.");
     expect(u.lastReply()).toContain("saldo harus cukup untuk nominal ditambah biaya transfer");

@@ -53,6 +53,17 @@ async function botSays(pg: Playground, user: number, text: string | RegExp): Pro
   return last!;
 }
 
+/** Rina buys S10 and confirms; returns the sale's reference once the sandbox panel lists it pending. */
+async function pendingSale(pg: Playground): Promise<string> {
+  await say(pg, 1001, "/beli S10 081234567890");
+  const confirm = await botSays(pg, 1001, "Periksa sebelum konfirmasi");
+  await post(pg, "api/chat/1001/press", { messageId: confirm.id, data: confirm.keyboard.flat().find((b) => b.text.includes("Konfirmasi"))!.data });
+  await botSays(pg, 1001, "Diproses");
+  let refId = "";
+  await expect.poll(async () => (refId = ((await (await fetch(new URL("api/sandbox", pg.url))).json()) as { pending: { refId: string }[] }).pending[0]?.refId ?? ""), { timeout: 10_000 }).not.toBe("");
+  return refId;
+}
+
 describe("the playground's page API", () => {
   it("serves the page, and each user's chat answers as that user: linked reseller, new user, admin", async () => {
     const pg = await playground();
@@ -304,12 +315,7 @@ describe("the playground's page API", () => {
 
   it("Settle is told at once: the sandbox calls the linked chat back (no wait for the watcher's next check)", async () => {
     const pg = await playground();
-    await say(pg, 1001, "/beli S10 081234567890");
-    const confirm = await botSays(pg, 1001, "Periksa sebelum konfirmasi");
-    await post(pg, "api/chat/1001/press", { messageId: confirm.id, data: confirm.keyboard.flat().find((b) => b.text.includes("Konfirmasi"))!.data });
-    await botSays(pg, 1001, "Diproses");
-    let refId = "";
-    await expect.poll(async () => (refId = ((await (await fetch(new URL("api/sandbox", pg.url))).json()) as { pending: { refId: string }[] }).pending[0]?.refId ?? ""), { timeout: 10_000 }).not.toBe("");
+    const refId = await pendingSale(pg);
     await post(pg, "api/sandbox/settle", { refId, outcome: "success" });
     await expect.poll(async () => (await chat(pg, 1001)).messages.map(seen).join("\n"), { timeout: 10_000, interval: 50 }).toContain("Transaksi berhasil");
     // Before, the callback found no signed link and the notice waited for a check 5 s apart (3.4-4 s).
@@ -320,12 +326,7 @@ describe("the playground's page API", () => {
 
   it("a chat that blocks the bot gets nothing while blocked; the missed success arrives when it unblocks", async () => {
     const pg = await playground();
-    await say(pg, 1001, "/beli S10 081234567890");
-    const confirm = await botSays(pg, 1001, "Periksa sebelum konfirmasi");
-    await post(pg, "api/chat/1001/press", { messageId: confirm.id, data: confirm.keyboard.flat().find((b) => b.text.includes("Konfirmasi"))!.data });
-    await botSays(pg, 1001, "Diproses");
-    let refId = "";
-    await expect.poll(async () => (refId = ((await (await fetch(new URL("api/sandbox", pg.url))).json()) as { pending: { refId: string }[] }).pending[0]?.refId ?? ""), { timeout: 10_000 }).not.toBe("");
+    const refId = await pendingSale(pg);
     expect(await post(pg, "api/chat/1001/block", { blocked: true })).toEqual({ status: 200, body: { ok: true, blocked: true } });
     const users = async () => ((await (await fetch(new URL("api/users", pg.url))).json()) as { users: { id: number; blocked: boolean }[] }).users;
     expect((await users()).find((u) => u.id === 1001)?.blocked).toBe(true);
