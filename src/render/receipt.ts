@@ -53,6 +53,7 @@ export function receiptText(t: Translate, lang: Lang, tx: TxRecord): string {
     value === undefined || value === null || value === "" ? [] : [`${t(lang, key)}: ${value}`];
   const customer = detailOf(tx, "postpaid").customerName;
   const holder = detailOf(tx, "transfer").holderName;
+  const orderRef = orderRefOfTx(tx.refId);
   // A failed sale or transfer charged nothing in the end: a fee and a total would read as a charge.
   const charged = tx.status !== "failed";
   const sale = charged && tx.sale !== undefined;
@@ -74,7 +75,7 @@ export function receiptText(t: Translate, lang: Lang, tx: TxRecord): string {
     ...line("receipt-status", statusLabel(t, lang, tx.status, tx.kind, tx.kind === "deposit" && detailOf(tx, "deposit").instant !== undefined)),
     // Only a refusal's reason helps the reader; internal notes of unknown outcomes stay out.
     ...line("receipt-message", tx.message && tx.status === "failed" ? html(tx.message) : undefined),
-    ...line("receipt-shop-order", orderRefOfTx(tx.refId) && `<code>${orderRefOfTx(tx.refId)}</code>`),
+    ...line("receipt-shop-order", orderRef && `<code>${html(orderRef)}</code>`),
     ...line("receipt-ref", `<code>${html(tx.refId)}</code>`),
     ...line("receipt-upstream-id", tx.upstreamId && `<code>${html(tx.upstreamId)}</code>`),
     ...line("receipt-created", wibTime(tx.createdAt, lang)),
