@@ -17,6 +17,8 @@
  * when it outgrows the file, when no file exists yet, and at close, so after a clean close the file alone
  * holds the kind (what migrate-store reads). A journal line counts only if newer than the version held,
  * so a crash between the rename and the emptying reads the same; a torn last line is cut off as a log's.
+ * The journal's handle is kept open between appends (a write and an fsync, not open, stat and close
+ * around them: a burst of orders appends thousands of times); folding it closes the handle.
  */
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
@@ -164,7 +166,7 @@ export class DocFiles {
       const held = docs.get(doc.id);
       if (!held || held.version < doc.version) docs.set(doc.id, doc);
     });
-    const files = new DocKindFiles(key, docs, file, new LogFile(journalPath, whole), data !== null, () => this.isClosing());
+    const files = new DocKindFiles(key, docs, file, new LogFile(journalPath, whole, true), data !== null, () => this.isClosing());
     // Lines left by the last run (it did not close, or closed before this version): folded at the first write.
     if (whole > 0) files.compactNext = true;
     this.host.register(key, () => files.write());
