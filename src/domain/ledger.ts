@@ -55,6 +55,11 @@ export class Ledger {
     return this.store.flush();
   }
 
+  /** Resolves once this transaction's changes so far are durable (the others' may not be yet). */
+  flushTx(refId: string): Promise<void> {
+    return this.store.flushTx(refId);
+  }
+
   /** A chat's transaction by our reference or the provider's id, however old. */
   find(chatId: number, id: string): Promise<Readonly<TxRecord> | undefined> {
     return this.store.findTx(chatId, id);

@@ -415,7 +415,8 @@ export class ShopOrderJob {
     const sending = await this.deps.ledger.transition(refId, ["draft"], { status: "sending" });
     if (!sending) return; // cancelled meanwhile by another path that found it never sent
     try {
-      await this.deps.ledger.flush();
+      // This record only (a group commit to the transactions' journal), not a pass over the whole store.
+      await this.deps.ledger.flushTx(refId);
     } catch (err) {
       // "sending" is not on disk, so nothing may be sent: back to draft (as the confirm engine does), and
       // the order fails now (or, if the disk refuses that too, at the next look, from the draft).
@@ -434,7 +435,7 @@ export class ShopOrderJob {
       patch = err instanceof UpstreamRejected ? { status: "failed", message: err.providerMessage } : { status: "unknown", message: err.message };
     }
     const saved = await this.deps.ledger.transition(refId, ["sending"], patch);
-    await this.deps.ledger.flush();
+    await this.deps.ledger.flushTx(refId);
     if (saved) this.deps.events.emit("created", saved);
     if (saved?.status === "pending") this.checkSoon(refId, 0);
   }

@@ -146,6 +146,11 @@ export interface Store {
    * changes may not be yet): a caller that needs one record saved does not wait for all the others.
    */
   flushTx(refId: string): Promise<void>;
+  /**
+   * Resolves when every change made to this document before the call is durable (the file store writes
+   * its kind's journal ahead of other files; other records' changes may not be durable yet).
+   */
+  flushDoc(kind: DocKind<unknown>, id: string): Promise<void>;
   /** Flushes and stops background work. Changes after close reject with StoreClosedError. */
   close(): Promise<void>;
   /**

@@ -21,19 +21,22 @@ describe("shop orders: store flushes on the way to the purchase", () => {
     const order = await pay(shop, plnOrder(shop));
     await run(w, 1_000);
 
-    // What each awaited flush found on disk when it resolved: the order's state, its purchase record's status.
-    const store = w.store as unknown as { flush: () => Promise<void> };
-    const realFlush = store.flush.bind(store);
+    // What each awaited flush (of the whole store, a document or a transaction) found when it resolved:
+    // the order's state, its purchase record's status.
+    const store = w.store as unknown as Record<"flush" | "flushDoc" | "flushTx", (...a: unknown[]) => Promise<void>>;
     const seen: string[] = [];
     let counting = false;
-    store.flush = async () => {
-      const watching = counting;
-      await realFlush();
-      if (!watching) return;
-      const doc = await w.deps.shopOrders.get(order.id);
-      const purchase = doc?.value.purchaseRefs[0] ? await w.store.getTx(doc.value.purchaseRefs[0]) : undefined;
-      seen.push(`${doc?.state}/${purchase?.status ?? "-"}`);
-    };
+    for (const name of ["flush", "flushDoc", "flushTx"] as const) {
+      const real = store[name].bind(store);
+      store[name] = async (...a: unknown[]) => {
+        const watching = counting;
+        await real(...a);
+        if (!watching) return;
+        const doc = await w.deps.shopOrders.get(order.id);
+        const purchase = doc?.value.purchaseRefs[0] ? await w.store.getTx(doc.value.purchaseRefs[0]) : undefined;
+        seen.push(`${name}:${doc?.state}/${purchase?.status ?? "-"}`);
+      };
+    }
     const status = w.upstream.depositStatus.bind(w.upstream);
     (w.upstream as { depositStatus: typeof status }).depositStatus = async (...a) => {
       const r = await status(...a);
@@ -52,6 +55,7 @@ describe("shop orders: store flushes on the way to the purchase", () => {
     await run(w, 20_000);
     expect(await stateOf(w, order.id)).toBe("done");
     expect(purchasesOf(w, "12345678901")).toBe(1);
-    expect(flushesBeforeCreate).toEqual(["buying/-", "buying/sending"]);
+    // Each waits for its own record only: the order's document, then the purchase's journal line.
+    expect(flushesBeforeCreate).toEqual(["flushDoc:buying/-", "flushTx:buying/sending"]);
   });
 });

@@ -45,6 +45,7 @@ function memoryDocs(): DocStore {
       return [...docs.values()].filter((d) => d.kind === kind.name && (q.owner === undefined || d.owner === q.owner) && (!q.states || q.states.includes(d.state))) as never;
     },
     async flush() {},
+    async flushDoc() {},
   };
 }
 

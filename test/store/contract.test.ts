@@ -767,7 +767,7 @@ describe.each(stores)("Store contract, documents and logs: $name", ({ place, ski
       for (const key of Object.getOwnPropertyNames(o)) if (typeof (s as unknown as Record<string, unknown>)[key] === "function") methods.add(key);
     }
     expect([...methods].filter((m) => /log/i.test(m)).sort()).toEqual(["appendLog", "listLog"]);
-    expect([...methods].filter((m) => /doc/i.test(m)).sort()).toEqual(["createDoc", "getDoc", "listDocs", "updateDoc"]);
+    expect([...methods].filter((m) => /doc/i.test(m)).sort()).toEqual(["createDoc", "flushDoc", "getDoc", "listDocs", "updateDoc"]);
   });
 
   it.skipIf(skip)("documents and logs survive a reopen as they were; seqs go on from the last", async () => {

@@ -3,7 +3,7 @@
  * with a warning, failed writes make canPersist false and are written whole once the disk works again.
  * What both stores keep is in contract.test.ts.
  */
-import { appendFile, mkdir, readFile, rename, rm, stat } from "node:fs/promises";
+import { appendFile, mkdir, open, readFile, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, expect, it, vi } from "vitest";
 import type { DocKind } from "../../src/store/api.js";
@@ -113,4 +113,30 @@ it("documents and logs are the owner's only: 0700 folders, 0600 files", async ()
   expect(await mode(join(dir, "store", "logs"))).toBe(0o700);
   expect(await mode(join(dir, "store", "docs", "test_order.json"))).toBe(0o600);
   expect(await mode(logPath(dir))).toBe(0o600);
+});
+
+it("flushDoc resolves once the document's kind is written; the journal's appends keep one handle", async () => {
+  const dir = await tempDir();
+  const clock = new ManualClock(); // no timer runs: only what flushDoc itself writes reaches the disk
+  const s = await openStore(dir, { clock });
+  await s.createDoc(OrderKind, { id: "O1", owner: 1, state: "new", value: { amount: 1 } });
+  await s.flush(); // the kind's file made (the first write folds); the next ones append to its journal
+  const fh = await open(join(dir, "probe"), "a");
+  const proto = Object.getPrototypeOf(fh) as { stat: () => Promise<unknown> };
+  await fh.close();
+  const opened = vi.spyOn(proto, "stat"); // an append that opens the journal checks its length first
+  const before = s.stats().writesByFile;
+  for (let i = 2; i <= 4; i++) {
+    await s.updateDoc(OrderKind, "O1", { states: ["new"] }, { value: { amount: i } });
+    await s.flushDoc(OrderKind, "O1");
+  }
+  const after = s.stats().writesByFile;
+  expect(after["docs/test_order.json"]! - before["docs/test_order.json"]!).toBe(3);
+  expect(opened).toHaveBeenCalledTimes(1); // one handle for the three appends (a write and an fsync each)
+  const journal = (await readFile(join(dir, "store", "docs", "test_order.jsonl"), "utf8")).trim().split("\n");
+  expect(journal.map((l) => (JSON.parse(l) as { value: { amount: number } }).value.amount)).toEqual([2, 3, 4]);
+  await s.close();
+  const again = await openStore(dir, { clock });
+  expect((await again.getDoc(OrderKind, "O1"))?.value.amount).toBe(4);
+  await again.close();
 });

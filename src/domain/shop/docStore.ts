@@ -2,4 +2,4 @@
 import type { Store } from "../../store/index.js";
 
 export type { Doc, DocKind } from "../../store/index.js";
-export type DocStore = Pick<Store, "createDoc" | "getDoc" | "updateDoc" | "listDocs" | "flush">;
+export type DocStore = Pick<Store, "createDoc" | "getDoc" | "updateDoc" | "listDocs" | "flush" | "flushDoc">;

@@ -179,13 +179,17 @@ export function wibDayStart(at: number): number {
 
 export type OrderStore = DocStore;
 
-/** Orders over the store: every write a compare-and-set on the state, durable before it returns. */
+/**
+ * Orders over the store: every write a compare-and-set on the state, durable before it returns. Each
+ * waits for its own document only (flushDoc): in a burst of orders a whole-store flush waited for a
+ * pass over every file the other orders' steps had changed.
+ */
 export class ShopOrders {
   constructor(private readonly store: OrderStore) {}
 
   async create(orderRef: string, owner: number, value: Order): Promise<OrderDoc> {
     const doc = await this.store.createDoc<Order>(OrderKind, { id: orderRef, owner, state: "draft", value });
-    await this.store.flush();
+    await this.store.flushDoc(OrderKind, orderRef);
     return doc;
   }
 
@@ -208,7 +212,7 @@ export class ShopOrders {
       if (!current || !states.includes(current.state as OrderState)) return undefined;
       const moved = await this.store.updateDoc(OrderKind, orderRef, { states, version: current.version }, { state: to, value: change(current.value) });
       if (moved) {
-        if (durable) await this.store.flush();
+        if (durable) await this.store.flushDoc(OrderKind, orderRef);
         return moved;
       }
     }
@@ -218,7 +222,7 @@ export class ShopOrders {
   /** Changes the value only, if the document is still the version read (notices, message ids). */
   async amend(doc: OrderDoc, change: (value: Order) => Order): Promise<OrderDoc | undefined> {
     const amended = await this.store.updateDoc(OrderKind, doc.id, { version: doc.version }, { value: change(doc.value) });
-    if (amended) await this.store.flush();
+    if (amended) await this.store.flushDoc(OrderKind, doc.id);
     return amended;
   }
 

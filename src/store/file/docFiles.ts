@@ -212,7 +212,8 @@ export class DocFiles {
   }
 }
 
-function docKey(kind: string): string {
+/** The flusher's key (and the path under the store's folder) of a kind's documents. */
+export function docKey(kind: string): string {
   return `docs/${kind}.json`;
 }
 

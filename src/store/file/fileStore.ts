@@ -45,7 +45,7 @@ import { chmod, mkdir, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { systemClock, type Clock, type TimerHandle } from "../../tools/clock.js";
 import { deriveKey } from "../crypto.js";
-import { buildChat, buildNewTx, CLEARED_KEY_PATCH, isHot, KeyRing, legacyFlowChat, LOST_KEY_PATCH, patchTx, storedFlow, transitionAllowed } from "../core.js";
+import { buildChat, buildNewTx, CLEARED_KEY_PATCH, isHot, KeyRing, kindName, legacyFlowChat, LOST_KEY_PATCH, patchTx, storedFlow, transitionAllowed } from "../core.js";
 import { DuplicateTxError, StoreClosedError, StoreCorruptError, UnknownTxError } from "../errors.js";
 import { Archive, ARCHIVE_AFTER_MS, nextMonth, wibMonth, wibMonthStart } from "./archive.js";
 import { Flusher, type FlushStats } from "./flusher.js";
@@ -66,7 +66,7 @@ import {
 import { recordsText, shardFileName, shardIndex, StoreFile } from "./shards.js";
 import { FINAL_STATUSES, OPEN_STATUSES, type ChatRecord, type TxRecord, type TxStatus } from "../types.js";
 import type { ChatPatch, Doc, DocChange, DocExpect, DocKind, DocQuery, FlowState, LogEntry, LogPage, NewDoc, NewTx, SavedFlow, Store, StoreStats, TxPatch } from "../api.js";
-import { DocFiles } from "./docFiles.js";
+import { DocFiles, docKey } from "./docFiles.js";
 import { readLines } from "./kindFiles.js";
 import { JOURNAL, journalLine, OLD_JOURNAL, shardSeq, TxJournal } from "./txJournal.js";
 
@@ -430,6 +430,11 @@ export class FileStore implements Store {
       saved.catch(() => this.journaled.delete(rec));
     }
     return saved;
+  }
+
+  /** Resolves when the document's kind file (its journal) holds the changes so far, written ahead of other files. */
+  flushDoc(kind: DocKind<unknown>): Promise<void> {
+    return this.flusher.flushFiles([docKey(kindName(kind))]);
   }
 
   /** Flushes and stops the timer. Changes after close reject with StoreClosedError. */

@@ -180,6 +180,10 @@ export class PgStore implements Store {
     return Promise.resolve();
   }
 
+  flushDoc(): Promise<void> {
+    return Promise.resolve();
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
