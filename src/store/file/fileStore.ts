@@ -432,8 +432,8 @@ export class FileStore implements Store {
     return saved;
   }
 
-  /** Resolves when the document's kind file (its journal) holds the changes so far, written ahead of other files. */
-  flushDoc(kind: DocKind<unknown>): Promise<void> {
+  /** Resolves when the document's kind file (its journal) holds the changes so far, written ahead of other files (the kind's one file holds every document of it). */
+  flushDoc(kind: DocKind<unknown>, _id?: string): Promise<void> {
     return this.flusher.flushFiles([docKey(kindName(kind))]);
   }
 
