@@ -24,7 +24,7 @@ import type { Ledger } from "../domain/ledger.js";
 import type { TxEvents } from "../domain/events.js";
 import type { Translate } from "../render/i18n.js";
 import type { Pacer } from "../telegram/pacer.js";
-import { deliver } from "../telegram/delivery.js";
+import { deliver, type Delivery } from "../telegram/delivery.js";
 import { html, rupiah, wibTime } from "../render/format.js";
 import { withSandboxBanner } from "../render/money.js";
 import { customerReceipt, receiptCaption, receiptSvg, RECEIPT_WIDTH } from "../render/receiptImage.js";
@@ -63,6 +63,11 @@ const BALANCE_FRESH_MS = 30_000;
 const CLOSED_WATCH_MS = 2 * 3_600_000;
 /** A notice marked "sending" this long ago was cut by a stop: it is sent again. */
 const SENDING_STALE_MS = 60_000;
+/** The notices an ended order owes (tellDone, the refunded notice): the sweep looks again while one is not sent. */
+const ENDED_NOTICES: Partial<Record<OrderState, readonly string[]>> = { done: ["c:done", "o:done"], refunded: ["c:refunded"] };
+
+/** A notice's "sending" mark refused at its slot: another path sent it or is sending it. */
+class TakenMeanwhile extends Error {}
 
 /**
  * A purchase left unknown is asked by our reference at most this often by the order job itself; three
@@ -165,9 +170,13 @@ export class ShopOrderJob {
       const now = this.deps.clock.now();
       const docs = [
         ...(await this.deps.orders.inStates([...WORKING_STATES, "failed", "refund_requested"])),
-        // Closed within the late window (a late payment), or ended lately with a notice a stop left "sending".
+        // Closed within the late window (a late payment), or ended lately with a notice a stop left "sending"
+        // or left unsent before its slot.
         ...(await this.deps.orders.inStates([...CLOSED_UNPAID_STATES, "done", "refunded"], now - 86_400_000)).filter(
-          (d) => (CLOSED_UNPAID_STATES.includes(d.state as OrderState) && now - d.updatedAt < CLOSED_WATCH_MS) || Object.values(d.value.notices).includes("sending"),
+          (d) =>
+            (CLOSED_UNPAID_STATES.includes(d.state as OrderState) && now - d.updatedAt < CLOSED_WATCH_MS) ||
+            Object.values(d.value.notices).includes("sending") ||
+            (ENDED_NOTICES[d.state as OrderState]?.some((n) => d.value.notices[n] !== "sent") ?? false),
         ),
       ];
       await Promise.all(docs.map((d) => this.advance(d.id)));
@@ -599,14 +608,17 @@ export class ShopOrderJob {
   private async showPaidOnQr(doc: OrderDoc): Promise<void> {
     const o = doc.value;
     const name = "c:qr-paid";
-    if (o.qrMessageId === undefined || o.notices[name] === "sent" || !(await this.mark(doc.id, name, "sending"))) return;
+    if (o.qrMessageId === undefined || !this.mayTell(doc, name)) return;
     const { caption } = qrNotice(this.deps.translate, this.deps.sandbox, doc);
     const line = this.deps.translate(o.lang, "shop-order-qr-paid", { time: wibTime(o.paidAt ?? this.deps.clock.now(), o.lang) });
     const api = this.deps.api;
-    const edited = await deliver<unknown>(
+    const edited = await this.deliverMarked(
+      doc.id,
+      name,
       () => api.editMessageCaption(o.customer, o.qrMessageId!, { caption: `${caption}\n\n${line}`.slice(0, 1024), parse_mode: "HTML", reply_markup: { inline_keyboard: [] } }),
-      { pacer: this.deps.pacer },
+      () => Promise.resolve(),
     );
+    if (!edited) return;
     // Refused (too old, deleted, unchanged) or blocked: given up. Uncertain: left "sending", tried again once stale.
     if (edited.outcome === "sent" || edited.outcome === "blocked" || edited.outcome === "refused") await this.mark(doc.id, name, "sent");
   }
@@ -711,29 +723,33 @@ export class ShopOrderJob {
     return this.tell(doc.id, `o:${name}`, doc.owner, lang, make);
   }
 
-  /** Exactly-once-or-repeated-never-lost: "sending" saved before the message, "sent" after. */
+  /**
+   * Exactly-once-or-repeated-never-lost: "sending" saved before the message, "sent" after. Both the
+   * mark and the message are made when the pacer gives the message its slot, not when it queues: in
+   * a burst of done orders the receipts would otherwise all render at once, and their marks take the
+   * disk and the CPU, while the orders behind still need both for their money steps, and then wait
+   * for Telegram's pace anyway (29/s). A stop before the slot leaves no mark: the sweep finds the
+   * ended orders whose notices were not sent (ENDED_NOTICES) as it finds the ones left "sending".
+   */
   private async tell(orderRef: string, name: string, chatId: number, lang: string, make: Compose): Promise<void> {
-    if (!(await this.mark(orderRef, name, "sending"))) return;
+    if (!this.mayTell(await this.deps.orders.get(orderRef), name)) return;
     const t = (key: string, vars?: Record<string, string | number>) => this.deps.translate(lang, key, vars);
-    // Made once the pacer gives the message its slot, not before: in a burst of done orders the
-    // receipts would otherwise all render at once, while the orders behind still need the CPU for
-    // their money steps, and then wait for Telegram's pace anyway (29/s).
     let msg: Awaited<ReturnType<Compose>> | undefined;
     const api = this.deps.api;
-    const sent = await deliver<unknown>(
+    const sent = await this.deliverMarked(
+      orderRef,
+      name,
       () => {
         const { text, photo, markup: reply_markup } = msg!;
         return photo
           ? api.sendPhoto(chatId, photo, { caption: text.slice(0, 1024), parse_mode: "HTML", ...(reply_markup ? { reply_markup } : {}) })
           : api.sendMessage(chatId, text, { parse_mode: "HTML", ...(reply_markup ? { reply_markup } : {}) });
       },
-      {
-        pacer: this.deps.pacer,
-        beforeSend: async () => {
-          msg ??= await make(t, lang);
-        },
+      async () => {
+        msg = await make(t, lang);
       },
     );
+    if (!sent) return;
     // Delivered, refused for good or blocked: done. Anything else: left "sending", sent again later.
     // The QR's message is kept, so it can be shown paid later (as startPayment keeps the one it sends).
     const messageId = sent.outcome === "sent" ? (sent.result as { message_id?: number } | undefined)?.message_id : undefined;
@@ -742,16 +758,39 @@ export class ShopOrderJob {
   }
 
   /**
-   * Sets a notice's mark; false when it is already sent (or the order is gone), or when "sending" was set
-   * lately by another path that may be sending it right now (taken over once it is stale: a stop).
+   * One notice through the pacer, its "sending" mark saved at its slot, before `prepare` makes it and
+   * `send` sends it; undefined when the mark was refused there (sent or being sent by another path).
    */
+  private async deliverMarked(orderRef: string, name: string, send: () => Promise<unknown>, prepare: () => Promise<void>): Promise<Delivery<unknown> | undefined> {
+    let marked = false;
+    try {
+      return await deliver<unknown>(send, {
+        pacer: this.deps.pacer,
+        beforeSend: async () => {
+          if (marked) return; // again after a 429: marked and made already
+          if (!(await this.mark(orderRef, name, "sending"))) throw new TakenMeanwhile();
+          marked = true;
+          await prepare();
+        },
+      });
+    } catch (err) {
+      if (err instanceof TakenMeanwhile) return undefined;
+      throw err;
+    }
+  }
+
+  /** Whether a notice may go out now: not sent, and not "sending" lately by another path (taken over once stale: a stop). */
+  private mayTell(doc: OrderDoc | undefined, name: string): doc is OrderDoc {
+    if (!doc || doc.value.notices[name] === "sent") return false;
+    return !(doc.value.notices[name] === "sending" && this.deps.clock.now() - doc.updatedAt < SENDING_STALE_MS);
+  }
+
+  /** Sets a notice's mark; false when it is already sent (or the order is gone), or "sending" by another path (mayTell). */
   private async mark(orderRef: string, name: string, mark: "sending" | "sent", keep: Partial<Order> = {}): Promise<boolean> {
     for (let tries = 0; tries < 10; tries++) {
       const doc = await this.deps.orders.get(orderRef);
-      if (!doc || doc.value.notices[name] === "sent") return false;
-      const someoneSending = doc.value.notices[name] === "sending" && this.deps.clock.now() - doc.updatedAt < SENDING_STALE_MS;
-      if (mark === "sending" && someoneSending) return false;
-      if (await this.deps.orders.amend(doc, (v) => ({ ...v, ...keep, notices: { ...v.notices, [name]: mark } }))) return true;
+      if (mark === "sending" ? !this.mayTell(doc, name) : !doc || doc.value.notices[name] === "sent") return false;
+      if (await this.deps.orders.amend(doc!, (v) => ({ ...v, ...keep, notices: { ...v.notices, [name]: mark } }))) return true;
     }
     return false;
   }
