@@ -30,11 +30,9 @@ import { loadavg, setPriority, tmpdir } from "node:os";
 import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { Api } from "grammy";
-import type { Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { serve } from "@hono/node-server";
-import { Hono } from "hono";
-import { mountProviderCallbacks } from "../src/server/providerCallback.js";
+import { callbackListener, ProviderCallbacks } from "../src/server/providerCallback.js";
 import { systemClock } from "../src/tools/clock.js";
 import { createTranslate } from "../src/render/i18n.js";
 import { silentLogger } from "../src/logging/logger.js";
@@ -394,10 +392,12 @@ async function bot(): Promise<void> {
       if (queued) hurried++;
       return queued;
     };
-    const app = new Hono();
-    mountProviderCallbacks(app, { store, clock: systemClock, logger: silentLogger, hurry: (refId, signed) => watcher.hurry(refId, signed) });
+    // The production route (src/server/http.ts serves it the same way, ahead of its other routes).
+    const route = callbackListener(new ProviderCallbacks({ store, clock: systemClock, logger: silentLogger, hurry: (refId, signed) => watcher.hurry(refId, signed) }), silentLogger);
     http = await new Promise<Server>((resolve) => {
-      const srv = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, () => resolve(srv as Server));
+      const srv = createServer((req, res) => {
+        if (!route(req, res)) res.writeHead(404).end();
+      }).listen(0, "127.0.0.1", () => resolve(srv));
     });
     const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
     await link.ask({ type: "callbacks", url, tokens, lose }, "callbacksSet");

@@ -1,17 +1,18 @@
 /**
  * The one HTTP server (only when HTTP_PORT is set): /healthz, /metrics, the provider's callbacks
- * (providerCallback.ts) and, in webhook mode, the Telegram webhook. Made to face the open internet: a body size limit, request and header timeouts,
+ * (providerCallback.ts, served on node's own request ahead of Hono: they come in bursts) and, in webhook
+ * mode, the Telegram webhook. Made to face the open internet: a body size limit, request and header timeouts,
  * and answers that never carry a stack trace or an error message.
  */
-import type { Server } from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { serve } from "@hono/node-server";
+import { getRequestListener } from "@hono/node-server";
 import { Hono, type Context } from "hono";
 import { sizeLimit } from "./bodySize.js";
 import type { Logger } from "../logging/logger.js";
 import type { Health } from "./health.js";
 import type { AppMetrics } from "./metrics.js";
-import { mountProviderCallbacks, type ProviderCallbackDeps } from "./providerCallback.js";
+import { callbackListener, ProviderCallbacks, type ProviderCallbackDeps } from "./providerCallback.js";
 
 /** Telegram updates are small; anything bigger is not from Telegram. */
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -36,7 +37,8 @@ export interface HttpServer {
   close(): Promise<void>;
 }
 
-export function createHttpApp(opts: Omit<HttpServerOptions, "host" | "port">): Hono {
+/** Every route but the provider's callbacks (callbackListener). */
+export function createHttpApp(opts: Omit<HttpServerOptions, "host" | "port" | "providerCallbacks">): Hono {
   const app = new Hono();
   app.use(sizeLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json({ error: "body too large" }, 413) }));
   app.get("/healthz", async (c) => {
@@ -47,7 +49,6 @@ export function createHttpApp(opts: Omit<HttpServerOptions, "host" | "port">): H
     c.body(await opts.metrics.text(), 200, { "content-type": opts.metrics.registry.contentType }),
   );
   if (opts.webhook) app.post(opts.webhook.path, opts.webhook.handler);
-  if (opts.providerCallbacks) mountProviderCallbacks(app, opts.providerCallbacks);
   app.notFound((c) => c.json({ error: "not found" }, 404));
   app.onError((err, c) => {
     opts.logger.error({ err, path: c.req.path }, "http request failed");
@@ -57,10 +58,17 @@ export function createHttpApp(opts: Omit<HttpServerOptions, "host" | "port">): H
 }
 
 export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
-  const app = createHttpApp(opts);
-  const server = await new Promise<Server>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, hostname: opts.host, port: opts.port }, () => resolve(s as Server));
-    s.once("error", reject);
+  const framework = getRequestListener(createHttpApp(opts).fetch, { hostname: opts.host });
+  const callbacks = opts.providerCallbacks ? callbackListener(new ProviderCallbacks(opts.providerCallbacks), opts.logger) : undefined;
+  const server = createServer((req, res) => {
+    if (!callbacks?.(req, res)) void framework(req, res);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port, opts.host, () => {
+      server.off("error", reject);
+      resolve();
+    });
   });
   server.requestTimeout = 15_000;
   server.headersTimeout = 10_000;

@@ -20,10 +20,8 @@ export function connectSandboxCallbacks(sandbox: Sandbox, store: Store, deps: Pr
   }
   let route: Promise<CallbackPost> | undefined;
   const localRoute = async (): Promise<CallbackPost> => {
-    const [{ Hono }, { mountProviderCallbacks }] = await Promise.all([import("hono"), import("./providerCallback.js")]);
-    const local = new Hono();
-    mountProviderCallbacks(local, deps);
-    return (url, init) => local.request(url, init);
+    const { callbackPost, ProviderCallbacks } = await import("./providerCallback.js");
+    return callbackPost(new ProviderCallbacks(deps));
   };
   sandbox.setCallbackTarget(
     (apiKey) => callbackUrls(store, IN_PROCESS_ORIGIN, apiKey),
