@@ -1,4 +1,5 @@
 /** The status watcher's tuning, and why the defaults are what they are. */
+import { UPSTREAM_CONNECTIONS } from "../upstream/client.js";
 import type { BackoffOptions } from "./backoff.js";
 import { DEFAULT_DEPOSIT_LATE_MS } from "../domain/refresh.js";
 
@@ -98,16 +99,16 @@ export const DEFAULT_WATCHER_OPTIONS: WatcherOptions = {
   sendingGraceMs: 2 * MINUTE,
   sendingLostAtStart: false,
   // A check holds its slot through its notice (an edit and a message): with callbacks, 100 changes/s
-  // (bench/watcher.ts --callbacks --full) needed more than 8 (p95 5.2 s at 8, 0.8 s at 16). 16 = the
-  // upstream client's connections, so status calls never queue for one.
-  concurrency: 16,
+  // (bench/watcher.ts --callbacks --full) needed more than 8 (p95 5.2 s at 8, 0.8 s at 16). As many as
+  // the upstream client's connections, so status calls never queue for one.
+  concurrency: UPSTREAM_CONNECTIONS,
   perKeyConcurrency: 2,
   perKeyPerSecond: 5,
-  // A signed callback's check: as fast as the provider's own changes come, up to the client's 16
+  // A signed callback's check: as fast as the provider's own changes come, up to the client's
   // connections for one key. A check holds its slot only for the status call, so a burst drains at
-  // 16 / round trip (a shop's 1,000 paid orders make 2,000); at 4, the checks were the orders' pace.
+  // connections / round trip (a shop's 1,000 paid orders make 2,000); at 4, the checks were the orders' pace.
   // Lanes still take turns call by call, so another key's due poll waits for one call, not the burst.
-  perKeySignalledConcurrency: 16,
+  perKeySignalledConcurrency: UPSTREAM_CONNECTIONS,
   // A failing key probes with one call after each pause (1, 2, 4, then every 5 s): a provider that is
   // down gets 12 calls a minute per key, and news comes within ~5 s of its recovery (decide.ts).
   keyBackoff: { firstMs: 1_000, factor: 2, capMs: 5_000 },

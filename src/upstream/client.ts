@@ -71,13 +71,21 @@ export interface UpstreamClientOptions {
   clock?: Clock;
   /** Jitter source in [0, 1). Default Math.random. */
   random?: () => number;
-  /** Concurrent connections to the provider (politeness bound). Default 16. */
+  /** Concurrent connections to the provider (politeness bound). Default UPSTREAM_CONNECTIONS. */
   maxConnections?: number;
   /** Where skipped price-list items are reported (they would otherwise vanish unseen). */
   logger?: { warn(obj: object, msg: string): void };
 }
 
 type Params = Record<string, string | number | undefined>;
+
+/**
+ * Connections to the provider at once, for every key together: a bound, as the provider asks for
+ * (upstream notes). 32, not 16: a shop's burst of 1,000 paid orders is ~3,000 calls in a few seconds
+ * (each order's deposit status, create, purchase status), and at 16 they queued for a connection
+ * (bench/shop.ts: p95 3.3 s at 16, 2.8 s at 32, on the same quiet machine).
+ */
+export const UPSTREAM_CONNECTIONS = 32;
 
 /** Largest body read (a full price list is well under this). */
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
@@ -118,7 +126,7 @@ export class UpstreamClient {
       // Below common server idle timeouts, so a create is not sent on a socket the server is
       // closing (undici never replays a POST, and the outcome would then be unknown).
       keepAliveTimeout: 4_000,
-      connections: opts.maxConnections ?? 16,
+      connections: opts.maxConnections ?? UPSTREAM_CONNECTIONS,
     };
   }
 
