@@ -120,6 +120,8 @@ export class ShopOrderJob {
   private receiptTurn: Promise<unknown> = Promise.resolve();
   private timer: TimerHandle | undefined;
   private stopped = false;
+  /** Aborted by stop(): notices still waiting for a slot in Telegram's pace give it up (unmarked, so the sweep sends them after a restart). */
+  private readonly stopping = new AbortController();
 
   constructor(private readonly deps: ShopOrderJobDeps) {
     this.options = { ...DEFAULT_SHOP_ORDER_OPTIONS, ...deps.options };
@@ -135,6 +137,7 @@ export class ShopOrderJob {
   async stop(): Promise<void> {
     this.stopped = true;
     this.timer?.cancel();
+    this.stopping.abort();
     await this.idle();
   }
 
@@ -766,6 +769,7 @@ export class ShopOrderJob {
     try {
       return await deliver<unknown>(send, {
         pacer: this.deps.pacer,
+        signal: this.stopping.signal,
         beforeSend: async () => {
           if (marked) return; // again after a 429: marked and made already
           if (!(await this.mark(orderRef, name, "sending"))) throw new TakenMeanwhile();

@@ -39,6 +39,22 @@ describe("shop orders: a notice's mark at its slot", () => {
     expect([told["c:done"], told["o:done"], told["c:qr-paid"]]).toEqual(["sent", "sent", "sent"]);
   });
 
+  it("a stop while receipts wait for their slots ends at once, and leaves them unmarked for the sweep after the restart", async () => {
+    shop = await openShop();
+    const { w } = shop;
+    const order = await pay(shop, plnOrder(shop));
+    const job = w.deps.shopOrderJob as unknown as { deps: { pacer: Pacer }; stop(): Promise<void> };
+    job.deps.pacer.pause(30_000);
+    w.sandbox.payDeposit(await depositIdOf(w, order));
+    await until(async () => (await stateOf(w, order.id)) === "done", { what: "the order done", clocks: [w.clock], stepMs: 500, realMs: 5, tries: 40 });
+    // The clock stands still: a stop that waited for the pacer would never end.
+    const stopped = await Promise.race([job.stop().then(() => "stopped"), new Promise((r) => setTimeout(() => r("still waiting"), 2_000))]);
+    expect(stopped).toBe("stopped");
+    const notices = (await w.deps.shopOrders.get(order.id))!.value.notices;
+    expect([notices["c:done"], notices["o:done"]]).toEqual([undefined, undefined]);
+    expect(receipts(shop)).toBe(0);
+  });
+
   it("a done order whose receipt was never marked (a stop before its slot) is told by the sweep", async () => {
     shop = await openShop();
     const { w } = shop;
