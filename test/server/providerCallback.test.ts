@@ -1,7 +1,8 @@
 /**
- * The callback route's own limits, on the route alone (no watcher), served over HTTP on node's own
- * request as the bot's server serves it: a signed callback is the provider's and passes in bursts; a
- * flood without a valid signature stays cheap and bounded; the body is bounded and nothing leaks.
+ * The callback route's own limits, on the route alone (no watcher), over HTTP on node's own request as
+ * the bot's server serves it (the bursts of thousands through the same rules in process): a signed
+ * callback is the provider's and passes in bursts; a flood without a valid signature stays cheap and
+ * bounded; the body is bounded and nothing leaks.
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -9,7 +10,7 @@ import { Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { callbackSignature } from "../../src/domain/providerCallbacks.js";
 import { createLogger } from "../../src/logging/logger.js";
-import { CALLBACK_MAX_BYTES, CALLBACKS_PER_MINUTE, callbackListener, ProviderCallbacks, SIGNED_CALLBACKS_PER_MINUTE } from "../../src/server/providerCallback.js";
+import { CALLBACK_MAX_BYTES, CALLBACKS_PER_MINUTE, callbackListener, callbackPost, ProviderCallbacks, SIGNED_CALLBACKS_PER_MINUTE } from "../../src/server/providerCallback.js";
 import { ManualClock } from "../../src/tools/clock.js";
 
 const TOKEN = "tokenabcdefghijklmnopqrs";
@@ -21,7 +22,12 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r).closeAllConnections())));
 });
 
-async function route(opts: { storeFails?: boolean } = {}) {
+/**
+ * `http`: over the node route on a server, as the bot serves it. The counting tests (thousands of
+ * callbacks) go through the same rules in process (callbackPost, the sandbox's route): over sockets
+ * they took 35 s of a loaded CI run for what the HTTP tests below already show once.
+ */
+async function route(opts: { storeFails?: boolean; http?: boolean } = {}) {
   const clock = new ManualClock();
   const chat: { chatId: number; providerUsername: string; callbackToken: string; callbacksLastAt?: number } = { chatId: CHAT, providerUsername: USERNAME, callbackToken: TOKEN };
   const seen = { hurried: [] as { refId: string; signed: boolean }[], lookups: 0, lastAtWrites: 0, log: "" };
@@ -54,6 +60,17 @@ async function route(opts: { storeFails?: boolean } = {}) {
       return Promise.resolve(true);
     },
   });
+  if (!opts.http) {
+    const inProcess = callbackPost(callbacks);
+    const base = "http://in-process.invalid";
+    const post = (refId: string, signature?: string, path = `/provider/${TOKEN}`) =>
+      inProcess(`${base}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...(signature !== undefined ? { "x-atl-signature": signature } : {}) },
+        body: JSON.stringify({ event: "transaksi", status: "success", data: { reff_id: refId } }),
+      });
+    return { clock, seen, post, base };
+  }
   const listener = callbackListener(callbacks, logger);
   const server = createServer((req, res) => {
     if (!listener(req, res)) res.writeHead(418).end(); // another route's request: not the callbacks'
@@ -74,7 +91,7 @@ const SIGNED = callbackSignature(USERNAME);
 
 describe("provider callback route: signed bursts pass, forged floods stay bounded", () => {
   it("a flood of forged callbacks: 401 and one log line each up to CALLBACKS_PER_MINUTE, then 429 unlogged; nothing looked up or checked; the real ones still pass", async () => {
-    const { clock, seen, post } = await route();
+    const { clock, seen, post } = await route({ http: true });
     const statuses: number[] = [];
     for (let i = 0; i < CALLBACKS_PER_MINUTE + 200; i++) statuses.push((await post(`TP${i}`, i % 2 ? callbackSignature("someone_else") : undefined)).status);
     expect(statuses.filter((s) => s === 401)).toHaveLength(CALLBACKS_PER_MINUTE);
@@ -110,7 +127,7 @@ describe("provider callback route: signed bursts pass, forged floods stay bounde
   }, 60_000); // 6,000 requests: as above
 
   it("callbacksLastAt is saved again once a minute has passed (it is shown in minutes)", async () => {
-    const { clock, seen, post } = await route();
+    const { clock, seen, post } = await route({ http: true });
     await post("TP1", SIGNED);
     await clock.advance(59_000);
     await post("TP2", SIGNED);
@@ -123,7 +140,7 @@ describe("provider callback route: signed bursts pass, forged floods stay bounde
 
 describe("provider callback route over HTTP: bounded, and nothing leaks", () => {
   it("a body over the limit is refused with 413, stated or chunked, before anything is checked; a good one passes after", async () => {
-    const { seen, post, base } = await route();
+    const { seen, post, base } = await route({ http: true });
     const big = JSON.stringify({ event: "transaksi", data: { reff_id: "TP1", pad: "x".repeat(CALLBACK_MAX_BYTES) } });
     const stated = await fetch(`${base}/provider/${TOKEN}`, { method: "POST", headers: { "x-atl-signature": SIGNED }, body: big });
     expect(stated.status).toBe(413);
@@ -141,14 +158,14 @@ describe("provider callback route over HTTP: bounded, and nothing leaks", () => 
   });
 
   it("answers carry no detail: 404 for an unknown token, 400 for a body that is not JSON, 500 without the error when the store fails (logged)", async () => {
-    const { base, post, seen } = await route();
+    const { base, post, seen } = await route({ http: true });
     const unknown = await post("TP1", SIGNED, "/provider/nosuchtoken");
     expect([unknown.status, await unknown.json()]).toEqual([404, { error: "not found" }]);
     const notJson = await fetch(`${base}/provider/${TOKEN}`, { method: "POST", headers: { "x-atl-signature": SIGNED }, body: "{not json" });
     expect([notJson.status, await notJson.json()]).toEqual([400, { error: "bad request" }]);
     expect(seen.hurried).toEqual([]);
 
-    const failing = await route({ storeFails: true });
+    const failing = await route({ storeFails: true, http: true });
     const res = await failing.post("TP1", SIGNED);
     expect(res.status).toBe(500);
     expect(await res.text()).not.toContain("secret");
@@ -156,7 +173,7 @@ describe("provider callback route over HTTP: bounded, and nothing leaks", () => 
   });
 
   it("only POST /provider/<token> is the route's: other paths and methods go on to the other routes", async () => {
-    const { base, seen } = await route();
+    const { base, seen } = await route({ http: true });
     expect((await fetch(`${base}/provider/${TOKEN}`)).status).toBe(418);
     expect((await fetch(`${base}/provider/${TOKEN}/more`, { method: "POST", body: "{}" })).status).toBe(418);
     expect((await fetch(`${base}/healthz`, { method: "POST", body: "{}" })).status).toBe(418);
