@@ -112,6 +112,24 @@ describe("monthly archive", () => {
     await check(b);
   });
 
+  it("history read while a sweep moves several months to the archive counts every record once", async () => {
+    const dir = await tempDir();
+    const clock = new ManualClock(START);
+    const store = await openStore(dir, { clock, sweepEveryMs: 1000 * DAY });
+    await history(store, clock, 100); // Oct..Jan: the sweep appends two months or more
+    let done = false;
+    const sweeping = store.sweep().then(() => (done = true));
+    const totals = new Set<number>();
+    while (!done) {
+      totals.add((await store.listTxByChat(1, { limit: 1 })).total);
+      await new Promise((r) => setImmediate(r));
+    }
+    await sweeping;
+    totals.add((await store.listTxByChat(1, { limit: 1 })).total);
+    expect([...totals]).toEqual([100]);
+    await store.close();
+  });
+
   it("a crash between the archive append and the shard write loses nothing and duplicates nothing", async () => {
     const dir = await tempDir();
     const clock = new ManualClock(START);

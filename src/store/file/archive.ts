@@ -234,9 +234,10 @@ export class Archive {
 
   /**
    * Appends `txs` (one segment per chat per month) and fsyncs each file. The in-memory index covers
-   * them at once; index.json only after `saveIndex`, which the caller runs once the shards are written.
+   * them once every file is written, in one turn with `indexed`; index.json only after `saveIndex`,
+   * which the caller runs once the shards are written.
    */
-  async append(txs: readonly TxRecord[]): Promise<void> {
+  async append(txs: readonly TxRecord[], indexed?: () => void): Promise<void> {
     const byMonth = new Map<string, Map<number, TxRecord[]>>();
     for (const tx of txs) {
       const month = wibMonth(tx.createdAt);
@@ -247,6 +248,7 @@ export class Archive {
       list.push(tx);
     }
     let created = false;
+    const written: { month: string; segs: [number, Segment][] }[] = [];
     for (const [month, chats] of byMonth) {
       const idx = this.month(month);
       created ||= idx.bytes === 0;
@@ -277,7 +279,15 @@ export class Archive {
       } finally {
         await fh.close();
       }
-      idx.bytes = offset;
+      idx.bytes = offset; // the file's end, whatever comes next
+      written.push({ month, segs });
+    }
+    if (created) await syncDir(this.dir);
+    // Every month's lines become readable in one turn, with the caller's `indexed` (the sweep drops the
+    // hot copies there): indexed month by month, a history read between two months' writes counted
+    // the first months' records twice, hot and archived.
+    for (const { month, segs } of written) {
+      const idx = this.month(month);
       for (const [chatId, seg] of segs) {
         let list = idx.chats.get(chatId);
         if (!list) idx.chats.set(chatId, (list = []));
@@ -285,7 +295,7 @@ export class Archive {
         this.cache.delete(`${chatId}/${month}`);
       }
     }
-    if (created) await syncDir(this.dir);
+    indexed?.();
   }
 
   /** Writes index.json atomically (temp + fsync + rename). */

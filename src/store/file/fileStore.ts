@@ -372,9 +372,11 @@ export class FileStore implements Store {
       for (const rec of shard.values()) if (rec.updatedAt < cutoff && FINAL_STATUSES.has(rec.status)) old.push(rec);
     }
     if (old.length === 0) return 0;
-    await this.archive.append(old);
-    // A record changed during the append keeps its newer hot copy; readers prefer the hot one.
-    for (const rec of old) if (this.tx(rec.refId) === rec) this.dropTx(rec);
+    // In the turn the archive indexes them: a history read never finds them in both. A record changed
+    // during the append keeps its newer hot copy; readers prefer the hot one.
+    await this.archive.append(old, () => {
+      for (const rec of old) if (this.tx(rec.refId) === rec) this.dropTx(rec);
+    });
     await this.flusher.flush();
     await this.archive.saveIndex();
     return old.length;
