@@ -60,15 +60,16 @@ async function route(opts: { storeFails?: boolean; http?: boolean } = {}) {
       return Promise.resolve(true);
     },
   });
+  // A transaction's callback as the provider POSTs it, to the route in process or over HTTP.
+  const request = (refId: string, signature?: string): RequestInit => ({
+    method: "POST",
+    headers: { "content-type": "application/json", ...(signature !== undefined ? { "x-atl-signature": signature } : {}) },
+    body: JSON.stringify({ event: "transaksi", status: "success", data: { reff_id: refId } }),
+  });
   if (!opts.http) {
     const inProcess = callbackPost(callbacks);
     const base = "http://in-process.invalid";
-    const post = (refId: string, signature?: string, path = `/provider/${TOKEN}`) =>
-      inProcess(`${base}${path}`, {
-        method: "POST",
-        headers: { "content-type": "application/json", ...(signature !== undefined ? { "x-atl-signature": signature } : {}) },
-        body: JSON.stringify({ event: "transaksi", status: "success", data: { reff_id: refId } }),
-      });
+    const post = (refId: string, signature?: string, path = `/provider/${TOKEN}`) => inProcess(`${base}${path}`, request(refId, signature));
     return { clock, seen, post, base };
   }
   const listener = callbackListener(callbacks, logger);
@@ -78,12 +79,7 @@ async function route(opts: { storeFails?: boolean; http?: boolean } = {}) {
   servers.push(server);
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const post = (refId: string, signature?: string, path = `/provider/${TOKEN}`) =>
-    fetch(`${base}${path}`, {
-      method: "POST",
-      headers: { "content-type": "application/json", ...(signature !== undefined ? { "x-atl-signature": signature } : {}) },
-      body: JSON.stringify({ event: "transaksi", status: "success", data: { reff_id: refId } }),
-    });
+  const post = (refId: string, signature?: string, path = `/provider/${TOKEN}`) => fetch(`${base}${path}`, request(refId, signature));
   return { clock, seen, post, base };
 }
 
