@@ -188,6 +188,10 @@ function readBody(req: IncomingMessage, max: number): Promise<string | undefined
     });
     req.on("end", () => resolve(Buffer.concat(chunks, size).toString("utf8")));
     req.on("error", reject);
+    // The client went away mid-body: nothing to answer (the answer to a closed socket goes nowhere).
+    req.on("close", () => {
+      if (!req.complete) resolve(undefined);
+    });
   });
 }
 
