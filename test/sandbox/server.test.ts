@@ -211,6 +211,8 @@ describe("determinism and scale", () => {
     expect(statuses.every((s) => s.json.status === true && s.json.data.status === "failed")).toBe(true);
     expect(keys.every(({ key }) => sb.balance(key) === 10_000_000)).toBe(true);
     const cpu = process.cpuUsage(started);
-    expect((cpu.user + cpu.system) / 1000).toBeLessThan(5_000);
+    // A blow-up with the number of ids shows as many times this; 5 s was exceeded once (5.7 s) by a fresh-clone
+    // CI run at load 5, where the process's CPU time counts its worker's other work too.
+    expect((cpu.user + cpu.system) / 1000).toBeLessThan(10_000);
   });
 });
