@@ -10,7 +10,7 @@ import type { ChatPatch, Doc, DocChange, DocExpect, DocKind, DocQuery, FlowState
 import { decrypt, DecryptedKeys, encrypt, keyAad, keyCheck, keyCheckMatches, maskKey } from "./crypto.js";
 import { ApiKeyDecryptError, StoreCorruptError, StoreSecretMismatchError } from "./errors.js";
 import { deepFreeze, frozenCopy, frozenOutput } from "./frozen.js";
-import { quickChecks } from "./recordCheck.js";
+import { exactCheck, quickChecks } from "./recordCheck.js";
 import { ChatRecordSchema, describeIssues, TxRecordSchema } from "./records.js";
 import { OPEN_STATUSES, type ChatRecord, type TxRecord, type TxStatus } from "./types.js";
 
@@ -49,6 +49,7 @@ export function patchTx(old: TxRecord, patch: TxPatch, now: number): TxRecord {
 }
 
 function validTx(copy: TxRecord): TxRecord {
+  if (exactCheck(TxRecordSchema)?.(copy)) return copy; // frozen by frozenCopy, and zod would return it as is
   const parsed = TxRecordSchema.safeParse(copy);
   if (!parsed.success) throw new TypeError(`Invalid transaction ${copy.refId}: ${describeIssues(parsed.error)}`);
   return deepFreeze(parsed.data);
@@ -188,7 +189,9 @@ function checkOwner(owner: unknown): number {
  * place rather than copied again (frozen.ts).
  */
 function validValue<T>(kind: DocKind<T>, value: unknown, what: string): T {
-  const parsed = z.safeParse(kind.schema, frozenCopy(value, what));
+  const copied = frozenCopy(value, what);
+  if (exactCheck(kind.schema)?.(copied)) return copied as T;
+  const parsed = z.safeParse(kind.schema, copied);
   if (!parsed.success) throw new TypeError(`Invalid ${what}: ${describeIssues(parsed.error)}`);
   return frozenOutput(parsed.data, what);
 }
