@@ -87,6 +87,12 @@ interface Waiter {
   grant(slot: PaceSlot | undefined): void;
 }
 
+/** The waits on one abort signal, and the one listener that ends them. */
+interface SignalWaits {
+  waiters: Set<Waiter>;
+  onAbort: () => void;
+}
+
 /**
  * Paces outgoing messages for the whole bot: at most `perSecond` in any sliding second of clock
  * time (grammY's flood guidance: about 30 per second overall), at most `burst` back to back, and
@@ -103,6 +109,7 @@ export class SendPacer implements Pacer {
   private tokens: number;
   private refilledAt: number;
   private readonly queues: Record<SendPriority, Waiter[]> = { answer: [], bulk: [] };
+  private readonly bySignal = new Map<AbortSignal, SignalWaits>();
   private timer: TimerHandle | undefined;
 
   constructor(
@@ -139,23 +146,52 @@ export class SendPacer implements Pacer {
   take(signal?: AbortSignal, priority: SendPriority = "bulk"): Promise<PaceSlot | undefined> {
     if (signal?.aborted) return Promise.resolve(undefined);
     return new Promise((resolve) => {
-      const queue = this.queues[priority];
-      const onAbort = () => {
-        const i = queue.indexOf(waiter);
-        if (i >= 0) queue.splice(i, 1);
-        resolve(undefined);
-        this.pump();
-      };
       const waiter: Waiter = {
         grant: (slot) => {
-          signal?.removeEventListener("abort", onAbort);
+          if (signal) this.unwatch(signal, waiter);
           resolve(slot);
         },
       };
-      signal?.addEventListener("abort", onAbort, { once: true });
-      queue.push(waiter);
+      if (signal) this.watch(signal, waiter);
+      this.queues[priority].push(waiter);
       this.pump();
     });
+  }
+
+  /**
+   * One listener per signal, however many waits it has: a job's stop signal can have a thousand
+   * notices waiting, and a listener each is an O(n) add and node's MaxListeners warning.
+   */
+  private watch(signal: AbortSignal, waiter: Waiter): void {
+    let waits = this.bySignal.get(signal);
+    if (!waits) {
+      const entry: SignalWaits = { waiters: new Set(), onAbort: () => this.abortWaits(signal) };
+      signal.addEventListener("abort", entry.onAbort, { once: true });
+      this.bySignal.set(signal, (waits = entry));
+    }
+    waits.waiters.add(waiter);
+  }
+
+  private unwatch(signal: AbortSignal, waiter: Waiter): void {
+    const waits = this.bySignal.get(signal);
+    if (!waits) return;
+    waits.waiters.delete(waiter);
+    if (waits.waiters.size > 0) return;
+    signal.removeEventListener("abort", waits.onAbort);
+    this.bySignal.delete(signal);
+  }
+
+  /** The signal aborted: its waits leave the queues with no slot. */
+  private abortWaits(signal: AbortSignal): void {
+    const waits = this.bySignal.get(signal);
+    if (!waits) return;
+    this.bySignal.delete(signal);
+    for (const queue of Object.values(this.queues)) {
+      const kept = queue.filter((w) => !waits.waiters.has(w));
+      queue.splice(0, queue.length, ...kept);
+    }
+    for (const waiter of waits.waiters) waiter.grant(undefined);
+    this.pump();
   }
 
   /** How long until the next slot is free (0: now). Prunes the window and refills tokens. */
