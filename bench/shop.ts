@@ -65,6 +65,7 @@ type ToWorld =
   | { type: "callbacks"; url: string }
   | { type: "pay"; deposits: { order: string; upstreamId: string }[] }
   | { type: "progress" }
+  | { type: "busy" }
   | { type: "report" }
   | { type: "close" };
 
@@ -73,6 +74,7 @@ type FromWorld =
   | { type: "callbacksSet" }
   | { type: "paid"; paidAt: Record<string, number> }
   | { type: "progress"; receipts: number }
+  | { type: "busy"; cpuPct: number }
   | {
       type: "report";
       /** Purchases created per reference id. */
@@ -132,6 +134,7 @@ async function world(): Promise<void> {
   let callTimes: { path: string; id?: string; ref?: string; at: number }[] = [];
   const callbackTimes: { id: string; event: string; sentAt: number; answeredAt: number }[] = [];
   let payCpu = { at: 0, cpu: process.cpuUsage() };
+  let busyCpu = payCpu;
   let worldProfiler: Session | undefined;
   let callbackPool: Pool | undefined;
   let windowCpuPct = 0;
@@ -171,6 +174,7 @@ async function world(): Promise<void> {
             await worldProfiler.post("Profiler.start");
           }
           payCpu = { at: Date.now(), cpu: process.cpuUsage() };
+          busyCpu = payCpu;
           const paidAt: Record<string, number> = {};
           callsAtPay = sandbox.calls().length;
           for (const d of m.deposits) {
@@ -178,6 +182,13 @@ async function world(): Promise<void> {
             sandbox.payDeposit(d.upstreamId);
           }
           send({ type: "paid", paidAt });
+          break;
+        }
+        case "busy": {
+          // --trace: the world's CPU since the last ask.
+          const used = process.cpuUsage(busyCpu.cpu);
+          send({ type: "busy", cpuPct: (used.user + used.system) / 10 / Math.max(1, Date.now() - busyCpu.at) });
+          busyCpu = { at: Date.now(), cpu: process.cpuUsage() };
           break;
         }
         case "progress":
@@ -392,7 +403,8 @@ async function bot(): Promise<void> {
       tracedCpu = process.cpuUsage();
       const states: Record<string, number> = {};
       for (const d of await app.deps.shopOrders.listByOwner(OWNER)) states[d.state] = (states[d.state] ?? 0) + 1;
-      console.error(`+${((tracedAt - payStart) / 1000).toFixed(2)} s cpu ${busyPct}%`, JSON.stringify(states));
+      const world = (await link.ask({ type: "busy" }, "busy")).cpuPct.toFixed(0);
+      console.error(`+${((tracedAt - payStart) / 1000).toFixed(2)} s cpu ${busyPct}% world ${world}%`, JSON.stringify(states));
     }
     if (doneAt.size === orders.length) {
       // The bot's share of the work, from the payments until every order was done.

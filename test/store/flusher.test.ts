@@ -174,3 +174,59 @@ describe("Flusher", () => {
     expect(written).toEqual(["a", "b"]);
   });
 });
+
+describe("Flusher: a file with a delay of its own (the tx shards)", () => {
+  /** A flusher where "tx" waits 1,000 ms and every other file 50 ms; writes finish at once and are counted. */
+  function withTxDelay() {
+    const clock = new ManualClock();
+    const start = clock.now();
+    /** Each write and when it began, in ms from the start. */
+    const writes: { key: string; at: number }[] = [];
+    const f = new Flusher({
+      clock,
+      delayMs: 50,
+      delayOf: (key) => (key === "tx" ? 1000 : 50),
+      write: async (key) => void writes.push({ key, at: clock.now() - start }),
+    });
+    return { clock, start, f, writes, count: (key: string) => writes.filter((w) => w.key === key).length };
+  }
+
+  it("under a stream of changes the timer rewrites it once per its delay, the other files at theirs", async () => {
+    const { clock, f, count } = withTxDelay();
+    for (let t = 0; t < 3000; t += 10) {
+      f.markDirty("tx");
+      f.markDirty("chats");
+      await clock.advance(10);
+    }
+    await clock.advance(1000);
+    // Every change reached the disk, "tx" in 3 or 4 writes where it took one per 50 ms pass before.
+    expect(f.stats().dirty).toBe(0);
+    expect(count("tx")).toBeGreaterThanOrEqual(3);
+    expect(count("tx")).toBeLessThanOrEqual(4);
+    expect(count("chats")).toBeGreaterThanOrEqual(50);
+  });
+
+  it("another file's change is still written after the short delay while the long timer is set", async () => {
+    const { clock, f, writes } = withTxDelay();
+    f.markDirty("tx");
+    await clock.advance(500);
+    f.markDirty("chats");
+    await clock.advance(50);
+    expect(writes).toEqual([{ key: "chats", at: 550 }]);
+    await clock.advance(450);
+    expect(writes.at(-1)).toEqual({ key: "tx", at: 1000 });
+  });
+
+  it("flush() and flushFiles() write it at once, not after its delay", async () => {
+    const { clock, start, f, writes } = withTxDelay();
+    f.markDirty("tx");
+    await clock.advance(10);
+    await f.flushFiles(["tx"]);
+    expect(writes).toEqual([{ key: "tx", at: 10 }]);
+    f.markDirty("tx");
+    f.markDirty("chats");
+    await f.flush();
+    expect(writes.map((w) => w.key).sort()).toEqual(["chats", "tx", "tx"]);
+    expect(clock.now() - start).toBe(10);
+  });
+});

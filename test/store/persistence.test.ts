@@ -2,7 +2,7 @@ import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/tools/clock.js";
-import { FileStore, StoreCorruptError } from "../../src/store/file/fileStore.js";
+import { FileStore, StoreCorruptError, TX_FLUSH_DELAY_MS } from "../../src/store/file/fileStore.js";
 import { openStore, SECRET, tempDir } from "./helpers.js";
 
 async function readJson(path: string): Promise<unknown> {
@@ -33,6 +33,27 @@ describe("coalesced writes", () => {
     expect(Object.values(s.writesByFile).every((n) => n <= 2)).toBe(true);
     expect(s.writesByFile["chats-00.json"]).toBe(1);
     expect(s.dirty).toBe(0);
+  });
+
+  it("a tx shard is rewritten by the timer after its own longer delay; the journal has what must be saved at once", async () => {
+    const clock = new ManualClock();
+    const dir = await tempDir();
+    const store = await openStore(dir, { clock, flushDelayMs: 50, chatShards: 1, txShards: 1 });
+    await store.flush();
+    const writes = (file: string) => store.stats().writesByFile[file] ?? 0;
+    const before = { tx: writes("tx-00.json"), chats: writes("chats-00.json") };
+    await store.createTx({ refId: "R1", chatId: 1, kind: "prepaid", status: "draft", amount: 1 });
+    await store.updateChat(1, { lang: "en" });
+    await clock.advance(50);
+    await waitFor(() => writes("chats-00.json") === before.chats + 1);
+    expect(writes("tx-00.json")).toBe(before.tx);
+    await store.flushTx("R1"); // saved now, in the journal, without waiting for the shard
+    expect(writes("tx-00.json")).toBe(before.tx);
+    await clock.advance(TX_FLUSH_DELAY_MS - 50);
+    await waitFor(() => writes("tx-00.json") === before.tx + 1);
+    const file = (await readJson(join(dir, "store", "tx-00.json"))) as { txs: { refId: string }[] };
+    expect(file.txs.map((t) => t.refId)).toEqual(["R1"]);
+    await store.close();
   });
 
   it("a shard's write after one change serialises that record only, and the file reads back the same", async () => {

@@ -73,6 +73,12 @@ import { JOURNAL, journalLine, OLD_JOURNAL, shardSeq, TxJournal } from "./txJour
 export { maskKey } from "../crypto.js";
 export * from "../errors.js";
 export type { FlushStats } from "./flusher.js";
+
+/**
+ * A tx shard is rewritten in the background at most once a second: a change that must be on disk at
+ * once is appended to the journal (flushTx) or written by flush(), neither of which waits for this.
+ */
+export const TX_FLUSH_DELAY_MS = 1000;
 // The interface under the name callers have always imported; FileStore is one implementation of it.
 export type { ChatPatch, NewTx, Store, StoreStats, TxPatch } from "../api.js";
 
@@ -84,6 +90,8 @@ export interface StoreOptions {
   clock?: Clock;
   /** Delay between the first unsaved change and its write (default 50 ms). */
   flushDelayMs?: number;
+  /** The same for the tx shards, whose changes that must be saved at once go to the journal (default TX_FLUSH_DELAY_MS). */
+  txFlushDelayMs?: number;
   /** Called when a background flush fails; the data stays dirty and is retried. */
   onError?: (err: unknown) => void;
   /** Told of every file write, good or failed (metrics, health). */
@@ -195,9 +203,13 @@ export class FileStore implements Store {
       writers.set(name, () => file.write({ flows: Array.from(shard.values()) }));
     });
 
+    const delayMs = opts.flushDelayMs ?? 50;
+    const txDelayMs = Math.max(delayMs, opts.txFlushDelayMs ?? TX_FLUSH_DELAY_MS);
+    const txFiles = new Set(this.txNames);
     this.flusher = new Flusher({
       clock,
-      delayMs: opts.flushDelayMs ?? 50,
+      delayMs,
+      delayOf: (name) => (txFiles.has(name) ? txDelayMs : delayMs),
       write: (name) => observeWrite(name, writers.get(name)!, opts.onWrite),
       ...(opts.onError ? { onError: opts.onError } : {}),
     });

@@ -14,6 +14,12 @@
  * counter; a caller waits for the counters it saw, so it is not held up by later changes.
  * `flushFiles(keys)` waits for those files only, and they are written before any other: a caller
  * that needs one record on disk (a notice's marker) waits for about one write, not a pass.
+ *
+ * A file may have a longer delay of its own (`delayOf`): the timer's passes leave it until that long
+ * after its first unsaved change, so under a stream of changes it is rewritten at most once per its
+ * delay. The tx shards have one: what must be saved at once goes to the journal (flushTx), and a
+ * pass that rewrote every busy shard as soon as its last write ended was ~10% of a busy shop's CPU.
+ * A flush() or flushFiles() caller never waits for a file's delay.
  */
 import type { Clock, TimerHandle } from "../../tools/clock.js";
 
@@ -26,6 +32,8 @@ const TURN_BUDGET_MS = 4;
 export interface FlusherOptions {
   clock: Clock;
   delayMs: number;
+  /** A file's own delay, when longer than `delayMs` (default: `delayMs` for every file). */
+  delayOf?: (key: string) => number;
   /** Serialises the file named `key` synchronously and resolves once it is on disk. */
   write: (key: string) => Promise<void>;
   /** Failures of background (timer) writes; `flush()` callers get a rejection instead. */
@@ -55,6 +63,8 @@ interface Waiter {
 export class Flusher {
   /** Files changed since their last serialisation. Insertion order = write order. */
   private readonly dirty = new Set<string>();
+  /** When each dirty file's first change since its last write was made (clock ms): its delay counts from there. */
+  private readonly dirtySince = new Map<string, number>();
   /** Files with changes not yet on disk: dirty, or in a write that has not finished. */
   private readonly unsaved = new Set<string>();
   private readonly inFlight = new Map<string, Promise<void>>();
@@ -70,6 +80,8 @@ export class Flusher {
   /** Files whose latest write failed; cleared by their next good write. */
   private readonly failing = new Set<string>();
   private timer: TimerHandle | undefined;
+  /** When the timer fires (clock ms). */
+  private timerAt = Infinity;
   private pumping = false;
   private stopped = false;
   private writes = 0;
@@ -81,9 +93,10 @@ export class Flusher {
 
   markDirty(key: string): void {
     this.changed.set(key, (this.changed.get(key) ?? 0) + 1);
+    if (!this.dirtySince.has(key)) this.dirtySince.set(key, this.opts.clock.now());
     this.dirty.add(key);
     this.unsaved.add(key);
-    if (!this.pumping) this.schedule(this.opts.delayMs);
+    if (!this.pumping) this.schedule(this.opts.delayOf?.(key) ?? this.opts.delayMs);
   }
 
   /** Writes everything changed so far; resolves when all of it is on disk. */
@@ -151,10 +164,16 @@ export class Flusher {
     };
   }
 
+  /** Sets the timer `ms` from now, unless it fires sooner already. */
   private schedule(ms: number): void {
-    if (this.timer || this.stopped) return;
+    if (this.stopped) return;
+    const at = this.opts.clock.now() + ms;
+    if (this.timer && this.timerAt <= at) return;
+    this.timer?.cancel();
+    this.timerAt = at;
     this.timer = this.opts.clock.setTimeout(() => {
       this.timer = undefined;
+      this.timerAt = Infinity;
       void this.pump();
     }, ms);
   }
@@ -163,7 +182,7 @@ export class Flusher {
    * The next file to write: `first` files and the rest take turns, so a stream of `flushFiles`
    * callers (a notice a second per shard) never holds up a flush() of the whole store for long.
    */
-  private nextKey(): string | undefined {
+  private nextKey(now: number): string | undefined {
     let first: string | undefined;
     for (const key of this.first) {
       if (!this.dirty.has(key)) this.first.delete(key); // written meanwhile (its waiters are answered by that write)
@@ -173,8 +192,25 @@ export class Flusher {
       }
     }
     if (first !== undefined && this.firstsTurn) return first;
-    for (const key of this.dirty) if (!this.first.has(key) && !this.inFlight.has(key) && !this.failed.has(key)) return key;
+    for (const key of this.dirty) {
+      if (!this.first.has(key) && !this.inFlight.has(key) && !this.failed.has(key) && this.due(key, now)) return key;
+    }
     return first;
+  }
+
+  /** Whether a dirty file is written in this pass: someone waits for it, or its own delay is over. */
+  private due(key: string, now: number): boolean {
+    if (!this.opts.delayOf || this.waiting.has(key)) return true;
+    return now >= (this.dirtySince.get(key) ?? now) + this.opts.delayOf(key);
+  }
+
+  /** Until the first dirty file is due (at least `delayMs`: files without a delay of their own). */
+  private nextDue(): number {
+    if (!this.opts.delayOf) return this.opts.delayMs;
+    const now = this.opts.clock.now();
+    let soonest = Infinity;
+    for (const key of this.dirty) soonest = Math.min(soonest, (this.dirtySince.get(key) ?? now) + this.opts.delayOf(key) - now);
+    return Math.max(this.opts.delayMs, soonest);
   }
 
   private async pump(): Promise<void> {
@@ -184,7 +220,7 @@ export class Flusher {
     let turnStart = performance.now();
     try {
       for (;;) {
-        const key = this.nextKey();
+        const key = this.nextKey(this.opts.clock.now());
         if (key === undefined) {
           if (this.inFlight.size === 0) break;
           await Promise.race(this.inFlight.values());
@@ -193,12 +229,13 @@ export class Flusher {
         if (!wrote) this.flushes++;
         wrote = true;
         this.dirty.delete(key);
+        this.dirtySince.delete(key);
         this.firstsTurn = !this.first.delete(key);
         this.start(key);
         if (this.inFlight.size >= MAX_IN_FLIGHT) {
           await Promise.race(this.inFlight.values());
           turnStart = performance.now();
-        } else if (performance.now() - turnStart > TURN_BUDGET_MS && this.nextKey() !== undefined) {
+        } else if (performance.now() - turnStart > TURN_BUDGET_MS && this.nextKey(this.opts.clock.now()) !== undefined) {
           await nextTurn();
           turnStart = performance.now();
         }
@@ -210,7 +247,7 @@ export class Flusher {
       this.schedule(Math.max(RETRY_MS, this.opts.delayMs));
       this.failed.clear();
     } else if (this.dirty.size > 0) {
-      this.schedule(this.opts.delayMs);
+      this.schedule(this.nextDue());
     }
     // Safety net: nothing more will be written in this pass, so a waiter still here would hang.
     if (this.dirty.size === 0) {
@@ -238,6 +275,7 @@ export class Flusher {
       (err: unknown) => {
         this.inFlight.delete(key);
         this.dirty.add(key); // keep the data: the file stays dirty
+        this.dirtySince.set(key, -Infinity); // due at the retry
         this.failed.add(key);
         this.failing.add(key);
         this.lastError = err;
