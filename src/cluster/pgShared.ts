@@ -31,6 +31,7 @@ import { migrate } from "../store/pg/migrations.js";
 import { Reachability } from "../store/pg/reachability.js";
 import { beginGuarded } from "../store/pg/transaction.js";
 import { startupParams } from "../store/pg/startup.js";
+import { countingQueries, endSessions } from "../store/pg/sessions.js";
 
 
 /** The advisory lock of the lead (differs from migrations.ts MIGRATION_LOCK, which every open takes). */
@@ -63,6 +64,7 @@ export class PgShared implements Shared {
   private constructor(
     url: string,
     private readonly sql: Sql,
+    private readonly inFlight: () => number,
     private readonly opts: PgSharedOptions,
   ) {
     this.lead = new PgLeadership(url, opts, () => this.prune());
@@ -93,11 +95,13 @@ export class PgShared implements Shared {
   static async open(url: string, opts: PgSharedOptions): Promise<PgShared> {
     // connect_timeout: a connection to a database that stopped answering gives up in 5 s rather than
     // the client's 30 s default (the update path does not wait for it: promptly, below).
-    const sql = postgres(url, { max: 4, connect_timeout: 5, onnotice: () => undefined, fetch_types: false, connection: startupParams("ppob-bot") });
+    const { sql, inFlight } = countingQueries(
+      postgres(url, { max: 4, connect_timeout: 5, onnotice: () => undefined, fetch_types: false, connection: startupParams("ppob-bot") }),
+    );
     try {
       await migrate(sql);
       await PgShared.ensureTermTable(sql);
-      const shared = new PgShared(url, sql, opts);
+      const shared = new PgShared(url, sql, inFlight, opts);
       await sql.listen(CHANNEL, (payload) => shared.received(payload));
       return shared;
     } catch (err) {
@@ -154,7 +158,7 @@ export class PgShared implements Shared {
   async close(): Promise<void> {
     this.reach.close();
     await this.lead.stop();
-    await this.sql.end({ timeout: 5 });
+    await endSessions(this.sql, this.inFlight);
   }
 
   /** Run by the leader now and then: resends older than a day are not possible, counters are idle. */

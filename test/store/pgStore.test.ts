@@ -172,3 +172,31 @@ describe.skipIf(!hasPg)("PgStore when the database stops answering", () => {
     }
   });
 });
+
+describe.skipIf(!hasPg)("PgStore.close", () => {
+  it("lets a write already sent finish, then ends its sessions", async () => {
+    const db = await freezableDatabase(await freshDatabase());
+    try {
+      const s = await open(db.url);
+      await s.createTx({ refId: "R1", chatId: 1, kind: "prepaid", status: "draft", amount: 10_000 });
+      db.freeze();
+      const sent = s.createTx({ refId: "R2", chatId: 1, kind: "prepaid", status: "draft", amount: 10_000 }).then(
+        (tx) => tx.refId,
+        (err: unknown) => String(err),
+      );
+      await vi.waitFor(() => expect(s.queriesInFlight()).toBeGreaterThan(0));
+      const closed = s.close();
+      setTimeout(() => db.thaw(), 50); // the database answers while close() waits
+      await closed;
+      expect(await sent).toBe("R2");
+      const rows = await admin(db.url, (sql) => sql<{ ref_id: string }[]>`SELECT ref_id FROM txs ORDER BY ref_id`);
+      expect(rows.map((r) => r.ref_id)).toEqual(["R1", "R2"]);
+      await vi.waitFor(async () => {
+        const [row] = await admin(pgUrl, (sql) => sql<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = ${new URL(db.url).pathname.slice(1)}`);
+        expect(row!.n).toBe(0);
+      });
+    } finally {
+      await db.close();
+    }
+  });
+});

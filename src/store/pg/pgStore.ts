@@ -26,6 +26,7 @@ import { migrate, OPEN_STATUS_SQL } from "./migrations.js";
 import { PgDocs } from "./pgDocs.js";
 import { Reachability } from "./reachability.js";
 import { startupParams } from "./startup.js";
+import { endSessions } from "./sessions.js";
 import { chatRow, txRow } from "./rows.js";
 
 export interface PgStoreOptions {
@@ -188,7 +189,7 @@ export class PgStore implements Store {
     if (this.closed) return;
     this.closed = true;
     this.reach.close();
-    await this.sql.end({ timeout: 5 });
+    await endSessions(this.sql, () => this.inFlight);
   }
 
   canPersist(): boolean {
