@@ -29,7 +29,7 @@
  * History reads (listTxByChat, findTx, txsOfMonth) merge the hot set with the archive.
  *
  * Writes are coalesced (see flusher.ts): a change marks its file dirty and one flush after
- * `flushDelayMs` writes each dirty file once. Callers that must know a change is on disk (a reference
+ * `flushDelayMs` (a tx shard: TX_FLUSH_DELAY_MS) writes each dirty file once. Callers that must know a change is on disk (a reference
  * id before a money call) `await store.flush()`. Writes are atomic (rename) but not fsync'd: they
  * survive a process crash, not necessarily a power cut. A caller that needs one transaction saved (a
  * notice's marker) calls `flushTx`: its record goes to the journal in a group commit (txJournal.ts),
