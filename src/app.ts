@@ -132,6 +132,17 @@ export interface AppOverrides {
  * failure or a 5xx for ever (up to 20 min apart) without a word: each failure is logged, so an operator whose
  * server cannot reach Telegram sees why nothing happens.
  */
+/** Resolves when `work` settles or after `ms` of real time (a stop's grace), whichever is first; never rejects. */
+function withinMs(work: Promise<unknown>, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    void work.then(
+      () => (clearTimeout(timer), resolve()),
+      () => (clearTimeout(timer), resolve()),
+    );
+  });
+}
+
 async function fetchBotInfo(token: string, client: ApiClientOptions, observe: Transformer, logger: Logger): Promise<UserFromGetMe> {
   const probe = new Bot(token, { client });
   probe.api.config.use(observe);
@@ -432,7 +443,10 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
         // Webhook mode: stop accepting, then let handlers already running finish (Telegram resends the rest).
         webhookActive = false;
         await http?.close();
-        await observers.handlersIdle(overrides.stopGraceMs ?? STOP_GRACE_MS);
+        // Shop orders start nothing more, and a purchase already on its way gets the same grace as a handler:
+        // cut, its outcome would be unknown (the order waits half an hour for the provider's word).
+        const grace = overrides.stopGraceMs ?? STOP_GRACE_MS;
+        await Promise.all([observers.handlersIdle(grace), withinMs(shopOrderJob.stop(), grace)]);
         // A handler still waiting on the provider (a create answered late): its call is cut, so the stop ends
         // in time and the handler saves "outcome unknown" while the store is open (the watcher settles it).
         // From here no provider call goes out (the watcher's checks, a read's retry fail at once).

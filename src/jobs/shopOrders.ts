@@ -407,6 +407,8 @@ export class ShopOrderJob {
   private async purchase(doc: OrderDoc, key: string): Promise<void> {
     const o = doc.value;
     const refId = o.purchaseRefs[o.purchaseRefs.length - 1]!;
+    // Stopping: no record is made, so the next process buys it (rule 2) instead of finding a draft (rule 8).
+    if (this.stopped) return;
     try {
       // The draft is made durable with its sending mark below: one disk write before the create, not two.
       await this.deps.ledger.draft({

@@ -56,4 +56,31 @@ describe("shop orders: a restart in the middle", () => {
     expect(purchasesOf(w, "12345678901")).toBe(1);
     expect(shown(customer).filter((t) => t.includes("Pesanan Anda berhasil"))).toHaveLength(1);
   });
+
+  it("a stop waits, within its grace, for a purchase on its way: answered, it is pending, not unknown, and the next process finishes it", async () => {
+    shop = await openShop({ stopGraceMs: 5_000 });
+    const { w, customer } = shop;
+    const order = await pay(shop, plnOrder(shop));
+    const release = w.sandbox.holdNext("/transaksi/create");
+    // Paid, and found by the watcher on its own (no tap: no handler of the customer's runs at the stop).
+    w.sandbox.payDeposit(await depositIdOf(w, order));
+    for (let i = 0; i < 400 && purchasesOf(w, "12345678901") === 0; i++) {
+      await w.clock.advance(250);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(purchasesOf(w, "12345678901")).toBe(1);
+    // A graceful stop (SIGINT) while the create is on its way; the provider answers 50 ms later.
+    const stopping = w.restart();
+    setTimeout(release, 50);
+    await stopping;
+    const [purchase] = (await w.app.deps.shopOrders.get(order.id))!.value.purchaseRefs;
+    expect((await w.store.getTx(purchase!))?.status).toBe("pending");
+    expect(shown(customer).some((t) => t.includes("belum pasti"))).toBe(false);
+
+    await w.app.start();
+    await run(w, 20_000);
+    expect(await stateOf(w, order.id)).toBe("done");
+    expect(purchasesOf(w, "12345678901")).toBe(1);
+    expect(shown(customer).filter((t) => t.includes("Pesanan Anda berhasil"))).toHaveLength(1);
+  });
 });
