@@ -127,11 +127,6 @@ export interface AppOverrides {
   stopGraceMs?: number;
 }
 
-/**
- * The bot's identity as `bot.init()` gets it, observed like the bot's own calls. grammY retries a network
- * failure or a 5xx for ever (up to 20 min apart) without a word: each failure is logged, so an operator whose
- * server cannot reach Telegram sees why nothing happens.
- */
 /** Resolves when `work` settles or after `ms` of real time (a stop's grace), whichever is first; never rejects. */
 function withinMs(work: Promise<unknown>, ms: number): Promise<void> {
   return new Promise((resolve) => {
@@ -143,6 +138,11 @@ function withinMs(work: Promise<unknown>, ms: number): Promise<void> {
   });
 }
 
+/**
+ * The bot's identity as `bot.init()` gets it, observed like the bot's own calls. grammY retries a network
+ * failure or a 5xx for ever (up to 20 min apart) without a word: each failure is logged, so an operator whose
+ * server cannot reach Telegram sees why nothing happens.
+ */
 async function fetchBotInfo(token: string, client: ApiClientOptions, observe: Transformer, logger: Logger): Promise<UserFromGetMe> {
   const probe = new Bot(token, { client });
   probe.api.config.use(observe);
