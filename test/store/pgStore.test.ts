@@ -194,7 +194,7 @@ describe.skipIf(!hasPg)("PgStore.close", () => {
       await vi.waitFor(async () => {
         const [row] = await admin(pgUrl, (sql) => sql<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = ${new URL(db.url).pathname.slice(1)}`);
         expect(row!.n).toBe(0);
-      });
+      }, { timeout: 10_000, interval: 20 });
     } finally {
       await db.close();
     }
