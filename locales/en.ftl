@@ -1157,6 +1157,7 @@ shopfront-order-refunding = being refunded
 shopfront-order-refunded = refunded
 shopfront-customer-only = This is a shop customer chat: that command is not available here. Tap 🏠 Shop to shop.
 shopfront-no-keys = 🔒 That message was deleted: API keys are not used in a shop customer chat.
+shopfront-target-like-key = 🔒 That message was deleted: it looks like an API key, not a target number. Send the target number again, or tap ❌ Cancel.
 shopfront-hint = Type what you are looking for, or tap /menu to see the shop.
 shopfront-help =
     🛒 <b>How to shop</b>

@@ -1145,6 +1145,7 @@ shopfront-order-refunding = dana sedang dikembalikan
 shopfront-order-refunded = dana dikembalikan
 shopfront-customer-only = Chat ini chat pelanggan toko: perintah itu tidak tersedia di sini. Ketuk 🏠 Toko untuk berbelanja.
 shopfront-no-keys = 🔒 Pesan itu dihapus: API key tidak dipakai di chat pelanggan toko.
+shopfront-target-like-key = 🔒 Pesan itu dihapus: bentuknya mirip API key, bukan nomor tujuan. Kirim lagi nomor tujuan, atau tekan ❌ Batal.
 shopfront-hint = Ketik nama produk yang dicari, atau ketuk /menu untuk melihat toko.
 shopfront-help =
     🛒 <b>Cara belanja</b>

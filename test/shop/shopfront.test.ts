@@ -193,6 +193,11 @@ describe("a customer in the shop", () => {
     expect(sari.lastReply()).toContain("Kirim nomor HP tujuan");
     await sari.sendText("085712345678"); // an Indosat number for a Telkomsel product
     expect(sari.lastReply()).toContain("nomor Indosat");
+    // A mistyped number that looks like a key: deleted, and the customer is asked for the number again.
+    const typo = await sari.sendText("o812345678g");
+    expect(typo.some((c) => c.method === "deleteMessage")).toBe(true);
+    expect(sari.lastReply()).toContain("Kirim lagi nomor tujuan");
+    expect(sari.buttons()).toContain("❌ Batal");
     await sari.sendText("0812-3456-7890");
     const summary = sari.lastReply()!;
     expect(summary).toContain("Ringkasan pesanan");

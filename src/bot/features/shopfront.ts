@@ -31,6 +31,7 @@ import {
   SEARCH_TEXT_MAX,
   shopCategories,
   shownBack,
+  cancelKeyboard,
   takeTarget,
   targetAccepted,
   type ShopItem,
@@ -105,9 +106,11 @@ async function showItems(ctx: BotContext, title: string, items: readonly ShopIte
 
 const looksLikeKey = (text: string) => isKeyShaped(text) || findKeys(text).length > 0;
 
-async function dropKey(ctx: BotContext): Promise<void> {
+/** Deletes a message that may be a key; at the target step the customer is asked for the target again. */
+async function dropKey(ctx: BotContext, atTarget = false): Promise<void> {
   await ctx.deleteMessage().catch(() => undefined);
-  await ctx.reply(ctx.t("shopfront-no-keys"));
+  if (atTarget) await ctx.reply(ctx.t("shopfront-target-like-key"), { reply_markup: cancelKeyboard(ctx) });
+  else await ctx.reply(ctx.t("shopfront-no-keys"));
 }
 
 /** A typed search (`typed`: it may be a pasted key when it finds nothing), or a page of one. */
@@ -299,7 +302,7 @@ customer.on("message:text", async (ctx) => {
   if (cart?.state === "target" && cart.value.owner === owner) {
     const front = await loadStorefront(ctx, owner);
     // A target the product takes is a target, however it looks (a game id may look like a key).
-    if (!targetAccepted(front, cart.value.productCode, text) && looksLikeKey(text)) return dropKey(ctx);
+    if (!targetAccepted(front, cart.value.productCode, text) && looksLikeKey(text)) return dropKey(ctx, true);
     await takeTarget(ctx, front, cart, text.trim());
     return;
   }

@@ -149,7 +149,7 @@ export function itemButton(item: ShopItem, lang: Lang): [string, string] {
   return [itemLabel(item, lang), shopButtons.product.encode({ product: productRef(item.product.code) })];
 }
 
-function cancelKeyboard(ctx: BaseContext): InlineKeyboard {
+export function cancelKeyboard(ctx: BaseContext): InlineKeyboard {
   return new InlineKeyboard().text(ctx.t("button-cancel"), shopButtons.cancel.encode({}));
 }
 
