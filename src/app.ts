@@ -31,6 +31,7 @@ import { ChatSettings } from "./domain/chatSettings.js";
 import { Customers } from "./domain/customers.js";
 import { ShopSettings } from "./domain/shop/settings.js";
 import { Ledger } from "./domain/ledger.js";
+import { MoneyEngine } from "./money/createOnce.js";
 import { ShopOrders, toldByOrder } from "./domain/shop/orders.js";
 import { ShopOrderJob, type ShopOrderJobOptions } from "./jobs/shopOrders.js";
 import type { ShopSettingsReader } from "./domain/shop/orderSettings.js";
@@ -258,9 +259,10 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     ...overrides.broadcast,
   });
   const ledger = new Ledger(store);
+  const money = new MoneyEngine({ ledger, events, logger });
   const shopOrders = new ShopOrders(store);
   const shopOrderJob = new ShopOrderJob({
-    store, orders: shopOrders, ledger, upstream, api: bulkApi, pacer, translate, clock, logger, events, sandbox: inSandbox,
+    store, orders: shopOrders, ledger, money, upstream, api: bulkApi, pacer, translate, clock, logger, events, sandbox: inSandbox,
     hurry: (refId) => void watcher.hurry(refId),
     // The sweep is the leader's; the shop's settings come from the shop feature once the bot has it.
     leading: () => leadership.isLeader(),
@@ -307,6 +309,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     settings: new ChatSettings(store),
     providerLink: new ProviderLink(store),
     ledger,
+    money,
     customers: new Customers(store),
     shop: new ShopSettings(store),
     upstream,

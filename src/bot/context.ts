@@ -16,6 +16,7 @@ import type { StatusWatcher } from "../jobs/watcher.js";
 import type { Translate, TranslateVars } from "../render/i18n.js";
 import type { ChatSettings } from "../domain/chatSettings.js";
 import type { Customers } from "../domain/customers.js";
+import type { MoneyEngine } from "../money/createOnce.js";
 import type { Ledger } from "../domain/ledger.js";
 import type { ProviderLink } from "../domain/providerLink.js";
 import type { ShopSettings } from "../domain/shop/settings.js";
@@ -30,6 +31,8 @@ export interface BotDeps {
   providerLink: ProviderLink;
   /** Transactions: drafts, compare-and-set transitions, history (over the store). */
   ledger: Ledger;
+  /** The one money engine: every create call at the provider goes through it, exactly once. */
+  money: MoneyEngine;
   /** Saved customers (over the store). */
   customers: Customers;
   /** Each reseller's online shop: settings, links, customers' carts (over the store). */

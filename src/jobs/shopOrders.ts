@@ -16,11 +16,12 @@
 import { InlineKeyboard, InputFile, type Api } from "grammy";
 import type { Clock, TimerHandle } from "../tools/clock.js";
 import type { Logger } from "../logging/logger.js";
-import type { Store, TxPatch, TxRecord } from "../store/index.js";
+import type { Store, TxRecord } from "../store/index.js";
 import { detailOf, DuplicateTxError } from "../store/index.js";
 import type { UpstreamClient } from "../upstream/client.js";
 import { UpstreamError, UpstreamRejected } from "../upstream/errors.js";
 import type { Ledger } from "../domain/ledger.js";
+import type { MoneyEngine } from "../money/createOnce.js";
 import type { TxEvents } from "../domain/events.js";
 import type { Translate } from "../render/i18n.js";
 import type { Pacer } from "../telegram/pacer.js";
@@ -84,6 +85,8 @@ export interface ShopOrderJobDeps {
   store: Store;
   orders: ShopOrders;
   ledger: Ledger;
+  /** The money engine: the purchase's one create. */
+  money: MoneyEngine;
   upstream: UpstreamClient;
   api: Api;
   pacer?: Pacer | undefined;
@@ -410,48 +413,28 @@ export class ShopOrderJob {
     // Stopping: no record is made, so the next process buys it (rule 2) instead of finding a draft (rule 8).
     if (this.stopped) return;
     try {
-      // The draft is made durable with its sending mark below: one disk write before the create, not two.
-      await this.deps.ledger.draft({
-        refId,
-        chatId: doc.owner,
-        kind: "prepaid",
-        status: "draft",
-        code: o.productCode,
-        title: o.productName,
-        target: o.target,
-        amount: o.cost,
-        sale: saleOf(o),
-      });
+      // Made durable with its sending mark by the claim: one disk write before the create, not two.
+      await this.deps.money.reserve(
+        { refId, chatId: doc.owner, kind: "prepaid", status: "draft", code: o.productCode, title: o.productName, target: o.target, amount: o.cost, sale: saleOf(o) },
+        false,
+      );
     } catch (err) {
       if (err instanceof DuplicateTxError) return; // made before (another process): its outcome settles it
       throw err;
     }
-    const sending = await this.deps.ledger.transition(refId, ["draft"], { status: "sending" });
-    if (!sending) return; // cancelled meanwhile by another path that found it never sent
-    try {
-      // This record only (a group commit to the transactions' journal), not a pass over the whole store.
-      await this.deps.ledger.flushTx(refId);
-    } catch (err) {
-      // "sending" is not on disk, so nothing may be sent: back to draft (as the confirm engine does), and
-      // the order fails now (or, if the disk refuses that too, at the next look, from the draft).
-      await this.deps.ledger.transition(refId, ["sending"], { status: "draft" });
-      this.deps.logger.error({ err, refId }, "could not persist a shop purchase's sending mark; nothing sent");
-      await this.notSent(doc.id, refId);
+    const claim = await this.deps.money.claim(refId);
+    if (!claim.claimed) {
+      // Not saved: the create is known never to have left, so the order fails now (or, if the disk refuses
+      // that too, at the next look, from the draft). Taken: cancelled meanwhile by a path that found it never sent.
+      if (claim.reason === "not-saved") await this.notSent(doc.id, refId);
       return;
     }
-    let patch: TxPatch;
-    try {
+    // Refused: nothing was bought. No answer: the money may have moved; never sent again.
+    const outcome = await this.deps.money.send(claim.tx, async () => {
       const a = await this.deps.upstream.createTransaction(key, { code: o.productCode, reffId: refId, target: o.target, limitPrice: o.cost });
-      patch = { upstreamId: a.id, status: a.status, sn: a.sn, amount: a.price > 0 ? a.price : o.cost };
-    } catch (err) {
-      if (!(err instanceof UpstreamError)) throw err;
-      // Refused: nothing was bought. No answer: the money may have moved; never sent again.
-      patch = err instanceof UpstreamRejected ? { status: "failed", message: err.providerMessage } : { status: "unknown", message: err.message };
-    }
-    const saved = await this.deps.ledger.transition(refId, ["sending"], patch);
-    await this.deps.ledger.flushTx(refId);
-    if (saved) this.deps.events.emit("created", saved);
-    if (saved?.status === "pending") this.checkSoon(refId, 0);
+      return { upstreamId: a.id, status: a.status, sn: a.sn, amount: a.price > 0 ? a.price : o.cost };
+    });
+    if (outcome.kind === "answered" && outcome.tx.status === "pending") this.checkSoon(refId, 0);
   }
 
   /** The purchase's own early checks (a lost or refused callback costs no more than a few seconds). */

@@ -4,7 +4,8 @@
  * Telegram's 64 bytes and refuses what a real button never carries.
  */
 import { describe, expect, it } from "vitest";
-import { grossUp, qrisFee, shopQuote } from "../../src/domain/shop/checkout.js";
+import { shopQuote } from "../../src/domain/shop/checkout.js";
+import { depositFee, grossUp } from "../../src/domain/depositFee.js";
 import { DEFAULT_SHOP, shopStatus, withinHours } from "../../src/domain/shop/settings.js";
 import { shopButtons } from "../../src/domain/shop/buttons.js";
 import { WIB_OFFSET_MS } from "../../src/tools/time.js";
@@ -17,8 +18,8 @@ describe("what a customer pays", () => {
   it("the customer carrying the fee: the smallest amount whose credit after the fee is the selling price", () => {
     for (const price of [10_000, 11_500, 50_113, 99_999, 1_000_000]) {
       const pay = grossUp(QRIS, price);
-      expect(pay - qrisFee(QRIS, pay)).toBeGreaterThanOrEqual(price);
-      expect(pay - 1 - qrisFee(QRIS, pay - 1)).toBeLessThan(price);
+      expect(pay - depositFee(QRIS, pay)).toBeGreaterThanOrEqual(price);
+      expect(pay - 1 - depositFee(QRIS, pay - 1)).toBeLessThan(price);
     }
     expect(shopQuote(11_500, 10_500, QRIS, "customer")).toEqual({ price: 11_500, cost: 10_500, pay: 11_582, fee: 82, profit: 1_000 });
     // A fixed part of the fee is carried too.

@@ -12,6 +12,7 @@ import { Writable } from "node:stream";
 import { afterEach, expect, it, vi } from "vitest";
 import { createLogger } from "../../src/logging/logger.js";
 import { FileStore } from "../../src/store/file/fileStore.js";
+import { LogFile } from "../../src/store/file/kindFiles.js";
 import { StoreFile } from "../../src/store/file/shards.js";
 import { makeWorld, STORE_SECRET, type World } from "../support/world.js";
 
@@ -109,6 +110,8 @@ it("a write that fails part-way leaves the previous file intact and readable aft
     writeFileSync(join(storeDir, `.${this.name}.tmp`), text.slice(0, text.length >> 1));
     return Promise.reject(diskFull());
   });
+  // The same disk takes no journal line either (a money record's durable write goes there first).
+  vi.spyOn(LogFile.prototype, "write").mockRejectedValue(diskFull());
   await u.pressButton(CONFIRM);
   expect(w.sandbox.calls(CREATE)).toHaveLength(0);
   expect(String(w.fake.lastCall("answerCallbackQuery")!.payload.text)).toContain("Nothing was sent");

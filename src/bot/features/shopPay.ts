@@ -9,7 +9,7 @@ import { InputFile } from "grammy";
 import { Composer } from "../composer.js";
 import type { BotContext } from "../context.js";
 import type { Lang, TxPatch } from "../../store/index.js";
-import { UpstreamError, UpstreamRejected } from "../../upstream/errors.js";
+import { UpstreamError } from "../../upstream/errors.js";
 import { depositKind } from "../money/deposit.js";
 import { saveAndConfirm } from "../money/confirm.js";
 import { bankTypeOf, transferDraft, transferKind } from "../money/transfer.js";
@@ -112,30 +112,33 @@ export async function startPayment(ctx: BotContext, input: OrderInput): Promise<
     notices: {},
   };
   await deps.shopOrders.create(orderRef, input.owner, order);
-  const draft = await deps.ledger.saveDraft({
-    refId: depositRef,
-    chatId: input.owner,
-    kind: "deposit",
-    status: "sending",
-    code: "qris",
-    title: "QRIS",
-    amount: input.price,
-    detail: { type: "ewallet", method: "qris", requested: input.price, estimatedFee: input.fee, estimatedCredited: input.price - input.fee },
-  });
-  let patch: TxPatch;
-  try {
-    const answer = await depositKind.create(ctx, key, draft);
-    // The QR goes to the customer here, not to the owner's chat as a reseller's own deposit would.
-    const { instructions: _due, ...detail } = (answer.detail ?? {}) as { instructions?: string } & Record<string, unknown>;
-    patch = { ...answer, status: answer.status ?? "pending", detail } as TxPatch;
-  } catch (err) {
-    if (!(err instanceof UpstreamError)) throw err;
-    patch = err instanceof UpstreamRejected ? { status: "failed", message: err.providerMessage } : { status: "unknown", message: err.message };
+  const reserved = { refId: depositRef, chatId: input.owner, kind: "deposit", status: "draft", code: "qris", title: "QRIS", amount: input.price } as const;
+  await deps.money.reserve(
+    { ...reserved, detail: { type: "ewallet", method: "qris", requested: input.price, estimatedFee: input.fee, estimatedCredited: input.price - input.fee } },
+    false,
+  );
+  const claim = await deps.money.claim(depositRef);
+  if (!claim.claimed) {
+    // Nothing was sent: the order ends here and the customer may order again once the store saves.
+    await deps.ledger.cancelDraft(depositRef, "shop deposit not sent");
+    await deps.shopOrders.move(orderRef, "cancelled");
+    await say("shop-order-unavailable");
+    return;
   }
-  const saved = await deps.ledger.transition(depositRef, ["sending"], patch);
-  await deps.ledger.flush();
-  // The watcher follows the deposit from its answer on; told after the QR so the job does not race this handler for it.
-  const tracked = () => saved && deps.events.emit("created", saved);
+  const outcome = await deps.money.send(
+    claim.tx,
+    async (sending) => {
+      const answer = await depositKind.create(ctx, key, sending);
+      // The QR goes to the customer here, not to the owner's chat as a reseller's own deposit would.
+      const { instructions: _due, ...detail } = (answer.detail ?? {}) as { instructions?: string } & Record<string, unknown>;
+      return { ...answer, detail } as TxPatch;
+    },
+    // The watcher follows the deposit from its answer on; told after the QR so the job does not race this handler for it.
+    { emit: false },
+  );
+  // Settled elsewhere first (a status check): the watcher has it already, and its QR may still go out here.
+  const saved = outcome.tx;
+  const tracked = () => outcome.kind !== "elsewhere" && deps.money.created(saved);
   if (saved?.status === "failed") {
     tracked();
     await deps.shopOrders.move(orderRef, "cancelled");

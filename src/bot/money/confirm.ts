@@ -9,8 +9,7 @@ import { InlineKeyboard } from "grammy";
 import { Composer } from "../composer.js";
 import type { NewTx } from "../../store/index.js";
 import type { TxRecord } from "../../store/index.js";
-import type { TxPatch } from "../../store/index.js";
-import { UpstreamError, UpstreamRejected } from "../../upstream/errors.js";
+import { UpstreamError } from "../../upstream/errors.js";
 import { cb, onCallback } from "../buttons.js";
 import { notLinkedText, requireStorage } from "../guards.js";
 import type { BaseContext, BotContext } from "../context.js";
@@ -42,7 +41,8 @@ export function statusKeyboard(ctx: BaseContext, refId: string): InlineKeyboard 
 export async function saveDraft(ctx: BaseContext, kind: MoneyKind, fields: DraftFields): Promise<TxRecord> {
   const now = ctx.deps.clock.now();
   // The kind's own draft function made `fields`; the store checks detail against the kind on write.
-  return ctx.deps.ledger.saveDraft({
+  return ctx.deps.money.reserve(
+    {
     ...fields,
     refId: fields.refId ?? newRefId(kind.kind, now),
     // Staff sell on their owner's ledger, and the record says who made it.
@@ -50,7 +50,9 @@ export async function saveDraft(ctx: BaseContext, kind: MoneyKind, fields: Draft
     ...(madeBy(ctx) !== undefined ? { by: madeBy(ctx) } : {}),
     kind: kind.kind,
     status: "draft",
-  } as NewTx);
+    } as NewTx & { status: "draft" },
+    true,
+  );
 }
 
 /** The confirm screen's text under `title`: the kind's details, the balance when known, the reference. */
@@ -172,85 +174,49 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
     }
     // A store write already failing: refuse before marking anything (nothing may be sent unsaved).
     if (tx.status === "draft" && !(await requireStorage(ctx))) return;
-    // The compare-and-set is atomic: a second tap (or a re-delivered update) finds "sending".
-    const sending = await ledger.transition(refId, ["draft"], { status: "sending" });
-    if (!sending) {
-      await ctx.answerCallbackQuery({ text: ctx.t(tx.status === "cancel" ? "confirm-was-cancelled" : "confirm-already") });
+    const claim = await ctx.deps.money.claim(refId);
+    if (!claim.claimed) {
+      if (claim.reason === "not-saved") await ctx.answerCallbackQuery({ text: ctx.t("confirm-not-saved"), show_alert: true }).catch(() => undefined);
+      else await ctx.answerCallbackQuery({ text: ctx.t(claim.current?.status === "cancel" ? "confirm-was-cancelled" : "confirm-already") });
       return;
     }
-    try {
-      await ledger.flush();
-    } catch (err) {
-      // "sending" is not on disk, so nothing may be sent. Back to draft in memory: the file stays
-      // dirty and its next write serialises the draft, never "sending". The same Confirm works later.
-      await ledger.transition(refId, ["sending"], { status: "draft" });
-      ctx.deps.logger.error({ refId, err }, "could not persist the sending mark; nothing sent");
-      await ctx.answerCallbackQuery({ text: ctx.t("confirm-not-saved"), show_alert: true }).catch(() => undefined);
-      return;
-    }
+    const sending = claim.tx;
     // A Telegram hiccup here must not strand a confirmed, persisted action before its one create call.
     await ctx.answerCallbackQuery({ text: ctx.t("confirm-sending") }).catch(() => undefined);
     // The screen itself says it is on its way (a slow provider takes many seconds), details kept.
     const hideCost = await hidesCost(ctx);
     await ctx.editMessageText(confirmScreen(ctx, kind, sending, ctx.t("confirm-sending-title"), hideCost)).catch(() => undefined);
     const sentScreen = () => ctx.editMessageText(confirmScreen(ctx, kind, sending, ctx.t("confirm-sent-title"), hideCost)).catch(() => undefined);
-
-    // The create's outcome is written only over "sending": a status check elsewhere (a /status on the other
-    // process) may have found and told it first; then that stands and nothing is told twice.
-    const settle = (patch: TxPatch) => ledger.transition(refId, ["sending"], patch);
-    const toldElsewhere = async () => {
-      ctx.deps.events.emit("created", (await ledger.get(refId)) ?? sending);
-      await sentScreen();
-    };
     // Money leaving or coming in by the owner's own hand goes to the audit log (sales are in the ledger).
     if (tx.kind === "transfer" || tx.kind === "deposit") await logAct(ctx, tx.kind === "transfer" ? "transfer" : "deposit_created", sending);
-    let result: TxRecord;
-    try {
-      const patch = await whileAskingProvider(ctx, () => kind.create(ctx, apiKey, sending)).finally(() => ctx.deps.lists.forgetProfile(apiKey));
-      const saved = await saveAnswer(ctx, refId, { ...patch, status: patch.status ?? "pending" });
-      if (saved === "moved") return await toldElsewhere();
-      if (!saved) {
-        // The provider answered but the store cannot take it just now: the record stays "sending"
-        // (saved before the call), so the watcher looks it up by our reference later. Not "try again".
-        ctx.deps.events.emit("created", sending);
-        await sentScreen();
+
+    const create = () => whileAskingProvider(ctx, () => kind.create(ctx, apiKey, sending)).finally(() => ctx.deps.lists.forgetProfile(apiKey));
+    const outcome = await ctx.deps.money.send(sending, create);
+    await sentScreen();
+    switch (outcome.kind) {
+      case "elsewhere":
+        // A status check elsewhere (a /status on the other process) found and told it first.
+        return;
+      case "unsaved": {
+        // The provider answered but the store cannot take it just now: the record stays "sending", so the
+        // watcher looks it up by our reference later. Not "try again".
         const text = moneyText(ctx, `${receiptText(ctx.translate, ctx.lang, await shownTx(ctx, sending))}\n\n${ctx.t(tx.kind === "deposit" ? "deposit-unsaved" : "money-unsaved", { ref: refId })}`);
         await ctx.reply(text, { reply_markup: statusKeyboard(ctx, refId) });
         return;
       }
-      result = saved;
-    } catch (err) {
-      if (!(err instanceof UpstreamError)) {
-        // A bug, not an answer from the provider: the request may have gone out.
-        await settle({ status: "unknown", message: "internal error after sending" });
-        await ledger.flush();
-        throw err;
-      }
-      if (err instanceof UpstreamRejected) {
-        const extra = await kind.explainRejection?.(ctx, apiKey, sending, err).catch(() => undefined);
-        const failed = await settle({ status: "failed", message: err.providerMessage });
-        if (!failed) return await toldElsewhere();
-        result = failed;
-        await ledger.flush();
-        ctx.deps.events.emit("created", result);
-        await sentScreen();
-        const said = (await hidesCost(ctx)) ? withoutRupiah(err.providerMessage) : err.providerMessage;
+      case "rejected": {
+        const extra = await kind.explainRejection?.(ctx, apiKey, sending, outcome.error).catch(() => undefined);
+        const said = hideCost ? withoutRupiah(outcome.error.providerMessage) : outcome.error.providerMessage;
         await ctx.reply(moneyText(ctx, `${ctx.t("money-rejected", { message: html(said) })}${extra ? `\n${extra}` : ""}`), {
           reply_markup: new InlineKeyboard().text(ctx.t("button-retry"), cb.retry.encode({ refId })).text(ctx.t("button-menu"), cb.menu.encode({ name: "open" })),
         });
         return;
       }
-      // Timeout, outage or an answer we cannot read: the money may have moved. Never re-send.
-      ctx.deps.logger.warn({ refId, kind: tx.kind, err }, "create outcome unknown");
-      const unknown = await settle({ status: "unknown", message: err.message });
-      if (!unknown) return await toldElsewhere();
-      result = unknown;
+      case "answered":
+      case "unknown":
+        if (await kind.announce?.(ctx.deps, replierOf(ctx), outcome.tx)) return;
+        await announceOutcome(ctx, outcome.tx);
     }
-    await ledger.flush();
-    ctx.deps.events.emit("created", result);
-    await sentScreen();
-    if (await kind.announce?.(ctx.deps, replierOf(ctx), result)) return;
-    await announceOutcome(ctx, result);
   });
 
   // "Buy again" under a repeated-purchase warning: the same draft, now as an ordinary confirm screen.
@@ -317,35 +283,6 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
     }
   });
   return c;
-}
-
-/**
- * Saves the provider's answer to a create call over "sending", trying again at once a few times (a dropped
- * database connection is re-made on the next query). "moved" when something else settled the record first
- * (a /status on the other process). Undefined when the store still refuses: the caller must not treat that
- * as a failed purchase, since the money may have moved.
- */
-async function saveAnswer(ctx: BaseContext, refId: string, patch: TxPatch): Promise<TxRecord | "moved" | undefined> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const saved = await ctx.deps.ledger.transition(refId, ["sending"], patch);
-      if (!saved) return "moved";
-      try {
-        await ctx.deps.ledger.flush();
-      } catch (err) {
-        // Applied but not durable, and not shown: back to "sending", so the next try here, or the
-        // watcher once the store can save, tells it (left as is, the retry read it as told elsewhere).
-        await ctx.deps.ledger.transition(refId, [saved.status], { status: "sending" }, (c) => c.updatedAt === saved.updatedAt);
-        throw err;
-      }
-      return saved;
-    } catch (err) {
-      if (attempt >= 3) {
-        ctx.deps.logger.error({ refId, err }, "could not save the provider's answer to a create call; the watcher will look it up");
-        return undefined;
-      }
-    }
-  }
 }
 
 /** The generic message after a create: receipt plus what happens next. */

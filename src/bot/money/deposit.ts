@@ -24,6 +24,7 @@ import { DEFAULT_LANG, type Translate } from "../../render/i18n.js";
 import { withSandboxBanner } from "../../render/money.js";
 import { qrPng } from "../../render/qr.js";
 import type { DraftFields, MoneyKind, Replier } from "./kinds.js";
+import { depositFee } from "../../domain/depositFee.js";
 
 /** Anything that translates: a context, or a stand-in built from `translate(lang, ...)` by the watcher. */
 export interface Translator {
@@ -44,12 +45,6 @@ export function detailNumber(tx: TxRecord, key: KeysOf<number>): number | undefi
   return detailOf(tx, "deposit")[key] ?? undefined;
 }
 
-/** Fixed fee plus percentage, rounded up as payment gateways do (hundredths of a percent, exact). */
-export function estimateDepositFee(fixed: number, percent: number, amount: number): number {
-  const bp = Math.round(percent * 100);
-  return fixed + Math.ceil((amount * bp) / 10000);
-}
-
 /** `Rp4.000 + 0,7%`, `0,7%`, `Rp4.000`, or "free", in the chat's number style. */
 export function feeDescription(ctx: Translator & { lang: string }, fixed: number, percent: number): string {
   const pct = `${new Intl.NumberFormat(intlLocale(ctx.lang), { maximumFractionDigits: 2 }).format(percent)}%`;
@@ -61,7 +56,7 @@ export function feeDescription(ctx: Translator & { lang: string }, fixed: number
 
 /** The draft of a deposit of `amount` with `method` (the estimate uses the method's published fee). */
 export function depositDraftFields(method: DepositMethod, amount: number): DraftFields {
-  const estimatedFee = estimateDepositFee(method.fee, method.feePercent, amount);
+  const estimatedFee = depositFee(method, amount);
   return {
     code: method.method,
     title: method.name,

@@ -6,6 +6,7 @@
  * or that would be sold below its cost has no quote: the shop does not offer it.
  */
 import type { FeePayer } from "./settings.js";
+import { depositFee, grossUp } from "../depositFee.js";
 
 export interface QrisMethod {
   fee: number;
@@ -27,26 +28,10 @@ export interface ShopQuote {
   profit: number;
 }
 
-/** The provider's fee on a QRIS of `amount`. */
-export function qrisFee(method: Pick<QrisMethod, "fee" | "feePercent">, amount: number): number {
-  const bp = Math.round(method.feePercent * 100);
-  return method.fee + Math.ceil((amount * bp) / 10_000);
-}
-
-/** The smallest amount whose credit after the fee covers `price`. */
-export function grossUp(method: Pick<QrisMethod, "fee" | "feePercent">, price: number): number {
-  const bp = Math.round(method.feePercent * 100);
-  if (bp >= 10_000) return Number.POSITIVE_INFINITY;
-  let pay = Math.max(price, Math.ceil(((price + method.fee) * 10_000) / (10_000 - bp)));
-  while (pay - qrisFee(method, pay) < price) pay++;
-  while (pay > price && pay - 1 - qrisFee(method, pay - 1) >= price) pay--;
-  return pay;
-}
-
 export function shopQuote(price: number, cost: number, method: QrisMethod, feePayer: FeePayer): ShopQuote | undefined {
   const pay = feePayer === "customer" ? grossUp(method, price) : price;
   if (!Number.isFinite(pay) || pay < method.min || pay > method.max) return undefined;
-  const fee = qrisFee(method, pay);
+  const fee = depositFee(method, pay);
   const profit = pay - fee - cost;
   if (profit < 0) return undefined;
   return { price, cost, pay, fee, profit };
