@@ -23,7 +23,7 @@ const RUNS: { name: string; args: string[]; group?: string }[] = [
   { name: "flood", args: [] },
   { name: "watcher", args: [] },
   ...(full ? [{ name: "watcher", args: ["--options", JSON.stringify({ perKeyPerSecond: 20 })] }] : []),
-  // Production pacing: notices share the 29/s pacer with every other send (the figure the README gives).
+  // Production pacing: notices share the 29/s pacer with every other send (the figure docs/benchmarks.md gives).
   { name: "watcher", args: ["--pacer"] },
   // The provider's callbacks: every change announced at once; 10% lost, polling catches them.
   { name: "watcher", args: ["--callbacks"], group: "callbacks" },

@@ -1,6 +1,6 @@
 /**
  * docs/receipt.png: a sample sale's customer receipt, drawn by the bot's own renderer (the same
- * functions the 🧾 Struk button uses), so the README shows exactly what a customer gets.
+ * functions the 🧾 Struk button uses), so docs/shop.md shows exactly what a customer gets.
  * Run with `npm run shots`.
  */
 import { mkdirSync, writeFileSync } from "node:fs";

@@ -1,7 +1,7 @@
 /**
  * Sari, a customer of Rina's online shop, in the playground page in headless Chromium (as
  * test/playground/browser.test.ts runs it): she searches, taps a product, sends a number and reaches
- * the summary with "Bayar dengan QRIS"; a screenshot of that for the README (docs/shop-customer.png
+ * the summary with "Bayar dengan QRIS"; a screenshot of that for docs/shop.md (docs/shop-customer.png
  * with UPDATE_SHOTS=1). Real time: kept under ~20 s.
  */
 import { existsSync } from "node:fs";
