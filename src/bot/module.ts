@@ -12,7 +12,7 @@ export interface FeatureModule {
   composer: Composer<BotContext>;
   /** Guided flows, entered with `ctx.conversation.enter(id)`. */
   flows?: readonly { id: string; builder: FlowBuilder }[];
-  /** Money actions confirmed through the shared confirm engine. */
+  /** Money actions confirmed through the shared confirm screen. */
   kinds?: readonly MoneyKind[];
   /** Main-menu buttons this feature answers (`menu:<name>`). */
   menu?: Readonly<Partial<Record<MenuName, MenuAction>>>;

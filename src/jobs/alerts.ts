@@ -105,7 +105,7 @@ export class BalanceAlerts {
     while (this.work.size > 0) await Promise.allSettled([...this.work]);
   }
 
-  /** Hook for the confirm engine: a purchase answered, the balance probably moved. */
+  /** Hook for the money engine: a create answered, the balance probably moved. */
   async afterCreate(tx: TxRecord): Promise<void> {
     await this.checkSoon(tx.chatId);
   }

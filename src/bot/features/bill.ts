@@ -1,4 +1,4 @@
-/** Bill inquiry and payment (/tagihan, /bill, menu "bill"): a guided flow ending on the confirm engine. */
+/** Bill inquiry and payment (/tagihan, /bill, menu "bill"): a guided flow ending on the confirm screen. */
 import { Composer } from "../composer.js";
 import type { BotContext } from "../context.js";
 import { BILL_FLOW, billFlow } from "../flows/bill.js";

@@ -1,7 +1,7 @@
 /**
  * Repeat sales and saved customers: "Buy again" and "Save customer" under a successful sale, and
  * /pelanggan (/customers) to list, search, rename, delete and buy for saved customers (their saved
- * product and their last ones). Buy again makes a fresh draft through the confirm engine (new
+ * product and their last ones). Buy again makes a fresh draft through the confirm screen (new
  * reference id, today's price, the usual checks); nothing here creates a transaction itself.
  * One room: every path here ends in the same "buy again for this target" step.
  */

@@ -1,9 +1,8 @@
 /**
- * The confirm engine shared by every money flow. A flow ends by saving a *draft* (with its reference
- * id) and showing a confirm screen; the Confirm button is an ordinary callback handled here, so it
- * works after a restart and a double tap or a repeated update creates exactly once:
- *   draft --(compare-and-set, persisted before the call)--> sending --(create)--> pending | success
- *   | failed (refused) | unknown (timeout/outage: never re-sent automatically).
+ * The confirm screen shared by every money flow. A flow ends by saving a *draft* (with its reference id)
+ * and showing this screen; the Confirm button is an ordinary callback handled here, so it works after a
+ * restart. Confirm hands the record to the money engine (src/money/createOnce.ts), which makes the one
+ * create exactly once however often it is tapped, and shows the outcome the engine gives back.
  */
 import { InlineKeyboard } from "grammy";
 import { Composer } from "../composer.js";

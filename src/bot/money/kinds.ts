@@ -1,4 +1,4 @@
-/** What each kind of money action (prepaid, postpaid, transfer, deposit) plugs into the confirm engine. */
+/** What each kind of money action (prepaid, postpaid, transfer, deposit) plugs into the confirm screen. */
 import type { InlineKeyboard, InputFile } from "grammy";
 import type { Lang, TxKind, TxRecord } from "../../store/index.js";
 import type { UpstreamRejected } from "../../upstream/errors.js";

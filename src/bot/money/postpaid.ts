@@ -1,6 +1,6 @@
 /**
  * Postpaid bills as a money kind. A bill is paid with the reference id of its inquiry, so the
- * draft the confirm engine sees was made (and persisted) by the bill flow before the inquiry; the
+ * draft the confirm screen shows was made (and persisted) by the bill flow before the inquiry; the
  * payment reuses `tx.refId`. Amounts: `amount` is `total_tagihan` (what the customer owes, never
  * recomputed); the reseller's cost (`harga`) and the bill's details live in `tx.detail`.
  */

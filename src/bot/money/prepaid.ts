@@ -1,5 +1,5 @@
 /**
- * Prepaid purchases (pulsa, data, PLN tokens, game vouchers, e-money) in the confirm engine.
+ * Prepaid purchases (pulsa, data, PLN tokens, game vouchers, e-money) on the shared confirm screen.
  * The confirmed price goes out as `limit_price`: if the provider's price rose in the meantime the
  * purchase is refused instead of costing more, and the user is told the new price.
  */

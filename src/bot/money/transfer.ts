@@ -1,5 +1,5 @@
 /**
- * The transfer money kind: a bank or e-wallet transfer confirmed through the shared confirm engine.
+ * The transfer money kind: a bank or e-wallet transfer confirmed through the shared confirm screen.
  * The provider tells the fee only in its answer to the create call (its bank list has no fees), so
  * the confirm screen shows an estimate from the chat's last transfer to the same kind of destination,
  * else the highest fee charged so far, else that the provider sets it; the receipt shows the real fee
