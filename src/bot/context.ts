@@ -21,7 +21,7 @@ import type { Ledger } from "../domain/ledger.js";
 import type { ProviderLink } from "../domain/providerLink.js";
 import type { ShopSettings } from "../domain/shop/settings.js";
 import type { ShopOrders } from "../domain/shop/orders.js";
-import type { ShopOrderJob } from "../jobs/shopOrders.js";
+import type { ShopOrderJob } from "../jobs/shop/orderJob.js";
 
 export interface BotDeps {
   store: Store;

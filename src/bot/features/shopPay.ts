@@ -14,7 +14,7 @@ import { depositKind } from "../money/deposit.js";
 import { saveAndConfirm } from "../money/confirm.js";
 import { bankTypeOf, transferDraft, transferKind } from "../money/transfer.js";
 import { html } from "../../render/format.js";
-import { qrNotice } from "../../jobs/shopOrders.js";
+import { qrNotice } from "../../jobs/shop/orderKeyboards.js";
 import { qrisPng } from "../../render/orderImages.js";
 import {
   depositRefOf,
