@@ -46,7 +46,7 @@ import { BROADCAST_CONCURRENCY, Broadcaster } from "./jobs/broadcast.js";
 import { BULK_PACE, SendPacer, type PaceOptions } from "./telegram/pacer.js";
 import { pacedFetch, telegramFetch } from "./telegram/pacedFetch.js";
 import { RelinkNotices } from "./jobs/relink.js";
-import { StatusWatcher, type WatcherOptions } from "./jobs/watcher.js";
+import { StatusWatcher, type WatcherOptions } from "./jobs/watcher/watcher.js";
 import { DailySummary } from "./jobs/dailySummary.js";
 import { PriceDigest } from "./jobs/priceDigest.js";
 import { logPriceChanges } from "./domain/priceChanges.js";

@@ -19,7 +19,7 @@ import type { Broadcaster } from "./broadcast.js";
 import type { DailySummary } from "./dailySummary.js";
 import type { PriceDigest } from "./priceDigest.js";
 import type { RelinkNotices } from "./relink.js";
-import type { StatusWatcher } from "./watcher.js";
+import type { StatusWatcher } from "./watcher/watcher.js";
 
 /** How often the leader looks for a broadcast another process saved (in case its hint was lost). */
 export const BROADCAST_LOOK_MS = 10_000;

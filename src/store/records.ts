@@ -130,7 +130,7 @@ export const WatchStateSchema = z.object({
   notified: z.optional(TxStatusSchema),
   /** Set when the maximum age passed and the chat was told to check by hand. */
   gaveUp: z.optional(z.boolean()),
-  /** The watcher's crash-safe marker of a notice being sent (watcher.ts NoticeKind). */
+  /** The watcher's crash-safe marker of a notice being sent (jobs/watcher/notify.ts NoticeKind). */
   announcing: optText,
   /** Counts "announcing" marks: a watcher claims the mark only if it is unchanged since it read it. */
   claim: z.optional(z.number()),

@@ -242,7 +242,7 @@ export const cb = {
   webhookRenew: shape("wh:new", {}),
   /** Leaves whatever flow is running. */
   cancel: shape("cancel", {}),
-  // The price browser (src/bot/features/topup.ts): stateless, every button carries its screen.
+  // The price browser (src/bot/features/priceBrowser.ts): stateless, every button carries its screen.
   pricesRoot: shape("pr:{mode}:c", { mode }),
   pricesRootRefresh: shape("pr:{mode}:C", { mode }),
   pricesProviders: shape("pr:{mode}:g:{cat}:{page}", { mode, cat: groupKey, page }),

@@ -16,7 +16,7 @@ import { LeaderWork, wireHints } from "../../src/jobs/leaderWork.js";
 import { PgShared } from "../../src/cluster/pgShared.js";
 import { freshDatabase, hasPg, pgAdmin } from "../support/pg.js";
 import { silentLogger } from "../../src/logging/logger.js";
-import type { StatusWatcher } from "../../src/jobs/watcher.js";
+import type { StatusWatcher } from "../../src/jobs/watcher/watcher.js";
 import type { LeadFence } from "../../src/cluster/index.js";
 
 const worlds: World[] = [];

@@ -10,8 +10,8 @@ import {
   retryNotice,
   shouldCheck,
   trackedDue,
-} from "../../src/jobs/decide.js";
-import { DEFAULT_WATCHER_OPTIONS, HOUR, MINUTE, type WatcherOptions } from "../../src/jobs/watcherOptions.js";
+} from "../../src/jobs/watcher/decide.js";
+import { DEFAULT_WATCHER_OPTIONS, HOUR, MINUTE, type WatcherOptions } from "../../src/jobs/watcher/watcherOptions.js";
 import { UpstreamError } from "../../src/upstream/errors.js";
 import type { Lookup } from "../../src/domain/refresh.js";
 import type { TxRecord } from "../../src/store/index.js";

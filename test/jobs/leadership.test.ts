@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { silentLogger } from "../../src/logging/logger.js";
-import { StatusWatcher } from "../../src/jobs/watcher.js";
+import { StatusWatcher } from "../../src/jobs/watcher/watcher.js";
 import type { LeadFence } from "../../src/cluster/index.js";
 import { makeWorld, type World } from "../support/world.js";
 import { noticesAbout, pendingPrepaid, run, runFor, statusCalls } from "./support.js";

@@ -5,7 +5,7 @@ import type { TxRecord } from "../../src/store/types.js";
 import type { PrepaidTransaction } from "../../src/upstream/types.js";
 import { UpstreamUnavailable } from "../../src/upstream/errors.js";
 import type { StatusApi } from "../../src/domain/refresh.js";
-import { StatusWatcher, type WatcherOptions } from "../../src/jobs/watcher.js";
+import { StatusWatcher, type WatcherOptions } from "../../src/jobs/watcher/watcher.js";
 import { FAKE_BOT_TOKEN } from "../support/botInfo.js";
 import { makeWorld, type World } from "../support/world.js";
 import { runFor } from "./support.js";

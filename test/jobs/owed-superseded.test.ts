@@ -7,9 +7,9 @@
 import { afterEach, expect, it } from "vitest";
 import { silentLogger } from "../../src/logging/logger.js";
 import type { Store } from "../../src/store/index.js";
-import { NoticeProtocol } from "../../src/jobs/announce.js";
-import type { NoticeKind, NoticeOutcome, Notifier } from "../../src/jobs/notify.js";
-import { sendOwed } from "../../src/jobs/owed.js";
+import { NoticeProtocol } from "../../src/jobs/watcher/announce.js";
+import type { NoticeKind, NoticeOutcome, Notifier } from "../../src/jobs/watcher/notify.js";
+import { sendOwed } from "../../src/jobs/watcher/owed.js";
 import { openStore, tempDir } from "../store/helpers.js";
 
 let store: Store | undefined;

@@ -4,7 +4,7 @@ import { silentLogger } from "../../src/logging/logger.js";
 import type { PrepaidTransaction } from "../../src/upstream/types.js";
 import { UpstreamUnavailable } from "../../src/upstream/errors.js";
 import type { StatusApi } from "../../src/domain/refresh.js";
-import { StatusWatcher } from "../../src/jobs/watcher.js";
+import { StatusWatcher } from "../../src/jobs/watcher/watcher.js";
 import { FAKE_BOT_TOKEN } from "../support/botInfo.js";
 import { makeWorld, type World } from "../support/world.js";
 import { noticesAbout, runFor } from "./support.js";

@@ -8,7 +8,7 @@ import { Api } from "grammy";
 import { silentLogger } from "../../src/logging/logger.js";
 import type { PrepaidTransaction } from "../../src/upstream/types.js";
 import type { StatusApi } from "../../src/domain/refresh.js";
-import { StatusWatcher } from "../../src/jobs/watcher.js";
+import { StatusWatcher } from "../../src/jobs/watcher/watcher.js";
 import { UPSTREAM_CONNECTIONS } from "../../src/upstream/client.js";
 import { FAKE_BOT_TOKEN } from "../support/botInfo.js";
 import { makeWorld, type World } from "../support/world.js";

@@ -3,7 +3,7 @@
  * `perKeySignalledConcurrency` at a time per key, while the key's polling stays under its rate.
  */
 import { describe, expect, it } from "vitest";
-import { Lanes, type Lane } from "../../src/jobs/lanes.js";
+import { Lanes, type Lane } from "../../src/jobs/watcher/lanes.js";
 import { ManualClock } from "../../src/tools/clock.js";
 
 function lanes(perKeyConcurrency = 2) {

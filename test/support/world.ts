@@ -19,7 +19,7 @@ import { vi } from "vitest";
 import { giveBackDatabase, onPostgres, pgAdmin, worldDatabase } from "./pg.js";
 import type { ChatRecord } from "../../src/store/types.js";
 import type { UpstreamClient } from "../../src/upstream/client.js";
-import type { StatusWatcher, WatcherOptions } from "../../src/jobs/watcher.js";
+import type { StatusWatcher, WatcherOptions } from "../../src/jobs/watcher/watcher.js";
 import type { BalanceAlertsOptions } from "../../src/jobs/alerts.js";
 import type { Shared } from "../../src/cluster/shared.js";
 import { LocalShared } from "../../src/cluster/localShared.js";

@@ -34,7 +34,7 @@ import { editOrReply, upstreamErrorText } from "../replies.js";
 import { refusalText as billRefusalText } from "../flows/bill.js";
 import { askText } from "../flows/steps.js";
 import { commands } from "../../telegram/commands.js";
-import { startPurchase } from "./topup.js";
+import { startPurchase } from "./prepaidPurchase.js";
 import { ledgerChat, seesTx } from "../middlewares/roleGate.js";
 
 export const SAVE_CUSTOMER_FLOW = "customer-save";

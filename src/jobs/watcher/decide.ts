@@ -1,7 +1,7 @@
 /**
  * What the status watcher decides, apart from what it does: pure functions of a record, what the
  * provider answered, the time and the options (no store, no clock, no I/O). The watcher reads what
- * they need, calls them, and applies the answer (watcher.ts).
+ * they need, calls them, and applies the answer (lookups.ts, applyDecision.ts).
  *
  * A check decides in two steps, each on the record as stored at that moment: first what the answer
  * changes (`decideChange`: record, announce, or owe a notice to a chat that blocked the bot), then,
@@ -17,9 +17,9 @@
  * `maxIntervalMs`; a chat whose provider callbacks work has its pending ids checked far less often
  * (`callbackDue`). Why these numbers: watcherOptions.ts.
  */
-import type { TxPatch, TxRecord, TxStatus } from "../store/index.js";
-import type { Lookup } from "../domain/refresh.js";
-import { lookupPatch } from "../domain/refresh.js";
+import type { TxPatch, TxRecord, TxStatus } from "../../store/index.js";
+import type { Lookup } from "../../domain/refresh.js";
+import { lookupPatch } from "../../domain/refresh.js";
 import { backoffDelay } from "./backoff.js";
 import { watchOf, type Watch } from "./announce.js";
 import { noticeFor, type NoticeKind } from "./notify.js";

@@ -3,8 +3,8 @@
  * whose chat its confirm screen and receipt are), and for a staff purchase also the owner when the
  * owner chose so in /staf. A notice that chat missed while it blocked the bot is owed to it.
  */
-import { Staff, withoutCost } from "../domain/staff.js";
-import type { Store, TxRecord } from "../store/index.js";
+import { Staff, withoutCost } from "../../domain/staff.js";
+import type { Store, TxRecord } from "../../store/index.js";
 
 /** The chat a transaction's notices go to (and whose message shows it). */
 export function noticeChatOf(tx: Pick<TxRecord, "chatId" | "by">): number {

@@ -3,7 +3,7 @@
  * a wake-up timer (plus a FIFO of urgent ids, served first); runnable lanes take turns through a second FIFO (round robin).
  */
 import { createHash } from "node:crypto";
-import type { Clock, TimerHandle } from "../tools/clock.js";
+import type { Clock, TimerHandle } from "../../tools/clock.js";
 import { FailureBackoff, type BackoffOptions } from "./backoff.js";
 import { KeyedLimiter } from "./limiter.js";
 

@@ -19,12 +19,12 @@
  * notice message is left out (`shownByCaller`), and the original message is edited unless it is
  * the very message the caller rewrites.
  */
-import type { Clock } from "../tools/clock.js";
-import type { Logger } from "../logging/logger.js";
-import type { Store, TxPatch } from "../store/index.js";
-import type { Lang, TxRecord, TxStatus, WatchState } from "../store/index.js";
+import type { Clock } from "../../tools/clock.js";
+import type { Logger } from "../../logging/logger.js";
+import type { Store, TxPatch } from "../../store/index.js";
+import type { Lang, TxRecord, TxStatus, WatchState } from "../../store/index.js";
 import type { NoticeKind, Notifier } from "./notify.js";
-import { DEFAULT_LANG } from "../render/i18n.js";
+import { DEFAULT_LANG } from "../../render/i18n.js";
 import { noticeChatOf, noticeViewOf, ownerCopyOf } from "./recipients.js";
 
 /** The saved watch state plus the in-flight notice marker (kept in the same JSON field). */

@@ -5,7 +5,7 @@
  *  - the original message (`tx.messageId`: the pending receipt, or the deposit's QRIS photo /
  *    payment instructions) is edited to show the outcome and loses its buttons. An edit can be
  *    repeated safely (the same content again is "not modified"), which the exactly-once
- *    protocol in watcher.ts relies on;
+ *    protocol in announce.ts relies on;
  *  - a new notice message, so the phone actually notifies (edits are silent). When the original
  *    shows the outcome, the notice is short and replies to it (the full receipt is right there);
  *    otherwise it carries the full receipt. Expiry and cancellation of a deposit need none when
@@ -15,16 +15,16 @@
  * through delivery.ts's deliver(), which classifies Telegram's answers as for the other bulk senders.
  */
 import type { InlineKeyboardMarkup, InputMediaPhoto } from "grammy/types";
-import type { Translate } from "../render/i18n.js";
-import { receiptText, snKind } from "../render/receipt.js";
-import { html, rupiah } from "../render/format.js";
-import { withSandboxBanner } from "../render/money.js";
-import { deliver, isNotModified, type Delivery } from "../telegram/delivery.js";
-import type { Pacer } from "../telegram/pacer.js";
-import { cb } from "../telegram/buttonData.js";
-import { saleActionRows } from "../render/saleActions.js";
-import { voidPhotoMedia } from "../render/voidImage.js";
-import { detailOf, type Lang, type TxRecord, type TxStatus } from "../store/index.js";
+import type { Translate } from "../../render/i18n.js";
+import { receiptText, snKind } from "../../render/receipt.js";
+import { html, rupiah } from "../../render/format.js";
+import { withSandboxBanner } from "../../render/money.js";
+import { deliver, isNotModified, type Delivery } from "../../telegram/delivery.js";
+import type { Pacer } from "../../telegram/pacer.js";
+import { cb } from "../../telegram/buttonData.js";
+import { saleActionRows } from "../../render/saleActions.js";
+import { voidPhotoMedia } from "../../render/voidImage.js";
+import { detailOf, type Lang, type TxRecord, type TxStatus } from "../../store/index.js";
 
 interface SendOptions {
   reply_markup?: InlineKeyboardMarkup;

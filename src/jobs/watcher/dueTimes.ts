@@ -2,8 +2,8 @@
  * One due time per transaction, kept in a min-heap (stale entries are skipped lazily) with one
  * clock timer armed for the earliest: 10,000 open ids cost O(log n) per check, never a rescan.
  */
-import type { Clock, TimerHandle } from "../tools/clock.js";
-import { DueQueue } from "../tools/dueQueue.js";
+import type { Clock, TimerHandle } from "../../tools/clock.js";
+import { DueQueue } from "../../tools/dueQueue.js";
 
 export class DueTimes {
   private readonly heap = new DueQueue<string>();

@@ -1,7 +1,7 @@
 /** The status watcher's tuning, and why the defaults are what they are. */
-import { UPSTREAM_CONNECTIONS } from "../upstream/client.js";
+import { UPSTREAM_CONNECTIONS } from "../../upstream/client.js";
 import type { BackoffOptions } from "./backoff.js";
-import { DEFAULT_DEPOSIT_LATE_MS } from "../domain/refresh.js";
+import { DEFAULT_DEPOSIT_LATE_MS } from "../../domain/refresh.js";
 
 export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;

@@ -3,7 +3,7 @@
  * when the chat is heard from again (watcher.chatBack). Each goes through the exactly-once
  * protocol like any notice; the mark is dropped once it was delivered (or refused for good).
  */
-import type { Store, TxRecord } from "../store/index.js";
+import type { Store, TxRecord } from "../../store/index.js";
 import { watchOf, type NoticeProtocol } from "./announce.js";
 import type { NoticeKind } from "./notify.js";
 import { noticeChatOf, owedLedgerOf } from "./recipients.js";

@@ -1,0 +1,263 @@
+/**
+ * The price browser's screens (categories, providers, products, a product, search, bills), built from
+ * the cached lists: prices under the chat's rules, and an arrow on a cost that moved today. Stateless:
+ * every button carries what its screen needs (the `prices*` shapes in src/telegram/buttonData.ts).
+ */
+import { InlineKeyboard } from "grammy";
+import type { PostpaidProduct, PrepaidProduct } from "../../upstream/types.js";
+import { categories, groupKey, memo, productRef, productsIn, providers, searchProducts, type Group } from "../catalog.js";
+import { cb, SEARCH_QUERY_MAX_BYTES, type PricesMode } from "../buttons.js";
+import type { BaseContext } from "../context.js";
+import { html, rupiah } from "../../render/format.js";
+import { hideKeys } from "../../domain/keyShape.js";
+import { addPager, dropEmptyRows, paginate } from "../paging.js";
+import { noRules } from "../../domain/pricing.js";
+import { chatRules, quoteProduct } from "../pricing.js";
+import { hidesCost, ledgerChat } from "../middlewares/roleGate.js";
+import { sameValueAlternatives } from "../../domain/alternatives.js";
+import { costMovesSince, type CostMove } from "../../domain/priceChanges.js";
+import { wibDay, wibDayStart } from "../../domain/report.js";
+import { accountOf } from "../../upstream/cache.js";
+import type { Lang } from "../../store/index.js";
+
+export type Mode = PricesMode;
+export interface Screen {
+  text: string;
+  keyboard: InlineKeyboard;
+}
+
+const PRODUCTS_PER_PAGE = 8;
+const GROUPS_PER_PAGE = 12;
+const BILLS_PER_PAGE = 12;
+
+// A Map: a category named like an Object member ("constructor") must not find a function.
+const CATEGORY_ICONS = new Map([
+  ["pulsa", "📱"],
+  ["data", "🌐"],
+  ["pln", "⚡"],
+  ["e-money", "💳"],
+  ["games", "🎮"],
+]);
+
+/**
+ * A product's selling price under the chat's rules, with its cost unless this chat may not see it (a
+ * cashier the owner shows no cost to); undefined when no rule applies to it (shown as without rules).
+ */
+type Seller = (p: PrepaidProduct) => { price: number; cost?: number } | undefined;
+
+async function seller(ctx: BaseContext): Promise<Seller> {
+  const rules = await chatRules(ctx);
+  if (noRules(rules)) return () => undefined;
+  const showCost = !(await hidesCost(ctx));
+  return (p) => {
+    const quote = quoteProduct(rules, p);
+    if (quote.source === "none") return undefined;
+    return showCost ? { price: quote.price, cost: quote.cost } : { price: quote.price };
+  };
+}
+
+/** " ⬆️" / " ⬇️" after a product whose cost moved today, else "". */
+type MovedMark = (p: PrepaidProduct) => string;
+
+/**
+ * Today's cost moves of a list's account, read from the price-change log once per fetched list (the
+ * cached list is the same array until it is refreshed, and the log changes only with a refresh).
+ */
+const movesOfList = new WeakMap<readonly PrepaidProduct[], { day: string; moves: Promise<ReadonlyMap<string, CostMove>> }>();
+
+async function movedToday(ctx: BaseContext, list: readonly PrepaidProduct[]): Promise<MovedMark> {
+  // The arrows tell cost moves: not for a cashier the owner shows no cost to.
+  if (await hidesCost(ctx)) return () => "";
+  const day = wibDay(ctx.deps.clock.now());
+  let known = movesOfList.get(list);
+  if (!known || known.day !== day) {
+    const key = ctx.chat && await ctx.deps.providerLink.keyOf(ledgerChat(ctx));
+    if (!key) return () => "";
+    // A log that cannot be read just shows no arrows.
+    known = { day, moves: costMovesSince(ctx.deps.store, accountOf(key), wibDayStart(day)).catch(() => new Map<string, CostMove>()) };
+    movesOfList.set(list, known);
+  }
+  const moves = await known.moves;
+  return (p) => {
+    const m = moves.get(p.code);
+    return m ? (m.newCost > m.oldCost ? " ⬆️" : " ⬇️") : "";
+  };
+}
+
+function productLabel(p: PrepaidProduct, sell: Seller, moved: MovedMark, lang: Lang): string {
+  return `${p.available ? "" : "⛔ "}${p.name} · ${rupiah(sell(p)?.price ?? p.price, lang)}${moved(p)}`;
+}
+
+/** The selling price, and the cost (when shown) on a second, quieter line when a rule applies. */
+function productLine(ctx: BaseContext, p: PrepaidProduct, sell: Seller, moved: MovedMark): string {
+  const quote = sell(p);
+  const line = `${p.available ? "✅" : "⛔"} <code>${html(p.code)}</code> ${html(p.name)}: <b>${rupiah(quote?.price ?? p.price, ctx.lang)}</b>${moved(p)}`;
+  return quote?.cost !== undefined ? `${line}\n<i>${ctx.t("prices-cost-line", { cost: rupiah(quote.cost, ctx.lang) })}</i>` : line;
+}
+
+/** The arrows' legend, when a shown product has one. */
+function movedLegend(ctx: BaseContext, shown: readonly PrepaidProduct[], moved: MovedMark): string[] {
+  return shown.some((p) => moved(p) !== "") ? [ctx.t("prices-moved-today")] : [];
+}
+
+function groupLabel(g: Group, icon = ""): string {
+  return `${icon ? `${icon} ` : ""}${g.name} (${g.available})`;
+}
+
+function pageNote(ctx: BaseContext, page: number, pages: number): string {
+  return pages > 1 ? `\n${ctx.t("prices-page", { page: page + 1, pages })}` : "";
+}
+
+/**
+ * The same for every chat of a language until the list is refreshed: made once per list, language and
+ * mode (the most shown screen). Frozen, so nothing can change the one every chat is shown.
+ */
+export function rootScreen(ctx: BaseContext, mode: Mode, list: readonly PrepaidProduct[]): Screen {
+  return memo(list, `root:${ctx.lang}:${mode}`, () => frozen(makeRootScreen(ctx, mode, list)));
+}
+
+function frozen(screen: Screen): Screen {
+  for (const row of dropEmptyRows(screen.keyboard).inline_keyboard) {
+    for (const button of row) Object.freeze(button);
+    Object.freeze(row);
+  }
+  Object.freeze(screen.keyboard.inline_keyboard);
+  return Object.freeze(screen);
+}
+
+function makeRootScreen(ctx: BaseContext, mode: Mode, list: readonly PrepaidProduct[]): Screen {
+  const kb = new InlineKeyboard();
+  categories(list).forEach((g, i) => {
+    kb.text(groupLabel(g, CATEGORY_ICONS.get(g.key) ?? "📦"), cb.pricesProviders.encode({ mode, cat: g.key, page: 0 }));
+    if (i % 2 === 1) kb.row();
+  });
+  kb
+    .row()
+    .text(ctx.t("prices-button-bills"), cb.pricesBills.encode({ mode, page: 0 }))
+    .text(ctx.t("prices-button-refresh"), cb.pricesRootRefresh.encode({ mode }));
+  const title = ctx.t(mode === "b" ? "topup-title" : "prices-title");
+  return { text: `${title}\n\n${ctx.t("prices-hint")}`, keyboard: kb };
+}
+
+export async function providersScreen(ctx: BaseContext, mode: Mode, list: readonly PrepaidProduct[], catKey: string, page: number): Promise<Screen | undefined> {
+  const all = providers(list, catKey);
+  if (all.length === 0) return undefined;
+  if (all.length === 1) return await productsScreen(ctx, mode, list, catKey, all[0]!.key, 0);
+  const category = categories(list).find((g) => g.key === catKey)!;
+  const shown = paginate(all, page, GROUPS_PER_PAGE);
+  const kb = new InlineKeyboard();
+  shown.items.forEach((g, i) => {
+    kb.text(groupLabel(g), cb.pricesProducts.encode({ mode, cat: catKey, prov: g.key, page: 0 }));
+    if (i % 2 === 1) kb.row();
+  });
+  addPager(kb, ctx, shown, (p) => cb.pricesProviders.encode({ mode, cat: catKey, page: p }));
+  kb.row().text(ctx.t("button-back"), cb.pricesRoot.encode({ mode }));
+  const text = `${ctx.t("prices-choose-provider", { category: html(category.name) })}${pageNote(ctx, shown.page, shown.pages)}`;
+  return { text, keyboard: kb };
+}
+
+export async function productsScreen(
+  ctx: BaseContext,
+  mode: Mode,
+  list: readonly PrepaidProduct[],
+  catKey: string,
+  provKey: string,
+  page: number,
+): Promise<Screen | undefined> {
+  const all = productsIn(list, catKey, provKey);
+  if (all.length === 0) return undefined;
+  const shown = paginate(all, page, PRODUCTS_PER_PAGE);
+  const sell = await seller(ctx);
+  const moved = await movedToday(ctx, list);
+  const kb = new InlineKeyboard();
+  for (const p of shown.items) kb.text(productLabel(p, sell, moved, ctx.lang), cb.pricesProduct.encode({ mode, product: productRef(p.code) })).row();
+  addPager(kb, ctx, shown, (n) => cb.pricesProducts.encode({ mode, cat: catKey, prov: provKey, page: n }));
+  const single = providers(list, catKey).length === 1;
+  kb.row().text(ctx.t("button-back"), single ? cb.pricesRoot.encode({ mode }) : cb.pricesProviders.encode({ mode, cat: catKey, page: 0 }));
+  kb.text(ctx.t("prices-button-refresh"), cb.pricesProductsRefresh.encode({ mode, cat: catKey, prov: provKey }));
+  const first = all[0]!;
+  const text = [
+    ctx.t("prices-products-title", { category: html(first.category), provider: html(first.provider) }),
+    "",
+    ...shown.items.map((p) => productLine(ctx, p, sell, moved)),
+    "",
+    ctx.t(mode === "b" ? "topup-pick-product" : "prices-pick-product"),
+    ...movedLegend(ctx, shown.items, moved),
+  ].join("\n");
+  return { text: `${text}${pageNote(ctx, shown.page, shown.pages)}`, keyboard: kb };
+}
+
+export async function productScreen(ctx: BaseContext, list: readonly PrepaidProduct[], product: PrepaidProduct): Promise<Screen> {
+  const quote = (await seller(ctx))(product);
+  const lines = [
+    `📦 <b>${html(product.name)}</b>`,
+    `${ctx.t("topup-confirm-code")}: <code>${html(product.code)}</code>`,
+    `${ctx.t("prices-category")}: ${html(product.category)} › ${html(product.provider)}`,
+    ...(quote
+      ? [
+          `${ctx.t("prices-sale-price")}: <b>${rupiah(quote.price, ctx.lang)}</b>`,
+          ...(quote.cost !== undefined ? [`${ctx.t("prices-cost")}: ${rupiah(quote.cost, ctx.lang)}`] : []),
+        ]
+      : [`${ctx.t("topup-confirm-price")}: <b>${rupiah(product.price, ctx.lang)}</b>`]),
+    `${ctx.t("prices-availability")}: ${ctx.t(product.available ? "prices-available" : "prices-empty")}`,
+    ...(product.note.trim() ? [ctx.t("topup-note-line", { note: html(product.note.trim()) })] : []),
+  ];
+  const kb = new InlineKeyboard();
+  if (product.available) kb.text(ctx.t("prices-button-buy"), cb.pricesProduct.encode({ mode: "b", product: productRef(product.code) })).row();
+  // Out of order: the buy button of the purchase flow offers the products of the same face value.
+  else if (sameValueAlternatives(list, product).length > 0) kb.text(ctx.t("prices-alt-button"), cb.pricesProduct.encode({ mode: "b", product: productRef(product.code) })).row();
+  const back = { mode: "h", cat: groupKey(product.category), prov: groupKey(product.provider), page: 0 } as const;
+  kb.text(ctx.t("button-back"), cb.pricesProducts.encode(back));
+  return { text: lines.join("\n"), keyboard: kb };
+}
+
+/** The query as carried in callback data: lower case, single spaces. */
+const normaliseQuery = (query: string) => query.toLowerCase().replace(/\s+/g, " ").trim();
+
+export async function searchScreen(ctx: BaseContext, mode: Mode, list: readonly PrepaidProduct[], query: string, page: number): Promise<Screen> {
+  const q = normaliseQuery(query);
+  const found = searchProducts(list, q);
+  const kb = new InlineKeyboard();
+  if (found.length === 0) {
+    kb.text(ctx.t("prices-button-all"), cb.pricesRoot.encode({ mode }));
+    return { text: ctx.t("prices-search-none", { query: html(normaliseQuery(hideKeys(query)).slice(0, 50)) }), keyboard: kb };
+  }
+  const shown = paginate(found, page, PRODUCTS_PER_PAGE);
+  const sell = await seller(ctx);
+  const moved = await movedToday(ctx, list);
+  for (const p of shown.items) kb.text(productLabel(p, sell, moved, ctx.lang), cb.pricesProduct.encode({ mode, product: productRef(p.code) })).row();
+  // A query too long to carry in the buttons gets no paging: the user narrows it instead.
+  const pageable = Buffer.byteLength(q, "utf8") <= SEARCH_QUERY_MAX_BYTES;
+  if (pageable) addPager(kb, ctx, shown, (n) => cb.pricesSearch.encode({ mode, page: n, query: q }));
+  kb.row().text(ctx.t("prices-button-all"), cb.pricesRoot.encode({ mode }));
+  const text = [
+    ctx.t("prices-search-title", { query: html(q), count: found.length }),
+    "",
+    ...shown.items.map((p) => productLine(ctx, p, sell, moved)),
+    "",
+    ctx.t(mode === "b" ? "topup-pick-product" : "prices-pick-product"),
+    ...movedLegend(ctx, shown.items, moved),
+    ...(!pageable && shown.pages > 1 ? [ctx.t("prices-search-narrow")] : []),
+  ].join("\n");
+  return { text: `${text}${pageable ? pageNote(ctx, shown.page, shown.pages) : ""}`, keyboard: kb };
+}
+
+export function billsScreen(ctx: BaseContext, mode: Mode, list: readonly PostpaidProduct[], page: number): Screen {
+  const shown = paginate(
+    [...list].sort((a, b) => a.category.localeCompare(b.category, "id") || a.name.localeCompare(b.name, "id")),
+    page,
+    BILLS_PER_PAGE,
+  );
+  const lines = shown.items.map((b) =>
+    ctx.t(b.available ? "prices-bill-line" : "prices-bill-line-empty", {
+      name: html(b.name),
+      code: html(b.code),
+      admin: b.admin === null ? ctx.t("prices-admin-on-bill") : rupiah(b.admin, ctx.lang),
+    }),
+  );
+  const kb = new InlineKeyboard().text(ctx.t("prices-button-pay-bill"), cb.menu.encode({ name: "bill" }));
+  addPager(kb, ctx, shown, (n) => cb.pricesBills.encode({ mode, page: n }));
+  kb.row().text(ctx.t("button-back"), cb.pricesRoot.encode({ mode }));
+  const text = [ctx.t("prices-bills-title"), "", ...(lines.length ? lines : [ctx.t("prices-bills-none")])].join("\n");
+  return { text: `${text}${pageNote(ctx, shown.page, shown.pages)}`, keyboard: kb };
+}
