@@ -8,6 +8,9 @@
  * stays within Telegram's 64 bytes. Wire formats are the ones deployed before this module, so
  * buttons already in users' chats keep working.
  */
+import { SHOP_BUTTON_FAMILIES } from "./shopButtonData.js";
+import { ORDER_BUTTON_FAMILY } from "./orderButtonData.js";
+
 /** Telegram's limit for callback_data, in UTF-8 bytes. */
 export const MAX_CALLBACK_BYTES = 64;
 
@@ -269,15 +272,16 @@ export const cb = {
   customerRename: shape("cu:r:{id}", { id: customerId }),
   customerDelete: shape("cu:d:{id}", { id: customerId }),
   customerDeleteYes: shape("cu:x:{id}", { id: customerId }),
-  // Staff and the audit log (src/bot/features/staff.ts, audit.ts): the owner's screens.
-  staffInvite: shape("sf:n:{role}", { role: staffRole }),
-  staffOpen: shape("sf:o:{chat}", { chat: chatNumber }),
-  staffRole: shape("sf:r:{chat}:{role}", { chat: chatNumber, role: staffRole }),
-  staffRemove: shape("sf:x:{chat}", { chat: chatNumber }),
+  // Staff and the audit log (src/bot/features/staff.ts, audit.ts): the owner's screens. "sm:" (staff
+  // management): "sf:" is the shop customer's family (shopButtonData.ts).
+  staffInvite: shape("sm:n:{role}", { role: staffRole }),
+  staffOpen: shape("sm:o:{chat}", { chat: chatNumber }),
+  staffRole: shape("sm:r:{chat}:{role}", { chat: chatNumber, role: staffRole }),
+  staffRemove: shape("sm:x:{chat}", { chat: chatNumber }),
   /** The owner also gets the notices of staff purchases. */
-  staffNotices: shape("sf:m:{on}", { on: oneOf(["on", "off"]) }),
+  staffNotices: shape("sm:m:{on}", { on: oneOf(["on", "off"]) }),
   /** Cashiers see the owner's cost and balance on the confirm screen. */
-  staffCost: shape("sf:c:{on}", { on: oneOf(["on", "off"]) }),
+  staffCost: shape("sm:c:{on}", { on: oneOf(["on", "off"]) }),
   auditMore: shape("au:{seq}", { seq: int(Number.MAX_SAFE_INTEGER) }),
   exportAudit: shape("rp:a", {}),
 } as const;
@@ -305,4 +309,38 @@ export function isPricesData(data: string | undefined): boolean {
 /** Whether data belongs to the running flow: the flow answers it, stale or not. */
 export function isFlowData(data: string | undefined): boolean {
   return data?.startsWith(FLOW_PREFIX) ?? false;
+}
+
+/** A family of callback data: the first segments (before the first ":") its buttons' data start with. */
+export interface ButtonFamily {
+  readonly name: string;
+  readonly prefixes: readonly string[];
+}
+
+/** The first segment of callback data or of a shape's pattern. */
+export const firstSegment = (data: string): string => data.split(":", 1)[0]!;
+
+/**
+ * Every family of callback data the bot puts on buttons, in one list: the shapes above (one family per
+ * first segment of their patterns), the shop's and the shop orders' codecs. A handler of one family reads
+ * only its own data, so no two may share a first segment (test/core/buttonFamilies.test.ts).
+ */
+export function buttonFamilies(): ButtonFamily[] {
+  const byPrefix = new Map<string, string[]>();
+  for (const [name, s] of Object.entries(cb)) {
+    const prefix = firstSegment(s.pattern);
+    byPrefix.set(prefix, [...(byPrefix.get(prefix) ?? []), name]);
+  }
+  return [
+    ...[...byPrefix].map(([prefix, names]) => ({ name: `bot: ${names.join(", ")}`, prefixes: [prefix] })),
+    ...SHOP_BUTTON_FAMILIES,
+    ORDER_BUTTON_FAMILY,
+  ];
+}
+
+/** First segments claimed by more than one family, with the families that claim each. */
+export function sharedPrefixes(families: readonly ButtonFamily[]): Map<string, string[]> {
+  const owners = new Map<string, string[]>();
+  for (const f of families) for (const p of new Set(f.prefixes)) owners.set(p, [...(owners.get(p) ?? []), f.name]);
+  return new Map([...owners].filter(([, names]) => names.length > 1));
 }

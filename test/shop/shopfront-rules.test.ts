@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { shopQuote } from "../../src/domain/shop/checkout.js";
 import { depositFee, grossUp } from "../../src/domain/depositFee.js";
 import { DEFAULT_SHOP, shopStatus, withinHours } from "../../src/domain/shop/settings.js";
-import { shopButtons } from "../../src/domain/shop/buttons.js";
+import { shopButtons } from "../../src/telegram/shopButtonData.js";
 import { WIB_OFFSET_MS } from "../../src/tools/time.js";
 
 const QRIS = { fee: 0, feePercent: 0.7, min: 10_000, max: 10_000_000 };

@@ -16,7 +16,7 @@ import { feeDescription } from "../money/deposit.js";
 import { withApiKey } from "../provider.js";
 import { allows, ledgerChat, refusalText } from "../middlewares/roleGate.js";
 import { audit } from "../../domain/audit.js";
-import { shopButtons, type ShopButton } from "../../domain/shop/buttons.js";
+import { shopButtons, type ShopButton } from "../../telegram/shopButtonData.js";
 import { CONTACT_MAX, DAILY_CAP_MAX, HOUR_PATTERN, shopStatus, type ShopConfig } from "../../domain/shop/settings.js";
 
 const HOURS_WORDS = new Set(["jam", "hours"]);

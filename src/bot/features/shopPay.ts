@@ -28,7 +28,7 @@ import {
   type OrderDoc,
   type OrderState,
 } from "../../domain/shop/orders.js";
-import { readOrderButton } from "../../domain/shop/orderButtons.js";
+import { readOrderButton } from "../../telegram/orderButtonData.js";
 import { orderSettingsOf, type ShopSettingsReader } from "../../domain/shop/orderSettings.js";
 import { knownRole } from "../middlewares/role.js";
 

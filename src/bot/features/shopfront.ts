@@ -17,7 +17,7 @@ import { html, wibTime } from "../../render/format.js";
 import { FOREIGN_LANG } from "../../render/i18n.js";
 import { findKeys, isKeyShaped } from "../../domain/keyShape.js";
 import { SHOP_CODE_PATTERN } from "../../domain/shop/settings.js";
-import { shopButtons, SHOP_QUERY_MAX_BYTES, type ShopButton } from "../../domain/shop/buttons.js";
+import { shopButtons, SHOP_QUERY_MAX_BYTES, type ShopButton } from "../../telegram/shopButtonData.js";
 import {
   chooseProduct,
   closedText,

@@ -15,7 +15,7 @@ import type { Doc } from "../../domain/shop/shopDocs.js";
 import type { Cart } from "../../domain/shop/cart.js";
 import { shopStatus, type ShopConfig, type ShopStatus } from "../../domain/shop/settings.js";
 import { shopQuote, type QrisMethod, type ShopQuote } from "../../domain/shop/checkout.js";
-import { shopButtons } from "../../domain/shop/buttons.js";
+import { shopButtons } from "../../telegram/shopButtonData.js";
 import { hideKeys } from "../../domain/keyShape.js";
 import { clockText, html, rupiah } from "../../render/format.js";
 import { categories as categoriesOf, findByRef, groupKey, productRef, searchProducts, sortForBrowsing } from "../catalog.js";

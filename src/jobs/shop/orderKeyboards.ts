@@ -3,7 +3,7 @@ import { InlineKeyboard } from "grammy";
 import { html, rupiah, wibTime } from "../../render/format.js";
 import { withSandboxBanner } from "../../render/money.js";
 import type { Translate } from "../../render/i18n.js";
-import { orderButton } from "../../domain/shop/orderButtons.js";
+import { orderButton } from "../../telegram/orderButtonData.js";
 import type { OrderDoc } from "../../domain/shop/orders.js";
 import { cb } from "../../telegram/buttonData.js";
 

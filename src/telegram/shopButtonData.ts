@@ -4,6 +4,12 @@
  * anything else is undefined (stale or forged data), and the customer gate answers it as expired.
  * All stay within Telegram's 64 bytes.
  */
+/** The shop's two families (buttonData.ts buttonFamilies): no other family's data may start so. */
+export const SHOP_BUTTON_FAMILIES = [
+  { name: "shop: the customer's", prefixes: ["sf"] },
+  { name: "shop: the owner's settings", prefixes: ["sh"] },
+] as const;
+
 export interface ShopButton<F> {
   encode(fields: F): string;
   decode(data: string): F | undefined;

@@ -2,6 +2,9 @@
  * The buttons of a shop order (callback data, within Telegram's 64 bytes): the customer's "Cek
  * pembayaran", cancel, another product and refund; the owner's one tap that opens the refund transfer.
  */
+/** The shop orders' family (buttonData.ts buttonFamilies). */
+export const ORDER_BUTTON_FAMILY = { name: "shop orders", prefixes: ["so"] } as const;
+
 const REF = "(SO\\d{6}[A-Z2-9]{8})";
 const CODE = "([A-Za-z0-9_.-]{1,40})";
 
