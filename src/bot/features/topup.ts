@@ -20,7 +20,6 @@ import {
   categories,
   findByCode,
   findByRef,
-  groupKey,
   memo,
   productRef,
   productsIn,
@@ -28,6 +27,7 @@ import {
   searchProducts,
   type Group,
 } from "../catalog.js";
+import { groupKey } from "../../domain/groupKey.js";
 import {
   cb,
   isPricesData,
