@@ -5,7 +5,7 @@
 import { ConfigError, loadConfig, playgroundConfig, type PlaygroundConfig } from "./config/env.js";
 import { createLogger, scrubSecrets } from "./logging/logger.js";
 import { buildApp } from "./app.js";
-import { StoreCorruptError } from "./store/errors.js";
+import { StoreCorruptError } from "./store/index.js";
 import { DataDirLockedError } from "./cluster/dataLock.js";
 import { StoreSecretError } from "./config/storeSecret.js";
 

@@ -4,7 +4,8 @@
  * functions over the list, so callback data can name a group or a product by a short key and the
  * screen can be rebuilt from any button press (no state on the server).
  */
-import { createHash } from "node:crypto";
+import { shortHash } from "../tools/hash.js";
+import { groupKey } from "../domain/groupKey.js";
 import type { PrepaidProduct } from "../upstream/types.js";
 
 export interface Group {
@@ -15,25 +16,8 @@ export interface Group {
   available: number;
 }
 
-const KEY_LEN = 16;
 /** Categories resellers sell most, first; the rest follow alphabetically. */
 const PREFERRED_CATEGORIES = ["pulsa", "data", "pln", "e-money", "games"];
-
-/** A short ASCII key for a category or provider name (same name, same key). */
-export function groupKey(name: string): string {
-  const slug = name
-    .normalize("NFKD")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, KEY_LEN)
-    .replace(/-+$/g, "");
-  return slug || `x${shortHash(name, 6)}`;
-}
-
-function shortHash(text: string, len: number): string {
-  return createHash("sha256").update(text).digest("base64url").replace(/[-_]/g, "x").slice(0, len);
-}
 
 const CODE_AS_REF = /^[A-Za-z0-9._-]{1,40}$/;
 

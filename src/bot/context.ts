@@ -13,6 +13,7 @@ import type { BalanceAlerts } from "../jobs/alerts.js";
 import type { BalanceRound } from "../jobs/balanceRound.js";
 import type { Broadcaster } from "../jobs/broadcast.js";
 import type { StatusWatcher } from "../jobs/watcher/watcher.js";
+import type { StatusChecker } from "../jobs/leaderWork.js";
 import type { Translate, TranslateVars } from "../render/i18n.js";
 import type { ChatSettings } from "../domain/chatSettings.js";
 import type { Customers } from "../domain/customers.js";
@@ -64,9 +65,6 @@ export interface BotDeps {
   shopOrders: ShopOrders;
   shopOrderJob: Pick<ShopOrderJob, "advance" | "close" | "alternatives" | "idle">;
 }
-
-/** The part of the status watcher /status uses. */
-export type StatusChecker = Pick<StatusWatcher, "checkNow" | "chatBack">;
 
 export interface BotExtras {
   deps: BotDeps;

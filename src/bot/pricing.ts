@@ -2,7 +2,7 @@
 import { quotePrepaid, type Quote } from "../domain/pricing.js";
 import type { PricingRules } from "../store/index.js";
 import type { PrepaidProduct } from "../upstream/types.js";
-import { groupKey } from "./catalog.js";
+import { groupKey } from "../domain/groupKey.js";
 import type { BaseContext } from "./context.js";
 import { ledgerChat } from "./middlewares/roleGate.js";
 

@@ -35,7 +35,7 @@ export interface Sale {
 /** What pricing needs of a prepaid product. */
 export interface Priced {
   code: string;
-  /** The category's key as the rules store it (bot/catalog.ts groupKey). */
+  /** The category's key as the rules store it (domain/groupKey.ts). */
   categoryKey: string;
   /** The provider's price. */
   cost: number;

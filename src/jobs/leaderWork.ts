@@ -7,7 +7,6 @@
  */
 import type { RunnerHandle } from "@grammyjs/runner";
 import type { Bot, Context } from "grammy";
-import type { StatusChecker } from "../bot/context.js";
 import type { TxEvents } from "../domain/events.js";
 import type { Clock, TimerHandle } from "../tools/clock.js";
 import type { Logger } from "../logging/logger.js";
@@ -20,6 +19,9 @@ import type { DailySummary } from "./dailySummary.js";
 import type { PriceDigest } from "./priceDigest.js";
 import type { RelinkNotices } from "./relink.js";
 import type { StatusWatcher } from "./watcher/watcher.js";
+
+/** The part of the status watcher /status uses (wireHints hands it to the bot: BotDeps.statusChecker). */
+export type StatusChecker = Pick<StatusWatcher, "checkNow" | "chatBack">;
 
 /** How often the leader looks for a broadcast another process saved (in case its hint was lost). */
 export const BROADCAST_LOOK_MS = 10_000;

@@ -20,7 +20,7 @@ import {
   type CostMove,
 } from "../domain/priceChanges.js";
 import { fixedBelowCost, quotePrepaid } from "../domain/pricing.js";
-import { groupKey } from "../bot/catalog.js";
+import { groupKey } from "../domain/groupKey.js";
 import { html, rupiah } from "../render/format.js";
 import { withSandboxBanner } from "../render/money.js";
 import type { ChatRecord, Lang, Store } from "../store/index.js";

@@ -71,12 +71,8 @@ export function wibClock(at: Date | number, lang: Lang): string {
   return `${format.format(typeof at === "number" ? new Date(at) : at)} WIB`;
 }
 
-const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" };
-
-/** Escapes text for Telegram's HTML parse mode (and for HTML pages, attributes included). */
-export function html(text: string | number): string {
-  return String(text).replace(/[&<>"]/g, (c) => HTML_ESCAPES[c]!);
-}
+// Escaping lives in tools/ (the sandbox's pages use it too, and may not import render/).
+export { html } from "../tools/html.js";
 
 /**
  * Cuts Telegram HTML so its visible text (what Telegram counts: tags removed, an entity is one

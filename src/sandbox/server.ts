@@ -5,7 +5,7 @@
 import http from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { KNOWN_PATHS, type Params } from "./api.js";
-import { html } from "../render/format.js";
+import { html } from "../tools/html.js";
 
 export type FaultKind = "timeout" | "html502" | "html200" | "malformed" | "reject";
 

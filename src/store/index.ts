@@ -9,6 +9,14 @@ import { FileStore } from "./file/fileStore.js";
 
 export * from "./api.js";
 
+// What cluster/pgShared.ts needs to share the store's PostgreSQL database (its tables are the store's
+// migration 2) with the same connection workarounds. None of these loads the postgres client.
+export { migrate } from "./pg/migrations.js";
+export { Reachability } from "./pg/reachability.js";
+export { beginGuarded } from "./pg/transaction.js";
+export { startupParams } from "./pg/startup.js";
+export { countingQueries, endSessions } from "./pg/sessions.js";
+
 export interface OpenStoreOptions {
   /** STORE_URL: postgres:// or postgresql:// selects PostgreSQL; unset = the files in `dir`. */
   url?: string | undefined;

@@ -83,7 +83,7 @@ export const REF_ID_MAX_LENGTH = 40;
 export const PAGE_MAX = 999_999;
 /** Longest search query (bytes) the price browser carries in its paging buttons. */
 export const SEARCH_QUERY_MAX_BYTES = 50;
-/** Category and provider keys (src/bot/catalog.ts groupKey): a slug or `x` + hash. */
+/** Category and provider keys (src/domain/groupKey.ts): a slug or `x` + hash. */
 export const GROUP_KEY_MAX_LENGTH = 16;
 /** Product codes carried as is (src/bot/catalog.ts productRef); longer ones become `#` + 10-char hash. */
 export const PRODUCT_CODE_MAX_LENGTH = 40;

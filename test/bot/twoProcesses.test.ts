@@ -10,7 +10,8 @@
 import postgres from "postgres";
 import { afterEach, describe, expect, it } from "vitest";
 import { silentLogger } from "../../src/logging/logger.js";
-import { LEADER_LOCK_KEY, PgShared } from "../../src/cluster/pgShared.js";
+import { PgShared } from "../../src/cluster/pgShared.js";
+import { LEADER_LOCK_KEY } from "../../src/cluster/pgLeadership.js";
 import { freshDatabase, hasPg } from "../support/pg.js";
 import { makeWorld, type World } from "../support/world.js";
 

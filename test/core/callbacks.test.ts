@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { groupKey, productRef } from "../../src/bot/catalog.js";
+import { productRef } from "../../src/bot/catalog.js";
+import { groupKey } from "../../src/domain/groupKey.js";
 import { newRefId } from "../../src/bot/money/refs.js";
 import {
   cb,

@@ -3,13 +3,13 @@ import {
   categories,
   findByCode,
   findByRef,
-  groupKey,
   productRef,
   productsIn,
   providers,
   queryTokens,
   searchProducts,
 } from "../../src/bot/catalog.js";
+import { groupKey } from "../../src/domain/groupKey.js";
 import { paginate } from "../../src/bot/paging.js";
 import { prepaidCatalog } from "../../src/sandbox/catalog.js";
 import type { PrepaidProduct } from "../../src/upstream/types.js";

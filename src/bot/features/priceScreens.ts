@@ -5,7 +5,8 @@
  */
 import { InlineKeyboard } from "grammy";
 import type { PostpaidProduct, PrepaidProduct } from "../../upstream/types.js";
-import { categories, groupKey, memo, productRef, productsIn, providers, searchProducts, type Group } from "../catalog.js";
+import { categories, memo, productRef, productsIn, providers, searchProducts, type Group } from "../catalog.js";
+import { groupKey } from "../../domain/groupKey.js";
 import { cb, SEARCH_QUERY_MAX_BYTES, type PricesMode } from "../buttons.js";
 import type { BaseContext } from "../context.js";
 import { html, rupiah } from "../../render/format.js";

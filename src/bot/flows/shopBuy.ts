@@ -18,7 +18,8 @@ import { shopQuote, type QrisMethod, type ShopQuote } from "../../domain/shop/ch
 import { shopButtons } from "../../telegram/shopButtonData.js";
 import { hideKeys } from "../../domain/keyShape.js";
 import { clockText, html, rupiah } from "../../render/format.js";
-import { categories as categoriesOf, findByRef, groupKey, productRef, searchProducts, sortForBrowsing } from "../catalog.js";
+import { categories as categoriesOf, findByRef, productRef, searchProducts, sortForBrowsing } from "../catalog.js";
+import { groupKey } from "../../domain/groupKey.js";
 import type { BaseContext, BotContext, BotDeps } from "../context.js";
 import { chatRules, quoteProduct } from "../pricing.js";
 import { needsServer, operatorOf, targetKind, validateTarget } from "../targets.js";

@@ -6,7 +6,8 @@
  * of the same face value to pick from; whatever is picked goes on to the same confirm screen.
  */
 import type { PrepaidProduct } from "../../upstream/types.js";
-import { findByCode, groupKey } from "../catalog.js";
+import { findByCode } from "../catalog.js";
+import { groupKey } from "../../domain/groupKey.js";
 import type { BaseContext, BotContext, BotConversation, ConvContext } from "../context.js";
 import { html, rupiah } from "../../render/format.js";
 import { hideKeys } from "../../domain/keyShape.js";

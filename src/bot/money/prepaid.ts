@@ -10,7 +10,7 @@ import { html, rupiah } from "../../render/format.js";
 import type { DraftFields, MoneyKind } from "./kinds.js";
 import { recost, sellingPriceOrRefusal } from "../../domain/pricing.js";
 import { chatRules, quoteProduct } from "../pricing.js";
-import { groupKey } from "../catalog.js";
+import { groupKey } from "../../domain/groupKey.js";
 import { hidesCost } from "../middlewares/roleGate.js";
 
 /** The draft of a purchase of `product` for `target` at the product's current price. */

@@ -1,5 +1,5 @@
 /** What changed in the emulated chats, for a live view (the playground's page). */
-import type { FakeMessage } from "./chats.js";
+import type { FakeMessage } from "./fakeMessage.js";
 
 /**
  * A message created, edited, deleted or sent by the user; a callback query answered (toast or

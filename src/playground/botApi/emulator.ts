@@ -11,7 +11,8 @@
 import type { Chat, Message, PhotoSize, Update, User, UserFromGetMe } from "grammy/types";
 import { FAKE_BOT_INFO } from "../botInfo.js";
 import { ChangeFeed, type EmulatorEvent } from "./changeFeed.js";
-import { ChatModel, type FakeMessage, type SavedChat } from "./chats.js";
+import { ChatModel, type SavedChat } from "./chats.js";
+import type { FakeMessage } from "./fakeMessage.js";
 import { toClockFn, type ClockLike } from "./clock.js";
 import { CommandMenus, type BotCommandEntry } from "./commandMenus.js";
 import { StoredFiles, type SavedFiles } from "./files.js";

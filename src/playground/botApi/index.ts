@@ -1,7 +1,7 @@
 /** The Bot API emulator: one class (emulator.ts) built from one file per job. */
 export { BotApiEmulator, type EmulatorOptions, type SavedChats } from "./emulator.js";
 export type { EmulatorEvent } from "./changeFeed.js";
-export type { FakeMessage } from "./chats.js";
+export type { FakeMessage } from "./fakeMessage.js";
 export type { ClockLike } from "./clock.js";
 export type { BotCommandEntry } from "./commandMenus.js";
 export { imageSize } from "./files.js";

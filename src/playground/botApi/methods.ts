@@ -5,7 +5,8 @@
  */
 import type { Message, UserFromGetMe } from "grammy/types";
 import type { ChangeFeed } from "./changeFeed.js";
-import type { ChatModel, EditedContent, FakeMessage } from "./chats.js";
+import type { ChatModel, EditedContent } from "./chats.js";
+import type { FakeMessage } from "./fakeMessage.js";
 import type { CommandMenus } from "./commandMenus.js";
 import { uniqueIdOf, type StoredFiles } from "./files.js";
 import type { UpdateQueue } from "./longPolling.js";
