@@ -12,7 +12,6 @@ import type { Role } from "../domain/roles.js";
 import type { BalanceAlerts } from "../jobs/alerts.js";
 import type { BalanceRound } from "../jobs/balanceRound.js";
 import type { Broadcaster } from "../jobs/broadcast.js";
-import type { StatusWatcher } from "../jobs/watcher/watcher.js";
 import type { StatusChecker } from "../jobs/leaderWork.js";
 import type { Translate, TranslateVars } from "../render/i18n.js";
 import type { ChatSettings } from "../domain/chatSettings.js";
