@@ -18,22 +18,13 @@ import { systemClock, type Clock } from "../tools/clock.js";
 import { decodeAnswer, type HttpAnswer } from "./decode.js";
 import { ENDPOINTS, type EndpointPath } from "./endpoints.js";
 import { UpstreamError, UpstreamUnavailable, redactSecret, type TransportFailure } from "./errors.js";
-import {
-  accountCheckSchema,
-  bankListSchema,
-  billInquirySchema,
-  billPaymentSchema,
-  depositCancelSchema,
-  depositMethodListSchema,
-  depositSchema,
-  instantDepositSchema,
-  postpaidListSchema,
-  prepaidListSchema,
-  skippedItems,
-  prepaidTransactionSchema,
-  profileSchema,
-  transferSchema,
-} from "./schemas.js";
+import { billInquirySchema, billPaymentSchema } from "./schemas/bills.js";
+import { depositCancelSchema, depositMethodListSchema, depositSchema, instantDepositSchema } from "./schemas/deposits.js";
+import { skippedItems } from "./schemas/fields.js";
+import { postpaidListSchema, prepaidListSchema } from "./schemas/prices.js";
+import { profileSchema } from "./schemas/profile.js";
+import { prepaidTransactionSchema } from "./schemas/transactions.js";
+import { accountCheckSchema, bankListSchema, transferSchema } from "./schemas/transfers.js";
 import type {
   AccountCheck,
   Bank,

@@ -16,5 +16,4 @@ export {
 } from "./errors.js";
 export { UpstreamClient, type UpstreamClientOptions } from "./client.js";
 export { decodeAnswer, decodeBody, parseStatusFlag, type DecodeContext, type HttpAnswer } from "./decode.js";
-export * as upstreamSchemas from "./schemas.js";
-export { parseMoney } from "./schemas.js";
+export { parseMoney, skippedItems, type SkippedItem } from "./schemas/fields.js";

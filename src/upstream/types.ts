@@ -1,7 +1,8 @@
 /**
  * Clean domain types of the reseller API, as the rest of the bot sees them. The zod schemas in
- * `schemas.ts` absorb the provider's quirks (string booleans, numeric strings, `metode`/`method`,
- * WIB timestamps) and produce exactly these shapes. Amounts are always numbers (rupiah).
+ * `schemas/` (one module per endpoint family, the quirk parsers in fields.ts) absorb the provider's
+ * quirks (string booleans, numeric strings, `metode`/`method`, WIB timestamps) and produce exactly
+ * these shapes. Amounts are always numbers (rupiah).
  */
 
 export type TxState = "pending" | "success" | "failed";

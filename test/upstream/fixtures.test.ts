@@ -8,7 +8,12 @@ import { UpstreamClient } from "../../src/upstream/client.js";
 import { decodeBody } from "../../src/upstream/decode.js";
 import { ENDPOINTS } from "../../src/upstream/endpoints.js";
 import { UpstreamRejected } from "../../src/upstream/errors.js";
-import * as S from "../../src/upstream/schemas.js";
+import { billInquirySchema, billPaymentSchema } from "../../src/upstream/schemas/bills.js";
+import { depositCancelSchema, depositSchema, instantDepositSchema } from "../../src/upstream/schemas/deposits.js";
+import { postpaidListSchema, prepaidListSchema } from "../../src/upstream/schemas/prices.js";
+import { profileSchema } from "../../src/upstream/schemas/profile.js";
+import { prepaidTransactionSchema } from "../../src/upstream/schemas/transactions.js";
+import { accountCheckSchema, bankListSchema, transferSchema } from "../../src/upstream/schemas/transfers.js";
 import { fixture, fixtureNames, startServer, wib, type TestServer } from "./server.js";
 
 const KEY = "fixture-key-7d1e";
@@ -24,14 +29,14 @@ interface Case {
 const CASES: Record<string, Case> = {
   "deposit_cancel__ok.json": {
     endpoint: ENDPOINTS.cancelDeposit,
-    schema: S.depositCancelSchema,
+    schema: depositCancelSchema,
     create: false,
     call: (c) => c.cancelDeposit(KEY, "xxxxxxxxxxxxxxxxx"),
     expected: { id: "xxxxxxxxxxxxxxxxx", status: "cancel", createdAt: wib("2023-12-26 13:16:19") },
   },
   "deposit_create__qris_docs.json": {
     endpoint: ENDPOINTS.createDeposit,
-    schema: S.depositSchema,
+    schema: depositSchema,
     create: true,
     call: (c) => c.createDeposit(KEY, { reffId: "r1", amount: 50000, type: "ewallet", method: "qris" }),
     expected: {
@@ -51,7 +56,7 @@ const CASES: Record<string, Case> = {
   // An older answer shape: no fee, no get_balance. The QR must not be lost over them.
   "deposit_create__qris_no_fee.json": {
     endpoint: ENDPOINTS.createDeposit,
-    schema: S.depositSchema,
+    schema: depositSchema,
     create: true,
     call: (c) => c.createDeposit(KEY, { reffId: "r1", amount: 50000, type: "ewallet", method: "qris" }),
     expected: {
@@ -67,7 +72,7 @@ const CASES: Record<string, Case> = {
   },
   "deposit_instant__processing.json": {
     endpoint: ENDPOINTS.instantDeposit,
-    schema: S.instantDepositSchema,
+    schema: instantDepositSchema,
     create: true,
     call: (c) => c.instantDeposit(KEY, { id: "xxxxxxxxxxxxxxx", action: true }),
     expected: {
@@ -83,7 +88,7 @@ const CASES: Record<string, Case> = {
   },
   "deposit_status__success_ewallet.json": {
     endpoint: ENDPOINTS.depositStatus,
-    schema: S.depositSchema,
+    schema: depositSchema,
     create: false,
     call: (c) => c.depositStatus(KEY, "xxxxxxxxxxxxxxx"),
     expected: {
@@ -101,7 +106,7 @@ const CASES: Record<string, Case> = {
   },
   "get_profile__ok.json": {
     endpoint: ENDPOINTS.profile,
-    schema: S.profileSchema,
+    schema: profileSchema,
     create: false,
     call: (c) => c.getProfile(KEY),
     expected: {
@@ -116,7 +121,7 @@ const CASES: Record<string, Case> = {
   },
   "layanan_price_list__prabayar.json": {
     endpoint: ENDPOINTS.priceList,
-    schema: S.prepaidListSchema,
+    schema: prepaidListSchema,
     create: false,
     call: (c) => c.prepaidPriceList(KEY),
     expected: [
@@ -147,7 +152,7 @@ const CASES: Record<string, Case> = {
   // One item with a non-numeric price and one without a code: skipped, the rest is the catalogue.
   "layanan_price_list__prabayar_one_bad.json": {
     endpoint: ENDPOINTS.priceList,
-    schema: S.prepaidListSchema,
+    schema: prepaidListSchema,
     create: false,
     call: (c) => c.prepaidPriceList(KEY),
     expected: [
@@ -158,7 +163,7 @@ const CASES: Record<string, Case> = {
   // No admin / komisi (or words instead of a number): the fee is the one on the bill.
   "layanan_price_list__pascabayar_no_admin.json": {
     endpoint: ENDPOINTS.priceList,
-    schema: S.postpaidListSchema,
+    schema: postpaidListSchema,
     create: false,
     call: (c) => c.postpaidPriceList(KEY),
     expected: [
@@ -169,14 +174,14 @@ const CASES: Record<string, Case> = {
   },
   "transaksi_create__failed.json": {
     endpoint: ENDPOINTS.createTransaction,
-    schema: S.prepaidTransactionSchema,
+    schema: prepaidTransactionSchema,
     create: true,
     call: (c) => c.createTransaction(KEY, { code: "KODE1", reffId: "r2", target: "0856123456789" }),
     expected: new UpstreamRejected(ENDPOINTS.createTransaction, "Transaksi Gagal", 201),
   },
   "transaksi_create__pending.json": {
     endpoint: ENDPOINTS.createTransaction,
-    schema: S.prepaidTransactionSchema,
+    schema: prepaidTransactionSchema,
     create: true,
     call: (c) => c.createTransaction(KEY, { code: "KODE1", reffId: "reffexample123", target: "0856123456789" }),
     expected: {
@@ -193,7 +198,7 @@ const CASES: Record<string, Case> = {
   },
   "transaksi_status__success_prabayar.json": {
     endpoint: ENDPOINTS.transactionStatus,
-    schema: S.prepaidTransactionSchema,
+    schema: prepaidTransactionSchema,
     create: false,
     call: (c) => c.prepaidStatus(KEY, "xxxxxxxxxxxxxxxxxx"),
     expected: {
@@ -210,7 +215,7 @@ const CASES: Record<string, Case> = {
   },
   "transaksi_tagihan__pln.json": {
     endpoint: ENDPOINTS.billInquiry,
-    schema: S.billInquirySchema,
+    schema: billInquirySchema,
     create: false,
     call: (c) => c.billInquiry(KEY, { code: "PPLN", reffId: "938293782920303809", customerNo: "1234567890123" }),
     expected: {
@@ -229,7 +234,7 @@ const CASES: Record<string, Case> = {
   },
   "transaksi_tagihan_bayar__success.json": {
     endpoint: ENDPOINTS.billPay,
-    schema: S.billPaymentSchema,
+    schema: billPaymentSchema,
     create: true,
     call: (c) => c.billPay(KEY, { code: "PPLN", reffId: "12912812918291212", customerNo: "1234567890123" }),
     expected: {
@@ -245,7 +250,7 @@ const CASES: Record<string, Case> = {
   },
   "transfer_bank_list__ok.json": {
     endpoint: ENDPOINTS.bankList,
-    schema: S.bankListSchema,
+    schema: bankListSchema,
     create: false,
     call: (c) => c.bankList(KEY),
     expected: [
@@ -256,14 +261,14 @@ const CASES: Record<string, Case> = {
   },
   "transfer_cek_rekening__valid.json": {
     endpoint: ENDPOINTS.checkAccount,
-    schema: S.accountCheckSchema,
+    schema: accountCheckSchema,
     create: false,
     call: (c) => c.checkAccount(KEY, { bankCode: "ovo", accountNumber: "0811222221" }),
     expected: { bankCode: "ovo", accountNumber: "0811222221", holderName: "DHXXX AKXX HEXXXXXX", status: "valid" },
   },
   "transfer_create__pending.json": {
     endpoint: ENDPOINTS.createTransfer,
-    schema: S.transferSchema,
+    schema: transferSchema,
     create: true,
     call: (c) =>
       c.createTransfer(KEY, {
@@ -290,7 +295,7 @@ const CASES: Record<string, Case> = {
   },
   "transfer_status__success.json": {
     endpoint: ENDPOINTS.transferStatus,
-    schema: S.transferSchema,
+    schema: transferSchema,
     create: false,
     call: (c) => c.transferStatus(KEY, "xxxxxxxxxxxxxxxxxxxxxxxx"),
     expected: {

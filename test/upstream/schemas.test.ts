@@ -8,7 +8,13 @@ import {
   UpstreamUnavailable,
   UpstreamUnexpected,
 } from "../../src/upstream/errors.js";
-import * as S from "../../src/upstream/schemas.js";
+import { billInquirySchema, billPaymentSchema } from "../../src/upstream/schemas/bills.js";
+import { depositCancelSchema, depositMethodListSchema, depositSchema } from "../../src/upstream/schemas/deposits.js";
+import { skippedItems } from "../../src/upstream/schemas/fields.js";
+import { postpaidListSchema, prepaidListSchema } from "../../src/upstream/schemas/prices.js";
+import { profileSchema } from "../../src/upstream/schemas/profile.js";
+import { prepaidTransactionSchema } from "../../src/upstream/schemas/transactions.js";
+import { accountCheckSchema, bankListSchema, transferSchema } from "../../src/upstream/schemas/transfers.js";
 import { wib } from "./server.js";
 
 const read = { endpoint: "/x", create: false };
@@ -37,40 +43,40 @@ const tx = {
 
 describe("envelope", () => {
   it.each([true, "true", "TRUE"])("status %j is success", (status) => {
-    expect(decodeBody({ status, data: tx }, S.prepaidTransactionSchema, read).id).toBe("T1");
+    expect(decodeBody({ status, data: tx }, prepaidTransactionSchema, read).id).toBe("T1");
   });
 
   it.each([false, "false"])("status %j is a rejection carrying message and code", (status) => {
-    const e = thrown(() => decodeBody({ status, message: "Saldo tidak cukup", code: "400" }, S.profileSchema, read));
+    const e = thrown(() => decodeBody({ status, message: "Saldo tidak cukup", code: "400" }, profileSchema, read));
     expect(e).toBeInstanceOf(UpstreamRejected);
     expect(e).toMatchObject({ providerMessage: "Saldo tidak cukup", providerCode: 400, outcomeUnknown: false });
   });
 
   it("a rejection without message gets a generic text; a message array is joined", () => {
-    expect(thrown(() => decodeBody({ status: false }, S.profileSchema, read))).toMatchObject({
+    expect(thrown(() => decodeBody({ status: false }, profileSchema, read))).toMatchObject({
       providerMessage: GENERIC_REJECTION_MESSAGE,
     });
-    const e = thrown(() => decodeBody({ status: false, message: { code: ["wajib diisi"] } }, S.profileSchema, read));
+    const e = thrown(() => decodeBody({ status: false, message: { code: ["wajib diisi"] } }, profileSchema, read));
     expect(e).toMatchObject({ providerMessage: "wajib diisi" });
     expect((e as UpstreamRejected).providerCode).toBeUndefined();
   });
 
   it("a missing or odd status is unexpected, naming `status`", () => {
     for (const body of [{ data: tx }, { status: "ok", data: tx }, { status: 1, data: tx }]) {
-      const e = thrown(() => decodeBody(body, S.prepaidTransactionSchema, read));
+      const e = thrown(() => decodeBody(body, prepaidTransactionSchema, read));
       expect(e).toBeInstanceOf(UpstreamUnexpected);
       expect(e).toMatchObject({ field: "status" });
     }
   });
 
   it("status true without data names `data`", () => {
-    expect(thrown(() => decodeBody({ status: true }, S.prepaidTransactionSchema, read))).toMatchObject({
+    expect(thrown(() => decodeBody({ status: true }, prepaidTransactionSchema, read))).toMatchObject({
       field: "data",
     });
   });
 
   it("a non-object JSON body is malformed", () => {
-    const e = thrown(() => decodeBody([1, 2], S.profileSchema, read));
+    const e = thrown(() => decodeBody([1, 2], profileSchema, read));
     expect(e).toBeInstanceOf(UpstreamUnavailable);
     expect(e).toMatchObject({ reason: "malformed" });
   });
@@ -82,7 +88,7 @@ describe("envelope", () => {
 });
 
 describe("http classification", () => {
-  const schema = S.profileSchema;
+  const schema = profileSchema;
   const profile = { status: true, data: { name: "a", balance: 5 } };
   it.each([
     [{ status: 502, text: "<html>Bad gateway</html>", contentType: "text/html" }, "http", 502],
@@ -125,14 +131,14 @@ describe("amounts", () => {
       ["10150.00", 10150],
       ["0", 0],
     ] as const) {
-      expect(ok(S.prepaidTransactionSchema, { ...tx, price }).price).toBe(want);
+      expect(ok(prepaidTransactionSchema, { ...tx, price }).price).toBe(want);
     }
   });
 
   it.each(["abc", "", "1.000", "10.150", "-5", "1e3", null, true, {}])(
     "rejects %j as a price, naming data.price",
     (price) => {
-      const e = thrown(() => ok(S.prepaidTransactionSchema, { ...tx, price }));
+      const e = thrown(() => ok(prepaidTransactionSchema, { ...tx, price }));
       expect(e).toBeInstanceOf(UpstreamUnexpected);
       expect(e).toMatchObject({ field: "data.price" });
     },
@@ -140,14 +146,14 @@ describe("amounts", () => {
 
   it("a missing amount is named too", () => {
     const { price: _omit, ...rest } = tx;
-    expect(thrown(() => ok(S.prepaidTransactionSchema, rest))).toMatchObject({ field: "data.price" });
+    expect(thrown(() => ok(prepaidTransactionSchema, rest))).toMatchObject({ field: "data.price" });
   });
 
   it("profile balance: numeric string -> number, placeholder -> null with text kept", () => {
-    expect(ok(S.profileSchema, { balance: "150000" })).toMatchObject({ balance: 150000, balanceText: "150000" });
-    expect(ok(S.profileSchema, { balance: 7 })).toMatchObject({ balance: 7, balanceText: "7" });
-    expect(ok(S.profileSchema, { balance: "Saldo Anda" })).toMatchObject({ balance: null, balanceText: "Saldo Anda" });
-    expect(ok(S.profileSchema, {})).toMatchObject({ balance: null, balanceText: "", name: "" });
+    expect(ok(profileSchema, { balance: "150000" })).toMatchObject({ balance: 150000, balanceText: "150000" });
+    expect(ok(profileSchema, { balance: 7 })).toMatchObject({ balance: 7, balanceText: "7" });
+    expect(ok(profileSchema, { balance: "Saldo Anda" })).toMatchObject({ balance: null, balanceText: "Saldo Anda" });
+    expect(ok(profileSchema, {})).toMatchObject({ balance: null, balanceText: "", name: "" });
   });
 
   it("bill periods tolerate placeholder amounts (null), the totals do not", () => {
@@ -161,7 +167,7 @@ describe("amounts", () => {
       total_tagihan: 52500,
       detail: { jumlah_peserta: "2", lembar_tagihan: "1", detail: [{ periode: "202401", nilai_tagihan: "-" }] },
     };
-    expect(ok(S.billInquirySchema, bill)).toStrictEqual({
+    expect(ok(billInquirySchema, bill)).toStrictEqual({
       reffId: "R",
       customerNo: "1",
       customerName: "N",
@@ -173,45 +179,45 @@ describe("amounts", () => {
       sheets: 1,
       periods: [{ period: "202401", amount: null, admin: null, penalty: null }],
     });
-    expect(thrown(() => ok(S.billInquirySchema, { ...bill, total_tagihan: "x" }))).toMatchObject({
+    expect(thrown(() => ok(billInquirySchema, { ...bill, total_tagihan: "x" }))).toMatchObject({
       field: "data.total_tagihan",
     });
     // PHP's empty object `[]` and an absent detail both mean no periods.
-    expect(ok(S.billInquirySchema, { ...bill, detail: [] }).periods).toEqual([]);
+    expect(ok(billInquirySchema, { ...bill, detail: [] }).periods).toEqual([]);
   });
 
   it("a price list skips a malformed item (kept for the log); all malformed fails, naming the index", () => {
     const item = { code: "A", price: "1" };
-    const list = ok(S.prepaidListSchema, [item, { ...item, code: "B", price: "n/a" }]);
+    const list = ok(prepaidListSchema, [item, { ...item, code: "B", price: "n/a" }]);
     expect(list.map((p) => p.code)).toEqual(["A"]);
-    expect(S.skippedItems(list)).toEqual([{ index: 1, code: "B", problem: "price: expected a numeric amount" }]);
-    expect(thrown(() => ok(S.prepaidListSchema, [{ ...item, price: "n/a" }]))).toMatchObject({
+    expect(skippedItems(list)).toEqual([{ index: 1, code: "B", problem: "price: expected a numeric amount" }]);
+    expect(thrown(() => ok(prepaidListSchema, [{ ...item, price: "n/a" }]))).toMatchObject({
       field: "data[0].price",
     });
-    expect(ok(S.prepaidListSchema, [])).toEqual([]);
+    expect(ok(prepaidListSchema, [])).toEqual([]);
   });
 });
 
 describe("aliases, placeholders and defaults", () => {
   it("timestamps are WIB; placeholders and absence give null", () => {
-    expect(ok(S.prepaidTransactionSchema, tx).createdAt).toStrictEqual(new Date("2026-01-15T03:00:00Z"));
-    expect(ok(S.prepaidTransactionSchema, { ...tx, created_at: "xxxxxxxx" }).createdAt).toBeNull();
+    expect(ok(prepaidTransactionSchema, tx).createdAt).toStrictEqual(new Date("2026-01-15T03:00:00Z"));
+    expect(ok(prepaidTransactionSchema, { ...tx, created_at: "xxxxxxxx" }).createdAt).toBeNull();
     const { created_at: _omit, ...rest } = tx;
-    expect(ok(S.prepaidTransactionSchema, rest).createdAt).toBeNull();
+    expect(ok(prepaidTransactionSchema, rest).createdAt).toBeNull();
   });
 
   it("sn: null or blank -> null, numbers become text", () => {
-    expect(ok(S.prepaidTransactionSchema, { ...tx, sn: "" }).sn).toBeNull();
-    expect(ok(S.prepaidTransactionSchema, { ...tx, sn: 12345 }).sn).toBe("12345");
+    expect(ok(prepaidTransactionSchema, { ...tx, sn: "" }).sn).toBeNull();
+    expect(ok(prepaidTransactionSchema, { ...tx, sn: 12345 }).sn).toBe("12345");
   });
 
   it("states are case-insensitive; unknown states fail on data.status", () => {
-    expect(ok(S.prepaidTransactionSchema, { ...tx, status: "Success" }).status).toBe("success");
-    expect(ok(S.prepaidTransactionSchema, { ...tx, status: "processing" }).status).toBe("pending");
-    expect(thrown(() => ok(S.prepaidTransactionSchema, { ...tx, status: "weird" }))).toMatchObject({
+    expect(ok(prepaidTransactionSchema, { ...tx, status: "Success" }).status).toBe("success");
+    expect(ok(prepaidTransactionSchema, { ...tx, status: "processing" }).status).toBe("pending");
+    expect(thrown(() => ok(prepaidTransactionSchema, { ...tx, status: "weird" }))).toMatchObject({
       field: "data.status",
     });
-    expect(ok(S.depositCancelSchema, { id: "D", status: "cancelled" }).status).toBe("cancel");
+    expect(ok(depositCancelSchema, { id: "D", status: "cancelled" }).status).toBe("cancel");
   });
 
   it("transfer: ref_id is read as reffId, empty detail fields are dropped", () => {
@@ -227,7 +233,7 @@ describe("aliases, placeholders and defaults", () => {
       detail: { email: "", phone: "0812", note: null },
       created_at: "2023-11-17 09:45:41",
     };
-    expect(ok(S.transferSchema, t)).toStrictEqual({
+    expect(ok(transferSchema, t)).toStrictEqual({
       id: "X",
       reffId: "mine",
       holderName: "A",
@@ -257,7 +263,7 @@ describe("aliases, placeholders and defaults", () => {
       created_at: "2026-01-15 10:00:00",
       expired_at: "2026-01-15 23:59:59",
     };
-    expect(ok(S.depositSchema, bank)).toMatchObject({
+    expect(ok(depositSchema, bank)).toMatchObject({
       amount: 50522,
       extra: 522,
       credited: 50522,
@@ -268,10 +274,10 @@ describe("aliases, placeholders and defaults", () => {
       expiresAt: wib("2026-01-15 23:59:59"),
     });
     const { tambahan: _t, ...noExtra } = bank;
-    expect(ok(S.depositSchema, noExtra).extra).toBe(0);
-    expect(ok(S.depositSchema, { ...bank, tambahan: null }).extra).toBe(0);
-    expect(thrown(() => ok(S.depositSchema, { ...bank, tambahan: "abc" }))).toMatchObject({ field: "data.tambahan" });
-    expect(ok(S.depositSchema, { ...bank, url: "https://pay", nomor_va: "8808" })).toMatchObject({
+    expect(ok(depositSchema, noExtra).extra).toBe(0);
+    expect(ok(depositSchema, { ...bank, tambahan: null }).extra).toBe(0);
+    expect(thrown(() => ok(depositSchema, { ...bank, tambahan: "abc" }))).toMatchObject({ field: "data.tambahan" });
+    expect(ok(depositSchema, { ...bank, url: "https://pay", nomor_va: "8808" })).toMatchObject({
       url: "https://pay",
       vaNumber: "8808",
     });
@@ -279,28 +285,28 @@ describe("aliases, placeholders and defaults", () => {
 
   it("deposit methods: both spellings, decimal percentages, `aktif`", () => {
     const m = { method: "qris", type: "ewallet", name: "QRIS", min: "1000", max: "5000000", fee: "0", fee_persen: "0.7", status: "aktif" };
-    expect(ok(S.depositMethodListSchema, [m])).toStrictEqual([
+    expect(ok(depositMethodListSchema, [m])).toStrictEqual([
       { method: "qris", type: "ewallet", name: "QRIS", min: 1000, max: 5000000, fee: 0, feePercent: 0.7, active: true },
     ]);
-    expect(ok(S.depositMethodListSchema, [{ ...m, metode: "BCA", method: undefined, fee_persen: "1,5", status: "nonaktif" }]))
+    expect(ok(depositMethodListSchema, [{ ...m, metode: "BCA", method: undefined, fee_persen: "1,5", status: "nonaktif" }]))
       .toMatchObject([{ method: "BCA", feePercent: 1.5, active: false }]);
   });
 
   it("a filtered price list may come back as one object", () => {
-    expect(ok(S.prepaidListSchema, { code: "A", price: 5, status: "empty" })).toStrictEqual([
+    expect(ok(prepaidListSchema, { code: "A", price: 5, status: "empty" })).toStrictEqual([
       { code: "A", name: "", category: "", type: "", provider: "", price: 5, note: "", available: false },
     ]);
   });
 
   it("postpaid list: layanan -> name, komisi -> commission", () => {
     const p = { code: "PLN", layanan: "PLN Pascabayar", type: "pln", category: "PLN", admin: "2750", komisi: "1000", note: "", status: "available" };
-    expect(ok(S.postpaidListSchema, [p])).toStrictEqual([
+    expect(ok(postpaidListSchema, [p])).toStrictEqual([
       { code: "PLN", name: "PLN Pascabayar", type: "pln", category: "PLN", admin: 2750, commission: 1000, note: "", available: true },
     ]);
   });
 
   it("postpaid status accepts the bill-payment shape and the prepaid shape", () => {
-    expect(ok(S.billPaymentSchema, { ...tx, layanan: "PLN Pascabayar" })).toStrictEqual({
+    expect(ok(billPaymentSchema, { ...tx, layanan: "PLN Pascabayar" })).toStrictEqual({
       id: "T1",
       reffId: "R1",
       customerNo: "0812",
@@ -313,12 +319,12 @@ describe("aliases, placeholders and defaults", () => {
       productName: "PLN Pascabayar",
     });
     expect(
-      ok(S.billPaymentSchema, { id: 9, reff_id: "R", nomor_pelanggan: "55", nama_pelanggan: "B", code: "C", harga: 7, status: "failed" }),
+      ok(billPaymentSchema, { id: 9, reff_id: "R", nomor_pelanggan: "55", nama_pelanggan: "B", code: "C", harga: 7, status: "failed" }),
     ).toMatchObject({ id: "9", customerNo: "55", customerName: "B", price: 7, status: "failed", createdAt: null });
   });
 
   it("account check: bank_code/account_number spellings and states", () => {
-    expect(ok(S.accountCheckSchema, { bank_code: "bca", account_number: "1", status: "INVALID" })).toStrictEqual({
+    expect(ok(accountCheckSchema, { bank_code: "bca", account_number: "1", status: "INVALID" })).toStrictEqual({
       bankCode: "bca",
       accountNumber: "1",
       holderName: "",
@@ -327,7 +333,7 @@ describe("aliases, placeholders and defaults", () => {
   });
 
   it("ids must be present and non-empty", () => {
-    expect(thrown(() => ok(S.prepaidTransactionSchema, { ...tx, id: "" }))).toMatchObject({ field: "data.id" });
-    expect(ok(S.bankListSchema, [{ id: 3, bank_code: "bca", bank_name: "BCA", type: "bank" }])[0]?.id).toBe("3");
+    expect(thrown(() => ok(prepaidTransactionSchema, { ...tx, id: "" }))).toMatchObject({ field: "data.id" });
+    expect(ok(bankListSchema, [{ id: 3, bank_code: "bca", bank_name: "BCA", type: "bank" }])[0]?.id).toBe("3");
   });
 });

@@ -4,7 +4,7 @@ import { StoreCorruptError } from "../errors.js";
 import { quickChecks } from "../recordCheck.js";
 import { ChatRecordSchema, describeIssues, TxRecordSchema, type ChatRecord, type TxRecord } from "../records.js";
 
-/** Bump on any incompatible change of the layout below, and add a migration in fileStore.ts. */
+/** Bump on any incompatible change of the layout below, and add a migration in layout.ts (openMeta). */
 export const SCHEMA_VERSION = 1;
 export const DEFAULT_CHAT_SHARDS = 64;
 export const DEFAULT_TX_SHARDS = 64;

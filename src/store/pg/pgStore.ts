@@ -11,23 +11,26 @@
  * Records are validated on every write and on every read (core.ts storedTx): another process, an
  * older version or an operator may have written the row. Records handed out are frozen.
  *
- * This file is over 350 lines because it is every query of the Store interface (api.ts) over one
- * connection pool and its health; the rules are in core.ts, the schema, row mapping and import beside it.
+ * PgStore owns the connection pool and its health (reachability.ts), the timed writes, flows and
+ * meta; the chats and api keys (pgChats.ts), transactions (pgTxs.ts) and documents and logs
+ * (pgDocs.ts) are queried in their own modules over that pool. The rules are in core.ts, the schema,
+ * row mapping and import beside it.
  */
 import postgres, { type Sql } from "postgres";
 import { systemClock, type Clock } from "../../tools/clock.js";
 import type { ChatPatch, Doc, DocChange, DocExpect, DocKind, DocQuery, FlowState, LogEntry, LogPage, NewDoc, NewTx, SavedFlow, Store, StoreStats, TxPatch } from "../api.js";
-import { buildChat, buildNewTx, CLEARED_KEY_PATCH, HOT_FOR_MS, KeyRing, LOST_KEY_PATCH, patchTx, storedChat, storedFlow, storedTx, transitionAllowed } from "../core.js";
+import { KeyRing, storedFlow } from "../core.js";
 import { deriveKey, keyCheck } from "../crypto.js";
 import { DatabaseUnreachableError, DuplicateDocError, DuplicateTxError, StoreClosedError, StoreCorruptError, UnknownTxError } from "../errors.js";
 import { deepFreeze, frozenCopy } from "../frozen.js";
 import { OPEN_STATUSES, type ChatRecord, type TxRecord, type TxStatus } from "../types.js";
 import { migrate, OPEN_STATUS_SQL } from "./migrations.js";
+import { KEY_CHECK, PgChats } from "./pgChats.js";
 import { PgDocs } from "./pgDocs.js";
+import { PgTxs } from "./pgTxs.js";
 import { Reachability } from "./reachability.js";
 import { startupParams } from "./startup.js";
 import { endSessions } from "./sessions.js";
-import { chatRow, txRow } from "./rows.js";
 
 export interface PgStoreOptions {
   /** postgres:// URL; it may carry a password: never log it (maskUrl). */
@@ -76,33 +79,36 @@ function isPersistenceFailure(err: unknown): boolean {
   );
 }
 
-const KEY_CHECK = "keyCheck";
-
-type Versioned<T> = { data: T; version: string };
 
 export class PgStore implements Store {
   private closed = false;
   private readonly reach: Reachability;
-  /** Open transactions: counted at open, kept in step with this process's writes, recounted at each stats(). */
-  private openCount = 0;
-  /** Transaction writes started, and those not finished: a recount that overlapped one is dropped. */
-  private txWritesStarted = 0;
-  private txWritesRunning = 0;
-  private recounting = false;
 
   private readonly sql: Sql;
   private inFlight = 0;
   private readonly docs: PgDocs;
+  private readonly chats: PgChats;
+  private readonly txs: PgTxs;
 
   private constructor(
     sql: Sql,
     private readonly keys: KeyRing,
-    private readonly clock: Clock,
+    clock: Clock,
     private readonly opts: PgStoreOptions,
   ) {
     this.reach = new Reachability({ clock, probe: () => sql`SELECT 1`, probeEveryMs: opts.pingEveryMs ?? 5000 });
     this.sql = this.watchQueries(sql);
     this.docs = new PgDocs({ sql: this.sql, fragments: sql, clock, write: (table, fn) => this.write(table, fn) });
+    const host = {
+      sql: this.sql,
+      clock,
+      write: <T>(table: string, fn: () => Promise<T>) => this.write(table, fn),
+      assertOpen: () => {
+        if (this.closed) throw new StoreClosedError();
+      },
+    };
+    this.chats = new PgChats({ ...host, keys, promptly: (read) => this.reach.promptly(read) });
+    this.txs = new PgTxs({ ...host, closed: () => this.closed });
   }
 
   /**
@@ -162,7 +168,7 @@ export class PgStore implements Store {
       const [row] = await sql<{ value: string }[]>`SELECT value FROM store_info WHERE name = ${KEY_CHECK}`;
       await moveLegacyFlows(sql);
       const store = new PgStore(sql, new KeyRing(key, row!.value), opts.clock ?? systemClock, opts);
-      await store.recountOpen();
+      await store.txs.recountOpen();
       return store;
     } catch (err) {
       await sql.end({ timeout: 1 }).catch(() => undefined);
@@ -201,37 +207,10 @@ export class PgStore implements Store {
    * background, so another process's changes show by the next call (a standby's /healthz).
    */
   stats(): StoreStats {
-    void this.recountOpen();
-    return { kind: "postgres", openTxs: this.openCount, dirty: 0 };
+    void this.txs.recountOpen();
+    return { kind: "postgres", openTxs: this.txs.openCount(), dirty: 0 };
   }
 
-  private async recountOpen(): Promise<void> {
-    if (this.recounting || this.closed) return;
-    this.recounting = true;
-    const started = this.txWritesStarted;
-    try {
-      const [row] = await this.sql<{ n: number }[]>`
-        SELECT count(*)::int AS n FROM txs WHERE status IN ('sending', 'unknown', 'pending', 'processing')`;
-      if (started === this.txWritesStarted && this.txWritesRunning === 0) this.openCount = row!.n;
-    } catch {
-      // canPersist already tells (watchQueries); the count stays as it was.
-    } finally {
-      this.recounting = false;
-    }
-  }
-
-  /** Runs a transaction write, keeping openCount in step with what it changed. */
-  private async txWrite(fn: () => Promise<{ before: TxRecord | undefined; after: TxRecord | undefined }>): Promise<TxRecord | undefined> {
-    this.txWritesStarted++;
-    this.txWritesRunning++;
-    try {
-      const { before, after } = await fn();
-      if (after) this.openCount += Number(OPEN_STATUSES.has(after.status)) - Number(before !== undefined && OPEN_STATUSES.has(before.status));
-      return after;
-    } finally {
-      this.txWritesRunning--;
-    }
-  }
 
   /** Runs one change, timing it for onWrite; a failure of the database (not of the data) makes canPersist false. */
   private async write<T>(name: string, fn: () => Promise<T>): Promise<T> {
@@ -261,139 +240,68 @@ export class PgStore implements Store {
     return this.keys.secretMatches();
   }
 
-  async storedKeyCount(): Promise<number> {
-    const [row] = await this.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM chats WHERE has_key`;
-    return row!.n;
+  storedKeyCount(): Promise<number> {
+    return this.chats.storedKeyCount();
   }
 
-  async resetSecret(): Promise<number[]> {
-    const lost: number[] = [];
-    const rows = await this.sql<{ data: ChatRecord }[]>`SELECT data FROM chats WHERE has_key ORDER BY chat_id`;
-    for (const chat of rows.map((r) => storedChat(`table chats, ${r.data.chatId}`, r.data))) {
-      if (!this.keys.lost(chat)) continue;
-      await this.putChat(chat.chatId, () => LOST_KEY_PATCH);
-      lost.push(chat.chatId);
-    }
-    const mine = this.keys.ownCheck();
-    await this.write("store_info", () => this.sql`UPDATE store_info SET value = ${mine} WHERE name = ${KEY_CHECK}`);
-    this.keys.adoptOwnCheck();
-    return lost;
+  resetSecret(): Promise<number[]> {
+    return this.chats.resetSecret();
   }
 
-  // ---- chats ------------------------------------------------------------------------------------
+  // ---- chats and api keys (pgChats.ts) ----------------------------------------------------------
 
-  async getChat(chatId: number, opts: { promptly?: boolean } = {}): Promise<Readonly<ChatRecord> | undefined> {
-    const read = this.readChat(chatId);
-    return (await (opts.promptly ? this.reach.promptly(read) : read))?.data;
+  getChat(chatId: number, opts: { promptly?: boolean } = {}): Promise<Readonly<ChatRecord> | undefined> {
+    return this.chats.getChat(chatId, opts);
   }
 
   updateChat(chatId: number, patch: ChatPatch): Promise<Readonly<ChatRecord>> {
-    return this.putChat(chatId, () => patch);
+    return this.chats.updateChat(chatId, patch);
   }
 
-  async chatByCallbackToken(token: string): Promise<Readonly<ChatRecord> | undefined> {
-    const [row] = await this.sql<{ data: ChatRecord }[]>`SELECT data FROM chats WHERE callback_token = ${token}`;
-    return row && storedChat(`table chats, ${row.data.chatId}`, row.data);
+  chatByCallbackToken(token: string): Promise<Readonly<ChatRecord> | undefined> {
+    return this.chats.chatByCallbackToken(token);
   }
 
-  async linkedChats(): Promise<Readonly<ChatRecord>[]> {
-    const rows = await this.sql<{ data: ChatRecord }[]>`SELECT data FROM chats WHERE linked ORDER BY chat_id`;
-    return rows.map((r) => storedChat(`table chats, ${r.data.chatId}`, r.data));
+  linkedChats(): Promise<Readonly<ChatRecord>[]> {
+    return this.chats.linkedChats();
   }
 
-  async allChats(): Promise<Readonly<ChatRecord>[]> {
-    const rows = await this.sql<{ data: ChatRecord }[]>`SELECT data FROM chats ORDER BY chat_id`;
-    return rows.map((r) => storedChat(`table chats, ${r.data.chatId}`, r.data));
+  allChats(): Promise<Readonly<ChatRecord>[]> {
+    return this.chats.allChats();
   }
 
-  async chatCount(): Promise<number> {
-    const [row] = await this.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM chats`;
-    return row!.n;
+  chatCount(): Promise<number> {
+    return this.chats.chatCount();
   }
 
-  private async readChat(chatId: number): Promise<Versioned<ChatRecord> | undefined> {
-    const [row] = await this.sql<{ data: ChatRecord; version: string }[]>`
-      SELECT data, version::text AS version FROM chats WHERE chat_id = ${chatId}`;
-    return row && { data: storedChat(`table chats, ${chatId}`, row.data), version: row.version };
+  setApiKey(chatId: number, rawKey: string): Promise<Readonly<ChatRecord>> {
+    return this.chats.setApiKey(chatId, rawKey);
   }
 
-  /**
-   * Creates or changes a chat, compare-and-set on its version. `patchOf` sees the current record
-   * (undefined: new) and may throw to refuse; it runs again if another writer got there first.
-   */
-  private async putChat(chatId: number, patchOf: (old: ChatRecord | undefined) => Partial<ChatRecord>): Promise<ChatRecord> {
-    return this.write("chats", async () => {
-      for (;;) {
-        const old = await this.readChat(chatId);
-        const rec = buildChat(chatId, old?.data, patchOf(old?.data), this.clock.now());
-        const r = chatRow(rec);
-        const data = JSON.stringify(rec);
-        const done = old
-          ? await this.sql`
-              UPDATE chats SET callback_token = ${r.callback_token}, linked = ${r.linked}, has_key = ${r.has_key},
-                updated_at = ${r.updated_at}, data = ${data}::text::json, version = version + 1
-              WHERE chat_id = ${chatId} AND version = ${old.version}`
-          : await this.sql`
-              INSERT INTO chats (chat_id, callback_token, linked, has_key, updated_at, data)
-              VALUES (${chatId}, ${r.callback_token}, ${r.linked}, ${r.has_key}, ${r.updated_at}, ${data}::text::json)
-              ON CONFLICT (chat_id) DO NOTHING`;
-        if (done.count === 1) return rec;
-      }
-    });
-  }
-
-  // ---- api keys ---------------------------------------------------------------------------------
-
-  async setApiKey(chatId: number, rawKey: string): Promise<Readonly<ChatRecord>> {
-    if (this.closed) throw new StoreClosedError();
-    const patch = this.keys.seal(chatId, rawKey, this.clock.now());
-    return this.putChat(chatId, () => patch);
-  }
-
-  async getApiKey(chatId: number): Promise<string | undefined> {
-    return this.keys.open(await this.getChat(chatId));
+  getApiKey(chatId: number): Promise<string | undefined> {
+    return this.chats.getApiKey(chatId);
   }
 
   apiKeyOf(chat: Readonly<ChatRecord>): string | undefined {
-    return this.keys.open(chat);
+    return this.chats.apiKeyOf(chat);
   }
 
-  async clearApiKey(chatId: number): Promise<void> {
-    if (this.closed) throw new StoreClosedError();
-    this.keys.forget(chatId);
-    if ((await this.getChat(chatId))?.apiKeyEnc === undefined) return;
-    await this.putChat(chatId, () => CLEARED_KEY_PATCH);
+  clearApiKey(chatId: number): Promise<void> {
+    return this.chats.clearApiKey(chatId);
   }
 
-  // ---- transactions -----------------------------------------------------------------------------
+  // ---- transactions (pgTxs.ts) ------------------------------------------------------------------
 
-  async createTx(input: NewTx): Promise<Readonly<TxRecord>> {
-    if (this.closed) throw new StoreClosedError();
-    const rec = buildNewTx(input, this.clock.now());
-    const r = txRow(rec);
-    await this.txWrite(async () => {
-      const done = await this.write(
-        "txs",
-        () => this.sql`
-          INSERT INTO txs (ref_id, chat_id, status, upstream_id, created_at, updated_at, month, data)
-          VALUES (${r.ref_id}, ${r.chat_id}, ${r.status}, ${r.upstream_id}, ${r.created_at}, ${r.updated_at}, ${r.month},
-            ${JSON.stringify(rec)}::text::json)
-          ON CONFLICT (ref_id) DO NOTHING`,
-      );
-      if (done.count === 0) throw new DuplicateTxError(rec.refId);
-      return { before: undefined, after: rec };
-    });
-    return rec;
+  createTx(input: NewTx): Promise<Readonly<TxRecord>> {
+    return this.txs.createTx(input);
   }
 
-  async getTx(refId: string): Promise<Readonly<TxRecord> | undefined> {
-    return (await this.readTx(refId))?.data;
+  getTx(refId: string): Promise<Readonly<TxRecord> | undefined> {
+    return this.txs.getTx(refId);
   }
 
-  async updateTx(refId: string, patch: TxPatch): Promise<Readonly<TxRecord>> {
-    const rec = await this.changeTx(refId, () => patch);
-    if (!rec) throw new UnknownTxError(refId);
-    return rec;
+  updateTx(refId: string, patch: TxPatch): Promise<Readonly<TxRecord>> {
+    return this.txs.updateTx(refId, patch);
   }
 
   transitionTx(
@@ -402,95 +310,31 @@ export class PgStore implements Store {
     patch: TxPatch,
     when?: (current: Readonly<TxRecord>) => boolean,
   ): Promise<Readonly<TxRecord> | undefined> {
-    // Asked on every read of the version loop: a lost race re-checks the guard on the newer record.
-    return this.changeTx(refId, (old) => (transitionAllowed(old, from, when) ? patch : undefined));
+    return this.txs.transitionTx(refId, from, patch, when);
   }
 
-  /**
-   * Compare-and-set on the row version. `patchOf` decides on the current record (undefined: no
-   * change); a lost race reads again and asks again. Undefined when the refId is unknown or refused.
-   */
-  private changeTx(refId: string, patchOf: (old: TxRecord) => TxPatch | undefined): Promise<TxRecord | undefined> {
-    return this.txWrite(() => this.write("txs", async () => {
-      for (;;) {
-        const old = await this.readTx(refId);
-        if (!old) return { before: undefined, after: undefined };
-        const patch = patchOf(old.data);
-        if (!patch) return { before: old.data, after: undefined };
-        const rec = patchTx(old.data, patch, this.clock.now());
-        const r = txRow(rec);
-        const done = await this.sql`
-          UPDATE txs SET status = ${r.status}, upstream_id = ${r.upstream_id}, updated_at = ${r.updated_at},
-            data = ${JSON.stringify(rec)}::text::json, version = version + 1
-          WHERE ref_id = ${refId} AND version = ${old.version}`;
-        if (done.count === 1) return { before: old.data, after: rec };
-      }
-    }));
-  }
-
-  private async readTx(refId: string): Promise<Versioned<TxRecord> | undefined> {
-    const [row] = await this.sql<{ data: TxRecord; version: string }[]>`
-      SELECT data, version::text AS version FROM txs WHERE ref_id = ${refId}`;
-    return row && { data: storedTx(`table txs, ${refId}`, row.data), version: row.version };
-  }
-
-  /** Open ones and final ones changed within HOT_FOR_MS (core.ts isHot), as the file store keeps in memory. */
   findHotTx(chatId: number, id: string): Promise<Readonly<TxRecord> | undefined> {
-    return this.lookupTx(chatId, id, this.clock.now() - HOT_FOR_MS);
+    return this.txs.findHotTx(chatId, id);
   }
 
-  /** Our refId first, then the provider's id, within the chat only. */
   findTx(chatId: number, id: string): Promise<Readonly<TxRecord> | undefined> {
-    return this.lookupTx(chatId, id, Number.MIN_SAFE_INTEGER);
+    return this.txs.findTx(chatId, id);
   }
 
-  /** findTx among the open records and those changed since `since`. */
-  private async lookupTx(chatId: number, id: string, since: number): Promise<Readonly<TxRecord> | undefined> {
-    const rows = await this.sql<{ data: TxRecord }[]>`
-      (SELECT data, 0 AS rank, created_at FROM txs WHERE ref_id = ${id} AND chat_id = ${chatId}
-        AND (updated_at >= ${since} OR status IN ('sending', 'unknown', 'pending', 'processing')))
-      UNION ALL
-      (SELECT data, 1 AS rank, created_at FROM txs WHERE chat_id = ${chatId} AND upstream_id = ${id}
-        AND (updated_at >= ${since} OR status IN ('sending', 'unknown', 'pending', 'processing'))
-        ORDER BY created_at DESC LIMIT 1)
-      ORDER BY rank LIMIT 1`;
-    return rows[0] && storedTx(`table txs, ${rows[0].data.refId}`, rows[0].data);
+  listTxByChat(chatId: number, page: { offset?: number; limit?: number } = {}): Promise<{ items: Readonly<TxRecord>[]; total: number }> {
+    return this.txs.listTxByChat(chatId, page);
   }
 
-  async listTxByChat(chatId: number, page: { offset?: number; limit?: number } = {}): Promise<{ items: Readonly<TxRecord>[]; total: number }> {
-    const offset = Math.max(0, Math.floor(page.offset ?? 0));
-    const limit = Math.max(0, Math.floor(page.limit ?? 10));
-    const [rows, [count]] = await Promise.all([
-      this.sql<{ data: TxRecord }[]>`
-        SELECT data FROM txs WHERE chat_id = ${chatId} ORDER BY created_at DESC, ref_id DESC OFFSET ${offset} LIMIT ${limit}`,
-      this.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM txs WHERE chat_id = ${chatId}`,
-    ]);
-    return { items: rows.map((r) => storedTx(`table txs, ${r.data.refId}`, r.data)), total: count!.n };
+  txsOfMonth(chatId: number, month: string): Promise<Readonly<TxRecord>[]> {
+    return this.txs.txsOfMonth(chatId, month);
   }
 
-  async txsOfMonth(chatId: number, month: string): Promise<Readonly<TxRecord>[]> {
-    const rows = await this.sql<{ data: TxRecord }[]>`
-      SELECT data FROM txs WHERE chat_id = ${chatId} AND month = ${month} ORDER BY created_at, ref_id`;
-    return rows.map((r) => storedTx(`table txs, ${r.data.refId}`, r.data));
+  txMonths(chatId: number): Promise<string[]> {
+    return this.txs.txMonths(chatId);
   }
 
-  /** Distinct months by skipping through the (chat_id, month) index: a few lookups per month, not a scan of the chat's rows. */
-  async txMonths(chatId: number): Promise<string[]> {
-    const rows = await this.sql<{ month: string }[]>`
-      WITH RECURSIVE m AS (
-        SELECT max(month) AS month FROM txs WHERE chat_id = ${chatId}
-        UNION ALL
-        SELECT (SELECT max(month) FROM txs WHERE chat_id = ${chatId} AND month < m.month) FROM m WHERE m.month IS NOT NULL
-      )
-      SELECT month FROM m WHERE month IS NOT NULL`;
-    return rows.map((r) => r.month);
-  }
-
-  async openTxs(): Promise<Readonly<TxRecord>[]> {
-    // The literal list matches the partial index txs_open, so the planner uses it.
-    const rows = await this.sql<{ data: TxRecord }[]>`
-      SELECT data FROM txs WHERE status IN ('sending', 'unknown', 'pending', 'processing') ORDER BY created_at, ref_id`;
-    return rows.map((r) => storedTx(`table txs, ${r.data.refId}`, r.data));
+  openTxs(): Promise<Readonly<TxRecord>[]> {
+    return this.txs.openTxs();
   }
 
   // ---- flows ------------------------------------------------------------------------------------
