@@ -1,6 +1,6 @@
 /** Every feature and guided flow, in the order they get an update; each behind the error handler. */
 import type { ErrorHandler, MiddlewareFn } from "grammy";
-import { Composer } from "../composer.js";
+import { Composer } from "grammy";
 import { createConversation } from "@grammyjs/conversations";
 import type { MenuName } from "../buttons.js";
 import type { BotContext, ConvContext } from "../context.js";

@@ -12,8 +12,7 @@
  * Over 350 lines: the browser's screens (categories, providers, products, search, bills) share one
  * stateless render-and-edit path; apart, each screen would repeat it.
  */
-import { InlineKeyboard } from "grammy";
-import { Composer } from "../composer.js";
+import { Composer, InlineKeyboard } from "grammy";
 import { UpstreamError } from "../../upstream/errors.js";
 import type { PostpaidProduct, PrepaidProduct } from "../../upstream/types.js";
 import {
