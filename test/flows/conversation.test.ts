@@ -14,7 +14,6 @@ import { role } from "../../src/bot/middlewares/role.js";
 import { extras } from "../../src/bot/middlewares/extras.js";
 import { flows } from "../../src/bot/middlewares/conversations.js";
 import { WayOuts } from "../../src/bot/middlewares/wayOuts.js";
-import { flowsWhenNeeded } from "../../src/bot/features/index.js";
 import { errorHandler } from "../../src/bot/handlers/error.js";
 import { FAKE_BOT_INFO, FAKE_BOT_TOKEN } from "../support/botInfo.js";
 
@@ -173,7 +172,7 @@ describe("Telegram's 429 inside a flow", () => {
   });
 });
 
-describe("a chat with no flow saved (the plugin runs only once a flow is entered)", () => {
+describe("a chat with no flow saved", () => {
   /** The bot's flow middlewares around one flow, `probe`: asks, waits for an answer, says it got it. */
   function probeBot(onGo: (ctx: BotContext) => Promise<void>) {
     const bot = new Bot<BotContext>(FAKE_BOT_TOKEN, {
@@ -190,7 +189,7 @@ describe("a chat with no flow saved (the plugin runs only once a flow is entered
       const answer = await conversation.waitFor("message:text");
       await ctx.reply(`got ${answer.message.text}`);
     }
-    root.use(flowsWhenNeeded(errorHandler(w.deps), [createConversation<BotContext, ConvContext>(probe, "probe")]));
+    root.errorBoundary(errorHandler(w.deps), createConversation<BotContext, ConvContext>(probe, "probe"));
     root.command("go", onGo);
     bot.use(root);
     return bot;
