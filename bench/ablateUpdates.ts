@@ -6,7 +6,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Bot, type Middleware } from "grammy";
+import { Bot, Composer, type Middleware } from "grammy";
 import { autoRetry } from "@grammyjs/auto-retry";
 import { buildApp } from "../src/app.js";
 import { loadConfig } from "../src/config/env.js";
@@ -30,7 +30,6 @@ import { customerGate } from "../src/bot/middlewares/customerGate.js";
 import { staffFeature } from "../src/bot/features/staff.js";
 import { auditFeature } from "../src/bot/features/audit.js";
 import { unhandledFeature } from "../src/bot/features/unhandled.js";
-import { Composer } from "../src/bot/composer.js";
 import { ownKeyGuard } from "../src/bot/middlewares/ownKeyGuard.js";
 import { flows } from "../src/bot/middlewares/conversations.js";
 import { forgetButtonsOnCommand } from "../src/bot/middlewares/buttonWait.js";
@@ -68,7 +67,7 @@ function stage(level: number): Bot<BotContext> {
   const wayOuts = new WayOuts();
   const chatRecords = new ChatRecords(deps.store);
   const onError = errorHandler(deps, observe.handlerFailed);
-  // As createBot: one lean composer for the whole list.
+  // As createBot: the same list, in the same order.
   const root = new Composer<BotContext>();
   if (level >= 2) {
     root.use(claimUpdate(shared, deps.logger));

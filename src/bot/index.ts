@@ -29,7 +29,6 @@ import { errorHandler } from "./handlers/error.js";
 import { cancelFeature } from "./features/cancel.js";
 import { features } from "./features/index.js";
 import { unhandledFeature } from "./features/unhandled.js";
-import { Composer } from "./composer.js";
 
 export interface BotConfig {
   botInfo?: UserFromGetMe;
@@ -66,31 +65,27 @@ export function createBot(token: string, deps: BotDeps, botConfig: BotConfig = {
 
   const wayOuts = new WayOuts();
   const chatRecords = new ChatRecords(deps.store);
-  // One lean composer (composer.ts) for the whole list: grammY's own chains two closures per middleware.
-  const root = new Composer<BotContext>();
-  if (shared) root.use(claimUpdate(shared, deps.logger));
-  if (observe) root.use(observe.update);
-  root.use(sequentializeChats());
-  root.use(wayOuts.count);
-  root.use(storeUnavailable(deps, observe?.handlerFailed));
-  root.use(chatRecords.load as Middleware<BotContext>);
-  root.use(role as Middleware<BotContext>);
-  root.use(extras(deps) as Middleware<BotContext>);
-  root.use(presence);
-  root.use(rateLimiter(botConfig.rateLimit ?? DEFAULT_RATE_LIMIT, shared));
+  if (shared) bot.use(claimUpdate(shared, deps.logger));
+  if (observe) bot.use(observe.update);
+  bot.use(sequentializeChats());
+  bot.use(wayOuts.count);
+  bot.use(storeUnavailable(deps, observe?.handlerFailed));
+  bot.use(chatRecords.load as Middleware<BotContext>);
+  bot.use(role as Middleware<BotContext>);
+  bot.use(extras(deps) as Middleware<BotContext>);
+  bot.use(presence);
+  bot.use(rateLimiter(botConfig.rateLimit ?? DEFAULT_RATE_LIMIT, shared));
   // Who may do what, before any flow or feature sees the update; staff joining, leaving, key refusal.
-  root.use(roleGate as Middleware<BotContext>);
+  bot.use(roleGate as Middleware<BotContext>);
   // A shop's customer chat reaches the shop only (a staff invitation aside).
-  root.use(customerGate(errorHandler(deps, observe?.handlerFailed)));
-  root.errorBoundary(errorHandler(deps, observe?.handlerFailed), staffFeature, auditFeature);
-  root.use(ownKeyGuard);
-  root.use(forgetButtonsOnCommand);
-  root.use(flows(deps, { chatRecords, wayOuts, maxRetryDelaySeconds }));
-  root.use(cancelFeature);
-  root.use(features(errorHandler(deps, observe?.handlerFailed)));
-  root.use(unhandledFeature);
-
-  bot.use(root);
+  bot.use(customerGate(errorHandler(deps, observe?.handlerFailed)));
+  bot.errorBoundary(errorHandler(deps, observe?.handlerFailed), staffFeature, auditFeature);
+  bot.use(ownKeyGuard);
+  bot.use(forgetButtonsOnCommand);
+  bot.use(flows(deps, { chatRecords, wayOuts, maxRetryDelaySeconds }));
+  bot.use(cancelFeature);
+  bot.use(features(errorHandler(deps, observe?.handlerFailed)));
+  bot.use(unhandledFeature);
 
   bot.catch((err) => deps.logger.error({ err: err.error, update_id: err.ctx.update.update_id }, "unhandled error"));
   return bot;

@@ -1,4 +1,8 @@
 /**
+ * Not in grammY 1.46 nor @grammyjs/auto-retry 2.0 (pinned in test/telegram/forkPins.test.ts): auto-retry
+ * retries only the request that met a 429. Users need one budget for all sends, a user's answer before
+ * bulk ones, and every sender holding during a 429 (test/flows/flood.test.ts, test/jobs/broadcast.test.ts).
+ *
  * Pacing of every message the bot sends: one shared `SendPacer` keeps the bot's answers
  * (pacedFetch.ts, first in line) and the bulk senders (broadcast, balance alerts and round, watcher
  * notices) under Telegram's overall flood limit together and makes all of them wait out a 429.

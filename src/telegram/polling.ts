@@ -1,4 +1,8 @@
 /**
+ * A fork of @grammyjs/runner 2.0's `run()` loop (pinned in test/telegram/forkPins.test.ts): a deploy's
+ * two overlapping instances (409) must not end the bot, and a revoked token (401) must say so without
+ * printing it; run() ends the process on either (test/bot/polling-conflict, polling-faults).
+ *
  * Long polling: @grammyjs/runner's source, sink and runner, with our own getUpdates loop in place
  * of run()'s, because run() ends the process on one 409 or 401 (an unhandled rejection), backs off
  * without a cap after network errors (and the bot's auto-retry waits up to an hour in between), and

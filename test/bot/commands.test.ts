@@ -42,3 +42,28 @@ describe("the command table", () => {
     }
   });
 });
+
+describe("a command addressed to a bot by name (as in a group)", () => {
+  it("is this bot's when it names this bot, in any case, with its argument; not when it names another bot", async () => {
+    const { makeWorld } = await import("../support/world.js");
+    const w = await makeWorld();
+    try {
+      const u = await w.linkedUser({ languageCode: "en" });
+      const notUnderstood = w.deps.translate("en", "fallback-hint");
+      await u.sendCommand("help");
+      const help = u.lastReply();
+      await u.sendText("/help@PPOB_Test_Bot");
+      expect(u.lastReply()).toBe(help);
+      await u.sendText("/help@other_bot");
+      expect(u.lastReply()).toBe(notUnderstood);
+      // The argument after the name (extra spaces trimmed) reaches the command as typed plainly.
+      await u.sendCommand("beli", "PLN50");
+      const plain = u.lastReply();
+      await u.sendCommand("batal");
+      await u.sendText("/beli@ppob_test_bot  PLN50");
+      expect(u.lastReply()).toBe(plain);
+    } finally {
+      await w.close();
+    }
+  });
+});

@@ -6,16 +6,14 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { FakeUser } from "../support/chat.js";
 import { makeWorld, type World, type WorldOptions } from "../support/world.js";
 import { settle } from "../support/settle.js";
-import { Bot, type Middleware } from "grammy";
+import { Bot, Composer, type Middleware } from "grammy";
 import { createConversation } from "@grammyjs/conversations";
 import type { BotContext, BotConversation, ConvContext } from "../../src/bot/context.js";
-import { Composer } from "../../src/bot/composer.js";
 import { ChatRecordContext, ChatRecords } from "../../src/bot/middlewares/chatRecord.js";
 import { role } from "../../src/bot/middlewares/role.js";
 import { extras } from "../../src/bot/middlewares/extras.js";
 import { flows } from "../../src/bot/middlewares/conversations.js";
 import { WayOuts } from "../../src/bot/middlewares/wayOuts.js";
-import { flowsWhenNeeded } from "../../src/bot/features/index.js";
 import { errorHandler } from "../../src/bot/handlers/error.js";
 import { FAKE_BOT_INFO, FAKE_BOT_TOKEN } from "../support/botInfo.js";
 
@@ -174,7 +172,7 @@ describe("Telegram's 429 inside a flow", () => {
   });
 });
 
-describe("a chat with no flow saved (the plugin runs only once a flow is entered)", () => {
+describe("a chat with no flow saved", () => {
   /** The bot's flow middlewares around one flow, `probe`: asks, waits for an answer, says it got it. */
   function probeBot(onGo: (ctx: BotContext) => Promise<void>) {
     const bot = new Bot<BotContext>(FAKE_BOT_TOKEN, {
@@ -191,7 +189,7 @@ describe("a chat with no flow saved (the plugin runs only once a flow is entered
       const answer = await conversation.waitFor("message:text");
       await ctx.reply(`got ${answer.message.text}`);
     }
-    root.use(flowsWhenNeeded(errorHandler(w.deps), [createConversation<BotContext, ConvContext>(probe, "probe")]));
+    root.errorBoundary(errorHandler(w.deps), createConversation<BotContext, ConvContext>(probe, "probe"));
     root.command("go", onGo);
     bot.use(root);
     return bot;

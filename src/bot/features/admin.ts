@@ -13,8 +13,7 @@
  *
  * The draft waits in the store (meta `broadcast:draft:<chat>`), so Send works after a restart.
  */
-import { InlineKeyboard } from "grammy";
-import { Composer } from "../composer.js";
+import { Composer, InlineKeyboard } from "grammy";
 import { cb, onCallback, type CallbackContext } from "../buttons.js";
 import type { BotContext, BotConversation, ConvContext } from "../context.js";
 import { cancelRow, now, STEP_TIMEOUT_MS } from "../flows/steps.js";

@@ -4,8 +4,7 @@
  * `/peringatan 100rb` (or `/peringatan mati`) does it in one message.
  * The checking itself lives in jobs/alerts.ts.
  */
-import { InlineKeyboard } from "grammy";
-import { Composer } from "../composer.js";
+import { Composer, InlineKeyboard } from "grammy";
 import type { BotContext, BotConversation, ConvContext } from "../context.js";
 import { parseRupiah } from "../amount.js";
 import { rupiah } from "../../render/format.js";

@@ -2,8 +2,7 @@
  * /audit: the owner's audit log, newest first, a page at a time (`au:<seq>` pages back): when (WIB),
  * who, what, and the values before and after. Read only: the bot has no way to change an entry.
  */
-import { InlineKeyboard } from "grammy";
-import { Composer } from "../composer.js";
+import { Composer, InlineKeyboard } from "grammy";
 import { auditLog, type AuditEntry } from "../../domain/audit.js";
 import { auditValues } from "../../render/audit.js";
 import { html, wibTime } from "../../render/format.js";

@@ -1,5 +1,5 @@
 /** /saldo (/balance): the account's name, balance and status from /get_profile. */
-import { Composer } from "../composer.js";
+import { Composer } from "grammy";
 import { UpstreamError } from "../../upstream/errors.js";
 import type { BotContext } from "../context.js";
 import { html, rupiah } from "../../render/format.js";

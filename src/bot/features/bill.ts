@@ -1,5 +1,5 @@
 /** Bill inquiry and payment (/tagihan, /bill, menu "bill"): a guided flow ending on the confirm screen. */
-import { Composer } from "../composer.js";
+import { Composer } from "grammy";
 import type { BotContext } from "../context.js";
 import { BILL_FLOW, billFlow } from "../flows/bill.js";
 import { requireMoneyKey } from "../guards.js";

@@ -2,6 +2,7 @@
  * /beli (/topup): without words, the price browser in buy mode; with a product code (and a target),
  * the purchase; with other words, a search to buy from.
  */
+import { Composer } from "grammy";
 import { findByCode, searchProducts } from "../catalog.js";
 import type { Composer } from "../composer.js";
 import type { BotContext } from "../context.js";

@@ -1,5 +1,5 @@
 /** /batal (/cancel) and the Cancel button: they must work while a flow waits, so they sit before the flows. */
-import { Composer } from "../composer.js";
+import { Composer } from "grammy";
 import { cb, onCallback } from "../buttons.js";
 import type { BotContext } from "../context.js";
 import { commands } from "../../telegram/commands.js";

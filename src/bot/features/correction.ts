@@ -3,7 +3,7 @@
  * ("no, 0812…") becomes a new confirm screen and voids the old one; anything else is explained
  * instead of "not understood". Nothing is created here: only Confirm does that.
  */
-import { Composer } from "../composer.js";
+import { Composer } from "grammy";
 import type { TxRecord } from "../../store/index.js";
 import type { BotContext } from "../context.js";
 import { DRAFT_TTL_MS, saveAndConfirm } from "../money/confirm.js";

@@ -5,8 +5,7 @@
  * reference id, today's price, the usual checks); nothing here creates a transaction itself.
  * One room: every path here ends in the same "buy again for this target" step.
  */
-import { InlineKeyboard } from "grammy";
-import { Composer } from "../composer.js";
+import { Composer, InlineKeyboard } from "grammy";
 import type { SavedCustomer, TxRecord } from "../../store/index.js";
 import type { PrepaidProduct } from "../../upstream/types.js";
 import { UpstreamError, UpstreamRejected } from "../../upstream/errors.js";

@@ -4,8 +4,7 @@
  * (`dp:ic:<ref>`; `dp:in:<ref>` = not now). Buttons live outside the conversation so they work on
  * old messages and after a restart.
  */
-import { InlineKeyboard } from "grammy";
-import { Composer } from "../composer.js";
+import { Composer, InlineKeyboard } from "grammy";
 import type { TxPatch } from "../../store/index.js";
 import { detailOf, type DepositDetail, type TxRecord, type TxStatus } from "../../store/index.js";
 import { UpstreamError, UpstreamRejected } from "../../upstream/errors.js";

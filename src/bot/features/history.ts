@@ -6,8 +6,7 @@
  * id: the confirm screen was cancelled or expired). Everything that was sent to the provider, or
  * may have been, is listed, including unknown outcomes.
  */
-import { InlineKeyboard } from "grammy";
-import { Composer } from "../composer.js";
+import { Composer, InlineKeyboard } from "grammy";
 import type { Ledger } from "../../domain/ledger.js";
 import { detailOf, OPEN_STATUSES, type TxKind, type TxRecord } from "../../store/index.js";
 import { cb, onCallback } from "../buttons.js";

@@ -1,10 +1,8 @@
 /** Every feature and guided flow, in the order they get an update; each behind the error handler. */
-import type { ErrorHandler, MiddlewareFn } from "grammy";
-import { Composer } from "../composer.js";
+import { Composer, type ErrorHandler } from "grammy";
 import { createConversation } from "@grammyjs/conversations";
 import type { MenuName } from "../buttons.js";
 import type { BotContext, ConvContext } from "../context.js";
-import { IdleFlows } from "../middlewares/conversations.js";
 import type { FeatureModule, MenuAction } from "../module.js";
 import { confirmFeature } from "../money/confirm.js";
 import { adminModule } from "./admin.js";
@@ -43,45 +41,10 @@ const modules: FeatureModule[] = [
   markupModule,
 ];
 
-const registerOnly = (): Promise<void> => Promise.resolve();
-
-/**
- * The flows' middlewares (createConversation) run a waiting flow with the update, and register every
- * flow on the context so a handler may `enter` one. A chat with no flow waiting has nothing for them
- * to run: they are skipped, and registered only when a handler enters a flow (each of them, given no
- * flow, registers and passes on: the same as running them first). With a flow waiting they all run, in
- * order, as before. One boundary for all flows: a throwing flow still ends its update there.
- */
-export function flowsWhenNeeded(onError: ErrorHandler<BotContext>, flowMiddlewares: MiddlewareFn<BotContext>[]): MiddlewareFn<BotContext> {
-  const withFlows = new Composer<BotContext>();
-  withFlows.errorBoundary(onError, ...flowMiddlewares);
-  const run = withFlows.middleware();
-  return (ctx, next) => {
-    const controls = ctx.conversation;
-    if (controls instanceof IdleFlows) {
-      // No flow saved: the plugin runs only if one is entered (middlewares/conversations.ts).
-      controls.registerOnEnter(flowMiddlewares);
-      return next();
-    }
-    if (hasAny(controls.active())) return run(ctx, next);
-    const enter = controls.enter;
-    controls.enter = async (...args) => {
-      controls.enter = enter;
-      for (const flow of flowMiddlewares) await flow(ctx, registerOnly);
-      return enter(...args);
-    };
-    return next();
-  };
-}
-
-function hasAny(counts: Record<string, number>): boolean {
-  for (const _ in counts) return true;
-  return false;
-}
-
 export function features(onError: ErrorHandler<BotContext>): Composer<BotContext> {
   const c = new Composer<BotContext>();
-  c.use(flowsWhenNeeded(onError, modules.flatMap((m) => (m.flows ?? []).map((flow) => createConversation<BotContext, ConvContext>(flow.builder, flow.id)))));
+  // One boundary for all flows: a throwing flow still ends its update there.
+  c.errorBoundary(onError, ...modules.flatMap((m) => (m.flows ?? []).map((flow) => createConversation<BotContext, ConvContext>(flow.builder, flow.id))));
   const actions = new Map<MenuName, MenuAction>([
     ["balance", showBalance],
     ["language", askLanguage],

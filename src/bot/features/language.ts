@@ -1,6 +1,5 @@
 /** /bahasa (/language): switch to any language of locales/, stored per chat. */
-import { InlineKeyboard } from "grammy";
-import { Composer } from "../composer.js";
+import { Composer, InlineKeyboard } from "grammy";
 import { cb, onCallback } from "../buttons.js";
 import type { BotContext } from "../context.js";
 import { editOrReply } from "../replies.js";

@@ -3,7 +3,7 @@
  * message itself (deleted at once, checked with /get_profile), keys pasted again after linking,
  * and keys pasted into groups. What counts as a key: domain/keyShape.ts.
  */
-import { Composer } from "../composer.js";
+import { Composer } from "grammy";
 import { UpstreamError, UpstreamRejected } from "../../upstream/errors.js";
 import { maskKey } from "../../store/index.js";
 import type { BotContext } from "../context.js";

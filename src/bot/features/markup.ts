@@ -5,8 +5,7 @@
  *   /hargajual S10 12000 | /hargajual S10 hapus
  * The words work in both languages (hapus/clear, semua/all, tagihan/bills).
  */
-import { type CommandContext } from "grammy";
-import { Composer } from "../composer.js";
+import { Composer, type CommandContext } from "grammy";
 import { noRules } from "../../domain/pricing.js";
 import { html, rupiah } from "../../render/format.js";
 import { ruleLines } from "../../render/pricingRules.js";

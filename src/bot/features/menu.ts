@@ -1,6 +1,5 @@
 /** /menu, /bantuan (/help) and /batal (/cancel) outside of a flow. */
-import { InlineKeyboard } from "grammy";
-import { Composer } from "../composer.js";
+import { Composer, InlineKeyboard } from "grammy";
 import { cb, onCallback, type MenuName } from "../buttons.js";
 import type { BotContext } from "../context.js";
 import type { MenuAction } from "../module.js";

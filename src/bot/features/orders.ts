@@ -2,7 +2,7 @@
  * /pesanan (/orders): the owner's shop orders, newest first, with their state. Staff see their
  * owner's. Customers and guests are not answered here (a customer has "Pesanan saya" in the shop).
  */
-import { Composer } from "../composer.js";
+import { Composer } from "grammy";
 import type { BotContext } from "../context.js";
 import { html, rupiah, wibTime } from "../../render/format.js";
 import { commands } from "../../telegram/commands.js";

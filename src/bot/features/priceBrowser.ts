@@ -3,6 +3,7 @@
  * loaded with the provider's failure told, and the browser's buttons. A product's button opens its
  * details (mode `h`) or starts its purchase (mode `b`).
  */
+import { Composer } from "grammy";
 import { UpstreamError } from "../../upstream/errors.js";
 import type { PrepaidProduct } from "../../upstream/types.js";
 import { findByRef } from "../catalog.js";

@@ -4,8 +4,7 @@
  * (`rp:d:on|off`, sent by jobs/dailySummary.ts). /ekspor (/export): a month of records as a CSV
  * document (`ex:<YYYY-MM>`). Reads the store only: no provider call.
  */
-import { InlineKeyboard, InputFile } from "grammy";
-import { Composer } from "../composer.js";
+import { Composer, InlineKeyboard, InputFile } from "grammy";
 import { perPerson, profitPerDay, reportPeriods, reportRecords, summarize, wibDay, wibDayStart } from "../../domain/report.js";
 import { auditCsv, exportCsv } from "../../render/exportCsv.js";
 import { rupiah } from "../../render/format.js";

@@ -4,8 +4,7 @@
  * from by themselves. 🧾 Struk (`rc:<ref>`) under a successful sale sends the receipt as a PNG with
  * the same content as copyable text in its caption.
  */
-import { InputFile } from "grammy";
-import { Composer } from "../composer.js";
+import { Composer, InputFile } from "grammy";
 import type { BotContext } from "../context.js";
 import { cb, onCallback } from "../buttons.js";
 import { isPrivate, replyPrivateOnly } from "../guards.js";

@@ -4,8 +4,7 @@
  * categories and operators sold, show the link with its QR image and make a new link (the old one then
  * finds nothing). Typed settings: `/toko jam 08:00-21:00`, `/toko batas 30`, `/toko kontak WA 0812…`.
  */
-import { InlineKeyboard, InputFile } from "grammy";
-import { Composer } from "../composer.js";
+import { Composer, InlineKeyboard, InputFile } from "grammy";
 import type { BotContext } from "../context.js";
 import { isPrivate, replyPrivateOnly } from "../guards.js";
 import { clockText, html } from "../../render/format.js";

@@ -5,8 +5,7 @@
  * (jobs/shopOrders.ts) takes it on. Also the order's buttons: the customer's check, cancel, another
  * product and refund request, and the owner's one tap that opens the refund transfer's confirm screen.
  */
-import { InputFile } from "grammy";
-import { Composer } from "../composer.js";
+import { Composer, InputFile } from "grammy";
 import type { BotContext } from "../context.js";
 import type { Lang, TxPatch } from "../../store/index.js";
 import { UpstreamError } from "../../upstream/errors.js";

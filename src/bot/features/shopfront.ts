@@ -5,8 +5,7 @@
  * (flows/shopBuy.ts), the customer's own orders, the shop's contact line, language and help. Reseller
  * commands, pasted keys and any other button get nothing of the reseller's.
  */
-import { InlineKeyboard } from "grammy";
-import { Composer } from "../composer.js";
+import { Composer, InlineKeyboard } from "grammy";
 import type { BotContext } from "../context.js";
 import { cb, onCallback } from "../buttons.js";
 import { addPager, paginate } from "../paging.js";

@@ -6,8 +6,7 @@
  * pasted is deleted and refused (a staff chat is never a reseller of its own). Runs before flows, so a
  * key pasted while a flow waits is caught too.
  */
-import { InlineKeyboard } from "grammy";
-import { Composer } from "../composer.js";
+import { Composer, InlineKeyboard } from "grammy";
 import { appendAudit, audit } from "../../domain/audit.js";
 import { findKeys } from "../../domain/keyShape.js";
 import { INVITE_PREFIX, Staff, type JoinRefusal, type Member } from "../../domain/staff.js";

@@ -14,8 +14,7 @@
  * offers the instant release wherever it is shown; those messages are remembered (`offers`) so
  * the release can update them.
  */
-import { InlineKeyboard } from "grammy";
-import { Composer } from "../composer.js";
+import { Composer, InlineKeyboard } from "grammy";
 import type { Ledger } from "../../domain/ledger.js";
 import { OPEN_STATUSES, type TxRecord } from "../../store/index.js";
 import type { Lookup } from "../../domain/refresh.js";

@@ -8,7 +8,7 @@
  * (prepaidPurchase.ts). Categories and providers are named by short slugs and products by code
  * (catalog.ts), so the callback data stays under Telegram's 64 bytes.
  */
-import { Composer } from "../composer.js";
+import { Composer } from "grammy";
 import type { BotContext } from "../context.js";
 import { topupFlow, TOPUP_FLOW } from "../flows/topup.js";
 import { requireKey, requireMoneyKey } from "../guards.js";

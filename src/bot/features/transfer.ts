@@ -1,5 +1,5 @@
 /** Account check and transfer to a bank or e-wallet (/transfer and the menu's Transfer button). */
-import { Composer } from "../composer.js";
+import { Composer } from "grammy";
 import type { BotContext } from "../context.js";
 import { requireMoneyKey } from "../guards.js";
 import type { FeatureModule } from "../module.js";

@@ -1,6 +1,5 @@
 /** Last: what no feature or flow took still gets an answer. */
-import { GrammyError } from "grammy";
-import { Composer } from "../composer.js";
+import { Composer, GrammyError } from "grammy";
 import type { BotContext } from "../context.js";
 import { buttonsWaiting } from "../middlewares/buttonWait.js";
 

@@ -4,7 +4,7 @@
  * working at once). Without PUBLIC_URL: callbacks are off, status comes by polling (in sandbox
  * mode the sandbox calls back by itself).
  */
-import { Composer } from "../composer.js";
+import { Composer } from "grammy";
 import type { BaseContext, BotContext } from "../context.js";
 import { cb, onCallback } from "../buttons.js";
 import { html, wibClock } from "../../render/format.js";

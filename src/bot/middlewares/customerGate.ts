@@ -7,8 +7,7 @@
  * known: the update passes on as every update does then (help, the menu and the language picker answer;
  * whatever needs the chat's record, a reseller's data included, hears that storage is unavailable).
  */
-import { type ErrorHandler, type Middleware } from "grammy";
-import { Composer } from "../composer.js";
+import { Composer, type ErrorHandler, type Middleware } from "grammy";
 import type { BotContext } from "../context.js";
 import { shopfrontFeature, shopStartCode } from "../features/shopfront.js";
 import { INVITE_PREFIX } from "../../domain/staff.js";

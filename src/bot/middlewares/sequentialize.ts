@@ -1,11 +1,13 @@
 /**
- * The runner processes updates concurrently; one chat's updates still run one after another, except
- * the ways out (/batal, /menu, Cancel): they must get through while a slow read holds the chat.
+ * A fork of @grammyjs/runner 2.0's `sequentialize` (pinned in test/telegram/forkPins.test.ts): the
+ * runner's starts every update after a Promise.all, so a /batal right behind its chat's /beli in one
+ * batch ran first and the flow began after it; here an idle chat's update starts at once, in arrival
+ * order (test/bot/middlewares.test.ts, "one chat's updates in order").
  *
- * One promise chain per chat with updates in flight (the runner's `sequentialize` does the same with
- * arrays and a Promise.all per update; this is on every update's path, so it is kept lean): an
- * update of an idle chat runs at once, a later one waits for the chat's previous update to settle,
- * whatever its outcome.
+ * The runner processes updates concurrently; one chat's updates still run one after another, except
+ * the ways out (/batal, /menu, Cancel): they must get through while a slow read holds the chat. One
+ * promise chain per chat with updates in flight: a later update waits for the chat's previous one to
+ * settle, whatever its outcome.
  */
 import type { MiddlewareFn, NextFunction } from "grammy";
 import type { BotContext } from "../context.js";

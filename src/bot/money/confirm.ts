@@ -4,8 +4,7 @@
  * restart. Confirm hands the record to the money engine (src/money/createOnce.ts), which makes the one
  * create exactly once however often it is tapped, and shows the outcome the engine gives back.
  */
-import { InlineKeyboard } from "grammy";
-import { Composer } from "../composer.js";
+import { Composer, InlineKeyboard } from "grammy";
 import type { NewTx } from "../../store/index.js";
 import type { TxRecord } from "../../store/index.js";
 import { UpstreamError } from "../../upstream/errors.js";
