@@ -2,9 +2,8 @@
  * /beli (/topup): without words, the price browser in buy mode; with a product code (and a target),
  * the purchase; with other words, a search to buy from.
  */
-import { Composer } from "grammy";
 import { findByCode, searchProducts } from "../catalog.js";
-import type { Composer } from "../composer.js";
+import type { Composer } from "grammy";
 import type { BotContext } from "../context.js";
 import { html } from "../../render/format.js";
 import { hideKeys } from "../../domain/keyShape.js";

@@ -3,12 +3,11 @@
  * loaded with the provider's failure told, and the browser's buttons. A product's button opens its
  * details (mode `h`) or starts its purchase (mode `b`).
  */
-import { Composer } from "grammy";
 import { UpstreamError } from "../../upstream/errors.js";
 import type { PrepaidProduct } from "../../upstream/types.js";
 import { findByRef } from "../catalog.js";
 import { cb, isPricesData, onCallback, type CallbackContext, type CallbackShape } from "../buttons.js";
-import type { Composer } from "../composer.js";
+import type { Composer } from "grammy";
 import type { BotContext } from "../context.js";
 import { notLinkedText } from "../guards.js";
 import { dropEmptyRows } from "../paging.js";
