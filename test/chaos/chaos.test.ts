@@ -2,7 +2,7 @@
  * The chaos run's short mode (chaosRun.ts): a few seeds, each a schedule of resellers' purchases,
  * bills, transfers and deposits among faults of every kind, then the invariants. A failing seed
  * prints itself and its events, so the same run can be replayed (`runChaos({ seed, faults })`).
- * The PostgreSQL seed is chaos-pg.test.ts (a file of its own, so it runs beside these seeds).
+ * The PostgreSQL seed is chaosPg.test.ts (a file of its own, so it runs beside these seeds).
  */
 import { expect, it } from "vitest";
 import { runChaos } from "./chaosRun.js";

@@ -383,7 +383,7 @@ describe("money safety", () => {
     await world();
     const u = await w.linkedUser({ languageCode: "id" });
     await u.sendCommand("beli", "S10 081234567890");
-    // Spent elsewhere after the confirm screen (too little up front is refused before: trust-money).
+    // Spent elsewhere after the confirm screen (too little up front is refused before: trustMoney.test.ts).
     w.sandbox.setBalance(w.demoKey, 0);
     await u.pressButton(CONFIRM);
     expect(u.lastReply()).toContain("Saldo tidak mencukupi");

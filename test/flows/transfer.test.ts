@@ -199,7 +199,7 @@ describe("/transfer", () => {
     const u = await w.linkedUser({ languageCode: "en" });
     await toAccount(u, "bca", /BCA/, "1234567890");
     await toConfirm(u, "50rb");
-    // Spent elsewhere after the confirm screen (too little up front is refused before: trust-money).
+    // Spent elsewhere after the confirm screen (too little up front is refused before: trustMoney.test.ts).
     w.sandbox.setBalance(w.demoKey, 20_000);
     await u.pressButton("✅ Confirm");
     expect(u.lastReply()).toContain("Refused by the provider");

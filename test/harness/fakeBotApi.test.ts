@@ -291,10 +291,21 @@ describe("strict Telegram rules", () => {
   });
 
   it("can be relaxed with strict: false", async () => {
+    // What strict mode refuses: unescaped MarkdownV2, and an edit that changes nothing.
+    const strict = createToyBot({ fetch: new FakeBotApi().fetch });
+    await expect(strict.api.sendMessage(10, "Rp10.000", { parse_mode: "MarkdownV2" })).rejects.toMatchObject({
+      description: expect.stringContaining("can't parse entities"),
+    });
+
     const fake = new FakeBotApi({ strict: false });
     const bot = createToyBot({ fetch: fake.fetch });
     const m = await bot.api.sendMessage(10, "Rp10.000", { parse_mode: "MarkdownV2" });
-    await bot.api.editMessageText(10, m.message_id, "Rp10.000", { parse_mode: "MarkdownV2" });
+    // Accepted and kept as sent: the unparsable markup is shown verbatim.
+    expect(m.text).toBe("Rp10.000");
+    expect(fake.message(10, m.message_id)).toMatchObject({ from: "bot", text: "Rp10.000", raw: "Rp10.000", parseMode: "MarkdownV2" });
+    const edited = await bot.api.editMessageText(10, m.message_id, "Rp10.000", { parse_mode: "MarkdownV2" });
+    expect(edited).toMatchObject({ message_id: m.message_id, text: "Rp10.000" });
+    expect(fake.messages(10).map((x) => x.text)).toEqual(["Rp10.000"]);
   });
 
   it("sends media groups and copies messages", async () => {

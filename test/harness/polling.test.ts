@@ -58,10 +58,23 @@ describe("FakeBotApi over HTTP", () => {
     const { fake, server } = await startFake();
     const bot = createToyBot({ apiRoot: server.apiRoot });
     const handle = run(bot);
+    cleanup.push(async () => {
+      if (handle.isRunning()) await handle.stop(); // when an expectation below fails
+    });
     const user = makeUser(bot, fake);
     fake.pushUpdate(user.textUpdate("hello runner"));
-    await fake.waitFor((c) => c.method === "sendMessage" && c.payload.text === "echo: hello runner");
+    const reply = await fake.waitFor((c) => c.method === "sendMessage" && c.payload.chat_id === user.chatId);
+    expect(reply.via).toBe("http");
+    expect(reply.payload.text).toBe("echo: hello runner");
+    expect(reply.response).toMatchObject({ ok: true, result: { chat: { id: user.chatId }, text: "echo: hello runner" } });
+    expect(user.replies()).toEqual(["echo: hello runner"]);
+    // The update reached the runner through getUpdates over HTTP, not through handleUpdate.
+    const polls = fake.callsOf("getUpdates");
+    expect(polls.length).toBeGreaterThan(0);
+    expect(new Set(polls.map((c) => c.via))).toEqual(new Set(["http"]));
+    expect(handle.isRunning()).toBe(true);
     await handle.stop();
+    expect(handle.isRunning()).toBe(false);
   });
 
   it("makeUser(null, fake) drives a bot running elsewhere through getUpdates", async () => {

@@ -14,7 +14,7 @@ export const onPostgres = process.env.TEST_STORE === "postgres";
 
 let n = 0;
 
-/** Runs `fn` with a connection to the server's admin database (ALTER DATABASE, pg_terminate_backend). */
+/** Runs `fn` with a connection to the server's admin database (CREATE DATABASE, pg_terminate_backend). */
 export async function pgAdmin<T>(fn: (sql: postgres.Sql) => Promise<T>): Promise<T> {
   const admin = postgres(pgUrl, { max: 1, onnotice: () => undefined });
   try {
@@ -22,6 +22,38 @@ export async function pgAdmin<T>(fn: (sql: postgres.Sql) => Promise<T>): Promise
   } finally {
     await admin.end();
   }
+}
+
+/**
+ * The database stops taking connections and every session on it ends, as a stopped server looks to its
+ * clients; returns once none is left. pg_terminate_backend only signals: a backend ends when it next
+ * runs (later on a busy server) and holds its locks, the lead's advisory lock too, until then. And a
+ * session that was starting when connections were switched off (past the check, not yet listed in
+ * pg_stat_activity) is missed by the first sweep and would stay up through the whole "outage".
+ */
+export async function takeDatabaseDown(name: string): Promise<void> {
+  await pgAdmin(async (sql) => {
+    await sql.unsafe(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
+    for (const until = Date.now() + 10_000; ; ) {
+      await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = ${name}`;
+      if (await nothingLeftOn(sql, name)) return;
+      if (Date.now() > until) throw new Error(`the sessions on ${name} did not end`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  });
+}
+
+/** Connections to the database are allowed again (its clients reconnect on their own). */
+export async function bringDatabaseBack(name: string): Promise<void> {
+  await pgAdmin((sql) => sql.unsafe(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`));
+}
+
+/** No session on the database but the asking one, and none of its advisory locks held. */
+async function nothingLeftOn(sql: postgres.Sql, name: string): Promise<boolean> {
+  const [row] = await sql<{ n: number }[]>`
+    SELECT (SELECT count(*) FROM pg_stat_activity WHERE datname = ${name} AND pid <> pg_backend_pid())
+         + (SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = ${name})) AS n`;
+  return Number(row?.n) === 0;
 }
 
 const pgTemplate: string = inject("pgTemplate");
@@ -111,11 +143,9 @@ export async function giveBackDatabase(db: WorldDatabase): Promise<void> {
 
 /** Waits (real time, up to 10 s) until no other session is on the database and none of its advisory locks is held. */
 async function othersGone(sql: postgres.Sql): Promise<boolean> {
+  const [{ name } = { name: "" }] = await sql<{ name: string }[]>`SELECT current_database() AS name`;
   for (const until = Date.now() + 10_000; Date.now() < until; ) {
-    const [row] = await sql<{ n: number }[]>`
-      SELECT (SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid())
-           + (SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())) AS n`;
-    if (Number(row?.n) === 0) return true;
+    if (await nothingLeftOn(sql, name)) return true;
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
   return false;

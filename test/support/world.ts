@@ -16,7 +16,7 @@ import { createSandbox, DEMO_KEY, type Sandbox, type SandboxOptions } from "../.
 import { FileStore, type Store } from "../../src/store/file/fileStore.js";
 import { PgStore } from "../../src/store/pg/pgStore.js";
 import { vi } from "vitest";
-import { giveBackDatabase, onPostgres, pgAdmin, worldDatabase } from "./pg.js";
+import { bringDatabaseBack, giveBackDatabase, onPostgres, takeDatabaseDown, worldDatabase } from "./pg.js";
 import type { ChatRecord } from "../../src/store/types.js";
 import type { UpstreamClient } from "../../src/upstream/client.js";
 import type { StatusWatcher, WatcherOptions } from "../../src/jobs/watcher/watcher.js";
@@ -197,11 +197,7 @@ export async function makeWorld(opts: WorldOptions = {}): Promise<World> {
     },
     async breakStore() {
       if (storeUrl) {
-        const name = new URL(storeUrl).pathname.slice(1);
-        await pgAdmin(async (sql) => {
-          await sql.unsafe(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
-          await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = ${name}`;
-        });
+        await takeDatabaseDown(new URL(storeUrl).pathname.slice(1));
       } else {
         const folder = join(dir, "store");
         await rename(folder, `${folder}.away`);
@@ -217,8 +213,7 @@ export async function makeWorld(opts: WorldOptions = {}): Promise<World> {
     },
     async repairStore() {
       if (storeUrl) {
-        const name = new URL(storeUrl).pathname.slice(1);
-        await pgAdmin((sql) => sql.unsafe(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`));
+        await bringDatabaseBack(new URL(storeUrl).pathname.slice(1));
       } else {
         const folder = join(dir, "store");
         await rm(folder);

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UpstreamClient } from "../../src/upstream/client.js";
 import { ENDPOINTS } from "../../src/upstream/endpoints.js";
+import { UpstreamUnavailable } from "../../src/upstream/errors.js";
 import { CALLS, validReply } from "./calls.js";
 import { startServer, type TestServer } from "./server.js";
 
@@ -64,9 +65,27 @@ describe("requests", () => {
     expect(server.hits.length).toBe(before);
   });
 
-  it("close() is idempotent", async () => {
-    const c = new UpstreamClient({ baseUrl: server.url });
-    await c.close();
-    await c.close();
+  // After close() a call fails as on a closed pool: UpstreamUnavailable "network", nothing sent.
+  const CLOSED_POOL = expect.stringMatching(/^UND_ERR_(CLOSED|DESTROYED)$/);
+  it("close() is idempotent: twice resolves, and later calls are refused without reaching the server", async () => {
+    const used = new UpstreamClient({ baseUrl: server.url, readRetries: 0 });
+    await used.getProfile(KEY); // its pool exists
+    const unused = new UpstreamClient({ baseUrl: server.url, readRetries: 0 }); // its pool does not yet
+    for (const c of [used, unused]) {
+      await expect(c.close()).resolves.toBeUndefined();
+      await expect(c.close()).resolves.toBeUndefined();
+    }
+    const before = server.hits.length;
+    for (const c of [used, unused]) {
+      const read = await c.getProfile(KEY).catch((e: unknown) => e);
+      expect(read).toBeInstanceOf(UpstreamUnavailable);
+      expect(read).toMatchObject({ reason: "network", outcomeUnknown: false, endpoint: ENDPOINTS.profile });
+      expect((read as UpstreamUnavailable).cause).toMatchObject({ code: CLOSED_POOL });
+      const create = await c.createDeposit(KEY, { reffId: "D", amount: 1000, type: "bank", method: "BCA" }).catch((e: unknown) => e);
+      expect(create).toBeInstanceOf(UpstreamUnavailable);
+      expect(create).toMatchObject({ reason: "network", endpoint: ENDPOINTS.createDeposit });
+      expect((create as UpstreamUnavailable).cause).toMatchObject({ code: CLOSED_POOL });
+    }
+    expect(server.hits.length).toBe(before);
   });
 });

@@ -7,7 +7,7 @@
 import { expect, it } from "vitest";
 import { runChaos } from "./chaosRun.js";
 import { describeRun } from "./invariants.js";
-import { hasPg, migratedDatabase, pgAdmin } from "../support/pg.js";
+import { bringDatabaseBack, hasPg, migratedDatabase, takeDatabaseDown } from "../support/pg.js";
 
 const INVARIANTS = "no create twice, every paid shop order fulfilled once or failed, every outcome told once, no answer lost, no handler error, no key in the log, the store reopens";
 
@@ -19,14 +19,8 @@ it.runIf(hasPg)(`on PostgreSQL, seed 4, the database going down and back among t
     faults: 12,
     postgres: {
       url,
-      down: () =>
-        pgAdmin(async (sql) => {
-          await sql.unsafe(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
-          await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = ${name}`;
-        }),
-      up: async () => {
-        await pgAdmin((sql) => sql.unsafe(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`));
-      },
+      down: () => takeDatabaseDown(name),
+      up: () => bringDatabaseBack(name),
     },
   });
   expect(report.violations, describeRun(report)).toEqual([]);
