@@ -3,7 +3,7 @@
  * that outcome once, after the store recovers. The file store takes the answer in memory and its flush
  * fails; the engine's retry then finds the record no longer "sending", takes it as settled elsewhere
  * and only showed "sent, the result is in the next message", so the success stayed saved and untold.
- * Now a failed flush puts the record back to "sending" (confirm.ts saveAnswer).
+ * Now a failed flush puts the record back to "sending" (the money engine's save, src/money/createOnce.ts).
  */
 import { afterEach, expect, it, vi } from "vitest";
 import { onPostgres } from "../support/pg.js";

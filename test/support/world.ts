@@ -16,6 +16,7 @@ import { createSandbox, DEMO_KEY, type Sandbox, type SandboxOptions } from "../.
 import { FileStore, type Store } from "../../src/store/file/fileStore.js";
 import { PgStore } from "../../src/store/pg/pgStore.js";
 import { vi } from "vitest";
+import { LogFile } from "../../src/store/file/kindFiles.js";
 import { bringDatabaseBack, giveBackDatabase, onPostgres, takeDatabaseDown, worldDatabase } from "./pg.js";
 import type { ChatRecord } from "../../src/store/types.js";
 import type { UpstreamClient } from "../../src/upstream/client.js";
@@ -118,6 +119,7 @@ export async function makeWorld(opts: WorldOptions = {}): Promise<World> {
   const dir = await mkdtemp(join(tmpdir(), "ppob-bot-"));
   const db = onPostgres ? await worldDatabase() : undefined;
   const storeUrl = db?.url;
+  let journalDown: { mockRestore(): void } | undefined;
   const freezable = storeUrl && opts.freezableStore ? await freezableDatabase(storeUrl) : undefined;
   const appStoreUrl = freezable?.url ?? storeUrl;
   const reader = db?.sql;
@@ -202,6 +204,8 @@ export async function makeWorld(opts: WorldOptions = {}): Promise<World> {
         const folder = join(dir, "store");
         await rename(folder, `${folder}.away`);
         await writeFile(folder, "not a folder");
+        // A journal's handle is kept open across the rename; a failing disk refuses its appends too.
+        journalDown ??= vi.spyOn(LogFile.prototype, "write").mockRejectedValue(Object.assign(new Error("EIO: i/o error, write"), { code: "EIO" }));
       }
     },
     freezeStore() {
@@ -218,6 +222,8 @@ export async function makeWorld(opts: WorldOptions = {}): Promise<World> {
         const folder = join(dir, "store");
         await rm(folder);
         await rename(`${folder}.away`, folder);
+        journalDown?.mockRestore();
+        journalDown = undefined;
       }
       // The file store retries its writes, PgStore pings, both on the clock; real time passes for a reconnect.
       // On PostgreSQL the lead's connection was cut too: PgShared tries for it again on the clock, and
@@ -254,6 +260,7 @@ export async function makeWorld(opts: WorldOptions = {}): Promise<World> {
       built = await build();
     },
     async close() {
+      journalDown?.mockRestore();
       const stopped = await stopServices().then(
         () => true,
         () => false,
