@@ -32,6 +32,7 @@ import { Customers } from "./domain/customers.js";
 import { ShopSettings } from "./domain/shop/settings.js";
 import { Ledger } from "./domain/ledger.js";
 import { MoneyEngine } from "./money/createOnce.js";
+import { Staff } from "./domain/staff.js";
 import { ShopOrders, toldByOrder } from "./domain/shop/orders.js";
 import { ShopOrderJob } from "./jobs/shop/orderJob.js";
 import type { ShopOrderJobOptions } from "./jobs/shop/orderJobDeps.js";
@@ -311,6 +312,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     providerLink: new ProviderLink(store),
     ledger,
     money,
+    staff: new Staff(store, () => clock.now()),
     customers: new Customers(store),
     shop: new ShopSettings(store),
     upstream,

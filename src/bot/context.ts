@@ -16,6 +16,7 @@ import type { StatusChecker } from "../jobs/leaderWork.js";
 import type { Translate, TranslateVars } from "../render/i18n.js";
 import type { ChatSettings } from "../domain/chatSettings.js";
 import type { Customers } from "../domain/customers.js";
+import type { Staff } from "../domain/staff.js";
 import type { MoneyEngine } from "../money/createOnce.js";
 import type { Ledger } from "../domain/ledger.js";
 import type { ProviderLink } from "../domain/providerLink.js";
@@ -33,6 +34,8 @@ export interface BotDeps {
   ledger: Ledger;
   /** The one money engine: every create call at the provider goes through it, exactly once. */
   money: MoneyEngine;
+  /** The owners' staff, invitations and choices. */
+  staff: Staff;
   /** Saved customers (over the store). */
   customers: Customers;
   /** Each reseller's online shop: settings, links, customers' carts (over the store). */

@@ -67,6 +67,11 @@ export interface Joiner {
   staffOf?: number | undefined;
 }
 
+/** The owner's choices about its staff (the defaults until it made one): for readers outside an update, as the watcher's notices. */
+export async function staffChoicesOf(store: Store, owner: number): Promise<StaffChoices> {
+  return (await store.getDoc(ChoicesKind, String(owner)))?.value ?? DEFAULT_CHOICES;
+}
+
 export class Staff {
   constructor(
     private readonly store: Store,
@@ -173,7 +178,7 @@ export class Staff {
   }
 
   async choices(owner: number): Promise<StaffChoices> {
-    return (await this.store.getDoc(ChoicesKind, String(owner)))?.value ?? DEFAULT_CHOICES;
+    return staffChoicesOf(this.store, owner);
   }
 
   /** Changes one choice; returns the choices before and after. */

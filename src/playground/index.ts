@@ -11,7 +11,6 @@ import { loadConfig } from "../config/env.js";
 import { createLogger, type Logger } from "../logging/logger.js";
 import { ProviderLink } from "../domain/providerLink.js";
 import { appendAudit } from "../domain/audit.js";
-import { Staff } from "../domain/staff.js";
 import { DEMO_KEY } from "../sandbox/index.js";
 import { readStateFile, StateFile } from "../sandbox/stateFile.js";
 import { systemClock } from "../tools/clock.js";
@@ -164,7 +163,7 @@ export async function startPlayground(opts: PlaygroundOptions = {}): Promise<Pla
       if (Object.keys(await app.deps.settings.pricing(RINA)).length === 0) await app.deps.settings.setPricing(RINA, { all: { flat: 2_000 } });
     }
     // Joined as the bot joins staff (a one-time invitation taken at once), with the owner's audit entries.
-    const staff = new Staff(store, () => Date.now());
+    const staff = app.deps.staff;
     for (const u of PLAYGROUND_USERS) {
       const owner = CASHIER_OF[u.id];
       const chat = await store.getChat(u.id);

@@ -14,7 +14,6 @@ import { commands } from "../../telegram/commands.js";
 import { audit } from "../../domain/audit.js";
 import { ledgerChat } from "../middlewares/roleGate.js";
 import { knownRole } from "../middlewares/role.js";
-import { Staff } from "../../domain/staff.js";
 
 export const linkFeature = new Composer<BotContext>();
 
@@ -56,7 +55,7 @@ linkFeature.command(commands.keluar, async (ctx) => {
 /** What works with the owner's key besides the owner (staff, an online shop that is on): told on /keluar. */
 async function stopsWithKey(ctx: BotContext): Promise<string[]> {
   const owner = ctx.chat!.id;
-  const staff = (await new Staff(ctx.deps.store, () => ctx.deps.clock.now()).members(owner)).length > 0;
+  const staff = (await ctx.deps.staff.members(owner)).length > 0;
   const shop = (await ctx.deps.shop.get(owner)).enabled === true;
   if (!staff && !shop) return [];
   return [ctx.t("logout-stops", { what: staff && shop ? "both" : staff ? "staff" : "shop" })];

@@ -9,7 +9,7 @@
 import { Composer, InlineKeyboard } from "grammy";
 import { appendAudit, audit } from "../../domain/audit.js";
 import { findKeys } from "../../domain/keyShape.js";
-import { INVITE_PREFIX, Staff, type JoinRefusal, type Member } from "../../domain/staff.js";
+import { INVITE_PREFIX, type JoinRefusal, type Staff, type Member } from "../../domain/staff.js";
 import { html, wibTime } from "../../render/format.js";
 import type { StaffRole } from "../../store/index.js";
 import { DEFAULT_LANG } from "../../render/i18n.js";
@@ -22,9 +22,9 @@ import { apiKeyOf } from "../middlewares/chatRecord.js";
 import { deleteKeyMessage } from "./link.js";
 import { knownRole } from "../middlewares/role.js";
 
-/** The owner's staff, over the store (stateless: made per use). */
+/** The owner's staff (the one service in the dependencies). */
 export function staffOf(ctx: BaseContext): Staff {
-  return new Staff(ctx.deps.store, () => ctx.deps.clock.now());
+  return ctx.deps.staff;
 }
 
 /** When this process last noted each member's activity, per store (so a read is not made on every update). */

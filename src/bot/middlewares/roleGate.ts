@@ -10,7 +10,7 @@
  */
 import type { MiddlewareFn } from "grammy";
 import { ledgerChatOf, type Role } from "../../domain/roles.js";
-import { Staff, withoutCost } from "../../domain/staff.js";
+import { withoutCost } from "../../domain/staff.js";
 import type { TxRecord } from "../../store/index.js";
 import { buttonAccess, commandAccess, commandOf, commands, type Access, type CommandId } from "../../telegram/commands.js";
 import type { BaseContext } from "../context.js";
@@ -80,7 +80,7 @@ export function actsOnTx(ctx: BaseContext, tx: Pick<TxRecord, "chatId" | "by">):
 export async function hidesCost(ctx: BaseContext): Promise<boolean> {
   const role = ctx.role;
   if (role.kind !== "staff" || role.role !== "cashier") return false;
-  return !(await new Staff(ctx.deps.store, () => ctx.deps.clock.now()).choices(role.owner)).cashierSeesCost;
+  return !(await ctx.deps.staff.choices(role.owner)).cashierSeesCost;
 }
 
 /** `tx` as this chat may read it: a cashier the owner shows no cost to sees the selling price alone. */

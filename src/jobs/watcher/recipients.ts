@@ -3,7 +3,7 @@
  * whose chat its confirm screen and receipt are), and for a staff purchase also the owner when the
  * owner chose so in /staf. A notice that chat missed while it blocked the bot is owed to it.
  */
-import { Staff, withoutCost } from "../../domain/staff.js";
+import { staffChoicesOf, withoutCost } from "../../domain/staff.js";
 import type { Store, TxRecord } from "../../store/index.js";
 
 /** The chat a transaction's notices go to (and whose message shows it). */
@@ -19,7 +19,7 @@ export async function owedLedgerOf(store: Store, chatId: number): Promise<number
 /** The owner, when it also wants the notices of this (staff) purchase; else undefined. */
 export async function ownerCopyOf(store: Store, tx: Pick<TxRecord, "chatId" | "by">): Promise<number | undefined> {
   if (tx.by === undefined || tx.by === tx.chatId) return undefined;
-  const choices = await new Staff(store, () => 0).choices(tx.chatId);
+  const choices = await staffChoicesOf(store, tx.chatId);
   return choices.ownerNotices ? tx.chatId : undefined;
 }
 
@@ -28,5 +28,5 @@ export async function noticeViewOf(store: Store, tx: TxRecord): Promise<TxRecord
   if (tx.by === undefined || tx.by === tx.chatId) return tx;
   const staffOf = (await store.getChat(tx.by))?.staffOf;
   if (staffOf?.owner !== tx.chatId || staffOf.role !== "cashier") return tx;
-  return (await new Staff(store, () => 0).choices(tx.chatId)).cashierSeesCost ? tx : withoutCost(tx);
+  return (await staffChoicesOf(store, tx.chatId)).cashierSeesCost ? tx : withoutCost(tx);
 }
