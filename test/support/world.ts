@@ -17,7 +17,7 @@ import { FileStore, type Store } from "../../src/store/file/fileStore.js";
 import { PgStore } from "../../src/store/pg/pgStore.js";
 import { vi } from "vitest";
 import { bringDatabaseBack, giveBackDatabase, onPostgres, takeDatabaseDown, worldDatabase } from "./pg.js";
-import type { ChatRecord } from "../../src/store/types.js";
+import type { ChatRecord } from "../../src/store/index.js";
 import type { UpstreamClient } from "../../src/upstream/client.js";
 import type { StatusWatcher, WatcherOptions } from "../../src/jobs/watcher/watcher.js";
 import type { BalanceAlertsOptions } from "../../src/jobs/alerts.js";
