@@ -25,7 +25,7 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import { Pool, request } from "undici";
 import { buildApp } from "../src/app.js";
 import type { BotContext } from "../src/bot/context.js";
-import { startPayment } from "../src/bot/features/shopPay.js";
+import { startPayment } from "../src/bot/shop/shopPay.js";
 import { loadConfig } from "../src/config/env.js";
 import { silentLogger } from "../src/logging/logger.js";
 import { createSandbox, DEMO_KEY } from "../src/sandbox/index.js";

@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { createTranslate } from "../src/render/i18n.js";
 import { svgToPng } from "../src/render/png.js";
 import { customerReceipt, RECEIPT_WIDTH, receiptSvg } from "../src/render/receiptImage.js";
-import type { TxRecord } from "../src/store/types.js";
+import type { TxRecord } from "../src/store/index.js";
 
 const at = Date.UTC(2026, 10, 23, 7, 5); // 23 Nov 2026, 14.05 WIB
 const sale: TxRecord = {

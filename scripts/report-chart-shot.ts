@@ -10,7 +10,7 @@ import { createTranslate } from "../src/render/i18n.js";
 import { svgToPng } from "../src/render/png.js";
 import { monthLabel } from "../src/render/report.js";
 import { CHART_WIDTH, profitChartSvg } from "../src/render/reportChart.js";
-import type { TxRecord } from "../src/store/types.js";
+import type { TxRecord } from "../src/store/index.js";
 
 const month = "2026-11";
 const products = [

@@ -3,7 +3,7 @@ import type { InlineKeyboard } from "grammy";
 import type { UpstreamError } from "../upstream/errors.js";
 import { isNotModified } from "../telegram/delivery.js";
 import type { BaseContext } from "./context.js";
-import { withSandboxBanner } from "../render/money.js";
+import { withSandboxBanner } from "../render/sandboxBanner.js";
 import { failureOf, failureText } from "./provider.js";
 
 /** Every money message starts with the sandbox banner when the bot runs against the sandbox. */

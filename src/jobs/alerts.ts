@@ -17,7 +17,7 @@ import { InlineKeyboard, type Api } from "grammy";
 import type { Clock, TimerHandle } from "../tools/clock.js";
 import type { Logger } from "../logging/logger.js";
 import { rupiah } from "../render/format.js";
-import { withSandboxBanner } from "../render/money.js";
+import { withSandboxBanner } from "../render/sandboxBanner.js";
 import type { Translate } from "../render/i18n.js";
 import { cb } from "../telegram/buttonData.js";
 import type { Store } from "../store/index.js";

@@ -7,7 +7,7 @@
  * inactive and skipped from then on. Each batch (its marks and sends) runs under the lead's term.
  */
 import { addDays, summarize, wibDay, wibDayStart } from "../domain/report.js";
-import { withSandboxBanner } from "../render/money.js";
+import { withSandboxBanner } from "../render/sandboxBanner.js";
 import { dailySummaryText } from "../render/report.js";
 import { counted, deliver } from "../telegram/delivery.js";
 import { ScheduledJob, type MessagingJobOptions } from "./scheduledJob.js";

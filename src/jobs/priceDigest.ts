@@ -22,7 +22,7 @@ import {
 import { fixedBelowCost, quotePrepaid } from "../domain/pricing.js";
 import { groupKey } from "../domain/groupKey.js";
 import { html, rupiah } from "../render/format.js";
-import { withSandboxBanner } from "../render/money.js";
+import { withSandboxBanner } from "../render/sandboxBanner.js";
 import type { ChatRecord, Lang, Store } from "../store/index.js";
 import { accountOf } from "../upstream/cache.js";
 import { counted, deliver } from "../telegram/delivery.js";

@@ -4,7 +4,7 @@
  */
 import { formatWib as formatAt } from "../tools/time.js";
 import { ENDPOINTS } from "../upstream/endpoints.js";
-import { required, Refusal, type Account, type Core } from "./core.js";
+import { required, Refusal, type Account, type Core } from "./state.js";
 import type { DepositRec, Deposits } from "./deposits.js";
 import { methodEntry } from "./payments.js";
 import type { BillPaymentTx, PrepaidTx, Sales, TransferTx } from "./sales.js";

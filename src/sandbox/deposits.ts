@@ -4,7 +4,7 @@
  * bank transfers; pending -> expired / cancel. The balance is credited only on success.
  */
 import { rupiah } from "./catalog.js";
-import { parseAmount, reffKey, Refusal, type Account, type Core } from "./core.js";
+import { parseAmount, reffKey, Refusal, type Account, type Core } from "./state.js";
 import { buildQris } from "./qris.js";
 import { DEPOSIT_ACCOUNT_HOLDER, depositFee, depositMethods, type DepositMethodDef } from "./payments.js";
 import { LATE_QRIS_WINDOW_MS } from "./rules.js";

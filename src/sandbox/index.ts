@@ -7,7 +7,7 @@ import { systemClock, type Clock } from "../tools/clock.js";
 import { callbackBody, createApi } from "./api.js";
 import { callbackSignature } from "../domain/providerCallbacks.js";
 import { postpaidCatalog, prepaidCatalog, type PrepaidProductDef } from "./catalog.js";
-import { Core, type CoreState } from "./core.js";
+import { Core, type CoreState } from "./state.js";
 import { Deposits, type DepositsState } from "./deposits.js";
 import type { AccountStatus } from "./rules.js";
 import { Sales, type SalesState } from "./sales.js";

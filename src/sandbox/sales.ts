@@ -7,7 +7,7 @@
  * so a refund is exactly the debit; snapshot/restore (the state file) need the private indexes.
  */
 import { rupiah, type PostpaidProductDef, type PrepaidProductDef } from "./catalog.js";
-import { parseAmount, reffKey, Refusal, type Account, type Core } from "./core.js";
+import { parseAmount, reffKey, Refusal, type Account, type Core } from "./state.js";
 import { bankList, TRANSFER_FEE, type BankDef } from "./payments.js";
 import {
   accountRule,

@@ -1,7 +1,7 @@
 /**
  * What the rest of the bot may ask of a store. Two backends implement it: FileStore (lowdb files in
  * DATA_DIR, one process; file/) and PgStore (PostgreSQL, one or more processes; pg/); the rules they
- * share are written once in core.ts. Every read and write is asynchronous so that a store on another
+ * share are written once in rules.ts. Every read and write is asynchronous so that a store on another
  * machine fits behind the same calls; the file store answers from memory.
  *
  * Guarantees both stores keep (test/store/contract.test.ts runs the same suite against each):
@@ -22,7 +22,7 @@
  *   The file store reads a kind's file at its first use, so a damaged one fails that kind's calls.
  */
 import type * as z from "../tools/zod.js";
-import type { ChatRecord, TxDetail, TxKind, TxOf, TxRecord, TxStatus } from "./types.js";
+import type { ChatRecord, TxDetail, TxKind, TxOf, TxRecord, TxStatus } from "./records.js";
 
 /**
  * Any zod schema whose output is T: classic `zod` (ZodType) and `zod/mini` (tools/zod.ts) schemas both
@@ -220,7 +220,7 @@ export interface Store {
   ): Promise<Readonly<TxRecord> | undefined>;
   /**
    * A chat's "hot" transaction by our refId, then the provider's id: open ones however old, final ones
-   * changed within the last week (core.ts HOT_FOR_MS); older history only through findTx. Cheap: the
+   * changed within the last week (rules.ts HOT_FOR_MS); older history only through findTx. Cheap: the
    * file store answers from memory, never from its archive.
    */
   findHotTx(chatId: number, id: string): Promise<Readonly<TxRecord> | undefined>;
@@ -246,7 +246,7 @@ export interface Store {
    */
   setFlow(chatId: number, state: FlowState | undefined, expectedVersion: number): Promise<boolean>;
 
-  // ---- documents (core.ts rules; shop orders, settings, invitations...) ---------------------------
+  // ---- documents (rules.ts rules; shop orders, settings, invitations...) ---------------------------
   /** Rejects with DuplicateDocError if (kind, id) exists; TypeError if the value does not pass the kind's schema. */
   createDoc<T>(kind: DocKind<T>, input: NewDoc<T>): Promise<Doc<T>>;
   getDoc<T>(kind: DocKind<T>, id: string): Promise<Doc<T> | undefined>;
@@ -271,6 +271,33 @@ export interface Store {
   setMeta(key: string, value: unknown): Promise<void>;
 }
 
-export * from "./types.js";
+/** What the bot keeps per chat and per money action (records.ts, zod); the backends own how they are stored. */
+export {
+  CUSTOMER_KINDS,
+  STAFF_ROLES,
+  detailOf,
+  FINAL_STATUSES,
+  OPEN_STATUSES,
+  TX_KINDS,
+  TX_STATUSES,
+  type ChatRecord,
+  type CustomerKind,
+  type DepositDetail,
+  type DetailOf,
+  type Lang,
+  type Markup,
+  type PostpaidDetail,
+  type PricingRules,
+  type PrepaidDetail,
+  type SavedCustomer,
+  type StaffRole,
+  type TransferDetail,
+  type TxDetail,
+  type TxKind,
+  type TxOf,
+  type TxRecord,
+  type TxStatus,
+  type WatchState,
+} from "./records.js";
 export * from "./errors.js";
 export { maskKey } from "./crypto.js";

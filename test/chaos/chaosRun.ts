@@ -15,7 +15,7 @@ import { StoreFile } from "../../src/store/file/shards.js";
 import { callbackSignature } from "../../src/domain/providerCallbacks.js";
 import { SANDBOX_CUSTOMERS } from "../../src/sandbox/index.js";
 import type { BotContext } from "../../src/bot/context.js";
-import { startPayment } from "../../src/bot/features/shopPay.js";
+import { startPayment } from "../../src/bot/shop/shopPay.js";
 import { apiError, isChatContentMethod, type RecordedCall } from "../support/fakeBotApi.js";
 import { makeUser, type FakeUser } from "../support/chat.js";
 import { makeChaosWorld, type ChaosWorld } from "./chaosWorld.js";

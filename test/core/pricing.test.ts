@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { applyMarkup, noRules, quoteBill, quotePrepaid, recost } from "../../src/domain/pricing.js";
-import type { PricingRules } from "../../src/store/types.js";
+import type { PricingRules } from "../../src/store/index.js";
 
 const S10 = { code: "S10", categoryKey: "pulsa", cost: 10_500 };
 const PLN100 = { code: "PLN100", categoryKey: "pln", cost: 100_113 };

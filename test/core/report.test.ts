@@ -6,7 +6,7 @@ import { exportCsv } from "../../src/render/exportCsv.js";
 import { createTranslate } from "../../src/render/i18n.js";
 import { pngSize, svgToPng } from "../../src/render/png.js";
 import { CHART_HEIGHT, CHART_WIDTH, profitChartSvg } from "../../src/render/reportChart.js";
-import type { TxRecord } from "../../src/store/types.js";
+import type { TxRecord } from "../../src/store/index.js";
 
 /** An instant given as WIB wall-clock time. */
 const wib = (y: number, mo: number, d: number, h = 12, mi = 0) => Date.UTC(y, mo - 1, d, h - 7, mi);

@@ -4,7 +4,7 @@ import { SANDBOX_CUSTOMERS } from "../../src/sandbox/index.js";
 import { newRefId } from "../../src/bot/money/refs.js";
 import { CUSTOMERS_MAX } from "../../src/bot/customers.js";
 import type { NewTx } from "../../src/store/index.js";
-import type { TxRecord } from "../../src/store/types.js";
+import type { TxRecord } from "../../src/store/index.js";
 import type { RecordedCall } from "../support/fakeBotApi.js";
 import type { FakeUser } from "../support/chat.js";
 import { makeWorld, type World } from "../support/world.js";

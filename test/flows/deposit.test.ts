@@ -2,7 +2,7 @@ import type { Update } from "grammy/types";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_DEPOSIT_LATE_MS } from "../../src/domain/refresh.js";
 import { wibTime } from "../../src/render/format.js";
-import type { TxRecord } from "../../src/store/types.js";
+import type { TxRecord } from "../../src/store/index.js";
 import type { FakeUser } from "../support/chat.js";
 import { apiError } from "../support/fakeBotApi.js";
 import { decodeQrPng } from "../support/qr.js";

@@ -4,7 +4,7 @@ import { rupiah } from "../../src/render/format.js";
 import { pngSize } from "../../src/render/png.js";
 import { RECEIPT_WIDTH, SHOP_FOOTER_MAX, SHOP_NAME_MAX } from "../../src/render/receiptImage.js";
 import { SANDBOX_CUSTOMERS } from "../../src/sandbox/index.js";
-import { detailOf, type TxRecord } from "../../src/store/types.js";
+import { detailOf, type TxRecord } from "../../src/store/index.js";
 import type { FakeUser } from "../support/chat.js";
 import { makeWorld, type World } from "../support/world.js";
 import { pendingPostpaid, run } from "../jobs/support.js";

@@ -3,7 +3,7 @@ import { parse } from "csv-parse/sync";
 import { pngSize } from "../../src/render/png.js";
 import { CHART_HEIGHT, CHART_WIDTH } from "../../src/render/reportChart.js";
 import type { NewTx } from "../../src/store/index.js";
-import type { TxRecord } from "../../src/store/types.js";
+import type { TxRecord } from "../../src/store/index.js";
 import { TelegramErrors } from "../support/fakeBotApi.js";
 import type { FakeUser } from "../support/chat.js";
 import { onPostgres } from "../support/pg.js";

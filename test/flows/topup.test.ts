@@ -1,7 +1,7 @@
 import type { Update } from "grammy/types";
 import { afterEach, describe, expect, it } from "vitest";
 import { rupiah } from "../../src/render/format.js";
-import type { TxRecord } from "../../src/store/types.js";
+import type { TxRecord } from "../../src/store/index.js";
 import type { FakeUser } from "../support/chat.js";
 import { makeWorld, type World, type WorldOptions } from "../support/world.js";
 

@@ -2,7 +2,7 @@ import type { Update } from "grammy/types";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ManualClock } from "../../src/tools/clock.js";
 import { freshDatabase, hasPg } from "../support/pg.js";
-import type { TxRecord } from "../../src/store/types.js";
+import type { TxRecord } from "../../src/store/index.js";
 import type { World } from "../support/world.js";
 import { until } from "../support/settle.js";
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { TxRecord } from "../../src/store/types.js";
+import type { TxRecord } from "../../src/store/index.js";
 import type { BalanceAlerts } from "../../src/jobs/alerts.js";
 import type { FakeUser } from "../support/chat.js";
 import { TelegramErrors } from "../support/fakeBotApi.js";

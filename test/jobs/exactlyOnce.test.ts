@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { WatchState } from "../../src/store/types.js";
+import type { WatchState } from "../../src/store/index.js";
 import { TelegramErrors } from "../support/fakeBotApi.js";
 import { makeWorld, type World } from "../support/world.js";
 import { noticesAbout, pendingPrepaid, run } from "./support.js";

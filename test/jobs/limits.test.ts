@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { Api } from "grammy";
 import { silentLogger } from "../../src/logging/logger.js";
-import type { TxRecord } from "../../src/store/types.js";
+import type { TxRecord } from "../../src/store/index.js";
 import type { PrepaidTransaction } from "../../src/upstream/types.js";
 import { UpstreamUnavailable } from "../../src/upstream/errors.js";
 import type { StatusApi } from "../../src/domain/refresh.js";

@@ -5,7 +5,7 @@
  * again later. Only an original that cannot show the outcome for good (none, deleted) brings a repeat.
  */
 import { afterEach, expect, it } from "vitest";
-import type { WatchState } from "../../src/store/types.js";
+import type { WatchState } from "../../src/store/index.js";
 import { TelegramErrors } from "../support/fakeBotApi.js";
 import { makeWorld, type World } from "../support/world.js";
 import { noticesAbout, pendingPrepaid, run } from "./support.js";

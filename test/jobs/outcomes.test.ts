@@ -4,7 +4,7 @@ import { SANDBOX_CUSTOMERS } from "../../src/sandbox/index.js";
 import type { FakeUser } from "../support/chat.js";
 import { makeWorld, type World } from "../support/world.js";
 import { noticesAbout, pendingPostpaid, pendingPrepaid, pendingQris, pendingTransfer, run, statusCalls } from "./support.js";
-import { detailOf } from "../../src/store/types.js";
+import { detailOf } from "../../src/store/index.js";
 
 let w: World;
 afterEach(() => w?.close());

@@ -3,7 +3,7 @@ import { TelegramErrors } from "../support/fakeBotApi.js";
 import { makeWorld, type World } from "../support/world.js";
 import { decodeQrPng } from "../support/qr.js";
 import { noticesAbout, pendingPrepaid, pendingQris, run, statusCalls } from "./support.js";
-import { detailOf } from "../../src/store/types.js";
+import { detailOf } from "../../src/store/index.js";
 import type { FakeUser } from "../support/chat.js";
 import type { Update } from "grammy/types";
 

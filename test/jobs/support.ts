@@ -9,7 +9,7 @@ import type { ManualClock } from "../../src/tools/clock.js";
 import { newRefId } from "../../src/bot/money/refs.js";
 import { SANDBOX_CUSTOMERS } from "../../src/sandbox/index.js";
 import type { NewTx } from "../../src/store/index.js";
-import type { TxRecord } from "../../src/store/types.js";
+import type { TxRecord } from "../../src/store/index.js";
 import type { StatusWatcher } from "../../src/jobs/watcher/watcher.js";
 import type { World } from "../support/world.js";
 

@@ -9,7 +9,7 @@ import { rupiah } from "../../src/render/format.js";
 import { createTranslate } from "../../src/render/i18n.js";
 import { receiptText } from "../../src/render/receipt.js";
 import { customerReceipt } from "../../src/render/receiptImage.js";
-import type { TxRecord } from "../../src/store/types.js";
+import type { TxRecord } from "../../src/store/index.js";
 
 const t = createTranslate();
 const at = Date.UTC(2026, 10, 23, 7, 5);

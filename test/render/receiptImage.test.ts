@@ -3,7 +3,7 @@ import { createTranslate } from "../../src/render/i18n.js";
 import { pngSize, svgToPng } from "../../src/render/png.js";
 import { customerReceipt, plnToken, RECEIPT_WIDTH, receiptCaption, receiptSvg } from "../../src/render/receiptImage.js";
 import { sellingPrice } from "../../src/domain/sale.js";
-import type { TxRecord } from "../../src/store/types.js";
+import type { TxRecord } from "../../src/store/index.js";
 
 const t = createTranslate();
 const at = Date.UTC(2026, 10, 23, 7, 5); // 14.05 WIB

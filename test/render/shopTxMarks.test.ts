@@ -9,7 +9,7 @@ import { receiptText } from "../../src/render/receipt.js";
 import { csvRow } from "../../src/render/exportCsv.js";
 import { txButtonLabel, txLine } from "../../src/bot/features/history.js";
 import type { BaseContext } from "../../src/bot/context.js";
-import type { Lang, TxRecord } from "../../src/store/types.js";
+import type { Lang, TxRecord } from "../../src/store/index.js";
 
 const t = createTranslate();
 const at = Date.UTC(2026, 10, 23, 7, 5);

@@ -14,7 +14,7 @@ import {
   type Order,
   type OrderState,
 } from "../../src/domain/shop/orders.js";
-import type { Doc, DocStore } from "../../src/domain/shop/docStore.js";
+import type { Doc, DocStore } from "../../src/domain/shop/shopDocs.js";
 
 /** A one-process document store with the contract's compare-and-set (the real ones are tested in test/store). */
 function memoryDocs(): DocStore {

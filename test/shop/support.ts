@@ -5,7 +5,7 @@
  */
 import { expect } from "vitest";
 import type { BotContext } from "../../src/bot/context.js";
-import { startPayment, type OrderInput } from "../../src/bot/features/shopPay.js";
+import { startPayment, type OrderInput } from "../../src/bot/shop/shopPay.js";
 import type { OrderDoc } from "../../src/domain/shop/orders.js";
 import type { FakeUser } from "../support/chat.js";
 import { makeWorld, type World, type WorldOptions } from "../support/world.js";

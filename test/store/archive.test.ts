@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/tools/clock.js";
 import { Archive, ARCHIVE_AFTER_MS } from "../../src/store/file/archive.js";
 import type { FileStore, NewTx } from "../../src/store/file/fileStore.js";
-import type { TxRecord } from "../../src/store/types.js";
+import type { TxRecord } from "../../src/store/index.js";
 import { openStore, tempDir } from "./helpers.js";
 
 const DAY = 24 * 60 * 60 * 1000;

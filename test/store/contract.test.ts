@@ -13,7 +13,7 @@ import * as z from "../../src/tools/zod.js";
 import { ApiKeyDecryptError, DuplicateDocError, DuplicateTxError, StoreClosedError, StoreCorruptError, StoreSecretMismatchError, UnknownTxError } from "../../src/store/errors.js";
 import { PgStore } from "../../src/store/pg/pgStore.js";
 import { FileStore } from "../../src/store/file/fileStore.js";
-import type { TxOf } from "../../src/store/types.js";
+import type { TxOf } from "../../src/store/index.js";
 import { freshDatabase, hasPg } from "../support/pg.js";
 import { SECRET, tempDir } from "./helpers.js";
 

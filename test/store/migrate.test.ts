@@ -9,7 +9,7 @@ import { ManualClock } from "../../src/tools/clock.js";
 import { copyFileStore } from "../../src/store/pg/fromFiles.js";
 import { PgStore } from "../../src/store/pg/pgStore.js";
 import { FileStore } from "../../src/store/file/fileStore.js";
-import type { ChatRecord, TxRecord } from "../../src/store/types.js";
+import type { ChatRecord, TxRecord } from "../../src/store/index.js";
 import type { Doc, DocKind, LogEntry, SavedFlow } from "../../src/store/api.js";
 import * as z from "../../src/tools/zod.js";
 import { freshDatabase, hasPg } from "../support/pg.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/tools/clock.js";
 import { ApiKeyDecryptError, DuplicateTxError, StoreClosedError, UnknownTxError, type NewTx } from "../../src/store/file/fileStore.js";
-import type { TxOf } from "../../src/store/types.js";
+import type { TxOf } from "../../src/store/index.js";
 import { allFiles, openStore, SECRET, tempDir } from "./helpers.js";
 
 const RAW_KEY = "RAWKEY-a1b2c3d4e5f6g7h8i9j0-SECRETPART";

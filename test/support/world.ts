@@ -18,7 +18,7 @@ import { PgStore } from "../../src/store/pg/pgStore.js";
 import { vi } from "vitest";
 import { LogFile } from "../../src/store/file/kindFiles.js";
 import { bringDatabaseBack, giveBackDatabase, onPostgres, takeDatabaseDown, worldDatabase } from "./pg.js";
-import type { ChatRecord } from "../../src/store/types.js";
+import type { ChatRecord } from "../../src/store/index.js";
 import type { UpstreamClient } from "../../src/upstream/client.js";
 import type { StatusWatcher, WatcherOptions } from "../../src/jobs/watcher/watcher.js";
 import type { BalanceAlertsOptions } from "../../src/jobs/alerts.js";

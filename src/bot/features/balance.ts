@@ -5,7 +5,7 @@ import type { BotContext } from "../context.js";
 import { html, rupiah } from "../../render/format.js";
 import { requireKey } from "../guards.js";
 import { moneyText, upstreamErrorText } from "../replies.js";
-import { callbacksLine } from "./webhook.js";
+import { callbacksLine } from "./callbackUrl.js";
 import { commands } from "../../telegram/commands.js";
 import { whileAskingProvider } from "../slowAnswer.js";
 

@@ -18,13 +18,13 @@ import { linkFeature } from "./link.js";
 import { markupModule } from "./markup.js";
 import { menuFeature } from "./menu.js";
 import { reportModule } from "./report.js";
-import { shopModule } from "./shop.js";
-import { shopPayFeature } from "./shopPay.js";
+import { shopModule } from "../shop/shop.js";
+import { shopPayFeature } from "../shop/shopPay.js";
 import { ordersFeature } from "./orders.js";
 import { statusModule } from "./status.js";
 import { topupModule } from "./topup.js";
 import { transferModule } from "./transfer.js";
-import { webhookFeature } from "./webhook.js";
+import { callbackUrlFeature } from "./callbackUrl.js";
 
 const modules: FeatureModule[] = [
   topupModule,
@@ -60,7 +60,7 @@ export function features(onError: ErrorHandler<BotContext>): Composer<BotContext
     ordersFeature,
     linkFeature,
     balanceFeature,
-    webhookFeature,
+    callbackUrlFeature,
     languageFeature,
     menuFeature(actions),
     confirmFeature(modules.flatMap((m) => m.kinds ?? [])),

@@ -9,7 +9,7 @@
  */
 import { Composer, type ErrorHandler, type Middleware } from "grammy";
 import type { BotContext } from "../context.js";
-import { shopfrontFeature, shopStartCode } from "../features/shopfront.js";
+import { shopfrontFeature, shopStartCode } from "../shop/shopfront.js";
 import { INVITE_PREFIX } from "../../domain/staff.js";
 
 const START_PAYLOAD = /^\/start(?:@\w+)?\s+(\S+)/i;

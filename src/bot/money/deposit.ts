@@ -21,7 +21,7 @@ import { cb } from "../buttons.js";
 import type { BotDeps } from "../context.js";
 import { html, intlLocale, rupiah, wibTime } from "../../render/format.js";
 import { DEFAULT_LANG, type Translate } from "../../render/i18n.js";
-import { withSandboxBanner } from "../../render/money.js";
+import { withSandboxBanner } from "../../render/sandboxBanner.js";
 import { qrPng } from "../../render/qr.js";
 import type { DraftFields, MoneyKind, Replier } from "./kinds.js";
 import { depositFee } from "../../domain/depositFee.js";

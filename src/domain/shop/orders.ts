@@ -8,7 +8,7 @@
 import * as z from "../../tools/zod.js";
 import { randomBytes } from "node:crypto";
 import { formatWib } from "../../tools/time.js";
-import type { Doc, DocKind, DocStore } from "./docStore.js";
+import type { Doc, DocKind, DocStore } from "./shopDocs.js";
 
 export const ORDER_STATES = [
   "draft",

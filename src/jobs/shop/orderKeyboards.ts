@@ -1,7 +1,7 @@
 /** The shop order notices' buttons and the QR photo's caption: the job and the pay path send the same. */
 import { InlineKeyboard } from "grammy";
 import { html, rupiah, wibTime } from "../../render/format.js";
-import { withSandboxBanner } from "../../render/money.js";
+import { withSandboxBanner } from "../../render/sandboxBanner.js";
 import type { Translate } from "../../render/i18n.js";
 import { orderButton } from "../../telegram/orderButtonData.js";
 import type { OrderDoc } from "../../domain/shop/orders.js";

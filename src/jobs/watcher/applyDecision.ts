@@ -7,7 +7,7 @@ import type { Lookup } from "../../domain/refresh.js";
 import { decideChange, decideNext } from "./decide.js";
 import type { AnnounceMode } from "./announce.js";
 import { noticeChatOf } from "./recipients.js";
-import type { WatcherCore } from "./core.js";
+import type { WatcherCore } from "./watchState.js";
 import type { NoticeDelivery } from "./noticeDelivery.js";
 
 /**

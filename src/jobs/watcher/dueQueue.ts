@@ -4,7 +4,7 @@
  * first in its lane.
  */
 import { OPEN_STATUSES, type TxRecord } from "../../store/index.js";
-import type { WatcherCore } from "./core.js";
+import type { WatcherCore } from "./watchState.js";
 import { MINUTE } from "./watcherOptions.js";
 
 export class DueQueue {

@@ -7,7 +7,7 @@ import { OPEN_STATUSES } from "../../store/index.js";
 import { lookupTx } from "../../domain/refresh.js";
 import { shouldCheck } from "./decide.js";
 import type { Lane } from "./lanes.js";
-import type { WatcherCore } from "./core.js";
+import type { WatcherCore } from "./watchState.js";
 import type { NoticeDelivery } from "./noticeDelivery.js";
 import { applyDecision } from "./applyDecision.js";
 

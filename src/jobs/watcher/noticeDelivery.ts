@@ -9,7 +9,7 @@ import { NoticeProtocol } from "./announce.js";
 import { sendOwed } from "./owed.js";
 import { TelegramGate } from "./telegramGate.js";
 import { HOUR } from "./watcherOptions.js";
-import type { WatcherCore } from "./core.js";
+import type { WatcherCore } from "./watchState.js";
 
 export class NoticeDelivery {
   readonly protocol: NoticeProtocol;

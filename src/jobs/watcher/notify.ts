@@ -18,7 +18,7 @@ import type { InlineKeyboardMarkup, InputMediaPhoto } from "grammy/types";
 import type { Translate } from "../../render/i18n.js";
 import { receiptText, snKind } from "../../render/receipt.js";
 import { html, rupiah } from "../../render/format.js";
-import { withSandboxBanner } from "../../render/money.js";
+import { withSandboxBanner } from "../../render/sandboxBanner.js";
 import { deliver, isNotModified, type Delivery } from "../../telegram/delivery.js";
 import type { Pacer } from "../../telegram/pacer.js";
 import { cb } from "../../telegram/buttonData.js";

@@ -6,7 +6,7 @@
 import type { TimerHandle } from "../../tools/clock.js";
 import { OPEN_STATUSES, type TxRecord } from "../../store/index.js";
 import { adoptDue, usesCallbacks } from "./decide.js";
-import type { WatcherCore } from "./core.js";
+import type { WatcherCore } from "./watchState.js";
 
 export class Rescan {
   private rescanTimer: TimerHandle | undefined;

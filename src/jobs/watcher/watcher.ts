@@ -2,7 +2,7 @@
  * The status watcher: polls every open transaction (pending, processing, unknown, sending) at the
  * provider until it ends, and tells its chat once about each change that matters. What a check
  * decides (the change, the notice, the next due time, giving up) is decide.ts; this class is the
- * watcher's public face over its parts, which share one state (core.ts).
+ * watcher's public face over its parts, which share one state (watchState.ts).
  *
  * Scheduling. Each open transaction has one due time (dueTimes.ts). `watch.nextCheckAt`/`attempts`
  * are saved with the transaction, so a restart resumes where it was (overdue checks run at once):
@@ -26,14 +26,14 @@ import { OPEN_STATUSES, type TxRecord } from "../../store/index.js";
 import { trackedDue, usesCallbacks } from "./decide.js";
 import { watchOf, type AnnounceMode } from "./announce.js";
 import type { WatcherOptions } from "./watcherOptions.js";
-import { WatcherCore, type CheckOutcome, type WatcherDeps } from "./core.js";
+import { WatcherCore, type CheckOutcome, type WatcherDeps } from "./watchState.js";
 import { DueQueue } from "./dueQueue.js";
 import { Lookups } from "./lookups.js";
 import { NoticeDelivery } from "./noticeDelivery.js";
 import { Rescan } from "./rescan.js";
 
 export { DEFAULT_WATCHER_OPTIONS, type WatcherOptions } from "./watcherOptions.js";
-export type { CheckOutcome, WatcherDeps } from "./core.js";
+export type { CheckOutcome, WatcherDeps } from "./watchState.js";
 
 export class StatusWatcher {
   readonly options: WatcherOptions;

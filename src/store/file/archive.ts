@@ -25,7 +25,7 @@
 import { closeSync, openSync, readSync } from "node:fs";
 import { mkdir, open, readdir, readFile, rename, stat, truncate } from "node:fs/promises";
 import { join } from "node:path";
-import { HOT_FOR_MS } from "../core.js";
+import { HOT_FOR_MS } from "../rules.js";
 import { StoreCorruptError } from "../errors.js";
 import { deepFreeze } from "../frozen.js";
 import { wibMonth } from "../months.js";

@@ -6,7 +6,7 @@
 import type { Clock, TimerHandle } from "../../tools/clock.js";
 import { Archive } from "./archive.js";
 import type { RecordIndexes } from "./indexes.js";
-import { FINAL_STATUSES, type TxRecord } from "../types.js";
+import { FINAL_STATUSES, type TxRecord } from "../records.js";
 
 export interface ArchiveSweepDeps {
   clock: Clock;

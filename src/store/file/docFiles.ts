@@ -9,7 +9,7 @@
  * kind with StoreCorruptError and is never rewritten. Every entry of a log stays in memory, as every
  * document does: fine for audit and price changes at this bot's size, not for unbounded streams.
  * A log's torn last line (a crash in the middle of an append) is cut off with a warning. The rules
- * are core.ts's, as PgStore's.
+ * are rules.ts's, as PgStore's.
  *
  * Why a journal: every shop-order move is made durable before its provider call, and rewriting a
  * kind's whole file per move stringified a thousand orders each time. A flush appends the changed
@@ -24,7 +24,7 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { Clock } from "../../tools/clock.js";
 import type { Doc, DocChange, DocExpect, DocKind, DocQuery, LogEntry, LogPage, NewDoc } from "../api.js";
-import { buildNewDoc, changedDoc, checkExpect, compareDocs, docChange, docInQuery, docLimit, docMatches, kindName, logPage, storedDoc, storedLogEntry, validLogEntry } from "../core.js";
+import { buildNewDoc, changedDoc, checkExpect, compareDocs, docChange, docInQuery, docLimit, docMatches, kindName, logPage, storedDoc, storedLogEntry, validLogEntry } from "../rules.js";
 import { DuplicateDocError, StoreCorruptError } from "../errors.js";
 import { DocKindFiles, LogFile, readLines, type AnyDoc } from "./kindFiles.js";
 import { StoreFile } from "./shards.js";

@@ -1,7 +1,7 @@
 /**
  * FileStore, the file backend of the Store interface (api.ts): chats, transactions, running flows and
  * a small key-value meta, all held in memory and written with lowdb; the rules (records, validation,
- * compare-and-set, api keys) are core.ts's, shared with pg/. Its methods are async to fit the
+ * compare-and-set, api keys) are rules.ts's, shared with pg/. Its methods are async to fit the
  * interface but answer from memory; the writes in one call happen before it returns its promise.
  * This class composes the rooms of the file backend; nothing else touches its files:
  *   layout.ts        the files under `<dir>/store/` (names, permissions, meta.json, writers)
@@ -29,7 +29,7 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { systemClock, type Clock } from "../../tools/clock.js";
 import { deriveKey } from "../crypto.js";
-import { buildChat, buildNewTx, CLEARED_KEY_PATCH, isHot, KeyRing, kindName, LOST_KEY_PATCH, patchTx, storedFlow, transitionAllowed } from "../core.js";
+import { buildChat, buildNewTx, CLEARED_KEY_PATCH, isHot, KeyRing, kindName, LOST_KEY_PATCH, patchTx, storedFlow, transitionAllowed } from "../rules.js";
 import { DuplicateTxError, StoreClosedError, UnknownTxError } from "../errors.js";
 import { ARCHIVE_AFTER_MS } from "./archive.js";
 import { ArchiveSweep } from "./archiveSweep.js";
@@ -43,7 +43,7 @@ import { moveLegacyFlows } from "./legacyFlows.js";
 import type { FileStoreStats, StoreOptions } from "./options.js";
 import type { FlowEntry, MetaFile } from "./schema.js";
 import { loadShards } from "./shardLoad.js";
-import type { ChatRecord, TxRecord, TxStatus } from "../types.js";
+import type { ChatRecord, TxRecord, TxStatus } from "../records.js";
 import type { ChatPatch, Doc, DocChange, DocExpect, DocKind, DocQuery, FlowState, LogEntry, LogPage, NewDoc, NewTx, SavedFlow, Store, TxPatch } from "../api.js";
 import { DocFiles, docKey } from "./docFiles.js";
 import { TxJournal } from "./txJournal.js";
@@ -382,7 +382,7 @@ export class FileStore implements Store {
   }
 
   /**
-   * From memory only, no archive reads: open ones and final ones changed within archiveAfterMs (core.ts
+   * From memory only, no archive reads: open ones and final ones changed within archiveAfterMs (rules.ts
    * isHot), whether or not the sweep has moved the older ones out yet.
    */
   async findHotTx(chatId: number, id: string): Promise<Readonly<TxRecord> | undefined> {
@@ -419,7 +419,7 @@ export class FileStore implements Store {
     return this.hot.openTxs();
   }
 
-  /** Keeps a record built by core.ts (validated, frozen) in memory and marks its shard for writing. */
+  /** Keeps a record built by rules.ts (validated, frozen) in memory and marks its shard for writing. */
   private putTx(rec: TxRecord, old: TxRecord | undefined): TxRecord {
     this.hot.putTx(rec, old);
     this.markTxShard(this.hot.txShardOf(rec.refId));

@@ -5,7 +5,7 @@
 import type { Archive } from "./archive.js";
 import { nextMonth, wibMonth, wibMonthStart } from "./archive.js";
 import { comparePos, lowerBound, type RecordIndexes, type TxPos } from "./indexes.js";
-import type { TxRecord } from "../types.js";
+import type { TxRecord } from "../records.js";
 
 /** A chat's transaction by our refId or by the provider's upstreamId, archived ones too. */
 export function findTx(hot: RecordIndexes, archive: Archive, chatId: number, id: string): Readonly<TxRecord> | undefined {

@@ -6,7 +6,7 @@
  */
 import { shardIndex } from "./shards.js";
 import type { FlowEntry } from "./schema.js";
-import { OPEN_STATUSES, type ChatRecord, type TxRecord } from "../types.js";
+import { OPEN_STATUSES, type ChatRecord, type TxRecord } from "../records.js";
 
 /** Position of a transaction in its chat's history: sorted by (createdAt, refId). */
 export interface TxPos {

@@ -1,5 +1,5 @@
 /** A migration: older versions kept running flows in meta's kv (`conv:<chatId>`), now in the flow shards. */
-import { legacyFlowChat } from "../core.js";
+import { legacyFlowChat } from "../rules.js";
 import type { FlowState } from "../api.js";
 
 /**

@@ -18,7 +18,7 @@
  */
 import { rename, rm } from "node:fs/promises";
 import { join } from "node:path";
-import type { TxRecord } from "../types.js";
+import type { TxRecord } from "../records.js";
 import { LogFile } from "./kindFiles.js";
 
 export const JOURNAL = "tx.jsonl";

@@ -16,7 +16,7 @@ import postgres from "postgres";
 import { deriveKey, keyCheckMatches } from "../crypto.js";
 import { StoreCorruptError } from "../errors.js";
 import type * as z from "../../tools/zod.js";
-import { KIND_NAME, StoredDocFrame, StoredLogFrame } from "../core.js";
+import { KIND_NAME, StoredDocFrame, StoredLogFrame } from "../rules.js";
 import { describeIssues, TxRecordSchema, type ChatRecord, type TxRecord } from "../records.js";
 import { checkChatShard, checkFlowShard, checkMeta, checkTxShard, type FlowEntry } from "../file/schema.js";
 import { shardFileName, shardIndex } from "../file/shards.js";

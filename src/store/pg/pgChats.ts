@@ -1,12 +1,12 @@
 /**
  * PgStore's chats and their api keys (api.ts getChat... clearApiKey, the store secret) in the table
- * `chats`: every change is compare-and-set on the row version (putChat), keys sealed by core.ts's KeyRing.
+ * `chats`: every change is compare-and-set on the row version (putChat), keys sealed by rules.ts's KeyRing.
  */
 import type { Sql } from "postgres";
 import type { Clock } from "../../tools/clock.js";
 import type { ChatPatch } from "../api.js";
-import { buildChat, CLEARED_KEY_PATCH, type KeyRing, LOST_KEY_PATCH, storedChat } from "../core.js";
-import type { ChatRecord } from "../types.js";
+import { buildChat, CLEARED_KEY_PATCH, type KeyRing, LOST_KEY_PATCH, storedChat } from "../rules.js";
+import type { ChatRecord } from "../records.js";
 import { chatRow } from "./rows.js";
 
 /** The store_info row holding the secret's fingerprint. */

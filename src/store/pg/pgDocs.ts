@@ -1,6 +1,6 @@
 /**
  * PgStore's documents and append-only logs (api.ts createDoc... listLog) in the tables `docs` and
- * `logs` (migration 4). The rules are core.ts's, as the file store's: values are checked with the
+ * `logs` (migration 4). The rules are rules.ts's, as the file store's: values are checked with the
  * kind's schema before they are written and again on every row read (StoreCorruptError).
  * updateDoc is a single conditional UPDATE, so of two racing calls on any processes one wins;
  * appendLog takes max(seq) + 1 of its (kind, owner) and, when another process took the same seq
@@ -11,7 +11,7 @@
 import postgres, { type Sql } from "postgres";
 import type { Clock } from "../../tools/clock.js";
 import type { Doc, DocChange, DocExpect, DocKind, DocQuery, LogEntry, LogPage, NewDoc } from "../api.js";
-import { buildNewDoc, checkExpect, docChange, docLimit, kindName, logPage, storedDoc, storedLogEntry, validLogEntry } from "../core.js";
+import { buildNewDoc, checkExpect, docChange, docLimit, kindName, logPage, storedDoc, storedLogEntry, validLogEntry } from "../rules.js";
 import { DuplicateDocError } from "../errors.js";
 
 /** What the documents need of the PgStore they live in. */

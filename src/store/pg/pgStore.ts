@@ -1,29 +1,29 @@
 /**
  * The store in PostgreSQL (STORE_URL=postgres://...), for one or more bot processes on one database:
  * reading, writing and the queries; the records, checks, encryption and compare-and-set rules are
- * core.ts's, the same as the file store's (file/).
+ * rules.ts's, the same as the file store's (file/).
  *
  * Every change is committed before its call resolves, so `flush()` has nothing to wait for. Changes
  * are compare-and-set on a row version: read (data, version), compute and validate the new record in
  * JavaScript, `UPDATE ... WHERE version = $read`; no row means another call or process changed it
  * first, so read again and re-check. `transitionTx` thus has exactly one winner across processes.
  *
- * Records are validated on every write and on every read (core.ts storedTx): another process, an
+ * Records are validated on every write and on every read (rules.ts storedTx): another process, an
  * older version or an operator may have written the row. Records handed out are frozen.
  *
  * PgStore owns the connection pool and its health (reachability.ts), the timed writes, flows and
  * meta; the chats and api keys (pgChats.ts), transactions (pgTxs.ts) and documents and logs
- * (pgDocs.ts) are queried in their own modules over that pool. The rules are in core.ts, the schema,
+ * (pgDocs.ts) are queried in their own modules over that pool. The rules are in rules.ts, the schema,
  * row mapping and import beside it.
  */
 import postgres, { type Sql } from "postgres";
 import { systemClock, type Clock } from "../../tools/clock.js";
 import type { ChatPatch, Doc, DocChange, DocExpect, DocKind, DocQuery, FlowState, LogEntry, LogPage, NewDoc, NewTx, SavedFlow, Store, StoreStats, TxPatch } from "../api.js";
-import { KeyRing, storedFlow } from "../core.js";
+import { KeyRing, storedFlow } from "../rules.js";
 import { deriveKey, keyCheck } from "../crypto.js";
 import { DatabaseUnreachableError, DuplicateDocError, DuplicateTxError, StoreClosedError, StoreCorruptError, UnknownTxError } from "../errors.js";
 import { deepFreeze, frozenCopy } from "../frozen.js";
-import { OPEN_STATUSES, type ChatRecord, type TxRecord, type TxStatus } from "../types.js";
+import { OPEN_STATUSES, type ChatRecord, type TxRecord, type TxStatus } from "../records.js";
 import { migrate, OPEN_STATUS_SQL } from "./migrations.js";
 import { KEY_CHECK, PgChats } from "./pgChats.js";
 import { PgDocs } from "./pgDocs.js";

@@ -6,9 +6,9 @@
 import type { Sql } from "postgres";
 import type { Clock } from "../../tools/clock.js";
 import type { NewTx, TxPatch } from "../api.js";
-import { buildNewTx, HOT_FOR_MS, patchTx, storedTx, transitionAllowed } from "../core.js";
+import { buildNewTx, HOT_FOR_MS, patchTx, storedTx, transitionAllowed } from "../rules.js";
 import { DuplicateTxError, UnknownTxError } from "../errors.js";
-import { OPEN_STATUSES, type TxRecord, type TxStatus } from "../types.js";
+import { OPEN_STATUSES, type TxRecord, type TxStatus } from "../records.js";
 import { txRow } from "./rows.js";
 
 /** What the transactions need of the PgStore they live in. */
@@ -136,7 +136,7 @@ export class PgTxs {
     return row && { data: storedTx(`table txs, ${refId}`, row.data), version: row.version };
   }
 
-  /** Open ones and final ones changed within HOT_FOR_MS (core.ts isHot), as the file store keeps in memory. */
+  /** Open ones and final ones changed within HOT_FOR_MS (rules.ts isHot), as the file store keeps in memory. */
   findHotTx(chatId: number, id: string): Promise<Readonly<TxRecord> | undefined> {
     return this.lookupTx(chatId, id, this.host.clock.now() - HOT_FOR_MS);
   }

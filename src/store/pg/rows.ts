@@ -3,7 +3,7 @@
  * for migrate-store, so both write the same columns for the same record.
  */
 import { wibMonth } from "../months.js";
-import type { ChatRecord, TxRecord } from "../types.js";
+import type { ChatRecord, TxRecord } from "../records.js";
 
 export interface TxRow {
   ref_id: string;

@@ -9,7 +9,7 @@ import { Composer, InlineKeyboard } from "grammy";
 import type { BotContext } from "../context.js";
 import { cb, onCallback } from "../buttons.js";
 import { addPager, paginate } from "../paging.js";
-import { askLanguage, languageFeature } from "./language.js";
+import { askLanguage, languageFeature } from "../features/language.js";
 import { shopPayFeature } from "./shopPay.js";
 import { commands } from "../../telegram/commands.js";
 import { html, wibTime } from "../../render/format.js";
@@ -35,8 +35,8 @@ import {
   targetAccepted,
   type ShopItem,
   type Storefront,
-} from "../flows/shopBuy.js";
-import { customerOrders } from "../flows/shopPayment.js";
+} from "./shopBuy.js";
+import { customerOrders } from "./shopPayment.js";
 
 const PAGE_SIZE = 8;
 const START_WITH_CODE = /^\/start(?:@\w+)?\s+(\S+)\s*$/i;

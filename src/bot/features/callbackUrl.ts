@@ -12,7 +12,7 @@ import { callbackUrl, newCallbackToken } from "../../domain/providerCallbacks.js
 import { requireKey } from "../guards.js";
 import { commands } from "../../telegram/commands.js";
 
-export const webhookFeature = new Composer<BotContext>();
+export const callbackUrlFeature = new Composer<BotContext>();
 
 /** "Callbacks: working, last at 14.05 WIB" once one arrived; undefined before. */
 export async function callbacksLine(ctx: BaseContext): Promise<string | undefined> {
@@ -26,7 +26,7 @@ async function screen(ctx: BaseContext, token: string): Promise<{ text: string; 
   return { text, markup: { inline_keyboard: [[{ text: ctx.t("webhook-new-button"), callback_data: cb.webhookRenew.encode({}) }]] } };
 }
 
-webhookFeature.command(commands.webhook, async (ctx) => {
+callbackUrlFeature.command(commands.webhook, async (ctx) => {
   if (!(await requireKey(ctx))) return;
   if (ctx.deps.publicUrl === undefined) {
     // The built-in sandbox calls back by itself (app.ts): nothing to paste anywhere.
@@ -40,7 +40,7 @@ webhookFeature.command(commands.webhook, async (ctx) => {
   await ctx.reply(text, { reply_markup: markup, link_preview_options: { is_disabled: true } });
 });
 
-onCallback(webhookFeature, cb.webhookRenew, async (ctx) => {
+onCallback(callbackUrlFeature, cb.webhookRenew, async (ctx) => {
   const chatId = ctx.chat?.id;
   if (chatId === undefined || ctx.deps.publicUrl === undefined || !(await ctx.deps.providerLink.isLinked(chatId))) {
     await ctx.answerCallbackQuery({ text: ctx.t("button-expired") });

@@ -12,7 +12,7 @@ import { ApiKeyDecryptError, StoreCorruptError, StoreSecretMismatchError } from 
 import { deepFreeze, frozenCopy, frozenOutput } from "./frozen.js";
 import { exactCheck, quickChecks } from "./recordCheck.js";
 import { ChatRecordSchema, describeIssues, TxRecordSchema } from "./records.js";
-import { OPEN_STATUSES, type ChatRecord, type TxRecord, type TxStatus } from "./types.js";
+import { OPEN_STATUSES, type ChatRecord, type TxRecord, type TxStatus } from "./records.js";
 
 /**
  * Final records whose last change is older than this are history: the file store moves them to its

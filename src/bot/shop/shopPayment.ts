@@ -4,7 +4,7 @@
  */
 import type { BotContext } from "../context.js";
 
-export { startPayment, type OrderInput } from "../features/shopPay.js";
+export { startPayment, type OrderInput } from "./shopPay.js";
 
 /** An order as the customer's "Pesanan saya" lists it. */
 export interface CustomerOrder {
