@@ -16,9 +16,9 @@ import { TxEvents } from "./domain/events.js";
 import { forgetBalanceOnChange } from "./domain/freshBalance.js";
 import { createTranslate, type Translate } from "./render/i18n.js";
 import { htmlByDefault } from "./telegram/parseMode.js";
-import { depositProcessingMarkup } from "./bot/money/deposit.js";
+import { depositProcessingMarkup } from "./bot/money/depositKeyboards.js";
 import { createBot, type AppBot, type BotConfig } from "./bot/index.js";
-import { resendDueInstructions, sendOwedInstructions } from "./bot/money/deposit.js";
+import { resendDueInstructions, sendOwedInstructions } from "./bot/money/depositInstructions.js";
 import { registerCommands } from "./telegram/commands.js";
 import type { BotDeps } from "./bot/context.js";
 import type { PollingOptions } from "./telegram/polling.js";
@@ -28,7 +28,7 @@ import { resolveStoreSecret, verifyStoreSecret } from "./config/storeSecret.js";
 import { openShared } from "./cluster/index.js";
 import { openStore } from "./store/index.js";
 import { ChatSettings } from "./domain/chatSettings.js";
-import { Customers } from "./domain/customers.js";
+import { SavedCustomers } from "./domain/savedCustomers.js";
 import { ShopSettings } from "./domain/shop/settings.js";
 import { Ledger } from "./domain/ledger.js";
 import { MoneyEngine } from "./money/createOnce.js";
@@ -313,7 +313,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     ledger,
     money,
     staff: new Staff(store, () => clock.now()),
-    customers: new Customers(store),
+    savedCustomers: new SavedCustomers(store),
     shop: new ShopSettings(store),
     upstream,
     lists,

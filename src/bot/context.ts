@@ -15,7 +15,7 @@ import type { Broadcaster } from "../jobs/broadcast.js";
 import type { StatusChecker } from "../jobs/leaderWork.js";
 import type { Translate, TranslateVars } from "../render/i18n.js";
 import type { ChatSettings } from "../domain/chatSettings.js";
-import type { Customers } from "../domain/customers.js";
+import type { SavedCustomers } from "../domain/savedCustomers.js";
 import type { Staff } from "../domain/staff.js";
 import type { MoneyEngine } from "../money/createOnce.js";
 import type { Ledger } from "../domain/ledger.js";
@@ -37,7 +37,7 @@ export interface BotDeps {
   /** The owners' staff, invitations and choices. */
   staff: Staff;
   /** Saved customers (over the store). */
-  customers: Customers;
+  savedCustomers: SavedCustomers;
   /** Each reseller's online shop: settings, links, customers' carts (over the store). */
   shop: ShopSettings;
   upstream: UpstreamClient;

@@ -111,7 +111,7 @@ export const ChatRecordSchema = z.object({
   /** Opted in to the 21.00 WIB daily summary (/laporan); `summaryDay`: the WIB day it was last sent (marked before sending). */
   dailySummary: z.optional(z.boolean()),
   summaryDay: optText,
-  /** Saved customers (/pelanggan), oldest first; at most CUSTOMERS_MAX (bot/customers.ts). */
+  /** Saved customers (/pelanggan), oldest first; at most CUSTOMERS_MAX (bot/savedCustomers.ts). */
   customers: z.optional(z.array(SavedCustomerSchema)),
   /** The reseller's selling-price rules (/markup, /hargajual; domain/pricing.ts). */
   pricing: z.optional(PricingRulesSchema),

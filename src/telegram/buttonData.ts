@@ -89,7 +89,7 @@ export const GROUP_KEY_MAX_LENGTH = 16;
 export const PRODUCT_CODE_MAX_LENGTH = 40;
 /** Most options one askChoice offers (indexes in `f:c:<index>`). */
 export const CHOICE_INDEX_MAX = 9_999;
-/** Saved-customer ids (src/bot/customers.ts makes 6 characters). */
+/** Saved-customer ids (src/bot/savedCustomers.ts makes 6 characters). */
 export const CUSTOMER_ID_MAX_LENGTH = 8;
 /** Most saved customers and recent targets a prompt offers (indexes in `f:s:<index>`). */
 export const SUGGESTION_INDEX_MAX = 99;
@@ -260,7 +260,7 @@ export const cb = {
   flowButton: shape("f:{button}", { button: oneOf(FLOW_BUTTONS) }),
   /** A saved customer or recent target offered by a flow's prompt: taken as if typed. */
   flowSuggestion: shape("f:s:{index}", { index: int(SUGGESTION_INDEX_MAX) }),
-  // Repeat sales and saved customers (src/bot/features/customers.ts).
+  // Repeat sales and saved customers (src/bot/features/savedCustomers.ts).
   /** "Buy again" under a successful sale: a fresh confirm screen at today's price. */
   buyAgain: shape("ba:{refId}", { refId }),
   saveCustomer: shape("sc:{refId}", { refId }),

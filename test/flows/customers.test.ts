@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { rupiah } from "../../src/render/format.js";
 import { SANDBOX_CUSTOMERS } from "../../src/sandbox/index.js";
 import { newRefId } from "../../src/bot/money/refs.js";
-import { CUSTOMERS_MAX } from "../../src/bot/customers.js";
+import { CUSTOMERS_MAX } from "../../src/bot/savedCustomers.js";
 import type { NewTx } from "../../src/store/index.js";
 import type { TxRecord } from "../../src/store/index.js";
 import type { RecordedCall } from "../support/fakeBotApi.js";

@@ -4,7 +4,7 @@
  * its write must not be written over (the claim is saved before /deposit/cancel is called).
  */
 import { afterEach, expect, it } from "vitest";
-import { claimCancel } from "../../src/bot/money/deposit.js";
+import { claimCancel } from "../../src/domain/depositClaims.js";
 import { newRefId } from "../../src/bot/money/refs.js";
 import { DEFAULT_DEPOSIT_LATE_MS, refreshTx } from "../../src/domain/refresh.js";
 import { detailOf, type Store } from "../../src/store/index.js";

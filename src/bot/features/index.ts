@@ -10,7 +10,7 @@ import { alertsModule } from "./alerts.js";
 import { balanceFeature, showBalance } from "./balance.js";
 import { billModule } from "./bill.js";
 import { correctionFeature } from "./correction.js";
-import { customersModule } from "./customers.js";
+import { customersModule } from "./savedCustomers.js";
 import { depositModule } from "./deposit.js";
 import { historyModule } from "./history.js";
 import { askLanguage, languageFeature } from "./language.js";

@@ -27,7 +27,7 @@ import { receiptText, statusLabel } from "../../render/receipt.js";
 import type { FeatureModule } from "../module.js";
 import { editOrReply, moneyText } from "../replies.js";
 import { txButtonLabel } from "./history.js";
-import { releasable, rememberReleaseOffer } from "../money/deposit.js";
+import { releasable, rememberReleaseOffer } from "../../domain/depositClaims.js";
 import { commands } from "../../telegram/commands.js";
 import { saleActionRows } from "../../render/saleActions.js";
 import { ledgerChat, seesTx, shownTx } from "../middlewares/roleGate.js";

@@ -13,7 +13,7 @@ import { saveDraft, showConfirm } from "../money/confirm.js";
 import { billFields, postpaidKind } from "../money/postpaid.js";
 import { cb } from "../buttons.js";
 import { failureText, withApiKey, type ProviderFailure, type ProviderOutcome } from "../provider.js";
-import { suggestionsFor } from "../customers.js";
+import { suggestionsFor } from "../savedCustomers.js";
 import { askChoice, askText, type TextStep } from "./steps.js";
 import { ledgerChat } from "../middlewares/roleGate.js";
 import { notLinkedText } from "../guards.js";

@@ -15,7 +15,7 @@ import { saveAndConfirm } from "../money/confirm.js";
 import { belowCostText, prepaidDraft, prepaidKind } from "../money/prepaid.js";
 import { failureText, withApiKey } from "../provider.js";
 import { needsServer, targetKind, validateTarget } from "../targets.js";
-import { suggestionsFor, wantedForProduct } from "../customers.js";
+import { suggestionsFor, wantedForProduct } from "../savedCustomers.js";
 import { askChoice, askText } from "./steps.js";
 import { chatRules, quoteProduct } from "../pricing.js";
 import { hidesCost, ledgerChat } from "../middlewares/roleGate.js";

@@ -24,7 +24,7 @@ import { parseRupiah } from "../amount.js";
 import { failureText, withApiKey } from "../provider.js";
 import { whileAskingProvider } from "../slowAnswer.js";
 import { cb } from "../buttons.js";
-import { suggestionsFor } from "../customers.js";
+import { suggestionsFor } from "../savedCustomers.js";
 import { askChoice, askText, type TextStep } from "./steps.js";
 import type { Lang } from "../../store/index.js";
 

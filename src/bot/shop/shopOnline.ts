@@ -11,7 +11,7 @@ import { clockText, html } from "../../render/format.js";
 import { qrPng } from "../../render/qr.js";
 import { categories } from "../catalog.js";
 import { OPERATOR_NAMES, type Operator } from "../targets.js";
-import { feeDescription } from "../money/deposit.js";
+import { feeDescription } from "../money/depositTexts.js";
 import { withApiKey } from "../provider.js";
 import { allows, ledgerChat, refusalText } from "../middlewares/roleGate.js";
 import { audit } from "../../domain/audit.js";

@@ -4,7 +4,7 @@
  * for, then its last distinct targets of that kind from history. A tap is taken as if typed, so every
  * offer still goes through the step's check.
  */
-import { CUSTOMERS_MAX, type Customers, type SaveResult } from "../domain/customers.js";
+import { CUSTOMERS_MAX, type SavedCustomers, type SaveResult } from "../domain/savedCustomers.js";
 import type { Ledger } from "../domain/ledger.js";
 import { detailOf, OPEN_STATUSES, type CustomerKind, type SavedCustomer, type TxRecord } from "../store/index.js";
 import type { PrepaidProduct } from "../upstream/types.js";
@@ -55,7 +55,7 @@ export function parseCustomerName(text: string): { ok: true; value: string } | {
 }
 
 /** Saves the target of `tx` under `name`, durably; the same target saved before gets the new name. */
-export async function saveCustomer(customers: Customers, chatId: number, tx: TxRecord, name: string, now: number): Promise<SaveResult> {
+export async function saveCustomer(customers: SavedCustomers, chatId: number, tx: TxRecord, name: string, now: number): Promise<SaveResult> {
   const kind = customerKindOfTx(tx);
   if (!kind || !tx.target) return { ok: false, reason: "not-savable" };
   return customers.save(chatId, { kind, target: tx.target, code: tx.code, title: tx.title, source: tx.kind }, name, now);
@@ -88,11 +88,11 @@ function usedTarget(tx: TxRecord): boolean {
 
 /** The chat's saved customers of the wanted kind, then its recent distinct targets of that kind. */
 export async function suggestionsFor(
-  { customers, ledger }: { customers: Customers; ledger: Ledger },
+  { savedCustomers, ledger }: { savedCustomers: SavedCustomers; ledger: Ledger },
   chatId: number,
   wanted: TargetWanted,
 ): Promise<Suggestion[]> {
-  const saved = [...await customers.list(chatId)]
+  const saved = [...await savedCustomers.list(chatId)]
     .reverse()
     .filter((c) => c.kind === wanted.kind && (wanted.fitsSaved?.(c) ?? true) && wanted.valid(c.target))
     .slice(0, OFFERED_SAVED);

@@ -13,7 +13,7 @@ export type CustomerTarget = Pick<SavedCustomer, "kind" | "target" | "code" | "t
 
 export type SaveResult = { ok: true; customer: SavedCustomer; renamed?: string } | { ok: false; reason: "full" | "not-savable" };
 
-export class Customers {
+export class SavedCustomers {
   constructor(private readonly store: Store) {}
 
   /** Oldest first. */
