@@ -1,7 +1,8 @@
 /**
  * Prometheus metrics of one app (prom-client). A registry per app, so two apps in one process
  * (tests, `w.restart()`) never collide. Parts report through the small hooks below; gauges that
- * mirror state (pending ids, broadcast progress) are read when /metrics is scraped.
+ * mirror state (pending ids, broadcast progress) are read when /metrics is scraped. Node's own metrics
+ * are the process's, collected once (processRegistry) and shown by every app.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import type { Transformer } from "grammy";
@@ -9,6 +10,21 @@ import type { Transformer } from "grammy";
 export interface MetricsSources {
   pendingIds: () => number;
   broadcast: () => Promise<{ running: boolean; sent: number; failed: number; remaining: number } | undefined>;
+}
+
+let processMetrics: Registry | undefined;
+
+/**
+ * Node's own metrics (CPU, memory, event loop lag, GC), collected once per process: each collection starts
+ * an event-loop-delay monitor and a GC observer that prom-client never stops, and an app is built again in
+ * one process (each test world and restart, the playground).
+ */
+function processRegistry(): Registry {
+  if (!processMetrics) {
+    processMetrics = new Registry();
+    collectDefaultMetrics({ register: processMetrics });
+  }
+  return processMetrics;
 }
 
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20];
@@ -58,7 +74,7 @@ export class AppMetrics {
   });
 
   constructor(sources: MetricsSources) {
-    collectDefaultMetrics({ register: this.registry });
+    processRegistry();
     new Gauge({
       name: "watcher_pending_ids",
       help: "Pending transactions the status watcher is watching",
@@ -101,6 +117,6 @@ export class AppMetrics {
   };
 
   text(): Promise<string> {
-    return this.registry.metrics();
+    return Registry.merge([processRegistry(), this.registry]).metrics();
   }
 }
