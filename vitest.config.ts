@@ -13,12 +13,10 @@ const withPostgres = Boolean(process.env.TEST_DATABASE_URL) || findPgBin() !== u
 const ON_BOTH_STORES = ["test/bot/**/*.test.ts", "test/flows/**/*.test.ts", "test/jobs/**/*.test.ts", "test/server/**/*.test.ts", "test/prices/**/*.test.ts"];
 
 /**
- * Files that run in a fresh module graph of their own: the other files share one per worker (isolate:
- * false). A vi.mock must meet modules no earlier file imported; the fuzz's 3,000 updates took ~15x
- * longer (20 ms an update against 1.5) in a worker that had run two minutes of other files first, with
- * no timer or handle left over (cause not found yet: docs/testing.md).
+ * Files whose vi.mock must meet a fresh module graph: the other files share one per worker
+ * (isolate: false), where a module already imported by an earlier file would stay unmocked.
  */
-const OWN_MODULES = ["test/shop/ordersReceiptTurns.test.ts", "test/store/crypto.test.ts", "test/fuzz/updates.test.ts"];
+const OWN_MODULES = ["test/shop/ordersReceiptTurns.test.ts", "test/store/crypto.test.ts"];
 
 export default defineConfig({
   test: {
@@ -37,7 +35,7 @@ export default defineConfig({
     isolate: false,
     projects: [
       { extends: true as const, test: { name: "files", include: ["test/**/*.test.ts"], exclude: OWN_MODULES } },
-      { extends: true as const, test: { name: "isolated", include: OWN_MODULES, isolate: true } },
+      { extends: true as const, test: { name: "mocks", include: OWN_MODULES, isolate: true } },
       ...(withPostgres
         ? [
             {
