@@ -7,11 +7,15 @@ import { expect, it } from "vitest";
 import { FakeBotApi } from "../support/fakeBotApi.js";
 import { createToyBot } from "./toyBot.js";
 
-/** Milliseconds to make and settle `n` promises, the cost an enabled AsyncLocalStorage adds to. */
+/**
+ * CPU milliseconds to make and settle `n` promises, the cost an enabled AsyncLocalStorage adds to (CPU
+ * time of this process, so other processes on a loaded machine do not count).
+ */
 async function promiseCost(n: number): Promise<number> {
-  const t0 = performance.now();
+  const t0 = process.cpuUsage();
   for (let i = 0; i < n; i++) await Promise.resolve(i);
-  return performance.now() - t0;
+  const used = process.cpuUsage(t0);
+  return (used.user + used.system) / 1000;
 }
 
 it("each fake tags the calls made in its own tagged run, also inside another fake's", async () => {
@@ -39,5 +43,5 @@ it("three hundred fakes that each tagged a run leave the cost of a promise as it
     await fake.runTagged(i, async () => undefined);
   }
   const after = Math.min(await promiseCost(50_000), await promiseCost(50_000));
-  expect(after).toBeLessThan(before * 3 + 20);
+  expect(after).toBeLessThan(before * 5 + 30); // one AsyncLocalStorage per fake: ~100x
 });

@@ -117,6 +117,7 @@ export async function startPayment(ctx: BotContext, input: OrderInput): Promise<
     false,
   );
   const claim = await deps.money.claim(depositRef);
+  if (!claim.claimed && claim.reason === "taken") return; // another path holds this deposit: it answers the customer
   if (!claim.claimed) {
     // Nothing was sent: the order ends here and the customer may order again once the store saves.
     await deps.ledger.cancelDraft(depositRef, "shop deposit not sent");
