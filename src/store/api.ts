@@ -22,7 +22,7 @@
  *   The file store reads a kind's file at its first use, so a damaged one fails that kind's calls.
  */
 import type * as z from "../tools/zod.js";
-import type { ChatRecord, TxDetail, TxKind, TxOf, TxRecord, TxStatus } from "./records.js";
+import type { ChatRecord, TxDetail, TxKind, TxOf, TxRecord, TxStatus, WalletEntry } from "./records.js";
 
 /**
  * Any zod schema whose output is T: classic `zod` (ZodType) and `zod/mini` (tools/zod.ts) schemas both
@@ -115,6 +115,26 @@ export type NewTx = {
 export type TxPatch = Partial<Omit<TxRecord, "refId" | "chatId" | "createdAt" | "updatedAt" | "kind" | "detail">> & {
   detail?: TxDetail | undefined;
 };
+
+/** A downline's wallet now (docs/wallets.md): available = balance - held, never below zero. */
+export interface WalletBalance {
+  readonly chat: number;
+  /** The network's owner (0 while the wallet has no entry). */
+  readonly owner: number;
+  /** The sum of its entries. */
+  readonly balance: number;
+  /** The prices of its records whose wallet part is "held". */
+  readonly held: number;
+}
+
+/** An entry to post: its seq and time are the store's. */
+export type NewWalletEntry = Omit<WalletEntry, "seq" | "at">;
+
+/** What postEntries did: entries posted now, and the refs that were posted before (nothing done for them). */
+export interface PostedEntries {
+  readonly posted: readonly WalletEntry[];
+  readonly skipped: readonly string[];
+}
 
 /** A chat's saved flow state (conversations): any JSON object; the store does not look inside. */
 export type FlowState = Readonly<Record<string, unknown>>;
@@ -264,6 +284,25 @@ export interface Store {
   /** Newest first; `beforeSeq` pages back. Default limit 20, at most 500. */
   listLog<T>(kind: DocKind<T>, owner: number, page?: LogPage): Promise<LogEntry<T>[]>;
 
+  // ---- wallets (docs/wallets.md; rules in walletRules.ts) -----------------------------------------
+  // A record's wallet part is written with the record: a write that would hold more than its wallet has
+  // available is refused (transitionTx: undefined; createTx, updateTx: WalletShortError), checked in the
+  // same compare-and-set as the record, so two records racing for the last rupiah cannot both hold it.
+  /** The wallet of a downline's chat; zeros for one that never had an entry. */
+  wallet(chat: number): Promise<WalletBalance>;
+  /** Every wallet of the owner's network that has had an entry. */
+  walletsOf(owner: number): Promise<WalletBalance[]>;
+  /**
+   * Appends the entries in one durable write, all or none, resolving once they are durable. An entry
+   * whose ref was posted before is skipped (so a repeated step posts nothing twice). Rejects with
+   * WalletShortError when a debit would take its wallet's available below zero (walletRules.ts mayOverdraw aside).
+   */
+  postEntries(entries: readonly NewWalletEntry[]): Promise<PostedEntries>;
+  /** The wallet's entries, newest first; `beforeSeq` pages back. Default limit 20, at most 500. */
+  walletEntries(chat: number, page?: LogPage): Promise<WalletEntry[]>;
+  /** The entry posted with `ref`, if any. */
+  walletEntry(ref: string): Promise<WalletEntry | undefined>;
+
   // ---- meta -------------------------------------------------------------------------------------
   /** Small JSON state (broadcast progress...). The value is frozen. */
   getMeta<T>(key: string): Promise<Readonly<T> | undefined>;
@@ -297,6 +336,9 @@ export {
   type TxOf,
   type TxRecord,
   type TxStatus,
+  type WalletEntry,
+  type WalletEntryKind,
+  type WalletPart,
   type WatchState,
 } from "./records.js";
 export * from "./errors.js";

@@ -72,3 +72,15 @@ export class DatabaseUnreachableError extends Error {
     super(why === "not sent" ? "The database cannot be reached; the query was not sent." : "The database did not answer in time.");
   }
 }
+
+/** A write would take a wallet's available balance below zero (docs/wallets.md): nothing was written. */
+export class WalletShortError extends Error {
+  override readonly name = "WalletShortError";
+  constructor(
+    readonly chat: number,
+    readonly available: number,
+    readonly needed: number,
+  ) {
+    super(`Wallet ${chat} has ${available} available, ${needed} needed.`);
+  }
+}

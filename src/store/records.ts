@@ -209,6 +209,53 @@ export const DepositDetailSchema = z.object({
   offers: z.optional(z.array(z.int())),
 });
 
+/** Where a wallet part stands (docs/wallets.md): a draft holds nothing; held counts against the wallet. */
+export const WALLET_STATES = ["draft", "held", "posted", "released"] as const;
+export type WalletState = (typeof WALLET_STATES)[number];
+
+/**
+ * A record paid from (or credited to) a downline's wallet: the price it holds while in flight, the
+ * commissions its success earns the uplines, the credit a paid deposit brings.
+ */
+export const WalletPartSchema = z.object({
+  /** The downline's chat whose wallet pays or is credited. */
+  chat: z.int(),
+  /** What the record holds while `held`, and what success debits (0 for a deposit). */
+  price: z.int().check(z.nonnegative()),
+  state: z.enum(WALLET_STATES),
+  /** Uplines that are downlines themselves: what each earns when the purchase succeeds. */
+  commissions: z.optional(z.array(z.object({ chat: z.int(), amount: z.int().check(z.nonnegative()) }))),
+  /** A deposit: what the wallet is credited once the deposit is paid. */
+  credit: z.optional(z.int().check(z.nonnegative())),
+});
+export type WalletPart = z.infer<typeof WalletPartSchema>;
+
+export const WALLET_ENTRY_KINDS = ["deposit", "adjust", "purchase", "commission", "refund", "payout"] as const;
+export type WalletEntryKind = (typeof WALLET_ENTRY_KINDS)[number];
+
+/** One movement of a wallet: appended once, never edited (docs/wallets.md). */
+export const WalletEntrySchema = z.object({
+  /** Unique: a second post of the same ref posts nothing. */
+  ref: z.string().check(z.minLength(1), z.maxLength(100)),
+  /** The downline's chat whose wallet it moves. */
+  wallet: z.int(),
+  /** The network's owner. */
+  owner: z.int(),
+  /** Rupiah: + credit, - debit; never 0. */
+  amount: z.int(),
+  kind: z.enum(WALLET_ENTRY_KINDS),
+  /** The record it comes from (a purchase, a deposit, a payout). */
+  txRef: optText,
+  /** Why, for an adjustment by hand. */
+  reason: optText,
+  /** Who made it by hand (the owner's chat). */
+  by: z.optional(z.int()),
+  /** Increasing per wallet, from 1: the page order of `/mutasi`. */
+  seq: z.int(),
+  at: time,
+});
+export type WalletEntry = z.infer<typeof WalletEntrySchema>;
+
 const txBase = {
   /** Our reference id (`reff_id`, or `ref_id` for transfers): made before the create call. Unique. */
   refId: z.string().check(z.minLength(1)),
@@ -240,6 +287,8 @@ const txBase = {
   sale: z.optional(z.object({ price: z.number(), profit: z.number() })),
   /** The staff member's chat that made it with the owner's key (`chatId` is the owner's); absent: the owner. */
   by: z.optional(z.int()),
+  /** Paid from a downline's wallet (docs/wallets.md). */
+  wallet: z.optional(WalletPartSchema),
   createdAt: time,
   updatedAt: time,
   watch: z.optional(WatchStateSchema),

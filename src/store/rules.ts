@@ -11,6 +11,7 @@ import { decrypt, DecryptedKeys, encrypt, keyAad, keyCheck, keyCheckMatches, mas
 import { ApiKeyDecryptError, StoreCorruptError, StoreSecretMismatchError } from "./errors.js";
 import { deepFreeze, frozenCopy, frozenOutput } from "./frozen.js";
 import { exactCheck, quickChecks } from "./recordCheck.js";
+import { walletAfter } from "./walletRules.js";
 import { ChatRecordSchema, describeIssues, TxRecordSchema } from "./records.js";
 import { OPEN_STATUSES, type ChatRecord, type TxRecord, type TxStatus } from "./records.js";
 
@@ -23,7 +24,8 @@ export const HOT_FOR_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** Whether `findHotTx` may answer with `rec` at `now`: open ones always, final ones changed within `hotForMs`. */
 export function isHot(rec: TxRecord, now: number, hotForMs = HOT_FOR_MS): boolean {
-  return OPEN_STATUSES.has(rec.status) || rec.updatedAt >= now - hotForMs;
+  // A held wallet part (a success not yet posted) stays where the store looks at once.
+  return OPEN_STATUSES.has(rec.status) || rec.wallet?.state === "held" || rec.updatedAt >= now - hotForMs;
 }
 
 /** The chat after `patch`, validated and frozen: the schema's output, exactly what a reread gives. */
@@ -37,15 +39,23 @@ export function buildChat(chatId: number, old: ChatRecord | undefined, patch: Pa
 /** A new transaction, validated and frozen; createdAt/updatedAt default to `now`. */
 export function buildNewTx(input: NewTx, now: number): TxRecord {
   if (typeof input.refId !== "string" || input.refId === "") throw new TypeError("refId must be a non-empty string.");
-  return validTx(frozenCopy({ ...input, createdAt: input.createdAt ?? now, updatedAt: input.updatedAt ?? now }, "tx"));
+  const rec = validTx(frozenCopy({ ...input, createdAt: input.createdAt ?? now, updatedAt: input.updatedAt ?? now }, "tx"));
+  return withWalletRules(undefined, rec);
 }
 
 /** `old` after `patch`: kind, refId, chatId and createdAt never change; `detail` must fit the kind. */
 export function patchTx(old: TxRecord, patch: TxPatch, now: number): TxRecord {
   // The spread loses the kind/detail pairing for the compiler; the schema checks it.
-  return validTx(
+  const rec = validTx(
     frozenCopy({ ...old, ...patch, kind: old.kind, refId: old.refId, chatId: old.chatId, createdAt: old.createdAt, updatedAt: now }, "tx") as TxRecord,
   );
+  return withWalletRules(old, rec);
+}
+
+/** `rec` with its wallet part as walletRules.ts says (a failure's release made in the same write). */
+function withWalletRules(old: TxRecord | undefined, rec: TxRecord): TxRecord {
+  const part = walletAfter(old, rec);
+  return part === rec.wallet ? rec : deepFreeze({ ...rec, wallet: part } as TxRecord);
 }
 
 function validTx(copy: TxRecord): TxRecord {

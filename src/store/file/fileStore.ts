@@ -43,10 +43,12 @@ import { moveLegacyFlows } from "./legacyFlows.js";
 import type { FileStoreStats, StoreOptions } from "./options.js";
 import type { FlowEntry, MetaFile } from "./schema.js";
 import { loadShards } from "./shardLoad.js";
-import type { ChatRecord, TxRecord, TxStatus } from "../records.js";
-import type { ChatPatch, Doc, DocChange, DocExpect, DocKind, DocQuery, FlowState, LogEntry, LogPage, NewDoc, NewTx, SavedFlow, Store, TxPatch } from "../api.js";
+import type { ChatRecord, TxRecord, TxStatus, WalletEntry } from "../records.js";
+import type { ChatPatch, Doc, DocChange, DocExpect, DocKind, DocQuery, FlowState, LogEntry, LogPage, NewDoc, NewTx, NewWalletEntry, PostedEntries, SavedFlow, Store, TxPatch, WalletBalance } from "../api.js";
 import { DocFiles, docKey } from "./docFiles.js";
 import { TxJournal } from "./txJournal.js";
+import { chatsWithLostKeys, storedKeyCount } from "./secretReset.js";
+import { FileWallets } from "./wallets.js";
 
 export { maskKey } from "../crypto.js";
 export * from "../errors.js";
@@ -79,6 +81,7 @@ export class FileStore implements Store {
   private closing: Promise<void> | undefined;
   private readonly archiving: ArchiveSweep;
   private readonly archiveAfterMs: number;
+  private readonly wallets: FileWallets;
 
   private constructor(
     root: string,
@@ -113,6 +116,7 @@ export class FileStore implements Store {
       assertOpen: () => this.assertOpen(),
       warn: this.warn,
     });
+    this.wallets = new FileWallets(root, () => clock.now(), () => this.assertOpen());
     this.archiving = new ArchiveSweep({
       clock,
       hot: this.hot,
@@ -149,6 +153,7 @@ export class FileStore implements Store {
       markTxShard: (i) => store.markTxShard(i),
       warn: store.warn,
     });
+    await store.wallets.load(store.warn, store.hot.eachTx());
     if (moveLegacyFlows(store.kv, (chatId) => store.hot.flow(chatId) !== undefined, (chatId, state) => store.putFlow(chatId, 1, state))) {
       store.flusher.markDirty(META);
     }
@@ -180,7 +185,6 @@ export class FileStore implements Store {
 
   // ---- persistence ------------------------------------------------------------------------------
 
-  /** Writes every pending change; resolves when it is on disk. Waits for a flush already running. */
   flush(): Promise<void> {
     return this.flusher.flush();
   }
@@ -221,14 +225,12 @@ export class FileStore implements Store {
       await this.journal.idle();
       await this.flusher.flush();
       await this.journal.clear(); // the shards hold everything now
+      await this.wallets.close();
     })();
     return this.closing;
   }
 
-  /**
-   * False while a store file's latest write failed (disk full, permissions, read-only): money
-   * actions refuse then, since nothing may be acknowledged that is not on disk. Retries run meanwhile.
-   */
+  /** False while a store file's latest write failed (disk full, read-only); retries run meanwhile. */
   canPersist(): boolean {
     return this.flusher.canPersist();
   }
@@ -244,31 +246,19 @@ export class FileStore implements Store {
     };
   }
 
-  /** False when the secret differs from the one the store was created with (stored keys won't decrypt). */
   secretMatches(): boolean {
     return this.keys.secretMatches();
   }
 
-  /** How many chats have a stored api key (readable or not). */
   async storedKeyCount(): Promise<number> {
-    let n = 0;
-    for (const chat of this.hot.eachChat()) if (chat.apiKeyEnc !== undefined) n++;
-    return n;
+    return storedKeyCount(this.hot);
   }
 
-  /**
-   * The operator goes on with a new secret (the old one is lost): keys that do not decrypt under it
-   * are removed, their chats kept and marked `keyLost` (and awaiting a key), and the current secret
-   * becomes the store's. Returns the chats that lost their key.
-   */
+  /** The operator goes on with a new secret (secretReset.ts). */
   async resetSecret(): Promise<number[]> {
     this.assertOpen();
-    const lost: number[] = [];
-    for (const chat of [...this.hot.eachChat()]) {
-      if (!this.keys.lost(chat)) continue;
-      this.putChat(chat.chatId, LOST_KEY_PATCH);
-      lost.push(chat.chatId);
-    }
+    const lost = chatsWithLostKeys(this.hot, this.keys);
+    for (const chatId of lost) this.putChat(chatId, LOST_KEY_PATCH);
     this.meta.keyCheck = this.keys.adoptOwnCheck();
     this.flusher.markDirty(META);
     return lost;
@@ -342,11 +332,11 @@ export class FileStore implements Store {
 
   // ---- transactions -----------------------------------------------------------------------------
 
-  /** Rejects with DuplicateTxError if the refId exists. */
   async createTx(input: NewTx): Promise<Readonly<TxRecord>> {
     this.assertOpen();
     const rec = buildNewTx(input, this.clock.now());
     if (this.hot.tx(rec.refId)) throw new DuplicateTxError(rec.refId);
+    this.wallets.admitOrThrow(undefined, rec);
     return this.putTx(rec, undefined);
   }
 
@@ -354,20 +344,16 @@ export class FileStore implements Store {
     return this.hot.tx(refId);
   }
 
-  /** Rejects with UnknownTxError if missing. */
   async updateTx(refId: string, patch: TxPatch): Promise<Readonly<TxRecord>> {
     this.assertOpen();
     const old = this.hot.tx(refId);
     if (!old) throw new UnknownTxError(refId);
-    return this.putTx(patchTx(old, patch, this.clock.now()), old);
+    const rec = patchTx(old, patch, this.clock.now());
+    this.wallets.admitOrThrow(old, rec);
+    return this.putTx(rec, old);
   }
 
-  /**
-   * Compare-and-set: applies `patch` only if the current status is one of `from`, else returns
-   * undefined (also when the refId is unknown). The check and the set run in one turn (no await
-   * between them), so two handlers racing on the same Confirm cannot both win: the first moves
-   * draft -> sending, the second sees "sending".
-   */
+  /** The check and the set (a wallet's held amount included) run in one turn: of two racing Confirms one wins. */
   async transitionTx(
     refId: string,
     from: readonly TxStatus[],
@@ -376,9 +362,11 @@ export class FileStore implements Store {
   ): Promise<Readonly<TxRecord> | undefined> {
     this.assertOpen();
     const old = this.hot.tx(refId);
-    // Checked and applied in one synchronous turn: nothing else writes in between.
     if (!transitionAllowed(old, from, when)) return undefined;
-    return this.putTx(patchTx(old, patch, this.clock.now()), old);
+    const rec = patchTx(old, patch, this.clock.now());
+    // A wallet part that would hold more than its wallet has: refused like a lost compare-and-set.
+    if (!this.wallets.admit(old, rec)) return undefined;
+    return this.putTx(rec, old);
   }
 
   /**
@@ -394,22 +382,18 @@ export class FileStore implements Store {
     return rec && isHot(rec, now, this.archiveAfterMs) ? rec : undefined;
   }
 
-  /** Finds a chat's transaction by our refId or by the provider's upstreamId, archived ones too. */
   async findTx(chatId: number, id: string): Promise<Readonly<TxRecord> | undefined> {
     return history.findTx(this.hot, this.archiving.archive, chatId, id);
   }
 
-  /** A page of the chat's transactions, newest first (by createdAt, then refId), archived ones included. */
   async listTxByChat(chatId: number, page: { offset?: number; limit?: number } = {}): Promise<{ items: Readonly<TxRecord>[]; total: number }> {
     return history.listTxByChat(this.hot, this.archiving.archive, chatId, page);
   }
 
-  /** The chat's transactions created in `month` ("YYYY-MM", WIB), oldest first, archived ones included. */
   async txsOfMonth(chatId: number, month: string): Promise<Readonly<TxRecord>[]> {
     return history.txsOfMonth(this.hot, this.archiving.archive, chatId, month);
   }
 
-  /** The WIB months ("YYYY-MM") in which the chat has records, hot or archived, newest first. */
   async txMonths(chatId: number): Promise<string[]> {
     return history.txMonths(this.hot, this.archiving.archive, chatId);
   }
@@ -472,6 +456,28 @@ export class FileStore implements Store {
 
   listLog<T>(kind: DocKind<T>, owner: number, page?: LogPage): Promise<LogEntry<T>[]> {
     return this.docs.listLog(kind, owner, page);
+  }
+
+  // ---- wallets (wallets.ts: every entry in memory, one append a post) -----------------------------
+
+  async wallet(chat: number): Promise<WalletBalance> {
+    return this.wallets.wallet(chat);
+  }
+
+  async walletsOf(owner: number): Promise<WalletBalance[]> {
+    return this.wallets.walletsOf(owner);
+  }
+
+  postEntries(entries: readonly NewWalletEntry[]): Promise<PostedEntries> {
+    return this.wallets.postEntries(entries);
+  }
+
+  async walletEntries(chat: number, page?: LogPage): Promise<WalletEntry[]> {
+    return this.wallets.page(chat, page);
+  }
+
+  async walletEntry(ref: string): Promise<WalletEntry | undefined> {
+    return this.wallets.entry(ref);
   }
 
   // ---- meta -------------------------------------------------------------------------------------

@@ -138,6 +138,19 @@ export class LogFile {
     });
   }
 
+  /**
+   * Appends these lines now and durably, for a caller that writes one append at a time (the wallets):
+   * when it fails, the lines are dropped, not kept for a later write.
+   */
+  async appendLines(lines: string[]): Promise<void> {
+    this.pending = lines;
+    try {
+      await this.write();
+    } finally {
+      this.pending = [];
+    }
+  }
+
   private async append(text: Buffer): Promise<void> {
     let fh = this.fh;
     this.fh = undefined;

@@ -84,6 +84,26 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (kind, owner, seq)
   );
   `,
+  // 5: wallets of downlines (docs/wallets.md): one row a wallet, locked by every change of it (a post,
+  // or a record's write that holds or releases), and the entries, appended once (ref unique).
+  `
+  CREATE TABLE wallets (
+    chat bigint PRIMARY KEY,
+    owner bigint NOT NULL DEFAULT 0,
+    balance bigint NOT NULL DEFAULT 0,
+    held bigint NOT NULL DEFAULT 0,
+    last_seq bigint NOT NULL DEFAULT 0
+  );
+  CREATE INDEX wallets_owner ON wallets (owner);
+  CREATE TABLE wallet_entries (
+    ref text COLLATE "C" PRIMARY KEY,
+    wallet bigint NOT NULL,
+    seq bigint NOT NULL,
+    at bigint NOT NULL,
+    data json NOT NULL,
+    UNIQUE (wallet, seq)
+  );
+  `,
 ];
 
 /** The open statuses as the SQL above and the queries spell them (checked against OPEN_STATUSES in pgStore.ts). */

@@ -18,7 +18,8 @@
  */
 import postgres, { type Sql } from "postgres";
 import { systemClock, type Clock } from "../../tools/clock.js";
-import type { ChatPatch, Doc, DocChange, DocExpect, DocKind, DocQuery, FlowState, LogEntry, LogPage, NewDoc, NewTx, SavedFlow, Store, StoreStats, TxPatch } from "../api.js";
+import type { ChatPatch, Doc, DocChange, DocExpect, DocKind, DocQuery, FlowState, LogEntry, LogPage, NewDoc, NewTx, NewWalletEntry, PostedEntries, SavedFlow, Store, StoreStats, TxPatch, WalletBalance } from "../api.js";
+import type { WalletEntry } from "../records.js";
 import { KeyRing, storedFlow } from "../rules.js";
 import { deriveKey, keyCheck } from "../crypto.js";
 import { DatabaseUnreachableError, DuplicateDocError, DuplicateTxError, StoreClosedError, StoreCorruptError, UnknownTxError } from "../errors.js";
@@ -28,6 +29,7 @@ import { migrate, OPEN_STATUS_SQL } from "./migrations.js";
 import { KEY_CHECK, PgChats } from "./pgChats.js";
 import { PgDocs } from "./pgDocs.js";
 import { PgTxs } from "./pgTxs.js";
+import { PgWallets } from "./pgWallets.js";
 import { Reachability } from "./reachability.js";
 import { startupParams } from "./startup.js";
 import { endSessions } from "./sessions.js";
@@ -89,6 +91,7 @@ export class PgStore implements Store {
   private readonly docs: PgDocs;
   private readonly chats: PgChats;
   private readonly txs: PgTxs;
+  private readonly wallets: PgWallets;
 
   private constructor(
     sql: Sql,
@@ -108,7 +111,8 @@ export class PgStore implements Store {
       },
     };
     this.chats = new PgChats({ ...host, keys, promptly: (read) => this.reach.promptly(read) });
-    this.txs = new PgTxs({ ...host, closed: () => this.closed });
+    this.wallets = new PgWallets(host);
+    this.txs = new PgTxs({ ...host, closed: () => this.closed }, this.wallets);
   }
 
   /**
@@ -380,6 +384,28 @@ export class PgStore implements Store {
 
   listLog<T>(kind: DocKind<T>, owner: number, page?: LogPage): Promise<LogEntry<T>[]> {
     return this.docs.listLog(kind, owner, page);
+  }
+
+  // ---- wallets (pgWallets.ts) --------------------------------------------------------------------
+
+  wallet(chat: number): Promise<WalletBalance> {
+    return this.wallets.wallet(chat);
+  }
+
+  walletsOf(owner: number): Promise<WalletBalance[]> {
+    return this.wallets.walletsOf(owner);
+  }
+
+  postEntries(entries: readonly NewWalletEntry[]): Promise<PostedEntries> {
+    return this.wallets.postEntries(entries);
+  }
+
+  walletEntries(chat: number, page?: LogPage): Promise<WalletEntry[]> {
+    return this.wallets.walletEntries(chat, page);
+  }
+
+  walletEntry(ref: string): Promise<WalletEntry | undefined> {
+    return this.wallets.walletEntry(ref);
   }
 
   // ---- meta -------------------------------------------------------------------------------------

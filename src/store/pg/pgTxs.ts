@@ -3,11 +3,15 @@
  * version (changeTx), lookups by refId or provider id, the history pages and months, and the count
  * of open transactions stats() reports, kept in step with this process's writes.
  */
-import type { Sql } from "postgres";
+import type { Sql, TransactionSql } from "postgres";
 import type { Clock } from "../../tools/clock.js";
 import type { NewTx, TxPatch } from "../api.js";
 import { buildNewTx, HOT_FOR_MS, patchTx, storedTx, transitionAllowed } from "../rules.js";
-import { DuplicateTxError, UnknownTxError } from "../errors.js";
+import { DuplicateTxError, UnknownTxError, WalletShortError } from "../errors.js";
+import { heldChange } from "../walletRules.js";
+import type { PgWallets } from "./pgWallets.js";
+import { moveHeld } from "./pgWallets.js";
+import { beginGuarded } from "./transaction.js";
 import { OPEN_STATUSES, type TxRecord, type TxStatus } from "../records.js";
 import { txRow } from "./rows.js";
 
@@ -25,6 +29,9 @@ export interface PgTxsHost {
 
 type Versioned<T> = { data: T; version: string };
 
+/** Thrown inside a SQL transaction whose record changed under it: rolled back, then read again. */
+const LOST_RACE = Symbol("lost race");
+
 export class PgTxs {
   /** Open transactions: counted at open, kept in step with this process's writes, recounted at each stats(). */
   private open = 0;
@@ -33,7 +40,10 @@ export class PgTxs {
   private txWritesRunning = 0;
   private recounting = false;
 
-  constructor(private readonly host: PgTxsHost) {}
+  constructor(
+    private readonly host: PgTxsHost,
+    private readonly wallets: PgWallets,
+  ) {}
 
   /** This process's count of open transactions (exact for its own writes). */
   openCount(): number {
@@ -73,14 +83,26 @@ export class PgTxs {
     this.host.assertOpen();
     const rec = buildNewTx(input, this.host.clock.now());
     const r = txRow(rec);
+    const insert = (sql: Sql | TransactionSql) => sql`
+      INSERT INTO txs (ref_id, chat_id, status, upstream_id, created_at, updated_at, month, data)
+      VALUES (${r.ref_id}, ${r.chat_id}, ${r.status}, ${r.upstream_id}, ${r.created_at}, ${r.updated_at}, ${r.month},
+        ${JSON.stringify(rec)}::text::json)
+      ON CONFLICT (ref_id) DO NOTHING`;
+    const more = heldChange(undefined, rec);
     await this.txWrite(async () => {
-      const done = await this.host.write(
-        "txs",
-        () => this.host.sql`
-          INSERT INTO txs (ref_id, chat_id, status, upstream_id, created_at, updated_at, month, data)
-          VALUES (${r.ref_id}, ${r.chat_id}, ${r.status}, ${r.upstream_id}, ${r.created_at}, ${r.updated_at}, ${r.month},
-            ${JSON.stringify(rec)}::text::json)
-          ON CONFLICT (ref_id) DO NOTHING`,
+      const done = await this.host.write("txs", () =>
+        more === 0
+          ? insert(this.host.sql)
+          : // Created already holding (a payout request): the wallet's row locked in the same SQL transaction.
+            beginGuarded(this.host.sql, async (tx) => {
+              if (!(await moveHeld(tx, rec.wallet!.chat, more))) {
+                const w = await this.wallets.wallet(rec.wallet!.chat);
+                throw new WalletShortError(w.chat, w.balance - w.held, more);
+              }
+              const inserted = await insert(tx);
+              if (inserted.count === 0) throw new DuplicateTxError(rec.refId);
+              return inserted;
+            }),
       );
       if (done.count === 0) throw new DuplicateTxError(rec.refId);
       return { before: undefined, after: rec };
@@ -93,7 +115,7 @@ export class PgTxs {
   }
 
   async updateTx(refId: string, patch: TxPatch): Promise<Readonly<TxRecord>> {
-    const rec = await this.changeTx(refId, () => patch);
+    const rec = await this.changeTx(refId, () => patch, "throw");
     if (!rec) throw new UnknownTxError(refId);
     return rec;
   }
@@ -105,14 +127,14 @@ export class PgTxs {
     when?: (current: Readonly<TxRecord>) => boolean,
   ): Promise<Readonly<TxRecord> | undefined> {
     // Asked on every read of the version loop: a lost race re-checks the guard on the newer record.
-    return this.changeTx(refId, (old) => (transitionAllowed(old, from, when) ? patch : undefined));
+    return this.changeTx(refId, (old) => (transitionAllowed(old, from, when) ? patch : undefined), "refuse");
   }
 
   /**
    * Compare-and-set on the row version. `patchOf` decides on the current record (undefined: no
    * change); a lost race reads again and asks again. Undefined when the refId is unknown or refused.
    */
-  private changeTx(refId: string, patchOf: (old: TxRecord) => TxPatch | undefined): Promise<TxRecord | undefined> {
+  private changeTx(refId: string, patchOf: (old: TxRecord) => TxPatch | undefined, onShort: "refuse" | "throw"): Promise<TxRecord | undefined> {
     return this.txWrite(() => this.host.write("txs", async () => {
       for (;;) {
         const old = await this.readTx(refId);
@@ -120,12 +142,33 @@ export class PgTxs {
         const patch = patchOf(old.data);
         if (!patch) return { before: old.data, after: undefined };
         const rec = patchTx(old.data, patch, this.host.clock.now());
-        const r = txRow(rec);
-        const done = await this.host.sql`
-          UPDATE txs SET status = ${r.status}, upstream_id = ${r.upstream_id}, updated_at = ${r.updated_at},
-            data = ${JSON.stringify(rec)}::text::json, version = version + 1
-          WHERE ref_id = ${refId} AND version = ${old.version}`;
-        if (done.count === 1) return { before: old.data, after: rec };
+        const more = heldChange(old.data, rec);
+        const update = (sql: Sql | TransactionSql) => {
+          const r = txRow(rec);
+          return sql`
+            UPDATE txs SET status = ${r.status}, upstream_id = ${r.upstream_id}, updated_at = ${r.updated_at},
+              data = ${JSON.stringify(rec)}::text::json, version = version + 1
+            WHERE ref_id = ${refId} AND version = ${old.version}`;
+        };
+        if (more === 0) {
+          if ((await update(this.host.sql)).count === 1) return { before: old.data, after: rec };
+          continue;
+        }
+        // The wallet's held amount changes in the same SQL transaction, its row locked (pgWallets.ts).
+        const outcome = await beginGuarded(this.host.sql, async (tx) => {
+          if (!(await moveHeld(tx, rec.wallet!.chat, more))) return "short" as const;
+          if ((await update(tx)).count === 1) return "done" as const;
+          throw LOST_RACE; // rolls the held change back; read again
+        }).catch((err: unknown) => {
+          if (err === LOST_RACE) return "lost" as const;
+          throw err;
+        });
+        if (outcome === "done") return { before: old.data, after: rec };
+        if (outcome === "short") {
+          if (onShort === "refuse") return { before: old.data, after: undefined };
+          const w = await this.wallets.wallet(rec.wallet!.chat);
+          throw new WalletShortError(w.chat, w.balance - w.held, more);
+        }
       }
     }));
   }

@@ -1,0 +1,173 @@
+/**
+ * The file store's wallets (docs/wallets.md): every entry in memory, appended to `wallets.jsonl` one
+ * line each (appended and fsync-ed before postEntries resolves), and the held amounts counted from the
+ * records in memory. A post is checked and counted in one synchronous turn: its debits are set aside
+ * at once (so no record can hold that money meanwhile), its credits count once durable. Posts are
+ * written one after another: a failed write takes back its own entries and nothing else.
+ */
+import { join } from "node:path";
+import type { LogPage, NewWalletEntry, PostedEntries, WalletBalance } from "../api.js";
+import type { TxRecord, WalletEntry } from "../records.js";
+import { logPage } from "../rules.js";
+import { availableOf, buildEntry, distinctEntries, heldChange, mayOverdraw, storedEntry } from "../walletRules.js";
+import { StoreCorruptError, WalletShortError } from "../errors.js";
+import { LogFile, readLines } from "./kindFiles.js";
+
+export const WALLETS_FILE = "wallets.jsonl";
+
+export class FileWallets {
+  private readonly balance = new Map<number, number>();
+  private readonly held = new Map<number, number>();
+  /** Debits of posts still being written: already unavailable, not yet in the balance. */
+  private readonly settingAside = new Map<number, number>();
+  private readonly owners = new Map<number, number>();
+  /** Each wallet's entries, oldest first (seq increasing). */
+  private readonly entries = new Map<number, WalletEntry[]>();
+  private readonly byRef = new Map<string, WalletEntry>();
+  /** Refs of posts being written: a second post of one waits for the first's outcome. */
+  private readonly writing = new Map<string, Promise<unknown>>();
+  private file: LogFile | undefined;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly root: string,
+    private readonly now: () => number,
+    private readonly assertOpen: () => void,
+  ) {}
+
+  /** Reads the entries at open; `records` are the transactions in memory (the held amounts). */
+  async load(warn: (message: string) => void, records: Iterable<TxRecord>): Promise<void> {
+    const path = join(this.root, WALLETS_FILE);
+    const size = await readLines(path, warn, (line, n) => this.take(storedEntry(`${path} line ${n}`, parseLine(path, n, line))));
+    this.file = new LogFile(path, size, true);
+    for (const rec of records) this.addHeld(rec.wallet?.chat, heldChange(undefined, rec));
+  }
+
+  wallet(chat: number): WalletBalance {
+    return { chat, owner: this.owners.get(chat) ?? 0, balance: this.balance.get(chat) ?? 0, held: this.held.get(chat) ?? 0 };
+  }
+
+  walletsOf(owner: number): WalletBalance[] {
+    const out: WalletBalance[] = [];
+    for (const [chat, o] of this.owners) if (o === owner) out.push(this.wallet(chat));
+    return out;
+  }
+
+  entry(ref: string): WalletEntry | undefined {
+    return this.byRef.get(ref);
+  }
+
+  page(chat: number, page?: LogPage): WalletEntry[] {
+    const { beforeSeq, limit } = logPage(page);
+    const all = this.entries.get(chat) ?? [];
+    let end = all.length;
+    if (beforeSeq !== undefined) while (end > 0 && all[end - 1]!.seq >= beforeSeq) end--;
+    return all.slice(Math.max(0, end - limit), end).reverse();
+  }
+
+  /**
+   * The held amounts after a record's write, checked and counted in the caller's synchronous turn
+   * before the record is kept: false (nothing counted) when it would hold more than is available.
+   */
+  admit(old: TxRecord | undefined, rec: TxRecord): boolean {
+    const more = heldChange(old, rec);
+    const chat = rec.wallet?.chat;
+    if (chat === undefined || more === 0) return true;
+    if (more > 0 && this.available(chat) < more) return false;
+    this.addHeld(chat, more);
+    return true;
+  }
+
+  /** admit, or WalletShortError (createTx, updateTx). */
+  admitOrThrow(old: TxRecord | undefined, rec: TxRecord): void {
+    if (this.admit(old, rec)) return;
+    const chat = rec.wallet!.chat;
+    throw new WalletShortError(chat, this.available(chat), heldChange(old, rec));
+  }
+
+  /** Posts entries in one append, all or none; see Store.postEntries. */
+  async postEntries(input: readonly NewWalletEntry[]): Promise<PostedEntries> {
+    this.assertOpen();
+    const wanted = distinctEntries(input);
+    // A ref being written by another call: its outcome decides whether this one posts it.
+    const busy = wanted.map((e) => this.writing.get(e.ref)).filter((p) => p !== undefined);
+    if (busy.length > 0) {
+      await Promise.allSettled(busy);
+      return this.postEntries(input);
+    }
+    const skipped = wanted.filter((e) => this.byRef.has(e.ref)).map((e) => e.ref);
+    const fresh = wanted.filter((e) => !this.byRef.has(e.ref));
+    if (fresh.length === 0) return { posted: [], skipped };
+    const debits = new Map<number, number>();
+    for (const e of fresh) if (e.amount < 0 && !mayOverdraw(e)) debits.set(e.wallet, (debits.get(e.wallet) ?? 0) - e.amount);
+    for (const [chat, debit] of debits) {
+      const available = this.available(chat);
+      if (available < debit) throw new WalletShortError(chat, available, debit);
+    }
+    const at = this.now();
+    const seqs = new Map<number, number>();
+    const built = fresh.map((e) => {
+      const seq = (seqs.get(e.wallet) ?? this.lastSeq(e.wallet)) + 1;
+      seqs.set(e.wallet, seq);
+      return buildEntry(e, seq, at);
+    });
+    for (const [chat, debit] of debits) this.settingAside.set(chat, (this.settingAside.get(chat) ?? 0) + debit);
+    const write = this.append(built);
+    for (const e of built) this.writing.set(e.ref, write);
+    try {
+      await write;
+      for (const e of built) this.take(e);
+      return { posted: built, skipped };
+    } finally {
+      for (const e of built) this.writing.delete(e.ref);
+      for (const [chat, debit] of debits) this.settingAside.set(chat, this.settingAside.get(chat)! - debit);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.queue.catch(() => undefined);
+    await this.file?.close();
+  }
+
+  private available(chat: number): number {
+    return availableOf(this.balance.get(chat) ?? 0, (this.held.get(chat) ?? 0) + (this.settingAside.get(chat) ?? 0));
+  }
+
+  private lastSeq(chat: number): number {
+    const list = this.entries.get(chat);
+    return list?.[list.length - 1]?.seq ?? 0;
+  }
+
+  /** One append of these lines, after the appends before it (seq order on disk is the order in memory). */
+  private append(entries: readonly WalletEntry[]): Promise<void> {
+    const lines = entries.map((e) => `${JSON.stringify(e)}\n`);
+    const run = this.queue.then(
+      () => this.file!.appendLines(lines),
+      () => this.file!.appendLines(lines),
+    );
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private take(e: WalletEntry): void {
+    this.byRef.set(e.ref, e);
+    this.owners.set(e.wallet, e.owner);
+    this.balance.set(e.wallet, (this.balance.get(e.wallet) ?? 0) + e.amount);
+    let list = this.entries.get(e.wallet);
+    if (!list) this.entries.set(e.wallet, (list = []));
+    list.push(e);
+  }
+
+  private addHeld(chat: number | undefined, amount: number): void {
+    if (chat === undefined || amount === 0) return;
+    this.held.set(chat, (this.held.get(chat) ?? 0) + amount);
+  }
+}
+
+function parseLine(path: string, n: number, line: string): unknown {
+  try {
+    return JSON.parse(line);
+  } catch {
+    throw new StoreCorruptError(path, `line ${n} is not JSON`);
+  }
+}
