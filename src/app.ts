@@ -31,6 +31,7 @@ import { ChatSettings } from "./domain/chatSettings.js";
 import { SavedCustomers } from "./domain/savedCustomers.js";
 import { ShopSettings } from "./domain/shop/settings.js";
 import { Ledger } from "./domain/ledger.js";
+import { Wallets } from "./money/wallets.js";
 import { MoneyEngine } from "./money/createOnce.js";
 import { Staff } from "./domain/staff.js";
 import { ShopOrders, toldByOrder } from "./domain/shop/orders.js";
@@ -262,6 +263,10 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
   });
   const ledger = new Ledger(store);
   const money = new MoneyEngine({ ledger, events, logger });
+  const wallets = new Wallets({ store, logger });
+  // Every saved outcome settles what it owes a wallet, once (docs/wallets.md).
+  events.on("created", (tx) => wallets.settle(tx));
+  events.on("changed", (tx) => wallets.settle(tx));
   const shopOrders = new ShopOrders(store);
   const shopOrderJob = new ShopOrderJob({
     store, orders: shopOrders, ledger, money, upstream, api: bulkApi, pacer, translate, clock, logger, events, sandbox: inSandbox,
@@ -312,6 +317,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     providerLink: new ProviderLink(store),
     ledger,
     money,
+    wallets,
     staff: new Staff(store, () => clock.now()),
     savedCustomers: new SavedCustomers(store),
     shop: new ShopSettings(store),
@@ -344,6 +350,11 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
   let resending: Promise<void> = Promise.resolve();
   const startRecovery = async () => {
     shopOrderJob.start();
+    // Successes a stop left between their outcome and their wallet entries.
+    await wallets.reconcile().then(
+      (n) => void (n > 0 && logger.info({ count: n }, "posted wallet entries a restart had left unposted")),
+      (err: unknown) => logger.warn({ err }, "could not settle the wallets' held records; retried at next start"),
+    );
     resending = resendDueInstructions(bot.api, deps, stopResending.signal).then(
       (n) => void (n > 0 && logger.info({ count: n }, "sent deposit instructions a restart had left unsent")),
       (err: unknown) => logger.warn({ err }, "could not look for deposit instructions a restart left unsent"),

@@ -1,4 +1,5 @@
 /** The context types every feature and conversation sees, and the dependencies injected into the bot. */
+import type { Wallets } from "../money/wallets.js";
 import type { Context } from "grammy";
 import type { Conversation, ConversationFlavor } from "@grammyjs/conversations";
 import type { Clock } from "../tools/clock.js";
@@ -34,6 +35,8 @@ export interface BotDeps {
   ledger: Ledger;
   /** The one money engine: every create call at the provider goes through it, exactly once. */
   money: MoneyEngine;
+  /** Downlines' wallets (docs/wallets.md): views, adjustments by hand, what an outcome owes them. */
+  wallets: Wallets;
   /** The owners' staff, invitations and choices. */
   staff: Staff;
   /** Saved customers (over the store). */

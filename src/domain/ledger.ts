@@ -3,7 +3,7 @@
  * store call or a fixed sequence of them; the compare-and-set stays visible as `transition`, so money
  * code still says which statuses a step may leave and what it must find unchanged.
  */
-import type { NewTx, Store, TxPatch, TxRecord, TxStatus } from "../store/index.js";
+import type { NewTx, Store, TxPatch, TxRecord, TxStatus, WalletBalance } from "../store/index.js";
 
 export class Ledger {
   constructor(private readonly store: Store) {}
@@ -89,6 +89,11 @@ export class Ledger {
   /** The WIB months ("YYYY-MM") in which the chat has transactions, newest first. */
   months(chatId: number): Promise<string[]> {
     return this.store.txMonths(chatId);
+  }
+
+  /** A downline's wallet (docs/wallets.md): what a record paid from it may hold. */
+  wallet(chat: number): Promise<WalletBalance> {
+    return this.store.wallet(chat);
   }
 
   /** Every chat's transactions whose outcome is still open. */

@@ -30,7 +30,9 @@ export type Claim =
   /** Not a draft any more: sent or being sent by another tap or process, or cancelled. */
   | { readonly claimed: false; readonly reason: "taken"; readonly current: Readonly<TxRecord> | undefined }
   /** The "sending" mark could not be made durable: the record is a draft again, nothing was sent. */
-  | { readonly claimed: false; readonly reason: "not-saved"; readonly error: unknown };
+  | { readonly claimed: false; readonly reason: "not-saved"; readonly error: unknown }
+  /** Paid from a wallet that has less available than its price: still a draft, nothing held or sent. */
+  | { readonly claimed: false; readonly reason: "short"; readonly current: Readonly<TxRecord>; readonly available: number };
 
 /** What came of the one create call, as saved. */
 export type Outcome =
@@ -74,18 +76,31 @@ export class MoneyEngine {
     return durable ? this.deps.ledger.saveDraft(tx) : this.deps.ledger.draft(tx);
   }
 
-  /** draft -> sending, durable before it resolves; anything else sends nothing. */
+  /**
+   * draft -> sending, durable before it resolves; anything else sends nothing. A record paid from a
+   * wallet puts its price on hold in the same write (docs/wallets.md): refused as "short" when the
+   * wallet has not that much available.
+   */
   async claim(refId: string): Promise<Claim> {
     const { ledger, logger } = this.deps;
     // Atomic: of a double tap or two processes, one finds the draft.
-    const sending = await ledger.transition(refId, ["draft"], { status: "sending" });
-    if (!sending) return { claimed: false, reason: "taken", current: await ledger.get(refId) };
+    const draft = await ledger.get(refId);
+    const hold = draft?.wallet ? { wallet: { ...draft.wallet, state: "held" as const } } : {};
+    const sending = await ledger.transition(refId, ["draft"], { status: "sending", ...hold }, (current) => current.wallet?.price === draft?.wallet?.price);
+    if (!sending) {
+      const current = await ledger.get(refId);
+      if (current?.status === "draft" && current.wallet) {
+        const w = await ledger.wallet(current.wallet.chat);
+        return { claimed: false, reason: "short", current, available: w.balance - w.held };
+      }
+      return { claimed: false, reason: "taken", current };
+    }
     try {
       await ledger.flushTx(refId);
     } catch (error) {
       // Not on disk, so nothing may be sent. Back to draft in memory: its next write saves the draft,
       // never "sending", and the same claim may be made again later.
-      await ledger.transition(refId, ["sending"], { status: "draft" }).catch(() => undefined);
+      await ledger.transition(refId, ["sending"], { status: "draft", ...(sending.wallet ? { wallet: { ...sending.wallet, state: "draft" as const } } : {}) }).catch(() => undefined);
       logger.error({ refId, err: error }, "could not persist the sending mark; nothing sent");
       return { claimed: false, reason: "not-saved", error };
     }

@@ -302,6 +302,8 @@ export interface Store {
   walletEntries(chat: number, page?: LogPage): Promise<WalletEntry[]>;
   /** The entry posted with `ref`, if any. */
   walletEntry(ref: string): Promise<WalletEntry | undefined>;
+  /** Records whose wallet part is "held" (in flight, or a success not yet posted): looked at again at start. */
+  heldTxs(): Promise<Readonly<TxRecord>[]>;
 
   // ---- meta -------------------------------------------------------------------------------------
   /** Small JSON state (broadcast progress...). The value is frozen. */

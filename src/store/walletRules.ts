@@ -11,10 +11,14 @@ import { StoreCorruptError } from "./errors.js";
 /** A held wallet part is released in the same write as one of these statuses. */
 const RELEASING: ReadonlySet<TxStatus> = new Set<TxStatus>(["failed", "cancel", "expired"]);
 
-/** Where a wallet part may go from each state: a posted or released part never moves again. */
+/**
+ * Where a wallet part may go from each state: a posted or released part never moves again; a held one
+ * goes back to draft only with its record (a "sending" mark that could not be saved: nothing was sent);
+ * a deposit's part is posted from draft (it never holds).
+ */
 const NEXT: Record<WalletState, readonly WalletState[]> = {
-  draft: ["draft", "held", "released"],
-  held: ["held", "posted", "released"],
+  draft: ["draft", "held", "posted", "released"],
+  held: ["held", "posted", "released", "draft"],
   posted: ["posted"],
   released: ["released"],
 };
@@ -34,7 +38,8 @@ export function walletAfter(old: TxRecord | undefined, rec: TxRecord): WalletPar
   if (before && !part) throw new TypeError(`Transaction ${rec.refId}: a wallet part cannot be removed.`);
   if (!part) return undefined;
   if (before) {
-    if (!NEXT[before.state].includes(part.state)) throw new TypeError(`Transaction ${rec.refId}: wallet part ${before.state} -> ${part.state} is not allowed.`);
+    const back = before.state === "held" && part.state === "draft" && rec.status !== "draft";
+    if (back || !NEXT[before.state].includes(part.state)) throw new TypeError(`Transaction ${rec.refId}: wallet part ${before.state} -> ${part.state} is not allowed.`);
     if (before.chat !== part.chat || (before.state !== "draft" && before.price !== part.price)) {
       throw new TypeError(`Transaction ${rec.refId}: a wallet part's wallet and held price do not change.`);
     }
@@ -53,11 +58,12 @@ export function availableOf(balance: number, held: number): number {
 }
 
 /**
- * Whether an entry may take its wallet below what is available: only the reversal of a commission
- * already spent (docs/wallets.md rule 6), which the owner is told about.
+ * Whether an entry is taken without the available check: a debit that settles a hold (the money was
+ * held for it, so it counts once the record is posted), and the reversal of a commission already spent
+ * (docs/wallets.md rule 6), which the owner is told about.
  */
 export function mayOverdraw(entry: Pick<NewWalletEntry, "kind" | "amount">): boolean {
-  return entry.kind === "refund" && entry.amount < 0;
+  return entry.kind === "purchase" || entry.kind === "payout" || (entry.kind === "refund" && entry.amount < 0);
 }
 
 /** A new entry as it will be stored, validated and frozen. */

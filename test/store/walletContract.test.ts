@@ -116,7 +116,8 @@ describe.each(stores)("Wallet contract: $name", ({ place, skip }) => {
     await s.transitionTx("U1", ["sending"], { status: "unknown" });
     await s.transitionTx("S1", ["sending"], { status: "success" });
     expect(await s.wallet(ANDI)).toMatchObject({ balance: 30_000, held: 20_000 });
-    await s.postEntries([{ ref: "S1:d", wallet: ANDI, owner: OWNER, amount: -10_000, kind: "purchase", txRef: "S1" }].map((e) => ({ ...e })));
+    await s.postEntries([{ ref: "S1:d", wallet: ANDI, owner: OWNER, amount: -10_000, kind: "purchase", txRef: "S1" }]);
+    expect((await s.heldTxs()).map((t) => t.refId).sort()).toEqual(["S1", "U1"]);
     // Between the post and the mark: debited and held, so available reads low, never high.
     expect(await available(s, ANDI)).toBe(0);
     const s1 = (await s.getTx("S1"))!;

@@ -216,7 +216,6 @@ export class FileStore implements Store {
     return this.flusher.flushFiles([docKey(kindName(kind))]);
   }
 
-  /** Flushes and stops the timer. Changes after close reject with StoreClosedError. */
   close(): Promise<void> {
     this.closing ??= (async () => {
       await this.archiving.stop();
@@ -417,7 +416,6 @@ export class FileStore implements Store {
     return { state: entry?.state, version: entry?.version ?? 0 };
   }
 
-  /** Checked and set in one synchronous turn, like transitionTx. */
   async setFlow(chatId: number, state: FlowState | undefined, expectedVersion: number): Promise<boolean> {
     this.assertOpen();
     const version = this.hot.flow(chatId)?.version ?? 0;
@@ -478,6 +476,10 @@ export class FileStore implements Store {
 
   async walletEntry(ref: string): Promise<WalletEntry | undefined> {
     return this.wallets.entry(ref);
+  }
+
+  async heldTxs(): Promise<Readonly<TxRecord>[]> {
+    return [...this.hot.eachTx()].filter((rec) => rec.wallet?.state === "held");
   }
 
   // ---- meta -------------------------------------------------------------------------------------

@@ -103,6 +103,7 @@ export const MIGRATIONS: readonly string[] = [
     data json NOT NULL,
     UNIQUE (wallet, seq)
   );
+  CREATE INDEX txs_wallet_held ON txs ((data->'wallet'->>'state')) WHERE (data->'wallet'->>'state') = 'held';
   `,
 ];
 

@@ -408,6 +408,10 @@ export class PgStore implements Store {
     return this.wallets.walletEntry(ref);
   }
 
+  heldTxs(): Promise<Readonly<TxRecord>[]> {
+    return this.txs.heldTxs();
+  }
+
   // ---- meta -------------------------------------------------------------------------------------
 
   async getMeta<T>(key: string): Promise<Readonly<T> | undefined> {

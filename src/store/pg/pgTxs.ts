@@ -173,6 +173,13 @@ export class PgTxs {
     }));
   }
 
+  /** Records whose wallet part is held (an index of migration 5 holds only those). */
+  async heldTxs(): Promise<Readonly<TxRecord>[]> {
+    const rows = await this.host.sql<{ data: unknown; ref_id: string }[]>`
+      SELECT ref_id, data FROM txs WHERE (data->'wallet'->>'state') = 'held'`;
+    return rows.map((r) => storedTx(`table txs, ${r.ref_id}`, r.data));
+  }
+
   private async readTx(refId: string): Promise<Versioned<TxRecord> | undefined> {
     const [row] = await this.host.sql<{ data: TxRecord; version: string }[]>`
       SELECT data, version::text AS version FROM txs WHERE ref_id = ${refId}`;
