@@ -448,7 +448,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
       let leading: Promise<void> | undefined;
       leadership.run(
         () => (leading = work.lead()),
-        () => work.lose(),
+        (how) => work.lose(how),
       );
       await leading;
     },

@@ -10,6 +10,7 @@ import type { BotContext, BotDeps } from "./context.js";
 import { htmlByDefault } from "../telegram/parseMode.js";
 import type { Shared } from "../cluster/shared.js";
 import { claimUpdate } from "./middlewares/claimUpdate.js";
+import { callbackInTime } from "./middlewares/callbackInTime.js";
 import { sequentializeChats } from "./middlewares/sequentialize.js";
 import { WayOuts } from "./middlewares/wayOuts.js";
 import { storeUnavailable } from "./middlewares/storeUnavailable.js";
@@ -65,6 +66,8 @@ export function createBot(token: string, deps: BotDeps, botConfig: BotConfig = {
 
   const wayOuts = new WayOuts();
   const chatRecords = new ChatRecords(deps.store);
+  // First: a tap's time to be answered runs from its arrival, whatever holds it after.
+  bot.use(callbackInTime(deps));
   if (shared) bot.use(claimUpdate(shared, deps.logger));
   if (observe) bot.use(observe.update);
   bot.use(sequentializeChats());

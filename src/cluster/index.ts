@@ -7,7 +7,7 @@ import type { Logger } from "../logging/logger.js";
 import { isPostgresUrl } from "../store/index.js";
 import type { Shared } from "./shared.js";
 
-export type { HintKind, LeadFence, Leadership, Shared } from "./shared.js";
+export type { HintKind, LeadFence, LeadLost, Leadership, Shared } from "./shared.js";
 
 export async function openShared(opts: { url?: string | undefined; dir: string; clock: Clock; logger: Logger }): Promise<Shared> {
   if (isPostgresUrl(opts.url)) {

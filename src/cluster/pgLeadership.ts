@@ -18,7 +18,7 @@
 import postgres, { type Sql } from "postgres";
 import type { Clock, TimerHandle } from "../tools/clock.js";
 import type { Logger } from "../logging/logger.js";
-import type { LeadFence, Leadership } from "./shared.js";
+import type { LeadFence, LeadLost, Leadership } from "./shared.js";
 import { beginGuarded, startupParams } from "../store/index.js";
 
 /** The advisory lock of the lead (differs from migrations.ts MIGRATION_LOCK, which every open takes). */
@@ -29,6 +29,9 @@ export const LEADER_LOCK_KEY = 0x7070_6f62; // "ppob"
  * process froze): the next leader waits at most this for the old term's writes.
  */
 const FENCE_HOLD_MS = 30_000;
+
+/** After a lost lead, how long the database has to answer before it counts as unreachable. */
+const PROBE_MS = 1_000;
 
 export interface PgLeadershipOptions {
   clock: Clock;
@@ -54,7 +57,9 @@ export class PgLeadership implements Leadership, LeadFence {
   private stopped = false;
   private timer: TimerHandle | undefined;
   private onLead: () => Promise<void> = async () => {};
-  private onLose: () => Promise<void> = async () => {};
+  private onLose: (how?: LeadLost) => Promise<void> = async () => {};
+  /** The lead was lost while the database did not answer: the updates loop still runs here. */
+  private keptUpdates = false;
   private lastPrune = 0;
   private standingBy = false;
   /** Counts leads taken: a start that fails after the lead was lost and taken again is not this one's. */
@@ -89,7 +94,7 @@ export class PgLeadership implements Leadership, LeadFence {
     this.fences = postgres(url, { max: 16, idle_timeout: 60, connect_timeout: 5, onnotice: () => undefined, fetch_types: false, connection: startupParams("ppob-bot") });
   }
 
-  run(onLead: () => Promise<void>, onLose: () => Promise<void>): void {
+  run(onLead: () => Promise<void>, onLose: (how?: LeadLost) => Promise<void>): void {
     this.onLead = onLead;
     this.onLose = onLose;
     void this.attempt();
@@ -151,6 +156,7 @@ export class PgLeadership implements Leadership, LeadFence {
         : undefined;
       if (row?.got && this.stopped) await this.sql`SELECT pg_advisory_unlock(${LEADER_LOCK_KEY})`;
       else if (row?.got) {
+        this.keptUpdates = false;
         this.heldTerm = raised;
         this.leader = true;
         this.standingBy = false;
@@ -171,9 +177,10 @@ export class PgLeadership implements Leadership, LeadFence {
         await this.sql`SELECT pg_advisory_unlock(${LEADER_LOCK_KEY})`.catch(() => undefined);
         this.later(this.retryMs, () => this.attempt());
         return;
-      } else if (!this.standingBy) {
+      } else {
+        if (!this.standingBy) this.opts.logger.info("standing by: another process leads");
         this.standingBy = true;
-        this.opts.logger.info("standing by: another process leads");
+        if (this.keptUpdates) await this.releaseUpdates();
       }
     } catch (err) {
       this.opts.logger.warn({ err }, "could not try for the lead; trying again");
@@ -211,12 +218,38 @@ export class PgLeadership implements Leadership, LeadFence {
     this.later(this.checkMs, () => this.check());
   }
 
+  /**
+   * The background work stops at once; the updates loop only once the database is seen to answer
+   * (another process may take the lead then). A database that cannot be reached (stopped, cut off)
+   * lets no process lead: the updates loop goes on here, so every update still gets its answer (the
+   * storage-unavailable one), until the database answers again.
+   */
   private async lost(why: string): Promise<void> {
     if (!this.leader || this.stopped) return;
     this.leader = false;
     this.standingBy = true;
+    this.keptUpdates = true;
     this.opts.logger.warn({ why }, "standing by: lost the lead (another process may take over)");
     this.later(this.retryMs, () => this.attempt());
-    await this.onLose().catch((err: unknown) => this.opts.logger.error({ err }, "stopping the background work failed"));
+    await this.onLose({ keepUpdates: true }).catch((err: unknown) => this.opts.logger.error({ err }, "stopping the background work failed"));
+    if (await this.databaseAnswers()) await this.releaseUpdates();
+  }
+
+  /** The updates loop kept through a lost lead stops: another process may lead now. */
+  private async releaseUpdates(): Promise<void> {
+    if (!this.keptUpdates || this.leader || this.stopped) return;
+    this.keptUpdates = false;
+    await this.onLose().catch((err: unknown) => this.opts.logger.error({ err }, "stopping the updates loop failed"));
+  }
+
+  /** A query answered within PROBE_MS (on the clock), over the fences' pool (the lock's own connection may hang for 30 s). */
+  private databaseAnswers(): Promise<boolean> {
+    return new Promise<boolean>((resolve) => {
+      const limit = this.opts.clock.setTimeout(() => resolve(false), PROBE_MS);
+      this.fences`SELECT 1`.then(
+        () => (limit.cancel(), resolve(true)),
+        () => (limit.cancel(), resolve(false)),
+      );
+    });
   }
 }

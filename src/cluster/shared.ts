@@ -10,8 +10,18 @@
  * summary and, in long polling mode, the polling. `onLead` runs when this process takes the lead,
  * `onLose` when it lost it (stop background work at once: another process may take over).
  */
+export interface LeadLost {
+  keepUpdates: boolean;
+}
+
 export interface Leadership {
-  run(onLead: () => Promise<void>, onLose: () => Promise<void>): void;
+  /**
+   * onLose: the lead is gone, the background work stops at once. With `keepUpdates` the database
+   * cannot be reached, so no other process can take the lead either: the updates loop (long polling)
+   * goes on here, every update getting its answer, until another process may lead; then onLose is
+   * called again without it.
+   */
+  run(onLead: () => Promise<void>, onLose: (how?: LeadLost) => Promise<void>): void;
   isLeader(): boolean;
   /** Gives the lead up (if held) and stops trying; onLose is not called. */
   stop(): Promise<void>;

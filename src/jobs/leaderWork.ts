@@ -2,7 +2,9 @@
  * What only the leading bot process runs (cluster/shared.ts Leadership): the deposit instructions a
  * restart left unsent, balance alerts, an unfinished broadcast, long polling, the status watcher,
  * relink notices and the daily summary. lead() starts them, lose() stops them at once when another
- * process may lead (the store stays open; users' own /status checks still run here).
+ * process may lead (the store stays open; users' own /status checks still run here). Long polling
+ * alone goes on while the database cannot be reached (LeadLost.keepUpdates): no process can lead
+ * then, and stopping it would leave every update unanswered until the database is back.
  * wireHints() carries what a standby hears to the leader's watcher.
  */
 import type { RunnerHandle } from "@grammyjs/runner";
@@ -10,7 +12,7 @@ import type { Bot, Context } from "grammy";
 import type { TxEvents } from "../domain/events.js";
 import type { Clock, TimerHandle } from "../tools/clock.js";
 import type { Logger } from "../logging/logger.js";
-import type { LeadFence, Shared } from "../cluster/shared.js";
+import type { LeadFence, LeadLost, Shared } from "../cluster/shared.js";
 import type { Store } from "../store/index.js";
 import { startPolling, type PollingOptions } from "../telegram/polling.js";
 import type { BalanceAlerts } from "./alerts.js";
@@ -85,7 +87,8 @@ export class LeaderWork<C extends Context> {
     p.alerts.start();
     if (await p.broadcaster.resume()) p.logger.info("resumed an unfinished broadcast");
     if (!(await termCurrent())) return;
-    if (p.polling) {
+    // Polling kept through a lead lost while the database was away goes on as it is.
+    if (p.polling && !this.runner?.isRunning()) {
       const runner = startPolling(p.bot, p.polling);
       this.runner = runner;
       // Polling only ends on its own when it cannot go on (401).
@@ -110,18 +113,19 @@ export class LeaderWork<C extends Context> {
     }, BROADCAST_LOOK_MS);
   }
 
-  readonly lose = (): Promise<void> => {
+  readonly lose = (how?: LeadLost): Promise<void> => {
     ++this.generation;
-    return this.serially(() => this.stop());
+    return this.serially(() => this.stop(how?.keepUpdates === true));
   };
 
-  private async stop(): Promise<void> {
+  private async stop(keepUpdates: boolean): Promise<void> {
     const p = this.p;
     this.look?.cancel();
     this.look = undefined;
     // The broadcast first: the new leader resumes it from the stored state, so every message sent
     // here after the lock is gone may reach a chat twice.
-    const runner = this.runner?.isRunning() ? this.runner.stop() : undefined;
+    const runner = this.runner?.isRunning() && !keepUpdates ? this.runner.stop() : undefined;
+    if (keepUpdates && this.runner?.isRunning()) p.logger.warn("the database cannot be reached: polling goes on here until another process may lead");
     await Promise.all([p.broadcaster.stop(), runner, p.watcher.pause()]);
     await Promise.all([p.relink.stop(), p.dailySummary.stop(), p.priceDigest?.stop(), p.alerts.stop()]);
   }

@@ -8,7 +8,7 @@
  * runs start()'s callbacks as it would in production.
  */
 import { PgShared } from "../../src/cluster/pgShared.js";
-import type { Leadership, Shared } from "../../src/cluster/shared.js";
+import type { LeadLost, Leadership, Shared } from "../../src/cluster/shared.js";
 import type { Logger } from "../../src/logging/logger.js";
 import type { Clock } from "../../src/tools/clock.js";
 
@@ -24,12 +24,12 @@ export async function openLeadingPgShared(url: string, clock: Clock, logger: Log
   const shared = await PgShared.open(url, { clock, logger, checkMs: NO_LEAD_CHECK_MS });
   const lock = shared.leadership();
   let onLead = async (): Promise<void> => {};
-  let onLose = async (): Promise<void> => {};
+  let onLose = async (_how?: LeadLost): Promise<void> => {};
   let taken!: () => void;
   const held = new Promise<void>((resolve) => (taken = resolve));
   lock.run(
     () => (taken(), onLead()),
-    () => onLose(),
+    (how) => onLose(how),
   );
   // The world's database is its own: the lock is free, and taken on the first try (a real query).
   let timer: NodeJS.Timeout | undefined;

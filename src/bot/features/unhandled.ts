@@ -1,7 +1,8 @@
 /** Last: what no feature or flow took still gets an answer. */
-import { Composer, GrammyError } from "grammy";
+import { Composer } from "grammy";
 import type { BotContext } from "../context.js";
 import { buttonsWaiting } from "../middlewares/buttonWait.js";
+import { isQueryTooOld } from "../middlewares/callbackInTime.js";
 
 export const unhandledFeature = new Composer<BotContext>();
 
@@ -16,7 +17,7 @@ unhandledFeature.chatType("private").on("message", (ctx) => {
 unhandledFeature.on("callback_query", (ctx) =>
   ctx.answerCallbackQuery({ text: ctx.t("button-expired") }).catch((err: unknown) => {
     // A query too old or unknown to Telegram has nobody waiting for its answer.
-    if (!(err instanceof GrammyError && err.error_code === 400 && /query is too old|query id is invalid/i.test(err.description))) throw err;
+    if (!isQueryTooOld(err)) throw err;
     ctx.deps.logger.debug({ update_id: ctx.update.update_id }, "callback query too old to answer; ignored");
   }),
 );
