@@ -4,7 +4,8 @@
  * the built-in sandbox as its provider, and a page on 127.0.0.1 plays the Telegram app. Nothing
  * here reaches bot/: the bot cannot tell the emulator from Telegram.
  */
-import { readdir, rm } from "node:fs/promises";
+import { randomUUID } from "node:crypto";
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { buildApp, type App } from "../app.js";
 import { loadConfig } from "../config/env.js";
@@ -51,6 +52,18 @@ export function createEmulator(clock?: ClockLike): BotApiEmulator {
 /** The chat windows and the sandbox's state, in the playground's folder beside the bot's store. */
 const CHATS_FILE = "playground-chats.json";
 const SANDBOX_FILE = "sandbox-state.json";
+const GENERATION_FILE = "generation";
+
+/** Which playground the folder holds: made with the folder, so a reset makes a new one (the page reloads its chats). */
+async function generationOf(dataDir: string): Promise<string> {
+  const file = join(dataDir, GENERATION_FILE);
+  const known = (await readFile(file, "utf8").catch(() => "")).trim();
+  if (known !== "") return known;
+  const made = randomUUID();
+  await mkdir(dataDir, { recursive: true });
+  await writeFile(file, `${made}\n`);
+  return made;
+}
 
 /** Removes the folder; says what went, in one line. */
 async function wipe(dataDir: string): Promise<string> {
@@ -191,6 +204,7 @@ export async function startPlayground(opts: PlaygroundOptions = {}): Promise<Pla
         return { ...(chat?.lang === "en" || chat?.lang === "id" ? { lang: chat.lang } : {}), linked: chat?.apiKeyEnc !== undefined };
       },
       newcomerKey: NEWCOMER_KEY,
+      generation: await generationOf(dataDir),
       panel: {
         pending: async () =>
           (await store.openTxs())

@@ -51,6 +51,11 @@ export interface WebOptions {
   chatState(userId: number): Promise<{ lang?: "id" | "en"; linked: boolean }>;
   /** The sandbox key the page's first-visit hint gives a newcomer to paste. */
   newcomerKey: string;
+  /**
+   * Which playground this is: a new one after `--reset`. An open tab reconnecting to its feed compares
+   * it with the one it loaded and reloads its chats (message ids start over after a reset).
+   */
+  generation: string;
   host: string;
   port: number;
 }
@@ -65,6 +70,7 @@ export const PAGE_DIR = projectFile("src/playground/page");
 const PAGE_FILES: Record<string, string> = {
   "/": "index.html",
   "/app.js": "app.js",
+  "/words.js": "words.js",
   "/style.css": "style.css",
   "/favicon.svg": "favicon.svg",
   // Browsers ask for /favicon.ico whatever the page links; an SVG answers it too.
@@ -142,7 +148,7 @@ export async function startWeb(opts: WebOptions): Promise<WebServer> {
   app.get("/api/users", async (c) => {
     const list: UserView[] = [];
     for (const u of users) list.push(await view(u));
-    return c.json({ users: list, newcomerKey: opts.newcomerKey });
+    return c.json({ users: list, newcomerKey: opts.newcomerKey, generation: opts.generation });
   });
 
   app.get("/api/chat/:user", async (c) => {
@@ -283,7 +289,8 @@ export async function startWeb(opts: WebOptions): Promise<WebServer> {
         subscribers.delete(push);
         wake?.();
       });
-      await stream.writeSSE({ event: "hello", data: "{}" });
+      // A tab that lost the feed (a restart) comes back within a second and catches up from here.
+      await stream.writeSSE({ event: "hello", data: JSON.stringify({ generation: opts.generation }), retry: 1000 });
       while (!stream.aborted && !stream.closed) {
         const next = queue.shift();
         if (next) {

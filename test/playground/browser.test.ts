@@ -210,8 +210,8 @@ describe.skipIf(!hasChromium)(title, () => {
     // The panel writes rupiah as the open chat's language does: Rina's Indonesian, then Budi's English.
     const listed = page.locator("#pending li", { hasText: "081234567890" });
     await expect.poll(() => listed.textContent()).toMatch(/Rp\d{1,3}\.\d{3}\b/);
-    // In the chat's words, not the record's field values.
-    expect(await listed.textContent()).toMatch(/^Rina: pembelian .* \(menunggu\)/);
+    // In the chat's words, not the record's field values (polled: the list may still show it "dikirim").
+    await expect.poll(() => listed.textContent()).toMatch(/^Rina: pembelian .* \(menunggu\)/);
     await page.locator("#users li", { hasText: "Budi" }).click();
     await expect.poll(() => listed.textContent()).toMatch(/Rp\d{1,3},\d{3}\b/);
     expect(await listed.textContent()).toMatch(/^Rina: purchase .* \(pending\)/);
@@ -225,5 +225,22 @@ describe.skipIf(!hasChromium)(title, () => {
     await expect.poll(() => page.locator(".msg").count()).toBe(before);
     await page.locator("#pending li", { hasText: "081234567890" }).locator("button", { hasText: /sukses/ }).click();
     await bot().last().filter({ hasText: "Transaksi berhasil" }).filter({ hasText: "081234567890" }).waitFor({ timeout: 10_000 });
+  }, 30_000);
+
+  it("after --reset on the same port, an open tab notices: the old history goes, new answers are not written over old bubbles", async () => {
+    await page.locator("#users li", { hasText: "Rina" }).click();
+    await expect.poll(() => page.locator(`.msg[id^="m-1001-"]`).count()).toBeGreaterThan(3);
+    const port = Number(new URL(pg.url).port);
+    await pg.stop();
+    pg = await startPlayground({ dataDir, port, reset: true, logger: silentLogger, settleMs: 10 * 60_000, say: () => undefined });
+    expect(new URL(pg.url).port).toBe(String(port));
+    // No reload by hand: the page hears the new playground on its feed and shows Rina's empty chat.
+    await expect.poll(() => page.locator(".msg").count(), { timeout: 10_000 }).toBe(0);
+    await page.locator("#start").waitFor();
+    await page.locator("#pending li.empty").waitFor();
+    await page.click("#start");
+    await bot().filter({ hasText: "Akun Anda sudah terhubung" }).waitFor();
+    expect(await page.locator(".msg").count()).toBeLessThanOrEqual(3);
+    expect(await page.locator(".msg", { hasText: "Transaksi berhasil" }).count()).toBe(0);
   }, 30_000);
 });

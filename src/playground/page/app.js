@@ -1,47 +1,13 @@
 // The playground page: a Telegram-like chat driven by /api (see src/playground/web.ts). Plain
 // JavaScript, no build step. Message HTML comes sanitized from the server (view.ts). Over 350
-// lines as one file on purpose: the page loads it without a bundler, and its parts share one state.
+// lines as one file on purpose: the page loads it without a bundler, and its parts share one state
+// (its words are in words.js).
 /* global document, fetch, EventSource, FileReader, localStorage, navigator, setTimeout, clearTimeout, setInterval */
+import { WORDS } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
-const state = { users: [], current: undefined, unread: new Map(), commands: [], newcomerKey: "", lang: "id", locale: "id" };
+const state = { users: [], current: undefined, unread: new Map(), commands: [], newcomerKey: "", lang: "id", locale: "id", generation: undefined, heard: false };
 
-// The page's own words (the Telegram app's, not the bot's: the bot's live in locales/), in the
-// language the bot speaks in the open chat.
-const WORDS = {
-  id: {
-    menu: "Menu", placeholder: "Pesan", start: "MULAI", language: "Bahasa", attach: "Lampirkan foto (PNG atau JPEG; teks di kotak jadi keterangannya)",
-    send: "Kirim", edited: "diedit", chats: "Chat", sandbox: "Penyedia sandbox", ok: "OK",
-    sandboxHint: "Tidak ada uang sungguhan. Transaksi dan deposit tertunda di semua chat:", nothing: "Tidak ada yang tertunda.",
-    latency: "Penyedia menjawab setelah", at_once: "langsung", slow: "3 dtk (lambat)", very_slow: "8 dtk (sangat lambat)", too_slow: "25 dtk (lebih lama dari tunggu bot)",
-    footer: "Halaman ini meniru Telegram di 127.0.0.1. Isi BOT_TOKEN untuk menjalankan bot di Telegram.",
-    pays: "Pelanggan membayar", settleOk: "Selesaikan: sukses", settleFail: "Selesaikan: gagal",
-    kind: { prepaid: "pembelian", postpaid: "tagihan", transfer: "transfer", deposit: "deposit" },
-    status: { pending: "menunggu", processing: "diproses", sending: "dikirim", unknown: "belum diketahui" },
-    depositStatus: { pending: "menunggu pembayaran", processing: "sudah dibayar, menunggu penyedia" },
-    reseller: "reseller", newcomer: "pengguna baru", admin: "admin (ADMIN_IDS)", cashier: "kasir", customer: "pelanggan toko online", linked: "terhubung", notLinked: "belum terhubung",
-    welcomeTitle: "Selamat datang di playground",
-    welcome: (key) => `Ini bot sungguhan dengan penyedia sandbox: tidak ada uang sungguhan. Rina sudah terhubung: ketuk MULAI, lalu /beli. Budi belum: ketuk MULAI, lalu kirim kunci sandbox ${key}. Dewi kasir Rina: ia berjualan dengan saldo Rina, dan Rina melihatnya di /staf dan /audit. Sari pelanggan toko online Rina (dibuka lewat link tokonya): ketik pulsa 10. Panel di samping menyelesaikan transaksi yang tertunda.`,
-    block: "Blokir", unblock: "Buka blokir", blockedNote: "Anda memblokir bot ini: Telegram menolak pesan bot (403) sampai Anda membuka blokir atau menulis lagi.",
-    trySale: "Coba: /beli S10 081234567890", gotIt: "Mengerti", photoSent: "Foto tidak dapat dikirim", photoType: "Hanya gambar PNG atau JPEG", photoSize: "Foto paling besar 5 MB",
-  },
-  en: {
-    menu: "Menu", placeholder: "Message", start: "START", language: "Language", attach: "Attach a photo (PNG or JPEG; the text box is its caption)",
-    send: "Send", edited: "edited", chats: "Chats", sandbox: "Sandbox provider", ok: "OK",
-    sandboxHint: "No real money moves. Pending purchases and deposits of every chat:", nothing: "Nothing pending.",
-    latency: "Provider answers after", at_once: "at once", slow: "3 s (slow)", very_slow: "8 s (very slow)", too_slow: "25 s (longer than the bot waits)",
-    footer: "This page simulates Telegram on 127.0.0.1. Set BOT_TOKEN to run the bot on Telegram.",
-    pays: "Customer pays", settleOk: "Settle: success", settleFail: "Settle: failed",
-    kind: { prepaid: "purchase", postpaid: "bill", transfer: "transfer", deposit: "deposit" },
-    status: { pending: "pending", processing: "processing", sending: "sending", unknown: "unknown" },
-    depositStatus: { pending: "awaiting payment", processing: "paid, the provider settles it" },
-    reseller: "reseller", newcomer: "new user", admin: "admin (ADMIN_IDS)", cashier: "cashier", customer: "online shop customer", linked: "linked", notLinked: "not linked",
-    welcomeTitle: "Welcome to the playground",
-    welcome: (key) => `This is the real bot with a sandbox provider: no real money. Rina is linked: tap START, then /topup. Budi is not: tap START, then send the sandbox key ${key}. Dewi is Rina's cashier: she sells with Rina's balance, and Rina sees it in /staff and /audit. Sari is a customer of Rina's online shop (opened through its link): type pulsa 10. The panel beside the chat settles what is pending.`,
-    block: "Block", unblock: "Unblock", blockedNote: "You blocked this bot: Telegram refuses its messages (403) until you unblock it or write again.",
-    trySale: "Try: /topup S10 081234567890", gotIt: "Got it", photoSent: "The photo could not be sent", photoType: "PNG or JPEG images only", photoSize: "A photo of at most 5 MB",
-  },
-};
 const w = (key) => (WORDS[state.lang] ?? WORDS.id)[key];
 
 /** Puts the page's words in `lang`: every element marked data-w, the placeholders and titles. */
@@ -388,8 +354,29 @@ function refreshPendingSoon() {
 
 // ---- wiring --------------------------------------------------------------------------------
 
+/**
+ * The feed came back (the playground restarted): what was sent meanwhile is fetched again, and after
+ * a reset (a new generation) the old chats go: its message ids start over, so keeping them would
+ * write new answers over old bubbles.
+ */
+async function catchUp(generation) {
+  if (generation !== state.generation) {
+    state.generation = generation;
+    state.unread.clear();
+    state.users = (await api("/api/users")).users;
+  }
+  await openChat(state.current);
+  await refreshPending();
+}
+
 function listen() {
   const events = new EventSource("/api/events");
+  events.addEventListener("hello", (e) => {
+    const { generation } = JSON.parse(e.data);
+    const again = state.heard;
+    state.heard = true;
+    if (again || generation !== state.generation) void catchUp(generation).catch(() => undefined);
+  });
   events.addEventListener("message", (e) => {
     const m = JSON.parse(e.data);
     if (m.chatId === state.current) {
@@ -414,9 +401,10 @@ function listen() {
 }
 
 async function main() {
-  const { users, newcomerKey } = await api("/api/users");
+  const { users, newcomerKey, generation } = await api("/api/users");
   state.users = users;
   state.newcomerKey = newcomerKey;
+  state.generation = generation;
   applyLang(users[0].lang);
   // The first visit explains the page; it stays away once dismissed.
   $("welcome").hidden = localStorage.getItem("playground-welcome") === "seen";

@@ -1,0 +1,36 @@
+// The playground page's own words (the Telegram app's, not the bot's: the bot's live in locales/), in the
+// language the bot speaks in the open chat.
+export const WORDS = {
+  id: {
+    menu: "Menu", placeholder: "Pesan", start: "MULAI", language: "Bahasa", attach: "Lampirkan foto (PNG atau JPEG; teks di kotak jadi keterangannya)",
+    send: "Kirim", edited: "diedit", chats: "Chat", sandbox: "Penyedia sandbox", ok: "OK",
+    sandboxHint: "Tidak ada uang sungguhan. Transaksi dan deposit tertunda di semua chat:", nothing: "Tidak ada yang tertunda.",
+    latency: "Penyedia menjawab setelah", at_once: "langsung", slow: "3 dtk (lambat)", very_slow: "8 dtk (sangat lambat)", too_slow: "25 dtk (lebih lama dari tunggu bot)",
+    footer: "Halaman ini meniru Telegram di 127.0.0.1. Isi BOT_TOKEN untuk menjalankan bot di Telegram.",
+    pays: "Pelanggan membayar", settleOk: "Selesaikan: sukses", settleFail: "Selesaikan: gagal",
+    kind: { prepaid: "pembelian", postpaid: "tagihan", transfer: "transfer", deposit: "deposit" },
+    status: { pending: "menunggu", processing: "diproses", sending: "dikirim", unknown: "belum diketahui" },
+    depositStatus: { pending: "menunggu pembayaran", processing: "sudah dibayar, menunggu penyedia" },
+    reseller: "reseller", newcomer: "pengguna baru", admin: "admin (ADMIN_IDS)", cashier: "kasir", customer: "pelanggan toko online", linked: "terhubung", notLinked: "belum terhubung",
+    welcomeTitle: "Selamat datang di playground",
+    welcome: (key) => `Ini bot sungguhan dengan penyedia sandbox: tidak ada uang sungguhan. Rina sudah terhubung: ketuk MULAI, lalu /beli. Budi belum: ketuk MULAI, lalu kirim kunci sandbox ${key}. Dewi kasir Rina: ia berjualan dengan saldo Rina, dan Rina melihatnya di /staf dan /audit. Sari pelanggan toko online Rina (dibuka lewat link tokonya): ketik pulsa 10. Panel di samping menyelesaikan transaksi yang tertunda.`,
+    block: "Blokir", unblock: "Buka blokir", blockedNote: "Anda memblokir bot ini: Telegram menolak pesan bot (403) sampai Anda membuka blokir atau menulis lagi.",
+    trySale: "Coba: /beli S10 081234567890", gotIt: "Mengerti", photoSent: "Foto tidak dapat dikirim", photoType: "Hanya gambar PNG atau JPEG", photoSize: "Foto paling besar 5 MB",
+  },
+  en: {
+    menu: "Menu", placeholder: "Message", start: "START", language: "Language", attach: "Attach a photo (PNG or JPEG; the text box is its caption)",
+    send: "Send", edited: "edited", chats: "Chats", sandbox: "Sandbox provider", ok: "OK",
+    sandboxHint: "No real money moves. Pending purchases and deposits of every chat:", nothing: "Nothing pending.",
+    latency: "Provider answers after", at_once: "at once", slow: "3 s (slow)", very_slow: "8 s (very slow)", too_slow: "25 s (longer than the bot waits)",
+    footer: "This page simulates Telegram on 127.0.0.1. Set BOT_TOKEN to run the bot on Telegram.",
+    pays: "Customer pays", settleOk: "Settle: success", settleFail: "Settle: failed",
+    kind: { prepaid: "purchase", postpaid: "bill", transfer: "transfer", deposit: "deposit" },
+    status: { pending: "pending", processing: "processing", sending: "sending", unknown: "unknown" },
+    depositStatus: { pending: "awaiting payment", processing: "paid, the provider settles it" },
+    reseller: "reseller", newcomer: "new user", admin: "admin (ADMIN_IDS)", cashier: "cashier", customer: "online shop customer", linked: "linked", notLinked: "not linked",
+    welcomeTitle: "Welcome to the playground",
+    welcome: (key) => `This is the real bot with a sandbox provider: no real money. Rina is linked: tap START, then /topup. Budi is not: tap START, then send the sandbox key ${key}. Dewi is Rina's cashier: she sells with Rina's balance, and Rina sees it in /staff and /audit. Sari is a customer of Rina's online shop (opened through its link): type pulsa 10. The panel beside the chat settles what is pending.`,
+    block: "Block", unblock: "Unblock", blockedNote: "You blocked this bot: Telegram refuses its messages (403) until you unblock it or write again.",
+    trySale: "Try: /topup S10 081234567890", gotIt: "Got it", photoSent: "The photo could not be sent", photoType: "PNG or JPEG images only", photoSize: "A photo of at most 5 MB",
+  },
+};
