@@ -12,13 +12,15 @@ import { loadConfig } from "../config/env.js";
 import { createLogger, type Logger } from "../logging/logger.js";
 import { ProviderLink } from "../domain/providerLink.js";
 import { appendAudit } from "../domain/audit.js";
+import { orderRefOfTx } from "../domain/shop/orders.js";
+import type { TxRecord } from "../store/index.js";
 import { DEMO_KEY } from "../sandbox/index.js";
 import { readStateFile, StateFile } from "../sandbox/stateFile.js";
 import { systemClock } from "../tools/clock.js";
 
 import { BotApiEmulator, type ClockLike, type FakeServer, type SavedChats } from "./botApi/index.js";
 import { FAKE_BOT_TOKEN } from "./botInfo.js";
-import { startWeb, type PlaygroundUser, type WebOptions, type WebServer } from "./web.js";
+import { startWeb, type PendingEntry, type PlaygroundUser, type WebOptions, type WebServer } from "./web.js";
 
 /** Rina's online shop, open from the first start; Sari opens its link as any customer would. */
 const RINA = 1001;
@@ -93,6 +95,28 @@ async function openSarisShop(fake: BotApiEmulator, app: App): Promise<void> {
       entities: [{ type: "bot_command", offset: 0, length: "/start".length }],
     },
   });
+}
+
+/** The panel's entries, newest first: each names who pays a QR (a shop's customer pays her order's) and who sold. */
+async function pendingEntries(app: App, open: readonly TxRecord[]): Promise<PendingEntry[]> {
+  const entries: PendingEntry[] = [];
+  for (const t of [...open].filter((x) => x.status !== "draft").sort((a, b) => b.createdAt - a.createdAt)) {
+    const orderRef = orderRefOfTx(t.refId);
+    const order = orderRef === undefined ? undefined : (await app.deps.shopOrders.get(orderRef))?.value;
+    entries.push({
+      refId: t.refId,
+      chatId: t.chatId,
+      kind: t.kind,
+      status: t.status,
+      amount: t.amount,
+      ...(t.title !== undefined ? { title: t.title } : {}),
+      ...(t.target !== undefined ? { target: t.target } : {}),
+      ...(t.kind === "deposit" ? { payer: order?.customer ?? t.chatId } : {}),
+      ...(order ? { order: { customer: order.customer, product: order.productName } } : {}),
+      ...(t.by !== undefined && t.by !== t.chatId ? { by: t.by } : {}),
+    });
+  }
+  return entries;
 }
 
 export interface PlaygroundOptions {
@@ -206,24 +230,16 @@ export async function startPlayground(opts: PlaygroundOptions = {}): Promise<Pla
       newcomerKey: NEWCOMER_KEY,
       generation: await generationOf(dataDir),
       panel: {
-        pending: async () =>
-          (await store.openTxs())
-            .filter((t) => t.status !== "draft")
-            .sort((a, b) => b.createdAt - a.createdAt)
-            .map((t) => ({
-              refId: t.refId,
-              chatId: t.chatId,
-              kind: t.kind,
-              status: t.status,
-              amount: t.amount,
-              ...(t.title !== undefined ? { title: t.title } : {}),
-              ...(t.target !== undefined ? { target: t.target } : {}),
-            })),
+        pending: async () => pendingEntries(app!, await store.openTxs()),
         settle: async (refId, outcome) => {
           const tx = await open(refId);
-          if (tx === undefined || tx.kind === "deposit") return false;
+          if (tx === undefined) return false;
           try {
-            return sandbox.settle(tx.upstreamId ?? refId, outcome);
+            if (tx.kind !== "deposit") return sandbox.settle(tx.upstreamId ?? refId, outcome);
+            // Paid, waiting for the next working day's settlement: the provider settles it now.
+            if (outcome !== "success" || tx.status !== "processing" || tx.upstreamId === undefined) return false;
+            sandbox.settleDeposit(tx.upstreamId);
+            return true;
           } catch {
             return false; // the sandbox never got it (its create failed, or its state file was removed)
           }

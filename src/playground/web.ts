@@ -31,10 +31,29 @@ export interface UserView extends PlaygroundUser {
   blocked: boolean;
 }
 
+/** One open transaction in the sandbox panel, with who it is for: the panel names who pays and who sold. */
+export interface PendingEntry {
+  refId: string;
+  /** The chat whose key and balance it is on (a shop's owner for its orders). */
+  chatId: number;
+  kind: string;
+  status: string;
+  title?: string;
+  target?: string;
+  amount: number;
+  /** A deposit: the chat that scans and pays its QR (the reseller's own, or the shop's customer). */
+  payer?: number;
+  /** Part of a shop order: its customer and product. */
+  order?: { customer: number; product: string };
+  /** Sold by a staff member (a cashier) on the owner's key. */
+  by?: number;
+}
+
 /** What the page's sandbox panel can do; index.ts wires it to the app's sandbox and store. */
 export interface SandboxPanel {
   /** Open transactions of every chat, newest first. */
-  pending(): Promise<{ refId: string; chatId: number; kind: string; status: string; title?: string; target?: string; amount: number }[]>;
+  pending(): Promise<PendingEntry[]>;
+  /** A purchase resolves with `outcome`; a paid deposit (waiting for settlement) settles now ("success" only). */
   settle(refId: string, outcome: "success" | "failed"): Promise<boolean>;
   payDeposit(refId: string): Promise<boolean>;
   latencyMs(): number;

@@ -115,6 +115,8 @@ describe.skipIf(!hasChromium)(title, () => {
     const src = await photo.getAttribute("src");
     const bytes = Buffer.from(await (await fetch(new URL(src!, pg.url))).arrayBuffer());
     expect(decodeQrPng(bytes)).toMatch(/^000201/);
+    // The panel says who pays it: Rina scans her own deposit's QR (not "the customer").
+    await page.locator("#pending li", { hasText: /^Rina: deposit/ }).locator("button", { hasText: "Rina membayar QRIS" }).waitFor();
 
     await page.locator("#toast").waitFor({ state: "hidden" });
     await photo.scrollIntoViewIfNeeded();

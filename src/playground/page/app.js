@@ -306,6 +306,27 @@ function renderUsers() {
 
 const rupiah = (n) => `Rp${Number(n).toLocaleString(state.locale, { maximumFractionDigits: 0 })}`;
 
+/**
+ * One panel entry in the chat's words: whose it is (a cashier's sale, a shop order's customer), and the
+ * actions someone can take on it: the one who scans a QR pays it, a paid deposit waiting for the next
+ * working day is settled now, a purchase settles as success or failure.
+ */
+function pendingEntry(p) {
+  const name = (id) => state.users.find((u) => u.id === id)?.name ?? String(id);
+  const status = (p.kind === "deposit" && w("depositStatus")[p.status]) || w("status")[p.status] || p.status;
+  const what = `${w("kind")[p.kind] ?? p.kind} ${p.title ?? ""} ${p.target ?? ""} ${rupiah(p.amount)} (${status})`;
+  let text;
+  if (p.order && p.kind === "deposit") text = `${name(p.order.customer)}: ${w("shopOrder")(name(p.chatId))} · ${p.order.product} ${rupiah(p.amount)} (${status})`;
+  else if (p.order) text = `${name(p.chatId)}: ${what} · ${w("forOrder")(name(p.order.customer))}`;
+  else text = `${p.by !== undefined ? w("soldBy")(name(p.by), name(p.chatId)) : name(p.chatId)}: ${what}`;
+  const settle = (outcome) => () => api("/api/sandbox/settle", { refId: p.refId, outcome });
+  let actions = [];
+  if (p.kind !== "deposit") actions = [[w("settleOk"), settle("success")], [w("settleFail"), settle("failed")]];
+  else if (p.status === "pending") actions = [[w("pays")(name(p.payer ?? p.chatId)), () => api("/api/sandbox/pay", { refId: p.refId })]];
+  else if (p.status === "processing") actions = [[w("settleNow"), settle("success")]];
+  return { text, actions };
+}
+
 async function refreshPending() {
   const { pending, latencyMs } = await api("/api/sandbox");
   $("latency").value = String(latencyMs);
@@ -320,21 +341,13 @@ async function refreshPending() {
   for (const p of pending) {
     const li = document.createElement("li");
     li.dataset.ref = p.refId;
-    const who = state.users.find((u) => u.id === p.chatId)?.name ?? p.chatId;
-    li.textContent = `${who}: ${w("kind")[p.kind] ?? p.kind} ${p.title ?? ""} ${p.target ?? ""} ${rupiah(p.amount)} (${(p.kind === "deposit" && w("depositStatus")[p.status]) || w("status")[p.status] || p.status})`;
-    // A deposit is paid once: after that the provider settles it, and there is nothing to press.
-    const actions = p.kind === "deposit"
-      ? p.status === "pending" ? [["pays", () => api("/api/sandbox/pay", { refId: p.refId })]] : []
-      : [
-          ["settleOk", () => api("/api/sandbox/settle", { refId: p.refId, outcome: "success" })],
-          ["settleFail", () => api("/api/sandbox/settle", { refId: p.refId, outcome: "failed" })],
-        ];
+    const { text, actions } = pendingEntry(p);
+    li.textContent = text;
     li.append(document.createElement("br"));
     for (const [label, act] of actions) {
       const b = document.createElement("button");
       b.type = "button";
-      b.dataset.w = label;
-      b.textContent = w(label);
+      b.textContent = label;
       b.addEventListener("click", async () => {
         b.disabled = true;
         await act();
