@@ -90,6 +90,7 @@ const PAGE_FILES: Record<string, string> = {
   "/": "index.html",
   "/app.js": "app.js",
   "/words.js": "words.js",
+  "/panel.js": "panel.js",
   "/style.css": "style.css",
   "/favicon.svg": "favicon.svg",
   // Browsers ask for /favicon.ico whatever the page links; an SVG answers it too.

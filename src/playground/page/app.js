@@ -2,13 +2,16 @@
 // JavaScript, no build step. Message HTML comes sanitized from the server (view.ts). Over 350
 // lines as one file on purpose: the page loads it without a bundler, and its parts share one state
 // (its words are in words.js).
-/* global document, fetch, EventSource, FileReader, localStorage, navigator, setTimeout, clearTimeout, setInterval */
+/* global window, document, fetch, EventSource, FileReader, localStorage, navigator, setTimeout, clearTimeout, setInterval */
 import { WORDS } from "./words.js";
+import { pendingEntry } from "./panel.js";
 
 const $ = (id) => document.getElementById(id);
 const state = { users: [], current: undefined, unread: new Map(), commands: [], newcomerKey: "", lang: "id", locale: "id", generation: undefined, heard: false };
 
 const w = (key) => (WORDS[state.lang] ?? WORDS.id)[key];
+/** A phone's width: the panel is not beside the chat but a sheet over it (style.css). */
+const narrow = window.matchMedia("(max-width: 800px)");
 
 /** Puts the page's words in `lang`: every element marked data-w, the placeholders and titles. */
 function applyLang(lang) {
@@ -27,7 +30,8 @@ function applyLang(lang) {
   $("send").title = w("send");
   $("menu-btn").title = w("menu");
   $("lang").setAttribute("aria-label", w("language"));
-  $("welcome-text").textContent = w("welcome")(state.newcomerKey);
+  $("welcome-text").textContent = w("welcome")(state.newcomerKey, narrow.matches);
+  $("key-text").textContent = w("keyHint")(state.newcomerKey);
   for (const b of document.querySelectorAll(".lang button")) b.classList.toggle("on", b.dataset.lang === state.lang);
 }
 
@@ -150,6 +154,7 @@ function renderMessage(m) {
 }
 
 async function press(m, data) {
+  welcomeDone();
   await api(`/api/chat/${state.current}/press`, { messageId: m.id, data });
   wroteAgain();
 }
@@ -161,6 +166,7 @@ function showUser(u) {
   applyLang(u.lang);
   $("chat-sub").textContent = `${u.name} · ${roleLabel(u)}`;
   $("blocked-bar").hidden = !u.blocked;
+  showKeyBar();
   $("block").hidden = u.blocked;
   renderUsers();
 }
@@ -176,6 +182,21 @@ function showStart() {
   const empty = $("messages").querySelector(".msg") === null;
   $("start").hidden = !empty;
   $("composer").hidden = empty;
+  showKeyBar();
+}
+
+/** A newcomer without a key: the chat offers the sandbox key (the first-visit hint may be long gone). */
+function showKeyBar() {
+  const u = user();
+  const empty = $("messages").querySelector(".msg") === null;
+  $("key-bar").hidden = !(u && u.role === "newcomer" && !u.linked && !empty);
+}
+
+/** The first-visit hint leaves once the user is under way (a sale, a tap): it covered the chat, the toasts too. */
+function welcomeDone() {
+  if ($("welcome").hidden) return;
+  localStorage.setItem("playground-welcome", state.generation);
+  $("welcome").hidden = true;
 }
 
 async function openChat(id) {
@@ -210,6 +231,7 @@ function openViewer(src) {
 
 async function send(text) {
   if (text.trim() === "") return;
+  if (!/^\/start\b/.test(text.trim())) welcomeDone();
   await api(`/api/chat/${state.current}/send`, { text });
   wroteAgain();
 }
@@ -299,33 +321,15 @@ function renderUsers() {
       badge.textContent = String(n);
       li.append(badge);
     }
-    li.addEventListener("click", () => void openChat(u.id));
+    li.addEventListener("click", () => {
+      $("side").classList.remove("open"); // the sheet on a phone closes on the chosen chat
+      void openChat(u.id);
+    });
     list.append(li);
   }
 }
 
 const rupiah = (n) => `Rp${Number(n).toLocaleString(state.locale, { maximumFractionDigits: 0 })}`;
-
-/**
- * One panel entry in the chat's words: whose it is (a cashier's sale, a shop order's customer), and the
- * actions someone can take on it: the one who scans a QR pays it, a paid deposit waiting for the next
- * working day is settled now, a purchase settles as success or failure.
- */
-function pendingEntry(p) {
-  const name = (id) => state.users.find((u) => u.id === id)?.name ?? String(id);
-  const status = (p.kind === "deposit" && w("depositStatus")[p.status]) || w("status")[p.status] || p.status;
-  const what = `${w("kind")[p.kind] ?? p.kind} ${p.title ?? ""} ${p.target ?? ""} ${rupiah(p.amount)} (${status})`;
-  let text;
-  if (p.order && p.kind === "deposit") text = `${name(p.order.customer)}: ${w("shopOrder")(name(p.chatId))} · ${p.order.product} ${rupiah(p.amount)} (${status})`;
-  else if (p.order) text = `${name(p.chatId)}: ${what} · ${w("forOrder")(name(p.order.customer))}`;
-  else text = `${p.by !== undefined ? w("soldBy")(name(p.by), name(p.chatId)) : name(p.chatId)}: ${what}`;
-  const settle = (outcome) => () => api("/api/sandbox/settle", { refId: p.refId, outcome });
-  let actions = [];
-  if (p.kind !== "deposit") actions = [[w("settleOk"), settle("success")], [w("settleFail"), settle("failed")]];
-  else if (p.status === "pending") actions = [[w("pays")(name(p.payer ?? p.chatId)), () => api("/api/sandbox/pay", { refId: p.refId })]];
-  else if (p.status === "processing") actions = [[w("settleNow"), settle("success")]];
-  return { text, actions };
-}
 
 async function refreshPending() {
   const { pending, latencyMs } = await api("/api/sandbox");
@@ -341,7 +345,8 @@ async function refreshPending() {
   for (const p of pending) {
     const li = document.createElement("li");
     li.dataset.ref = p.refId;
-    const { text, actions } = pendingEntry(p);
+    const name = (id) => state.users.find((u) => u.id === id)?.name ?? String(id);
+    const { text, actions } = pendingEntry(p, { w, name, rupiah, api });
     li.textContent = text;
     li.append(document.createElement("br"));
     for (const [label, act] of actions) {
@@ -376,6 +381,7 @@ async function catchUp(generation) {
   if (generation !== state.generation) {
     state.generation = generation;
     state.unread.clear();
+    $("welcome").hidden = localStorage.getItem("playground-welcome") === generation;
     state.users = (await api("/api/users")).users;
   }
   await openChat(state.current);
@@ -419,12 +425,13 @@ async function main() {
   state.newcomerKey = newcomerKey;
   state.generation = generation;
   applyLang(users[0].lang);
-  // The first visit explains the page; it stays away once dismissed.
-  $("welcome").hidden = localStorage.getItem("playground-welcome") === "seen";
-  $("welcome-ok").addEventListener("click", () => {
-    localStorage.setItem("playground-welcome", "seen");
-    $("welcome").hidden = true;
-  });
+  // The first visit explains the page; it stays away once dismissed (until a reset: a new playground).
+  $("welcome").hidden = localStorage.getItem("playground-welcome") === generation;
+  $("welcome-ok").addEventListener("click", welcomeDone);
+  $("key-send").addEventListener("click", () => void send(state.newcomerKey));
+  $("panel-btn").addEventListener("click", () => $("side").classList.toggle("open"));
+  $("panel-close").addEventListener("click", () => $("side").classList.remove("open"));
+  narrow.addEventListener("change", () => applyLang(state.lang));
   $("start").addEventListener("click", () => void send("/start"));
   // A first sale in one tap (then Confirm, then Settle in the panel): the quick form of /beli.
   $("try-sale").addEventListener("click", () => void send(w("trySale").replace(/^[^/]*/, "")));
