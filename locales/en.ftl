@@ -544,6 +544,9 @@ deposit-void-cancel = CANCELLED
 deposit-void-expired = EXPIRED
 deposit-void-failed = FAILED
 deposit-void-do-not-pay = Do not pay
+# Words on the green image that replaces a payment QR once it is paid (nobody pays it twice).
+qr-card-paid = PAID
+qr-card-paid-note = Already paid
 deposit-cancel-not-yet = The provider has not registered this deposit yet, so it cannot be cancelled. Check its status first.
 deposit-cancel-refused = ℹ️ Deposit <code>{ $ref }</code> can no longer be cancelled. Current status: { $status }.
 deposit-processing-hint = The payment was received. It reaches your balance on the next working day, or press ⚡ Release now (for a handling fee).
@@ -936,7 +939,13 @@ shop-order-button-check = 🔄 Check payment
 shop-order-button-cancel = ✖️ Cancel
 shop-order-check-paid = ✅ Payment received. Your order is being processed.
 shop-order-check-unpaid = Payment not received yet. If you have paid, wait a moment and check again.
-shop-order-qr-paid = ✅ Payment received { $time }. The order is being processed.
+shop-order-qr-paid = ✅ <b>PAID</b>. Payment received { $time }. The order is being processed.
+# What the order was, under the card that replaces its QR (paid, expired, cancelled).
+shop-order-qr-summary =
+    Product: <b>{ $product }</b>
+    Target: <code>{ $target }</code>
+    Total: <b>{ $amount }</b>
+    Order no.: <code>{ $ref }</code>
 shop-order-cancelling = Order cancelled.
 shop-order-cannot-cancel = This order can no longer be cancelled.
 shop-order-limit-unpaid = You still have { $max } unpaid orders. Pay or cancel one of them first.

@@ -541,6 +541,9 @@ deposit-void-cancel = DIBATALKAN
 deposit-void-expired = KEDALUWARSA
 deposit-void-failed = GAGAL
 deposit-void-do-not-pay = Jangan dibayar
+# Words on the green image that replaces a payment QR once it is paid (nobody pays it twice).
+qr-card-paid = LUNAS
+qr-card-paid-note = Sudah dibayar
 deposit-cancel-not-yet = Deposit ini belum tercatat di penyedia, jadi belum bisa dibatalkan. Cek statusnya dulu.
 deposit-cancel-refused = ℹ️ Deposit <code>{ $ref }</code> tidak bisa dibatalkan lagi. Status sekarang: { $status }.
 deposit-processing-hint = Pembayaran sudah diterima. Saldo masuk hari kerja berikutnya, atau tekan ⚡ Cairkan sekarang (dengan biaya penanganan).
@@ -927,7 +930,13 @@ shop-order-button-check = 🔄 Cek pembayaran
 shop-order-button-cancel = ✖️ Batalkan
 shop-order-check-paid = ✅ Pembayaran diterima. Pesanan sedang diproses.
 shop-order-check-unpaid = Pembayaran belum diterima. Jika Anda sudah membayar, tunggu sebentar lalu cek lagi.
-shop-order-qr-paid = ✅ Pembayaran diterima { $time }. Pesanan diproses.
+shop-order-qr-paid = ✅ <b>LUNAS</b>. Pembayaran diterima { $time }. Pesanan diproses.
+# What the order was, under the card that replaces its QR (paid, expired, cancelled).
+shop-order-qr-summary =
+    Produk: <b>{ $product }</b>
+    Tujuan: <code>{ $target }</code>
+    Total: <b>{ $amount }</b>
+    No. pesanan: <code>{ $ref }</code>
 shop-order-cancelling = Pesanan dibatalkan.
 shop-order-cannot-cancel = Pesanan ini tidak bisa dibatalkan lagi.
 shop-order-limit-unpaid = Anda masih punya { $max } pesanan yang belum dibayar. Bayar atau batalkan dulu salah satunya.

@@ -4,20 +4,23 @@
  * the built-in sandbox as its provider, and a page on 127.0.0.1 plays the Telegram app. Nothing
  * here reaches bot/: the bot cannot tell the emulator from Telegram.
  */
-import { readdir, rm } from "node:fs/promises";
+import { randomUUID } from "node:crypto";
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { buildApp, type App } from "../app.js";
 import { loadConfig } from "../config/env.js";
 import { createLogger, type Logger } from "../logging/logger.js";
 import { ProviderLink } from "../domain/providerLink.js";
 import { appendAudit } from "../domain/audit.js";
+import { orderRefOfTx } from "../domain/shop/orders.js";
+import type { TxRecord } from "../store/index.js";
 import { DEMO_KEY } from "../sandbox/index.js";
 import { readStateFile, StateFile } from "../sandbox/stateFile.js";
 import { systemClock } from "../tools/clock.js";
 
 import { BotApiEmulator, type ClockLike, type FakeServer, type SavedChats } from "./botApi/index.js";
 import { FAKE_BOT_TOKEN } from "./botInfo.js";
-import { startWeb, type PlaygroundUser, type WebOptions, type WebServer } from "./web.js";
+import { startWeb, type PendingEntry, type PlaygroundUser, type WebOptions, type WebServer } from "./web.js";
 
 /** Rina's online shop, open from the first start; Sari opens its link as any customer would. */
 const RINA = 1001;
@@ -51,6 +54,18 @@ export function createEmulator(clock?: ClockLike): BotApiEmulator {
 /** The chat windows and the sandbox's state, in the playground's folder beside the bot's store. */
 const CHATS_FILE = "playground-chats.json";
 const SANDBOX_FILE = "sandbox-state.json";
+const GENERATION_FILE = "generation";
+
+/** Which playground the folder holds: made with the folder, so a reset makes a new one (the page reloads its chats). */
+async function generationOf(dataDir: string): Promise<string> {
+  const file = join(dataDir, GENERATION_FILE);
+  const known = (await readFile(file, "utf8").catch(() => "")).trim();
+  if (known !== "") return known;
+  const made = randomUUID();
+  await mkdir(dataDir, { recursive: true });
+  await writeFile(file, `${made}\n`);
+  return made;
+}
 
 /** Removes the folder; says what went, in one line. */
 async function wipe(dataDir: string): Promise<string> {
@@ -80,6 +95,28 @@ async function openSarisShop(fake: BotApiEmulator, app: App): Promise<void> {
       entities: [{ type: "bot_command", offset: 0, length: "/start".length }],
     },
   });
+}
+
+/** The panel's entries, newest first: each names who pays a QR (a shop's customer pays her order's) and who sold. */
+async function pendingEntries(app: App, open: readonly TxRecord[]): Promise<PendingEntry[]> {
+  const entries: PendingEntry[] = [];
+  for (const t of [...open].filter((x) => x.status !== "draft").sort((a, b) => b.createdAt - a.createdAt)) {
+    const orderRef = orderRefOfTx(t.refId);
+    const order = orderRef === undefined ? undefined : (await app.deps.shopOrders.get(orderRef))?.value;
+    entries.push({
+      refId: t.refId,
+      chatId: t.chatId,
+      kind: t.kind,
+      status: t.status,
+      amount: t.amount,
+      ...(t.title !== undefined ? { title: t.title } : {}),
+      ...(t.target !== undefined ? { target: t.target } : {}),
+      ...(t.kind === "deposit" ? { payer: order?.customer ?? t.chatId } : {}),
+      ...(order ? { order: { customer: order.customer, product: order.productName } } : {}),
+      ...(t.by !== undefined && t.by !== t.chatId ? { by: t.by } : {}),
+    });
+  }
+  return entries;
 }
 
 export interface PlaygroundOptions {
@@ -191,25 +228,18 @@ export async function startPlayground(opts: PlaygroundOptions = {}): Promise<Pla
         return { ...(chat?.lang === "en" || chat?.lang === "id" ? { lang: chat.lang } : {}), linked: chat?.apiKeyEnc !== undefined };
       },
       newcomerKey: NEWCOMER_KEY,
+      generation: await generationOf(dataDir),
       panel: {
-        pending: async () =>
-          (await store.openTxs())
-            .filter((t) => t.status !== "draft")
-            .sort((a, b) => b.createdAt - a.createdAt)
-            .map((t) => ({
-              refId: t.refId,
-              chatId: t.chatId,
-              kind: t.kind,
-              status: t.status,
-              amount: t.amount,
-              ...(t.title !== undefined ? { title: t.title } : {}),
-              ...(t.target !== undefined ? { target: t.target } : {}),
-            })),
+        pending: async () => pendingEntries(app!, await store.openTxs()),
         settle: async (refId, outcome) => {
           const tx = await open(refId);
-          if (tx === undefined || tx.kind === "deposit") return false;
+          if (tx === undefined) return false;
           try {
-            return sandbox.settle(tx.upstreamId ?? refId, outcome);
+            if (tx.kind !== "deposit") return sandbox.settle(tx.upstreamId ?? refId, outcome);
+            // Paid, waiting for the next working day's settlement: the provider settles it now.
+            if (outcome !== "success" || tx.status !== "processing" || tx.upstreamId === undefined) return false;
+            sandbox.settleDeposit(tx.upstreamId);
+            return true;
           } catch {
             return false; // the sandbox never got it (its create failed, or its state file was removed)
           }

@@ -31,10 +31,29 @@ export interface UserView extends PlaygroundUser {
   blocked: boolean;
 }
 
+/** One open transaction in the sandbox panel, with who it is for: the panel names who pays and who sold. */
+export interface PendingEntry {
+  refId: string;
+  /** The chat whose key and balance it is on (a shop's owner for its orders). */
+  chatId: number;
+  kind: string;
+  status: string;
+  title?: string;
+  target?: string;
+  amount: number;
+  /** A deposit: the chat that scans and pays its QR (the reseller's own, or the shop's customer). */
+  payer?: number;
+  /** Part of a shop order: its customer and product. */
+  order?: { customer: number; product: string };
+  /** Sold by a staff member (a cashier) on the owner's key. */
+  by?: number;
+}
+
 /** What the page's sandbox panel can do; index.ts wires it to the app's sandbox and store. */
 export interface SandboxPanel {
   /** Open transactions of every chat, newest first. */
-  pending(): Promise<{ refId: string; chatId: number; kind: string; status: string; title?: string; target?: string; amount: number }[]>;
+  pending(): Promise<PendingEntry[]>;
+  /** A purchase resolves with `outcome`; a paid deposit (waiting for settlement) settles now ("success" only). */
   settle(refId: string, outcome: "success" | "failed"): Promise<boolean>;
   payDeposit(refId: string): Promise<boolean>;
   latencyMs(): number;
@@ -51,6 +70,11 @@ export interface WebOptions {
   chatState(userId: number): Promise<{ lang?: "id" | "en"; linked: boolean }>;
   /** The sandbox key the page's first-visit hint gives a newcomer to paste. */
   newcomerKey: string;
+  /**
+   * Which playground this is: a new one after `--reset`. An open tab reconnecting to its feed compares
+   * it with the one it loaded and reloads its chats (message ids start over after a reset).
+   */
+  generation: string;
   host: string;
   port: number;
 }
@@ -65,6 +89,8 @@ export const PAGE_DIR = projectFile("src/playground/page");
 const PAGE_FILES: Record<string, string> = {
   "/": "index.html",
   "/app.js": "app.js",
+  "/words.js": "words.js",
+  "/panel.js": "panel.js",
   "/style.css": "style.css",
   "/favicon.svg": "favicon.svg",
   // Browsers ask for /favicon.ico whatever the page links; an SVG answers it too.
@@ -142,7 +168,7 @@ export async function startWeb(opts: WebOptions): Promise<WebServer> {
   app.get("/api/users", async (c) => {
     const list: UserView[] = [];
     for (const u of users) list.push(await view(u));
-    return c.json({ users: list, newcomerKey: opts.newcomerKey });
+    return c.json({ users: list, newcomerKey: opts.newcomerKey, generation: opts.generation });
   });
 
   app.get("/api/chat/:user", async (c) => {
@@ -283,7 +309,8 @@ export async function startWeb(opts: WebOptions): Promise<WebServer> {
         subscribers.delete(push);
         wake?.();
       });
-      await stream.writeSSE({ event: "hello", data: "{}" });
+      // A tab that lost the feed (a restart) comes back within a second and catches up from here.
+      await stream.writeSSE({ event: "hello", data: JSON.stringify({ generation: opts.generation }), retry: 1000 });
       while (!stream.aborted && !stream.closed) {
         const next = queue.shift();
         if (next) {

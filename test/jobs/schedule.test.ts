@@ -202,6 +202,22 @@ describe("status watcher: deposits expire late", () => {
     expect(await w.store.getTx(dep.refId)).toMatchObject({ status: "success", watch: { notified: "success" } });
     expect(noticesAbout(w, u.chatId, dep.refId)).toHaveLength(1);
     expect(w.fake.message(u.chatId, dep.messageId!)!.caption).toContain("LUNAS");
+    // Paid: the photo no longer carries a code anybody could pay a second time.
+    expect(() => decodeQrPng(w.fake.message(u.chatId, dep.messageId!)!.file!.bytes)).toThrow(/No QR code/);
+  });
+
+  it("a QRIS paid and waiting for next-day settlement: the photo shows a paid card, not the code", async () => {
+    w = await makeWorld({ watcher: true });
+    const u = await w.linkedUser();
+    const dep = await pendingQris(w, u.chatId, "qris");
+    expect(decodeQrPng(w.fake.message(u.chatId, dep.messageId!)!.file!.bytes)).toBeTruthy();
+    w.sandbox.payDeposit(dep.upstreamId!);
+    await run(w, 2 * MIN);
+    expect((await w.store.getTx(dep.refId))!.status).toBe("processing");
+    const photo = w.fake.message(u.chatId, dep.messageId!)!;
+    expect(photo.caption).toContain("SUDAH DIBAYAR");
+    expect(() => decodeQrPng(photo.file!.bytes)).toThrow(/No QR code/);
+    expect(w.fake.callsOf("editMessageMedia").filter((c) => c.payload.message_id === dep.messageId)).toHaveLength(1);
   });
 });
 

@@ -89,6 +89,8 @@ describe.skipIf(!hasChromium)(title, () => {
     const confirm = bot().last();
     await confirm.filter({ hasText: "Periksa sebelum konfirmasi" }).waitFor();
     await tap(/Konfirmasi/);
+    // The first sale is under way: the hint has done its job and leaves the chat (the toast no longer covers it).
+    await page.locator("#welcome").waitFor({ state: "hidden" });
     // The confirm screen becomes the pending receipt (an edit, live).
     await page.locator("#pending li", { hasText: "081234567890" }).waitFor();
     await page.locator("#pending li", { hasText: "081234567890" }).locator("button", { hasText: "Selesaikan: sukses" }).click();
@@ -115,6 +117,8 @@ describe.skipIf(!hasChromium)(title, () => {
     const src = await photo.getAttribute("src");
     const bytes = Buffer.from(await (await fetch(new URL(src!, pg.url))).arrayBuffer());
     expect(decodeQrPng(bytes)).toMatch(/^000201/);
+    // The panel says who pays it: Rina scans her own deposit's QR (not "the customer").
+    await page.locator("#pending li", { hasText: /^Rina: deposit/ }).locator("button", { hasText: "Rina membayar QRIS" }).waitFor();
 
     await page.locator("#toast").waitFor({ state: "hidden" });
     await photo.scrollIntoViewIfNeeded();
@@ -156,7 +160,17 @@ describe.skipIf(!hasChromium)(title, () => {
   it("on a 390 px phone: the newcomer links, taps a /command in the text, switches the bot to English and the page follows", async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     const inChat = (sel: string, text: string | RegExp) => page.locator(`${sel}[id^="m-1002-"]`, { hasText: text });
+    // No panel "beside" on a phone: the hint says where it is, and it opens as a sheet over the chat.
+    await expect.poll(() => page.textContent("#welcome-text")).toContain("tombol Panel");
+    expect(await page.isVisible("#users")).toBe(false);
+    await page.click("#panel-btn");
+    await page.locator("#users").waitFor();
+    const sheet = (await page.locator(".side").boundingBox())!;
+    const phone = (await page.locator(".phone").boundingBox())!;
+    expect(sheet.y).toBeGreaterThan(phone.y);
+    expect(sheet.y + sheet.height).toBeLessThanOrEqual(844);
     await page.locator("#users li", { hasText: "Budi" }).click();
+    await page.locator("#users").waitFor({ state: "hidden" });
     await expect.poll(() => page.textContent("#chat-sub")).toBe("Budi · pengguna baru · belum terhubung");
     await page.click("#start");
     await inChat(".msg.bot", "API key").waitFor();
@@ -164,8 +178,11 @@ describe.skipIf(!hasChromium)(title, () => {
     const bar = (await page.locator("#composer").boundingBox())!;
     const sendButton = (await page.locator("#send").boundingBox())!;
     expect(sendButton.x + sendButton.width).toBeLessThanOrEqual(bar.x + bar.width);
-    await send("SANDBOX-KEY-NEW");
+    // The hint was dismissed long ago: the chat itself offers the sandbox key while Budi has none.
+    await page.locator("#key-bar", { hasText: "SANDBOX-KEY-NEW" }).waitFor();
+    await page.click("#key-send");
     await inChat(".msg.bot", "API key terhubung").waitFor();
+    await page.locator("#key-bar").waitFor({ state: "hidden" });
     await expect.poll(() => page.textContent("#chat-sub")).toBe("Budi · pengguna baru · terhubung");
 
     // A /command in the bot's text is a link: a tap sends it.
@@ -202,16 +219,15 @@ describe.skipIf(!hasChromium)(title, () => {
   it("a restart goes on where it stopped: the chat shows the old messages, the pending sale is still listed and settles", async () => {
     await page.setViewportSize({ width: 820, height: 820 });
     await page.locator("#users li", { hasText: "Rina" }).click();
-    // The first-visit hint's example sale: one tap to the confirm screen.
-    await page.click("#try-sale");
+    await send("/beli S10 081234567890");
     await bot().last().filter({ hasText: "Periksa sebelum konfirmasi" }).waitFor();
     await tap(/Konfirmasi/);
     await bot().filter({ hasText: "Diproses" }).filter({ hasText: "081234567890" }).last().waitFor();
     // The panel writes rupiah as the open chat's language does: Rina's Indonesian, then Budi's English.
     const listed = page.locator("#pending li", { hasText: "081234567890" });
     await expect.poll(() => listed.textContent()).toMatch(/Rp\d{1,3}\.\d{3}\b/);
-    // In the chat's words, not the record's field values.
-    expect(await listed.textContent()).toMatch(/^Rina: pembelian .* \(menunggu\)/);
+    // In the chat's words, not the record's field values (polled: the list may still show it "dikirim").
+    await expect.poll(() => listed.textContent()).toMatch(/^Rina: pembelian .* \(menunggu\)/);
     await page.locator("#users li", { hasText: "Budi" }).click();
     await expect.poll(() => listed.textContent()).toMatch(/Rp\d{1,3},\d{3}\b/);
     expect(await listed.textContent()).toMatch(/^Rina: purchase .* \(pending\)/);
@@ -225,5 +241,28 @@ describe.skipIf(!hasChromium)(title, () => {
     await expect.poll(() => page.locator(".msg").count()).toBe(before);
     await page.locator("#pending li", { hasText: "081234567890" }).locator("button", { hasText: /sukses/ }).click();
     await bot().last().filter({ hasText: "Transaksi berhasil" }).filter({ hasText: "081234567890" }).waitFor({ timeout: 10_000 });
+  }, 30_000);
+
+  it("after --reset on the same port, an open tab notices: the old history goes, new answers are not written over old bubbles", async () => {
+    await page.locator("#users li", { hasText: "Rina" }).click();
+    await expect.poll(() => page.locator(`.msg[id^="m-1001-"]`).count()).toBeGreaterThan(3);
+    const port = Number(new URL(pg.url).port);
+    await pg.stop();
+    pg = await startPlayground({ dataDir, port, reset: true, logger: silentLogger, settleMs: 10 * 60_000, say: () => undefined });
+    expect(new URL(pg.url).port).toBe(String(port));
+    // No reload by hand: the page hears the new playground on its feed and shows Rina's empty chat.
+    await expect.poll(() => page.locator(".msg").count(), { timeout: 10_000 }).toBe(0);
+    await page.locator("#start").waitFor();
+    await page.locator("#pending li.empty").waitFor();
+    // A new playground: its first-visit hint is back.
+    await page.locator("#welcome", { hasText: "SANDBOX-KEY-NEW" }).waitFor();
+    await page.click("#start");
+    await bot().filter({ hasText: "Akun Anda sudah terhubung" }).waitFor();
+    expect(await page.locator(".msg").count()).toBeLessThanOrEqual(3);
+    expect(await page.locator(".msg", { hasText: "Transaksi berhasil" }).count()).toBe(0);
+    // The hint's example sale: one tap to the confirm screen, and the hint leaves.
+    await page.click("#try-sale");
+    await bot().last().filter({ hasText: "Periksa sebelum konfirmasi" }).waitFor();
+    await page.locator("#welcome").waitFor({ state: "hidden" });
   }, 30_000);
 });

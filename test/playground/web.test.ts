@@ -13,6 +13,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { silentLogger } from "../../src/logging/logger.js";
 import { startPlayground, type Playground } from "../../src/playground/index.js";
 import type { MessageView } from "../../src/playground/view.js";
+import type { BotContext } from "../../src/bot/context.js";
+import { startPayment } from "../../src/bot/shop/shopPay.js";
 
 let cleanup: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -267,6 +269,51 @@ describe("the playground's page API", () => {
     expect(((await (await fetch(new URL("api/sandbox", pg.url))).json()) as { latencyMs: number }).latencyMs).toBe(3000);
     expect((await post(pg, "api/sandbox/latency", { ms: -1 })).status).toBe(400);
   }, 30_000);
+
+  it("the sandbox panel says who pays what, and a paid deposit waiting for settlement can be settled now", async () => {
+    const pg = await playground();
+    type Pending = { refId: string; chatId: number; kind: string; status: string; payer?: number; order?: { customer: number; product: string } };
+    const pending = async () => ((await (await fetch(new URL("api/sandbox", pg.url))).json()) as { pending: Pending[] }).pending;
+    // Sari's order in Rina's shop: its QR is recorded on Rina's key, but Sari is the one who pays it.
+    const ctx = {
+      deps: pg.app.deps,
+      lang: "id",
+      chat: { id: 1005, type: "private" },
+      reply: (text: string, other?: object) => pg.app.bot.api.sendMessage(1005, text, other),
+      replyWithPhoto: (photo: never, other?: object) => pg.app.bot.api.sendPhoto(1005, photo, other),
+    } as unknown as BotContext;
+    await startPayment(ctx, {
+      owner: 1001, customer: 1005, customerName: "Sari", productCode: "S10", productName: "Telkomsel 10.000", target: "081234567890",
+      price: 12_600, cost: 10_500, fee: 88, feePayer: "customer", lang: "id",
+    });
+    await expect.poll(async () => (await pending()).find((p) => p.kind === "deposit")?.status, { timeout: 10_000 }).toBe("pending");
+    const shopQr = (await pending()).find((p) => p.kind === "deposit")!;
+    expect(shopQr).toMatchObject({ chatId: 1001, payer: 1005, order: { customer: 1005, product: "Telkomsel 10.000" } });
+
+    // Rina's own deposit: she pays it herself.
+    await say(pg, 1001, "/deposit");
+    await botSays(pg, 1001, "QRIS");
+    await say(pg, 1001, "qris");
+    const methods = await botSays(pg, 1001, /.+/);
+    await post(pg, "api/chat/1001/press", { messageId: methods.id, data: methods.keyboard.flat().find((b) => /^QRIS · /.test(b.text))!.data });
+    await botSays(pg, 1001, "Minimal");
+    await say(pg, 1001, "50000");
+    const confirm = await botSays(pg, 1001, "Metode: QRIS");
+    await post(pg, "api/chat/1001/press", { messageId: confirm.id, data: confirm.keyboard.flat().find((b) => b.text.includes("Konfirmasi"))!.data });
+    await expect.poll(async () => (await pending()).filter((p) => p.kind === "deposit").map((p) => p.status), { timeout: 10_000 }).toEqual(["pending", "pending"]);
+    const rinas = (await pending()).find((p) => p.kind === "deposit" && p.refId !== shopQr.refId)!;
+    expect(rinas.payer).toBe(1001);
+    expect(rinas.order).toBeUndefined();
+
+    // Paid: QRIS settles the next working day. The panel can settle it now; then it leaves the list.
+    expect((await post(pg, "api/sandbox/pay", { refId: rinas.refId })).body).toEqual({ ok: true });
+    await expect.poll(async () => (await pending()).find((p) => p.refId === rinas.refId)?.status, { timeout: 15_000 }).toBe("processing");
+    expect((await post(pg, "api/sandbox/settle", { refId: rinas.refId, outcome: "success" })).body).toEqual({ ok: true });
+    await expect.poll(async () => (await pending()).some((p) => p.refId === rinas.refId), { timeout: 15_000 }).toBe(false);
+    expect((await pg.app.store.getTx(rinas.refId))?.status).toBe("success");
+    // A deposit is never "failed" from the panel.
+    expect((await post(pg, "api/sandbox/settle", { refId: shopQr.refId, outcome: "failed" })).body).toEqual({ ok: false });
+  }, 40_000);
 
   it("only this machine's browser drives it: no form posts from other sites, no other host names", async () => {
     const pg = await playground();

@@ -1,5 +1,5 @@
 /**
- * The QR photo's message once the order is paid (docs/shop-orders.md rule 10): its caption says the
+ * The QR photo's message once the order is paid (docs/shop-orders.md rule 10): its image becomes a paid card, its caption says the
  * payment was received and its buttons go, once; an edit Telegram refuses never holds the order back.
  */
 import { afterEach, describe, expect, it } from "vitest";
@@ -24,7 +24,7 @@ describe("shop orders: the QR message after payment", () => {
     await run(w, 20_000);
     expect(await stateOf(w, order.id)).toBe("done");
 
-    const edits = w.fake.callsOf("editMessageCaption").filter((c) => c.payload.message_id === qr.messageId);
+    const edits = w.fake.callsOf("editMessageMedia").filter((c) => c.payload.message_id === qr.messageId);
     expect(edits).toHaveLength(1);
     const after = customer.messages().find((m) => m.messageId === qr.messageId)!;
     expect(after.caption).toMatch(/Pembayaran diterima \d{1,2} \w+ \d{4}, \d{2}\.\d{2} WIB/);
@@ -32,7 +32,7 @@ describe("shop orders: the QR message after payment", () => {
     expect(customer.buttons({ messageId: qr.messageId })).toEqual([]);
     // Later looks at the order (the sweep) do not edit it again.
     await run(w, 60_000, 5_000);
-    expect(w.fake.callsOf("editMessageCaption").filter((c) => c.payload.message_id === qr.messageId)).toHaveLength(1);
+    expect(w.fake.callsOf("editMessageMedia").filter((c) => c.payload.message_id === qr.messageId)).toHaveLength(1);
   });
 
   it("an edit Telegram is slow to answer never holds the order: the purchase and the token go on meanwhile", async () => {
@@ -41,7 +41,7 @@ describe("shop orders: the QR message after payment", () => {
     const order = await pay(shop, plnOrder(shop));
     const qr = customer.messages().at(-1)!;
     // Telegram's pace in a burst: the edit waits behind a thousand others.
-    const release = w.fake.holdNext("editMessageCaption");
+    const release = w.fake.holdNext("editMessageMedia");
     w.sandbox.payDeposit(await depositIdOf(w, order));
     // Not run(): it waits for the job to be idle, and the held edit is still under way.
     const done = until(async () => (await stateOf(w, order.id)) === "done", { what: "the order done", clocks: [w.clock], stepMs: 500, realMs: 5, tries: 400 });
@@ -51,7 +51,7 @@ describe("shop orders: the QR message after payment", () => {
     await run(w, 5_000);
     expect(shown(customer).filter((t) => t.includes("Pesanan Anda berhasil"))).toHaveLength(1);
     expect(customer.messages().find((m) => m.messageId === qr.messageId)!.caption).toContain("Pembayaran diterima");
-    expect(w.fake.callsOf("editMessageCaption").filter((c) => c.payload.message_id === qr.messageId)).toHaveLength(1);
+    expect(w.fake.callsOf("editMessageMedia").filter((c) => c.payload.message_id === qr.messageId)).toHaveLength(1);
   });
 
   it("in English for an English customer", async () => {
@@ -84,14 +84,14 @@ describe("shop orders: the QR message after payment", () => {
     shop = await openShop();
     const { w, customer } = shop;
     const order = await pay(shop, plnOrder(shop));
-    w.fake.failNext("editMessageCaption", { error_code: 400, description: "Bad Request: message to edit not found" });
+    w.fake.failNext("editMessageMedia", { error_code: 400, description: "Bad Request: message to edit not found" });
     w.sandbox.payDeposit(await depositIdOf(w, order));
     await run(w, 20_000);
     expect(await stateOf(w, order.id)).toBe("done");
     expect(purchasesOf(w, "12345678901")).toBe(1);
     expect(shown(customer).filter((t) => t.includes("Pesanan Anda berhasil"))).toHaveLength(1);
     await run(w, 120_000, 5_000);
-    expect(w.fake.callsOf("editMessageCaption")).toHaveLength(1);
+    expect(w.fake.callsOf("editMessageMedia")).toHaveLength(1);
     expect((await w.deps.shopOrders.get(order.id))?.value.notices["c:qr-paid"]).toBe("sent");
   });
 });

@@ -55,7 +55,7 @@ describe("shop order receipts", () => {
     const orders: OrderDoc[] = [];
     for (const target of ["12345678901", "12345678902", "12345678903"]) orders.push(await pay(shop, plnOrder(shop, { target })));
     // Telegram asks every sender to wait a minute (the first QR edit answered 429): nothing goes out meanwhile.
-    w.fake.failNext("editMessageCaption", { error_code: 429, retry_after: 60 });
+    w.fake.failNext("editMessageMedia", { error_code: 429, retry_after: 60 });
     for (const o of orders) w.sandbox.payDeposit(await depositIdOf(w, o));
     for (const o of orders) void w.deps.shopOrderJob.advance(o.id);
     const receipts = () => customer.messages().filter((m) => /Pesanan Anda berhasil/.test(m.caption ?? "")).length;

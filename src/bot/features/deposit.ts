@@ -20,7 +20,7 @@ import { depositKind } from "../money/deposit.js";
 import { receiptText, STATUS_ICON, statusLabel } from "../../render/receipt.js";
 import { moneyText, upstreamErrorText } from "../replies.js";
 import { DEPOSIT_FLOW, depositFlow } from "../flows/deposit.js";
-import { voidPhotoMedia } from "../../render/voidImage.js";
+import { qrCardMedia } from "../../render/voidImage.js";
 import { commands } from "../../telegram/commands.js";
 import { whileAskingProvider } from "../slowAnswer.js";
 import { logAct } from "../money/auditActs.js";
@@ -80,7 +80,8 @@ async function updateAfterRelease(ctx: BotContext, tx: TxRecord): Promise<void> 
   const text = moneyText(ctx, `${head}\n\n${receipt}`);
   const ignore = () => undefined;
   if (tx.messageId !== undefined && tx.messageId !== pressed) {
-    if (d.photo) await ctx.api.editMessageCaption(tx.chatId, tx.messageId, { caption: text, ...other }).catch(ignore);
+    // A released deposit is paid: its photo shows the paid card, never the code (nobody pays twice).
+    if (d.photo) await ctx.api.editMessageMedia(tx.chatId, tx.messageId, await qrCardMedia(ctx.translate, ctx.lang, "paid", text), other).catch(ignore);
     else await ctx.api.editMessageText(tx.chatId, tx.messageId, text, other).catch(ignore);
   }
   for (const id of d.offers ?? []) {
@@ -186,7 +187,7 @@ async function showCancelled(ctx: BotContext, tx: TxRecord, text: string): Promi
   const ignore = () => undefined;
   if (tx.messageId !== undefined) {
     if (detailOf(tx, "deposit").photo) {
-      const media = await voidPhotoMedia(ctx.translate, ctx.lang, "cancel", text);
+      const media = await qrCardMedia(ctx.translate, ctx.lang, "cancel", text);
       await ctx.api.editMessageMedia(tx.chatId, tx.messageId, media).catch(ignore);
     } else {
       await ctx.api.editMessageText(tx.chatId, tx.messageId, text).catch(ignore);

@@ -35,6 +35,8 @@ export class ShopOrderJob {
   private readonly running = new Set<Promise<unknown>>();
   /** Orders whose QR edit runs beside their steps now. */
   private readonly besideRunning = new Set<string>();
+  /** Orders asked to be shown again while their QR edit ran. */
+  private readonly besideAgain = new Set<string>();
   private timer: TimerHandle | undefined;
   private stopped = false;
   /** Aborted by stop(): notices still waiting for a slot in Telegram's pace give it up (unmarked, so the sweep sends them after a restart). */
@@ -122,23 +124,39 @@ export class ShopOrderJob {
   }
 
   /**
-   * One step: true when the order moved (look again), false when it waits for something. Once a paid
-   * order waits, its QR message is shown paid beside the order's steps, not in them: in a burst the
-   * edit waits for Telegram's pace behind every other message, and the purchase's outcome must not.
+   * One step: true when the order moved (look again), false when it waits for something. Once an order
+   * waits paid or closed, its QR message is shown so beside the order's steps, not in them: in a burst
+   * the edit waits for Telegram's pace behind every other message, and the purchase's outcome must not.
    */
   private async step(doc: OrderDoc): Promise<boolean> {
     if (await this.stepState(doc)) return true;
-    if (PAID_STATES.includes(doc.state as OrderState)) this.beside(doc.id, () => this.notices.showPaidOnQr(doc));
+    const state = doc.state as OrderState;
+    if (PAID_STATES.includes(state) || CLOSED_UNPAID_STATES.includes(state)) this.qrBeside(doc.id);
     return false;
   }
 
-  /** Runs `work` outside the order's chain (once at a time per order), tracked for idle() and stop(). */
-  private beside(orderRef: string, work: () => Promise<void>): void {
-    if (this.besideRunning.has(orderRef)) return;
+  /**
+   * Shows the order's state on its QR message outside the order's chain, once at a time per order,
+   * tracked for idle() and stop(). Asked while one runs (closed, then paid late): looked at again after.
+   */
+  private qrBeside(orderRef: string): void {
+    if (this.besideRunning.has(orderRef)) {
+      this.besideAgain.add(orderRef);
+      return;
+    }
     this.besideRunning.add(orderRef);
-    const run = work()
+    const run = (async () => {
+      do {
+        this.besideAgain.delete(orderRef);
+        const doc = await this.deps.orders.get(orderRef);
+        if (doc) await this.notices.showOnQr(doc);
+      } while (this.besideAgain.has(orderRef) && !this.stopped);
+    })()
       .catch((err: unknown) => this.deps.logger.error({ err, orderRef }, "a shop order's QR edit failed; the sweep tries again"))
-      .finally(() => this.besideRunning.delete(orderRef));
+      .finally(() => {
+        this.besideRunning.delete(orderRef);
+        this.besideAgain.delete(orderRef);
+      });
     this.running.add(run);
     void run.finally(() => this.running.delete(run));
   }

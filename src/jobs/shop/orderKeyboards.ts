@@ -25,6 +25,15 @@ export function qrNotice(translate: Translate, sandbox: boolean, doc: OrderDoc):
   return { caption, keyboard };
 }
 
+/**
+ * The caption under the card that replaces the QR (paid, expired, cancelled): `head` says which, then
+ * what the order was, without the QR's "scan this" (HTML, in the customer's language).
+ */
+export function qrCardCaption(translate: Translate, sandbox: boolean, doc: OrderDoc, head: string): string {
+  const o = doc.value;
+  const summary = translate(o.lang, "shop-order-qr-summary", { product: html(o.productName), target: html(o.target), amount: rupiah(o.price, o.lang), ref: doc.id });
+  return withSandboxBanner(translate, o.lang, sandbox, `${head}\n\n${summary}`);
+}
 
 /** Under a failed order: another product the paid amount covers (one a row), then the refund. */
 export function failedOrderKeyboard(t: T, orderRef: string, alternatives: readonly { code: string; name: string }[]): InlineKeyboard {

@@ -4,15 +4,17 @@
  * unsent one (a crash in between sends it once more: never lost).
  */
 import { InputFile } from "grammy";
-import type { TxRecord } from "../../store/index.js";
+import type { InputMediaPhoto } from "grammy/types";
+import type { Lang, TxRecord } from "../../store/index.js";
 import { detailOf } from "../../store/index.js";
 import { deliver, type Delivery } from "../../telegram/delivery.js";
 import { html, rupiah, wibTime } from "../../render/format.js";
 import { customerReceipt, receiptCaption, receiptSvg, RECEIPT_WIDTH } from "../../render/receiptImage.js";
 import { qrisPng, svgToPngOffThread } from "../../render/orderImages.js";
-import type { Order, OrderDoc } from "../../domain/shop/orders.js";
+import { qrCardMedia } from "../../render/voidImage.js";
+import { CLOSED_UNPAID_STATES, PAID_STATES, type Order, type OrderDoc, type OrderState } from "../../domain/shop/orders.js";
 import { ownerKey, type Compose, type ShopOrderJobDeps } from "./orderJobDeps.js";
-import { failedOrderKeyboard, payoutKeyboard, qrNotice } from "./orderKeyboards.js";
+import { failedOrderKeyboard, payoutKeyboard, qrCardCaption, qrNotice } from "./orderKeyboards.js";
 
 /** A notice marked "sending" this long ago was cut by a stop: it is sent again. */
 const SENDING_STALE_MS = 60_000;
@@ -64,24 +66,34 @@ export class OrderNotices {
   }
 
   /**
-   * The QR photo's message once the order is paid: "payment received" under its caption, its buttons
-   * gone. Marked like a notice; an edit Telegram refuses (too old, deleted, any 400) is given up, and
-   * nothing of the order waits on it.
+   * The QR photo's message once its code must not be paid: paid (a "LUNAS" card, "payment received"),
+   * expired or cancelled (a grey card, "do not pay"); its buttons go. Each is marked like a notice; an
+   * edit Telegram refuses (too old, deleted, any 400) is given up, and nothing of the order waits on it.
    */
-  async showPaidOnQr(doc: OrderDoc): Promise<void> {
+  async showOnQr(doc: OrderDoc): Promise<void> {
     const o = doc.value;
-    const name = "c:qr-paid";
+    const state = doc.state as OrderState;
+    const paid = PAID_STATES.includes(state);
+    if (!paid && !CLOSED_UNPAID_STATES.includes(state)) return;
+    const name = paid ? "c:qr-paid" : "c:qr-closed";
     if (o.qrMessageId === undefined || !this.mayTell(doc, name)) return;
-    const { caption } = qrNotice(this.deps.translate, this.deps.sandbox, doc);
-    const line = this.deps.translate(o.lang, "shop-order-qr-paid", { time: wibTime(o.paidAt ?? this.deps.clock.now(), o.lang) });
+    const t = this.deps.translate;
+    const head = paid
+      ? t(o.lang, "shop-order-qr-paid", { time: wibTime(o.paidAt ?? this.deps.clock.now(), o.lang) })
+      : t(o.lang, state === "expired" ? "watch-caption-expired" : "watch-caption-cancel");
+    const caption = qrCardCaption(t, this.deps.sandbox, doc, head).slice(0, 1024);
     const api = this.deps.api;
+    let media: InputMediaPhoto | undefined;
     const edited = await this.deliverMarked(
       doc.id,
       name,
-      () => api.editMessageCaption(o.customer, o.qrMessageId!, { caption: `${caption}\n\n${line}`.slice(0, 1024), parse_mode: "HTML", reply_markup: { inline_keyboard: [] } }),
-      () => Promise.resolve(),
+      () => api.editMessageMedia(o.customer, o.qrMessageId!, media!, { reply_markup: { inline_keyboard: [] } }),
+      async () => {
+        media = await qrCardMedia(t, o.lang as Lang, paid ? "paid" : state === "expired" ? "expired" : "cancel", caption);
+      },
     );
     if (!edited) return;
+    if (edited.outcome === "refused" || edited.outcome === "blocked") this.deps.logger.info({ orderRef: doc.id, name }, "the shop order's QR message could not be edited (deleted or too old); given up");
     // Refused (too old, deleted, unchanged) or blocked: given up. Uncertain: left "sending", tried again once stale.
     if (edited.outcome === "sent" || edited.outcome === "blocked" || edited.outcome === "refused") await this.mark(doc.id, name, "sent");
   }

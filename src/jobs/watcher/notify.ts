@@ -3,7 +3,8 @@
  * how it reaches Telegram. Two messages may be touched:
  *
  *  - the original message (`tx.messageId`: the pending receipt, or the deposit's QRIS photo /
- *    payment instructions) is edited to show the outcome and loses its buttons. An edit can be
+ *    payment instructions) is edited to show the outcome and loses its buttons (a QRIS photo's code
+ *    is replaced by a card once it is paid or can no longer be paid). An edit can be
  *    repeated safely (the same content again is "not modified"), which the exactly-once
  *    protocol in announce.ts relies on;
  *  - a new notice message, so the phone actually notifies (edits are silent). When the original
@@ -23,7 +24,7 @@ import { deliver, isNotModified, type Delivery } from "../../telegram/delivery.j
 import type { Pacer } from "../../telegram/pacer.js";
 import { cb } from "../../telegram/buttonData.js";
 import { saleActionRows } from "../../render/saleActions.js";
-import { voidPhotoMedia } from "../../render/voidImage.js";
+import { qrCardMedia, type QrCard } from "../../render/voidImage.js";
 import { detailOf, type Lang, type TxRecord, type TxStatus } from "../../store/index.js";
 
 interface SendOptions {
@@ -39,9 +40,10 @@ export interface MessageApi {
   editMessageMedia(chat_id: number, message_id: number, media: InputMediaPhoto, other?: SendOptions): Promise<unknown>;
 }
 
-/** Deposit ends after which a payment photo must no longer show a payable code. */
-function voidsPhoto(kind: NoticeKind): kind is "expired" | "cancel" | "failed" {
-  return kind === "expired" || kind === "cancel" || kind === "failed";
+/** The card a payment photo shows instead of its code once `kind` is announced: unpayable, or paid (nobody pays twice). */
+function cardFor(kind: NoticeKind): QrCard | undefined {
+  if (kind === "expired" || kind === "cancel" || kind === "failed") return kind;
+  return kind === "success" || kind === "processing" ? "paid" : undefined;
 }
 
 /** The announcements a transaction can get; `gaveup` = still open after its maximum age. */
@@ -166,8 +168,9 @@ export class Notifier {
     const messageId = tx.messageId;
     const r = await this.paced(() => {
       if (detailOf(tx, "deposit").photo === true) {
-        if (voidsPhoto(kind)) {
-          return voidPhotoMedia(this.t, lang, kind, this.caption(lang, tx, kind)).then((media) =>
+        const card = cardFor(kind);
+        if (card) {
+          return qrCardMedia(this.t, lang, card, this.caption(lang, tx, kind)).then((media) =>
             this.api.editMessageMedia(tx.chatId, messageId, media, { ...withMarkup(markup) }),
           );
         }

@@ -1,48 +1,17 @@
 // The playground page: a Telegram-like chat driven by /api (see src/playground/web.ts). Plain
 // JavaScript, no build step. Message HTML comes sanitized from the server (view.ts). Over 350
-// lines as one file on purpose: the page loads it without a bundler, and its parts share one state.
-/* global document, fetch, EventSource, FileReader, localStorage, navigator, setTimeout, clearTimeout, setInterval */
+// lines as one file on purpose: the page loads it without a bundler, and its parts share one state
+// (its words are in words.js).
+/* global window, document, fetch, EventSource, FileReader, localStorage, navigator, setTimeout, clearTimeout, setInterval */
+import { WORDS } from "./words.js";
+import { pendingEntry } from "./panel.js";
 
 const $ = (id) => document.getElementById(id);
-const state = { users: [], current: undefined, unread: new Map(), commands: [], newcomerKey: "", lang: "id", locale: "id" };
+const state = { users: [], current: undefined, unread: new Map(), commands: [], newcomerKey: "", lang: "id", locale: "id", generation: undefined, heard: false };
 
-// The page's own words (the Telegram app's, not the bot's: the bot's live in locales/), in the
-// language the bot speaks in the open chat.
-const WORDS = {
-  id: {
-    menu: "Menu", placeholder: "Pesan", start: "MULAI", language: "Bahasa", attach: "Lampirkan foto (PNG atau JPEG; teks di kotak jadi keterangannya)",
-    send: "Kirim", edited: "diedit", chats: "Chat", sandbox: "Penyedia sandbox", ok: "OK",
-    sandboxHint: "Tidak ada uang sungguhan. Transaksi dan deposit tertunda di semua chat:", nothing: "Tidak ada yang tertunda.",
-    latency: "Penyedia menjawab setelah", at_once: "langsung", slow: "3 dtk (lambat)", very_slow: "8 dtk (sangat lambat)", too_slow: "25 dtk (lebih lama dari tunggu bot)",
-    footer: "Halaman ini meniru Telegram di 127.0.0.1. Isi BOT_TOKEN untuk menjalankan bot di Telegram.",
-    pays: "Pelanggan membayar", settleOk: "Selesaikan: sukses", settleFail: "Selesaikan: gagal",
-    kind: { prepaid: "pembelian", postpaid: "tagihan", transfer: "transfer", deposit: "deposit" },
-    status: { pending: "menunggu", processing: "diproses", sending: "dikirim", unknown: "belum diketahui" },
-    depositStatus: { pending: "menunggu pembayaran", processing: "sudah dibayar, menunggu penyedia" },
-    reseller: "reseller", newcomer: "pengguna baru", admin: "admin (ADMIN_IDS)", cashier: "kasir", customer: "pelanggan toko online", linked: "terhubung", notLinked: "belum terhubung",
-    welcomeTitle: "Selamat datang di playground",
-    welcome: (key) => `Ini bot sungguhan dengan penyedia sandbox: tidak ada uang sungguhan. Rina sudah terhubung: ketuk MULAI, lalu /beli. Budi belum: ketuk MULAI, lalu kirim kunci sandbox ${key}. Dewi kasir Rina: ia berjualan dengan saldo Rina, dan Rina melihatnya di /staf dan /audit. Sari pelanggan toko online Rina (dibuka lewat link tokonya): ketik pulsa 10. Panel di samping menyelesaikan transaksi yang tertunda.`,
-    block: "Blokir", unblock: "Buka blokir", blockedNote: "Anda memblokir bot ini: Telegram menolak pesan bot (403) sampai Anda membuka blokir atau menulis lagi.",
-    trySale: "Coba: /beli S10 081234567890", gotIt: "Mengerti", photoSent: "Foto tidak dapat dikirim", photoType: "Hanya gambar PNG atau JPEG", photoSize: "Foto paling besar 5 MB",
-  },
-  en: {
-    menu: "Menu", placeholder: "Message", start: "START", language: "Language", attach: "Attach a photo (PNG or JPEG; the text box is its caption)",
-    send: "Send", edited: "edited", chats: "Chats", sandbox: "Sandbox provider", ok: "OK",
-    sandboxHint: "No real money moves. Pending purchases and deposits of every chat:", nothing: "Nothing pending.",
-    latency: "Provider answers after", at_once: "at once", slow: "3 s (slow)", very_slow: "8 s (very slow)", too_slow: "25 s (longer than the bot waits)",
-    footer: "This page simulates Telegram on 127.0.0.1. Set BOT_TOKEN to run the bot on Telegram.",
-    pays: "Customer pays", settleOk: "Settle: success", settleFail: "Settle: failed",
-    kind: { prepaid: "purchase", postpaid: "bill", transfer: "transfer", deposit: "deposit" },
-    status: { pending: "pending", processing: "processing", sending: "sending", unknown: "unknown" },
-    depositStatus: { pending: "awaiting payment", processing: "paid, the provider settles it" },
-    reseller: "reseller", newcomer: "new user", admin: "admin (ADMIN_IDS)", cashier: "cashier", customer: "online shop customer", linked: "linked", notLinked: "not linked",
-    welcomeTitle: "Welcome to the playground",
-    welcome: (key) => `This is the real bot with a sandbox provider: no real money. Rina is linked: tap START, then /topup. Budi is not: tap START, then send the sandbox key ${key}. Dewi is Rina's cashier: she sells with Rina's balance, and Rina sees it in /staff and /audit. Sari is a customer of Rina's online shop (opened through its link): type pulsa 10. The panel beside the chat settles what is pending.`,
-    block: "Block", unblock: "Unblock", blockedNote: "You blocked this bot: Telegram refuses its messages (403) until you unblock it or write again.",
-    trySale: "Try: /topup S10 081234567890", gotIt: "Got it", photoSent: "The photo could not be sent", photoType: "PNG or JPEG images only", photoSize: "A photo of at most 5 MB",
-  },
-};
 const w = (key) => (WORDS[state.lang] ?? WORDS.id)[key];
+/** A phone's width: the panel is not beside the chat but a sheet over it (style.css). */
+const narrow = window.matchMedia("(max-width: 800px)");
 
 /** Puts the page's words in `lang`: every element marked data-w, the placeholders and titles. */
 function applyLang(lang) {
@@ -61,7 +30,8 @@ function applyLang(lang) {
   $("send").title = w("send");
   $("menu-btn").title = w("menu");
   $("lang").setAttribute("aria-label", w("language"));
-  $("welcome-text").textContent = w("welcome")(state.newcomerKey);
+  $("welcome-text").textContent = w("welcome")(state.newcomerKey, narrow.matches);
+  $("key-text").textContent = w("keyHint")(state.newcomerKey);
   for (const b of document.querySelectorAll(".lang button")) b.classList.toggle("on", b.dataset.lang === state.lang);
 }
 
@@ -184,6 +154,7 @@ function renderMessage(m) {
 }
 
 async function press(m, data) {
+  welcomeDone();
   await api(`/api/chat/${state.current}/press`, { messageId: m.id, data });
   wroteAgain();
 }
@@ -195,6 +166,7 @@ function showUser(u) {
   applyLang(u.lang);
   $("chat-sub").textContent = `${u.name} · ${roleLabel(u)}`;
   $("blocked-bar").hidden = !u.blocked;
+  showKeyBar();
   $("block").hidden = u.blocked;
   renderUsers();
 }
@@ -210,6 +182,21 @@ function showStart() {
   const empty = $("messages").querySelector(".msg") === null;
   $("start").hidden = !empty;
   $("composer").hidden = empty;
+  showKeyBar();
+}
+
+/** A newcomer without a key: the chat offers the sandbox key (the first-visit hint may be long gone). */
+function showKeyBar() {
+  const u = user();
+  const empty = $("messages").querySelector(".msg") === null;
+  $("key-bar").hidden = !(u && u.role === "newcomer" && !u.linked && !empty);
+}
+
+/** The first-visit hint leaves once the user is under way (a sale, a tap): it covered the chat, the toasts too. */
+function welcomeDone() {
+  if ($("welcome").hidden) return;
+  localStorage.setItem("playground-welcome", state.generation);
+  $("welcome").hidden = true;
 }
 
 async function openChat(id) {
@@ -244,6 +231,7 @@ function openViewer(src) {
 
 async function send(text) {
   if (text.trim() === "") return;
+  if (!/^\/start\b/.test(text.trim())) welcomeDone();
   await api(`/api/chat/${state.current}/send`, { text });
   wroteAgain();
 }
@@ -333,7 +321,10 @@ function renderUsers() {
       badge.textContent = String(n);
       li.append(badge);
     }
-    li.addEventListener("click", () => void openChat(u.id));
+    li.addEventListener("click", () => {
+      $("side").classList.remove("open"); // the sheet on a phone closes on the chosen chat
+      void openChat(u.id);
+    });
     list.append(li);
   }
 }
@@ -354,21 +345,14 @@ async function refreshPending() {
   for (const p of pending) {
     const li = document.createElement("li");
     li.dataset.ref = p.refId;
-    const who = state.users.find((u) => u.id === p.chatId)?.name ?? p.chatId;
-    li.textContent = `${who}: ${w("kind")[p.kind] ?? p.kind} ${p.title ?? ""} ${p.target ?? ""} ${rupiah(p.amount)} (${(p.kind === "deposit" && w("depositStatus")[p.status]) || w("status")[p.status] || p.status})`;
-    // A deposit is paid once: after that the provider settles it, and there is nothing to press.
-    const actions = p.kind === "deposit"
-      ? p.status === "pending" ? [["pays", () => api("/api/sandbox/pay", { refId: p.refId })]] : []
-      : [
-          ["settleOk", () => api("/api/sandbox/settle", { refId: p.refId, outcome: "success" })],
-          ["settleFail", () => api("/api/sandbox/settle", { refId: p.refId, outcome: "failed" })],
-        ];
+    const name = (id) => state.users.find((u) => u.id === id)?.name ?? String(id);
+    const { text, actions } = pendingEntry(p, { w, name, rupiah, api });
+    li.textContent = text;
     li.append(document.createElement("br"));
     for (const [label, act] of actions) {
       const b = document.createElement("button");
       b.type = "button";
-      b.dataset.w = label;
-      b.textContent = w(label);
+      b.textContent = label;
       b.addEventListener("click", async () => {
         b.disabled = true;
         await act();
@@ -388,8 +372,30 @@ function refreshPendingSoon() {
 
 // ---- wiring --------------------------------------------------------------------------------
 
+/**
+ * The feed came back (the playground restarted): what was sent meanwhile is fetched again, and after
+ * a reset (a new generation) the old chats go: its message ids start over, so keeping them would
+ * write new answers over old bubbles.
+ */
+async function catchUp(generation) {
+  if (generation !== state.generation) {
+    state.generation = generation;
+    state.unread.clear();
+    $("welcome").hidden = localStorage.getItem("playground-welcome") === generation;
+    state.users = (await api("/api/users")).users;
+  }
+  await openChat(state.current);
+  await refreshPending();
+}
+
 function listen() {
   const events = new EventSource("/api/events");
+  events.addEventListener("hello", (e) => {
+    const { generation } = JSON.parse(e.data);
+    const again = state.heard;
+    state.heard = true;
+    if (again || generation !== state.generation) void catchUp(generation).catch(() => undefined);
+  });
   events.addEventListener("message", (e) => {
     const m = JSON.parse(e.data);
     if (m.chatId === state.current) {
@@ -414,16 +420,18 @@ function listen() {
 }
 
 async function main() {
-  const { users, newcomerKey } = await api("/api/users");
+  const { users, newcomerKey, generation } = await api("/api/users");
   state.users = users;
   state.newcomerKey = newcomerKey;
+  state.generation = generation;
   applyLang(users[0].lang);
-  // The first visit explains the page; it stays away once dismissed.
-  $("welcome").hidden = localStorage.getItem("playground-welcome") === "seen";
-  $("welcome-ok").addEventListener("click", () => {
-    localStorage.setItem("playground-welcome", "seen");
-    $("welcome").hidden = true;
-  });
+  // The first visit explains the page; it stays away once dismissed (until a reset: a new playground).
+  $("welcome").hidden = localStorage.getItem("playground-welcome") === generation;
+  $("welcome-ok").addEventListener("click", welcomeDone);
+  $("key-send").addEventListener("click", () => void send(state.newcomerKey));
+  $("panel-btn").addEventListener("click", () => $("side").classList.toggle("open"));
+  $("panel-close").addEventListener("click", () => $("side").classList.remove("open"));
+  narrow.addEventListener("change", () => applyLang(state.lang));
   $("start").addEventListener("click", () => void send("/start"));
   // A first sale in one tap (then Confirm, then Settle in the panel): the quick form of /beli.
   $("try-sale").addEventListener("click", () => void send(w("trySale").replace(/^[^/]*/, "")));
