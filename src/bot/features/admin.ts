@@ -153,6 +153,12 @@ onCallback(composer, cb.broadcastSend, (ctx, f) => (isAdmin(ctx) ? confirmBroadc
 onCallback(composer, cb.broadcastCancel, (ctx, f) => (isAdmin(ctx) ? cancelBroadcast(ctx, f) : ctx.answerCallbackQuery()));
 
 export const adminModule: FeatureModule = {
+  name: "admin",
   composer,
+  commands: { admin: "anyone", siaran: "anyone", ceksaldo: "anyone" },
+  buttons: {
+    broadcastSend: "anyone",
+    broadcastCancel: "anyone",
+  },
   flows: [{ id: "broadcast", builder: broadcastFlow }],
 };

@@ -97,7 +97,9 @@ const composer = new Composer<BotContext>();
 composer.command(commands.peringatan, openAlerts);
 
 export const alertsModule: FeatureModule = {
+  name: "alerts",
   composer,
+  commands: { peringatan: "owner" },
   flows: [{ id: "alerts", builder: alertsFlow }],
   menu: { alerts: openAlerts },
 };

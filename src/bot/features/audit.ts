@@ -12,6 +12,7 @@ import { cb, onCallback } from "../buttons.js";
 import type { BaseContext, BotContext } from "../context.js";
 import { isPrivate, replyPrivateOnly } from "../guards.js";
 import { staffOf } from "./staff.js";
+import type { FeatureModule } from "../module.js";
 
 export const AUDIT_PAGE_SIZE = 10;
 
@@ -55,3 +56,11 @@ export function auditLine(ctx: BaseContext, { at, entry }: LogEntry<AuditEntry>,
   const change = before !== undefined || after !== undefined ? `\n    ${before ?? "–"} → ${after ?? "–"}` : "";
   return `• ${wibTime(at, ctx.lang)} · <b>${who}</b> · ${ctx.t(`audit-act-${entry.act}`)}${change}`;
 }
+
+export const auditModule: FeatureModule = {
+  name: "audit",
+  stage: "beforeKey",
+  composer: auditFeature,
+  commands: { audit: "owner" },
+  buttons: { auditMore: "owner" },
+};

@@ -345,7 +345,17 @@ onCallback(composer, cb.depositReleaseLater, async (ctx) => {
 });
 
 export const depositModule: FeatureModule = {
+  name: "deposit",
   composer,
+  commands: { deposit: "owner" },
+  buttons: {
+    depositCancel: "owner",
+    depositCancelYes: "owner",
+    depositCancelNo: "owner",
+    depositRelease: "owner",
+    depositReleaseConfirm: "owner",
+    depositReleaseLater: "owner",
+  },
   flows: [{ id: DEPOSIT_FLOW, builder: depositFlow }],
   kinds: [depositKind],
   menu: { deposit: startDeposit },

@@ -120,4 +120,13 @@ onCallback(composer, cb.historyDetail, async (ctx, { refId }) => {
   await ctx.reply(detailText(ctx, await shownTx(ctx, tx)), { reply_markup: kb });
 });
 
-export const historyModule: FeatureModule = { composer, menu: { history: (ctx) => showHistory(ctx) } };
+export const historyModule: FeatureModule = {
+  name: "history",
+  composer,
+  commands: { riwayat: "cashier" },
+  buttons: {
+    historyPage: "cashier",
+    historyDetail: "cashier",
+  },
+  menu: { history: (ctx) => showHistory(ctx) },
+};

@@ -4,6 +4,7 @@ import { cb, onCallback } from "../buttons.js";
 import type { BotContext } from "../context.js";
 import { editOrReply } from "../replies.js";
 import { commands } from "../../telegram/commands.js";
+import type { FeatureModule } from "../module.js";
 
 export const languageFeature = new Composer<BotContext>();
 
@@ -24,3 +25,11 @@ onCallback(languageFeature, cb.language, async (ctx, { lang }) => {
   await ctx.answerCallbackQuery();
   await editOrReply(ctx, ctx.t("language-set"));
 });
+
+export const languageModule: FeatureModule = {
+  name: "language",
+  composer: languageFeature,
+  commands: { bahasa: "anyone" },
+  buttons: { language: "anyone" },
+  menu: { language: askLanguage },
+};

@@ -2,7 +2,7 @@
 import { Composer, InlineKeyboard } from "grammy";
 import { cb, onCallback, type MenuName } from "../buttons.js";
 import type { BotContext } from "../context.js";
-import type { MenuAction } from "../module.js";
+import type { FeatureModule, MenuAction } from "../module.js";
 import { isPrivate, replyPrivateOnly } from "../guards.js";
 import { commands, menuNamesFor } from "../../telegram/commands.js";
 import { allows } from "../middlewares/roleGate.js";
@@ -51,3 +51,18 @@ export async function showMenu(ctx: BotContext): Promise<void> {
   await ctx.reply(ctx.t("menu-title"), { reply_markup: menuKeyboard(ctx) });
   buttonsShown(ctx);
 }
+
+/** /menu and its buttons: each button opens what the module of the list that declares it gives. */
+export const menuModule: FeatureModule = {
+  name: "menu",
+  composer: (modules) => {
+    const actions = new Map<MenuName, MenuAction>();
+    for (const m of modules) {
+      for (const [name, action] of Object.entries(m.menu ?? {}) as [MenuName, MenuAction][]) actions.set(name, action);
+    }
+    return menuFeature(actions);
+  },
+  commands: { menu: "anyone", bantuan: "anyone" },
+  buttons: { menu: "anyone" },
+  menu: { help: (ctx) => ctx.reply(ctx.t("help")) },
+};

@@ -145,4 +145,15 @@ onCallback(composer, cb.exportAudit, async (ctx) => {
   await ctx.replyWithDocument(file, { caption: ctx.t("audit-export-caption", { count: entries.length }) });
 });
 
-export const reportModule: FeatureModule = { composer, menu: { report: showReport, export: showExportMenu } };
+export const reportModule: FeatureModule = {
+  name: "report",
+  composer,
+  commands: { laporan: "admin", ekspor: "admin" },
+  buttons: {
+    reportDaily: "admin",
+    exportMenu: "admin",
+    exportMonth: "admin",
+    exportAudit: "owner",
+  },
+  menu: { report: showReport, export: showExportMenu },
+};

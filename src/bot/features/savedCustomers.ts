@@ -367,7 +367,20 @@ onCallback(composer, cb.saveCustomer, async (ctx, { refId }) => {
 });
 
 export const customersModule: FeatureModule = {
+  name: "customers",
   composer,
+  commands: { pelanggan: "cashier" },
+  buttons: {
+    buyAgain: "cashier",
+    saveCustomer: "cashier",
+    customersPage: "cashier",
+    customersSearch: "cashier",
+    customerOpen: "cashier",
+    customerBuy: "cashier",
+    customerRename: "cashier",
+    customerDelete: "cashier",
+    customerDeleteYes: "cashier",
+  },
   menu: { customers: (ctx) => showCustomers(ctx, 0, undefined, false) },
   flows: [
     { id: SAVE_CUSTOMER_FLOW, builder: saveCustomerFlow },

@@ -160,4 +160,12 @@ onCallback(composer, cb.status, async (ctx, { refId }) => {
   await rememberReleaseOffer(ctx.deps.ledger, checked.tx, shown);
 });
 
-export const statusModule: FeatureModule = { composer, menu: { status: listOpen } };
+export const statusModule: FeatureModule = {
+  name: "status",
+  composer,
+  commands: { status: "cashier" },
+  buttons: {
+    status: "cashier",
+  },
+  menu: { status: listOpen },
+};

@@ -2,6 +2,7 @@
 import { Composer, GrammyError } from "grammy";
 import type { BotContext } from "../context.js";
 import { buttonsWaiting } from "../middlewares/buttonWait.js";
+import type { FeatureModule } from "../module.js";
 
 export const unhandledFeature = new Composer<BotContext>();
 
@@ -20,3 +21,5 @@ unhandledFeature.on("callback_query", (ctx) =>
     ctx.deps.logger.debug({ update_id: ctx.update.update_id }, "callback query too old to answer; ignored");
   }),
 );
+
+export const unhandledModule: FeatureModule = { name: "unhandled", stage: "last", composer: unhandledFeature };

@@ -23,6 +23,7 @@ import { actsOnTx, hidesCost, ledgerChat, madeBy, shownTx } from "../middlewares
 import { logAct } from "./auditActs.js";
 import { withApiKey } from "../provider.js";
 import { whileAskingProvider } from "../slowAnswer.js";
+import type { FeatureModule } from "../module.js";
 
 /** A confirm screen older than this is refused: prices and bills may have changed. */
 export const DRAFT_TTL_MS = STEP_TIMEOUT_MS;
@@ -303,3 +304,10 @@ export async function announceOutcome(ctx: BaseContext, tx: TxRecord): Promise<v
   if (await ctx.deps.ledger.transition(tx.refId, [tx.status], { messageId: sent.message_id }, current)) return;
   await ctx.api.deleteMessage(sent.chat.id, sent.message_id).catch((err: unknown) => ctx.deps.logger.warn({ err, refId: tx.refId }, "could not take back an outdated receipt"));
 }
+
+/** The confirm screen's buttons, for every money kind of the list. */
+export const confirmModule: FeatureModule = {
+  name: "confirm",
+  composer: (modules) => confirmFeature(modules.flatMap((m) => m.kinds ?? [])),
+  buttons: { confirm: "cashier", cancelDraft: "cashier", confirmAgain: "cashier", retry: "cashier" },
+};

@@ -30,6 +30,7 @@ import {
 import { readOrderButton } from "../../telegram/orderButtonData.js";
 import { orderSettingsOf, type ShopSettingsReader } from "../../domain/shop/orderSettings.js";
 import { knownRole } from "../middlewares/role.js";
+import type { FeatureModule } from "../module.js";
 
 export interface OrderInput {
   owner: number;
@@ -329,3 +330,5 @@ async function payout(ctx: BotContext, doc: OrderDoc): Promise<void> {
   const fields = await transferDraft(deps.ledger, doc.owner, dest, doc.value.price, `Refund ${doc.id}`);
   await saveAndConfirm(ctx, transferKind, { ...fields, refId: refundRef });
 }
+
+export const shopPayModule: FeatureModule = { name: "shopPay", composer: shopPayFeature, families: ["so"] };
