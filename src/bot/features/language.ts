@@ -1,5 +1,6 @@
 /** /bahasa (/language): switch to any language of locales/, stored per chat. */
-import { Composer, InlineKeyboard } from "grammy";
+import { Composer } from "grammy";
+import { languageKeyboard } from "../keyboards/language.js";
 import { cb, onCallback } from "../buttons.js";
 import type { BotContext } from "../context.js";
 import { editOrReply } from "../replies.js";
@@ -9,10 +10,8 @@ import type { FeatureModule } from "../module.js";
 export const languageFeature = new Composer<BotContext>();
 
 export async function askLanguage(ctx: BotContext): Promise<void> {
-  // Each language is named in itself (its own file's `language-self`), whatever the chat's language.
-  const keyboard = new InlineKeyboard();
-  for (const lang of ctx.translate.langs) keyboard.text(ctx.translate(lang, "language-self"), cb.language.encode({ lang }));
-  await ctx.reply(ctx.t("language-choose"), { reply_markup: keyboard });
+  // Each language is named in itself, whatever the chat's language.
+  await ctx.reply(ctx.t("language-choose"), { reply_markup: languageKeyboard(ctx.translate) });
 }
 
 languageFeature.command(commands.bahasa, askLanguage);
