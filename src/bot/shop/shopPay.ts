@@ -284,7 +284,7 @@ async function refundAccountAnswer(
   const doc = replyTo !== undefined ? orders.find((d) => d.value.refundPromptId === replyTo) : waiting.length === 1 ? waiting[0] : undefined;
   if (!doc) return next();
   const t = (key: string, vars?: Record<string, string | number>) => ctx.deps.translate(doc.value.lang, key, vars);
-  const key = await ctx.deps.store.getApiKey(doc.owner).catch(() => undefined);
+  const key = await ctx.deps.providerLink.keyOf(doc.owner).catch(() => undefined);
   const bank = account && key ? (await ctx.deps.lists.banks(key).catch(() => [])).find((b) => b.code.toLowerCase() === account.code.toLowerCase()) : undefined;
   if (replyTo === undefined && !bank) return next();
   if (!account || !bank) {
