@@ -27,15 +27,11 @@ import { presence } from "../src/bot/middlewares/presence.js";
 import { role } from "../src/bot/middlewares/role.js";
 import { roleGate } from "../src/bot/middlewares/roleGate.js";
 import { customerGate } from "../src/bot/middlewares/customerGate.js";
-import { staffFeature } from "../src/bot/features/staff.js";
-import { auditFeature } from "../src/bot/features/audit.js";
-import { unhandledFeature } from "../src/bot/features/unhandled.js";
 import { ownKeyGuard } from "../src/bot/middlewares/ownKeyGuard.js";
 import { flows } from "../src/bot/middlewares/conversations.js";
 import { forgetButtonsOnCommand } from "../src/bot/middlewares/buttonWait.js";
 import { errorHandler } from "../src/bot/handlers/error.js";
-import { cancelFeature } from "../src/bot/features/cancel.js";
-import { features } from "../src/bot/features/index.js";
+import { stageComposers } from "../src/bot/features/index.js";
 
 const N = Number(process.env.N ?? 3_000);
 const dir = await mkdtemp(join(tmpdir(), "ppob-abl-upd-"));
@@ -86,16 +82,17 @@ function stage(level: number): Bot<BotContext> {
   }
   if (level >= 5) {
     root.use(roleGate as Middleware<BotContext>);
-    root.use(customerGate(onError));
-    root.errorBoundary(onError, staffFeature, auditFeature);
+    root.use(customerGate(onError, stageComposers("shopfront")));
+    root.errorBoundary(onError, ...stageComposers("beforeKey"));
     root.use(ownKeyGuard);
     root.use(forgetButtonsOnCommand);
   }
   if (level >= 6) root.use(flows(deps, { chatRecords, wayOuts, maxRetryDelaySeconds: 60 }));
   if (level >= 7) {
-    root.use(cancelFeature);
-    root.use(features(onError));
-    root.use(unhandledFeature);
+    root.use(...stageComposers("wayOut"));
+    root.errorBoundary(onError, ...stageComposers("flows"));
+    root.errorBoundary(onError, ...stageComposers("main"));
+    root.use(...stageComposers("last"));
   } else root.command(["harga"], (ctx) => ctx.reply(ours.text, { reply_markup: ours.reply_markup as never, parse_mode: "HTML" }));
   bot.use(root);
   return bot;

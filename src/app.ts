@@ -16,7 +16,7 @@ import { TxEvents } from "./domain/events.js";
 import { forgetBalanceOnChange } from "./domain/freshBalance.js";
 import { createTranslate, type Translate } from "./render/i18n.js";
 import { htmlByDefault } from "./telegram/parseMode.js";
-import { depositProcessingMarkup } from "./bot/money/depositKeyboards.js";
+import { depositProcessingMarkup } from "./bot/keyboards/deposit.js";
 import { createBot, type AppBot, type BotConfig } from "./bot/index.js";
 import { resendDueInstructions, sendOwedInstructions } from "./bot/money/depositInstructions.js";
 import { registerCommands } from "./telegram/commands.js";

@@ -1,6 +1,7 @@
 /**
  * createBot(token, deps, botConfig?) builds the whole bot without starting it: the list of
- * middlewares (src/bot/middlewares/, in the order an update meets them), then the features.
+ * middlewares (src/bot/middlewares/, in the order an update meets them), then the feature modules
+ * (features/index.ts), each stage at its point.
  * `deps` is complete (app.ts buildApp makes every part first), so no feature has an "unavailable" branch.
  */
 import { Bot, type ApiClientOptions, type Middleware, type Transformer } from "grammy";
@@ -21,15 +22,11 @@ import { presence } from "./middlewares/presence.js";
 import { rateLimiter, type RateLimit } from "./middlewares/rateLimiter.js";
 import { ownKeyGuard } from "./middlewares/ownKeyGuard.js";
 import { roleGate } from "./middlewares/roleGate.js";
-import { staffFeature } from "./features/staff.js";
-import { auditFeature } from "./features/audit.js";
 import { flows } from "./middlewares/conversations.js";
 import { forgetButtonsOnCommand } from "./middlewares/buttonWait.js";
 import { customerGate } from "./middlewares/customerGate.js";
 import { errorHandler } from "./handlers/error.js";
-import { cancelFeature } from "./features/cancel.js";
-import { features } from "./features/index.js";
-import { unhandledFeature } from "./features/unhandled.js";
+import { stageComposers } from "./features/index.js";
 
 export interface BotConfig {
   botInfo?: UserFromGetMe;
@@ -78,17 +75,20 @@ export function createBot(token: string, deps: BotDeps, botConfig: BotConfig = {
   bot.use(extras(deps) as Middleware<BotContext>);
   bot.use(presence);
   bot.use(rateLimiter(botConfig.rateLimit ?? DEFAULT_RATE_LIMIT, shared));
-  // Who may do what, before any flow or feature sees the update; staff joining, leaving, key refusal.
+  const onError = errorHandler(deps, observe?.handlerFailed);
+  // Who may do what, before any flow or feature sees the update.
   bot.use(roleGate as Middleware<BotContext>);
-  // A shop's customer chat reaches the shop only (a staff invitation aside).
-  bot.use(customerGate(errorHandler(deps, observe?.handlerFailed)));
-  bot.errorBoundary(errorHandler(deps, observe?.handlerFailed), staffFeature, auditFeature);
+  // A shop's customer chat reaches the shop only (a staff invitation aside). Then the feature modules
+  // (features/index.ts), each stage at its point of the chain (module.ts Stage).
+  bot.use(customerGate(onError, stageComposers("shopfront")));
+  bot.errorBoundary(onError, ...stageComposers("beforeKey"));
   bot.use(ownKeyGuard);
   bot.use(forgetButtonsOnCommand);
   bot.use(flows(deps, { chatRecords, wayOuts, maxRetryDelaySeconds }));
-  bot.use(cancelFeature);
-  bot.use(features(errorHandler(deps, observe?.handlerFailed)));
-  bot.use(unhandledFeature);
+  bot.use(...stageComposers("wayOut"));
+  bot.errorBoundary(onError, ...stageComposers("flows"));
+  bot.errorBoundary(onError, ...stageComposers("main"));
+  bot.use(...stageComposers("last"));
 
   bot.catch((err) => deps.logger.error({ err: err.error, update_id: err.ctx.update.update_id }, "unhandled error"));
   return bot;

@@ -32,6 +32,13 @@ export class Ledger {
     return this.store.updateTx(refId, patch);
   }
 
+  /** `update`, resolved once durable (flush): a draft whose fields a confirm screen is about to show. */
+  async updateDurably(refId: string, patch: TxPatch): Promise<Readonly<TxRecord>> {
+    const updated = await this.store.updateTx(refId, patch);
+    await this.store.flush();
+    return updated;
+  }
+
   /**
    * Compare-and-set: applies `patch` only while the status is one of `from` (and `when` holds on the
    * current record); undefined when another step got there first.

@@ -13,7 +13,8 @@
  *
  * The draft waits in the store (meta `broadcast:draft:<chat>`), so Send works after a restart.
  */
-import { Composer, InlineKeyboard } from "grammy";
+import { Composer } from "grammy";
+import { broadcastKeyboard } from "../keyboards/admin.js";
 import { cb, onCallback, type CallbackContext } from "../buttons.js";
 import type { BotContext, BotConversation, ConvContext } from "../context.js";
 import { cancelRow, now, STEP_TIMEOUT_MS } from "../flows/steps.js";
@@ -96,8 +97,7 @@ async function broadcastFlow(conversation: BotConversation, ctx: ConvContext): P
   });
   // The preview is sent exactly like every copy will be.
   await sendContent(next.api, chatId, content);
-  const kb = new InlineKeyboard().text(next.t("broadcast-button-send"), cb.broadcastSend.encode({ draft: id })).text(next.t("button-cancel"), cb.broadcastCancel.encode({ draft: id }));
-  await next.reply(next.t("broadcast-confirm", { count }), { reply_markup: kb });
+  await next.reply(next.t("broadcast-confirm", { count }), { reply_markup: broadcastKeyboard(next, id) });
 }
 
 async function confirmBroadcast(ctx: CallbackContext<BotContext>, { draft: draftId }: { draft: string }): Promise<void> {
@@ -153,6 +153,12 @@ onCallback(composer, cb.broadcastSend, (ctx, f) => (isAdmin(ctx) ? confirmBroadc
 onCallback(composer, cb.broadcastCancel, (ctx, f) => (isAdmin(ctx) ? cancelBroadcast(ctx, f) : ctx.answerCallbackQuery()));
 
 export const adminModule: FeatureModule = {
+  name: "admin",
   composer,
+  commands: { admin: "anyone", siaran: "anyone", ceksaldo: "anyone" },
+  buttons: {
+    broadcastSend: "anyone",
+    broadcastCancel: "anyone",
+  },
   flows: [{ id: "broadcast", builder: broadcastFlow }],
 };

@@ -4,12 +4,12 @@
  * `/peringatan 100rb` (or `/peringatan mati`) does it in one message.
  * The checking itself lives in jobs/alerts.ts.
  */
-import { Composer, InlineKeyboard } from "grammy";
+import { Composer, type InlineKeyboard } from "grammy";
+import { alertsOffKeyboard } from "../keyboards/alerts.js";
 import type { BotContext, BotConversation, ConvContext } from "../context.js";
 import { parseRupiah } from "../amount.js";
 import { rupiah } from "../../render/format.js";
 import { requireKey } from "../guards.js";
-import { cb } from "../buttons.js";
 import { askText, type TextStep } from "../flows/steps.js";
 import type { FeatureModule } from "../module.js";
 import { commands } from "../../telegram/commands.js";
@@ -51,7 +51,7 @@ async function alertsFlow(conversation: BotConversation, ctx: ConvContext): Prom
   const status =
     current === null ? ctx.t("alerts-status-off") : ctx.t("alerts-status-on", { threshold: rupiah(current, ctx.lang) });
   const step = thresholdStep(ctx.lang, () =>
-    current === null ? undefined : new InlineKeyboard().text(ctx.t("alerts-button-off"), cb.flowButton.encode({ button: "off" })),
+    current === null ? undefined : alertsOffKeyboard(ctx),
   );
   const answer = await askText(conversation, ctx, `${status}\n\n${ctx.t("alerts-ask")}`, step);
   const next = answer.ctx;
@@ -97,7 +97,9 @@ const composer = new Composer<BotContext>();
 composer.command(commands.peringatan, openAlerts);
 
 export const alertsModule: FeatureModule = {
+  name: "alerts",
   composer,
+  commands: { peringatan: "owner" },
   flows: [{ id: "alerts", builder: alertsFlow }],
   menu: { alerts: openAlerts },
 };

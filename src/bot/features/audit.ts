@@ -2,7 +2,8 @@
  * /audit: the owner's audit log, newest first, a page at a time (`au:<seq>` pages back): when (WIB),
  * who, what, and the values before and after. Read only: the bot has no way to change an entry.
  */
-import { Composer, InlineKeyboard } from "grammy";
+import { Composer } from "grammy";
+import { auditMoreKeyboard } from "../keyboards/audit.js";
 import { auditLog, type AuditEntry } from "../../domain/audit.js";
 import { auditValues } from "../../render/audit.js";
 import { html, wibTime } from "../../render/format.js";
@@ -12,6 +13,7 @@ import { cb, onCallback } from "../buttons.js";
 import type { BaseContext, BotContext } from "../context.js";
 import { isPrivate, replyPrivateOnly } from "../guards.js";
 import { staffOf } from "./staff.js";
+import type { FeatureModule } from "../module.js";
 
 export const AUDIT_PAGE_SIZE = 10;
 
@@ -45,7 +47,7 @@ async function showAudit(ctx: BotContext, beforeSeq?: number): Promise<void> {
   const text = [ctx.t("audit-title"), "", ...entries.map((e) => auditLine(ctx, e, names))].join("\n");
   const oldest = entries[entries.length - 1]!.seq;
   const more = entries.length === AUDIT_PAGE_SIZE && oldest > 1;
-  await ctx.reply(text, more ? { reply_markup: new InlineKeyboard().text(ctx.t("audit-button-more"), cb.auditMore.encode({ seq: oldest })) } : {});
+  await ctx.reply(text, more ? { reply_markup: auditMoreKeyboard(ctx, oldest) } : {});
 }
 
 /** One entry: when (WIB), who, what, before → after (HTML), every value in the owner's language. */
@@ -55,3 +57,11 @@ export function auditLine(ctx: BaseContext, { at, entry }: LogEntry<AuditEntry>,
   const change = before !== undefined || after !== undefined ? `\n    ${before ?? "–"} → ${after ?? "–"}` : "";
   return `• ${wibTime(at, ctx.lang)} · <b>${who}</b> · ${ctx.t(`audit-act-${entry.act}`)}${change}`;
 }
+
+export const auditModule: FeatureModule = {
+  name: "audit",
+  stage: "beforeKey",
+  composer: auditFeature,
+  commands: { audit: "owner" },
+  buttons: { auditMore: "owner" },
+};

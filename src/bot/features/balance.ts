@@ -8,6 +8,7 @@ import { moneyText, upstreamErrorText } from "../replies.js";
 import { callbacksLine } from "./callbackUrl.js";
 import { commands } from "../../telegram/commands.js";
 import { whileAskingProvider } from "../slowAnswer.js";
+import type { FeatureModule } from "../module.js";
 
 export const balanceFeature = new Composer<BotContext>();
 
@@ -43,3 +44,10 @@ async function replyBalance(ctx: BotContext, key: string): Promise<void> {
 }
 
 balanceFeature.command(commands.saldo, showBalance);
+
+export const balanceModule: FeatureModule = {
+  name: "balance",
+  composer: balanceFeature,
+  commands: { saldo: "admin" },
+  menu: { balance: showBalance },
+};

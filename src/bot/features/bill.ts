@@ -17,7 +17,9 @@ const composer = new Composer<BotContext>();
 composer.command(commands.tagihan, startBill);
 
 export const billModule: FeatureModule = {
+  name: "bill",
   composer,
+  commands: { tagihan: "cashier" },
   flows: [{ id: BILL_FLOW, builder: billFlow }],
   kinds: [postpaidKind],
   menu: { bill: startBill },

@@ -11,6 +11,7 @@ import { html, wibClock } from "../../render/format.js";
 import { callbackUrl, newCallbackToken } from "../../domain/providerCallbacks.js";
 import { requireKey } from "../guards.js";
 import { commands } from "../../telegram/commands.js";
+import type { FeatureModule } from "../module.js";
 
 export const callbackUrlFeature = new Composer<BotContext>();
 
@@ -55,3 +56,10 @@ onCallback(callbackUrlFeature, cb.webhookRenew, async (ctx) => {
     .editMessageText(text, { reply_markup: markup, link_preview_options: { is_disabled: true } })
     .catch(() => ctx.reply(text, { reply_markup: markup, link_preview_options: { is_disabled: true } }));
 });
+
+export const callbackUrlModule: FeatureModule = {
+  name: "callbackUrl",
+  composer: callbackUrlFeature,
+  commands: { webhook: "owner" },
+  buttons: { webhookRenew: "owner" },
+};

@@ -3,6 +3,7 @@ import { Composer } from "grammy";
 import { cb, onCallback } from "../buttons.js";
 import type { BotContext } from "../context.js";
 import { commands } from "../../telegram/commands.js";
+import type { FeatureModule } from "../module.js";
 
 export const cancelFeature = new Composer<BotContext>();
 
@@ -22,3 +23,11 @@ onCallback(cancelFeature, cb.cancel, async (ctx) => {
   await ctx.editMessageReplyMarkup().catch(() => undefined);
   await ctx.reply(ctx.t("cancelled"));
 });
+
+export const cancelModule: FeatureModule = {
+  name: "cancel",
+  stage: "wayOut",
+  composer: cancelFeature,
+  commands: { batal: "anyone" },
+  buttons: { cancel: "anyone" },
+};

@@ -11,6 +11,7 @@ import { prepaidDraft, prepaidKind } from "../money/prepaid.js";
 import { lookupForPurchase } from "../flows/topup.js";
 import { validateTarget } from "../targets.js";
 import { actsOnTx, ledgerChat } from "../middlewares/roleGate.js";
+import type { FeatureModule } from "../module.js";
 
 export const correctionFeature = new Composer<BotContext>();
 
@@ -38,3 +39,5 @@ correctionFeature.chatType("private").on("message:text", async (ctx, next) => {
   await ctx.api.editMessageReplyMarkup(ctx.chat.id, draft.messageId!).catch(() => undefined);
   await saveAndConfirm(ctx, prepaidKind, prepaidDraft(found.product, checked.value));
 });
+
+export const correctionModule: FeatureModule = { name: "correction", composer: correctionFeature };

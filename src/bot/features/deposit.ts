@@ -4,7 +4,7 @@
  * (`dp:ic:<ref>`; `dp:in:<ref>` = not now). Buttons live outside the conversation so they work on
  * old messages and after a restart.
  */
-import { Composer, InlineKeyboard } from "grammy";
+import { Composer } from "grammy";
 import type { TxPatch } from "../../store/index.js";
 import { detailOf, type DepositDetail, type TxRecord, type TxStatus } from "../../store/index.js";
 import { UpstreamError, UpstreamRejected } from "../../upstream/errors.js";
@@ -15,7 +15,7 @@ import { html, rupiah } from "../../render/format.js";
 import { requireMoneyKey, requireStorage } from "../guards.js";
 import type { FeatureModule } from "../module.js";
 import { claimCancel, dropCancelClaim, rememberReleaseOffer } from "../../domain/depositClaims.js";
-import { depositActionsKeyboard } from "../money/depositKeyboards.js";
+import { depositActionsKeyboard, depositCancelAskKeyboard, depositReleaseAskKeyboard } from "../keyboards/deposit.js";
 import { depositKind } from "../money/deposit.js";
 import { receiptText, STATUS_ICON, statusLabel } from "../../render/receipt.js";
 import { moneyText, upstreamErrorText } from "../replies.js";
@@ -107,9 +107,7 @@ onCallback(composer, cb.depositCancel, async (ctx, { refId }) => {
   }
   await ctx.answerCallbackQuery();
   await ctx.reply(ctx.t("deposit-cancel-ask", { ref: html(refId) }), {
-    reply_markup: new InlineKeyboard()
-      .text(ctx.t("deposit-button-cancel-yes"), cb.depositCancelYes.encode({ refId }))
-      .text(ctx.t("deposit-button-cancel-no"), cb.depositCancelNo.encode({ refId })),
+    reply_markup: depositCancelAskKeyboard(ctx, refId),
   });
 });
 
@@ -233,9 +231,7 @@ async function offerRelease(ctx: BotContext, apiKey: string, found: TxRecord): P
       received: rupiah(preview.received, ctx.lang),
     });
     await ctx.reply(moneyText(ctx, text), {
-      reply_markup: new InlineKeyboard()
-        .text(ctx.t("deposit-button-release-confirm"), cb.depositReleaseConfirm.encode({ refId: tx.refId }))
-        .text(ctx.t("deposit-button-release-later"), cb.depositReleaseLater.encode({ refId: tx.refId })),
+      reply_markup: depositReleaseAskKeyboard(ctx, tx.refId),
     });
   } catch (err) {
     await replyUpstreamError(ctx, err);
@@ -346,7 +342,17 @@ onCallback(composer, cb.depositReleaseLater, async (ctx) => {
 });
 
 export const depositModule: FeatureModule = {
+  name: "deposit",
   composer,
+  commands: { deposit: "owner" },
+  buttons: {
+    depositCancel: "owner",
+    depositCancelYes: "owner",
+    depositCancelNo: "owner",
+    depositRelease: "owner",
+    depositReleaseConfirm: "owner",
+    depositReleaseLater: "owner",
+  },
   flows: [{ id: DEPOSIT_FLOW, builder: depositFlow }],
   kinds: [depositKind],
   menu: { deposit: startDeposit },

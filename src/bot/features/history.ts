@@ -6,7 +6,8 @@
  * id: the confirm screen was cancelled or expired). Everything that was sent to the provider, or
  * may have been, is listed, including unknown outcomes.
  */
-import { Composer, InlineKeyboard } from "grammy";
+import { Composer } from "grammy";
+import { historyDetailKeyboard, historyKeyboard } from "../keyboards/history.js";
 import type { Ledger } from "../../domain/ledger.js";
 import { detailOf, OPEN_STATUSES, type TxKind, type TxRecord } from "../../store/index.js";
 import { cb, onCallback } from "../buttons.js";
@@ -18,7 +19,7 @@ import type { FeatureModule } from "../module.js";
 import { saleActionRows } from "../../render/saleActions.js";
 import { sellingPrice } from "../../domain/sale.js";
 import { orderRefOfTx } from "../../domain/shop/orders.js";
-import { addPager, paginate } from "../paging.js";
+import { paginate } from "../paging.js";
 import { editOrReply, moneyText } from "../replies.js";
 import { commands } from "../../telegram/commands.js";
 import { ledgerChat, seesTx, shownTx } from "../middlewares/roleGate.js";
@@ -71,13 +72,7 @@ async function showHistory(ctx: BotContext, page = 0, edit = false): Promise<voi
   const lines = shown.items.map((tx, i) => `${first + i + 1}. ${txLine(ctx, tx)}`);
   const text = `${ctx.t("history-title", { page: shown.page + 1, pages: shown.pages })}\n\n${lines.join("\n")}\n\n${ctx.t("history-tap-hint")}`;
 
-  const kb = new InlineKeyboard();
-  shown.items.forEach((tx, i) => {
-    kb.text(String(first + i + 1), cb.historyDetail.encode({ refId: tx.refId }));
-    if (i % 5 === 4) kb.row();
-  });
-  addPager(kb, ctx, shown, (p) => cb.historyPage.encode({ page: p }));
-
+  const kb = historyKeyboard(ctx, shown.items.map((tx) => tx.refId), first, shown);
   await editOrReply(ctx, text, { reply_markup: kb }, edit);
 }
 
@@ -113,11 +108,17 @@ onCallback(composer, cb.historyDetail, async (ctx, { refId }) => {
     return;
   }
   await ctx.answerCallbackQuery();
-  const kb = new InlineKeyboard();
-  for (const row of saleActionRows(ctx.translate, ctx.lang, tx)) kb.add(...row).row();
-  if (OPEN_STATUSES.has(tx.status)) kb.text(ctx.t("button-check-status"), cb.status.encode({ refId: tx.refId }));
-  kb.text(ctx.t("history-back"), cb.historyPage.encode({ page: 0 }));
+  const kb = historyDetailKeyboard(ctx, saleActionRows(ctx.translate, ctx.lang, tx), tx.refId, OPEN_STATUSES.has(tx.status));
   await ctx.reply(detailText(ctx, await shownTx(ctx, tx)), { reply_markup: kb });
 });
 
-export const historyModule: FeatureModule = { composer, menu: { history: (ctx) => showHistory(ctx) } };
+export const historyModule: FeatureModule = {
+  name: "history",
+  composer,
+  commands: { riwayat: "cashier" },
+  buttons: {
+    historyPage: "cashier",
+    historyDetail: "cashier",
+  },
+  menu: { history: (ctx) => showHistory(ctx) },
+};

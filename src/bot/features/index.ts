@@ -1,32 +1,63 @@
-/** Every feature and guided flow, in the order they get an update; each behind the error handler. */
-import { Composer, type ErrorHandler } from "grammy";
+/**
+ * Every feature of the bot, one ordered list: an update meets the modules of a stage in this order
+ * (module.ts Stage says where createBot installs each stage). A new feature is a FeatureModule added
+ * here, declaring its commands, button families and who may use them (test/bot/featureModules.test.ts).
+ */
+import { Composer } from "grammy";
 import { createConversation } from "@grammyjs/conversations";
-import type { MenuName } from "../buttons.js";
 import type { BotContext, ConvContext } from "../context.js";
-import type { FeatureModule, MenuAction } from "../module.js";
-import { confirmFeature } from "../money/confirm.js";
+import type { FeatureModule, Stage } from "../module.js";
+import { confirmModule } from "../money/confirm.js";
 import { adminModule } from "./admin.js";
 import { alertsModule } from "./alerts.js";
-import { balanceFeature, showBalance } from "./balance.js";
+import { auditModule } from "./audit.js";
+import { balanceModule } from "./balance.js";
 import { billModule } from "./bill.js";
-import { correctionFeature } from "./correction.js";
+import { callbackUrlModule } from "./callbackUrl.js";
+import { cancelModule } from "./cancel.js";
+import { correctionModule } from "./correction.js";
 import { customersModule } from "./savedCustomers.js";
 import { depositModule } from "./deposit.js";
 import { historyModule } from "./history.js";
-import { askLanguage, languageFeature } from "./language.js";
-import { linkFeature } from "./link.js";
+import { languageModule } from "./language.js";
+import { linkModule } from "./link.js";
 import { markupModule } from "./markup.js";
-import { menuFeature } from "./menu.js";
+import { menuModule } from "./menu.js";
+import { ordersModule } from "./orders.js";
 import { reportModule } from "./report.js";
 import { shopModule } from "../shop/shop.js";
-import { shopPayFeature } from "../shop/shopPay.js";
-import { ordersFeature } from "./orders.js";
+import { shopfrontModule } from "../shop/shopfront.js";
+import { shopPayModule } from "../shop/shopPay.js";
+import { staffModule } from "./staff.js";
 import { statusModule } from "./status.js";
 import { topupModule } from "./topup.js";
 import { transferModule } from "./transfer.js";
-import { callbackUrlFeature } from "./callbackUrl.js";
+import { unhandledModule } from "./unhandled.js";
 
-const modules: FeatureModule[] = [
+/** Every module's guided flows, registered once (each flow's own buttons, `f:…`, are read by the flow). */
+const flowsModule: FeatureModule = {
+  name: "flows",
+  stage: "flows",
+  composer: (modules) =>
+    new Composer<BotContext>(...modules.flatMap((m) => (m.flows ?? []).map((flow) => createConversation<BotContext, ConvContext>(flow.builder, flow.id)))),
+  buttons: { flowChoice: "anyone", flowPage: "anyone", flowButton: "anyone", flowSuggestion: "anyone" },
+};
+
+export const featureModules: readonly FeatureModule[] = [
+  shopfrontModule,
+  staffModule,
+  auditModule,
+  cancelModule,
+  flowsModule,
+  // First of the features: a shop customer's answer (a reply to the refund prompt) is not an api key to link.
+  shopPayModule,
+  ordersModule,
+  linkModule,
+  balanceModule,
+  callbackUrlModule,
+  languageModule,
+  menuModule,
+  confirmModule,
   topupModule,
   billModule,
   transferModule,
@@ -39,34 +70,14 @@ const modules: FeatureModule[] = [
   adminModule,
   customersModule,
   markupModule,
+  // Last of the features: only text nothing else took (and no flow waited for) reaches it.
+  correctionModule,
+  unhandledModule,
 ];
 
-export function features(onError: ErrorHandler<BotContext>): Composer<BotContext> {
-  const c = new Composer<BotContext>();
-  // One boundary for all flows: a throwing flow still ends its update there.
-  c.errorBoundary(onError, ...modules.flatMap((m) => (m.flows ?? []).map((flow) => createConversation<BotContext, ConvContext>(flow.builder, flow.id))));
-  const actions = new Map<MenuName, MenuAction>([
-    ["balance", showBalance],
-    ["language", askLanguage],
-    ["help", (ctx) => ctx.reply(ctx.t("help"))],
-  ]);
-  for (const m of modules) {
-    for (const [name, action] of Object.entries(m.menu ?? {}) as [MenuName, MenuAction][]) actions.set(name, action);
-  }
-  c.errorBoundary(
-    onError,
-    // First: a shop customer's answer (a reply to the refund prompt) is not an api key to link.
-    shopPayFeature,
-    ordersFeature,
-    linkFeature,
-    balanceFeature,
-    callbackUrlFeature,
-    languageFeature,
-    menuFeature(actions),
-    confirmFeature(modules.flatMap((m) => m.kinds ?? [])),
-    ...modules.map((m) => m.composer),
-    // Last: only text nothing else took (and no flow waited for) reaches it.
-    correctionFeature,
-  );
-  return c;
+/** The composers of one stage's modules, in the list's order. */
+export function stageComposers(stage: Stage, modules: readonly FeatureModule[] = featureModules): Composer<BotContext>[] {
+  return modules
+    .filter((m) => (m.stage ?? "main") === stage)
+    .map((m) => (typeof m.composer === "function" ? m.composer(modules) : m.composer));
 }

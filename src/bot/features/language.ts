@@ -1,17 +1,17 @@
 /** /bahasa (/language): switch to any language of locales/, stored per chat. */
-import { Composer, InlineKeyboard } from "grammy";
+import { Composer } from "grammy";
+import { languageKeyboard } from "../keyboards/language.js";
 import { cb, onCallback } from "../buttons.js";
 import type { BotContext } from "../context.js";
 import { editOrReply } from "../replies.js";
 import { commands } from "../../telegram/commands.js";
+import type { FeatureModule } from "../module.js";
 
 export const languageFeature = new Composer<BotContext>();
 
 export async function askLanguage(ctx: BotContext): Promise<void> {
-  // Each language is named in itself (its own file's `language-self`), whatever the chat's language.
-  const keyboard = new InlineKeyboard();
-  for (const lang of ctx.translate.langs) keyboard.text(ctx.translate(lang, "language-self"), cb.language.encode({ lang }));
-  await ctx.reply(ctx.t("language-choose"), { reply_markup: keyboard });
+  // Each language is named in itself, whatever the chat's language.
+  await ctx.reply(ctx.t("language-choose"), { reply_markup: languageKeyboard(ctx.translate) });
 }
 
 languageFeature.command(commands.bahasa, askLanguage);
@@ -24,3 +24,11 @@ onCallback(languageFeature, cb.language, async (ctx, { lang }) => {
   await ctx.answerCallbackQuery();
   await editOrReply(ctx, ctx.t("language-set"));
 });
+
+export const languageModule: FeatureModule = {
+  name: "language",
+  composer: languageFeature,
+  commands: { bahasa: "anyone" },
+  buttons: { language: "anyone" },
+  menu: { language: askLanguage },
+};

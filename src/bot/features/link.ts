@@ -14,6 +14,7 @@ import { commands } from "../../telegram/commands.js";
 import { audit } from "../../domain/audit.js";
 import { ledgerChat } from "../middlewares/roleGate.js";
 import { knownRole } from "../middlewares/role.js";
+import type { FeatureModule } from "../module.js";
 
 export const linkFeature = new Composer<BotContext>();
 
@@ -184,3 +185,9 @@ async function linkKey(ctx: BotContext, key: string): Promise<void> {
     }
   }
 }
+
+export const linkModule: FeatureModule = {
+  name: "link",
+  composer: linkFeature,
+  commands: { start: "anyone", kunci: "owner", keluar: "anyone" },
+};

@@ -230,4 +230,9 @@ async function showRules(ctx: BotContext): Promise<void> {
   await ctx.reply(rulesText(ctx, await chatRules(ctx)));
 }
 
-export const markupModule: FeatureModule = { composer, menu: { markup: showRules } };
+export const markupModule: FeatureModule = {
+  name: "markup",
+  composer,
+  commands: { markup: "admin", hargajual: "admin" },
+  menu: { markup: showRules },
+};

@@ -1,35 +1,19 @@
 /** /menu, /bantuan (/help) and /batal (/cancel) outside of a flow. */
-import { Composer, InlineKeyboard } from "grammy";
+import { Composer, type InlineKeyboard } from "grammy";
+import { menuKeyboard } from "../keyboards/menu.js";
 import { cb, onCallback, type MenuName } from "../buttons.js";
 import type { BotContext } from "../context.js";
-import type { MenuAction } from "../module.js";
+import type { FeatureModule, MenuAction } from "../module.js";
 import { isPrivate, replyPrivateOnly } from "../guards.js";
 import { commands, menuNamesFor } from "../../telegram/commands.js";
 import { allows } from "../middlewares/roleGate.js";
 import { buttonsShown } from "../middlewares/buttonWait.js";
 import { knownRole } from "../middlewares/role.js";
 
-export const MENU_LAYOUT: readonly (readonly MenuName[])[] = [
-  ["topup", "prices"],
-  ["bill", "transfer"],
-  ["deposit", "balance"],
-  ["history", "status"],
-  ["report", "customers"],
-  ["markup", "shop"],
-  ["export", "alerts"],
-  ["language", "help"],
-];
-
 /** The menu, without the buttons this chat may not press (staff see their role's). */
-export function menuKeyboard(ctx: BotContext): InlineKeyboard {
-  const kb = new InlineKeyboard();
+export function chatMenuKeyboard(ctx: BotContext): InlineKeyboard {
   const role = knownRole(ctx); // unknown while the store is unreachable: the whole menu, as to an owner
-  const shown = menuNamesFor((access) => role === undefined || allows(role, access));
-  for (const row of MENU_LAYOUT.map((r) => r.filter((action) => shown.has(action))).filter((r) => r.length > 0)) {
-    for (const action of row) kb.text(ctx.t(`menu-${action}`), cb.menu.encode({ name: action }));
-    kb.row();
-  }
-  return kb;
+  return menuKeyboard(ctx, menuNamesFor((access) => role === undefined || allows(role, access)));
 }
 
 /** `actions` is a Map: a button names its action, never a member of Object.prototype. */
@@ -48,6 +32,21 @@ export function menuFeature(actions: ReadonlyMap<MenuName, MenuAction>): Compose
 export async function showMenu(ctx: BotContext): Promise<void> {
   // Every menu action works in a private chat only: a group gets the way there instead.
   if (!isPrivate(ctx)) return replyPrivateOnly(ctx, "menu-group");
-  await ctx.reply(ctx.t("menu-title"), { reply_markup: menuKeyboard(ctx) });
+  await ctx.reply(ctx.t("menu-title"), { reply_markup: chatMenuKeyboard(ctx) });
   buttonsShown(ctx);
 }
+
+/** /menu and its buttons: each button opens what the module of the list that declares it gives. */
+export const menuModule: FeatureModule = {
+  name: "menu",
+  composer: (modules) => {
+    const actions = new Map<MenuName, MenuAction>();
+    for (const m of modules) {
+      for (const [name, action] of Object.entries(m.menu ?? {}) as [MenuName, MenuAction][]) actions.set(name, action);
+    }
+    return menuFeature(actions);
+  },
+  commands: { menu: "anyone", bantuan: "anyone" },
+  buttons: { menu: "anyone" },
+  menu: { help: (ctx) => ctx.reply(ctx.t("help")) },
+};

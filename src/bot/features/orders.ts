@@ -6,6 +6,7 @@ import { Composer } from "grammy";
 import type { BotContext } from "../context.js";
 import { html, rupiah, wibTime } from "../../render/format.js";
 import { commands } from "../../telegram/commands.js";
+import type { FeatureModule } from "../module.js";
 
 export const ORDERS_SHOWN = 20;
 
@@ -32,3 +33,5 @@ ordersFeature.command(commands.pesanan, async (ctx, next) => {
   );
   await ctx.reply([ctx.t("orders-title"), "", ...lines].join("\n"));
 });
+
+export const ordersModule: FeatureModule = { name: "orders", composer: ordersFeature, commands: { pesanan: "cashier" } };

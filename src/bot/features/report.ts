@@ -4,7 +4,8 @@
  * (`rp:d:on|off`, sent by jobs/dailySummary.ts). /ekspor (/export): a month of records as a CSV
  * document (`ex:<YYYY-MM>`). Reads the store only: no provider call.
  */
-import { Composer, InlineKeyboard, InputFile } from "grammy";
+import { Composer, InputFile } from "grammy";
+import { exportKeyboard, reportKeyboard } from "../keyboards/report.js";
 import { perPerson, profitPerDay, reportPeriods, reportRecords, summarize, wibDay, wibDayStart } from "../../domain/report.js";
 import { auditCsv, exportCsv } from "../../render/exportCsv.js";
 import { rupiah } from "../../render/format.js";
@@ -14,7 +15,7 @@ import { orderRefOfTx } from "../../domain/shop/orders.js";
 import { CHART_WIDTH, profitChartSvg } from "../../render/reportChart.js";
 import { DAILY_SUMMARY_AT_MS } from "../../jobs/dailySummary.js";
 import { cb, onCallback } from "../buttons.js";
-import type { BaseContext, BotContext } from "../context.js";
+import type { BotContext } from "../context.js";
 import { requireKey } from "../guards.js";
 import type { FeatureModule } from "../module.js";
 import { moneyText } from "../replies.js";
@@ -29,13 +30,6 @@ const AUDIT_EXPORT_MAX = 500;
 
 /** Months offered by /ekspor (newest first). */
 const EXPORT_MONTHS = 12;
-
-function reportKeyboard(ctx: BaseContext, dailyOn: boolean): InlineKeyboard {
-  return new InlineKeyboard()
-    .text(ctx.t(dailyOn ? "report-button-daily-off" : "report-button-daily-on"), cb.reportDaily.encode({ on: dailyOn ? "off" : "on" }))
-    .row()
-    .text(ctx.t("report-button-export"), cb.exportMenu.encode({}));
-}
 
 async function showReport(ctx: BotContext): Promise<void> {
   if (!(await requireKey(ctx))) return;
@@ -77,16 +71,9 @@ async function showExportMenu(ctx: BotContext): Promise<void> {
   const chatId = ledgerChat(ctx);
   const current = wibDay(ctx.deps.clock.now()).slice(0, 7);
   const months = [current, ...(await ctx.deps.ledger.months(chatId)).filter((m) => m < current)].slice(0, EXPORT_MONTHS);
-  const kb = new InlineKeyboard();
-  months.forEach((m, i) => {
-    kb.text(monthLabel(m, ctx.lang), cb.exportMonth.encode({ month: m }));
-    if (i % 3 === 2) kb.row();
-  });
   // The audit log is the owner's to read, offered once it holds something.
-  if (ctx.role.kind === "owner" && (await auditLog(ctx.deps.store, chatId, { limit: 1 })).length > 0) {
-    kb.row().text(ctx.t("audit-button-export"), cb.exportAudit.encode({}));
-  }
-  await ctx.reply(ctx.t("export-choose"), { reply_markup: kb });
+  const withAudit = ctx.role.kind === "owner" && (await auditLog(ctx.deps.store, chatId, { limit: 1 })).length > 0;
+  await ctx.reply(ctx.t("export-choose"), { reply_markup: exportKeyboard(ctx, months, (m) => monthLabel(m, ctx.lang), withAudit) });
 }
 
 const composer = new Composer<BotContext>();
@@ -145,4 +132,15 @@ onCallback(composer, cb.exportAudit, async (ctx) => {
   await ctx.replyWithDocument(file, { caption: ctx.t("audit-export-caption", { count: entries.length }) });
 });
 
-export const reportModule: FeatureModule = { composer, menu: { report: showReport, export: showExportMenu } };
+export const reportModule: FeatureModule = {
+  name: "report",
+  composer,
+  commands: { laporan: "admin", ekspor: "admin" },
+  buttons: {
+    reportDaily: "admin",
+    exportMenu: "admin",
+    exportMonth: "admin",
+    exportAudit: "owner",
+  },
+  menu: { report: showReport, export: showExportMenu },
+};

@@ -77,8 +77,7 @@ async function buyPostpaidAgain(ctx: BaseContext, apiKey: string, tx: SaleAgain)
   const draft = await saveDraft(ctx, postpaidKind, { code: tx.code, title: tx.title, target: tx.target, amount: 0 });
   try {
     const inquiry = await ctx.deps.upstream.billInquiry(apiKey, { code: tx.code, reffId: draft.refId, customerNo: tx.target });
-    const updated = await ctx.deps.ledger.update(draft.refId, billFields(inquiry));
-    await ctx.deps.ledger.flush();
+    const updated = await ctx.deps.ledger.updateDurably(draft.refId, billFields(inquiry));
     await showConfirm(ctx, postpaidKind, updated);
   } catch (err) {
     if (!(err instanceof UpstreamError)) throw err;
@@ -367,7 +366,20 @@ onCallback(composer, cb.saveCustomer, async (ctx, { refId }) => {
 });
 
 export const customersModule: FeatureModule = {
+  name: "customers",
   composer,
+  commands: { pelanggan: "cashier" },
+  buttons: {
+    buyAgain: "cashier",
+    saveCustomer: "cashier",
+    customersPage: "cashier",
+    customersSearch: "cashier",
+    customerOpen: "cashier",
+    customerBuy: "cashier",
+    customerRename: "cashier",
+    customerDelete: "cashier",
+    customerDeleteYes: "cashier",
+  },
   menu: { customers: (ctx) => showCustomers(ctx, 0, undefined, false) },
   flows: [
     { id: SAVE_CUSTOMER_FLOW, builder: saveCustomerFlow },

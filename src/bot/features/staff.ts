@@ -21,6 +21,7 @@ import { allows } from "../middlewares/roleGate.js";
 import { apiKeyOf } from "../middlewares/chatRecord.js";
 import { deleteKeyMessage } from "./link.js";
 import { knownRole } from "../middlewares/role.js";
+import type { FeatureModule } from "../module.js";
 
 /** The owner's staff (the one service in the dependencies). */
 export function staffOf(ctx: BaseContext): Staff {
@@ -276,3 +277,13 @@ async function tellChat(ctx: BaseContext, chatId: number, key: string, vars: Rec
   const text = ctx.translate(await langOf(ctx, chatId), key, vars);
   await ctx.api.sendMessage(chatId, text).catch((err: unknown) => ctx.deps.logger.warn({ err, chatId }, "staff notice not delivered"));
 }
+
+export const staffModule: FeatureModule = {
+  name: "staff",
+  stage: "beforeKey",
+  composer: staffFeature,
+  commands: { staf: "owner" },
+  buttons: { staffInvite: "owner", staffOpen: "owner", staffRole: "owner", staffRemove: "owner", staffNotices: "owner", staffCost: "owner" },
+  // An invitation's /start and a staff member's /keluar; the owner's are link's.
+  shares: { commands: ["start", "keluar"] },
+};

@@ -15,6 +15,7 @@
  * the release can update them.
  */
 import { Composer, InlineKeyboard } from "grammy";
+import { openStatusKeyboard, statusListKeyboard } from "../keyboards/status.js";
 import type { Ledger } from "../../domain/ledger.js";
 import { OPEN_STATUSES, type TxRecord } from "../../store/index.js";
 import type { Lookup } from "../../domain/refresh.js";
@@ -91,9 +92,7 @@ function statusView(ctx: BaseContext, { tx, lookup }: Checked): { text: string; 
     const rows = saleActionRows(ctx.translate, ctx.lang, tx as TxRecord);
     return rows.length > 0 ? { text, markup: new InlineKeyboard(rows) } : { text };
   }
-  const markup = new InlineKeyboard().text(ctx.t("button-refresh-status"), cb.status.encode({ refId: tx.refId }));
-  if (release) markup.text(ctx.t("deposit-button-release"), cb.depositRelease.encode({ refId: tx.refId }));
-  return { text, markup };
+  return { text, markup: openStatusKeyboard(ctx, tx.refId, Boolean(release)) };
 }
 
 async function replyStatus(ctx: BotContext, tx: TxRecord): Promise<void> {
@@ -110,8 +109,7 @@ async function listOpen(ctx: BotContext): Promise<void> {
     await ctx.reply(ctx.t("check-open-none"));
     return;
   }
-  const kb = new InlineKeyboard();
-  for (const tx of open.slice(0, OPEN_LIST_MAX)) kb.text(txButtonLabel(ctx, tx), cb.status.encode({ refId: tx.refId })).row();
+  const kb = statusListKeyboard(open.slice(0, OPEN_LIST_MAX), (tx) => txButtonLabel(ctx, tx));
   const more = open.length - OPEN_LIST_MAX;
   const text = more > 0 ? `${ctx.t("check-open-title")}\n${ctx.t("check-open-more", { count: more })}` : ctx.t("check-open-title");
   await ctx.reply(text, { reply_markup: kb });
@@ -129,8 +127,7 @@ composer.command(commands.status, async (ctx) => {
     return;
   }
   if (matches.length > 1) {
-    const kb = new InlineKeyboard();
-    for (const tx of matches.slice(0, OPEN_LIST_MAX)) kb.text(txButtonLabel(ctx, tx), cb.status.encode({ refId: tx.refId })).row();
+    const kb = statusListKeyboard(matches.slice(0, OPEN_LIST_MAX), (tx) => txButtonLabel(ctx, tx));
     await ctx.reply(ctx.t("check-choose", { id: html(id) }), { reply_markup: kb });
     return;
   }
@@ -160,4 +157,12 @@ onCallback(composer, cb.status, async (ctx, { refId }) => {
   await rememberReleaseOffer(ctx.deps.ledger, checked.tx, shown);
 });
 
-export const statusModule: FeatureModule = { composer, menu: { status: listOpen } };
+export const statusModule: FeatureModule = {
+  name: "status",
+  composer,
+  commands: { status: "cashier" },
+  buttons: {
+    status: "cashier",
+  },
+  menu: { status: listOpen },
+};

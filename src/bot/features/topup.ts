@@ -61,7 +61,19 @@ async function menuAction(ctx: BotContext, mode: Mode): Promise<void> {
 }
 
 export const topupModule: FeatureModule = {
+  name: "topup",
   composer,
+  commands: { harga: "cashier", beli: "cashier" },
+  buttons: {
+    pricesRoot: "cashier",
+    pricesRootRefresh: "cashier",
+    pricesProviders: "cashier",
+    pricesProducts: "cashier",
+    pricesProductsRefresh: "cashier",
+    pricesProduct: "cashier",
+    pricesBills: "cashier",
+    pricesSearch: "cashier",
+  },
   flows: [{ id: TOPUP_FLOW, builder: topupFlow }],
   kinds: [prepaidPurchases],
   menu: { prices: (ctx) => menuAction(ctx, "h"), topup: (ctx) => menuAction(ctx, "b") },

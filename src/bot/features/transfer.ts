@@ -17,7 +17,9 @@ const composer = new Composer<BotContext>();
 composer.command(commands.transfer, startTransfer);
 
 export const transferModule: FeatureModule = {
+  name: "transfer",
   composer,
+  commands: { transfer: "owner" },
   flows: [{ id: TRANSFER_FLOW, builder: transferFlow }],
   kinds: [transferKind],
   menu: { transfer: startTransfer },

@@ -3,6 +3,7 @@ import { Composer } from "grammy";
 import type { BotContext } from "../context.js";
 import { buttonsWaiting } from "../middlewares/buttonWait.js";
 import { isQueryTooOld } from "../middlewares/callbackInTime.js";
+import type { FeatureModule } from "../module.js";
 
 export const unhandledFeature = new Composer<BotContext>();
 
@@ -21,3 +22,5 @@ unhandledFeature.on("callback_query", (ctx) =>
     ctx.deps.logger.debug({ update_id: ctx.update.update_id }, "callback query too old to answer; ignored");
   }),
 );
+
+export const unhandledModule: FeatureModule = { name: "unhandled", stage: "last", composer: unhandledFeature };

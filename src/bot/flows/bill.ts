@@ -111,9 +111,7 @@ async function inquire(
   );
   if (answer.ok) {
     const tx = await conversation.external(async () => {
-      const updated = await ctx.deps.ledger.update(refId, billFields(answer.value));
-      await ctx.deps.ledger.flush();
-      return updated;
+      return await ctx.deps.ledger.updateDurably(refId, billFields(answer.value));
     });
     return { ok: true, tx };
   }

@@ -9,7 +9,7 @@
  */
 import { Composer, type ErrorHandler, type Middleware } from "grammy";
 import type { BotContext } from "../context.js";
-import { shopfrontFeature, shopStartCode } from "../shop/shopfront.js";
+import { shopStartCode } from "../shop/shopfront.js";
 import { INVITE_PREFIX } from "../../domain/staff.js";
 
 const START_PAYLOAD = /^\/start(?:@\w+)?\s+(\S+)/i;
@@ -29,9 +29,10 @@ function isCustomer(ctx: BotContext): boolean {
   }
 }
 
-export function customerGate(onError: ErrorHandler<BotContext>): Middleware<BotContext> {
+/** `shopfront`: the modules of the list's shopfront stage (the shop's front, shop/shopfront.ts). */
+export function customerGate(onError: ErrorHandler<BotContext>, shopfront: readonly Middleware<BotContext>[]): Middleware<BotContext> {
   const front = new Composer<BotContext>();
-  front.errorBoundary(onError, shopfrontFeature);
+  front.errorBoundary(onError, ...shopfront);
   const run = front.middleware();
   const stop = (): Promise<void> => Promise.resolve();
   return (ctx, next) => {

@@ -4,7 +4,8 @@
  * restart. Confirm hands the record to the money engine (src/money/createOnce.ts), which makes the one
  * create exactly once however often it is tapped, and shows the outcome the engine gives back.
  */
-import { Composer, InlineKeyboard } from "grammy";
+import { Composer } from "grammy";
+import { buyAgainKeyboard, confirmKeyboard, lowBalanceKeyboard, rejectedKeyboard, statusKeyboard } from "../keyboards/confirm.js";
 import type { NewTx } from "../../store/index.js";
 import type { TxRecord } from "../../store/index.js";
 import { UpstreamError } from "../../upstream/errors.js";
@@ -23,17 +24,11 @@ import { actsOnTx, hidesCost, ledgerChat, madeBy, shownTx } from "../middlewares
 import { logAct } from "./auditActs.js";
 import { withApiKey } from "../provider.js";
 import { whileAskingProvider } from "../slowAnswer.js";
+import type { FeatureModule } from "../module.js";
 
 /** A confirm screen older than this is refused: prices and bills may have changed. */
 export const DRAFT_TTL_MS = STEP_TIMEOUT_MS;
 
-export function confirmKeyboard(ctx: BaseContext, refId: string): InlineKeyboard {
-  return new InlineKeyboard().text(ctx.t("button-confirm"), cb.confirm.encode({ refId })).text(ctx.t("button-cancel"), cb.cancelDraft.encode({ refId }));
-}
-
-export function statusKeyboard(ctx: BaseContext, refId: string): InlineKeyboard {
-  return new InlineKeyboard().text(ctx.t("button-check-status"), cb.status.encode({ refId }));
-}
 
 /** Saves a draft with a fresh (or the given) reference id. Persisted before any call uses the id. */
 export async function saveDraft(ctx: BaseContext, kind: MoneyKind, fields: DraftFields): Promise<TxRecord> {
@@ -114,7 +109,7 @@ export async function showConfirm(ctx: BaseContext, kind: MoneyKind, draft: TxRe
       ref: html(earlier.refId),
     });
     const sent = await ctx.reply(confirmScreen(ctx, kind, tx, warning, hideCost, shownBalance(cost, balance)), {
-      reply_markup: new InlineKeyboard().text(ctx.t("button-buy-again"), cb.confirmAgain.encode({ refId: tx.refId })).text(ctx.t("button-cancel"), cb.cancelDraft.encode({ refId: tx.refId })),
+      reply_markup: buyAgainKeyboard(ctx, tx.refId),
     });
     await ctx.deps.ledger.update(tx.refId, { messageId: sent.message_id, ...(sale ? { sale } : {}) });
     return;
@@ -131,9 +126,7 @@ async function refuseLowBalance(ctx: BaseContext, cost: number, balance: number)
   const figures = { total: rupiah(cost, ctx.lang), balance: rupiah(balance, ctx.lang), missing: rupiah(cost - balance, ctx.lang) };
   const staff = ctx.role.kind === "staff";
   const text = !staff ? ctx.t("confirm-low-balance", figures) : (await hidesCost(ctx)) ? ctx.t("confirm-low-balance-hidden") : ctx.t("confirm-low-balance-staff", figures);
-  const keyboard = new InlineKeyboard();
-  if (!staff) keyboard.text(ctx.t("menu-deposit"), cb.menu.encode({ name: "deposit" }));
-  await ctx.reply(moneyText(ctx, text), { reply_markup: keyboard.text(ctx.t("button-menu"), cb.menu.encode({ name: "open" })) });
+  await ctx.reply(moneyText(ctx, text), { reply_markup: lowBalanceKeyboard(ctx, !staff) });
 }
 
 /** A provider's message with its rupiah figures left out (they are the owner's cost or balance). */
@@ -206,7 +199,7 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
         const extra = await kind.explainRejection?.(ctx, apiKey, sending, outcome.error).catch(() => undefined);
         const said = hideCost ? withoutRupiah(outcome.error.providerMessage) : outcome.error.providerMessage;
         await ctx.reply(moneyText(ctx, `${ctx.t("money-rejected", { message: html(said) })}${extra ? `\n${extra}` : ""}`), {
-          reply_markup: new InlineKeyboard().text(ctx.t("button-retry"), cb.retry.encode({ refId })).text(ctx.t("button-menu"), cb.menu.encode({ name: "open" })),
+          reply_markup: rejectedKeyboard(ctx, refId),
         });
         return;
       }
@@ -303,3 +296,10 @@ export async function announceOutcome(ctx: BaseContext, tx: TxRecord): Promise<v
   if (await ctx.deps.ledger.transition(tx.refId, [tx.status], { messageId: sent.message_id }, current)) return;
   await ctx.api.deleteMessage(sent.chat.id, sent.message_id).catch((err: unknown) => ctx.deps.logger.warn({ err, refId: tx.refId }, "could not take back an outdated receipt"));
 }
+
+/** The confirm screen's buttons, for every money kind of the list. */
+export const confirmModule: FeatureModule = {
+  name: "confirm",
+  composer: (modules) => confirmFeature(modules.flatMap((m) => m.kinds ?? [])),
+  buttons: { confirm: "cashier", cancelDraft: "cashier", confirmAgain: "cashier", retry: "cashier" },
+};

@@ -21,7 +21,7 @@ import { qrPng } from "../../render/qr.js";
 import type { DraftFields, MoneyKind } from "./kinds.js";
 import { depositFee } from "../../domain/depositFee.js";
 import { depositInstructionsText, detailNumber, detailString, feeDescription, isBankTransfer } from "./depositTexts.js";
-import { depositActionsKeyboard } from "./depositKeyboards.js";
+import { depositActionsKeyboard } from "../keyboards/deposit.js";
 /** The draft of a deposit of `amount` with `method` (the estimate uses the method's published fee). */
 export function depositDraftFields(method: DepositMethod, amount: number): DraftFields {
   const estimatedFee = depositFee(method, amount);

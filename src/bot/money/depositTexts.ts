@@ -5,12 +5,11 @@ import type { BotDeps } from "../context.js";
 import { html, intlLocale, rupiah, wibTime } from "../../render/format.js";
 import { withSandboxBanner } from "../../render/sandboxBanner.js";
 import type { Replier } from "./kinds.js";
+import type { Translator } from "../keyboards/translator.js";
 
 
 /** Anything that translates: a context, or a stand-in built from `translate(lang, ...)` by the watcher. */
-export interface Translator {
-  t(key: string, vars?: Record<string, string | number>): string;
-}
+export type { Translator } from "../keyboards/translator.js";
 
 /** The deposit detail keys whose value is a `T`. */
 type KeysOf<T> = { [K in keyof DepositDetail]-?: NonNullable<DepositDetail[K]> extends T ? K : never }[keyof DepositDetail];

@@ -110,4 +110,14 @@ onCallback(composer, cb.saleReceipt, async (ctx, { refId }) => {
   await ctx.replyWithPhoto(new InputFile(png, `${ctx.t("file-receipt")}-${tx.refId}.png`), { caption: receiptCaption(receipt) });
 });
 
-export const shopModule: FeatureModule = { composer, menu: { shop: shopCommand } };
+export const shopModule: FeatureModule = {
+  name: "shop",
+  composer,
+  commands: { toko: "admin" },
+  buttons: {
+    saleReceipt: "cashier",
+  },
+  // The owner's online-shop settings (shopOnline.ts).
+  families: ["sh"],
+  menu: { shop: shopCommand },
+};

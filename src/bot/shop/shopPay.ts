@@ -30,6 +30,7 @@ import {
 import { readOrderButton } from "../../telegram/orderButtonData.js";
 import { orderSettingsOf, type ShopSettingsReader } from "../../domain/shop/orderSettings.js";
 import { knownRole } from "../middlewares/role.js";
+import type { FeatureModule } from "../module.js";
 
 export interface OrderInput {
   owner: number;
@@ -283,7 +284,7 @@ async function refundAccountAnswer(
   const doc = replyTo !== undefined ? orders.find((d) => d.value.refundPromptId === replyTo) : waiting.length === 1 ? waiting[0] : undefined;
   if (!doc) return next();
   const t = (key: string, vars?: Record<string, string | number>) => ctx.deps.translate(doc.value.lang, key, vars);
-  const key = await ctx.deps.store.getApiKey(doc.owner).catch(() => undefined);
+  const key = await ctx.deps.providerLink.keyOf(doc.owner).catch(() => undefined);
   const bank = account && key ? (await ctx.deps.lists.banks(key).catch(() => [])).find((b) => b.code.toLowerCase() === account.code.toLowerCase()) : undefined;
   if (replyTo === undefined && !bank) return next();
   if (!account || !bank) {
@@ -329,3 +330,5 @@ async function payout(ctx: BotContext, doc: OrderDoc): Promise<void> {
   const fields = await transferDraft(deps.ledger, doc.owner, dest, doc.value.price, `Refund ${doc.id}`);
   await saveAndConfirm(ctx, transferKind, { ...fields, refId: refundRef });
 }
+
+export const shopPayModule: FeatureModule = { name: "shopPay", composer: shopPayFeature, families: ["so"] };

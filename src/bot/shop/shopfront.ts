@@ -37,6 +37,7 @@ import {
   type Storefront,
 } from "./shopBuy.js";
 import { customerOrders } from "./shopPayment.js";
+import type { FeatureModule } from "../module.js";
 
 const PAGE_SIZE = 8;
 const START_WITH_CODE = /^\/start(?:@\w+)?\s+(\S+)\s*$/i;
@@ -315,3 +316,16 @@ customer.on("message:text", async (ctx) => {
 customer.on("message", (ctx) => ctx.reply(ctx.t("shopfront-hint")));
 
 export const shopfrontFeature = front;
+
+export const shopfrontModule: FeatureModule = {
+  name: "shopfront",
+  stage: "shopfront",
+  composer: shopfrontFeature,
+  families: ["sf"],
+  // A customer's chat reaches nothing else: its /menu, /batal... and the language and order buttons land here.
+  shares: {
+    commands: ["start", "menu", "toko", "bantuan", "pesanan", "batal", "bahasa"],
+    buttons: ["menu", "language"],
+    families: ["so"],
+  },
+};
