@@ -73,6 +73,17 @@ export const STAFF_ROLES = ["cashier", "admin"] as const;
 export type StaffRole = (typeof STAFF_ROLES)[number];
 export const StaffOfSchema = z.object({ owner: z.int(), role: z.enum(STAFF_ROLES), since: time });
 export const CustomerOfSchema = z.object({ owner: z.int(), code: z.string() });
+/** A downline of an owner's network (docs/wallets.md): buys with the owner's key from its wallet at its level's price. */
+export const DownlineOfSchema = z.object({
+  owner: z.int(),
+  /** Its upline: the owner, or the downline that invited it. */
+  upline: z.int(),
+  /** Index of the owner's level (0: the first). */
+  level: z.int().check(z.nonnegative()),
+  since: time,
+  /** Sells nothing while set; its wallet is kept. */
+  suspended: z.optional(z.boolean()),
+});
 
 export const ChatRecordSchema = z.object({
   chatId: z.int(),
@@ -119,6 +130,7 @@ export const ChatRecordSchema = z.object({
   staffOf: z.optional(StaffOfSchema),
   /** This chat is a customer of a reseller's online shop: the shop it opened last (its link's code). */
   customerOf: z.optional(CustomerOfSchema),
+  downlineOf: z.optional(DownlineOfSchema),
 });
 export type ChatRecord = z.infer<typeof ChatRecordSchema>;
 
