@@ -69,6 +69,12 @@ key-how-to-link =
     Pesan lain tidak dikirim ke penyedia.
 key-already-linked = 🔑 API key itu sudah terhubung ke chat ini, jadi tidak perlu dikirim lagi. Pesannya sudah dihapus demi keamanan.
 key-other-pasted = 🔑 Itu terlihat seperti API key lain. Pesannya sudah dihapus demi keamanan. Untuk mengganti API key yang terhubung, kirim /kunci lalu kirim API key yang baru.
+key-shared-elsewhere =
+    ⚠️ <b>API key Anda juga dihubungkan di chat lain</b>
+    API key <code>{ $mask }</code> yang terhubung di sini baru saja dihubungkan juga oleh { $who }. Kedua chat sekarang bisa membeli dengan saldo yang sama.
+
+    Jika Anda tidak membagikannya, anggap API key itu bocor: buat API key baru di dashboard penyedia, lalu kirim /kunci di sini.
+key-linked-shared = ℹ️ API key ini sudah terhubung di chat lain, dan chat itu sudah diberi tahu.
 logout-done = 👋 API key sudah dihapus dari bot. Kirim /start untuk menghubungkan lagi.
 logout-stops = ⚠️ { $what ->
         [staff] Staf Anda tidak bisa berjualan sampai API key dihubungkan lagi.

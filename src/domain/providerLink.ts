@@ -45,6 +45,11 @@ export class ProviderLink {
     await this.store.flush();
   }
 
+  /** The other linked chats that hold `rawKey` (a shared account or a leaked key). */
+  async otherChatsWithKey(chatId: number, rawKey: string): Promise<number[]> {
+    return (await this.store.chatsWithKey(rawKey)).filter((id) => id !== chatId);
+  }
+
   /** Removes the linked key; false when there was none. */
   async unlink(chatId: number): Promise<boolean> {
     if (!(await this.store.getChat(chatId))?.apiKeyEnc) return false;

@@ -81,6 +81,8 @@ export const ChatRecordSchema = z.object({
   apiKeyEnc: optText,
   /** First 4 and last 4 characters, for display. */
   keyMask: optText,
+  /** Keyed digest of the api key (crypto.ts keyDigest): finds another chat holding the same key. Absent on keys linked before it existed. */
+  keyDigest: optText,
   linkedAt: optNumber,
   /** Low-balance alert threshold in rupiah; undefined = alerts off. */
   alertThreshold: optNumber,

@@ -157,6 +157,7 @@ async function linkKey(ctx: BotContext, key: string): Promise<void> {
   try {
     const profile = await ctx.deps.upstream.getProfile(key);
     const before = await ctx.deps.providerLink.linkedMask(chatId);
+    const sharers = await ctx.deps.providerLink.otherChatsWithKey(chatId, key);
     // The username signs the provider's callbacks; the token makes this chat's callback URL.
     // An empty username would make md5("") the signature: no username, no callbacks.
     await ctx.deps.providerLink.link(chatId, key, profile.username || undefined);
@@ -171,6 +172,7 @@ async function linkKey(ctx: BotContext, key: string): Promise<void> {
         mask: html(maskKey(key)),
       }),
     );
+    if (sharers.length > 0) await tellSharers(ctx, sharers, maskKey(key));
   } catch (err) {
     if (!keyMessageGone) await dropKeyMessage();
     if (err instanceof UpstreamRejected) {
@@ -183,4 +185,18 @@ async function linkKey(ctx: BotContext, key: string): Promise<void> {
       await show(ctx.t("key-check-failed"));
     }
   }
+}
+
+/**
+ * A key that another chat already holds is a shared account or a leak: each chat that had it first is
+ * told at once, in its own language, who linked it (mask only); the linking chat learns they were told.
+ */
+async function tellSharers(ctx: BotContext, sharers: number[], mask: string): Promise<void> {
+  const from = ctx.from;
+  const who = html([from?.first_name, from?.username ? `(@${from.username})` : undefined].filter(Boolean).join(" "));
+  for (const chatId of sharers) {
+    const text = ctx.translate(await langOf(ctx, chatId), "key-shared-elsewhere", { mask: html(mask), who });
+    await ctx.api.sendMessage(chatId, text).catch((err: unknown) => ctx.deps.logger.warn({ chatId, err }, "shared-key notice not delivered"));
+  }
+  await ctx.reply(ctx.t("key-linked-shared"));
 }

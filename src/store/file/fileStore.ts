@@ -326,6 +326,10 @@ export class FileStore implements Store {
     return this.keys.open(chat);
   }
 
+  async chatsWithKey(rawKey: string): Promise<number[]> {
+    return this.hot.linkedChats().filter((c) => this.keys.holds(c, rawKey)).map((c) => c.chatId);
+  }
+
   async clearApiKey(chatId: number): Promise<void> {
     this.assertOpen();
     this.keys.forget(chatId);

@@ -286,6 +286,10 @@ export class PgStore implements Store {
     return this.chats.apiKeyOf(chat);
   }
 
+  chatsWithKey(rawKey: string): Promise<number[]> {
+    return this.chats.chatsWithKey(rawKey);
+  }
+
   clearApiKey(chatId: number): Promise<void> {
     return this.chats.clearApiKey(chatId);
   }
