@@ -707,6 +707,8 @@ csv-target = Target
 csv-cost = Cost price
 csv-price = Selling price
 csv-profit = Profit
+csv-money-in = Deposit in
+csv-money-out = Transfer out
 csv-status = Status
 csv-sn = Serial number
 ## Buy again and saved customers (/customers)

@@ -701,6 +701,8 @@ csv-target = Tujuan
 csv-cost = Harga modal
 csv-price = Harga jual
 csv-profit = Untung
+csv-money-in = Deposit masuk
+csv-money-out = Transfer keluar
 csv-status = Status
 csv-sn = SN
 ## Beli lagi dan pelanggan tersimpan (/pelanggan)
