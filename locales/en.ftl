@@ -214,6 +214,7 @@ button-confirm = ✅ Confirm
 button-check-status = 🔄 Check status
 button-retry = 🔁 Try again
 confirm-title = 🧾 <b>Check before you confirm</b>
+confirm-cancelled-title = ❌ <b>Cancelled</b>. Nothing was bought and no balance was taken.
 confirm-waiting = ☝️ The confirm screen above is waiting for ✅ Confirm or ❌ Cancel. To change the details, tap ❌ Cancel and start again.
 confirm-waiting-target = ☝️ The confirm screen above is waiting for ✅ Confirm or ❌ Cancel. To buy for another number, just send that number.
 confirm-expired = This confirm screen has expired (over 10 minutes). Please start again.
@@ -713,6 +714,7 @@ csv-status = Status
 csv-sn = Serial number
 ## Buy again and saved customers (/customers)
 button-buy-again-sale = 🔁 Buy again
+button-check-bill-again = 🔎 Check the bill again
 button-save-customer = 💾 Save customer
 button-copy-sn-serial = 📋 Copy SN
 button-copy-sn-token = 📋 Copy token
@@ -788,6 +790,9 @@ admin-round-summary =
     Sent: { $sent } (under threshold: { $under })
     Failed: { $failed }
     Blocked the bot: { $blocked }
+admin-round-under-title = Under threshold:
+admin-round-under-line = • { $chat }: { $balance } (threshold { $threshold })
+admin-round-under-more = … and { $count } more chats
 
 broadcast-ask =
     📣 <b>Broadcast</b>

@@ -214,6 +214,7 @@ button-confirm = ✅ Konfirmasi
 button-check-status = 🔄 Cek status
 button-retry = 🔁 Coba lagi
 confirm-title = 🧾 <b>Periksa sebelum konfirmasi</b>
+confirm-cancelled-title = ❌ <b>Dibatalkan</b>. Tidak ada yang dibeli dan saldo tidak terpotong.
 confirm-waiting = ☝️ Layar konfirmasi di atas menunggu ✅ Konfirmasi atau ❌ Batal. Untuk mengubah data, tekan ❌ Batal lalu mulai lagi.
 confirm-waiting-target = ☝️ Layar konfirmasi di atas menunggu ✅ Konfirmasi atau ❌ Batal. Untuk membeli ke nomor lain, cukup kirim nomor itu.
 confirm-expired = Layar konfirmasi ini sudah kedaluwarsa (lebih dari 10 menit). Silakan mulai lagi.
@@ -707,6 +708,7 @@ csv-status = Status
 csv-sn = SN
 ## Beli lagi dan pelanggan tersimpan (/pelanggan)
 button-buy-again-sale = 🔁 Beli lagi
+button-check-bill-again = 🔎 Cek tagihan lagi
 button-save-customer = 💾 Simpan pelanggan
 button-copy-sn-serial = 📋 Salin SN
 button-copy-sn-token = 📋 Salin token
@@ -782,6 +784,9 @@ admin-round-summary =
     Terkirim: { $sent } (di bawah batas: { $under })
     Gagal: { $failed }
     Memblokir bot: { $blocked }
+admin-round-under-title = Di bawah batas:
+admin-round-under-line = • { $chat }: { $balance } (batas { $threshold })
+admin-round-under-more = … dan { $count } chat lain
 
 broadcast-ask =
     📣 <b>Siaran</b>

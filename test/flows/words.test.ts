@@ -63,6 +63,19 @@ it("Confirm on a screen that was cancelled says so (not 'already processed'), an
   expect(w.sandbox.calls("/transaksi/create")).toHaveLength(0);
 });
 
+it("a cancelled confirm screen reads as cancelled, not 'Periksa sebelum konfirmasi', and offers no Confirm", async () => {
+  w = await makeWorld();
+  const u = await w.linkedUser({ languageCode: "id" });
+  await u.sendCommand("beli", "S10 081234567890");
+  const screen = u.messages().findLast((m) => m.from === "bot" && m.text?.includes("Periksa sebelum konfirmasi"))!;
+  await u.pressButton("❌ Batal");
+  const after = u.messages().find((m) => m.messageId === screen.messageId)!;
+  expect(after.text).not.toContain("Periksa sebelum konfirmasi");
+  expect(after.text).toContain("Dibatalkan");
+  expect(after.text).toContain("Telkomsel");
+  expect(u.buttons({ messageId: screen.messageId })).toEqual([]);
+});
+
 it("English mode: the provider's note is marked as the provider's (in Indonesian); sent files are named in the chat's language", async () => {
   w = await makeWorld({ watcher: true });
   const en = await w.linkedUser({ languageCode: "en" });
