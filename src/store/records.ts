@@ -71,7 +71,8 @@ export type PricingRules = z.infer<typeof PricingRulesSchema>;
 
 export const STAFF_ROLES = ["cashier", "admin"] as const;
 export type StaffRole = (typeof STAFF_ROLES)[number];
-export const StaffOfSchema = z.object({ owner: z.int(), role: z.enum(STAFF_ROLES), since: time });
+/** `ownerName`: the owner's first name when it invited (the staff chat is told whose shop it works in). */
+export const StaffOfSchema = z.object({ owner: z.int(), role: z.enum(STAFF_ROLES), since: time, ownerName: optText });
 export const CustomerOfSchema = z.object({ owner: z.int(), code: z.string() });
 
 export const ChatRecordSchema = z.object({
