@@ -71,10 +71,10 @@ key-already-linked = 🔑 That API key is already linked to this chat, so there 
 key-other-pasted = 🔑 That looks like a different API key. The message was deleted to keep it safe. To replace the linked API key, send /key and then the new API key.
 key-shared-elsewhere =
     ⚠️ <b>Your API key was also linked in another chat</b>
-    The API key <code>{ $mask }</code> linked here was just linked by { $who } as well. Both chats can now buy with the same balance.
+    The API key <code>{ $mask }</code> linked here was just linked by { $who } as well. { $count } chats can now buy with the same balance.
 
     If you did not share it, treat the key as leaked: make a new API key in the provider's dashboard, then send /kunci here.
-key-linked-shared = ℹ️ This API key is already linked in another chat, and that chat was told.
+key-linked-shared = ℹ️ This API key is already linked in other chats too (other chats: { $count }). The chat that had it first was told.
 logout-done = 👋 The API key was removed from the bot. Send /start to link again.
 logout-stops = ⚠️ { $what ->
         [staff] Your staff cannot sell until an API key is linked again.

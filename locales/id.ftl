@@ -71,10 +71,10 @@ key-already-linked = 🔑 API key itu sudah terhubung ke chat ini, jadi tidak pe
 key-other-pasted = 🔑 Itu terlihat seperti API key lain. Pesannya sudah dihapus demi keamanan. Untuk mengganti API key yang terhubung, kirim /kunci lalu kirim API key yang baru.
 key-shared-elsewhere =
     ⚠️ <b>API key Anda juga dihubungkan di chat lain</b>
-    API key <code>{ $mask }</code> yang terhubung di sini baru saja dihubungkan juga oleh { $who }. Kedua chat sekarang bisa membeli dengan saldo yang sama.
+    API key <code>{ $mask }</code> yang terhubung di sini baru saja dihubungkan juga oleh { $who }. Sekarang { $count } chat bisa membeli dengan saldo yang sama.
 
     Jika Anda tidak membagikannya, anggap API key itu bocor: buat API key baru di dashboard penyedia, lalu kirim /kunci di sini.
-key-linked-shared = ℹ️ API key ini sudah terhubung di chat lain, dan chat itu sudah diberi tahu.
+key-linked-shared = ℹ️ API key ini juga terhubung di { $count } chat lain. Chat yang lebih dulu memakainya sudah diberi tahu.
 logout-done = 👋 API key sudah dihapus dari bot. Kirim /start untuk menghubungkan lagi.
 logout-stops = ⚠️ { $what ->
         [staff] Staf Anda tidak bisa berjualan sampai API key dihubungkan lagi.

@@ -200,10 +200,10 @@ export interface Store {
   apiKeyOf(chat: Readonly<ChatRecord>): string | undefined;
   clearApiKey(chatId: number): Promise<void>;
   /**
-   * The linked chats (not blocked) whose key is `rawKey`, by chat id. Compares the keyed digests stored
+   * The linked chats (not blocked) whose key is `rawKey`. Compares the keyed digests stored
    * beside the keys; only keys saved before digests existed are decrypted to compare.
    */
-  chatsWithKey(rawKey: string): Promise<number[]>;
+  chatsWithKey(rawKey: string): Promise<Readonly<ChatRecord>[]>;
 
   // ---- transactions -----------------------------------------------------------------------------
   /** Rejects with DuplicateTxError if the refId exists. */

@@ -117,6 +117,9 @@ describe("a key linked in a second chat", () => {
 
   it("tells the chat that had the key first at once, in its language, with the mask only", async () => {
     const rina = await w.linkedUser({ firstName: "Rina", languageCode: "id" });
+    await w.clock.advance(1000);
+    // A later holder of the same key: only the first one is told, so a key in many chats costs one notice per link.
+    const later = await w.linkedUser({ firstName: "Tono", languageCode: "id" });
     const ani = await w.linkedUser({ firstName: "Ani", languageCode: "en", key: "OTHER-KEY-0123456789" });
     w.sandbox.addKey("OTHER-KEY-0123456789", 5000, "Toko Ani");
     const budi = w.user({ firstName: "Budi", username: "budi_cell", languageCode: "en" });
@@ -130,8 +133,10 @@ describe("a key linked in a second chat", () => {
     expect(toRina).toContain(masked);
     expect(toRina).toContain("Budi");
     expect(toRina).toContain("@budi_cell");
+    expect(toRina).toContain("Sekarang 3 chat");
+    expect(w.fake.sentTo(later.chatId)).toHaveLength(0);
     // The chat that linked it learns the first chat was told, and nobody sees the key in full.
-    expect(budi.replies().join("\n")).toContain("already linked in another chat");
+    expect(budi.lastReply()).toContain("already linked in other chats too (other chats: 2)");
     for (const call of w.fake.calls) expect(JSON.stringify(call.payload)).not.toContain(w.demoKey);
     // A chat with another key hears nothing.
     expect(w.fake.sentTo(ani.chatId)).toHaveLength(0);

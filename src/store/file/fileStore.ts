@@ -326,8 +326,8 @@ export class FileStore implements Store {
     return this.keys.open(chat);
   }
 
-  async chatsWithKey(rawKey: string): Promise<number[]> {
-    return this.hot.linkedChats().filter((c) => this.keys.holds(c, rawKey)).map((c) => c.chatId);
+  async chatsWithKey(rawKey: string): Promise<Readonly<ChatRecord>[]> {
+    return this.hot.linkedChats().filter((c) => this.keys.holds(c, rawKey));
   }
 
   async clearApiKey(chatId: number): Promise<void> {

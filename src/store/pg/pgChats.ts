@@ -108,11 +108,11 @@ export class PgChats {
   }
 
   /** Only rows with this digest, or with none (keys saved before digests), leave the database. */
-  async chatsWithKey(rawKey: string): Promise<number[]> {
+  async chatsWithKey(rawKey: string): Promise<Readonly<ChatRecord>[]> {
     const digest = this.host.keys.digest(rawKey);
     const rows = await this.host.sql<{ data: ChatRecord }[]>`
       SELECT data FROM chats WHERE linked AND (data->>'keyDigest' = ${digest} OR data->>'keyDigest' IS NULL) ORDER BY chat_id`;
-    return rows.map((r) => storedChat(`table chats, ${r.data.chatId}`, r.data)).filter((c) => this.host.keys.holds(c, rawKey)).map((c) => c.chatId);
+    return rows.map((r) => storedChat(`table chats, ${r.data.chatId}`, r.data)).filter((c) => this.host.keys.holds(c, rawKey));
   }
 
   async clearApiKey(chatId: number): Promise<void> {

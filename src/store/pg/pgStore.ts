@@ -286,7 +286,7 @@ export class PgStore implements Store {
     return this.chats.apiKeyOf(chat);
   }
 
-  chatsWithKey(rawKey: string): Promise<number[]> {
+  chatsWithKey(rawKey: string): Promise<Readonly<ChatRecord>[]> {
     return this.chats.chatsWithKey(rawKey);
   }
 
