@@ -770,7 +770,7 @@ alert-low =
 
 admin-help =
     🛠 <b>Perintah admin</b>
-    /broadcast: kirim pesan (teks atau foto dengan keterangan) ke semua chat yang terhubung
+    /siaran: kirim pesan (teks atau foto dengan keterangan) ke semua chat yang terhubung
     /ceksaldo: kirim saldo terkini ke setiap chat yang terhubung, dengan peringatan bila di bawah batasnya
 admin-unavailable = Fitur ini belum dijalankan di bot ini.
 admin-round-busy = ⏳ Pengecekan saldo sedang berjalan. Tunggu ringkasannya.
