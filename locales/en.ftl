@@ -21,7 +21,7 @@ button-prev = ⬅️ Previous
 button-menu = 🏠 Menu
 upstream-unavailable = 🌐 The provider's server cannot be reached right now. Please try again shortly.
 upstream-unexpected = 🌐 The provider's server sent an answer the bot does not understand. Please try again shortly.
-upstream-rejected = ❗ The provider refused: { $message }
+upstream-rejected = ❗ The provider refused (in Indonesian): { $message }
 step-timeout = ⌛ Time is up (10 minutes without an answer). The flow has ended; please start again.
 flow-lost-after-update = 🔄 The bot was updated, so the step you were in has ended and this answer was not used. Please start again from /menu.
 
@@ -29,7 +29,7 @@ flow-lost-after-update = 🔄 The bot was updated, so the step you were in has e
 welcome =
     👋 Hello, { $name }!
 
-    This bot helps you sell phone credit, data packages, electricity tokens, game vouchers, pay bills, transfer money and top up your balance, right from Telegram, with your own reseller account.
+    This bot helps you sell phone credit, data packages, electricity tokens, game vouchers, pay bills, transfer money and add money to your balance, right from Telegram, with your own reseller account.
 welcome-ask-key =
     🔑 To begin, send your <b>API key</b> (from your provider's dashboard, API/H2H menu).
     The message with the API key is deleted from this chat at once.
@@ -46,7 +46,7 @@ key-linked =
 
     Open /menu to start.
 key-rejected =
-    ❌ The provider did not accept the API key: { $message }
+    ❌ The provider did not accept the API key. Its answer (in Indonesian): { $message }
 
     Check the API key in your provider's dashboard. If the message above names an IP address, add that IP to your account's whitelist. Then send the API key again.
 key-check-failed = 🌐 The API key could not be checked because the provider's server cannot be reached. Send it again shortly.
@@ -69,6 +69,12 @@ key-how-to-link =
     Other messages are not sent to the provider.
 key-already-linked = 🔑 That API key is already linked to this chat, so there is no need to send it again. The message was deleted to keep it safe.
 key-other-pasted = 🔑 That looks like a different API key. The message was deleted to keep it safe. To replace the linked API key, send /key and then the new API key.
+key-shared-elsewhere =
+    ⚠️ <b>Your API key was also linked in another chat</b>
+    The API key <code>{ $mask }</code> linked here was just linked by { $who } as well. { $count } chats can now buy with the same balance.
+
+    If you did not share it, treat the key as leaked: make a new API key in the provider's dashboard, then send /kunci here.
+key-linked-shared = ℹ️ This API key is already linked in other chats too (other chats: { $count }). The chat that had it first was told.
 logout-done = 👋 The API key was removed from the bot. Send /start to link again.
 logout-stops = ⚠️ { $what ->
         [staff] Your staff cannot sell until an API key is linked again.
@@ -150,7 +156,7 @@ help =
     /topup: buy credit, data, tokens, vouchers (fast: <code>/topup CODE TARGET</code>)
     /bill: check and pay bills
     /transfer: transfer to a bank or e-wallet
-    /deposit: top up your balance
+    /deposit: add money to your balance (QRIS, bank, e-wallet)
     /status: check a transaction (<code>/status ID</code>)
     /history: transaction history
     /orders: online shop orders
@@ -208,6 +214,7 @@ button-confirm = ✅ Confirm
 button-check-status = 🔄 Check status
 button-retry = 🔁 Try again
 confirm-title = 🧾 <b>Check before you confirm</b>
+confirm-cancelled-title = ❌ <b>Cancelled</b>. Nothing was bought and no balance was taken.
 confirm-waiting = ☝️ The confirm screen above is waiting for ✅ Confirm or ❌ Cancel. To change the details, tap ❌ Cancel and start again.
 confirm-waiting-target = ☝️ The confirm screen above is waiting for ✅ Confirm or ❌ Cancel. To buy for another number, just send that number.
 confirm-expired = This confirm screen has expired (over 10 minutes). Please start again.
@@ -234,7 +241,7 @@ confirm-duplicate =
 button-buy-again = 🔁 Yes, buy again
 confirm-not-saved = ⚠️ Nothing was sent and your balance was not charged: the bot could not save this step. Please press Confirm again in a moment.
 store-unavailable = ⚠️ The bot's storage has a problem right now; no transaction was sent. Please try again in a moment.
-money-rejected = ❌ <b>Refused by the provider</b>: { $message }
+money-rejected = ❌ <b>Refused by the provider</b> (in Indonesian): { $message }
 money-pending = ⏳ Processing. The bot will tell you when the status changes.
 money-unknown =
     ❓ <b>Outcome unknown</b>: the provider's server did not answer clearly. Your balance may have been charged.
@@ -255,7 +262,7 @@ status-failed = Failed
 status-expired = Expired
 status-cancel = Cancelled
 status-deposit-pending = Waiting for payment
-status-deposit-processing = Paid, credited on the next working day (H+1)
+status-deposit-processing = Paid, credited on the next working day
 status-deposit-releasing = Paid, instant release requested
 
 kind-prepaid = Purchase
@@ -397,10 +404,10 @@ bill-provider-note = ℹ️ Provider's note (in Indonesian): { $note }
 bill-number-not-digits = A customer number has digits only (spaces and dashes are fine). Type the number again, or press Cancel.
 bill-number-length = A customer number has { $min } to { $max } digits; you typed { $length }. Check it and type it again.
 bill-not-found =
-    ❌ The provider says: { $message }
+    ❌ The provider says (in Indonesian): { $message }
     This number is not registered with { $service }. Check the number, or make sure you picked the right service.
 bill-already-paid =
-    ✅ The provider says: { $message }
+    ✅ The provider says (in Indonesian): { $message }
     There is nothing to pay for this number right now: the bill is already paid, or the new bill has not been issued yet.
 bill-number-other = Type another customer number, or press Cancel.
 bill-retry-or-other = Press Try again to check the same number, type another number, or press Cancel.
@@ -572,7 +579,7 @@ deposit-release-unknown =
 
 watch-success = ✅ <b>Transaction successful</b>
 watch-failed = ❌ <b>Transaction failed</b>.
-watch-failed-reason = The provider's reason: { $reason }
+watch-failed-reason = The provider's reason (in Indonesian): { $reason }
 watch-failed-no-reason = The provider gave no reason.
 watch-money-refunded = 💰 According to the provider, your balance was refunded.
 watch-money-unstated = The provider did not say whether your balance was refunded. Check with /balance; if it was charged and not returned, contact the provider with the reference id below.
@@ -584,7 +591,7 @@ watch-deposit-expired = ⌛ <b>Deposit expired</b>: no payment was received. Mak
 watch-deposit-cancel = 🚫 <b>Deposit cancelled</b>. Do not pay these deposit instructions.
 watch-deposit-processing =
     💳 <b>Deposit payment received</b>.
-    The funds reach your balance on the next working day (H+1), or can be released now (instant) for a handling fee.
+    The funds reach your balance on the next working day, or can be released now (instant) for a handling fee.
 watch-unknown =
     ❓ <b>Outcome unknown</b>: the bot stopped while sending this to the provider. Your balance may have been charged.
     Do not repeat this transaction. The bot keeps checking it; you can also check with <code>/status { $ref }</code>.
@@ -596,7 +603,7 @@ watch-gave-up-unknown =
     Look up reference id <code>{ $ref }</code> in the provider's dashboard before repeating it, so it is not paid twice.
 
 watch-caption-success = ✅ <b>PAID</b>: this deposit was paid and credited.
-watch-caption-processing = ✅ <b>PAID</b>: the funds reach your balance on the next working day (H+1).
+watch-caption-processing = ✅ <b>PAID</b>: the funds reach your balance on the next working day.
 watch-caption-failed = ❌ <b>FAILED</b>: this deposit failed.
 watch-caption-expired = ⌛ <b>EXPIRED</b>: this QRIS can no longer be paid.
 watch-caption-cancel = 🚫 <b>CANCELLED</b>: do not pay this QRIS.
@@ -704,10 +711,13 @@ csv-target = Target
 csv-cost = Cost price
 csv-price = Selling price
 csv-profit = Profit
+csv-money-in = Deposit in
+csv-money-out = Transfer out
 csv-status = Status
 csv-sn = Serial number
 ## Buy again and saved customers (/customers)
 button-buy-again-sale = 🔁 Buy again
+button-check-bill-again = 🔎 Check the bill again
 button-save-customer = 💾 Save customer
 button-copy-sn-serial = 📋 Copy SN
 button-copy-sn-token = 📋 Copy token
@@ -783,6 +793,9 @@ admin-round-summary =
     Sent: { $sent } (under threshold: { $under })
     Failed: { $failed }
     Blocked the bot: { $blocked }
+admin-round-under-title = Under threshold:
+admin-round-under-line = • { $chat }: { $balance } (threshold { $threshold })
+admin-round-under-more = … and { $count } more chats
 
 broadcast-ask =
     📣 <b>Broadcast</b>
@@ -812,6 +825,8 @@ cmd-audit = Audit log
 staff-role-cashier = cashier
 staff-role-admin = shop admin
 staff-the-owner = the owner's shop
+staff-shop-of = { $owner }'s shop
+staff-shop-named = { $shop } ({ $owner }'s shop)
 staff-this-button = use this button
 staff-below-cost = ⛔ { $name } (<code>{ $code }</code>) cannot be sold yet: its selling price needs updating by the owner or a shop admin. Nothing was bought.
 staff-alt-line = • <b>{ $name }</b> (<code>{ $code }</code>): <b>{ $price }</b>

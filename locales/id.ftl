@@ -69,6 +69,12 @@ key-how-to-link =
     Pesan lain tidak dikirim ke penyedia.
 key-already-linked = 🔑 API key itu sudah terhubung ke chat ini, jadi tidak perlu dikirim lagi. Pesannya sudah dihapus demi keamanan.
 key-other-pasted = 🔑 Itu terlihat seperti API key lain. Pesannya sudah dihapus demi keamanan. Untuk mengganti API key yang terhubung, kirim /kunci lalu kirim API key yang baru.
+key-shared-elsewhere =
+    ⚠️ <b>API key Anda juga dihubungkan di chat lain</b>
+    API key <code>{ $mask }</code> yang terhubung di sini baru saja dihubungkan juga oleh { $who }. Sekarang { $count } chat bisa membeli dengan saldo yang sama.
+
+    Jika Anda tidak membagikannya, anggap API key itu bocor: buat API key baru di dashboard penyedia, lalu kirim /kunci di sini.
+key-linked-shared = ℹ️ API key ini juga terhubung di { $count } chat lain. Chat yang lebih dulu memakainya sudah diberi tahu.
 logout-done = 👋 API key sudah dihapus dari bot. Kirim /start untuk menghubungkan lagi.
 logout-stops = ⚠️ { $what ->
         [staff] Staf Anda tidak bisa berjualan sampai API key dihubungkan lagi.
@@ -208,6 +214,7 @@ button-confirm = ✅ Konfirmasi
 button-check-status = 🔄 Cek status
 button-retry = 🔁 Coba lagi
 confirm-title = 🧾 <b>Periksa sebelum konfirmasi</b>
+confirm-cancelled-title = ❌ <b>Dibatalkan</b>. Tidak ada yang dibeli dan saldo tidak terpotong.
 confirm-waiting = ☝️ Layar konfirmasi di atas menunggu ✅ Konfirmasi atau ❌ Batal. Untuk mengubah data, tekan ❌ Batal lalu mulai lagi.
 confirm-waiting-target = ☝️ Layar konfirmasi di atas menunggu ✅ Konfirmasi atau ❌ Batal. Untuk membeli ke nomor lain, cukup kirim nomor itu.
 confirm-expired = Layar konfirmasi ini sudah kedaluwarsa (lebih dari 10 menit). Silakan mulai lagi.
@@ -698,10 +705,13 @@ csv-target = Tujuan
 csv-cost = Harga modal
 csv-price = Harga jual
 csv-profit = Untung
+csv-money-in = Deposit masuk
+csv-money-out = Transfer keluar
 csv-status = Status
 csv-sn = SN
 ## Beli lagi dan pelanggan tersimpan (/pelanggan)
 button-buy-again-sale = 🔁 Beli lagi
+button-check-bill-again = 🔎 Cek tagihan lagi
 button-save-customer = 💾 Simpan pelanggan
 button-copy-sn-serial = 📋 Salin SN
 button-copy-sn-token = 📋 Salin token
@@ -763,7 +773,7 @@ alert-low =
 
 admin-help =
     🛠 <b>Perintah admin</b>
-    /broadcast: kirim pesan (teks atau foto dengan keterangan) ke semua chat yang terhubung
+    /siaran: kirim pesan (teks atau foto dengan keterangan) ke semua chat yang terhubung
     /ceksaldo: kirim saldo terkini ke setiap chat yang terhubung, dengan peringatan bila di bawah batasnya
 admin-unavailable = Fitur ini belum dijalankan di bot ini.
 admin-round-busy = ⏳ Pengecekan saldo sedang berjalan. Tunggu ringkasannya.
@@ -777,6 +787,9 @@ admin-round-summary =
     Terkirim: { $sent } (di bawah batas: { $under })
     Gagal: { $failed }
     Memblokir bot: { $blocked }
+admin-round-under-title = Di bawah batas:
+admin-round-under-line = • { $chat }: { $balance } (batas { $threshold })
+admin-round-under-more = … dan { $count } chat lain
 
 broadcast-ask =
     📣 <b>Siaran</b>
@@ -806,6 +819,8 @@ cmd-audit = Catatan audit
 staff-role-cashier = kasir
 staff-role-admin = admin toko
 staff-the-owner = toko pemilik
+staff-shop-of = toko { $owner }
+staff-shop-named = { $shop } (milik { $owner })
 staff-this-button = memakai tombol ini
 staff-below-cost = ⛔ { $name } (<code>{ $code }</code>) belum bisa dijual: harga jualnya perlu diperbarui oleh pemilik atau admin toko. Tidak ada yang dibeli.
 staff-alt-line = • <b>{ $name }</b> (<code>{ $code }</code>): <b>{ $price }</b>

@@ -45,6 +45,17 @@ export class ProviderLink {
     await this.store.flush();
   }
 
+  /**
+   * Whether another linked chat holds `rawKey` (a shared account or a leaked key): the chat that linked
+   * it first, to be told, and how many other chats hold it. Only the first is told, so a key in many
+   * chats costs one notice per link, not one per chat.
+   */
+  async sharedKey(chatId: number, rawKey: string): Promise<{ first: number; others: number } | undefined> {
+    const others = (await this.store.chatsWithKey(rawKey)).filter((c) => c.chatId !== chatId);
+    const first = others.reduce<Readonly<ChatRecord> | undefined>((a, c) => (a === undefined || (c.linkedAt ?? 0) < (a.linkedAt ?? 0) ? c : a), undefined);
+    return first && { first: first.chatId, others: others.length };
+  }
+
   /** Removes the linked key; false when there was none. */
   async unlink(chatId: number): Promise<boolean> {
     if (!(await this.store.getChat(chatId))?.apiKeyEnc) return false;

@@ -19,7 +19,7 @@ export const INVITE_PREFIX = "staff_";
 
 const roleSchema = z.enum(["cashier", "admin"]);
 
-const InvitationSchema = z.object({ role: roleSchema, expiresAt: z.number(), usedBy: z.optional(z.int()) });
+const InvitationSchema = z.object({ role: roleSchema, expiresAt: z.number(), usedBy: z.optional(z.int()), ownerName: z.optional(z.string().check(z.maxLength(64))) });
 export type Invitation = z.infer<typeof InvitationSchema>;
 /** open -> used (joined) | revoked. Expiry is read from `expiresAt`. */
 export const InvitationKind: DocKind<Invitation> = { name: "staff_invite", schema: InvitationSchema };
@@ -78,12 +78,15 @@ export class Staff {
     private readonly now: () => number,
   ) {}
 
-  /** A new invitation link's token for `role`, or "full" when the owner has STAFF_MAX already. */
-  async invite(owner: number, role: StaffRole): Promise<{ token: string; expiresAt: number } | "full"> {
+  /**
+   * A new invitation link's token for `role`, or "full" when the owner has STAFF_MAX already. `ownerName`
+   * (the owner's first name) goes with it to whoever joins.
+   */
+  async invite(owner: number, role: StaffRole, ownerName?: string): Promise<{ token: string; expiresAt: number } | "full"> {
     if ((await this.members(owner)).length + (await this.openInvitations(owner)).length >= STAFF_MAX) return "full";
     const token = newToken();
     const expiresAt = this.now() + INVITE_TTL_MS;
-    await this.store.createDoc(InvitationKind, { id: tokenHash(token), owner, state: "open", value: { role, expiresAt } });
+    await this.store.createDoc(InvitationKind, { id: tokenHash(token), owner, state: "open", value: { role, expiresAt, ...(ownerName ? { ownerName: ownerName.slice(0, 64) } : {}) } });
     await this.store.flush();
     return { token, expiresAt };
   }
@@ -97,7 +100,7 @@ export class Staff {
    * Takes an invitation: the invitation is marked used (compare-and-set: of two taps one wins), then the
    * joiner's record names its owner and role and the owner's list gains it.
    */
-  async join(token: string, joiner: Joiner): Promise<{ owner: number; role: StaffRole } | JoinRefusal> {
+  async join(token: string, joiner: Joiner): Promise<{ owner: number; role: StaffRole; ownerName?: string | undefined } | JoinRefusal> {
     const doc = await this.store.getDoc(InvitationKind, tokenHash(token));
     if (!doc) return "unknown";
     if (doc.state !== "open") return "used";
@@ -112,14 +115,15 @@ export class Staff {
     const taken = await this.store.updateDoc(InvitationKind, doc.id, { states: ["open"] }, { state: "used", value: { ...doc.value, usedBy: joiner.chat } });
     if (!taken) return "used";
     const joinedAt = this.now();
-    await this.store.updateChat(joiner.chat, { staffOf: { owner, role, since: joinedAt } });
+    const ownerName = doc.value.ownerName;
+    await this.store.updateChat(joiner.chat, { staffOf: { owner, role, since: joinedAt, ...(ownerName ? { ownerName } : {}) } });
     const member: Member = { chat: joiner.chat, name: joiner.name, role, joinedAt };
     const id = memberId(owner, joiner.chat);
     const earlier = await this.store.getDoc(MemberKind, id);
     if (earlier) await this.store.updateDoc(MemberKind, id, { version: earlier.version }, { state: "active", value: member });
     else await this.store.createDoc(MemberKind, { id, owner, state: "active", value: member });
     await this.store.flush();
-    return { owner, role };
+    return { owner, role, ownerName };
   }
 
   /** The owner's staff now, oldest first. */

@@ -4,7 +4,7 @@
  * alert), and the admin a summary. Each chat is told in its alerts lane (`BalanceAlerts.inChatLane`),
  * so a round and an alert never both announce the same dip; the round stops with the alerts.
  */
-import { rupiah } from "../render/format.js";
+import { html, rupiah } from "../render/format.js";
 import type { Lang } from "../store/index.js";
 import { eachLimit, type BalanceAlerts } from "./alerts.js";
 import { counted } from "../telegram/delivery.js";
@@ -20,6 +20,17 @@ export interface AdminRoundSummary {
   /** Under their own threshold (told so). */
   under: number;
 }
+
+/** A chat found under its threshold: named in the admin's summary (a count alone says whom to call nobody). */
+interface UnderChat {
+  chatId: number;
+  shopName: string | undefined;
+  balance: number;
+  threshold: number;
+}
+
+/** The summary names at most this many chats under their threshold (one message), then counts the rest. */
+const UNDER_NAMED_MAX = 20;
 
 export class BalanceRound {
   private running: Promise<AdminRoundSummary> | undefined;
@@ -55,9 +66,10 @@ export class BalanceRound {
   private async run(chatIds: number[], adminChatId: number, adminLang: Lang): Promise<AdminRoundSummary> {
     const { logger, translate } = this.alerts.opts;
     const summary: AdminRoundSummary = { total: chatIds.length, sent: 0, failed: 0, blocked: 0, under: 0 };
+    const underChats: UnderChat[] = [];
     await eachLimit(chatIds, this.alerts.concurrency, (chatId) =>
       this.alerts.inChatLane(chatId, async () => {
-        const outcome = await this.tellBalance(chatId).catch((err: unknown) => {
+        const outcome = await this.tellBalance(chatId, underChats).catch((err: unknown) => {
           logger.error({ chatId, err }, "admin balance round: chat failed");
           return "failed" as const;
         });
@@ -70,14 +82,14 @@ export class BalanceRound {
     );
     logger.info(summary, "admin balance round finished");
     if (!this.alerts.signal.aborted) {
-      const text = translate(adminLang, "admin-round-summary", { ...summary });
+      const text = translate(adminLang, "admin-round-summary", { ...summary }) + underList(translate, adminLang, underChats);
       const ok = await this.alerts.send(adminChatId, text);
       if (!ok) logger.warn("could not send the balance round summary to the admin");
     }
     return summary;
   }
 
-  private async tellBalance(chatId: number): Promise<"sent" | "under" | "failed" | "blocked" | "skipped"> {
+  private async tellBalance(chatId: number, underChats: UnderChat[]): Promise<"sent" | "under" | "failed" | "blocked" | "skipped"> {
     const { store, translate: t, logger } = this.alerts.opts;
     const before = await store.getChat(chatId);
     if (!before || before.inactive || before.apiKeyEnc === undefined || this.alerts.signal.aborted) return "skipped";
@@ -101,6 +113,22 @@ export class BalanceRound {
       return "failed";
     }
     await this.alerts.toldBalance(chat, under);
+    if (under) underChats.push({ chatId, shopName: chat.shopName, balance, threshold });
     return under ? "under" : "sent";
   }
+}
+
+/** The chats under their threshold, lowest balance first: shop name (when set) and chat id, balance, threshold. */
+function underList(t: BalanceAlerts["opts"]["translate"], lang: Lang, chats: UnderChat[]): string {
+  if (chats.length === 0) return "";
+  const sorted = [...chats].sort((a, b) => a.balance - b.balance || a.chatId - b.chatId);
+  const lines = sorted.slice(0, UNDER_NAMED_MAX).map((c) =>
+    t(lang, "admin-round-under-line", {
+      chat: c.shopName ? `${html(c.shopName)} · ${c.chatId}` : String(c.chatId),
+      balance: rupiah(c.balance, lang),
+      threshold: rupiah(c.threshold, lang),
+    }),
+  );
+  if (sorted.length > UNDER_NAMED_MAX) lines.push(t(lang, "admin-round-under-more", { count: sorted.length - UNDER_NAMED_MAX }));
+  return `\n\n${t(lang, "admin-round-under-title")}\n${lines.join("\n")}`;
 }

@@ -4,17 +4,17 @@
  * rupiah (102200) so spreadsheets sum them. Pure: records and translate in, bytes out.
  */
 import { stringify } from "csv-stringify/sync";
-import { costOf, profitOf, sellingPrice } from "../domain/sale.js";
+import { costOf, isSale, profitOf, sellingPrice } from "../domain/sale.js";
 import { orderRefOfTx } from "../domain/shop/orders.js";
 import { kindLabel } from "./receipt.js";
 import { formatWib } from "../tools/time.js";
-import type { Lang, TxRecord } from "../store/index.js";
+import { detailOf, type Lang, type TxRecord } from "../store/index.js";
 import type { AuditEntry } from "../domain/audit.js";
 import { auditValues } from "./audit.js";
 import type { Translate } from "./i18n.js";
 
 /** `by` (who made it) is last, and only in the file of a shop with staff. */
-export const CSV_COLUMNS = ["time", "ref", "provider-id", "kind", "code", "product", "target", "cost", "price", "profit", "status", "sn", "by"] as const;
+export const CSV_COLUMNS = ["time", "ref", "provider-id", "kind", "code", "product", "target", "cost", "price", "profit", "money-in", "money-out", "status", "sn", "by"] as const;
 
 const whole = (n: number) => String(Math.round(n));
 
@@ -39,9 +39,12 @@ function madeBy(t: Translate, lang: Lang, tx: TxRecord, names: ReadonlyMap<numbe
 
 /** The cells of one record, in CSV_COLUMNS order; `names`: staff chats' names (the "by" column). */
 export function csvRow(t: Translate, lang: Lang, tx: TxRecord, names: ReadonlyMap<number, string> = new Map()): string[] {
-  const sale = tx.kind === "prepaid" || tx.kind === "postpaid";
-  // A transfer cost the nominal plus its fee; a deposit's row carries its nominal.
-  const cost = sale ? costOf(tx) : tx.kind === "transfer" ? (tx.total ?? tx.amount) : tx.amount;
+  const sale = isSale(tx);
+  // Only money that moved is in the money columns, so each sums to the month's real figure: what
+  // a deposit added to the balance, what a transfer took from it (nominal and fee).
+  const done = tx.status === "success";
+  const moneyIn = tx.kind === "deposit" && done ? whole(detailOf(tx, "deposit").credited ?? tx.amount) : "";
+  const moneyOut = tx.kind === "transfer" && done ? whole(tx.total ?? tx.amount) : "";
   return [
     formatWib(tx.createdAt),
     tx.refId,
@@ -51,10 +54,13 @@ export function csvRow(t: Translate, lang: Lang, tx: TxRecord, names: ReadonlyMa
     safe(tx.code),
     safe(tx.title),
     safe(tx.target),
-    whole(cost),
+    // The cost is a sale's only: deposits and transfers have their own columns.
+    sale ? whole(costOf(tx)) : "",
     sale ? whole(sellingPrice(tx)) : "",
     // Only a successful sale earned something: the column sums to the real profit.
-    sale && tx.status === "success" ? whole(profitOf(tx)) : "",
+    sale && done ? whole(profitOf(tx)) : "",
+    moneyIn,
+    moneyOut,
     t(lang, `status-${tx.status}`),
     safe(tx.sn),
     madeBy(t, lang, tx, names),

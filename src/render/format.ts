@@ -14,6 +14,17 @@ export function rupiah(amount: number, lang: Lang): string {
 }
 
 /**
+ * A provider's product name with its thousands written as the language writes them: names come in
+ * Indonesian ("Telkomsel 10.000"), which beside an English price (Rp12,589) mixes two formats.
+ * Only dot-grouped thousands change ("1.5GB" is a decimal and stays).
+ */
+export function productName(name: string, lang: Lang): string {
+  if (lang === "id") return name;
+  const sep = new Intl.NumberFormat(intlLocale(lang)).format(1000).replace(/\d/g, "");
+  return sep === "." ? name : name.replace(/\b\d{1,3}(?:\.\d{3})+\b/g, (n) => n.replace(/\./g, sep));
+}
+
+/**
  * The Intl locale a language writes its dates (and month names) in: its own code, so a language added
  * as a locales/*.ftl file gets its own words from ICU with no code here (an unknown code gets ICU's
  * default). English is written day before month, as readers in Indonesia expect.

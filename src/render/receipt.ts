@@ -6,7 +6,7 @@ import { detailOf, type TxRecord } from "../store/index.js";
 import type { Lang } from "../store/index.js";
 import type { Translate } from "./i18n.js";
 import { html, rupiah, wibTime } from "./format.js";
-import { costOf, isSale } from "../domain/sale.js";
+import { costOf, isSale, sellingPrice } from "../domain/sale.js";
 import { orderRefOfTx } from "../domain/shop/orders.js";
 
 export const STATUS_ICON: Record<TxRecord["status"], string> = {
@@ -65,7 +65,8 @@ export function receiptText(t: Translate, lang: Lang, tx: TxRecord): string {
     // A sale names its cost as the confirm screen did; a bill's amount is the customer's total, not the cost.
     // A sale with no cost kept (a cashier's view: domain/staff.ts withoutCost) has its selling price as
     // its amount: named as the price it is, as the owner's receipt names it.
-    ...(sale ? line("receipt-cost", rupiah(costOf(tx), lang)) : line(isSale(tx) && tx.sale === undefined ? "receipt-sale-price" : "receipt-amount", rupiah(tx.amount, lang))),
+    // A failed sale names its selling price too: its amount is the cost, and "Nominal" reads as face value.
+    ...(sale ? line("receipt-cost", rupiah(costOf(tx), lang)) : isSale(tx) ? line("receipt-sale-price", rupiah(sellingPrice(tx), lang)) : line("receipt-amount", rupiah(tx.amount, lang))),
     ...line("receipt-fee", charged && tx.fee ? rupiah(tx.fee, lang) : undefined),
     ...line("receipt-total", charged && tx.total !== undefined && tx.total !== tx.amount ? rupiah(tx.total, lang) : undefined),
     // The reseller's own selling price and profit (never on the customer's receipt image).

@@ -20,7 +20,8 @@ export function saleActionRows(t: Translate, lang: Lang, tx: TxRecord): InlineKe
   if (isSale(tx)) {
     rows.push([
       { text: t(lang, "button-receipt"), callback_data: cb.saleReceipt.encode({ refId: tx.refId }) },
-      { text: t(lang, "button-buy-again-sale"), callback_data: cb.buyAgain.encode({ refId: tx.refId }) },
+      // A paid bill cannot be paid twice: its button checks the bill anew (the next period's).
+      { text: t(lang, tx.kind === "postpaid" ? "button-check-bill-again" : "button-buy-again-sale"), callback_data: cb.buyAgain.encode({ refId: tx.refId }) },
     ]);
   }
   // A token or serial is passed on to the customer: one tap copies it, no selecting by hand.

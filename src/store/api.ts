@@ -101,7 +101,7 @@ export interface LogPage {
 }
 
 /** What `updateChat` may change; the key fields go through setApiKey/clearApiKey. */
-export type ChatPatch = Partial<Omit<ChatRecord, "chatId" | "createdAt" | "updatedAt" | "apiKeyEnc" | "keyMask" | "linkedAt">>;
+export type ChatPatch = Partial<Omit<ChatRecord, "chatId" | "createdAt" | "updatedAt" | "apiKeyEnc" | "keyMask" | "keyDigest" | "linkedAt">>;
 
 /** A new transaction of any kind, with that kind's detail; createdAt/updatedAt default to the clock. */
 export type NewTx = {
@@ -219,6 +219,11 @@ export interface Store {
    */
   apiKeyOf(chat: Readonly<ChatRecord>): string | undefined;
   clearApiKey(chatId: number): Promise<void>;
+  /**
+   * The linked chats (not blocked) whose key is `rawKey`. Compares the keyed digests stored
+   * beside the keys; only keys saved before digests existed are decrypted to compare.
+   */
+  chatsWithKey(rawKey: string): Promise<Readonly<ChatRecord>[]>;
 
   // ---- transactions -----------------------------------------------------------------------------
   /** Rejects with DuplicateTxError if the refId exists. */

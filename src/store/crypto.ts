@@ -24,6 +24,15 @@ export function keyCheck(key: Buffer): string {
   return createHmac("sha256", key).update("ppob-bot/store/key-check").digest().subarray(0, 16).toString("base64url");
 }
 
+/**
+ * A keyed digest of an api key, stored beside its ciphertext: two chats holding the same key are found
+ * by comparing digests, without decrypting every chat's key. Keyed with the store's key, so a copy of
+ * the files without the secret cannot test guessed keys against it.
+ */
+export function keyDigest(key: Buffer, rawKey: string): string {
+  return createHmac("sha256", key).update(`ppob-bot/store/key-digest:${rawKey}`).digest().subarray(0, 16).toString("base64url");
+}
+
 export function keyCheckMatches(key: Buffer, stored: string): boolean {
   const a = Buffer.from(keyCheck(key));
   const b = Buffer.from(stored);

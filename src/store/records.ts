@@ -71,7 +71,8 @@ export type PricingRules = z.infer<typeof PricingRulesSchema>;
 
 export const STAFF_ROLES = ["cashier", "admin"] as const;
 export type StaffRole = (typeof STAFF_ROLES)[number];
-export const StaffOfSchema = z.object({ owner: z.int(), role: z.enum(STAFF_ROLES), since: time });
+/** `ownerName`: the owner's first name when it invited (the staff chat is told whose shop it works in). */
+export const StaffOfSchema = z.object({ owner: z.int(), role: z.enum(STAFF_ROLES), since: time, ownerName: optText });
 export const CustomerOfSchema = z.object({ owner: z.int(), code: z.string() });
 /** A downline of an owner's network (docs/wallets.md): buys with the owner's key from its wallet at its level's price. */
 export const DownlineOfSchema = z.object({
@@ -92,6 +93,8 @@ export const ChatRecordSchema = z.object({
   apiKeyEnc: optText,
   /** First 4 and last 4 characters, for display. */
   keyMask: optText,
+  /** Keyed digest of the api key (crypto.ts keyDigest): finds another chat holding the same key. Absent on keys linked before it existed. */
+  keyDigest: optText,
   linkedAt: optNumber,
   /** Low-balance alert threshold in rupiah; undefined = alerts off. */
   alertThreshold: optNumber,

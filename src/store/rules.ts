@@ -7,7 +7,7 @@
  */
 import * as z from "../tools/zod.js";
 import type { ChatPatch, Doc, DocChange, DocExpect, DocKind, DocQuery, FlowState, LogEntry, LogPage, NewDoc, NewTx, TxPatch } from "./api.js";
-import { decrypt, DecryptedKeys, encrypt, keyAad, keyCheck, keyCheckMatches, maskKey } from "./crypto.js";
+import { decrypt, DecryptedKeys, encrypt, keyAad, keyCheck, keyCheckMatches, keyDigest, maskKey } from "./crypto.js";
 import { ApiKeyDecryptError, StoreCorruptError, StoreSecretMismatchError } from "./errors.js";
 import { deepFreeze, frozenCopy, frozenOutput } from "./frozen.js";
 import { exactCheck, quickChecks } from "./recordCheck.js";
@@ -102,9 +102,9 @@ export function legacyFlowChat(metaKey: string): number | undefined {
 }
 
 /** What a chat loses when its key no longer decrypts under the store's secret. */
-export const LOST_KEY_PATCH: Partial<ChatRecord> = { apiKeyEnc: undefined, keyMask: undefined, linkedAt: undefined, keyLost: true, awaitingKey: true };
+export const LOST_KEY_PATCH: Partial<ChatRecord> = { apiKeyEnc: undefined, keyMask: undefined, keyDigest: undefined, linkedAt: undefined, keyLost: true, awaitingKey: true };
 /** What clearApiKey removes. */
-export const CLEARED_KEY_PATCH: Partial<ChatRecord> = { apiKeyEnc: undefined, keyMask: undefined, linkedAt: undefined };
+export const CLEARED_KEY_PATCH: Partial<ChatRecord> = { apiKeyEnc: undefined, keyMask: undefined, keyDigest: undefined, linkedAt: undefined };
 
 /**
  * The api-key side of a store: the derived key, the stored key check, and the decrypted keys kept
@@ -137,7 +137,29 @@ export class KeyRing {
   seal(chatId: number, rawKey: string, now: number): ChatPatch & Partial<ChatRecord> {
     if (typeof rawKey !== "string" || rawKey === "") throw new TypeError("The api key must be a non-empty string.");
     if (!this.secretMatches()) throw new StoreSecretMismatchError();
-    return { apiKeyEnc: encrypt(this.key, rawKey, keyAad(chatId)), keyMask: maskKey(rawKey), linkedAt: now, inactive: undefined, keyLost: undefined };
+    return {
+      apiKeyEnc: encrypt(this.key, rawKey, keyAad(chatId)),
+      keyMask: maskKey(rawKey),
+      keyDigest: keyDigest(this.key, rawKey),
+      linkedAt: now,
+      inactive: undefined,
+      keyLost: undefined,
+    };
+  }
+
+  /** The digest `seal` stores beside a key (a store may narrow its query with it). */
+  digest(rawKey: string): string {
+    return keyDigest(this.key, rawKey);
+  }
+
+  /**
+   * Whether `chat` holds `rawKey`: by its digest, or, for a key saved before digests (none stored),
+   * by decrypting it once (cached). An unreadable key holds nothing.
+   */
+  holds(chat: ChatRecord, rawKey: string): boolean {
+    if (chat.apiKeyEnc === undefined) return false;
+    if (chat.keyDigest !== undefined) return chat.keyDigest === keyDigest(this.key, rawKey);
+    return this.decrypted.read(this.key, chat.chatId, chat.apiKeyEnc) === rawKey;
   }
 
   /** The key stored in `chat`, or undefined if it has none; ApiKeyDecryptError on a wrong secret. */

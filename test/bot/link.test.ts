@@ -107,3 +107,46 @@ describe("linking an api key", () => {
     expect(u.lastReply()).toMatch(/Rp[\d.]+/);
   });
 });
+
+describe("a key linked in a second chat", () => {
+  let w: World;
+  beforeEach(async () => {
+    w = await makeWorld();
+  });
+  afterEach(() => w.close());
+
+  it("tells the chat that had the key first at once, in its language, with the mask only", async () => {
+    const rina = await w.linkedUser({ firstName: "Rina", languageCode: "id" });
+    await w.clock.advance(1000);
+    // A later holder of the same key: only the first one is told, so a key in many chats costs one notice per link.
+    const later = await w.linkedUser({ firstName: "Tono", languageCode: "id" });
+    const ani = await w.linkedUser({ firstName: "Ani", languageCode: "en", key: "OTHER-KEY-0123456789" });
+    w.sandbox.addKey("OTHER-KEY-0123456789", 5000, "Toko Ani");
+    const budi = w.user({ firstName: "Budi", username: "budi_cell", languageCode: "en" });
+    await budi.sendCommand("start");
+    const before = w.fake.sentTo(rina.chatId).length;
+    await budi.sendText(w.demoKey);
+
+    const toRina = w.fake.sentTo(rina.chatId).slice(before).map((c) => w.fake.textOf(c)).join("\n");
+    const masked = `${w.demoKey.slice(0, 4)}…${w.demoKey.slice(-4)}`;
+    expect(toRina).toContain("juga dihubungkan");
+    expect(toRina).toContain(masked);
+    expect(toRina).toContain("Budi");
+    expect(toRina).toContain("@budi_cell");
+    expect(toRina).toContain("Sekarang 3 chat");
+    expect(w.fake.sentTo(later.chatId)).toHaveLength(0);
+    // The chat that linked it learns the first chat was told, and nobody sees the key in full.
+    expect(budi.lastReply()).toContain("already linked in other chats too (other chats: 2)");
+    for (const call of w.fake.calls) expect(JSON.stringify(call.payload)).not.toContain(w.demoKey);
+    // A chat with another key hears nothing.
+    expect(w.fake.sentTo(ani.chatId)).toHaveLength(0);
+  });
+
+  it("says nothing when a chat links the key it already had", async () => {
+    const rina = await w.linkedUser({ firstName: "Rina", languageCode: "id" });
+    await rina.sendCommand("kunci");
+    await rina.sendText(w.demoKey);
+    expect(rina.replies().join("\n")).not.toContain("juga dihubungkan");
+    expect(rina.replies().join("\n")).not.toContain("chat lain");
+  });
+});

@@ -7,7 +7,7 @@ describe("createTranslate", () => {
   it("translates per language without isolation marks around placeables", () => {
     expect(t("en", "cancelled")).toBe("❌ Cancelled.");
     expect(t("id", "cancelled")).toBe("❌ Dibatalkan.");
-    expect(t("en", "upstream-rejected", { message: "X1" })).toBe("❗ The provider refused: X1");
+    expect(t("en", "upstream-rejected", { message: "X1" })).toBe("❗ The provider refused (in Indonesian): X1");
   });
 
   it("falls back to {key} for a message missing in every language", () => {

@@ -111,11 +111,11 @@ describe("CSV export (render/exportCsv.ts)", () => {
     const buf = exportCsv(t, "id", rows);
     expect([...buf.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const parsed = parse(buf, { bom: true }) as string[][];
-    expect(parsed[0]).toEqual(["Waktu (WIB)", "ID referensi", "ID penyedia", "Jenis", "Kode", "Produk", "Tujuan", "Harga modal", "Harga jual", "Untung", "Status", "SN"]);
+    expect(parsed[0]).toEqual(["Waktu (WIB)", "ID referensi", "ID penyedia", "Jenis", "Kode", "Produk", "Tujuan", "Harga modal", "Harga jual", "Untung", "Deposit masuk", "Transfer keluar", "Status", "SN"]);
     expect(parsed.slice(1)).toEqual([
-      ["2026-01-15 08:05:00", "PR1", "T1", "Pembelian", "S10", 'Telkomsel "10K", promo', "081234567890", "10200", "12000", "1800", "Berhasil", "SN 1"],
-      ["2026-01-15 09:00:00", "PR2", "", "Pembelian", "S5", "'=HYPERLINK(1)", "0812", "5200", "6000", "", "Gagal", ""],
-      ["2026-01-15 10:00:00", "TF1", "", "Transfer", "bca", "BCA", "123", "52500", "", "", "Berhasil", ""],
+      ["2026-01-15 08:05:00", "PR1", "T1", "Pembelian", "S10", 'Telkomsel "10K", promo', "081234567890", "10200", "12000", "1800", "", "", "Berhasil", "SN 1"],
+      ["2026-01-15 09:00:00", "PR2", "", "Pembelian", "S5", "'=HYPERLINK(1)", "0812", "5200", "6000", "", "", "", "Gagal", ""],
+      ["2026-01-15 10:00:00", "TF1", "", "Transfer", "bca", "BCA", "123", "", "", "", "", "52500", "Berhasil", ""],
     ]);
     // Formulas behind a sign, and the provider's id, are neutralised too; plain numbers stay numbers.
     const tricky = exportCsv(t, "id", [
@@ -123,10 +123,10 @@ describe("CSV export (render/exportCsv.ts)", () => {
       tx({ kind: "prepaid", status: "success", refId: "PR4", upstreamId: "T4", code: "S10", title: "Telkomsel", target: "-12.5", amount: 1, sn: "0812 3456", createdAt: wib(2026, 1, 15, 12) }),
     ]);
     const cells = (parse(tricky, { bom: true }) as string[][]).slice(1);
-    expect([cells[0]![2], cells[0]![5], cells[0]![6], cells[0]![11]]).toEqual(["'=cmd|' /C calc'!A0", "'-1+HYPERLINK(1)", "'+1+cmd|x", "+6281234567890"]);
-    expect([cells[1]![2], cells[1]![6], cells[1]![11]]).toEqual(["T4", "-12.5", "0812 3456"]);
+    expect([cells[0]![2], cells[0]![5], cells[0]![6], cells[0]![13]]).toEqual(["'=cmd|' /C calc'!A0", "'-1+HYPERLINK(1)", "'+1+cmd|x", "+6281234567890"]);
+    expect([cells[1]![2], cells[1]![6], cells[1]![13]]).toEqual(["T4", "-12.5", "0812 3456"]);
     expect(parse(exportCsv(t, "en", []), { bom: true })).toEqual([
-      ["Time (WIB)", "Reference id", "Provider id", "Kind", "Code", "Product", "Target", "Cost price", "Selling price", "Profit", "Status", "Serial number"],
+      ["Time (WIB)", "Reference id", "Provider id", "Kind", "Code", "Product", "Target", "Cost price", "Selling price", "Profit", "Deposit in", "Transfer out", "Status", "Serial number"],
     ]);
   });
 });

@@ -54,7 +54,7 @@ describe("/ceksaldo (/balances): the admin balance round", () => {
     const [rich, richBlocked] = users as [FakeUser, FakeUser];
     await w.store.updateChat(rich.chatId, { alertThreshold: 100_000 });
     const poor = await w.linkedUser({ languageCode: "id", key: "KEY-POOR" });
-    await w.store.updateChat(poor.chatId, { alertThreshold: 10_000 });
+    await w.store.updateChat(poor.chatId, { alertThreshold: 10_000, shopName: "Konter Poor" });
     w.fake.failNext("sendMessage", TelegramErrors.blocked(), { chatId: richBlocked.chatId });
 
     await admin.sendCommand("balances");
@@ -70,6 +70,9 @@ describe("/ceksaldo (/balances): the admin balance round", () => {
     expect(summary).toContain("Balance round finished");
     expect(summary).toContain("Chats: 3");
     expect(summary).toContain("Sent: 2 (under threshold: 1)");
+    // The chat under its threshold is named, with its balance and threshold, not only counted.
+    expect(summary).toContain(`Under threshold:\n• Konter Poor · ${poor.chatId}: Rp5,000 (threshold Rp10,000)`);
+    expect(summary).not.toContain(String(rich.chatId));
     expect(summary).toContain("Failed: 0");
     expect(summary).toContain("Blocked the bot: 1");
 

@@ -101,7 +101,7 @@ describe("bill inquiry and payment", () => {
     const u = await w.linkedUser({ languageCode: "en" });
     await inquirePln(u, SANDBOX_CUSTOMERS.notFound);
     const reply = u.lastReply()!;
-    expect(reply).toContain("The provider says: Nomor pelanggan tidak ditemukan");
+    expect(reply).toContain("The provider says (in Indonesian): Nomor pelanggan tidak ditemukan");
     expect(reply).toContain("not registered with PLN Pascabayar");
     expect(reply).toContain("Type another customer number");
     // The failed inquiry's draft is closed, not left dangling.

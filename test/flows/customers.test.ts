@@ -117,8 +117,10 @@ describe("buy again", () => {
       kind: "postpaid", status: "success", code: "PPLN", title: "PLN Pascabayar", target: SANDBOX_CUSTOMERS.twoSheets, amount: 250_000,
     });
     await openHistoryEntry(u);
-    expect(u.buttons()).toEqual(expect.arrayContaining(["🔁 Buy again", "💾 Save customer"]));
-    await u.pressButton("🔁 Buy again");
+    // A paid bill cannot be paid twice: its button checks the bill anew (next month's), it does not "buy again".
+    expect(u.buttons()).toEqual(expect.arrayContaining(["🔎 Check the bill again", "💾 Save customer"]));
+    expect(u.buttons()).not.toContain("🔁 Buy again");
+    await u.pressButton("🔎 Check the bill again");
     const [inquiry] = w.sandbox.calls(INQUIRY);
     expect(inquiry!.body).toMatchObject({ code: "PPLN", customer_no: SANDBOX_CUSTOMERS.twoSheets });
     const ref = inquiry!.body.reff_id!;
@@ -130,7 +132,7 @@ describe("buy again", () => {
     // A customer whose bill is paid already: told so, no confirm screen, the inquiry's draft cancelled.
     await recorded(u, { kind: "postpaid", status: "success", code: "PPLN", title: "PLN Pascabayar", target: SANDBOX_CUSTOMERS.alreadyPaid, amount: 1 });
     await openHistoryEntry(u);
-    await u.pressButton("🔁 Buy again");
+    await u.pressButton("🔎 Check the bill again");
     expect(u.lastReply()).toMatch(/already paid/i);
     expect(u.lastReply()).not.toContain("Check before you confirm");
     const paidRef = w.sandbox.calls(INQUIRY)[1]!.body.reff_id!;

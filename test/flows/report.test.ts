@@ -221,7 +221,7 @@ describe("/ekspor", () => {
     const bytes = doc.file!.bytes;
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const [header, ...rows] = parse(bytes, { bom: true }) as string[][];
-    expect(header).toEqual(["Waktu (WIB)", "ID referensi", "ID penyedia", "Jenis", "Kode", "Produk", "Tujuan", "Harga modal", "Harga jual", "Untung", "Status", "SN"]);
+    expect(header).toEqual(["Waktu (WIB)", "ID referensi", "ID penyedia", "Jenis", "Kode", "Produk", "Tujuan", "Harga modal", "Harga jual", "Untung", "Deposit masuk", "Transfer keluar", "Status", "SN"]);
 
     // Every January record but the draft, oldest first, archived ones included.
     const january = records.filter((t) => t.createdAt >= wib(2026, 1, 1, 0) && t.status !== "draft").sort((a, b) => a.createdAt - b.createdAt);
@@ -233,18 +233,40 @@ describe("/ekspor", () => {
         const sale = t.kind === "prepaid" || t.kind === "postpaid";
         const price = t.sale?.price ?? t.amount;
         return [
-          time(t.createdAt), t.refId, t.upstreamId ?? "", kind[t.kind], t.code ?? "", t.title ?? "", t.target ?? "", String(t.amount),
-          sale ? String(price) : "", sale && t.status === "success" ? String(price - t.amount) : "", status[t.status], t.sn ?? "",
+          time(t.createdAt), t.refId, t.upstreamId ?? "", kind[t.kind], t.code ?? "", t.title ?? "", t.target ?? "", sale ? String(t.amount) : "",
+          sale ? String(price) : "", sale && t.status === "success" ? String(price - t.amount) : "",
+          t.kind === "deposit" ? "99300" : "", "", status[t.status], t.sn ?? "",
         ];
       }),
     );
-    expect(rows[2]).toEqual(["2026-01-14 23:59:00", records[5]!.refId, "T4", "Pembayaran tagihan", "PLN", "PLN Pascabayar", "530000000001", "102200", "104700", "2500", "Berhasil", ""]);
+    expect(rows[2]).toEqual(["2026-01-14 23:59:00", records[5]!.refId, "T4", "Pembayaran tagihan", "PLN", "PLN Pascabayar", "530000000001", "102200", "104700", "2500", "", "", "Berhasil", ""]);
 
     // December: only the archived record.
     await u.sendCommand("ekspor");
     await u.pressButton("Desember 2025");
     const december = u.messages().filter((m) => m.kind === "document")[1]!;
     expect((parse(december.file!.bytes, { bom: true }) as string[][]).slice(1).map((r) => r[1])).toEqual([records[8]!.refId]);
+  });
+
+  it("puts money in and money out in columns of their own: cost is only a sale's, and only money that moved is summed", async () => {
+    w = await makeWorld();
+    const u = await w.linkedUser({ languageCode: "en" });
+    const c = u.chatId;
+    await put(c, { kind: "deposit", status: "cancel", upstreamId: "D1", code: "qris", title: "QRIS", amount: 500_000, createdAt: wib(2026, 1, 15, 7) });
+    await put(c, { kind: "deposit", status: "success", code: "qris", title: "QRIS", amount: 200_000, detail: { credited: 198_600 }, createdAt: wib(2026, 1, 15, 7, 10) });
+    await put(c, { kind: "transfer", status: "success", code: "bca", title: "BCA", target: "1234567890", amount: 100_000, total: 102_500, createdAt: wib(2026, 1, 15, 7, 20) });
+    await put(c, { kind: "transfer", status: "failed", code: "bca", title: "BCA", target: "1234567890", amount: 50_000, total: 52_500, createdAt: wib(2026, 1, 15, 7, 30) });
+    await put(c, { kind: "prepaid", status: "success", code: "S10", title: "Telkomsel 10.000", target: "081234567890", amount: 10_200, sale: { price: 12_000, profit: 1_800 }, createdAt: wib(2026, 1, 15, 8) });
+
+    await u.sendCommand("export");
+    await u.pressButton("January 2026");
+    const [header, ...rows] = parse(u.messages().find((m) => m.kind === "document")!.file!.bytes, { bom: true }) as string[][];
+    const col = (name: string) => rows.map((r) => r[header!.indexOf(name)]);
+    expect(header).toContain("Deposit in");
+    expect(header).toContain("Transfer out");
+    expect(col("Cost price")).toEqual(["", "", "", "", "10200"]);
+    expect(col("Deposit in")).toEqual(["", "198600", "", "", ""]);
+    expect(col("Transfer out")).toEqual(["", "", "102500", "", ""]);
   });
 
   it("a month without records says so; another chat's months are not offered", async () => {

@@ -97,7 +97,7 @@ describe("browsing and buying", () => {
     expect(u.lastReply()).toContain("Buy a product");
     await u.pressButton(/^⚡ PLN/); // one provider: straight to its products
     expect(u.lastReply()).toContain("PLN › PLN");
-    await u.pressButton(/^PLN 50\.000 ·/);
+    await u.pressButton(/^PLN 50,000 ·/); // English thousands, as its price
     expect(u.lastReply()).toContain("PLN meter number or customer id");
     await u.sendText("5301 1234 5678");
     expect(u.lastReply()).toContain("Target: 530112345678");

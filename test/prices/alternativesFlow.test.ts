@@ -65,12 +65,12 @@ describe("an out-of-order product offers the same value under another code", () 
     w.sandbox.setProductStatus("S10", "empty");
     const u = await w.linkedUser({ languageCode: "en" });
     await u.sendCommand("prices", "S10");
-    await u.pressButton(/^⛔ Telkomsel 10\.000/);
+    await u.pressButton(/^⛔ Telkomsel 10,000/);
     expect(u.lastReply()).toContain("Out of stock");
     await u.pressButton("🔁 Other products, same value");
     expect(u.lastReply()).toContain("is out of stock or out of order. Other products of the same value, cheapest first");
-    await u.pressButton(/^Telkomsel 10\.000 Jalur 3/);
-    expect(u.lastReply()).toContain("Telkomsel 10.000 Jalur 3");
+    await u.pressButton(/^Telkomsel 10,000 Jalur 3/);
+    expect(u.lastReply()).toContain("Telkomsel 10,000 Jalur 3");
     await u.sendText("081234567890");
     expect(u.lastReply()).toContain("Code: S10C");
     expect(w.sandbox.calls(CREATE)).toHaveLength(0);

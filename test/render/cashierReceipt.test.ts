@@ -44,6 +44,14 @@ describe("a cashier's receipt", () => {
     expect(cashier).not.toMatch(/Nominal|modal|Untung/);
   });
 
+  it("failed, a receipt that keeps the sale (the owner's, a cashier shown the cost) names its selling price too, not a 'Nominal' that is the cost", () => {
+    for (const tx of [sold, bill]) {
+      const failed = receiptText(t, "id", { ...tx, status: "failed" } as TxRecord);
+      expect(failed).toContain(`Harga jual: ${rupiah(tx.sale!.price, "id")}`);
+      expect(failed).not.toMatch(/Nominal|Untung/);
+    }
+  });
+
   it("the customer's receipt image shows the same price for the cashier as for the owner", () => {
     const owner = customerReceipt(t, "id", sold, {}, false);
     const cashier = customerReceipt(t, "id", withoutCost(sold), {}, false);

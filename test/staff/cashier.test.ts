@@ -45,12 +45,15 @@ const ADMIN_BUTTONS: string[] = [
 ];
 
 describe("a cashier", () => {
-  it("joining a shop that has no /toko name is told they work at the owner's shop, not 'at the owner'", async () => {
+  it("joining is told whose shop it is: the owner by name, and the /toko name when there is one", async () => {
     w = await makeWorld();
-    const { dewi } = await ownerAndStaff(w);
-    expect(dewi.lastReply()).toContain("kasir di toko pemilik");
+    const { rina, dewi } = await ownerAndStaff(w);
+    expect(dewi.lastReply()).toContain("kasir di toko Rina");
     await dewi.sendCommand("start");
-    expect(dewi.lastReply()).toContain("Anda kasir di toko pemilik.");
+    expect(dewi.lastReply()).toContain("Anda kasir di toko Rina.");
+    await rina.sendCommand("toko", "Cell Jaya | Jl. Melati 5");
+    await dewi.sendCommand("start");
+    expect(dewi.lastReply()).toContain("Anda kasir di Cell Jaya (milik Rina).");
   });
 
   it("sells with the owner's key and balance: the sale is on the owner's ledger and names the cashier", async () => {

@@ -79,6 +79,24 @@ describe.each(stores)("Store contract: $name", ({ place, skip, name }) => {
     expect(await again.getApiKey(-1001234567890)).toBe(RAW_KEY);
   });
 
+  it.skipIf(skip)("api keys: the linked chats holding a key are found by its digest, never by its text", async () => {
+    const p = await place();
+    const s = await p.open({ clock: new ManualClock() });
+    await s.setApiKey(1, RAW_KEY);
+    await s.setApiKey(2, "OTHER-KEY-0123456789");
+    await s.setApiKey(3, RAW_KEY);
+    await s.setApiKey(4, RAW_KEY);
+    await s.updateChat(4, { inactive: true });
+    const ids = async (key: string) => (await s.chatsWithKey(key)).map((c) => c.chatId).sort();
+    expect(await ids(RAW_KEY)).toEqual([1, 3]);
+    expect(await ids("NOBODYS-KEY-0123456789")).toEqual([]);
+    await s.clearApiKey(3);
+    expect(await ids(RAW_KEY)).toEqual([1]);
+    expect((await s.getChat(3))?.keyDigest).toBeUndefined();
+    await s.flush();
+    expect(await p.allText()).not.toContain(RAW_KEY);
+  });
+
   it.skipIf(skip)("api keys: the key of a record in hand is decrypted without reading the chat again", async () => {
     const p = await place();
     const clock = new ManualClock();

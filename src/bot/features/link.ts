@@ -158,6 +158,7 @@ async function linkKey(ctx: BotContext, key: string): Promise<void> {
   try {
     const profile = await ctx.deps.upstream.getProfile(key);
     const before = await ctx.deps.providerLink.linkedMask(chatId);
+    const shared = await ctx.deps.providerLink.sharedKey(chatId, key);
     // The username signs the provider's callbacks; the token makes this chat's callback URL.
     // An empty username would make md5("") the signature: no username, no callbacks.
     await ctx.deps.providerLink.link(chatId, key, profile.username || undefined);
@@ -165,13 +166,13 @@ async function linkKey(ctx: BotContext, key: string): Promise<void> {
     // Masks only: the log never holds a key.
     await audit(ctx, before === undefined ? "key_linked" : "key_replaced", before, maskKey(key));
     await dropKeyMessage();
-    await show(
-      ctx.t("key-linked", {
-        name: html(profile.name),
-        balance: profile.balance === null ? html(profile.balanceText) : rupiah(profile.balance, ctx.lang),
-        mask: html(maskKey(key)),
-      }),
-    );
+    const linked = ctx.t("key-linked", {
+      name: html(profile.name),
+      balance: profile.balance === null ? html(profile.balanceText) : rupiah(profile.balance, ctx.lang),
+      mask: html(maskKey(key)),
+    });
+    await show(shared ? `${linked}\n\n${ctx.t("key-linked-shared", { count: shared.others })}` : linked);
+    if (shared) await tellFirstHolder(ctx, shared, maskKey(key));
   } catch (err) {
     if (!keyMessageGone) await dropKeyMessage();
     if (err instanceof UpstreamRejected) {
@@ -191,3 +192,14 @@ export const linkModule: FeatureModule = {
   composer: linkFeature,
   commands: { start: "anyone", kunci: "owner", keluar: "anyone" },
 };
+
+/**
+ * A key that another chat already holds is a shared account or a leak: the chat that linked it first
+ * is told at once, in its own language, who linked it now (mask only, never the key).
+ */
+async function tellFirstHolder(ctx: BotContext, shared: { first: number; others: number }, mask: string): Promise<void> {
+  const from = ctx.from;
+  const who = html([from?.first_name, from?.username ? `(@${from.username})` : undefined].filter(Boolean).join(" "));
+  const text = ctx.translate(await langOf(ctx, shared.first), "key-shared-elsewhere", { mask: html(mask), who, count: shared.others + 1 });
+  await ctx.api.sendMessage(shared.first, text).catch((err: unknown) => ctx.deps.logger.warn({ chatId: shared.first, err }, "shared-key notice not delivered"));
+}

@@ -9,7 +9,7 @@ import { categories, memo, productRef, productsIn, providers, searchProducts, ty
 import { groupKey } from "../../domain/groupKey.js";
 import { cb, SEARCH_QUERY_MAX_BYTES, type PricesMode } from "../buttons.js";
 import type { BaseContext } from "../context.js";
-import { html, rupiah } from "../../render/format.js";
+import { html, productName, rupiah } from "../../render/format.js";
 import { hideKeys } from "../../domain/keyShape.js";
 import { addPager, dropEmptyRows, paginate } from "../paging.js";
 import { noRules } from "../../domain/pricing.js";
@@ -86,7 +86,7 @@ async function movedToday(ctx: BaseContext, list: readonly PrepaidProduct[]): Pr
 }
 
 function productLabel(p: PrepaidProduct, sell: Seller, moved: MovedMark, lang: Lang): string {
-  return `${p.available ? "" : "⛔ "}${p.name} · ${rupiah(sell(p)?.price ?? p.price, lang)}${moved(p)}`;
+  return `${p.available ? "" : "⛔ "}${productName(p.name, lang)} · ${rupiah(sell(p)?.price ?? p.price, lang)}${moved(p)}`;
 }
 
 /** The selling price, and the cost (when shown) on a second, quieter line when a rule applies. */

@@ -236,7 +236,7 @@ onCallback(composer, cb.customerOpen, async (ctx, { id }) => {
   const kb = new InlineKeyboard();
   if (buyable(c)) kb.text(ctx.t("customer-button-buy", { product: c.title ?? c.code ?? "" }), cb.customerBuy.encode({ id })).row();
   // Their other recent products: one tap to a fresh confirm screen, as "buy again" under a sale.
-  for (const sale of await lastProductsOf(ctx, c)) kb.text(`🔁 ${sale.title ?? sale.code ?? ""}`, cb.buyAgain.encode({ refId: sale.refId })).row();
+  for (const sale of await lastProductsOf(ctx, c)) kb.text(`${sale.kind === "postpaid" ? "🔎" : "🔁"} ${sale.title ?? sale.code ?? ""}`, cb.buyAgain.encode({ refId: sale.refId })).row();
   kb.text(ctx.t("customer-button-rename"), cb.customerRename.encode({ id }))
     .text(ctx.t("customer-button-delete"), cb.customerDelete.encode({ id }))
     .row()

@@ -39,7 +39,7 @@ staffFeature.command(commands.start, async (ctx, next) => {
   const role = ctx.role;
   if (!payload.startsWith(INVITE_PREFIX)) {
     if (role.kind !== "staff" || !isPrivate(ctx)) return next();
-    await ctx.reply(ctx.t("staff-welcome", { role: roleName(ctx, role.role), shop: await shopName(ctx, role.owner) }));
+    await ctx.reply(ctx.t("staff-welcome", { role: roleName(ctx, role.role), shop: await shopName(ctx, role.owner, ctx.chatRecord?.staffOf?.ownerName) }));
     return;
   }
   if (!isPrivate(ctx)) {
@@ -61,7 +61,7 @@ staffFeature.command(commands.start, async (ctx, next) => {
   // This update's record is stale now: the next one reads the membership.
   ctx.chatRecord = await ctx.deps.store.getChat(ctx.chat.id);
   await appendAudit(ctx.deps.store, joined.owner, { act: "staff_joined", by: ctx.chat.id, byName: name, after: joined.role });
-  await ctx.reply(ctx.t("staff-joined", { role: roleName(ctx, joined.role), shop: await shopName(ctx, joined.owner) }));
+  await ctx.reply(ctx.t("staff-joined", { role: roleName(ctx, joined.role), shop: await shopName(ctx, joined.owner, joined.ownerName) }));
   await setStaffMenu(ctx, ctx.chat.id, joined.owner, joined.role);
   await tellChat(ctx, joined.owner, "staff-joined-owner", { name: html(name), role: roleName(ctx, joined.role, await langOf(ctx, joined.owner)) });
 });
@@ -156,7 +156,7 @@ async function ownerOnly(ctx: BotContext): Promise<boolean> {
 
 onCallback(staffFeature, cb.staffInvite, async (ctx, { role }) => {
   if (!(await ownerOnly(ctx))) return;
-  const invited = await staffOf(ctx).invite(ctx.chat!.id, role);
+  const invited = await staffOf(ctx).invite(ctx.chat!.id, role, ctx.from?.first_name);
   await ctx.answerCallbackQuery();
   if (invited === "full") {
     await ctx.reply(ctx.t("staff-full"));
@@ -266,10 +266,15 @@ async function langOf(ctx: BaseContext, chatId: number) {
   return (await ctx.deps.settings.language(chatId)) ?? DEFAULT_LANG;
 }
 
-/** The owner's shop name for its staff, or a plain "the owner's shop". */
-async function shopName(ctx: BaseContext, owner: number): Promise<string> {
-  const shop = await ctx.deps.settings.shop(owner);
-  return shop.shopName ? html(shop.shopName) : ctx.t("staff-the-owner");
+/**
+ * Whose shop a staff chat works in: the /toko name and the owner's name ("Cell Jaya (milik Rina)"),
+ * either alone when only one is known, or a plain "the owner's shop" (invited before names were kept).
+ */
+async function shopName(ctx: BaseContext, owner: number, ownerName: string | undefined): Promise<string> {
+  const shop = (await ctx.deps.settings.shop(owner)).shopName;
+  if (shop && ownerName) return ctx.t("staff-shop-named", { shop: html(shop), owner: html(ownerName) });
+  if (shop) return html(shop);
+  return ownerName ? ctx.t("staff-shop-of", { owner: html(ownerName) }) : ctx.t("staff-the-owner");
 }
 
 /** A message to another chat in its language; a chat that blocked the bot simply misses it. */

@@ -9,7 +9,7 @@ import type { PrepaidProduct } from "../../upstream/types.js";
 import { findByCode } from "../catalog.js";
 import { groupKey } from "../../domain/groupKey.js";
 import type { BaseContext, BotContext, BotConversation, ConvContext } from "../context.js";
-import { html, rupiah } from "../../render/format.js";
+import { html, productName, rupiah } from "../../render/format.js";
 import { hideKeys } from "../../domain/keyShape.js";
 import { saveAndConfirm } from "../money/confirm.js";
 import { belowCostText, prepaidDraft, prepaidKind } from "../money/prepaid.js";
@@ -77,7 +77,7 @@ async function pickAlternative(
     const named = { name: html(a.product.name), code: html(a.product.code), price: rupiah(a.price, ctx.lang) };
     return a.cost === undefined ? ctx.t("staff-alt-line", named) : ctx.t("prices-alt-line", { ...named, cost: rupiah(a.cost, ctx.lang) });
   });
-  const choices = alternatives.map((a) => ({ label: `${a.product.name} · ${rupiah(a.price, ctx.lang)}`, value: a.product.code }));
+  const choices = alternatives.map((a) => ({ label: `${productName(a.product.name, ctx.lang)} · ${rupiah(a.price, ctx.lang)}`, value: a.product.code }));
   const picked = await askChoice(conversation, ctx, [text, "", ...lines, "", ctx.t("prices-alt-pick")].join("\n"), choices);
   return { product: alternatives.find((a) => a.product.code === picked.value)!.product, ctx: picked.ctx };
 }
@@ -92,7 +92,7 @@ export async function targetPrompt(ctx: BaseContext, product: PrepaidProduct): P
   const sells = quote.source !== "none";
   const showCost = sells && !(await hidesCost(ctx));
   const lines = [
-    ctx.t("topup-product-line", { name: html(product.name), code: html(product.code), price: rupiah(sells ? quote.price : product.price, ctx.lang) }),
+    ctx.t("topup-product-line", { name: html(productName(product.name, ctx.lang)), code: html(product.code), price: rupiah(sells ? quote.price : product.price, ctx.lang) }),
     ...(showCost ? [`<i>${ctx.t("prices-cost-line", { cost: rupiah(quote.cost, ctx.lang) })}</i>`] : []),
     ...(product.note.trim() ? [ctx.t("topup-note-line", { note: html(product.note.trim()) })] : []),
     "",

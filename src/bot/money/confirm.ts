@@ -231,7 +231,10 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
     }
     const cancelled = await ctx.deps.ledger.cancelDraft(refId);
     await ctx.answerCallbackQuery({ text: ctx.t(cancelled || tx.status === "cancel" ? "cancelled" : "confirm-already") });
-    await ctx.editMessageReplyMarkup().catch(() => undefined);
+    // The screen itself says it is cancelled: "check before you confirm" above a dead draft misleads.
+    const kind = byKind.get(tx.kind);
+    const retitled = cancelled && kind && ctx.editMessageText(confirmScreen(ctx, kind, tx, ctx.t("confirm-cancelled-title"), await hidesCost(ctx))).then(() => true, () => false);
+    if (!(await retitled)) await ctx.editMessageReplyMarkup().catch(() => undefined);
     if (cancelled) await ctx.reply(ctx.t("cancelled"));
   });
 

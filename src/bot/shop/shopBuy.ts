@@ -17,7 +17,7 @@ import { shopStatus, type ShopConfig, type ShopStatus } from "../../domain/shop/
 import { shopQuote, type QrisMethod, type ShopQuote } from "../../domain/shop/checkout.js";
 import { shopButtons } from "../../telegram/shopButtonData.js";
 import { hideKeys } from "../../domain/keyShape.js";
-import { clockText, html, rupiah } from "../../render/format.js";
+import { clockText, html, productName, rupiah } from "../../render/format.js";
 import { categories as categoriesOf, findByRef, productRef, searchProducts, sortForBrowsing } from "../catalog.js";
 import { groupKey } from "../../domain/groupKey.js";
 import type { BaseContext, BotContext, BotDeps } from "../context.js";
@@ -143,7 +143,7 @@ export function searchItems(front: Storefront, query: string): ShopItem[] {
 
 /** A product's button: its name and what the customer pays. */
 export function itemLabel(item: ShopItem, lang: Lang): string {
-  return `${item.product.name} · ${rupiah(item.quote.pay, lang)}`;
+  return `${productName(item.product.name, lang)} · ${rupiah(item.quote.pay, lang)}`;
 }
 
 export function itemButton(item: ShopItem, lang: Lang): [string, string] {

@@ -25,6 +25,7 @@ export class NoticeDelivery {
       maxAgeHours: (tx) => Math.round((deadline(tx, options) - tx.createdAt) / HOUR),
       ...(deps.processingMarkup ? { processingMarkup: deps.processingMarkup } : {}),
       ...(deps.pacer ? { pacer: deps.pacer } : {}),
+      langOf: async (chatId) => (await deps.store.getChat(chatId))?.lang,
     });
     this.telegram = new TelegramGate(options.telegramProbe);
     this.protocol = new NoticeProtocol(deps.store, notifier, deps.logger, deps.clock, deps.onNotice, () => this.telegramAnswered());

@@ -94,6 +94,11 @@ export interface NotifierOptions {
   processingMarkup?: (lang: Lang, tx: TxRecord) => InlineKeyboardMarkup | undefined;
   /** Shared pacing of background messages (pacer.ts); a 429 pauses it and is reported, not retried here. */
   pacer?: Pacer;
+  /**
+   * The chat's language now, read once the pacer lets the message go: a notice held by the pacer (a
+   * 429 holds every sender) while the chat switched language goes out in the new one.
+   */
+  langOf?: (chatId: number) => Promise<Lang | undefined>;
 }
 
 const CAPTION_LIMIT = 1024;
@@ -147,12 +152,13 @@ export class Notifier {
     if (shown && (quiet || mayHaveBeenSent)) return "edited";
     // Replying to the edited original makes the phone ring and points at the full receipt.
     const replyTo = shown && tx.messageId !== undefined ? { reply_parameters: { message_id: tx.messageId, allow_sending_without_reply: true } } : {};
-    const r = await this.paced(() =>
-      this.api.sendMessage(tx.chatId, shown ? this.shortNoticeText(lang, tx, kind) : this.noticeText(lang, tx, kind), {
-        ...withMarkup(this.noticeMarkup(lang, tx, kind)),
+    const r = await this.paced(async () => {
+      const now = await this.langNow(tx.chatId, lang);
+      return this.api.sendMessage(tx.chatId, shown ? this.shortNoticeText(now, tx, kind) : this.noticeText(now, tx, kind), {
+        ...withMarkup(this.noticeMarkup(now, tx, kind)),
         ...replyTo,
-      }),
-    );
+      });
+    });
     // No signal is given, so "stopped" cannot happen.
     return r.outcome === "stopped" ? "uncertain" : r.outcome;
   }
@@ -162,11 +168,12 @@ export class Notifier {
    * text) and drops its buttons. "ok" also when it already showed exactly that; "refused": it cannot
    * (deleted, not editable), "uncertain"/"rate-limited": a passing fault.
    */
-  async editOriginal(lang: Lang, tx: TxRecord, kind: NoticeKind): Promise<"ok" | "none" | "blocked" | "refused" | "uncertain" | "rate-limited"> {
+  async editOriginal(queuedLang: Lang, tx: TxRecord, kind: NoticeKind): Promise<"ok" | "none" | "blocked" | "refused" | "uncertain" | "rate-limited"> {
     if (tx.messageId === undefined) return "none";
-    const markup = kind === "processing" ? this.processingMarkup(lang, tx) : this.saleMarkup(lang, tx, kind);
     const messageId = tx.messageId;
-    const r = await this.paced(() => {
+    const r = await this.paced(async () => {
+      const lang = await this.langNow(tx.chatId, queuedLang);
+      const markup = kind === "processing" ? this.processingMarkup(lang, tx) : this.saleMarkup(lang, tx, kind);
       if (detailOf(tx, "deposit").photo === true) {
         const card = cardFor(kind);
         if (card) {
@@ -185,6 +192,11 @@ export class Notifier {
     if (r.outcome === "sent" || ("error" in r && isNotModified(r.error))) return "ok";
     // No signal is given, so "stopped" cannot happen.
     return r.outcome === "stopped" ? "uncertain" : r.outcome;
+  }
+
+  /** The chat's language as the message leaves (langOf), else the one it was queued with. */
+  private async langNow(chatId: number, queued: Lang): Promise<Lang> {
+    return (await this.opts.langOf?.(chatId).catch(() => undefined)) ?? queued;
   }
 
   /** One request through the shared deliver(): a 429 pauses the pacer and is reported at once. */

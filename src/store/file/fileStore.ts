@@ -153,7 +153,7 @@ export class FileStore implements Store {
       markTxShard: (i) => store.markTxShard(i),
       warn: store.warn,
     });
-    await store.wallets.load(store.warn, store.hot.eachTx());
+    await store.wallets.load(store.warn, () => store.hot.eachTx());
     if (moveLegacyFlows(store.kv, (chatId) => store.hot.flow(chatId) !== undefined, (chatId, state) => store.putFlow(chatId, 1, state))) {
       store.flusher.markDirty(META);
     }
@@ -315,6 +315,10 @@ export class FileStore implements Store {
     return this.keys.open(chat);
   }
 
+  async chatsWithKey(rawKey: string): Promise<Readonly<ChatRecord>[]> {
+    return this.hot.linkedChats().filter((c) => this.keys.holds(c, rawKey));
+  }
+
   async clearApiKey(chatId: number): Promise<void> {
     this.assertOpen();
     this.keys.forget(chatId);
@@ -458,28 +462,14 @@ export class FileStore implements Store {
 
   // ---- wallets (wallets.ts: every entry in memory, one append a post) -----------------------------
 
-  async wallet(chat: number): Promise<WalletBalance> {
-    return this.wallets.wallet(chat);
-  }
-
-  async walletsOf(owner: number): Promise<WalletBalance[]> {
-    return this.wallets.walletsOf(owner);
-  }
-
-  postEntries(entries: readonly NewWalletEntry[]): Promise<PostedEntries> {
-    return this.wallets.postEntries(entries);
-  }
-
-  async walletEntries(chat: number, page?: LogPage): Promise<WalletEntry[]> {
-    return this.wallets.page(chat, page);
-  }
-
-  async walletEntry(ref: string): Promise<WalletEntry | undefined> {
-    return this.wallets.entry(ref);
-  }
+  async wallet(chat: number): Promise<WalletBalance> { return this.wallets.wallet(chat); } // prettier-ignore
+  async walletsOf(owner: number): Promise<WalletBalance[]> { return this.wallets.walletsOf(owner); } // prettier-ignore
+  postEntries(entries: readonly NewWalletEntry[]): Promise<PostedEntries> { return this.wallets.postEntries(entries); } // prettier-ignore
+  async walletEntries(chat: number, page?: LogPage): Promise<WalletEntry[]> { return this.wallets.page(chat, page); } // prettier-ignore
+  async walletEntry(ref: string): Promise<WalletEntry | undefined> { return this.wallets.entry(ref); } // prettier-ignore
 
   async heldTxs(): Promise<Readonly<TxRecord>[]> {
-    return [...this.hot.eachTx()].filter((rec) => rec.wallet?.state === "held");
+    return this.wallets.heldTxs();
   }
 
   // ---- meta -------------------------------------------------------------------------------------

@@ -28,6 +28,8 @@ export class FileWallets {
   private readonly writing = new Map<string, Promise<unknown>>();
   private file: LogFile | undefined;
   private queue: Promise<unknown> = Promise.resolve();
+  /** The store's records in memory (held amounts at open, heldTxs). */
+  private records: () => Iterable<TxRecord> = () => [];
 
   constructor(
     private readonly root: string,
@@ -36,11 +38,12 @@ export class FileWallets {
   ) {}
 
   /** Reads the entries at open; `records` are the transactions in memory (the held amounts). */
-  async load(warn: (message: string) => void, records: Iterable<TxRecord>): Promise<void> {
+  async load(warn: (message: string) => void, records: () => Iterable<TxRecord>): Promise<void> {
+    this.records = records;
     const path = join(this.root, WALLETS_FILE);
     const size = await readLines(path, warn, (line, n) => this.take(storedEntry(`${path} line ${n}`, parseLine(path, n, line))));
     this.file = new LogFile(path, size, true);
-    for (const rec of records) this.addHeld(rec.wallet?.chat, heldChange(undefined, rec));
+    for (const rec of records()) this.addHeld(rec.wallet?.chat, heldChange(undefined, rec));
   }
 
   wallet(chat: number): WalletBalance {
@@ -51,6 +54,11 @@ export class FileWallets {
     const out: WalletBalance[] = [];
     for (const [chat, o] of this.owners) if (o === owner) out.push(this.wallet(chat));
     return out;
+  }
+
+  /** Records whose wallet part is held: every one is in memory (rules.ts isHot keeps them). */
+  heldTxs(): TxRecord[] {
+    return [...this.records()].filter((rec) => rec.wallet?.state === "held");
   }
 
   entry(ref: string): WalletEntry | undefined {

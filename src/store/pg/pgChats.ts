@@ -107,6 +107,14 @@ export class PgChats {
     return this.host.keys.open(chat);
   }
 
+  /** Only rows with this digest, or with none (keys saved before digests), leave the database. */
+  async chatsWithKey(rawKey: string): Promise<Readonly<ChatRecord>[]> {
+    const digest = this.host.keys.digest(rawKey);
+    const rows = await this.host.sql<{ data: ChatRecord }[]>`
+      SELECT data FROM chats WHERE linked AND (data->>'keyDigest' = ${digest} OR data->>'keyDigest' IS NULL) ORDER BY chat_id`;
+    return rows.map((r) => storedChat(`table chats, ${r.data.chatId}`, r.data)).filter((c) => this.host.keys.holds(c, rawKey));
+  }
+
   async clearApiKey(chatId: number): Promise<void> {
     this.host.assertOpen();
     this.host.keys.forget(chatId);

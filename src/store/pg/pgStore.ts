@@ -290,6 +290,10 @@ export class PgStore implements Store {
     return this.chats.apiKeyOf(chat);
   }
 
+  chatsWithKey(rawKey: string): Promise<Readonly<ChatRecord>[]> {
+    return this.chats.chatsWithKey(rawKey);
+  }
+
   clearApiKey(chatId: number): Promise<void> {
     return this.chats.clearApiKey(chatId);
   }
