@@ -6,7 +6,7 @@
  */
 import type { DocKind, PricingRules, Store } from "../store/index.js";
 import * as z from "../tools/zod.js";
-import { PricingRulesSchema } from "../store/records.js";
+import { PricingRulesSchema } from "../store/index.js";
 import { applyMarkup, markupFor } from "./pricing.js";
 import { INVITE_TTL_MS, newToken, tokenHash } from "./staff.js";
 

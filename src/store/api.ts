@@ -320,6 +320,7 @@ export interface Store {
 /** What the bot keeps per chat and per money action (records.ts, zod); the backends own how they are stored. */
 export {
   CUSTOMER_KINDS,
+  PricingRulesSchema,
   STAFF_ROLES,
   detailOf,
   FINAL_STATUSES,

@@ -103,7 +103,8 @@ export const MIGRATIONS: readonly string[] = [
     data json NOT NULL,
     UNIQUE (wallet, seq)
   );
-  CREATE INDEX txs_wallet_held ON txs ((data->'wallet'->>'state')) WHERE (data->'wallet'->>'state') = 'held';
+  ALTER TABLE txs ADD COLUMN wallet_held boolean NOT NULL DEFAULT false;
+  CREATE INDEX txs_wallet_held ON txs (wallet_held) WHERE wallet_held;
   `,
 ];
 

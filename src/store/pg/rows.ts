@@ -14,6 +14,8 @@ export interface TxRow {
   updated_at: number;
   /** WIB month of createdAt ("YYYY-MM"), as the file store's archive and reports count months. */
   month: string;
+  /** Its wallet part holds money (docs/wallets.md): found again at start. */
+  wallet_held: boolean;
   data: TxRecord;
 }
 
@@ -36,6 +38,7 @@ export function txRow(rec: TxRecord): TxRow {
     created_at: rec.createdAt,
     updated_at: rec.updatedAt,
     month: wibMonth(rec.createdAt),
+    wallet_held: rec.wallet?.state === "held",
     data: rec,
   };
 }
