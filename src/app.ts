@@ -34,6 +34,7 @@ import { Ledger } from "./domain/ledger.js";
 import { Wallets } from "./money/wallets.js";
 import { MoneyEngine } from "./money/createOnce.js";
 import { Staff } from "./domain/staff.js";
+import { Network } from "./domain/network.js";
 import { ShopOrders, toldByOrder } from "./domain/shop/orders.js";
 import { ShopOrderJob } from "./jobs/shop/orderJob.js";
 import type { ShopOrderJobOptions } from "./jobs/shop/orderJobDeps.js";
@@ -319,6 +320,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     money,
     wallets,
     staff: new Staff(store, () => clock.now()),
+    network: new Network(store, () => clock.now()),
     savedCustomers: new SavedCustomers(store),
     shop: new ShopSettings(store),
     upstream,

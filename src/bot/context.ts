@@ -18,6 +18,7 @@ import type { Translate, TranslateVars } from "../render/i18n.js";
 import type { ChatSettings } from "../domain/chatSettings.js";
 import type { SavedCustomers } from "../domain/savedCustomers.js";
 import type { Staff } from "../domain/staff.js";
+import type { Network } from "../domain/network.js";
 import type { MoneyEngine } from "../money/createOnce.js";
 import type { Ledger } from "../domain/ledger.js";
 import type { ProviderLink } from "../domain/providerLink.js";
@@ -39,6 +40,8 @@ export interface BotDeps {
   wallets: Wallets;
   /** The owners' staff, invitations and choices. */
   staff: Staff;
+  /** The owners' networks of downlines: invitations, members, levels (docs/wallets.md). */
+  network: Network;
   /** Saved customers (over the store). */
   savedCustomers: SavedCustomers;
   /** Each reseller's online shop: settings, links, customers' carts (over the store). */

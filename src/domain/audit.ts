@@ -26,6 +26,11 @@ export const AUDIT_ACTS = [
   "deposit_released",
   "export",
   "refund",
+  "downline_invited",
+  "downline_joined",
+  "downline_changed",
+  "downline_removed",
+  "wallet_adjusted",
 ] as const;
 export type AuditAct = (typeof AUDIT_ACTS)[number];
 

@@ -283,6 +283,18 @@ export const cb = {
   /** Cashiers see the owner's cost and balance on the confirm screen. */
   staffCost: shape("sm:c:{on}", { on: oneOf(["on", "off"]) }),
   auditMore: shape("au:{seq}", { seq: int(Number.MAX_SAFE_INTEGER) }),
+  // The owner's downlines (src/bot/features/downline.ts, docs/wallets.md).
+  downlineInvite: shape("dl:n:{level}", { level: int(9) }),
+  downlineOpen: shape("dl:o:{chat}", { chat: chatNumber }),
+  downlineLevel: shape("dl:l:{chat}:{level}", { chat: chatNumber, level: int(9) }),
+  downlineSuspend: shape("dl:s:{chat}:{on}", { chat: chatNumber, on: oneOf(["on", "off"]) }),
+  downlineRemove: shape("dl:x:{chat}", { chat: chatNumber }),
+  /** Add to (`in`) or take from (`out`) a downline's wallet by hand: asks the amount and the reason. */
+  downlineAdjust: shape("dl:a:{chat}:{way}", { chat: chatNumber, way: oneOf(["in", "out"]) }),
+  /** Confirms an adjustment by hand; its ref was made with the screen, so a double tap posts once. */
+  downlineAdjustYes: shape("dl:k:{ref}", { ref: refId }),
+  /** A downline's /mutasi, the page before entry `seq`. */
+  walletMore: shape("mu:{seq}", { seq: int(Number.MAX_SAFE_INTEGER) }),
   exportAudit: shape("rp:a", {}),
 } as const;
 

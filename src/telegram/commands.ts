@@ -47,6 +47,8 @@ const TABLE = {
   kunci: ["kunci", "key", "cmd-kunci", "owner"],
   staf: ["staf", "staff", "cmd-staf", "owner"],
   audit: ["audit", "audit", "cmd-audit", "owner"],
+  downline: ["downline", "downlines", "cmd-downline", "owner"],
+  mutasi: ["mutasi", "statement", "cmd-mutasi", "anyone"],
   keluar: ["keluar", "logout", "cmd-keluar", "anyone"],
   batal: ["batal", "cancel", "cmd-batal", "anyone"],
   bantuan: ["bantuan", "help", "cmd-bantuan", "anyone"],
@@ -160,6 +162,14 @@ const BUTTON_ACCESS: { readonly [N in CallbackName]: Access } = {
   staffCost: "owner",
   auditMore: "owner",
   exportAudit: "owner",
+  downlineInvite: "owner",
+  downlineOpen: "owner",
+  downlineLevel: "owner",
+  downlineSuspend: "owner",
+  downlineRemove: "owner",
+  downlineAdjust: "owner",
+  downlineAdjustYes: "owner",
+  walletMore: "anyone",
 };
 
 /** The button family a callback data belongs to and who may press it; undefined for data no shape reads. */

@@ -25,6 +25,7 @@ const COMMAND_LEVEL: Record<CommandId, Level> = {
   admin: "anyone", // the bot's own admins: checked by id
   siaran: "anyone",
   ceksaldo: "anyone",
+  mutasi: "anyone", // a downline's wallet entries: the feature answers others
   beli: "cashier",
   harga: "cashier",
   tagihan: "cashier",
@@ -38,6 +39,7 @@ const COMMAND_LEVEL: Record<CommandId, Level> = {
   laporan: "admin",
   ekspor: "admin",
   saldo: "admin", // the balance: never to a cashier by command
+  downline: "owner",
   kunci: "owner",
   transfer: "owner",
   deposit: "owner",
@@ -91,6 +93,14 @@ const BUTTON_LEVEL: Record<Exclude<CallbackName, "menu">, Level> = {
   staffCost: "owner",
   auditMore: "owner",
   exportAudit: "owner",
+  downlineInvite: "owner",
+  downlineOpen: "owner",
+  downlineLevel: "owner",
+  downlineSuspend: "owner",
+  downlineRemove: "owner",
+  downlineAdjust: "owner",
+  downlineAdjustYes: "owner",
+  walletMore: "anyone",
   // Not a staff matter: the bot admin's broadcast (checked by id), language, a flow's own buttons.
   broadcastSend: "anyone",
   broadcastCancel: "anyone",

@@ -15,8 +15,16 @@ import type { TxRecord } from "../../store/index.js";
 import { buttonAccess, commandAccess, commandOf, commands, type Access, type CommandId } from "../../telegram/commands.js";
 import type { BaseContext } from "../context.js";
 
-/** Whether a chat of `role` may use what needs `access`. */
+/**
+ * What a downline may use besides what anyone may: selling with the owner's key from its own wallet
+ * (its `/saldo` is its wallet), never the owner's settings, money out of the owner's balance or the
+ * owner's shop orders (docs/wallets.md).
+ */
+export const DOWNLINE_COMMANDS: ReadonlySet<CommandId> = new Set<CommandId>(["saldo", "harga", "beli", "tagihan", "status", "riwayat", "pelanggan", "mutasi"]);
+
+/** Whether a chat of `role` may use what needs `access` (a downline: selling only; its commands: DOWNLINE_COMMANDS). */
 export function allows(role: Role, access: Access): boolean {
+  if (role.kind === "downline") return access === "anyone" || access === "cashier";
   if (role.kind !== "staff") return true;
   return access === "anyone" || access === "cashier" || (access === "admin" && role.role === "admin");
 }
@@ -33,6 +41,10 @@ export const roleGate: MiddlewareFn<BaseContext> = (ctx, next) => {
   const data = ctx.callbackQuery?.data;
   const button = data === undefined ? undefined : buttonAccess(data);
   const needed = command !== undefined ? commandAccess(command) : button?.access;
+  if (ctx.role.kind === "downline" && command !== undefined) {
+    if (commandAccess(command) === "anyone" || DOWNLINE_COMMANDS.has(command)) return next();
+    return refuse(ctx, commandAccess(command) ?? "owner", command);
+  }
   if (needed === undefined || needed === "anyone") return next();
   if (allows(ctx.role, needed)) return next();
   return refuse(ctx, needed, command);
@@ -53,7 +65,7 @@ export function ledgerChat(ctx: BaseContext): number {
 
 /** The staff member's chat to record as `by` on a transaction it makes; undefined for the owner. */
 export function madeBy(ctx: BaseContext): number | undefined {
-  return ctx.role.kind === "staff" ? ctx.chat!.id : undefined;
+  return ctx.role.kind === "staff" || ctx.role.kind === "downline" ? ctx.chat!.id : undefined;
 }
 
 /**
@@ -64,6 +76,7 @@ export function seesTx(ctx: BaseContext, tx: Pick<TxRecord, "chatId" | "by">): b
   const chatId = ctx.chat?.id;
   if (chatId === undefined) return false;
   const role = ctx.role;
+  if (role.kind === "downline") return tx.chatId === role.owner && tx.by === chatId;
   if (role.kind !== "staff") return tx.chatId === chatId;
   return tx.chatId === role.owner && (role.role === "admin" || tx.by === chatId);
 }
@@ -73,12 +86,14 @@ export function actsOnTx(ctx: BaseContext, tx: Pick<TxRecord, "chatId" | "by">):
   const chatId = ctx.chat?.id;
   if (chatId === undefined) return false;
   const role = ctx.role;
-  return role.kind === "staff" ? tx.chatId === role.owner && tx.by === chatId : tx.chatId === chatId;
+  return role.kind === "staff" || role.kind === "downline" ? tx.chatId === role.owner && tx.by === chatId : tx.chatId === chatId;
 }
 
 /** A cashier the owner has not allowed to see cost and balance (/staf): the confirm screen shows neither. */
 export async function hidesCost(ctx: BaseContext): Promise<boolean> {
   const role = ctx.role;
+  // A downline sees its own price only: the owner's cost and balance are the owner's.
+  if (role.kind === "downline") return true;
   if (role.kind !== "staff" || role.role !== "cashier") return false;
   return !(await ctx.deps.staff.choices(role.owner)).cashierSeesCost;
 }
