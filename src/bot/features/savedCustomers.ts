@@ -5,7 +5,7 @@
  * reference id, today's price, the usual checks); nothing here creates a transaction itself.
  * One room: every path here ends in the same "buy again for this target" step.
  */
-import { Composer, InlineKeyboard } from "grammy";
+import { Composer } from "grammy";
 import type { SavedCustomer, TxRecord } from "../../store/index.js";
 import type { PrepaidProduct } from "../../upstream/types.js";
 import { UpstreamError, UpstreamRejected } from "../../upstream/errors.js";
@@ -28,7 +28,8 @@ import type { FeatureModule } from "../module.js";
 import { DRAFT_TTL_MS, saveAndConfirm, saveDraft, showConfirm } from "../money/confirm.js";
 import { billFields, postpaidKind } from "../money/postpaid.js";
 import { belowCostText, prepaidDraft, prepaidKind } from "../money/prepaid.js";
-import { addPager, paginate } from "../paging.js";
+import { paginate } from "../paging.js";
+import { customerCardKeyboard, customerDeleteKeyboard, customersBackKeyboard, customersKeyboard } from "../keyboards/customers.js";
 import { editOrReply, upstreamErrorText } from "../replies.js";
 import { refusalText as billRefusalText } from "../flows/bill.js";
 import { askText } from "../flows/steps.js";
@@ -125,12 +126,7 @@ async function showCustomers(ctx: BotContext, page: number, query: string | unde
   const pageLine = shown.pages > 1 ? `\n${ctx.t("customers-page", { page: shown.page + 1, pages: shown.pages })}` : "";
   const text = `${title}${pageLine}\n\n${lines.join("\n")}\n\n${ctx.t("customers-hint")}`;
 
-  const kb = new InlineKeyboard();
-  shown.items.forEach((c, i) => {
-    kb.text(`${first + i + 1}. ${c.name}`, cb.customerOpen.encode({ id: c.id }));
-    if (i % 2 === 1) kb.row();
-  });
-  addPager(kb, ctx, shown, (p) => (query ? cb.customersSearch.encode({ page: p, query }) : cb.customersPage.encode({ page: p })));
+  const kb = customersKeyboard(ctx, shown.items, first, shown, (p) => (query ? cb.customersSearch.encode({ page: p, query }) : cb.customersPage.encode({ page: p })));
   await editOrReply(ctx, text, { reply_markup: kb }, edit);
 }
 
@@ -148,8 +144,6 @@ function customerDetail(ctx: BaseContext, c: SavedCustomer): string {
   ];
   return lines.join("\n");
 }
-
-const backToList = (ctx: BaseContext) => new InlineKeyboard().text(ctx.t("customers-back"), cb.customersPage.encode({ page: 0 }));
 
 // ------------------------------------------------------------------------------------------
 // Flows: a name for a new customer, a new name for a saved one
@@ -193,7 +187,7 @@ async function renameCustomerFlow(conversation: BotConversation, ctx: ConvContex
     await last.reply(last.t("customer-gone"));
     return;
   }
-  await last.reply(last.t("customer-renamed", { old: html(old.name), name: html(renamed.name) }), { reply_markup: backToList(last) });
+  await last.reply(last.t("customer-renamed", { old: html(old.name), name: html(renamed.name) }), { reply_markup: customersBackKeyboard(last) });
 }
 
 // ------------------------------------------------------------------------------------------
@@ -233,14 +227,7 @@ async function pressedCustomer(ctx: BotContext, id: string): Promise<SavedCustom
 onCallback(composer, cb.customerOpen, async (ctx, { id }) => {
   const c = await pressedCustomer(ctx, id);
   if (!c) return;
-  const kb = new InlineKeyboard();
-  if (buyable(c)) kb.text(ctx.t("customer-button-buy", { product: c.title ?? c.code ?? "" }), cb.customerBuy.encode({ id })).row();
-  // Their other recent products: one tap to a fresh confirm screen, as "buy again" under a sale.
-  for (const sale of await lastProductsOf(ctx, c)) kb.text(`🔁 ${sale.title ?? sale.code ?? ""}`, cb.buyAgain.encode({ refId: sale.refId })).row();
-  kb.text(ctx.t("customer-button-rename"), cb.customerRename.encode({ id }))
-    .text(ctx.t("customer-button-delete"), cb.customerDelete.encode({ id }))
-    .row()
-    .text(ctx.t("customers-back"), cb.customersPage.encode({ page: 0 }));
+  const kb = customerCardKeyboard(ctx, c, buyable(c) ? (c.title ?? c.code) : undefined, await lastProductsOf(ctx, c));
   await editOrReply(ctx, customerDetail(ctx, c), { reply_markup: kb });
 });
 
@@ -293,9 +280,7 @@ onCallback(composer, cb.customerRename, async (ctx, { id }) => {
 onCallback(composer, cb.customerDelete, async (ctx, { id }) => {
   const c = await pressedCustomer(ctx, id);
   if (!c) return;
-  const kb = new InlineKeyboard()
-    .text(ctx.t("customer-button-delete-yes"), cb.customerDeleteYes.encode({ id }))
-    .text(ctx.t("customer-button-keep"), cb.customerOpen.encode({ id }));
+  const kb = customerDeleteKeyboard(ctx, id);
   await editOrReply(ctx, ctx.t("customer-delete-ask", { name: html(c.name), target: `<code>${html(c.target)}</code>` }), { reply_markup: kb });
 });
 
@@ -307,7 +292,7 @@ onCallback(composer, cb.customerDeleteYes, async (ctx, { id }) => {
   }
   await ctx.answerCallbackQuery();
   await editOrReply(ctx, ctx.t("customer-deleted", { name: html(gone.name), target: `<code>${html(gone.target)}</code>` }), {
-    reply_markup: backToList(ctx),
+    reply_markup: customersBackKeyboard(ctx),
   });
 });
 

@@ -6,7 +6,6 @@
  * The api key is read inside each `external` and never returned from it, so it never enters the
  * conversation's replay log.
  */
-import { InlineKeyboard } from "grammy";
 import type { AccountCheck, Bank } from "../../upstream/types.js";
 import type { BotConversation, ConvContext } from "../context.js";
 import { html, rupiah } from "../../render/format.js";
@@ -23,7 +22,7 @@ import {
 import { parseRupiah } from "../amount.js";
 import { failureText, withApiKey } from "../provider.js";
 import { whileAskingProvider } from "../slowAnswer.js";
-import { cb } from "../buttons.js";
+import { transferCheckAgainKeyboard, transferSkipNoteKeyboard } from "../keyboards/transfer.js";
 import { suggestionsFor } from "../savedCustomers.js";
 import { askChoice, askText, type TextStep } from "./steps.js";
 import type { Lang } from "../../store/index.js";
@@ -65,7 +64,7 @@ function noteStep(ctx: ConvContext): TextStep<string> {
       if (note.length > NOTE_MAX) return { ok: false, error: "transfer-note-too-long", vars: { max: NOTE_MAX, length: note.length } };
       return { ok: true, value: note };
     },
-    keyboard: new InlineKeyboard().text(ctx.t("transfer-button-skip"), cb.flowButton.encode({ button: "skip" })),
+    keyboard: transferSkipNoteKeyboard(ctx),
   };
 }
 
@@ -122,7 +121,7 @@ async function askCheckedAccount(
     }),
   );
   for (;;) {
-    const step: TextStep<string> = { ...accountStep, suggestions, ...(recheck === undefined ? {} : { keyboard: checkAgainKeyboard(c) }) };
+    const step: TextStep<string> = { ...accountStep, suggestions, ...(recheck === undefined ? {} : { keyboard: transferCheckAgainKeyboard(c) }) };
     const answer = await askText(conversation, c, prompt, step);
     c = answer.ctx;
     let number: string | undefined;
@@ -150,10 +149,6 @@ async function askCheckedAccount(
       : `${failureText(c, check.failure)}\n\n${c.t("transfer-account-check-failed", vars)}`;
     recheck = number;
   }
-}
-
-function checkAgainKeyboard(ctx: ConvContext): InlineKeyboard {
-  return new InlineKeyboard().text(ctx.t("transfer-button-check-again"), cb.flowButton.encode({ button: "recheck" }));
 }
 
 function destination(bank: Bank, bankType: BankType, accountNumber: string, check: AccountCheck): TransferDestination {
