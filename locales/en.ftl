@@ -662,6 +662,17 @@ shop-receipt-price = Total
 shop-receipt-status = SUCCESSFUL
 shop-receipt-ref = Reference
 shop-receipt-thanks = Thank you!
+shop-receipt-transfer-heading = TRANSFER RECEIPT
+shop-receipt-bank = To
+shop-receipt-account = { $type ->
+    [ewallet] E-wallet number
+   *[bank] Account number
+}
+shop-receipt-holder = Account holder
+shop-receipt-amount = Amount
+shop-receipt-fee = Fee
+shop-receipt-note = Note
+shop-receipt-total = Total
 shop-receipt-sandbox = SIMULATION · NOT A REAL SALE
 # Reports and export (/report, /export) and the daily summary at 21:00 WIB.
 report-title = 📊 <b>Sales report</b>
@@ -673,6 +684,7 @@ report-period-month = This month
 report-sales = Sold: { $sales } · Failed: { $failed }
 report-money = Turnover: { $turnover } · Cost: { $cost } · Profit: <b>{ $profit }</b>
 report-deposits = Deposits credited: { $credited } ({ $count }x)
+report-transfers = Transfers out: { $amount } ({ $count }x) · fees { $fees }
 report-top-title = 🏆 <b>Best sellers this month</b>
 report-top-line = { $rank }. { $title }: { $sales }x · profit { $profit }
 report-top-short = Best sellers: { $list }
