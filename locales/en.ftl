@@ -476,6 +476,12 @@ transfer-fee-estimate =
        *[bank] a bank
     }; the provider sets the exact fee, shown on the receipt)
     Leaves your balance: ≈ { $total } (amount + fee)
+transfer-fee-bound =
+    Fee: at most { $fee } (the most the provider charges for a transfer to { $type ->
+        [ewallet] an e-wallet
+       *[bank] a bank
+    }; the exact fee is shown on the receipt)
+    Leaves your balance: at most { $total } (amount + fee)
 transfer-fee-highest =
     Fee: set by the provider, at most { $fee } so far on your transfers; the exact fee is shown on the receipt
     Leaves your balance: the amount + the fee, so far at most { $total }

@@ -473,6 +473,12 @@ transfer-fee-estimate =
        *[bank] bank
     }; jumlah pastinya ditentukan penyedia dan tampil di struk)
     Dari saldo keluar: ≈ { $total } (nominal + biaya admin)
+transfer-fee-bound =
+    Biaya admin: paling tinggi { $fee } (batas biaya penyedia untuk transfer ke { $type ->
+        [ewallet] e-wallet
+       *[bank] bank
+    }; jumlah pastinya tampil di struk)
+    Dari saldo keluar: paling banyak { $total } (nominal + biaya admin)
 transfer-fee-highest =
     Biaya admin: ditentukan penyedia, paling tinggi { $fee } sejauh ini di transfer Anda; jumlah pastinya tampil di struk
     Dari saldo keluar: nominal + biaya admin, sejauh ini paling banyak { $total }

@@ -13,7 +13,7 @@ import { saveDraft, showConfirm } from "../money/confirm.js";
 import {
   bankTypeOf,
   destinationName,
-  highestTransferFee,
+  feeAtMost,
   transferDraft,
   transferKind,
   type BankType,
@@ -166,14 +166,14 @@ async function askValue<T>(conversation: BotConversation, ctx: ConvContext, prom
 }
 
 /**
- * The balance (the briefly cached profile) against the amount plus the highest fee seen, as the
+ * The balance (the briefly cached profile) against the amount plus the most the fee may be, as the
  * confirm step checks it; undefined when it fits or the balance cannot be read (the confirm step says).
  */
-async function shortOfBalance(ctx: ConvContext, amount: number): Promise<{ balance: number; fee: number } | undefined> {
+async function shortOfBalance(ctx: ConvContext, amount: number, bankType: BankType): Promise<{ balance: number; fee: number } | undefined> {
   const read = await withApiKey(ctx, (key) => ctx.deps.lists.profile(key));
   const balance = read.ok ? read.value.balance : undefined;
   if (typeof balance !== "number") return undefined;
-  const fee = (await highestTransferFee(ctx.deps.ledger, ctx.chat!.id)) ?? 0;
+  const fee = await feeAtMost(ctx.deps.ledger, ctx.chat!.id, bankType);
   return amount + fee > balance ? { balance, fee } : undefined;
 }
 
@@ -193,7 +193,7 @@ export async function transferFlow(conversation: BotConversation, ctx: ConvConte
   // Told here, where a smaller amount is one message away, not after the note at the confirm step.
   for (;;) {
     const value = amount.value;
-    const short = await conversation.external((outside) => shortOfBalance(outside, value));
+    const short = await conversation.external((outside) => shortOfBalance(outside, value, dest.bankType));
     if (!short) break;
     const a = amount.ctx;
     const figures = { balance: rupiah(short.balance, a.lang), amount: rupiah(value, a.lang), fee: rupiah(short.fee, a.lang) };
