@@ -224,26 +224,54 @@ async function pressedCustomer(ctx: BotContext, id: string): Promise<SavedCustom
   return c;
 }
 
+/**
+ * A customer's card: their details, the saved product and their other recent products still sold as
+ * buttons; below it, the confirm screen of their last product still sold (today's price), so a repeat
+ * sale is the customer's tap and Confirm. Opened again while that screen is live: no second one.
+ */
 onCallback(composer, cb.customerOpen, async (ctx, { id }) => {
   const c = await pressedCustomer(ctx, id);
   if (!c) return;
-  const kb = customerCardKeyboard(ctx, c, buyable(c) ? (c.title ?? c.code) : undefined, await lastProductsOf(ctx, c));
-  await editOrReply(ctx, customerDetail(ctx, c), { reply_markup: kb });
+  const apiKey = ctx.chat ? await ctx.deps.providerLink.keyOf(ledgerChat(ctx)) : undefined;
+  const sold = apiKey ? await soldToday(ctx, apiKey) : undefined;
+  const stillSold = (kind: TxRecord["kind"] | SavedCustomer["source"], code: string) => kind !== "prepaid" || !sold || sold.has(code);
+  const sales = (await lastSalesOf(ctx, c)).filter((tx) => stillSold(tx.kind, tx.code!));
+  const saved = buyable(c) && stillSold(c.source, c.code) ? (c.title ?? c.code) : undefined;
+  const others = sales.filter((tx) => tx.code !== c.code).slice(0, LAST_PRODUCTS_MAX);
+  await editOrReply(ctx, customerDetail(ctx, c), { reply_markup: customerCardKeyboard(ctx, c, saved, others) });
+
+  // Only from a list read just now: a provider that cannot say what is sold gets no screen unasked.
+  const last = sales.find((tx) => tx.kind === "prepaid") ?? (saved !== undefined && c.source === "prepaid" ? { code: c.code, title: c.title } : undefined);
+  if (!apiKey || !sold || !last?.code) return;
+  if (await liveDraftLike(ctx, { chatId: ledgerChat(ctx), kind: "prepaid", code: last.code, target: c.target })) return;
+  try {
+    await buyPrepaidAgain(ctx, apiKey, { code: last.code, target: c.target, ...(last.title !== undefined ? { title: last.title } : {}) });
+  } catch (err) {
+    if (!(err instanceof UpstreamError)) throw err;
+    await ctx.reply(upstreamErrorText(ctx, err));
+  }
 });
 
 const LAST_PRODUCTS_MAX = 3;
 const LAST_PRODUCTS_SCAN = 100;
 
-/** The customer's last successful sales of other products than the saved one, newest first, one per product. */
-async function lastProductsOf(ctx: BaseContext, c: SavedCustomer): Promise<Readonly<TxRecord>[]> {
+/** The codes of the products the provider sells now (the cached list); undefined when it cannot say. */
+async function soldToday(ctx: BaseContext, apiKey: string): Promise<ReadonlySet<string> | undefined> {
+  const list = await ctx.deps.lists.prepaid(apiKey).catch((err: unknown) => {
+    if (err instanceof UpstreamError) return undefined;
+    throw err;
+  });
+  return list && new Set(list.filter((p) => p.available).map((p) => p.code));
+}
+
+/** The customer's last successful sales, newest first, one per product. */
+async function lastSalesOf(ctx: BaseContext, c: SavedCustomer): Promise<Readonly<TxRecord>[]> {
   if (!ctx.chat) return [];
-  const seen = new Set<string>(c.code ? [c.code] : []);
+  const seen = new Set<string>();
   const found: Readonly<TxRecord>[] = [];
   for (const tx of await ctx.deps.ledger.recent(ledgerChat(ctx), LAST_PRODUCTS_SCAN)) {
-    if (found.length >= LAST_PRODUCTS_MAX) break;
     if (tx.status !== "success" || !isSale(tx) || tx.target !== c.target || !tx.code || seen.has(tx.code)) continue;
     if (!seesTx(ctx, tx)) continue; // a cashier buys again only from its own sales
-
     seen.add(tx.code);
     found.push(tx);
   }
@@ -303,7 +331,7 @@ async function ownSuccess(ctx: BaseContext, refId: string): Promise<TxRecord | u
 }
 
 /** A confirm screen for the same thing and target still waiting for Confirm. */
-async function liveDraftLike(ctx: BaseContext, tx: TxRecord): Promise<boolean> {
+async function liveDraftLike(ctx: BaseContext, tx: Pick<TxRecord, "chatId" | "kind" | "code" | "target">): Promise<boolean> {
   const now = ctx.deps.clock.now();
   const items = await ctx.deps.ledger.recent(tx.chatId, 20);
   return items.some((o) => o.status === "draft" && o.kind === tx.kind && o.code === tx.code && o.target === tx.target && now - o.createdAt <= DRAFT_TTL_MS);
