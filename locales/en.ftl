@@ -483,6 +483,12 @@ transfer-fee-estimate =
        *[bank] a bank
     }; the provider sets the exact fee, shown on the receipt)
     Leaves your balance: ≈ { $total } (amount + fee)
+transfer-fee-bound =
+    Fee: at most { $fee } (the most the provider charges for a transfer to { $type ->
+        [ewallet] an e-wallet
+       *[bank] a bank
+    }; the exact fee is shown on the receipt)
+    Leaves your balance: at most { $total } (amount + fee)
 transfer-fee-highest =
     Fee: set by the provider, at most { $fee } so far on your transfers; the exact fee is shown on the receipt
     Leaves your balance: the amount + the fee, so far at most { $total }
@@ -669,6 +675,17 @@ shop-receipt-price = Total
 shop-receipt-status = SUCCESSFUL
 shop-receipt-ref = Reference
 shop-receipt-thanks = Thank you!
+shop-receipt-transfer-heading = TRANSFER RECEIPT
+shop-receipt-bank = To
+shop-receipt-account = { $type ->
+    [ewallet] E-wallet number
+   *[bank] Account number
+}
+shop-receipt-holder = Account holder
+shop-receipt-amount = Amount
+shop-receipt-fee = Fee
+shop-receipt-note = Note
+shop-receipt-total = Total
 shop-receipt-sandbox = SIMULATION · NOT A REAL SALE
 # Reports and export (/report, /export) and the daily summary at 21:00 WIB.
 report-title = 📊 <b>Sales report</b>
@@ -680,6 +697,7 @@ report-period-month = This month
 report-sales = Sold: { $sales } · Failed: { $failed }
 report-money = Turnover: { $turnover } · Cost: { $cost } · Profit: <b>{ $profit }</b>
 report-deposits = Deposits credited: { $credited } ({ $count }x)
+report-transfers = Transfers out: { $amount } ({ $count }x) · fees { $fees }
 report-top-title = 🏆 <b>Best sellers this month</b>
 report-top-line = { $rank }. { $title }: { $sales }x · profit { $profit }
 report-top-short = Best sellers: { $list }

@@ -480,6 +480,12 @@ transfer-fee-estimate =
        *[bank] bank
     }; jumlah pastinya ditentukan penyedia dan tampil di struk)
     Dari saldo keluar: ≈ { $total } (nominal + biaya admin)
+transfer-fee-bound =
+    Biaya admin: paling tinggi { $fee } (batas biaya penyedia untuk transfer ke { $type ->
+        [ewallet] e-wallet
+       *[bank] bank
+    }; jumlah pastinya tampil di struk)
+    Dari saldo keluar: paling banyak { $total } (nominal + biaya admin)
 transfer-fee-highest =
     Biaya admin: ditentukan penyedia, paling tinggi { $fee } sejauh ini di transfer Anda; jumlah pastinya tampil di struk
     Dari saldo keluar: nominal + biaya admin, sejauh ini paling banyak { $total }
@@ -666,6 +672,17 @@ shop-receipt-price = Total bayar
 shop-receipt-status = BERHASIL
 shop-receipt-ref = No. referensi
 shop-receipt-thanks = Terima kasih!
+shop-receipt-transfer-heading = BUKTI TRANSFER
+shop-receipt-bank = Tujuan
+shop-receipt-account = { $type ->
+    [ewallet] Nomor e-wallet
+   *[bank] Nomor rekening
+}
+shop-receipt-holder = Atas nama
+shop-receipt-amount = Nominal
+shop-receipt-fee = Biaya admin
+shop-receipt-note = Catatan
+shop-receipt-total = Total
 shop-receipt-sandbox = SIMULASI · BUKAN TRANSAKSI ASLI
 # Laporan dan ekspor (/laporan, /ekspor) dan ringkasan harian pukul 21.00 WIB.
 report-title = 📊 <b>Laporan penjualan</b>
@@ -677,6 +694,7 @@ report-period-month = Bulan ini
 report-sales = Terjual: { $sales } · Gagal: { $failed }
 report-money = Omzet: { $turnover } · Modal: { $cost } · Untung: <b>{ $profit }</b>
 report-deposits = Deposit masuk: { $credited } ({ $count }x)
+report-transfers = Transfer keluar: { $amount } ({ $count }x) · biaya admin { $fees }
 report-top-title = 🏆 <b>Terlaris bulan ini</b>
 report-top-line = { $rank }. { $title }: { $sales }x · untung { $profit }
 report-top-short = Terlaris: { $list }

@@ -43,6 +43,10 @@ export interface Summary {
   /** Successful deposits and what they added to the balance. */
   deposits: number;
   credited: number;
+  /** Successful transfers out: how many, their amounts, and the provider's fees on them. */
+  transfers: number;
+  transferred: number;
+  transferFees: number;
   /** Most sold products, at most five (by sales, then profit). */
   top: ProductLine[];
 }
@@ -69,13 +73,18 @@ export function reportPeriods(now: number): Period[] {
 export function summarize(txs: readonly TxRecord[], from: string, to: string, topN = 5): Summary {
   const start = wibDayStart(from);
   const end = wibDayStart(addDays(to, 1));
-  const s: Summary = { sales: 0, turnover: 0, cost: 0, profit: 0, failed: 0, deposits: 0, credited: 0, top: [] };
+  const s: Summary = { sales: 0, turnover: 0, cost: 0, profit: 0, failed: 0, deposits: 0, credited: 0, transfers: 0, transferred: 0, transferFees: 0, top: [] };
   const products = new Map<string, ProductLine>();
   for (const tx of txs) {
     if (tx.createdAt < start || tx.createdAt >= end) continue;
     if (tx.kind === "deposit" && tx.status === "success") {
       s.deposits++;
       s.credited += detailOf(tx, "deposit").credited ?? tx.amount;
+    }
+    if (tx.kind === "transfer" && tx.status === "success") {
+      s.transfers++;
+      s.transferred += tx.amount;
+      s.transferFees += tx.fee ?? 0;
     }
     if (!isSale(tx)) continue;
     if (tx.status === "failed") s.failed++;

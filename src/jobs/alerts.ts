@@ -13,13 +13,12 @@
  * here throws. Messages go through the shared `SendPacer` (see pacer.ts). Once started (the leader's
  * job), what a check writes and sends runs under the lead's term; a refusal stops the alerts here.
  */
-import { InlineKeyboard, type Api } from "grammy";
+import type { Api, InlineKeyboard } from "grammy";
 import type { Clock, TimerHandle } from "../tools/clock.js";
 import type { Logger } from "../logging/logger.js";
 import { rupiah } from "../render/format.js";
 import { withSandboxBanner } from "../render/sandboxBanner.js";
 import type { Translate } from "../render/i18n.js";
-import { cb } from "../telegram/buttonData.js";
 import type { Store } from "../store/index.js";
 import type { ChatRecord, Lang, TxRecord } from "../store/index.js";
 import type { UpstreamClient } from "../upstream/client.js";
@@ -28,6 +27,7 @@ import { counted, deliver, type Delivery } from "../telegram/delivery.js";
 import { SendPacer } from "../telegram/pacer.js";
 import type { LeadFence } from "../cluster/index.js";
 import { LeaderTerm } from "./leaderTerm.js";
+import { lowBalanceAlertKeyboard } from "./alertKeyboards.js";
 
 export interface BalanceAlertsOptions {
   store: Store;
@@ -266,10 +266,7 @@ export class BalanceAlerts {
     const lang = chat!.lang ?? "id";
     const t = this.opts.translate;
     const text = this.money(lang, t(lang, "alert-low", { balance: rupiah(balance, lang), threshold: rupiah(threshold, lang) }));
-    const keyboard = new InlineKeyboard()
-      .text(t(lang, "menu-deposit"), cb.menu.encode({ name: "deposit" }))
-      .text(t(lang, "menu-alerts"), cb.menu.encode({ name: "alerts" }));
-    const sent = await this.send(chatId, text, keyboard);
+    const sent = await this.send(chatId, text, lowBalanceAlertKeyboard(t, lang));
     if (sent) await this.opts.store.updateChat(chatId, { alertFired: true });
     return sent ? "alerted" : "error";
   }

@@ -67,6 +67,7 @@ export function customerReceipt(t: Translate, lang: Lang, tx: TxRecord, shop: Sh
   const add = (key: string, value: string | undefined, mono = false) => {
     if (value !== undefined && value.trim() !== "") rows.push({ label: t(lang, key), value: clip(oneLine(value), 80), mono });
   };
+  if (tx.kind === "transfer") return transferReceipt(t, lang, tx, shop, sandbox);
   add("shop-receipt-product", tx.title ?? tx.code);
   if (tx.kind === "postpaid") {
     const bill = detailOf(tx, "postpaid");
@@ -83,18 +84,46 @@ export function customerReceipt(t: Translate, lang: Lang, tx: TxRecord, shop: Sh
   if (!pln) add("shop-receipt-sn", tx.sn ?? undefined, true);
   const info = pln?.rest ? { label: t(lang, "shop-receipt-sn-info"), value: clip(oneLine(pln.rest), 80) } : undefined;
   return {
-    ...(shop.shopName ? { shop: clip(oneLine(shop.shopName), SHOP_NAME_MAX) } : {}),
-    ...(shop.shopFooter ? { footer: clip(oneLine(shop.shopFooter), SHOP_FOOTER_MAX) } : {}),
-    heading: t(lang, "shop-receipt-heading"),
-    // The time of the sale: fixed, unlike updatedAt, which later bookkeeping moves.
-    time: wibTime(tx.createdAt, lang),
+    ...frame(t, lang, tx, shop, sandbox, "shop-receipt-heading"),
     rows,
     ...(pln ? { token: { label: t(lang, "shop-receipt-token"), value: pln.token, ...(info ? { info } : {}) } } : {}),
     price: { label: t(lang, "shop-receipt-price"), value: rupiah(sellingPrice(tx), lang) },
+  };
+}
+
+/** What every receipt carries around its rows: the shop, the heading, the time, status, reference, thanks. */
+function frame(t: Translate, lang: Lang, tx: TxRecord, shop: Shop, sandbox: boolean, heading: string): Omit<CustomerReceipt, "rows" | "price"> {
+  return {
+    ...(shop.shopName ? { shop: clip(oneLine(shop.shopName), SHOP_NAME_MAX) } : {}),
+    ...(shop.shopFooter ? { footer: clip(oneLine(shop.shopFooter), SHOP_FOOTER_MAX) } : {}),
+    heading: t(lang, heading),
+    // The time of the sale: fixed, unlike updatedAt, which later bookkeeping moves.
+    time: wibTime(tx.createdAt, lang),
     status: { label: t(lang, "receipt-status"), value: t(lang, "shop-receipt-status") },
     ref: { label: t(lang, "shop-receipt-ref"), value: tx.refId, mono: true },
     thanks: t(lang, "shop-receipt-thanks"),
     ...(sandbox ? { sandbox: t(lang, "shop-receipt-sandbox") } : {}),
+  };
+}
+
+/** The receipt of a successful transfer: where the money went, to whom, the amount, the provider's fee and the total. */
+function transferReceipt(t: Translate, lang: Lang, tx: TxRecord, shop: Shop, sandbox: boolean): CustomerReceipt {
+  const d = detailOf(tx, "transfer");
+  const type = d.bankType === "ewallet" ? "ewallet" : "bank";
+  const rows: ReceiptRow[] = [];
+  const add = (label: string, value: string | undefined, mono = false) => {
+    if (value !== undefined && value.trim() !== "") rows.push({ label, value: clip(oneLine(value), 80), mono });
+  };
+  add(t(lang, "shop-receipt-bank"), tx.title ?? tx.code);
+  add(t(lang, "shop-receipt-account", { type }), tx.target, true);
+  add(t(lang, "shop-receipt-holder"), d.holderName);
+  add(t(lang, "shop-receipt-amount"), rupiah(tx.amount, lang));
+  add(t(lang, "shop-receipt-fee"), rupiah(tx.fee ?? 0, lang));
+  add(t(lang, "shop-receipt-note"), d.note);
+  return {
+    ...frame(t, lang, tx, shop, sandbox, "shop-receipt-transfer-heading"),
+    rows,
+    price: { label: t(lang, "shop-receipt-total"), value: rupiah(tx.total ?? tx.amount + (tx.fee ?? 0), lang) },
   };
 }
 

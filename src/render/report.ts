@@ -20,13 +20,16 @@ export function monthLabel(month: string, lang: Lang): string {
   return new Intl.DateTimeFormat(intlLocale(lang), { timeZone: "UTC", month: "long", year: "numeric" }).format(at);
 }
 
-/** The figures of one period: sales, money, deposits (HTML lines). */
+/** The figures of one period: sales, money, deposits in, transfers out (HTML lines). */
 export function summaryLines(t: Translate, lang: Lang, s: Summary): string[] {
   const lines = [
     t(lang, "report-sales", { sales: s.sales, failed: s.failed }),
     t(lang, "report-money", { turnover: rupiah(s.turnover, lang), cost: rupiah(s.cost, lang), profit: rupiah(s.profit, lang) }),
   ];
   if (s.deposits > 0) lines.push(t(lang, "report-deposits", { credited: rupiah(s.credited, lang), count: s.deposits }));
+  if (s.transfers > 0) {
+    lines.push(t(lang, "report-transfers", { amount: rupiah(s.transferred, lang), count: s.transfers, fees: rupiah(s.transferFees, lang) }));
+  }
   return lines;
 }
 

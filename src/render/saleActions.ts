@@ -24,6 +24,8 @@ export function saleActionRows(t: Translate, lang: Lang, tx: TxRecord): InlineKe
       { text: t(lang, tx.kind === "postpaid" ? "button-check-bill-again" : "button-buy-again-sale"), callback_data: cb.buyAgain.encode({ refId: tx.refId }) },
     ]);
   }
+  // A transfer done for a walk-in customer: the proof they take home.
+  if (tx.kind === "transfer") rows.push([{ text: t(lang, "button-receipt"), callback_data: cb.saleReceipt.encode({ refId: tx.refId }) }]);
   // A token or serial is passed on to the customer: one tap copies it, no selecting by hand.
   if (isSale(tx) && tx.sn) {
     const copy = (plnToken(tx)?.token ?? tx.sn).slice(0, COPY_TEXT_MAX);

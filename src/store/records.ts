@@ -189,7 +189,9 @@ export const TransferDetailSchema = z.object({
   note: optText,
   /** The fee of an earlier transfer to the same kind of destination, shown as an estimate. */
   feeEstimate: optNumber,
-  /** The highest fee of the chat's earlier transfers, shown when there is no estimate. */
+  /** The most a transfer to this kind of destination costs, shown when there is no estimate. */
+  feeBound: optNumber,
+  /** Drafts saved before feeBound: the highest fee of the chat's earlier transfers. */
   feeHighest: optNumber,
 });
 

@@ -30,7 +30,7 @@ describe("report figures (domain/report.ts)", () => {
     expect(monthsBetween("2025-12-28", "2026-02-03")).toEqual(["2025-12", "2026-01", "2026-02"]);
   });
 
-  it("turnover at selling prices (the cost when none was set), cost, profit, failed, deposits and the top five", () => {
+  it("turnover at selling prices (the cost when none was set), cost, profit, failed, deposits, transfers out and the top five", () => {
     const day = "2026-01-15";
     const txs = [
       tx({ kind: "prepaid", status: "success", code: "S10", title: "Telkomsel 10.000", amount: 10_200, sale: { price: 12_000, profit: 1_800 }, createdAt: wib(2026, 1, 15, 8) }),
@@ -41,6 +41,8 @@ describe("report figures (domain/report.ts)", () => {
       tx({ kind: "postpaid", status: "success", code: "PLN", title: "PLN", amount: 102_200, sale: { price: 104_700, profit: 2_500 }, createdAt: wib(2026, 1, 15, 23, 59) }),
       tx({ kind: "prepaid", status: "pending", code: "S10", amount: 10_200, createdAt: wib(2026, 1, 15, 12) }),
       tx({ kind: "transfer", status: "success", code: "bca", amount: 50_000, createdAt: wib(2026, 1, 15, 12) }),
+      tx({ kind: "transfer", status: "success", code: "bca", amount: 20_000, fee: 2_500, total: 22_500, createdAt: wib(2026, 1, 15, 13) }),
+      tx({ kind: "transfer", status: "failed", code: "bca", amount: 90_000, createdAt: wib(2026, 1, 15, 13) }),
       tx({ kind: "deposit", status: "success", amount: 100_000, detail: { credited: 99_300 }, createdAt: wib(2026, 1, 15, 7) }),
       tx({ kind: "deposit", status: "pending", amount: 50_000, createdAt: wib(2026, 1, 15, 7) }),
       // The next day and the day before do not count.
@@ -57,6 +59,9 @@ describe("report figures (domain/report.ts)", () => {
       failed: 1,
       deposits: 1,
       credited: 99_300,
+      transfers: 2,
+      transferred: 70_000,
+      transferFees: 2_500,
       top: [
         { code: "S10", title: "Telkomsel 10.000", sales: 2, profit: 1_800 },
         { code: "PLN", title: "PLN", sales: 1, profit: 2_500 },

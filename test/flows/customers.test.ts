@@ -223,11 +223,12 @@ describe("saved customers", () => {
     await u.sendCommand("pelanggan", "joko");
     expect(u.lastReply()).toContain('Tidak ada pelanggan yang cocok dengan "joko"');
 
-    // Rename through the buttons.
+    // Rename through the buttons (the card; below it, the confirm screen of their last product).
     await u.sendCommand("pelanggan");
+    let card = u.messages().at(-1)!.messageId;
     await u.pressButton("1. Budi Warung");
-    expect(u.lastReply()).toContain("Nomor HP: 081234567890");
-    await u.pressButton("✏️ Ganti nama");
+    expect(w.fake.message(u.chatId, card)!.text).toContain("Nomor HP: 081234567890");
+    await u.pressButton("✏️ Ganti nama", { messageId: card });
     expect(u.lastReply()).toContain("Ketik nama baru untuk Budi Warung");
     await u.sendText("x".repeat(40));
     expect(u.lastReply()).toContain("Nama 1 sampai 32 huruf");
@@ -236,13 +237,14 @@ describe("saved customers", () => {
 
     // Delete asks once; "Jangan" keeps it.
     await u.sendCommand("pelanggan");
+    card = u.messages().at(-1)!.messageId;
     await u.pressButton("2. Sari kos");
-    await u.pressButton("🗑 Hapus");
-    expect(u.lastReply()).toContain("Hapus Sari kos (530112345678) dari daftar pelanggan?");
-    await u.pressButton("⬅️ Jangan");
+    await u.pressButton("🗑 Hapus", { messageId: card });
+    expect(w.fake.message(u.chatId, card)!.text).toContain("Hapus Sari kos (530112345678) dari daftar pelanggan?");
+    await u.pressButton("⬅️ Jangan", { messageId: card });
     expect((await w.store.getChat(u.chatId))!.customers).toHaveLength(2);
-    await u.pressButton("🗑 Hapus");
-    await u.pressButton("🗑 Ya, hapus");
+    await u.pressButton("🗑 Hapus", { messageId: card });
+    await u.pressButton("🗑 Ya, hapus", { messageId: card });
     expect(u.lastReply()).toContain("Sari kos (530112345678) dihapus");
     expect((await w.store.getChat(u.chatId))!.customers!.map((c) => c.name)).toEqual(["Pak Budi"]);
     // The old detail's buttons now only toast.
@@ -270,32 +272,60 @@ describe("saved customers", () => {
     await u.pressButton("💾 Simpan pelanggan", { messageId: sale.messageId });
     await u.sendText("Budi");
     await u.sendCommand("pelanggan");
+    const card = u.messages().at(-1)!.messageId;
     await u.pressButton("1. Budi");
-    expect(u.buttons()).toContain("🛒 Beli Telkomsel 10.000");
-    await u.pressButton("🛒 Beli Telkomsel 10.000");
+    expect(u.buttons({ messageId: card })).toContain("🛒 Beli Telkomsel 10.000");
+    await u.pressButton("❌ Batal"); // the screen the card opened below it
+    await u.pressButton("🛒 Beli Telkomsel 10.000", { messageId: card });
     expect(u.lastReply()).toContain("Periksa sebelum konfirmasi");
     expect(u.lastReply()).toContain("Tujuan: 081234567890");
     await u.pressButton(CONFIRM);
     expect(w.sandbox.calls(CREATE)).toHaveLength(2);
   });
 
-  it("repeat sale to a saved customer: 2 taps from /pelanggan to the confirm of any of their last products", async () => {
+  it("repeat sale to a saved customer: tap the customer, tap Confirm; the card offers their other products, none no longer sold", async () => {
     w = await makeWorld({ watcher: true });
     const u = await w.linkedUser({ languageCode: "id" });
     const first = await sell(u, "081234567890", "S10");
     await sell(u, "081234567890", "TSEL-DATA-2GB");
-    await sell(u, "081311112222", "S5"); // another customer's: not listed
+    await sell(u, "081311112222", "S5"); // another customer's: not offered
     await u.pressButton("💾 Simpan pelanggan", { messageId: first.messageId });
     await u.sendText("Budi");
+    const today = first.amount + 150;
+    w.sandbox.setPrice("S10", today);
 
     await u.sendCommand("pelanggan");
-    await u.pressButton("1. Budi"); // tap 1
-    expect(u.buttons()).toEqual(expect.arrayContaining(["🔁 Telkomsel Data 2 GB / 30 Hari"]));
-    expect(u.buttons().filter((b) => b.startsWith("🔁"))).toEqual(["🔁 Telkomsel Data 2 GB / 30 Hari"]);
-    await u.pressButton("🔁 Telkomsel Data 2 GB / 30 Hari"); // tap 2
-    expect(u.lastReply()).toContain("Periksa sebelum konfirmasi");
-    expect(u.lastReply()).toContain("Kode: TSEL-DATA-2GB");
-    expect(u.lastReply()).toContain("Tujuan: 081234567890");
+    const card = u.messages().at(-1)!.messageId;
+    await u.pressButton("1. Budi"); // tap 1: the card, and below it the confirm screen of their last product
+    const screen = u.lastReply()!;
+    expect(screen).toContain("Periksa sebelum konfirmasi");
+    expect(screen).toContain("Kode: TSEL-DATA-2GB");
+    expect(screen).toContain("Tujuan: 081234567890");
+    expect(u.buttons({ messageId: card })).toEqual(["🛒 Beli Telkomsel 10.000", "🔁 Telkomsel Data 2 GB / 30 Hari", "✏️ Ganti nama", "🗑 Hapus", "⬅️ Daftar pelanggan"]);
+    await u.pressButton(CONFIRM); // tap 2
+    expect(w.sandbox.calls(CREATE).at(-1)!.body).toMatchObject({ code: "TSEL-DATA-2GB", target: "081234567890" });
+    expect(w.sandbox.calls(CREATE)).toHaveLength(4);
+
+    // Their other product at today's price, one tap from the card.
+    await u.pressButton("🛒 Beli Telkomsel 10.000", { messageId: card });
+    expect(u.lastReply()).toContain("Kode: S10");
+    expect(u.lastReply()).toContain(`Harga modal: ${rupiah(today, "id")}`);
+    await u.pressButton("❌ Batal");
+
+    // A product no longer sold is not offered, and opening the card twice makes one screen.
+    await run(w, 10_000);
+    w.sandbox.setProductStatus("TSEL-DATA-2GB", "empty");
+    w.deps.lists.invalidate();
+    await u.sendCommand("pelanggan");
+    const again = u.messages().at(-1)!.messageId;
+    await u.pressButton("1. Budi");
+    expect(u.buttons({ messageId: again })).not.toContain("🔁 Telkomsel Data 2 GB / 30 Hari");
+    expect(u.lastReply()).toContain("Kode: S10");
+    const drafts = async () => (await txs(u)).filter((t) => t.status === "draft").length;
+    expect(await drafts()).toBe(1);
+    await u.pressButton("🗑 Hapus", { messageId: again });
+    await u.pressButton("⬅️ Jangan", { messageId: again });
+    expect(await drafts()).toBe(1);
   });
 
   it("the list is paged; a full list says so before asking a name", async () => {

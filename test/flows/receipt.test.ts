@@ -190,7 +190,7 @@ describe("🧾 Struk: the customer receipt of a successful sale", () => {
     expect(lastReceipt(u).caption).toContain("Periode: 2 bulan");
   });
 
-  it("the history entry of a sale offers it; failed, pending and transfers have none, and a stale button is refused", async () => {
+  it("the history entry of a sale or a transfer offers it; failed and pending have none, and a stale button is refused", async () => {
     w = await makeWorld();
     const u = await w.linkedUser({ languageCode: "id" });
     const ok = await seedTx(u.chatId, "TXOK0000000000001", "success");
@@ -209,7 +209,7 @@ describe("🧾 Struk: the customer receipt of a successful sale", () => {
     expect(await detailButtons(ok)).toContain("🧾 Struk");
     expect(await detailButtons(failed)).not.toContain("🧾 Struk");
     expect(await detailButtons(pending)).not.toContain("🧾 Struk");
-    expect(await detailButtons(transfer)).not.toContain("🧾 Struk");
+    expect(await detailButtons(transfer)).toContain("🧾 Struk");
 
     await detailButtons(ok);
     await u.pressButton(RECEIPT);
@@ -218,11 +218,43 @@ describe("🧾 Struk: the customer receipt of a successful sale", () => {
     // A receipt button left over from when the record looked different: a toast, no photo.
     const photos = () => w.fake.sentTo(u.chatId).filter((c) => c.method === "sendPhoto").length;
     const before = photos();
-    for (const tx of [failed, pending, transfer]) {
+    for (const tx of [failed, pending]) {
       const calls = await pressForged(u, `rc:${tx.refId}`);
       expect(toasts(calls)).toEqual(["Struk hanya untuk transaksi yang berhasil."]);
     }
     expect(photos()).toBe(before);
+  });
+
+  it("a transfer settled by the provider: its notice offers it; the receipt names bank, account, holder, amount, fee and total", async () => {
+    w = await makeWorld({ watcher: true });
+    const u = await w.linkedUser({ languageCode: "id" });
+    await u.sendCommand("transfer");
+    await u.sendText("bca");
+    await u.pressButton(/BCA/);
+    await u.sendText("1234567890");
+    await u.sendText("50rb");
+    await u.pressButton("⏭ Lewati");
+    await u.pressButton(/Konfirmasi/);
+    const [tx] = (await w.store.listTxByChat(u.chatId)).items;
+    await run(w, 10_000);
+    const sent = (await w.store.getTx(tx!.refId))!;
+    expect(sent).toMatchObject({ status: "success", fee: 2_500, total: 52_500 });
+
+    expect(u.buttons({ messageId: sent.messageId })).toContain("🧾 Struk");
+    await u.pressButton(RECEIPT, { messageId: sent.messageId });
+    const { caption, inked } = lastReceipt(u);
+    expect(inked).toBeGreaterThan(1000);
+    for (const part of [
+      "BUKTI TRANSFER",
+      "Tujuan: Bank Central Asia (BCA)",
+      "Nomor rekening: 1234567890",
+      `Atas nama: ${detailOf(sent, "transfer").holderName}`,
+      "Nominal: Rp50.000",
+      "Biaya admin: Rp2.500",
+      "Total: Rp52.500",
+      sent.refId,
+    ]) expect(caption).toContain(part);
+    expect(caption).not.toContain("Total bayar");
   });
 
   it("another chat's reference is answered like an unknown one: no receipt, nothing revealed", async () => {

@@ -86,6 +86,28 @@ describe("/laporan", () => {
     expect(u.buttons()).toEqual(["🔔 Ringkasan harian 21.00 WIB: nyalakan", "📄 Ekspor CSV"]);
   });
 
+  it("shows the money sent out by transfer: count, amount and the provider's fees; a failed one is not counted", async () => {
+    w = await makeWorld();
+    const u = await w.linkedUser({ languageCode: "id" });
+    const c = u.chatId;
+    const transfer = { kind: "transfer" as const, code: "bca", title: "BCA", target: "1234567890", detail: { holderName: "BUDI", bankType: "bank" as const, note: "" } };
+    await put(c, { ...transfer, status: "success", amount: 50_000, fee: 2_500, total: 52_500, createdAt: wib(2026, 1, 15, 8) });
+    await put(c, { ...transfer, status: "success", amount: 20_000, fee: 1_000, total: 21_000, createdAt: wib(2026, 1, 13, 8) });
+    await put(c, { ...transfer, status: "failed", amount: 90_000, createdAt: wib(2026, 1, 15, 9) });
+
+    await u.sendCommand("laporan");
+    const report = u.lastReply()!;
+    const block = (name: string) => report.split("\n\n").find((b) => b.startsWith(name));
+    expect(block("Hari ini")).toContain("Transfer keluar: Rp50.000 (1x) · biaya admin Rp2.500");
+    expect(block("Kemarin")).not.toContain("Transfer");
+    expect(block("Bulan ini")).toContain("Transfer keluar: Rp70.000 (2x) · biaya admin Rp3.500");
+
+    const en = await w.linkedUser({ languageCode: "en" });
+    await put(en.chatId, { ...transfer, status: "success", amount: 50_000, fee: 2_500, total: 52_500, createdAt: wib(2026, 1, 15, 8) });
+    await en.sendCommand("report");
+    expect(en.lastReply()).toContain("Transfers out: Rp50,000 (1x) · fees Rp2,500");
+  });
+
   it("says so when there is nothing to report, in English too, without a chart", async () => {
     w = await makeWorld();
     const u = await w.linkedUser({ languageCode: "en" });

@@ -82,7 +82,7 @@ describe("/status", () => {
     calls = await ani.pressButton("🔄 Refresh status");
     expect(calls.find((c) => c.method === "answerCallbackQuery")!.payload.text).toBe("Status: ✅ Successful");
     expect(w.fake.message(ani.chatId, sent.message_id)!.text).toContain("Successful");
-    expect(ani.buttons({ messageId: sent.message_id })).toEqual(["💾 Save customer"]); // as the success notice offers
+    expect(ani.buttons({ messageId: sent.message_id })).toEqual(["🧾 Receipt", "💾 Save customer"]); // as the success notice offers
   });
 
   it("/status alone lists the open transactions as buttons (or says there are none); a QRIS checked by hand gets its caption updated", async () => {

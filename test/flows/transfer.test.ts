@@ -82,10 +82,11 @@ describe("/transfer", () => {
       detail: { holderName: holder, bankType: "bank", note: "" },
     });
     for (const part of ["Bank Central Asia (BCA)", "1234567890", holder, "Rp50,000", draft.refId]) expect(confirm).toContain(part);
-    // What the money does, before Confirm: the first transfer has no earlier fee to go by, and says so.
+    // What the money does, before Confirm: the first transfer has no earlier fee to go by, so the most a
+    // transfer to a bank costs bounds it (the provider tells the fee only in the create's answer).
     expect(confirm).toContain("Amount: Rp50,000 (what the account holder receives)");
-    expect(confirm).toContain("Fee: set by the provider and added to the amount (no earlier transfer to estimate it from)");
-    expect(confirm).toContain("Leaves your balance: Rp50,000 + the fee");
+    expect(confirm).toContain("Fee: at most Rp6,500 (the most the provider charges for a transfer to a bank; the exact fee is shown on the receipt)");
+    expect(confirm).toContain("Leaves your balance: at most Rp56,500 (amount + fee)");
     expect(w.sandbox.calls("/transfer/create")).toHaveLength(0);
 
     const before = w.sandbox.balance(w.demoKey);
@@ -154,16 +155,16 @@ describe("/transfer", () => {
     expect(u.lastReply()).toContain("The minimum transfer is Rp10,000");
     await u.sendText("lima puluh");
     expect(u.lastReply()).toContain("not understood");
-    await u.sendText("1jt");
+    await u.sendText("900rb");
     expect(u.lastReply()).toContain("Add a note");
     await u.sendText("x".repeat(101));
     expect(u.lastReply()).toContain("too long (101 characters");
     expect(u.buttons()).toEqual(["⏭ Skip", "❌ Cancel"]);
     await u.sendText("bayar <arisan>");
-    expect(u.lastReply()).toContain("Rp1,000,000");
+    expect(u.lastReply()).toContain("Rp900,000");
     expect(u.lastReply()).toContain("Note: bayar <arisan>");
     await u.pressButton("✅ Confirm");
-    expect(w.sandbox.calls("/transfer/create")[0]!.body).toMatchObject({ nominal: "1000000", note: "bayar <arisan>" });
+    expect(w.sandbox.calls("/transfer/create")[0]!.body).toMatchObject({ nominal: "900000", note: "bayar <arisan>" });
   });
 
   it("cancel at the amount step ends the flow without a transaction", async () => {
@@ -259,11 +260,11 @@ describe("/transfer", () => {
     const latest = (await w.store.listTxByChat(u.chatId)).items[0]!;
     expect(latest).toMatchObject({ amount: 30_000, fee: 2_500, total: 32_500 });
 
-    // No e-wallet transfer yet: the bank fee is not an e-wallet's estimate, only the most charged so far.
+    // No e-wallet transfer yet: the bank fee is not an e-wallet's estimate; the e-wallet bound is shown.
     await toAccount(u, "gopay", /GoPay/, "081298765432");
     await toConfirm(u, "15000");
-    expect(u.lastReply()).toContain("Fee: set by the provider, at most Rp2,500 so far on your transfers");
-    expect(u.lastReply()).toContain("Leaves your balance: the amount + the fee, so far at most Rp17,500");
+    expect(u.lastReply()).toContain("Fee: at most Rp2,500 (the most the provider charges for a transfer to an e-wallet");
+    expect(u.lastReply()).toContain("Leaves your balance: at most Rp17,500 (amount + fee)");
     expect(u.lastReply()).not.toContain("≈");
   });
 
@@ -294,22 +295,21 @@ describe("/transfer", () => {
     w.sandbox.setBalance(w.demoKey, 9_000);
     await toAccount(u, "bca", /BCA/, "1234567890");
     await u.sendText("10rb");
-    expect(u.lastReply()).toContain("Saldo Anda Rp9.000 tidak cukup untuk transfer Rp10.000.");
+    expect(u.lastReply()).toContain("Saldo Anda Rp9.000 tidak cukup untuk transfer Rp10.000 ditambah biaya (sampai Rp6.500).");
     expect(u.lastReply()).toContain("Saldo ini belum cukup untuk transfer minimal Rp10.000");
     await u.pressButton("❌ Batal");
     expect((await w.store.listTxByChat(u.chatId)).total).toBe(0);
     expect(w.sandbox.calls("/transfer/create")).toHaveLength(0);
   });
 
-  it("with no fee seen yet, a too-large amount asks for one that leaves room for the fee, without naming a maximum", async () => {
+  it("with no fee seen yet, a too-large amount asks for one that leaves room for the most a fee can be", async () => {
     await open();
     const u = await w.linkedUser({ languageCode: "id" });
     w.sandbox.setBalance(w.demoKey, 100_000);
     await toAccount(u, "bca", /BCA/, "1234567890");
     await u.sendText("150rb");
-    expect(u.lastReply()).toContain("Saldo Anda Rp100.000 tidak cukup untuk transfer Rp150.000.");
-    expect(u.lastReply()).toContain("saldo harus cukup untuk nominal ditambah biaya transfer");
-    expect(u.lastReply()).not.toContain("paling banyak");
+    expect(u.lastReply()).toContain("Saldo Anda Rp100.000 tidak cukup untuk transfer Rp150.000 ditambah biaya (sampai Rp6.500).");
+    expect(u.lastReply()).toContain("paling banyak Rp93.500");
     await u.pressButton("❌ Batal");
     expect((await w.store.listTxByChat(u.chatId)).total).toBe(0);
     expect(w.sandbox.calls("/transfer/create")).toHaveLength(0);
@@ -367,8 +367,8 @@ describe("/transfer", () => {
     await u.pressButton("⏭ Lewati");
     expect(u.lastReply()).toContain("Rp50.000");
     expect(u.lastReply()).toContain("Nominal: Rp50.000 (yang diterima pemilik rekening)");
-    expect(u.lastReply()).toContain("Biaya admin: ditentukan penyedia dan ditambahkan di atas nominal");
-    expect(u.lastReply()).toContain("Dari saldo keluar: Rp50.000 + biaya admin");
+    expect(u.lastReply()).toContain("Biaya admin: paling tinggi Rp2.500 (batas biaya penyedia untuk transfer ke e-wallet; jumlah pastinya tampil di struk)");
+    expect(u.lastReply()).toContain("Dari saldo keluar: paling banyak Rp52.500 (nominal + biaya admin)");
 
     const group = w.user({ chatType: "group", languageCode: "en" });
     await group.sendCommand("transfer");

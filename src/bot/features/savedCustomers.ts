@@ -5,7 +5,7 @@
  * reference id, today's price, the usual checks); nothing here creates a transaction itself.
  * One room: every path here ends in the same "buy again for this target" step.
  */
-import { Composer, InlineKeyboard } from "grammy";
+import { Composer } from "grammy";
 import type { SavedCustomer, TxRecord } from "../../store/index.js";
 import type { PrepaidProduct } from "../../upstream/types.js";
 import { UpstreamError, UpstreamRejected } from "../../upstream/errors.js";
@@ -28,7 +28,8 @@ import type { FeatureModule } from "../module.js";
 import { DRAFT_TTL_MS, saveAndConfirm, saveDraft, showConfirm } from "../money/confirm.js";
 import { billFields, postpaidKind } from "../money/postpaid.js";
 import { belowCostText, prepaidDraft, prepaidKind } from "../money/prepaid.js";
-import { addPager, paginate } from "../paging.js";
+import { paginate } from "../paging.js";
+import { customerCardKeyboard, customerDeleteKeyboard, customersBackKeyboard, customersKeyboard } from "../keyboards/customers.js";
 import { editOrReply, upstreamErrorText } from "../replies.js";
 import { refusalText as billRefusalText } from "../flows/bill.js";
 import { askText } from "../flows/steps.js";
@@ -125,12 +126,7 @@ async function showCustomers(ctx: BotContext, page: number, query: string | unde
   const pageLine = shown.pages > 1 ? `\n${ctx.t("customers-page", { page: shown.page + 1, pages: shown.pages })}` : "";
   const text = `${title}${pageLine}\n\n${lines.join("\n")}\n\n${ctx.t("customers-hint")}`;
 
-  const kb = new InlineKeyboard();
-  shown.items.forEach((c, i) => {
-    kb.text(`${first + i + 1}. ${c.name}`, cb.customerOpen.encode({ id: c.id }));
-    if (i % 2 === 1) kb.row();
-  });
-  addPager(kb, ctx, shown, (p) => (query ? cb.customersSearch.encode({ page: p, query }) : cb.customersPage.encode({ page: p })));
+  const kb = customersKeyboard(ctx, shown.items, first, shown, (p) => (query ? cb.customersSearch.encode({ page: p, query }) : cb.customersPage.encode({ page: p })));
   await editOrReply(ctx, text, { reply_markup: kb }, edit);
 }
 
@@ -148,8 +144,6 @@ function customerDetail(ctx: BaseContext, c: SavedCustomer): string {
   ];
   return lines.join("\n");
 }
-
-const backToList = (ctx: BaseContext) => new InlineKeyboard().text(ctx.t("customers-back"), cb.customersPage.encode({ page: 0 }));
 
 // ------------------------------------------------------------------------------------------
 // Flows: a name for a new customer, a new name for a saved one
@@ -193,7 +187,7 @@ async function renameCustomerFlow(conversation: BotConversation, ctx: ConvContex
     await last.reply(last.t("customer-gone"));
     return;
   }
-  await last.reply(last.t("customer-renamed", { old: html(old.name), name: html(renamed.name) }), { reply_markup: backToList(last) });
+  await last.reply(last.t("customer-renamed", { old: html(old.name), name: html(renamed.name) }), { reply_markup: customersBackKeyboard(last) });
 }
 
 // ------------------------------------------------------------------------------------------
@@ -230,33 +224,54 @@ async function pressedCustomer(ctx: BotContext, id: string): Promise<SavedCustom
   return c;
 }
 
+/**
+ * A customer's card: their details, the saved product and their other recent products still sold as
+ * buttons; below it, the confirm screen of their last product still sold (today's price), so a repeat
+ * sale is the customer's tap and Confirm. Opened again while that screen is live: no second one.
+ */
 onCallback(composer, cb.customerOpen, async (ctx, { id }) => {
   const c = await pressedCustomer(ctx, id);
   if (!c) return;
-  const kb = new InlineKeyboard();
-  if (buyable(c)) kb.text(ctx.t("customer-button-buy", { product: c.title ?? c.code ?? "" }), cb.customerBuy.encode({ id })).row();
-  // Their other recent products: one tap to a fresh confirm screen, as "buy again" under a sale.
-  for (const sale of await lastProductsOf(ctx, c)) kb.text(`${sale.kind === "postpaid" ? "🔎" : "🔁"} ${sale.title ?? sale.code ?? ""}`, cb.buyAgain.encode({ refId: sale.refId })).row();
-  kb.text(ctx.t("customer-button-rename"), cb.customerRename.encode({ id }))
-    .text(ctx.t("customer-button-delete"), cb.customerDelete.encode({ id }))
-    .row()
-    .text(ctx.t("customers-back"), cb.customersPage.encode({ page: 0 }));
-  await editOrReply(ctx, customerDetail(ctx, c), { reply_markup: kb });
+  const apiKey = ctx.chat ? await ctx.deps.providerLink.keyOf(ledgerChat(ctx)) : undefined;
+  const sold = apiKey ? await soldToday(ctx, apiKey) : undefined;
+  const stillSold = (kind: TxRecord["kind"] | SavedCustomer["source"], code: string) => kind !== "prepaid" || !sold || sold.has(code);
+  const sales = (await lastSalesOf(ctx, c)).filter((tx) => stillSold(tx.kind, tx.code!));
+  const saved = buyable(c) && stillSold(c.source, c.code) ? (c.title ?? c.code) : undefined;
+  const others = sales.filter((tx) => tx.code !== c.code).slice(0, LAST_PRODUCTS_MAX);
+  await editOrReply(ctx, customerDetail(ctx, c), { reply_markup: customerCardKeyboard(ctx, c, saved, others) });
+
+  // Only from a list read just now: a provider that cannot say what is sold gets no screen unasked.
+  const last = sales.find((tx) => tx.kind === "prepaid") ?? (saved !== undefined && c.source === "prepaid" ? { code: c.code, title: c.title } : undefined);
+  if (!apiKey || !sold || !last?.code) return;
+  if (await liveDraftLike(ctx, { chatId: ledgerChat(ctx), kind: "prepaid", code: last.code, target: c.target })) return;
+  try {
+    await buyPrepaidAgain(ctx, apiKey, { code: last.code, target: c.target, ...(last.title !== undefined ? { title: last.title } : {}) });
+  } catch (err) {
+    if (!(err instanceof UpstreamError)) throw err;
+    await ctx.reply(upstreamErrorText(ctx, err));
+  }
 });
 
 const LAST_PRODUCTS_MAX = 3;
 const LAST_PRODUCTS_SCAN = 100;
 
-/** The customer's last successful sales of other products than the saved one, newest first, one per product. */
-async function lastProductsOf(ctx: BaseContext, c: SavedCustomer): Promise<Readonly<TxRecord>[]> {
+/** The codes of the products the provider sells now (the cached list); undefined when it cannot say. */
+async function soldToday(ctx: BaseContext, apiKey: string): Promise<ReadonlySet<string> | undefined> {
+  const list = await ctx.deps.lists.prepaid(apiKey).catch((err: unknown) => {
+    if (err instanceof UpstreamError) return undefined;
+    throw err;
+  });
+  return list && new Set(list.filter((p) => p.available).map((p) => p.code));
+}
+
+/** The customer's last successful sales, newest first, one per product. */
+async function lastSalesOf(ctx: BaseContext, c: SavedCustomer): Promise<Readonly<TxRecord>[]> {
   if (!ctx.chat) return [];
-  const seen = new Set<string>(c.code ? [c.code] : []);
+  const seen = new Set<string>();
   const found: Readonly<TxRecord>[] = [];
   for (const tx of await ctx.deps.ledger.recent(ledgerChat(ctx), LAST_PRODUCTS_SCAN)) {
-    if (found.length >= LAST_PRODUCTS_MAX) break;
     if (tx.status !== "success" || !isSale(tx) || tx.target !== c.target || !tx.code || seen.has(tx.code)) continue;
     if (!seesTx(ctx, tx)) continue; // a cashier buys again only from its own sales
-
     seen.add(tx.code);
     found.push(tx);
   }
@@ -293,9 +308,7 @@ onCallback(composer, cb.customerRename, async (ctx, { id }) => {
 onCallback(composer, cb.customerDelete, async (ctx, { id }) => {
   const c = await pressedCustomer(ctx, id);
   if (!c) return;
-  const kb = new InlineKeyboard()
-    .text(ctx.t("customer-button-delete-yes"), cb.customerDeleteYes.encode({ id }))
-    .text(ctx.t("customer-button-keep"), cb.customerOpen.encode({ id }));
+  const kb = customerDeleteKeyboard(ctx, id);
   await editOrReply(ctx, ctx.t("customer-delete-ask", { name: html(c.name), target: `<code>${html(c.target)}</code>` }), { reply_markup: kb });
 });
 
@@ -307,7 +320,7 @@ onCallback(composer, cb.customerDeleteYes, async (ctx, { id }) => {
   }
   await ctx.answerCallbackQuery();
   await editOrReply(ctx, ctx.t("customer-deleted", { name: html(gone.name), target: `<code>${html(gone.target)}</code>` }), {
-    reply_markup: backToList(ctx),
+    reply_markup: customersBackKeyboard(ctx),
   });
 });
 
@@ -318,7 +331,7 @@ async function ownSuccess(ctx: BaseContext, refId: string): Promise<TxRecord | u
 }
 
 /** A confirm screen for the same thing and target still waiting for Confirm. */
-async function liveDraftLike(ctx: BaseContext, tx: TxRecord): Promise<boolean> {
+async function liveDraftLike(ctx: BaseContext, tx: Pick<TxRecord, "chatId" | "kind" | "code" | "target">): Promise<boolean> {
   const now = ctx.deps.clock.now();
   const items = await ctx.deps.ledger.recent(tx.chatId, 20);
   return items.some((o) => o.status === "draft" && o.kind === tx.kind && o.code === tx.code && o.target === tx.target && now - o.createdAt <= DRAFT_TTL_MS);

@@ -14,8 +14,8 @@
  * offers the instant release wherever it is shown; those messages are remembered (`offers`) so
  * the release can update them.
  */
-import { Composer, InlineKeyboard } from "grammy";
-import { openStatusKeyboard, statusListKeyboard } from "../keyboards/status.js";
+import { Composer, type InlineKeyboard } from "grammy";
+import { finalStatusKeyboard, openStatusKeyboard, statusListKeyboard } from "../keyboards/status.js";
 import type { Ledger } from "../../domain/ledger.js";
 import { OPEN_STATUSES, type TxRecord } from "../../store/index.js";
 import type { Lookup } from "../../domain/refresh.js";
@@ -89,8 +89,8 @@ function statusView(ctx: BaseContext, { tx, lookup }: Checked): { text: string; 
   const text = moneyText(ctx, [receiptText(ctx.translate, ctx.lang, tx), ...notes].join("\n\n"));
   if (!open) {
     // The same actions as the success notice (receipt, buy again, copy the SN...).
-    const rows = saleActionRows(ctx.translate, ctx.lang, tx as TxRecord);
-    return rows.length > 0 ? { text, markup: new InlineKeyboard(rows) } : { text };
+    const markup = finalStatusKeyboard(saleActionRows(ctx.translate, ctx.lang, tx as TxRecord));
+    return markup ? { text, markup } : { text };
   }
   return { text, markup: openStatusKeyboard(ctx, tx.refId, Boolean(release)) };
 }

@@ -4,14 +4,13 @@
  * inquiry call. A number the provider does not know, a bill already paid or an outage leaves the
  * user at the number step to type another (or retry); the failed inquiry's draft is cancelled.
  */
-import { InlineKeyboard } from "grammy";
 import type { TxRecord } from "../../store/index.js";
 import type { BillInquiry } from "../../upstream/types.js";
 import type { BaseContext, BotConversation, ConvContext } from "../context.js";
 import { html } from "../../render/format.js";
 import { saveDraft, showConfirm } from "../money/confirm.js";
 import { billFields, postpaidKind } from "../money/postpaid.js";
-import { cb } from "../buttons.js";
+import { billRetryKeyboard } from "../keyboards/bill.js";
 import { failureText, withApiKey, type ProviderFailure, type ProviderOutcome } from "../provider.js";
 import { suggestionsFor } from "../savedCustomers.js";
 import { askChoice, askText, type TextStep } from "./steps.js";
@@ -152,7 +151,7 @@ export async function billFlow(conversation: BotConversation, ctx: ConvContext):
   /** After an outage: the number a Retry button inquires again. */
   let retryNumber: string | undefined;
   for (;;) {
-    const keyboard = retryNumber ? new InlineKeyboard().text(ctx.t("button-retry"), cb.flowButton.encode({ button: "retry" })) : undefined;
+    const keyboard = retryNumber ? billRetryKeyboard(ctx) : undefined;
     const answer = await askText(conversation, ctx, prompt, { ...customerNumberStep, keyboard, suggestions });
     ctx = answer.ctx;
     const customerNo = "value" in answer ? answer.value : retryNumber;

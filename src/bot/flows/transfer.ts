@@ -6,7 +6,6 @@
  * The api key is read inside each `external` and never returned from it, so it never enters the
  * conversation's replay log.
  */
-import { InlineKeyboard } from "grammy";
 import type { AccountCheck, Bank } from "../../upstream/types.js";
 import type { BotConversation, ConvContext } from "../context.js";
 import { html, rupiah } from "../../render/format.js";
@@ -14,7 +13,7 @@ import { saveDraft, showConfirm } from "../money/confirm.js";
 import {
   bankTypeOf,
   destinationName,
-  highestTransferFee,
+  feeAtMost,
   transferDraft,
   transferKind,
   type BankType,
@@ -23,7 +22,7 @@ import {
 import { parseRupiah } from "../amount.js";
 import { failureText, withApiKey } from "../provider.js";
 import { whileAskingProvider } from "../slowAnswer.js";
-import { cb } from "../buttons.js";
+import { transferCheckAgainKeyboard, transferSkipNoteKeyboard } from "../keyboards/transfer.js";
 import { suggestionsFor } from "../savedCustomers.js";
 import { askChoice, askText, type TextStep } from "./steps.js";
 import type { Lang } from "../../store/index.js";
@@ -65,7 +64,7 @@ function noteStep(ctx: ConvContext): TextStep<string> {
       if (note.length > NOTE_MAX) return { ok: false, error: "transfer-note-too-long", vars: { max: NOTE_MAX, length: note.length } };
       return { ok: true, value: note };
     },
-    keyboard: new InlineKeyboard().text(ctx.t("transfer-button-skip"), cb.flowButton.encode({ button: "skip" })),
+    keyboard: transferSkipNoteKeyboard(ctx),
   };
 }
 
@@ -122,7 +121,7 @@ async function askCheckedAccount(
     }),
   );
   for (;;) {
-    const step: TextStep<string> = { ...accountStep, suggestions, ...(recheck === undefined ? {} : { keyboard: checkAgainKeyboard(c) }) };
+    const step: TextStep<string> = { ...accountStep, suggestions, ...(recheck === undefined ? {} : { keyboard: transferCheckAgainKeyboard(c) }) };
     const answer = await askText(conversation, c, prompt, step);
     c = answer.ctx;
     let number: string | undefined;
@@ -152,10 +151,6 @@ async function askCheckedAccount(
   }
 }
 
-function checkAgainKeyboard(ctx: ConvContext): InlineKeyboard {
-  return new InlineKeyboard().text(ctx.t("transfer-button-check-again"), cb.flowButton.encode({ button: "recheck" }));
-}
-
 function destination(bank: Bank, bankType: BankType, accountNumber: string, check: AccountCheck): TransferDestination {
   return { bankCode: bank.code, bankName: bank.name, bankType, accountNumber, holderName: check.holderName };
 }
@@ -171,14 +166,14 @@ async function askValue<T>(conversation: BotConversation, ctx: ConvContext, prom
 }
 
 /**
- * The balance (the briefly cached profile) against the amount plus the highest fee seen, as the
+ * The balance (the briefly cached profile) against the amount plus the most the fee may be, as the
  * confirm step checks it; undefined when it fits or the balance cannot be read (the confirm step says).
  */
-async function shortOfBalance(ctx: ConvContext, amount: number): Promise<{ balance: number; fee: number } | undefined> {
+async function shortOfBalance(ctx: ConvContext, amount: number, bankType: BankType): Promise<{ balance: number; fee: number } | undefined> {
   const read = await withApiKey(ctx, (key) => ctx.deps.lists.profile(key));
   const balance = read.ok ? read.value.balance : undefined;
   if (typeof balance !== "number") return undefined;
-  const fee = (await highestTransferFee(ctx.deps.ledger, ctx.chat!.id)) ?? 0;
+  const fee = await feeAtMost(ctx.deps.ledger, ctx.chat!.id, bankType);
   return amount + fee > balance ? { balance, fee } : undefined;
 }
 
@@ -198,7 +193,7 @@ export async function transferFlow(conversation: BotConversation, ctx: ConvConte
   // Told here, where a smaller amount is one message away, not after the note at the confirm step.
   for (;;) {
     const value = amount.value;
-    const short = await conversation.external((outside) => shortOfBalance(outside, value));
+    const short = await conversation.external((outside) => shortOfBalance(outside, value, dest.bankType));
     if (!short) break;
     const a = amount.ctx;
     const figures = { balance: rupiah(short.balance, a.lang), amount: rupiah(value, a.lang), fee: rupiah(short.fee, a.lang) };

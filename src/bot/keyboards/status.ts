@@ -1,5 +1,6 @@
 /** /status's buttons (features/status.ts). */
 import { InlineKeyboard } from "grammy";
+import type { InlineKeyboardButton } from "grammy/types";
 import { cb } from "../buttons.js";
 import type { Translator } from "./translator.js";
 
@@ -15,4 +16,9 @@ export function openStatusKeyboard(tr: Translator, refId: string, release: boole
   const markup = new InlineKeyboard().text(tr.t("button-refresh-status"), cb.status.encode({ refId }));
   if (release) markup.text(tr.t("deposit-button-release"), cb.depositRelease.encode({ refId }));
   return markup;
+}
+
+/** Under a final transaction's status: its sale's actions (render/saleActions.ts), undefined when none. */
+export function finalStatusKeyboard(saleRows: readonly (readonly InlineKeyboardButton[])[]): InlineKeyboard | undefined {
+  return saleRows.length > 0 ? new InlineKeyboard(saleRows.map((row) => [...row])) : undefined;
 }

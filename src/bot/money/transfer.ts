@@ -1,17 +1,18 @@
 /**
  * The transfer money kind: a bank or e-wallet transfer confirmed through the shared confirm screen.
- * The provider tells the fee only in its answer to the create call (its bank list has no fees), so
- * the confirm screen shows an estimate from the chat's last transfer to the same kind of destination,
- * else the highest fee charged so far, else that the provider sets it; the receipt shows the real fee
- * and total. `tx.amount` is always the nominal.
+ * The provider tells the fee only in its answer to the create call (its bank list and account check
+ * have none), so the confirm screen shows an estimate from the chat's last transfer to the same kind
+ * of destination, else the most such a transfer costs (domain/transferFees.ts); the receipt shows the
+ * real fee and total. `tx.amount` is always the nominal.
  */
 import type { Ledger } from "../../domain/ledger.js";
 import { detailOf, type TxRecord } from "../../store/index.js";
 import type { BaseContext } from "../context.js";
 import { html, rupiah } from "../../render/format.js";
 import type { DraftFields, MoneyKind } from "./kinds.js";
+import { TRANSFER_FEE_MAX, type DestinationType } from "../../domain/transferFees.js";
 
-export type BankType = "bank" | "ewallet";
+export type BankType = DestinationType;
 
 /** A transfer's `tx.detail` (records.ts) with the defaults filled in. */
 export interface TransferDetail {
@@ -21,7 +22,9 @@ export interface TransferDetail {
   note: string;
   /** The fee of an earlier transfer to the same kind of destination, shown as an estimate. */
   feeEstimate?: number;
-  /** The highest fee of the chat's earlier transfers, shown when there is no estimate. */
+  /** The most a transfer to this kind of destination costs, shown when there is no estimate. */
+  feeBound?: number;
+  /** Drafts saved before feeBound: the highest fee of the chat's earlier transfers. */
   feeHighest?: number;
 }
 
@@ -70,7 +73,17 @@ export async function highestTransferFee(ledger: Ledger, chatId: number): Promis
   return highest;
 }
 
-/** The draft of a transfer to a checked destination (fee estimate, else the highest fee, looked up now). */
+/**
+ * The most the fee of a transfer to `bankType` may be, as the balance is checked against it: the highest
+ * fee charged so far, and the bound of the destination's kind while no fee of that kind is known.
+ */
+export async function feeAtMost(ledger: Ledger, chatId: number, bankType: BankType): Promise<number> {
+  const known = await lastTransferFee(ledger, chatId, bankType);
+  const highest = (await highestTransferFee(ledger, chatId)) ?? 0;
+  return Math.max(highest, known === undefined ? TRANSFER_FEE_MAX[bankType] : known);
+}
+
+/** The draft of a transfer to a checked destination (fee estimate, else the bound of its kind, looked up now). */
 export async function transferDraft(
   ledger: Ledger,
   chatId: number,
@@ -79,13 +92,11 @@ export async function transferDraft(
   note: string,
 ): Promise<DraftFields> {
   const feeEstimate = await lastTransferFee(ledger, chatId, dest.bankType);
-  const feeHighest = feeEstimate === undefined ? await highestTransferFee(ledger, chatId) : undefined;
   const detail: TransferDetail = {
     holderName: dest.holderName,
     bankType: dest.bankType,
     note,
-    ...(feeEstimate === undefined ? {} : { feeEstimate }),
-    ...(feeHighest === undefined ? {} : { feeHighest }),
+    ...(feeEstimate === undefined ? { feeBound: TRANSFER_FEE_MAX[dest.bankType] } : { feeEstimate }),
   };
   return { code: dest.bankCode, title: dest.bankName, target: dest.accountNumber, amount, detail: { ...detail } };
 }
@@ -98,6 +109,7 @@ export function transferDetail(tx: TxRecord): TransferDetail {
     bankType: d.bankType ?? "bank",
     note: d.note ?? "",
     ...(d.feeEstimate === undefined ? {} : { feeEstimate: d.feeEstimate }),
+    ...(d.feeBound === undefined ? {} : { feeBound: d.feeBound }),
     ...(d.feeHighest === undefined ? {} : { feeHighest: d.feeHighest }),
   };
 }
@@ -107,11 +119,12 @@ export function destinationName(ctx: BaseContext, name: string, type: BankType):
   return ctx.t(type === "ewallet" ? "transfer-dest-ewallet" : "transfer-dest-bank", { name: html(name) });
 }
 
-/** The fee and what leaves the balance: the estimate, else the highest fee so far, else neither is known. */
+/** The fee and what leaves the balance: the estimate, else the bound of the destination's kind (older drafts: the highest so far). */
 function feeLines(ctx: BaseContext, amount: number, d: TransferDetail): string {
   if (d.feeEstimate !== undefined) {
     return ctx.t("transfer-fee-estimate", { fee: rupiah(d.feeEstimate, ctx.lang), total: rupiah(amount + d.feeEstimate, ctx.lang), type: d.bankType });
   }
+  if (d.feeBound !== undefined) return ctx.t("transfer-fee-bound", { fee: rupiah(d.feeBound, ctx.lang), total: rupiah(amount + d.feeBound, ctx.lang), type: d.bankType });
   if (d.feeHighest !== undefined) return ctx.t("transfer-fee-highest", { fee: rupiah(d.feeHighest, ctx.lang), total: rupiah(amount + d.feeHighest, ctx.lang) });
   return ctx.t("transfer-fee-unknown", { amount: rupiah(amount, ctx.lang) });
 }
@@ -136,7 +149,8 @@ export const transferKind: MoneyKind = {
 
   async cost(tx, ctx) {
     const highest = await highestTransferFee(ctx.deps.ledger, tx.chatId);
-    return tx.amount + Math.max(transferDetail(tx).feeEstimate ?? 0, highest ?? 0);
+    const d = transferDetail(tx);
+    return tx.amount + Math.max(d.feeEstimate ?? 0, d.feeBound ?? 0, highest ?? 0);
   },
 
   async create(ctx, apiKey, tx) {

@@ -98,8 +98,8 @@ onCallback(composer, cb.saleReceipt, async (ctx, { refId }) => {
     await ctx.answerCallbackQuery({ text: ctx.t("button-expired") });
     return;
   }
-  // Only a completed sale gets a receipt: a customer must never hold one for money not delivered.
-  if (tx.status !== "success" || !isSale(tx)) {
+  // Only a completed sale or transfer gets a receipt: a customer must never hold one for money not delivered.
+  if (tx.status !== "success" || !(isSale(tx) || tx.kind === "transfer")) {
     await ctx.answerCallbackQuery({ text: ctx.t("shop-receipt-not-success") });
     return;
   }
