@@ -128,7 +128,7 @@ export interface WalletBalance {
 }
 
 /** An entry to post: its seq and time are the store's. */
-export type NewWalletEntry = Omit<WalletEntry, "seq" | "at">;
+export type NewWalletEntry = Omit<WalletEntry, "seq" | "at" | "balance">;
 
 /** What postEntries did: entries posted now, and the refs that were posted before (nothing done for them). */
 export interface PostedEntries {

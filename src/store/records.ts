@@ -269,6 +269,8 @@ export const WalletEntrySchema = z.object({
   by: z.optional(z.int()),
   /** Increasing per wallet, from 1: the page order of `/mutasi`. */
   seq: z.int(),
+  /** The wallet's balance after this entry (the running balance `/mutasi` shows). */
+  balance: z.int(),
   at: time,
 });
 export type WalletEntry = z.infer<typeof WalletEntrySchema>;

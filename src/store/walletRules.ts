@@ -67,9 +67,9 @@ export function mayOverdraw(entry: Pick<NewWalletEntry, "kind" | "amount">): boo
 }
 
 /** A new entry as it will be stored, validated and frozen. */
-export function buildEntry(input: NewWalletEntry, seq: number, at: number): WalletEntry {
+export function buildEntry(input: NewWalletEntry, seq: number, at: number, balance: number): WalletEntry {
   if (!Number.isInteger(input.amount) || input.amount === 0) throw new TypeError(`Wallet entry ${input.ref}: the amount must be a whole, non-zero rupiah.`);
-  const parsed = WalletEntrySchema.safeParse(frozenCopy({ ...input, seq, at }, "entry"));
+  const parsed = WalletEntrySchema.safeParse(frozenCopy({ ...input, seq, at, balance }, "entry"));
   if (!parsed.success) throw new TypeError(`Invalid wallet entry ${input.ref}: ${describeIssues(parsed.error)}`);
   return deepFreeze(parsed.data);
 }

@@ -58,7 +58,8 @@ describe.each(stores)("Wallet contract: $name", ({ place, skip }) => {
     const page1 = await s.walletEntries(ANDI, { limit: 3 });
     expect(page1.map((e) => e.ref)).toEqual(["A7", "A6", "A5"]);
     expect((await s.walletEntries(ANDI, { beforeSeq: page1[2]!.seq, limit: 3 })).map((e) => e.ref)).toEqual(["A4", "A3", "A2"]);
-    expect(await s.walletEntry("A2")).toMatchObject({ amount: -2_000, reason: "correction", seq: 2 });
+    expect(await s.walletEntry("A2")).toMatchObject({ amount: -2_000, reason: "correction", seq: 2, balance: 48_000 });
+    expect(page1.map((e) => e.balance)).toEqual([53_000, 52_000, 51_000]);
     expect(await s.walletEntry("nope")).toBeUndefined();
   });
 
@@ -94,6 +95,14 @@ describe.each(stores)("Wallet contract: $name", ({ place, skip }) => {
     expect(await s.getTx("T1")).toBeUndefined();
     await s.createTx(purchase("T2", 5_000, ANDI, "held"));
     expect(await available(s, ANDI)).toBe(0);
+  });
+
+  it.skipIf(skip)("posts racing on one wallet get one seq each and a running balance in order", async () => {
+    const s = await (await place()).open({ clock: new ManualClock() });
+    await Promise.all(Array.from({ length: 8 }, (_, i) => s.postEntries([credit(`C${i}`, ANDI, 1_000)])));
+    const entries = (await s.walletEntries(ANDI, { limit: 20 })).reverse();
+    expect(entries.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(entries.map((e) => e.balance)).toEqual([1_000, 2_000, 3_000, 4_000, 5_000, 6_000, 7_000, 8_000]);
   });
 
   it.skipIf(skip)("two records racing for the last rupiah: one holds it, the other is refused", async () => {

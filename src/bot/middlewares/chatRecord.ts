@@ -144,14 +144,14 @@ export class ChatRecords {
 }
 
 /**
- * The chat's decrypted api key (staff: their owner's), or undefined when there is none. Decrypted from the record in
+ * The chat's decrypted api key (staff, downlines: their owner's), or undefined when there is none. Decrypted from the record in
  * hand (no second read of the chat), once per update however many guards ask, and kept only as long
  * as the update's contexts.
  */
 export async function apiKeyOf(ctx: BaseContext): Promise<string | undefined> {
   const record = ctx.chatRecord; // an unreadable record rejects
-  // Staff work with their owner's key: read from the owner's record (whose key may change meanwhile).
-  const owner = ctx.role.kind === "staff" ? ctx.role.owner : undefined;
+  // Staff and downlines work with their owner's key: read from the owner's record (whose key may change meanwhile).
+  const owner = ctx.role.kind === "staff" || ctx.role.kind === "downline" ? ctx.role.owner : undefined;
   if (owner === undefined && record?.apiKeyEnc === undefined) return undefined;
   const slot = slotOf(ctx);
   if (!slot) return decrypt(ctx, record, owner);

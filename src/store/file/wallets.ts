@@ -1,9 +1,9 @@
 /**
  * The file store's wallets (docs/wallets.md): every entry in memory, appended to `wallets.jsonl` one
  * line each (appended and fsync-ed before postEntries resolves), and the held amounts counted from the
- * records in memory. A post is checked and counted in one synchronous turn: its debits are set aside
- * at once (so no record can hold that money meanwhile), its credits count once durable. Posts are
- * written one after another: a failed write takes back its own entries and nothing else.
+ * records in memory. Posts run one after another (a seq and a running balance each): a post's debits
+ * are set aside before its write (so no record's claim can hold that money meanwhile), its credits
+ * count once durable, and a failed write takes back nothing but its own entries.
  */
 import { join } from "node:path";
 import type { LogPage, NewWalletEntry, PostedEntries, WalletBalance } from "../api.js";
@@ -24,8 +24,6 @@ export class FileWallets {
   /** Each wallet's entries, oldest first (seq increasing). */
   private readonly entries = new Map<number, WalletEntry[]>();
   private readonly byRef = new Map<string, WalletEntry>();
-  /** Refs of posts being written: a second post of one waits for the first's outcome. */
-  private readonly writing = new Map<string, Promise<unknown>>();
   private file: LogFile | undefined;
   private queue: Promise<unknown> = Promise.resolve();
   /** The store's records in memory (held amounts at open, heldTxs). */
@@ -93,16 +91,15 @@ export class FileWallets {
     throw new WalletShortError(chat, this.available(chat), heldChange(old, rec));
   }
 
-  /** Posts entries in one append, all or none; see Store.postEntries. */
-  async postEntries(input: readonly NewWalletEntry[]): Promise<PostedEntries> {
+  /** Posts entries in one append, all or none; see Store.postEntries. Posts run one after another. */
+  postEntries(input: readonly NewWalletEntry[]): Promise<PostedEntries> {
     this.assertOpen();
-    const wanted = distinctEntries(input);
-    // A ref being written by another call: its outcome decides whether this one posts it.
-    const busy = wanted.map((e) => this.writing.get(e.ref)).filter((p) => p !== undefined);
-    if (busy.length > 0) {
-      await Promise.allSettled(busy);
-      return this.postEntries(input);
-    }
+    const run = this.queue.then(() => this.post(distinctEntries(input)));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async post(wanted: readonly NewWalletEntry[]): Promise<PostedEntries> {
     const skipped = wanted.filter((e) => this.byRef.has(e.ref)).map((e) => e.ref);
     const fresh = wanted.filter((e) => !this.byRef.has(e.ref));
     if (fresh.length === 0) return { posted: [], skipped };
@@ -114,20 +111,21 @@ export class FileWallets {
     }
     const at = this.now();
     const seqs = new Map<number, number>();
+    const balances = new Map<number, number>();
     const built = fresh.map((e) => {
       const seq = (seqs.get(e.wallet) ?? this.lastSeq(e.wallet)) + 1;
+      const balance = (balances.get(e.wallet) ?? this.balance.get(e.wallet) ?? 0) + e.amount;
       seqs.set(e.wallet, seq);
-      return buildEntry(e, seq, at);
+      balances.set(e.wallet, balance);
+      return buildEntry(e, seq, at, balance);
     });
+    // Set aside at once: a record's claim meanwhile cannot hold money this post is taking.
     for (const [chat, debit] of debits) this.settingAside.set(chat, (this.settingAside.get(chat) ?? 0) + debit);
-    const write = this.append(built);
-    for (const e of built) this.writing.set(e.ref, write);
     try {
-      await write;
+      await this.file!.appendLines(built.map((e) => `${JSON.stringify(e)}\n`));
       for (const e of built) this.take(e);
       return { posted: built, skipped };
     } finally {
-      for (const e of built) this.writing.delete(e.ref);
       for (const [chat, debit] of debits) this.settingAside.set(chat, this.settingAside.get(chat)! - debit);
     }
   }
@@ -144,17 +142,6 @@ export class FileWallets {
   private lastSeq(chat: number): number {
     const list = this.entries.get(chat);
     return list?.[list.length - 1]?.seq ?? 0;
-  }
-
-  /** One append of these lines, after the appends before it (seq order on disk is the order in memory). */
-  private append(entries: readonly WalletEntry[]): Promise<void> {
-    const lines = entries.map((e) => `${JSON.stringify(e)}\n`);
-    const run = this.queue.then(
-      () => this.file!.appendLines(lines),
-      () => this.file!.appendLines(lines),
-    );
-    this.queue = run.catch(() => undefined);
-    return run;
   }
 
   private take(e: WalletEntry): void {

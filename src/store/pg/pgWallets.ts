@@ -99,7 +99,7 @@ export class PgWallets {
           w.last_seq += 1;
           w.balance += e.amount;
           w.owner = e.owner;
-          return buildEntry(e, w.last_seq, at);
+          return buildEntry(e, w.last_seq, at, w.balance);
         });
         for (const e of posted) {
           await tx`INSERT INTO wallet_entries (ref, wallet, seq, at, data) VALUES (${e.ref}, ${e.wallet}, ${e.seq}, ${e.at}, ${JSON.stringify(e)}::text::json)`;

@@ -1,0 +1,36 @@
+/** The network's buttons (features/downline.ts): the owner's list and card, an adjustment's confirm, /mutasi's pages. */
+import { InlineKeyboard } from "grammy";
+import type { Downline, Level } from "../../domain/network.js";
+import { cb } from "../buttons.js";
+import type { Translator } from "./translator.js";
+
+/** The owner's list: each downline opens its card; an invitation per level. */
+export function downlineListKeyboard(tr: Translator, members: readonly Downline[], levels: readonly Level[]): InlineKeyboard {
+  const kb = new InlineKeyboard();
+  for (const m of members) kb.text(`${m.suspended ? "⏸ " : ""}${m.name}`, cb.downlineOpen.encode({ chat: m.chat })).row();
+  levels.forEach((level, i) => kb.text(tr.t("downline-button-invite", { level: level.name }), cb.downlineInvite.encode({ level: i })).row());
+  return kb;
+}
+
+/** One downline's card: its wallet by hand, its level, suspend or resume, remove. */
+export function downlineCardKeyboard(tr: Translator, member: Downline, levels: readonly Level[]): InlineKeyboard {
+  const kb = new InlineKeyboard()
+    .text(tr.t("downline-button-add"), cb.downlineAdjust.encode({ chat: member.chat, way: "in" }))
+    .text(tr.t("downline-button-take"), cb.downlineAdjust.encode({ chat: member.chat, way: "out" }))
+    .row();
+  levels.forEach((level, i) => {
+    if (i !== member.level) kb.text(tr.t("downline-button-level", { level: level.name }), cb.downlineLevel.encode({ chat: member.chat, level: i }));
+  });
+  return kb
+    .row()
+    .text(tr.t(member.suspended ? "downline-button-resume" : "downline-button-suspend"), cb.downlineSuspend.encode({ chat: member.chat, on: member.suspended ? "off" : "on" }))
+    .text(tr.t("downline-button-remove"), cb.downlineRemove.encode({ chat: member.chat }));
+}
+
+export function adjustConfirmKeyboard(tr: Translator, ref: string): InlineKeyboard {
+  return new InlineKeyboard().text(tr.t("button-confirm"), cb.downlineAdjustYes.encode({ ref }));
+}
+
+export function walletMoreKeyboard(tr: Translator, seq: number): InlineKeyboard {
+  return new InlineKeyboard().text(tr.t("wallet-button-more"), cb.walletMore.encode({ seq }));
+}
