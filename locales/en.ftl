@@ -1209,3 +1209,81 @@ shopfront-help =
     The order is processed automatically once the payment arrives.
 
     /menu: the shop · /orders: my orders · /cancel: cancel · /language: change language
+
+## Downline network (/downlines, /statement; docs/wallets.md)
+cmd-downline = Your downlines: wallets, levels, invitations
+cmd-mutasi = Wallet statement (downlines)
+downline-title = 👥 <b>Your downlines</b> ({ $count })
+downline-none = No downlines yet. Invite one with a button below: one link for one person, valid 24 hours.
+downline-line = • <b>{ $name }</b> · { $level } · wallet { $balance } (on hold { $held }){ $state }
+downline-suspended = {" "}· ⏸ suspended
+downline-owed = Downline wallets hold { $owed } (their money inside your provider balance).
+downline-button-invite = ➕ Invite a { $level } downline
+downline-invite = Invitation link for a <b>{ $level }</b> downline (one person, valid until { $until } WIB):
+    { $link }
+    Send it to your new downline. They buy with your API key, paid from their own wallet, at the { $level } price.
+downline-full = You have reached the downline limit. Remove an inactive downline first.
+downline-card = 👤 <b>{ $name }</b>{ $state }
+    Level: { $level } · joined { $since } WIB
+    Wallet balance: <b>{ $balance }</b>
+    On hold (sales in progress): { $held }
+    Available: { $available }
+downline-button-add = ➕ Add balance
+downline-button-take = ➖ Take balance
+downline-button-level = Make { $level }
+downline-button-suspend = ⏸ Suspend
+downline-button-resume = ▶️ Resume
+downline-button-remove = 🗑 Remove
+downline-remove-not-empty = The wallet still holds money or a sale in progress. Take the balance first (with a reason), then remove.
+downline-removed = { $name } is no longer your downline.
+downline-removed-you = You are no longer a downline. Your wallet is empty; no money was lost.
+downline-level-changed-you = Your level is now <b>{ $level }</b>. The new prices count from your next purchase.
+downline-suspended-you = ⏸ Your upline has paused your selling. Your wallet balance is safe.
+downline-resumed-you = ▶️ You can sell again.
+downline-adjust-ask-in = How much to add to <b>{ $name }</b>'s wallet, and why? Reply to this message, e.g. <code>50000 cash</code>
+downline-adjust-ask-out = How much to take from <b>{ $name }</b>'s wallet, and why? Reply to this message, e.g. <code>20000 correction</code>
+downline-adjust-placeholder = 50000 cash
+downline-adjust-bad = Write the amount, then the reason, e.g. <code>50000 cash</code> (at most Rp100,000,000). No balance changed.
+downline-adjust-confirm-in = Add <b>{ $amount }</b> to <b>{ $name }</b>'s wallet?
+    Reason: { $reason }
+downline-adjust-confirm-out = Take <b>{ $amount }</b> from <b>{ $name }</b>'s wallet?
+    Reason: { $reason }
+downline-adjust-done = ✅ Recorded in the wallet.
+downline-adjust-short = Not done: only { $available } can be taken (the rest is on hold for sales in progress).
+downline-welcome = 👋 You are a <b>{ $level }</b> downline. Sell with /topup or /bill; your wallet is in /balance, its entries in /statement.
+downline-joined = ✅ You are now a <b>{ $level }</b> downline. Ask your upline to fund your wallet, then sell with /topup. Balance: /balance.
+downline-joined-owner = 👥 { $name } joined as a { $level } downline. Fund their wallet in /downlines.
+downline-join-unknown = This invitation link is unknown. Ask your upline for a new one.
+downline-join-expired = This invitation link has expired. Ask your upline for a new one.
+downline-join-used = This invitation link was already used. Ask your upline for a new one.
+downline-join-self = This is your own invitation link: send it to your new downline.
+downline-join-owner = This chat has its own API key or works as staff, so it cannot be a downline.
+downline-join-taken = You are already a downline in another network.
+downline-join-already = You are already a downline in this network.
+downline-join-full = This network is full. Contact your upline.
+wallet-show = 👛 <b>Your wallet</b> ({ $level } level)
+    Balance: <b>{ $balance }</b>
+    On hold (sales in progress): { $held }
+    Available: <b>{ $available }</b>
+    Entries: /statement
+wallet-credited-you = 👛 <b>{ $amount }</b> was added to your wallet ({ $reason }). Available: { $available }.
+wallet-debited-you = 👛 <b>{ $amount }</b> was taken from your wallet ({ $reason }). Available: { $available }.
+wallet-only-downlines = The wallet statement is for downlines. Your account balance is in /balance, its sales in /history.
+wallet-no-entries = Your wallet has no entries yet.
+wallet-no-more = No older entries.
+wallet-entries-title = 👛 <b>Wallet statement</b> (newest first)
+wallet-entry = { $at } · { $sign }{ $amount } { $what }{ $note } → { $balance }
+wallet-button-more = ⬇️ Older
+wallet-entry-deposit = deposit
+wallet-entry-adjust = by your upline
+wallet-entry-purchase = purchase
+wallet-entry-commission = commission
+wallet-entry-refund = refund
+wallet-entry-payout = payout
+wallet-short = Not enough in your wallet: the price is { $price }, { $available } is available. Ask your upline to fund your wallet.
+wallet-suspended = ⏸ Your upline has paused your selling. Your wallet balance is safe.
+audit-act-downline_invited = Downline invited
+audit-act-downline_joined = Downline joined
+audit-act-downline_changed = Downline changed
+audit-act-downline_removed = Downline removed
+audit-act-wallet_adjusted = Downline wallet adjusted

@@ -1197,3 +1197,81 @@ shopfront-help =
     Pesanan diproses otomatis setelah pembayaran diterima.
 
     /menu: toko · /pesanan: pesanan saya · /batal: batalkan · /bahasa: ganti bahasa
+
+## Jaringan downline (/downline, /mutasi; docs/wallets.md)
+cmd-downline = Downline Anda: saldo, level, undangan
+cmd-mutasi = Mutasi dompet (downline)
+downline-title = 👥 <b>Downline Anda</b> ({ $count })
+downline-none = Belum ada downline. Undang dengan tombol di bawah: satu tautan untuk satu orang, berlaku 24 jam.
+downline-line = • <b>{ $name }</b> · { $level } · saldo { $balance } (ditahan { $held }){ $state }
+downline-suspended = {" "}· ⏸ dihentikan
+downline-owed = Dompet downline berisi { $owed } (uang mereka yang ada di saldo penyedia Anda).
+downline-button-invite = ➕ Undang downline { $level }
+downline-invite = Tautan undangan downline <b>{ $level }</b> (untuk satu orang, berlaku sampai { $until } WIB):
+    { $link }
+    Kirim ke calon downline. Ia membeli dengan API key Anda, dibayar dari dompetnya sendiri, dengan harga level { $level }.
+downline-full = Batas downline tercapai. Hapus downline yang tidak aktif dulu.
+downline-card = 👤 <b>{ $name }</b>{ $state }
+    Level: { $level } · bergabung { $since } WIB
+    Saldo dompet: <b>{ $balance }</b>
+    Ditahan (transaksi berjalan): { $held }
+    Bisa dipakai: { $available }
+downline-button-add = ➕ Tambah saldo
+downline-button-take = ➖ Ambil saldo
+downline-button-level = Jadikan { $level }
+downline-button-suspend = ⏸ Hentikan
+downline-button-resume = ▶️ Aktifkan lagi
+downline-button-remove = 🗑 Hapus
+downline-remove-not-empty = Dompet masih berisi saldo atau transaksi berjalan. Ambil saldonya dulu (dengan alasan), lalu hapus.
+downline-removed = { $name } bukan downline Anda lagi.
+downline-removed-you = Anda bukan downline lagi. Dompet Anda kosong; tidak ada uang yang hilang.
+downline-level-changed-you = Level Anda sekarang <b>{ $level }</b>. Harga baru berlaku mulai pembelian berikutnya.
+downline-suspended-you = ⏸ Penjualan Anda dihentikan sementara oleh upline. Saldo dompet tetap aman.
+downline-resumed-you = ▶️ Anda bisa berjualan lagi.
+downline-adjust-ask-in = Berapa saldo yang ditambahkan ke dompet <b>{ $name }</b>, dan alasannya? Balas pesan ini, misalnya: <code>50000 tunai</code>
+downline-adjust-ask-out = Berapa saldo yang diambil dari dompet <b>{ $name }</b>, dan alasannya? Balas pesan ini, misalnya: <code>20000 koreksi</code>
+downline-adjust-placeholder = 50000 tunai
+downline-adjust-bad = Tulis jumlah lalu alasan, misalnya <code>50000 tunai</code> (paling banyak Rp100.000.000). Belum ada saldo yang berubah.
+downline-adjust-confirm-in = Tambah <b>{ $amount }</b> ke dompet <b>{ $name }</b>?
+    Alasan: { $reason }
+downline-adjust-confirm-out = Ambil <b>{ $amount }</b> dari dompet <b>{ $name }</b>?
+    Alasan: { $reason }
+downline-adjust-done = ✅ Tercatat di dompet.
+downline-adjust-short = Tidak jadi: yang bisa diambil hanya { $available } (sisanya ditahan untuk transaksi berjalan).
+downline-welcome = 👋 Anda downline level <b>{ $level }</b>. Jual dengan /beli atau /tagihan; saldo dompet di /saldo, mutasinya di /mutasi.
+downline-joined = ✅ Anda sekarang downline level <b>{ $level }</b>. Minta upline mengisi dompet Anda, lalu jual dengan /beli. Saldo: /saldo.
+downline-joined-owner = 👥 { $name } bergabung sebagai downline level { $level }. Isi dompetnya di /downline.
+downline-join-unknown = Tautan undangan ini tidak dikenal. Minta tautan baru ke upline Anda.
+downline-join-expired = Tautan undangan ini sudah kedaluwarsa. Minta tautan baru ke upline Anda.
+downline-join-used = Tautan undangan ini sudah dipakai. Minta tautan baru ke upline Anda.
+downline-join-self = Ini tautan undangan Anda sendiri: kirimkan ke calon downline.
+downline-join-owner = Chat ini punya API key sendiri atau bekerja sebagai staf, jadi tidak bisa menjadi downline.
+downline-join-taken = Anda sudah downline di jaringan lain.
+downline-join-already = Anda sudah downline di jaringan ini.
+downline-join-full = Jaringan ini sudah penuh. Hubungi upline Anda.
+wallet-show = 👛 <b>Dompet Anda</b> (level { $level })
+    Saldo: <b>{ $balance }</b>
+    Ditahan (transaksi berjalan): { $held }
+    Bisa dipakai: <b>{ $available }</b>
+    Mutasi: /mutasi
+wallet-credited-you = 👛 Dompet Anda bertambah <b>{ $amount }</b> ({ $reason }). Bisa dipakai: { $available }.
+wallet-debited-you = 👛 Dompet Anda berkurang <b>{ $amount }</b> ({ $reason }). Bisa dipakai: { $available }.
+wallet-only-downlines = Mutasi dompet hanya untuk downline. Saldo akun Anda ada di /saldo, transaksinya di /riwayat.
+wallet-no-entries = Belum ada mutasi di dompet Anda.
+wallet-no-more = Tidak ada mutasi yang lebih lama.
+wallet-entries-title = 👛 <b>Mutasi dompet</b> (terbaru dulu)
+wallet-entry = { $at } · { $sign }{ $amount } { $what }{ $note } → { $balance }
+wallet-button-more = ⬇️ Lebih lama
+wallet-entry-deposit = deposit
+wallet-entry-adjust = oleh upline
+wallet-entry-purchase = pembelian
+wallet-entry-commission = komisi
+wallet-entry-refund = pengembalian
+wallet-entry-payout = penarikan
+wallet-short = Saldo dompet kurang: harga { $price }, bisa dipakai { $available }. Minta upline mengisi dompet Anda.
+wallet-suspended = ⏸ Penjualan Anda sedang dihentikan upline. Saldo dompet tetap aman.
+audit-act-downline_invited = Downline diundang
+audit-act-downline_joined = Downline bergabung
+audit-act-downline_changed = Downline diubah
+audit-act-downline_removed = Downline dihapus
+audit-act-wallet_adjusted = Saldo dompet downline diubah

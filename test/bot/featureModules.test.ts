@@ -145,9 +145,9 @@ describe("the list of feature modules", () => {
     expect(found).toContain('balance: /saldo declared cashier, the role gate disagrees for {"kind":"staff","owner":1,"role":"cashier"}');
   });
 
-  it("the stages run in the list's order: staff and the audit log before the features, the fallback last", () => {
+  it("the stages run in the list's order: staff, a downline's joining and the audit log before the features, the fallback last", () => {
     const stages = featureModules.map((m) => `${m.name}:${m.stage ?? "main"}`);
-    expect(stages.slice(0, 5)).toEqual(["shopfront:shopfront", "staff:beforeKey", "audit:beforeKey", "cancel:wayOut", "flows:flows"]);
+    expect(stages.slice(0, 6)).toEqual(["shopfront:shopfront", "staff:beforeKey", "downline join:beforeKey", "audit:beforeKey", "cancel:wayOut", "flows:flows"]);
     expect(stages.at(-1)).toBe("unhandled:last");
   });
 });

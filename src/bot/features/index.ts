@@ -18,6 +18,7 @@ import { cancelModule } from "./cancel.js";
 import { correctionModule } from "./correction.js";
 import { customersModule } from "./savedCustomers.js";
 import { depositModule } from "./deposit.js";
+import { downlineJoinModule, downlineModule } from "./downline.js";
 import { historyModule } from "./history.js";
 import { languageModule } from "./language.js";
 import { linkModule } from "./link.js";
@@ -46,6 +47,7 @@ const flowsModule: FeatureModule = {
 export const featureModules: readonly FeatureModule[] = [
   shopfrontModule,
   staffModule,
+  downlineJoinModule,
   auditModule,
   cancelModule,
   flowsModule,
@@ -53,6 +55,7 @@ export const featureModules: readonly FeatureModule[] = [
   shopPayModule,
   ordersModule,
   linkModule,
+  downlineModule,
   balanceModule,
   callbackUrlModule,
   languageModule,

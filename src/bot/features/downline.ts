@@ -1,0 +1,290 @@
+/**
+ * The owner's network (/downline, /downlines; docs/wallets.md): the list of downlines with level and
+ * wallet, one-person invitation links per level, a downline's card (its wallet by hand, level,
+ * suspend, remove). For a downline: joining by the link (`/start dl_<token>`), `/saldo` as its wallet,
+ * `/mutasi` (`/statement`) its entries with the running balance. A downline's purchases go through the
+ * ordinary confirm screen (money/confirm.ts), paid from its wallet.
+ */
+import { randomBytes } from "node:crypto";
+import { Composer } from "grammy";
+import { appendAudit } from "../../domain/audit.js";
+import { DOWNLINE_INVITE_PREFIX, type DownlineJoinRefusal } from "../../domain/network.js";
+import { html, rupiah, wibTime } from "../../render/format.js";
+import { DEFAULT_LANG } from "../../render/i18n.js";
+import type { DocKind, WalletEntry } from "../../store/index.js";
+import { commands } from "../../telegram/commands.js";
+import * as z from "../../tools/zod.js";
+import { cb, onCallback } from "../buttons.js";
+import type { BaseContext, BotContext } from "../context.js";
+import { isPrivate, replyPrivateOnly } from "../guards.js";
+import { adjustConfirmKeyboard, downlineCardKeyboard, downlineListKeyboard, walletMoreKeyboard } from "../keyboards/downline.js";
+import type { FeatureModule } from "../module.js";
+
+/** An adjustment by hand, from the owner's tap to its entry: asking -> confirming -> posting -> done. */
+const AdjustSchema = z.object({ chat: z.int(), way: z.enum(["in", "out"]), promptId: z.int(), amount: z.optional(z.int()), reason: z.optional(z.string()) });
+const AdjustKind: DocKind<z.infer<typeof AdjustSchema>> = { name: "wallet_adjust", schema: AdjustSchema };
+/** "50000 tunai", "50.000 transfer BCA": the amount, then the reason. */
+const AMOUNT_AND_REASON = /^\s*(\d{1,3}(?:[.,]\d{3})+|\d+)\s+(\S.{0,99})$/s;
+const MAX_ADJUST = 100_000_000;
+
+async function langOf(ctx: BaseContext, chatId: number) {
+  return (await ctx.deps.settings.language(chatId)) ?? DEFAULT_LANG;
+}
+
+async function tell(ctx: BaseContext, chatId: number, key: string, vars: Record<string, string | number>): Promise<void> {
+  const text = ctx.translate(await langOf(ctx, chatId), key, vars);
+  await ctx.api.sendMessage(chatId, text).catch((err: unknown) => ctx.deps.logger.warn({ err, chatId }, "network notice not delivered"));
+}
+
+// ---- joining ------------------------------------------------------------------------------------
+
+const joinComposer = new Composer<BotContext>();
+
+joinComposer.command(commands.start, async (ctx, next) => {
+  const payload = typeof ctx.match === "string" ? ctx.match.trim() : "";
+  const role = ctx.role;
+  if (!payload.startsWith(DOWNLINE_INVITE_PREFIX)) {
+    if (role.kind !== "downline" || !isPrivate(ctx)) return next();
+    const levels = await ctx.deps.network.levels(role.owner);
+    await ctx.reply(ctx.t("downline-welcome", { level: html(levels[role.level]?.name ?? "") }));
+    return;
+  }
+  if (!isPrivate(ctx)) return void (await replyPrivateOnly(ctx));
+  const record = ctx.chatRecord;
+  const name = ctx.from?.first_name ?? ctx.from?.username ?? String(ctx.chat.id);
+  const joined = await ctx.deps.network.join(payload.slice(DOWNLINE_INVITE_PREFIX.length), {
+    chat: ctx.chat.id,
+    name,
+    ownsKey: record?.apiKeyEnc !== undefined || record?.staffOf !== undefined,
+    memberOf: record?.downlineOf?.owner,
+  });
+  if (typeof joined === "string") return void (await ctx.reply(ctx.t(refusalKey(joined))));
+  ctx.chatRecord = await ctx.deps.store.getChat(ctx.chat.id);
+  const level = (await ctx.deps.network.levels(joined.owner))[joined.level]?.name ?? "";
+  await appendAudit(ctx.deps.store, joined.owner, { act: "downline_joined", by: ctx.chat.id, byName: name, after: level });
+  await ctx.reply(ctx.t("downline-joined", { level: html(level) }));
+  await tell(ctx, joined.owner, "downline-joined-owner", { name: html(name), level: html(level) });
+});
+
+function refusalKey(refusal: DownlineJoinRefusal): string {
+  return `downline-join-${refusal}`;
+}
+
+// ---- the owner's screens ----------------------------------------------------------------------
+
+const composer = new Composer<BotContext>();
+
+async function listText(ctx: BaseContext, owner: number): Promise<string> {
+  const network = ctx.deps.network;
+  const [members, levels, wallets] = await Promise.all([network.members(owner), network.levels(owner), ctx.deps.store.walletsOf(owner)]);
+  const byChat = new Map(wallets.map((w) => [w.chat, w]));
+  const owed = wallets.reduce((sum, w) => sum + Math.max(0, w.balance), 0);
+  const lines = members.map((m) => {
+    const w = byChat.get(m.chat);
+    return ctx.t("downline-line", {
+      name: html(m.name),
+      level: html(levels[m.level]?.name ?? "?"),
+      balance: rupiah(w?.balance ?? 0, ctx.lang),
+      held: rupiah(w?.held ?? 0, ctx.lang),
+      state: m.suspended ? ctx.t("downline-suspended") : "",
+    });
+  });
+  const body = lines.length > 0 ? lines.join("\n") : ctx.t("downline-none");
+  return `${ctx.t("downline-title", { count: members.length })}\n\n${body}\n\n${ctx.t("downline-owed", { owed: rupiah(owed, ctx.lang) })}`;
+}
+
+composer.command(commands.downline, async (ctx) => {
+  if (!isPrivate(ctx)) return void (await replyPrivateOnly(ctx));
+  const owner = ctx.chat.id;
+  const [members, levels] = await Promise.all([ctx.deps.network.members(owner), ctx.deps.network.levels(owner)]);
+  await ctx.reply(await listText(ctx, owner), { reply_markup: downlineListKeyboard(ctx, members, levels) });
+});
+
+onCallback(composer, cb.downlineInvite, async (ctx, { level }) => {
+  const owner = ctx.chat!.id;
+  const levels = await ctx.deps.network.levels(owner);
+  if (!levels[level]) return void (await ctx.answerCallbackQuery({ text: ctx.t("button-expired") }));
+  const invited = await ctx.deps.network.invite(owner, level);
+  await ctx.answerCallbackQuery();
+  if (invited === "full") return void (await ctx.reply(ctx.t("downline-full")));
+  const link = `https://t.me/${ctx.me.username}?start=${DOWNLINE_INVITE_PREFIX}${invited.token}`;
+  await appendAudit(ctx.deps.store, owner, { act: "downline_invited", by: owner, after: levels[level].name });
+  await ctx.reply(ctx.t("downline-invite", { level: html(levels[level].name), link, until: wibTime(invited.expiresAt, ctx.lang) }), {
+    link_preview_options: { is_disabled: true },
+  });
+});
+
+async function showCard(ctx: BotContext, chat: number): Promise<void> {
+  const owner = ctx.chat!.id;
+  const member = await ctx.deps.network.member(owner, chat);
+  if (!member) return void (await ctx.answerCallbackQuery({ text: ctx.t("button-expired") }));
+  const [levels, wallet] = await Promise.all([ctx.deps.network.levels(owner), ctx.deps.wallets.view(chat)]);
+  await ctx.answerCallbackQuery().catch(() => undefined);
+  const text = ctx.t("downline-card", {
+    name: html(member.name),
+    level: html(levels[member.level]?.name ?? "?"),
+    since: wibTime(member.joinedAt, ctx.lang),
+    balance: rupiah(wallet.balance, ctx.lang),
+    held: rupiah(wallet.held, ctx.lang),
+    available: rupiah(wallet.available, ctx.lang),
+    state: member.suspended ? ctx.t("downline-suspended") : "",
+  });
+  await ctx.reply(text, { reply_markup: downlineCardKeyboard(ctx, member, levels) });
+}
+
+onCallback(composer, cb.downlineOpen, (ctx, { chat }) => showCard(ctx, chat));
+
+onCallback(composer, cb.downlineLevel, async (ctx, { chat, level }) => {
+  const owner = ctx.chat!.id;
+  const levels = await ctx.deps.network.levels(owner);
+  if (!levels[level]) return void (await ctx.answerCallbackQuery({ text: ctx.t("button-expired") }));
+  const changed = await ctx.deps.network.change(owner, chat, { level });
+  if (!changed) return void (await ctx.answerCallbackQuery({ text: ctx.t("button-expired") }));
+  await appendAudit(ctx.deps.store, owner, { act: "downline_changed", by: owner, before: changed.name, after: levels[level].name });
+  await tell(ctx, chat, "downline-level-changed-you", { level: html(levels[level].name) });
+  await showCard(ctx, chat);
+});
+
+onCallback(composer, cb.downlineSuspend, async (ctx, { chat, on }) => {
+  const owner = ctx.chat!.id;
+  const changed = await ctx.deps.network.change(owner, chat, { suspended: on === "on" });
+  if (!changed) return void (await ctx.answerCallbackQuery({ text: ctx.t("button-expired") }));
+  await appendAudit(ctx.deps.store, owner, { act: "downline_changed", by: owner, before: changed.name, after: on === "on" ? "suspended" : "active" });
+  await tell(ctx, chat, on === "on" ? "downline-suspended-you" : "downline-resumed-you", {});
+  await showCard(ctx, chat);
+});
+
+onCallback(composer, cb.downlineRemove, async (ctx, { chat }) => {
+  const owner = ctx.chat!.id;
+  const member = await ctx.deps.network.member(owner, chat);
+  const removed = await ctx.deps.network.remove(owner, chat);
+  if (removed === "unknown") return void (await ctx.answerCallbackQuery({ text: ctx.t("button-expired") }));
+  if (removed === "not-empty") return void (await ctx.answerCallbackQuery({ text: ctx.t("downline-remove-not-empty"), show_alert: true }));
+  await ctx.answerCallbackQuery();
+  await appendAudit(ctx.deps.store, owner, { act: "downline_removed", by: owner, before: member?.name });
+  await ctx.reply(ctx.t("downline-removed", { name: html(member?.name ?? String(chat)) }));
+  await tell(ctx, chat, "downline-removed-you", {});
+});
+
+// Adding or taking by hand: the owner replies with the amount and the reason, then confirms.
+onCallback(composer, cb.downlineAdjust, async (ctx, { chat, way }) => {
+  const owner = ctx.chat!.id;
+  const member = await ctx.deps.network.member(owner, chat);
+  if (!member) return void (await ctx.answerCallbackQuery({ text: ctx.t("button-expired") }));
+  await ctx.answerCallbackQuery();
+  const prompt = await ctx.reply(ctx.t(way === "in" ? "downline-adjust-ask-in" : "downline-adjust-ask-out", { name: html(member.name) }), {
+    reply_markup: { force_reply: true, input_field_placeholder: ctx.t("downline-adjust-placeholder") },
+  });
+  const ref = `WA${ctx.deps.clock.now().toString(36)}${randomBytes(4).toString("hex")}`;
+  await ctx.deps.store.createDoc(AdjustKind, { id: ref, owner, state: "asking", value: { chat, way, promptId: prompt.message_id } });
+});
+
+composer.on("message:text", async (ctx, next) => {
+  const replyTo = ctx.message.reply_to_message?.message_id;
+  if (replyTo === undefined || ctx.role.kind !== "owner") return next();
+  const asking = await ctx.deps.store.listDocs(AdjustKind, { owner: ctx.chat.id, states: ["asking"] });
+  const doc = asking.find((d) => d.value.promptId === replyTo);
+  if (!doc) return next();
+  const m = AMOUNT_AND_REASON.exec(ctx.message.text);
+  const amount = m ? Number(m[1]!.replace(/[.,]/g, "")) : NaN;
+  if (!m || !(amount > 0) || amount > MAX_ADJUST) return void (await ctx.reply(ctx.t("downline-adjust-bad")));
+  const reason = m[2]!.trim();
+  const member = await ctx.deps.network.member(ctx.chat.id, doc.value.chat);
+  const done = await ctx.deps.store.updateDoc(AdjustKind, doc.id, { states: ["asking"] }, { state: "confirming", value: { ...doc.value, amount, reason } });
+  if (!done) return next();
+  await ctx.reply(
+    ctx.t(doc.value.way === "in" ? "downline-adjust-confirm-in" : "downline-adjust-confirm-out", { name: html(member?.name ?? ""), amount: rupiah(amount, ctx.lang), reason: html(reason) }),
+    { reply_markup: adjustConfirmKeyboard(ctx, doc.id) },
+  );
+});
+
+onCallback(composer, cb.downlineAdjustYes, async (ctx, { ref }) => {
+  const owner = ctx.chat!.id;
+  const doc = await ctx.deps.store.getDoc(AdjustKind, ref);
+  const { amount, reason } = doc?.value ?? {};
+  if (!doc || doc.owner !== owner || amount === undefined || reason === undefined) return void (await ctx.answerCallbackQuery({ text: ctx.t("button-expired") }));
+  // Of a double tap one moves it on; "posting" again (a stop in between) posts nothing twice: the entry's ref is the doc's.
+  const taken = await ctx.deps.store.updateDoc(AdjustKind, ref, { states: ["confirming", "posting"] }, { state: "posting" });
+  if (!taken) return void (await ctx.answerCallbackQuery({ text: ctx.t("confirm-already") }));
+  const signed = doc.value.way === "in" ? amount : -amount;
+  const adjusted = await ctx.deps.wallets.adjust({ ref, owner, wallet: doc.value.chat, amount: signed, reason, by: owner });
+  if (adjusted.kind === "short") {
+    await ctx.deps.store.updateDoc(AdjustKind, ref, { states: ["posting"] }, { state: "refused" });
+    return void (await ctx.answerCallbackQuery({ text: ctx.t("downline-adjust-short", { available: rupiah(adjusted.available, ctx.lang) }), show_alert: true }));
+  }
+  await ctx.deps.store.updateDoc(AdjustKind, ref, { states: ["posting"] }, { state: "done" });
+  await ctx.answerCallbackQuery({ text: ctx.t("downline-adjust-done") });
+  await ctx.editMessageReplyMarkup().catch(() => undefined);
+  if (adjusted.kind === "repeated") return;
+  await appendAudit(ctx.deps.store, owner, { act: "wallet_adjusted", by: owner, after: { chat: doc.value.chat, amount: signed, reason } });
+  const wallet = await ctx.deps.wallets.view(doc.value.chat);
+  await tell(ctx, doc.value.chat, signed > 0 ? "wallet-credited-you" : "wallet-debited-you", {
+    amount: rupiah(amount, await langOf(ctx, doc.value.chat)),
+    reason: html(reason),
+    available: rupiah(wallet.available, await langOf(ctx, doc.value.chat)),
+  });
+  await showCard(ctx, doc.value.chat);
+});
+
+// ---- the downline's own ------------------------------------------------------------------------
+
+/** A downline's /saldo: its wallet, never the owner's balance. */
+composer.command(commands.saldo, async (ctx, next) => {
+  const role = ctx.role;
+  if (role.kind !== "downline") return next();
+  const [wallet, levels] = await Promise.all([ctx.deps.wallets.view(ctx.chat.id), ctx.deps.network.levels(role.owner)]);
+  await ctx.reply(
+    ctx.t("wallet-show", {
+      balance: rupiah(wallet.balance, ctx.lang),
+      held: rupiah(wallet.held, ctx.lang),
+      available: rupiah(wallet.available, ctx.lang),
+      level: html(levels[role.level]?.name ?? ""),
+    }),
+  );
+});
+
+function entryLine(ctx: BaseContext, e: WalletEntry): string {
+  const sign = e.amount > 0 ? "+" : "−";
+  const what = ctx.t(`wallet-entry-${e.kind}`);
+  const note = e.reason ? ` · ${html(e.reason)}` : e.txRef ? ` · <code>${html(e.txRef)}</code>` : "";
+  return ctx.t("wallet-entry", { at: wibTime(e.at, ctx.lang), sign, amount: rupiah(Math.abs(e.amount), ctx.lang), what, note, balance: rupiah(e.balance, ctx.lang) });
+}
+
+async function showEntries(ctx: BotContext, beforeSeq?: number): Promise<void> {
+  if (ctx.role.kind !== "downline") return void (await ctx.reply(ctx.t("wallet-only-downlines")));
+  const page = await ctx.deps.wallets.entries(ctx.chat!.id, { limit: 10, ...(beforeSeq !== undefined ? { beforeSeq } : {}) });
+  if (page.length === 0) return void (await ctx.reply(ctx.t(beforeSeq === undefined ? "wallet-no-entries" : "wallet-no-more")));
+  const last = page[page.length - 1]!;
+  const text = `${ctx.t("wallet-entries-title")}\n\n${page.map((e) => entryLine(ctx, e)).join("\n")}`;
+  await ctx.reply(text, last.seq > 1 ? { reply_markup: walletMoreKeyboard(ctx, last.seq) } : {});
+}
+
+composer.command(commands.mutasi, (ctx) => showEntries(ctx));
+onCallback(composer, cb.walletMore, async (ctx, { seq }) => {
+  await ctx.answerCallbackQuery();
+  await showEntries(ctx, seq);
+});
+
+export const downlineJoinModule: FeatureModule = {
+  name: "downline join",
+  stage: "beforeKey",
+  composer: joinComposer,
+  shares: { commands: ["start"] },
+};
+
+export const downlineModule: FeatureModule = {
+  name: "downline",
+  composer,
+  commands: { downline: "owner", mutasi: "anyone" },
+  buttons: {
+    downlineInvite: "owner",
+    downlineOpen: "owner",
+    downlineLevel: "owner",
+    downlineSuspend: "owner",
+    downlineRemove: "owner",
+    downlineAdjust: "owner",
+    downlineAdjustYes: "owner",
+    walletMore: "anyone",
+  },
+  shares: { commands: ["saldo"] },
+};
