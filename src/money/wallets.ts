@@ -22,7 +22,15 @@ export type Adjusted = { readonly kind: "posted"; readonly entry: WalletEntry } 
 const PAID_DEPOSIT = new Set(["processing", "success"]);
 
 export class Wallets {
+  /** Settles in flight (started by events, not awaited by their emitter). */
+  private readonly running = new Set<Promise<void>>();
+
   constructor(private readonly deps: { store: Store; logger: Logger }) {}
+
+  /** Resolves once every settle started before it has finished (tests, a clean stop). */
+  async idle(): Promise<void> {
+    while (this.running.size > 0) await Promise.allSettled([...this.running]);
+  }
 
   async view(chat: number): Promise<WalletView> {
     const w = await this.deps.store.wallet(chat);
@@ -50,7 +58,14 @@ export class Wallets {
    * What the record's outcome owes its wallets, posted once (a repeat posts nothing): called on every
    * saved outcome (the engine's, the watcher's) and at start for every record still holding.
    */
-  async settle(tx: Readonly<TxRecord>): Promise<void> {
+  settle(tx: Readonly<TxRecord>): Promise<void> {
+    const run = this.settleNow(tx);
+    this.running.add(run);
+    void run.catch(() => undefined).finally(() => this.running.delete(run));
+    return run;
+  }
+
+  private async settleNow(tx: Readonly<TxRecord>): Promise<void> {
     const part = tx.wallet;
     if (!part) return;
     const { store } = this.deps;

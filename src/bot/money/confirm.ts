@@ -7,7 +7,7 @@
 import { Composer } from "grammy";
 import { buyAgainKeyboard, confirmKeyboard, lowBalanceKeyboard, rejectedKeyboard, statusKeyboard } from "../keyboards/confirm.js";
 import type { NewTx } from "../../store/index.js";
-import type { TxRecord } from "../../store/index.js";
+import type { TxRecord, WalletPart } from "../../store/index.js";
 import { UpstreamError } from "../../upstream/errors.js";
 import { cb, onCallback } from "../buttons.js";
 import { notLinkedText, requireStorage } from "../guards.js";
@@ -46,6 +46,26 @@ export async function saveDraft(ctx: BaseContext, kind: MoneyKind, fields: Draft
     } as NewTx & { status: "draft" },
     true,
   );
+}
+
+/**
+ * A downline pays from its wallet (docs/wallets.md): the record's wallet part for `price`, fixed with
+ * the screen; "refused" (and said why) when it is suspended or its wallet cannot pay it now. The claim
+ * checks the wallet again, in the same write as the hold.
+ */
+async function walletPartOf(ctx: BaseContext, price: number): Promise<WalletPart | "refused" | undefined> {
+  const role = ctx.role;
+  if (role.kind !== "downline") return undefined;
+  if (role.suspended) {
+    await ctx.reply(ctx.t("wallet-suspended"));
+    return "refused";
+  }
+  const { available } = await ctx.deps.wallets.view(ctx.chat!.id);
+  if (available < price) {
+    await ctx.reply(ctx.t("wallet-short", { price: rupiah(price, ctx.lang), available: rupiah(available, ctx.lang) }));
+    return "refused";
+  }
+  return { chat: ctx.chat!.id, price, state: "draft" };
 }
 
 /** The confirm screen's text under `title`: the kind's details, the balance when known, the reference. */
@@ -89,6 +109,11 @@ export async function showConfirm(ctx: BaseContext, kind: MoneyKind, draft: TxRe
   // The selling price is fixed with the screen that shows it (saved with its message id): a later
   // rule change does not move it, and the Confirm button can only be pressed once it is saved.
   const sale = await kind.sale?.(ctx, draft);
+  const wallet = await walletPartOf(ctx, sale?.price ?? draft.amount);
+  if (wallet === "refused") {
+    await ctx.deps.ledger.cancelDraft(draft.refId, "wallet short or suspended");
+    return;
+  }
   const tx = sale ? { ...draft, sale } : draft;
   const cost = await kind.cost?.(tx, ctx);
   const balance = cost === undefined ? undefined : await knownBalance(ctx);
@@ -111,11 +136,11 @@ export async function showConfirm(ctx: BaseContext, kind: MoneyKind, draft: TxRe
     const sent = await ctx.reply(confirmScreen(ctx, kind, tx, warning, hideCost, shownBalance(cost, balance)), {
       reply_markup: buyAgainKeyboard(ctx, tx.refId),
     });
-    await ctx.deps.ledger.update(tx.refId, { messageId: sent.message_id, ...(sale ? { sale } : {}) });
+    await ctx.deps.ledger.update(tx.refId, { messageId: sent.message_id, ...(sale ? { sale } : {}), ...(wallet ? { wallet } : {}) });
     return;
   }
   const sent = await ctx.reply(confirmScreen(ctx, kind, tx, ctx.t("confirm-title"), hideCost, shownBalance(cost, balance)), { reply_markup: confirmKeyboard(ctx, tx.refId) });
-  await ctx.deps.ledger.update(tx.refId, { messageId: sent.message_id, ...(sale ? { sale } : {}) });
+  await ctx.deps.ledger.update(tx.refId, { messageId: sent.message_id, ...(sale ? { sale } : {}), ...(wallet ? { wallet } : {}) });
 }
 
 /**
@@ -163,11 +188,21 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
       await ctx.answerCallbackQuery({ text: notLinkedText(ctx), show_alert: true });
       return;
     }
+    // A suspended downline sells nothing, also from a screen made before; and nothing of a downline's
+    // is sent without its wallet part (the hold is made by the claim from it).
+    if (ctx.role.kind === "downline" && tx.status === "draft" && (ctx.role.suspended || tx.wallet?.chat !== ctx.chat?.id)) {
+      await ctx.answerCallbackQuery({ text: ctx.t(ctx.role.suspended ? "wallet-suspended" : "button-expired"), show_alert: true });
+      return;
+    }
     // A store write already failing: refuse before marking anything (nothing may be sent unsaved).
     if (tx.status === "draft" && !(await requireStorage(ctx))) return;
     const claim = await ctx.deps.money.claim(refId);
     if (!claim.claimed) {
       if (claim.reason === "not-saved") await ctx.answerCallbackQuery({ text: ctx.t("confirm-not-saved"), show_alert: true }).catch(() => undefined);
+      else if (claim.reason === "short") {
+        const figures = { price: rupiah(claim.current.wallet?.price ?? 0, ctx.lang), available: rupiah(claim.available, ctx.lang) };
+        await ctx.answerCallbackQuery({ text: ctx.t("wallet-short", figures), show_alert: true }).catch(() => undefined);
+      }
       else await ctx.answerCallbackQuery({ text: ctx.t(claim.current?.status === "cancel" ? "confirm-was-cancelled" : "confirm-already") });
       return;
     }

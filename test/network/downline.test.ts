@@ -1,0 +1,140 @@
+/**
+ * A reseller's network through the built bot (docs/wallets.md): Rina invites Andi as a Gold downline,
+ * funds his wallet by hand, and Andi buys with Rina's key from his wallet at his level's price, debited
+ * exactly once; a refused purchase sends nothing, a failed one gives the hold back, and Andi reaches
+ * nothing of Rina's.
+ */
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { rupiah } from "../../src/render/format.js";
+import type { Message } from "grammy/types";
+import type { FakeUser } from "../support/chat.js";
+import { makeWorld, type World } from "../support/world.js";
+import { run } from "../jobs/support.js";
+
+const CREATE = "/transaksi/create";
+/** Gold's default markup (domain/network.ts DEFAULT_LEVELS). */
+const GOLD_MARKUP = 1000;
+
+let w: World;
+beforeEach(async () => {
+  w = await makeWorld({ watcher: true });
+});
+afterEach(() => w.close());
+
+async function costOf(code: string): Promise<number> {
+  const list = await w.app.upstream.prepaidPriceList(w.demoKey, code);
+  return list.find((p) => p.code === code)!.price;
+}
+
+/** Rina (owner) and Andi, who joined by a Gold invitation link. */
+async function rinaAndAndi(): Promise<{ rina: FakeUser; andi: FakeUser }> {
+  const rina = await w.linkedUser({ firstName: "Rina", languageCode: "id" });
+  const andi = w.user({ firstName: "Andi", languageCode: "id" });
+  await rina.sendCommand("downline");
+  expect(rina.lastReply()).toContain("Belum ada downline");
+  await rina.pressButton(/Undang downline Gold/);
+  const token = /start=dl_([A-Za-z0-9_-]+)/.exec(rina.lastReply() ?? "")?.[1];
+  expect(token, rina.lastReply()).toBeDefined();
+  await andi.sendCommand("start", `dl_${token}`);
+  expect(andi.lastReply()).toContain("downline level Gold");
+  expect(rina.lastReply()).toContain("Andi bergabung sebagai downline level Gold");
+  // The link works once.
+  const other = w.user({ firstName: "Budi", languageCode: "id" });
+  await other.sendCommand("start", `dl_${token}`);
+  expect(other.lastReply()).toContain("sudah dipakai");
+  return { rina, andi };
+}
+
+/** Rina adds `amount` to Andi's wallet by hand, with a reason, and confirms (twice: a double tap). */
+async function fund(rina: FakeUser, amount: number, reason = "tunai"): Promise<void> {
+  await rina.sendCommand("downline");
+  await rina.pressButton(/Andi/);
+  await rina.pressButton(/Tambah saldo/);
+  const prompt = rina.messages().at(-1)!;
+  await rina.sendMessage({ text: `${amount} ${reason}`, reply_to_message: w.fake.message(rina.chatId, prompt.messageId)!.message as Message as never });
+  expect(rina.lastReply()).toContain(`Tambah ${rupiah(amount, "id")} ke dompet Andi?`);
+  const confirm = rina.messages().at(-1)!.messageId;
+  await rina.pressButton(/Konfirmasi/, { messageId: confirm });
+  await rina.pressButton(/Konfirmasi/, { messageId: confirm }).catch(() => undefined);
+}
+
+describe("a downline", () => {
+  it("joins by a one-person link, is funded by hand once, and buys at its level's price from its wallet, debited once", async () => {
+    const { rina, andi } = await rinaAndAndi();
+    const cost = await costOf("S10");
+    const price = cost + GOLD_MARKUP;
+
+    // An empty wallet: refused up front, nothing sent.
+    await andi.sendCommand("beli", "S10");
+    await andi.sendText("081234567890");
+    expect(andi.lastReply()).toContain("Saldo dompet kurang");
+    expect(w.sandbox.calls(CREATE)).toHaveLength(0);
+
+    await fund(rina, 50_000);
+    expect(andi.lastReply()).toContain(`Dompet Anda bertambah ${rupiah(50_000, "id")}`);
+    await andi.sendCommand("saldo");
+    expect(andi.lastReply()).toContain(`Saldo: ${rupiah(50_000, "id")}`);
+    expect(andi.lastReply()).not.toContain("Saldo akun");
+
+    await andi.sendCommand("beli", "S10");
+    await andi.sendText("081234567890");
+    const screen = andi.lastReply()!;
+    expect(screen).toContain(`Harga jual: ${rupiah(price, "id")}`);
+    // Never the owner's cost, profit or balance.
+    expect(screen).not.toMatch(/modal|Untung|Saldo:/i);
+    const confirm = andi.messages().at(-1)!.messageId;
+    await andi.pressButton(/Konfirmasi/, { messageId: confirm });
+    await andi.pressButton(/Konfirmasi/, { messageId: confirm }).catch(() => undefined);
+    const calls = w.sandbox.calls(CREATE);
+    expect(calls).toHaveLength(1);
+    // With the owner's key, and limit_price = the owner's cost.
+    expect(calls[0]!.body).toMatchObject({ api_key: w.demoKey, limit_price: String(cost) });
+    const tx = (await w.store.listTxByChat(rina.chatId)).items.find((t) => t.status !== "cancel");
+    expect(tx).toMatchObject({ by: andi.chatId, sale: { price, profit: GOLD_MARKUP }, wallet: { chat: andi.chatId, price } });
+    expect(await w.app.deps.wallets.view(andi.chatId)).toEqual({ balance: 50_000, held: price, available: 50_000 - price });
+
+    await run(w, 10_000);
+    await w.app.deps.wallets.idle();
+    expect((await w.store.getTx(tx!.refId))?.status).toBe("success");
+    expect(await w.app.deps.wallets.view(andi.chatId)).toEqual({ balance: 50_000 - price, held: 0, available: 50_000 - price });
+    await andi.sendCommand("mutasi");
+    expect(andi.lastReply()).toContain(`−${rupiah(price, "id")} pembelian`);
+    expect(andi.lastReply()).toContain(`+${rupiah(50_000, "id")} oleh upline · tunai`);
+    // Rina sees him with his wallet, and what the network's wallets hold.
+    await rina.sendCommand("downline");
+    expect(rina.lastReply()).toContain(`• Andi · Gold · saldo ${rupiah(50_000 - price, "id")} (ditahan Rp0)`);
+    expect(rina.lastReply()).toContain(`Dompet downline berisi ${rupiah(50_000 - price, "id")}`);
+  });
+
+  it("a failed purchase gives the hold back; a level change counts from the next purchase", async () => {
+    const { rina, andi } = await rinaAndAndi();
+    await fund(rina, 30_000);
+    const cost = await costOf("S10");
+    await andi.sendCommand("beli", "S10");
+    await andi.sendText("081200000000"); // the sandbox fails a target ending in 0000
+    await andi.pressButton(/Konfirmasi/);
+    expect((await w.app.deps.wallets.view(andi.chatId)).held).toBe(cost + GOLD_MARKUP);
+    const failed = (await w.store.listTxByChat(rina.chatId)).items.find((t) => t.target === "081200000000")!;
+    await run(w, 10_000);
+    await w.app.deps.wallets.idle();
+    expect(await w.store.getTx(failed.refId)).toMatchObject({ status: "failed", wallet: { state: "released" } });
+    expect(await w.app.deps.wallets.view(andi.chatId)).toEqual({ balance: 30_000, held: 0, available: 30_000 });
+
+    await rina.sendCommand("downline");
+    await rina.pressButton(/Andi/);
+    await rina.pressButton(/Jadikan Platinum/);
+    expect(andi.lastReply()).toContain("Level Anda sekarang Platinum");
+    await andi.sendCommand("beli", "S10");
+    await andi.sendText("081234567890");
+    expect(andi.lastReply()).toContain(`Harga jual: ${rupiah(cost + 500, "id")}`);
+  });
+
+  it("reaches nothing of the owner's: money out, settings, the owner's screens and buttons", async () => {
+    const { andi } = await rinaAndAndi();
+    for (const command of ["transfer", "deposit", "kunci", "downline", "staf", "markup", "laporan", "toko", "pesanan", "audit"]) {
+      await andi.sendCommand(command);
+      expect(andi.lastReply(), command).toMatch(/Hanya pemilik|hanya untuk|Hanya/);
+    }
+    expect(w.sandbox.calls().filter((c) => /deposit|transfer/.test(c.path))).toEqual([]);
+  });
+});
