@@ -331,6 +331,7 @@ topup-confirm-product = Product
 topup-confirm-code = Code
 topup-confirm-target = Target
 topup-confirm-price = Price
+topup-confirm-old-list = ⏳ The provider is slow, so the price is from the list of { $minutes } min ago. If the price has gone up since, the purchase is refused and no balance is taken.
 topup-confirm-cost = Cost
 topup-confirm-sale = Selling price
 topup-confirm-profit = Profit

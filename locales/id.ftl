@@ -331,6 +331,7 @@ topup-confirm-product = Produk
 topup-confirm-code = Kode
 topup-confirm-target = Tujuan
 topup-confirm-price = Harga
+topup-confirm-old-list = ⏳ Penyedia sedang lambat, jadi harga diambil dari daftar { $minutes } menit lalu. Bila harganya sudah naik, pembelian ditolak dan saldo tidak terpotong.
 topup-confirm-cost = Harga modal
 topup-confirm-sale = Harga jual
 topup-confirm-profit = Untung

@@ -33,7 +33,8 @@ export function addBuyCommand(composer: Composer<BotContext>): void {
 
 /** /beli CODE TARGET (or words to search): the confirm screen, or what is missing. */
 async function buyByCode(ctx: BotContext, key: string, args: string): Promise<void> {
-  const list = await loadOrExplain(ctx, () => ctx.deps.lists.prepaid(key));
+  // A slow provider: the last list known (the confirm screen says its age; the limit price guards the cost).
+  const list = (await loadOrExplain(ctx, () => ctx.deps.lists.prepaidOrLast(key)))?.list;
   if (!list) return;
   const [first = "", ...rest] = args.split(/\s+/);
   const product = findByCode(list, first);
