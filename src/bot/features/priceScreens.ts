@@ -15,7 +15,8 @@ import { addPager, dropEmptyRows, paginate } from "../paging.js";
 import { noRules } from "../../domain/pricing.js";
 import { chatRules, quoteProduct } from "../pricing.js";
 import { hidesCost, ledgerChat } from "../middlewares/roleGate.js";
-import { sameValueAlternatives } from "../../domain/alternatives.js";
+import { nearestOfOperator, sameValueAlternatives } from "../../domain/alternatives.js";
+import { emptyProductKeyboard } from "../keyboards/prices.js";
 import { costMovesSince, type CostMove } from "../../domain/priceChanges.js";
 import { wibDay, wibDayStart } from "../../domain/report.js";
 import { accountOf } from "../../upstream/cache.js";
@@ -210,6 +211,24 @@ export async function productScreen(ctx: BaseContext, list: readonly PrepaidProd
   const back = { mode: "h", cat: groupKey(product.category), prov: groupKey(product.provider), page: 0 } as const;
   kb.text(ctx.t("button-back"), cb.pricesProducts.encode(back));
   return { text: lines.join("\n"), keyboard: kb };
+}
+
+/**
+ * `/beli` of an empty product nothing else of its value replaces: says so, and offers the nearest
+ * products of its operator (bought through the purchase flow) and the operator's list.
+ */
+export async function emptyScreen(ctx: BaseContext, list: readonly PrepaidProduct[], product: PrepaidProduct): Promise<Screen> {
+  const nearest = nearestOfOperator(list, product);
+  const sell = await seller(ctx);
+  const moved = await movedToday(ctx, list);
+  const named = { name: html(product.name), code: html(product.code) };
+  const text = [
+    ctx.t("topup-empty-no-alt", named),
+    ...(nearest.length > 0 ? ["", ctx.t("topup-empty-nearest", { provider: html(product.provider) }), ...nearest.map((p) => productLine(ctx, p, sell, moved))] : []),
+  ].join("\n");
+  const buttons = nearest.map((p) => ({ label: productLabel(p, sell, moved, ctx.lang), ref: productRef(p.code) }));
+  const keyboard = emptyProductKeyboard(ctx, buttons, { name: product.provider, cat: groupKey(product.category), prov: groupKey(product.provider) });
+  return { text, keyboard };
 }
 
 /** The query as carried in callback data: lower case, single spaces. */
