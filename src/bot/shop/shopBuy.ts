@@ -49,6 +49,17 @@ export interface Storefront {
   items: ShopItem[];
   /** The owner's price list could not be read (provider down, key removed). */
   unavailable: boolean;
+  /** The owner's listed products the shop does not sell now, and why (a search that finds nothing says it). */
+  left?: LeftOut[];
+  /** The smallest QRIS payment. */
+  qrisMin?: number;
+}
+
+/** Why a listed product is not in the shop: out of stock, outside its categories and operators, or too cheap for a QRIS payment (or sold at a loss). */
+export type LeftOutWhy = "soldout" | "notsold" | "belowmin";
+export interface LeftOut {
+  product: PrepaidProduct;
+  why: LeftOutWhy;
 }
 
 const popularCache = new WeakMap<BotDeps, Map<number, { at: number; rank: Map<string, number> }>>();
@@ -106,15 +117,21 @@ export async function loadStorefront(ctx: BaseContext, owner: number): Promise<S
     const qris = qrisOf(methods);
     if (!qris) return { ...base, name, unavailable: true };
     const items: ShopItem[] = [];
+    const left: LeftOut[] = [];
     for (const product of sortForBrowsing(list)) {
-      if (!product.available || !inAssortment(shop, product)) continue;
-      const quote = shopQuote(quoteProduct(rules, product).price, product.price, qris, shop.feePayer);
-      if (quote) items.push({ product, quote });
+      if (!inAssortment(shop, product)) left.push({ product, why: "notsold" });
+      else if (!product.available) left.push({ product, why: "soldout" });
+      else {
+        const price = quoteProduct(rules, product).price;
+        const quote = shopQuote(price, product.price, qris, shop.feePayer);
+        if (quote) items.push({ product, quote });
+        else left.push({ product, why: price < qris.min ? "belowmin" : "notsold" });
+      }
     }
     const sold = (i: ShopItem) => rank.get(i.product.code) ?? 0;
     // A stable sort: equally popular products stay in browsing order.
     items.sort((a, b) => sold(b) - sold(a));
-    return { ...base, name, items };
+    return { ...base, name, items, left, qrisMin: qris.min };
   } catch (err) {
     if (!(err instanceof UpstreamError)) throw err;
     return { ...base, name, unavailable: true };

@@ -37,6 +37,8 @@ import {
   type Storefront,
 } from "./shopBuy.js";
 import { customerOrders } from "./shopPayment.js";
+import { explainMiss } from "./shopSearch.js";
+import { searchMissKeyboard } from "../keyboards/shop.js";
 import type { FeatureModule } from "../module.js";
 
 const PAGE_SIZE = 8;
@@ -125,8 +127,9 @@ async function search(ctx: BotContext, owner: number, typed: string, page: numbe
   const found = query ? searchItems(front, query) : [];
   if (found.length === 0) {
     if (typedNow && looksLikeKey(typed)) return dropKey(ctx);
-    const kb = new InlineKeyboard().text(ctx.t("shopfront-button-home"), shopButtons.home.encode({}));
-    await ctx.reply(ctx.t("shopfront-search-none", { query: shownBack(query) }), { reply_markup: kb });
+    const miss = query ? explainMiss(ctx, front, query, shownBack(query)) : { text: ctx.t("shopfront-search-none", { query: "" }), nearest: [] };
+    const nearest = miss.nearest.length > 0 ? `\n\n${ctx.t("shopfront-search-nearest")}` : "";
+    await ctx.reply(`${miss.text}${nearest}`, { reply_markup: searchMissKeyboard(ctx, miss.nearest.map((i) => itemButton(i, ctx.lang))) });
     return;
   }
   await showItems(ctx, ctx.t("shopfront-search-title", { query: shownBack(query) }), found, page, (p) =>
