@@ -7,7 +7,8 @@
  * so they survive a restart and a second tap on "Bayar" finds nothing. Nothing here shows the owner's
  * cost, balance or key: a customer sees selling prices only.
  */
-import { InlineKeyboard } from "grammy";
+import type { InlineKeyboard } from "grammy";
+import { shopCancelKeyboard, shopSummaryKeyboard } from "../keyboards/shop.js";
 import type { PrepaidProduct } from "../../upstream/types.js";
 import type { ChatRecord, Lang } from "../../store/index.js";
 import { UpstreamError } from "../../upstream/errors.js";
@@ -168,7 +169,7 @@ export function itemButton(item: ShopItem, lang: Lang): [string, string] {
 }
 
 export function cancelKeyboard(ctx: BaseContext): InlineKeyboard {
-  return new InlineKeyboard().text(ctx.t("button-cancel"), shopButtons.cancel.encode({}));
+  return shopCancelKeyboard(ctx);
 }
 
 /** Why the shop does not sell now, in the customer's words; undefined when it does. */
@@ -255,10 +256,7 @@ async function showSummary(ctx: BotContext, front: Storefront, item: ShopItem, c
     "",
     ctx.t("shopfront-summary-total", { total: rupiah(item.quote.pay, ctx.lang) }),
   ];
-  const kb = new InlineKeyboard()
-    .text(ctx.t("shopfront-button-pay"), shopButtons.pay.encode({ nonce: cart.value.nonce }))
-    .row()
-    .text(ctx.t("button-cancel"), shopButtons.cancel.encode({}));
+  const kb = shopSummaryKeyboard(ctx, cart.value.nonce);
   await ctx.reply(moneyText(ctx, lines.join("\n")), { reply_markup: kb });
 }
 
