@@ -1,5 +1,5 @@
 /** Gates for money commands: private chats only, a linked api key, a store that can save. */
-import { InlineKeyboard } from "grammy";
+import { openPrivateKeyboard } from "./keyboards/guards.js";
 import type { BaseContext } from "./context.js";
 import { apiKeyOf } from "./middlewares/chatRecord.js";
 
@@ -10,7 +10,7 @@ export function isPrivate(ctx: BaseContext): boolean {
 /** "Private chat only", with a button that opens the private chat with the bot (t.me link). */
 export async function replyPrivateOnly(ctx: BaseContext, key = "private-only"): Promise<void> {
   const username = ctx.me?.username;
-  const markup = username ? { reply_markup: new InlineKeyboard().url(ctx.t("button-open-private"), `https://t.me/${username}`) } : {};
+  const markup = username ? { reply_markup: openPrivateKeyboard(ctx, username) } : {};
   await ctx.reply(ctx.t(key), markup);
 }
 

@@ -1,6 +1,6 @@
 /** Paged lists on inline keyboards: the page maths and the Previous / Next row, for every pager. */
+import type { Translator } from "./keyboards/translator.js";
 import type { InlineKeyboard } from "grammy";
-import type { BaseContext } from "./context.js";
 
 export interface Page<T> {
   items: T[];
@@ -21,7 +21,7 @@ export function paginate<T>(items: readonly T[], page: number, size: number): Pa
  */
 export function addPager(
   kb: InlineKeyboard,
-  ctx: BaseContext,
+  ctx: Translator,
   { page, pages }: { page: number; pages: number },
   to: (page: number) => string,
 ): InlineKeyboard {

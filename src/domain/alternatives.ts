@@ -58,6 +58,18 @@ export function sameValueAlternatives(list: readonly PrepaidProduct[], product: 
 }
 
 /**
+ * When nothing sells the same value: the available products of the same operator and category
+ * nearest in price to `product` (at most `n`), cheapest first.
+ */
+export function nearestOfOperator(list: readonly PrepaidProduct[], product: PrepaidProduct, n = 2): PrepaidProduct[] {
+  return list
+    .filter((p) => p.available && p.code !== product.code && same(product.provider, p.provider) && same(product.category, p.category))
+    .sort((a, b) => Math.abs(a.price - product.price) - Math.abs(b.price - product.price) || a.code.localeCompare(b.code))
+    .slice(0, n)
+    .sort((a, b) => a.price - b.price);
+}
+
+/**
  * True for the provider's answer to a create that says the product is out of order or out of stock
  * ("Layanan sedang gangguan / stok kosong", "Produk sedang gangguan"): another route may still work.
  * Not for refusals about the buyer (balance, target, a price rise).

@@ -161,6 +161,8 @@ export const PrepaidDetailSchema = z.object({
   provider: optText,
   /** The confirmed price, kept when the provider charged a different one. */
   quotedPrice: optNumber,
+  /** When the price list the price came from was fetched, when the provider was too slow to ask again. */
+  listAt: optNumber,
 });
 
 export const BillPeriodSchema = z.object({

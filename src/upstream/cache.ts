@@ -7,11 +7,23 @@
 import { createHash } from "node:crypto";
 import type { Clock } from "../tools/clock.js";
 import type { UpstreamClient } from "./client.js";
+import { UpstreamUnavailable } from "./errors.js";
 import type { Bank, DepositMethod, PostpaidProduct, PrepaidProduct, Profile } from "./types.js";
 
 export const DEFAULT_LIST_TTL_MS = 5 * 60_000;
 /** The balance on a confirm screen may be this old; a create, or an outcome the watcher saves (domain/freshBalance.ts), forgets it at once. */
 export const PROFILE_TTL_MS = 60_000;
+
+/** How long a purchase waits for a fresh prepaid list before it takes the last one known (the provider is slow). */
+export const SLOW_LIST_MS = 3000;
+/** The last prepaid list known is offered for a purchase up to this age; older, the purchase waits for the provider. */
+export const LAST_LIST_MAX_AGE_MS = 60 * 60_000;
+
+/** A prepaid list for a purchase: `listAt` is set when it is the last one known, fetched then, not a fresh one. */
+export interface PrepaidRead {
+  list: PrepaidProduct[];
+  listAt?: number;
+}
 
 interface Entry<T> {
   at: number;
@@ -26,6 +38,8 @@ export type PrepaidListObserver = (account: string, list: PrepaidProduct[]) => P
 export class ListCache {
   private entries = new Map<string, Entry<unknown>>();
   private readonly prepaidObservers: PrepaidListObserver[] = [];
+  /** Each account's last prepaid list fetched, kept past the TTL for a slow provider (prepaidOrLast). */
+  private readonly lastPrepaid = new Map<string, { at: number; list: PrepaidProduct[] }>();
 
   constructor(
     private readonly upstream: UpstreamClient,
@@ -34,13 +48,58 @@ export class ListCache {
   ) {}
 
   prepaid(apiKey: string): Promise<PrepaidProduct[]> {
+    const at = this.clock.now();
     return this.get(apiKey, "prepaid", async () => {
       const list = await this.upstream.prepaidPriceList(apiKey);
+      this.keepLast(accountOf(apiKey), at, list);
       // Before the list is handed out, so what it shows and what was logged agree; an observer's
       // failure is its own (it logs it): the list is shown all the same.
       await Promise.all(this.prepaidObservers.map((see) => see(accountOf(apiKey), list).catch(() => undefined)));
       return list;
     });
+  }
+
+  /**
+   * The prepaid list for a purchase: as `prepaid`, but when the provider gives no answer within
+   * `waitMs` of the fetch's start, or cannot be reached, the last list fetched in the past hour, with
+   * its time (the confirm screen says how old it is). Safe for money: the confirmed price goes out as
+   * the limit price, so a price that rose since is refused at no cost.
+   */
+  async prepaidOrLast(apiKey: string, waitMs = SLOW_LIST_MS): Promise<PrepaidRead> {
+    const account = accountOf(apiKey);
+    const fresh = this.prepaid(apiKey);
+    const last = this.lastPrepaid.get(account);
+    const entry = this.entries.get(`${account}:prepaid`);
+    const now = this.clock.now();
+    // No last list to fall back on, or the cached one is that list: wait for it as `prepaid` does.
+    if (!last || now - last.at > LAST_LIST_MAX_AGE_MS || !entry || entry.at === last.at) return { list: await fresh };
+    const stale: PrepaidRead = { list: last.list, listAt: last.at };
+    // Already waited on longer than `waitMs` (by an earlier screen): the last list at once.
+    const left = entry.at + waitMs - now;
+    if (left <= 0) {
+      fresh.catch(() => undefined);
+      return stale;
+    }
+    return await new Promise<PrepaidRead>((resolve, reject) => {
+      const timer = this.clock.setTimeout(() => resolve(stale), left);
+      fresh.then(
+        (list) => {
+          timer.cancel();
+          resolve({ list });
+        },
+        (err: unknown) => {
+          timer.cancel();
+          if (err instanceof UpstreamUnavailable) resolve(stale);
+          else reject(err as Error);
+        },
+      );
+    });
+  }
+
+  private keepLast(account: string, at: number, list: PrepaidProduct[]): void {
+    // Lists past their usable age leave, so the map holds only accounts in use.
+    for (const [k, v] of this.lastPrepaid) if (at - v.at > LAST_LIST_MAX_AGE_MS) this.lastPrepaid.delete(k);
+    this.lastPrepaid.set(account, { at, list });
   }
 
   /** `see` is called with every prepaid list fetched from now on. */

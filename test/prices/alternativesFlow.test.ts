@@ -84,12 +84,14 @@ describe("an out-of-order product offers the same value under another code", () 
     expect(u.buttons()[0]).toMatch(/^Axis 50\.000 Jalur 2 · /);
   });
 
-  it("with nothing of the same value, an empty product is said to be empty as before", async () => {
+  it("with nothing of the same value, an empty product is said to be empty, that none replaces it, and no flow starts", async () => {
     w = await makeWorld();
     const u = await w.linkedUser({ languageCode: "id" });
     await u.sendCommand("beli", "I5 085712345678");
-    expect(u.lastReply()).toContain("Indosat 5.000 (I5) sedang kosong, jadi tidak bisa dibeli sekarang");
-    expect(u.buttons()).toEqual([]);
+    expect(u.lastReply()).toContain("Indosat 5.000 (I5) sedang kosong, dan tidak ada produk lain dengan nominal yang sama");
+    expect(u.buttons().some((b) => b.startsWith("Indosat"))).toBe(true);
+    await u.sendText("085712345678"); // no flow waits for a target
+    expect(w.sandbox.calls(CREATE)).toHaveLength(0);
   });
 
   it("a create refused as out of order offers the alternatives for the same target; the new one is confirmed again", async () => {
@@ -156,6 +158,23 @@ describe("a fixed selling price below the cost is never sold", () => {
     await u.sendCommand("beli", "S10 081234567890");
     expect(u.lastReply()).toContain("S10C");
     expect(u.lastReply()).not.toContain("S10B");
+  });
+
+  it("/beli of an empty product with no other of its value says none exists and offers the nearest of its operator", async () => {
+    w = await makeWorld();
+    const u = await w.linkedUser({ languageCode: "id" });
+    await u.sendCommand("beli", "FF720 12345678");
+    const reply = u.lastReply()!;
+    expect(reply).toContain("Free Fire 720 Diamonds (FF720) sedang kosong");
+    expect(reply).toContain("tidak ada produk lain dengan nominal yang sama");
+    expect(u.buttons()).toContain(`Free Fire 355 Diamonds · ${rupiah(46_550, "id")}`);
+    expect(u.buttons().some((b) => b.includes("FREE FIRE"))).toBe(true);
+    await u.pressButton(/^Free Fire 355 Diamonds/);
+    expect(u.lastReply()).toContain("ID akun game");
+    await u.sendText("12345678");
+    expect(u.lastReply()).toContain("Periksa sebelum konfirmasi");
+    expect(u.lastReply()).toContain("FF355");
+    expect(w.sandbox.calls(CREATE)).toHaveLength(0);
   });
 
   it("sellingPriceOrRefusal: a fixed price below cost is refused; at cost, above it or by markup it sells", () => {

@@ -13,7 +13,7 @@ import { whileAskingProvider } from "../slowAnswer.js";
 import { commands } from "../../telegram/commands.js";
 import { sameValueAlternatives } from "../../domain/alternatives.js";
 import { loadOrExplain, show, showRoot } from "./priceBrowser.js";
-import { searchScreen } from "./priceScreens.js";
+import { emptyScreen, searchScreen } from "./priceScreens.js";
 import { startPurchase } from "./prepaidPurchase.js";
 
 /** Registers /beli on the topup feature's composer. */
@@ -33,14 +33,15 @@ export function addBuyCommand(composer: Composer<BotContext>): void {
 
 /** /beli CODE TARGET (or words to search): the confirm screen, or what is missing. */
 async function buyByCode(ctx: BotContext, key: string, args: string): Promise<void> {
-  const list = await loadOrExplain(ctx, () => ctx.deps.lists.prepaid(key));
+  // A slow provider: the last list known (the confirm screen says its age; the limit price guards the cost).
+  const list = (await loadOrExplain(ctx, () => ctx.deps.lists.prepaidOrLast(key)))?.list;
   if (!list) return;
   const [first = "", ...rest] = args.split(/\s+/);
   const product = findByCode(list, first);
   if (product) {
-    // Empty with nothing of the same face value to offer: said at once, no flow.
+    // Empty with nothing of the same face value to offer: said at once with the nearest, no flow.
     if (!product.available && sameValueAlternatives(list, product).length === 0) {
-      await ctx.reply(ctx.t("topup-empty", { name: html(product.name), code: html(product.code) }));
+      await show(ctx, await emptyScreen(ctx, list, product));
       return;
     }
     await startPurchase(ctx, product.code, rest.join(" "));

@@ -3,19 +3,20 @@
  * the cached lists: prices under the chat's rules, and an arrow on a cost that moved today. Stateless:
  * every button carries what its screen needs (the `prices*` shapes in src/telegram/buttonData.ts).
  */
-import { InlineKeyboard } from "grammy";
+import type { InlineKeyboard } from "grammy";
 import type { PostpaidProduct, PrepaidProduct } from "../../upstream/types.js";
 import { categories, memo, productRef, productsIn, providers, searchProducts, type Group } from "../catalog.js";
 import { groupKey } from "../../domain/groupKey.js";
-import { cb, SEARCH_QUERY_MAX_BYTES, type PricesMode } from "../buttons.js";
+import { SEARCH_QUERY_MAX_BYTES, type PricesMode } from "../buttons.js";
 import type { BaseContext } from "../context.js";
 import { html, productName, rupiah } from "../../render/format.js";
 import { hideKeys } from "../../domain/keyShape.js";
-import { addPager, dropEmptyRows, paginate } from "../paging.js";
+import { dropEmptyRows, paginate } from "../paging.js";
 import { noRules } from "../../domain/pricing.js";
 import { chatRules, quoteProduct } from "../pricing.js";
 import { hidesCost, ledgerChat } from "../middlewares/roleGate.js";
-import { sameValueAlternatives } from "../../domain/alternatives.js";
+import { nearestOfOperator, sameValueAlternatives } from "../../domain/alternatives.js";
+import { billsKeyboard, emptyProductKeyboard, productKeyboard, productsKeyboard, providersKeyboard, rootKeyboard, searchKeyboard, type ProductButton } from "../keyboards/prices.js";
 import { costMovesSince, type CostMove } from "../../domain/priceChanges.js";
 import { wibDay, wibDayStart } from "../../domain/report.js";
 import { accountOf } from "../../upstream/cache.js";
@@ -101,6 +102,11 @@ function movedLegend(ctx: BaseContext, shown: readonly PrepaidProduct[], moved: 
   return shown.some((p) => moved(p) !== "") ? [ctx.t("prices-moved-today")] : [];
 }
 
+/** A product's button in a list: its label and its list reference. */
+function productButton(p: PrepaidProduct, sell: Seller, moved: MovedMark, lang: Lang): ProductButton {
+  return { label: productLabel(p, sell, moved, lang), ref: productRef(p.code) };
+}
+
 function groupLabel(g: Group, icon = ""): string {
   return `${icon ? `${icon} ` : ""}${g.name} (${g.available})`;
 }
@@ -127,15 +133,7 @@ function frozen(screen: Screen): Screen {
 }
 
 function makeRootScreen(ctx: BaseContext, mode: Mode, list: readonly PrepaidProduct[]): Screen {
-  const kb = new InlineKeyboard();
-  categories(list).forEach((g, i) => {
-    kb.text(groupLabel(g, CATEGORY_ICONS.get(g.key) ?? "📦"), cb.pricesProviders.encode({ mode, cat: g.key, page: 0 }));
-    if (i % 2 === 1) kb.row();
-  });
-  kb
-    .row()
-    .text(ctx.t("prices-button-bills"), cb.pricesBills.encode({ mode, page: 0 }))
-    .text(ctx.t("prices-button-refresh"), cb.pricesRootRefresh.encode({ mode }));
+  const kb = rootKeyboard(ctx, mode, categories(list).map((g) => ({ key: g.key, label: groupLabel(g, CATEGORY_ICONS.get(g.key) ?? "📦") })));
   const title = ctx.t(mode === "b" ? "topup-title" : "prices-title");
   return { text: `${title}\n\n${ctx.t("prices-hint")}`, keyboard: kb };
 }
@@ -146,13 +144,7 @@ export async function providersScreen(ctx: BaseContext, mode: Mode, list: readon
   if (all.length === 1) return await productsScreen(ctx, mode, list, catKey, all[0]!.key, 0);
   const category = categories(list).find((g) => g.key === catKey)!;
   const shown = paginate(all, page, GROUPS_PER_PAGE);
-  const kb = new InlineKeyboard();
-  shown.items.forEach((g, i) => {
-    kb.text(groupLabel(g), cb.pricesProducts.encode({ mode, cat: catKey, prov: g.key, page: 0 }));
-    if (i % 2 === 1) kb.row();
-  });
-  addPager(kb, ctx, shown, (p) => cb.pricesProviders.encode({ mode, cat: catKey, page: p }));
-  kb.row().text(ctx.t("button-back"), cb.pricesRoot.encode({ mode }));
+  const kb = providersKeyboard(ctx, mode, catKey, { ...shown, items: shown.items.map((g) => ({ key: g.key, label: groupLabel(g) })) });
   const text = `${ctx.t("prices-choose-provider", { category: html(category.name) })}${pageNote(ctx, shown.page, shown.pages)}`;
   return { text, keyboard: kb };
 }
@@ -170,12 +162,8 @@ export async function productsScreen(
   const shown = paginate(all, page, PRODUCTS_PER_PAGE);
   const sell = await seller(ctx);
   const moved = await movedToday(ctx, list);
-  const kb = new InlineKeyboard();
-  for (const p of shown.items) kb.text(productLabel(p, sell, moved, ctx.lang), cb.pricesProduct.encode({ mode, product: productRef(p.code) })).row();
-  addPager(kb, ctx, shown, (n) => cb.pricesProducts.encode({ mode, cat: catKey, prov: provKey, page: n }));
   const single = providers(list, catKey).length === 1;
-  kb.row().text(ctx.t("button-back"), single ? cb.pricesRoot.encode({ mode }) : cb.pricesProviders.encode({ mode, cat: catKey, page: 0 }));
-  kb.text(ctx.t("prices-button-refresh"), cb.pricesProductsRefresh.encode({ mode, cat: catKey, prov: provKey }));
+  const kb = productsKeyboard(ctx, mode, catKey, provKey, { ...shown, items: shown.items.map((p) => productButton(p, sell, moved, ctx.lang)) }, single);
   const first = all[0]!;
   const text = [
     ctx.t("prices-products-title", { category: html(first.category), provider: html(first.provider) }),
@@ -203,13 +191,28 @@ export async function productScreen(ctx: BaseContext, list: readonly PrepaidProd
     `${ctx.t("prices-availability")}: ${ctx.t(product.available ? "prices-available" : "prices-empty")}`,
     ...(product.note.trim() ? [ctx.t("topup-note-line", { note: html(product.note.trim()) })] : []),
   ];
-  const kb = new InlineKeyboard();
-  if (product.available) kb.text(ctx.t("prices-button-buy"), cb.pricesProduct.encode({ mode: "b", product: productRef(product.code) })).row();
   // Out of order: the buy button of the purchase flow offers the products of the same face value.
-  else if (sameValueAlternatives(list, product).length > 0) kb.text(ctx.t("prices-alt-button"), cb.pricesProduct.encode({ mode: "b", product: productRef(product.code) })).row();
-  const back = { mode: "h", cat: groupKey(product.category), prov: groupKey(product.provider), page: 0 } as const;
-  kb.text(ctx.t("button-back"), cb.pricesProducts.encode(back));
+  const buy = product.available ? "buy" : sameValueAlternatives(list, product).length > 0 ? "alternatives" : undefined;
+  const kb = productKeyboard(ctx, productRef(product.code), buy, { cat: groupKey(product.category), prov: groupKey(product.provider) });
   return { text: lines.join("\n"), keyboard: kb };
+}
+
+/**
+ * `/beli` of an empty product nothing else of its value replaces: says so, and offers the nearest
+ * products of its operator (bought through the purchase flow) and the operator's list.
+ */
+export async function emptyScreen(ctx: BaseContext, list: readonly PrepaidProduct[], product: PrepaidProduct): Promise<Screen> {
+  const nearest = nearestOfOperator(list, product);
+  const sell = await seller(ctx);
+  const moved = await movedToday(ctx, list);
+  const named = { name: html(product.name), code: html(product.code) };
+  const text = [
+    ctx.t("topup-empty-no-alt", named),
+    ...(nearest.length > 0 ? ["", ctx.t("topup-empty-nearest", { provider: html(product.provider) }), ...nearest.map((p) => productLine(ctx, p, sell, moved))] : []),
+  ].join("\n");
+  const buttons = nearest.map((p) => ({ label: productLabel(p, sell, moved, ctx.lang), ref: productRef(p.code) }));
+  const keyboard = emptyProductKeyboard(ctx, buttons, { name: product.provider, cat: groupKey(product.category), prov: groupKey(product.provider) });
+  return { text, keyboard };
 }
 
 /** The query as carried in callback data: lower case, single spaces. */
@@ -218,19 +221,16 @@ const normaliseQuery = (query: string) => query.toLowerCase().replace(/\s+/g, " 
 export async function searchScreen(ctx: BaseContext, mode: Mode, list: readonly PrepaidProduct[], query: string, page: number): Promise<Screen> {
   const q = normaliseQuery(query);
   const found = searchProducts(list, q);
-  const kb = new InlineKeyboard();
   if (found.length === 0) {
-    kb.text(ctx.t("prices-button-all"), cb.pricesRoot.encode({ mode }));
+    const kb = searchKeyboard(ctx, mode, { items: [], page: 0, pages: 1 }, undefined);
     return { text: ctx.t("prices-search-none", { query: html(normaliseQuery(hideKeys(query)).slice(0, 50)) }), keyboard: kb };
   }
   const shown = paginate(found, page, PRODUCTS_PER_PAGE);
   const sell = await seller(ctx);
   const moved = await movedToday(ctx, list);
-  for (const p of shown.items) kb.text(productLabel(p, sell, moved, ctx.lang), cb.pricesProduct.encode({ mode, product: productRef(p.code) })).row();
   // A query too long to carry in the buttons gets no paging: the user narrows it instead.
   const pageable = Buffer.byteLength(q, "utf8") <= SEARCH_QUERY_MAX_BYTES;
-  if (pageable) addPager(kb, ctx, shown, (n) => cb.pricesSearch.encode({ mode, page: n, query: q }));
-  kb.row().text(ctx.t("prices-button-all"), cb.pricesRoot.encode({ mode }));
+  const kb = searchKeyboard(ctx, mode, { ...shown, items: shown.items.map((p) => productButton(p, sell, moved, ctx.lang)) }, pageable ? q : undefined);
   const text = [
     ctx.t("prices-search-title", { query: html(q), count: found.length }),
     "",
@@ -256,9 +256,7 @@ export function billsScreen(ctx: BaseContext, mode: Mode, list: readonly Postpai
       admin: b.admin === null ? ctx.t("prices-admin-on-bill") : rupiah(b.admin, ctx.lang),
     }),
   );
-  const kb = new InlineKeyboard().text(ctx.t("prices-button-pay-bill"), cb.menu.encode({ name: "bill" }));
-  addPager(kb, ctx, shown, (n) => cb.pricesBills.encode({ mode, page: n }));
-  kb.row().text(ctx.t("button-back"), cb.pricesRoot.encode({ mode }));
+  const kb = billsKeyboard(ctx, mode, shown);
   const text = [ctx.t("prices-bills-title"), "", ...(lines.length ? lines : [ctx.t("prices-bills-none")])].join("\n");
   return { text: `${text}${pageNote(ctx, shown.page, shown.pages)}`, keyboard: kb };
 }

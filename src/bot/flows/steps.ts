@@ -5,10 +5,11 @@
  */
 import { html } from "../../render/format.js";
 import { hideKeys, isKeyShaped } from "../../domain/keyShape.js";
-import { InlineKeyboard } from "grammy";
+import type { InlineKeyboard } from "grammy";
+import { cancelRow, choiceKeyboard, textStepKeyboard } from "../keyboards/steps.js";
 import { cb, isFlowData, SUGGESTION_INDEX_MAX, type FlowButton } from "../buttons.js";
 import type { BotConversation, ConvContext } from "../context.js";
-import { addPager, dropEmptyRows, paginate } from "../paging.js";
+import { paginate } from "../paging.js";
 import { commandPattern } from "../../telegram/commands.js";
 
 export const STEP_TIMEOUT_MS = 10 * 60_000;
@@ -20,9 +21,7 @@ export function now(conversation: BotConversation, ctx: ConvContext): Promise<nu
   return conversation.external(() => ctx.deps.clock.now());
 }
 
-export function cancelRow(ctx: ConvContext, kb = new InlineKeyboard()): InlineKeyboard {
-  return dropEmptyRows(kb.row().text(ctx.t("button-cancel"), cb.cancel.encode({})));
-}
+export { cancelRow };
 
 /**
  * Waits for the next update of this flow. Ends the flow politely after 10 minutes of silence; lets
@@ -86,13 +85,7 @@ export interface TextStep<T> {
 
 /** The prompt's buttons: suggestions two to a row, the step's own buttons, Cancel. */
 function stepKeyboard<T>(ctx: ConvContext, step: TextStep<T>): InlineKeyboard {
-  const kb = new InlineKeyboard();
-  (step.suggestions ?? []).slice(0, SUGGESTION_INDEX_MAX + 1).forEach((s, index) => {
-    kb.text(s.label, cb.flowSuggestion.encode({ index }));
-    if (index % 2 === 1) kb.row();
-  });
-  if (step.keyboard) kb.row().append(step.keyboard.clone());
-  return cancelRow(ctx, dropEmptyRows(kb));
+  return textStepKeyboard(ctx, (step.suggestions ?? []).map((s) => s.label), SUGGESTION_INDEX_MAX + 1, step.keyboard);
 }
 
 /** Asks for text; re-asks on invalid input (nothing typed so far is lost). */
@@ -152,14 +145,10 @@ export async function askChoice(
   let visible = choices.map((_, i) => i);
   let page = 0;
   const render = (c: ConvContext) => {
-    const kb = new InlineKeyboard();
     const shown = paginate(visible, page, PAGE_SIZE);
     page = shown.page;
-    shown.items.forEach((index, n) => {
-      kb.text(choices[index]!.label, cb.flowChoice.encode({ index }));
-      if ((n + 1) % (opts.columns ?? 1) === 0) kb.row();
-    });
-    return cancelRow(c, addPager(kb, c, shown, (p) => cb.flowPage.encode({ page: p })));
+    const items = shown.items.map((index) => ({ index, label: choices[index]!.label }));
+    return choiceKeyboard(c, { ...shown, items }, opts.columns ?? 1);
   };
   const header = (c: ConvContext) =>
     opts.searchable ? `${prompt}\n\n${c.t("flow-search-hint")}` : prompt;

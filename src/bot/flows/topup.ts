@@ -36,7 +36,8 @@ export interface Alternative {
 
 /** A plain (JSON) answer, so it can cross `conversation.external`. */
 export type PurchaseLookup =
-  | { ok: true; product: PrepaidProduct }
+  /** `listAt`: the product is from the last list known, fetched then (the provider is slow). */
+  | { ok: true; product: PrepaidProduct; listAt?: number }
   /** `text` says why; `alternatives` (under their own `title`) are what can be bought instead. */
   | { ok: false; text: string; alternatives?: { title: string; items: Alternative[] } };
 
@@ -46,8 +47,9 @@ export type PurchaseLookup =
  * products of the same face value that can be bought instead.
  */
 export async function lookupForPurchase(ctx: BaseContext, code: string, outOfOrder = false): Promise<PurchaseLookup> {
-  const list = await withApiKey(ctx, (key) => ctx.deps.lists.prepaid(key));
-  if (!list.ok) return { ok: false, text: failureText(ctx, list.failure) };
+  const read = await withApiKey(ctx, (key) => ctx.deps.lists.prepaidOrLast(key));
+  if (!read.ok) return { ok: false, text: failureText(ctx, read.failure) };
+  const list = { value: read.value.list };
   const product = findByCode(list.value, code);
   if (!product) return { ok: false, text: ctx.t("topup-unknown-code", { code: html(hideKeys(code)) }) };
   if (!product.available || outOfOrder) {
@@ -63,7 +65,7 @@ export async function lookupForPurchase(ctx: BaseContext, code: string, outOfOrd
     if (alternatives.length === 0) return { ok: false, text };
     return { ok: false, text, alternatives: { title: ctx.t("prices-alt-title", { name: html(product.name), code: html(product.code) }), items: alternatives } };
   }
-  return { ok: true, product };
+  return { ok: true, product, ...(read.value.listAt !== undefined ? { listAt: read.value.listAt } : {}) };
 }
 
 /** The alternatives as a list (selling price, and cost when shown) above their buttons; the picked product, if any. */
@@ -157,7 +159,7 @@ export async function topupFlow(
     await last.reply(refusal);
     return;
   }
-  const fields = prepaidDraft(latest.product, target);
+  const fields = prepaidDraft(latest.product, target, latest.listAt);
   // Saving the draft writes the store: once, outside the replayed code, with the outside context.
   await conversation.external(async (outer: BotContext) => (await saveAndConfirm(outer, prepaidKind, fields)).refId);
 }

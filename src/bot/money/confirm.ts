@@ -13,7 +13,7 @@ import { cb, onCallback } from "../buttons.js";
 import { notLinkedText, requireStorage } from "../guards.js";
 import type { BaseContext, BotContext } from "../context.js";
 import { html, rupiah, wibClock } from "../../render/format.js";
-import { OPEN_STATUSES } from "../../store/index.js";
+import { detailOf, OPEN_STATUSES } from "../../store/index.js";
 import { STEP_TIMEOUT_MS } from "../flows/steps.js";
 import { moneyText, upstreamErrorText } from "../replies.js";
 import { replierOf, type DraftFields, type MoneyKind } from "./kinds.js";
@@ -81,11 +81,30 @@ function confirmScreen(ctx: BaseContext, kind: MoneyKind, tx: TxRecord, title: s
   return moneyText(ctx, `${title}\n\n${kind.confirmText(ctx, tx, { hideCost })}${balanceLine}\n${ctx.t("receipt-ref")}: <code>${html(tx.refId)}</code>`);
 }
 
-/** The account balance from the briefly cached profile; undefined when the provider cannot say. */
-async function knownBalance(ctx: BaseContext): Promise<number | undefined> {
+/** How long a screen built from the last list known (the provider is slow) waits for the balance. */
+const SLOW_BALANCE_MS = 3000;
+
+/**
+ * The account balance from the briefly cached profile; undefined when the provider cannot say, or
+ * has not said within `waitMs` when given.
+ */
+async function knownBalance(ctx: BaseContext, waitMs?: number): Promise<number | undefined> {
   // Not known: the provider refuses up front anyway, and the screen says it could not be read.
-  const read = await withApiKey(ctx, (key) => ctx.deps.lists.profile(key));
-  return read.ok ? (read.value.balance ?? undefined) : undefined;
+  const reading = withApiKey(ctx, (key) => ctx.deps.lists.profile(key));
+  const read = waitMs === undefined ? await reading : await new Promise<Awaited<typeof reading> | undefined>((resolve, reject) => {
+    const timer = ctx.deps.clock.setTimeout(() => resolve(undefined), waitMs);
+    reading.then(
+      (r) => {
+        timer.cancel();
+        resolve(r);
+      },
+      (err: unknown) => {
+        timer.cancel();
+        reject(err as Error);
+      },
+    );
+  });
+  return read?.ok ? (read.value.balance ?? undefined) : undefined;
 }
 
 /** The balance line of a screen that costs money: the balance, or that it could not be read. */
@@ -116,7 +135,9 @@ export async function showConfirm(ctx: BaseContext, kind: MoneyKind, draft: TxRe
   }
   const tx = sale ? { ...draft, sale } : draft;
   const cost = await kind.cost?.(tx, ctx);
-  const balance = cost === undefined ? undefined : await knownBalance(ctx);
+  // A price from the last list known means a slow provider: the balance gets a short wait only.
+  const slow = tx.kind === "prepaid" && detailOf(tx, "prepaid").listAt !== undefined;
+  const balance = cost === undefined ? undefined : await knownBalance(ctx, slow ? SLOW_BALANCE_MS : undefined);
   if (cost !== undefined && balance !== undefined && balance < cost) {
     await ctx.deps.ledger.cancelDraft(tx.refId, "balance too low");
     await ctx.deps.ledger.flush();

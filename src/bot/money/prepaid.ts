@@ -13,14 +13,17 @@ import { chatRules, quoteProduct } from "../pricing.js";
 import { groupKey } from "../../domain/groupKey.js";
 import { hidesCost } from "../middlewares/roleGate.js";
 
-/** The draft of a purchase of `product` for `target` at the product's current price. */
-export function prepaidDraft(product: PrepaidProduct, target: string): DraftFields {
+/**
+ * The draft of a purchase of `product` for `target` at the product's listed price; `listAt`: the list
+ * is the last one known, fetched then (the provider was slow), and the confirm screen says so.
+ */
+export function prepaidDraft(product: PrepaidProduct, target: string, listAt?: number): DraftFields {
   return {
     code: product.code,
     title: product.name,
     target,
     amount: product.price,
-    detail: { category: product.category, provider: product.provider },
+    detail: { category: product.category, provider: product.provider, ...(listAt !== undefined ? { listAt } : {}) },
   };
 }
 
@@ -53,11 +56,14 @@ export const prepaidKind: MoneyKind = {
           `${ctx.t("topup-confirm-profit")}: <b>${rupiah(tx.sale.profit, ctx.lang)}</b>`,
         ]
       : [`${ctx.t("topup-confirm-price")}: <b>${rupiah(tx.amount, ctx.lang)}</b>`];
+    const listAt = detailOf(tx, "prepaid").listAt;
+    const minutes = listAt === undefined ? undefined : Math.max(1, Math.floor((ctx.deps.clock.now() - listAt) / 60_000));
     return [
       `${ctx.t("topup-confirm-product")}: <b>${html(tx.title ?? tx.code ?? "")}</b>`,
       `${ctx.t("topup-confirm-code")}: <code>${html(tx.code ?? "")}</code>`,
       `${ctx.t("topup-confirm-target")}: <code>${html(tx.target ?? "")}</code>`,
       ...price,
+      ...(minutes !== undefined ? [ctx.t("topup-confirm-old-list", { minutes })] : []),
     ].join("\n");
   },
 

@@ -7,7 +7,8 @@
  * so they survive a restart and a second tap on "Bayar" finds nothing. Nothing here shows the owner's
  * cost, balance or key: a customer sees selling prices only.
  */
-import { InlineKeyboard } from "grammy";
+import type { InlineKeyboard } from "grammy";
+import { shopCancelKeyboard, shopSummaryKeyboard } from "../keyboards/shop.js";
 import type { PrepaidProduct } from "../../upstream/types.js";
 import type { ChatRecord, Lang } from "../../store/index.js";
 import { UpstreamError } from "../../upstream/errors.js";
@@ -49,6 +50,17 @@ export interface Storefront {
   items: ShopItem[];
   /** The owner's price list could not be read (provider down, key removed). */
   unavailable: boolean;
+  /** The owner's listed products the shop does not sell now, and why (a search that finds nothing says it). */
+  left?: LeftOut[];
+  /** The smallest QRIS payment. */
+  qrisMin?: number;
+}
+
+/** Why a listed product is not in the shop: out of stock, outside its categories and operators, or too cheap for a QRIS payment (or sold at a loss). */
+export type LeftOutWhy = "soldout" | "notsold" | "belowmin";
+export interface LeftOut {
+  product: PrepaidProduct;
+  why: LeftOutWhy;
 }
 
 const popularCache = new WeakMap<BotDeps, Map<number, { at: number; rank: Map<string, number> }>>();
@@ -106,15 +118,21 @@ export async function loadStorefront(ctx: BaseContext, owner: number): Promise<S
     const qris = qrisOf(methods);
     if (!qris) return { ...base, name, unavailable: true };
     const items: ShopItem[] = [];
+    const left: LeftOut[] = [];
     for (const product of sortForBrowsing(list)) {
-      if (!product.available || !inAssortment(shop, product)) continue;
-      const quote = shopQuote(quoteProduct(rules, product).price, product.price, qris, shop.feePayer);
-      if (quote) items.push({ product, quote });
+      if (!inAssortment(shop, product)) left.push({ product, why: "notsold" });
+      else if (!product.available) left.push({ product, why: "soldout" });
+      else {
+        const price = quoteProduct(rules, product).price;
+        const quote = shopQuote(price, product.price, qris, shop.feePayer);
+        if (quote) items.push({ product, quote });
+        else left.push({ product, why: price < qris.min ? "belowmin" : "notsold" });
+      }
     }
     const sold = (i: ShopItem) => rank.get(i.product.code) ?? 0;
     // A stable sort: equally popular products stay in browsing order.
     items.sort((a, b) => sold(b) - sold(a));
-    return { ...base, name, items };
+    return { ...base, name, items, left, qrisMin: qris.min };
   } catch (err) {
     if (!(err instanceof UpstreamError)) throw err;
     return { ...base, name, unavailable: true };
@@ -151,7 +169,7 @@ export function itemButton(item: ShopItem, lang: Lang): [string, string] {
 }
 
 export function cancelKeyboard(ctx: BaseContext): InlineKeyboard {
-  return new InlineKeyboard().text(ctx.t("button-cancel"), shopButtons.cancel.encode({}));
+  return shopCancelKeyboard(ctx);
 }
 
 /** Why the shop does not sell now, in the customer's words; undefined when it does. */
@@ -238,10 +256,7 @@ async function showSummary(ctx: BotContext, front: Storefront, item: ShopItem, c
     "",
     ctx.t("shopfront-summary-total", { total: rupiah(item.quote.pay, ctx.lang) }),
   ];
-  const kb = new InlineKeyboard()
-    .text(ctx.t("shopfront-button-pay"), shopButtons.pay.encode({ nonce: cart.value.nonce }))
-    .row()
-    .text(ctx.t("button-cancel"), shopButtons.cancel.encode({}));
+  const kb = shopSummaryKeyboard(ctx, cart.value.nonce);
   await ctx.reply(moneyText(ctx, lines.join("\n")), { reply_markup: kb });
 }
 

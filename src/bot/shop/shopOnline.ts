@@ -4,7 +4,8 @@
  * categories and operators sold, show the link with its QR image and make a new link (the old one then
  * finds nothing). Typed settings: `/toko jam 08:00-21:00`, `/toko batas 30`, `/toko kontak WA 0812…`.
  */
-import { Composer, InlineKeyboard, InputFile } from "grammy";
+import { Composer, InputFile, type InlineKeyboard } from "grammy";
+import { newLinkAskKeyboard, onlineShopButton, pickerKeyboard, settingsKeyboard } from "../keyboards/shopOnline.js";
 import type { BotContext } from "../context.js";
 import { isPrivate, replyPrivateOnly } from "../guards.js";
 import { clockText, html } from "../../render/format.js";
@@ -27,7 +28,7 @@ const OPERATORS = Object.keys(OPERATOR_NAMES) as Operator[];
 
 /** The button under /toko that opens the online shop's settings. */
 export function onlineShopKeyboard(ctx: BotContext): InlineKeyboard {
-  return new InlineKeyboard().text(ctx.t("shop-online-button"), shopButtons.settings.encode({}));
+  return onlineShopButton(ctx);
 }
 
 export function shopLink(ctx: BotContext, code: string): string {
@@ -86,21 +87,6 @@ async function settingsText(ctx: BotContext, shop: Readonly<ShopConfig>): Promis
     ctx.t("shop-online-typed"),
   ];
   return lines.join("\n");
-}
-
-function settingsKeyboard(ctx: BotContext, shop: Readonly<ShopConfig>): InlineKeyboard {
-  const kb = new InlineKeyboard();
-  kb.text(ctx.t(shop.enabled ? "shop-online-button-off" : "shop-online-button-on"), shopButtons.enable.encode({ on: shop.enabled ? "off" : "on" }));
-  if (shop.enabled) kb.text(ctx.t(shop.paused ? "shop-online-button-resume" : "shop-online-button-pause"), shopButtons.pause.encode({ on: shop.paused ? "off" : "on" }));
-  kb.row();
-  kb.text(ctx.t("shop-online-button-fee", { payer: ctx.t(`shop-online-fee-${shop.feePayer}`) }), shopButtons.feePayer.encode({ payer: shop.feePayer === "customer" ? "reseller" : "customer" }));
-  kb.row();
-  kb.text(ctx.t(shop.instantRelease ? "shop-online-button-release-off" : "shop-online-button-release-on"), shopButtons.instantRelease.encode({ on: shop.instantRelease ? "off" : "on" }));
-  kb.row();
-  kb.text(ctx.t("shop-online-button-categories"), shopButtons.categories.encode({})).text(ctx.t("shop-online-button-operators"), shopButtons.operators.encode({}));
-  kb.row();
-  if (shop.code) kb.text(ctx.t("shop-online-button-link"), shopButtons.link.encode({})).text(ctx.t("shop-online-button-new-link"), shopButtons.newLink.encode({}));
-  return kb;
 }
 
 async function showSettings(ctx: BotContext, owner: number, edit: boolean): Promise<void> {
@@ -220,16 +206,6 @@ onOwner(shopButtons.pause, (ctx, owner, { on }) => change(ctx, owner, { paused: 
 onOwner(shopButtons.feePayer, (ctx, owner, { payer }) => change(ctx, owner, { feePayer: payer === "reseller" ? "reseller" : "customer" }));
 onOwner(shopButtons.instantRelease, (ctx, owner, { on }) => change(ctx, owner, { instantRelease: on === "on" }));
 
-/** A picker of names: each a toggle (✅ sold, ▫️ not), "all" at the top, back to the settings. */
-function pickerKeyboard(ctx: BotContext, options: readonly { key: string; name: string }[], chosen: readonly string[] | undefined, toggle: (key: string) => string): InlineKeyboard {
-  const kb = new InlineKeyboard().text(`${chosen?.length ? "▫️" : "✅"} ${ctx.t("shop-online-all")}`, toggle("*")).row();
-  options.forEach((o, i) => {
-    kb.text(`${!chosen?.length || chosen.includes(o.key) ? "✅" : "▫️"} ${o.name}`, toggle(o.key));
-    if (i % 2 === 1) kb.row();
-  });
-  return kb.row().text(ctx.t("shop-online-button-back"), shopButtons.settings.encode({}));
-}
-
 /** Toggling one of `all` in `chosen` (none chosen = all sold); "*" sells all again. */
 export function toggled(all: readonly string[], chosen: readonly string[] | undefined, key: string): string[] | undefined {
   if (key === "*") return undefined;
@@ -286,7 +262,7 @@ onOwner(shopButtons.link, async (ctx, owner) => {
 });
 onOwner(shopButtons.newLink, async (ctx) => {
   await ctx.answerCallbackQuery();
-  const kb = new InlineKeyboard().text(ctx.t("shop-online-button-new-link-yes"), shopButtons.newLinkYes.encode({})).text(ctx.t("shop-online-button-back"), shopButtons.settings.encode({}));
+  const kb = newLinkAskKeyboard(ctx);
   await ctx.reply(ctx.t("shop-online-new-link-ask"), { reply_markup: kb });
 });
 onOwner(shopButtons.newLinkYes, async (ctx, owner) => {

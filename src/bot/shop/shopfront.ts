@@ -5,10 +5,10 @@
  * (flows/shopBuy.ts), the customer's own orders, the shop's contact line, language and help. Reseller
  * commands, pasted keys and any other button get nothing of the reseller's.
  */
-import { Composer, InlineKeyboard } from "grammy";
+import { Composer, type InlineKeyboard } from "grammy";
 import type { BotContext } from "../context.js";
 import { cb, onCallback } from "../buttons.js";
-import { addPager, paginate } from "../paging.js";
+import { paginate } from "../paging.js";
 import { askLanguage, languageFeature } from "../features/language.js";
 import { shopPayFeature } from "./shopPay.js";
 import { commands } from "../../telegram/commands.js";
@@ -37,6 +37,8 @@ import {
   type Storefront,
 } from "./shopBuy.js";
 import { customerOrders } from "./shopPayment.js";
+import { explainMiss } from "./shopSearch.js";
+import { searchMissKeyboard, shopHomeKeyboard, shopItemsKeyboard, storefrontHomeKeyboard } from "../keyboards/shop.js";
 import type { FeatureModule } from "../module.js";
 
 const PAGE_SIZE = 8;
@@ -63,26 +65,17 @@ function shopTitle(ctx: BotContext, front: Storefront): string {
 export async function showHome(ctx: BotContext, owner: number, edit = false): Promise<void> {
   const front = await loadStorefront(ctx, owner);
   const closed = closedText(ctx, front);
-  const kb = new InlineKeyboard();
   const lines = [ctx.t("shopfront-home-title", { name: shopTitle(ctx, front) })];
+  let selling: Parameters<typeof storefrontHomeKeyboard>[1];
   if (closed) lines.push("", closed);
   else if (front.items.length === 0) lines.push("", ctx.t("shopfront-empty"));
   else {
     lines.push("", ctx.t("shopfront-home-hint"));
     const popular = popularItems(front, ctx.deps, owner);
-    if (popular.length > 0) {
-      lines.push("", ctx.t("shopfront-popular"));
-      for (const item of popular) kb.text(...itemButton(item, ctx.lang)).row();
-    }
-    shopCategories(front).forEach((c, i) => {
-      kb.text(`${c.name} (${c.count})`, shopButtons.category.encode({ cat: c.key, page: 0 }));
-      if (i % 2 === 1) kb.row();
-    });
-    kb.row();
+    if (popular.length > 0) lines.push("", ctx.t("shopfront-popular"));
+    selling = { popular: popular.map((item) => itemButton(item, ctx.lang)), categories: shopCategories(front) };
   }
-  kb.text(ctx.t("shopfront-button-orders"), shopButtons.orders.encode({})).row();
-  if (front.shop.contact) kb.text(ctx.t("shopfront-button-contact"), shopButtons.contact.encode({}));
-  kb.text(ctx.t("menu-language"), cb.menu.encode({ name: "language" }));
+  const kb = storefrontHomeKeyboard(ctx, selling, Boolean(front.shop.contact));
   await show(ctx, lines.join("\n"), kb, edit);
 }
 
@@ -97,10 +90,7 @@ async function show(ctx: BotContext, text: string, kb: InlineKeyboard, edit: boo
 /** A paged list of products, with the way back home. */
 async function showItems(ctx: BotContext, title: string, items: readonly ShopItem[], page: number, to: (page: number) => string): Promise<void> {
   const shown = paginate(items, page, PAGE_SIZE);
-  const kb = new InlineKeyboard();
-  for (const item of shown.items) kb.text(...itemButton(item, ctx.lang)).row();
-  addPager(kb, ctx, shown, to);
-  kb.row().text(ctx.t("shopfront-button-home"), shopButtons.home.encode({}));
+  const kb = shopItemsKeyboard(ctx, shown.items.map((item) => itemButton(item, ctx.lang)), shown, to);
   await show(ctx, title, kb, true);
 }
 
@@ -125,8 +115,9 @@ async function search(ctx: BotContext, owner: number, typed: string, page: numbe
   const found = query ? searchItems(front, query) : [];
   if (found.length === 0) {
     if (typedNow && looksLikeKey(typed)) return dropKey(ctx);
-    const kb = new InlineKeyboard().text(ctx.t("shopfront-button-home"), shopButtons.home.encode({}));
-    await ctx.reply(ctx.t("shopfront-search-none", { query: shownBack(query) }), { reply_markup: kb });
+    const miss = query ? explainMiss(ctx, front, query, shownBack(query)) : { text: ctx.t("shopfront-search-none", { query: "" }), nearest: [] };
+    const nearest = miss.nearest.length > 0 ? `\n\n${ctx.t("shopfront-search-nearest")}` : "";
+    await ctx.reply(`${miss.text}${nearest}`, { reply_markup: searchMissKeyboard(ctx, miss.nearest.map((i) => itemButton(i, ctx.lang))) });
     return;
   }
   await showItems(ctx, ctx.t("shopfront-search-title", { query: shownBack(query) }), found, page, (p) =>
@@ -143,7 +134,7 @@ function clipBytes(text: string, max: number): string {
 /** The customer's own orders in this shop, newest first. */
 async function showOrders(ctx: BotContext, owner: number): Promise<void> {
   const orders = await customerOrders(ctx, owner, ctx.chat!.id);
-  const kb = new InlineKeyboard().text(ctx.t("shopfront-button-home"), shopButtons.home.encode({}));
+  const kb = shopHomeKeyboard(ctx);
   if (orders.length === 0) {
     await ctx.reply(ctx.t("shopfront-orders-none"), { reply_markup: kb });
     return;
@@ -230,7 +221,7 @@ customer.command(commands.batal, async (ctx) => {
 customer.use(languageFeature);
 // Any other command is the reseller's: a customer chat gets the shop's way forward instead.
 customer.on("message:text").filter((ctx) => ctx.message.text.startsWith("/"), async (ctx) => {
-  const kb = new InlineKeyboard().text(ctx.t("shopfront-button-home"), shopButtons.home.encode({}));
+  const kb = shopHomeKeyboard(ctx);
   await ctx.reply(ctx.t("shopfront-customer-only"), { reply_markup: kb });
 });
 
