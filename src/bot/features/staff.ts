@@ -6,7 +6,7 @@
  * pasted is deleted and refused (a staff chat is never a reseller of its own). Runs before flows, so a
  * key pasted while a flow waits is caught too.
  */
-import { Composer, InlineKeyboard } from "grammy";
+import { Composer } from "grammy";
 import { appendAudit, audit } from "../../domain/audit.js";
 import { findKeys } from "../../domain/keyShape.js";
 import { INVITE_PREFIX, type JoinRefusal, type Staff, type Member } from "../../domain/staff.js";
@@ -20,6 +20,7 @@ import { commandOf, commands, dropChatCommands, registerChatCommands } from "../
 import { allows } from "../middlewares/roleGate.js";
 import { apiKeyOf } from "../middlewares/chatRecord.js";
 import { deleteKeyMessage } from "./link.js";
+import { staffListKeyboard, staffMemberKeyboard } from "../keyboards/staff.js";
 import { knownRole } from "../middlewares/role.js";
 import type { FeatureModule } from "../module.js";
 
@@ -135,14 +136,7 @@ async function showStaff(ctx: BotContext, edit: boolean): Promise<void> {
     }),
   );
   const text = [ctx.t("staff-title", { count: members.length }), "", ...(lines.length ? lines : [ctx.t("staff-none")]), "", ctx.t("staff-roles-help")].join("\n");
-  const kb = new InlineKeyboard();
-  members.forEach((m, i) => kb.text(`${i + 1}. ${m.name}`.slice(0, 40), cb.staffOpen.encode({ chat: m.chat })).row());
-  kb.text(ctx.t("staff-button-invite-cashier"), cb.staffInvite.encode({ role: "cashier" }))
-    .text(ctx.t("staff-button-invite-admin"), cb.staffInvite.encode({ role: "admin" }))
-    .row()
-    .text(ctx.t(choices.ownerNotices ? "staff-button-notices-on" : "staff-button-notices-off"), cb.staffNotices.encode({ on: choices.ownerNotices ? "off" : "on" }))
-    .row()
-    .text(ctx.t(choices.cashierSeesCost ? "staff-button-cost-on" : "staff-button-cost-off"), cb.staffCost.encode({ on: choices.cashierSeesCost ? "off" : "on" }));
+  const kb = staffListKeyboard(ctx, members, choices);
   if (edit) await ctx.editMessageText(text, { reply_markup: kb }).catch(() => ctx.reply(text, { reply_markup: kb }));
   else await ctx.reply(text, { reply_markup: kb });
 }
@@ -179,11 +173,7 @@ onCallback(staffFeature, cb.staffOpen, async (ctx, { chat }) => {
 });
 
 async function showMember(ctx: BotContext, member: Member): Promise<void> {
-  const other: StaffRole = member.role === "cashier" ? "admin" : "cashier";
-  const kb = new InlineKeyboard()
-    .text(ctx.t("staff-button-make", { role: roleName(ctx, other) }), cb.staffRole.encode({ chat: member.chat, role: other }))
-    .row()
-    .text(ctx.t("staff-button-remove"), cb.staffRemove.encode({ chat: member.chat }));
+  const kb = staffMemberKeyboard(ctx, member);
   const seen = member.lastActiveAt === undefined ? ctx.t("staff-member-never-seen") : ctx.t("staff-member-seen-at", { time: wibTime(member.lastActiveAt, ctx.lang) });
   await ctx.reply(ctx.t("staff-member", { name: html(member.name), role: roleName(ctx, member.role), since: wibTime(member.joinedAt, ctx.lang), seen }), { reply_markup: kb });
 }
