@@ -158,6 +158,8 @@ const BUTTON_ACCESS: { readonly [N in CallbackName]: Access } = {
   staffRemove: "owner",
   staffNotices: "owner",
   staffCost: "owner",
+  staffLeave: "anyone", // the handler checks the membership the button names
+  staffStay: "anyone",
   auditMore: "owner",
   exportAudit: "owner",
 };

@@ -5,7 +5,7 @@
 import { afterEach, expect, it } from "vitest";
 import type { FakeUser } from "../support/chat.js";
 import { makeWorld, type World } from "../support/world.js";
-import { ownerAndStaff } from "./support.js";
+import { leaveStaff, ownerAndStaff } from "./support.js";
 
 let w: World;
 afterEach(() => w?.close());
@@ -35,7 +35,7 @@ it("a cashier's menu lists selling, not the owner's or an admin's commands; an a
 it("leaving (or being removed) drops the chat's own menu: the bot's list applies again", async () => {
   w = await makeWorld();
   const { dewi } = await ownerAndStaff(w);
-  await dewi.sendCommand("keluar");
+  await leaveStaff(dewi);
   const dropped = w.fake.callsOf("deleteMyCommands").filter((c) => JSON.stringify(c.payload.scope) === JSON.stringify({ type: "chat", chat_id: dewi.chatId }));
   expect(dropped.map((c) => c.payload.language_code ?? "")).toEqual(expect.arrayContaining(["id", ""]));
 });

@@ -89,6 +89,8 @@ const BUTTON_LEVEL: Record<Exclude<CallbackName, "menu">, Level> = {
   staffRemove: "owner",
   staffNotices: "owner",
   staffCost: "owner",
+  staffLeave: "anyone", // a staff member's own leaving: the handler checks the membership
+  staffStay: "anyone",
   auditMore: "owner",
   exportAudit: "owner",
   // Not a staff matter: the bot admin's broadcast (checked by id), language, a flow's own buttons.

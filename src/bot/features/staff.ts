@@ -2,7 +2,7 @@
  * Staff (/staf, /staff): the owner invites cashiers and shop admins with one-time links, sees them with
  * their role and last activity, changes a role and removes anyone at once; the owner's choices (its own
  * copy of staff notices, cashiers seeing cost and balance) live here too. For a staff chat: joining by
- * the link (`/start staff_<token>`), /start and /keluar (leaving ends the membership only), and any key
+ * the link (`/start staff_<token>`), /start and /keluar (asks first; leaving ends the membership only), and any key
  * pasted is deleted and refused (a staff chat is never a reseller of its own). Runs before flows, so a
  * key pasted while a flow waits is caught too.
  */
@@ -20,7 +20,7 @@ import { commandOf, commands, dropChatCommands, registerChatCommands } from "../
 import { allows } from "../middlewares/roleGate.js";
 import { apiKeyOf } from "../middlewares/chatRecord.js";
 import { deleteKeyMessage } from "./link.js";
-import { staffListKeyboard, staffMemberKeyboard } from "../keyboards/staff.js";
+import { staffLeaveKeyboard, staffListKeyboard, staffMemberKeyboard } from "../keyboards/staff.js";
 import { knownRole } from "../middlewares/role.js";
 import type { FeatureModule } from "../module.js";
 
@@ -67,17 +67,44 @@ staffFeature.command(commands.start, async (ctx, next) => {
   await tellChat(ctx, joined.owner, "staff-joined-owner", { name: html(name), role: roleName(ctx, joined.role, await langOf(ctx, joined.owner)) });
 });
 
-// A staff chat leaves: the membership ends, nothing else changes (it never had a key of its own).
+// A staff chat asks to leave: nothing ends before its confirm button.
 staffFeature.command(commands.keluar, async (ctx, next) => {
   const role = ctx.role;
-  if (role.kind !== "staff" || !isPrivate(ctx)) return next();
-  const member = await staffOf(ctx).end(role.owner, ctx.chat.id);
-  ctx.chatRecord = await ctx.deps.store.getChat(ctx.chat.id);
-  const name = member?.name ?? ctx.from?.first_name ?? String(ctx.chat.id);
-  await appendAudit(ctx.deps.store, role.owner, { act: "staff_left", by: ctx.chat.id, byName: name, before: role.role });
-  await ctx.reply(ctx.t("staff-left"));
-  await dropStaffMenu(ctx, ctx.chat.id);
-  await tellChat(ctx, role.owner, "staff-left-owner", { name: html(name) });
+  const since = ctx.chatRecord?.staffOf?.since;
+  if (role.kind !== "staff" || since === undefined || !isPrivate(ctx)) return next();
+  await ctx.reply(ctx.t("staff-leave-ask", { role: roleName(ctx, role.role), shop: await shopName(ctx, role.owner) }), {
+    reply_markup: staffLeaveKeyboard(ctx, role.owner, since),
+  });
+});
+
+// Leaving: only the membership the button asked about (an old button after joining again ends nothing),
+// once (the second tap finds no membership). Nothing else changes: a staff chat never had a key of its own.
+onCallback(staffFeature, cb.staffLeave, async (ctx, { owner, since }) => {
+  const role = ctx.role;
+  const asked = role.kind === "staff" && role.owner === owner && ctx.chatRecord?.staffOf?.since === since && isPrivate(ctx);
+  const member = asked ? await staffOf(ctx).end(owner, ctx.chat!.id) : undefined;
+  if (role.kind !== "staff" || member === undefined) {
+    await ctx.answerCallbackQuery({ text: ctx.t("button-expired") });
+    await ctx.editMessageReplyMarkup().catch(() => undefined);
+    return;
+  }
+  await ctx.answerCallbackQuery();
+  ctx.chatRecord = await ctx.deps.store.getChat(ctx.chat!.id);
+  await appendAudit(ctx.deps.store, owner, { act: "staff_left", by: ctx.chat!.id, byName: member.name, before: role.role });
+  await ctx.editMessageText(ctx.t("staff-left")).catch(() => ctx.reply(ctx.t("staff-left")));
+  await dropStaffMenu(ctx, ctx.chat!.id);
+  await tellChat(ctx, owner, "staff-left-owner", { name: html(member.name) });
+});
+
+onCallback(staffFeature, cb.staffStay, async (ctx) => {
+  await ctx.answerCallbackQuery();
+  const role = ctx.role;
+  if (role.kind !== "staff") {
+    await ctx.editMessageReplyMarkup().catch(() => undefined);
+    return;
+  }
+  const text = ctx.t("staff-leave-kept", { role: roleName(ctx, role.role), shop: await shopName(ctx, role.owner) });
+  await ctx.editMessageText(text).catch(() => ctx.reply(text));
 });
 
 // A staff chat never links a key: any key-shaped text is deleted and refused, whatever else waits.
@@ -273,7 +300,16 @@ export const staffModule: FeatureModule = {
   stage: "beforeKey",
   composer: staffFeature,
   commands: { staf: "owner" },
-  buttons: { staffInvite: "owner", staffOpen: "owner", staffRole: "owner", staffRemove: "owner", staffNotices: "owner", staffCost: "owner" },
+  buttons: {
+    staffInvite: "owner",
+    staffOpen: "owner",
+    staffRole: "owner",
+    staffRemove: "owner",
+    staffNotices: "owner",
+    staffCost: "owner",
+    staffLeave: "anyone",
+    staffStay: "anyone",
+  },
   // An invitation's /start and a staff member's /keluar; the owner's are link's.
   shares: { commands: ["start", "keluar"] },
 };

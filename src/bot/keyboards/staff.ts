@@ -26,3 +26,8 @@ export function staffMemberKeyboard(tr: Translator, member: Pick<Member, "chat" 
     .row()
     .text(tr.t("staff-button-remove"), cb.staffRemove.encode({ chat: member.chat }));
 }
+
+/** A staff member's /keluar question: leave (this membership only: `owner`, joined at `since`) or stay. */
+export function staffLeaveKeyboard(tr: Translator, owner: number, since: number): InlineKeyboard {
+  return new InlineKeyboard().text(tr.t("staff-button-leave"), cb.staffLeave.encode({ owner, since })).text(tr.t("staff-button-stay"), cb.staffStay.encode({}));
+}
