@@ -841,7 +841,8 @@ staff-full = Staff limit reached (20 people, unused invitations included). Remov
 staff-invite-link =
     🔗 Invitation as <b>{ $role }</b>, single use, valid until { $until }:
     { $link }
-    Send this link only to the person you mean. They open it in a private chat with the bot.
+    Send this link (or forward this message) only to the person you mean. They open it in a private chat with the bot.
+staff-button-join = 👥 Join as { $role }
 staff-member =
     👤 <b>{ $name }</b>
     Role: { $role }

@@ -835,7 +835,8 @@ staff-full = Batas staf tercapai (20 orang, termasuk undangan yang belum dipakai
 staff-invite-link =
     🔗 Undangan <b>{ $role }</b>, sekali pakai, berlaku sampai { $until }:
     { $link }
-    Kirim tautan ini hanya ke orang yang Anda maksud. Ia membukanya di chat pribadi dengan bot.
+    Kirim tautan ini (atau teruskan pesan ini) hanya ke orang yang Anda maksud. Ia membukanya di chat pribadi dengan bot.
+staff-button-join = 👥 Gabung sebagai { $role }
 staff-member =
     👤 <b>{ $name }</b>
     Peran: { $role }

@@ -20,7 +20,7 @@ import { commandOf, commands, dropChatCommands, registerChatCommands } from "../
 import { allows } from "../middlewares/roleGate.js";
 import { apiKeyOf } from "../middlewares/chatRecord.js";
 import { deleteKeyMessage } from "./link.js";
-import { staffLeaveKeyboard, staffListKeyboard, staffMemberKeyboard } from "../keyboards/staff.js";
+import { staffInvitationKeyboard, staffLeaveKeyboard, staffListKeyboard, staffMemberKeyboard } from "../keyboards/staff.js";
 import { knownRole } from "../middlewares/role.js";
 import type { FeatureModule } from "../module.js";
 
@@ -185,7 +185,9 @@ onCallback(staffFeature, cb.staffInvite, async (ctx, { role }) => {
   }
   await audit(ctx, "staff_invited", undefined, role);
   const link = `https://t.me/${ctx.me.username}?start=${INVITE_PREFIX}${invited.token}`;
-  await ctx.reply(ctx.t("staff-invite-link", { role: roleName(ctx, role), link: html(link), until: wibTime(invited.expiresAt, ctx.lang) }));
+  await ctx.reply(ctx.t("staff-invite-link", { role: roleName(ctx, role), link: html(link), until: wibTime(invited.expiresAt, ctx.lang) }), {
+    reply_markup: staffInvitationKeyboard(ctx, role, link),
+  });
 });
 
 onCallback(staffFeature, cb.staffOpen, async (ctx, { chat }) => {

@@ -31,3 +31,8 @@ export function staffMemberKeyboard(tr: Translator, member: Pick<Member, "chat" 
 export function staffLeaveKeyboard(tr: Translator, owner: number, since: number): InlineKeyboard {
   return new InlineKeyboard().text(tr.t("staff-button-leave"), cb.staffLeave.encode({ owner, since })).text(tr.t("staff-button-stay"), cb.staffStay.encode({}));
 }
+
+/** Under an invitation: the link as a button, for the person the owner forwards it to. */
+export function staffInvitationKeyboard(tr: Translator, role: StaffRole, link: string): InlineKeyboard {
+  return new InlineKeyboard().url(tr.t("staff-button-join", { role: tr.t(`staff-role-${role}`) }), link);
+}

@@ -2,12 +2,12 @@
 // JavaScript, no build step. Message HTML comes sanitized from the server (view.ts). Over 350
 // lines as one file on purpose: the page loads it without a bundler, and its parts share one state
 // (its words are in words.js).
-/* global window, document, fetch, EventSource, FileReader, localStorage, navigator, setTimeout, clearTimeout, setInterval */
+/* global window, document, fetch, EventSource, FileReader, localStorage, navigator, setTimeout, clearTimeout, setInterval, URL */
 import { WORDS } from "./words.js";
 import { pendingEntry } from "./panel.js";
 
 const $ = (id) => document.getElementById(id);
-const state = { users: [], current: undefined, unread: new Map(), commands: [], newcomerKey: "", lang: "id", locale: "id", generation: undefined, heard: false };
+const state = { botUsername: "", users: [], current: undefined, unread: new Map(), commands: [], newcomerKey: "", lang: "id", locale: "id", generation: undefined, heard: false };
 
 const w = (key) => (WORDS[state.lang] ?? WORDS.id)[key];
 /** A phone's width: the panel is not beside the chat but a sheet over it (style.css). */
@@ -157,6 +157,41 @@ async function press(m, data) {
   welcomeDone();
   await api(`/api/chat/${state.current}/press`, { messageId: m.id, data });
   wroteAgain();
+}
+
+/** A link that starts this bot with a payload (the server checks it again: web.ts, startLink.ts). */
+function isStartLink(href) {
+  try {
+    const u = new URL(href);
+    const web = /^https?:$/.test(u.protocol) && /^(t|telegram)\.me$/i.test(u.hostname);
+    const bot = web ? u.pathname.replace(/^\/|\/$/g, "") : u.protocol === "tg:" && u.hostname === "resolve" ? u.searchParams.get("domain") : null;
+    return bot !== null && bot.toLowerCase() === state.botUsername.toLowerCase() && u.searchParams.has("start");
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * This bot's start link (an invitation, a shop's link) opens here, as in Telegram: in the chat of
+ * whoever taps it. The page plays everyone, so it asks who opens it (an invitation is forwarded).
+ */
+function openAs(url) {
+  const list = $("open-as-users");
+  list.replaceChildren();
+  for (const u of state.users) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = `${u.name} · ${roleLabel(u)}`;
+    b.addEventListener("click", async () => {
+      $("open-as").hidden = true;
+      welcomeDone();
+      await openChat(u.id);
+      const r = await api(`/api/chat/${u.id}/open`, { url });
+      if (r.error) toast(r.error);
+    });
+    list.append(b);
+  }
+  $("open-as").hidden = false;
 }
 
 function showUser(u) {
@@ -420,8 +455,9 @@ function listen() {
 }
 
 async function main() {
-  const { users, newcomerKey, generation } = await api("/api/users");
+  const { users, newcomerKey, generation, botUsername } = await api("/api/users");
   state.users = users;
+  state.botUsername = botUsername;
   state.newcomerKey = newcomerKey;
   state.generation = generation;
   applyLang(users[0].lang);
@@ -443,7 +479,13 @@ async function main() {
   $("messages").addEventListener("click", (e) => {
     const cmd = e.target.closest?.(".cmd");
     if (cmd) void send(cmd.textContent);
+    const link = e.target.closest?.("a[href]");
+    if (link && isStartLink(link.href)) {
+      e.preventDefault();
+      openAs(link.href);
+    }
   });
+  $("open-as-cancel").addEventListener("click", () => ($("open-as").hidden = true));
   $("composer").addEventListener("submit", (e) => {
     e.preventDefault();
     const input = $("input");
