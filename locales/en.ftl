@@ -142,35 +142,36 @@ menu-customers = 📒 Customers
 menu-markup = 💹 Selling prices
 menu-shop = 🏪 Shop
 menu-export = 📄 Export
-help =
-    ❓ <b>Help</b>
-    /menu: main menu
-    /balance: check balance
-    /prices: price list (e.g. <code>/prices tsel 10</code>; daily cost change digest: <code>/prices digest</code>)
-    /topup: buy credit, data, tokens, vouchers (fast: <code>/topup CODE TARGET</code>)
-    /bill: check and pay bills
-    /transfer: transfer to a bank or e-wallet
-    /deposit: top up your balance
-    /status: check a transaction (<code>/status ID</code>)
-    /history: transaction history
-    /orders: online shop orders
-    /shop: shop name for customer receipts (<code>/shop Name | address, WhatsApp</code>)
-    /report: sales, profit and the daily summary
-    /export: download a month of transactions as CSV
-    /customers: saved customers (search: <code>/customers budi</code>)
-    /alerts: low-balance alerts
-    /markup: your shop's selling prices (profit per product)
-    /sellprice: a fixed selling price for one product
-    /webhook: instant status (provider callback URL)
-    /language: switch language
-    /staff: cashiers and shop admins (invite, change roles, remove)
-    /audit: audit log (who changed what)
-    /key: replace the API key
-    /logout: remove the API key from the bot
-    /cancel: cancel the running flow
+help-title = ❓ <b>Help</b>
+help-menu = main menu
+help-saldo = check balance
+help-harga = price list (e.g. <code>/prices tsel 10</code>; daily cost change digest: <code>/prices digest</code>)
+help-beli = buy credit, data, tokens, vouchers (fast: <code>/topup CODE TARGET</code>)
+help-tagihan = check and pay bills
+help-transfer = transfer to a bank or e-wallet
+help-deposit = top up your balance
+help-status = check a transaction (<code>/status ID</code>)
+help-riwayat = transaction history
+help-toko = shop name for customer receipts (<code>/shop Name | address, WhatsApp</code>)
+help-pesanan = online shop orders
+help-laporan = sales, profit and the daily summary
+help-ekspor = download a month of transactions as CSV
+help-pelanggan = saved customers (search: <code>/customers budi</code>)
+help-alerts = low-balance alerts
+help-markup = your shop's selling prices (profit per product)
+help-hargajual = a fixed selling price for one product
+help-webhook = instant status (provider callback URL)
+help-bahasa = switch language
+help-kunci = replace the API key
+help-staf = cashiers and shop admins (invite, change roles, remove)
+help-audit = audit log (who changed what)
+help-keluar = remove the API key from the bot
+help-batal = cancel the running flow
+help-keluar-staff = stop working as staff (the owner and their balance stay as they are)
 
 ## Command list (setMyCommands)
 cmd-start = Start and link your API key
+cmd-start-staff = Start
 cmd-menu = Main menu
 cmd-saldo = Check balance
 cmd-harga = Price list
@@ -191,6 +192,7 @@ cmd-webhook = Instant status (callback URL)
 cmd-bahasa = Switch language
 cmd-kunci = Replace API key
 cmd-keluar = Remove API key
+cmd-keluar-staff = Stop working as staff
 cmd-batal = Cancel the running flow
 cmd-bantuan = Help
 cmd-toko = Shop name for receipts

@@ -142,35 +142,36 @@ menu-customers = 📒 Pelanggan
 menu-markup = 💹 Harga jual
 menu-shop = 🏪 Toko
 menu-export = 📄 Ekspor
-help =
-    ❓ <b>Bantuan</b>
-    /menu: menu utama
-    /saldo: cek saldo
-    /harga: daftar harga (contoh: <code>/harga tsel 10</code>; ringkasan perubahan harga: <code>/harga ringkasan</code>)
-    /beli: beli pulsa, data, token, voucher (cepat: <code>/beli KODE TUJUAN</code>)
-    /tagihan: cek dan bayar tagihan
-    /transfer: transfer ke bank atau e-wallet
-    /deposit: isi saldo
-    /status: cek status transaksi (<code>/status ID</code>)
-    /riwayat: riwayat transaksi
-    /pesanan: pesanan toko online
-    /toko: nama toko untuk struk pelanggan (<code>/toko Nama | alamat, WA</code>)
-    /laporan: laporan penjualan, untung dan ringkasan harian
-    /ekspor: unduh transaksi sebulan sebagai CSV
-    /pelanggan: pelanggan tersimpan (cari: <code>/pelanggan budi</code>)
-    /peringatan: peringatan saldo menipis
-    /markup: harga jual toko Anda (untung per produk)
-    /hargajual: harga jual tetap satu produk
-    /webhook: status instan (URL callback provider)
-    /bahasa: ganti bahasa
-    /staf: kasir dan admin toko (undang, ubah peran, keluarkan)
-    /audit: catatan audit (siapa mengubah apa)
-    /kunci: ganti API key
-    /keluar: hapus API key dari bot
-    /batal: batalkan proses yang berjalan
+help-title = ❓ <b>Bantuan</b>
+help-menu = menu utama
+help-saldo = cek saldo
+help-harga = daftar harga (contoh: <code>/harga tsel 10</code>; ringkasan perubahan harga: <code>/harga ringkasan</code>)
+help-beli = beli pulsa, data, token, voucher (cepat: <code>/beli KODE TUJUAN</code>)
+help-tagihan = cek dan bayar tagihan
+help-transfer = transfer ke bank atau e-wallet
+help-deposit = isi saldo
+help-status = cek status transaksi (<code>/status ID</code>)
+help-riwayat = riwayat transaksi
+help-toko = nama toko untuk struk pelanggan (<code>/toko Nama | alamat, WA</code>)
+help-pesanan = pesanan toko online
+help-laporan = laporan penjualan, untung dan ringkasan harian
+help-ekspor = unduh transaksi sebulan sebagai CSV
+help-pelanggan = pelanggan tersimpan (cari: <code>/pelanggan budi</code>)
+help-alerts = peringatan saldo menipis
+help-markup = harga jual toko Anda (untung per produk)
+help-hargajual = harga jual tetap satu produk
+help-webhook = status instan (URL callback provider)
+help-bahasa = ganti bahasa
+help-kunci = ganti API key
+help-staf = kasir dan admin toko (undang, ubah peran, keluarkan)
+help-audit = catatan audit (siapa mengubah apa)
+help-keluar = hapus API key dari bot
+help-batal = batalkan proses yang berjalan
+help-keluar-staff = berhenti menjadi staf (pemilik dan saldonya tidak berubah)
 
 ## Daftar perintah (setMyCommands)
 cmd-start = Mulai dan hubungkan API key
+cmd-start-staff = Mulai
 cmd-menu = Menu utama
 cmd-saldo = Cek saldo
 cmd-harga = Daftar harga
@@ -191,6 +192,7 @@ cmd-webhook = Status instan (URL callback)
 cmd-bahasa = Ganti bahasa
 cmd-kunci = Ganti API key
 cmd-keluar = Hapus API key
+cmd-keluar-staff = Berhenti menjadi staf
 cmd-batal = Batalkan proses
 cmd-bantuan = Bantuan
 cmd-toko = Nama toko untuk struk

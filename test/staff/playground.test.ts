@@ -44,6 +44,10 @@ it("Dewi, Rina's cashier, sells with Rina's balance; Rina's /audit shows her joi
 
   const users = ((await (await fetch(new URL("api/users", pg.url))).json()) as { users: { id: number; name: string; role: string }[] }).users;
   expect(users.find((u) => u.id === DEWI)).toMatchObject({ name: "Dewi", role: "cashier" });
+  // Her Menu is a cashier's: selling, not the owner's commands.
+  const menu = ((await (await fetch(new URL(`api/chat/${DEWI}`, pg.url))).json()) as { commands: { command: string }[] }).commands.map((c) => c.command);
+  expect(menu).toEqual(expect.arrayContaining(["beli", "riwayat", "keluar"]));
+  for (const hidden of ["transfer", "deposit", "staf", "kunci", "saldo"]) expect(menu).not.toContain(hidden);
 
   await post(pg, `api/chat/${DEWI}/send`, { text: "/beli S10 081234567890" });
   const screen = await botSays(pg, DEWI, /081234567890/);

@@ -16,8 +16,8 @@ import { DEFAULT_LANG } from "../../render/i18n.js";
 import { cb, onCallback } from "../buttons.js";
 import type { BaseContext, BotContext } from "../context.js";
 import { isPrivate, replyPrivateOnly } from "../guards.js";
-import { commandOf, commands, dropChatCommands, registerChatCommands } from "../../telegram/commands.js";
-import { allows } from "../middlewares/roleGate.js";
+import { commandOf, commands } from "../../telegram/commands.js";
+import { roleChanged } from "../roleMenu.js";
 import { apiKeyOf } from "../middlewares/chatRecord.js";
 import { deleteKeyMessage } from "./link.js";
 import { staffInvitationKeyboard, staffLeaveKeyboard, staffListKeyboard, staffMemberKeyboard } from "../keyboards/staff.js";
@@ -63,7 +63,7 @@ staffFeature.command(commands.start, async (ctx, next) => {
   ctx.chatRecord = await ctx.deps.store.getChat(ctx.chat.id);
   await appendAudit(ctx.deps.store, joined.owner, { act: "staff_joined", by: ctx.chat.id, byName: name, after: joined.role });
   await ctx.reply(ctx.t("staff-joined", { role: roleName(ctx, joined.role), shop: await shopName(ctx, joined.owner) }));
-  await setStaffMenu(ctx, ctx.chat.id, joined.owner, joined.role);
+  await roleChanged(ctx, ctx.chat.id, ctx.role);
   await tellChat(ctx, joined.owner, "staff-joined-owner", { name: html(name), role: roleName(ctx, joined.role, await langOf(ctx, joined.owner)) });
 });
 
@@ -92,7 +92,7 @@ onCallback(staffFeature, cb.staffLeave, async (ctx, { owner, since }) => {
   ctx.chatRecord = await ctx.deps.store.getChat(ctx.chat!.id);
   await appendAudit(ctx.deps.store, owner, { act: "staff_left", by: ctx.chat!.id, byName: member.name, before: role.role });
   await ctx.editMessageText(ctx.t("staff-left")).catch(() => ctx.reply(ctx.t("staff-left")));
-  await dropStaffMenu(ctx, ctx.chat!.id);
+  await roleChanged(ctx, ctx.chat!.id, ctx.role);
   await tellChat(ctx, owner, "staff-left-owner", { name: html(member.name) });
 });
 
@@ -219,7 +219,7 @@ onCallback(staffFeature, cb.staffRole, async (ctx, { chat, role }) => {
   if (before !== role) await audit(ctx, "staff_role_changed", `${chat} ${before}`, `${chat} ${role}`);
   await ctx.reply(ctx.t("staff-role-changed", { role: roleName(ctx, role) }));
   await tellChat(ctx, chat, "staff-role-changed-you", { role: roleName(ctx, role, await langOf(ctx, chat)) });
-  await setStaffMenu(ctx, chat, ctx.chat!.id, role);
+  await roleChanged(ctx, chat);
 });
 
 onCallback(staffFeature, cb.staffRemove, async (ctx, { chat }) => {
@@ -234,7 +234,7 @@ onCallback(staffFeature, cb.staffRemove, async (ctx, { chat }) => {
   await audit(ctx, "staff_removed", `${member.name} (${chat}) ${member.role}`);
   await ctx.reply(ctx.t("staff-removed", { name: html(member.name) }));
   await tellChat(ctx, chat, "staff-removed-you", {});
-  await dropStaffMenu(ctx, chat);
+  await roleChanged(ctx, chat);
 });
 
 onCallback(staffFeature, cb.staffNotices, async (ctx, { on }) => {
@@ -263,22 +263,6 @@ function refusalKey(why: JoinRefusal): string {
 
 export function roleName(ctx: BaseContext, role: StaffRole, lang = ctx.lang): string {
   return ctx.translate(lang, `staff-role-${role}`);
-}
-
-/**
- * The staff chat's Menu: only the commands its role may use. Only the menu: a failure leaves the full
- * list, whose other commands are refused anyway (roleGate).
- */
-async function setStaffMenu(ctx: BaseContext, chat: number, owner: number, role: StaffRole): Promise<void> {
-  const staff = { kind: "staff", owner, role } as const;
-  await registerChatCommands(ctx.api, ctx.translate, chat, (access) => allows(staff, access)).catch((err: unknown) =>
-    ctx.deps.logger.warn({ err, chatId: chat }, "staff command menu not set"),
-  );
-}
-
-/** A membership ended: the chat's own menu goes, the bot's list applies again. */
-async function dropStaffMenu(ctx: BaseContext, chat: number): Promise<void> {
-  await dropChatCommands(ctx.api, ctx.translate, chat).catch((err: unknown) => ctx.deps.logger.warn({ err, chatId: chat }, "staff command menu not dropped"));
 }
 
 async function langOf(ctx: BaseContext, chatId: number) {

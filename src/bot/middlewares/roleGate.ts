@@ -9,17 +9,13 @@
  * which transactions it may see or act on.
  */
 import type { MiddlewareFn } from "grammy";
-import { ledgerChatOf, type Role } from "../../domain/roles.js";
+import { ledgerChatOf } from "../../domain/roles.js";
 import { withoutCost } from "../../domain/staff.js";
 import type { TxRecord } from "../../store/index.js";
-import { buttonAccess, commandAccess, commandOf, commands, type Access, type CommandId } from "../../telegram/commands.js";
+import { allows, buttonAccess, commandAccess, commandOf, commands, type Access, type CommandId } from "../../telegram/commands.js";
 import type { BaseContext } from "../context.js";
 
-/** Whether a chat of `role` may use what needs `access`. */
-export function allows(role: Role, access: Access): boolean {
-  if (role.kind !== "staff") return true;
-  return access === "anyone" || access === "cashier" || (access === "admin" && role.role === "admin");
-}
+export { allows };
 
 /** "Only the owner can ..." or "Only the owner or a shop admin can ...", naming what was refused. */
 export function refusalText(ctx: BaseContext, access: Access, what: string): string {
