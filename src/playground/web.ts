@@ -92,6 +92,7 @@ const PAGE_FILES: Record<string, string> = {
   "/app.js": "app.js",
   "/words.js": "words.js",
   "/panel.js": "panel.js",
+  "/startLink.js": "startLink.js",
   "/style.css": "style.css",
   "/favicon.svg": "favicon.svg",
   // Browsers ask for /favicon.ico whatever the page links; an SVG answers it too.

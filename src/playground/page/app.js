@@ -2,9 +2,10 @@
 // JavaScript, no build step. Message HTML comes sanitized from the server (view.ts). Over 350
 // lines as one file on purpose: the page loads it without a bundler, and its parts share one state
 // (its words are in words.js).
-/* global window, document, fetch, EventSource, FileReader, localStorage, navigator, setTimeout, clearTimeout, setInterval, URL */
+/* global window, document, fetch, EventSource, FileReader, localStorage, navigator, setTimeout, clearTimeout, setInterval */
 import { WORDS } from "./words.js";
 import { pendingEntry } from "./panel.js";
+import { isStartLink, showOpenAs } from "./startLink.js";
 
 const $ = (id) => document.getElementById(id);
 const state = { botUsername: "", users: [], current: undefined, unread: new Map(), commands: [], newcomerKey: "", lang: "id", locale: "id", generation: undefined, heard: false };
@@ -159,39 +160,16 @@ async function press(m, data) {
   wroteAgain();
 }
 
-/** A link that starts this bot with a payload (the server checks it again: web.ts, startLink.ts). */
-function isStartLink(href) {
-  try {
-    const u = new URL(href);
-    const web = /^https?:$/.test(u.protocol) && /^(t|telegram)\.me$/i.test(u.hostname);
-    const bot = web ? u.pathname.replace(/^\/|\/$/g, "") : u.protocol === "tg:" && u.hostname === "resolve" ? u.searchParams.get("domain") : null;
-    return bot !== null && bot.toLowerCase() === state.botUsername.toLowerCase() && u.searchParams.has("start");
-  } catch {
-    return false;
-  }
-}
-
-/**
- * This bot's start link (an invitation, a shop's link) opens here, as in Telegram: in the chat of
- * whoever taps it. The page plays everyone, so it asks who opens it (an invitation is forwarded).
- */
+/** This bot's start link opens in the chat the page is told (startLink.js). */
 function openAs(url) {
-  const list = $("open-as-users");
-  list.replaceChildren();
-  for (const u of state.users) {
-    const b = document.createElement("button");
-    b.type = "button";
-    b.textContent = `${u.name} · ${roleLabel(u)}`;
-    b.addEventListener("click", async () => {
-      $("open-as").hidden = true;
+  showOpenAs(url, state.users, {
+    label: (u) => `${u.name} · ${roleLabel(u)}`,
+    open: async (u) => {
       welcomeDone();
       await openChat(u.id);
-      const r = await api(`/api/chat/${u.id}/open`, { url });
-      if (r.error) toast(r.error);
-    });
-    list.append(b);
-  }
-  $("open-as").hidden = false;
+      await api(`/api/chat/${u.id}/open`, { url }).then((r) => r.error && toast(r.error));
+    },
+  });
 }
 
 function showUser(u) {
@@ -480,7 +458,7 @@ async function main() {
     const cmd = e.target.closest?.(".cmd");
     if (cmd) void send(cmd.textContent);
     const link = e.target.closest?.("a[href]");
-    if (link && isStartLink(link.href)) {
+    if (link && isStartLink(link.href, state.botUsername)) {
       e.preventDefault();
       openAs(link.href);
     }
