@@ -148,35 +148,38 @@ menu-customers = 📒 Customers
 menu-markup = 💹 Selling prices
 menu-shop = 🏪 Shop
 menu-export = 📄 Export
-help =
-    ❓ <b>Help</b>
-    /menu: main menu
-    /balance: check balance
-    /prices: price list (e.g. <code>/prices tsel 10</code>; daily cost change digest: <code>/prices digest</code>)
-    /topup: buy credit, data, tokens, vouchers (fast: <code>/topup CODE TARGET</code>)
-    /bill: check and pay bills
-    /transfer: transfer to a bank or e-wallet
-    /deposit: add money to your balance (QRIS, bank, e-wallet)
-    /status: check a transaction (<code>/status ID</code>)
-    /history: transaction history
-    /orders: online shop orders
-    /shop: shop name for customer receipts (<code>/shop Name | address, WhatsApp</code>)
-    /report: sales, profit and the daily summary
-    /export: download a month of transactions as CSV
-    /customers: saved customers (search: <code>/customers budi</code>)
-    /alerts: low-balance alerts
-    /markup: your shop's selling prices (profit per product)
-    /sellprice: a fixed selling price for one product
-    /webhook: instant status (provider callback URL)
-    /language: switch language
-    /staff: cashiers and shop admins (invite, change roles, remove)
-    /audit: audit log (who changed what)
-    /key: replace the API key
-    /logout: remove the API key from the bot
-    /cancel: cancel the running flow
+help-title = ❓ <b>Help</b>
+help-menu = main menu
+help-saldo = check balance
+help-harga = price list (e.g. <code>/prices tsel 10</code>; daily cost change digest: <code>/prices digest</code>)
+help-beli = buy credit, data, tokens, vouchers (fast: <code>/topup CODE TARGET</code>)
+help-tagihan = check and pay bills
+help-transfer = transfer to a bank or e-wallet
+help-deposit = add money to your balance (QRIS, bank, e-wallet)
+help-status = check a transaction (<code>/status ID</code>)
+help-riwayat = transaction history
+help-toko = shop name for customer receipts (<code>/shop Name | address, WhatsApp</code>)
+help-pesanan = online shop orders
+help-laporan = sales, profit and the daily summary
+help-ekspor = download a month of transactions as CSV
+help-pelanggan = saved customers (search: <code>/customers budi</code>)
+help-alerts = low-balance alerts
+help-markup = your shop's selling prices (profit per product)
+help-hargajual = a fixed selling price for one product
+help-webhook = instant status (provider callback URL)
+help-bahasa = switch language
+help-kunci = replace the API key
+help-staf = cashiers and shop admins (invite, change roles, remove)
+help-audit = audit log (who changed what)
+help-keluar = remove the API key from the bot
+help-batal = cancel the running flow
+help-downline = your downlines: wallets, levels, invitations
+help-mutasi = your wallet's entries (downlines)
+help-keluar-staff = stop working as staff (the owner and their balance stay as they are)
 
 ## Command list (setMyCommands)
 cmd-start = Start and link your API key
+cmd-start-staff = Start
 cmd-menu = Main menu
 cmd-saldo = Check balance
 cmd-harga = Price list
@@ -197,6 +200,7 @@ cmd-webhook = Instant status (callback URL)
 cmd-bahasa = Switch language
 cmd-kunci = Replace API key
 cmd-keluar = Remove API key
+cmd-keluar-staff = Stop working as staff
 cmd-batal = Cancel the running flow
 cmd-bantuan = Help
 cmd-toko = Shop name for receipts
@@ -878,7 +882,8 @@ staff-full = Staff limit reached (20 people, unused invitations included). Remov
 staff-invite-link =
     🔗 Invitation as <b>{ $role }</b>, single use, valid until { $until }:
     { $link }
-    Send this link only to the person you mean. They open it in a private chat with the bot.
+    Send this link (or forward this message) only to the person you mean. They open it in a private chat with the bot.
+staff-button-join = 👥 Join as { $role }
 staff-member =
     👤 <b>{ $name }</b>
     Role: { $role }
@@ -892,6 +897,10 @@ staff-removed-you = ℹ️ The shop owner ended your staff membership. You can n
 staff-joined = ✅ You are now { $role } at { $shop }. Open /menu to start selling. Leave any time with /logout.
 staff-joined-owner = 👥 { $name } joined as { $role }.
 staff-welcome = 👋 You are { $role } at { $shop }. Open /menu to sell; /logout to stop being staff.
+staff-leave-ask = ❓ Stop working as { $role } at { $shop }? You can no longer sell with the owner's balance until you are invited again.
+staff-button-leave = 🚪 Yes, stop
+staff-button-stay = ↩️ Stay on the staff
+staff-leave-kept = 👍 You still work as { $role } at { $shop }.
 staff-left = ✅ You are no longer staff. Nothing else changed.
 staff-left-owner = 👥 { $name } left your staff.
 staff-key-refused = 🔒 A staff chat cannot link an API key; that message was deleted. To use your own key, leave first with /logout.

@@ -148,35 +148,38 @@ menu-customers = 📒 Pelanggan
 menu-markup = 💹 Harga jual
 menu-shop = 🏪 Toko
 menu-export = 📄 Ekspor
-help =
-    ❓ <b>Bantuan</b>
-    /menu: menu utama
-    /saldo: cek saldo
-    /harga: daftar harga (contoh: <code>/harga tsel 10</code>; ringkasan perubahan harga: <code>/harga ringkasan</code>)
-    /beli: beli pulsa, data, token, voucher (cepat: <code>/beli KODE TUJUAN</code>)
-    /tagihan: cek dan bayar tagihan
-    /transfer: transfer ke bank atau e-wallet
-    /deposit: isi saldo
-    /status: cek status transaksi (<code>/status ID</code>)
-    /riwayat: riwayat transaksi
-    /pesanan: pesanan toko online
-    /toko: nama toko untuk struk pelanggan (<code>/toko Nama | alamat, WA</code>)
-    /laporan: laporan penjualan, untung dan ringkasan harian
-    /ekspor: unduh transaksi sebulan sebagai CSV
-    /pelanggan: pelanggan tersimpan (cari: <code>/pelanggan budi</code>)
-    /peringatan: peringatan saldo menipis
-    /markup: harga jual toko Anda (untung per produk)
-    /hargajual: harga jual tetap satu produk
-    /webhook: status instan (URL callback provider)
-    /bahasa: ganti bahasa
-    /staf: kasir dan admin toko (undang, ubah peran, keluarkan)
-    /audit: catatan audit (siapa mengubah apa)
-    /kunci: ganti API key
-    /keluar: hapus API key dari bot
-    /batal: batalkan proses yang berjalan
+help-title = ❓ <b>Bantuan</b>
+help-menu = menu utama
+help-saldo = cek saldo
+help-harga = daftar harga (contoh: <code>/harga tsel 10</code>; ringkasan perubahan harga: <code>/harga ringkasan</code>)
+help-beli = beli pulsa, data, token, voucher (cepat: <code>/beli KODE TUJUAN</code>)
+help-tagihan = cek dan bayar tagihan
+help-transfer = transfer ke bank atau e-wallet
+help-deposit = isi saldo
+help-status = cek status transaksi (<code>/status ID</code>)
+help-riwayat = riwayat transaksi
+help-toko = nama toko untuk struk pelanggan (<code>/toko Nama | alamat, WA</code>)
+help-pesanan = pesanan toko online
+help-laporan = laporan penjualan, untung dan ringkasan harian
+help-ekspor = unduh transaksi sebulan sebagai CSV
+help-pelanggan = pelanggan tersimpan (cari: <code>/pelanggan budi</code>)
+help-alerts = peringatan saldo menipis
+help-markup = harga jual toko Anda (untung per produk)
+help-hargajual = harga jual tetap satu produk
+help-webhook = status instan (URL callback provider)
+help-bahasa = ganti bahasa
+help-kunci = ganti API key
+help-staf = kasir dan admin toko (undang, ubah peran, keluarkan)
+help-audit = catatan audit (siapa mengubah apa)
+help-keluar = hapus API key dari bot
+help-batal = batalkan proses yang berjalan
+help-downline = downline Anda: dompet, level, undangan
+help-mutasi = mutasi dompet Anda (downline)
+help-keluar-staff = berhenti menjadi staf (pemilik dan saldonya tidak berubah)
 
 ## Daftar perintah (setMyCommands)
 cmd-start = Mulai dan hubungkan API key
+cmd-start-staff = Mulai
 cmd-menu = Menu utama
 cmd-saldo = Cek saldo
 cmd-harga = Daftar harga
@@ -197,6 +200,7 @@ cmd-webhook = Status instan (URL callback)
 cmd-bahasa = Ganti bahasa
 cmd-kunci = Ganti API key
 cmd-keluar = Hapus API key
+cmd-keluar-staff = Berhenti menjadi staf
 cmd-batal = Batalkan proses
 cmd-bantuan = Bantuan
 cmd-toko = Nama toko untuk struk
@@ -872,7 +876,8 @@ staff-full = Batas staf tercapai (20 orang, termasuk undangan yang belum dipakai
 staff-invite-link =
     🔗 Undangan <b>{ $role }</b>, sekali pakai, berlaku sampai { $until }:
     { $link }
-    Kirim tautan ini hanya ke orang yang Anda maksud. Ia membukanya di chat pribadi dengan bot.
+    Kirim tautan ini (atau teruskan pesan ini) hanya ke orang yang Anda maksud. Ia membukanya di chat pribadi dengan bot.
+staff-button-join = 👥 Gabung sebagai { $role }
 staff-member =
     👤 <b>{ $name }</b>
     Peran: { $role }
@@ -886,6 +891,10 @@ staff-removed-you = ℹ️ Pemilik toko mengakhiri keanggotaan Anda sebagai staf
 staff-joined = ✅ Anda sekarang { $role } di { $shop }. Buka /menu untuk mulai berjualan. Keluar kapan saja dengan /keluar.
 staff-joined-owner = 👥 { $name } bergabung sebagai { $role }.
 staff-welcome = 👋 Anda { $role } di { $shop }. Buka /menu untuk berjualan; /keluar untuk berhenti menjadi staf.
+staff-leave-ask = ❓ Berhenti menjadi { $role } di { $shop }? Anda tidak bisa berjualan lagi dengan saldo pemilik sampai diundang lagi.
+staff-button-leave = 🚪 Ya, berhenti
+staff-button-stay = ↩️ Tetap jadi staf
+staff-leave-kept = 👍 Anda tetap { $role } di { $shop }.
 staff-left = ✅ Anda bukan staf lagi. Tidak ada yang lain yang berubah.
 staff-left-owner = 👥 { $name } keluar dari staf Anda.
 staff-key-refused = 🔒 Chat staf tidak bisa menghubungkan API key; pesan itu sudah dihapus. Untuk memakai API key sendiri, keluar dulu dengan /keluar.

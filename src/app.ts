@@ -19,7 +19,7 @@ import { htmlByDefault } from "./telegram/parseMode.js";
 import { depositProcessingMarkup } from "./bot/keyboards/deposit.js";
 import { createBot, type AppBot, type BotConfig } from "./bot/index.js";
 import { resendDueInstructions, sendOwedInstructions } from "./bot/money/depositInstructions.js";
-import { registerCommands } from "./telegram/commands.js";
+import { registerCommands } from "./telegram/roleCommands.js";
 import type { BotDeps } from "./bot/context.js";
 import type { PollingOptions } from "./telegram/polling.js";
 import { LeaderWork, wireHints } from "./jobs/leaderWork.js";

@@ -20,6 +20,7 @@ import { systemClock } from "../tools/clock.js";
 
 import { BotApiEmulator, type ClockLike, type FakeServer, type SavedChats } from "./botApi/index.js";
 import { FAKE_BOT_TOKEN } from "./botInfo.js";
+import { setChatCommands } from "../telegram/roleCommands.js";
 import { startWeb, type PendingEntry, type PlaygroundUser, type WebOptions, type WebServer } from "./web.js";
 
 /** Rina's online shop, open from the first start; Sari opens its link as any customer would. */
@@ -215,6 +216,11 @@ export async function startPlayground(opts: PlaygroundOptions = {}): Promise<Pla
     const users = [];
     for (const u of PLAYGROUND_USERS) users.push({ ...u, lang: (await store.getChat(u.id))?.lang === "en" ? ("en" as const) : u.lang });
     await app.start();
+    // Dewi's Menu is a cashier's, as the bot sets it when one joins (the emulator keeps no Menus across starts).
+    for (const u of PLAYGROUND_USERS) {
+      const chat = await store.getChat(u.id);
+      if (CASHIER_OF[u.id] !== undefined && chat?.staffOf) await setChatCommands(app.bot.api, app.deps.translate, u.id, chat.staffOf.role);
+    }
     let latency = 0;
     const open = async (refId: string) => (await store.openTxs()).find((t) => t.refId === refId);
     const webOptions: WebOptions = {

@@ -15,6 +15,7 @@ import type { Chat, Message, MessageEntity, User } from "grammy/types";
 import { projectFile } from "../config/projectFiles.js";
 import { imageSize, type BotApiEmulator } from "./botApi/index.js";
 import { messageView } from "./view.js";
+import { startPayload } from "./startLink.js";
 
 export interface PlaygroundUser {
   id: number;
@@ -91,6 +92,7 @@ const PAGE_FILES: Record<string, string> = {
   "/app.js": "app.js",
   "/words.js": "words.js",
   "/panel.js": "panel.js",
+  "/startLink.js": "startLink.js",
   "/style.css": "style.css",
   "/favicon.svg": "favicon.svg",
   // Browsers ask for /favicon.ico whatever the page links; an SVG answers it too.
@@ -168,7 +170,7 @@ export async function startWeb(opts: WebOptions): Promise<WebServer> {
   app.get("/api/users", async (c) => {
     const list: UserView[] = [];
     for (const u of users) list.push(await view(u));
-    return c.json({ users: list, newcomerKey: opts.newcomerKey, generation: opts.generation });
+    return c.json({ users: list, newcomerKey: opts.newcomerKey, generation: opts.generation, botUsername: fake.botInfo.username });
   });
 
   app.get("/api/chat/:user", async (c) => {
@@ -182,11 +184,8 @@ export async function startWeb(opts: WebOptions): Promise<WebServer> {
     });
   });
 
-  app.post("/api/chat/:user/send", async (c) => {
-    const u = userOf(c.req.param("user"));
-    const body = await c.req.json<{ text?: unknown }>().catch(() => ({ text: undefined }));
-    const text = typeof body.text === "string" ? body.text.trim() : "";
-    if (!u || text === "" || text.length > 4096) return c.json({ error: "text of 1-4096 characters" }, 400);
+  /** A text from `u`, as Telegram delivers it (a leading /command gets its entity). */
+  const pushText = (u: PlaygroundUser, text: string): number => {
     unblockToWrite(u);
     const entities: MessageEntity[] = [];
     const command = /^\/[A-Za-z0-9_]+(@[A-Za-z0-9_]+)?/.exec(text);
@@ -200,7 +199,25 @@ export async function startWeb(opts: WebOptions): Promise<WebServer> {
       ...(entities.length > 0 ? { entities } : {}),
     } as Message.TextMessage & { chat: Chat.PrivateChat; from: User };
     fake.pushUpdate({ message });
-    return c.json({ ok: true, messageId: message.message_id });
+    return message.message_id;
+  };
+
+  app.post("/api/chat/:user/send", async (c) => {
+    const u = userOf(c.req.param("user"));
+    const body = await c.req.json<{ text?: unknown }>().catch(() => ({ text: undefined }));
+    const text = typeof body.text === "string" ? body.text.trim() : "";
+    if (!u || text === "" || text.length > 4096) return c.json({ error: "text of 1-4096 characters" }, 400);
+    return c.json({ ok: true, messageId: pushText(u, text) });
+  });
+
+  // A t.me link of this bot opened in `user`'s chat (a link or URL button, an invitation forwarded):
+  // Telegram starts the bot there with the link's payload, as if the user pressed START.
+  app.post("/api/chat/:user/open", async (c) => {
+    const u = userOf(c.req.param("user"));
+    const body = await c.req.json<{ url?: unknown }>().catch(() => ({}) as Record<string, unknown>);
+    const payload = typeof body.url === "string" ? startPayload(body.url, fake.botInfo.username) : undefined;
+    if (!u || payload === undefined) return c.json({ error: "a start link of this bot" }, 400);
+    return c.json({ ok: true, messageId: pushText(u, `/start ${payload}`) });
   });
 
   // The attach button: a PNG or JPEG (base64) and an optional caption, delivered as Telegram

@@ -282,6 +282,10 @@ export const cb = {
   staffNotices: shape("sm:m:{on}", { on: oneOf(["on", "off"]) }),
   /** Cashiers see the owner's cost and balance on the confirm screen. */
   staffCost: shape("sm:c:{on}", { on: oneOf(["on", "off"]) }),
+  /** A staff member confirms leaving: the membership it asked about (owner, joined at), so an old button ends no newer one. */
+  staffLeave: shape("sm:l:{owner}:{since}", { owner: chatNumber, since: int(Number.MAX_SAFE_INTEGER) }),
+  /** A staff member keeps its membership after all. */
+  staffStay: shape("sm:k", {}),
   auditMore: shape("au:{seq}", { seq: int(Number.MAX_SAFE_INTEGER) }),
   // The owner's downlines (src/bot/features/downline.ts, docs/wallets.md).
   downlineInvite: shape("dl:n:{level}", { level: int(9) }),

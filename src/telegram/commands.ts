@@ -2,13 +2,10 @@
  * Every command, declared once: its Indonesian and English names (both always work), the key of its
  * description in the menu Telegram shows (setMyCommands) and who may use it (`Access`, enforced by
  * bot/middlewares/roleGate.ts). Handlers bind through `commands`, the patterns that spot a command in
- * a text derive from it. The menu lists the Indonesian names to Indonesian users and the English names
- * to everyone else, each with descriptions in their language. Who may press each button family is
- * declared beside it (BUTTON_ACCESS).
+ * a text derive from it; each role's Menu and /bantuan too (roleCommands.ts). Who may press each button
+ * family is declared beside it (BUTTON_ACCESS).
  */
-import type { Api } from "grammy";
-import type { LanguageCode } from "grammy/types";
-import { FOREIGN_LANG, type Translate } from "../render/i18n.js";
+import type { Role } from "../domain/roles.js";
 import { cb, MENU_NAMES, type CallbackName, type MenuName } from "./buttonData.js";
 
 /**
@@ -19,13 +16,14 @@ import { cb, MENU_NAMES, type CallbackName, type MenuName } from "./buttonData.j
 export type Access = "owner" | "admin" | "cashier" | "anyone";
 
 /**
- * Keyed by the Indonesian name: [indonesian, english, description key or undefined when not listed, access].
+ * Keyed by the Indonesian name: [indonesian, english, description key or undefined when not listed, access,
+ * and for the commands a shop's customer has: their description key for a customer].
  * /keluar is open to all: for staff it ends the membership, for the owner it removes the key (the
  * handler tells them apart). Bot admin commands check the admin ids themselves.
  */
 const TABLE = {
-  start: ["start", "start", "cmd-start", "anyone"],
-  menu: ["menu", "menu", "cmd-menu", "anyone"],
+  start: ["start", "start", "cmd-start", "anyone", "shopfront-cmd-start"],
+  menu: ["menu", "menu", "cmd-menu", "anyone", "cmd-menu"],
   saldo: ["saldo", "balance", "cmd-saldo", "admin"],
   harga: ["harga", "prices", "cmd-harga", "cashier"],
   beli: ["beli", "topup", "cmd-beli", "cashier"],
@@ -35,7 +33,7 @@ const TABLE = {
   status: ["status", "status", "cmd-status", "cashier"],
   riwayat: ["riwayat", "history", "cmd-riwayat", "cashier"],
   toko: ["toko", "shop", "cmd-toko", "admin"],
-  pesanan: ["pesanan", "orders", "cmd-pesanan", "cashier"],
+  pesanan: ["pesanan", "orders", "cmd-pesanan", "cashier", "shopfront-cmd-orders"],
   laporan: ["laporan", "report", "cmd-laporan", "admin"],
   ekspor: ["ekspor", "export", "cmd-ekspor", "admin"],
   pelanggan: ["pelanggan", "customers", "cmd-pelanggan", "cashier"],
@@ -43,20 +41,20 @@ const TABLE = {
   markup: ["markup", "markup", "cmd-markup", "admin"],
   hargajual: ["hargajual", "sellprice", "cmd-hargajual", "admin"],
   webhook: ["webhook", "webhook", "cmd-webhook", "owner"],
-  bahasa: ["bahasa", "language", "cmd-bahasa", "anyone"],
+  bahasa: ["bahasa", "language", "cmd-bahasa", "anyone", "cmd-bahasa"],
   kunci: ["kunci", "key", "cmd-kunci", "owner"],
   staf: ["staf", "staff", "cmd-staf", "owner"],
   audit: ["audit", "audit", "cmd-audit", "owner"],
   downline: ["downline", "downlines", "cmd-downline", "owner"],
   mutasi: ["mutasi", "statement", "cmd-mutasi", "anyone"],
   keluar: ["keluar", "logout", "cmd-keluar", "anyone"],
-  batal: ["batal", "cancel", "cmd-batal", "anyone"],
-  bantuan: ["bantuan", "help", "cmd-bantuan", "anyone"],
+  batal: ["batal", "cancel", "cmd-batal", "anyone", "cmd-batal"],
+  bantuan: ["bantuan", "help", "cmd-bantuan", "anyone", "cmd-bantuan"],
   // Admin commands: not in the menu users see.
   admin: ["admin", "admin", undefined, "anyone"],
   siaran: ["siaran", "broadcast", undefined, "anyone"],
   ceksaldo: ["ceksaldo", "balances", undefined, "anyone"],
-} as const satisfies Record<string, readonly [string, string, string | undefined, Access]>;
+} as const satisfies Record<string, readonly [string, string, string | undefined, Access, string?]>;
 
 export type CommandId = keyof typeof TABLE;
 
@@ -68,6 +66,29 @@ export const commands: { readonly [K in CommandId]: string[] } = Object.fromEntr
 /** Who may use the command `id`. */
 export function commandAccess(id: CommandId): Access {
   return TABLE[id][3];
+}
+
+/**
+ * What a downline may use besides what anyone may: selling with the owner's key from its own wallet
+ * (its `/saldo` is its wallet), never the owner's settings, money out of the owner's balance or the
+ * owner's shop orders (docs/wallets.md).
+ */
+export const DOWNLINE_COMMANDS: ReadonlySet<CommandId> = new Set<CommandId>(["saldo", "harga", "beli", "tagihan", "status", "riwayat", "pelanggan", "mutasi"]);
+
+/** Whether a chat of `role` may use what needs `access` (the role gate's rule; the Menus follow it; a downline: selling only). */
+export function allows(role: Role, access: Access): boolean {
+  if (role.kind === "downline") return access === "anyone" || access === "cashier";
+  if (role.kind !== "staff") return true;
+  return access === "anyone" || access === "cashier" || (access === "admin" && role.role === "admin");
+}
+
+/** Every command, in the table's order (the order of the Menus and of /bantuan). */
+export const COMMAND_IDS = Object.keys(TABLE) as readonly CommandId[];
+
+/** The key of a command's description in the Menu (undefined: not listed), and a shop customer's (undefined: it has none). */
+export function commandWords(id: CommandId): { menu: string | undefined; customer: string | undefined } {
+  const row: readonly (string | undefined)[] = TABLE[id];
+  return { menu: row[2], customer: row[4] };
 }
 
 const BY_NAME: ReadonlyMap<string, CommandId> = new Map(
@@ -160,6 +181,8 @@ const BUTTON_ACCESS: { readonly [N in CallbackName]: Access } = {
   staffRemove: "owner",
   staffNotices: "owner",
   staffCost: "owner",
+  staffLeave: "anyone", // the handler checks the membership the button names
+  staffStay: "anyone",
   auditMore: "owner",
   exportAudit: "owner",
   downlineInvite: "owner",
@@ -192,45 +215,4 @@ export function menuNamesFor(allowed: (access: Access) => boolean): Set<MenuName
 export function commandPattern(...ids: CommandId[]): RegExp {
   const names = ids.flatMap((id) => commands[id]);
   return new RegExp(`^\\/(${names.join("|")})(@\\w+)?(\\s|$)`, "i");
-}
-
-/**
- * Registers the command lists for private chats: Indonesian names for `id`, English names as the
- * default (FOREIGN_LANG) and for every other language of locales/, with that language's descriptions.
- */
-export async function registerCommands(api: Api, t: Translate): Promise<void> {
-  const scope = { type: "all_private_chats" } as const;
-  const listed = Object.values(TABLE).filter((c) => c[2] !== undefined);
-  // Independent lists (one per language): all in flight at once, one round trip before polling.
-  await Promise.all(
-    t.langs.map((lang) =>
-      api.setMyCommands(
-        listed.map(([idName, enName, desc]) => ({ command: lang === "id" ? idName : enName, description: t(lang, desc!) })),
-        lang === FOREIGN_LANG ? { scope } : { scope, language_code: lang as LanguageCode },
-      ),
-    ),
-  );
-}
-
-/**
- * A chat's own command lists (Telegram's chat scope, over the list for all private chats), in every
- * language as registerCommands: only the listed commands `allowed` lets it use. For staff, by role.
- */
-export async function registerChatCommands(api: Api, t: Translate, chatId: number, allowed: (access: Access) => boolean): Promise<void> {
-  const scope = { type: "chat", chat_id: chatId } as const;
-  const listed = Object.values(TABLE).filter((c) => c[2] !== undefined && allowed(c[3]));
-  await Promise.all(
-    t.langs.map((lang) =>
-      api.setMyCommands(
-        listed.map(([idName, enName, desc]) => ({ command: lang === "id" ? idName : enName, description: t(lang, desc!) })),
-        lang === FOREIGN_LANG ? { scope } : { scope, language_code: lang as LanguageCode },
-      ),
-    ),
-  );
-}
-
-/** Drops a chat's own command lists: the list for all private chats applies to it again. */
-export async function dropChatCommands(api: Api, t: Translate, chatId: number): Promise<void> {
-  const scope = { type: "chat", chat_id: chatId } as const;
-  await Promise.all(t.langs.map((lang) => api.deleteMyCommands(lang === FOREIGN_LANG ? { scope } : { scope, language_code: lang as LanguageCode })));
 }

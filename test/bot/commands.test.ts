@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Api } from "grammy";
-import { registerCommands } from "../../src/telegram/commands.js";
+import { registerCommands } from "../../src/telegram/roleCommands.js";
 import { createTranslate } from "../../src/render/i18n.js";
 
 describe("registerCommands", () => {

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createBot, type AppBot } from "../../src/bot/index.js";
 import { createTranslate, LOCALES_DIR } from "../../src/render/i18n.js";
-import { registerCommands } from "../../src/telegram/commands.js";
+import { registerCommands } from "../../src/telegram/roleCommands.js";
 import { FAKE_BOT_INFO, FAKE_BOT_TOKEN } from "../support/botInfo.js";
 import { makeUser } from "../support/chat.js";
 import { makeWorld, type World } from "../support/world.js";

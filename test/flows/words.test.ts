@@ -47,7 +47,7 @@ it("/peringatan is the Indonesian name of /alerts; both work and help and the me
   await u.sendCommand("bantuan");
   expect(u.lastReply()).toContain("/peringatan");
   expect(u.lastReply()).not.toContain("/alerts");
-  const { registerCommands } = await import("../../src/telegram/commands.js");
+  const { registerCommands } = await import("../../src/telegram/roleCommands.js");
   await registerCommands(w.bot.api, w.deps.translate);
   const lists = w.fake.callsOf("setMyCommands").map((c) => JSON.stringify(c.payload));
   expect(lists.find((l) => l.includes('"language_code":"id"'))).toContain('"peringatan"');

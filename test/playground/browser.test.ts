@@ -157,6 +157,23 @@ describe.skipIf(!hasChromium)(title, () => {
     await page.locator("#viewer").waitFor({ state: "hidden" });
   }, 30_000);
 
+  it("an invitation's button, this bot's start link, opens in the chat the page is told to (as a forward in Telegram)", async () => {
+    const inChat = (chatId: number, sel: string, text: string | RegExp) => page.locator(`${sel}[id^="m-${chatId}-"]`, { hasText: text });
+    await page.locator("#users li", { hasText: "Rina" }).click();
+    await page.waitForTimeout(3_000); // the rate limit: 8 updates in 3 s
+    await send("/staf");
+    await inChat(1001, ".msg.bot", "Staf").waitFor();
+    await tap(/Undang kasir/);
+    const invitation = inChat(1001, ".msg.bot", "Undangan");
+    await invitation.locator(".kb a", { hasText: "Gabung sebagai kasir" }).click();
+    // Not a new tab: the page asks whose chat opens it; the admin's (a linked key) starts the bot with the payload.
+    await page.locator("#open-as").waitFor();
+    expect(browser.pages()).toHaveLength(1);
+    await page.locator("#open-as-users button", { hasText: "Admin" }).click();
+    await inChat(1003, ".msg.bot", "sudah terhubung dengan API key sendiri").waitFor();
+    expect(await page.textContent("#chat-sub")).toMatch(/^Admin/);
+  }, 30_000);
+
   it("on a 390 px phone: the newcomer links, taps a /command in the text, switches the bot to English and the page follows", async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     const inChat = (sel: string, text: string | RegExp) => page.locator(`${sel}[id^="m-1002-"]`, { hasText: text });

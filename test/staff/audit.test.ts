@@ -7,7 +7,7 @@ import { afterEach, beforeEach, expect, it } from "vitest";
 import { AuditKind, type AuditAct } from "../../src/domain/audit.js";
 import type { FakeUser } from "../support/chat.js";
 import { makeWorld, type World } from "../support/world.js";
-import { inviteToken } from "./support.js";
+import { inviteToken, leaveStaff } from "./support.js";
 
 let w: World;
 beforeEach(async () => {
@@ -47,7 +47,7 @@ it("records each act once, with who and before/after; /audit shows them; no bot 
   await rina.sendCommand("staf");
   await rina.pressButton(/Dewi/);
   await rina.pressButton(/Keluarkan sekarang/); // staff removed
-  await sari.sendCommand("keluar"); // staff left
+  await leaveStaff(sari); // staff left
 
   await rina.sendCommand("deposit");
   await pickMethod(rina, /^QRIS · /);

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { cb, type CallbackName } from "../../src/telegram/buttonData.js";
 import { buttonAccess, commands, type CommandId } from "../../src/telegram/commands.js";
 import { makeWorld, type World } from "../support/world.js";
-import { forgedButton, inviteToken, lastCallbackAnswer, ownerAndStaff } from "./support.js";
+import { forgedButton, inviteToken, lastCallbackAnswer, leaveStaff, ownerAndStaff } from "./support.js";
 
 let w: World;
 beforeEach(async () => {
@@ -173,7 +173,7 @@ describe("a cashier", () => {
 
   it("/keluar ends the membership only: the owner's key stays, the cashier is refused after", async () => {
     const { rina, dewi } = await ownerAndStaff(w);
-    await dewi.sendCommand("keluar");
+    await leaveStaff(dewi);
     expect(dewi.lastReply()).toContain("bukan staf lagi");
     expect(await w.store.getApiKey(rina.chatId)).toBe(w.demoKey);
     expect((await w.store.getChat(dewi.chatId))?.staffOf).toBeUndefined();

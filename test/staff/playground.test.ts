@@ -18,6 +18,7 @@ afterEach(async () => {
 
 const RINA = 1001;
 const DEWI = 1004;
+const BUDI = 1002;
 
 const post = (pg: Playground, path: string, body: unknown) =>
   fetch(new URL(path, pg.url), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
@@ -43,6 +44,10 @@ it("Dewi, Rina's cashier, sells with Rina's balance; Rina's /audit shows her joi
 
   const users = ((await (await fetch(new URL("api/users", pg.url))).json()) as { users: { id: number; name: string; role: string }[] }).users;
   expect(users.find((u) => u.id === DEWI)).toMatchObject({ name: "Dewi", role: "cashier" });
+  // Her Menu is a cashier's: selling, not the owner's commands.
+  const menu = ((await (await fetch(new URL(`api/chat/${DEWI}`, pg.url))).json()) as { commands: { command: string }[] }).commands.map((c) => c.command);
+  expect(menu).toEqual(expect.arrayContaining(["beli", "riwayat", "keluar"]));
+  for (const hidden of ["transfer", "deposit", "staf", "kunci", "saldo"]) expect(menu).not.toContain(hidden);
 
   await post(pg, `api/chat/${DEWI}/send`, { text: "/beli S10 081234567890" });
   const screen = await botSays(pg, DEWI, /081234567890/);
@@ -53,4 +58,24 @@ it("Dewi, Rina's cashier, sells with Rina's balance; Rina's /audit shows her joi
 
   await post(pg, `api/chat/${RINA}/send`, { text: "/audit" });
   await botSays(pg, RINA, /Dewi · staf bergabung/);
+});
+
+it("opening Rina's invitation button in Budi's chat starts the bot there with its payload, as Telegram does", async () => {
+  const dataDir = await mkdtemp(join(tmpdir(), "playground-staff-"));
+  cleanup.push(() => rm(dataDir, { recursive: true, force: true }));
+  const pg = await startPlayground({ dataDir, port: 0, logger: silentLogger, settleMs: 10 * 60_000, say: () => undefined });
+  cleanup.push(() => pg.stop());
+  const users = (await (await fetch(new URL("api/users", pg.url))).json()) as { botUsername: string };
+
+  await post(pg, `api/chat/${RINA}/send`, { text: "/staf" });
+  const list = await botSays(pg, RINA, /Staf/);
+  await post(pg, `api/chat/${RINA}/press`, { messageId: list.id, data: list.keyboard.flat().find((b) => /Undang kasir/.test(b.text))!.data });
+  const invitation = await botSays(pg, RINA, /Undangan/);
+  const url = invitation.keyboard.flat().find((b) => b.url !== undefined)?.url ?? "";
+  expect(url).toMatch(new RegExp(`^https://t\\.me/${users.botUsername}\\?start=staff_`));
+
+  // Another bot's link, or anything else, is not this bot's start: refused, nothing sent.
+  expect((await post(pg, `api/chat/${BUDI}/open`, { url: "https://t.me/other_bot?start=staff_x" })).status).toBe(400);
+  expect((await post(pg, `api/chat/${BUDI}/open`, { url })).status).toBe(200);
+  await botSays(pg, BUDI, /Anda sekarang kasir/);
 });

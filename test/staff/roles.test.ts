@@ -91,6 +91,8 @@ const BUTTON_LEVEL: Record<Exclude<CallbackName, "menu">, Level> = {
   staffRemove: "owner",
   staffNotices: "owner",
   staffCost: "owner",
+  staffLeave: "anyone", // a staff member's own leaving: the handler checks the membership
+  staffStay: "anyone",
   auditMore: "owner",
   exportAudit: "owner",
   downlineInvite: "owner",

@@ -23,6 +23,12 @@ export async function ownerAndStaff(w: World, role: "cashier" | "admin" = "cashi
   return { rina, dewi };
 }
 
+/** A staff member leaves: /keluar, then its confirm button. */
+export async function leaveStaff(u: FakeUser): Promise<void> {
+  await u.sendCommand("keluar");
+  await u.pressButton(/Ya, berhenti|Yes, stop/);
+}
+
 /** A callback query with any data, pressed under the chat's newest message (a forged button). */
 export function forgedButton(w: World, user: FakeUser, data: string): Update {
   const newest = user.messages().at(-1)!;

@@ -19,6 +19,7 @@ import type { BaseContext, BotContext } from "../context.js";
 import { isPrivate, replyPrivateOnly } from "../guards.js";
 import { adjustConfirmKeyboard, downlineCardKeyboard, downlineListKeyboard, walletMoreKeyboard } from "../keyboards/downline.js";
 import type { FeatureModule } from "../module.js";
+import { roleChanged } from "../roleMenu.js";
 
 /** An adjustment by hand, from the owner's tap to its entry: asking -> confirming -> posting -> done. */
 const AdjustSchema = z.object({ chat: z.int(), way: z.enum(["in", "out"]), promptId: z.int(), amount: z.optional(z.int()), reason: z.optional(z.string()) });
@@ -63,6 +64,7 @@ joinComposer.command(commands.start, async (ctx, next) => {
   const level = (await ctx.deps.network.levels(joined.owner))[joined.level]?.name ?? "";
   await appendAudit(ctx.deps.store, joined.owner, { act: "downline_joined", by: ctx.chat.id, byName: name, after: level });
   await ctx.reply(ctx.t("downline-joined", { level: html(level) }));
+  await roleChanged(ctx, ctx.chat.id);
   await tell(ctx, joined.owner, "downline-joined-owner", { name: html(name), level: html(level) });
 });
 
@@ -164,6 +166,7 @@ onCallback(composer, cb.downlineRemove, async (ctx, { chat }) => {
   await appendAudit(ctx.deps.store, owner, { act: "downline_removed", by: owner, before: member?.name });
   await ctx.reply(ctx.t("downline-removed", { name: html(member?.name ?? String(chat)) }));
   await tell(ctx, chat, "downline-removed-you", {});
+  await roleChanged(ctx, chat);
 });
 
 // Adding or taking by hand: the owner replies with the amount and the reason, then confirms.

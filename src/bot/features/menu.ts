@@ -9,6 +9,7 @@ import { commands, menuNamesFor } from "../../telegram/commands.js";
 import { allows } from "../middlewares/roleGate.js";
 import { buttonsShown } from "../middlewares/buttonWait.js";
 import { knownRole } from "../middlewares/role.js";
+import { helpText, menuRoleOf } from "../../telegram/roleCommands.js";
 
 /** The menu, without the buttons this chat may not press (staff see their role's). */
 export function chatMenuKeyboard(ctx: BotContext): InlineKeyboard {
@@ -20,13 +21,18 @@ export function chatMenuKeyboard(ctx: BotContext): InlineKeyboard {
 export function menuFeature(actions: ReadonlyMap<MenuName, MenuAction>): Composer<BotContext> {
   const c = new Composer<BotContext>();
   c.command(commands.menu, showMenu);
-  c.command(commands.bantuan, (ctx) => ctx.reply(ctx.t("help")));
+  c.command(commands.bantuan, showHelp);
   onCallback(c, cb.menu, async (ctx, { name }) => {
     const action = name === "open" ? showMenu : actions.get(name);
     await ctx.answerCallbackQuery();
     if (action) await action(ctx);
   });
   return c;
+}
+
+/** /bantuan: the commands of this chat's role (the whole list while the store is unreachable, as to an owner). */
+async function showHelp(ctx: BotContext): Promise<void> {
+  await ctx.reply(helpText(ctx.translate, menuRoleOf(knownRole(ctx) ?? { kind: "owner" }), ctx.lang));
 }
 
 export async function showMenu(ctx: BotContext): Promise<void> {
@@ -48,5 +54,5 @@ export const menuModule: FeatureModule = {
   },
   commands: { menu: "anyone", bantuan: "anyone" },
   buttons: { menu: "anyone" },
-  menu: { help: (ctx) => ctx.reply(ctx.t("help")) },
+  menu: { help: showHelp },
 };

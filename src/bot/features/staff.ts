@@ -2,11 +2,11 @@
  * Staff (/staf, /staff): the owner invites cashiers and shop admins with one-time links, sees them with
  * their role and last activity, changes a role and removes anyone at once; the owner's choices (its own
  * copy of staff notices, cashiers seeing cost and balance) live here too. For a staff chat: joining by
- * the link (`/start staff_<token>`), /start and /keluar (leaving ends the membership only), and any key
+ * the link (`/start staff_<token>`), /start and /keluar (asks first; leaving ends the membership only), and any key
  * pasted is deleted and refused (a staff chat is never a reseller of its own). Runs before flows, so a
  * key pasted while a flow waits is caught too.
  */
-import { Composer, InlineKeyboard } from "grammy";
+import { Composer } from "grammy";
 import { appendAudit, audit } from "../../domain/audit.js";
 import { findKeys } from "../../domain/keyShape.js";
 import { INVITE_PREFIX, type JoinRefusal, type Staff, type Member } from "../../domain/staff.js";
@@ -16,10 +16,11 @@ import { DEFAULT_LANG } from "../../render/i18n.js";
 import { cb, onCallback } from "../buttons.js";
 import type { BaseContext, BotContext } from "../context.js";
 import { isPrivate, replyPrivateOnly } from "../guards.js";
-import { commandOf, commands, dropChatCommands, registerChatCommands } from "../../telegram/commands.js";
-import { allows } from "../middlewares/roleGate.js";
+import { commandOf, commands } from "../../telegram/commands.js";
+import { roleChanged } from "../roleMenu.js";
 import { apiKeyOf } from "../middlewares/chatRecord.js";
 import { deleteKeyMessage } from "./link.js";
+import { staffInvitationKeyboard, staffLeaveKeyboard, staffListKeyboard, staffMemberKeyboard } from "../keyboards/staff.js";
 import { knownRole } from "../middlewares/role.js";
 import type { FeatureModule } from "../module.js";
 
@@ -62,21 +63,48 @@ staffFeature.command(commands.start, async (ctx, next) => {
   ctx.chatRecord = await ctx.deps.store.getChat(ctx.chat.id);
   await appendAudit(ctx.deps.store, joined.owner, { act: "staff_joined", by: ctx.chat.id, byName: name, after: joined.role });
   await ctx.reply(ctx.t("staff-joined", { role: roleName(ctx, joined.role), shop: await shopName(ctx, joined.owner, joined.ownerName) }));
-  await setStaffMenu(ctx, ctx.chat.id, joined.owner, joined.role);
+  await roleChanged(ctx, ctx.chat.id, ctx.role);
   await tellChat(ctx, joined.owner, "staff-joined-owner", { name: html(name), role: roleName(ctx, joined.role, await langOf(ctx, joined.owner)) });
 });
 
-// A staff chat leaves: the membership ends, nothing else changes (it never had a key of its own).
+// A staff chat asks to leave: nothing ends before its confirm button.
 staffFeature.command(commands.keluar, async (ctx, next) => {
   const role = ctx.role;
-  if (role.kind !== "staff" || !isPrivate(ctx)) return next();
-  const member = await staffOf(ctx).end(role.owner, ctx.chat.id);
-  ctx.chatRecord = await ctx.deps.store.getChat(ctx.chat.id);
-  const name = member?.name ?? ctx.from?.first_name ?? String(ctx.chat.id);
-  await appendAudit(ctx.deps.store, role.owner, { act: "staff_left", by: ctx.chat.id, byName: name, before: role.role });
-  await ctx.reply(ctx.t("staff-left"));
-  await dropStaffMenu(ctx, ctx.chat.id);
-  await tellChat(ctx, role.owner, "staff-left-owner", { name: html(name) });
+  const since = ctx.chatRecord?.staffOf?.since;
+  if (role.kind !== "staff" || since === undefined || !isPrivate(ctx)) return next();
+  await ctx.reply(ctx.t("staff-leave-ask", { role: roleName(ctx, role.role), shop: await shopName(ctx, role.owner, ctx.chatRecord?.staffOf?.ownerName) }), {
+    reply_markup: staffLeaveKeyboard(ctx, role.owner, since),
+  });
+});
+
+// Leaving: only the membership the button asked about (an old button after joining again ends nothing),
+// once (the second tap finds no membership). Nothing else changes: a staff chat never had a key of its own.
+onCallback(staffFeature, cb.staffLeave, async (ctx, { owner, since }) => {
+  const role = ctx.role;
+  const asked = role.kind === "staff" && role.owner === owner && ctx.chatRecord?.staffOf?.since === since && isPrivate(ctx);
+  const member = asked ? await staffOf(ctx).end(owner, ctx.chat!.id) : undefined;
+  if (role.kind !== "staff" || member === undefined) {
+    await ctx.answerCallbackQuery({ text: ctx.t("button-expired") });
+    await ctx.editMessageReplyMarkup().catch(() => undefined);
+    return;
+  }
+  await ctx.answerCallbackQuery();
+  ctx.chatRecord = await ctx.deps.store.getChat(ctx.chat!.id);
+  await appendAudit(ctx.deps.store, owner, { act: "staff_left", by: ctx.chat!.id, byName: member.name, before: role.role });
+  await ctx.editMessageText(ctx.t("staff-left")).catch(() => ctx.reply(ctx.t("staff-left")));
+  await roleChanged(ctx, ctx.chat!.id, ctx.role);
+  await tellChat(ctx, owner, "staff-left-owner", { name: html(member.name) });
+});
+
+onCallback(staffFeature, cb.staffStay, async (ctx) => {
+  await ctx.answerCallbackQuery();
+  const role = ctx.role;
+  if (role.kind !== "staff") {
+    await ctx.editMessageReplyMarkup().catch(() => undefined);
+    return;
+  }
+  const text = ctx.t("staff-leave-kept", { role: roleName(ctx, role.role), shop: await shopName(ctx, role.owner, ctx.chatRecord?.staffOf?.ownerName) });
+  await ctx.editMessageText(text).catch(() => ctx.reply(text));
 });
 
 // A staff chat never links a key: any key-shaped text is deleted and refused, whatever else waits.
@@ -135,14 +163,7 @@ async function showStaff(ctx: BotContext, edit: boolean): Promise<void> {
     }),
   );
   const text = [ctx.t("staff-title", { count: members.length }), "", ...(lines.length ? lines : [ctx.t("staff-none")]), "", ctx.t("staff-roles-help")].join("\n");
-  const kb = new InlineKeyboard();
-  members.forEach((m, i) => kb.text(`${i + 1}. ${m.name}`.slice(0, 40), cb.staffOpen.encode({ chat: m.chat })).row());
-  kb.text(ctx.t("staff-button-invite-cashier"), cb.staffInvite.encode({ role: "cashier" }))
-    .text(ctx.t("staff-button-invite-admin"), cb.staffInvite.encode({ role: "admin" }))
-    .row()
-    .text(ctx.t(choices.ownerNotices ? "staff-button-notices-on" : "staff-button-notices-off"), cb.staffNotices.encode({ on: choices.ownerNotices ? "off" : "on" }))
-    .row()
-    .text(ctx.t(choices.cashierSeesCost ? "staff-button-cost-on" : "staff-button-cost-off"), cb.staffCost.encode({ on: choices.cashierSeesCost ? "off" : "on" }));
+  const kb = staffListKeyboard(ctx, members, choices);
   if (edit) await ctx.editMessageText(text, { reply_markup: kb }).catch(() => ctx.reply(text, { reply_markup: kb }));
   else await ctx.reply(text, { reply_markup: kb });
 }
@@ -164,7 +185,9 @@ onCallback(staffFeature, cb.staffInvite, async (ctx, { role }) => {
   }
   await audit(ctx, "staff_invited", undefined, role);
   const link = `https://t.me/${ctx.me.username}?start=${INVITE_PREFIX}${invited.token}`;
-  await ctx.reply(ctx.t("staff-invite-link", { role: roleName(ctx, role), link: html(link), until: wibTime(invited.expiresAt, ctx.lang) }));
+  await ctx.reply(ctx.t("staff-invite-link", { role: roleName(ctx, role), link: html(link), until: wibTime(invited.expiresAt, ctx.lang) }), {
+    reply_markup: staffInvitationKeyboard(ctx, role, link),
+  });
 });
 
 onCallback(staffFeature, cb.staffOpen, async (ctx, { chat }) => {
@@ -179,11 +202,7 @@ onCallback(staffFeature, cb.staffOpen, async (ctx, { chat }) => {
 });
 
 async function showMember(ctx: BotContext, member: Member): Promise<void> {
-  const other: StaffRole = member.role === "cashier" ? "admin" : "cashier";
-  const kb = new InlineKeyboard()
-    .text(ctx.t("staff-button-make", { role: roleName(ctx, other) }), cb.staffRole.encode({ chat: member.chat, role: other }))
-    .row()
-    .text(ctx.t("staff-button-remove"), cb.staffRemove.encode({ chat: member.chat }));
+  const kb = staffMemberKeyboard(ctx, member);
   const seen = member.lastActiveAt === undefined ? ctx.t("staff-member-never-seen") : ctx.t("staff-member-seen-at", { time: wibTime(member.lastActiveAt, ctx.lang) });
   await ctx.reply(ctx.t("staff-member", { name: html(member.name), role: roleName(ctx, member.role), since: wibTime(member.joinedAt, ctx.lang), seen }), { reply_markup: kb });
 }
@@ -200,7 +219,7 @@ onCallback(staffFeature, cb.staffRole, async (ctx, { chat, role }) => {
   if (before !== role) await audit(ctx, "staff_role_changed", `${chat} ${before}`, `${chat} ${role}`);
   await ctx.reply(ctx.t("staff-role-changed", { role: roleName(ctx, role) }));
   await tellChat(ctx, chat, "staff-role-changed-you", { role: roleName(ctx, role, await langOf(ctx, chat)) });
-  await setStaffMenu(ctx, chat, ctx.chat!.id, role);
+  await roleChanged(ctx, chat);
 });
 
 onCallback(staffFeature, cb.staffRemove, async (ctx, { chat }) => {
@@ -215,7 +234,7 @@ onCallback(staffFeature, cb.staffRemove, async (ctx, { chat }) => {
   await audit(ctx, "staff_removed", `${member.name} (${chat}) ${member.role}`);
   await ctx.reply(ctx.t("staff-removed", { name: html(member.name) }));
   await tellChat(ctx, chat, "staff-removed-you", {});
-  await dropStaffMenu(ctx, chat);
+  await roleChanged(ctx, chat);
 });
 
 onCallback(staffFeature, cb.staffNotices, async (ctx, { on }) => {
@@ -246,22 +265,6 @@ export function roleName(ctx: BaseContext, role: StaffRole, lang = ctx.lang): st
   return ctx.translate(lang, `staff-role-${role}`);
 }
 
-/**
- * The staff chat's Menu: only the commands its role may use. Only the menu: a failure leaves the full
- * list, whose other commands are refused anyway (roleGate).
- */
-async function setStaffMenu(ctx: BaseContext, chat: number, owner: number, role: StaffRole): Promise<void> {
-  const staff = { kind: "staff", owner, role } as const;
-  await registerChatCommands(ctx.api, ctx.translate, chat, (access) => allows(staff, access)).catch((err: unknown) =>
-    ctx.deps.logger.warn({ err, chatId: chat }, "staff command menu not set"),
-  );
-}
-
-/** A membership ended: the chat's own menu goes, the bot's list applies again. */
-async function dropStaffMenu(ctx: BaseContext, chat: number): Promise<void> {
-  await dropChatCommands(ctx.api, ctx.translate, chat).catch((err: unknown) => ctx.deps.logger.warn({ err, chatId: chat }, "staff command menu not dropped"));
-}
-
 async function langOf(ctx: BaseContext, chatId: number) {
   return (await ctx.deps.settings.language(chatId)) ?? DEFAULT_LANG;
 }
@@ -288,7 +291,16 @@ export const staffModule: FeatureModule = {
   stage: "beforeKey",
   composer: staffFeature,
   commands: { staf: "owner" },
-  buttons: { staffInvite: "owner", staffOpen: "owner", staffRole: "owner", staffRemove: "owner", staffNotices: "owner", staffCost: "owner" },
+  buttons: {
+    staffInvite: "owner",
+    staffOpen: "owner",
+    staffRole: "owner",
+    staffRemove: "owner",
+    staffNotices: "owner",
+    staffCost: "owner",
+    staffLeave: "anyone",
+    staffStay: "anyone",
+  },
   // An invitation's /start and a staff member's /keluar; the owner's are link's.
   shares: { commands: ["start", "keluar"] },
 };

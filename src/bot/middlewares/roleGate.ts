@@ -9,10 +9,10 @@
  * which transactions it may see or act on.
  */
 import type { MiddlewareFn } from "grammy";
-import { ledgerChatOf, type Role } from "../../domain/roles.js";
+import { ledgerChatOf } from "../../domain/roles.js";
 import { withoutCost } from "../../domain/staff.js";
 import type { TxRecord } from "../../store/index.js";
-import { buttonAccess, commandAccess, commandOf, commands, type Access, type CommandId } from "../../telegram/commands.js";
+import { allows, buttonAccess, commandAccess, commandOf, commands, DOWNLINE_COMMANDS, type Access, type CommandId } from "../../telegram/commands.js";
 import type { BaseContext } from "../context.js";
 
 /**
@@ -20,14 +20,8 @@ import type { BaseContext } from "../context.js";
  * (its `/saldo` is its wallet), never the owner's settings, money out of the owner's balance or the
  * owner's shop orders (docs/wallets.md).
  */
-export const DOWNLINE_COMMANDS: ReadonlySet<CommandId> = new Set<CommandId>(["saldo", "harga", "beli", "tagihan", "status", "riwayat", "pelanggan", "mutasi"]);
-
-/** Whether a chat of `role` may use what needs `access` (a downline: selling only; its commands: DOWNLINE_COMMANDS). */
-export function allows(role: Role, access: Access): boolean {
-  if (role.kind === "downline") return access === "anyone" || access === "cashier";
-  if (role.kind !== "staff") return true;
-  return access === "anyone" || access === "cashier" || (access === "admin" && role.role === "admin");
-}
+export { DOWNLINE_COMMANDS } from "../../telegram/commands.js";
+export { allows };
 
 /** "Only the owner can ..." or "Only the owner or a shop admin can ...", naming what was refused. */
 export function refusalText(ctx: BaseContext, access: Access, what: string): string {

@@ -13,7 +13,6 @@ import { askLanguage, languageFeature } from "../features/language.js";
 import { shopPayFeature } from "./shopPay.js";
 import { commands } from "../../telegram/commands.js";
 import { html, wibTime } from "../../render/format.js";
-import { FOREIGN_LANG } from "../../render/i18n.js";
 import { findKeys, isKeyShaped } from "../../domain/keyShape.js";
 import { SHOP_CODE_PATTERN } from "../../domain/shop/settings.js";
 import { shopButtons, SHOP_QUERY_MAX_BYTES, type ShopButton } from "../../telegram/shopButtonData.js";
@@ -40,6 +39,7 @@ import { customerOrders } from "./shopPayment.js";
 import { explainMiss } from "./shopSearch.js";
 import { searchMissKeyboard, shopHomeKeyboard, shopItemsKeyboard, storefrontHomeKeyboard } from "../keyboards/shop.js";
 import type { FeatureModule } from "../module.js";
+import { roleChanged } from "../roleMenu.js";
 
 const PAGE_SIZE = 8;
 const START_WITH_CODE = /^\/start(?:@\w+)?\s+(\S+)\s*$/i;
@@ -167,36 +167,11 @@ export async function openShop(ctx: BotContext, code: string): Promise<void> {
   }
   if (role.kind !== "customer" || role.owner !== owner || role.code !== code) {
     await ctx.deps.shop.carts.clear(ctx.chat!.id);
-    await setCustomerMenu(ctx);
     // A newcomer asked for a key earlier is not waiting for one any more: this chat shops.
     ctx.chatRecord = await ctx.deps.store.updateChat(ctx.chat!.id, { customerOf: { owner, code }, awaitingKey: false });
+    await roleChanged(ctx, ctx.chat!.id, ctx.role);
   }
   await showHome(ctx, owner);
-}
-
-/** Commands a customer chat has, [id, description key]: its Menu button lists only these. */
-const CUSTOMER_MENU = [
-  ["start", "shopfront-cmd-start"],
-  ["menu", "cmd-menu"],
-  ["pesanan", "shopfront-cmd-orders"],
-  ["bahasa", "cmd-bahasa"],
-  ["batal", "cmd-batal"],
-  ["bantuan", "cmd-bantuan"],
-] as const;
-
-/**
- * The chat's own command menu (Telegram's chat scope, narrower than the bot's list for all private
- * chats): Indonesian names for Indonesian apps, English ones for the rest, as the bot's own menu.
- * Only the menu: a failure leaves the full list, whose commands a customer chat cannot use anyway.
- */
-async function setCustomerMenu(ctx: BotContext): Promise<void> {
-  const scope = { type: "chat" as const, chat_id: ctx.chat!.id };
-  const list = (lang: string, name: (names: string[]) => string) =>
-    CUSTOMER_MENU.map(([id, key]) => ({ command: name(commands[id]), description: ctx.translate(lang, key) }));
-  await Promise.all([
-    ctx.api.setMyCommands(list("id", (n) => n[0]!), { scope, language_code: "id" }),
-    ctx.api.setMyCommands(list(FOREIGN_LANG, (n) => n.at(-1)!), { scope }),
-  ]).catch((err: unknown) => ctx.deps.logger.warn({ err, chatId: ctx.chat!.id }, "customer command menu not set"));
 }
 
 const front = new Composer<BotContext>();

@@ -5,9 +5,10 @@
 /* global window, document, fetch, EventSource, FileReader, localStorage, navigator, setTimeout, clearTimeout, setInterval */
 import { WORDS } from "./words.js";
 import { pendingEntry } from "./panel.js";
+import { isStartLink, showOpenAs } from "./startLink.js";
 
 const $ = (id) => document.getElementById(id);
-const state = { users: [], current: undefined, unread: new Map(), commands: [], newcomerKey: "", lang: "id", locale: "id", generation: undefined, heard: false };
+const state = { botUsername: "", users: [], current: undefined, unread: new Map(), commands: [], newcomerKey: "", lang: "id", locale: "id", generation: undefined, heard: false };
 
 const w = (key) => (WORDS[state.lang] ?? WORDS.id)[key];
 /** A phone's width: the panel is not beside the chat but a sheet over it (style.css). */
@@ -157,6 +158,18 @@ async function press(m, data) {
   welcomeDone();
   await api(`/api/chat/${state.current}/press`, { messageId: m.id, data });
   wroteAgain();
+}
+
+/** This bot's start link opens in the chat the page is told (startLink.js). */
+function openAs(url) {
+  showOpenAs(url, state.users, {
+    label: (u) => `${u.name} · ${roleLabel(u)}`,
+    open: async (u) => {
+      welcomeDone();
+      await openChat(u.id);
+      await api(`/api/chat/${u.id}/open`, { url }).then((r) => r.error && toast(r.error));
+    },
+  });
 }
 
 function showUser(u) {
@@ -420,8 +433,9 @@ function listen() {
 }
 
 async function main() {
-  const { users, newcomerKey, generation } = await api("/api/users");
+  const { users, newcomerKey, generation, botUsername } = await api("/api/users");
   state.users = users;
+  state.botUsername = botUsername;
   state.newcomerKey = newcomerKey;
   state.generation = generation;
   applyLang(users[0].lang);
@@ -443,7 +457,13 @@ async function main() {
   $("messages").addEventListener("click", (e) => {
     const cmd = e.target.closest?.(".cmd");
     if (cmd) void send(cmd.textContent);
+    const link = e.target.closest?.("a[href]");
+    if (link && isStartLink(link.href, state.botUsername)) {
+      e.preventDefault();
+      openAs(link.href);
+    }
   });
+  $("open-as-cancel").addEventListener("click", () => ($("open-as").hidden = true));
   $("composer").addEventListener("submit", (e) => {
     e.preventDefault();
     const input = $("input");

@@ -18,6 +18,7 @@ export const WORDS = {
     keyHint: (key) => `Belum terhubung. Kunci sandbox: ${key}`, sendKey: "Kirim kunci", panel: "Panel", close: "Tutup",
     block: "Blokir", unblock: "Buka blokir", blockedNote: "Anda memblokir bot ini: Telegram menolak pesan bot (403) sampai Anda membuka blokir atau menulis lagi.",
     trySale: "Coba: /beli S10 081234567890", gotIt: "Mengerti", photoSent: "Foto tidak dapat dikirim", photoType: "Hanya gambar PNG atau JPEG", photoSize: "Foto paling besar 5 MB",
+    openAs: "Buka tautan bot ini di chat siapa? (Di Telegram, di chat orang yang mengetuknya.)",
   },
   en: {
     menu: "Menu", placeholder: "Message", start: "START", language: "Language", attach: "Attach a photo (PNG or JPEG; the text box is its caption)",
@@ -36,5 +37,6 @@ export const WORDS = {
     keyHint: (key) => `Not linked yet. Sandbox key: ${key}`, sendKey: "Send the key", panel: "Panel", close: "Close",
     block: "Block", unblock: "Unblock", blockedNote: "You blocked this bot: Telegram refuses its messages (403) until you unblock it or write again.",
     trySale: "Try: /topup S10 081234567890", gotIt: "Got it", photoSent: "The photo could not be sent", photoType: "PNG or JPEG images only", photoSize: "A photo of at most 5 MB",
+    openAs: "Open this bot link in whose chat? (In Telegram: the chat of whoever taps it.)",
   },
 };
