@@ -33,7 +33,7 @@ async function main(): Promise<number> {
   say(`Copying the file store in ${from} to ${maskUrl(to)}`);
   const r = await copyFileStore({ from, to, secret, log: say });
   say(`             files  database`);
-  for (const k of ["chats", "txs", "meta", "flows", "docs", "logs"] as const) say(`${k.padEnd(12)} ${String(r.files[k]).padStart(6)}  ${String(r.database[k]).padStart(8)}`);
+  for (const k of ["chats", "txs", "meta", "flows", "docs", "logs", "walletEntries"] as const) say(`${k.padEnd(14)} ${String(r.files[k]).padStart(6)}  ${String(r.database[k]).padStart(8)}`);
   say(r.ok ? "Counts match." : "Counts DIFFER: check the database before switching the bot to it.");
   return r.ok ? 0 : 1;
 }

@@ -12,13 +12,16 @@ import { CALLBACK_ANSWER_BY_MS } from "../../src/bot/middlewares/callbackInTime.
 import type { FakeUser } from "../support/chat.js";
 import { REAL_TIME_BOUND, ioTurn } from "../support/settle.js";
 import { makeWorld, type World } from "../support/world.js";
+import { LocalShared } from "../../src/cluster/localShared.js";
 
 let w: World;
 let lines: { level: string; msg: string }[] = [];
 beforeEach(async () => {
   lines = [];
   const logger = createLogger("debug", { write: (line: string) => void lines.push(JSON.parse(line) as { level: string; msg: string }) });
-  w = await makeWorld({ logger });
+  // One process (no update claims across processes): what is timed here is the chat's queue, and a
+  // claim on PostgreSQL would be timed by the same manual clock the test moves.
+  w = await makeWorld({ logger, shared: (clock, dir) => new LocalShared(clock, dir) });
 });
 afterEach(() => w.close());
 

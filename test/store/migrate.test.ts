@@ -9,8 +9,8 @@ import { ManualClock } from "../../src/tools/clock.js";
 import { copyFileStore } from "../../src/store/pg/fromFiles.js";
 import { PgStore } from "../../src/store/pg/pgStore.js";
 import { FileStore } from "../../src/store/file/fileStore.js";
-import type { ChatRecord, TxRecord } from "../../src/store/index.js";
-import type { Doc, DocKind, LogEntry, SavedFlow } from "../../src/store/api.js";
+import type { ChatRecord, TxRecord, WalletEntry } from "../../src/store/index.js";
+import type { Doc, DocKind, LogEntry, SavedFlow, WalletBalance } from "../../src/store/api.js";
 import * as z from "../../src/tools/zod.js";
 import { freshDatabase, hasPg } from "../support/pg.js";
 import { SECRET, tempDir } from "./helpers.js";
@@ -31,6 +31,8 @@ interface Expected {
   flow: SavedFlow;
   docs: Doc<Order>[];
   log: LogEntry<{ action: string }>[];
+  wallet: WalletBalance;
+  entries: WalletEntry[];
 }
 
 const OrderSchema = z.object({ amount: z.int(), note: z.optional(z.string()) });
@@ -62,6 +64,10 @@ async function fileStore(dir: string): Promise<Expected> {
   await b.updateDoc(OrderKind, "O2", { version: 1 }, { state: "paid" });
   for (const action of ["a", "b", "c"]) await b.appendLog(AuditKind, 1, { action });
   await b.appendLog(AuditKind, -100123, { action: "d" });
+  // A downline's wallet (docs/wallets.md): two entries, and a purchase holding part of it.
+  await b.postEntries([{ ref: "W1", wallet: 501, owner: 1, amount: 20_000, kind: "adjust", reason: "tunai", by: 1 }]);
+  await b.postEntries([{ ref: "W2", wallet: 501, owner: 1, amount: -1_000, kind: "adjust", reason: "koreksi", by: 1 }]);
+  await b.createTx({ refId: "NEW3", chatId: 1, by: 501, kind: "prepaid", status: "sending", amount: 2_500, wallet: { chat: 501, price: 3_000, state: "held" } });
   await b.flush();
   const expected: Expected = {
     chats: [...(await b.allChats())],
@@ -70,10 +76,12 @@ async function fileStore(dir: string): Promise<Expected> {
     flow: await b.getFlow(1),
     docs: await b.listDocs(OrderKind, {}),
     log: await b.listLog(AuditKind, 1),
+    wallet: await b.wallet(501),
+    entries: await b.walletEntries(501),
   };
   await b.close();
   expect(await readdir(join(dir, "archive"))).toContain("tx-2025-10.jsonl");
-  expect(expected.txs).toHaveLength(32);
+  expect(expected.txs).toHaveLength(33);
   return expected;
 }
 
@@ -86,7 +94,7 @@ describe.skipIf(!hasPg)("migrate-store", () => {
     const url = await freshDatabase();
 
     const first = await copyFileStore({ from: dir, to: url, secret: SECRET, batch: 7 });
-    const counts = { chats: 2, txs: 32, meta: 1, flows: 1, docs: 2, logs: 4 };
+    const counts = { chats: 2, txs: 33, meta: 1, flows: 1, docs: 2, logs: 4, walletEntries: 2 };
     expect(first).toEqual({ files: counts, database: counts, ok: true });
     const second = await copyFileStore({ from: dir, to: url, secret: SECRET, batch: 7 });
     expect(second).toEqual(first);
@@ -110,7 +118,7 @@ describe.skipIf(!hasPg)("migrate-store", () => {
     // The flow an older version kept in meta moved to the flow storage when the file store opened.
     expect(expected.flow).toEqual({ state: { step: "amount", at: [1, 2] }, version: 1 });
     expect(await pg.getFlow(1)).toEqual(expected.flow);
-    expect((await pg.openTxs()).map((t) => t.refId)).toEqual(["NEW1"]);
+    expect((await pg.openTxs()).map((t) => t.refId).sort()).toEqual(["NEW1", "NEW3"]);
     expect((await pg.linkedChats()).map((c) => c.chatId)).toEqual([1]);
     expect((await pg.chatByCallbackToken("tok-1"))?.chatId).toBe(1);
     expect((await pg.findTx(1, "U1"))?.refId).toBe("OLD1");
@@ -120,6 +128,12 @@ describe.skipIf(!hasPg)("migrate-store", () => {
     expect(await pg.listLog(AuditKind, 1)).toEqual(expected.log);
     expect(await pg.appendLog(AuditKind, 1, { action: "next" })).toMatchObject({ seq: 4 });
     expect(await pg.updateDoc(OrderKind, "O2", { version: 2, states: ["paid"] }, { state: "done" })).toMatchObject({ version: 3 });
+    // The wallet as the files held it: balance, what is held, entries with their seqs; the next entry goes on.
+    expect(expected.wallet).toEqual({ chat: 501, owner: 1, balance: 19_000, held: 3_000 });
+    expect(await pg.wallet(501)).toEqual(expected.wallet);
+    expect(await pg.walletEntries(501)).toEqual(expected.entries);
+    expect((await pg.postEntries([{ ref: "W3", wallet: 501, owner: 1, amount: 500, kind: "adjust" }])).posted[0]).toMatchObject({ seq: 3, balance: 19_500 });
+    expect((await pg.heldTxs()).map((t) => t.refId)).toEqual(["NEW3"]);
   });
 
   it("a document kind's journal left by a crash is replayed over its file: the newer version of each document is copied, a torn last line is not", async () => {
@@ -189,7 +203,7 @@ describe.skipIf(!hasPg)("migrate-store", () => {
         (e: { code: number; stdout: string }) => ({ code: e.code, out: e.stdout }),
       );
     const ok = await cli();
-    expect(ok.out).toMatch(/txs\s+32\s+32/);
+    expect(ok.out).toMatch(/txs\s+33\s+33/);
     expect(ok.out).toContain("Counts match.");
     expect(ok.code).toBe(0);
     // A record only the database has: the counts differ, and the run says so.

@@ -35,11 +35,11 @@ export const roleGate: MiddlewareFn<BaseContext> = (ctx, next) => {
   const data = ctx.callbackQuery?.data;
   const button = data === undefined ? undefined : buttonAccess(data);
   const needed = command !== undefined ? commandAccess(command) : button?.access;
-  if (ctx.role.kind === "downline" && command !== undefined) {
-    if (commandAccess(command) === "anyone" || DOWNLINE_COMMANDS.has(command)) return next();
-    return refuse(ctx, commandAccess(command) ?? "owner", command);
-  }
+  // What anyone may use reads no role (the store may be unreachable: help and the menu still answer).
   if (needed === undefined || needed === "anyone") return next();
+  if (ctx.role.kind === "downline" && command !== undefined) {
+    return DOWNLINE_COMMANDS.has(command) ? next() : refuse(ctx, needed, command);
+  }
   if (allows(ctx.role, needed)) return next();
   return refuse(ctx, needed, command);
 };

@@ -23,6 +23,8 @@ import { shardFileName, shardIndex } from "../file/shards.js";
 import { JOURNAL, journalLine, OLD_JOURNAL, shardSeq } from "../file/txJournal.js";
 import { PgStore } from "./pgStore.js";
 import { chatRow, txRow } from "./rows.js";
+import { WALLETS_FILE } from "../file/wallets.js";
+import { storedEntry } from "../walletRules.js";
 
 export interface Counts {
   chats: number;
@@ -34,6 +36,8 @@ export interface Counts {
   docs: number;
   /** Log entries of every kind (audit, price changes). */
   logs: number;
+  /** Downlines' wallet entries (docs/wallets.md). */
+  walletEntries: number;
 }
 
 export interface CopyResult {
@@ -185,8 +189,12 @@ export async function copyFileStore(opts: CopyOptions): Promise<CopyResult> {
           version = txs.version + 1
         WHERE txs.data::text IS DISTINCT FROM EXCLUDED.data::text AND txs.updated_at <= EXCLUDED.updated_at`;
     };
+    // What each wallet holds: from the records as they end up (a later version of a record replaces an earlier one).
+    const holds = new Map<string, { chat: number; price: number }>();
     const add = async (tx: TxRecord) => {
       refIds.add(tx.refId);
+      if (tx.wallet?.state === "held") holds.set(tx.refId, { chat: tx.wallet.chat, price: tx.wallet.price });
+      else holds.delete(tx.refId);
       pending.push(tx);
       if (pending.length >= batch) await flushTxs();
       if (refIds.size % 100_000 === 0) log(`copied ${refIds.size} transactions`);
@@ -237,12 +245,14 @@ export async function copyFileStore(opts: CopyOptions): Promise<CopyResult> {
     log(`copied ${docs} documents`);
     const logs = await copyLogs(sql, root, batch);
     log(`copied ${logs} log entries`);
+    const walletEntries = await copyWallets(sql, root, [...holds.values()]);
+    log(`copied ${walletEntries} wallet entries`);
     const [db] = await sql<Counts[]>`
       SELECT (SELECT count(*)::int FROM chats) AS chats, (SELECT count(*)::int FROM txs) AS txs, (SELECT count(*)::int FROM meta) AS meta,
         (SELECT count(*)::int FROM flows WHERE state IS NOT NULL) AS flows, (SELECT count(*)::int FROM docs) AS docs,
-        (SELECT count(*)::int FROM logs) AS logs`;
-    const files: Counts = { chats: chats.size, txs: refIds.size, meta: kv.length, flows: flows.length, docs, logs };
-    const database: Counts = { chats: db!.chats, txs: db!.txs, meta: db!.meta, flows: db!.flows, docs: db!.docs, logs: db!.logs };
+        (SELECT count(*)::int FROM logs) AS logs, (SELECT count(*)::int FROM wallet_entries) AS "walletEntries"`;
+    const files: Counts = { chats: chats.size, txs: refIds.size, meta: kv.length, flows: flows.length, docs, logs, walletEntries };
+    const database: Counts = { chats: db!.chats, txs: db!.txs, meta: db!.meta, flows: db!.flows, docs: db!.docs, logs: db!.logs, walletEntries: db!.walletEntries };
     return { files, database, ok: (Object.keys(files) as (keyof Counts)[]).every((k) => files[k] === database[k]) };
   } finally {
     await sql.end();
@@ -347,4 +357,33 @@ async function copyLogs(sql: postgres.Sql, root: string, batch: number): Promise
     if (pending.length > 0) await insert();
   }
   return count;
+}
+
+/**
+ * The wallets (file/wallets.ts `wallets.jsonl`): every entry as written (a ref already in the database is
+ * left as it is), then each wallet's row from its entries and the records holding money.
+ */
+async function copyWallets(sql: postgres.Sql, root: string, holds: readonly { chat: number; price: number }[]): Promise<number> {
+  const file = join(root, WALLETS_FILE);
+  const wallets = new Map<number, { owner: number; balance: number; held: number; lastSeq: number }>();
+  const walletOf = (chat: number) => wallets.get(chat) ?? wallets.set(chat, { owner: 0, balance: 0, held: 0, lastSeq: 0 }).get(chat)!;
+  let n = 0;
+  if ((await names(root)).includes(WALLETS_FILE)) {
+    await readJsonLines(file, async (raw, line) => {
+      const e = storedEntry(`${file} line ${line}`, raw);
+      await sql`INSERT INTO wallet_entries (ref, wallet, seq, at, data) VALUES (${e.ref}, ${e.wallet}, ${e.seq}, ${e.at}, ${JSON.stringify(e)}::text::json) ON CONFLICT (ref) DO NOTHING`;
+      const w = walletOf(e.wallet);
+      w.owner = e.owner;
+      w.balance += e.amount;
+      w.lastSeq = Math.max(w.lastSeq, e.seq);
+      n++;
+    });
+  }
+  for (const h of holds) walletOf(h.chat).held += h.price;
+  for (const [chat, w] of wallets) {
+    await sql`
+      INSERT INTO wallets (chat, owner, balance, held, last_seq) VALUES (${chat}, ${w.owner}, ${w.balance}, ${w.held}, ${w.lastSeq})
+      ON CONFLICT (chat) DO UPDATE SET owner = EXCLUDED.owner, balance = EXCLUDED.balance, held = EXCLUDED.held, last_seq = EXCLUDED.last_seq`;
+  }
+  return n;
 }
