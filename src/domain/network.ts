@@ -9,6 +9,7 @@ import * as z from "../tools/zod.js";
 import { PricingRulesSchema } from "../store/index.js";
 import { applyMarkup, markupFor } from "./pricing.js";
 import { INVITE_TTL_MS, newToken, tokenHash } from "./staff.js";
+import { randomBytes } from "node:crypto";
 
 /** The `/start` payload of a downline's invitation link: `dl_<token>`. */
 export const DOWNLINE_INVITE_PREFIX = "dl_";
@@ -35,6 +36,15 @@ const DownlineSchema = z.object({ chat: z.int(), name: z.string(), level: z.int(
 export type Downline = z.infer<typeof DownlineSchema>;
 /** active | removed; id `<owner>:<chat>`. */
 export const DownlineKind: DocKind<Downline> = { name: "downline", schema: DownlineSchema };
+
+const AdjustSchema = z.object({ chat: z.int(), way: z.enum(["in", "out"]), promptId: z.int(), amount: z.optional(z.int()), reason: z.optional(z.string()) });
+export type Adjustment = z.infer<typeof AdjustSchema>;
+/**
+ * An adjustment by hand of a downline's wallet, from the owner's tap to its entry (id: the entry's ref):
+ * asking -> confirming -> posting -> done | refused. Its ref is made with the question, so a double tap
+ * on Confirm, or a Confirm again after a stop, posts one entry.
+ */
+export const AdjustKind: DocKind<Adjustment> = { name: "wallet_adjust", schema: AdjustSchema };
 
 /** Why an invitation cannot be taken: it says so, and nothing changes. */
 export type DownlineJoinRefusal = "unknown" | "expired" | "used" | "self" | "owner" | "taken" | "already" | "full";
@@ -152,6 +162,37 @@ export class Network {
     await this.store.updateDoc(DownlineKind, id, { version: doc.version }, { state: "removed" });
     await this.store.flush();
     return "removed";
+  }
+
+  /** The owner asked for an amount and a reason (its question is message `promptId`): the adjustment's ref. */
+  async askAdjust(owner: number, chat: number, way: "in" | "out", promptId: number): Promise<string> {
+    const ref = `WA${this.now().toString(36)}${randomBytes(4).toString("hex")}`;
+    await this.store.createDoc(AdjustKind, { id: ref, owner, state: "asking", value: { chat, way, promptId } });
+    return ref;
+  }
+
+  /** The adjustment whose question is message `promptId`, still waiting for its answer. */
+  async askedBy(owner: number, promptId: number): Promise<{ ref: string; value: Adjustment } | undefined> {
+    const doc = (await this.store.listDocs(AdjustKind, { owner, states: ["asking"] })).find((d) => d.value.promptId === promptId);
+    return doc && { ref: doc.id, value: doc.value };
+  }
+
+  /** The answer: asking -> confirming (false when it was answered already). */
+  async answered(ref: string, value: Adjustment, amount: number, reason: string): Promise<boolean> {
+    return (await this.store.updateDoc(AdjustKind, ref, { states: ["asking"] }, { state: "confirming", value: { ...value, amount, reason } })) !== undefined;
+  }
+
+  /** Confirm: confirming (or posting, after a stop) -> posting; undefined when another tap took it or it is not the owner's. */
+  async takeAdjustment(owner: number, ref: string): Promise<Required<Adjustment> | undefined> {
+    const doc = await this.store.getDoc(AdjustKind, ref);
+    const { amount, reason } = doc?.value ?? {};
+    if (!doc || doc.owner !== owner || amount === undefined || reason === undefined) return undefined;
+    const taken = await this.store.updateDoc(AdjustKind, ref, { states: ["confirming", "posting"] }, { state: "posting" });
+    return taken ? { ...doc.value, amount, reason } : undefined;
+  }
+
+  async adjustmentEnded(ref: string, state: "done" | "refused"): Promise<void> {
+    await this.store.updateDoc(AdjustKind, ref, { states: ["posting"] }, { state });
   }
 }
 

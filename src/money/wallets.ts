@@ -6,7 +6,7 @@
  * reversal's refund, and the owner's adjustments by hand. It knows no Telegram.
  */
 import type { Logger } from "../logging/logger.js";
-import { WalletShortError, type NewWalletEntry, type Store, type TxRecord, type WalletEntry } from "../store/index.js";
+import { WalletShortError, type NewWalletEntry, type Store, type TxRecord, type WalletBalance, type WalletEntry } from "../store/index.js";
 
 /** A wallet as shown: what it holds in all, what is on hold, and what may be spent now. */
 export interface WalletView {
@@ -35,6 +35,11 @@ export class Wallets {
   async view(chat: number): Promise<WalletView> {
     const w = await this.deps.store.wallet(chat);
     return { balance: w.balance, held: w.held, available: w.balance - w.held };
+  }
+
+  /** Every wallet of the owner's network that has had an entry. */
+  ofNetwork(owner: number): Promise<readonly WalletBalance[]> {
+    return this.deps.store.walletsOf(owner);
   }
 
   /** The wallet's entries, newest first; `beforeSeq` pages back. */

@@ -21,6 +21,10 @@ beforeEach(async () => {
 });
 afterEach(() => w.close());
 
+function lastAlert(): string {
+  return String(w.fake.callsOf("answerCallbackQuery").at(-1)?.payload.text ?? "");
+}
+
 async function costOf(code: string): Promise<number> {
   const list = await w.app.upstream.prepaidPriceList(w.demoKey, code);
   return list.find((p) => p.code === code)!.price;
@@ -127,6 +131,28 @@ describe("a downline", () => {
     await andi.sendCommand("beli", "S10");
     await andi.sendText("081234567890");
     expect(andi.lastReply()).toContain(`Harga jual: ${rupiah(cost + 500, "id")}`);
+  });
+
+  it("by hand: bad input says how and changes nothing; taking more than available is refused; removal only with an empty wallet", async () => {
+    const { rina, andi } = await rinaAndAndi();
+    await fund(rina, 10_000);
+    await rina.sendCommand("downline");
+    await rina.pressButton(/Andi/);
+    await rina.pressButton(/Ambil saldo/);
+    const prompt = rina.messages().at(-1)!;
+    const replyTo = w.fake.message(rina.chatId, prompt.messageId)!.message as Message as never;
+    await rina.sendMessage({ text: "banyak sekali", reply_to_message: replyTo });
+    expect(rina.lastReply()).toContain("Tulis jumlah lalu alasan");
+    await rina.sendMessage({ text: "15000 koreksi", reply_to_message: replyTo });
+    expect(rina.lastReply()).toContain("Ambil Rp15.000 dari dompet Andi?");
+    await rina.pressButton(/Konfirmasi/);
+    expect(lastAlert()).toContain("yang bisa diambil hanya Rp10.000");
+    expect(await w.app.deps.wallets.view(andi.chatId)).toMatchObject({ balance: 10_000 });
+    await rina.sendCommand("downline");
+    await rina.pressButton(/Andi/);
+    await rina.pressButton(/Hapus/);
+    expect(lastAlert()).toContain("Dompet masih berisi saldo");
+    expect(await w.app.deps.network.member(rina.chatId, andi.chatId)).toBeDefined();
   });
 
   it("reaches nothing of the owner's: money out, settings, the owner's screens and buttons", async () => {

@@ -5,15 +5,13 @@
  * `/mutasi` (`/statement`) its entries with the running balance. A downline's purchases go through the
  * ordinary confirm screen (money/confirm.ts), paid from its wallet.
  */
-import { randomBytes } from "node:crypto";
 import { Composer } from "grammy";
-import { appendAudit } from "../../domain/audit.js";
+import { appendAudit, audit } from "../../domain/audit.js";
 import { DOWNLINE_INVITE_PREFIX, type DownlineJoinRefusal } from "../../domain/network.js";
 import { html, rupiah, wibTime } from "../../render/format.js";
 import { DEFAULT_LANG } from "../../render/i18n.js";
-import type { DocKind, WalletEntry } from "../../store/index.js";
+import type { WalletEntry } from "../../store/index.js";
 import { commands } from "../../telegram/commands.js";
-import * as z from "../../tools/zod.js";
 import { cb, onCallback } from "../buttons.js";
 import type { BaseContext, BotContext } from "../context.js";
 import { isPrivate, replyPrivateOnly } from "../guards.js";
@@ -21,9 +19,6 @@ import { adjustConfirmKeyboard, downlineCardKeyboard, downlineListKeyboard, wall
 import type { FeatureModule } from "../module.js";
 import { roleChanged } from "../roleMenu.js";
 
-/** An adjustment by hand, from the owner's tap to its entry: asking -> confirming -> posting -> done. */
-const AdjustSchema = z.object({ chat: z.int(), way: z.enum(["in", "out"]), promptId: z.int(), amount: z.optional(z.int()), reason: z.optional(z.string()) });
-const AdjustKind: DocKind<z.infer<typeof AdjustSchema>> = { name: "wallet_adjust", schema: AdjustSchema };
 /** "50000 tunai", "50.000 transfer BCA": the amount, then the reason. */
 const AMOUNT_AND_REASON = /^\s*(\d{1,3}(?:[.,]\d{3})+|\d+)\s+(\S.{0,99})$/s;
 const MAX_ADJUST = 100_000_000;
@@ -78,7 +73,7 @@ const composer = new Composer<BotContext>();
 
 async function listText(ctx: BaseContext, owner: number): Promise<string> {
   const network = ctx.deps.network;
-  const [members, levels, wallets] = await Promise.all([network.members(owner), network.levels(owner), ctx.deps.store.walletsOf(owner)]);
+  const [members, levels, wallets] = await Promise.all([network.members(owner), network.levels(owner), ctx.deps.wallets.ofNetwork(owner)]);
   const byChat = new Map(wallets.map((w) => [w.chat, w]));
   const owed = wallets.reduce((sum, w) => sum + Math.max(0, w.balance), 0);
   const lines = members.map((m) => {
@@ -110,7 +105,7 @@ onCallback(composer, cb.downlineInvite, async (ctx, { level }) => {
   await ctx.answerCallbackQuery();
   if (invited === "full") return void (await ctx.reply(ctx.t("downline-full")));
   const link = `https://t.me/${ctx.me.username}?start=${DOWNLINE_INVITE_PREFIX}${invited.token}`;
-  await appendAudit(ctx.deps.store, owner, { act: "downline_invited", by: owner, after: levels[level].name });
+  await audit(ctx, "downline_invited", undefined, levels[level].name);
   await ctx.reply(ctx.t("downline-invite", { level: html(levels[level].name), link, until: wibTime(invited.expiresAt, ctx.lang) }), {
     link_preview_options: { is_disabled: true },
   });
@@ -142,7 +137,7 @@ onCallback(composer, cb.downlineLevel, async (ctx, { chat, level }) => {
   if (!levels[level]) return void (await ctx.answerCallbackQuery({ text: ctx.t("button-expired") }));
   const changed = await ctx.deps.network.change(owner, chat, { level });
   if (!changed) return void (await ctx.answerCallbackQuery({ text: ctx.t("button-expired") }));
-  await appendAudit(ctx.deps.store, owner, { act: "downline_changed", by: owner, before: changed.name, after: levels[level].name });
+  await audit(ctx, "downline_changed", changed.name, levels[level].name);
   await tell(ctx, chat, "downline-level-changed-you", { level: html(levels[level].name) });
   await showCard(ctx, chat);
 });
@@ -151,7 +146,7 @@ onCallback(composer, cb.downlineSuspend, async (ctx, { chat, on }) => {
   const owner = ctx.chat!.id;
   const changed = await ctx.deps.network.change(owner, chat, { suspended: on === "on" });
   if (!changed) return void (await ctx.answerCallbackQuery({ text: ctx.t("button-expired") }));
-  await appendAudit(ctx.deps.store, owner, { act: "downline_changed", by: owner, before: changed.name, after: on === "on" ? "suspended" : "active" });
+  await audit(ctx, "downline_changed", changed.name, on === "on" ? "suspended" : "active");
   await tell(ctx, chat, on === "on" ? "downline-suspended-you" : "downline-resumed-you", {});
   await showCard(ctx, chat);
 });
@@ -163,7 +158,7 @@ onCallback(composer, cb.downlineRemove, async (ctx, { chat }) => {
   if (removed === "unknown") return void (await ctx.answerCallbackQuery({ text: ctx.t("button-expired") }));
   if (removed === "not-empty") return void (await ctx.answerCallbackQuery({ text: ctx.t("downline-remove-not-empty"), show_alert: true }));
   await ctx.answerCallbackQuery();
-  await appendAudit(ctx.deps.store, owner, { act: "downline_removed", by: owner, before: member?.name });
+  await audit(ctx, "downline_removed", member?.name);
   await ctx.reply(ctx.t("downline-removed", { name: html(member?.name ?? String(chat)) }));
   await tell(ctx, chat, "downline-removed-you", {});
   await roleChanged(ctx, chat);
@@ -178,55 +173,50 @@ onCallback(composer, cb.downlineAdjust, async (ctx, { chat, way }) => {
   const prompt = await ctx.reply(ctx.t(way === "in" ? "downline-adjust-ask-in" : "downline-adjust-ask-out", { name: html(member.name) }), {
     reply_markup: { force_reply: true, input_field_placeholder: ctx.t("downline-adjust-placeholder") },
   });
-  const ref = `WA${ctx.deps.clock.now().toString(36)}${randomBytes(4).toString("hex")}`;
-  await ctx.deps.store.createDoc(AdjustKind, { id: ref, owner, state: "asking", value: { chat, way, promptId: prompt.message_id } });
+  await ctx.deps.network.askAdjust(owner, chat, way, prompt.message_id);
 });
 
 composer.on("message:text", async (ctx, next) => {
   const replyTo = ctx.message.reply_to_message?.message_id;
   if (replyTo === undefined || ctx.role.kind !== "owner") return next();
-  const asking = await ctx.deps.store.listDocs(AdjustKind, { owner: ctx.chat.id, states: ["asking"] });
-  const doc = asking.find((d) => d.value.promptId === replyTo);
+  const doc = await ctx.deps.network.askedBy(ctx.chat.id, replyTo);
   if (!doc) return next();
   const m = AMOUNT_AND_REASON.exec(ctx.message.text);
   const amount = m ? Number(m[1]!.replace(/[.,]/g, "")) : NaN;
   if (!m || !(amount > 0) || amount > MAX_ADJUST) return void (await ctx.reply(ctx.t("downline-adjust-bad")));
   const reason = m[2]!.trim();
   const member = await ctx.deps.network.member(ctx.chat.id, doc.value.chat);
-  const done = await ctx.deps.store.updateDoc(AdjustKind, doc.id, { states: ["asking"] }, { state: "confirming", value: { ...doc.value, amount, reason } });
-  if (!done) return next();
+  if (!(await ctx.deps.network.answered(doc.ref, doc.value, amount, reason))) return next();
   await ctx.reply(
     ctx.t(doc.value.way === "in" ? "downline-adjust-confirm-in" : "downline-adjust-confirm-out", { name: html(member?.name ?? ""), amount: rupiah(amount, ctx.lang), reason: html(reason) }),
-    { reply_markup: adjustConfirmKeyboard(ctx, doc.id) },
+    { reply_markup: adjustConfirmKeyboard(ctx, doc.ref) },
   );
 });
 
 onCallback(composer, cb.downlineAdjustYes, async (ctx, { ref }) => {
   const owner = ctx.chat!.id;
-  const doc = await ctx.deps.store.getDoc(AdjustKind, ref);
-  const { amount, reason } = doc?.value ?? {};
-  if (!doc || doc.owner !== owner || amount === undefined || reason === undefined) return void (await ctx.answerCallbackQuery({ text: ctx.t("button-expired") }));
-  // Of a double tap one moves it on; "posting" again (a stop in between) posts nothing twice: the entry's ref is the doc's.
-  const taken = await ctx.deps.store.updateDoc(AdjustKind, ref, { states: ["confirming", "posting"] }, { state: "posting" });
+  // Of a double tap one moves it on; "posting" again (a stop in between) posts nothing twice: the entry's ref is the adjustment's.
+  const taken = await ctx.deps.network.takeAdjustment(owner, ref);
   if (!taken) return void (await ctx.answerCallbackQuery({ text: ctx.t("confirm-already") }));
-  const signed = doc.value.way === "in" ? amount : -amount;
-  const adjusted = await ctx.deps.wallets.adjust({ ref, owner, wallet: doc.value.chat, amount: signed, reason, by: owner });
+  const { amount, reason } = taken;
+  const signed = taken.way === "in" ? amount : -amount;
+  const adjusted = await ctx.deps.wallets.adjust({ ref, owner, wallet: taken.chat, amount: signed, reason, by: owner });
   if (adjusted.kind === "short") {
-    await ctx.deps.store.updateDoc(AdjustKind, ref, { states: ["posting"] }, { state: "refused" });
+    await ctx.deps.network.adjustmentEnded(ref, "refused");
     return void (await ctx.answerCallbackQuery({ text: ctx.t("downline-adjust-short", { available: rupiah(adjusted.available, ctx.lang) }), show_alert: true }));
   }
-  await ctx.deps.store.updateDoc(AdjustKind, ref, { states: ["posting"] }, { state: "done" });
+  await ctx.deps.network.adjustmentEnded(ref, "done");
   await ctx.answerCallbackQuery({ text: ctx.t("downline-adjust-done") });
   await ctx.editMessageReplyMarkup().catch(() => undefined);
   if (adjusted.kind === "repeated") return;
-  await appendAudit(ctx.deps.store, owner, { act: "wallet_adjusted", by: owner, after: { chat: doc.value.chat, amount: signed, reason } });
-  const wallet = await ctx.deps.wallets.view(doc.value.chat);
-  await tell(ctx, doc.value.chat, signed > 0 ? "wallet-credited-you" : "wallet-debited-you", {
-    amount: rupiah(amount, await langOf(ctx, doc.value.chat)),
+  await audit(ctx, "wallet_adjusted", undefined, { chat: taken.chat, amount: signed, reason });
+  const wallet = await ctx.deps.wallets.view(taken.chat);
+  await tell(ctx, taken.chat, signed > 0 ? "wallet-credited-you" : "wallet-debited-you", {
+    amount: rupiah(amount, await langOf(ctx, taken.chat)),
     reason: html(reason),
-    available: rupiah(wallet.available, await langOf(ctx, doc.value.chat)),
+    available: rupiah(wallet.available, await langOf(ctx, taken.chat)),
   });
-  await showCard(ctx, doc.value.chat);
+  await showCard(ctx, taken.chat);
 });
 
 // ---- the downline's own ------------------------------------------------------------------------
