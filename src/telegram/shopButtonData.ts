@@ -78,6 +78,7 @@ export const shopButtons = {
   enable: one("sh:e", "on", "on|off"),
   pause: one("sh:p", "on", "on|off"),
   feePayer: one("sh:f", "payer", "customer|reseller"),
+  payStep: one("sh:r", "step", "1|100|500|1000"),
   instantRelease: one("sh:i", "on", "on|off"),
   categories: fixed("sh:c"),
   categoryToggle: one("sh:ct", "cat", `${CAT}|\\*`),

@@ -149,7 +149,7 @@ describe("a customer in the shop", () => {
     await sari.sendText("telkomsel");
     const labels = sari.buttons();
     // S10 costs Rp10.500: +Rp1.000 markup = Rp11.500, + the QRIS fee (0,7%) the customer carries.
-    expect(labels).toContain("Telkomsel 10.000 · Rp11.582");
+    expect(labels).toContain("Telkomsel 10.000 · Rp11.600");
     expect(labels.join(" ")).not.toContain("10.500");
     // S5 (Rp6.000) is below the QRIS minimum: not offered. I5 is out of stock: not offered.
     expect(labels.join(" ")).not.toMatch(/Telkomsel 5\.000|Indosat 5\.000/);
@@ -189,7 +189,7 @@ describe("a customer in the shop", () => {
     const { rina, code } = await openShop();
     const sari = await customerOf(code);
     await sari.sendText("tsel 10");
-    await sari.pressButton("Telkomsel 10.000 · Rp11.582");
+    await sari.pressButton("Telkomsel 10.000 · Rp11.600");
     expect(sari.lastReply()).toContain("Kirim nomor HP tujuan");
     await sari.sendText("085712345678"); // an Indosat number for a Telkomsel product
     expect(sari.lastReply()).toContain("nomor Indosat");
@@ -202,12 +202,12 @@ describe("a customer in the shop", () => {
     const summary = sari.lastReply()!;
     expect(summary).toContain("Ringkasan pesanan");
     expect(summary).toContain("081234567890");
-    expect(summary).toContain("Total bayar: Rp11.582");
-    expect(summary).toContain("biaya QRIS Rp82");
+    expect(summary).toContain("Total bayar: Rp11.600");
+    expect(summary).toContain("Harga Rp11.500 + biaya QRIS Rp82 + pembulatan Rp18");
     await sari.pressButton("💳 Bayar dengan QRIS");
     // The orders take it from here: a QRIS for the amount shown, made with Rina's key.
     expect(decodeQrPng(sari.lastPhoto())).toMatch(/^000201/);
-    expect(sari.lastReply()).toContain("Rp11.582");
+    expect(sari.lastReply()).toContain("Rp11.600");
     expect(sari.buttons()).toContain("🔄 Cek pembayaran");
     const orders = await ordersOf(rina, sari);
     expect(orders.map((o) => o.value)).toEqual([
@@ -217,7 +217,7 @@ describe("a customer in the shop", () => {
         productCode: "S10",
         productName: "Telkomsel 10.000",
         target: "081234567890",
-        price: 11_582,
+        price: 11_600,
         cost: 10_500,
         fee: 82,
         feePayer: "customer",
@@ -256,7 +256,7 @@ describe("a customer in the shop", () => {
     const { rina, code } = await openShop();
     const sari = await customerOf(code);
     await sari.sendText("tsel 10");
-    await sari.pressButton("Telkomsel 10.000 · Rp11.582");
+    await sari.pressButton("Telkomsel 10.000 · Rp11.600");
     await w.deps.shop.update(rina.chatId, { paused: true });
     await sari.sendText("081234567890");
     expect(sari.lastReply()).toContain("sedang istirahat");
@@ -297,7 +297,7 @@ describe("a customer chat gets nothing of the reseller's", () => {
     await sari.sendCommand("start", code);
     expect(sari.lastReply()).toContain("Cell Rina");
     await sari.sendText("tsel 10");
-    await sari.pressButton("Telkomsel 10.000 · Rp11.582");
+    await sari.pressButton("Telkomsel 10.000 · Rp11.600");
     await sari.sendText("081234567890");
     const rinaSummary = sari.messages().filter((m) => m.text?.includes("Ringkasan")).at(-1)!.messageId;
 
@@ -310,8 +310,8 @@ describe("a customer chat gets nothing of the reseller's", () => {
     expect(await ordersOf(dewi, sari)).toEqual([]);
     // Dewi sells at cost: the same product, her price.
     await sari.sendText("tsel 10");
-    expect(sari.buttons()).toContain("Telkomsel 10.000 · Rp10.575");
-    expect(sari.buttons()).not.toContain("Telkomsel 10.000 · Rp11.582");
+    expect(sari.buttons()).toContain("Telkomsel 10.000 · Rp10.600");
+    expect(sari.buttons()).not.toContain("Telkomsel 10.000 · Rp11.600");
   });
 
 
@@ -371,7 +371,7 @@ describe("a customer chat gets nothing of the reseller's", () => {
     expect(sari.lastReply()!.length).toBeLessThan(200);
 
     await sari.sendText("tsel 10");
-    await sari.pressButton("Telkomsel 10.000 · Rp11.582");
+    await sari.pressButton("Telkomsel 10.000 · Rp11.600");
     await sari.sendText(`0812${"9".repeat(3000)}`);
     expect(sari.lastReply()).toContain("maksimal 64 karakter");
     await sari.sendText("<script>");

@@ -24,15 +24,15 @@ it("link, search, target, summary, QRIS, paid, the token: the customer and the r
   const sari = w.user({ firstName: "Sari" });
   await sari.sendCommand("start", code);
   await sari.sendText("pln 20");
-  // PLN 20.000 costs Rp20.113: Rp21.200 with Rina's markup, Rp21.350 with the QRIS fee she passes on.
-  await sari.pressButton("PLN 20.000 · Rp21.350");
+  // PLN 20.000 costs Rp20.113: Rp21.200 with Rina's markup, Rp21.350 with the QRIS fee she passes on, Rp21.400 rounded up to the shop's Rp100 step.
+  await sari.pressButton("PLN 20.000 · Rp21.400");
   await sari.sendText("1234 5678 901");
-  expect(sari.lastReply()).toContain("Total bayar: Rp21.350");
+  expect(sari.lastReply()).toContain("Total bayar: Rp21.400");
   await sari.pressButton("💳 Bayar dengan QRIS");
   expect(decodeQrPng(sari.lastPhoto())).toMatch(/^000201/);
 
   const [order] = await w.deps.shopOrders.listByCustomer(rina.chatId, sari.chatId);
-  expect(order).toMatchObject({ state: "awaiting_payment", value: { productCode: "PLN20", target: "12345678901", price: 21_350, cost: 20_113 } });
+  expect(order).toMatchObject({ state: "awaiting_payment", value: { productCode: "PLN20", target: "12345678901", price: 21_400, cost: 20_113 } });
   w.sandbox.payDeposit((await w.store.getTx(order!.value.depositRef))!.upstreamId!);
   await sari.pressButton("🔄 Cek pembayaran");
   await run(w, 20_000);

@@ -32,6 +32,15 @@ describe("what a customer pays", () => {
     expect(shopQuote(10_500, 10_500, QRIS, "reseller")).toBeUndefined();
   });
 
+  it("what the customer pays is rounded up to the shop's step (issue 40 item 5), the margin taking the rest", () => {
+    // 11.582 with the fee carried by the customer becomes 11.600; the fee is the provider's on 11.600.
+    expect(shopQuote(11_500, 10_500, QRIS, "customer", 100)).toEqual({ price: 11_500, cost: 10_500, pay: 11_600, fee: 82, profit: 1_018 });
+    expect(shopQuote(12_500, 10_500, QRIS, "customer", 1_000)!.pay).toBe(13_000);
+    // Already on the step: unchanged; the reseller carrying the fee rounds the selling price itself.
+    expect(shopQuote(11_500, 10_500, QRIS, "reseller", 500)).toEqual({ price: 11_500, cost: 10_500, pay: 11_500, fee: 81, profit: 919 });
+    expect(shopQuote(11_550, 10_500, QRIS, "reseller", 100)!.pay).toBe(11_600);
+  });
+
   it("an amount the QRIS does not take is not offered", () => {
     expect(shopQuote(6_000, 5_500, QRIS, "customer")).toBeUndefined();
     expect(shopQuote(9_990_000, 9_000_000, QRIS, "customer")).toBeUndefined(); // over the maximum once the fee is added

@@ -1,4 +1,5 @@
 /** The reseller's online-shop settings buttons (shop/shopOnline.ts). */
+import { PAY_STEPS, payStepOf } from "../../domain/shop/settings.js";
 import { InlineKeyboard } from "grammy";
 import type { ShopConfig } from "../../domain/shop/settings.js";
 import { shopButtons } from "../../telegram/shopButtonData.js";
@@ -16,6 +17,10 @@ export function settingsKeyboard(ctx: Translator, shop: Readonly<ShopConfig>): I
   if (shop.enabled) kb.text(ctx.t(shop.paused ? "shop-online-button-resume" : "shop-online-button-pause"), shopButtons.pause.encode({ on: shop.paused ? "off" : "on" }));
   kb.row();
   kb.text(ctx.t("shop-online-button-fee", { payer: ctx.t(`shop-online-fee-${shop.feePayer}`) }), shopButtons.feePayer.encode({ payer: shop.feePayer === "customer" ? "reseller" : "customer" }));
+  kb.row();
+  const step = payStepOf(shop);
+  const next = PAY_STEPS[(PAY_STEPS.indexOf(step as (typeof PAY_STEPS)[number]) + 1) % PAY_STEPS.length]!;
+  kb.text(ctx.t("shop-online-button-step", { step: rupiahPlain(step) }), shopButtons.payStep.encode({ step: String(next) }));
   kb.row();
   kb.text(ctx.t(shop.instantRelease ? "shop-online-button-release-off" : "shop-online-button-release-on"), shopButtons.instantRelease.encode({ on: shop.instantRelease ? "off" : "on" }));
   kb.row();
@@ -38,4 +43,9 @@ export function pickerKeyboard(ctx: Translator, options: readonly { key: string;
 /** Asks before the shop's link is replaced (the old one stops working). */
 export function newLinkAskKeyboard(ctx: Translator): InlineKeyboard {
   return new InlineKeyboard().text(ctx.t("shop-online-button-new-link-yes"), shopButtons.newLinkYes.encode({})).text(ctx.t("shop-online-button-back"), shopButtons.settings.encode({}));
+}
+
+/** "Rp100" for a step's button (no locale grouping needed below Rp1.000; 1000 reads "Rp1.000" in both). */
+function rupiahPlain(step: number): string {
+  return step >= 1000 ? `Rp${step / 1000}.000` : `Rp${step}`;
 }

@@ -14,7 +14,7 @@ import type { ChatRecord, Lang } from "../../store/index.js";
 import { UpstreamError } from "../../upstream/errors.js";
 import type { Doc } from "../../domain/shop/shopDocs.js";
 import type { Cart } from "../../domain/shop/cart.js";
-import { shopStatus, type ShopConfig, type ShopStatus } from "../../domain/shop/settings.js";
+import { shopStatus, type ShopConfig, type ShopStatus, payStepOf } from "../../domain/shop/settings.js";
 import { shopQuote, type QrisMethod, type ShopQuote } from "../../domain/shop/checkout.js";
 import { shopButtons } from "../../telegram/shopButtonData.js";
 import { hideKeys } from "../../domain/keyShape.js";
@@ -124,7 +124,7 @@ export async function loadStorefront(ctx: BaseContext, owner: number): Promise<S
       else if (!product.available) left.push({ product, why: "soldout" });
       else {
         const price = quoteProduct(rules, product).price;
-        const quote = shopQuote(price, product.price, qris, shop.feePayer);
+        const quote = shopQuote(price, product.price, qris, shop.feePayer, payStepOf(shop));
         if (quote) items.push({ product, quote });
         else left.push({ product, why: price < qris.min ? "belowmin" : "notsold" });
       }
@@ -191,7 +191,10 @@ export function closedText(ctx: BaseContext, front: Storefront): string | undefi
 function priceLines(ctx: BaseContext, front: Storefront, item: ShopItem): string[] {
   const lines = [ctx.t("shopfront-product-line", { name: html(item.product.name), price: rupiah(item.quote.pay, ctx.lang) })];
   if (front.shop.feePayer === "customer" && item.quote.pay !== item.quote.price) {
-    lines.push(`<i>${ctx.t("shopfront-fee-included", { price: rupiah(item.quote.price, ctx.lang), fee: rupiah(item.quote.pay - item.quote.price, ctx.lang) })}</i>`);
+    // The QRIS fee as the provider takes it; what the shop's rounding added is said apart.
+    const rounding = item.quote.pay - item.quote.price - item.quote.fee;
+    const fee = { price: rupiah(item.quote.price, ctx.lang), fee: rupiah(item.quote.fee, ctx.lang), rounding: rupiah(rounding, ctx.lang) };
+    lines.push(`<i>${ctx.t(rounding > 0 ? "shopfront-fee-rounded" : "shopfront-fee-included", fee)}</i>`);
   }
   return lines;
 }

@@ -8,7 +8,7 @@ import { Composer, InputFile, type InlineKeyboard } from "grammy";
 import { newLinkAskKeyboard, onlineShopButton, pickerKeyboard, settingsKeyboard } from "../keyboards/shopOnline.js";
 import type { BotContext } from "../context.js";
 import { isPrivate, replyPrivateOnly } from "../guards.js";
-import { clockText, html } from "../../render/format.js";
+import { clockText, html, rupiah } from "../../render/format.js";
 import { qrPng } from "../../render/qr.js";
 import { categories } from "../catalog.js";
 import { OPERATOR_NAMES, type Operator } from "../targets.js";
@@ -17,7 +17,7 @@ import { withApiKey } from "../provider.js";
 import { allows, ledgerChat, refusalText } from "../middlewares/roleGate.js";
 import { audit } from "../../domain/audit.js";
 import { shopButtons, type ShopButton } from "../../telegram/shopButtonData.js";
-import { CONTACT_MAX, DAILY_CAP_MAX, HOUR_PATTERN, shopStatus, type ShopConfig } from "../../domain/shop/settings.js";
+import { CONTACT_MAX, DAILY_CAP_MAX, HOUR_PATTERN, payStepOf, shopStatus, type ShopConfig } from "../../domain/shop/settings.js";
 
 const HOURS_WORDS = new Set(["jam", "hours"]);
 const CAP_WORDS = new Set(["batas", "cap"]);
@@ -80,6 +80,7 @@ async function settingsText(ctx: BotContext, shop: Readonly<ShopConfig>): Promis
     ctx.t("shop-online-operators", { list: names(shop.operators, (k) => OPERATOR_NAMES[k as Operator] ?? k) }),
     ctx.t("shop-online-hours", { hours: shop.hours ? `${clockText(shop.hours.open, ctx.lang)}–${clockText(shop.hours.close, ctx.lang)} WIB` : ctx.t("shop-online-hours-always") }),
     ctx.t("shop-online-fee", { payer: ctx.t(`shop-online-fee-${shop.feePayer}`), fee: await qrisFeeText(ctx) }),
+    ctx.t("shop-online-step", { step: rupiah(payStepOf(shop), ctx.lang) }),
     ctx.t("shop-online-release", { on: ctx.t(shop.instantRelease ? "shop-online-yes" : "shop-online-no") }),
     ctx.t("shop-online-cap", { cap: shop.dailyUnpaidCap }),
     ctx.t("shop-online-contact", { contact: shop.contact ? html(shop.contact) : ctx.t("shop-not-set") }),
@@ -204,6 +205,7 @@ onOwner(shopButtons.enable, async (ctx, owner, { on }) => {
 });
 onOwner(shopButtons.pause, (ctx, owner, { on }) => change(ctx, owner, { paused: on === "on" }));
 onOwner(shopButtons.feePayer, (ctx, owner, { payer }) => change(ctx, owner, { feePayer: payer === "reseller" ? "reseller" : "customer" }));
+onOwner(shopButtons.payStep, (ctx, owner, { step }) => change(ctx, owner, { payStep: Number(step) }));
 onOwner(shopButtons.instantRelease, (ctx, owner, { on }) => change(ctx, owner, { instantRelease: on === "on" }));
 
 /** Toggling one of `all` in `chosen` (none chosen = all sold); "*" sells all again. */

@@ -28,8 +28,13 @@ export interface ShopQuote {
   profit: number;
 }
 
-export function shopQuote(price: number, cost: number, method: QrisMethod, feePayer: FeePayer): ShopQuote | undefined {
-  const pay = feePayer === "customer" ? grossUp(method, price) : price;
+/**
+ * `step`: what the customer pays is rounded up to it (the shop's choice, default Rp100: no Rp12.589), the
+ * reseller's margin taking the rest.
+ */
+export function shopQuote(price: number, cost: number, method: QrisMethod, feePayer: FeePayer, step = 1): ShopQuote | undefined {
+  const exact = feePayer === "customer" ? grossUp(method, price) : price;
+  const pay = step > 1 ? Math.ceil(exact / step) * step : exact;
   if (!Number.isFinite(pay) || pay < method.min || pay > method.max) return undefined;
   const fee = depositFee(method, pay);
   const profit = pay - fee - cost;

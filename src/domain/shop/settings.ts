@@ -39,6 +39,8 @@ export interface ShopConfig {
   operators?: string[] | undefined;
   hours?: ShopHours | undefined;
   feePayer: FeePayer;
+  /** What the customer pays is rounded up to this many rupiah (PAY_STEPS); absent: DEFAULT_PAY_STEP. */
+  payStep?: number | undefined;
   /** The owner allows releasing a paid QRIS at once (for the provider's fee) when the balance is short. */
   instantRelease: boolean;
   /** Unpaid QRIS deposits the shop may open in one WIB day. */
@@ -56,10 +58,20 @@ const ShopConfigSchema = z.object({
   operators: z.optional(z.array(z.string().check(z.maxLength(20))).check(z.maxLength(20))),
   hours: z.optional(z.object({ open: hour, close: hour })),
   feePayer: z.enum(["customer", "reseller"]),
+  payStep: z.optional(z.int().check(z.positive(), z.maximum(1000))),
   instantRelease: z.boolean(),
   dailyUnpaidCap: z.int().check(z.minimum(1), z.maximum(DAILY_CAP_MAX)),
   contact: z.optional(z.string().check(z.maxLength(CONTACT_MAX))),
 });
+
+/** The steps the owner picks from for what customers pay, in the settings' order. */
+export const PAY_STEPS = [100, 500, 1000, 1] as const;
+export const DEFAULT_PAY_STEP = 100;
+
+/** The shop's step for what customers pay. */
+export function payStepOf(shop: Pick<ShopConfig, "payStep">): number {
+  return shop.payStep ?? DEFAULT_PAY_STEP;
+}
 
 export const ShopKind: DocKind<ShopConfig> = { name: "shop", schema: ShopConfigSchema };
 
