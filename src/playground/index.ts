@@ -26,6 +26,7 @@ import { startWeb, type PendingEntry, type PlaygroundUser, type WebOptions, type
 /** Rina's online shop, open from the first start; Sari opens its link as any customer would. */
 const RINA = 1001;
 const SARI = 1005;
+const ANDI = 1006;
 
 /** The chats the page can switch between. The admin's id goes into ADMIN_IDS. */
 export const PLAYGROUND_USERS: readonly PlaygroundUser[] = [
@@ -34,9 +35,14 @@ export const PLAYGROUND_USERS: readonly PlaygroundUser[] = [
   { id: 1003, name: "Admin", role: "admin", lang: "id" },
   { id: 1004, name: "Dewi", role: "cashier", lang: "id" },
   { id: SARI, name: "Sari", role: "customer", lang: "id" },
+  { id: ANDI, name: "Andi", role: "downline", lang: "id" },
 ];
 /** Dewi is Rina's cashier: she sells with Rina's key and balance; Rina reads /staf and /audit. */
 const CASHIER_OF: Record<number, number> = { 1004: 1001 };
+/** Andi is Rina's downline at level Gold (DEFAULT_LEVELS' index 1), his wallet funded once by this fixed ref. */
+const DOWNLINE_OF: Record<number, { owner: number; level: number; funds: number; ref: string }> = {
+  [ANDI]: { owner: RINA, level: 1, funds: 50_000, ref: "playground:andi:funds" },
+};
 /** The key the page tells a newcomer to paste: a small balance, enough for the hint's example sale. */
 const NEWCOMER_KEY = "SANDBOX-KEY-NEW";
 const LINKED: Record<number, string> = { 1001: DEMO_KEY, 1003: "SANDBOX-KEY-2" };
@@ -96,6 +102,35 @@ async function openSarisShop(fake: BotApiEmulator, app: App): Promise<void> {
       entities: [{ type: "bot_command", offset: 0, length: "/start".length }],
     },
   });
+}
+
+/**
+ * Joined as the bot joins a downline (a one-person invitation taken at once, with the owner's audit
+ * entries), then funded by hand once: the credit's ref is fixed, so a restart posts nothing twice.
+ */
+async function seedDownlines(app: App, users: readonly PlaygroundUser[]): Promise<void> {
+  const { store } = app;
+  const { network, wallets } = app.deps;
+  for (const u of users) {
+    const seed = DOWNLINE_OF[u.id];
+    if (seed === undefined) continue;
+    let chat = await store.getChat(u.id);
+    if (chat?.downlineOf === undefined) {
+      if (chat === undefined) await store.updateChat(u.id, { lang: u.lang });
+      const invited = await network.invite(seed.owner, seed.level);
+      if (invited === "full") continue;
+      const level = (await network.levels(seed.owner))[seed.level]?.name ?? "";
+      await appendAudit(store, seed.owner, { act: "downline_invited", by: seed.owner, after: level });
+      const joined = await network.join(invited.token, { chat: u.id, name: u.name, ownsKey: false });
+      if (typeof joined === "string") continue;
+      await appendAudit(store, seed.owner, { act: "downline_joined", by: u.id, byName: u.name, after: level });
+      chat = await store.getChat(u.id);
+    }
+    if (chat?.downlineOf?.owner !== seed.owner) continue; // the invitation was refused (Rina's network is full)
+    const reason = "saldo awal";
+    const adjusted = await wallets.adjust({ ref: seed.ref, owner: seed.owner, wallet: u.id, amount: seed.funds, reason, by: seed.owner });
+    if (adjusted.kind === "posted") await appendAudit(store, seed.owner, { act: "wallet_adjusted", by: seed.owner, after: { chat: u.id, amount: seed.funds, reason } });
+  }
 }
 
 /** The panel's entries, newest first: each names who pays a QR (a shop's customer pays her order's) and who sold. */
@@ -213,13 +248,15 @@ export async function startPlayground(opts: PlaygroundOptions = {}): Promise<Pla
       const joined = await staff.join(invited.token, { chat: u.id, name: u.name, ownsKey: false });
       if (typeof joined !== "string") await appendAudit(store, owner, { act: "staff_joined", by: u.id, byName: u.name, after: "cashier" });
     }
+    await seedDownlines(app, PLAYGROUND_USERS);
     const users = [];
     for (const u of PLAYGROUND_USERS) users.push({ ...u, lang: (await store.getChat(u.id))?.lang === "en" ? ("en" as const) : u.lang });
     await app.start();
-    // Dewi's Menu is a cashier's, as the bot sets it when one joins (the emulator keeps no Menus across starts).
+    // Dewi's Menu is a cashier's, Andi's a downline's, as the bot sets them when one joins (the emulator keeps no Menus across starts).
     for (const u of PLAYGROUND_USERS) {
       const chat = await store.getChat(u.id);
       if (CASHIER_OF[u.id] !== undefined && chat?.staffOf) await setChatCommands(app.bot.api, app.deps.translate, u.id, chat.staffOf.role);
+      if (DOWNLINE_OF[u.id] !== undefined && chat?.downlineOf) await setChatCommands(app.bot.api, app.deps.translate, u.id, "downline");
     }
     let latency = 0;
     const open = async (refId: string) => (await store.openTxs()).find((t) => t.refId === refId);

@@ -20,8 +20,8 @@ import { startPayload } from "./startLink.js";
 export interface PlaygroundUser {
   id: number;
   name: string;
-  /** What this user shows: a linked reseller, a newcomer, the admin, a reseller's cashier, a shop's customer (the page words it). */
-  role: "reseller" | "newcomer" | "admin" | "cashier" | "customer";
+  /** What this user shows: a linked reseller, a newcomer, the admin, a reseller's cashier, a shop's customer, a reseller's downline (the page words it). */
+  role: "reseller" | "newcomer" | "admin" | "cashier" | "customer" | "downline";
   lang: "id" | "en";
 }
 

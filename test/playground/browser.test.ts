@@ -67,7 +67,7 @@ describe.skipIf(!hasChromium)(title, () => {
 
   it("start, a /beli to its success notice, a QRIS deposit's QR image; a screenshot for the README", async () => {
     await page.goto(pg.url);
-    await expect.poll(() => page.locator("#users li").count()).toBe(5);
+    await expect.poll(() => page.locator("#users li").count()).toBe(6);
 
     // A first visit: the hint names the newcomer's sandbox key; a chat that never talked to the bot
     // shows START in place of the text box, as Telegram does.

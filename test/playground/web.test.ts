@@ -96,8 +96,8 @@ describe("the playground's page API", () => {
     // The page's first-visit hint names the key a newcomer pastes.
     const { newcomerKey } = await users();
     expect(newcomerKey).toBe("SANDBOX-KEY-NEW");
-    // Dewi (Rina's cashier) and Sari (a customer of Rina's shop) have no key of their own.
-    expect((await users()).users.map((u) => u.linked)).toEqual([true, false, true, false, false]);
+    // Dewi (Rina's cashier), Sari (a customer of Rina's shop) and Andi (her downline) have no key of their own.
+    expect((await users()).users.map((u) => u.linked)).toEqual([true, false, true, false, false, false]);
     await say(pg, 1002, newcomerKey);
     await botSays(pg, 1002, "API key terhubung");
     expect(await pg.app.store.getApiKey(1002)).toBe(newcomerKey);

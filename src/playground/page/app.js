@@ -38,8 +38,8 @@ function applyLang(lang) {
 
 function roleLabel(u) {
   const kind = w(u.role) ?? u.role;
-  // A cashier has no key of its own: it sells with its owner's; a shop's customer has none either.
-  if (u.role === "cashier" || u.role === "customer") return kind;
+  // A cashier or a downline has no key of its own: each uses its owner's; a shop's customer has none either.
+  if (u.role === "cashier" || u.role === "customer" || u.role === "downline") return kind;
   return u.role === "admin" && !u.linked ? kind : `${kind} · ${u.linked ? w("linked") : w("notLinked")}`;
 }
 
@@ -359,7 +359,8 @@ async function refreshPending() {
     const li = document.createElement("li");
     li.dataset.ref = p.refId;
     const name = (id) => state.users.find((u) => u.id === id)?.name ?? String(id);
-    const { text, actions } = pendingEntry(p, { w, name, rupiah, api });
+    const role = (id) => state.users.find((u) => u.id === id)?.role;
+    const { text, actions } = pendingEntry(p, { w, name, rupiah, api, role });
     li.textContent = text;
     li.append(document.createElement("br"));
     for (const [label, act] of actions) {
