@@ -67,6 +67,10 @@ describe("status watcher: outcomes are announced once", () => {
     const u = await w.linkedUser({ languageCode: "id" });
     await u.sendCommand("beli", "S10 081234567890");
     await u.pressButton(/Konfirmasi/);
+    // The watcher takes the record up from the engine's event, after the answer: on PostgreSQL its write
+    // takes real time, so it is waited for, not raced.
+    await w.watcher!.whenIdle();
+    await w.storeSettled();
     const [tx] = (await w.store.listTxByChat(u.chatId)).items;
     expect(tx).toMatchObject({ status: "pending", watch: { attempts: 0, notified: "pending" } });
     const receipt = w.fake.message(u.chatId, tx!.messageId!)!;
