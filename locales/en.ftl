@@ -90,6 +90,8 @@ balance-show =
     Balance: <b>{ $balance }</b>
     Account status: { $status }
     API key: <code>{ $mask }</code>
+balance-owed = 👥 Downline wallets: { $owed } ({ $count } downlines), part of this balance.
+balance-owed-short = ⚠️ Downline wallets hold { $owed }, more than this balance: top up (/deposit) so their purchases are not refused.
 balance-status = { $status ->
         [active] Active
         [aktif] Active

@@ -90,6 +90,8 @@ balance-show =
     Saldo: <b>{ $balance }</b>
     Status akun: { $status }
     API key: <code>{ $mask }</code>
+balance-owed = 👥 Dompet downline: { $owed } ({ $count } downline), bagian dari saldo ini.
+balance-owed-short = ⚠️ Dompet downline berisi { $owed }, lebih dari saldo ini: isi saldo (/deposit) agar pembelian mereka tidak ditolak.
 balance-status = { $status ->
         [active] Aktif
         [aktif] Aktif

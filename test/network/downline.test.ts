@@ -108,6 +108,9 @@ describe("a downline", () => {
     await rina.sendCommand("downline");
     expect(rina.lastReply()).toContain(`• Andi · Gold · saldo ${rupiah(50_000 - price, "id")} (ditahan Rp0)`);
     expect(rina.lastReply()).toContain(`Dompet downline berisi ${rupiah(50_000 - price, "id")}`);
+    // Her /saldo says what of her balance is her downlines' money.
+    await rina.sendCommand("saldo");
+    expect(rina.lastReply()).toContain(`Dompet downline: ${rupiah(50_000 - price, "id")} (1 downline), bagian dari saldo ini.`);
   });
 
   it("a failed purchase gives the hold back; a level change counts from the next purchase", async () => {
@@ -153,6 +156,14 @@ describe("a downline", () => {
     await rina.pressButton(/Hapus/);
     expect(lastAlert()).toContain("Dompet masih berisi saldo");
     expect(await w.app.deps.network.member(rina.chatId, andi.chatId)).toBeDefined();
+  });
+
+  it("the owner is warned on /saldo when the provider balance no longer covers what the wallets hold", async () => {
+    const { rina } = await rinaAndAndi();
+    const balance = w.sandbox.balance(w.demoKey);
+    await w.app.deps.wallets.adjust({ ref: "BIG", owner: rina.chatId, wallet: (await w.app.deps.network.members(rina.chatId))[0]!.chat, amount: balance + 1_000, reason: "x", by: rina.chatId });
+    await rina.sendCommand("saldo");
+    expect(rina.lastReply()).toContain(`⚠️ Dompet downline berisi ${rupiah(balance + 1_000, "id")}, lebih dari saldo ini`);
   });
 
   it("reaches nothing of the owner's: money out, settings, the owner's screens and buttons", async () => {

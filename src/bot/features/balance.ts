@@ -26,6 +26,7 @@ async function replyBalance(ctx: BotContext, key: string): Promise<void> {
     // Re-checked: a renamed provider account signs its callbacks with the new username.
     if (ctx.chatRecord) ctx.chatRecord = await ctx.deps.providerLink.noteUsername(ctx.chatRecord, profile.username);
     const callbacks = await callbacksLine(ctx);
+    const network = await networkLine(ctx, profile.balance);
     await ctx.reply(
       moneyText(
         ctx,
@@ -34,13 +35,26 @@ async function replyBalance(ctx: BotContext, key: string): Promise<void> {
           balance: profile.balance === null ? html(profile.balanceText) : rupiah(profile.balance, ctx.lang),
           status: ctx.t("balance-status", { status: profile.status.trim().toLowerCase(), raw: html(profile.status) }),
           mask: html(ctx.chatRecord?.keyMask ?? ""),
-        }) + (callbacks ? `\n${callbacks}` : ""),
+        }) + (network ? `\n${network}` : "") + (callbacks ? `\n${callbacks}` : ""),
       ),
     );
   } catch (err) {
     if (!(err instanceof UpstreamError)) throw err;
     await ctx.reply(upstreamErrorText(ctx, err));
   }
+}
+
+/**
+ * An owner with downlines: what their wallets hold beside the provider balance (their money is inside
+ * it), and a warning when the balance no longer covers it (docs/wallets.md, solvency).
+ */
+async function networkLine(ctx: BotContext, balance: number | null): Promise<string | undefined> {
+  if (ctx.role.kind !== "owner" || !ctx.chat) return undefined;
+  const wallets = await ctx.deps.wallets.ofNetwork(ctx.chat.id);
+  const owed = wallets.reduce((sum, w) => sum + Math.max(0, w.balance), 0);
+  if (owed === 0) return undefined;
+  const key = balance !== null && balance < owed ? "balance-owed-short" : "balance-owed";
+  return ctx.t(key, { owed: rupiah(owed, ctx.lang), count: wallets.length });
 }
 
 balanceFeature.command(commands.saldo, showBalance);
