@@ -166,6 +166,23 @@ describe("a downline", () => {
     expect(rina.lastReply()).toContain(`⚠️ Dompet downline berisi ${rupiah(balance + 1_000, "id")}, lebih dari saldo ini`);
   });
 
+  it("the owner's balance short: the downline is told without the owner's figures, its wallet untouched, the owner told once", async () => {
+    const { rina, andi } = await rinaAndAndi();
+    await fund(rina, 30_000);
+    w.sandbox.setBalance(w.demoKey, 1_000);
+    const toldBefore = rina.messages().length;
+    for (let i = 0; i < 2; i++) {
+      await andi.sendCommand("beli", "S10");
+      await andi.sendText("081234567890");
+      expect(andi.lastReply()).toContain("Saldo upline Anda sedang tidak cukup");
+      expect(andi.lastReply()).not.toMatch(/Rp/);
+    }
+    expect(w.sandbox.calls(CREATE)).toHaveLength(0);
+    expect(await w.app.deps.wallets.view(andi.chatId)).toEqual({ balance: 30_000, held: 0, available: 30_000 });
+    const told = rina.messages().slice(toldBefore).filter((m) => m.from === "bot" && m.text?.includes("Downline Andi tidak bisa membeli"));
+    expect(told).toHaveLength(1);
+  });
+
   it("reaches nothing of the owner's: money out, settings, the owner's screens and buttons", async () => {
     const { andi } = await rinaAndAndi();
     for (const command of ["transfer", "deposit", "kunci", "downline", "staf", "markup", "laporan", "toko", "pesanan", "audit"]) {

@@ -169,10 +169,33 @@ export async function showConfirm(ctx: BaseContext, kind: MoneyKind, draft: TxRe
  * sent to the owner, and a cashier the owner shows no cost to reads no figures.
  */
 async function refuseLowBalance(ctx: BaseContext, cost: number, balance: number): Promise<void> {
+  const role = ctx.role;
+  if (role.kind === "downline") {
+    // Its wallet is untouched; the owner's balance and cost are the owner's: no figures, the owner told.
+    await ctx.reply(ctx.t("wallet-upline-short"));
+    await tellOwnerShort(ctx, role.owner, cost - balance);
+    return;
+  }
   const figures = { total: rupiah(cost, ctx.lang), balance: rupiah(balance, ctx.lang), missing: rupiah(cost - balance, ctx.lang) };
   const staff = ctx.role.kind === "staff";
   const text = !staff ? ctx.t("confirm-low-balance", figures) : (await hidesCost(ctx)) ? ctx.t("confirm-low-balance-hidden") : ctx.t("confirm-low-balance-staff", figures);
   await ctx.reply(moneyText(ctx, text), { reply_markup: lowBalanceKeyboard(ctx, !staff) });
+}
+
+/** When each owner was last told that a downline's sale found the balance short: once an hour at most. */
+const ownersToldShort = new Map<number, number>();
+const TELL_SHORT_EVERY_MS = 60 * 60_000;
+
+async function tellOwnerShort(ctx: BaseContext, owner: number, missing: number): Promise<void> {
+  const now = ctx.deps.clock.now();
+  const last = ownersToldShort.get(owner);
+  if (last !== undefined && now - last < TELL_SHORT_EVERY_MS && now >= last) return;
+  ownersToldShort.set(owner, now);
+  const lang = (await ctx.deps.settings.language(owner)) ?? ctx.lang;
+  const name = ctx.from?.first_name ?? String(ctx.chat?.id ?? "");
+  await ctx.api
+    .sendMessage(owner, ctx.translate(lang, "wallet-upline-short-owner", { name: html(name), missing: rupiah(missing, lang) }))
+    .catch((err: unknown) => ctx.deps.logger.warn({ err, chatId: owner }, "low-balance notice to the owner not delivered"));
 }
 
 /** A provider's message with its rupiah figures left out (they are the owner's cost or balance). */
