@@ -100,6 +100,10 @@ describe("a downline", () => {
     await run(w, 10_000);
     await w.app.deps.wallets.idle();
     expect((await w.store.getTx(tx!.refId))?.status).toBe("success");
+    // The success notice reaches Andi with his price, never Rina's cost or margin.
+    const notice = andi.replies().join("\n");
+    expect(notice).toContain("Berhasil");
+    expect(notice).not.toMatch(/modal|Untung/i);
     expect(await w.app.deps.wallets.view(andi.chatId)).toEqual({ balance: 50_000 - price, held: 0, available: 50_000 - price });
     await andi.sendCommand("mutasi");
     expect(andi.lastReply()).toContain(`−${rupiah(price, "id")} pembelian`);

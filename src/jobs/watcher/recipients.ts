@@ -11,9 +11,10 @@ export function noticeChatOf(tx: Pick<TxRecord, "chatId" | "by">): number {
   return tx.by ?? tx.chatId;
 }
 
-/** The ledger whose transactions may owe `chatId` a notice: its own, or (staff) its owner's. */
+/** The ledger whose transactions may owe `chatId` a notice: its own, or (staff, downlines) its owner's. */
 export async function owedLedgerOf(store: Store, chatId: number): Promise<number> {
-  return (await store.getChat(chatId))?.staffOf?.owner ?? chatId;
+  const record = await store.getChat(chatId);
+  return record?.staffOf?.owner ?? record?.downlineOf?.owner ?? chatId;
 }
 
 /** The owner, when it also wants the notices of this (staff) purchase; else undefined. */
@@ -23,10 +24,15 @@ export async function ownerCopyOf(store: Store, tx: Pick<TxRecord, "chatId" | "b
   return choices.ownerNotices ? tx.chatId : undefined;
 }
 
-/** The transaction as its notice shows it to the person who made it: a cashier the owner shows no cost to sees none. */
+/**
+ * The transaction as its notice shows it to the person who made it: a downline sees its own price only
+ * (the owner's cost is the owner's), a cashier the owner shows no cost to sees none.
+ */
 export async function noticeViewOf(store: Store, tx: TxRecord): Promise<TxRecord> {
   if (tx.by === undefined || tx.by === tx.chatId) return tx;
-  const staffOf = (await store.getChat(tx.by))?.staffOf;
+  const maker = await store.getChat(tx.by);
+  if (maker?.downlineOf?.owner === tx.chatId) return withoutCost(tx);
+  const staffOf = maker?.staffOf;
   if (staffOf?.owner !== tx.chatId || staffOf.role !== "cashier") return tx;
   return (await staffChoicesOf(store, tx.chatId)).cashierSeesCost ? tx : withoutCost(tx);
 }
