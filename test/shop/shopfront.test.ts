@@ -67,6 +67,12 @@ describe("the reseller's online shop in /toko", () => {
     expect(rina.lastReply()).toContain("dibayar: Anda (dipotong dari untung)");
     await rina.pressButton(/Izinkan lepas dana instan/);
     expect((await w.deps.shop.get(rina.chatId)).instantRelease).toBe(true);
+    // What customers pay is rounded up to Rp100 until she picks another step.
+    expect(rina.lastReply()).toContain("kelipatan Rp100");
+    await rina.pressButton("🔢 Pembulatan: Rp100");
+    expect((await w.deps.shop.get(rina.chatId)).payStep).toBe(500);
+    expect(rina.lastReply()).toContain("kelipatan Rp500");
+    expect(rina.buttons()).toContain("🔢 Pembulatan: Rp500");
 
     await rina.pressButton("🗂 Kategori");
     expect(rina.buttons()).toContain("✅ Pulsa");
