@@ -5,6 +5,7 @@
  * a purchase's debit and its uplines' commissions once it is `success`, a paid deposit's credit, a
  * reversal's refund, and the owner's adjustments by hand. It knows no Telegram.
  */
+import { PAID_DEPOSIT } from "../domain/depositClaims.js";
 import type { Logger } from "../logging/logger.js";
 import { WalletShortError, type NewWalletEntry, type Store, type TxRecord, type WalletBalance, type WalletEntry } from "../store/index.js";
 
@@ -17,9 +18,6 @@ export interface WalletView {
 
 /** What an adjustment by hand came to. */
 export type Adjusted = { readonly kind: "posted"; readonly entry: WalletEntry } | { readonly kind: "repeated" } | { readonly kind: "short"; readonly available: number };
-
-/** A deposit's credit counts once the status endpoint says it was paid (the shop's rule). */
-const PAID_DEPOSIT = new Set(["processing", "success"]);
 
 export class Wallets {
   /** Settles in flight (started by events, not awaited by their emitter). */
@@ -40,6 +38,11 @@ export class Wallets {
   /** Every wallet of the owner's network that has had an entry. */
   ofNetwork(owner: number): Promise<readonly WalletBalance[]> {
     return this.deps.store.walletsOf(owner);
+  }
+
+  /** What the network's wallets hold in all (the downlines' money inside the owner's provider balance). */
+  static owed(wallets: readonly WalletBalance[]): number {
+    return wallets.reduce((sum, w) => sum + Math.max(0, w.balance), 0);
   }
 
   /** The wallet's entries, newest first; `beforeSeq` pages back. */

@@ -1,4 +1,5 @@
 /** /saldo (/balance): the account's name, balance and status from /get_profile. */
+import { Wallets } from "../../money/wallets.js";
 import { Composer } from "grammy";
 import { UpstreamError } from "../../upstream/errors.js";
 import type { BotContext } from "../context.js";
@@ -51,7 +52,7 @@ async function replyBalance(ctx: BotContext, key: string): Promise<void> {
 async function networkLine(ctx: BotContext, balance: number | null): Promise<string | undefined> {
   if (ctx.role.kind !== "owner" || !ctx.chat) return undefined;
   const wallets = await ctx.deps.wallets.ofNetwork(ctx.chat.id);
-  const owed = wallets.reduce((sum, w) => sum + Math.max(0, w.balance), 0);
+  const owed = Wallets.owed(wallets);
   if (owed === 0) return undefined;
   const key = balance !== null && balance < owed ? "balance-owed-short" : "balance-owed";
   return ctx.t(key, { owed: rupiah(owed, ctx.lang), count: wallets.length });

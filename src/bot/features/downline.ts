@@ -5,6 +5,7 @@
  * `/mutasi` (`/statement`) its entries with the running balance. A downline's purchases go through the
  * ordinary confirm screen (money/confirm.ts), paid from its wallet.
  */
+import { Wallets } from "../../money/wallets.js";
 import { Composer } from "grammy";
 import { appendAudit, audit } from "../../domain/audit.js";
 import { DOWNLINE_INVITE_PREFIX, type DownlineJoinRefusal } from "../../domain/network.js";
@@ -75,7 +76,7 @@ async function listText(ctx: BaseContext, owner: number): Promise<string> {
   const network = ctx.deps.network;
   const [members, levels, wallets] = await Promise.all([network.members(owner), network.levels(owner), ctx.deps.wallets.ofNetwork(owner)]);
   const byChat = new Map(wallets.map((w) => [w.chat, w]));
-  const owed = wallets.reduce((sum, w) => sum + Math.max(0, w.balance), 0);
+  const owed = Wallets.owed(wallets);
   const lines = members.map((m) => {
     const w = byChat.get(m.chat);
     return ctx.t("downline-line", {

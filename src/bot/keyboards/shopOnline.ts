@@ -1,5 +1,7 @@
 /** The reseller's online-shop settings buttons (shop/shopOnline.ts). */
 import { PAY_STEPS, payStepOf } from "../../domain/shop/settings.js";
+import { rupiah } from "../../render/format.js";
+import type { Lang } from "../../store/index.js";
 import { InlineKeyboard } from "grammy";
 import type { ShopConfig } from "../../domain/shop/settings.js";
 import { shopButtons } from "../../telegram/shopButtonData.js";
@@ -11,7 +13,7 @@ export function onlineShopButton(ctx: Translator): InlineKeyboard {
 }
 
 /** The settings screen: on/off, pause, who pays the QRIS fee, instant release, categories and operators, the link. */
-export function settingsKeyboard(ctx: Translator, shop: Readonly<ShopConfig>): InlineKeyboard {
+export function settingsKeyboard(ctx: Translator, shop: Readonly<ShopConfig>, lang: Lang): InlineKeyboard {
   const kb = new InlineKeyboard();
   kb.text(ctx.t(shop.enabled ? "shop-online-button-off" : "shop-online-button-on"), shopButtons.enable.encode({ on: shop.enabled ? "off" : "on" }));
   if (shop.enabled) kb.text(ctx.t(shop.paused ? "shop-online-button-resume" : "shop-online-button-pause"), shopButtons.pause.encode({ on: shop.paused ? "off" : "on" }));
@@ -20,7 +22,7 @@ export function settingsKeyboard(ctx: Translator, shop: Readonly<ShopConfig>): I
   kb.row();
   const step = payStepOf(shop);
   const next = PAY_STEPS[(PAY_STEPS.indexOf(step as (typeof PAY_STEPS)[number]) + 1) % PAY_STEPS.length]!;
-  kb.text(ctx.t("shop-online-button-step", { step: rupiahPlain(step) }), shopButtons.payStep.encode({ step: String(next) }));
+  kb.text(ctx.t("shop-online-button-step", { step: rupiah(step, lang) }), shopButtons.payStep.encode({ step: String(next) }));
   kb.row();
   kb.text(ctx.t(shop.instantRelease ? "shop-online-button-release-off" : "shop-online-button-release-on"), shopButtons.instantRelease.encode({ on: shop.instantRelease ? "off" : "on" }));
   kb.row();
@@ -45,7 +47,3 @@ export function newLinkAskKeyboard(ctx: Translator): InlineKeyboard {
   return new InlineKeyboard().text(ctx.t("shop-online-button-new-link-yes"), shopButtons.newLinkYes.encode({})).text(ctx.t("shop-online-button-back"), shopButtons.settings.encode({}));
 }
 
-/** "Rp100" for a step's button (no locale grouping needed below Rp1.000; 1000 reads "Rp1.000" in both). */
-function rupiahPlain(step: number): string {
-  return step >= 1000 ? `Rp${step / 1000}.000` : `Rp${step}`;
-}

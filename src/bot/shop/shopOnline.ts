@@ -93,7 +93,7 @@ async function settingsText(ctx: BotContext, shop: Readonly<ShopConfig>): Promis
 async function showSettings(ctx: BotContext, owner: number, edit: boolean): Promise<void> {
   const shop = await ctx.deps.shop.get(owner);
   const text = await settingsText(ctx, shop);
-  const kb = settingsKeyboard(ctx, shop);
+  const kb = settingsKeyboard(ctx, shop, ctx.lang);
   if (edit && ctx.callbackQuery?.message) {
     const done = await ctx.editMessageText(text, { reply_markup: kb, link_preview_options: { is_disabled: true } }).then(() => true, () => false);
     if (done) return;

@@ -11,6 +11,7 @@
  * one order run one at a time here; across processes the compare-and-sets decide.
 
  */
+import { PAID_DEPOSIT } from "../../domain/depositClaims.js";
 import type { TimerHandle } from "../../tools/clock.js";
 import type { TxRecord } from "../../store/index.js";
 import { detailOf } from "../../store/index.js";
@@ -26,7 +27,6 @@ const CLOSED_WATCH_MS = 2 * 3_600_000;
 /** The notices an ended order owes (tellDone, the refunded notice): the sweep looks again while one is not sent. */
 const ENDED_NOTICES: Partial<Record<OrderState, readonly string[]>> = { done: ["c:done", "o:done"], refunded: ["c:refunded"] };
 
-const PAID_DEPOSIT = new Set(["processing", "success"]);
 const CLOSED_DEPOSIT = new Set(["cancel", "failed", "expired"]);
 
 export class ShopOrderJob {
