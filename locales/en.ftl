@@ -230,6 +230,7 @@ confirm-sending = Processing…
 confirm-sending-title = ⏳ <b>Sending to the provider…</b> Do not repeat this transaction; the result follows in the next message.
 confirm-sent-title = ☑️ <b>Sent to the provider.</b> The result is in the next message.
 confirm-balance = Your balance: <b>{ $balance }</b>
+confirm-wallet = 👛 From your wallet: { $price }, held until the outcome is known; returned if it fails.
 confirm-balance-unread = Your balance: could not be read from the provider right now (check with /balance).
 provider-checking = ⏳ Checking with the provider…
 confirm-low-balance =

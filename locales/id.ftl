@@ -230,6 +230,7 @@ confirm-sending = Memproses…
 confirm-sending-title = ⏳ <b>Mengirim ke penyedia…</b> Jangan ulangi transaksi ini; hasilnya menyusul di pesan berikutnya.
 confirm-sent-title = ☑️ <b>Sudah dikirim ke penyedia.</b> Hasilnya ada di pesan berikutnya.
 confirm-balance = Saldo Anda: <b>{ $balance }</b>
+confirm-wallet = 👛 Dari dompet Anda: { $price }, ditahan sampai hasilnya jelas; dikembalikan bila gagal.
 confirm-balance-unread = Saldo Anda: tidak terbaca dari penyedia saat ini (cek dengan /saldo).
 provider-checking = ⏳ Mengecek ke penyedia…
 confirm-low-balance =

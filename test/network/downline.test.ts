@@ -84,6 +84,7 @@ describe("a downline", () => {
     await andi.sendText("081234567890");
     const screen = andi.lastReply()!;
     expect(screen).toContain(`Harga jual: ${rupiah(price, "id")}`);
+    expect(screen).toContain(`Dari dompet Anda: ${rupiah(price, "id")}, ditahan sampai hasilnya jelas`);
     // Never the owner's cost, profit or balance.
     expect(screen).not.toMatch(/modal|Untung|Saldo:/i);
     const confirm = andi.messages().at(-1)!.messageId;

@@ -78,7 +78,9 @@ function confirmScreen(ctx: BaseContext, kind: MoneyKind, tx: TxRecord, title: s
     balance === undefined || hideCost
       ? ""
       : `\n${balance === "unread" ? ctx.t("confirm-balance-unread") : ctx.t("confirm-balance", { balance: rupiah(balance, ctx.lang) })}`;
-  return moneyText(ctx, `${title}\n\n${kind.confirmText(ctx, tx, { hideCost })}${balanceLine}\n${ctx.t("receipt-ref")}: <code>${html(tx.refId)}</code>`);
+  // A downline's screen says where the money comes from and what happens to it.
+  const walletLine = tx.wallet ? `\n${ctx.t("confirm-wallet", { price: rupiah(tx.wallet.price, ctx.lang) })}` : "";
+  return moneyText(ctx, `${title}\n\n${kind.confirmText(ctx, tx, { hideCost })}${balanceLine}${walletLine}\n${ctx.t("receipt-ref")}: <code>${html(tx.refId)}</code>`);
 }
 
 /** How long a screen built from the last list known (the provider is slow) waits for the balance. */
@@ -133,7 +135,7 @@ export async function showConfirm(ctx: BaseContext, kind: MoneyKind, draft: TxRe
     await ctx.deps.ledger.cancelDraft(draft.refId, "wallet short or suspended");
     return;
   }
-  const tx = sale ? { ...draft, sale } : draft;
+  const tx = { ...draft, ...(sale ? { sale } : {}), ...(wallet ? { wallet } : {}) };
   const cost = await kind.cost?.(tx, ctx);
   // A price from the last list known means a slow provider: the balance gets a short wait only.
   const slow = tx.kind === "prepaid" && detailOf(tx, "prepaid").listAt !== undefined;
