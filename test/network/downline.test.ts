@@ -10,6 +10,7 @@ import type { Message } from "grammy/types";
 import type { FakeUser } from "../support/chat.js";
 import { makeWorld, type World } from "../support/world.js";
 import { run } from "../jobs/support.js";
+import { rinaAndAndi as rinaAndAndiOf } from "./support.js";
 
 const CREATE = "/transaksi/create";
 /** Gold's default markup (domain/network.ts DEFAULT_LEVELS). */
@@ -30,23 +31,8 @@ async function costOf(code: string): Promise<number> {
   return list.find((p) => p.code === code)!.price;
 }
 
-/** Rina (owner) and Andi, who joined by a Gold invitation link. */
 async function rinaAndAndi(): Promise<{ rina: FakeUser; andi: FakeUser }> {
-  const rina = await w.linkedUser({ firstName: "Rina", languageCode: "id" });
-  const andi = w.user({ firstName: "Andi", languageCode: "id" });
-  await rina.sendCommand("downline");
-  expect(rina.lastReply()).toContain("Belum ada downline");
-  await rina.pressButton(/Undang downline Gold/);
-  const token = /start=dl_([A-Za-z0-9_-]+)/.exec(rina.lastReply() ?? "")?.[1];
-  expect(token, rina.lastReply()).toBeDefined();
-  await andi.sendCommand("start", `dl_${token}`);
-  expect(andi.lastReply()).toContain("downline level Gold");
-  expect(rina.lastReply()).toContain("Andi bergabung sebagai downline level Gold");
-  // The link works once.
-  const other = w.user({ firstName: "Budi", languageCode: "id" });
-  await other.sendCommand("start", `dl_${token}`);
-  expect(other.lastReply()).toContain("sudah dipakai");
-  return { rina, andi };
+  return rinaAndAndiOf(w);
 }
 
 /** Rina adds `amount` to Andi's wallet by hand, with a reason, and confirms (twice: a double tap). */
