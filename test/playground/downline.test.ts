@@ -57,8 +57,8 @@ it("Andi is Rina's Gold downline with Rp50.000 available, credited once across a
   expect(await first.app.deps.wallets.view(ANDI)).toEqual({ balance: 50_000, held: 0, available: 50_000 });
   // His Menu is a downline's: his wallet and buying, not the owner's commands.
   const menu = (await chat(first, ANDI)).commands.map((c) => c.command);
-  expect(menu).toEqual(expect.arrayContaining(["saldo", "beli", "mutasi"]));
-  for (const hidden of ["transfer", "deposit", "downline", "staf", "kunci"]) expect(menu).not.toContain(hidden);
+  expect(menu).toEqual(expect.arrayContaining(["saldo", "beli", "mutasi", "deposit"]));
+  for (const hidden of ["transfer", "downline", "staf", "kunci"]) expect(menu).not.toContain(hidden);
   await first.stop();
 
   const again = await start(dataDir);
