@@ -32,6 +32,7 @@ import { SavedCustomers } from "./domain/savedCustomers.js";
 import { ShopSettings } from "./domain/shop/settings.js";
 import { Ledger } from "./domain/ledger.js";
 import { Wallets } from "./money/wallets.js";
+import { tellDepositCredited } from "./jobs/walletNotices.js";
 import { MoneyEngine } from "./money/createOnce.js";
 import { Staff } from "./domain/staff.js";
 import { Network } from "./domain/network.js";
@@ -264,7 +265,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
   });
   const ledger = new Ledger(store);
   const money = new MoneyEngine({ ledger, events, logger });
-  const wallets = new Wallets({ store, logger });
+  const wallets = new Wallets({ store, logger, onDepositCredited: tellDepositCredited({ store, api: bulkApi, pacer, translate, logger }) });
   // Every saved outcome settles what it owes a wallet, once (docs/wallets.md).
   events.on("created", (tx) => wallets.settle(tx));
   events.on("changed", (tx) => wallets.settle(tx));

@@ -10,7 +10,8 @@ export const PAID_DEPOSIT: ReadonlySet<string> = new Set(["processing", "success
 
 /** A paid deposit waiting for settlement whose release was never asked for. */
 export function releasable(tx: Readonly<TxRecord>): boolean {
-  return tx.kind === "deposit" && tx.status === "processing" && tx.upstreamId !== undefined && detailOf(tx, "deposit").instant === undefined;
+  // A downline's wallet deposit is credited once paid: never released (docs/wallets.md).
+  return tx.kind === "deposit" && tx.status === "processing" && tx.upstreamId !== undefined && !tx.wallet && detailOf(tx, "deposit").instant === undefined;
 }
 
 /** Remembers a message offering the release (besides the deposit's own), so the release can update it. */

@@ -85,11 +85,12 @@ export class MoneyEngine {
     const { ledger, logger } = this.deps;
     // Atomic: of a double tap or two processes, one finds the draft.
     const draft = await ledger.get(refId);
-    const hold = draft?.wallet ? { wallet: { ...draft.wallet, state: "held" as const } } : {};
+    // A deposit's wallet part holds nothing: it is credited once the deposit is paid.
+    const hold = draft?.wallet && draft.kind !== "deposit" ? { wallet: { ...draft.wallet, state: "held" as const } } : {};
     const sending = await ledger.transition(refId, ["draft"], { status: "sending", ...hold }, (current) => current.wallet?.price === draft?.wallet?.price);
     if (!sending) {
       const current = await ledger.get(refId);
-      if (current?.status === "draft" && current.wallet) {
+      if (current?.status === "draft" && current.wallet && current.kind !== "deposit") {
         const w = await ledger.wallet(current.wallet.chat);
         return { claimed: false, reason: "short", current, available: w.balance - w.held };
       }
@@ -100,7 +101,7 @@ export class MoneyEngine {
     } catch (error) {
       // Not on disk, so nothing may be sent. Back to draft in memory: its next write saves the draft,
       // never "sending", and the same claim may be made again later.
-      await ledger.transition(refId, ["sending"], { status: "draft", ...(sending.wallet ? { wallet: { ...sending.wallet, state: "draft" as const } } : {}) }).catch(() => undefined);
+      await ledger.transition(refId, ["sending"], { status: "draft", ...(sending.wallet?.state === "held" ? { wallet: { ...sending.wallet, state: "draft" as const } } : {}) }).catch(() => undefined);
       logger.error({ refId, err: error }, "could not persist the sending mark; nothing sent");
       return { claimed: false, reason: "not-saved", error };
     }

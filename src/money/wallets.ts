@@ -23,7 +23,14 @@ export class Wallets {
   /** Settles in flight (started by events, not awaited by their emitter). */
   private readonly running = new Set<Promise<void>>();
 
-  constructor(private readonly deps: { store: Store; logger: Logger }) {}
+  constructor(
+    private readonly deps: {
+      store: Store;
+      logger: Logger;
+      /** A paid deposit's credit was just posted (once per entry: a repeat posts nothing and calls nothing). */
+      onDepositCredited?: (tx: Readonly<TxRecord>, entry: WalletEntry) => void;
+    },
+  ) {}
 
   /** Resolves once every settle started before it has finished (tests, a clean stop). */
   async idle(): Promise<void> {
@@ -80,8 +87,9 @@ export class Wallets {
     const owner = tx.chatId;
     if (tx.kind === "deposit") {
       if (part.state !== "draft" || !PAID_DEPOSIT.has(tx.status) || !part.credit) return;
-      await store.postEntries([{ ref: `${tx.refId}:in`, wallet: part.chat, owner, amount: part.credit, kind: "deposit", txRef: tx.refId }]);
+      const done = await store.postEntries([{ ref: `${tx.refId}:in`, wallet: part.chat, owner, amount: part.credit, kind: "deposit", txRef: tx.refId }]);
       await this.markPosted(tx.refId, "draft");
+      if (done.posted[0]) this.deps.onDepositCredited?.(tx, done.posted[0]);
       return;
     }
     const outflow = tx.kind === "transfer" ? "payout" : "purchase";

@@ -32,6 +32,11 @@ export function statusLabel(t: Translate, lang: Lang, status: TxRecord["status"]
   return `${STATUS_ICON[status]} ${t(lang, key)}`;
 }
 
+/** A downline's deposit paid and waiting for the provider's settlement: its wallet is credited already (no H+1 for it). */
+function walletPaid(tx: TxRecord): boolean {
+  return tx.kind === "deposit" && tx.wallet !== undefined && tx.status === "processing";
+}
+
 /** What a transaction's sn is, for its label and copy button: a PLN token, a bill's reference, or a serial. */
 export type SnKind = "token" | "bill" | "serial";
 
@@ -73,7 +78,7 @@ export function receiptText(t: Translate, lang: Lang, tx: TxRecord): string {
     ...line("receipt-sale-price", sale ? rupiah(tx.sale!.price, lang) : undefined),
     ...line("receipt-profit", sale ? rupiah(tx.sale!.profit, lang) : undefined),
     ...line(`receipt-sn-${snKind(tx)}`, tx.sn ? `<code>${html(tx.sn)}</code>` : undefined),
-    ...line("receipt-status", statusLabel(t, lang, tx.status, tx.kind, tx.kind === "deposit" && detailOf(tx, "deposit").instant !== undefined)),
+    ...line("receipt-status", walletPaid(tx) ? `${STATUS_ICON.processing} ${t(lang, "wallet-deposit-status-paid")}` : statusLabel(t, lang, tx.status, tx.kind, tx.kind === "deposit" && detailOf(tx, "deposit").instant !== undefined)),
     // Only a refusal's reason helps the reader; internal notes of unknown outcomes stay out.
     ...line("receipt-message", tx.message && tx.status === "failed" ? html(tx.message) : undefined),
     ...line("receipt-shop-order", orderRef && `<code>${html(orderRef)}</code>`),

@@ -73,7 +73,18 @@ export function commandAccess(id: CommandId): Access {
  * (its `/saldo` is its wallet), never the owner's settings, money out of the owner's balance or the
  * owner's shop orders (docs/wallets.md).
  */
-export const DOWNLINE_COMMANDS: ReadonlySet<CommandId> = new Set<CommandId>(["saldo", "harga", "beli", "tagihan", "status", "riwayat", "pelanggan", "mutasi"]);
+export const DOWNLINE_COMMANDS: ReadonlySet<CommandId> = new Set<CommandId>(["saldo", "harga", "beli", "tagihan", "status", "riwayat", "pelanggan", "mutasi", "deposit"]);
+
+/**
+ * Buttons a downline may press beyond what `allows` gives it: its own deposit's (money into its wallet;
+ * the handler checks the deposit is its own) and the menu's Deposit. Never the instant release.
+ */
+const DOWNLINE_BUTTONS: ReadonlySet<string> = new Set(["depositCancel", "depositCancelYes", "depositCancelNo", "menu:deposit"]);
+
+/** Whether a downline may press a button `buttonAccess` found (its own wallet's, beyond `allows`). */
+export function downlineMayPress(button: { name: string; menu?: string }): boolean {
+  return DOWNLINE_BUTTONS.has(button.menu === undefined ? button.name : `menu:${button.menu}`);
+}
 
 /** Whether a chat of `role` may use what needs `access` (the role gate's rule; the Menus follow it; a downline: selling only). */
 export function allows(role: Role, access: Access): boolean {
@@ -196,19 +207,19 @@ const BUTTON_ACCESS: { readonly [N in CallbackName]: Access } = {
 };
 
 /** The button family a callback data belongs to and who may press it; undefined for data no shape reads. */
-export function buttonAccess(data: string): { name: CallbackName; access: Access } | undefined {
+export function buttonAccess(data: string): { name: CallbackName; access: Access; menu?: MenuName } | undefined {
   for (const name of Object.keys(cb) as CallbackName[]) {
     const fields = cb[name].decode(data) as Record<string, unknown> | undefined;
     if (fields === undefined) continue;
-    if (name === "menu") return { name, access: MENU_ACCESS[fields.name as MenuName] };
+    if (name === "menu") return { name, access: MENU_ACCESS[fields.name as MenuName], menu: fields.name as MenuName };
     return { name, access: BUTTON_ACCESS[name] };
   }
   return undefined;
 }
 
 /** Every main-menu button a chat of `access` level may press (the menu shows no more). */
-export function menuNamesFor(allowed: (access: Access) => boolean): Set<MenuName> {
-  return new Set(MENU_NAMES.filter((n) => allowed(MENU_ACCESS[n])));
+export function menuNamesFor(allowed: (access: Access, name: MenuName) => boolean): Set<MenuName> {
+  return new Set(MENU_NAMES.filter((n) => allowed(MENU_ACCESS[n], n)));
 }
 
 /** Matches a message that is one of these commands (any of its names, `@bot` suffix allowed). */

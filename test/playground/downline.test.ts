@@ -57,8 +57,8 @@ it("Andi is Rina's Gold downline with Rp50.000 available, credited once across a
   expect(await first.app.deps.wallets.view(ANDI)).toEqual({ balance: 50_000, held: 0, available: 50_000 });
   // His Menu is a downline's: his wallet and buying, not the owner's commands.
   const menu = (await chat(first, ANDI)).commands.map((c) => c.command);
-  expect(menu).toEqual(expect.arrayContaining(["saldo", "beli", "mutasi"]));
-  for (const hidden of ["transfer", "deposit", "downline", "staf", "kunci"]) expect(menu).not.toContain(hidden);
+  expect(menu).toEqual(expect.arrayContaining(["saldo", "beli", "mutasi", "deposit"]));
+  for (const hidden of ["transfer", "downline", "staf", "kunci"]) expect(menu).not.toContain(hidden);
   await first.stop();
 
   const again = await start(dataDir);
@@ -94,4 +94,25 @@ it("a /beli by Andi is paid from his wallet at Gold's price once it succeeds", a
   await expect.poll(async () => (await pg.app.store.getTx(tx.refId))?.status, { timeout: 10_000 }).toBe("success");
   await pg.app.deps.wallets.idle();
   await expect.poll(() => pg.app.deps.wallets.view(ANDI), { timeout: 10_000 }).toEqual({ balance: 50_000 - price, held: 0, available: 50_000 - price });
+});
+
+it("Andi tops up by QRIS and the panel pays it: his wallet is credited once, with Rina's key", async () => {
+  const pg = await start(await tempDir());
+  cleanup.push(() => pg.stop());
+  const press = async (screen: MessageView, label: RegExp) => {
+    const button = screen.keyboard.flat().find((b) => label.test(b.text));
+    expect(button, seen(screen)).toBeDefined();
+    await post(pg, `api/chat/${ANDI}/press`, { messageId: screen.id, data: button!.data });
+  };
+  await post(pg, `api/chat/${ANDI}/send`, { text: "/deposit" });
+  await press(await botSays(pg, ANDI, /Pilih metode/), /^QRIS · /);
+  await botSays(pg, ANDI, /Berapa nominal/);
+  await post(pg, `api/chat/${ANDI}/send`, { text: "50rb" });
+  await press(await botSays(pg, ANDI, `Masuk ke saldo Anda: ${rupiah(49_650, "id")}`), /Konfirmasi/);
+  await expect.poll(async () => (await pg.app.store.listTxByChat(RINA)).items.filter((t) => t.by === ANDI && t.kind === "deposit").map((t) => t.status), { timeout: 10_000 }).toEqual(["pending"]);
+  const dep = (await pg.app.store.listTxByChat(RINA)).items.find((t) => t.by === ANDI && t.kind === "deposit")!;
+  expect(await (await post(pg, "api/sandbox/pay", { refId: dep.refId })).json()).toEqual({ ok: true });
+  await botSays(pg, ANDI, `Saldo dompet sekarang ${rupiah(50_000 + 49_650, "id")}`);
+  await pg.app.deps.wallets.idle();
+  expect(await pg.app.deps.wallets.view(ANDI)).toEqual({ balance: 99_650, held: 0, available: 99_650 });
 });

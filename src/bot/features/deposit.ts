@@ -24,20 +24,22 @@ import { qrCardMedia } from "../../render/voidImage.js";
 import { commands } from "../../telegram/commands.js";
 import { whileAskingProvider } from "../slowAnswer.js";
 import { logAct } from "../money/auditActs.js";
+import { actsOnTx } from "../middlewares/roleGate.js";
 
 async function startDeposit(ctx: BotContext): Promise<void> {
   if (!(await requireMoneyKey(ctx))) return;
   await ctx.conversation.enter(DEPOSIT_FLOW);
 }
 
-/** The deposit a button refers to, with the chat's key; answers the button itself when there is none. */
+/** The deposit a button refers to (its own), with its ledger's key; answers the button itself when there is none. */
 async function depositOfButton(ctx: BotContext, refId: string): Promise<{ tx: TxRecord; apiKey: string } | undefined> {
   const tx = await ctx.deps.ledger.get(refId);
-  const apiKey = ctx.chat && await ctx.deps.providerLink.keyOf(ctx.chat.id);
-  if (!tx || tx.kind !== "deposit" || tx.chatId !== ctx.chat?.id) {
+  // A downline's own deposit (money into its wallet) is made with its owner's key.
+  if (!tx || tx.kind !== "deposit" || !actsOnTx(ctx, tx)) {
     await ctx.answerCallbackQuery({ text: ctx.t("button-expired") });
     return undefined;
   }
+  const apiKey = await ctx.deps.providerLink.keyOf(tx.chatId);
   if (!apiKey) {
     await ctx.answerCallbackQuery({ text: ctx.t("not-linked"), show_alert: true });
     return undefined;
@@ -200,6 +202,8 @@ onCallback(composer, cb.depositRelease, async (ctx, { refId }) => {
   if (!found) return;
   if (!(await requireStorage(ctx))) return;
   const { apiKey, tx } = found;
+  // A deposit into a downline's wallet is credited once paid: no release fee is spent on it.
+  if (tx.wallet) return void (await ctx.answerCallbackQuery({ text: ctx.t("button-expired") }));
   if (detailOf(tx, "deposit").instant !== undefined) {
     await ctx.answerCallbackQuery({ text: ctx.t("deposit-release-already"), show_alert: true });
     return;
@@ -263,7 +267,7 @@ async function releaseDeposit(ctx: BotContext, refId: string): Promise<void> {
   const ledger = ctx.deps.ledger;
   const tx = await ledger.get(refId);
   const apiKey = ctx.chat && await ctx.deps.providerLink.keyOf(ctx.chat.id);
-  if (!tx || tx.kind !== "deposit" || tx.chatId !== ctx.chat?.id || !apiKey || !tx.upstreamId) {
+  if (!tx || tx.kind !== "deposit" || tx.chatId !== ctx.chat?.id || !apiKey || !tx.upstreamId || tx.wallet) {
     await ctx.answerCallbackQuery({ text: ctx.t("button-expired") });
     return;
   }

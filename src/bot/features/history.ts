@@ -40,8 +40,10 @@ export async function historyOf(ledger: Ledger, chatId: number): Promise<TxRecor
 }
 
 /** One short line: kind, what/whom, amount (a sale's: what the customer paid), status, time (HTML). */
-export function txLine(ctx: BaseContext, tx: TxRecord): string {
-  const shop = orderRefOfTx(tx.refId) === undefined ? "" : ` <i>(${ctx.t("shop-sale-mark")})</i>`;
+export function txLine(ctx: BaseContext, tx: TxRecord, downlines?: ReadonlyMap<number, string>): string {
+  // The owner reads a downline's top-up as that downline's (money into its wallet, not the owner's).
+  const name = tx.kind === "deposit" && tx.wallet ? downlines?.get(tx.wallet.chat) : undefined;
+  const shop = orderRefOfTx(tx.refId) !== undefined ? ` <i>(${ctx.t("shop-sale-mark")})</i>` : name !== undefined ? ` <i>(${ctx.t("wallet-deposit-of", { name: html(name) })})</i>` : "";
   const what = `${tx.title ? html(tx.title) : ctx.t(`kind-${tx.kind}`)}${shop}`;
   const target = tx.target ? ` · <code>${html(tx.target)}</code>` : "";
   return `${KIND_ICON[tx.kind]} <b>${what}</b>${target} · ${rupiah(sellingPrice(tx), ctx.lang)} · ${statusLabel(ctx.translate, ctx.lang, tx.status, tx.kind)} · ${wibTime(tx.createdAt, ctx.lang)}`;
@@ -69,7 +71,8 @@ async function showHistory(ctx: BotContext, page = 0, edit = false): Promise<voi
   }
   const shown = paginate(list, page, HISTORY_PAGE_SIZE);
   const first = shown.page * HISTORY_PAGE_SIZE;
-  const lines = shown.items.map((tx, i) => `${first + i + 1}. ${txLine(ctx, tx)}`);
+  const downlines = ctx.role.kind === "owner" && shown.items.some((tx) => tx.wallet) ? new Map((await ctx.deps.network.members(ctx.chat.id)).map((m) => [m.chat, m.name])) : undefined;
+  const lines = shown.items.map((tx, i) => `${first + i + 1}. ${txLine(ctx, tx, downlines)}`);
   const text = `${ctx.t("history-title", { page: shown.page + 1, pages: shown.pages })}\n\n${lines.join("\n")}\n\n${ctx.t("history-tap-hint")}`;
 
   const kb = historyKeyboard(ctx, shown.items.map((tx) => tx.refId), first, shown);

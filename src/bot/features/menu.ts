@@ -5,7 +5,7 @@ import { cb, onCallback, type MenuName } from "../buttons.js";
 import type { BotContext } from "../context.js";
 import type { FeatureModule, MenuAction } from "../module.js";
 import { isPrivate, replyPrivateOnly } from "../guards.js";
-import { commands, menuNamesFor } from "../../telegram/commands.js";
+import { commands, downlineMayPress, menuNamesFor } from "../../telegram/commands.js";
 import { allows } from "../middlewares/roleGate.js";
 import { buttonsShown } from "../middlewares/buttonWait.js";
 import { knownRole } from "../middlewares/role.js";
@@ -14,7 +14,8 @@ import { helpText, menuRoleOf } from "../../telegram/roleCommands.js";
 /** The menu, without the buttons this chat may not press (staff see their role's). */
 export function chatMenuKeyboard(ctx: BotContext): InlineKeyboard {
   const role = knownRole(ctx); // unknown while the store is unreachable: the whole menu, as to an owner
-  return menuKeyboard(ctx, menuNamesFor((access) => role === undefined || allows(role, access)));
+  const own = (name: MenuName) => role?.kind === "downline" && downlineMayPress({ name: "menu", menu: name });
+  return menuKeyboard(ctx, menuNamesFor((access, name) => role === undefined || allows(role, access) || own(name)));
 }
 
 /** `actions` is a Map: a button names its action, never a member of Object.prototype. */

@@ -22,7 +22,15 @@ type MethodsResult = { ok: true; methods: DepositMethod[] } | { ok: false; text:
 async function loadActiveMethods(ctx: BaseContext): Promise<MethodsResult> {
   const methods = await withApiKey(ctx, (key) => ctx.deps.lists.depositMethods(key));
   if (!methods.ok) return { ok: false, text: failureText(ctx, methods.failure) };
-  return { ok: true, methods: methods.value.filter((m) => m.active) };
+  // A downline tops up its wallet by QRIS only: its credit is known before the QR (a bank transfer
+  // adds a unique amount; docs/wallets.md "By QRIS").
+  const own = (m: DepositMethod) => ctx.role.kind !== "downline" || isQris(m);
+  return { ok: true, methods: methods.value.filter((m) => m.active && own(m)) };
+}
+
+/** A QRIS method (the provider's `qris`, `qrisfast`...). */
+function isQris(m: DepositMethod): boolean {
+  return /qris/i.test(m.method) || /qris/i.test(m.name);
 }
 
 function limitsText(m: DepositMethod, lang: Lang): string {

@@ -18,7 +18,8 @@ export function depositActionsKeyboard(ctx: Translator, tx: TxRecord): InlineKey
     case "processing":
       kb.text(ctx.t("button-check-status"), cb.status.encode({ refId: tx.refId }));
       // Offered until a release was asked for; the release itself is guarded in the feature.
-      if (tx.upstreamId && detailOf(tx, "deposit").instant === undefined) kb.text(ctx.t("deposit-button-release"), cb.depositRelease.encode({ refId: tx.refId }));
+      // Never for a downline's wallet deposit: it is credited once paid, no release fee spent on it.
+      if (tx.upstreamId && !tx.wallet && detailOf(tx, "deposit").instant === undefined) kb.text(ctx.t("deposit-button-release"), cb.depositRelease.encode({ refId: tx.refId }));
       return kb;
     case "draft":
     case "success":

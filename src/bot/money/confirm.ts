@@ -53,12 +53,17 @@ export async function saveDraft(ctx: BaseContext, kind: MoneyKind, fields: Draft
  * the screen; "refused" (and said why) when it is suspended or its wallet cannot pay it now. The claim
  * checks the wallet again, in the same write as the hold.
  */
-async function walletPartOf(ctx: BaseContext, price: number): Promise<WalletPart | "refused" | undefined> {
+async function walletPartOf(ctx: BaseContext, draft: TxRecord, price: number): Promise<WalletPart | "refused" | undefined> {
   const role = ctx.role;
   if (role.kind !== "downline") return undefined;
   if (role.suspended) {
     await ctx.reply(ctx.t("wallet-suspended"));
     return "refused";
+  }
+  if (draft.kind === "deposit") {
+    // Money in (docs/wallets.md "By QRIS"): it holds nothing; the wallet gets what the owner's balance receives.
+    const credit = detailOf(draft, "deposit").estimatedCredited ?? 0;
+    return { chat: ctx.chat!.id, price: 0, state: "draft", credit };
   }
   const { available } = await ctx.deps.wallets.view(ctx.chat!.id);
   if (available < price) {
@@ -79,7 +84,11 @@ function confirmScreen(ctx: BaseContext, kind: MoneyKind, tx: TxRecord, title: s
       ? ""
       : `\n${balance === "unread" ? ctx.t("confirm-balance-unread") : ctx.t("confirm-balance", { balance: rupiah(balance, ctx.lang) })}`;
   // A downline's screen says where the money comes from and what happens to it.
-  const walletLine = tx.wallet ? `\n${ctx.t("confirm-wallet", { price: rupiah(tx.wallet.price, ctx.lang) })}` : "";
+  const walletLine = !tx.wallet
+    ? ""
+    : tx.kind === "deposit"
+      ? `\n${ctx.t("wallet-deposit-credit", { credit: rupiah(tx.wallet.credit ?? 0, ctx.lang) })}`
+      : `\n${ctx.t("confirm-wallet", { price: rupiah(tx.wallet.price, ctx.lang) })}`;
   return moneyText(ctx, `${title}\n\n${kind.confirmText(ctx, tx, { hideCost })}${balanceLine}${walletLine}\n${ctx.t("receipt-ref")}: <code>${html(tx.refId)}</code>`);
 }
 
@@ -130,7 +139,7 @@ export async function showConfirm(ctx: BaseContext, kind: MoneyKind, draft: TxRe
   // The selling price is fixed with the screen that shows it (saved with its message id): a later
   // rule change does not move it, and the Confirm button can only be pressed once it is saved.
   const sale = await kind.sale?.(ctx, draft);
-  const wallet = await walletPartOf(ctx, sale?.price ?? draft.amount);
+  const wallet = await walletPartOf(ctx, draft, sale?.price ?? draft.amount);
   if (wallet === "refused") {
     await ctx.deps.ledger.cancelDraft(draft.refId, "wallet short or suspended");
     return;

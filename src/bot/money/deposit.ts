@@ -55,9 +55,14 @@ export const depositKind: MoneyKind = {
       fee === 0 || percent === 0
         ? ctx.t("deposit-confirm-fee-only", { fee: fee === 0 ? ctx.t("deposit-fee-free") : rupiah(fee, ctx.lang) })
         : ctx.t("deposit-confirm-fee", { fee: rupiah(fee, ctx.lang), rule: feeDescription(ctx, fixed, percent) }),
-      ctx.t("deposit-confirm-credited", { credited: rupiah(detailNumber(tx, "estimatedCredited") ?? tx.amount - fee, ctx.lang) }),
-      ...(isBankTransfer(tx) ? [ctx.t("deposit-confirm-bank-addon")] : []),
-      ctx.t("deposit-confirm-note"),
+      // A downline's wallet credit is fixed here; the screen's wallet line says it (confirm.ts).
+      ...(tx.wallet
+        ? []
+        : [
+            ctx.t("deposit-confirm-credited", { credited: rupiah(detailNumber(tx, "estimatedCredited") ?? tx.amount - fee, ctx.lang) }),
+            ...(isBankTransfer(tx) ? [ctx.t("deposit-confirm-bank-addon")] : []),
+            ctx.t("deposit-confirm-note"),
+          ]),
     ].join("\n");
   },
 

@@ -45,7 +45,12 @@ function amountLines(ctx: Pick<Replier, "t" | "lang">, tx: TxRecord): string[] {
   return [
     ctx.t("deposit-line-amount", { amount: rupiah(tx.amount, ctx.lang) }),
     ...(tx.fee === undefined ? [] : [ctx.t("deposit-line-fee", { fee: rupiah(tx.fee, ctx.lang) })]),
-    ...(credited === undefined ? [] : [ctx.t("deposit-line-credited", { credited: rupiah(credited, ctx.lang) })]),
+    // A downline's deposit: what its wallet receives (the owner's balance is the owner's).
+    ...(tx.wallet?.credit !== undefined
+      ? [ctx.t("wallet-deposit-line", { credit: rupiah(tx.wallet.credit, ctx.lang) })]
+      : credited === undefined
+        ? []
+        : [ctx.t("deposit-line-credited", { credited: rupiah(credited, ctx.lang) })]),
     ...(expiresAt === undefined ? [] : [ctx.t("deposit-line-expires", { time: wibTime(expiresAt, ctx.lang) })]),
   ];
 }
@@ -86,5 +91,5 @@ export function depositInstructionsText(deps: BotDeps, ctx: Pick<Replier, "t" | 
     // Found after a lost create answer: the provider's status carries no code to pay with.
     body.push(ctx.t("deposit-no-code"), "", ...amountLines(ctx, tx));
   }
-  return withSandboxBanner(deps.translate, ctx.lang, deps.sandbox, [title, ...body, ref, "", ctx.t("deposit-credit-on-success")].join("\n"));
+  return withSandboxBanner(deps.translate, ctx.lang, deps.sandbox, [title, ...body, ref, "", ctx.t(tx.wallet ? "wallet-deposit-on-paid" : "deposit-credit-on-success")].join("\n"));
 }

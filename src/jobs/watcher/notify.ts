@@ -211,6 +211,7 @@ export class Notifier {
     switch (kind) {
       case "success":
         if (!deposit) return t(lang, "watch-success");
+        if (tx.wallet) return t(lang, "wallet-deposit-paid", { credit: rupiah(tx.wallet.credit ?? 0, lang) });
         return t(lang, "watch-deposit-success", { credited: rupiah(credited(tx), lang) });
       case "failed":
         return deposit ? t(lang, "watch-deposit-failed") : this.failedHeadline(lang, tx);
@@ -219,7 +220,7 @@ export class Notifier {
       case "cancel":
         return t(lang, "watch-deposit-cancel");
       case "processing":
-        return t(lang, "watch-deposit-processing");
+        return tx.wallet ? t(lang, "wallet-deposit-paid", { credit: rupiah(tx.wallet.credit ?? 0, lang) }) : t(lang, "watch-deposit-processing");
       case "unknown":
         return t(lang, "watch-unknown", { ref });
       case "gaveup": {
@@ -252,7 +253,9 @@ export class Notifier {
   }
 
   private caption(lang: Lang, tx: TxRecord, kind: NoticeKind): string {
-    const head = this.t(lang, `watch-caption-${kind}`);
+    // A downline's wallet deposit is credited once paid (processing or success): its wallet, not the owner's balance.
+    const paidToWallet = tx.kind === "deposit" && tx.wallet && (kind === "processing" || kind === "success");
+    const head = this.t(lang, paidToWallet ? "wallet-deposit-caption-paid" : `watch-caption-${kind}`);
     const full = this.money(lang, `${head}\n\n${receiptText(this.t, lang, tx)}`);
     if (full.length <= CAPTION_LIMIT) return full;
     return this.money(lang, `${head}\n${this.t(lang, "receipt-ref")}: <code>${html(tx.refId)}</code>`);
