@@ -5,9 +5,6 @@
 import { detailOf, type TxRecord } from "../store/index.js";
 import type { Ledger } from "./ledger.js";
 
-/** A deposit is paid once its status endpoint says one of these (a callback alone is never believed). */
-export const PAID_DEPOSIT: ReadonlySet<string> = new Set(["processing", "success"]);
-
 /** A paid deposit waiting for settlement whose release was never asked for. */
 export function releasable(tx: Readonly<TxRecord>): boolean {
   // A downline's wallet deposit is credited once paid: never released (docs/wallets.md).

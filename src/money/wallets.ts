@@ -5,9 +5,8 @@
  * a purchase's debit and its uplines' commissions once it is `success`, a paid deposit's credit, a
  * reversal's refund, and the owner's adjustments by hand. It knows no Telegram.
  */
-import { PAID_DEPOSIT } from "../domain/depositClaims.js";
 import type { Logger } from "../logging/logger.js";
-import { WalletShortError, type NewWalletEntry, type Store, type TxRecord, type WalletBalance, type WalletEntry } from "../store/index.js";
+import { PAID_DEPOSIT, WalletShortError, type NewWalletEntry, type Store, type TxRecord, type WalletBalance, type WalletEntry } from "../store/index.js";
 
 /** A wallet as shown: what it holds in all, what is on hold, and what may be spent now. */
 export interface WalletView {
@@ -115,7 +114,7 @@ export class Wallets {
   /** Settles every record still holding (a stop between an outcome and its entries); returns how many moved. */
   async reconcile(): Promise<number> {
     let n = 0;
-    for (const tx of await this.deps.store.heldTxs()) {
+    for (const tx of await this.deps.store.unsettledTxs()) {
       if (tx.status !== "success") continue;
       await this.settle(tx);
       n++;

@@ -307,8 +307,8 @@ export interface Store {
   walletEntries(chat: number, page?: LogPage): Promise<WalletEntry[]>;
   /** The entry posted with `ref`, if any. */
   walletEntry(ref: string): Promise<WalletEntry | undefined>;
-  /** Records whose wallet part is "held" (in flight, or a success not yet posted): looked at again at start. */
-  heldTxs(): Promise<Readonly<TxRecord>[]>;
+  /** Records the wallets still owe entries (walletRules.ts walletUnsettled): looked at again at start. */
+  unsettledTxs(): Promise<Readonly<TxRecord>[]>;
 
   // ---- meta -------------------------------------------------------------------------------------
   /** Small JSON state (broadcast progress...). The value is frozen. */
@@ -351,3 +351,4 @@ export {
 } from "./records.js";
 export * from "./errors.js";
 export { maskKey } from "./crypto.js";
+export { PAID_DEPOSIT } from "./walletRules.js";

@@ -11,7 +11,7 @@ import { decrypt, DecryptedKeys, encrypt, keyAad, keyCheck, keyCheckMatches, key
 import { ApiKeyDecryptError, StoreCorruptError, StoreSecretMismatchError } from "./errors.js";
 import { deepFreeze, frozenCopy, frozenOutput } from "./frozen.js";
 import { exactCheck, quickChecks } from "./recordCheck.js";
-import { walletAfter } from "./walletRules.js";
+import { walletAfter, walletUnsettled } from "./walletRules.js";
 import { ChatRecordSchema, describeIssues, TxRecordSchema } from "./records.js";
 import { OPEN_STATUSES, type ChatRecord, type TxRecord, type TxStatus } from "./records.js";
 
@@ -24,8 +24,8 @@ export const HOT_FOR_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** Whether `findHotTx` may answer with `rec` at `now`: open ones always, final ones changed within `hotForMs`. */
 export function isHot(rec: TxRecord, now: number, hotForMs = HOT_FOR_MS): boolean {
-  // A held wallet part (a success not yet posted) stays where the store looks at once.
-  return OPEN_STATUSES.has(rec.status) || rec.wallet?.state === "held" || rec.updatedAt >= now - hotForMs;
+  // What the wallets still owe (a hold, a paid deposit's credit) stays where the store looks at once.
+  return OPEN_STATUSES.has(rec.status) || walletUnsettled(rec) || rec.updatedAt >= now - hotForMs;
 }
 
 /** The chat after `patch`, validated and frozen: the schema's output, exactly what a reread gives. */

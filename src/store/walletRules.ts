@@ -8,6 +8,9 @@ import { deepFreeze, frozenCopy } from "./frozen.js";
 import { describeIssues, WalletEntrySchema, type TxRecord, type TxStatus, type WalletEntry, type WalletPart, type WalletState } from "./records.js";
 import { StoreCorruptError } from "./errors.js";
 
+/** A deposit is paid once its status endpoint says one of these (a callback alone is never believed). */
+export const PAID_DEPOSIT: ReadonlySet<string> = new Set(["processing", "success"]);
+
 /** A held wallet part is released in the same write as one of these statuses. */
 const RELEASING: ReadonlySet<TxStatus> = new Set<TxStatus>(["failed", "cancel", "expired"]);
 
@@ -45,6 +48,16 @@ export function walletAfter(old: TxRecord | undefined, rec: TxRecord): WalletPar
     }
   }
   return part.state === "held" && RELEASING.has(rec.status) ? { ...part, state: "released" } : part;
+}
+
+/**
+ * Whether the wallets still owe this record entries: a hold not yet posted or released, or a paid
+ * deposit whose credit is not yet posted. A stop leaves these to settle at the next start.
+ */
+export function walletUnsettled(rec: TxRecord): boolean {
+  const part = rec.wallet;
+  if (part?.state === "held") return true;
+  return rec.kind === "deposit" && part?.state === "draft" && (part.credit ?? 0) > 0 && PAID_DEPOSIT.has(rec.status);
 }
 
 /** How much more (or less) `rec` holds in its wallet than `old` did. */

@@ -160,6 +160,23 @@ describe("a purchase paid from a wallet, through the money engine", () => {
     expect(await after.wallets.view(ANDI)).toEqual({ balance: 20_000, held: 0, available: 20_000 });
     expect(await after.wallets.view(RINA_DOWNLINE)).toMatchObject({ balance: 300 });
   });
+  it("a stop between a deposit's paid status and its credit: the next start credits it, once", async () => {
+    const b = await bench();
+    const refId = `T-DEP-${++seq}`;
+    await b.store.createTx({ refId, chatId: OWNER, by: ANDI, kind: "deposit", status: "pending", amount: 50_000, code: "qris", wallet: { chat: ANDI, price: 0, state: "draft", credit: 49_650 } });
+    // The paid status is saved, but the process stops before the credit is posted (no listener here).
+    await b.store.transitionTx(refId, ["pending"], { status: "success" });
+    await b.store.flush();
+    const dir = await mkdtemp(join(tmpdir(), "ppob-wallet-crash-"));
+    await cp((b.store as FileStore).path, join(dir, "store"), { recursive: true });
+    const reopened = await FileStore.open({ dir, secret: SECRET, clock: new ManualClock() });
+    onTestFinished(() => reopened.close());
+    const after = await bench(reopened);
+    expect(await after.wallets.view(ANDI)).toMatchObject({ balance: 0 });
+    expect(await after.wallets.reconcile()).toBe(1);
+    expect(await after.wallets.reconcile()).toBe(0);
+    expect(await after.wallets.view(ANDI)).toEqual({ balance: 49_650, held: 0, available: 49_650 });
+  });
 });
 
 const CREATE_PATH = "/transaksi/create";

@@ -133,7 +133,7 @@ describe.skipIf(!hasPg)("migrate-store", () => {
     expect(await pg.wallet(501)).toEqual(expected.wallet);
     expect(await pg.walletEntries(501)).toEqual(expected.entries);
     expect((await pg.postEntries([{ ref: "W3", wallet: 501, owner: 1, amount: 500, kind: "adjust" }])).posted[0]).toMatchObject({ seq: 3, balance: 19_500 });
-    expect((await pg.heldTxs()).map((t) => t.refId)).toEqual(["NEW3"]);
+    expect((await pg.unsettledTxs()).map((t) => t.refId)).toEqual(["NEW3"]);
   });
 
   it("a document kind's journal left by a crash is replayed over its file: the newer version of each document is copied, a torn last line is not", async () => {

@@ -126,7 +126,14 @@ describe.each(stores)("Wallet contract: $name", ({ place, skip }) => {
     await s.transitionTx("S1", ["sending"], { status: "success" });
     expect(await s.wallet(ANDI)).toMatchObject({ balance: 30_000, held: 20_000 });
     await s.postEntries([{ ref: "S1:d", wallet: ANDI, owner: OWNER, amount: -10_000, kind: "purchase", txRef: "S1" }]);
-    expect((await s.heldTxs()).map((t) => t.refId).sort()).toEqual(["S1", "U1"]);
+    // A paid deposit whose credit is not posted yet is owed too; a pending one is not.
+    await s.createTx({ refId: "D1", chatId: OWNER, by: BUDI, kind: "deposit", status: "pending", amount: 50_000, code: "qris", wallet: { chat: BUDI, price: 0, state: "draft", credit: 49_650 } });
+    expect((await s.unsettledTxs()).map((t) => t.refId).sort()).toEqual(["S1", "U1"]);
+    await s.transitionTx("D1", ["pending"], { status: "processing" });
+    expect((await s.unsettledTxs()).map((t) => t.refId).sort()).toEqual(["D1", "S1", "U1"]);
+    await s.postEntries([{ ref: "D1:in", wallet: BUDI, owner: OWNER, amount: 49_650, kind: "deposit", txRef: "D1" }]);
+    await s.updateTx("D1", { wallet: { chat: BUDI, price: 0, state: "posted", credit: 49_650 } });
+    expect((await s.unsettledTxs()).map((t) => t.refId).sort()).toEqual(["S1", "U1"]);
     // Between the post and the mark: debited and held, so available reads low, never high.
     expect(await available(s, ANDI)).toBe(0);
     const s1 = (await s.getTx("S1"))!;

@@ -11,7 +11,7 @@
  * one order run one at a time here; across processes the compare-and-sets decide.
 
  */
-import { PAID_DEPOSIT } from "../../domain/depositClaims.js";
+import { PAID_DEPOSIT } from "../../store/index.js";
 import type { TimerHandle } from "../../tools/clock.js";
 import type { TxRecord } from "../../store/index.js";
 import { detailOf } from "../../store/index.js";

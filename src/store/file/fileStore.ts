@@ -468,8 +468,8 @@ export class FileStore implements Store {
   async walletEntries(chat: number, page?: LogPage): Promise<WalletEntry[]> { return this.wallets.page(chat, page); } // prettier-ignore
   async walletEntry(ref: string): Promise<WalletEntry | undefined> { return this.wallets.entry(ref); } // prettier-ignore
 
-  async heldTxs(): Promise<Readonly<TxRecord>[]> {
-    return this.wallets.heldTxs();
+  async unsettledTxs(): Promise<Readonly<TxRecord>[]> {
+    return this.wallets.unsettledTxs();
   }
 
   // ---- meta -------------------------------------------------------------------------------------

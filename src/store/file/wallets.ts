@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { LogPage, NewWalletEntry, PostedEntries, WalletBalance } from "../api.js";
 import type { TxRecord, WalletEntry } from "../records.js";
 import { logPage } from "../rules.js";
-import { availableOf, buildEntry, distinctEntries, heldChange, mayOverdraw, storedEntry } from "../walletRules.js";
+import { availableOf, buildEntry, walletUnsettled, distinctEntries, heldChange, mayOverdraw, storedEntry } from "../walletRules.js";
 import { StoreCorruptError, WalletShortError } from "../errors.js";
 import { LogFile, readLines } from "./kindFiles.js";
 
@@ -26,7 +26,7 @@ export class FileWallets {
   private readonly byRef = new Map<string, WalletEntry>();
   private file: LogFile | undefined;
   private queue: Promise<unknown> = Promise.resolve();
-  /** The store's records in memory (held amounts at open, heldTxs). */
+  /** The store's records in memory (held amounts at open, unsettledTxs). */
   private records: () => Iterable<TxRecord> = () => [];
 
   constructor(
@@ -54,9 +54,9 @@ export class FileWallets {
     return out;
   }
 
-  /** Records whose wallet part is held: every one is in memory (rules.ts isHot keeps them). */
-  heldTxs(): TxRecord[] {
-    return [...this.records()].filter((rec) => rec.wallet?.state === "held");
+  /** Records the wallets still owe entries: every one is in memory (rules.ts isHot keeps them). */
+  unsettledTxs(): TxRecord[] {
+    return [...this.records()].filter(walletUnsettled);
   }
 
   entry(ref: string): WalletEntry | undefined {

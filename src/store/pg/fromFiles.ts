@@ -180,12 +180,12 @@ export async function copyFileStore(opts: CopyOptions): Promise<CopyResult> {
       const rows = JSON.stringify([...new Map(pending.map((t) => [t.refId, t])).values()].map((t) => asText(txRow(t))));
       pending = [];
       await sql`
-        INSERT INTO txs (ref_id, chat_id, status, upstream_id, created_at, updated_at, month, wallet_held, data)
-        SELECT ref_id, chat_id, status, upstream_id, created_at, updated_at, month, wallet_held, data::json
+        INSERT INTO txs (ref_id, chat_id, status, upstream_id, created_at, updated_at, month, wallet_unsettled, data)
+        SELECT ref_id, chat_id, status, upstream_id, created_at, updated_at, month, wallet_unsettled, data::json
         FROM json_to_recordset(${rows}::text::json)
-          AS x(ref_id text, chat_id bigint, status text, upstream_id text, created_at bigint, updated_at bigint, month text, wallet_held boolean, data text)
+          AS x(ref_id text, chat_id bigint, status text, upstream_id text, created_at bigint, updated_at bigint, month text, wallet_unsettled boolean, data text)
         ON CONFLICT (ref_id) DO UPDATE SET chat_id = EXCLUDED.chat_id, status = EXCLUDED.status, upstream_id = EXCLUDED.upstream_id,
-          created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at, month = EXCLUDED.month, wallet_held = EXCLUDED.wallet_held, data = EXCLUDED.data,
+          created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at, month = EXCLUDED.month, wallet_unsettled = EXCLUDED.wallet_unsettled, data = EXCLUDED.data,
           version = txs.version + 1
         WHERE txs.data::text IS DISTINCT FROM EXCLUDED.data::text AND txs.updated_at <= EXCLUDED.updated_at`;
     };

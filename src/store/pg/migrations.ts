@@ -106,6 +106,15 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE txs ADD COLUMN wallet_held boolean NOT NULL DEFAULT false;
   CREATE INDEX txs_wallet_held ON txs (wallet_held) WHERE wallet_held;
   `,
+  // 6: a paid deposit whose credit is not yet posted is owed by the wallets too, like a hold: the column
+  // names what it marks now (walletRules.ts walletUnsettled), and such records are marked.
+  `
+  ALTER TABLE txs RENAME COLUMN wallet_held TO wallet_unsettled;
+  ALTER INDEX txs_wallet_held RENAME TO txs_wallet_unsettled;
+  UPDATE txs SET wallet_unsettled = true
+    WHERE data->>'kind' = 'deposit' AND status IN ('processing', 'success')
+      AND data->'wallet'->>'state' = 'draft' AND COALESCE((data->'wallet'->>'credit')::bigint, 0) > 0;
+  `,
 ];
 
 /** The open statuses as the SQL above and the queries spell them (checked against OPEN_STATUSES in pgStore.ts). */

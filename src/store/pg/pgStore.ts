@@ -412,8 +412,8 @@ export class PgStore implements Store {
     return this.wallets.walletEntry(ref);
   }
 
-  heldTxs(): Promise<Readonly<TxRecord>[]> {
-    return this.txs.heldTxs();
+  unsettledTxs(): Promise<Readonly<TxRecord>[]> {
+    return this.txs.unsettledTxs();
   }
 
   // ---- meta -------------------------------------------------------------------------------------

@@ -84,8 +84,8 @@ export class PgTxs {
     const rec = buildNewTx(input, this.host.clock.now());
     const r = txRow(rec);
     const insert = (sql: Sql | TransactionSql) => sql`
-      INSERT INTO txs (ref_id, chat_id, status, upstream_id, created_at, updated_at, month, wallet_held, data)
-      VALUES (${r.ref_id}, ${r.chat_id}, ${r.status}, ${r.upstream_id}, ${r.created_at}, ${r.updated_at}, ${r.month}, ${r.wallet_held},
+      INSERT INTO txs (ref_id, chat_id, status, upstream_id, created_at, updated_at, month, wallet_unsettled, data)
+      VALUES (${r.ref_id}, ${r.chat_id}, ${r.status}, ${r.upstream_id}, ${r.created_at}, ${r.updated_at}, ${r.month}, ${r.wallet_unsettled},
         ${JSON.stringify(rec)}::text::json)
       ON CONFLICT (ref_id) DO NOTHING`;
     const more = heldChange(undefined, rec);
@@ -146,7 +146,7 @@ export class PgTxs {
         const update = (sql: Sql | TransactionSql) => {
           const r = txRow(rec);
           return sql`
-            UPDATE txs SET status = ${r.status}, upstream_id = ${r.upstream_id}, updated_at = ${r.updated_at}, wallet_held = ${r.wallet_held},
+            UPDATE txs SET status = ${r.status}, upstream_id = ${r.upstream_id}, updated_at = ${r.updated_at}, wallet_unsettled = ${r.wallet_unsettled},
               data = ${JSON.stringify(rec)}::text::json, version = version + 1
             WHERE ref_id = ${refId} AND version = ${old.version}`;
         };
@@ -173,10 +173,10 @@ export class PgTxs {
     }));
   }
 
-  /** Records whose wallet part is held (an index of migration 5 holds only those). */
-  async heldTxs(): Promise<Readonly<TxRecord>[]> {
+  /** Records the wallets still owe entries (a partial index, migration 6, holds only those). */
+  async unsettledTxs(): Promise<Readonly<TxRecord>[]> {
     const rows = await this.host.sql<{ data: unknown; ref_id: string }[]>`
-      SELECT ref_id, data FROM txs WHERE wallet_held`;
+      SELECT ref_id, data FROM txs WHERE wallet_unsettled`;
     return rows.map((r) => storedTx(`table txs, ${r.ref_id}`, r.data));
   }
 

@@ -4,6 +4,7 @@
  */
 import { wibMonth } from "../months.js";
 import type { ChatRecord, TxRecord } from "../records.js";
+import { walletUnsettled } from "../walletRules.js";
 
 export interface TxRow {
   ref_id: string;
@@ -15,7 +16,7 @@ export interface TxRow {
   /** WIB month of createdAt ("YYYY-MM"), as the file store's archive and reports count months. */
   month: string;
   /** Its wallet part holds money (docs/wallets.md): found again at start. */
-  wallet_held: boolean;
+  wallet_unsettled: boolean;
   data: TxRecord;
 }
 
@@ -38,7 +39,7 @@ export function txRow(rec: TxRecord): TxRow {
     created_at: rec.createdAt,
     updated_at: rec.updatedAt,
     month: wibMonth(rec.createdAt),
-    wallet_held: rec.wallet?.state === "held",
+    wallet_unsettled: walletUnsettled(rec),
     data: rec,
   };
 }
