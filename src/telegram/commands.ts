@@ -73,7 +73,10 @@ export function commandAccess(id: CommandId): Access {
  * (its `/saldo` is its wallet), never the owner's settings, money out of the owner's balance or the
  * owner's shop orders (docs/wallets.md).
  */
-export const DOWNLINE_COMMANDS: ReadonlySet<CommandId> = new Set<CommandId>(["saldo", "harga", "beli", "tagihan", "status", "riwayat", "pelanggan", "mutasi"]);
+export const DOWNLINE_COMMANDS: ReadonlySet<CommandId> = new Set<CommandId>(["saldo", "harga", "beli", "tagihan", "status", "riwayat", "pelanggan", "mutasi", "laporan", "ekspor"]);
+
+/** The buttons of those commands a downline presses beyond a cashier's: its own export (features/report.ts answers with its records only). */
+export const DOWNLINE_BUTTONS: ReadonlySet<CallbackName> = new Set<CallbackName>(["exportMenu", "exportMonth"]);
 
 /** Whether a chat of `role` may use what needs `access` (the role gate's rule; the Menus follow it; a downline: selling only). */
 export function allows(role: Role, access: Access): boolean {
@@ -193,6 +196,7 @@ const BUTTON_ACCESS: { readonly [N in CallbackName]: Access } = {
   downlineAdjust: "owner",
   downlineAdjustYes: "owner",
   walletMore: "anyone",
+  walletCsv: "anyone",
 };
 
 /** The button family a callback data belongs to and who may press it; undefined for data no shape reads. */

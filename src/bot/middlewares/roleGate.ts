@@ -12,7 +12,7 @@ import type { MiddlewareFn } from "grammy";
 import { ledgerChatOf } from "../../domain/roles.js";
 import { withoutCost } from "../../domain/staff.js";
 import type { TxRecord } from "../../store/index.js";
-import { allows, buttonAccess, commandAccess, commandOf, commands, DOWNLINE_COMMANDS, type Access, type CommandId } from "../../telegram/commands.js";
+import { allows, buttonAccess, commandAccess, commandOf, commands, DOWNLINE_BUTTONS, DOWNLINE_COMMANDS, type Access, type CommandId } from "../../telegram/commands.js";
 import type { BaseContext } from "../context.js";
 
 /**
@@ -40,6 +40,7 @@ export const roleGate: MiddlewareFn<BaseContext> = (ctx, next) => {
   if (ctx.role.kind === "downline" && command !== undefined) {
     return DOWNLINE_COMMANDS.has(command) ? next() : refuse(ctx, needed, command);
   }
+  if (ctx.role.kind === "downline" && button !== undefined && DOWNLINE_BUTTONS.has(button.name)) return next();
   if (allows(ctx.role, needed)) return next();
   return refuse(ctx, needed, command);
 };
