@@ -84,7 +84,7 @@ describe("a downline", () => {
     // With the owner's key, and limit_price = the owner's cost.
     expect(calls[0]!.body).toMatchObject({ api_key: w.demoKey, limit_price: String(cost) });
     const tx = (await w.store.listTxByChat(rina.chatId)).items.find((t) => t.status !== "cancel");
-    expect(tx).toMatchObject({ by: andi.chatId, sale: { price, profit: GOLD_MARKUP }, wallet: { chat: andi.chatId, price } });
+    expect(tx).toMatchObject({ by: andi.chatId, sale: { price, profit: GOLD_MARKUP }, wallet: { chat: andi.chatId, price, level: 1 } });
     expect(await w.app.deps.wallets.view(andi.chatId)).toEqual({ balance: 50_000, held: price, available: 50_000 - price });
 
     await run(w, 10_000);

@@ -91,6 +91,40 @@ describe("the owner's /laporan", () => {
     expect(report).not.toContain(String(andi.chatId));
   });
 
+  it("the owner's CSV names the downline who made each sale, and its profit column leaves out the uplines' commissions", async () => {
+    const rina = await w.linkedUser({ firstName: "Rina", languageCode: "id" });
+    const andi = await joinAs(w, rina, "Andi", "Gold");
+    const budi = await joinAs(w, rina, "Budi", "Gold");
+    await sale(rina.chatId, undefined, 10_000, 12_000);
+    await sale(rina.chatId, andi.chatId, 20_000, 21_500, { commissions: [{ chat: budi.chatId, amount: 300 }] });
+    await rina.sendCommand("ekspor");
+    await rina.pressButton(/\d{4}/);
+    const [header, ...rows] = lastDocument(rina).rows;
+    const by = header!.indexOf("Oleh");
+    const profit = header!.indexOf("Untung");
+    expect(rows.map((r) => [r[by], r[profit]])).toEqual([
+      ["Pemilik", "2000"],
+      ["Andi", "1200"],
+    ]);
+  });
+
+  it("reads in English too, one sale and one more downline in the singular", async () => {
+    const rina = await w.linkedUser({ firstName: "Rina", languageCode: "en" });
+    await rina.sendCommand("downline");
+    await rina.pressButton(/Gold/);
+    const token = /start=dl_([A-Za-z0-9_-]+)/.exec(rina.lastReply() ?? "")?.[1];
+    const andi = w.user({ firstName: "Andi", languageCode: "en" });
+    await andi.sendCommand("start", `dl_${token}`);
+    await sale(rina.chatId, andi.chatId, 10_000, 11_000);
+    await rina.sendCommand("report");
+    const report = rina.lastReply()!;
+    expect(report).toContain("Network this month");
+    expect(report).toContain(`Downlines: 1 sale · turnover ${rupiah(11_000, "en")} · your margin ${rupiah(1_000, "en")}`);
+    expect(report).toContain(`• Andi (Gold): 1 sale · turnover ${rupiah(11_000, "en")}`);
+    await rina.sendCommand("downline");
+    expect(rina.lastReply()).toContain(`• Andi · Gold · wallet Rp0 (on hold Rp0) · 1 sale this month · active`);
+  });
+
   it("an owner without downlines reads no network block", async () => {
     const rina = await w.linkedUser({ firstName: "Rina", languageCode: "id" });
     await sale(rina.chatId, undefined, 10_000, 12_000);
