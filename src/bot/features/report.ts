@@ -2,7 +2,8 @@
  * /laporan (/report): today, yesterday, the last 7 days and this month from the chat's own records
  * (hot and archived), a chart of this month's profit per day, and the daily-summary switch
  * (`rp:d:on|off`, sent by jobs/dailySummary.ts). /ekspor (/export): a month of records as a CSV
- * document (`ex:<YYYY-MM>`). Reads the store only: no provider call.
+ * document (`ex:<YYYY-MM>`). Reads the store only: no provider call. The network's block and a
+ * downline's own report and file: networkReport.ts.
  */
 import { Composer, InputFile } from "grammy";
 import { exportKeyboard, reportKeyboard } from "../keyboards/report.js";
