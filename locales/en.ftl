@@ -285,6 +285,7 @@ receipt-total = Total
 file-receipt = receipt
 file-report = report
 file-export = transactions
+file-wallet = wallet-statement
 receipt-sn-serial = SN
 receipt-sn-token = Token
 receipt-sn-bill = Bill reference
@@ -744,6 +745,14 @@ csv-money-in = Deposit in
 csv-money-out = Transfer out
 csv-status = Status
 csv-sn = Serial number
+csv-own-price = Your price
+csv-wallet = Wallet
+csv-wallet-time = Time (WIB)
+csv-wallet-kind = Kind
+csv-wallet-amount = Amount
+csv-wallet-balance = Balance
+csv-wallet-ref = Reference
+csv-wallet-reason = Reason
 ## Buy again and saved customers (/customers)
 button-buy-again-sale = 🔁 Buy again
 button-check-bill-again = 🔎 Check the bill again
@@ -1090,6 +1099,29 @@ report-shop-line = 🛒 From the online shop this month: { $sales ->
         [one] 1 sale
        *[other] { $sales } sales
     }, profit { $profit } (included above).
+report-network-title = 🌐 <b>Network this month</b>
+report-network-none = No downline sales this month yet.
+report-network-total = Downlines: { $sales ->
+        [one] 1 sale
+       *[other] { $sales } sales
+    } · turnover { $turnover } · your margin <b>{ $margin }</b>
+report-network-commissions = Commissions paid to uplines: { $amount } (already taken from the margin)
+report-network-level-line = • { $level }: { $sales ->
+        [one] 1 sale
+       *[other] { $sales } sales
+    } · turnover { $turnover } · margin { $margin }
+report-network-downline-line = • { $name } ({ $level }): { $sales ->
+        [one] 1 sale
+       *[other] { $sales } sales
+    } · turnover { $turnover } · margin { $margin }
+report-network-more = … and { $count ->
+        [one] 1 more downline
+       *[other] { $count } more downlines
+    }
+report-own-title = 📊 <b>Your sales</b>
+report-own-spend = Paid from your wallet: <b>{ $spend }</b>
+report-own-commission = Commission from your downlines: <b>{ $amount }</b>
+report-own-empty = 📊 No sales of yours this month yet. The report fills in after your first sale from your wallet.
 
 ## prices
 prices-alt-title = ⛔ <b>{ $name }</b> (<code>{ $code }</code>) is out of stock or out of order. Other products of the same value, cheapest first:
@@ -1239,7 +1271,12 @@ cmd-downline = Your downlines: wallets, levels, invitations
 cmd-mutasi = Wallet statement (downlines)
 downline-title = 👥 <b>Your downlines</b> ({ $count })
 downline-none = No downlines yet. Invite one with a button below: one link for one person, valid 24 hours.
-downline-line = • <b>{ $name }</b> · { $level } · wallet { $balance } (on hold { $held }){ $state }
+downline-line = • <b>{ $name }</b> · { $level } · wallet { $balance } (on hold { $held }) · { $sales ->
+        [one] 1 sale
+       *[other] { $sales } sales
+    } this month · { $last }{ $state }
+downline-last = active { $at }
+downline-last-none = no transactions since { $since }
 downline-suspended = {" "}· ⏸ suspended
 downline-owed = Downline wallets hold { $owed } (their money inside your provider balance).
 downline-button-invite = ➕ Invite a { $level } downline
@@ -1298,6 +1335,11 @@ wallet-no-more = No older entries.
 wallet-entries-title = 👛 <b>Wallet statement</b> (newest first)
 wallet-entry = { $at } · { $sign }{ $amount } { $what }{ $note } → { $balance }
 wallet-button-more = ⬇️ Older
+wallet-button-csv = 📄 CSV
+wallet-csv-caption = 📄 Wallet statement: { $count ->
+        [one] 1 row
+       *[other] { $count } rows
+    }, oldest first, with the balance after each.
 wallet-entry-deposit = deposit
 wallet-entry-adjust = by your upline
 wallet-entry-purchase = purchase

@@ -130,6 +130,11 @@ export class Network {
     return (await this.store.listDocs(DownlineKind, { owner, states: ["active"] })).map((d) => d.value);
   }
 
+  /** Every downline the owner has had, removed ones too (their sales stay in the owner's reports, by name). */
+  async everyMember(owner: number): Promise<{ chat: number; member: Downline; active: boolean }[]> {
+    return (await this.store.listDocs(DownlineKind, { owner, states: ["active", "removed"] })).map((d) => ({ chat: d.value.chat, member: d.value, active: d.state === "active" }));
+  }
+
   async member(owner: number, chat: number): Promise<Downline | undefined> {
     const doc = await this.store.getDoc(DownlineKind, memberId(owner, chat));
     return doc?.state === "active" ? doc.value : undefined;

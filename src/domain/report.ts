@@ -105,7 +105,7 @@ export function summarize(txs: readonly TxRecord[], from: string, to: string, to
   return s;
 }
 
-/** One person's part of a period's sales: the owner (`by` undefined) or one staff member's chat. */
+/** One person's part of a period's sales: the owner (`by` undefined) or one staff member's chat (downlines: networkReport.ts). */
 export interface PersonLine {
   by: number | undefined;
   sales: number;
@@ -115,15 +115,16 @@ export interface PersonLine {
 
 /**
  * The successful sales of the days `from`..`to` split by who made them (the owner first, then staff by
- * turnover, highest first): each sale is counted in exactly one line, so the lines add up to
- * summarize()'s sales, turnover and profit.
+ * turnover, highest first): each sale is counted in exactly one line, so the lines and the network's
+ * figures (networkReport.ts: a downline's sale, paid from its wallet) add up to summarize()'s sales,
+ * turnover and profit.
  */
 export function perPerson(txs: readonly TxRecord[], from: string, to: string): PersonLine[] {
   const start = wibDayStart(from);
   const end = wibDayStart(addDays(to, 1));
   const lines = new Map<number | undefined, PersonLine>();
   for (const tx of txs) {
-    if (tx.createdAt < start || tx.createdAt >= end || !isSale(tx) || tx.status !== "success") continue;
+    if (tx.createdAt < start || tx.createdAt >= end || !isSale(tx) || tx.status !== "success" || tx.wallet) continue;
     const line = lines.get(tx.by) ?? { by: tx.by, sales: 0, turnover: 0, profit: 0 };
     line.sales++;
     line.turnover += sellingPrice(tx);

@@ -22,7 +22,15 @@ export function sellingPrice(tx: TxRecord): number {
   return tx.sale?.price ?? tx.amount;
 }
 
-/** What the reseller earned: selling price minus what the provider really took. */
+/** What a downline's sale pays its uplines that are downlines themselves (docs/wallets.md rule 5). */
+export function commissionsOf(tx: TxRecord): number {
+  return (tx.wallet?.commissions ?? []).reduce((sum, c) => sum + c.amount, 0);
+}
+
+/**
+ * What the reseller earned: selling price minus what the provider really took and, for a downline's
+ * sale, minus the commissions its uplines earn (the owner keeps only its margin).
+ */
 export function profitOf(tx: TxRecord): number {
-  return sellingPrice(tx) - costOf(tx);
+  return sellingPrice(tx) - costOf(tx) - commissionsOf(tx);
 }

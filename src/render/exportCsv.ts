@@ -8,7 +8,7 @@ import { costOf, isSale, profitOf, sellingPrice } from "../domain/sale.js";
 import { orderRefOfTx } from "../domain/shop/orders.js";
 import { kindLabel } from "./receipt.js";
 import { formatWib } from "../tools/time.js";
-import { detailOf, type Lang, type TxRecord } from "../store/index.js";
+import { detailOf, type Lang, type TxRecord, type WalletEntry } from "../store/index.js";
 import type { AuditEntry } from "../domain/audit.js";
 import { auditValues } from "./audit.js";
 import type { Translate } from "./i18n.js";
@@ -74,6 +74,41 @@ export function exportCsv(t: Translate, lang: Lang, txs: readonly TxRecord[], na
   const columns = withBy ? CSV_COLUMNS : CSV_COLUMNS.filter((c) => c !== "by");
   const header = columns.map((c) => t(lang, `csv-${c}`));
   return csvFile([header, ...txs.map((tx) => csvRow(t, lang, tx, names).slice(0, columns.length))]);
+}
+
+/** A downline's own file: its price and what moved in its wallet, never the owner's cost, profit or balance. */
+export const OWN_CSV_COLUMNS = ["time", "ref", "kind", "code", "product", "target", "own-price", "wallet", "status", "sn"] as const;
+
+/** What a record moved in its buyer's wallet once settled: − a sale's or payout's price, + a deposit's credit. */
+function walletMoved(tx: TxRecord): string {
+  const part = tx.wallet;
+  if (part?.state !== "posted") return "";
+  return tx.kind === "deposit" ? whole(part.credit ?? 0) : whole(-part.price);
+}
+
+/** A downline's records (already only its own) as CSV, in OWN_CSV_COLUMNS order. */
+export function ownExportCsv(t: Translate, lang: Lang, txs: readonly TxRecord[]): Buffer {
+  const header = OWN_CSV_COLUMNS.map((c) => t(lang, `csv-${c}`));
+  const rows = txs.map((tx) => [
+    formatWib(tx.createdAt),
+    tx.refId,
+    kindLabel(t, lang, tx),
+    safe(tx.code),
+    safe(tx.title),
+    safe(tx.target),
+    isSale(tx) ? whole(tx.wallet?.price ?? sellingPrice(tx)) : "",
+    walletMoved(tx),
+    t(lang, `status-${tx.status}`),
+    safe(tx.sn),
+  ]);
+  return csvFile([header, ...rows]);
+}
+
+/** A wallet's entries (oldest first) as CSV: time (WIB), kind, amount (+ in, − out), running balance, ref, reason. */
+export function walletCsv(t: Translate, lang: Lang, entries: readonly WalletEntry[]): Buffer {
+  const header = ["time", "kind", "amount", "balance", "ref", "reason"].map((c) => t(lang, `csv-wallet-${c}`));
+  const rows = entries.map((e) => [formatWib(e.at), t(lang, `wallet-entry-${e.kind}`), whole(e.amount), whole(e.balance), e.txRef ?? e.ref, safe(e.reason)]);
+  return csvFile([header, ...rows]);
 }
 
 /** The audit log as CSV: time (WIB), who, what, before, after; newest first as shown by /audit, each value in the same words. */

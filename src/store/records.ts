@@ -246,6 +246,8 @@ export const WalletPartSchema = z.object({
   commissions: z.optional(z.array(z.object({ chat: z.int(), amount: z.int().check(z.nonnegative()) }))),
   /** A deposit: what the wallet is credited once the deposit is paid. */
   credit: z.optional(z.int().check(z.nonnegative())),
+  /** The buyer's level when its price was fixed: the report counts the sale there after a level change. */
+  level: z.optional(z.int().check(z.nonnegative())),
 });
 export type WalletPart = z.infer<typeof WalletPartSchema>;
 

@@ -299,6 +299,8 @@ export const cb = {
   downlineAdjustYes: shape("dl:k:{ref}", { ref: refId }),
   /** A downline's /mutasi, the page before entry `seq`. */
   walletMore: shape("mu:{seq}", { seq: int(Number.MAX_SAFE_INTEGER) }),
+  /** A downline's /mutasi as a CSV file. */
+  walletCsv: shape("mu:csv", {}),
   exportAudit: shape("rp:a", {}),
 } as const;
 

@@ -73,13 +73,14 @@ export function commandAccess(id: CommandId): Access {
  * (its `/saldo` is its wallet), never the owner's settings, money out of the owner's balance or the
  * owner's shop orders (docs/wallets.md).
  */
-export const DOWNLINE_COMMANDS: ReadonlySet<CommandId> = new Set<CommandId>(["saldo", "harga", "beli", "tagihan", "status", "riwayat", "pelanggan", "mutasi", "deposit"]);
+export const DOWNLINE_COMMANDS: ReadonlySet<CommandId> = new Set<CommandId>(["saldo", "harga", "beli", "tagihan", "status", "riwayat", "pelanggan", "mutasi", "deposit", "laporan", "ekspor"]);
 
 /**
  * Buttons a downline may press beyond what `allows` gives it: its own deposit's (money into its wallet;
- * the handler checks the deposit is its own) and the menu's Deposit. Never the instant release.
+ * the handler checks the deposit is its own), the menu's Deposit, and its own export (features/report.ts
+ * answers with its records only). Never the instant release.
  */
-const DOWNLINE_BUTTONS: ReadonlySet<string> = new Set(["depositCancel", "depositCancelYes", "depositCancelNo", "menu:deposit"]);
+const DOWNLINE_BUTTONS: ReadonlySet<string> = new Set(["depositCancel", "depositCancelYes", "depositCancelNo", "menu:deposit", "exportMenu", "exportMonth"]);
 
 /** Whether a downline may press a button `buttonAccess` found (its own wallet's, beyond `allows`). */
 export function downlineMayPress(button: { name: string; menu?: string }): boolean {
@@ -204,6 +205,7 @@ const BUTTON_ACCESS: { readonly [N in CallbackName]: Access } = {
   downlineAdjust: "owner",
   downlineAdjustYes: "owner",
   walletMore: "anyone",
+  walletCsv: "anyone",
 };
 
 /** The button family a callback data belongs to and who may press it; undefined for data no shape reads. */

@@ -1,20 +1,43 @@
-/** The network tests' shared steps: Rina (owner) invites Andi as a Gold downline. */
+/** A network through the built bot: an owner invites downlines by link and funds their wallets by hand. */
 import { expect } from "vitest";
+import type { Message } from "grammy/types";
+import { rupiah } from "../../src/render/format.js";
 import type { FakeUser } from "../support/chat.js";
 import type { World } from "../support/world.js";
+
+/** A new chat named `name` that joins `owner`'s network by an invitation link of `level`. */
+export async function joinAs(w: World, owner: FakeUser, name: string, level = "Gold"): Promise<FakeUser> {
+  const u = w.user({ firstName: name, languageCode: "id" });
+  await owner.sendCommand("downline");
+  await owner.pressButton(new RegExp(`Undang downline ${level}`));
+  const token = /start=dl_([A-Za-z0-9_-]+)/.exec(owner.lastReply() ?? "")?.[1];
+  expect(token, owner.lastReply()).toBeDefined();
+  await u.sendCommand("start", `dl_${token}`);
+  expect(u.lastReply()).toContain(`downline level ${level}`);
+  return u;
+}
+
+/** The owner adds `amount` to `name`'s wallet by hand, with a reason, and confirms (twice: a double tap). */
+export async function fund(w: World, owner: FakeUser, name: string, amount: number, reason = "tunai"): Promise<void> {
+  await owner.sendCommand("downline");
+  await owner.pressButton(new RegExp(`^${name}`));
+  await owner.pressButton(/Tambah saldo/);
+  const prompt = owner.messages().at(-1)!;
+  await owner.sendMessage({ text: `${amount} ${reason}`, reply_to_message: w.fake.message(owner.chatId, prompt.messageId)!.message as Message as never });
+  expect(owner.lastReply()).toContain(`Tambah ${rupiah(amount, "id")} ke dompet ${name}?`);
+  const confirm = owner.messages().at(-1)!.messageId;
+  await owner.pressButton(/Konfirmasi/, { messageId: confirm });
+  await owner.pressButton(/Konfirmasi/, { messageId: confirm }).catch(() => undefined);
+}
 
 /** Rina (owner) and Andi, who joined by a Gold invitation link (which then works no more). */
 export async function rinaAndAndi(w: World): Promise<{ rina: FakeUser; andi: FakeUser }> {
   const rina = await w.linkedUser({ firstName: "Rina", languageCode: "id" });
-  const andi = w.user({ firstName: "Andi", languageCode: "id" });
   await rina.sendCommand("downline");
   expect(rina.lastReply()).toContain("Belum ada downline");
-  await rina.pressButton(/Undang downline Gold/);
-  const token = /start=dl_([A-Za-z0-9_-]+)/.exec(rina.lastReply() ?? "")?.[1];
-  expect(token, rina.lastReply()).toBeDefined();
-  await andi.sendCommand("start", `dl_${token}`);
-  expect(andi.lastReply()).toContain("downline level Gold");
+  const andi = await joinAs(w, rina, "Andi", "Gold");
   expect(rina.lastReply()).toContain("Andi bergabung sebagai downline level Gold");
+  const token = /start=dl_([A-Za-z0-9_-]+)/.exec(rina.messages().filter((m) => m.text?.includes("start=dl_")).at(-1)?.text ?? "")?.[1];
   const other = w.user({ firstName: "Budi", languageCode: "id" });
   await other.sendCommand("start", `dl_${token}`);
   expect(other.lastReply()).toContain("sudah dipakai");

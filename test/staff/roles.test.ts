@@ -103,6 +103,7 @@ const BUTTON_LEVEL: Record<Exclude<CallbackName, "menu">, Level> = {
   downlineAdjust: "owner",
   downlineAdjustYes: "owner",
   walletMore: "anyone",
+  walletCsv: "anyone",
   // Not a staff matter: the bot admin's broadcast (checked by id), language, a flow's own buttons.
   broadcastSend: "anyone",
   broadcastCancel: "anyone",

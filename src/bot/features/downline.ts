@@ -1,15 +1,19 @@
 /**
  * The owner's network (/downline, /downlines; docs/wallets.md): the list of downlines with level and
- * wallet, one-person invitation links per level, a downline's card (its wallet by hand, level,
+ * wallet, sales this month and last activity, one-person invitation links per level, a downline's card (its wallet by hand, level,
  * suspend, remove). For a downline: joining by the link (`/start dl_<token>`), `/saldo` as its wallet,
- * `/mutasi` (`/statement`) its entries with the running balance. A downline's purchases go through the
+ * `/mutasi` (`/statement`) its entries with the running balance, and as a CSV. A downline's purchases go through the
  * ordinary confirm screen (money/confirm.ts), paid from its wallet.
  */
 import { Wallets } from "../../money/wallets.js";
-import { Composer } from "grammy";
+import { Composer, InputFile } from "grammy";
 import { appendAudit, audit } from "../../domain/audit.js";
 import { DOWNLINE_INVITE_PREFIX, type DownlineJoinRefusal } from "../../domain/network.js";
+import { downlineActivity } from "../../domain/networkReport.js";
+import { wibDay, wibDayStart } from "../../domain/report.js";
+import { walletCsv } from "../../render/exportCsv.js";
 import { html, rupiah, wibTime } from "../../render/format.js";
+import { dayLabel } from "../../render/report.js";
 import { DEFAULT_LANG } from "../../render/i18n.js";
 import type { WalletEntry } from "../../store/index.js";
 import { commands } from "../../telegram/commands.js";
@@ -74,21 +78,32 @@ const composer = new Composer<BotContext>();
 
 async function listText(ctx: BaseContext, owner: number): Promise<string> {
   const network = ctx.deps.network;
-  const [members, levels, wallets] = await Promise.all([network.members(owner), network.levels(owner), ctx.deps.wallets.ofNetwork(owner)]);
+  const [members, levels, wallets, activity] = await Promise.all([network.members(owner), network.levels(owner), ctx.deps.wallets.ofNetwork(owner), recentActivity(ctx, owner)]);
   const byChat = new Map(wallets.map((w) => [w.chat, w]));
   const owed = Wallets.owed(wallets);
   const lines = members.map((m) => {
     const w = byChat.get(m.chat);
+    const a = activity.byChat.get(m.chat);
     return ctx.t("downline-line", {
       name: html(m.name),
       level: html(levels[m.level]?.name ?? "?"),
       balance: rupiah(w?.balance ?? 0, ctx.lang),
       held: rupiah(w?.held ?? 0, ctx.lang),
+      sales: a?.sales ?? 0,
+      last: a ? ctx.t("downline-last", { at: wibTime(a.lastAt, ctx.lang) }) : ctx.t("downline-last-none", { since: dayLabel(wibDay(Math.max(m.joinedAt, activity.since)), ctx.lang) }),
       state: m.suspended ? ctx.t("downline-suspended") : "",
     });
   });
   const body = lines.length > 0 ? lines.join("\n") : ctx.t("downline-none");
   return `${ctx.t("downline-title", { count: members.length })}\n\n${body}\n\n${ctx.t("downline-owed", { owed: rupiah(owed, ctx.lang) })}`;
+}
+
+/** Each downline's sales this month and its newest record, from this month's and last month's ledger (`since`: how far back). */
+async function recentActivity(ctx: BaseContext, owner: number) {
+  const thisMonth = wibDay(ctx.deps.clock.now()).slice(0, 7);
+  const lastMonth = wibDay(wibDayStart(`${thisMonth}-01`) - 1).slice(0, 7);
+  const txs = [...(await ctx.deps.ledger.month(owner, lastMonth)), ...(await ctx.deps.ledger.month(owner, thisMonth))];
+  return { byChat: downlineActivity(txs, `${thisMonth}-01`), since: wibDayStart(`${lastMonth}-01`) };
 }
 
 composer.command(commands.downline, async (ctx) => {
@@ -250,7 +265,26 @@ async function showEntries(ctx: BotContext, beforeSeq?: number): Promise<void> {
   if (page.length === 0) return void (await ctx.reply(ctx.t(beforeSeq === undefined ? "wallet-no-entries" : "wallet-no-more")));
   const last = page[page.length - 1]!;
   const text = `${ctx.t("wallet-entries-title")}\n\n${page.map((e) => entryLine(ctx, e)).join("\n")}`;
-  await ctx.reply(text, last.seq > 1 ? { reply_markup: walletMoreKeyboard(ctx, last.seq) } : {});
+  await ctx.reply(text, { reply_markup: walletMoreKeyboard(ctx, last.seq > 1 ? last.seq : undefined) });
+}
+
+/** The whole statement, oldest first, as a CSV file. */
+async function sendEntriesCsv(ctx: BotContext): Promise<void> {
+  if (ctx.role.kind !== "downline") return void (await ctx.answerCallbackQuery({ text: ctx.t("wallet-only-downlines"), show_alert: true }));
+  const me = ctx.chat!.id;
+  const entries: WalletEntry[] = [];
+  for (let beforeSeq: number | undefined; ; ) {
+    const page = await ctx.deps.wallets.entries(me, { limit: 500, ...(beforeSeq !== undefined ? { beforeSeq } : {}) });
+    entries.push(...page);
+    const last = page.at(-1);
+    if (!last || last.seq <= 1) break;
+    beforeSeq = last.seq;
+  }
+  if (entries.length === 0) return void (await ctx.answerCallbackQuery({ text: ctx.t("wallet-no-entries") }));
+  await ctx.answerCallbackQuery();
+  entries.reverse();
+  const file = new InputFile(walletCsv(ctx.translate, ctx.lang, entries), `${ctx.t("file-wallet")}-${wibDay(ctx.deps.clock.now())}.csv`);
+  await ctx.replyWithDocument(file, { caption: ctx.t("wallet-csv-caption", { count: entries.length }) });
 }
 
 composer.command(commands.mutasi, (ctx) => showEntries(ctx));
@@ -258,6 +292,7 @@ onCallback(composer, cb.walletMore, async (ctx, { seq }) => {
   await ctx.answerCallbackQuery();
   await showEntries(ctx, seq);
 });
+onCallback(composer, cb.walletCsv, (ctx) => sendEntriesCsv(ctx));
 
 export const downlineJoinModule: FeatureModule = {
   name: "downline join",
@@ -279,6 +314,7 @@ export const downlineModule: FeatureModule = {
     downlineAdjust: "owner",
     downlineAdjustYes: "owner",
     walletMore: "anyone",
+    walletCsv: "anyone",
   },
   shares: { commands: ["saldo"] },
 };

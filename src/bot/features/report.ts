@@ -2,7 +2,8 @@
  * /laporan (/report): today, yesterday, the last 7 days and this month from the chat's own records
  * (hot and archived), a chart of this month's profit per day, and the daily-summary switch
  * (`rp:d:on|off`, sent by jobs/dailySummary.ts). /ekspor (/export): a month of records as a CSV
- * document (`ex:<YYYY-MM>`). Reads the store only: no provider call.
+ * document (`ex:<YYYY-MM>`). Reads the store only: no provider call. The network's block and a
+ * downline's own report and file: networkReport.ts.
  */
 import { Composer, InputFile } from "grammy";
 import { exportKeyboard, reportKeyboard } from "../keyboards/report.js";
@@ -24,6 +25,7 @@ import { commands } from "../../telegram/commands.js";
 import { audit, auditLog } from "../../domain/audit.js";
 import { ledgerChat } from "../middlewares/roleGate.js";
 import { staffOf } from "./staff.js";
+import { networkBlock, sendOwnExport, showOwnReport } from "./networkReport.js";
 
 /** Most audit entries one export holds (the newest). */
 const AUDIT_EXPORT_MAX = 500;
@@ -34,6 +36,7 @@ const EXPORT_MONTHS = 12;
 async function showReport(ctx: BotContext): Promise<void> {
   if (!(await requireKey(ctx))) return;
   const chatId = ledgerChat(ctx);
+  if (ctx.role.kind === "downline") return showOwnReport(ctx, chatId);
   const { ledger, settings, clock } = ctx.deps;
   const now = clock.now();
   const month = wibDay(now).slice(0, 7);
@@ -61,7 +64,9 @@ async function showReport(ctx: BotContext): Promise<void> {
   const shopLine = shop.sales > 0 ? ctx.t("report-shop-line", { sales: shop.sales, profit: rupiah(shop.profit, ctx.lang) }) : undefined;
   // A shop with staff: this month's sales and profit per person (they add up to the month's figures).
   const people = perPersonLines(ctx.translate, ctx.lang, perPerson(txs, monthPeriod.from, monthPeriod.to), await staffOf(ctx).names(chatId));
-  const text = [reportText(ctx.translate, ctx.lang, periods), ...(shopLine ? [shopLine] : []), ...(people.length > 0 ? [people.join("\n")] : [])].join("\n\n");
+  // The downlines' sales are in the figures above at their prices; their block says who sold what.
+  const network = await networkBlock(ctx, chatId, txs, monthPeriod);
+  const text = [reportText(ctx.translate, ctx.lang, periods), ...(shopLine ? [shopLine] : []), ...(people.length > 0 ? [people.join("\n")] : []), ...(network ? [network] : [])].join("\n\n");
   // The figures come last, so their buttons sit at the bottom of the chat.
   await ctx.reply(moneyText(ctx, text), { reply_markup: reportKeyboard(ctx, dailyOn) });
 }
@@ -108,13 +113,17 @@ onCallback(composer, cb.exportMonth, async (ctx, { month }) => {
     return;
   }
   const owner = ledgerChat(ctx);
+  if (ctx.role.kind === "downline") return sendOwnExport(ctx, owner, month);
   const txs = (await ctx.deps.ledger.month(owner, month)).filter(isHistory);
   if (txs.length === 0) {
     await ctx.answerCallbackQuery({ text: ctx.t("export-month-empty") });
     return;
   }
   await ctx.answerCallbackQuery();
-  const file = new InputFile(exportCsv(ctx.translate, ctx.lang, txs, await staffOf(ctx).names(owner)), `${ctx.t("file-export")}-${month}.csv`);
+  // The "by" column names staff and downlines (removed ones too).
+  const names = new Map(await staffOf(ctx).names(owner));
+  for (const d of await ctx.deps.network.everyMember(owner)) names.set(d.chat, d.member.name);
+  const file = new InputFile(exportCsv(ctx.translate, ctx.lang, txs, names), `${ctx.t("file-export")}-${month}.csv`);
   await audit(ctx, "export", undefined, month);
   await ctx.replyWithDocument(file, { caption: ctx.t("export-caption", { month: monthLabel(month, ctx.lang), count: txs.length }) });
 });

@@ -31,6 +31,9 @@ export function adjustConfirmKeyboard(tr: Translator, ref: string): InlineKeyboa
   return new InlineKeyboard().text(tr.t("button-confirm"), cb.downlineAdjustYes.encode({ ref }));
 }
 
-export function walletMoreKeyboard(tr: Translator, seq: number): InlineKeyboard {
-  return new InlineKeyboard().text(tr.t("wallet-button-more"), cb.walletMore.encode({ seq }));
+/** Under a /mutasi page: older entries when there are, and the whole statement as a CSV. */
+export function walletMoreKeyboard(tr: Translator, seq: number | undefined): InlineKeyboard {
+  const kb = new InlineKeyboard();
+  if (seq !== undefined) kb.text(tr.t("wallet-button-more"), cb.walletMore.encode({ seq }));
+  return kb.text(tr.t("wallet-button-csv"), cb.walletCsv.encode({}));
 }

@@ -11,6 +11,11 @@ export function reportKeyboard(tr: Translator, dailyOn: boolean): InlineKeyboard
     .text(tr.t("report-button-export"), cb.exportMenu.encode({}));
 }
 
+/** Under a downline's own report: its export only (the daily summary is the owner's). */
+export function ownReportKeyboard(tr: Translator): InlineKeyboard {
+  return new InlineKeyboard().text(tr.t("report-button-export"), cb.exportMenu.encode({}));
+}
+
 /** One button per month (`label` writes it), three a row; the audit log's export when `withAudit`. */
 export function exportKeyboard(tr: Translator, months: readonly string[], label: (month: string) => string, withAudit: boolean): InlineKeyboard {
   const kb = new InlineKeyboard();

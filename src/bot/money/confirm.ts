@@ -70,7 +70,7 @@ async function walletPartOf(ctx: BaseContext, draft: TxRecord, price: number): P
     await ctx.reply(ctx.t("wallet-short", { price: rupiah(price, ctx.lang), available: rupiah(available, ctx.lang) }));
     return "refused";
   }
-  return { chat: ctx.chat!.id, price, state: "draft" };
+  return { chat: ctx.chat!.id, price, state: "draft", level: role.level };
 }
 
 /** The confirm screen's text under `title`: the kind's details, the balance when known, the reference. */
