@@ -7,9 +7,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { rupiah } from "../../src/render/format.js";
 import type { Message } from "grammy/types";
-import type { FakeUser } from "../support/chat.js";
 import { makeWorld, type World } from "../support/world.js";
 import { run } from "../jobs/support.js";
+import { fund, rinaAndAndi } from "./support.js";
 
 const CREATE = "/transaksi/create";
 /** Gold's default markup (domain/network.ts DEFAULT_LEVELS). */
@@ -30,41 +30,9 @@ async function costOf(code: string): Promise<number> {
   return list.find((p) => p.code === code)!.price;
 }
 
-/** Rina (owner) and Andi, who joined by a Gold invitation link. */
-async function rinaAndAndi(): Promise<{ rina: FakeUser; andi: FakeUser }> {
-  const rina = await w.linkedUser({ firstName: "Rina", languageCode: "id" });
-  const andi = w.user({ firstName: "Andi", languageCode: "id" });
-  await rina.sendCommand("downline");
-  expect(rina.lastReply()).toContain("Belum ada downline");
-  await rina.pressButton(/Undang downline Gold/);
-  const token = /start=dl_([A-Za-z0-9_-]+)/.exec(rina.lastReply() ?? "")?.[1];
-  expect(token, rina.lastReply()).toBeDefined();
-  await andi.sendCommand("start", `dl_${token}`);
-  expect(andi.lastReply()).toContain("downline level Gold");
-  expect(rina.lastReply()).toContain("Andi bergabung sebagai downline level Gold");
-  // The link works once.
-  const other = w.user({ firstName: "Budi", languageCode: "id" });
-  await other.sendCommand("start", `dl_${token}`);
-  expect(other.lastReply()).toContain("sudah dipakai");
-  return { rina, andi };
-}
-
-/** Rina adds `amount` to Andi's wallet by hand, with a reason, and confirms (twice: a double tap). */
-async function fund(rina: FakeUser, amount: number, reason = "tunai"): Promise<void> {
-  await rina.sendCommand("downline");
-  await rina.pressButton(/Andi/);
-  await rina.pressButton(/Tambah saldo/);
-  const prompt = rina.messages().at(-1)!;
-  await rina.sendMessage({ text: `${amount} ${reason}`, reply_to_message: w.fake.message(rina.chatId, prompt.messageId)!.message as Message as never });
-  expect(rina.lastReply()).toContain(`Tambah ${rupiah(amount, "id")} ke dompet Andi?`);
-  const confirm = rina.messages().at(-1)!.messageId;
-  await rina.pressButton(/Konfirmasi/, { messageId: confirm });
-  await rina.pressButton(/Konfirmasi/, { messageId: confirm }).catch(() => undefined);
-}
-
 describe("a downline", () => {
   it("joins by a one-person link, is funded by hand once, and buys at its level's price from its wallet, debited once", async () => {
-    const { rina, andi } = await rinaAndAndi();
+    const { rina, andi } = await rinaAndAndi(w);
     const cost = await costOf("S10");
     const price = cost + GOLD_MARKUP;
 
@@ -74,7 +42,7 @@ describe("a downline", () => {
     expect(andi.lastReply()).toContain("Saldo dompet kurang");
     expect(w.sandbox.calls(CREATE)).toHaveLength(0);
 
-    await fund(rina, 50_000);
+    await fund(w, rina, 50_000);
     expect(andi.lastReply()).toContain(`Dompet Anda bertambah ${rupiah(50_000, "id")}`);
     await andi.sendCommand("saldo");
     expect(andi.lastReply()).toContain(`Saldo: ${rupiah(50_000, "id")}`);
@@ -119,8 +87,8 @@ describe("a downline", () => {
   });
 
   it("a failed purchase gives the hold back; a level change counts from the next purchase", async () => {
-    const { rina, andi } = await rinaAndAndi();
-    await fund(rina, 30_000);
+    const { rina, andi } = await rinaAndAndi(w);
+    await fund(w, rina, 30_000);
     const cost = await costOf("S10");
     await andi.sendCommand("beli", "S10");
     await andi.sendText("081200000000"); // the sandbox fails a target ending in 0000
@@ -142,8 +110,8 @@ describe("a downline", () => {
   });
 
   it("by hand: bad input says how and changes nothing; taking more than available is refused; removal only with an empty wallet", async () => {
-    const { rina, andi } = await rinaAndAndi();
-    await fund(rina, 10_000);
+    const { rina, andi } = await rinaAndAndi(w);
+    await fund(w, rina, 10_000);
     await rina.sendCommand("downline");
     await rina.pressButton(/Andi/);
     await rina.pressButton(/Ambil saldo/);
@@ -164,7 +132,7 @@ describe("a downline", () => {
   });
 
   it("the owner is warned on /saldo when the provider balance no longer covers what the wallets hold", async () => {
-    const { rina } = await rinaAndAndi();
+    const { rina } = await rinaAndAndi(w);
     const balance = w.sandbox.balance(w.demoKey);
     await w.app.deps.wallets.adjust({ ref: "BIG", owner: rina.chatId, wallet: (await w.app.deps.network.members(rina.chatId))[0]!.chat, amount: balance + 1_000, reason: "x", by: rina.chatId });
     await rina.sendCommand("saldo");
@@ -172,8 +140,8 @@ describe("a downline", () => {
   });
 
   it("the owner's balance short: the downline is told without the owner's figures, its wallet untouched, the owner told once", async () => {
-    const { rina, andi } = await rinaAndAndi();
-    await fund(rina, 30_000);
+    const { rina, andi } = await rinaAndAndi(w);
+    await fund(w, rina, 30_000);
     w.sandbox.setBalance(w.demoKey, 1_000);
     const toldBefore = rina.messages().length;
     for (let i = 0; i < 2; i++) {
@@ -189,7 +157,7 @@ describe("a downline", () => {
   });
 
   it("reaches nothing of the owner's: money out, settings, the owner's screens and buttons", async () => {
-    const { andi } = await rinaAndAndi();
+    const { andi } = await rinaAndAndi(w);
     for (const command of ["transfer", "deposit", "kunci", "downline", "staf", "markup", "laporan", "toko", "pesanan", "audit"]) {
       await andi.sendCommand(command);
       expect(andi.lastReply(), command).toMatch(/Hanya pemilik|hanya untuk|Hanya/);
