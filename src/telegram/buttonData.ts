@@ -298,8 +298,8 @@ export const cb = {
   /** Confirms an adjustment by hand; its ref was made with the screen, so a double tap posts once. */
   downlineAdjustYes: shape("dl:k:{ref}", { ref: refId }),
   /** A downline's payout request (/tarik): the owner opens the ordinary transfer confirm screen for it, or declines. */
-  payoutOpen: shape("dl:p:{refId}", { refId }),
-  payoutDecline: shape("dl:d:{refId}", { refId }),
+  payoutOpen: shape("po:o:{refId}", { refId }),
+  payoutDecline: shape("po:d:{refId}", { refId }),
   /** A downline's /mutasi, the page before entry `seq`. */
   walletMore: shape("mu:{seq}", { seq: int(Number.MAX_SAFE_INTEGER) }),
   exportAudit: shape("rp:a", {}),
