@@ -177,6 +177,7 @@ help-keluar = remove the API key from the bot
 help-batal = cancel the running flow
 help-downline = your downlines: wallets, levels, invitations
 help-mutasi = your wallet's entries (downlines)
+help-tarik = withdraw your wallet to a bank or e-wallet account (downlines)
 help-keluar-staff = stop working as staff (the owner and their balance stay as they are)
 
 ## Command list (setMyCommands)
@@ -231,6 +232,7 @@ confirm-sending-title = ⏳ <b>Sending to the provider…</b> Do not repeat this
 confirm-sent-title = ☑️ <b>Sent to the provider.</b> The result is in the next message.
 confirm-balance = Your balance: <b>{ $balance }</b>
 confirm-wallet = 👛 From your wallet: { $price }, held until the outcome is known; returned if it fails.
+confirm-payout-wallet = 👛 Payout from { $name }'s wallet: the wallet is charged { $amount } (already held) if the transfer succeeds. The admin fee comes from your balance.
 confirm-balance-unread = Your balance: could not be read from the provider right now (check with /balance).
 provider-checking = ⏳ Checking with the provider…
 confirm-low-balance =
@@ -1269,6 +1271,7 @@ shopfront-help =
 ## Downline network (/downlines, /statement; docs/wallets.md)
 cmd-downline = Your downlines: wallets, levels, invitations
 cmd-mutasi = Wallet statement (downlines)
+cmd-tarik = Withdraw from wallet (downlines)
 downline-title = 👥 <b>Your downlines</b> ({ $count })
 downline-none = No downlines yet. Invite one with a button below: one link for one person, valid 24 hours.
 downline-line = • <b>{ $name }</b> · { $level } · wallet { $balance } (on hold { $held }) · { $sales ->
@@ -1358,6 +1361,29 @@ wallet-deposit-caption-paid = ✅ <b>PAID</b>: this deposit was paid and went in
 wallet-deposit-credited-you = 👛 <b>{ $amount }</b> was added to your wallet (deposit <code>{ $ref }</code>). Wallet balance now { $balance }.
 wallet-deposit-status-paid = Paid, credited to the downline's wallet
 wallet-deposit-of = into { $name }'s wallet
+# A downline's wallet payout (/withdraw, docs/wallets.md).
+payout-only-downlines = Payouts are for downlines: their wallet's money is sent through their upline. To send from your own balance, use /transfer.
+payout-choose-bank = 👛 <b>Withdraw from your wallet</b>. Choose the bank or e-wallet to send to:
+payout-ask-amount = How much to withdraw? Available: { $available }. At least { $min }. Type it in rupiah, e.g. 50000 or 50rb.
+payout-amount-short = ❌ Your wallet has { $available } available, not enough for { $amount }. Nothing was held. Type a smaller amount, or /cancel.
+payout-confirm =
+    👛 <b>Withdraw { $amount } from your wallet</b>
+    To: { $bank } <code>{ $number }</code>, holder { $holder }
+
+    Once you confirm, { $amount } is held in your wallet until your upline confirms the transfer. Your upline pays the admin fee.
+payout-held = ✅ Request sent to your upline. { $amount } is held in your wallet until your upline confirms (24 hours at most; without a confirmation the money comes back). Available now: { $available }. Ref: <code>{ $ref }</code>
+payout-owner-request =
+    👛 <b>{ $name }</b> asks to withdraw <b>{ $amount }</b> from their wallet to { $bank } <code>{ $number }</code>, holder { $holder }.
+    The money is already held in their wallet. Open the transfer to see the fee and confirm it with your balance (the admin fee is yours; their wallet is charged { $amount } only), or decline. Without a confirmation within 24 hours the request is cancelled and the money goes back to their wallet.
+payout-button-open = 💸 Open transfer
+payout-button-decline = 🚫 Decline
+payout-declined-owner = Declined: { $amount } is back in { $name }'s wallet.
+payout-gone = This payout request is no longer open.
+payout-confirm-only-owner = Only your upline can confirm this payout's transfer.
+payout-success-you = ✅ Your payout of <b>{ $amount }</b> to { $bank } <code>{ $number }</code> went through. Wallet balance: { $balance } ({ $available } available).
+payout-failed-you = ❌ Your payout of { $amount } to { $bank } <code>{ $number }</code> failed; the money is back in your wallet. Wallet balance: { $balance } ({ $available } available).
+payout-declined-you = 🚫 Your upline declined your payout of { $amount }; the money is back in your wallet. Wallet balance: { $balance } ({ $available } available).
+payout-expired-you = ⌛ Your upline did not confirm your payout of { $amount } within 24 hours, so it was cancelled; the money is back in your wallet. Wallet balance: { $balance } ({ $available } available).
 audit-act-downline_invited = Downline invited
 audit-act-downline_joined = Downline joined
 audit-act-downline_changed = Downline changed

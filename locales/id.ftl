@@ -177,6 +177,7 @@ help-keluar = hapus API key dari bot
 help-batal = batalkan proses yang berjalan
 help-downline = downline Anda: dompet, level, undangan
 help-mutasi = mutasi dompet Anda (downline)
+help-tarik = tarik saldo dompet ke rekening bank atau e-wallet (downline)
 help-keluar-staff = berhenti menjadi staf (pemilik dan saldonya tidak berubah)
 
 ## Daftar perintah (setMyCommands)
@@ -231,6 +232,7 @@ confirm-sending-title = ⏳ <b>Mengirim ke penyedia…</b> Jangan ulangi transak
 confirm-sent-title = ☑️ <b>Sudah dikirim ke penyedia.</b> Hasilnya ada di pesan berikutnya.
 confirm-balance = Saldo Anda: <b>{ $balance }</b>
 confirm-wallet = 👛 Dari dompet Anda: { $price }, ditahan sampai hasilnya jelas; dikembalikan bila gagal.
+confirm-payout-wallet = 👛 Penarikan dompet { $name }: dompetnya dipotong { $amount } (sudah ditahan) bila transfer berhasil. Biaya admin dari saldo Anda.
 confirm-balance-unread = Saldo Anda: tidak terbaca dari penyedia saat ini (cek dengan /saldo).
 provider-checking = ⏳ Mengecek ke penyedia…
 confirm-low-balance =
@@ -1245,6 +1247,7 @@ shopfront-help =
 ## Jaringan downline (/downline, /mutasi; docs/wallets.md)
 cmd-downline = Downline Anda: saldo, level, undangan
 cmd-mutasi = Mutasi dompet (downline)
+cmd-tarik = Tarik saldo dompet (downline)
 downline-title = 👥 <b>Downline Anda</b> ({ $count })
 downline-none = Belum ada downline. Undang dengan tombol di bawah: satu tautan untuk satu orang, berlaku 24 jam.
 downline-line = • <b>{ $name }</b> · { $level } · saldo { $balance } (ditahan { $held }) · { $sales } penjualan bulan ini · { $last }{ $state }
@@ -1328,6 +1331,29 @@ wallet-deposit-caption-paid = ✅ <b>LUNAS</b>: deposit ini sudah dibayar dan ma
 wallet-deposit-credited-you = 👛 Dompet Anda bertambah <b>{ $amount }</b> (deposit <code>{ $ref }</code>). Saldo dompet sekarang { $balance }.
 wallet-deposit-status-paid = Sudah dibayar, masuk ke dompet downline
 wallet-deposit-of = ke dompet { $name }
+# Penarikan dompet downline (/tarik, docs/wallets.md).
+payout-only-downlines = Penarikan hanya untuk downline: uang dompetnya dikirim lewat upline. Untuk mengirim dari saldo Anda sendiri, pakai /transfer.
+payout-choose-bank = 👛 <b>Tarik saldo dompet</b>. Pilih bank atau e-wallet tujuan:
+payout-ask-amount = Berapa yang ditarik? Bisa dipakai: { $available }. Minimal { $min }. Ketik dalam rupiah, misalnya 50000 atau 50rb.
+payout-amount-short = ❌ Saldo dompet yang bisa dipakai { $available }, kurang untuk { $amount }. Tidak ada yang ditahan. Ketik nominal yang lebih kecil, atau /batal.
+payout-confirm =
+    👛 <b>Tarik { $amount } dari dompet Anda</b>
+    Ke: { $bank } <code>{ $number }</code> a.n. { $holder }
+
+    Setelah Anda konfirmasi, { $amount } ditahan di dompet sampai upline mengonfirmasi transfernya. Biaya admin ditanggung upline.
+payout-held = ✅ Permintaan dikirim ke upline. { $amount } ditahan di dompet Anda sampai upline mengonfirmasi (paling lama 24 jam; tanpa konfirmasi uangnya kembali). Bisa dipakai sekarang: { $available }. Ref: <code>{ $ref }</code>
+payout-owner-request =
+    👛 <b>{ $name }</b> minta tarik <b>{ $amount }</b> dari dompetnya ke { $bank } <code>{ $number }</code> a.n. { $holder }.
+    Uangnya sudah ditahan di dompetnya. Buka transfer untuk melihat biaya lalu konfirmasi dengan saldo Anda (biaya admin dari saldo Anda; dompetnya dipotong { $amount } saja), atau tolak. Tanpa konfirmasi dalam 24 jam permintaan batal dan uangnya kembali ke dompetnya.
+payout-button-open = 💸 Buka transfer
+payout-button-decline = 🚫 Tolak
+payout-declined-owner = Permintaan ditolak: { $amount } kembali ke dompet { $name }.
+payout-gone = Permintaan penarikan ini sudah tidak berlaku.
+payout-confirm-only-owner = Hanya upline yang bisa mengonfirmasi transfer penarikan ini.
+payout-success-you = ✅ Penarikan <b>{ $amount }</b> ke { $bank } <code>{ $number }</code> berhasil. Saldo dompet: { $balance } (bisa dipakai { $available }).
+payout-failed-you = ❌ Penarikan { $amount } ke { $bank } <code>{ $number }</code> gagal; uangnya kembali ke dompet Anda. Saldo dompet: { $balance } (bisa dipakai { $available }).
+payout-declined-you = 🚫 Upline menolak penarikan { $amount }; uangnya kembali ke dompet Anda. Saldo dompet: { $balance } (bisa dipakai { $available }).
+payout-expired-you = ⌛ Upline tidak mengonfirmasi penarikan { $amount } dalam 24 jam, jadi dibatalkan; uangnya kembali ke dompet Anda. Saldo dompet: { $balance } (bisa dipakai { $available }).
 audit-act-downline_invited = Downline diundang
 audit-act-downline_joined = Downline bergabung
 audit-act-downline_changed = Downline diubah

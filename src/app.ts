@@ -50,6 +50,7 @@ import { BROADCAST_CONCURRENCY, Broadcaster } from "./jobs/broadcast.js";
 import { BULK_PACE, SendPacer, type PaceOptions } from "./telegram/pacer.js";
 import { pacedFetch, telegramFetch } from "./telegram/pacedFetch.js";
 import { RelinkNotices } from "./jobs/relink.js";
+import { Payouts } from "./jobs/payouts.js";
 import { StatusWatcher, type WatcherOptions } from "./jobs/watcher/watcher.js";
 import { DailySummary } from "./jobs/dailySummary.js";
 import { PriceDigest } from "./jobs/priceDigest.js";
@@ -269,6 +270,10 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
   // Every saved outcome settles what it owes a wallet, once (docs/wallets.md).
   events.on("created", (tx) => wallets.settle(tx));
   events.on("changed", (tx) => wallets.settle(tx));
+  // A downline's payout: its ending told to the downline with its wallet; unconfirmed ones expire.
+  const payouts = new Payouts({ store, ledger, wallets, api: bulkApi, pacer, translate, clock, logger });
+  events.on("created", (tx) => payouts.changed(tx));
+  events.on("changed", (tx) => payouts.changed(tx));
   const shopOrders = new ShopOrders(store);
   const shopOrderJob = new ShopOrderJob({
     store, orders: shopOrders, ledger, money, upstream, api: bulkApi, pacer, translate, clock, logger, events, sandbox: inSandbox,
@@ -276,6 +281,8 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     // The sweep is the leader's; the shop's settings come from the shop feature once the bot has it.
     leading: () => leadership.isLeader(),
     shop: () => (deps as { shop?: ShopSettingsReader }).shop,
+    // The same sweep cancels downlines' payout requests left unconfirmed (as it does unconfirmed refunds).
+    alsoSweep: () => payouts.expireDue(),
     ...overrides.shopOrders,
   });
   const watcher = new StatusWatcher({
@@ -320,6 +327,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     ledger,
     money,
     wallets,
+    payouts,
     staff: new Staff(store, () => clock.now()),
     network: new Network(store, () => clock.now()),
     savedCustomers: new SavedCustomers(store),

@@ -1,5 +1,6 @@
 /** The context types every feature and conversation sees, and the dependencies injected into the bot. */
 import type { Wallets } from "../money/wallets.js";
+import type { Payouts } from "../jobs/payouts.js";
 import type { Context } from "grammy";
 import type { Conversation, ConversationFlavor } from "@grammyjs/conversations";
 import type { Clock } from "../tools/clock.js";
@@ -38,6 +39,8 @@ export interface BotDeps {
   money: MoneyEngine;
   /** Downlines' wallets (docs/wallets.md): views, adjustments by hand, what an outcome owes them. */
   wallets: Wallets;
+  /** Downlines' payout requests after the request: their endings told, unconfirmed ones expired. */
+  payouts: Payouts;
   /** The owners' staff, invitations and choices. */
   staff: Staff;
   /** The owners' networks of downlines: invitations, members, levels (docs/wallets.md). */

@@ -101,7 +101,10 @@ export class MoneyEngine {
     } catch (error) {
       // Not on disk, so nothing may be sent. Back to draft in memory: its next write saves the draft,
       // never "sending", and the same claim may be made again later.
-      await ledger.transition(refId, ["sending"], { status: "draft", ...(sending.wallet?.state === "held" ? { wallet: { ...sending.wallet, state: "draft" as const } } : {}) }).catch(() => undefined);
+      // A payout request's part was held before its claim: it stays held with its draft; a purchase's
+      // hold goes back with its record.
+      const back = draft?.wallet?.state === "held" ? ("held" as const) : ("draft" as const);
+      await ledger.transition(refId, ["sending"], { status: "draft", ...(sending.wallet?.state === "held" ? { wallet: { ...sending.wallet, state: back } } : {}) }).catch(() => undefined);
       logger.error({ refId, err: error }, "could not persist the sending mark; nothing sent");
       return { claimed: false, reason: "not-saved", error };
     }

@@ -195,6 +195,10 @@ export const TransferDetailSchema = z.object({
   feeBound: optNumber,
   /** Drafts saved before feeBound: the highest fee of the chat's earlier transfers. */
   feeHighest: optNumber,
+  /** A downline's payout (docs/wallets.md): the downline's name, shown on the owner's confirm screen. */
+  payoutName: optText,
+  /** A downline's payout: the outcome its downline was told of (success, failed), so it is told once. */
+  payoutTold: optText,
 });
 
 /** draft: type..estimatedCredited; created: expiresAt..url, photo; instant release: instant, handlingFee. */

@@ -297,6 +297,9 @@ export const cb = {
   downlineAdjust: shape("dl:a:{chat}:{way}", { chat: chatNumber, way: oneOf(["in", "out"]) }),
   /** Confirms an adjustment by hand; its ref was made with the screen, so a double tap posts once. */
   downlineAdjustYes: shape("dl:k:{ref}", { ref: refId }),
+  /** A downline's payout request (/tarik): the owner opens the ordinary transfer confirm screen for it, or declines. */
+  payoutOpen: shape("po:o:{refId}", { refId }),
+  payoutDecline: shape("po:d:{refId}", { refId }),
   /** A downline's /mutasi, the page before entry `seq`. */
   walletMore: shape("mu:{seq}", { seq: int(Number.MAX_SAFE_INTEGER) }),
   /** A downline's /mutasi as a CSV file. */

@@ -47,6 +47,8 @@ const TABLE = {
   audit: ["audit", "audit", "cmd-audit", "owner"],
   downline: ["downline", "downlines", "cmd-downline", "owner"],
   mutasi: ["mutasi", "statement", "cmd-mutasi", "anyone"],
+  // A downline's payout from its wallet (the handler answers anyone else that it is a downline's).
+  tarik: ["tarik", "withdraw", "cmd-tarik", "anyone"],
   keluar: ["keluar", "logout", "cmd-keluar", "anyone"],
   batal: ["batal", "cancel", "cmd-batal", "anyone", "cmd-batal"],
   bantuan: ["bantuan", "help", "cmd-bantuan", "anyone", "cmd-bantuan"],
@@ -206,6 +208,8 @@ const BUTTON_ACCESS: { readonly [N in CallbackName]: Access } = {
   downlineAdjustYes: "owner",
   walletMore: "anyone",
   walletCsv: "anyone",
+  payoutOpen: "owner",
+  payoutDecline: "owner",
 };
 
 /** The button family a callback data belongs to and who may press it; undefined for data no shape reads. */

@@ -7,10 +7,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { rupiah } from "../../src/render/format.js";
 import type { Message } from "grammy/types";
-import { fund as fundWallet, joinAs, rinaAndAndi as rinaAndAndiOf } from "./support.js";
-import type { FakeUser } from "../support/chat.js";
 import { makeWorld, type World } from "../support/world.js";
 import { run } from "../jobs/support.js";
+import { fund, rinaAndAndi } from "./support.js";
 
 const CREATE = "/transaksi/create";
 /** Gold's default markup (domain/network.ts DEFAULT_LEVELS). */
@@ -31,18 +30,9 @@ async function costOf(code: string): Promise<number> {
   return list.find((p) => p.code === code)!.price;
 }
 
-async function rinaAndAndi(): Promise<{ rina: FakeUser; andi: FakeUser }> {
-  return rinaAndAndiOf(w);
-}
-
-/** Rina adds `amount` to Andi's wallet by hand, with a reason, and confirms (twice: a double tap). */
-function fund(rina: FakeUser, amount: number, reason = "tunai"): Promise<void> {
-  return fundWallet(w, rina, "Andi", amount, reason);
-}
-
 describe("a downline", () => {
   it("joins by a one-person link, is funded by hand once, and buys at its level's price from its wallet, debited once", async () => {
-    const { rina, andi } = await rinaAndAndi();
+    const { rina, andi } = await rinaAndAndi(w);
     const cost = await costOf("S10");
     const price = cost + GOLD_MARKUP;
 
@@ -52,7 +42,7 @@ describe("a downline", () => {
     expect(andi.lastReply()).toContain("Saldo dompet kurang");
     expect(w.sandbox.calls(CREATE)).toHaveLength(0);
 
-    await fund(rina, 50_000);
+    await fund(w, rina, "Andi", 50_000);
     expect(andi.lastReply()).toContain(`Dompet Anda bertambah ${rupiah(50_000, "id")}`);
     await andi.sendCommand("saldo");
     expect(andi.lastReply()).toContain(`Saldo: ${rupiah(50_000, "id")}`);
@@ -97,8 +87,8 @@ describe("a downline", () => {
   });
 
   it("a failed purchase gives the hold back; a level change counts from the next purchase", async () => {
-    const { rina, andi } = await rinaAndAndi();
-    await fund(rina, 30_000);
+    const { rina, andi } = await rinaAndAndi(w);
+    await fund(w, rina, "Andi", 30_000);
     const cost = await costOf("S10");
     await andi.sendCommand("beli", "S10");
     await andi.sendText("081200000000"); // the sandbox fails a target ending in 0000
@@ -120,8 +110,8 @@ describe("a downline", () => {
   });
 
   it("by hand: bad input says how and changes nothing; taking more than available is refused; removal only with an empty wallet", async () => {
-    const { rina, andi } = await rinaAndAndi();
-    await fund(rina, 10_000);
+    const { rina, andi } = await rinaAndAndi(w);
+    await fund(w, rina, "Andi", 10_000);
     await rina.sendCommand("downline");
     await rina.pressButton(/Andi/);
     await rina.pressButton(/Ambil saldo/);
@@ -142,7 +132,7 @@ describe("a downline", () => {
   });
 
   it("the owner is warned on /saldo when the provider balance no longer covers what the wallets hold", async () => {
-    const { rina } = await rinaAndAndi();
+    const { rina } = await rinaAndAndi(w);
     const balance = w.sandbox.balance(w.demoKey);
     await w.app.deps.wallets.adjust({ ref: "BIG", owner: rina.chatId, wallet: (await w.app.deps.network.members(rina.chatId))[0]!.chat, amount: balance + 1_000, reason: "x", by: rina.chatId });
     await rina.sendCommand("saldo");
@@ -150,8 +140,8 @@ describe("a downline", () => {
   });
 
   it("the owner's balance short: the downline is told without the owner's figures, its wallet untouched, the owner told once", async () => {
-    const { rina, andi } = await rinaAndAndi();
-    await fund(rina, 30_000);
+    const { rina, andi } = await rinaAndAndi(w);
+    await fund(w, rina, "Andi", 30_000);
     w.sandbox.setBalance(w.demoKey, 1_000);
     const toldBefore = rina.messages().length;
     for (let i = 0; i < 2; i++) {
@@ -167,7 +157,7 @@ describe("a downline", () => {
   });
 
   it("reaches nothing of the owner's: money out, settings, the owner's screens and buttons (its /deposit is its wallet's: downlineDeposit.test.ts)", async () => {
-    const { andi } = await rinaAndAndi();
+    const { andi } = await rinaAndAndi(w);
     for (const command of ["transfer", "kunci", "downline", "staf", "markup", "toko", "pesanan", "audit"]) {
       await andi.sendCommand(command);
       expect(andi.lastReply(), command).toMatch(/Hanya pemilik|hanya untuk|Hanya/);

@@ -17,14 +17,14 @@ export async function joinAs(w: World, owner: FakeUser, name: string, level = "G
   return u;
 }
 
-/** The owner adds `amount` to `name`'s wallet by hand, with a reason, and confirms (twice: a double tap). */
-export async function fund(w: World, owner: FakeUser, name: string, amount: number, reason = "tunai"): Promise<void> {
+/** The owner adds (`way` in) or takes (out) `amount` of `name`'s wallet by hand, with a reason, and confirms (twice: a double tap). */
+export async function fund(w: World, owner: FakeUser, name: string, amount: number, reason = "tunai", way: "in" | "out" = "in"): Promise<void> {
   await owner.sendCommand("downline");
   await owner.pressButton(new RegExp(`^${name}`));
-  await owner.pressButton(/Tambah saldo/);
+  await owner.pressButton(way === "in" ? /Tambah saldo/ : /Ambil saldo/);
   const prompt = owner.messages().at(-1)!;
   await owner.sendMessage({ text: `${amount} ${reason}`, reply_to_message: w.fake.message(owner.chatId, prompt.messageId)!.message as Message as never });
-  expect(owner.lastReply()).toContain(`Tambah ${rupiah(amount, "id")} ke dompet ${name}?`);
+  expect(owner.lastReply()).toContain(way === "in" ? `Tambah ${rupiah(amount, "id")} ke dompet ${name}?` : `Ambil ${rupiah(amount, "id")} dari dompet ${name}?`);
   const confirm = owner.messages().at(-1)!.messageId;
   await owner.pressButton(/Konfirmasi/, { messageId: confirm });
   await owner.pressButton(/Konfirmasi/, { messageId: confirm }).catch(() => undefined);

@@ -26,6 +26,7 @@ const COMMAND_LEVEL: Record<CommandId, Level> = {
   siaran: "anyone",
   ceksaldo: "anyone",
   mutasi: "anyone", // a downline's wallet entries: the feature answers others
+  tarik: "anyone", // a downline's payout: the feature answers others
   beli: "cashier",
   harga: "cashier",
   tagihan: "cashier",
@@ -104,6 +105,8 @@ const BUTTON_LEVEL: Record<Exclude<CallbackName, "menu">, Level> = {
   downlineAdjustYes: "owner",
   walletMore: "anyone",
   walletCsv: "anyone",
+  payoutOpen: "owner",
+  payoutDecline: "owner",
   // Not a staff matter: the bot admin's broadcast (checked by id), language, a flow's own buttons.
   broadcastSend: "anyone",
   broadcastCancel: "anyone",

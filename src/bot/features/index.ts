@@ -19,6 +19,7 @@ import { correctionModule } from "./correction.js";
 import { customersModule } from "./savedCustomers.js";
 import { depositModule } from "./deposit.js";
 import { downlineJoinModule, downlineModule } from "./downline.js";
+import { payoutModule } from "./payout.js";
 import { historyModule } from "./history.js";
 import { languageModule } from "./language.js";
 import { linkModule } from "./link.js";
@@ -56,6 +57,7 @@ export const featureModules: readonly FeatureModule[] = [
   ordersModule,
   linkModule,
   downlineModule,
+  payoutModule,
   balanceModule,
   callbackUrlModule,
   languageModule,

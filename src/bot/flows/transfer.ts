@@ -70,8 +70,11 @@ function noteStep(ctx: ConvContext): TextStep<string> {
 
 // ---- the steps ----------------------------------------------------------------------------------
 
-/** E-wallets first (few, used most by walk-in customers), then banks, each in the provider's order. */
-async function chooseBank(conversation: BotConversation, ctx: ConvContext): Promise<{ bank: Bank; ctx: ConvContext } | undefined> {
+/**
+ * E-wallets first (few, used most by walk-in customers), then banks, each in the provider's order.
+ * `prompt`: the key of the words above the list (a downline's payout has its own).
+ */
+export async function chooseBank(conversation: BotConversation, ctx: ConvContext, prompt = "transfer-choose-bank"): Promise<{ bank: Bank; ctx: ConvContext } | undefined> {
   const list = await conversation.external((outside) => whileAskingProvider(outside, () => withApiKey(outside, (key) => outside.deps.lists.banks(key))));
   if (!list.ok) {
     await ctx.reply(failureText(ctx, list.failure));
@@ -90,7 +93,7 @@ async function chooseBank(conversation: BotConversation, ctx: ConvContext): Prom
       keywords: ewallet ? "ewallet e-wallet dompet" : "bank rekening",
     };
   });
-  const picked = await askChoice(conversation, ctx, ctx.t("transfer-choose-bank"), choices, { searchable: true });
+  const picked = await askChoice(conversation, ctx, ctx.t(prompt), choices, { searchable: true });
   return { bank: banks.find((b) => b.code === picked.value)!, ctx: picked.ctx };
 }
 
@@ -100,7 +103,7 @@ const rank = (b: Bank) => (bankTypeOf(b.type) === "ewallet" ? 0 : 1);
  * Asks for the account number until the provider confirms the account. An invalid account asks
  * again; one still being checked (or a failed check) offers "check again" next to typing another.
  */
-async function askCheckedAccount(
+export async function askCheckedAccount(
   conversation: BotConversation,
   ctx: ConvContext,
   bank: Bank,
@@ -156,7 +159,7 @@ function destination(bank: Bank, bankType: BankType, accountNumber: string, chec
 }
 
 /** Asks with a text-only step; a stale in-flow button just asks again. */
-async function askValue<T>(conversation: BotConversation, ctx: ConvContext, prompt: string, step: TextStep<T>) {
+export async function askValue<T>(conversation: BotConversation, ctx: ConvContext, prompt: string, step: TextStep<T>) {
   let c = ctx;
   for (;;) {
     const answer = await askText(conversation, c, prompt, step);

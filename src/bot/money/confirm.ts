@@ -14,6 +14,7 @@ import { notLinkedText, requireStorage } from "../guards.js";
 import type { BaseContext, BotContext } from "../context.js";
 import { html, rupiah, wibClock } from "../../render/format.js";
 import { detailOf, OPEN_STATUSES } from "../../store/index.js";
+import { isPayout, payoutExpired } from "../../domain/payouts.js";
 import { STEP_TIMEOUT_MS } from "../flows/steps.js";
 import { moneyText, upstreamErrorText } from "../replies.js";
 import { replierOf, type DraftFields, type MoneyKind } from "./kinds.js";
@@ -83,11 +84,14 @@ function confirmScreen(ctx: BaseContext, kind: MoneyKind, tx: TxRecord, title: s
     balance === undefined || hideCost
       ? ""
       : `\n${balance === "unread" ? ctx.t("confirm-balance-unread") : ctx.t("confirm-balance", { balance: rupiah(balance, ctx.lang) })}`;
-  // A downline's screen says where the money comes from and what happens to it.
+  // A downline's screen says where the money comes from and what happens to it; the owner's screen of a
+  // downline's payout says whose wallet pays the amount (the fee is the owner's).
   const walletLine = !tx.wallet
     ? ""
-    : tx.kind === "deposit"
-      ? `\n${ctx.t("wallet-deposit-credit", { credit: rupiah(tx.wallet.credit ?? 0, ctx.lang) })}`
+    : isPayout(tx)
+      ? `\n${ctx.t("confirm-payout-wallet", { name: html(detailOf(tx, "transfer").payoutName ?? ""), amount: rupiah(tx.wallet.price, ctx.lang) })}`
+      : tx.kind === "deposit"
+        ? `\n${ctx.t("wallet-deposit-credit", { credit: rupiah(tx.wallet.credit ?? 0, ctx.lang) })}`
       : `\n${ctx.t("confirm-wallet", { price: rupiah(tx.wallet.price, ctx.lang) })}`;
   return moneyText(ctx, `${title}\n\n${kind.confirmText(ctx, tx, { hideCost })}${balanceLine}${walletLine}\n${ctx.t("receipt-ref")}: <code>${html(tx.refId)}</code>`);
 }
@@ -150,6 +154,8 @@ export async function showConfirm(ctx: BaseContext, kind: MoneyKind, draft: TxRe
   const slow = tx.kind === "prepaid" && detailOf(tx, "prepaid").listAt !== undefined;
   const balance = cost === undefined ? undefined : await knownBalance(ctx, slow ? SLOW_BALANCE_MS : undefined);
   if (cost !== undefined && balance !== undefined && balance < cost) {
+    // A downline's payout request stays held and open: its button works again once the owner tops up.
+    if (isPayout(tx)) return void (await refuseLowBalance(ctx, cost, balance));
     await ctx.deps.ledger.cancelDraft(tx.refId, "balance too low");
     await ctx.deps.ledger.flush();
     await refuseLowBalance(ctx, cost, balance);
@@ -232,7 +238,18 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
       await ctx.answerCallbackQuery({ text: ctx.t("button-expired") });
       return;
     }
-    if (tx.status === "draft" && ctx.deps.clock.now() - tx.createdAt > DRAFT_TTL_MS) {
+    // A downline's payout is the owner's to confirm (its own Confirm would pay itself from the owner's balance).
+    if (isPayout(tx) && ctx.role.kind !== "owner") {
+      await ctx.answerCallbackQuery({ text: ctx.t("payout-confirm-only-owner"), show_alert: true });
+      return;
+    }
+    if (isPayout(tx) && payoutExpired(tx, ctx.deps.clock.now())) {
+      await ctx.deps.payouts.expire(tx);
+      await ctx.answerCallbackQuery({ text: ctx.t("payout-gone"), show_alert: true });
+      await ctx.editMessageReplyMarkup().catch(() => undefined);
+      return;
+    }
+    if (tx.status === "draft" && !isPayout(tx) && ctx.deps.clock.now() - tx.createdAt > DRAFT_TTL_MS) {
       await ledger.cancelDraft(refId, "confirm screen expired");
       await ctx.answerCallbackQuery({ text: ctx.t("confirm-expired"), show_alert: true });
       await ctx.editMessageReplyMarkup().catch(() => undefined);
@@ -326,6 +343,8 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
     const retitled = cancelled && kind && ctx.editMessageText(confirmScreen(ctx, kind, tx, ctx.t("confirm-cancelled-title"), await hidesCost(ctx))).then(() => true, () => false);
     if (!(await retitled)) await ctx.editMessageReplyMarkup().catch(() => undefined);
     if (cancelled) await ctx.reply(ctx.t("cancelled"));
+    // The owner's Cancel on a downline's payout declines it: the hold came back with the cancel.
+    if (cancelled && isPayout(cancelled)) await ctx.deps.payouts.declined(cancelled);
   });
 
   // Try again after a refusal: a fresh draft with a new reference id, confirmed again.

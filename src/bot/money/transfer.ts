@@ -11,6 +11,7 @@ import type { BaseContext } from "../context.js";
 import { html, rupiah } from "../../render/format.js";
 import type { DraftFields, MoneyKind } from "./kinds.js";
 import { TRANSFER_FEE_MAX, type DestinationType } from "../../domain/transferFees.js";
+import { isPayout } from "../../domain/payouts.js";
 
 export type BankType = DestinationType;
 
@@ -168,6 +169,8 @@ export const transferKind: MoneyKind = {
 
   // Same destination and amount with a new reference id, after checking the account again.
   async retryDraft(ctx, apiKey, tx) {
+    // A downline's payout is asked again by the downline (/tarik): a retry here would be the owner's own money.
+    if (isPayout(tx)) return undefined;
     const d = transferDetail(tx);
     const bankCode = tx.code ?? "";
     const accountNumber = tx.target ?? "";

@@ -107,6 +107,7 @@ export class ShopOrderJob {
         ),
       ];
       await Promise.all(docs.map((d) => this.advance(d.id)));
+      await this.deps.alsoSweep?.();
     })()
       .catch((err: unknown) => this.deps.logger.error({ err }, "the shop order sweep failed"))
       .finally(() => {

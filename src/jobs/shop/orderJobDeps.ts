@@ -46,6 +46,8 @@ export interface ShopOrderJobDeps {
   leading?: () => boolean;
   /** The shop settings service (ctx.deps.shop) once there is one; the defaults otherwise. */
   shop?: () => ShopSettingsReader | undefined;
+  /** More of the same kind run by each sweep: drafts left unconfirmed elsewhere (a downline's payout request). */
+  alsoSweep?: () => Promise<void>;
   options?: Partial<ShopOrderJobOptions>;
 }
 

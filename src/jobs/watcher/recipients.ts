@@ -3,12 +3,17 @@
  * whose chat its confirm screen and receipt are), and for a staff purchase also the owner when the
  * owner chose so in /staf. A notice that chat missed while it blocked the bot is owed to it.
  */
+import { isPayout } from "../../domain/payouts.js";
 import { staffChoicesOf, withoutCost } from "../../domain/staff.js";
 import type { Store, TxRecord } from "../../store/index.js";
 
-/** The chat a transaction's notices go to (and whose message shows it). */
-export function noticeChatOf(tx: Pick<TxRecord, "chatId" | "by">): number {
-  return tx.by ?? tx.chatId;
+/**
+ * The chat a transaction's notices go to (and whose message shows it). A downline's payout is the
+ * owner's transfer, confirmed on the owner's screen: its notices are the owner's (the downline is told
+ * its wallet's side by jobs/payouts.ts).
+ */
+export function noticeChatOf(tx: Pick<TxRecord, "chatId" | "by" | "kind" | "wallet">): number {
+  return isPayout(tx) ? tx.chatId : (tx.by ?? tx.chatId);
 }
 
 /** The ledger whose transactions may owe `chatId` a notice: its own, or (staff, downlines) its owner's. */
@@ -18,8 +23,8 @@ export async function owedLedgerOf(store: Store, chatId: number): Promise<number
 }
 
 /** The owner, when it also wants the notices of this (staff) purchase; else undefined. */
-export async function ownerCopyOf(store: Store, tx: Pick<TxRecord, "chatId" | "by">): Promise<number | undefined> {
-  if (tx.by === undefined || tx.by === tx.chatId) return undefined;
+export async function ownerCopyOf(store: Store, tx: Pick<TxRecord, "chatId" | "by" | "kind" | "wallet">): Promise<number | undefined> {
+  if (tx.by === undefined || tx.by === tx.chatId || isPayout(tx)) return undefined;
   const choices = await staffChoicesOf(store, tx.chatId);
   return choices.ownerNotices ? tx.chatId : undefined;
 }
@@ -29,7 +34,7 @@ export async function ownerCopyOf(store: Store, tx: Pick<TxRecord, "chatId" | "b
  * (the owner's cost is the owner's), a cashier the owner shows no cost to sees none.
  */
 export async function noticeViewOf(store: Store, tx: TxRecord): Promise<TxRecord> {
-  if (tx.by === undefined || tx.by === tx.chatId) return tx;
+  if (tx.by === undefined || tx.by === tx.chatId || isPayout(tx)) return tx;
   const maker = await store.getChat(tx.by);
   if (maker?.downlineOf?.owner === tx.chatId) return withoutCost(tx);
   const staffOf = maker?.staffOf;
