@@ -108,6 +108,10 @@ describe("H2H: the provider's API for a downline's own system", () => {
     expect((await client.getProfile(again.key)).name).toBe("Andi");
     await w.app.h2hAccess.enable(RINA, ANDI, false);
     expect((await rejection(client.getProfile(again.key))).providerCode).toBe(401);
+    // Removed from the network: the key stops even if access were left on.
+    await w.app.h2hAccess.enable(RINA, ANDI, true);
+    expect(await w.app.deps.network.remove(RINA, ANDI)).toBe("removed");
+    expect((await rejection(client.getProfile(again.key))).providerCode).toBe(401);
   });
 
   it("buys once per reff_id, also 10 at once, from the wallet at the downline's price with the owner's key", async () => {
