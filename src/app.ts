@@ -36,6 +36,8 @@ import { tellDepositCredited } from "./jobs/walletNotices.js";
 import { MoneyEngine } from "./money/createOnce.js";
 import { Staff } from "./domain/staff.js";
 import { Network } from "./domain/network.js";
+import { H2hAccess } from "./domain/h2hAccess.js";
+import { H2hSales } from "./money/h2hSales.js";
 import { ShopOrders, toldByOrder } from "./domain/shop/orders.js";
 import { ShopOrderJob } from "./jobs/shop/orderJob.js";
 import type { ShopOrderJobOptions } from "./jobs/shop/orderJobDeps.js";
@@ -128,6 +130,8 @@ export interface AppOverrides {
   paceAnswers?: boolean;
   /** Polling waits (back-off cap, wait after a 409) and the long-poll timeout. */
   polling?: Pick<PollingOptions, "maxBackoffMs" | "conflictWaitMs" | "timeoutSeconds">;
+  /** Downlines' H2H access (docs/h2h.md): enable, newKey, setIps, setCallbackUrl. */
+  h2hAccess: H2hAccess;
   /** What bot processes share (default: from STORE_URL, see openShared). */
   shared?: Shared;
   /** How long stop() lets running handlers finish before it cuts their provider calls (default 8 s). */
@@ -349,6 +353,9 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     shopOrderJob,
   };
   logPriceChanges(deps.lists, store, logger);
+  // Downlines' own systems over H2H (docs/h2h.md): served with the HTTP server; the service API for the chat's /h2h.
+  const h2hAccess = new H2hAccess(store);
+  const h2hSales = new H2hSales({ store, money, upstream, lists, network: deps.network, wallets, logger });
   // The bot's answers share the pacer with the bulk senders and go first (pacedFetch says why at this level).
   const botClient = overrides.paceAnswers === false ? client : { ...client, fetch: pacedFetch({ pacer, clock, fetch: client.fetch as never }) as never };
   const bot = createBot(config.botToken, deps, { observe: observers.bot, shared, ...overrides.bot, botInfo: await botInfo, client: botClient });
@@ -413,6 +420,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     priceDigest,
     observers,
     shared,
+    h2hAccess,
     http: () => http,
     recover,
     async start() {
@@ -438,7 +446,8 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
         // The provider's callbacks: with PUBLIC_URL (the reseller pastes the URL), and in sandbox mode
         // (the built-in sandbox calls this server itself).
         const providerCallbacks = config.publicUrl !== undefined || sandbox !== undefined ? callbackDeps : undefined;
-        http = await startHttpServer({ ...config.http, logger, ...observers, metrics: served!, ...(webhook && { webhook }), ...(providerCallbacks && { providerCallbacks }) });
+        const h2h = { access: h2hAccess, sales: h2hSales, store, network: deps.network, wallets, upstream, lists, clock, logger, trustProxy: config.trustProxy };
+        http = await startHttpServer({ ...config.http, logger, ...observers, metrics: served!, ...(webhook && { webhook }), ...(providerCallbacks && { providerCallbacks }), h2h });
         logger.info({ url: http.url }, "HTTP server listening (/healthz, /metrics)");
         if (sandbox) connectSandboxCallbacks(sandbox, store, callbackDeps, http.url);
       } else if (sandbox) {

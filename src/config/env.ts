@@ -98,6 +98,14 @@ const schema = z.object({
   HTTP_HOST: z._default(z.string().check(z.trim(), z.minLength(1)), "127.0.0.1"),
   TELEGRAM_WEBHOOK_URL: optionalHttpsUrl("must be the public https URL Telegram posts updates to, e.g. https://bot.example.com/telegram"),
   PUBLIC_URL: optionalHttpsUrl("must be the public https origin that reaches HTTP_PORT, e.g. https://bot.example.com"),
+  TRUST_PROXY: z._default(
+    z.coerce.number<string | undefined>({ error: "must be the number of proxies in front of the bot, e.g. 1 (or 0)" }).check(
+      z.int("must be a whole number of proxies, e.g. 1"),
+      z.gte(0, "must be 0 or more"),
+      z.lte(10, "must be at most 10"),
+    ),
+    0,
+  ),
 });
 
 function webhookUrlAllowed(v: string): boolean {
@@ -131,6 +139,8 @@ export type AppConfig = {
   webhookUrl: string | undefined;
   /** The public origin reaching `http` (no trailing slash): the provider's callbacks come to PUBLIC_URL/provider/<token>. */
   publicUrl: string | undefined;
+  /** Proxies in front of HTTP_PORT whose X-Forwarded-For is trusted for the caller's IP (H2H); 0: the socket's address. */
+  trustProxy: number;
 };
 
 export class ConfigError extends Error {
@@ -169,6 +179,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     http: c.HTTP_PORT === undefined ? undefined : { port: c.HTTP_PORT, host: c.HTTP_HOST },
     webhookUrl: c.TELEGRAM_WEBHOOK_URL,
     publicUrl: c.PUBLIC_URL?.replace(/\/+$/, ""),
+    trustProxy: c.TRUST_PROXY,
   };
 }
 

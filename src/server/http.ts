@@ -1,7 +1,7 @@
 /**
  * The one HTTP server (only when HTTP_PORT is set): /healthz, /metrics, the provider's callbacks
- * (providerCallback.ts, served on node's own request ahead of Hono: they come in bursts) and, in webhook
- * mode, the Telegram webhook. Made to face the open internet: a body size limit, request and header timeouts,
+ * (providerCallback.ts, served on node's own request ahead of Hono: they come in bursts), the H2H API for
+ * downlines' own systems (h2h/) and, in webhook mode, the Telegram webhook. Made to face the open internet: a body size limit, request and header timeouts,
  * and answers that never carry a stack trace or an error message.
  */
 import { createServer } from "node:http";
@@ -13,6 +13,7 @@ import type { Logger } from "../logging/logger.js";
 import type { Health } from "./health.js";
 import type { AppMetrics } from "./metrics.js";
 import { callbackListener, ProviderCallbacks, type ProviderCallbackDeps } from "./providerCallback.js";
+import { h2hRoutes, type H2hRouteDeps } from "./h2h/routes.js";
 
 /** Telegram updates are small; anything bigger is not from Telegram. */
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -27,6 +28,8 @@ export interface HttpServerOptions {
   webhook?: { path: string; handler: (c: Context) => Promise<Response> };
   /** POST /provider/:token, the provider's callbacks (when PUBLIC_URL is set, or in sandbox mode). */
   providerCallbacks?: ProviderCallbackDeps;
+  /** POST /h2h/...: the provider's API served to downlines' own systems (docs/h2h.md). */
+  h2h?: H2hRouteDeps;
 }
 
 export interface HttpServer {
@@ -49,6 +52,7 @@ export function createHttpApp(opts: Omit<HttpServerOptions, "host" | "port" | "p
     c.body(await opts.metrics.text(), 200, { "content-type": opts.metrics.registry.contentType }),
   );
   if (opts.webhook) app.post(opts.webhook.path, opts.webhook.handler);
+  if (opts.h2h) app.route("/h2h", h2hRoutes(opts.h2h));
   app.notFound((c) => c.json({ error: "not found" }, 404));
   app.onError((err, c) => {
     opts.logger.error({ err, path: c.req.path }, "http request failed");

@@ -316,6 +316,8 @@ const txBase = {
   by: z.optional(z.int()),
   /** Paid from a downline's wallet (docs/wallets.md). */
   wallet: z.optional(WalletPartSchema),
+  /** An H2H sale (docs/h2h.md): the downline system's own reff_id, answered back as `reff_id`. */
+  clientRef: optText,
   createdAt: time,
   updatedAt: time,
   watch: z.optional(WatchStateSchema),

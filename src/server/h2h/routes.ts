@@ -1,0 +1,175 @@
+/**
+ * POST /h2h/<the provider's paths>: the provider's API served to a downline's own system (docs/h2h.md).
+ * Each call: a bounded body, the key (401), the downline still a member and not suspended, the caller
+ * IP listed (403), the key's limits (429), then the endpoint. Answers are the provider's envelope;
+ * nothing unexpected is answered with its detail. The key is never logged.
+ */
+import type { IncomingMessage } from "node:http";
+import { Hono, type Context } from "hono";
+import type { H2hAccess } from "../../domain/h2hAccess.js";
+import { normalIp } from "../../domain/h2hAccess.js";
+import type { Network } from "../../domain/network.js";
+import type { Logger } from "../../logging/logger.js";
+import type { H2hSales, H2hSeller } from "../../money/h2hSales.js";
+import type { Wallets } from "../../money/wallets.js";
+import type { Store } from "../../store/index.js";
+import type { Clock } from "../../tools/clock.js";
+import type { ListCache } from "../../upstream/cache.js";
+import type { UpstreamClient } from "../../upstream/client.js";
+import { ENDPOINTS } from "../../upstream/endpoints.js";
+import { sizeLimit } from "../bodySize.js";
+import { accountCheckData, bankEntry, inquiryData, ok, paymentData, postpaidEntry, prepaidData, prepaidEntry, profileAnswer, refusal } from "./answers.js";
+import { callerIp, KeyLimits } from "./limits.js";
+import { checked, type Params, ParamError, parseForm } from "./params.js";
+
+export const H2H_MAX_BODY_BYTES = 16 * 1024;
+
+export interface H2hRouteDeps {
+  access: H2hAccess;
+  sales: H2hSales;
+  store: Store;
+  network: Network;
+  wallets: Wallets;
+  upstream: UpstreamClient;
+  lists: ListCache;
+  clock: Clock;
+  logger: Logger;
+  /** Proxies in front of the bot whose X-Forwarded-For is trusted (TRUST_PROXY); 0: the socket's address. */
+  trustProxy: number;
+  limits?: KeyLimits;
+}
+
+type Answer = { status: number; body: unknown };
+type Handler = (seller: H2hSeller & { name: string }, p: Params) => Promise<Answer>;
+
+const json = (body: unknown, status = 200): Answer => ({ status, body });
+const NOT_YET = json(refusal("Belum tersedia lewat H2H", 501));
+
+export function h2hRoutes(deps: H2hRouteDeps): Hono {
+  const { access, sales, store, network, wallets, upstream, lists, logger } = deps;
+  const limits = deps.limits ?? new KeyLimits(deps.clock);
+  const answerOf = (r: { refused: true; message: string; code: number }) => json(refusal(r.message, r.code));
+
+  const routes: Record<string, Handler> = {
+    [ENDPOINTS.profile]: async (s) => json(profileAnswer(s.name, s.chat, (await wallets.view(s.chat)).available)),
+
+    [ENDPOINTS.priceList]: async (s, p) => {
+      const { type, code } = checked(p, { type: "type" }, { code: "code" });
+      const wanted = <T extends { code: string }>(list: T[]) => (code ? list.filter((x) => x.code.toLowerCase() === code.toLowerCase()) : list);
+      if (type === "prabayar") {
+        const list = await sales.prepaidList(s);
+        if ("refused" in list) return answerOf(list);
+        const shown = wanted(list);
+        return code && shown.length === 0 ? json(refusal("Layanan tidak ditemukan", 404)) : json(ok(shown.map(prepaidEntry)));
+      }
+      const list = await sales.postpaidList(s);
+      if ("refused" in list) return answerOf(list);
+      const shown = wanted(list);
+      return code && shown.length === 0 ? json(refusal("Layanan tidak ditemukan", 404)) : json(ok(shown.map(postpaidEntry)));
+    },
+
+    [ENDPOINTS.createTransaction]: async (s, p) => {
+      const q = checked(p, { code: "code", reff_id: "ref", target: "target" }, { limit_price: "amount" });
+      const limitPrice = q.limit_price === undefined ? undefined : Number(q.limit_price);
+      const r = await sales.buy(s, { code: q.code, reffId: q.reff_id, target: q.target, ...(limitPrice !== undefined ? { limitPrice } : {}) });
+      return r.refused ? answerOf(r) : json({ status: true, message: "Transaksi diproses", data: prepaidData(r.tx), code: 202 });
+    },
+
+    [ENDPOINTS.transactionStatus]: async (s, p) => {
+      const q = checked(p, { id: "ref", type: "type" });
+      const tx = await sales.find(s, q.type === "prabayar" ? "prepaid" : "postpaid", q.id);
+      if (!tx) return json(refusal("Transaksi tidak ditemukan", 404));
+      return json(ok(q.type === "prabayar" ? prepaidData(tx) : paymentData(tx)));
+    },
+
+    [ENDPOINTS.billInquiry]: async (s, p) => {
+      const q = checked(p, { code: "code", reff_id: "ref", customer_no: "target" });
+      const r = await sales.inquire(s, { code: q.code, reffId: q.reff_id, customerNo: q.customer_no });
+      return r.refused ? answerOf(r) : json(ok(inquiryData(r.tx)));
+    },
+
+    [ENDPOINTS.billPay]: async (s, p) => {
+      const q = checked(p, { code: "code", reff_id: "ref", customer_no: "target" });
+      const r = await sales.pay(s, { code: q.code, reffId: q.reff_id, customerNo: q.customer_no });
+      return r.refused ? answerOf(r) : json(ok(paymentData(r.tx)));
+    },
+
+    [ENDPOINTS.bankList]: async (s) => {
+      const banks = await sales.read(s, (key) => lists.banks(key));
+      return "refused" in banks ? answerOf(banks) : json({ status: "true", message: "Data retrieved successfully", data: banks.map(bankEntry) });
+    },
+
+    [ENDPOINTS.checkAccount]: async (s, p) => {
+      const q = checked(p, { bank_code: "code", account_number: "target" });
+      const r = await sales.read(s, (key) => upstream.checkAccount(key, { bankCode: q.bank_code, accountNumber: q.account_number }));
+      return "refused" in r ? answerOf(r) : json({ status: true, data: accountCheckData(r) });
+    },
+
+    // Waiting for the wallet's QRIS top-up and payouts (docs/h2h.md "Not served yet").
+    [ENDPOINTS.createTransfer]: () => Promise.resolve(NOT_YET),
+    [ENDPOINTS.transferStatus]: () => Promise.resolve(NOT_YET),
+    [ENDPOINTS.depositMethods]: () => Promise.resolve(NOT_YET),
+    [ENDPOINTS.createDeposit]: () => Promise.resolve(NOT_YET),
+    [ENDPOINTS.depositStatus]: () => Promise.resolve(NOT_YET),
+    [ENDPOINTS.cancelDeposit]: () => Promise.resolve(NOT_YET),
+    [ENDPOINTS.instantDeposit]: () => Promise.resolve(NOT_YET),
+  };
+
+  /** The downline behind a key, or the answer that refuses the call. */
+  async function admit(c: Context, p: Params): Promise<{ seller: H2hSeller & { name: string } } | Answer> {
+    const caller = await access.authenticate(p.api_key ?? "");
+    if (!caller) return json(refusal("Api key tidak valid atau tidak ditemukan", 401), 401);
+    // Read now, as every Telegram update reads it: a removal or suspension counts from this call.
+    const record = await store.getChat(caller.chat);
+    const of = record?.downlineOf;
+    if (of?.owner !== caller.owner) return json(refusal("Api key tidak valid atau tidak ditemukan", 401), 401);
+    if (of.suspended) return json(refusal("Akses ditolak: akun downline sedang ditangguhkan upline", 403), 403);
+    const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+    const ip = callerIp(incoming?.socket.remoteAddress, c.req.header("x-forwarded-for"), deps.trustProxy);
+    const normal = normalIp(ip);
+    if (normal === undefined || !caller.ips.includes(normal)) {
+      return json(refusal(`Akses ditolak: IP ${ip.slice(0, 45)} tidak terdaftar di whitelist api key ini`, 403), 403);
+    }
+    const name = (await network.member(caller.owner, caller.chat))?.name ?? String(caller.chat);
+    return { seller: { chat: caller.chat, owner: caller.owner, level: of.level, name } };
+  }
+
+  async function serve(c: Context, path: string): Promise<Answer> {
+    const route = routes[path];
+    if (!route) return json(refusal("Endpoint tidak ditemukan", 404), 404);
+    let params: Params;
+    try {
+      params = parseForm(await c.req.text());
+    } catch {
+      return json(refusal("Format request tidak valid", 400), 400);
+    }
+    const admitted = await admit(c, params);
+    if (!("seller" in admitted)) return admitted;
+    const release = limits.enter(admitted.seller.chat);
+    if (!release) return json(refusal("Terlalu banyak permintaan, coba lagi sebentar lagi", 429), 429);
+    try {
+      return await route(admitted.seller, params);
+    } catch (err) {
+      if (err instanceof ParamError) return json(refusal(err.message, 400), 400);
+      throw err;
+    } finally {
+      release();
+    }
+  }
+
+  const app = new Hono();
+  app.use(sizeLimit({ maxSize: H2H_MAX_BODY_BYTES, onError: (c) => c.json(refusal("Request terlalu besar", 413), 413) }));
+  app.all("/*", async (c) => {
+    const path = c.req.path.replace(/^\/h2h/, "").replace(/\/+$/, "");
+    if (c.req.method !== "POST") return c.json(refusal("Method Not Allowed", 405), 405, { allow: "POST" });
+    try {
+      const a = await serve(c, path);
+      return c.json(a.body, a.status as 200);
+    } catch (err) {
+      // No detail out; the key is not in the error (never put in one).
+      logger.error({ err, path: `/h2h${path.slice(0, 60)}` }, "h2h call failed");
+      return c.json(refusal("Terjadi kesalahan, coba lagi", 500), 500);
+    }
+  });
+  return app;
+}
