@@ -90,6 +90,8 @@ export interface App {
   observers: Observers;
   /** What this process shares with other bot processes (the lead, hints, updates once, rate counts). */
   shared: Shared;
+  /** Downlines' H2H access (docs/h2h.md): enable, newKey, setIps, setCallbackUrl. */
+  h2hAccess: H2hAccess;
   /** The HTTP server once started (only when HTTP_PORT is set). */
   http(): HttpServer | undefined;
   /**
@@ -130,8 +132,6 @@ export interface AppOverrides {
   paceAnswers?: boolean;
   /** Polling waits (back-off cap, wait after a 409) and the long-poll timeout. */
   polling?: Pick<PollingOptions, "maxBackoffMs" | "conflictWaitMs" | "timeoutSeconds">;
-  /** Downlines' H2H access (docs/h2h.md): enable, newKey, setIps, setCallbackUrl. */
-  h2hAccess: H2hAccess;
   /** What bot processes share (default: from STORE_URL, see openShared). */
   shared?: Shared;
   /** How long stop() lets running handlers finish before it cuts their provider calls (default 8 s). */
