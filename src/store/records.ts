@@ -84,6 +84,8 @@ export const DownlineOfSchema = z.object({
   since: time,
   /** Sells nothing while set; its wallet is kept. */
   suspended: z.optional(z.boolean()),
+  /** The owner allows it to invite downlines of its own (at most 3 levels below the owner). */
+  mayInvite: z.optional(z.boolean()),
 });
 
 export const ChatRecordSchema = z.object({

@@ -297,6 +297,8 @@ export const cb = {
   downlineAdjust: shape("dl:a:{chat}:{way}", { chat: chatNumber, way: oneOf(["in", "out"]) }),
   /** Confirms an adjustment by hand; its ref was made with the screen, so a double tap posts once. */
   downlineAdjustYes: shape("dl:k:{ref}", { ref: refId }),
+  /** The owner allows (`on`) a downline to invite downlines of its own, or no longer (`off`). */
+  downlineMayInvite: shape("dl:i:{chat}:{on}", { chat: chatNumber, on: oneOf(["on", "off"]) }),
   /** A downline's /mutasi, the page before entry `seq`. */
   walletMore: shape("mu:{seq}", { seq: int(Number.MAX_SAFE_INTEGER) }),
   exportAudit: shape("rp:a", {}),

@@ -70,10 +70,10 @@ export function commandAccess(id: CommandId): Access {
 
 /**
  * What a downline may use besides what anyone may: selling with the owner's key from its own wallet
- * (its `/saldo` is its wallet), never the owner's settings, money out of the owner's balance or the
+ * (its `/saldo` is its wallet), its own downlines when the owner allows it (`/downline`, checked by the handler), never the owner's settings, money out of the owner's balance or the
  * owner's shop orders (docs/wallets.md).
  */
-export const DOWNLINE_COMMANDS: ReadonlySet<CommandId> = new Set<CommandId>(["saldo", "harga", "beli", "tagihan", "status", "riwayat", "pelanggan", "mutasi"]);
+export const DOWNLINE_COMMANDS: ReadonlySet<CommandId> = new Set<CommandId>(["saldo", "harga", "beli", "tagihan", "status", "riwayat", "pelanggan", "mutasi", "downline"]);
 
 /** Whether a chat of `role` may use what needs `access` (the role gate's rule; the Menus follow it; a downline: selling only). */
 export function allows(role: Role, access: Access): boolean {
@@ -185,13 +185,15 @@ const BUTTON_ACCESS: { readonly [N in CallbackName]: Access } = {
   staffStay: "anyone",
   auditMore: "owner",
   exportAudit: "owner",
-  downlineInvite: "owner",
-  downlineOpen: "owner",
+  // Also pressed by a downline the owner allows to invite, on its own downlines (the handler checks whose).
+  downlineInvite: "cashier",
+  downlineOpen: "cashier",
   downlineLevel: "owner",
-  downlineSuspend: "owner",
-  downlineRemove: "owner",
+  downlineSuspend: "cashier",
+  downlineRemove: "cashier",
   downlineAdjust: "owner",
   downlineAdjustYes: "owner",
+  downlineMayInvite: "owner",
   walletMore: "anyone",
 };
 

@@ -20,6 +20,8 @@ import { replierOf, type DraftFields, type MoneyKind } from "./kinds.js";
 import { receiptText, statusLabel } from "../../render/receipt.js";
 import { saleActionRows } from "../../render/saleActions.js";
 import { newRefId } from "./refs.js";
+import { downlineView } from "../../domain/staff.js";
+import { downlinePrice } from "../pricing.js";
 import { actsOnTx, hidesCost, ledgerChat, madeBy, shownTx } from "../middlewares/roleGate.js";
 import { logAct } from "./auditActs.js";
 import { withApiKey } from "../provider.js";
@@ -53,9 +55,10 @@ export async function saveDraft(ctx: BaseContext, kind: MoneyKind, fields: Draft
  * the screen; "refused" (and said why) when it is suspended or its wallet cannot pay it now. The claim
  * checks the wallet again, in the same write as the hold.
  */
-async function walletPartOf(ctx: BaseContext, price: number): Promise<WalletPart | "refused" | undefined> {
+async function walletPartOf(ctx: BaseContext, tx: TxRecord, salePrice: number): Promise<WalletPart | "refused" | undefined> {
   const role = ctx.role;
   if (role.kind !== "downline") return undefined;
+  const { price, commissions } = await downlinePrice(ctx, tx, salePrice);
   if (role.suspended) {
     await ctx.reply(ctx.t("wallet-suspended"));
     return "refused";
@@ -65,7 +68,7 @@ async function walletPartOf(ctx: BaseContext, price: number): Promise<WalletPart
     await ctx.reply(ctx.t("wallet-short", { price: rupiah(price, ctx.lang), available: rupiah(available, ctx.lang) }));
     return "refused";
   }
-  return { chat: ctx.chat!.id, price, state: "draft" };
+  return { chat: ctx.chat!.id, price, state: "draft", ...(commissions.length > 0 ? { commissions } : {}) };
 }
 
 /** The confirm screen's text under `title`: the kind's details, the balance when known, the reference. */
@@ -80,7 +83,9 @@ function confirmScreen(ctx: BaseContext, kind: MoneyKind, tx: TxRecord, title: s
       : `\n${balance === "unread" ? ctx.t("confirm-balance-unread") : ctx.t("confirm-balance", { balance: rupiah(balance, ctx.lang) })}`;
   // A downline's screen says where the money comes from and what happens to it.
   const walletLine = tx.wallet ? `\n${ctx.t("confirm-wallet", { price: rupiah(tx.wallet.price, ctx.lang) })}` : "";
-  return moneyText(ctx, `${title}\n\n${kind.confirmText(ctx, tx, { hideCost })}${balanceLine}${walletLine}\n${ctx.t("receipt-ref")}: <code>${html(tx.refId)}</code>`);
+  // Its own price only: never what the owner or its uplines pay.
+  const shown = tx.wallet && ctx.role.kind === "downline" ? downlineView(tx) : tx;
+  return moneyText(ctx, `${title}\n\n${kind.confirmText(ctx, shown, { hideCost })}${balanceLine}${walletLine}\n${ctx.t("receipt-ref")}: <code>${html(tx.refId)}</code>`);
 }
 
 /** How long a screen built from the last list known (the provider is slow) waits for the balance. */
@@ -130,7 +135,7 @@ export async function showConfirm(ctx: BaseContext, kind: MoneyKind, draft: TxRe
   // The selling price is fixed with the screen that shows it (saved with its message id): a later
   // rule change does not move it, and the Confirm button can only be pressed once it is saved.
   const sale = await kind.sale?.(ctx, draft);
-  const wallet = await walletPartOf(ctx, sale?.price ?? draft.amount);
+  const wallet = await walletPartOf(ctx, draft, sale?.price ?? draft.amount);
   if (wallet === "refused") {
     await ctx.deps.ledger.cancelDraft(draft.refId, "wallet short or suspended");
     return;
