@@ -31,19 +31,35 @@ export function quoteProduct(rules: PricingRules, product: Pick<PrepaidProduct, 
 
 type Product = Pick<PrepaidProduct, "code" | "category" | "price">;
 
+/** The chat whose selling prices /markup and /hargajual set: a downline's own (on top of its price), else the ledger's. */
+export function sellingChat(ctx: BaseContext): number {
+  return ctx.role.kind === "downline" ? ctx.chat!.id : ledgerChat(ctx);
+}
+
+/** The selling rules /markup shows and edits: a downline's own for its customers, else chatRules. */
+export async function sellingRules(ctx: BaseContext): Promise<PricingRules> {
+  return ctx.role.kind === "downline" ? ctx.deps.settings.pricing(ctx.chat!.id) : chatRules(ctx);
+}
+
+/** A selling price as a quote, a refused one (a fixed price below the cost) at its fixed price. */
+export function quoteOf(sold: SellingPrice): Quote {
+  return sold.ok ? sold.quote : { cost: sold.cost, price: sold.fixed, profit: sold.fixed - sold.cost, source: "fixed" };
+}
+
 /**
- * What this chat's own screens sell a product at (lists, prompts, alternatives). A downline's is its own
- * price down its chain (its "cost" is that price, never the owner's): every price it reads is its own.
+ * What this chat's own screens sell a product at (lists, prompts, alternatives). A downline's "cost" is
+ * its own price down its chain (never the owner's), its selling price its own rules on top of that.
  */
 export async function chatSeller(ctx: BaseContext): Promise<(p: Product) => SellingPrice> {
   const rules = await chatRules(ctx);
   if (ctx.role.kind !== "downline") return (p) => sellingPriceOrRefusal(rules, { code: p.code, categoryKey: groupKey(p.category), cost: p.price });
-  const chain = await ctx.deps.network.chain(ctx.chat!.id);
+  const [chain, own] = await Promise.all([ctx.deps.network.chain(ctx.chat!.id), sellingRules(ctx)]);
   return (p) => {
     const categoryKey = groupKey(p.category);
-    const own = chain ? chainPrices(chain, { kind: "prepaid", code: p.code, categoryKey, cost: p.price }).at(-1)! : quotePrepaid(rules, { code: p.code, categoryKey, cost: p.price }).price;
+    const pays = chain ? chainPrices(chain, { kind: "prepaid", code: p.code, categoryKey, cost: p.price }).at(-1)! : quotePrepaid(rules, { code: p.code, categoryKey, cost: p.price }).price;
+    const sold = sellingPriceOrRefusal(own, { code: p.code, categoryKey, cost: pays });
     // Always a price of its own ("all"): a screen showing the list's price would show the owner's cost.
-    return { ok: true, quote: { cost: own, price: own, profit: 0, source: "all" } };
+    return sold.ok && sold.quote.source === "none" ? { ok: true, quote: { ...sold.quote, source: "all" } } : sold;
   };
 }
 
@@ -51,7 +67,20 @@ export async function chatSeller(ctx: BaseContext): Promise<(p: Product) => Sell
  * What a downline's wallet pays for the drafted sale, and what each upline that is a downline earns on
  * it; `salePrice` (the top level's price) when the chain cannot be read or the kind has no chain.
  */
-export async function downlinePrice(ctx: BaseContext, tx: TxRecord, salePrice: number): Promise<{ price: number; commissions: { chat: number; amount: number }[] }> {
+export async function downlinePrice(ctx: BaseContext, tx: TxRecord, salePrice: number): Promise<{ price: number; commissions: { chat: number; amount: number }[]; resale?: number }> {
+  const { price, commissions } = await chainPrice(ctx, tx, salePrice);
+  // Its own selling price on top (its receipts), never what it pays.
+  const own = await sellingRules(ctx);
+  const resale =
+    tx.kind === "prepaid"
+      ? quoteOf(sellingPriceOrRefusal(own, { code: tx.code ?? "", categoryKey: groupKey(detailOf(tx, "prepaid").category ?? ""), cost: price })).price
+      : tx.kind === "postpaid"
+        ? price + (own.billFee ?? 0)
+        : price;
+  return { price, commissions, ...(resale !== price ? { resale } : {}) };
+}
+
+async function chainPrice(ctx: BaseContext, tx: TxRecord, salePrice: number): Promise<{ price: number; commissions: { chat: number; amount: number }[] }> {
   const chain = await ctx.deps.network.chain(ctx.chat!.id);
   const item: ChainItem | undefined =
     tx.kind === "prepaid"

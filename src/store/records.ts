@@ -248,6 +248,8 @@ export const WalletPartSchema = z.object({
   commissions: z.optional(z.array(z.object({ chat: z.int(), amount: z.int().check(z.nonnegative()) }))),
   /** A deposit: what the wallet is credited once the deposit is paid. */
   credit: z.optional(z.int().check(z.nonnegative())),
+  /** The downline's own selling price to its customer (its /markup, /hargajual): its receipts' price, never what it pays. */
+  resale: z.optional(z.int().check(z.nonnegative())),
 });
 export type WalletPart = z.infer<typeof WalletPartSchema>;
 

@@ -70,10 +70,11 @@ export function commandAccess(id: CommandId): Access {
 
 /**
  * What a downline may use besides what anyone may: selling with the owner's key from its own wallet
- * (its `/saldo` is its wallet), its own downlines when the owner allows it (`/downline`, checked by the handler), never the owner's settings, money out of the owner's balance or the
+ * (its `/saldo` is its wallet), its own downlines when the owner allows it (`/downline`, checked by the handler), its own selling prices
+ * for its customers (`/markup`, `/hargajual`), never the owner's settings, money out of the owner's balance or the
  * owner's shop orders (docs/wallets.md).
  */
-export const DOWNLINE_COMMANDS: ReadonlySet<CommandId> = new Set<CommandId>(["saldo", "harga", "beli", "tagihan", "status", "riwayat", "pelanggan", "mutasi", "downline"]);
+export const DOWNLINE_COMMANDS: ReadonlySet<CommandId> = new Set<CommandId>(["saldo", "harga", "beli", "tagihan", "status", "riwayat", "pelanggan", "mutasi", "downline", "markup", "hargajual"]);
 
 /** Whether a chat of `role` may use what needs `access` (the role gate's rule; the Menus follow it; a downline: selling only). */
 export function allows(role: Role, access: Access): boolean {

@@ -11,6 +11,7 @@ import type { FakeUser } from "../support/chat.js";
 import { makeWorld, type World } from "../support/world.js";
 import { run } from "../jobs/support.js";
 import { forgedButton, lastCallbackAnswer } from "../staff/support.js";
+import { applyMarkup } from "../../src/domain/pricing.js";
 
 const CREATE = "/transaksi/create";
 /** Gold's default markup, and a downline's default markup for its own downlines. */
@@ -147,5 +148,44 @@ describe("downlines that invite", () => {
     await andi.deliver(forgedButton(w, andi, `dl:o:${citra.chatId}`));
     expect(andi.lastReply()).not.toContain("Citra");
     expect(lastCallbackAnswer(w)).not.toBe("");
+  });
+
+  it("a downline's own selling prices (/markup, /hargajual) are on its receipts and its price list, never what it pays", async () => {
+    const { rina, andi } = await rinaAndAndi();
+    await fund(rina, "Andi", 30_000);
+    const cost = await costOf("S10");
+    const price = cost + GOLD_MARKUP;
+    const resale = applyMarkup(price, { flat: 2000 });
+    await andi.sendCommand("markup", "2000");
+    expect(andi.lastReply()).toContain("Rp2.000");
+    // Stored on Andi's chat, never Rina's.
+    expect((await w.store.getChat(rina.chatId))?.pricing).toBeUndefined();
+    await andi.sendCommand("harga", "S10");
+    const list = andi.replies().join("\n");
+    expect(list).toContain(rupiah(resale, "id"));
+    expect(list).not.toContain(rupiah(cost, "id"));
+
+    await andi.sendCommand("beli", "S10");
+    await andi.sendText("081234567890");
+    const screen = andi.lastReply()!;
+    expect(screen).toContain(`Harga jual: ${rupiah(resale, "id")}`);
+    expect(screen).toContain(`Dari dompet Anda: ${rupiah(price, "id")}`);
+    await andi.pressButton(/Konfirmasi/);
+    await run(w, 10_000);
+    await w.app.deps.wallets.idle();
+    const tx = (await w.store.listTxByChat(rina.chatId)).items.find((t) => t.by === andi.chatId && t.status === "success")!;
+    // Rina's sale is what it was: Andi's level price and her margin.
+    expect(tx).toMatchObject({ sale: { price, profit: GOLD_MARKUP }, wallet: { price, resale, state: "posted" } });
+    expect(await w.app.deps.wallets.view(andi.chatId)).toEqual({ balance: 30_000 - price, held: 0, available: 30_000 - price });
+    // The receipt Andi hands his customer: his selling price.
+    await andi.pressButton(/Struk/).catch(() => undefined);
+    const receipts = andi.messages().filter((m) => m.from === "bot" && m.text?.includes(tx.refId)).map((m) => m.text ?? "");
+    expect(receipts.join("\n")).toContain(rupiah(resale, "id"));
+    expect(receipts.join("\n")).not.toContain(rupiah(price, "id") + "\n");
+
+    // A fixed price for one product.
+    await andi.sendCommand("hargajual", "S10 15000");
+    expect(andi.lastReply()).toContain(rupiah(15_000, "id"));
+    expect(andi.lastReply()).not.toContain(rupiah(cost, "id"));
   });
 });

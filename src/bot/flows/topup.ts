@@ -16,7 +16,7 @@ import { failureText, withApiKey } from "../provider.js";
 import { needsServer, targetKind, validateTarget } from "../targets.js";
 import { suggestionsFor, wantedForProduct } from "../savedCustomers.js";
 import { askChoice, askText } from "./steps.js";
-import { chatRules, chatSeller, quoteProduct } from "../pricing.js";
+import { chatSeller, quoteOf } from "../pricing.js";
 import { hidesCost, ledgerChat } from "../middlewares/roleGate.js";
 import { sameValueAlternatives } from "../../domain/alternatives.js";
 
@@ -88,8 +88,7 @@ export async function targetPrompt(ctx: BaseContext, product: PrepaidProduct): P
   const ask = kind === "game" && needsServer(product) ? "target-ask-game-server" : `target-ask-${kind}`;
   // The price the list's button showed: the selling price, with the cost below when a rule applies and
   // this chat may see it (as /harga).
-  const sold = (await chatSeller(ctx))(product);
-  const quote = sold.ok ? sold.quote : quoteProduct(await chatRules(ctx), product);
+  const quote = quoteOf((await chatSeller(ctx))(product));
   const sells = quote.source !== "none";
   const showCost = sells && !(await hidesCost(ctx));
   const lines = [

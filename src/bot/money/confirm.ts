@@ -58,7 +58,7 @@ export async function saveDraft(ctx: BaseContext, kind: MoneyKind, fields: Draft
 async function walletPartOf(ctx: BaseContext, tx: TxRecord, salePrice: number): Promise<WalletPart | "refused" | undefined> {
   const role = ctx.role;
   if (role.kind !== "downline") return undefined;
-  const { price, commissions } = await downlinePrice(ctx, tx, salePrice);
+  const { price, commissions, resale } = await downlinePrice(ctx, tx, salePrice);
   if (role.suspended) {
     await ctx.reply(ctx.t("wallet-suspended"));
     return "refused";
@@ -68,7 +68,7 @@ async function walletPartOf(ctx: BaseContext, tx: TxRecord, salePrice: number): 
     await ctx.reply(ctx.t("wallet-short", { price: rupiah(price, ctx.lang), available: rupiah(available, ctx.lang) }));
     return "refused";
   }
-  return { chat: ctx.chat!.id, price, state: "draft", ...(commissions.length > 0 ? { commissions } : {}) };
+  return { chat: ctx.chat!.id, price, state: "draft", ...(commissions.length > 0 ? { commissions } : {}), ...(resale !== undefined ? { resale } : {}) };
 }
 
 /** The confirm screen's text under `title`: the kind's details, the balance when known, the reference. */
