@@ -1325,6 +1325,33 @@ downline-join-owner = This chat has its own API key or works as staff, so it can
 downline-join-taken = You are already a downline in another network.
 downline-join-already = You are already a downline in this network.
 downline-join-full = This network is full. Contact your upline.
+downline-join-gone = The upline who invited you can no longer invite. Ask your upline for a new link.
+downline-joined-sub = ✅ You are now a downline of <b>{ $upline }</b>. Ask your upline to fund your wallet, then sell with /topup. Balance: /balance.
+downline-joined-upline = 👥 { $name } joined as your downline. See /downlines.
+downline-line-via = { $indent }↳ <b>{ $name }</b> · via { $upline } · wallet { $balance } (on hold { $held }) · { $sales ->
+        [one] 1 sale
+       *[other] { $sales } sales
+    } this month · { $last }{ $state }
+downline-card-via = Downline of: { $upline } (pays that upline's price plus its markup)
+downline-may-invite = {" "}· may invite
+downline-button-may-invite = ✅ May invite
+downline-button-no-invite = 🚫 May not invite
+downline-may-invite-you = ✅ Your upline allows you to invite downlines of your own. Open /downlines.
+downline-no-invite-you = Your upline no longer allows you to invite new downlines. Your existing downlines keep working.
+downline-not-allowed = Inviting downlines is only for the network's owner and the downlines their upline allows. Ask your upline.
+downline-too-deep = Not possible: a network goes at most 3 levels below the owner, and you are on the last one. A new downline must be invited by your upline.
+downline-has-downlines = This downline still has downlines of its own. Remove them first.
+downline-own-title = 👥 <b>Your downlines</b> ({ $count })
+downline-own-line = • <b>{ $name }</b>{ $state }
+downline-own-none = No downlines yet. Invite one with the button below: one link for one person, valid 24 hours.
+downline-own-markup = Your markup for your downlines: <b>{ $markup }</b> on top of your price (your commission on each of their sales). Change: <code>/downlines markup 700</code> or <code>/downlines markup 2%</code>.
+downline-own-markup-saved = ✅ Your markup for your downlines is now <b>{ $markup }</b>. It counts from their next purchase.
+downline-own-button-invite = ➕ Invite a downline
+downline-own-card = 👤 <b>{ $name }</b>{ $state }
+    Joined { $since } WIB
+downline-own-invite = Invitation link for your downline (one person, valid until { $until } WIB):
+    { $link }
+    Their price: your price plus your markup.
 wallet-show = 👛 <b>Your wallet</b> ({ $level } level)
     Balance: <b>{ $balance }</b>
     On hold (sales in progress): { $held }

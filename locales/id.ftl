@@ -1298,6 +1298,30 @@ downline-join-owner = Chat ini punya API key sendiri atau bekerja sebagai staf, 
 downline-join-taken = Anda sudah downline di jaringan lain.
 downline-join-already = Anda sudah downline di jaringan ini.
 downline-join-full = Jaringan ini sudah penuh. Hubungi upline Anda.
+downline-join-gone = Upline yang mengundang Anda tidak bisa mengundang lagi. Minta tautan baru ke upline Anda.
+downline-joined-sub = ✅ Anda sekarang downline dari <b>{ $upline }</b>. Minta upline mengisi dompet Anda, lalu jual dengan /beli. Saldo: /saldo.
+downline-joined-upline = 👥 { $name } bergabung sebagai downline Anda. Lihat di /downline.
+downline-line-via = { $indent }↳ <b>{ $name }</b> · via { $upline } · saldo { $balance } (ditahan { $held }) · { $sales } penjualan bulan ini · { $last }{ $state }
+downline-card-via = Downline dari: { $upline } (harganya mengikuti harga upline ini ditambah markup-nya)
+downline-may-invite = {" "}· boleh mengundang
+downline-button-may-invite = ✅ Boleh mengundang
+downline-button-no-invite = 🚫 Tidak boleh mengundang
+downline-may-invite-you = ✅ Upline mengizinkan Anda mengundang downline sendiri. Buka /downline.
+downline-no-invite-you = Upline tidak lagi mengizinkan Anda mengundang downline baru. Downline Anda yang ada tetap berjalan.
+downline-not-allowed = Mengundang downline hanya untuk pemilik jaringan dan downline yang diizinkan upline-nya. Minta izin ke upline Anda.
+downline-too-deep = Tidak bisa: jaringan paling dalam 3 tingkat di bawah pemilik, dan Anda sudah di tingkat terakhir. Downline baru harus diundang oleh upline Anda.
+downline-has-downlines = Downline ini masih punya downline sendiri. Hapus atau pindahkan mereka dulu.
+downline-own-title = 👥 <b>Downline Anda</b> ({ $count })
+downline-own-line = • <b>{ $name }</b>{ $state }
+downline-own-none = Belum ada downline. Undang dengan tombol di bawah: satu tautan untuk satu orang, berlaku 24 jam.
+downline-own-markup = Markup Anda untuk downline: <b>{ $markup }</b> di atas harga Anda (itu komisi Anda per penjualan mereka). Ubah: <code>/downline markup 700</code> atau <code>/downline markup 2%</code>.
+downline-own-markup-saved = ✅ Markup Anda untuk downline sekarang <b>{ $markup }</b>. Berlaku mulai pembelian mereka berikutnya.
+downline-own-button-invite = ➕ Undang downline
+downline-own-card = 👤 <b>{ $name }</b>{ $state }
+    Bergabung { $since } WIB
+downline-own-invite = Tautan undangan downline Anda (untuk satu orang, berlaku sampai { $until } WIB):
+    { $link }
+    Harganya: harga Anda ditambah markup Anda.
 wallet-show = 👛 <b>Dompet Anda</b> (level { $level })
     Saldo: <b>{ $balance }</b>
     Ditahan (transaksi berjalan): { $held }

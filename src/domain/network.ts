@@ -4,7 +4,7 @@
  * levels, each a `/markup` rule set. Whose downline a chat is lives on its own record (`downlineOf`),
  * which every update reads: a change there counts from the next tap on any process.
  */
-import type { DocKind, PricingRules, Store } from "../store/index.js";
+import type { ChatRecord, DocKind, PricingRules, Store } from "../store/index.js";
 import * as z from "../tools/zod.js";
 import { PricingRulesSchema } from "../store/index.js";
 import { applyMarkup, markupFor } from "./pricing.js";
@@ -15,6 +15,8 @@ import { randomBytes } from "node:crypto";
 export const DOWNLINE_INVITE_PREFIX = "dl_";
 /** Most downlines one owner may have (members plus open invitations). */
 export const DOWNLINES_MAX = 1000;
+/** How many levels of downlines an owner's network has at most. */
+export const MAX_DEPTH = 3;
 
 const LevelSchema = z.object({ name: z.string().check(z.minLength(1), z.maxLength(30)), rules: PricingRulesSchema });
 export type Level = z.infer<typeof LevelSchema>;
@@ -28,14 +30,38 @@ export const DEFAULT_LEVELS: readonly Level[] = [
   { name: "Platinum", rules: { all: { flat: 500 } } },
 ];
 
-const DownlineInviteSchema = z.object({ level: z.int().check(z.nonnegative()), expiresAt: z.number(), usedBy: z.optional(z.int()) });
+/** `upline`: the downline that invited (absent: the owner). */
+const DownlineInviteSchema = z.object({ level: z.int().check(z.nonnegative()), expiresAt: z.number(), usedBy: z.optional(z.int()), upline: z.optional(z.int()) });
 /** open -> used | revoked; id: the token's hash. */
 export const DownlineInviteKind: DocKind<z.infer<typeof DownlineInviteSchema>> = { name: "downline_invite", schema: DownlineInviteSchema };
 
-const DownlineSchema = z.object({ chat: z.int(), name: z.string(), level: z.int().check(z.nonnegative()), joinedAt: z.number(), suspended: z.optional(z.boolean()) });
+/** `upline`: the downline that invited it (absent: the owner); `mayInvite`: the owner allows it to invite. */
+const DownlineSchema = z.object({
+  chat: z.int(),
+  name: z.string(),
+  level: z.int().check(z.nonnegative()),
+  joinedAt: z.number(),
+  suspended: z.optional(z.boolean()),
+  upline: z.optional(z.int()),
+  mayInvite: z.optional(z.boolean()),
+});
 export type Downline = z.infer<typeof DownlineSchema>;
 /** active | removed; id `<owner>:<chat>`. */
 export const DownlineKind: DocKind<Downline> = { name: "downline", schema: DownlineSchema };
+
+const DownlineMarkupSchema = z.object({ rules: PricingRulesSchema });
+/** A downline's markup for its own downlines (a /markup rule set); id: the downline's chat. */
+export const DownlineMarkupKind: DocKind<z.infer<typeof DownlineMarkupSchema>> = { name: "downline_markup", schema: DownlineMarkupSchema };
+/** A downline's markup for its own downlines until it sets one: fixed rupiah. */
+export const DEFAULT_DOWNLINE_MARKUP: PricingRules = { all: { flat: 500 } };
+
+/** The chain above a buyer: the top downline's level, then each upline that is a downline (top first) with its markup. */
+export interface Chain {
+  readonly owner: number;
+  readonly level: Level;
+  /** The downlines from the top down to the buyer's upline; empty for a direct downline. */
+  readonly uplines: readonly { readonly chat: number; readonly markup: PricingRules }[];
+}
 
 const AdjustSchema = z.object({ chat: z.int(), way: z.enum(["in", "out"]), promptId: z.int(), amount: z.optional(z.int()), reason: z.optional(z.string()) });
 export type Adjustment = z.infer<typeof AdjustSchema>;
@@ -47,7 +73,9 @@ export type Adjustment = z.infer<typeof AdjustSchema>;
 export const AdjustKind: DocKind<Adjustment> = { name: "wallet_adjust", schema: AdjustSchema };
 
 /** Why an invitation cannot be taken: it says so, and nothing changes. */
-export type DownlineJoinRefusal = "unknown" | "expired" | "used" | "self" | "owner" | "taken" | "already" | "full";
+export type DownlineJoinRefusal = "unknown" | "expired" | "used" | "self" | "owner" | "taken" | "already" | "full" | "gone";
+/** Why a downline may not invite: the owner has not allowed it, or its downlines would be too deep. */
+export type InviteRefusal = "full" | "not-allowed" | "too-deep";
 
 export interface DownlineJoiner {
   chat: number;
@@ -90,17 +118,25 @@ export class Network {
     else await this.store.createDoc(LevelsKind, { id, owner, state: "active", value: { levels } });
   }
 
-  async invite(owner: number, level: number): Promise<{ token: string; expiresAt: number } | "full"> {
+  /** An invitation by the owner, or (`by`) by one of its downlines the owner allows to, above the deepest level. */
+  async invite(owner: number, level: number, by?: number): Promise<{ token: string; expiresAt: number } | InviteRefusal> {
+    if (by !== undefined && by !== owner) {
+      const inviter = await this.member(owner, by);
+      if (!inviter?.mayInvite || inviter.suspended) return "not-allowed";
+      if ((await this.depthOf(by)) >= MAX_DEPTH) return "too-deep";
+      level = inviter.level;
+    }
     if ((await this.members(owner)).length >= DOWNLINES_MAX) return "full";
     const token = newToken();
     const expiresAt = this.now() + INVITE_TTL_MS;
-    await this.store.createDoc(DownlineInviteKind, { id: tokenHash(token), owner, state: "open", value: { level, expiresAt } });
+    const upline = by !== undefined && by !== owner ? { upline: by } : {};
+    await this.store.createDoc(DownlineInviteKind, { id: tokenHash(token), owner, state: "open", value: { level, expiresAt, ...upline } });
     await this.store.flush();
     return { token, expiresAt };
   }
 
   /** Takes an invitation (compare-and-set: of two taps one wins); the joiner's record then names its owner and level. */
-  async join(token: string, joiner: DownlineJoiner): Promise<{ owner: number; level: number } | DownlineJoinRefusal> {
+  async join(token: string, joiner: DownlineJoiner): Promise<{ owner: number; level: number; upline: number } | DownlineJoinRefusal> {
     const doc = await this.store.getDoc(DownlineInviteKind, tokenHash(token));
     if (!doc) return "unknown";
     if (doc.state !== "open") return "used";
@@ -111,18 +147,22 @@ export class Network {
     if (joiner.memberOf !== undefined) return "taken";
     if (joiner.ownsKey) return "owner";
     if ((await this.members(owner)).length >= DOWNLINES_MAX) return "full";
+    const upline = doc.value.upline ?? owner;
+    // The inviter left, was suspended or lost its right to invite since: the link is void.
+    const inviter = upline === owner ? undefined : await this.member(owner, upline);
+    if (upline !== owner && (!inviter?.mayInvite || inviter.suspended)) return "gone";
     const taken = await this.store.updateDoc(DownlineInviteKind, doc.id, { states: ["open"] }, { state: "used", value: { ...doc.value, usedBy: joiner.chat } });
     if (!taken) return "used";
     const joinedAt = this.now();
     const level = doc.value.level;
-    await this.store.updateChat(joiner.chat, { downlineOf: { owner, upline: owner, level, since: joinedAt } });
-    const member: Downline = { chat: joiner.chat, name: joiner.name, level, joinedAt };
+    await this.store.updateChat(joiner.chat, { downlineOf: { owner, upline, level, since: joinedAt } });
+    const member: Downline = { chat: joiner.chat, name: joiner.name, level, joinedAt, ...(upline !== owner ? { upline } : {}) };
     const id = memberId(owner, joiner.chat);
     const earlier = await this.store.getDoc(DownlineKind, id);
     if (earlier) await this.store.updateDoc(DownlineKind, id, { version: earlier.version }, { state: "active", value: member });
     else await this.store.createDoc(DownlineKind, { id, owner, state: "active", value: member });
     await this.store.flush();
-    return { owner, level };
+    return { owner, level, upline };
   }
 
   /** The owner's downlines now, oldest first. */
@@ -141,25 +181,26 @@ export class Network {
   }
 
   /** A new level or suspension: on the member's list and on its own record (which every update reads). */
-  async change(owner: number, chat: number, change: { level?: number; suspended?: boolean }): Promise<Downline | undefined> {
+  async change(owner: number, chat: number, change: { level?: number; suspended?: boolean; mayInvite?: boolean }): Promise<Downline | undefined> {
     const id = memberId(owner, chat);
     const doc = await this.store.getDoc(DownlineKind, id);
     if (doc?.state !== "active") return undefined;
-    const value: Downline = { ...doc.value, ...(change.level !== undefined ? { level: change.level } : {}), ...(change.suspended !== undefined ? { suspended: change.suspended } : {}) };
+    const value: Downline = { ...doc.value, ...change };
     const record = await this.store.getChat(chat);
     if (record?.downlineOf?.owner === owner) {
-      await this.store.updateChat(chat, { downlineOf: { ...record.downlineOf, level: value.level, suspended: value.suspended } });
+      await this.store.updateChat(chat, { downlineOf: { ...record.downlineOf, level: value.level, suspended: value.suspended, mayInvite: value.mayInvite } });
     }
     await this.store.updateDoc(DownlineKind, id, { version: doc.version }, { value });
     await this.store.flush();
     return value;
   }
 
-  /** Ends a membership; only with an empty wallet (nothing held, nothing owed). */
-  async remove(owner: number, chat: number): Promise<"removed" | "not-empty" | "unknown"> {
+  /** Ends a membership; only with an empty wallet (nothing held, nothing owed) and no downlines of its own. */
+  async remove(owner: number, chat: number): Promise<"removed" | "not-empty" | "has-downlines" | "unknown"> {
     const id = memberId(owner, chat);
     const doc = await this.store.getDoc(DownlineKind, id);
     if (doc?.state !== "active") return "unknown";
+    if ((await this.members(owner)).some((m) => m.upline === chat)) return "has-downlines";
     const w = await this.store.wallet(chat);
     if (w.balance !== 0 || w.held !== 0) return "not-empty";
     const record = await this.store.getChat(chat);
@@ -167,6 +208,42 @@ export class Network {
     await this.store.updateDoc(DownlineKind, id, { version: doc.version }, { state: "removed" });
     await this.store.flush();
     return "removed";
+  }
+
+  /** The chain above `chat` as its record says now (a level or markup change counts from the next purchase). */
+  async chain(chat: number): Promise<Chain | undefined> {
+    let of = (await this.store.getChat(chat))?.downlineOf;
+    if (!of) return undefined;
+    const owner = of.owner;
+    const uplines: { chat: number; markup: PricingRules }[] = [];
+    // At most MAX_DEPTH links; a broken link (an upline removed) prices from the top found.
+    while (of && of.upline !== owner && uplines.length < MAX_DEPTH) {
+      uplines.unshift({ chat: of.upline, markup: await this.markup(of.upline) });
+      const above: ChatRecord["downlineOf"] = (await this.store.getChat(of.upline))?.downlineOf;
+      if (above?.owner !== owner) break;
+      of = above;
+    }
+    const levels = await this.levels(owner);
+    return { owner, level: levels[of?.level ?? 0] ?? levels[0]!, uplines };
+  }
+
+  /** 1 for a downline the owner invited, 2 below it, ... */
+  async depthOf(chat: number): Promise<number> {
+    return ((await this.chain(chat))?.uplines.length ?? 0) + 1;
+  }
+
+  /** A downline's markup for its own downlines. */
+  async markup(chat: number): Promise<PricingRules> {
+    return (await this.store.getDoc(DownlineMarkupKind, String(chat)))?.value.rules ?? DEFAULT_DOWNLINE_MARKUP;
+  }
+
+  /** Sets it; counts from its downlines' next purchase (the price is fixed on each draft). */
+  async setMarkup(owner: number, chat: number, rules: PricingRules): Promise<void> {
+    const id = String(chat);
+    const doc = await this.store.getDoc(DownlineMarkupKind, id);
+    if (doc) await this.store.updateDoc(DownlineMarkupKind, id, { version: doc.version }, { value: { rules } });
+    else await this.store.createDoc(DownlineMarkupKind, { id, owner, state: "active", value: { rules } });
+    await this.store.flush();
   }
 
   /** The owner asked for an amount and a reason (its question is message `promptId`): the adjustment's ref. */

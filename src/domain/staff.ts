@@ -206,6 +206,16 @@ export class Staff {
  * A sale as a cashier the owner shows no cost to reads it (receipts, notices, history): the selling
  * price as its amount, no cost and no profit. Anything that is not a sale is shown as it is.
  */
+/**
+ * A downline's purchase as the downline reads it: its own selling price (else what its wallet pays) as
+ * the price, nothing of the owner's cost or of what its uplines pay (docs/wallets.md).
+ */
+export function downlineView(tx: TxRecord): TxRecord {
+  const w = tx.wallet;
+  if (!w || tx.kind === "deposit" || tx.kind === "transfer") return withoutCost(tx);
+  return withoutCost({ ...tx, sale: { price: w.resale ?? w.price, profit: 0 } } as TxRecord);
+}
+
 export function withoutCost(tx: TxRecord): TxRecord {
   if (tx.kind !== "prepaid" && tx.kind !== "postpaid") return tx;
   const { sale, ...rest } = tx;

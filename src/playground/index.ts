@@ -118,7 +118,7 @@ async function seedDownlines(app: App, users: readonly PlaygroundUser[]): Promis
     if (chat?.downlineOf === undefined) {
       if (chat === undefined) await store.updateChat(u.id, { lang: u.lang });
       const invited = await network.invite(seed.owner, seed.level);
-      if (invited === "full") continue;
+      if (typeof invited === "string") continue;
       const level = (await network.levels(seed.owner))[seed.level]?.name ?? "";
       await appendAudit(store, seed.owner, { act: "downline_invited", by: seed.owner, after: level });
       const joined = await network.join(invited.token, { chat: u.id, name: u.name, ownsKey: false });

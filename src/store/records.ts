@@ -84,6 +84,8 @@ export const DownlineOfSchema = z.object({
   since: time,
   /** Sells nothing while set; its wallet is kept. */
   suspended: z.optional(z.boolean()),
+  /** The owner allows it to invite downlines of its own (at most 3 levels below the owner). */
+  mayInvite: z.optional(z.boolean()),
 });
 
 export const ChatRecordSchema = z.object({
@@ -252,6 +254,8 @@ export const WalletPartSchema = z.object({
   credit: z.optional(z.int().check(z.nonnegative())),
   /** The buyer's level when its price was fixed: the report counts the sale there after a level change. */
   level: z.optional(z.int().check(z.nonnegative())),
+  /** The downline's own selling price to its customer (its /markup, /hargajual): its receipts' price, never what it pays. */
+  resale: z.optional(z.int().check(z.nonnegative())),
 });
 export type WalletPart = z.infer<typeof WalletPartSchema>;
 

@@ -300,6 +300,8 @@ export const cb = {
   /** A downline's payout request (/tarik): the owner opens the ordinary transfer confirm screen for it, or declines. */
   payoutOpen: shape("po:o:{refId}", { refId }),
   payoutDecline: shape("po:d:{refId}", { refId }),
+  /** The owner allows (`on`) a downline to invite downlines of its own, or no longer (`off`). */
+  downlineMayInvite: shape("dl:i:{chat}:{on}", { chat: chatNumber, on: oneOf(["on", "off"]) }),
   /** A downline's /mutasi, the page before entry `seq`. */
   walletMore: shape("mu:{seq}", { seq: int(Number.MAX_SAFE_INTEGER) }),
   /** A downline's /mutasi as a CSV file. */

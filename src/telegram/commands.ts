@@ -72,10 +72,13 @@ export function commandAccess(id: CommandId): Access {
 
 /**
  * What a downline may use besides what anyone may: selling with the owner's key from its own wallet
- * (its `/saldo` is its wallet), never the owner's settings, money out of the owner's balance or the
+ * (its `/saldo` is its wallet), its own downlines when the owner allows it (`/downline`, checked by the handler), its own selling prices
+ * for its customers (`/markup`, `/hargajual`), never the owner's settings, money out of the owner's balance or the
  * owner's shop orders (docs/wallets.md).
  */
-export const DOWNLINE_COMMANDS: ReadonlySet<CommandId> = new Set<CommandId>(["saldo", "harga", "beli", "tagihan", "status", "riwayat", "pelanggan", "mutasi", "deposit", "laporan", "ekspor"]);
+export const DOWNLINE_COMMANDS: ReadonlySet<CommandId> = new Set<CommandId>([
+  "saldo", "harga", "beli", "tagihan", "status", "riwayat", "pelanggan", "mutasi", "deposit", "laporan", "ekspor", "downline", "markup", "hargajual",
+]);
 
 /**
  * Buttons a downline may press beyond what `allows` gives it: its own deposit's (money into its wallet;
@@ -199,13 +202,15 @@ const BUTTON_ACCESS: { readonly [N in CallbackName]: Access } = {
   staffStay: "anyone",
   auditMore: "owner",
   exportAudit: "owner",
-  downlineInvite: "owner",
-  downlineOpen: "owner",
+  // Also pressed by a downline the owner allows to invite, on its own downlines (the handler checks whose).
+  downlineInvite: "cashier",
+  downlineOpen: "cashier",
   downlineLevel: "owner",
-  downlineSuspend: "owner",
-  downlineRemove: "owner",
+  downlineSuspend: "cashier",
+  downlineRemove: "cashier",
   downlineAdjust: "owner",
   downlineAdjustYes: "owner",
+  downlineMayInvite: "owner",
   walletMore: "anyone",
   walletCsv: "anyone",
   payoutOpen: "owner",

@@ -34,7 +34,8 @@ const ROLE_LISTS: { readonly [R in MenuRole]: Listing } = {
   cashier: staffList("cashier"),
   admin: staffList("admin"),
   customer: (id) => commandWords(id).customer,
-  downline: (id) => (commandAccess(id) === "anyone" || DOWNLINE_COMMANDS.has(id) ? commandWords(id).menu : undefined),
+  // /downline only for the downlines the owner lets invite: told so when allowed, not listed for all.
+  downline: (id) => (id !== "downline" && (commandAccess(id) === "anyone" || DOWNLINE_COMMANDS.has(id)) ? commandWords(id).menu : undefined),
 };
 
 /** The roles whose list is the bot's list for all private chats: their chats need none of their own. */

@@ -158,7 +158,7 @@ describe("a downline", () => {
 
   it("reaches nothing of the owner's: money out, settings, the owner's screens and buttons (its /deposit is its wallet's: downlineDeposit.test.ts)", async () => {
     const { andi } = await rinaAndAndi(w);
-    for (const command of ["transfer", "kunci", "downline", "staf", "markup", "toko", "pesanan", "audit"]) {
+    for (const command of ["transfer", "kunci", "downline", "staf", "toko", "pesanan", "audit"]) {
       await andi.sendCommand(command);
       expect(andi.lastReply(), command).toMatch(/Hanya pemilik|hanya untuk|Hanya/);
     }

@@ -8,7 +8,7 @@
 import { Wallets } from "../../money/wallets.js";
 import { Composer, InputFile } from "grammy";
 import { appendAudit, audit } from "../../domain/audit.js";
-import { DOWNLINE_INVITE_PREFIX, type DownlineJoinRefusal } from "../../domain/network.js";
+import { DOWNLINE_INVITE_PREFIX, MAX_DEPTH, type Downline, type DownlineJoinRefusal } from "../../domain/network.js";
 import { downlineActivity } from "../../domain/networkReport.js";
 import { wibDay, wibDayStart } from "../../domain/report.js";
 import { walletCsv } from "../../render/exportCsv.js";
@@ -20,7 +20,8 @@ import { commands } from "../../telegram/commands.js";
 import { cb, onCallback } from "../buttons.js";
 import type { BaseContext, BotContext } from "../context.js";
 import { isPrivate, replyPrivateOnly } from "../guards.js";
-import { adjustConfirmKeyboard, downlineCardKeyboard, downlineListKeyboard, walletMoreKeyboard } from "../keyboards/downline.js";
+import { adjustConfirmKeyboard, downlineCardKeyboard, downlineListKeyboard, ownCardKeyboard, ownListKeyboard, walletMoreKeyboard } from "../keyboards/downline.js";
+import { actorOf, actsOn, ownListText, setOwnMarkup, type NetworkActor } from "./downlineOwn.js";
 import type { FeatureModule } from "../module.js";
 import { roleChanged } from "../roleMenu.js";
 
@@ -63,9 +64,16 @@ joinComposer.command(commands.start, async (ctx, next) => {
   ctx.chatRecord = await ctx.deps.store.getChat(ctx.chat.id);
   const level = (await ctx.deps.network.levels(joined.owner))[joined.level]?.name ?? "";
   await appendAudit(ctx.deps.store, joined.owner, { act: "downline_joined", by: ctx.chat.id, byName: name, after: level });
-  await ctx.reply(ctx.t("downline-joined", { level: html(level) }));
+  if (joined.upline === joined.owner) {
+    await ctx.reply(ctx.t("downline-joined", { level: html(level) }));
+  } else {
+    // Below another downline: its level is its upline's business, its price its upline's price plus markup.
+    const upline = await ctx.deps.network.member(joined.owner, joined.upline);
+    await ctx.reply(ctx.t("downline-joined-sub", { upline: html(upline?.name ?? "") }));
+  }
   await roleChanged(ctx, ctx.chat.id);
-  await tell(ctx, joined.owner, "downline-joined-owner", { name: html(name), level: html(level) });
+  if (joined.upline === joined.owner) await tell(ctx, joined.owner, "downline-joined-owner", { name: html(name), level: html(level) });
+  else await tell(ctx, joined.upline, "downline-joined-upline", { name: html(name) });
 });
 
 function refusalKey(refusal: DownlineJoinRefusal): string {
@@ -80,19 +88,22 @@ async function listText(ctx: BaseContext, owner: number): Promise<string> {
   const network = ctx.deps.network;
   const [members, levels, wallets, activity] = await Promise.all([network.members(owner), network.levels(owner), ctx.deps.wallets.ofNetwork(owner), recentActivity(ctx, owner)]);
   const byChat = new Map(wallets.map((w) => [w.chat, w]));
+  const names = new Map(members.map((m) => [m.chat, m.name]));
   const owed = Wallets.owed(wallets);
-  const lines = members.map((m) => {
+  const lines = treeOrder(members).map(({ m, depth }) => {
     const w = byChat.get(m.chat);
     const a = activity.byChat.get(m.chat);
-    return ctx.t("downline-line", {
+    const state = `${m.mayInvite ? ctx.t("downline-may-invite") : ""}${m.suspended ? ctx.t("downline-suspended") : ""}`;
+    const figures = {
       name: html(m.name),
-      level: html(levels[m.level]?.name ?? "?"),
       balance: rupiah(w?.balance ?? 0, ctx.lang),
       held: rupiah(w?.held ?? 0, ctx.lang),
       sales: a?.sales ?? 0,
       last: a ? ctx.t("downline-last", { at: wibTime(a.lastAt, ctx.lang) }) : ctx.t("downline-last-none", { since: dayLabel(wibDay(Math.max(m.joinedAt, activity.since)), ctx.lang) }),
-      state: m.suspended ? ctx.t("downline-suspended") : "",
-    });
+      state,
+    };
+    if (depth === 0) return ctx.t("downline-line", { ...figures, level: html(levels[m.level]?.name ?? "?") });
+    return ctx.t("downline-line-via", { ...figures, indent: "   ".repeat(depth - 1), upline: html(names.get(m.upline!) ?? "?") });
   });
   const body = lines.length > 0 ? lines.join("\n") : ctx.t("downline-none");
   return `${ctx.t("downline-title", { count: members.length })}\n\n${body}\n\n${ctx.t("downline-owed", { owed: rupiah(owed, ctx.lang) })}`;
@@ -106,43 +117,91 @@ async function recentActivity(ctx: BaseContext, owner: number) {
   return { byChat: downlineActivity(txs, `${thisMonth}-01`), since: wibDayStart(`${lastMonth}-01`) };
 }
 
+/** The members as a tree: each followed by its own downlines, with its depth below the owner's (0: direct). */
+function treeOrder(members: readonly Downline[]): { m: Downline; depth: number }[] {
+  const chats = new Set(members.map((m) => m.chat));
+  const out: { m: Downline; depth: number }[] = [];
+  const walk = (upline: number | undefined, depth: number) => {
+    for (const m of members) {
+      // An upline no longer listed: shown at the top rather than lost.
+      const parent = m.upline !== undefined && chats.has(m.upline) ? m.upline : undefined;
+      if (parent === upline && depth <= MAX_DEPTH) {
+        out.push({ m, depth });
+        walk(m.chat, depth + 1);
+      }
+    }
+  };
+  walk(undefined, 0);
+  return out;
+}
+
 composer.command(commands.downline, async (ctx) => {
   if (!isPrivate(ctx)) return void (await replyPrivateOnly(ctx));
-  const owner = ctx.chat.id;
+  const actor = actorOf(ctx);
+  if (!actor) return void (await ctx.reply(ctx.t("downline-not-allowed")));
+  const { owner, by } = actor;
   const [members, levels] = await Promise.all([ctx.deps.network.members(owner), ctx.deps.network.levels(owner)]);
-  await ctx.reply(await listText(ctx, owner), { reply_markup: downlineListKeyboard(ctx, members, levels) });
+  if (by === undefined) return void (await ctx.reply(await listText(ctx, owner), { reply_markup: downlineListKeyboard(ctx, treeOrder(members), levels) }));
+  const typed = typeof ctx.match === "string" ? /^\s*markup\s+(.+)$/i.exec(ctx.match)?.[1] : undefined;
+  if (typed !== undefined) return void (await setOwnMarkup(ctx, { owner, by }, typed));
+  const own = members.filter((m) => m.upline === by);
+  await ctx.reply(ownListText(ctx, own, await ctx.deps.network.markup(by)), { reply_markup: ownListKeyboard(ctx, own) });
 });
 
 onCallback(composer, cb.downlineInvite, async (ctx, { level }) => {
-  const owner = ctx.chat!.id;
+  const actor = actorOf(ctx);
+  if (!actor) return void (await ctx.answerCallbackQuery({ text: ctx.t("downline-not-allowed"), show_alert: true }));
+  const { owner, by } = actor;
   const levels = await ctx.deps.network.levels(owner);
   if (!levels[level]) return void (await ctx.answerCallbackQuery({ text: ctx.t("button-expired") }));
-  const invited = await ctx.deps.network.invite(owner, level);
+  const invited = await ctx.deps.network.invite(owner, level, by);
   await ctx.answerCallbackQuery();
-  if (invited === "full") return void (await ctx.reply(ctx.t("downline-full")));
+  if (typeof invited === "string") return void (await ctx.reply(ctx.t(`downline-${invited}`)));
   const link = `https://t.me/${ctx.me.username}?start=${DOWNLINE_INVITE_PREFIX}${invited.token}`;
+  const until = wibTime(invited.expiresAt, ctx.lang);
+  if (by !== undefined) {
+    await audit(ctx, "downline_invited", undefined, "via");
+    return void (await ctx.reply(ctx.t("downline-own-invite", { link, until }), { link_preview_options: { is_disabled: true } }));
+  }
   await audit(ctx, "downline_invited", undefined, levels[level].name);
-  await ctx.reply(ctx.t("downline-invite", { level: html(levels[level].name), link, until: wibTime(invited.expiresAt, ctx.lang) }), {
+  await ctx.reply(ctx.t("downline-invite", { level: html(levels[level].name), link, until }), {
     link_preview_options: { is_disabled: true },
   });
 });
 
+/** The member `chat` if this chat may act on it; else the button is answered as expired. */
+async function memberFor(ctx: BotContext, chat: number): Promise<{ actor: NetworkActor; member: Downline } | undefined> {
+  const actor = actorOf(ctx);
+  const member = actor && (await ctx.deps.network.member(actor.owner, chat));
+  if (actor && actsOn(actor, member)) return { actor, member };
+  await ctx.answerCallbackQuery({ text: ctx.t(actor ? "button-expired" : "downline-not-allowed") }).catch(() => undefined);
+  return undefined;
+}
+
 async function showCard(ctx: BotContext, chat: number): Promise<void> {
-  const owner = ctx.chat!.id;
-  const member = await ctx.deps.network.member(owner, chat);
-  if (!member) return void (await ctx.answerCallbackQuery({ text: ctx.t("button-expired") }));
-  const [levels, wallet] = await Promise.all([ctx.deps.network.levels(owner), ctx.deps.wallets.view(chat)]);
+  const found = await memberFor(ctx, chat);
+  if (!found) return;
+  const { actor, member } = found;
+  const owner = actor.owner;
+  const since = wibTime(member.joinedAt, ctx.lang);
+  const state = member.suspended ? ctx.t("downline-suspended") : "";
   await ctx.answerCallbackQuery().catch(() => undefined);
+  if (actor.by !== undefined) {
+    // An inviting downline's card: no wallets or levels of the network, only suspend and remove.
+    return void (await ctx.reply(ctx.t("downline-own-card", { name: html(member.name), since, state }), { reply_markup: ownCardKeyboard(ctx, member) }));
+  }
+  const [levels, wallet] = await Promise.all([ctx.deps.network.levels(owner), ctx.deps.wallets.view(chat)]);
+  const via = member.upline !== undefined ? `\n${ctx.t("downline-card-via", { upline: html((await ctx.deps.network.member(owner, member.upline))?.name ?? "?") })}` : "";
   const text = ctx.t("downline-card", {
     name: html(member.name),
     level: html(levels[member.level]?.name ?? "?"),
-    since: wibTime(member.joinedAt, ctx.lang),
+    since,
     balance: rupiah(wallet.balance, ctx.lang),
     held: rupiah(wallet.held, ctx.lang),
     available: rupiah(wallet.available, ctx.lang),
-    state: member.suspended ? ctx.t("downline-suspended") : "",
+    state: `${state}${member.mayInvite ? ctx.t("downline-may-invite") : ""}`,
   });
-  await ctx.reply(text, { reply_markup: downlineCardKeyboard(ctx, member, levels) });
+  await ctx.reply(`${text}${via}`, { reply_markup: downlineCardKeyboard(ctx, member, levels) });
 }
 
 onCallback(composer, cb.downlineOpen, (ctx, { chat }) => showCard(ctx, chat));
@@ -151,7 +210,8 @@ onCallback(composer, cb.downlineLevel, async (ctx, { chat, level }) => {
   const owner = ctx.chat!.id;
   const levels = await ctx.deps.network.levels(owner);
   if (!levels[level]) return void (await ctx.answerCallbackQuery({ text: ctx.t("button-expired") }));
-  const changed = await ctx.deps.network.change(owner, chat, { level });
+  const member = await ctx.deps.network.member(owner, chat);
+  const changed = member && member.upline === undefined ? await ctx.deps.network.change(owner, chat, { level }) : undefined;
   if (!changed) return void (await ctx.answerCallbackQuery({ text: ctx.t("button-expired") }));
   await audit(ctx, "downline_changed", changed.name, levels[level].name);
   await tell(ctx, chat, "downline-level-changed-you", { level: html(levels[level].name) });
@@ -159,8 +219,9 @@ onCallback(composer, cb.downlineLevel, async (ctx, { chat, level }) => {
 });
 
 onCallback(composer, cb.downlineSuspend, async (ctx, { chat, on }) => {
-  const owner = ctx.chat!.id;
-  const changed = await ctx.deps.network.change(owner, chat, { suspended: on === "on" });
+  const found = await memberFor(ctx, chat);
+  if (!found) return;
+  const changed = await ctx.deps.network.change(found.actor.owner, chat, { suspended: on === "on" });
   if (!changed) return void (await ctx.answerCallbackQuery({ text: ctx.t("button-expired") }));
   await audit(ctx, "downline_changed", changed.name, on === "on" ? "suspended" : "active");
   await tell(ctx, chat, on === "on" ? "downline-suspended-you" : "downline-resumed-you", {});
@@ -168,16 +229,26 @@ onCallback(composer, cb.downlineSuspend, async (ctx, { chat, on }) => {
 });
 
 onCallback(composer, cb.downlineRemove, async (ctx, { chat }) => {
-  const owner = ctx.chat!.id;
-  const member = await ctx.deps.network.member(owner, chat);
-  const removed = await ctx.deps.network.remove(owner, chat);
+  const found = await memberFor(ctx, chat);
+  if (!found) return;
+  const { actor, member } = found;
+  const removed = await ctx.deps.network.remove(actor.owner, chat);
   if (removed === "unknown") return void (await ctx.answerCallbackQuery({ text: ctx.t("button-expired") }));
-  if (removed === "not-empty") return void (await ctx.answerCallbackQuery({ text: ctx.t("downline-remove-not-empty"), show_alert: true }));
+  if (removed !== "removed") return void (await ctx.answerCallbackQuery({ text: ctx.t(removed === "not-empty" ? "downline-remove-not-empty" : "downline-has-downlines"), show_alert: true }));
   await ctx.answerCallbackQuery();
-  await audit(ctx, "downline_removed", member?.name);
-  await ctx.reply(ctx.t("downline-removed", { name: html(member?.name ?? String(chat)) }));
+  await audit(ctx, "downline_removed", member.name);
+  await ctx.reply(ctx.t("downline-removed", { name: html(member.name) }));
   await tell(ctx, chat, "downline-removed-you", {});
   await roleChanged(ctx, chat);
+});
+
+onCallback(composer, cb.downlineMayInvite, async (ctx, { chat, on }) => {
+  const owner = ctx.chat!.id;
+  const changed = await ctx.deps.network.change(owner, chat, { mayInvite: on === "on" });
+  if (!changed) return void (await ctx.answerCallbackQuery({ text: ctx.t("button-expired") }));
+  await audit(ctx, "downline_changed", changed.name, on === "on" ? "may invite" : "may not invite");
+  await tell(ctx, chat, on === "on" ? "downline-may-invite-you" : "downline-no-invite-you", {});
+  await showCard(ctx, chat);
 });
 
 // Adding or taking by hand: the owner replies with the amount and the reason, then confirms.
@@ -306,13 +377,14 @@ export const downlineModule: FeatureModule = {
   composer,
   commands: { downline: "owner", mutasi: "anyone" },
   buttons: {
-    downlineInvite: "owner",
-    downlineOpen: "owner",
+    downlineInvite: "cashier",
+    downlineOpen: "cashier",
     downlineLevel: "owner",
-    downlineSuspend: "owner",
-    downlineRemove: "owner",
+    downlineSuspend: "cashier",
+    downlineRemove: "cashier",
     downlineAdjust: "owner",
     downlineAdjustYes: "owner",
+    downlineMayInvite: "owner",
     walletMore: "anyone",
     walletCsv: "anyone",
   },

@@ -1,6 +1,6 @@
 /**
  * The reseller's selling prices: /markup shows and sets the chat's rules, /hargajual (/sellprice)
- * fixes one product's price. The rules are pure (domain/pricing.ts); this file reads commands.
+ * fixes one product's price. A downline's are its own, on top of its price (never what it pays). The rules are pure (domain/pricing.ts); this file reads commands.
  *   /markup 2000 | 5% | pulsa 1500 | PLN100 2500 | tagihan 2500 | hapus [pulsa|PLN100|tagihan|semua]
  *   /hargajual S10 12000 | /hargajual S10 hapus
  * The words work in both languages (hapus/clear, semua/all, tagihan/bills).
@@ -19,10 +19,9 @@ import { groupKey } from "../../domain/groupKey.js";
 import type { BaseContext, BotContext } from "../context.js";
 import { requireKey } from "../guards.js";
 import type { FeatureModule } from "../module.js";
-import { chatRules, quoteProduct } from "../pricing.js";
+import { chatSeller, quoteOf, sellingChat, sellingRules } from "../pricing.js";
 import { upstreamErrorText } from "../replies.js";
 import { commands } from "../../telegram/commands.js";
-import { ledgerChat } from "../middlewares/roleGate.js";
 import { audit } from "../../domain/audit.js";
 
 /** A word the reseller typed, shown back: escaped, and never an api key typed by mistake. */
@@ -70,12 +69,15 @@ function tidy(rules: PricingRules): PricingRules | undefined {
   return noRules(out) ? undefined : out;
 }
 
-/** Saves the owner's rules (a shop admin changes its owner's) and logs the change with both versions. */
+/**
+ * Saves the owner's rules (a shop admin changes its owner's; a downline its own, on top of its price)
+ * and logs the change with both versions.
+ */
 async function save(ctx: BaseContext, rules: PricingRules): Promise<void> {
-  const owner = ledgerChat(ctx);
-  const before = await ctx.deps.settings.pricing(owner);
+  const chat = sellingChat(ctx);
+  const before = await ctx.deps.settings.pricing(chat);
   const after = tidy(rules);
-  await ctx.deps.settings.setPricing(owner, after);
+  await ctx.deps.settings.setPricing(chat, after);
   await audit(ctx, "prices_changed", before, after ?? {});
 }
 
@@ -109,7 +111,7 @@ async function priceList(ctx: BaseContext, key: string): Promise<readonly Prepai
 
 async function saved(ctx: BaseContext, rules: PricingRules): Promise<void> {
   await save(ctx, rules);
-  await ctx.reply(`${ctx.t("markup-saved")}\n\n${rulesText(ctx, await chatRules(ctx))}`);
+  await ctx.reply(`${ctx.t("markup-saved")}\n\n${rulesText(ctx, await sellingRules(ctx))}`);
 }
 
 async function removeRule(ctx: BaseContext, rules: PricingRules, words: string[]): Promise<void> {
@@ -146,7 +148,7 @@ async function markupCommand(ctx: CommandContext<BotContext>): Promise<void> {
   const key = await requireKey(ctx);
   if (!key) return;
   const words = ctx.match.trim().split(/\s+/).filter(Boolean);
-  const rules = await chatRules(ctx);
+  const rules = await sellingRules(ctx);
   if (words.length === 0) {
     await ctx.reply(rulesText(ctx, rules));
     return;
@@ -188,7 +190,7 @@ async function sellPriceCommand(ctx: CommandContext<BotContext>): Promise<void> 
   const key = await requireKey(ctx);
   if (!key) return;
   const words = ctx.match.trim().split(/\s+/).filter(Boolean);
-  const rules = await chatRules(ctx);
+  const rules = await sellingRules(ctx);
   if (words.length === 2 && CLEAR_WORDS.has(words[1]!.toLowerCase())) {
     const code = keyLike(rules.fixed, words[0]!);
     if (code === undefined) {
@@ -212,7 +214,7 @@ async function sellPriceCommand(ctx: CommandContext<BotContext>): Promise<void> 
     return;
   }
   await save(ctx, { ...rules, fixed: { ...rules.fixed, [product.code]: price } });
-  const quote = quoteProduct(await chatRules(ctx), product);
+  const quote = quoteOf((await chatSeller(ctx))(product));
   const lines = [
     ctx.t("sellprice-set", { name: html(product.name), code: html(product.code), price: rupiah(price, ctx.lang), cost: rupiah(quote.cost, ctx.lang), profit: rupiah(quote.profit, ctx.lang) }),
     ...(quote.profit < 0 ? [ctx.t("sellprice-below-cost", { cost: rupiah(quote.cost, ctx.lang) })] : []),
@@ -227,7 +229,7 @@ composer.command(commands.hargajual, sellPriceCommand);
 /** The menu's "selling prices": the rules, as /markup alone shows them. */
 async function showRules(ctx: BotContext): Promise<void> {
   if (!(await requireKey(ctx))) return;
-  await ctx.reply(rulesText(ctx, await chatRules(ctx)));
+  await ctx.reply(rulesText(ctx, await sellingRules(ctx)));
 }
 
 export const markupModule: FeatureModule = {

@@ -13,7 +13,7 @@ import { html, productName, rupiah } from "../../render/format.js";
 import { hideKeys } from "../../domain/keyShape.js";
 import { dropEmptyRows, paginate } from "../paging.js";
 import { noRules } from "../../domain/pricing.js";
-import { chatRules, quoteProduct } from "../pricing.js";
+import { chatRules, chatSeller, quoteOf, sellingRules } from "../pricing.js";
 import { hidesCost, ledgerChat } from "../middlewares/roleGate.js";
 import { nearestOfOperator, sameValueAlternatives } from "../../domain/alternatives.js";
 import { billsKeyboard, emptyProductKeyboard, productKeyboard, productsKeyboard, providersKeyboard, rootKeyboard, searchKeyboard, type ProductButton } from "../keyboards/prices.js";
@@ -49,10 +49,13 @@ type Seller = (p: PrepaidProduct) => { price: number; cost?: number } | undefine
 
 async function seller(ctx: BaseContext): Promise<Seller> {
   const rules = await chatRules(ctx);
-  if (noRules(rules)) return () => undefined;
-  const showCost = !(await hidesCost(ctx));
+  // A downline always reads prices of its own (chatSeller), never the list's.
+  if (ctx.role.kind !== "downline" && noRules(rules)) return () => undefined;
+  // A downline's "cost" is its own price: shown beside its selling price once it has rules of its own.
+  const showCost = !(await hidesCost(ctx)) || (ctx.role.kind === "downline" && !noRules(await sellingRules(ctx)));
+  const sell = await chatSeller(ctx);
   return (p) => {
-    const quote = quoteProduct(rules, p);
+    const quote = quoteOf(sell(p));
     if (quote.source === "none") return undefined;
     return showCost ? { price: quote.price, cost: quote.cost } : { price: quote.price };
   };

@@ -7,7 +7,6 @@
  */
 import type { PrepaidProduct } from "../../upstream/types.js";
 import { findByCode } from "../catalog.js";
-import { groupKey } from "../../domain/groupKey.js";
 import type { BaseContext, BotContext, BotConversation, ConvContext } from "../context.js";
 import { html, productName, rupiah } from "../../render/format.js";
 import { hideKeys } from "../../domain/keyShape.js";
@@ -17,10 +16,9 @@ import { failureText, withApiKey } from "../provider.js";
 import { needsServer, targetKind, validateTarget } from "../targets.js";
 import { suggestionsFor, wantedForProduct } from "../savedCustomers.js";
 import { askChoice, askText } from "./steps.js";
-import { chatRules, quoteProduct } from "../pricing.js";
+import { chatSeller, quoteOf } from "../pricing.js";
 import { hidesCost, ledgerChat } from "../middlewares/roleGate.js";
 import { sameValueAlternatives } from "../../domain/alternatives.js";
-import { sellingPriceOrRefusal } from "../../domain/pricing.js";
 
 export const TOPUP_FLOW = "topup";
 
@@ -56,10 +54,10 @@ export async function lookupForPurchase(ctx: BaseContext, code: string, outOfOrd
     const text = ctx.t("topup-empty", { name: html(product.name), code: html(product.code) });
     const others = sameValueAlternatives(list.value, product);
     if (others.length === 0) return { ok: false, text };
-    const rules = await chatRules(ctx);
+    const seller = await chatSeller(ctx);
     const showCost = !(await hidesCost(ctx));
     const alternatives = others
-      .map((p) => ({ p, sell: sellingPriceOrRefusal(rules, { code: p.code, categoryKey: groupKey(p.category), cost: p.price }) }))
+      .map((p) => ({ p, sell: seller(p) }))
       // One whose fixed price is below its cost is no way out: it cannot be sold either.
       .flatMap(({ p, sell }) => (sell.ok ? [{ product: p, price: sell.quote.price, ...(showCost ? { cost: p.price } : {}) }] : []));
     if (alternatives.length === 0) return { ok: false, text };
@@ -90,7 +88,7 @@ export async function targetPrompt(ctx: BaseContext, product: PrepaidProduct): P
   const ask = kind === "game" && needsServer(product) ? "target-ask-game-server" : `target-ask-${kind}`;
   // The price the list's button showed: the selling price, with the cost below when a rule applies and
   // this chat may see it (as /harga).
-  const quote = quoteProduct(await chatRules(ctx), product);
+  const quote = quoteOf((await chatSeller(ctx))(product));
   const sells = quote.source !== "none";
   const showCost = sells && !(await hidesCost(ctx));
   const lines = [

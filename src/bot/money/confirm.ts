@@ -21,6 +21,8 @@ import { replierOf, type DraftFields, type MoneyKind } from "./kinds.js";
 import { receiptText, statusLabel } from "../../render/receipt.js";
 import { saleActionRows } from "../../render/saleActions.js";
 import { newRefId } from "./refs.js";
+import { downlineView } from "../../domain/staff.js";
+import { downlinePrice } from "../pricing.js";
 import { actsOnTx, hidesCost, ledgerChat, madeBy, shownTx } from "../middlewares/roleGate.js";
 import { logAct } from "./auditActs.js";
 import { withApiKey } from "../provider.js";
@@ -54,28 +56,32 @@ export async function saveDraft(ctx: BaseContext, kind: MoneyKind, fields: Draft
  * the screen; "refused" (and said why) when it is suspended or its wallet cannot pay it now. The claim
  * checks the wallet again, in the same write as the hold.
  */
-async function walletPartOf(ctx: BaseContext, draft: TxRecord, price: number): Promise<WalletPart | "refused" | undefined> {
+async function walletPartOf(ctx: BaseContext, tx: TxRecord, salePrice: number): Promise<WalletPart | "refused" | undefined> {
   const role = ctx.role;
   if (role.kind !== "downline") return undefined;
   if (role.suspended) {
     await ctx.reply(ctx.t("wallet-suspended"));
     return "refused";
   }
-  if (draft.kind === "deposit") {
+  if (tx.kind === "deposit") {
     // Money in (docs/wallets.md "By QRIS"): it holds nothing; the wallet gets what the owner's balance receives.
-    const credit = detailOf(draft, "deposit").estimatedCredited ?? 0;
+    const credit = detailOf(tx, "deposit").estimatedCredited ?? 0;
     return { chat: ctx.chat!.id, price: 0, state: "draft", credit };
   }
+  const { price, commissions, resale } = await downlinePrice(ctx, tx, salePrice);
   const { available } = await ctx.deps.wallets.view(ctx.chat!.id);
   if (available < price) {
     await ctx.reply(ctx.t("wallet-short", { price: rupiah(price, ctx.lang), available: rupiah(available, ctx.lang) }));
     return "refused";
   }
-  return { chat: ctx.chat!.id, price, state: "draft", level: role.level };
+  return {
+    chat: ctx.chat!.id, price, state: "draft", level: role.level,
+    ...(commissions.length > 0 ? { commissions } : {}), ...(resale !== undefined ? { resale } : {}),
+  };
 }
 
-/** The confirm screen's text under `title`: the kind's details, the balance when known, the reference. */
 /**
+ * The confirm screen's text under `title`: the kind's details, the balance when known, the reference.
  * `balance`: the account's balance; "unread" when the provider could not say it now; undefined when not
  * asked. `hideCost`: a cashier the owner does not show cost and balance to (hidesCost).
  */
@@ -92,8 +98,10 @@ function confirmScreen(ctx: BaseContext, kind: MoneyKind, tx: TxRecord, title: s
       ? `\n${ctx.t("confirm-payout-wallet", { name: html(detailOf(tx, "transfer").payoutName ?? ""), amount: rupiah(tx.wallet.price, ctx.lang) })}`
       : tx.kind === "deposit"
         ? `\n${ctx.t("wallet-deposit-credit", { credit: rupiah(tx.wallet.credit ?? 0, ctx.lang) })}`
-      : `\n${ctx.t("confirm-wallet", { price: rupiah(tx.wallet.price, ctx.lang) })}`;
-  return moneyText(ctx, `${title}\n\n${kind.confirmText(ctx, tx, { hideCost })}${balanceLine}${walletLine}\n${ctx.t("receipt-ref")}: <code>${html(tx.refId)}</code>`);
+        : `\n${ctx.t("confirm-wallet", { price: rupiah(tx.wallet.price, ctx.lang) })}`;
+  // Its own price only: never what the owner or its uplines pay.
+  const shown = tx.wallet && ctx.role.kind === "downline" ? downlineView(tx) : tx;
+  return moneyText(ctx, `${title}\n\n${kind.confirmText(ctx, shown, { hideCost })}${balanceLine}${walletLine}\n${ctx.t("receipt-ref")}: <code>${html(tx.refId)}</code>`);
 }
 
 /** How long a screen built from the last list known (the provider is slow) waits for the balance. */

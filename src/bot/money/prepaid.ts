@@ -8,9 +8,8 @@ import type { PrepaidProduct } from "../../upstream/types.js";
 import type { BaseContext } from "../context.js";
 import { html, rupiah } from "../../render/format.js";
 import type { DraftFields, MoneyKind } from "./kinds.js";
-import { recost, sellingPriceOrRefusal } from "../../domain/pricing.js";
-import { chatRules, quoteProduct } from "../pricing.js";
-import { groupKey } from "../../domain/groupKey.js";
+import { recost } from "../../domain/pricing.js";
+import { chatRules, chatSeller, quoteProduct } from "../pricing.js";
 import { hidesCost } from "../middlewares/roleGate.js";
 
 /**
@@ -29,7 +28,7 @@ export function prepaidDraft(product: PrepaidProduct, target: string, listAt?: n
 
 /** Why `product` must not be sold now (a fixed price a cost rise put below the cost), or undefined. */
 export async function belowCostText(ctx: BaseContext, product: PrepaidProduct): Promise<string | undefined> {
-  const sell = sellingPriceOrRefusal(await chatRules(ctx), { code: product.code, categoryKey: groupKey(product.category), cost: product.price });
+  const sell = (await chatSeller(ctx))(product);
   if (sell.ok) return undefined;
   // A cashier the owner shows no cost to learns only that the owner must fix the price.
   if (await hidesCost(ctx)) return ctx.t("staff-below-cost", { name: html(product.name), code: html(product.code) });

@@ -4,7 +4,7 @@
  * owner chose so in /staf. A notice that chat missed while it blocked the bot is owed to it.
  */
 import { isPayout } from "../../domain/payouts.js";
-import { staffChoicesOf, withoutCost } from "../../domain/staff.js";
+import { downlineView, staffChoicesOf, withoutCost } from "../../domain/staff.js";
 import type { Store, TxRecord } from "../../store/index.js";
 
 /**
@@ -36,7 +36,7 @@ export async function ownerCopyOf(store: Store, tx: Pick<TxRecord, "chatId" | "b
 export async function noticeViewOf(store: Store, tx: TxRecord): Promise<TxRecord> {
   if (tx.by === undefined || tx.by === tx.chatId || isPayout(tx)) return tx;
   const maker = await store.getChat(tx.by);
-  if (maker?.downlineOf?.owner === tx.chatId) return withoutCost(tx);
+  if (maker?.downlineOf?.owner === tx.chatId) return downlineView(tx);
   const staffOf = maker?.staffOf;
   if (staffOf?.owner !== tx.chatId || staffOf.role !== "cashier") return tx;
   return (await staffChoicesOf(store, tx.chatId)).cashierSeesCost ? tx : withoutCost(tx);
