@@ -1308,6 +1308,7 @@ wallet-short = Not enough in your wallet: the price is { $price }, { $available 
 wallet-suspended = ⏸ Your upline has paused your selling. Your wallet balance is safe.
 wallet-upline-short = Your upline's balance is too low for this sale just now. Your wallet was not charged; your upline has been told. Try again later.
 wallet-upline-short-owner = ⚠️ Your downline { $name } could not buy: your balance is { $missing } short. Top up with /deposit.
+wallet-upline-short-owner-refused = ⚠️ Your downline { $name } could not buy: the provider refused it, your balance is too low. Top up with /deposit.
 audit-act-downline_invited = Downline invited
 audit-act-downline_joined = Downline joined
 audit-act-downline_changed = Downline changed

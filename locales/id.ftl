@@ -1296,6 +1296,7 @@ wallet-short = Saldo dompet kurang: harga { $price }, bisa dipakai { $available 
 wallet-suspended = ⏸ Penjualan Anda sedang dihentikan upline. Saldo dompet tetap aman.
 wallet-upline-short = Saldo upline Anda sedang tidak cukup untuk transaksi ini. Dompet Anda tidak terpotong; upline sudah diberi tahu. Coba lagi nanti.
 wallet-upline-short-owner = ⚠️ Downline { $name } tidak bisa membeli: saldo Anda kurang { $missing }. Isi saldo dengan /deposit.
+wallet-upline-short-owner-refused = ⚠️ Downline { $name } tidak bisa membeli: penyedia menolak karena saldo Anda tidak cukup. Isi saldo dengan /deposit.
 audit-act-downline_invited = Downline diundang
 audit-act-downline_joined = Downline bergabung
 audit-act-downline_changed = Downline diubah

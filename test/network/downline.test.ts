@@ -188,6 +188,37 @@ describe("a downline", () => {
     expect(told).toHaveLength(1);
   });
 
+  it("the provider refusing at create for the owner's balance: the hold back, the downline told without figures, the owner once", async () => {
+    const { rina, andi } = await rinaAndAndi();
+    await fund(rina, 30_000);
+    const toldBefore = rina.messages().length;
+    // The screen is made while the balance covers it; the balance runs low before the tap.
+    await andi.sendCommand("beli", "S10");
+    await andi.sendText("081234567890");
+    const confirm = andi.messages().at(-1)!.messageId;
+    w.sandbox.setBalance(w.demoKey, 1_000);
+    await andi.pressButton(/Konfirmasi/, { messageId: confirm });
+    expect(w.sandbox.calls(CREATE)).toHaveLength(1);
+    const tx = (await w.store.listTxByChat(rina.chatId)).items.find((t) => t.status !== "cancel")!;
+    expect(tx).toMatchObject({ status: "failed", wallet: { state: "released" } });
+    expect(await w.app.deps.wallets.view(andi.chatId)).toEqual({ balance: 30_000, held: 0, available: 30_000 });
+    // The same words as the refusal up front, none of Rina's figures.
+    expect(andi.lastReply()).toContain("Saldo upline Anda sedang tidak cukup");
+    expect(andi.lastReply()).not.toMatch(/Rp/);
+    expect(andi.replies().join("\n")).not.toMatch(/mencukupi|Ditolak/i);
+    // Again (now refused up front): Rina is told once.
+    await andi.sendCommand("beli", "S10");
+    await andi.sendText("081234567890");
+    expect(andi.lastReply()).toContain("Saldo upline Anda sedang tidak cukup");
+    expect(w.sandbox.calls(CREATE)).toHaveLength(1);
+    const told = rina.messages().slice(toldBefore).filter((m) => m.from === "bot" && m.text?.includes("Downline Andi tidak bisa membeli"));
+    expect(told).toHaveLength(1);
+    await run(w, 10_000);
+    await w.app.deps.wallets.idle();
+    expect(await w.app.deps.wallets.view(andi.chatId)).toEqual({ balance: 30_000, held: 0, available: 30_000 });
+    expect(await w.app.deps.wallets.entries(andi.chatId)).toHaveLength(1);
+  });
+
   it("reaches nothing of the owner's: money out, settings, the owner's screens and buttons", async () => {
     const { andi } = await rinaAndAndi();
     for (const command of ["transfer", "deposit", "kunci", "downline", "staf", "markup", "laporan", "toko", "pesanan", "audit"]) {
