@@ -10,10 +10,7 @@ import type { Message } from "grammy/types";
 import type { FakeUser } from "../support/chat.js";
 import { makeWorld, type World } from "../support/world.js";
 import { run } from "../jobs/support.js";
-
-const CREATE = "/transaksi/create";
-/** Gold's default markup (domain/network.ts DEFAULT_LEVELS). */
-const GOLD_MARKUP = 1000;
+import { costOf as costOfIn, CREATE, fund as fundIn, GOLD_MARKUP, rinaAndAndi as rinaAndAndiIn } from "./support.js";
 
 let w: World;
 beforeEach(async () => {
@@ -25,42 +22,9 @@ function lastAlert(): string {
   return String(w.fake.callsOf("answerCallbackQuery").at(-1)?.payload.text ?? "");
 }
 
-async function costOf(code: string): Promise<number> {
-  const list = await w.app.upstream.prepaidPriceList(w.demoKey, code);
-  return list.find((p) => p.code === code)!.price;
-}
-
-/** Rina (owner) and Andi, who joined by a Gold invitation link. */
-async function rinaAndAndi(): Promise<{ rina: FakeUser; andi: FakeUser }> {
-  const rina = await w.linkedUser({ firstName: "Rina", languageCode: "id" });
-  const andi = w.user({ firstName: "Andi", languageCode: "id" });
-  await rina.sendCommand("downline");
-  expect(rina.lastReply()).toContain("Belum ada downline");
-  await rina.pressButton(/Undang downline Gold/);
-  const token = /start=dl_([A-Za-z0-9_-]+)/.exec(rina.lastReply() ?? "")?.[1];
-  expect(token, rina.lastReply()).toBeDefined();
-  await andi.sendCommand("start", `dl_${token}`);
-  expect(andi.lastReply()).toContain("downline level Gold");
-  expect(rina.lastReply()).toContain("Andi bergabung sebagai downline level Gold");
-  // The link works once.
-  const other = w.user({ firstName: "Budi", languageCode: "id" });
-  await other.sendCommand("start", `dl_${token}`);
-  expect(other.lastReply()).toContain("sudah dipakai");
-  return { rina, andi };
-}
-
-/** Rina adds `amount` to Andi's wallet by hand, with a reason, and confirms (twice: a double tap). */
-async function fund(rina: FakeUser, amount: number, reason = "tunai"): Promise<void> {
-  await rina.sendCommand("downline");
-  await rina.pressButton(/Andi/);
-  await rina.pressButton(/Tambah saldo/);
-  const prompt = rina.messages().at(-1)!;
-  await rina.sendMessage({ text: `${amount} ${reason}`, reply_to_message: w.fake.message(rina.chatId, prompt.messageId)!.message as Message as never });
-  expect(rina.lastReply()).toContain(`Tambah ${rupiah(amount, "id")} ke dompet Andi?`);
-  const confirm = rina.messages().at(-1)!.messageId;
-  await rina.pressButton(/Konfirmasi/, { messageId: confirm });
-  await rina.pressButton(/Konfirmasi/, { messageId: confirm }).catch(() => undefined);
-}
+const costOf = (code: string) => costOfIn(w, code);
+const rinaAndAndi = () => rinaAndAndiIn(w);
+const fund = (rina: FakeUser, amount: number, reason?: string) => fundIn(w, rina, amount, reason);
 
 describe("a downline", () => {
   it("joins by a one-person link, is funded by hand once, and buys at its level's price from its wallet, debited once", async () => {
