@@ -57,6 +57,7 @@ export default defineConfig({
                   "test/bot/acrossProcesses.test.ts",
                   "test/bot/leadership.test.ts",
                   "test/flows/twoProcessTaps.test.ts",
+                  "test/network/downlineTwoProcesses.test.ts",
                   "test/jobs/announceRace.test.ts",
                   // Load, timing and rendering tests that do not use the store differently (CI time).
                   "test/flows/flood.test.ts",
