@@ -69,6 +69,8 @@ describe("a downline", () => {
     const notice = andi.replies().join("\n");
     expect(notice).toContain("Berhasil");
     expect(notice).not.toMatch(/modal|Untung/i);
+    // It names the wallet: the price taken from it, and what is left.
+    expect(notice).toContain(`Dibayar dari dompet Anda: ${rupiah(price, "id")}. Sisa dompet: ${rupiah(50_000 - price, "id")}`);
     expect(await w.app.deps.wallets.view(andi.chatId)).toEqual({ balance: 50_000 - price, held: 0, available: 50_000 - price });
     await andi.sendCommand("mutasi");
     expect(andi.lastReply()).toContain(`−${rupiah(price, "id")} pembelian`);
@@ -94,6 +96,8 @@ describe("a downline", () => {
     await run(w, 10_000);
     await w.app.deps.wallets.idle();
     expect(await w.store.getTx(failed.refId)).toMatchObject({ status: "failed", wallet: { state: "released" } });
+    // The failure notice says the hold is back, and what the wallet has.
+    expect(andi.replies().join("\n")).toContain(`${rupiah(cost + GOLD_MARKUP, "id")} kembali ke dompet Anda. Sisa dompet: ${rupiah(30_000, "id")}`);
     expect(await w.app.deps.wallets.view(andi.chatId)).toEqual({ balance: 30_000, held: 0, available: 30_000 });
 
     await rina.sendCommand("downline");

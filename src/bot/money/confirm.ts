@@ -17,7 +17,7 @@ import { detailOf, OPEN_STATUSES } from "../../store/index.js";
 import { STEP_TIMEOUT_MS } from "../flows/steps.js";
 import { moneyText, upstreamErrorText } from "../replies.js";
 import { replierOf, type DraftFields, type MoneyKind } from "./kinds.js";
-import { receiptText, statusLabel } from "../../render/receipt.js";
+import { receiptText, statusLabel, type ReceiptTx } from "../../render/receipt.js";
 import { saleActionRows } from "../../render/saleActions.js";
 import { newRefId } from "./refs.js";
 import { actsOnTx, hidesCost, ledgerChat, madeBy, shownTx } from "../middlewares/roleGate.js";
@@ -268,7 +268,10 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
         }
         const extra = await kind.explainRejection?.(ctx, apiKey, sending, outcome.error).catch(() => undefined);
         const said = hideCost ? withoutRupiah(outcome.error.providerMessage) : outcome.error.providerMessage;
-        await ctx.reply(moneyText(ctx, `${ctx.t("money-rejected", { message: html(said) })}${extra ? `\n${extra}` : ""}`), {
+        // A downline reads that its hold is back (released in the failure's own write).
+        const back = outcome.tx.wallet ? await ctx.deps.wallets.leftAfter(refId, "failed") : undefined;
+        const wallet = back === undefined ? "" : `\n${ctx.t("wallet-receipt-back", { price: rupiah(outcome.tx.wallet!.price, ctx.lang), left: rupiah(back, ctx.lang) })}`;
+        await ctx.reply(moneyText(ctx, `${ctx.t("money-rejected", { message: html(said) })}${extra ? `\n${extra}` : ""}${wallet}`), {
           reply_markup: rejectedKeyboard(ctx, refId),
         });
         return;
@@ -349,6 +352,13 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
   return c;
 }
 
+/** The record as this chat reads it: a downline's with what its wallet has left (ReceiptTx). */
+async function ownView(ctx: BaseContext, tx: TxRecord): Promise<ReceiptTx> {
+  const shown = await shownTx(ctx, tx);
+  if (ctx.role.kind !== "downline" || tx.wallet?.chat !== ctx.chat?.id) return shown;
+  return { ...shown, walletLeft: await ctx.deps.wallets.leftAfter(tx.refId, tx.status) };
+}
+
 /** The generic message after a create: receipt plus what happens next. */
 export async function announceOutcome(ctx: BaseContext, tx: TxRecord): Promise<void> {
   const next =
@@ -357,7 +367,7 @@ export async function announceOutcome(ctx: BaseContext, tx: TxRecord): Promise<v
       : tx.status === "pending" || tx.status === "processing"
         ? ctx.t("money-pending")
         : "";
-  const text = moneyText(ctx, `${receiptText(ctx.translate, ctx.lang, await shownTx(ctx, tx))}${next ? `\n\n${next}` : ""}`);
+  const text = moneyText(ctx, `${receiptText(ctx.translate, ctx.lang, await ownView(ctx, tx))}${next ? `\n\n${next}` : ""}`);
   const open = tx.status !== "success" && tx.status !== "failed";
   // A sale that succeeded at once gets its shop actions here (no status notice will follow).
   const shop = saleActionRows(ctx.translate, ctx.lang, tx);
