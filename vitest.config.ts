@@ -52,11 +52,15 @@ export default defineConfig({
                   // A full or read-only disk under the file store's shards.
                   "test/bot/storageWords.test.ts",
                   "test/jobs/crashSending.test.ts",
+                  // A stop and a new process on the same data: one process owns the files (on PostgreSQL a
+                  // "sending" record may be another process's create still running: downlineTwoProcesses).
+                  "test/network/downlineOnce.test.ts",
                   // These open their own PostgreSQL databases in "files" already.
                   "test/bot/twoProcesses.test.ts",
                   "test/bot/acrossProcesses.test.ts",
                   "test/bot/leadership.test.ts",
                   "test/flows/twoProcessTaps.test.ts",
+                  "test/network/downlineTwoProcesses.test.ts",
                   "test/jobs/announceRace.test.ts",
                   // Load, timing and rendering tests that do not use the store differently (CI time).
                   "test/flows/flood.test.ts",

@@ -97,11 +97,26 @@ export function levelPrice(level: Level, cost: number, code: string, categoryKey
   return found ? Math.max(cost, applyMarkup(cost, found.markup)) : cost;
 }
 
+/** An owner whose downline found the provider balance short is told at most once in this long. */
+const TELL_SHORT_EVERY_MS = 60 * 60_000;
+
 export class Network {
+  /** When each owner was last told a downline's sale found the balance short (this process; a repeat is harmless). */
+  private readonly toldShort = new Map<number, number>();
+
   constructor(
     private readonly store: Store,
     private readonly now: () => number,
   ) {}
+
+  /** Whether the owner should be told now that the balance is short (and notes it): once an hour at most. */
+  tellShortNow(owner: number): boolean {
+    const now = this.now();
+    const last = this.toldShort.get(owner);
+    if (last !== undefined && now >= last && now - last < TELL_SHORT_EVERY_MS) return false;
+    this.toldShort.set(owner, now);
+    return true;
+  }
 
   async levels(owner: number): Promise<readonly Level[]> {
     return (await this.store.getDoc(LevelsKind, String(owner)))?.value.levels ?? DEFAULT_LEVELS;

@@ -18,6 +18,28 @@ export interface WalletView {
 /** What an adjustment by hand came to. */
 export type Adjusted = { readonly kind: "posted"; readonly entry: WalletEntry } | { readonly kind: "repeated" } | { readonly kind: "short"; readonly available: number };
 
+/** A held part is given back by these statuses (store/walletRules.ts releases it in their write). */
+const GIVES_BACK = new Set(["failed", "cancel", "expired"]);
+
+/**
+ * What the record's wallet may spend once the outcome `status` counts (a receipt's "left"): balance
+ * less what is held. A notice is told before its status is saved (the hold still there), and between
+ * posting a success's debit and marking its part posted the price is both debited and held
+ * (docs/wallets.md rule 3): the price counted once either way.
+ */
+export async function walletLeftAfter(store: Store, refId: string, status: TxRecord["status"]): Promise<number | undefined> {
+  const tx = await store.getTx(refId);
+  const part = tx?.wallet;
+  if (!tx || !part || tx.kind === "deposit") return undefined;
+  const w = await store.wallet(part.chat);
+  const left = w.balance - w.held;
+  if (part.state !== "held") return left;
+  if (GIVES_BACK.has(status)) return left + part.price;
+  if (status !== "success") return left;
+  const recent = await store.walletEntries(part.chat, { limit: 20 });
+  return recent.some((e) => e.ref === `${refId}:d`) ? left + part.price : left;
+}
+
 export class Wallets {
   /** Settles in flight (started by events, not awaited by their emitter). */
   private readonly running = new Set<Promise<void>>();
@@ -39,6 +61,11 @@ export class Wallets {
   async view(chat: number): Promise<WalletView> {
     const w = await this.deps.store.wallet(chat);
     return { balance: w.balance, held: w.held, available: w.balance - w.held };
+  }
+
+  /** What the record's wallet may spend once `status` counts (walletLeftAfter). */
+  leftAfter(refId: string, status: TxRecord["status"]): Promise<number | undefined> {
+    return walletLeftAfter(this.deps.store, refId, status);
   }
 
   /** Every wallet of the owner's network that has had an entry. */

@@ -52,8 +52,18 @@ export function kindLabel(t: Translate, lang: Lang, tx: TxRecord): string {
   return orderRefOfTx(tx.refId) === undefined ? kind : `${kind} (${t(lang, "shop-sale-mark")})`;
 }
 
+/** A downline's own view of its purchase: what its wallet may spend once this outcome counts (walletLeftAfter). */
+export type ReceiptTx = TxRecord & { readonly walletLeft?: number | undefined };
+
+/** The wallet line of a downline's receipt: taken, back, or held, and what is left. */
+function walletLine(t: Translate, lang: Lang, tx: ReceiptTx): string[] {
+  if (!tx.wallet || tx.walletLeft === undefined || tx.kind === "deposit") return [];
+  const key = tx.status === "success" ? "wallet-receipt-paid" : tx.status === "failed" || tx.status === "cancel" || tx.status === "expired" ? "wallet-receipt-back" : "wallet-receipt-held";
+  return [t(lang, key, { price: rupiah(tx.wallet.price, lang), left: rupiah(tx.walletLeft, lang) })];
+}
+
 /** A receipt: what, to whom, how much, status, ids and times (HTML). */
-export function receiptText(t: Translate, lang: Lang, tx: TxRecord): string {
+export function receiptText(t: Translate, lang: Lang, tx: ReceiptTx): string {
   const line = (key: string, value: string | number | undefined | null) =>
     value === undefined || value === null || value === "" ? [] : [`${t(lang, key)}: ${value}`];
   const customer = detailOf(tx, "postpaid").customerName;
@@ -81,6 +91,7 @@ export function receiptText(t: Translate, lang: Lang, tx: TxRecord): string {
     ...line("receipt-status", walletPaid(tx) ? `${STATUS_ICON.processing} ${t(lang, "wallet-deposit-status-paid")}` : statusLabel(t, lang, tx.status, tx.kind, tx.kind === "deposit" && detailOf(tx, "deposit").instant !== undefined)),
     // Only a refusal's reason helps the reader; internal notes of unknown outcomes stay out.
     ...line("receipt-message", tx.message && tx.status === "failed" ? html(tx.message) : undefined),
+    ...walletLine(t, lang, tx),
     ...line("receipt-shop-order", orderRef && `<code>${html(orderRef)}</code>`),
     ...line("receipt-ref", `<code>${html(tx.refId)}</code>`),
     ...line("receipt-upstream-id", tx.upstreamId && `<code>${html(tx.upstreamId)}</code>`),

@@ -102,6 +102,15 @@ export const isUnavailable = (e: unknown): e is UpstreamUnavailable => e instanc
 export const isUnexpected = (e: unknown): e is UpstreamUnexpected => e instanceof UpstreamUnexpected;
 
 /**
+ * The provider refused for the account's balance. Its low-balance body is not public
+ * (upstream-notes.md): the sandbox answers "Saldo tidak mencukupi" with code 402; the words are matched
+ * too, in Indonesian or English, so another spelling is still read as the balance.
+ */
+export function isLowBalanceRefusal(err: UpstreamRejected): boolean {
+  return err.providerCode === 402 || /saldo\s+(anda\s+)?(tidak\s+(men)?cukup|kurang)|insufficient\s+balance|balance\s+(is\s+)?(too\s+low|insufficient)/i.test(err.providerMessage);
+}
+
+/**
  * Removes a secret from text the provider or the transport produced (the provider might echo the
  * key back in a message). Also covers the form-encoded spelling of the key.
  */

@@ -35,6 +35,8 @@ const SETTLE_MS = 5_000;
  */
 const UPSTREAM_TIMEOUT_MS = 2_000;
 const CONFIRM = /Konfirmasi/;
+/** What each downline's wallet starts with: about five S10 purchases at Gold's price. */
+const DOWNLINE_FUNDS = 60_000;
 /** Real time an update (or a restart) may take before the clock moves for it (driven()). */
 const DRIVEN_REAL_MS = 2_000;
 
@@ -97,6 +99,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     }
     await chaos.finish();
     await ledger.check(w, [...chaos.users, ...chaos.customers], w.callbacks.lostRefs);
+    await ledger.checkWallets(w, chaos.downlines, chaos.users);
     // The store opens cleanly: a new process on the same data reads every transaction.
     const before = await chaos.allTxCount();
     await chaos.restart();
@@ -115,6 +118,9 @@ class Chaos {
   users: FakeUser[] = [];
   /** Each reseller's shop customer (same index): orders and pays QRIS in that reseller's shop. */
   customers: FakeUser[] = [];
+  /** Each reseller's downline (same index, docs/wallets.md): every second "buy" of a reseller is its downline's, from its wallet. */
+  downlines: FakeUser[] = [];
+  private readonly buys = new Map<number, number>();
   readonly startedAt: number;
   /** Resellers' updates being handled (a duplicate's two deliveries overlap). */
   private acting = 0;
@@ -155,6 +161,16 @@ class Chaos {
       const customer = makeUser({ handleUpdate: (update) => this.w.app.bot.handleUpdate(update) }, this.w.fake, { clock: this.w.clock, languageCode: "id" });
       await this.w.store.updateChat(customer.chatId, { customerOf: { owner: owner.chatId, code: `SHOP${owner.chatId}` }, lang: "id" });
       this.customers.push(customer);
+    }
+    // Each reseller invites a Gold downline, who joins by the link and is funded by hand: a few purchases' worth,
+    // so some are refused for a short wallet (docs/wallets.md).
+    for (const owner of this.users) {
+      const downline = makeUser({ handleUpdate: (update) => this.w.app.bot.handleUpdate(update) }, this.w.fake, { clock: this.w.clock, languageCode: "id" });
+      const invite = await this.w.app.deps.network.invite(owner.chatId, 1);
+      if (typeof invite === "string") throw new Error(`no downline invited: ${invite}`);
+      await downline.sendCommand("start", `dl_${invite.token}`);
+      await this.w.app.deps.wallets.adjust({ ref: `CHAOSFUND${downline.chatId}`, owner: owner.chatId, wallet: downline.chatId, amount: DOWNLINE_FUNDS, reason: "chaos", by: owner.chatId });
+      this.downlines.push(downline);
     }
     // The forged callbacks need a token and the provider's name for the key, as linking leaves them.
     const { username } = await this.w.upstream.getProfile(CHAOS_KEY);
@@ -206,7 +222,10 @@ class Chaos {
   // ---- resellers ------------------------------------------------------------------------------
 
   private async act(index: number, action: string, twice: "duplicate" | "reorder" | undefined = undefined): Promise<void> {
-    const u = this.users[index]!;
+    const n = action === "buy" ? (this.buys.get(index) ?? 0) + 1 : 0;
+    if (action === "buy") this.buys.set(index, n);
+    // Every second purchase of a reseller is its downline's (the same flow, paid from its wallet).
+    const u = n % 2 === 0 && action === "buy" ? this.downlines[index]! : this.users[index]!;
     if (this.blocked.has(u.chatId)) return; // a reseller who blocked the bot writes nothing
     if (action === "saldo") return void (await this.send(u, u.textUpdate("/saldo")));
     if (action === "riwayat") return void (await this.send(u, u.textUpdate("/riwayat")));

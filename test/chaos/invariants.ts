@@ -17,6 +17,7 @@ import { FAKE_BOT_TOKEN } from "../support/botInfo.js";
 import { isChatContentMethod, type RecordedCall } from "../support/fakeBotApi.js";
 import type { FakeUser } from "../support/chat.js";
 import type { ChaosWorld } from "./chaosWorld.js";
+import type { TxRecord } from "../../src/store/index.js";
 import { ORDER_STATES, orderRefOfTx, purchaseRefOf, type OrderDoc } from "../../src/domain/shop/orders.js";
 import { describeEvent, FAULT_KINDS, type ChaosEvent, type FaultKind } from "./schedule.js";
 
@@ -47,6 +48,8 @@ export interface ChaosReport {
    * their end state (and a failure's reason, e.g. "failed:not_at_provider").
    */
   orders: { total: number; paid: number; done: number; ends: Record<string, number> };
+  /** Downlines' purchases that succeeded, each checked as debited once from its wallet. */
+  walletPurchases: number;
   clockMs: number;
   realMs: number;
   events: ChaosEvent[];
@@ -62,6 +65,8 @@ const GENERIC = /terjadi kesalahan|something went wrong/;
 /** Storage refusing: the disk, or the database refusing connections or dropping them. */
 export const STORAGE_DOWN = /ENOSPC|EROFS|DatabaseUnreachableError|not currently accepting connections|ECONNREFUSED|ECONNRESET|CONNECTION_(ENDED|CLOSED|DESTROYED)|terminating connection/;
 const FINAL = new Set(["success", "failed", "expired", "cancel"]);
+/** A record whose outcome is not known yet: its wallet hold stays (docs/wallets.md). */
+const OPEN = new Set(["sending", "pending", "processing", "unknown"]);
 const CREATES: [path: string, field: string][] = [
   ["/transaksi/create", "reff_id"],
   ["/transaksi/tagihan/bayar", "reff_id"],
@@ -185,7 +190,8 @@ export class Ledger {
       const told = this.notices.get(ref) ?? [];
       if (told.length > 1) this.violation(`${ref} (${tx.kind}): "${rec.status}" told ${told.length} times, at ${told.map((t) => t - this.startedAt).join(", ")} ms (run clock)`);
       if (told.length === 0) {
-        const m = tx.messageId === undefined ? undefined : w.fake.message(tx.chatId, tx.messageId);
+        // A downline's (or staff member's) purchase shows in the chat of whoever made it.
+        const m = tx.messageId === undefined ? undefined : w.fake.message(tx.by ?? tx.chatId, tx.messageId);
         const shown = `${m?.text ?? ""}${m?.caption ?? ""}`;
         this.shownOnly.push(`${ref} ${tx.status} ${tx.watch ? JSON.stringify(tx.watch) : "unwatched"}`);
         if (!OUTCOME_SHOWN.test(shown)) {
@@ -247,6 +253,51 @@ export class Ledger {
     }
   }
 
+  /**
+   * The downlines' wallets (docs/wallets.md "What the tests check"), once the watcher has settled: each
+   * balance is the sum of its entries and never spends below zero; every held record is still open (or
+   * success waiting to be posted, and none is left so after the settle); every success purchase was
+   * debited once (one `<ref>:d` entry), and none that did not succeed was.
+   */
+  async checkWallets(w: ChaosWorld, downlines: FakeUser[], owners: FakeUser[]): Promise<void> {
+    await w.app.deps.wallets.reconcile();
+    await w.app.deps.wallets.idle();
+    const unsettled = await w.store.unsettledTxs();
+    const held = unsettled.filter((t) => t.wallet?.state === "held");
+    for (const tx of unsettled) {
+      if (tx.wallet?.state !== "held") {
+        this.violation(`${tx.refId}: a paid deposit's credit not posted after the watcher settled`);
+        continue;
+      }
+      if (!OPEN.has(tx.status) && tx.status !== "success") this.violation(`${tx.refId}: "${tx.status}" still holds ${tx.wallet?.price} of wallet ${tx.wallet?.chat}`);
+      if (tx.status === "success") this.violation(`${tx.refId}: success left held after the watcher settled`);
+    }
+    const purchases = new Map<number, Readonly<TxRecord>[]>();
+    for (const owner of owners) {
+      for (const tx of (await w.store.listTxByChat(owner.chatId, { limit: 10_000 })).items) {
+        if (tx.wallet && tx.kind !== "deposit") purchases.set(tx.wallet.chat, [...(purchases.get(tx.wallet.chat) ?? []), tx]);
+      }
+    }
+    for (const d of downlines) {
+      const wallet = await w.store.wallet(d.chatId);
+      const entries = await w.store.walletEntries(d.chatId, { limit: 10_000 });
+      const sum = entries.reduce((a, e) => a + e.amount, 0);
+      if (sum !== wallet.balance) this.violation(`wallet ${d.chatId}: balance ${wallet.balance}, its entries sum to ${sum}`);
+      if (wallet.balance - wallet.held < 0) this.violation(`wallet ${d.chatId}: available ${wallet.balance - wallet.held} is below zero`);
+      const heldHere = held.filter((t) => t.wallet?.chat === d.chatId).reduce((a, t) => a + t.wallet!.price, 0);
+      if (heldHere !== wallet.held) this.violation(`wallet ${d.chatId}: held ${wallet.held}, its held records hold ${heldHere}`);
+      for (const tx of purchases.get(d.chatId) ?? []) {
+        const debits = entries.filter((e) => e.ref === `${tx.refId}:d`).length;
+        if (tx.status === "success" && debits !== 1) this.violation(`${tx.refId}: success debited ${debits} times from wallet ${d.chatId}`);
+        if (tx.status !== "success" && debits > 0 && !entries.some((e) => e.ref === `${tx.refId}:r`)) this.violation(`${tx.refId}: "${tx.status}" debited from wallet ${d.chatId} without its refund`);
+      }
+      this.walletPurchases += (purchases.get(d.chatId) ?? []).filter((t) => t.status === "success").length;
+    }
+  }
+
+  /** Downlines' purchases that succeeded (and were checked as debited once). */
+  walletPurchases = 0;
+
   report(seed: number, events: ChaosEvent[], realMs: number, clockMs: number): ChaosReport {
     return {
       seed,
@@ -265,6 +316,7 @@ export class Ledger {
       transactions: this.transactions,
       notices: [...this.notices.values()].reduce((a, b) => a + b.length, 0),
       orders: this.orders,
+      walletPurchases: this.walletPurchases,
       clockMs,
       realMs,
       events,

@@ -9,11 +9,7 @@ import { rupiah } from "../../src/render/format.js";
 import type { Message } from "grammy/types";
 import { makeWorld, type World } from "../support/world.js";
 import { run } from "../jobs/support.js";
-import { fund, rinaAndAndi } from "./support.js";
-
-const CREATE = "/transaksi/create";
-/** Gold's default markup (domain/network.ts DEFAULT_LEVELS). */
-const GOLD_MARKUP = 1000;
+import { costOf as costOfIn, CREATE, fund, GOLD_MARKUP, rinaAndAndi } from "./support.js";
 
 let w: World;
 beforeEach(async () => {
@@ -25,10 +21,7 @@ function lastAlert(): string {
   return String(w.fake.callsOf("answerCallbackQuery").at(-1)?.payload.text ?? "");
 }
 
-async function costOf(code: string): Promise<number> {
-  const list = await w.app.upstream.prepaidPriceList(w.demoKey, code);
-  return list.find((p) => p.code === code)!.price;
-}
+const costOf = (code: string) => costOfIn(w, code);
 
 describe("a downline", () => {
   it("joins by a one-person link, is funded by hand once, and buys at its level's price from its wallet, debited once", async () => {
@@ -73,6 +66,8 @@ describe("a downline", () => {
     const notice = andi.replies().join("\n");
     expect(notice).toContain("Berhasil");
     expect(notice).not.toMatch(/modal|Untung/i);
+    // It names the wallet: the price taken from it, and what is left.
+    expect(notice).toContain(`Dibayar dari dompet Anda: ${rupiah(price, "id")}. Sisa dompet: ${rupiah(50_000 - price, "id")}`);
     expect(await w.app.deps.wallets.view(andi.chatId)).toEqual({ balance: 50_000 - price, held: 0, available: 50_000 - price });
     await andi.sendCommand("mutasi");
     expect(andi.lastReply()).toContain(`−${rupiah(price, "id")} pembelian`);
@@ -98,6 +93,8 @@ describe("a downline", () => {
     await run(w, 10_000);
     await w.app.deps.wallets.idle();
     expect(await w.store.getTx(failed.refId)).toMatchObject({ status: "failed", wallet: { state: "released" } });
+    // The failure notice says the hold is back, and what the wallet has.
+    expect(andi.replies().join("\n")).toContain(`${rupiah(cost + GOLD_MARKUP, "id")} kembali ke dompet Anda. Sisa dompet: ${rupiah(30_000, "id")}`);
     expect(await w.app.deps.wallets.view(andi.chatId)).toEqual({ balance: 30_000, held: 0, available: 30_000 });
 
     await rina.sendCommand("downline");
@@ -154,6 +151,37 @@ describe("a downline", () => {
     expect(await w.app.deps.wallets.view(andi.chatId)).toEqual({ balance: 30_000, held: 0, available: 30_000 });
     const told = rina.messages().slice(toldBefore).filter((m) => m.from === "bot" && m.text?.includes("Downline Andi tidak bisa membeli"));
     expect(told).toHaveLength(1);
+  });
+
+  it("the provider refusing at create for the owner's balance: the hold back, the downline told without figures, the owner once", async () => {
+    const { rina, andi } = await rinaAndAndi(w);
+    await fund(w, rina, "Andi", 30_000);
+    const toldBefore = rina.messages().length;
+    // The screen is made while the balance covers it; the balance runs low before the tap.
+    await andi.sendCommand("beli", "S10");
+    await andi.sendText("081234567890");
+    const confirm = andi.messages().at(-1)!.messageId;
+    w.sandbox.setBalance(w.demoKey, 1_000);
+    await andi.pressButton(/Konfirmasi/, { messageId: confirm });
+    expect(w.sandbox.calls(CREATE)).toHaveLength(1);
+    const tx = (await w.store.listTxByChat(rina.chatId)).items.find((t) => t.status !== "cancel")!;
+    expect(tx).toMatchObject({ status: "failed", wallet: { state: "released" } });
+    expect(await w.app.deps.wallets.view(andi.chatId)).toEqual({ balance: 30_000, held: 0, available: 30_000 });
+    // The same words as the refusal up front, none of Rina's figures.
+    expect(andi.lastReply()).toContain("Saldo upline Anda sedang tidak cukup");
+    expect(andi.lastReply()).not.toMatch(/Rp/);
+    expect(andi.replies().join("\n")).not.toMatch(/mencukupi|Ditolak/i);
+    // Again (now refused up front): Rina is told once.
+    await andi.sendCommand("beli", "S10");
+    await andi.sendText("081234567890");
+    expect(andi.lastReply()).toContain("Saldo upline Anda sedang tidak cukup");
+    expect(w.sandbox.calls(CREATE)).toHaveLength(1);
+    const told = rina.messages().slice(toldBefore).filter((m) => m.from === "bot" && m.text?.includes("Downline Andi tidak bisa membeli"));
+    expect(told).toHaveLength(1);
+    await run(w, 10_000);
+    await w.app.deps.wallets.idle();
+    expect(await w.app.deps.wallets.view(andi.chatId)).toEqual({ balance: 30_000, held: 0, available: 30_000 });
+    expect(await w.app.deps.wallets.entries(andi.chatId)).toHaveLength(1);
   });
 
   it("reaches nothing of the owner's: money out, settings, the owner's screens and buttons (its /deposit is its wallet's: downlineDeposit.test.ts)", async () => {

@@ -43,3 +43,17 @@ export async function rinaAndAndi(w: World): Promise<{ rina: FakeUser; andi: Fak
   expect(other.lastReply()).toContain("sudah dipakai");
   return { rina, andi };
 }
+
+export const CREATE = "/transaksi/create";
+/** Gold's default markup (domain/network.ts DEFAULT_LEVELS). */
+export const GOLD_MARKUP = 1000;
+
+export async function costOf(w: World, code: string): Promise<number> {
+  const list = await w.app.upstream.prepaidPriceList(w.demoKey, code);
+  return list.find((p) => p.code === code)!.price;
+}
+
+/** A downline's purchase entries (`<ref>:d`) for one record. */
+export async function debitsOf(w: World, chat: number, refId: string): Promise<number> {
+  return (await w.app.deps.wallets.entries(chat, { limit: 500 })).filter((e) => e.ref === `${refId}:d`).length;
+}

@@ -8,7 +8,7 @@ import { Composer } from "grammy";
 import { buyAgainKeyboard, confirmKeyboard, lowBalanceKeyboard, rejectedKeyboard, statusKeyboard } from "../keyboards/confirm.js";
 import type { NewTx } from "../../store/index.js";
 import type { TxRecord, WalletPart } from "../../store/index.js";
-import { UpstreamError } from "../../upstream/errors.js";
+import { isLowBalanceRefusal, UpstreamError } from "../../upstream/errors.js";
 import { cb, onCallback } from "../buttons.js";
 import { notLinkedText, requireStorage } from "../guards.js";
 import type { BaseContext, BotContext } from "../context.js";
@@ -18,7 +18,7 @@ import { isPayout, payoutExpired } from "../../domain/payouts.js";
 import { STEP_TIMEOUT_MS } from "../flows/steps.js";
 import { moneyText, upstreamErrorText } from "../replies.js";
 import { replierOf, type DraftFields, type MoneyKind } from "./kinds.js";
-import { receiptText, statusLabel } from "../../render/receipt.js";
+import { receiptText, statusLabel, type ReceiptTx } from "../../render/receipt.js";
 import { saleActionRows } from "../../render/saleActions.js";
 import { newRefId } from "./refs.js";
 import { downlineView } from "../../domain/staff.js";
@@ -28,6 +28,7 @@ import { logAct } from "./auditActs.js";
 import { withApiKey } from "../provider.js";
 import { whileAskingProvider } from "../slowAnswer.js";
 import type { FeatureModule } from "../module.js";
+import { refuseUplineShort } from "./uplineShort.js";
 
 /** A confirm screen older than this is refused: prices and bills may have changed. */
 export const DRAFT_TTL_MS = STEP_TIMEOUT_MS;
@@ -197,30 +198,13 @@ async function refuseLowBalance(ctx: BaseContext, cost: number, balance: number)
   const role = ctx.role;
   if (role.kind === "downline") {
     // Its wallet is untouched; the owner's balance and cost are the owner's: no figures, the owner told.
-    await ctx.reply(ctx.t("wallet-upline-short"));
-    await tellOwnerShort(ctx, role.owner, cost - balance);
+    await refuseUplineShort(ctx, role.owner, cost, balance);
     return;
   }
   const figures = { total: rupiah(cost, ctx.lang), balance: rupiah(balance, ctx.lang), missing: rupiah(cost - balance, ctx.lang) };
   const staff = ctx.role.kind === "staff";
   const text = !staff ? ctx.t("confirm-low-balance", figures) : (await hidesCost(ctx)) ? ctx.t("confirm-low-balance-hidden") : ctx.t("confirm-low-balance-staff", figures);
   await ctx.reply(moneyText(ctx, text), { reply_markup: lowBalanceKeyboard(ctx, !staff) });
-}
-
-/** When each owner was last told that a downline's sale found the balance short: once an hour at most. */
-const ownersToldShort = new Map<number, number>();
-const TELL_SHORT_EVERY_MS = 60 * 60_000;
-
-async function tellOwnerShort(ctx: BaseContext, owner: number, missing: number): Promise<void> {
-  const now = ctx.deps.clock.now();
-  const last = ownersToldShort.get(owner);
-  if (last !== undefined && now - last < TELL_SHORT_EVERY_MS && now >= last) return;
-  ownersToldShort.set(owner, now);
-  const lang = (await ctx.deps.settings.language(owner)) ?? ctx.lang;
-  const name = ctx.from?.first_name ?? String(ctx.chat?.id ?? "");
-  await ctx.api
-    .sendMessage(owner, ctx.translate(lang, "wallet-upline-short-owner", { name: html(name), missing: rupiah(missing, lang) }))
-    .catch((err: unknown) => ctx.deps.logger.warn({ err, chatId: owner }, "low-balance notice to the owner not delivered"));
 }
 
 /** A provider's message with its rupiah figures left out (they are the owner's cost or balance). */
@@ -311,9 +295,17 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
         return;
       }
       case "rejected": {
+        // Refused for the owner's balance: the hold came back with the failure; said as up front.
+        if (ctx.role.kind === "downline" && isLowBalanceRefusal(outcome.error)) {
+          await refuseUplineShort(ctx, ctx.role.owner, await kind.cost?.(sending, ctx), await knownBalance(ctx).catch(() => undefined));
+          return;
+        }
         const extra = await kind.explainRejection?.(ctx, apiKey, sending, outcome.error).catch(() => undefined);
         const said = hideCost ? withoutRupiah(outcome.error.providerMessage) : outcome.error.providerMessage;
-        await ctx.reply(moneyText(ctx, `${ctx.t("money-rejected", { message: html(said) })}${extra ? `\n${extra}` : ""}`), {
+        // A downline reads that its hold is back (released in the failure's own write).
+        const back = outcome.tx.wallet ? await ctx.deps.wallets.leftAfter(refId, "failed") : undefined;
+        const wallet = back === undefined ? "" : `\n${ctx.t("wallet-receipt-back", { price: rupiah(outcome.tx.wallet!.price, ctx.lang), left: rupiah(back, ctx.lang) })}`;
+        await ctx.reply(moneyText(ctx, `${ctx.t("money-rejected", { message: html(said) })}${extra ? `\n${extra}` : ""}${wallet}`), {
           reply_markup: rejectedKeyboard(ctx, refId),
         });
         return;
@@ -396,6 +388,13 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
   return c;
 }
 
+/** The record as this chat reads it: a downline's with what its wallet has left (ReceiptTx). */
+async function ownView(ctx: BaseContext, tx: TxRecord): Promise<ReceiptTx> {
+  const shown = await shownTx(ctx, tx);
+  if (ctx.role.kind !== "downline" || tx.wallet?.chat !== ctx.chat?.id) return shown;
+  return { ...shown, walletLeft: await ctx.deps.wallets.leftAfter(tx.refId, tx.status) };
+}
+
 /** The generic message after a create: receipt plus what happens next. */
 export async function announceOutcome(ctx: BaseContext, tx: TxRecord): Promise<void> {
   const next =
@@ -404,7 +403,7 @@ export async function announceOutcome(ctx: BaseContext, tx: TxRecord): Promise<v
       : tx.status === "pending" || tx.status === "processing"
         ? ctx.t("money-pending")
         : "";
-  const text = moneyText(ctx, `${receiptText(ctx.translate, ctx.lang, await shownTx(ctx, tx))}${next ? `\n\n${next}` : ""}`);
+  const text = moneyText(ctx, `${receiptText(ctx.translate, ctx.lang, await ownView(ctx, tx))}${next ? `\n\n${next}` : ""}`);
   const open = tx.status !== "success" && tx.status !== "failed";
   // A sale that succeeded at once gets its shop actions here (no status notice will follow).
   const shop = saleActionRows(ctx.translate, ctx.lang, tx);

@@ -23,6 +23,7 @@ import type { Clock } from "../../tools/clock.js";
 import type { Logger } from "../../logging/logger.js";
 import type { Store, TxPatch } from "../../store/index.js";
 import type { Lang, TxRecord, TxStatus, WatchState } from "../../store/index.js";
+import type { ReceiptTx } from "../../render/receipt.js";
 import type { NoticeKind, Notifier } from "./notify.js";
 import { DEFAULT_LANG } from "../../render/i18n.js";
 import { noticeChatOf, noticeViewOf, ownerCopyOf } from "./recipients.js";
@@ -94,7 +95,7 @@ export class NoticeProtocol {
     const recipient = await store.getChat(to);
     const lang = recipient?.lang ?? DEFAULT_LANG;
     const staffAway = to !== cur.chatId && recipient?.inactive === true && !mode.shownByCaller;
-    const view: TxRecord = { ...(await noticeViewOf(store, { ...marked, status: next })), chatId: to };
+    const view: ReceiptTx = { ...(await noticeViewOf(store, { ...marked, status: next })), chatId: to };
     const delivery = staffAway
       ? "blocked"
       : mode.shownByCaller

@@ -6,6 +6,8 @@
 import { isPayout } from "../../domain/payouts.js";
 import { downlineView, staffChoicesOf, withoutCost } from "../../domain/staff.js";
 import type { Store, TxRecord } from "../../store/index.js";
+import type { ReceiptTx } from "../../render/receipt.js";
+import { walletLeftAfter } from "../../money/wallets.js";
 
 /**
  * The chat a transaction's notices go to (and whose message shows it). A downline's payout is the
@@ -31,12 +33,13 @@ export async function ownerCopyOf(store: Store, tx: Pick<TxRecord, "chatId" | "b
 
 /**
  * The transaction as its notice shows it to the person who made it: a downline sees its own price only
- * (the owner's cost is the owner's), a cashier the owner shows no cost to sees none.
+ * (the owner's cost is the owner's) and what its wallet has left, a cashier the owner shows no cost to sees none.
  */
-export async function noticeViewOf(store: Store, tx: TxRecord): Promise<TxRecord> {
+export async function noticeViewOf(store: Store, tx: TxRecord): Promise<ReceiptTx> {
   if (tx.by === undefined || tx.by === tx.chatId || isPayout(tx)) return tx;
   const maker = await store.getChat(tx.by);
-  if (maker?.downlineOf?.owner === tx.chatId) return downlineView(tx);
+  // A downline's notice names its wallet: what was taken or given back, and what is left.
+  if (maker?.downlineOf?.owner === tx.chatId) return { ...downlineView(tx), walletLeft: await walletLeftAfter(store, tx.refId, tx.status) };
   const staffOf = maker?.staffOf;
   if (staffOf?.owner !== tx.chatId || staffOf.role !== "cashier") return tx;
   return (await staffChoicesOf(store, tx.chatId)).cashierSeesCost ? tx : withoutCost(tx);

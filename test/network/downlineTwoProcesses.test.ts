@@ -1,0 +1,79 @@
+/**
+ * A downline's Confirm tapped twice, each tap reaching another bot process behind the load balancer
+ * (one PostgreSQL, one provider; each process its own copy of every module): one create, one hold, one
+ * debit (docs/wallets.md).
+ */
+import type { Update } from "grammy/types";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { ManualClock } from "../../src/tools/clock.js";
+import type { TxRecord } from "../../src/store/index.js";
+import { freshDatabase, hasPg } from "../support/pg.js";
+import type { World } from "../support/world.js";
+import { run } from "../jobs/support.js";
+import { costOf, CREATE, debitsOf, fund, GOLD_MARKUP, rinaAndAndi } from "./support.js";
+
+const worlds: World[] = [];
+afterEach(async () => {
+  for (const x of worlds.splice(0)) await x.close().catch(() => undefined);
+});
+
+/** Two app processes, one database and provider; A runs the watcher. */
+async function twoProcesses(): Promise<[World, World]> {
+  const url = await freshDatabase();
+  const modA = await import("../support/world.js");
+  const { PgShared: PgSharedA } = await import("../../src/cluster/pgShared.js");
+  const { silentLogger } = await import("../../src/logging/logger.js");
+  const a = await modA.makeWorld({ watcher: true, shared: (c: ManualClock) => PgSharedA.open(url, { clock: c, logger: silentLogger }), env: { STORE_URL: url } });
+  worlds.push(a);
+  vi.resetModules();
+  const modB = await import("../support/world.js");
+  const { PgShared: PgSharedB } = await import("../../src/cluster/pgShared.js");
+  const b = await modB.makeWorld({ shared: (c: ManualClock) => PgSharedB.open(url, { clock: c, logger: silentLogger }), env: { STORE_URL: url, UPSTREAM_BASE_URL: a.sandbox.url } });
+  worlds.push(b);
+  for (let i = 0; i < 10_000; i++) b.fake.nextUpdateId();
+  return [a, b];
+}
+
+/** Both taps read the draft before either claims it (a barrier makes the interleaving certain). */
+function bothReadFirst(processes: World[], refId: string): void {
+  let arrived = 0;
+  let open!: () => void;
+  const barrier = new Promise<void>((r) => (open = r));
+  for (const st of processes.map((x) => x.store)) {
+    const orig = st.getTx.bind(st);
+    (st as { getTx: unknown }).getTx = async (ref: string) => {
+      const rec: TxRecord | undefined = await orig(ref);
+      if (ref === refId && rec?.status === "draft" && arrived < 2) {
+        if (++arrived === 2) open();
+        await barrier;
+      }
+      return rec;
+    };
+  }
+}
+
+describe.skipIf(!hasPg)("a downline's Confirm on two processes", { timeout: 60_000 }, () => {
+  it("one create, one hold, one debit", async () => {
+    const [a, b] = await twoProcesses();
+    const { rina, andi } = await rinaAndAndi(a);
+    await fund(a, rina, "Andi", 30_000);
+    await andi.sendCommand("beli", "S10");
+    await andi.sendText("081234567890");
+    const price = (await costOf(a, "S10")) + GOLD_MARKUP;
+    const tx = (await a.store.listTxByChat(rina.chatId)).items.find((t) => t.status === "draft")!;
+    const first = andi.callbackUpdate(/Konfirmasi/);
+    const second: Update = structuredClone(first);
+    second.update_id = first.update_id + 5000;
+    second.callback_query!.id = `${first.callback_query!.id}-b`;
+    bothReadFirst([a, b], tx.refId);
+    await Promise.all([a.bot.handleUpdate(first), b.bot.handleUpdate(second)]);
+    expect(a.sandbox.calls(CREATE)).toHaveLength(1);
+    expect(await a.app.deps.wallets.view(andi.chatId)).toEqual({ balance: 30_000, held: price, available: 30_000 - price });
+    await run(a, 30_000);
+    await a.app.deps.wallets.idle();
+    await b.app.deps.wallets.idle();
+    expect(await a.store.getTx(tx.refId)).toMatchObject({ status: "success", wallet: { state: "posted" } });
+    expect(await debitsOf(a, andi.chatId, tx.refId)).toBe(1);
+    expect(await a.app.deps.wallets.view(andi.chatId)).toEqual({ balance: 30_000 - price, held: 0, available: 30_000 - price });
+  });
+});
