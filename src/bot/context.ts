@@ -23,6 +23,7 @@ import type { MoneyEngine } from "../money/createOnce.js";
 import type { Ledger } from "../domain/ledger.js";
 import type { ProviderLink } from "../domain/providerLink.js";
 import type { ShopSettings } from "../domain/shop/settings.js";
+import type { Pins } from "../domain/pin.js";
 import type { ShopOrders } from "../domain/shop/orders.js";
 import type { ShopOrderJob } from "../jobs/shop/orderJob.js";
 
@@ -38,6 +39,8 @@ export interface BotDeps {
   money: MoneyEngine;
   /** Downlines' wallets (docs/wallets.md): views, adjustments by hand, what an outcome owes them. */
   wallets: Wallets;
+  /** The owners' transaction PINs and money-out limits (docs/pin.md). */
+  pins: Pins;
   /** The owners' staff, invitations and choices. */
   staff: Staff;
   /** The owners' networks of downlines: invitations, members, levels (docs/wallets.md). */

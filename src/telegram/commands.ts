@@ -46,6 +46,7 @@ const TABLE = {
   staf: ["staf", "staff", "cmd-staf", "owner"],
   audit: ["audit", "audit", "cmd-audit", "owner"],
   downline: ["downline", "downlines", "cmd-downline", "owner"],
+  pin: ["pin", "pin", "cmd-pin", "owner"],
   mutasi: ["mutasi", "statement", "cmd-mutasi", "anyone"],
   keluar: ["keluar", "logout", "cmd-keluar", "anyone"],
   batal: ["batal", "cancel", "cmd-batal", "anyone", "cmd-batal"],
@@ -193,6 +194,12 @@ const BUTTON_ACCESS: { readonly [N in CallbackName]: Access } = {
   downlineAdjust: "owner",
   downlineAdjustYes: "owner",
   walletMore: "anyone",
+  pinDigit: "owner",
+  pinBack: "owner",
+  pinOk: "owner",
+  pinCancel: "owner",
+  pinChange: "owner",
+  pinNotMe: "owner",
 };
 
 /** The button family a callback data belongs to and who may press it; undefined for data no shape reads. */

@@ -40,6 +40,7 @@ const COMMAND_LEVEL: Record<CommandId, Level> = {
   ekspor: "admin",
   saldo: "admin", // the balance: never to a cashier by command
   downline: "owner",
+  pin: "owner",
   kunci: "owner",
   transfer: "owner",
   deposit: "owner",
@@ -102,6 +103,12 @@ const BUTTON_LEVEL: Record<Exclude<CallbackName, "menu">, Level> = {
   downlineRemove: "owner",
   downlineAdjust: "owner",
   downlineAdjustYes: "owner",
+  pinDigit: "owner",
+  pinBack: "owner",
+  pinOk: "owner",
+  pinCancel: "owner",
+  pinChange: "owner",
+  pinNotMe: "owner",
   walletMore: "anyone",
   // Not a staff matter: the bot admin's broadcast (checked by id), language, a flow's own buttons.
   broadcastSend: "anyone",
