@@ -33,3 +33,14 @@ export async function expectPinNowhere(w: World, pin: string, log = ""): Promise
   expect(log).not.toContain(pin);
   for (const text of filesUnder(w.dir)) expect(text).not.toContain(pin);
 }
+
+/** /transfer to BCA 1234567890 up to the confirm screen. */
+export async function toTransferConfirm(u: FakeUser, amount = "50rb", account = "1234567890"): Promise<void> {
+  await u.sendCommand("transfer");
+  await u.sendText("bca");
+  await u.pressButton(/BCA/);
+  await u.sendText(account);
+  await u.sendText(amount);
+  await u.pressButton("⏭ Skip");
+  expect(u.lastReply()).toContain("Check before you confirm");
+}

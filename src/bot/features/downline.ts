@@ -19,6 +19,8 @@ import { isPrivate, replyPrivateOnly } from "../guards.js";
 import { adjustConfirmKeyboard, downlineCardKeyboard, downlineListKeyboard, walletMoreKeyboard } from "../keyboards/downline.js";
 import type { FeatureModule } from "../module.js";
 import { roleChanged } from "../roleMenu.js";
+import { withPin } from "../pin/gate.js";
+import { announceSecurity } from "../pin/announce.js";
 
 /** "50000 tunai", "50.000 transfer BCA": the amount, then the reason. */
 const AMOUNT_AND_REASON = /^\s*(\d{1,3}(?:[.,]\d{3})+|\d+)\s+(\S.{0,99})$/s;
@@ -98,7 +100,7 @@ composer.command(commands.downline, async (ctx) => {
   await ctx.reply(await listText(ctx, owner), { reply_markup: downlineListKeyboard(ctx, members, levels) });
 });
 
-onCallback(composer, cb.downlineInvite, async (ctx, { level }) => {
+onCallback(composer, cb.downlineInvite, withPin(cb.downlineInvite, () => ({ what: "pin-for-downline-invite", moneyOut: true }), async (ctx, { level }) => {
   const owner = ctx.chat!.id;
   const levels = await ctx.deps.network.levels(owner);
   if (!levels[level]) return void (await ctx.answerCallbackQuery({ text: ctx.t("button-expired") }));
@@ -107,10 +109,11 @@ onCallback(composer, cb.downlineInvite, async (ctx, { level }) => {
   if (invited === "full") return void (await ctx.reply(ctx.t("downline-full")));
   const link = `https://t.me/${ctx.me.username}?start=${DOWNLINE_INVITE_PREFIX}${invited.token}`;
   await audit(ctx, "downline_invited", undefined, levels[level].name);
+  await announceSecurity(ctx, "pin-told-downline-invite");
   await ctx.reply(ctx.t("downline-invite", { level: html(levels[level].name), link, until: wibTime(invited.expiresAt, ctx.lang) }), {
     link_preview_options: { is_disabled: true },
   });
-});
+}));
 
 async function showCard(ctx: BotContext, chat: number): Promise<void> {
   const owner = ctx.chat!.id;
@@ -194,7 +197,7 @@ composer.on("message:text", async (ctx, next) => {
   );
 });
 
-onCallback(composer, cb.downlineAdjustYes, async (ctx, { ref }) => {
+onCallback(composer, cb.downlineAdjustYes, withPin(cb.downlineAdjustYes, () => ({ what: "pin-for-wallet", moneyOut: true }), async (ctx, { ref }) => {
   const owner = ctx.chat!.id;
   // Of a double tap one moves it on; "posting" again (a stop in between) posts nothing twice: the entry's ref is the adjustment's.
   const taken = await ctx.deps.network.takeAdjustment(owner, ref);
@@ -211,6 +214,7 @@ onCallback(composer, cb.downlineAdjustYes, async (ctx, { ref }) => {
   await ctx.editMessageReplyMarkup().catch(() => undefined);
   if (adjusted.kind === "repeated") return;
   await audit(ctx, "wallet_adjusted", undefined, { chat: taken.chat, amount: signed, reason });
+  await announceSecurity(ctx, "pin-told-wallet", { amount: rupiah(signed, ctx.lang) });
   const wallet = await ctx.deps.wallets.view(taken.chat);
   await tell(ctx, taken.chat, signed > 0 ? "wallet-credited-you" : "wallet-debited-you", {
     amount: rupiah(amount, await langOf(ctx, taken.chat)),
@@ -218,7 +222,7 @@ onCallback(composer, cb.downlineAdjustYes, async (ctx, { ref }) => {
     available: rupiah(wallet.available, await langOf(ctx, taken.chat)),
   });
   await showCard(ctx, taken.chat);
-});
+}));
 
 // ---- the downline's own ------------------------------------------------------------------------
 
