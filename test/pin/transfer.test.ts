@@ -38,6 +38,16 @@ describe("the PIN gate", () => {
     expect(creates()).toBe(1);
     await toTransferConfirm(u, "20rb", "1234567001");
     expect(u.replies().join("\n")).not.toContain("No transaction PIN yet");
+    // The next WIB day, /saldo says it once.
+    await w.clock.advance(24 * 60 * 60_000);
+    await u.sendCommand("saldo");
+    expect(u.lastReply()).toContain("No transaction PIN yet");
+    await u.sendCommand("saldo");
+    expect(u.lastReply()).not.toContain("No transaction PIN yet");
+    await setPin(u, PIN);
+    await w.clock.advance(24 * 60 * 60_000);
+    await u.sendCommand("saldo");
+    expect(u.lastReply()).not.toContain("No transaction PIN yet");
   });
 
   it("a purchase under the owner's threshold takes the same taps as without a PIN; above it asks the PIN", async () => {
