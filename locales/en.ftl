@@ -1420,3 +1420,71 @@ audit-act-downline_joined = Downline joined
 audit-act-downline_changed = Downline changed
 audit-act-downline_removed = Downline removed
 audit-act-wallet_adjusted = Downline wallet adjusted
+audit-act-pin_set = Transaction PIN set
+audit-act-pin_changed = Transaction PIN changed
+audit-act-pin_reset = PIN reset with the API key
+audit-act-pin_locked = Money-out locked (5 wrong PINs)
+audit-act-pin_frozen = Money-out frozen ("Not me")
+audit-act-limit_changed = PIN or money-out limit changed
+
+## Transaction PIN (/pin, docs/pin.md)
+cmd-pin = Transaction PIN and money-out limits
+pin-intro = 🔐 A <b>transaction PIN</b> protects your balance if someone takes your Telegram account: transfers, invitations, changing the API key and downline wallets ask for it. Pick 6 digits that are hard to guess.
+pin-keypad-new = Type a new PIN (6 digits), then tap ✅.
+pin-keypad-repeat = Type the new PIN once more, then tap ✅.
+pin-keypad-act = 🔐 Enter your PIN for: <b>{ $what }</b>, then tap ✅.
+pin-keypad-cancelled = No PIN entered. Nothing was done.
+pin-keypad-expired = This PIN keypad is no longer valid. Start again.
+pin-need-digits = The PIN has { $count } digits.
+pin-weak = ⚠️ That PIN is easy to guess (123456, 654321 or one digit repeated). Pick another.
+pin-mismatch = ⚠️ The two PINs differ. Type the new PIN again from the start.
+pin-saved = ✅ PIN saved. From now on transfers and other sensitive acts ask for it. Set a daily limit: /pin limit 5m
+pin-changed = ✅ PIN changed.
+pin-right = ✅ PIN correct.
+pin-wrong = ❌ Wrong PIN. { $left } tries left before money-out is locked.
+pin-refused-locked = 🔒 5 wrong PINs. Transfers and sensitive acts are locked until { $until }. Sales go on.
+pin-refused-reset = 🔒 The PIN was just reset with the API key. Money-out is held until { $until } (24 hours) for safety.
+pin-refused-frozen = 🧊 Money-out is frozen after "Not me". Set a PIN with /pin, then enter it to unfreeze.
+pin-refused-limit = ⛔ Over the daily money-out limit of { $limit }. Left today: { $left }. Nothing was sent.
+pin-for-transfer = Transfer
+pin-for-purchase = Purchase above the PIN threshold
+pin-for-change = Change PIN
+pin-for-settings = Change PIN limits
+pin-for-key = Replace or remove the API key
+pin-for-staff-invite = Invite staff
+pin-for-downline-invite = Invite a downline
+pin-for-wallet = Change a downline's wallet
+pin-off = none
+pin-settings = 🔐 <b>Transaction PIN is on.</b>
+    Purchases ask the PIN above: { $above }
+    Daily money-out limit: { $limit }
+pin-limit-waiting = The limit rises to { $limit } from { $from }.
+pin-settings-how = Change: <code>/pin buy 500k</code> (purchases above this ask the PIN), <code>/pin limit 5m</code> (money-out per day), or <code>off</code>. Forgot the PIN? Send your API key again in this chat.
+pin-set-first = Set a PIN first with /pin.
+pin-above-set = ✅ Purchases above { $amount } now ask the PIN.
+pin-limit-set = ✅ Daily money-out limit: { $limit }, from now.
+pin-limit-later = ⏳ The daily money-out limit of { $limit } counts from { $from } (a raise waits 24 hours). Until then the old limit holds.
+pin-button-change = 🔁 Change PIN
+pin-button-not-me = 🚫 Not me
+pin-not-you = Not you? Tap "Not me": money-out is frozen at once.
+pin-told-set = 🔐 Transaction PIN set.
+pin-told-changed = 🔐 Transaction PIN changed.
+pin-told-reset = 🔐 PIN reset with the API key. Money-out is held until { $until }.
+pin-told-locked = 🔒 5 wrong PINs. Money-out is locked until { $until }.
+pin-told-above = 🔐 Purchases ask the PIN above: { $amount }.
+pin-told-limit = 🔐 Daily money-out limit changed to { $limit }{ $later ->
+    [yes] , counting in 24 hours.
+   *[no] .
+}
+pin-told-transfer = 💸 Transfer of { $amount } to { $bank } { $number } confirmed.
+pin-told-wallet = 💸 A downline's wallet changed by { $amount }.
+pin-told-staff-invite = 👥 A staff invitation was made.
+pin-told-downline-invite = 👥 A downline invitation was made.
+pin-told-key = 🔑 API key { $what ->
+    [removed] removed.
+   *[replaced] replaced.
+}
+pin-frozen = 🧊 Money-out is frozen. Enter your PIN at the next act to unfreeze. Secure your Telegram account now (Settings > Devices).
+pin-frozen-no-pin = 🧊 Money-out is frozen. Set a PIN with /pin to unfreeze. Secure your Telegram account now (Settings > Devices).
+pin-reset-done = 🔐 Your API key matches: the PIN is removed. Money-out is held until { $until } (24 hours). Set a new PIN with /pin.
+pin-nag = 💡 No transaction PIN yet: whoever holds your Telegram can transfer your balance. Set one with /pin.

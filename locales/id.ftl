@@ -1387,3 +1387,71 @@ audit-act-downline_joined = Downline bergabung
 audit-act-downline_changed = Downline diubah
 audit-act-downline_removed = Downline dihapus
 audit-act-wallet_adjusted = Saldo dompet downline diubah
+audit-act-pin_set = PIN transaksi dibuat
+audit-act-pin_changed = PIN transaksi diganti
+audit-act-pin_reset = PIN direset dengan API key
+audit-act-pin_locked = Uang keluar dikunci (PIN salah 5 kali)
+audit-act-pin_frozen = Uang keluar dibekukan ("Bukan saya")
+audit-act-limit_changed = Batas PIN atau uang keluar diubah
+
+## PIN transaksi (/pin, docs/pin.md)
+cmd-pin = PIN transaksi dan batas uang keluar
+pin-intro = 🔐 <b>PIN transaksi</b> melindungi saldo bila akun Telegram Anda diambil orang: transfer, undangan, ganti API key dan ubah saldo downline meminta PIN. Buat 6 angka yang tidak mudah ditebak.
+pin-keypad-new = Ketik PIN baru (6 angka), lalu tekan ✅.
+pin-keypad-repeat = Ketik PIN baru sekali lagi, lalu tekan ✅.
+pin-keypad-act = 🔐 Masukkan PIN untuk: <b>{ $what }</b>, lalu tekan ✅.
+pin-keypad-cancelled = PIN tidak dimasukkan. Tidak ada yang dijalankan.
+pin-keypad-expired = Papan PIN ini sudah tidak berlaku. Ulangi dari awal.
+pin-need-digits = PIN harus { $count } angka.
+pin-weak = ⚠️ PIN itu mudah ditebak (123456, 654321, atau satu angka berulang). Pilih yang lain.
+pin-mismatch = ⚠️ Kedua PIN tidak sama. Ketik PIN baru dari awal.
+pin-saved = ✅ PIN tersimpan. Mulai sekarang transfer dan tindakan penting lain meminta PIN ini. Atur batas harian: /pin batas 5jt
+pin-changed = ✅ PIN diganti.
+pin-right = ✅ PIN benar.
+pin-wrong = ❌ PIN salah. Sisa { $left } kali sebelum uang keluar dikunci.
+pin-refused-locked = 🔒 PIN salah 5 kali. Transfer dan tindakan penting dikunci sampai { $until }. Penjualan tetap jalan.
+pin-refused-reset = 🔒 PIN baru direset dengan API key. Uang keluar ditahan sampai { $until } (24 jam) untuk keamanan.
+pin-refused-frozen = 🧊 Uang keluar dibekukan karena "Bukan saya". Buat PIN dengan /pin, lalu masukkan untuk membuka.
+pin-refused-limit = ⛔ Melebihi batas uang keluar harian { $limit }. Sisa hari ini: { $left }. Tidak ada yang dikirim.
+pin-for-transfer = Transfer
+pin-for-purchase = Pembelian di atas batas PIN
+pin-for-change = Ganti PIN
+pin-for-settings = Ubah batas PIN
+pin-for-key = Ganti atau hapus API key
+pin-for-staff-invite = Undang staf
+pin-for-downline-invite = Undang downline
+pin-for-wallet = Ubah saldo dompet downline
+pin-off = tidak ada
+pin-settings = 🔐 <b>PIN transaksi aktif.</b>
+    Pembelian meminta PIN di atas: { $above }
+    Batas uang keluar harian: { $limit }
+pin-limit-waiting = Batas naik ke { $limit } berlaku mulai { $from }.
+pin-settings-how = Ubah: <code>/pin beli 500rb</code> (pembelian di atas jumlah ini meminta PIN), <code>/pin batas 5jt</code> (uang keluar per hari), atau <code>off</code>. Lupa PIN? Kirim API key Anda lagi di chat ini.
+pin-set-first = Buat PIN dulu dengan /pin.
+pin-above-set = ✅ Pembelian di atas { $amount } kini meminta PIN.
+pin-limit-set = ✅ Batas uang keluar harian: { $limit }, berlaku sekarang.
+pin-limit-later = ⏳ Batas uang keluar harian { $limit } berlaku mulai { $from } (batas naik menunggu 24 jam). Sampai itu batas lama tetap berlaku.
+pin-button-change = 🔁 Ganti PIN
+pin-button-not-me = 🚫 Bukan saya
+pin-not-you = Bukan Anda? Tekan "Bukan saya": uang keluar langsung dibekukan.
+pin-told-set = 🔐 PIN transaksi dibuat.
+pin-told-changed = 🔐 PIN transaksi diganti.
+pin-told-reset = 🔐 PIN direset dengan API key. Uang keluar ditahan sampai { $until }.
+pin-told-locked = 🔒 PIN salah 5 kali. Uang keluar dikunci sampai { $until }.
+pin-told-above = 🔐 Pembelian meminta PIN di atas: { $amount }.
+pin-told-limit = 🔐 Batas uang keluar harian diubah ke { $limit }{ $later ->
+    [yes] , berlaku 24 jam lagi.
+   *[no] .
+}
+pin-told-transfer = 💸 Transfer { $amount } ke { $bank } { $number } dikonfirmasi.
+pin-told-wallet = 💸 Saldo dompet downline diubah { $amount }.
+pin-told-staff-invite = 👥 Undangan staf dibuat.
+pin-told-downline-invite = 👥 Undangan downline dibuat.
+pin-told-key = 🔑 API key { $what ->
+    [removed] dihapus.
+   *[replaced] diganti.
+}
+pin-frozen = 🧊 Uang keluar dibekukan. Masukkan PIN di tindakan berikutnya untuk membuka. Segera amankan akun Telegram Anda (Pengaturan > Perangkat).
+pin-frozen-no-pin = 🧊 Uang keluar dibekukan. Buat PIN dengan /pin untuk membukanya. Segera amankan akun Telegram Anda (Pengaturan > Perangkat).
+pin-reset-done = 🔐 API key Anda cocok: PIN dihapus. Uang keluar ditahan sampai { $until } (24 jam). Buat PIN baru dengan /pin.
+pin-nag = 💡 PIN transaksi belum dibuat: siapa pun yang memegang Telegram Anda bisa mentransfer saldo. Buat dengan /pin.

@@ -30,6 +30,7 @@ import { openStore } from "./store/index.js";
 import { ChatSettings } from "./domain/chatSettings.js";
 import { SavedCustomers } from "./domain/savedCustomers.js";
 import { ShopSettings } from "./domain/shop/settings.js";
+import { Pins } from "./domain/pin.js";
 import { Ledger } from "./domain/ledger.js";
 import { Wallets } from "./money/wallets.js";
 import { tellDepositCredited } from "./jobs/walletNotices.js";
@@ -333,6 +334,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     wallets,
     payouts,
     staff: new Staff(store, () => clock.now()),
+    pins: new Pins(store, () => clock.now()),
     network: new Network(store, () => clock.now()),
     savedCustomers: new SavedCustomers(store),
     shop: new ShopSettings(store),

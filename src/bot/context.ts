@@ -24,6 +24,7 @@ import type { MoneyEngine } from "../money/createOnce.js";
 import type { Ledger } from "../domain/ledger.js";
 import type { ProviderLink } from "../domain/providerLink.js";
 import type { ShopSettings } from "../domain/shop/settings.js";
+import type { Pins } from "../domain/pin.js";
 import type { ShopOrders } from "../domain/shop/orders.js";
 import type { ShopOrderJob } from "../jobs/shop/orderJob.js";
 
@@ -41,6 +42,8 @@ export interface BotDeps {
   wallets: Wallets;
   /** Downlines' payout requests after the request: their endings told, unconfirmed ones expired. */
   payouts: Payouts;
+  /** The owners' transaction PINs and money-out limits (docs/pin.md). */
+  pins: Pins;
   /** The owners' staff, invitations and choices. */
   staff: Staff;
   /** The owners' networks of downlines: invitations, members, levels (docs/wallets.md). */

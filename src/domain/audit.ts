@@ -31,6 +31,12 @@ export const AUDIT_ACTS = [
   "downline_changed",
   "downline_removed",
   "wallet_adjusted",
+  "pin_set",
+  "pin_changed",
+  "pin_reset",
+  "pin_locked",
+  "pin_frozen",
+  "limit_changed",
 ] as const;
 export type AuditAct = (typeof AUDIT_ACTS)[number];
 

@@ -307,6 +307,15 @@ export const cb = {
   /** A downline's /mutasi as a CSV file. */
   walletCsv: shape("mu:csv", {}),
   exportAudit: shape("rp:a", {}),
+  // The PIN keypad (src/bot/pin/): each digit button carries its one digit; what was typed stays in memory.
+  pinDigit: shape("pn:d:{digit}", { digit: int(9) }),
+  pinBack: shape("pn:b", {}),
+  pinOk: shape("pn:k", {}),
+  pinCancel: shape("pn:x", {}),
+  /** /pin: change the PIN (asks the old one first). */
+  pinChange: shape("pn:c", {}),
+  /** "Bukan saya" under an announcement of a money-out or security change: freezes money-out. */
+  pinNotMe: shape("pn:n", {}),
 } as const;
 
 export type CallbackName = keyof typeof cb;

@@ -46,6 +46,7 @@ const TABLE = {
   staf: ["staf", "staff", "cmd-staf", "owner"],
   audit: ["audit", "audit", "cmd-audit", "owner"],
   downline: ["downline", "downlines", "cmd-downline", "owner"],
+  pin: ["pin", "pin", "cmd-pin", "owner"],
   mutasi: ["mutasi", "statement", "cmd-mutasi", "anyone"],
   // A downline's payout from its wallet (the handler answers anyone else that it is a downline's).
   tarik: ["tarik", "withdraw", "cmd-tarik", "anyone"],
@@ -215,6 +216,12 @@ const BUTTON_ACCESS: { readonly [N in CallbackName]: Access } = {
   walletCsv: "anyone",
   payoutOpen: "owner",
   payoutDecline: "owner",
+  pinDigit: "owner",
+  pinBack: "owner",
+  pinOk: "owner",
+  pinCancel: "owner",
+  pinChange: "owner",
+  pinNotMe: "owner",
 };
 
 /** The button family a callback data belongs to and who may press it; undefined for data no shape reads. */

@@ -28,6 +28,8 @@ async function replyBalance(ctx: BotContext, key: string): Promise<void> {
     if (ctx.chatRecord) ctx.chatRecord = await ctx.deps.providerLink.noteUsername(ctx.chatRecord, profile.username);
     const callbacks = await callbacksLine(ctx);
     const network = await networkLine(ctx, profile.balance);
+    // No PIN yet: said once a day (docs/pin.md); a store that cannot say leaves the line out.
+    const nag = ctx.role.kind === "owner" && ctx.chat && (await ctx.deps.pins.nagDue(ctx.chat.id).catch(() => false)) ? ctx.t("pin-nag") : undefined;
     await ctx.reply(
       moneyText(
         ctx,
@@ -36,7 +38,7 @@ async function replyBalance(ctx: BotContext, key: string): Promise<void> {
           balance: profile.balance === null ? html(profile.balanceText) : rupiah(profile.balance, ctx.lang),
           status: ctx.t("balance-status", { status: profile.status.trim().toLowerCase(), raw: html(profile.status) }),
           mask: html(ctx.chatRecord?.keyMask ?? ""),
-        }) + (network ? `\n${network}` : "") + (callbacks ? `\n${callbacks}` : ""),
+        }) + (network ? `\n${network}` : "") + (callbacks ? `\n${callbacks}` : "") + (nag ? `\n\n${nag}` : ""),
       ),
     );
   } catch (err) {

@@ -24,6 +24,8 @@ import { adjustConfirmKeyboard, downlineCardKeyboard, downlineListKeyboard, ownC
 import { actorOf, actsOn, ownListText, setOwnMarkup, type NetworkActor } from "./downlineOwn.js";
 import type { FeatureModule } from "../module.js";
 import { roleChanged } from "../roleMenu.js";
+import { withPin } from "../pin/gate.js";
+import { announceSecurity } from "../pin/announce.js";
 
 /** "50000 tunai", "50.000 transfer BCA": the amount, then the reason. */
 const AMOUNT_AND_REASON = /^\s*(\d{1,3}(?:[.,]\d{3})+|\d+)\s+(\S.{0,99})$/s;
@@ -148,7 +150,7 @@ composer.command(commands.downline, async (ctx) => {
   await ctx.reply(ownListText(ctx, own, await ctx.deps.network.markup(by)), { reply_markup: ownListKeyboard(ctx, own) });
 });
 
-onCallback(composer, cb.downlineInvite, async (ctx, { level }) => {
+onCallback(composer, cb.downlineInvite, withPin(cb.downlineInvite, () => ({ what: "pin-for-downline-invite", moneyOut: true }), async (ctx, { level }) => {
   const actor = actorOf(ctx);
   if (!actor) return void (await ctx.answerCallbackQuery({ text: ctx.t("downline-not-allowed"), show_alert: true }));
   const { owner, by } = actor;
@@ -164,10 +166,11 @@ onCallback(composer, cb.downlineInvite, async (ctx, { level }) => {
     return void (await ctx.reply(ctx.t("downline-own-invite", { link, until }), { link_preview_options: { is_disabled: true } }));
   }
   await audit(ctx, "downline_invited", undefined, levels[level].name);
+  await announceSecurity(ctx, "pin-told-downline-invite");
   await ctx.reply(ctx.t("downline-invite", { level: html(levels[level].name), link, until }), {
     link_preview_options: { is_disabled: true },
   });
-});
+}));
 
 /** The member `chat` if this chat may act on it; else the button is answered as expired. */
 async function memberFor(ctx: BotContext, chat: number): Promise<{ actor: NetworkActor; member: Downline } | undefined> {
@@ -280,7 +283,7 @@ composer.on("message:text", async (ctx, next) => {
   );
 });
 
-onCallback(composer, cb.downlineAdjustYes, async (ctx, { ref }) => {
+onCallback(composer, cb.downlineAdjustYes, withPin(cb.downlineAdjustYes, () => ({ what: "pin-for-wallet", moneyOut: true }), async (ctx, { ref }) => {
   const owner = ctx.chat!.id;
   // Of a double tap one moves it on; "posting" again (a stop in between) posts nothing twice: the entry's ref is the adjustment's.
   const taken = await ctx.deps.network.takeAdjustment(owner, ref);
@@ -297,6 +300,7 @@ onCallback(composer, cb.downlineAdjustYes, async (ctx, { ref }) => {
   await ctx.editMessageReplyMarkup().catch(() => undefined);
   if (adjusted.kind === "repeated") return;
   await audit(ctx, "wallet_adjusted", undefined, { chat: taken.chat, amount: signed, reason });
+  await announceSecurity(ctx, "pin-told-wallet", { amount: rupiah(signed, ctx.lang) });
   const wallet = await ctx.deps.wallets.view(taken.chat);
   await tell(ctx, taken.chat, signed > 0 ? "wallet-credited-you" : "wallet-debited-you", {
     amount: rupiah(amount, await langOf(ctx, taken.chat)),
@@ -304,7 +308,7 @@ onCallback(composer, cb.downlineAdjustYes, async (ctx, { ref }) => {
     available: rupiah(wallet.available, await langOf(ctx, taken.chat)),
   });
   await showCard(ctx, taken.chat);
-});
+}));
 
 // ---- the downline's own ------------------------------------------------------------------------
 

@@ -26,6 +26,7 @@ import { linkModule } from "./link.js";
 import { markupModule } from "./markup.js";
 import { menuModule } from "./menu.js";
 import { ordersModule } from "./orders.js";
+import { pinModule } from "./pin.js";
 import { reportModule } from "./report.js";
 import { shopModule } from "../shop/shop.js";
 import { shopfrontModule } from "../shop/shopfront.js";
@@ -56,6 +57,7 @@ export const featureModules: readonly FeatureModule[] = [
   shopPayModule,
   ordersModule,
   linkModule,
+  pinModule,
   downlineModule,
   payoutModule,
   balanceModule,

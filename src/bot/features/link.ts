@@ -7,13 +7,15 @@ import { Composer } from "grammy";
 import { UpstreamError, UpstreamRejected } from "../../upstream/errors.js";
 import { maskKey } from "../../store/index.js";
 import type { BotContext } from "../context.js";
-import { html, rupiah } from "../../render/format.js";
+import { html, rupiah, wibClock } from "../../render/format.js";
 import { findKeys, isKeyShaped } from "../../domain/keyShape.js";
 import { isPrivate, replyPrivateOnly } from "../guards.js";
 import { commands } from "../../telegram/commands.js";
 import { audit } from "../../domain/audit.js";
 import { ledgerChat } from "../middlewares/roleGate.js";
 import { knownRole } from "../middlewares/role.js";
+import { withPinCommand } from "../pin/gate.js";
+import { announceSecurity } from "../pin/announce.js";
 import type { FeatureModule } from "../module.js";
 
 export const linkFeature = new Composer<BotContext>();
@@ -33,13 +35,29 @@ linkFeature.command(commands.start, async (ctx) => {
   await ctx.reply(`${ctx.t("welcome", { name })}\n\n${ctx.t("welcome-ask-key")}`);
 });
 
+// Replacing or removing the key asks the PIN (docs/pin.md); a forgotten PIN is reset by sending the same key.
+const askNewKey = withPinCommand("kunci", () => ({ what: "pin-for-key" }), async (ctx) => {
+  await ctx.deps.providerLink.awaitKey(ctx.chat!.id);
+  await ctx.reply(ctx.t("key-ask"));
+});
+
+const removeKey = withPinCommand("keluar", () => ({ what: "pin-for-key" }), async (ctx) => {
+  const chat = ctx.chat!.id;
+  const mask = await ctx.deps.providerLink.linkedMask(chat);
+  const removed = await ctx.deps.providerLink.unlink(chat);
+  if (removed) {
+    await audit(ctx, "key_removed", mask);
+    await announceSecurity(ctx, "pin-told-key", { what: "removed" });
+  }
+  await ctx.reply(removed ? [ctx.t("logout-done"), ...(await stopsWithKey(ctx))].join("\n") : ctx.t("logout-none"));
+});
+
 linkFeature.command(commands.kunci, async (ctx) => {
   if (!isPrivate(ctx)) {
     await replyPrivateOnly(ctx);
     return;
   }
-  await ctx.deps.providerLink.awaitKey(ctx.chat.id);
-  await ctx.reply(ctx.t("key-ask"));
+  await askNewKey(ctx, "");
 });
 
 linkFeature.command(commands.keluar, async (ctx) => {
@@ -47,10 +65,7 @@ linkFeature.command(commands.keluar, async (ctx) => {
     await replyPrivateOnly(ctx);
     return;
   }
-  const mask = await ctx.deps.providerLink.linkedMask(ctx.chat.id);
-  const removed = await ctx.deps.providerLink.unlink(ctx.chat.id);
-  if (removed) await audit(ctx, "key_removed", mask);
-  await ctx.reply(removed ? [ctx.t("logout-done"), ...(await stopsWithKey(ctx))].join("\n") : ctx.t("logout-none"));
+  await removeKey(ctx, "");
 });
 
 /** What works with the owner's key besides the owner (staff, an online shop that is on): told on /keluar. */
@@ -111,9 +126,24 @@ linkFeature
       await deleteKeyMessage(ctx);
       if (ctx.role.kind === "staff") return void (await ctx.reply(ctx.t("staff-key-refused")));
       const same = (await ownKey(ctx, ctx.chat.id)).includes(ctx.message.text.trim());
+      if (same && ctx.role.kind === "owner" && (await resetsPin(ctx))) return;
       await ctx.reply(ctx.t(same ? "key-already-linked" : "key-other-pasted"));
     },
   );
+
+/**
+ * The owner's own key sent again while a PIN is set (or locked): the forgotten PIN is removed and
+ * money-out held for 24 hours (only the provider account's holder has the key). False: no PIN to reset.
+ */
+export async function resetsPin(ctx: BotContext): Promise<boolean> {
+  const s = await ctx.deps.pins.state(ctx.chat!.id);
+  if (s.hash === undefined && s.lockedUntil === undefined) return false;
+  const until = wibClock(await ctx.deps.pins.reset(ctx.chat!.id), ctx.lang);
+  await audit(ctx, "pin_reset", undefined, `money-out held until ${until}`);
+  await ctx.reply(ctx.t("pin-reset-done", { until }));
+  await announceSecurity(ctx, "pin-told-reset", { until });
+  return true;
+}
 
 /** The key message goes only once the link is saved: a lost answer must never leave a deleted key and no link. */
 export async function deleteKeyMessage(ctx: BotContext): Promise<void> {
@@ -165,6 +195,7 @@ async function linkKey(ctx: BotContext, key: string): Promise<void> {
     ctx.deps.logger.info({ chatId }, "api key linked");
     // Masks only: the log never holds a key.
     await audit(ctx, before === undefined ? "key_linked" : "key_replaced", before, maskKey(key));
+    if (before !== undefined) await announceSecurity(ctx, "pin-told-key", { what: "replaced" });
     await dropKeyMessage();
     const linked = ctx.t("key-linked", {
       name: html(profile.name),

@@ -22,6 +22,8 @@ import { apiKeyOf } from "../middlewares/chatRecord.js";
 import { deleteKeyMessage } from "./link.js";
 import { staffInvitationKeyboard, staffLeaveKeyboard, staffListKeyboard, staffMemberKeyboard } from "../keyboards/staff.js";
 import { knownRole } from "../middlewares/role.js";
+import { withPin } from "../pin/gate.js";
+import { announceSecurity } from "../pin/announce.js";
 import type { FeatureModule } from "../module.js";
 
 /** The owner's staff (the one service in the dependencies). */
@@ -175,7 +177,7 @@ async function ownerOnly(ctx: BotContext): Promise<boolean> {
   return false;
 }
 
-onCallback(staffFeature, cb.staffInvite, async (ctx, { role }) => {
+onCallback(staffFeature, cb.staffInvite, withPin(cb.staffInvite, () => ({ what: "pin-for-staff-invite", moneyOut: true }), async (ctx, { role }) => {
   if (!(await ownerOnly(ctx))) return;
   const invited = await staffOf(ctx).invite(ctx.chat!.id, role, ctx.from?.first_name);
   await ctx.answerCallbackQuery();
@@ -184,11 +186,12 @@ onCallback(staffFeature, cb.staffInvite, async (ctx, { role }) => {
     return;
   }
   await audit(ctx, "staff_invited", undefined, role);
+  await announceSecurity(ctx, "pin-told-staff-invite");
   const link = `https://t.me/${ctx.me.username}?start=${INVITE_PREFIX}${invited.token}`;
   await ctx.reply(ctx.t("staff-invite-link", { role: roleName(ctx, role), link: html(link), until: wibTime(invited.expiresAt, ctx.lang) }), {
     reply_markup: staffInvitationKeyboard(ctx, role, link),
   });
-});
+}));
 
 onCallback(staffFeature, cb.staffOpen, async (ctx, { chat }) => {
   if (!(await ownerOnly(ctx))) return;

@@ -5,7 +5,7 @@
  */
 import type { Middleware } from "grammy";
 import type { BotContext } from "../context.js";
-import { deleteKeyMessage } from "../features/link.js";
+import { deleteKeyMessage, resetsPin } from "../features/link.js";
 import { apiKeyOf } from "./chatRecord.js";
 
 export const ownKeyGuard: Middleware<BotContext> = async (ctx, next) => {
@@ -16,5 +16,7 @@ export const ownKeyGuard: Middleware<BotContext> = async (ctx, next) => {
   const own = await apiKeyOf(ctx).catch(() => undefined); // unreadable (store secret): not matched
   if (own === undefined || !text.includes(own)) return next();
   await deleteKeyMessage(ctx);
+  // The key alone, sent by its owner with a PIN set: the forgotten PIN is reset (docs/pin.md).
+  if (text.trim() === own && ctx.role.kind === "owner" && (await resetsPin(ctx))) return;
   await ctx.reply(ctx.t("key-already-linked"));
 };

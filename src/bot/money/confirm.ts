@@ -29,6 +29,8 @@ import { withApiKey } from "../provider.js";
 import { whileAskingProvider } from "../slowAnswer.js";
 import type { FeatureModule } from "../module.js";
 import { refuseUplineShort } from "./uplineShort.js";
+import { withPin, type GateOptions } from "../pin/gate.js";
+import { announceSecurity } from "../pin/announce.js";
 
 /** A confirm screen older than this is refused: prices and bills may have changed. */
 export const DRAFT_TTL_MS = STEP_TIMEOUT_MS;
@@ -186,7 +188,9 @@ export async function showConfirm(ctx: BaseContext, kind: MoneyKind, draft: TxRe
     await ctx.deps.ledger.update(tx.refId, { messageId: sent.message_id, ...(sale ? { sale } : {}), ...(wallet ? { wallet } : {}) });
     return;
   }
-  const sent = await ctx.reply(confirmScreen(ctx, kind, tx, ctx.t("confirm-title"), hideCost, shownBalance(cost, balance)), { reply_markup: confirmKeyboard(ctx, tx.refId) });
+  // Money-out without a PIN: said once a day (docs/pin.md).
+  const nag = tx.kind === "transfer" && ctx.role.kind === "owner" && (await ctx.deps.pins.nagDue(ctx.chat!.id)) ? `\n${ctx.t("pin-nag")}` : "";
+  const sent = await ctx.reply(confirmScreen(ctx, kind, tx, `${ctx.t("confirm-title")}${nag}`, hideCost, shownBalance(cost, balance)), { reply_markup: confirmKeyboard(ctx, tx.refId) });
   await ctx.deps.ledger.update(tx.refId, { messageId: sent.message_id, ...(sale ? { sale } : {}), ...(wallet ? { wallet } : {}) });
 }
 
@@ -218,11 +222,25 @@ export async function saveAndConfirm(ctx: BaseContext, kind: MoneyKind, fields: 
   return tx;
 }
 
+/**
+ * What a Confirm needs of the PIN gate (docs/pin.md): a transfer is money-out; a purchase asks only above
+ * the owner's threshold (below it, no extra tap); a screen already confirmed needs nothing.
+ */
+async function pinNeeded(ctx: BaseContext, refId: string): Promise<GateOptions | undefined> {
+  const tx = await ctx.deps.ledger.get(refId);
+  if (!tx || tx.status !== "draft" || ctx.role.kind !== "owner") return undefined;
+  if (tx.kind === "transfer") return { what: "pin-for-transfer", moneyOut: true, amount: tx.amount };
+  if (tx.kind === "deposit") return undefined;
+  // A store that cannot be read: the handler's own storage check answers (a purchase is no money-out).
+  const above = (await ctx.deps.pins.state(ctx.chat!.id).catch(() => undefined))?.purchaseAbove;
+  return above !== undefined && tx.amount > above ? { what: "pin-for-purchase" } : undefined;
+}
+
 export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext> {
   const byKind = new Map(kinds.map((k) => [k.kind, k]));
   const c = new Composer<BotContext>();
 
-  onCallback(c, cb.confirm, async (ctx, { refId }) => {
+  onCallback(c, cb.confirm, withPin(cb.confirm, (ctx, { refId }) => pinNeeded(ctx, refId), async (ctx, { refId }) => {
     const ledger = ctx.deps.ledger;
     const tx = await ledger.get(refId);
     const kind = tx && byKind.get(tx.kind);
@@ -279,6 +297,7 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
     const sentScreen = () => ctx.editMessageText(confirmScreen(ctx, kind, sending, ctx.t("confirm-sent-title"), hideCost)).catch(() => undefined);
     // Money leaving or coming in by the owner's own hand goes to the audit log (sales are in the ledger).
     if (tx.kind === "transfer" || tx.kind === "deposit") await logAct(ctx, tx.kind === "transfer" ? "transfer" : "deposit_created", sending);
+    if (tx.kind === "transfer") await announceSecurity(ctx, "pin-told-transfer", { amount: rupiah(tx.amount, ctx.lang), bank: html(tx.title ?? tx.code ?? ""), number: html(tx.target ?? "") });
 
     const create = () => whileAskingProvider(ctx, () => kind.create(ctx, apiKey, sending)).finally(() => ctx.deps.lists.forgetProfile(apiKey));
     const outcome = await ctx.deps.money.send(sending, create);
@@ -315,7 +334,7 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
         if (await kind.announce?.(ctx.deps, replierOf(ctx), outcome.tx)) return;
         await announceOutcome(ctx, outcome.tx);
     }
-  });
+  }));
 
   // "Buy again" under a repeated-purchase warning: the same draft, now as an ordinary confirm screen.
   onCallback(c, cb.confirmAgain, async (ctx, { refId }) => {
