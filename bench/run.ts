@@ -37,6 +37,10 @@ const RUNS: { name: string; args: string[]; group?: string }[] = [
   // Confirm press -> the provider's create call, file store and PgStore (PostgreSQL rows skipped without it).
   { name: "confirm", args: [] },
   { name: "startup", args: [] },
+  // A reseller's network (issue 37): 1,000 downlines of one owner buying at once beside as many owners.
+  { name: "network", args: [] },
+  // A downline's /mutasi pages: a year of entries for 1,000 downlines on PostgreSQL; the file store at a size that fits.
+  { name: "mutasi", args: [] },
   { name: "history", args: [] },
   // Faults of every kind among resellers' money actions, then the invariants (quick: 200 faults, full: 10,000).
   { name: "chaos", args: ["--from-run"] },
