@@ -325,6 +325,7 @@ export {
   detailOf,
   FINAL_STATUSES,
   OPEN_STATUSES,
+  PAID_DEPOSIT,
   TX_KINDS,
   TX_STATUSES,
   type ChatRecord,
@@ -351,4 +352,3 @@ export {
 } from "./records.js";
 export * from "./errors.js";
 export { maskKey } from "./crypto.js";
-export { PAID_DEPOSIT } from "./walletRules.js";

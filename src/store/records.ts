@@ -27,6 +27,8 @@ export type TxKind = z.infer<typeof TxKindSchema>;
 export const OPEN_STATUSES: ReadonlySet<TxStatus> = new Set<TxStatus>(["sending", "unknown", "pending", "processing"]);
 /** No further change is expected: the record may leave the hot set once old (see archive.ts). */
 export const FINAL_STATUSES: ReadonlySet<TxStatus> = new Set(TX_STATUSES.filter((s) => !OPEN_STATUSES.has(s) && s !== "draft"));
+/** A deposit is paid once its status endpoint says one of these (a callback alone is never believed). */
+export const PAID_DEPOSIT: ReadonlySet<string> = new Set(["processing", "success"]);
 
 const time = z.number();
 const optText = z.optional(z.string());

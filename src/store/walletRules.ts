@@ -5,11 +5,8 @@
  */
 import type { NewWalletEntry } from "./api.js";
 import { deepFreeze, frozenCopy } from "./frozen.js";
-import { describeIssues, WalletEntrySchema, type TxRecord, type TxStatus, type WalletEntry, type WalletPart, type WalletState } from "./records.js";
+import { describeIssues, PAID_DEPOSIT, WalletEntrySchema, type TxRecord, type TxStatus, type WalletEntry, type WalletPart, type WalletState } from "./records.js";
 import { StoreCorruptError } from "./errors.js";
-
-/** A deposit is paid once its status endpoint says one of these (a callback alone is never believed). */
-export const PAID_DEPOSIT: ReadonlySet<string> = new Set(["processing", "success"]);
 
 /** A held wallet part is released in the same write as one of these statuses. */
 const RELEASING: ReadonlySet<TxStatus> = new Set<TxStatus>(["failed", "cancel", "expired"]);
