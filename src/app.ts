@@ -7,8 +7,9 @@
  * this process leads: leaderWork.ts). Over ~350 lines because it is the one place where every part
  * is made and wired, in order; splitting it would hide that order.
  */
-import { Api, Bot, type ApiClientOptions, type Transformer } from "grammy";
-import type { UserFromGetMe } from "grammy/types";
+import { Api, type ApiClientOptions } from "grammy";
+import { fetchBotInfo } from "./telegram/botInfo.js";
+import { withinMs } from "./tools/within.js";
 import type { AppConfig } from "./config/env.js";
 import { systemClock, type Clock } from "./tools/clock.js";
 import { protectSecret, type Logger } from "./logging/logger.js";
@@ -137,42 +138,6 @@ export interface AppOverrides {
   shared?: Shared;
   /** How long stop() lets running handlers finish before it cuts their provider calls (default 8 s). */
   stopGraceMs?: number;
-}
-
-/** Resolves when `work` settles or after `ms` of real time (a stop's grace), whichever is first; never rejects. */
-function withinMs(work: Promise<unknown>, ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    void work.then(
-      () => (clearTimeout(timer), resolve()),
-      () => (clearTimeout(timer), resolve()),
-    );
-  });
-}
-
-/**
- * The bot's identity as `bot.init()` gets it, observed like the bot's own calls. grammY retries a network
- * failure or a 5xx for ever (up to 20 min apart) without a word: each failure is logged, so an operator whose
- * server cannot reach Telegram sees why nothing happens.
- */
-async function fetchBotInfo(token: string, client: ApiClientOptions, observe: Transformer, logger: Logger): Promise<UserFromGetMe> {
-  const probe = new Bot(token, { client });
-  probe.api.config.use(observe);
-  const retrying = (reason: unknown) => logger.warn({ reason }, "cannot reach Telegram (getMe failed); retrying: check the network, or TELEGRAM_API_ROOT if set");
-  probe.api.config.use(async (prev, method, payload, signal) => {
-    let res;
-    try {
-      res = await prev(method, payload, signal);
-    } catch (err) {
-      retrying(err instanceof Error ? err.message : String(err)); // a network failure
-      throw err;
-    }
-    // What grammY retries; anything else (a 401: a revoked token) stops the start with its own message.
-    if (!res.ok && (res.error_code >= 500 || res.error_code === 429)) retrying(`${res.error_code} ${res.description}`);
-    return res;
-  });
-  await probe.init();
-  return probe.botInfo;
 }
 
 export async function buildApp(config: AppConfig, logger: Logger, overrides: AppOverrides = {}): Promise<App> {
