@@ -39,6 +39,8 @@ const RUNS: { name: string; args: string[]; group?: string }[] = [
   { name: "startup", args: [] },
   // A reseller's network (issue 37): 1,000 downlines of one owner buying at once beside as many owners.
   { name: "network", args: [] },
+  // The claim alone on PgStore: a downline's hold beside an owner's claim, round trips and latency.
+  { name: "walletClaim", args: [] },
   // A downline's /mutasi pages: a year of entries for 1,000 downlines on PostgreSQL; the file store at a size that fits.
   { name: "mutasi", args: [] },
   { name: "history", args: [] },

@@ -1,4 +1,5 @@
 /** What only the PostgreSQL store has: migrations at open, and a database that goes away and comes back. */
+import { Socket } from "node:net";
 import postgres from "postgres";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ManualClock } from "../../src/tools/clock.js";
@@ -198,5 +199,39 @@ describe.skipIf(!hasPg)("PgStore.close", () => {
     } finally {
       await db.close();
     }
+  });
+});
+
+describe.skipIf(!hasPg)("PgStore round trips of a wallet's hold", () => {
+  /** Times the store waited on the server during `fn` (the driver sends a turn's queries in one write). */
+  async function roundTrips(fn: () => Promise<unknown>): Promise<number> {
+    const write = vi.spyOn(Socket.prototype, "write");
+    try {
+      await fn();
+      return write.mock.calls.length;
+    } finally {
+      write.mockRestore();
+    }
+  }
+
+  it("a downline's claim and its failure's release wait on the server as often as an owner's claim: the read, then one statement", async () => {
+    const s = await open(await freshDatabase());
+    await s.postEntries([{ ref: "A1", wallet: 201, owner: 100, amount: 50_000, kind: "adjust", reason: "cash", by: 100 }]);
+    const draft = { chatId: 100, kind: "prepaid", status: "draft", amount: 9_000, code: "S10", target: "0812" } as const;
+    // Warmed up first: the driver prepares each statement once per connection.
+    for (let i = 0; i < 4; i++) {
+      await s.createTx({ ...draft, refId: `O${i}` });
+      await s.createTx({ ...draft, refId: `D${i}`, by: 201, wallet: { chat: 201, price: 10_000, state: "draft" } });
+    }
+    const trips = [];
+    for (let i = 0; i < 4; i++) {
+      const owner = await roundTrips(() => s.transitionTx(`O${i}`, ["draft"], { status: "sending" }));
+      const downline = await roundTrips(() => s.transitionTx(`D${i}`, ["draft"], { status: "sending", wallet: { chat: 201, price: 10_000, state: "held" } }));
+      const release = await roundTrips(() => s.transitionTx(`D${i}`, ["sending"], { status: "failed" }));
+      trips.push({ owner, downline, release });
+    }
+    expect(trips.at(-1)).toEqual({ owner: 2, downline: 2, release: 2 });
+    expect(await s.getTx("D3")).toMatchObject({ status: "failed", wallet: { state: "released" } });
+    expect(await s.wallet(201)).toMatchObject({ balance: 50_000, held: 0 });
   });
 });

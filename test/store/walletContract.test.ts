@@ -114,6 +114,26 @@ describe.each(stores)("Wallet contract: $name", ({ place, skip }) => {
     expect(await s.wallet(ANDI)).toMatchObject({ balance: 10_000, held: 10_000 });
   });
 
+  it.skipIf(skip)("claims and releases racing on one wallet: held is the sum of the held records, available never below zero", async () => {
+    const s = await (await place()).open({ clock: new ManualClock() });
+    await s.postEntries([credit("A1", ANDI, 50_000)]);
+    const held = ["H1", "H2", "H3"];
+    const fresh = Array.from({ length: 12 }, (_, i) => `N${i}`);
+    for (const ref of [...held, ...fresh]) await s.createTx(purchase(ref, 10_000));
+    for (const ref of held) await hold(s, ref);
+    // 20,000 available: two of the new claims can win, more as the releases land first.
+    const [won] = await Promise.all([
+      Promise.all(fresh.map((ref) => hold(s, ref))),
+      Promise.all(held.map((ref) => s.transitionTx(ref, ["sending"], { status: "failed" }))),
+    ]);
+    const winners = won.filter(Boolean).length;
+    expect(winners).toBeGreaterThanOrEqual(2);
+    expect(winners).toBeLessThanOrEqual(5);
+    const records = await Promise.all([...held, ...fresh].map((ref) => s.getTx(ref)));
+    expect(records.filter((t) => t!.wallet!.state === "held")).toHaveLength(winners);
+    expect(await s.wallet(ANDI)).toMatchObject({ balance: 50_000, held: 10_000 * winners });
+  });
+
   it.skipIf(skip)("a failure releases the hold in its own write; unknown keeps it; success stays held until posted", async () => {
     const s = await (await place()).open({ clock: new ManualClock() });
     await s.postEntries([credit("A1", ANDI, 30_000)]);

@@ -29,9 +29,6 @@ export interface PgTxsHost {
 
 type Versioned<T> = { data: T; version: string };
 
-/** Thrown inside a SQL transaction whose record changed under it: rolled back, then read again. */
-const LOST_RACE = Symbol("lost race");
-
 export class PgTxs {
   /** Open transactions: counted at open, kept in step with this process's writes, recounted at each stats(). */
   private open = 0;
@@ -143,32 +140,39 @@ export class PgTxs {
         if (!patch) return { before: old.data, after: undefined };
         const rec = patchTx(old.data, patch, this.host.clock.now());
         const more = heldChange(old.data, rec);
-        const update = (sql: Sql | TransactionSql) => {
-          const r = txRow(rec);
-          return sql`
+        const r = txRow(rec);
+        if (more === 0) {
+          const done = await this.host.sql`
             UPDATE txs SET status = ${r.status}, upstream_id = ${r.upstream_id}, updated_at = ${r.updated_at}, wallet_unsettled = ${r.wallet_unsettled},
               data = ${JSON.stringify(rec)}::text::json, version = version + 1
             WHERE ref_id = ${refId} AND version = ${old.version}`;
-        };
-        if (more === 0) {
-          if ((await update(this.host.sql)).count === 1) return { before: old.data, after: rec };
+          if (done.count === 1) return { before: old.data, after: rec };
           continue;
         }
-        // The wallet's held amount changes in the same SQL transaction, its row locked (pgWallets.ts).
-        const outcome = await beginGuarded(this.host.sql, async (tx) => {
-          if (!(await moveHeld(tx, rec.wallet!.chat, more))) return "short" as const;
-          if ((await update(tx)).count === 1) return "done" as const;
-          throw LOST_RACE; // rolls the held change back; read again
-        }).catch((err: unknown) => {
-          if (err === LOST_RACE) return "lost" as const;
-          throw err;
-        });
-        if (outcome === "done") return { before: old.data, after: rec };
-        if (outcome === "short") {
+        // One statement, as few round trips as an owner's claim (docs/wallets.md rule 1): t reads w before
+        // it locks the record's row, so the wallet's row is always locked first (no deadlock with another
+        // wallet write); available is checked on the locked row; the record and held change together or not at all.
+        const chat = rec.wallet!.chat;
+        const [row] = await this.host.sql<{ done: boolean; available: number | null }[]>`
+          WITH w AS (
+            SELECT balance - held AS available FROM wallets WHERE chat = ${chat} FOR UPDATE
+          ), t AS (
+            UPDATE txs SET status = ${r.status}, upstream_id = ${r.upstream_id}, updated_at = ${r.updated_at}, wallet_unsettled = ${r.wallet_unsettled},
+              data = ${JSON.stringify(rec)}::text::json, version = version + 1
+            WHERE ref_id = ${refId} AND version = ${old.version}
+              AND (SELECT ${more}::bigint <= 0 OR coalesce(bool_or(available >= ${more}::bigint), false) FROM w)
+            RETURNING 1
+          ), h AS (
+            UPDATE wallets SET held = held + ${more}::bigint WHERE chat = ${chat} AND EXISTS (SELECT 1 FROM t)
+          )
+          SELECT EXISTS (SELECT 1 FROM t) AS done, (SELECT available FROM w)::float8 AS available`;
+        if (row!.done) return { before: old.data, after: rec };
+        const available = row!.available ?? 0;
+        if (more > 0 && available < more) {
           if (onShort === "refuse") return { before: old.data, after: undefined };
-          const w = await this.wallets.wallet(rec.wallet!.chat);
-          throw new WalletShortError(w.chat, w.balance - w.held, more);
+          throw new WalletShortError(chat, available, more);
         }
+        // Lost the race for the record: read again.
       }
     }));
   }
