@@ -208,6 +208,7 @@ const BUTTON_ACCESS: { readonly [N in CallbackName]: Access } = {
   // Also pressed by a downline the owner allows to invite, on its own downlines (the handler checks whose).
   downlineInvite: "cashier",
   downlineOpen: "cashier",
+  downlinePage: "owner",
   downlineLevel: "owner",
   downlineSuspend: "cashier",
   downlineRemove: "cashier",
