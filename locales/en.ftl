@@ -1282,6 +1282,7 @@ downline-last = active { $at }
 downline-last-none = no transactions since { $since }
 downline-suspended = {" "}· ⏸ suspended
 downline-owed = Downline wallets hold { $owed } (their money inside your provider balance).
+downline-page = Page { $page } of { $pages }
 downline-button-invite = ➕ Invite a { $level } downline
 downline-invite = Invitation link for a <b>{ $level }</b> downline (one person, valid until { $until } WIB):
     { $link }

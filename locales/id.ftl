@@ -1255,6 +1255,7 @@ downline-last = aktif { $at }
 downline-last-none = belum bertransaksi sejak { $since }
 downline-suspended = {" "}· ⏸ dihentikan
 downline-owed = Dompet downline berisi { $owed } (uang mereka yang ada di saldo penyedia Anda).
+downline-page = Halaman { $page } dari { $pages }
 downline-button-invite = ➕ Undang downline { $level }
 downline-invite = Tautan undangan downline <b>{ $level }</b> (untuk satu orang, berlaku sampai { $until } WIB):
     { $link }

@@ -22,7 +22,9 @@ import type { Deposit } from "../upstream/types.js";
 import { toldByOrder } from "./shop/orders.js";
 
 /** The four status endpoints (the rest of the client is not needed here). */
-export type StatusApi = Pick<UpstreamClient, "prepaidStatus" | "postpaidStatus" | "transferStatus" | "depositStatus">;
+export type StatusApi = Pick<UpstreamClient, "prepaidStatus" | "postpaidStatus" | "transferStatus" | "depositStatus"> &
+  /** Whether the key still answers (a refused key also reads as "not found"); without it nothing is failed as absent. */
+  Partial<Pick<UpstreamClient, "getProfile">>;
 
 export interface LookupOptions {
   /** How long after its `detail.expiresAt` a deposit the provider calls expired is kept open. */

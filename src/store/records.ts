@@ -155,6 +155,11 @@ export const WatchStateSchema = z.object({
   claim: z.optional(z.number()),
   /** A notice the chat could not get because it had blocked the bot; sent when the chat comes back. */
   owed: optText,
+  /**
+   * A wallet's unknown purchase the provider answers "not found" for (docs/wallets.md, "not at the
+   * provider"): the counted answers, the first and last counted, and `found` once any answer found it.
+   */
+  absent: z.optional(z.object({ answers: z.number(), firstAt: time, lastAt: time, found: z.optional(z.boolean()) })),
 });
 export type WatchState = z.infer<typeof WatchStateSchema>;
 

@@ -290,6 +290,8 @@ export const cb = {
   // The owner's downlines (src/bot/features/downline.ts, docs/wallets.md).
   downlineInvite: shape("dl:n:{level}", { level: int(9) }),
   downlineOpen: shape("dl:o:{chat}", { chat: chatNumber }),
+  /** Another page of the owner's list. */
+  downlinePage: shape("dl:p:{page}", { page }),
   downlineLevel: shape("dl:l:{chat}:{level}", { chat: chatNumber, level: int(9) }),
   downlineSuspend: shape("dl:s:{chat}:{on}", { chat: chatNumber, on: oneOf(["on", "off"]) }),
   downlineRemove: shape("dl:x:{chat}", { chat: chatNumber }),

@@ -83,10 +83,12 @@ export const DOWNLINE_COMMANDS: ReadonlySet<CommandId> = new Set<CommandId>([
 
 /**
  * Buttons a downline may press beyond what `allows` gives it: its own deposit's (money into its wallet;
- * the handler checks the deposit is its own), the menu's Deposit, and its own export (features/report.ts
- * answers with its records only). Never the instant release.
+ * the handler checks the deposit is its own), the menu's Deposit, and its own report and export, from the
+ * menu too (features/report.ts answers with its records only). Never the instant release.
  */
-const DOWNLINE_BUTTONS: ReadonlySet<string> = new Set(["depositCancel", "depositCancelYes", "depositCancelNo", "menu:deposit", "exportMenu", "exportMonth"]);
+const DOWNLINE_BUTTONS: ReadonlySet<string> = new Set([
+  "depositCancel", "depositCancelYes", "depositCancelNo", "menu:deposit", "menu:report", "menu:export", "exportMenu", "exportMonth",
+]);
 
 /** Whether a downline may press a button `buttonAccess` found (its own wallet's, beyond `allows`). */
 export function downlineMayPress(button: { name: string; menu?: string }): boolean {
@@ -206,6 +208,7 @@ const BUTTON_ACCESS: { readonly [N in CallbackName]: Access } = {
   // Also pressed by a downline the owner allows to invite, on its own downlines (the handler checks whose).
   downlineInvite: "cashier",
   downlineOpen: "cashier",
+  downlinePage: "owner",
   downlineLevel: "owner",
   downlineSuspend: "cashier",
   downlineRemove: "cashier",

@@ -8,6 +8,9 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { rupiah } from "../../src/render/format.js";
 import type { Message } from "grammy/types";
 import { makeWorld, type World } from "../support/world.js";
+import { SANDBOX_CUSTOMERS } from "../../src/sandbox/index.js";
+import { UpstreamRejected } from "../../src/upstream/errors.js";
+import { ENDPOINTS } from "../../src/upstream/endpoints.js";
 import { run } from "../jobs/support.js";
 import { costOf as costOfIn, CREATE, fund, GOLD_MARKUP, rinaAndAndi } from "./support.js";
 
@@ -182,6 +185,25 @@ describe("a downline", () => {
     await w.app.deps.wallets.idle();
     expect(await w.app.deps.wallets.view(andi.chatId)).toEqual({ balance: 30_000, held: 0, available: 30_000 });
     expect(await w.app.deps.wallets.entries(andi.chatId)).toHaveLength(1);
+  });
+
+  it("a bill the provider refuses for the owner's balance: the downline reads the upline-short words, none of the owner's figures", async () => {
+    const { rina, andi } = await rinaAndAndi(w);
+    await fund(w, rina, "Andi", 500_000);
+    await andi.sendCommand("tagihan");
+    await andi.pressButton(/^PLN Pascabayar$/);
+    await andi.sendText(SANDBOX_CUSTOMERS.oneSheet);
+    const confirm = andi.messages().at(-1)!.messageId;
+    // The provider's own words for it vary; this one names the owner's balance in a way only the bill's explanation reads.
+    const upstream = w.app.deps.upstream;
+    upstream.billPay = () => Promise.reject(new UpstreamRejected(ENDPOINTS.billPay, "Saldo deposit Anda Rp1.000, kurang untuk tagihan ini"));
+    await andi.pressButton(/Konfirmasi/, { messageId: confirm });
+    const tx = (await w.store.listTxByChat(rina.chatId)).items.find((t) => t.kind === "postpaid" && t.status !== "cancel")!;
+    expect(tx).toMatchObject({ status: "failed", wallet: { state: "released" } });
+    expect(andi.lastReply()).toContain("Saldo upline Anda sedang tidak cukup");
+    expect(andi.lastReply()).not.toMatch(/Rp/);
+    expect(andi.replies().join("\n")).not.toMatch(/Rp1\.000\.000|sedangkan tagihan|kurang untuk|Isi saldo lewat \/deposit|Ditolak/);
+    expect(await w.app.deps.wallets.view(andi.chatId)).toEqual({ balance: 500_000, held: 0, available: 500_000 });
   });
 
   it("reaches nothing of the owner's: money out, settings, the owner's screens and buttons (its /deposit is its wallet's: downlineDeposit.test.ts)", async () => {

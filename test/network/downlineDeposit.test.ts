@@ -97,6 +97,8 @@ describe("a downline's /deposit", () => {
     // Andi is told once, with his wallet's new balance; never offered the instant release, never Rina's balance.
     expect(creditNotices(andi)).toHaveLength(1);
     expect(creditNotices(andi)[0]).toContain(`Saldo dompet sekarang ${rupiah(CREDIT, "id")}`);
+    // "Deposit dibayar" once, when paid (the credit's moment); the settlement later tells nothing more.
+    expect(sentToAndi(andi).filter((t) => t.includes("Deposit dibayar"))).toHaveLength(1);
     const all = andi.messages().filter((m) => m.from === "bot");
     expect(all.flatMap((m) => andi.buttons({ messageId: m.messageId }))).not.toContain("⚡ Cairkan sekarang");
     expect(sentToAndi(andi).join("\n")).not.toMatch(/Saldo akun|Cairkan|H\+1/);

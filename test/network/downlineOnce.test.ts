@@ -50,7 +50,7 @@ async function andiAtConfirm(funded = 30_000) {
 }
 
 describe("a downline's purchase, exactly once", () => {
-  it("a stop between the claim and the create: never created, never debited; the hold stays while the outcome is unknown", async () => {
+  it("a stop between the claim and the create: never created, never debited; held while unknown, released once not at the provider", async () => {
     const { andi, screen, tx, price } = await andiAtConfirm();
     dieInSend(w.app.deps.money, false);
     const press = andi.callbackUpdate(/Konfirmasi/, { messageId: screen });
@@ -67,6 +67,33 @@ describe("a downline's purchase, exactly once", () => {
     expect(w.sandbox.calls(CREATE)).toHaveLength(0);
     expect((await w.store.getTx(tx.refId))?.status).toBe("unknown");
     expect(await debitsOf(w, andi.chatId, tx.refId)).toBe(0);
+    expect(await w.app.deps.wallets.view(andi.chatId)).toEqual({ balance: 30_000, held: price, available: 30_000 - price });
+    // Never before the window: answers "not found" for 25 minutes more still keep the hold.
+    await run(w, 25 * 60 * S);
+    expect((await w.store.getTx(tx.refId))).toMatchObject({ status: "unknown", wallet: { state: "held" } });
+    // Not at the provider (docs/wallets.md, as shop-orders rule 9): 3+ answers over 30+ minutes, the key
+    // still answering. Failed, and the hold released in the same write; nothing created, nothing debited.
+    await run(w, 30 * 60 * S);
+    await w.app.deps.wallets.idle();
+    expect((await w.store.getTx(tx.refId))).toMatchObject({ status: "failed", wallet: { state: "released" } });
+    expect(await w.app.deps.wallets.view(andi.chatId)).toEqual({ balance: 30_000, held: 0, available: 30_000 });
+    expect(w.sandbox.calls(CREATE)).toHaveLength(0);
+    expect(await debitsOf(w, andi.chatId, tx.refId)).toBe(0);
+    expect(andi.lastReply()).toContain(tx.refId);
+  });
+
+  it("a stop between the claim and the create with the key refused: the hold stays (a refused key also reads as not found)", async () => {
+    const { andi, screen, tx, price } = await andiAtConfirm();
+    dieInSend(w.app.deps.money, false);
+    void andi.deliver(andi.callbackUpdate(/Konfirmasi/, { messageId: screen }));
+    await until(async () => (await w.store.getTx(tx.refId))?.wallet?.state === "held", { what: "the claim was never made" });
+    await w.clock.advance(S);
+    await w.restart();
+    // The status answers "not found" all along, but the key itself is refused meanwhile (revoked).
+    w.sandbox.fault("/get_profile", "reject", 1_000);
+    await run(w, 2 * 60 * 60 * S);
+    expect(w.sandbox.calls("/get_profile").length).toBeGreaterThan(0);
+    expect((await w.store.getTx(tx.refId))).toMatchObject({ status: "unknown", wallet: { state: "held" } });
     expect(await w.app.deps.wallets.view(andi.chatId)).toEqual({ balance: 30_000, held: price, available: 30_000 - price });
   });
 

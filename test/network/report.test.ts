@@ -189,6 +189,21 @@ describe("a downline's own figures", () => {
     await andi.pressButton(/\d{4}/);
     expect(String(w.fake.callsOf("answerCallbackQuery").at(-1)?.payload.text)).toContain("Tidak ada transaksi");
   });
+
+  it("the main menu (/menu) of a downline offers its Laporan and Ekspor, and both open its own", async () => {
+    const rina = await w.linkedUser({ firstName: "Rina", languageCode: "id" });
+    const andi = await joinAs(w, rina, "Andi");
+    await andi.sendCommand("menu");
+    const menu = andi.messages().at(-1)!.messageId;
+    expect(andi.buttons({ messageId: menu })).toEqual(expect.arrayContaining(["📊 Laporan", "📄 Ekspor"]));
+    // Never the owner's own: money out of her balance, her shop.
+    expect(andi.buttons({ messageId: menu })).not.toEqual(expect.arrayContaining(["💸 Transfer"]));
+    await andi.pressButton(/Laporan/, { messageId: menu });
+    expect(andi.lastReply()).toContain("Belum ada penjualan Anda bulan ini");
+    await andi.sendCommand("menu");
+    await andi.pressButton(/Ekspor/, { messageId: andi.messages().at(-1)!.messageId });
+    expect(andi.lastReply()).toContain("Ekspor CSV");
+  });
 });
 
 describe("/mutasi as a CSV", () => {

@@ -3,7 +3,8 @@
  * .ci/install-chromium.sh; CI runs it), driven by playwright-core, no browser download. Opens the
  * page as a newcomer (the first-visit hint, START), does a /beli to its success notice (told at once
  * through the sandbox's callback) and a QRIS /deposit, and takes a screenshot (docs/playground.png for
- * the README with UPDATE_SHOTS=1, as `npm run shots` does); the admin attaches a photo to /siaran; on a
+ * the README with UPDATE_SHOTS=1, as `npm run shots` does); Andi (Rina's downline) buys from his wallet and Rina
+ * sees him in /downline (docs/network.png); the admin attaches a photo to /siaran; on a
  * 390 px phone the newcomer links, taps a /command and switches to English; the sandbox panel's
  * rupiah follow the open chat's language; a restart goes on where it stopped. Real time (the page, Chromium and the bot): kept under ~30 s.
  */
@@ -126,6 +127,39 @@ describe.skipIf(!hasChromium)(title, () => {
     const shot = process.env.UPDATE_SHOTS === "1" ? join(ROOT, "docs", "playground.png") : join(tmpdir(), "playground-browser-test.png");
     await page.screenshot({ path: shot });
   }, 60_000);
+
+  it("Andi buys from his wallet and Rina sees him in /downline; a screenshot of both for the README (docs/network.png)", async () => {
+    const inChat = (chatId: number, sel: string, text: string | RegExp) => page.locator(`${sel}[id^="m-${chatId}-"]`, { hasText: text });
+    if (!page.url().startsWith(pg.url)) await page.goto(pg.url);
+    await page.locator("#users li", { hasText: "Andi" }).click();
+    await expect.poll(() => page.textContent("#chat-sub")).toMatch(/^Andi/);
+    // His chat never talked to the bot: START first, as in Telegram.
+    await page.locator("#start").waitFor();
+    await page.click("#start");
+    await inChat(1006, ".msg.bot", /./).first().waitFor();
+    await page.locator("#composer").waitFor();
+    await send("/beli S10 081298765432");
+    await inChat(1006, ".msg.bot", "Periksa sebelum konfirmasi").last().waitFor();
+    await tap(/Konfirmasi/);
+    await page.locator("#pending li", { hasText: "081298765432" }).locator("button", { hasText: /sukses/ }).click();
+    await inChat(1006, ".msg.bot", "Transaksi berhasil").last().waitFor({ timeout: 10_000 });
+    await page.locator("#toast").waitFor({ state: "hidden" });
+    const andi = await page.screenshot();
+
+    await page.locator("#users li", { hasText: "Rina" }).click();
+    await page.waitForTimeout(3_000); // the rate limit: 8 updates in 3 s
+    await send("/downline");
+    await inChat(1001, ".msg.bot", /Downline Anda/).filter({ hasText: "Andi" }).last().waitFor();
+    const rina = await page.screenshot();
+    // Both chats side by side in one picture, drawn only on purpose (UPDATE_SHOTS=1, as npm run shots).
+    const sheet = await browser.newPage();
+    const img = (b: Buffer) => `<img style="width:50%" src="data:image/png;base64,${b.toString("base64")}">`;
+    await sheet.setViewportSize({ width: 1640, height: 820 });
+    await sheet.setContent(`<body style="margin:0;display:flex">${img(rina)}${img(andi)}</body>`);
+    const shot = process.env.UPDATE_SHOTS === "1" ? join(ROOT, "docs", "network.png") : join(tmpdir(), "network-browser-test.png");
+    await sheet.screenshot({ path: shot });
+    await sheet.close();
+  }, 40_000);
 
   it("the admin attaches a photo to /siaran: it shows on their side, and Rina gets it with the caption", async () => {
     // Scoped by the chat's message ids: right after a switch the old chat's messages are still shown.

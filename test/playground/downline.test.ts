@@ -55,6 +55,10 @@ it("Andi is Rina's Gold downline with Rp50.000 available, credited once across a
   expect((await first.app.store.getChat(ANDI))?.downlineOf).toMatchObject({ owner: RINA, upline: RINA, level: 1 });
   expect((await first.app.deps.network.levels(RINA))[1]?.name).toBe("Gold");
   expect(await first.app.deps.wallets.view(ANDI)).toEqual({ balance: 50_000, held: 0, available: 50_000 });
+  // The page's first hint says what Andi can do: buy from his wallet, top it up by QRIS, ask a payout.
+  const words = await (await fetch(new URL("words.js", first.url))).text();
+  expect(words).toMatch(/Andi downline Gold Rina:[^`]*\/deposit[^`]*\/tarik/);
+  expect(words).toMatch(/Andi is Rina's Gold downline:[^`]*\/deposit[^`]*\/withdraw/);
   // His Menu is a downline's: his wallet and buying, not the owner's commands.
   const menu = (await chat(first, ANDI)).commands.map((c) => c.command);
   expect(menu).toEqual(expect.arrayContaining(["saldo", "beli", "mutasi", "deposit"]));

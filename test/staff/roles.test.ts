@@ -100,6 +100,7 @@ const BUTTON_LEVEL: Record<Exclude<CallbackName, "menu">, Level> = {
   // An inviting downline's own: the handler checks whose (features/downlineOwn.ts).
   downlineInvite: "cashier",
   downlineOpen: "cashier",
+  downlinePage: "owner",
   downlineLevel: "owner",
   downlineSuspend: "cashier",
   downlineRemove: "cashier",

@@ -6,7 +6,7 @@
  * ordinary confirm screen (money/confirm.ts), paid from its wallet.
  */
 import { Wallets } from "../../money/wallets.js";
-import { Composer, InputFile } from "grammy";
+import { Composer, InputFile, type InlineKeyboard } from "grammy";
 import { appendAudit, audit } from "../../domain/audit.js";
 import { DOWNLINE_INVITE_PREFIX, MAX_DEPTH, type Downline, type DownlineJoinRefusal } from "../../domain/network.js";
 import { downlineActivity } from "../../domain/networkReport.js";
@@ -23,6 +23,7 @@ import { isPrivate, replyPrivateOnly } from "../guards.js";
 import { adjustConfirmKeyboard, downlineCardKeyboard, downlineListKeyboard, ownCardKeyboard, ownListKeyboard, walletMoreKeyboard } from "../keyboards/downline.js";
 import { actorOf, actsOn, ownListText, setOwnMarkup, type NetworkActor } from "./downlineOwn.js";
 import type { FeatureModule } from "../module.js";
+import { paginate } from "../paging.js";
 import { roleChanged } from "../roleMenu.js";
 import { withPin } from "../pin/gate.js";
 import { announceSecurity } from "../pin/announce.js";
@@ -86,13 +87,18 @@ function refusalKey(refusal: DownlineJoinRefusal): string {
 
 const composer = new Composer<BotContext>();
 
-async function listText(ctx: BaseContext, owner: number): Promise<string> {
+/** Downlines a page of the owner's list: 20 lines stay well within Telegram's 4,096 characters. */
+const LIST_PAGE = 20;
+
+/** The owner's list, one page of the tree: its lines and their buttons, the count and what the wallets hold on every page. */
+async function listScreen(ctx: BaseContext, owner: number, page: number): Promise<{ text: string; keyboard: InlineKeyboard }> {
   const network = ctx.deps.network;
   const [members, levels, wallets, activity] = await Promise.all([network.members(owner), network.levels(owner), ctx.deps.wallets.ofNetwork(owner), recentActivity(ctx, owner)]);
   const byChat = new Map(wallets.map((w) => [w.chat, w]));
   const names = new Map(members.map((m) => [m.chat, m.name]));
   const owed = Wallets.owed(wallets);
-  const lines = treeOrder(members).map(({ m, depth }) => {
+  const shown = paginate(treeOrder(members), page, LIST_PAGE);
+  const lines = shown.items.map(({ m, depth }) => {
     const w = byChat.get(m.chat);
     const a = activity.byChat.get(m.chat);
     const state = `${m.mayInvite ? ctx.t("downline-may-invite") : ""}${m.suspended ? ctx.t("downline-suspended") : ""}`;
@@ -108,7 +114,9 @@ async function listText(ctx: BaseContext, owner: number): Promise<string> {
     return ctx.t("downline-line-via", { ...figures, indent: "   ".repeat(depth - 1), upline: html(names.get(m.upline!) ?? "?") });
   });
   const body = lines.length > 0 ? lines.join("\n") : ctx.t("downline-none");
-  return `${ctx.t("downline-title", { count: members.length })}\n\n${body}\n\n${ctx.t("downline-owed", { owed: rupiah(owed, ctx.lang) })}`;
+  const pageLine = shown.pages > 1 ? `\n${ctx.t("downline-page", { page: shown.page + 1, pages: shown.pages })}` : "";
+  const text = `${ctx.t("downline-title", { count: members.length })}${pageLine}\n\n${body}\n\n${ctx.t("downline-owed", { owed: rupiah(owed, ctx.lang) })}`;
+  return { text, keyboard: downlineListKeyboard(ctx, shown.items, levels, shown, (p) => cb.downlinePage.encode({ page: p })) };
 }
 
 /** Each downline's sales this month and its newest record, from this month's and last month's ledger (`since`: how far back). */
@@ -142,12 +150,24 @@ composer.command(commands.downline, async (ctx) => {
   const actor = actorOf(ctx);
   if (!actor) return void (await ctx.reply(ctx.t("downline-not-allowed")));
   const { owner, by } = actor;
-  const [members, levels] = await Promise.all([ctx.deps.network.members(owner), ctx.deps.network.levels(owner)]);
-  if (by === undefined) return void (await ctx.reply(await listText(ctx, owner), { reply_markup: downlineListKeyboard(ctx, treeOrder(members), levels) }));
+  if (by === undefined) {
+    const screen = await listScreen(ctx, owner, 0);
+    return void (await ctx.reply(screen.text, { reply_markup: screen.keyboard }));
+  }
+  const members = await ctx.deps.network.members(owner);
   const typed = typeof ctx.match === "string" ? /^\s*markup\s+(.+)$/i.exec(ctx.match)?.[1] : undefined;
   if (typed !== undefined) return void (await setOwnMarkup(ctx, { owner, by }, typed));
   const own = members.filter((m) => m.upline === by);
   await ctx.reply(ownListText(ctx, own, await ctx.deps.network.markup(by)), { reply_markup: ownListKeyboard(ctx, own) });
+});
+
+// Another page of the owner's list, in the same message.
+onCallback(composer, cb.downlinePage, async (ctx, { page }) => {
+  const actor = actorOf(ctx);
+  await ctx.answerCallbackQuery();
+  if (!actor || actor.by !== undefined) return;
+  const screen = await listScreen(ctx, actor.owner, page);
+  await ctx.editMessageText(screen.text, { reply_markup: screen.keyboard }).catch(() => undefined);
 });
 
 onCallback(composer, cb.downlineInvite, withPin(cb.downlineInvite, () => ({ what: "pin-for-downline-invite", moneyOut: true }), async (ctx, { level }) => {
@@ -383,6 +403,7 @@ export const downlineModule: FeatureModule = {
   buttons: {
     downlineInvite: "cashier",
     downlineOpen: "cashier",
+    downlinePage: "owner",
     downlineLevel: "owner",
     downlineSuspend: "cashier",
     downlineRemove: "cashier",

@@ -3,11 +3,19 @@ import { InlineKeyboard } from "grammy";
 import type { Downline, Level } from "../../domain/network.js";
 import { cb } from "../buttons.js";
 import type { Translator } from "./translator.js";
+import { addPager } from "../paging.js";
 
-/** The owner's list (the whole tree, lower downlines marked ↳): each opens its card; an invitation per level. */
-export function downlineListKeyboard(tr: Translator, tree: readonly { m: Downline; depth: number }[], levels: readonly Level[]): InlineKeyboard {
+/** A page of the owner's list (lower downlines marked ↳): each opens its card; the pager; an invitation per level. */
+export function downlineListKeyboard(
+  tr: Translator,
+  tree: readonly { m: Downline; depth: number }[],
+  levels: readonly Level[],
+  pages: { page: number; pages: number },
+  to: (page: number) => string,
+): InlineKeyboard {
   const kb = new InlineKeyboard();
   for (const { m, depth } of tree) kb.text(`${depth > 0 ? "↳ ".repeat(depth) : ""}${m.suspended ? "⏸ " : ""}${m.name}`, cb.downlineOpen.encode({ chat: m.chat })).row();
+  if (pages.pages > 1) addPager(kb, tr, pages, to).row();
   levels.forEach((level, i) => kb.text(tr.t("downline-button-invite", { level: level.name }), cb.downlineInvite.encode({ level: i })).row());
   return kb;
 }

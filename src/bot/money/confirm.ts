@@ -315,7 +315,7 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
       }
       case "rejected": {
         // Refused for the owner's balance: the hold came back with the failure; said as up front.
-        if (ctx.role.kind === "downline" && isLowBalanceRefusal(outcome.error)) {
+        if (ctx.role.kind === "downline" && (isLowBalanceRefusal(outcome.error) || kind.lowBalance?.(outcome.error))) {
           await refuseUplineShort(ctx, ctx.role.owner, await kind.cost?.(sending, ctx), await knownBalance(ctx).catch(() => undefined));
           return;
         }

@@ -52,6 +52,8 @@ export interface MoneyKind {
   sale?(ctx: BaseContext, tx: TxRecord): Promise<Sale | undefined>;
   /** Calls the create endpoint once. Returns what to record (status, upstreamId, sn, amounts...). */
   create(ctx: BaseContext, apiKey: string, tx: TxRecord): Promise<Partial<TxRecord>>;
+  /** A refusal this kind reads as the balance too low beyond isLowBalanceRefusal (a downline then reads the upline-short words). */
+  lowBalance?(err: UpstreamRejected): boolean;
   /** Optional extra explanation for a refusal (e.g. the new price after a limit_price refusal). */
   explainRejection?(ctx: BaseContext, apiKey: string, tx: TxRecord, err: UpstreamRejected): Promise<string | undefined>;
   /** Fields of a fresh draft to try again after a refusal; undefined = start the flow from scratch. */

@@ -124,6 +124,9 @@ export const postpaidKind: MoneyKind = {
     };
   },
 
+  // A bill refusal naming the balance at all is read as the balance too low (the provider's words vary).
+  lowBalance: (err) => /saldo|balance/i.test(err.providerMessage),
+
   async explainRejection(ctx, apiKey, tx, err) {
     if (!/saldo|balance/i.test(err.providerMessage)) return undefined;
     // Staff pay from the owner's balance and cannot deposit: they are sent to the owner.

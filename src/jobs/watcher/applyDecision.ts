@@ -4,7 +4,7 @@
  */
 import { OPEN_STATUSES, type ChatRecord, type TxRecord } from "../../store/index.js";
 import type { Lookup } from "../../domain/refresh.js";
-import { decideChange, decideNext } from "./decide.js";
+import { absentAfter, absentRipe, decideChange, decideNext } from "./decide.js";
 import type { AnnounceMode } from "./announce.js";
 import { noticeChatOf } from "./recipients.js";
 import type { WatcherCore } from "./watchState.js";
@@ -31,7 +31,8 @@ export async function applyDecision(
   // The chat the notice goes to: the sale's maker (staff) or the owner; whether it was blocked before the call.
   const noticeChat = noticeChatOf(cur);
   const chatInactive = noticeChat === chat.chatId ? chat.inactive === true : await isInactive(core, noticeChat);
-  let change = decideChange(before.status, cur, lookup, now, options, { chatInactive, shownByCaller: mode !== undefined });
+  const keyAnswers = absentRipe(absentAfter(cur, lookup, now)) ? await keyStillAnswers(core, chat) : false;
+  let change = decideChange(before.status, cur, lookup, now, options, { chatInactive, shownByCaller: mode !== undefined, keyAnswers });
   if (change.act === "announce" && deps.toldElsewhere?.(cur)) change = { act: "record", patch: { ...change.fields, status: change.next } };
   if (change.act === "owe") {
     await store.transitionTx(refId, [cur.status], change.patch);
@@ -62,6 +63,18 @@ export async function applyDecision(
     if (next.save) await store.updateTx(refId, { watch: next.save });
     core.lastRead.set(refId, next.save ? { ...cur, watch: next.save } : cur);
     core.schedule(refId, next.at);
+  }
+}
+
+/** A refused or unreachable key also reads as "not found": only a key that answers makes that answer evidence. */
+async function keyStillAnswers(core: WatcherCore, chat: Readonly<ChatRecord>): Promise<boolean> {
+  const key = core.keyOf(chat);
+  if (key === undefined || !core.deps.upstream.getProfile) return false;
+  try {
+    await core.deps.upstream.getProfile(key);
+    return true;
+  } catch {
+    return false;
   }
 }
 

@@ -43,6 +43,35 @@ export interface ChangeFacts {
   chatInactive: boolean;
   /** A user's own check: its caller shows the answer, so nothing is owed. */
   shownByCaller: boolean;
+  /** The key still answers (a profile call just succeeded): asked only when a wallet's purchase is ripe to fail as absent. */
+  keyAnswers?: boolean;
+}
+
+/**
+ * "Not at the provider" for a wallet's purchase (docs/wallets.md, as shop-orders rule 9): counted "not
+ * found by our reference" answers at most every ABSENT_ASK_MS, at least ABSENT_ANSWERS of them spanning
+ * ABSENT_WINDOW_MS, with the key still answering. Only then is the record failed and its hold released.
+ */
+export const ABSENT_ASK_MS = 15 * 60_000;
+export const ABSENT_ANSWERS = 3;
+export const ABSENT_WINDOW_MS = 30 * 60_000;
+export type Absent = NonNullable<Watch["absent"]>;
+
+/** The "not found" count of a held wallet record after `lookup`, or undefined when this answer changes no count. */
+export function absentAfter(cur: TxRecord, lookup: Lookup, now: number): Absent | undefined {
+  if (cur.kind === "deposit" || cur.wallet?.state !== "held" || cur.upstreamId !== undefined) return undefined;
+  const prev = watchOf(cur).absent;
+  if (prev?.found) return undefined;
+  // Any answer that finds it ends the count for good; an error counts for nothing.
+  if (lookup.kind === "found") return { ...(prev ?? { answers: 0, firstAt: now, lastAt: now }), found: true };
+  if (lookup.kind !== "not-found" || cur.status !== "unknown") return undefined;
+  if (prev && now - prev.lastAt < ABSENT_ASK_MS) return undefined;
+  return { answers: (prev?.answers ?? 0) + 1, firstAt: prev?.firstAt ?? now, lastAt: now };
+}
+
+/** Enough "not found" answers over the window to call the purchase absent (the key's check still to come). */
+export function absentRipe(a: Absent | undefined): boolean {
+  return !!a && !a.found && a.answers >= ABSENT_ANSWERS && a.lastAt - a.firstAt >= ABSENT_WINDOW_MS;
 }
 
 /**
@@ -59,10 +88,17 @@ export function decideChange(
 ): ChangeDecision {
   if (cur.status !== checkedStatus) return { act: "changed-meanwhile" };
   let next: TxStatus = cur.status;
+  let fields = lookupPatch(cur, lookup, { withStatus: false });
+  const absent = absentAfter(cur, lookup, now);
   if (lookup.kind === "found") next = lookup.status;
   // Not found by our reference after the grace: the create call's outcome is simply unknown.
   else if (cur.status === "sending" && lookup.kind === "not-found" && now >= cur.updatedAt + options.sendingGraceMs) next = "unknown";
-  const fields = lookupPatch(cur, lookup, { withStatus: false });
+  else if (absentRipe(absent) && facts.keyAnswers === true && lookup.kind === "not-found") {
+    // A wallet's purchase the provider does not hold: failed, so the store releases its hold in the same write.
+    next = "failed";
+    fields = { ...fields, message: lookup.message.slice(0, 500) };
+  }
+  if (absent && next === cur.status) fields = { ...fields, watch: { ...watchOf(cur), absent } };
   const notice = noticeFor(cur, next);
   if (notice && facts.chatInactive && !facts.shownByCaller) {
     return { act: "owe", notice, patch: { ...fields, status: next, watch: { ...watchOf(cur), owed: notice } } };

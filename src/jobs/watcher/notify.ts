@@ -50,10 +50,13 @@ function cardFor(kind: NoticeKind): QrCard | undefined {
 export type NoticeKind = "success" | "failed" | "expired" | "cancel" | "processing" | "unknown" | "gaveup";
 
 /** Which notice a status change deserves; undefined = recorded without telling the chat. */
-export function noticeFor(tx: Pick<TxRecord, "kind" | "status">, next: TxStatus): NoticeKind | undefined {
+export function noticeFor(tx: Pick<TxRecord, "kind" | "status" | "wallet">, next: TxStatus): NoticeKind | undefined {
   if (next === tx.status) return undefined;
   switch (next) {
     case "success":
+      // A wallet deposit was told "paid" at processing, when its wallet was credited: the settlement adds nothing.
+      if (tx.kind === "deposit" && tx.wallet && tx.status === "processing") return undefined;
+      return next;
     case "failed":
     case "expired":
     case "cancel":
