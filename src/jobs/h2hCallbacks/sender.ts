@@ -47,6 +47,8 @@ export class H2hCallbackSender {
   private running = false;
   private looking: Promise<void> | undefined;
   private again = false;
+  /** Cuts the sends in flight at stop (each is tried again by the next leader). */
+  private halt = new AbortController();
 
   constructor(private readonly deps: H2hCallbackSenderDeps) {
     this.o = { concurrency: 8, timeoutMs: 10_000, pollMs: 5_000, ...deps.options };
@@ -56,6 +58,7 @@ export class H2hCallbackSender {
   start(): void {
     if (this.running) return;
     this.running = true;
+    this.halt = new AbortController();
     this.poke();
   }
 
@@ -81,6 +84,7 @@ export class H2hCallbackSender {
     this.running = false;
     this.timer?.cancel();
     this.timer = undefined;
+    this.halt.abort();
     await this.looking;
     await Promise.all(this.inFlight.values());
   }
@@ -142,7 +146,7 @@ export class H2hCallbackSender {
       const res = await this.fetch(url, {
         method: "POST",
         redirect: "manual",
-        signal: AbortSignal.timeout(this.o.timeoutMs),
+        signal: AbortSignal.any([AbortSignal.timeout(this.o.timeoutMs), this.halt.signal]),
         headers: {
           "content-type": "application/json",
           "x-atl-signature": callbackSignature(usernameOf(v.chat)),
