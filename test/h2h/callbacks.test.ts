@@ -121,6 +121,8 @@ describe("H2H callbacks to the downline's system", () => {
     expect(await client.prepaidStatus(key, "ANDI-1")).toMatchObject({ status: "success", price });
     expect((await outbox()).map((d) => d.state)).toEqual(["sent"]);
     expect(w.fake.sentTo(ANDI)).toHaveLength(0);
+    // The owner asked for no copy (the /staf default).
+    expect(w.fake.sentTo(RINA)).toHaveLength(0);
     // Nothing more goes out later.
     await settle(3_600_000);
     expect(received).toHaveLength(1);
@@ -162,6 +164,18 @@ describe("H2H callbacks to the downline's system", () => {
     await step(10_000);
     expect((await outbox())[0]?.state).toBe("sent");
     expect(received.map((r) => r.body)).toEqual([first, first]);
+  });
+
+  it("tells the owner too when the owner asked for its sellers' notices (/staf), as for any sale made for it", async () => {
+    await w.app.h2hAccess.setCallbackUrl(ANDI, receiverUrl);
+    await w.app.deps.staff.choose(RINA, { ownerNotices: true });
+    const tx = await client.createTransaction(key, { code: "S10", reffId: "ANDI-O", target: "081234567893" });
+    await untilFinal("ANDI-O");
+    await step(0);
+    expect(received).toHaveLength(1);
+    const toRina = w.fake.sentTo(RINA).map((c) => w.fake.textOf(c) ?? "");
+    expect(toRina.filter((t) => t.includes(tx.id))).toHaveLength(1);
+    expect(w.fake.sentTo(ANDI)).toHaveLength(0);
   });
 
   it("without a callback URL queues nothing and still sends the downline's chat no notice", async () => {
