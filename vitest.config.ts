@@ -10,7 +10,7 @@ import { findPgBin } from "./test/support/pgServer.js";
 const withPostgres = Boolean(process.env.TEST_DATABASE_URL) || findPgBin() !== undefined;
 
 /** The whole-app tests (makeWorld) that run a second time on PgStore. */
-const ON_BOTH_STORES = ["test/bot/**/*.test.ts", "test/network/**/*.test.ts", "test/flows/**/*.test.ts", "test/jobs/**/*.test.ts", "test/server/**/*.test.ts", "test/prices/**/*.test.ts", "test/pin/**/*.test.ts"];
+const ON_BOTH_STORES = ["test/bot/**/*.test.ts", "test/network/**/*.test.ts", "test/flows/**/*.test.ts", "test/jobs/**/*.test.ts", "test/server/**/*.test.ts", "test/prices/**/*.test.ts", "test/pin/**/*.test.ts", "test/h2h/**/*.test.ts"];
 
 /**
  * Files whose vi.mock must meet a fresh module graph: the other files share one per worker

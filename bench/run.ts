@@ -43,6 +43,8 @@ const RUNS: { name: string; args: string[]; group?: string }[] = [
   { name: "walletClaim", args: [] },
   // A downline's /mutasi pages: a year of entries for 1,000 downlines on PostgreSQL; the file store at a size that fits.
   { name: "mutasi", args: [] },
+  // Downlines' own systems over H2H (issue 38): status and create at 100 keys beside a bare node:http server.
+  { name: "h2h", args: [] },
   { name: "history", args: [] },
   // Faults of every kind among resellers' money actions, then the invariants (quick: 200 faults, full: 10,000).
   { name: "chaos", args: ["--from-run"] },

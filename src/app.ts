@@ -40,6 +40,8 @@ import { Staff } from "./domain/staff.js";
 import { Network } from "./domain/network.js";
 import { H2hAccess } from "./domain/h2hAccess.js";
 import { H2hSales } from "./money/h2hSales.js";
+import { H2hCallbackSender, type H2hCallbackSenderOptions } from "./jobs/h2hCallbacks/sender.js";
+import { isH2hSale } from "./jobs/h2hCallbacks/outbox.js";
 import { ShopOrders, toldByOrder } from "./domain/shop/orders.js";
 import { ShopOrderJob } from "./jobs/shop/orderJob.js";
 import type { ShopOrderJobOptions } from "./jobs/shop/orderJobDeps.js";
@@ -94,6 +96,7 @@ export interface App {
   shared: Shared;
   /** Downlines' H2H access (docs/h2h.md): enable, newKey, setIps, setCallbackUrl. */
   h2hAccess: H2hAccess;
+  h2hCallbacks: H2hCallbackSender;
   /** The HTTP server once started (only when HTTP_PORT is set). */
   http(): HttpServer | undefined;
   /**
@@ -121,6 +124,7 @@ export interface AppOverrides {
   /** Options of the built-in sandbox (only when the config asks for it). */
   sandbox?: SandboxOptions;
   watcher?: Partial<WatcherOptions>;
+  h2hCallbacks?: Partial<H2hCallbackSenderOptions>;
   /** Shop order job tuning (the sweep's period...). */
   shopOrders?: { options?: Partial<ShopOrderJobOptions> };
   alerts?: Partial<Pick<BalanceAlertsOptions, "intervalMs" | "debounceMs" | "concurrency">>;
@@ -274,6 +278,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     toldElsewhere: (tx) => toldByOrder(tx.refId),
     onChanged: (tx) => {
       shopOrderJob.txChanged(tx);
+      if (isH2hSale(tx)) h2hCallbacks.poke();
       events.emit("changed", tx);
       // A deposit found unpaid after its create's answer was lost: its QR or VA goes out now, once.
       if (tx.kind === "deposit" && tx.status === "pending") {
@@ -281,6 +286,8 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
       }
     },
   });
+  // Downlines' systems are told of their H2H sales' outcomes by callback (docs/h2h.md "Callbacks").
+  const h2hCallbacks = new H2hCallbackSender({ store, clock, logger, ...(overrides.h2hCallbacks && { options: overrides.h2hCallbacks }) });
   const relink = new RelinkNotices({ store, api: bulkApi, pacer, translate, logger, fence: shared.fence() });
   const dailySummary = new DailySummary({ store, api: bulkApi, clock, logger, translate, pacer, sandbox: inSandbox, fence: shared.fence() });
   const priceDigest = new PriceDigest({ store, api: bulkApi, clock, logger, translate, pacer, sandbox: inSandbox, fence: shared.fence() });
@@ -359,7 +366,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     bot,
     // Polling's Api has no auto-retry: polling backs off itself (polling.ts).
     polling: config.webhookUrl ? undefined : { api: new Api(config.botToken, client), clock, logger, allowedUpdates: [...ALLOWED_UPDATES], onConflict: observers.health.pollingConflict, ...overrides.polling },
-    recover: startRecovery, alerts, broadcaster, watcher, relink, dailySummary, priceDigest,
+    recover: startRecovery, alerts, broadcaster, watcher, relink, dailySummary, priceDigest, h2hCallbacks,
     fence: shared.fence(),
     stopping: () => stopping !== undefined,
     // Say why, stop cleanly, report it.
@@ -388,6 +395,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     observers,
     shared,
     h2hAccess,
+    h2hCallbacks,
     http: () => http,
     recover,
     async start() {
@@ -462,6 +470,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
         await relink.stop();
         await dailySummary.stop();
         await priceDigest.stop();
+        await h2hCallbacks.stop();
         await broadcaster.stop();
         await alerts.stop();
         await store.close();

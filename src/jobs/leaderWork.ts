@@ -1,7 +1,7 @@
 /**
  * What only the leading bot process runs (cluster/shared.ts Leadership): the deposit instructions a
  * restart left unsent, balance alerts, an unfinished broadcast, long polling, the status watcher,
- * relink notices and the daily summary. lead() starts them, lose() stops them at once when another
+ * relink notices, the daily summary and the H2H callbacks. lead() starts them, lose() stops them at once when another
  * process may lead (the store stays open; users' own /status checks still run here). Long polling
  * alone goes on while the database cannot be reached (LeadLost.keepUpdates): no process can lead
  * then, and stopping it would leave every update unanswered until the database is back.
@@ -21,6 +21,7 @@ import type { DailySummary } from "./dailySummary.js";
 import type { PriceDigest } from "./priceDigest.js";
 import type { RelinkNotices } from "./relink.js";
 import type { StatusWatcher } from "./watcher/watcher.js";
+import type { H2hCallbackSender } from "./h2hCallbacks/sender.js";
 
 /** The part of the status watcher /status uses (wireHints hands it to the bot: BotDeps.statusChecker). */
 export type StatusChecker = Pick<StatusWatcher, "checkNow" | "chatBack">;
@@ -41,6 +42,8 @@ export interface LeaderParts<C extends Context> {
   relink: RelinkNotices;
   dailySummary: DailySummary;
   priceDigest?: PriceDigest;
+  /** The H2H callbacks' sender (jobs/h2hCallbacks/sender.ts): one process sends them. */
+  h2hCallbacks?: Pick<H2hCallbackSender, "start" | "stop">;
   /** The app is stopping: start nothing more. */
   stopping: () => boolean;
   /** Polling ended on its own for good (401). */
@@ -100,6 +103,7 @@ export class LeaderWork<C extends Context> {
     p.relink.start();
     p.dailySummary.start();
     p.priceDigest?.start();
+    p.h2hCallbacks?.start();
     this.lookForBroadcasts();
   }
 
@@ -127,7 +131,7 @@ export class LeaderWork<C extends Context> {
     const runner = this.runner?.isRunning() && !keepUpdates ? this.runner.stop() : undefined;
     if (keepUpdates && this.runner?.isRunning()) p.logger.warn("the database cannot be reached: polling goes on here until another process may lead");
     await Promise.all([p.broadcaster.stop(), runner, p.watcher.pause()]);
-    await Promise.all([p.relink.stop(), p.dailySummary.stop(), p.priceDigest?.stop(), p.alerts.stop()]);
+    await Promise.all([p.relink.stop(), p.dailySummary.stop(), p.priceDigest?.stop(), p.alerts.stop(), p.h2hCallbacks?.stop()]);
   }
 }
 

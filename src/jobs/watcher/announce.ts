@@ -27,6 +27,7 @@ import type { ReceiptTx } from "../../render/receipt.js";
 import type { NoticeKind, Notifier } from "./notify.js";
 import { DEFAULT_LANG } from "../../render/i18n.js";
 import { noticeChatOf, noticeViewOf, ownerCopyOf } from "./recipients.js";
+import { isH2hSale, queueH2hCallback } from "../h2hCallbacks/outbox.js";
 
 /** The saved watch state plus the in-flight notice marker (kept in the same JSON field). */
 export interface Watch extends WatchState {
@@ -96,12 +97,17 @@ export class NoticeProtocol {
     const lang = recipient?.lang ?? DEFAULT_LANG;
     const staffAway = to !== cur.chatId && recipient?.inactive === true && !mode.shownByCaller;
     const view: ReceiptTx = { ...(await noticeViewOf(store, { ...marked, status: next })), chatId: to };
-    const delivery = staffAway
-      ? "blocked"
-      : mode.shownByCaller
-        ? await this.editForCaller(lang, view, notice, mode)
-        : await this.notifier.deliver(lang, view, notice, mayHaveBeenSent);
-    if (!staffAway && !mode.shownByCaller && delivery !== "uncertain" && delivery !== "rate-limited") this.onTelegramAnswered?.();
+    // An H2H sale is told to the downline's system by callback, queued durably here, never in its chat.
+    const h2h = isH2hSale(cur);
+    if (h2h && notice !== "gaveup") await queueH2hCallback(store, { ...marked, status: next }, this.clock?.now() ?? Date.now());
+    const delivery = h2h
+      ? "sent"
+      : staffAway
+        ? "blocked"
+        : mode.shownByCaller
+          ? await this.editForCaller(lang, view, notice, mode)
+          : await this.notifier.deliver(lang, view, notice, mayHaveBeenSent);
+    if (!h2h && !staffAway && !mode.shownByCaller && delivery !== "uncertain" && delivery !== "rate-limited") this.onTelegramAnswered?.();
     if (delivery === "uncertain") {
       this.logger.warn({ refId, notice }, "notice delivery uncertain; will retry (edit first)");
       return false;

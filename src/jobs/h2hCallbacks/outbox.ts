@@ -1,0 +1,61 @@
+/**
+ * The H2H callbacks' durable outbox (docs/h2h.md "Callbacks"): one document per (transaction, status
+ * word), written before the status change it tells is saved (the watcher's announce step), so a stop
+ * loses none and a repeat of that step writes none twice. The body is fixed when queued: every retry
+ * sends the same bytes, the same ids. Only the downline's figures (its wallet's price), as the
+ * transaksi/status answer.
+ */
+import { DuplicateDocError, type DocKind, type Store, type TxRecord } from "../../store/index.js";
+import * as z from "../../tools/zod.js";
+import { H2hAccessKind } from "../../domain/h2hAccess.js";
+import { paymentData, prepaidData, providerStatus } from "../../server/h2h/answers.js";
+
+const OutboxSchema = z.object({
+  /** The downline's chat (whose callback URL and key). */
+  chat: z.int(),
+  refId: z.string(),
+  /** The JSON body, as sent on every try. */
+  body: z.string().check(z.maxLength(8000)),
+  attempts: z.int(),
+  nextAt: z.number(),
+  lastError: z.optional(z.string().check(z.maxLength(200))),
+});
+export type OutboxValue = z.infer<typeof OutboxSchema>;
+/** id: `<refId>.<status word>`; owner: the network's owner; due | sent | dropped | expired. */
+export const H2hCallbackKind: DocKind<OutboxValue> = { name: "h2h_callback", schema: OutboxSchema };
+
+export type OutboxState = "due" | "sent" | "dropped" | "expired";
+
+/** The provider's callback body for a transaction as it now stands (events as the provider names them). */
+export function callbackBody(tx: Readonly<TxRecord>): string {
+  const status = providerStatus(tx.status);
+  if (tx.kind === "postpaid") return JSON.stringify({ event: "transaksi.pascabayar", status, data: paymentData(tx) });
+  return JSON.stringify({ event: "transaksi", status, data: prepaidData(tx) });
+}
+
+/** Whether a change of `tx` to `next` is one an H2H downline's system is told of by callback. */
+export function isH2hSale(tx: Pick<TxRecord, "clientRef" | "wallet">): boolean {
+  return tx.clientRef !== undefined && tx.wallet !== undefined;
+}
+
+/**
+ * Queues the callback for `tx` (already at its new status) when its downline set a callback URL.
+ * The initial "pending" is the create's own answer, so only an outcome is queued. Idempotent: the
+ * same (transaction, word) again queues nothing. Returns whether one is (now or already) queued.
+ */
+export async function queueH2hCallback(store: Store, tx: Readonly<TxRecord>, now: number): Promise<boolean> {
+  if (!isH2hSale(tx)) return false;
+  const word = providerStatus(tx.status);
+  if (word === "pending") return false;
+  const chat = tx.wallet!.chat;
+  const access = await store.getDoc(H2hAccessKind, String(chat));
+  if (access?.owner !== tx.chatId || access.value.callbackUrl === undefined) return false;
+  const id = `${tx.refId}.${word}`;
+  try {
+    await store.createDoc(H2hCallbackKind, { id, owner: tx.chatId, state: "due", value: { chat, refId: tx.refId, body: callbackBody(tx), attempts: 0, nextAt: now } });
+  } catch (err) {
+    if (!(err instanceof DuplicateDocError)) throw err;
+  }
+  await store.flushDoc(H2hCallbackKind, id);
+  return true;
+}
