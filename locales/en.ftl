@@ -1488,3 +1488,4 @@ pin-frozen = 🧊 Money-out is frozen. Enter your PIN at the next act to unfreez
 pin-frozen-no-pin = 🧊 Money-out is frozen. Set a PIN with /pin to unfreeze. Secure your Telegram account now (Settings > Devices).
 pin-reset-done = 🔐 Your API key matches: the PIN is removed. Money-out is held until { $until } (24 hours). Set a new PIN with /pin.
 pin-nag = 💡 No transaction PIN yet: whoever holds your Telegram can transfer your balance. Set one with /pin.
+pin-new-account = 🆕 New account: never paid from this account before. Check the number and the holder.

@@ -1455,3 +1455,4 @@ pin-frozen = 🧊 Uang keluar dibekukan. Masukkan PIN di tindakan berikutnya unt
 pin-frozen-no-pin = 🧊 Uang keluar dibekukan. Buat PIN dengan /pin untuk membukanya. Segera amankan akun Telegram Anda (Pengaturan > Perangkat).
 pin-reset-done = 🔐 API key Anda cocok: PIN dihapus. Uang keluar ditahan sampai { $until } (24 jam). Buat PIN baru dengan /pin.
 pin-nag = 💡 PIN transaksi belum dibuat: siapa pun yang memegang Telegram Anda bisa mentransfer saldo. Buat dengan /pin.
+pin-new-account = 🆕 Rekening baru: belum pernah dibayar dari akun ini. Periksa nomor dan nama pemiliknya.
