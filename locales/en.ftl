@@ -1454,6 +1454,8 @@ pin-for-key = Replace or remove the API key
 pin-for-staff-invite = Invite staff
 pin-for-downline-invite = Invite a downline
 pin-for-wallet = Change a downline's wallet
+pin-for-staff-role = Change a staff role
+pin-for-downline-change = Change a downline
 pin-off = none
 pin-settings = 🔐 <b>Transaction PIN is on.</b>
     Purchases ask the PIN above: { $above }
@@ -1480,6 +1482,15 @@ pin-told-transfer = 💸 Transfer of { $amount } to { $bank } { $number } confir
 pin-told-wallet = 💸 A downline's wallet changed by { $amount }.
 pin-told-staff-invite = 👥 A staff invitation was made.
 pin-told-downline-invite = 👥 A downline invitation was made.
+pin-told-staff-role = 👥 Staff member { $name } is now { $role }.
+pin-told-downline = 👥 Downline { $name }: { $change ->
+    [level] level changed to { $level }
+    [suspended] suspended
+    [resumed] active again
+    [removed] removed
+    [may-invite] may invite
+   *[no-invite] may not invite
+}.
 pin-told-key = 🔑 API key { $what ->
     [removed] removed.
    *[replaced] replaced.

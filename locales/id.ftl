@@ -1421,6 +1421,8 @@ pin-for-key = Ganti atau hapus API key
 pin-for-staff-invite = Undang staf
 pin-for-downline-invite = Undang downline
 pin-for-wallet = Ubah saldo dompet downline
+pin-for-staff-role = Ubah peran staf
+pin-for-downline-change = Ubah downline
 pin-off = tidak ada
 pin-settings = 🔐 <b>PIN transaksi aktif.</b>
     Pembelian meminta PIN di atas: { $above }
@@ -1447,6 +1449,15 @@ pin-told-transfer = 💸 Transfer { $amount } ke { $bank } { $number } dikonfirm
 pin-told-wallet = 💸 Saldo dompet downline diubah { $amount }.
 pin-told-staff-invite = 👥 Undangan staf dibuat.
 pin-told-downline-invite = 👥 Undangan downline dibuat.
+pin-told-staff-role = 👥 Peran staf { $name } diganti menjadi { $role }.
+pin-told-downline = 👥 Downline { $name }: { $change ->
+    [level] level menjadi { $level }
+    [suspended] dihentikan
+    [resumed] diaktifkan lagi
+    [removed] dihapus
+    [may-invite] boleh mengundang
+   *[no-invite] tidak boleh mengundang
+}.
 pin-told-key = 🔑 API key { $what ->
     [removed] dihapus.
    *[replaced] diganti.
