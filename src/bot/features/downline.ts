@@ -263,6 +263,17 @@ onCallback(composer, cb.downlineMayInvite, withPin(cb.downlineMayInvite, () => (
   await showCard(ctx, chat);
 }));
 
+// A downline's forgotten or locked PIN: its upline removes it (behind the upline's own PIN), audited.
+onCallback(composer, cb.downlinePinReset, withPin(cb.downlinePinReset, () => ({ what: "pin-for-member-reset" }), async (ctx, { chat }) => {
+  const found = await memberFor(ctx, chat);
+  if (!found) return;
+  await ctx.deps.pins.resetByUpline(chat);
+  await ctx.answerCallbackQuery().catch(() => undefined);
+  await audit(ctx, "pin_reset", `${found.member.name} (${chat})`);
+  await ctx.reply(ctx.t("pin-member-reset", { name: html(found.member.name) }));
+  await tell(ctx, chat, "pin-member-reset-you", {});
+}));
+
 // Adding or taking by hand: the owner replies with the amount and the reason, then confirms.
 onCallback(composer, cb.downlineAdjust, async (ctx, { chat, way }) => {
   const owner = ctx.chat!.id;
@@ -398,6 +409,7 @@ export const downlineModule: FeatureModule = {
     downlineAdjust: "owner",
     downlineAdjustYes: "owner",
     downlineMayInvite: "owner",
+    downlinePinReset: "cashier",
     walletMore: "anyone",
     walletCsv: "anyone",
   },

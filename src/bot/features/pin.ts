@@ -10,11 +10,11 @@ import { cb, onCallback } from "../buttons.js";
 import { commands } from "../../telegram/commands.js";
 import { audit } from "../../domain/audit.js";
 import { isWeakPin, limitInForce, PIN_LENGTH } from "../../domain/pin.js";
-import { rupiah, wibClock } from "../../render/format.js";
+import { html, rupiah, wibClock } from "../../render/format.js";
 import { parseRupiah } from "../amount.js";
 import { pinKeypad, pinSettingsKeyboard } from "../keyboards/pin.js";
 import { dropKeypad, keypadOf, keypadText, runAct, setDigits, showKeypad, withPin, withPinCommand } from "../pin/gate.js";
-import { announceSecurity } from "../pin/announce.js";
+import { announceSecurity, tellUpline } from "../pin/announce.js";
 
 const composer = new Composer<BotContext>();
 
@@ -75,6 +75,11 @@ const changeSetting = withPinCommand(
 composer.command(commands.pin, async (ctx) => {
   const arg = typeof ctx.match === "string" ? ctx.match.trim() : "";
   const set = await ctx.deps.pins.isSet(ctx.chat.id);
+  // Staff and downlines: their own PIN only (the limits are the owner's).
+  if (ctx.role.kind !== "owner") {
+    if (!set) return showKeypad(ctx, { kind: "new" }, ctx.t("pin-intro-member"));
+    return ctx.reply(ctx.t("pin-member-settings"), { reply_markup: pinSettingsKeyboard(ctx) });
+  }
   if (arg) {
     if (!set) return ctx.reply(ctx.t("pin-set-first"));
     return changeSetting(ctx, arg);
@@ -157,8 +162,9 @@ onCallback(composer, cb.pinOk, async (ctx) => {
     if (saved !== "ok") return void (await again(ctx.t("pin-weak")));
     dropKeypad(ctx);
     await audit(ctx, had ? "pin_changed" : "pin_set");
-    await ctx.editMessageText(ctx.t(had ? "pin-changed" : "pin-saved")).catch(() => undefined);
-    await announceSecurity(ctx, had ? "pin-told-changed" : "pin-told-set");
+    const owner = ctx.role.kind === "owner";
+    await ctx.editMessageText(ctx.t(had ? "pin-changed" : owner ? "pin-saved" : "pin-saved-member")).catch(() => undefined);
+    if (owner) await announceSecurity(ctx, had ? "pin-told-changed" : "pin-told-set");
     return;
   }
   const checked = await ctx.deps.pins.check(chat, typed);
@@ -179,7 +185,8 @@ onCallback(composer, cb.pinOk, async (ctx) => {
       await ctx.editMessageText(ctx.t("pin-refused-locked", { until })).catch(() => undefined);
       if (checked.now) {
         await audit(ctx, "pin_locked", undefined, `until ${until}`);
-        await announceSecurity(ctx, "pin-told-locked", { until });
+        if (ctx.role.kind === "owner") await announceSecurity(ctx, "pin-told-locked", { until });
+        else await tellUpline(ctx, "pin-told-locked-member", { name: html(ctx.from?.first_name ?? String(chat)), until });
       }
       return;
     }
@@ -207,6 +214,6 @@ async function expired(ctx: BotContext): Promise<void> {
 export const pinModule: FeatureModule = {
   name: "pin",
   composer,
-  commands: { pin: "owner" },
-  buttons: { pinDigit: "owner", pinBack: "owner", pinOk: "owner", pinCancel: "owner", pinChange: "owner", pinNotMe: "owner" },
+  commands: { pin: "cashier" },
+  buttons: { pinDigit: "cashier", pinBack: "cashier", pinOk: "cashier", pinCancel: "cashier", pinChange: "cashier", pinNotMe: "owner" },
 };

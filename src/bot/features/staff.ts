@@ -244,6 +244,18 @@ onCallback(staffFeature, cb.staffRemove, async (ctx, { chat }) => {
   await roleChanged(ctx, chat);
 });
 
+// A staff member's forgotten or locked PIN: the owner removes it (behind the owner's own PIN), audited.
+onCallback(staffFeature, cb.staffPinReset, withPin(cb.staffPinReset, () => ({ what: "pin-for-member-reset" }), async (ctx, { chat }) => {
+  if (!(await ownerOnly(ctx))) return;
+  const member = await staffOf(ctx).member(ctx.chat!.id, chat);
+  if (!member) return void (await ctx.answerCallbackQuery({ text: ctx.t("staff-gone") }));
+  await ctx.deps.pins.resetByUpline(chat);
+  await ctx.answerCallbackQuery().catch(() => undefined);
+  await audit(ctx, "pin_reset", `${member.name} (${chat})`);
+  await ctx.reply(ctx.t("pin-member-reset", { name: html(member.name) }));
+  await tellChat(ctx, chat, "pin-member-reset-you", {});
+}));
+
 onCallback(staffFeature, cb.staffNotices, async (ctx, { on }) => {
   if (!(await ownerOnly(ctx))) return;
   const { before, after } = await staffOf(ctx).choose(ctx.chat!.id, { ownerNotices: on === "on" });
@@ -302,6 +314,7 @@ export const staffModule: FeatureModule = {
     staffInvite: "owner",
     staffOpen: "owner",
     staffRole: "owner",
+    staffPinReset: "owner",
     staffRemove: "owner",
     staffNotices: "owner",
     staffCost: "owner",
