@@ -1469,6 +1469,14 @@ pin-above-set = ✅ Purchases above { $amount } now ask the PIN.
 pin-limit-set = ✅ Daily money-out limit: { $limit }, from now.
 pin-limit-later = ⏳ The daily money-out limit of { $limit } counts from { $from } (a raise waits 24 hours). Until then the old limit holds.
 pin-button-change = 🔁 Change PIN
+pin-button-above = 🛒 Purchase PIN threshold
+pin-button-limit = 💸 Daily money-out limit
+pin-button-preset-off = 🚫 Off
+pin-button-own = ✏️ Type your own
+pin-type-own = Type { $what ->
+    [beli] <code>/pin buy 750k</code> (purchases above this ask the PIN)
+   *[batas] <code>/pin limit 3m</code> (money-out per day)
+} with your amount.
 pin-button-not-me = 🚫 Not me
 pin-button-reset-member = 🔐 Reset PIN
 pin-not-you = Not you? Tap "Not me": money-out is frozen at once.

@@ -1436,6 +1436,14 @@ pin-above-set = ✅ Pembelian di atas { $amount } kini meminta PIN.
 pin-limit-set = ✅ Batas uang keluar harian: { $limit }, berlaku sekarang.
 pin-limit-later = ⏳ Batas uang keluar harian { $limit } berlaku mulai { $from } (batas naik menunggu 24 jam). Sampai itu batas lama tetap berlaku.
 pin-button-change = 🔁 Ganti PIN
+pin-button-above = 🛒 Batas PIN pembelian
+pin-button-limit = 💸 Batas uang keluar harian
+pin-button-preset-off = 🚫 Matikan
+pin-button-own = ✏️ Ketik sendiri
+pin-type-own = Ketik { $what ->
+    [beli] <code>/pin beli 750rb</code> (pembelian di atas jumlah ini meminta PIN)
+   *[batas] <code>/pin batas 3jt</code> (uang keluar per hari)
+}, dengan jumlah Anda.
 pin-button-not-me = 🚫 Bukan saya
 pin-button-reset-member = 🔐 Reset PIN
 pin-not-you = Bukan Anda? Tekan "Bukan saya": uang keluar langsung dibekukan.

@@ -318,6 +318,12 @@ export const cb = {
   pinCancel: shape("pn:x", {}),
   /** /pin: change the PIN (asks the old one first). */
   pinChange: shape("pn:c", {}),
+  /** /pin: the presets of the purchase threshold (`beli`) or the daily limit (`batas`). */
+  pinPick: shape("pn:p:{what}", { what: oneOf(["beli", "batas"]) }),
+  /** /pin: a preset chosen (rupiah; 0: off), applied behind the PIN. */
+  pinSet: shape("pn:s:{what}:{amount}", { what: oneOf(["beli", "batas"]), amount: int(1_000_000_000) }),
+  /** /pin: how to type an amount of one's own. */
+  pinOwn: shape("pn:o:{what}", { what: oneOf(["beli", "batas"]) }),
   /** "Bukan saya" under an announcement of a money-out or security change: freezes money-out. */
   pinNotMe: shape("pn:n", {}),
 } as const;

@@ -225,6 +225,9 @@ const BUTTON_ACCESS: { readonly [N in CallbackName]: Access } = {
   pinCancel: "cashier",
   pinChange: "cashier",
   pinNotMe: "owner",
+  pinPick: "owner",
+  pinSet: "owner",
+  pinOwn: "owner",
 };
 
 /** The button family a callback data belongs to and who may press it; undefined for data no shape reads. */
