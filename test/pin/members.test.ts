@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { makeWorld, type World } from "../support/world.js";
 import { ownerAndStaff } from "../staff/support.js";
 import { joinAs } from "../network/support.js";
-import { setPin, typePin } from "./support.js";
+import { expectPinNowhere, setPin, typePin } from "./support.js";
 import { AuditKind } from "../../src/domain/audit.js";
 
 const PIN = "739164";
@@ -57,11 +57,28 @@ describe("a member's own PIN", () => {
     const { rina, dewi } = await ownerAndStaff(w);
     await setPin(dewi, OWN);
     expect(await w.app.deps.pins.isSet(dewi.chatId)).toBe(true);
+    await expectPinNowhere(w, OWN);
     await rina.sendCommand("staf");
     await rina.pressButton(/Dewi/);
     await rina.pressButton(/Reset PIN/);
     expect(rina.lastReply()).toContain("PIN Dewi dihapus");
     expect(dewi.lastReply()).toContain("Upline Anda menghapus PIN Anda");
     expect(await w.app.deps.pins.isSet(dewi.chatId)).toBe(false);
+  });
+
+  it("an inviting downline's invitation asks its own PIN", async () => {
+    w = await makeWorld();
+    const rina = await w.linkedUser({ firstName: "Rina", languageCode: "id" });
+    const andi = await joinAs(w, rina, "Andi", "Gold");
+    await rina.sendCommand("downline");
+    await rina.pressButton(/Andi$/);
+    await rina.pressButton(/Boleh mengundang/);
+    await setPin(andi, OWN);
+    await andi.sendCommand("downline");
+    await andi.pressButton(/Undang downline/);
+    expect(andi.lastReply()).toContain("Masukkan PIN untuk: Undang downline");
+    expect(andi.replies().join("\n")).not.toMatch(/start=dl_/);
+    await typePin(andi, OWN);
+    expect(andi.replies().join("\n")).toMatch(/start=dl_/);
   });
 });
