@@ -1455,6 +1455,10 @@ pin-for-key = Replace or remove the API key
 pin-for-staff-invite = Invite staff
 pin-for-downline-invite = Invite a downline
 pin-for-wallet = Change a downline's wallet
+pin-for-payout = Withdraw from your wallet
+pin-for-member-reset = Reset a member's PIN
+pin-for-staff-role = Change a staff role
+pin-for-downline-change = Change a downline
 pin-off = none
 pin-settings = 🔐 <b>Transaction PIN is on.</b>
     Purchases ask the PIN above: { $above }
@@ -1466,7 +1470,16 @@ pin-above-set = ✅ Purchases above { $amount } now ask the PIN.
 pin-limit-set = ✅ Daily money-out limit: { $limit }, from now.
 pin-limit-later = ⏳ The daily money-out limit of { $limit } counts from { $from } (a raise waits 24 hours). Until then the old limit holds.
 pin-button-change = 🔁 Change PIN
+pin-button-above = 🛒 Purchase PIN threshold
+pin-button-limit = 💸 Daily money-out limit
+pin-button-preset-off = 🚫 Off
+pin-button-own = ✏️ Type your own
+pin-type-own = Type { $what ->
+    [beli] <code>/pin buy 750k</code> (purchases above this ask the PIN)
+   *[batas] <code>/pin limit 3m</code> (money-out per day)
+} with your amount.
 pin-button-not-me = 🚫 Not me
+pin-button-reset-member = 🔐 Reset PIN
 pin-not-you = Not you? Tap "Not me": money-out is frozen at once.
 pin-told-set = 🔐 Transaction PIN set.
 pin-told-changed = 🔐 Transaction PIN changed.
@@ -1481,6 +1494,15 @@ pin-told-transfer = 💸 Transfer of { $amount } to { $bank } { $number } confir
 pin-told-wallet = 💸 A downline's wallet changed by { $amount }.
 pin-told-staff-invite = 👥 A staff invitation was made.
 pin-told-downline-invite = 👥 A downline invitation was made.
+pin-told-staff-role = 👥 Staff member { $name } is now { $role }.
+pin-told-downline = 👥 Downline { $name }: { $change ->
+    [level] level changed to { $level }
+    [suspended] suspended
+    [resumed] active again
+    [removed] removed
+    [may-invite] may invite
+   *[no-invite] may not invite
+}.
 pin-told-key = 🔑 API key { $what ->
     [removed] removed.
    *[replaced] replaced.
@@ -1489,3 +1511,10 @@ pin-frozen = 🧊 Money-out is frozen. Enter your PIN at the next act to unfreez
 pin-frozen-no-pin = 🧊 Money-out is frozen. Set a PIN with /pin to unfreeze. Secure your Telegram account now (Settings > Devices).
 pin-reset-done = 🔐 Your API key matches: the PIN is removed. Money-out is held until { $until } (24 hours). Set a new PIN with /pin.
 pin-nag = 💡 No transaction PIN yet: whoever holds your Telegram can transfer your balance. Set one with /pin.
+pin-intro-member = 🔐 <b>Your own transaction PIN</b>: your withdrawals and invitations ask for it, so whoever holds your Telegram cannot use them. Pick 6 digits that are hard to guess.
+pin-saved-member = ✅ PIN saved. Forgot it? Ask your upline to reset it.
+pin-member-settings = 🔐 <b>Your transaction PIN is on.</b> Forgot it? Ask your upline to reset it.
+pin-told-locked-member = 🔒 { $name } entered a wrong PIN 5 times. Their money-out is locked until { $until }. If they forgot it, open their card and tap Reset PIN.
+pin-member-reset = 🔐 { $name }'s PIN is removed. They can set a new one with /pin.
+pin-member-reset-you = 🔐 Your upline removed your PIN. Set a new one with /pin.
+pin-new-account = 🆕 New account: never paid from this account before. Check the number and the holder.

@@ -1422,6 +1422,10 @@ pin-for-key = Ganti atau hapus API key
 pin-for-staff-invite = Undang staf
 pin-for-downline-invite = Undang downline
 pin-for-wallet = Ubah saldo dompet downline
+pin-for-payout = Tarik saldo dompet
+pin-for-member-reset = Reset PIN anggota
+pin-for-staff-role = Ubah peran staf
+pin-for-downline-change = Ubah downline
 pin-off = tidak ada
 pin-settings = 🔐 <b>PIN transaksi aktif.</b>
     Pembelian meminta PIN di atas: { $above }
@@ -1433,7 +1437,16 @@ pin-above-set = ✅ Pembelian di atas { $amount } kini meminta PIN.
 pin-limit-set = ✅ Batas uang keluar harian: { $limit }, berlaku sekarang.
 pin-limit-later = ⏳ Batas uang keluar harian { $limit } berlaku mulai { $from } (batas naik menunggu 24 jam). Sampai itu batas lama tetap berlaku.
 pin-button-change = 🔁 Ganti PIN
+pin-button-above = 🛒 Batas PIN pembelian
+pin-button-limit = 💸 Batas uang keluar harian
+pin-button-preset-off = 🚫 Matikan
+pin-button-own = ✏️ Ketik sendiri
+pin-type-own = Ketik { $what ->
+    [beli] <code>/pin beli 750rb</code> (pembelian di atas jumlah ini meminta PIN)
+   *[batas] <code>/pin batas 3jt</code> (uang keluar per hari)
+}, dengan jumlah Anda.
 pin-button-not-me = 🚫 Bukan saya
+pin-button-reset-member = 🔐 Reset PIN
 pin-not-you = Bukan Anda? Tekan "Bukan saya": uang keluar langsung dibekukan.
 pin-told-set = 🔐 PIN transaksi dibuat.
 pin-told-changed = 🔐 PIN transaksi diganti.
@@ -1448,6 +1461,15 @@ pin-told-transfer = 💸 Transfer { $amount } ke { $bank } { $number } dikonfirm
 pin-told-wallet = 💸 Saldo dompet downline diubah { $amount }.
 pin-told-staff-invite = 👥 Undangan staf dibuat.
 pin-told-downline-invite = 👥 Undangan downline dibuat.
+pin-told-staff-role = 👥 Peran staf { $name } diganti menjadi { $role }.
+pin-told-downline = 👥 Downline { $name }: { $change ->
+    [level] level menjadi { $level }
+    [suspended] dihentikan
+    [resumed] diaktifkan lagi
+    [removed] dihapus
+    [may-invite] boleh mengundang
+   *[no-invite] tidak boleh mengundang
+}.
 pin-told-key = 🔑 API key { $what ->
     [removed] dihapus.
    *[replaced] diganti.
@@ -1456,3 +1478,10 @@ pin-frozen = 🧊 Uang keluar dibekukan. Masukkan PIN di tindakan berikutnya unt
 pin-frozen-no-pin = 🧊 Uang keluar dibekukan. Buat PIN dengan /pin untuk membukanya. Segera amankan akun Telegram Anda (Pengaturan > Perangkat).
 pin-reset-done = 🔐 API key Anda cocok: PIN dihapus. Uang keluar ditahan sampai { $until } (24 jam). Buat PIN baru dengan /pin.
 pin-nag = 💡 PIN transaksi belum dibuat: siapa pun yang memegang Telegram Anda bisa mentransfer saldo. Buat dengan /pin.
+pin-intro-member = 🔐 <b>PIN transaksi Anda sendiri</b>: penarikan dan undangan Anda meminta PIN ini, jadi orang yang memegang Telegram Anda tidak bisa memakainya. Buat 6 angka yang tidak mudah ditebak.
+pin-saved-member = ✅ PIN tersimpan. Lupa PIN? Minta upline Anda meresetnya.
+pin-member-settings = 🔐 <b>PIN transaksi Anda aktif.</b> Lupa PIN? Minta upline Anda meresetnya.
+pin-told-locked-member = 🔒 { $name } salah memasukkan PIN 5 kali. Uang keluarnya dikunci sampai { $until }. Bila dia lupa PIN, buka kartunya dan tekan Reset PIN.
+pin-member-reset = 🔐 PIN { $name } dihapus. Dia bisa membuat PIN baru dengan /pin.
+pin-member-reset-you = 🔐 Upline Anda menghapus PIN Anda. Buat PIN baru dengan /pin.
+pin-new-account = 🆕 Rekening baru: belum pernah dibayar dari akun ini. Periksa nomor dan nama pemiliknya.

@@ -172,6 +172,11 @@ export class Pins {
     return until;
   }
 
+  /** A staff member's or downline's PIN removed by its upline (who vouches: no 24 h block); the limits stay. */
+  async resetByUpline(chat: number): Promise<void> {
+    await this.update(chat, (s) => ({ ...s, hash: undefined, tries: 0, locks: 0, lockedUntil: undefined, frozen: undefined }));
+  }
+
   async freeze(chat: number): Promise<void> {
     await this.update(chat, (s) => ({ ...s, frozen: true }));
   }

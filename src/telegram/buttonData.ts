@@ -278,6 +278,8 @@ export const cb = {
   staffOpen: shape("sm:o:{chat}", { chat: chatNumber }),
   staffRole: shape("sm:r:{chat}:{role}", { chat: chatNumber, role: staffRole }),
   staffRemove: shape("sm:x:{chat}", { chat: chatNumber }),
+  /** The owner removes a staff member's forgotten or locked PIN. */
+  staffPinReset: shape("sm:p:{chat}", { chat: chatNumber }),
   /** The owner also gets the notices of staff purchases. */
   staffNotices: shape("sm:m:{on}", { on: oneOf(["on", "off"]) }),
   /** Cashiers see the owner's cost and balance on the confirm screen. */
@@ -295,6 +297,8 @@ export const cb = {
   downlineLevel: shape("dl:l:{chat}:{level}", { chat: chatNumber, level: int(9) }),
   downlineSuspend: shape("dl:s:{chat}:{on}", { chat: chatNumber, on: oneOf(["on", "off"]) }),
   downlineRemove: shape("dl:x:{chat}", { chat: chatNumber }),
+  /** The upline removes a downline's forgotten or locked PIN. */
+  downlinePinReset: shape("dl:p:{chat}", { chat: chatNumber }),
   /** Add to (`in`) or take from (`out`) a downline's wallet by hand: asks the amount and the reason. */
   downlineAdjust: shape("dl:a:{chat}:{way}", { chat: chatNumber, way: oneOf(["in", "out"]) }),
   /** Confirms an adjustment by hand; its ref was made with the screen, so a double tap posts once. */
@@ -316,6 +320,12 @@ export const cb = {
   pinCancel: shape("pn:x", {}),
   /** /pin: change the PIN (asks the old one first). */
   pinChange: shape("pn:c", {}),
+  /** /pin: the presets of the purchase threshold (`beli`) or the daily limit (`batas`). */
+  pinPick: shape("pn:p:{what}", { what: oneOf(["beli", "batas"]) }),
+  /** /pin: a preset chosen (rupiah; 0: off), applied behind the PIN. */
+  pinSet: shape("pn:s:{what}:{amount}", { what: oneOf(["beli", "batas"]), amount: int(1_000_000_000) }),
+  /** /pin: how to type an amount of one's own. */
+  pinOwn: shape("pn:o:{what}", { what: oneOf(["beli", "batas"]) }),
   /** "Bukan saya" under an announcement of a money-out or security change: freezes money-out. */
   pinNotMe: shape("pn:n", {}),
 } as const;

@@ -46,7 +46,7 @@ const TABLE = {
   staf: ["staf", "staff", "cmd-staf", "owner"],
   audit: ["audit", "audit", "cmd-audit", "owner"],
   downline: ["downline", "downlines", "cmd-downline", "owner"],
-  pin: ["pin", "pin", "cmd-pin", "owner"],
+  pin: ["pin", "pin", "cmd-pin", "cashier"], // staff and downlines set their own PIN
   mutasi: ["mutasi", "statement", "cmd-mutasi", "anyone"],
   // A downline's payout from its wallet (the handler answers anyone else that it is a downline's).
   tarik: ["tarik", "withdraw", "cmd-tarik", "anyone"],
@@ -78,7 +78,7 @@ export function commandAccess(id: CommandId): Access {
  * owner's shop orders (docs/wallets.md).
  */
 export const DOWNLINE_COMMANDS: ReadonlySet<CommandId> = new Set<CommandId>([
-  "saldo", "harga", "beli", "tagihan", "status", "riwayat", "pelanggan", "mutasi", "deposit", "laporan", "ekspor", "downline", "markup", "hargajual",
+  "saldo", "harga", "beli", "tagihan", "status", "riwayat", "pelanggan", "mutasi", "deposit", "laporan", "ekspor", "downline", "markup", "hargajual", "pin",
 ]);
 
 /**
@@ -201,6 +201,7 @@ const BUTTON_ACCESS: { readonly [N in CallbackName]: Access } = {
   staffRemove: "owner",
   staffNotices: "owner",
   staffCost: "owner",
+  staffPinReset: "owner",
   staffLeave: "anyone", // the handler checks the membership the button names
   staffStay: "anyone",
   auditMore: "owner",
@@ -215,16 +216,21 @@ const BUTTON_ACCESS: { readonly [N in CallbackName]: Access } = {
   downlineAdjust: "owner",
   downlineAdjustYes: "owner",
   downlineMayInvite: "owner",
+  downlinePinReset: "cashier",
   walletMore: "anyone",
   walletCsv: "anyone",
   payoutOpen: "owner",
   payoutDecline: "owner",
-  pinDigit: "owner",
-  pinBack: "owner",
-  pinOk: "owner",
-  pinCancel: "owner",
-  pinChange: "owner",
+  // Staff and downlines have a PIN of their own (docs/pin.md).
+  pinDigit: "cashier",
+  pinBack: "cashier",
+  pinOk: "cashier",
+  pinCancel: "cashier",
+  pinChange: "cashier",
   pinNotMe: "owner",
+  pinPick: "owner",
+  pinSet: "owner",
+  pinOwn: "owner",
 };
 
 /** The button family a callback data belongs to and who may press it; undefined for data no shape reads. */

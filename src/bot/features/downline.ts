@@ -227,9 +227,14 @@ async function showCard(ctx: BotContext, chat: number): Promise<void> {
   await ctx.reply(`${text}${via}`, { reply_markup: downlineCardKeyboard(ctx, member, levels) });
 }
 
+/** The owner's own change of a downline is told apart (an inviting downline's, of its own downlines, is not the owner's act). */
+async function announceOwners(ctx: BotContext, actor: NetworkActor, name: string, change: string): Promise<void> {
+  if (actor.by === undefined) await announceSecurity(ctx, "pin-told-downline", { name: html(name), change, level: "" });
+}
+
 onCallback(composer, cb.downlineOpen, (ctx, { chat }) => showCard(ctx, chat));
 
-onCallback(composer, cb.downlineLevel, async (ctx, { chat, level }) => {
+onCallback(composer, cb.downlineLevel, withPin(cb.downlineLevel, () => ({ what: "pin-for-downline-change" }), async (ctx, { chat, level }) => {
   const owner = ctx.chat!.id;
   const levels = await ctx.deps.network.levels(owner);
   if (!levels[level]) return void (await ctx.answerCallbackQuery({ text: ctx.t("button-expired") }));
@@ -237,21 +242,23 @@ onCallback(composer, cb.downlineLevel, async (ctx, { chat, level }) => {
   const changed = member && member.upline === undefined ? await ctx.deps.network.change(owner, chat, { level }) : undefined;
   if (!changed) return void (await ctx.answerCallbackQuery({ text: ctx.t("button-expired") }));
   await audit(ctx, "downline_changed", changed.name, levels[level].name);
+  await announceSecurity(ctx, "pin-told-downline", { name: html(changed.name), change: "level", level: html(levels[level].name) });
   await tell(ctx, chat, "downline-level-changed-you", { level: html(levels[level].name) });
   await showCard(ctx, chat);
-});
+}));
 
-onCallback(composer, cb.downlineSuspend, async (ctx, { chat, on }) => {
+onCallback(composer, cb.downlineSuspend, withPin(cb.downlineSuspend, () => ({ what: "pin-for-downline-change" }), async (ctx, { chat, on }) => {
   const found = await memberFor(ctx, chat);
   if (!found) return;
   const changed = await ctx.deps.network.change(found.actor.owner, chat, { suspended: on === "on" });
   if (!changed) return void (await ctx.answerCallbackQuery({ text: ctx.t("button-expired") }));
   await audit(ctx, "downline_changed", changed.name, on === "on" ? "suspended" : "active");
+  await announceOwners(ctx, found.actor, changed.name, on === "on" ? "suspended" : "resumed");
   await tell(ctx, chat, on === "on" ? "downline-suspended-you" : "downline-resumed-you", {});
   await showCard(ctx, chat);
-});
+}));
 
-onCallback(composer, cb.downlineRemove, async (ctx, { chat }) => {
+onCallback(composer, cb.downlineRemove, withPin(cb.downlineRemove, () => ({ what: "pin-for-downline-change" }), async (ctx, { chat }) => {
   const found = await memberFor(ctx, chat);
   if (!found) return;
   const { actor, member } = found;
@@ -260,19 +267,32 @@ onCallback(composer, cb.downlineRemove, async (ctx, { chat }) => {
   if (removed !== "removed") return void (await ctx.answerCallbackQuery({ text: ctx.t(removed === "not-empty" ? "downline-remove-not-empty" : "downline-has-downlines"), show_alert: true }));
   await ctx.answerCallbackQuery();
   await audit(ctx, "downline_removed", member.name);
+  await announceOwners(ctx, actor, member.name, "removed");
   await ctx.reply(ctx.t("downline-removed", { name: html(member.name) }));
   await tell(ctx, chat, "downline-removed-you", {});
   await roleChanged(ctx, chat);
-});
+}));
 
-onCallback(composer, cb.downlineMayInvite, async (ctx, { chat, on }) => {
+onCallback(composer, cb.downlineMayInvite, withPin(cb.downlineMayInvite, () => ({ what: "pin-for-downline-change" }), async (ctx, { chat, on }) => {
   const owner = ctx.chat!.id;
   const changed = await ctx.deps.network.change(owner, chat, { mayInvite: on === "on" });
   if (!changed) return void (await ctx.answerCallbackQuery({ text: ctx.t("button-expired") }));
   await audit(ctx, "downline_changed", changed.name, on === "on" ? "may invite" : "may not invite");
+  await announceSecurity(ctx, "pin-told-downline", { name: html(changed.name), change: on === "on" ? "may-invite" : "no-invite", level: "" });
   await tell(ctx, chat, on === "on" ? "downline-may-invite-you" : "downline-no-invite-you", {});
   await showCard(ctx, chat);
-});
+}));
+
+// A downline's forgotten or locked PIN: its upline removes it (behind the upline's own PIN), audited.
+onCallback(composer, cb.downlinePinReset, withPin(cb.downlinePinReset, () => ({ what: "pin-for-member-reset" }), async (ctx, { chat }) => {
+  const found = await memberFor(ctx, chat);
+  if (!found) return;
+  await ctx.deps.pins.resetByUpline(chat);
+  await ctx.answerCallbackQuery().catch(() => undefined);
+  await audit(ctx, "pin_reset", `${found.member.name} (${chat})`);
+  await ctx.reply(ctx.t("pin-member-reset", { name: html(found.member.name) }));
+  await tell(ctx, chat, "pin-member-reset-you", {});
+}));
 
 // Adding or taking by hand: the owner replies with the amount and the reason, then confirms.
 onCallback(composer, cb.downlineAdjust, async (ctx, { chat, way }) => {
@@ -410,6 +430,7 @@ export const downlineModule: FeatureModule = {
     downlineAdjust: "owner",
     downlineAdjustYes: "owner",
     downlineMayInvite: "owner",
+    downlinePinReset: "cashier",
     walletMore: "anyone",
     walletCsv: "anyone",
   },

@@ -13,16 +13,24 @@ import type { FeatureModule } from "../module.js";
 import { PAYOUT_FLOW, payoutFlow } from "../flows/payout.js";
 import { openPayout, showPayoutConfirm } from "../money/payoutRequest.js";
 import { detailOf } from "../../store/index.js";
+import { withPinCommand } from "../pin/gate.js";
 
 const composer = new Composer<BotContext>();
 
-composer.command(commands.tarik, async (ctx) => {
-  const role = ctx.role;
-  if (role.kind !== "downline") return void (await ctx.reply(ctx.t("payout-only-downlines")));
-  if (!isPrivate(ctx)) return void (await replyPrivateOnly(ctx));
-  if (role.suspended) return void (await ctx.reply(ctx.t("wallet-suspended")));
-  await ctx.conversation.enter(PAYOUT_FLOW);
-});
+// A downline with a PIN of its own enters it before the request is made (its money leaves its wallet).
+const startPayout = withPinCommand(
+  "tarik",
+  (ctx) => (ctx.role.kind === "downline" && !ctx.role.suspended && isPrivate(ctx) ? { what: "pin-for-payout", moneyOut: true } : undefined),
+  async (ctx) => {
+    const role = ctx.role;
+    if (role.kind !== "downline") return void (await ctx.reply(ctx.t("payout-only-downlines")));
+    if (!isPrivate(ctx)) return void (await replyPrivateOnly(ctx));
+    if (role.suspended) return void (await ctx.reply(ctx.t("wallet-suspended")));
+    await ctx.conversation.enter(PAYOUT_FLOW);
+  },
+);
+
+composer.command(commands.tarik, (ctx) => startPayout(ctx, ""));
 
 onCallback(composer, cb.payoutOpen, async (ctx, { refId }) => {
   const tx = await openPayout(ctx, refId);

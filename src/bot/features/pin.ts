@@ -10,11 +10,11 @@ import { cb, onCallback } from "../buttons.js";
 import { commands } from "../../telegram/commands.js";
 import { audit } from "../../domain/audit.js";
 import { isWeakPin, limitInForce, PIN_LENGTH } from "../../domain/pin.js";
-import { rupiah, wibClock } from "../../render/format.js";
+import { html, rupiah, wibClock } from "../../render/format.js";
 import { parseRupiah } from "../amount.js";
-import { pinKeypad, pinSettingsKeyboard } from "../keyboards/pin.js";
+import { pinKeypad, pinPresetKeyboard, pinSettingsKeyboard } from "../keyboards/pin.js";
 import { dropKeypad, keypadOf, keypadText, runAct, setDigits, showKeypad, withPin, withPinCommand } from "../pin/gate.js";
-import { announceSecurity } from "../pin/announce.js";
+import { announceSecurity, tellUpline } from "../pin/announce.js";
 
 const composer = new Composer<BotContext>();
 
@@ -49,38 +49,71 @@ function parseSetting(arg: string): { what: "beli" | "batas"; amount: number | u
   return amount === undefined ? undefined : { what, amount };
 }
 
+/** Applies a threshold or a limit (the PIN already entered), says so and tells the owner apart. */
+async function applySetting(ctx: BotContext, setting: { what: "beli" | "batas"; amount: number | undefined }): Promise<void> {
+  const chat = ctx.chat!.id;
+  const shown = setting.amount === undefined ? ctx.t("pin-off") : rupiah(setting.amount, ctx.lang);
+  if (setting.what === "beli") {
+    await ctx.deps.pins.setPurchaseAbove(chat, setting.amount);
+    await audit(ctx, "limit_changed", undefined, `purchase PIN above: ${setting.amount ?? "off"}`);
+    await ctx.reply(ctx.t("pin-above-set", { amount: shown }));
+    await announceSecurity(ctx, "pin-told-above", { amount: shown });
+    return;
+  }
+  const from = await ctx.deps.pins.setDailyLimit(chat, setting.amount);
+  const later = from > ctx.deps.clock.now();
+  await audit(ctx, "limit_changed", undefined, `daily limit: ${setting.amount ?? "off"}${later ? " (in 24 h)" : ""}`);
+  await ctx.reply(ctx.t(later ? "pin-limit-later" : "pin-limit-set", { limit: shown, from: wibClock(from, ctx.lang) }));
+  await announceSecurity(ctx, "pin-told-limit", { limit: shown, later: later ? "yes" : "no" });
+}
+
 const changeSetting = withPinCommand(
   "pin-setting",
   () => ({ what: "pin-for-settings" }),
   async (ctx, arg) => {
     const setting = parseSetting(arg);
     if (!setting) return ctx.reply(ctx.t("pin-settings-how"));
-    const chat = ctx.chat!.id;
-    const shown = setting.amount === undefined ? ctx.t("pin-off") : rupiah(setting.amount, ctx.lang);
-    if (setting.what === "beli") {
-      await ctx.deps.pins.setPurchaseAbove(chat, setting.amount);
-      await audit(ctx, "limit_changed", undefined, `purchase PIN above: ${setting.amount ?? "off"}`);
-      await ctx.reply(ctx.t("pin-above-set", { amount: shown }));
-      await announceSecurity(ctx, "pin-told-above", { amount: shown });
-      return;
-    }
-    const from = await ctx.deps.pins.setDailyLimit(chat, setting.amount);
-    const later = from > ctx.deps.clock.now();
-    await audit(ctx, "limit_changed", undefined, `daily limit: ${setting.amount ?? "off"}${later ? " (in 24 h)" : ""}`);
-    await ctx.reply(ctx.t(later ? "pin-limit-later" : "pin-limit-set", { limit: shown, from: wibClock(from, ctx.lang) }));
-    await announceSecurity(ctx, "pin-told-limit", { limit: shown, later: later ? "yes" : "no" });
+    await applySetting(ctx, setting);
   },
+);
+
+onCallback(composer, cb.pinPick, async (ctx, { what }) => {
+  await ctx.answerCallbackQuery().catch(() => undefined);
+  await ctx.editMessageReplyMarkup({ reply_markup: pinPresetKeyboard(ctx, what, (amount) => rupiah(amount, ctx.lang)) }).catch(() => undefined);
+});
+
+onCallback(composer, cb.pinOwn, async (ctx, { what }) => {
+  await ctx.answerCallbackQuery().catch(() => undefined);
+  await ctx.reply(ctx.t("pin-type-own", { what }));
+});
+
+onCallback(
+  composer,
+  cb.pinSet,
+  withPin(
+    cb.pinSet,
+    () => ({ what: "pin-for-settings" }),
+    async (ctx, { what, amount }) => {
+      await ctx.answerCallbackQuery().catch(() => undefined);
+      await applySetting(ctx, { what, amount: amount === 0 ? undefined : amount });
+    },
+  ),
 );
 
 composer.command(commands.pin, async (ctx) => {
   const arg = typeof ctx.match === "string" ? ctx.match.trim() : "";
   const set = await ctx.deps.pins.isSet(ctx.chat.id);
+  // Staff and downlines: their own PIN only (the limits are the owner's).
+  if (ctx.role.kind !== "owner") {
+    if (!set) return showKeypad(ctx, { kind: "new" }, ctx.t("pin-intro-member"));
+    return ctx.reply(ctx.t("pin-member-settings"), { reply_markup: pinSettingsKeyboard(ctx) });
+  }
   if (arg) {
     if (!set) return ctx.reply(ctx.t("pin-set-first"));
     return changeSetting(ctx, arg);
   }
   if (!set) return showKeypad(ctx, { kind: "new" }, ctx.t("pin-intro"));
-  await ctx.reply(await settingsText(ctx), { reply_markup: pinSettingsKeyboard(ctx) });
+  await ctx.reply(await settingsText(ctx), { reply_markup: pinSettingsKeyboard(ctx, true) });
 });
 
 // Changing the PIN asks the old one (the gate), then the new one twice.
@@ -157,8 +190,9 @@ onCallback(composer, cb.pinOk, async (ctx) => {
     if (saved !== "ok") return void (await again(ctx.t("pin-weak")));
     dropKeypad(ctx);
     await audit(ctx, had ? "pin_changed" : "pin_set");
-    await ctx.editMessageText(ctx.t(had ? "pin-changed" : "pin-saved")).catch(() => undefined);
-    await announceSecurity(ctx, had ? "pin-told-changed" : "pin-told-set");
+    const owner = ctx.role.kind === "owner";
+    await ctx.editMessageText(ctx.t(had ? "pin-changed" : owner ? "pin-saved" : "pin-saved-member")).catch(() => undefined);
+    if (owner) await announceSecurity(ctx, had ? "pin-told-changed" : "pin-told-set");
     return;
   }
   const checked = await ctx.deps.pins.check(chat, typed);
@@ -179,7 +213,8 @@ onCallback(composer, cb.pinOk, async (ctx) => {
       await ctx.editMessageText(ctx.t("pin-refused-locked", { until })).catch(() => undefined);
       if (checked.now) {
         await audit(ctx, "pin_locked", undefined, `until ${until}`);
-        await announceSecurity(ctx, "pin-told-locked", { until });
+        if (ctx.role.kind === "owner") await announceSecurity(ctx, "pin-told-locked", { until });
+        else await tellUpline(ctx, "pin-told-locked-member", { name: html(ctx.from?.first_name ?? String(chat)), until });
       }
       return;
     }
@@ -207,6 +242,6 @@ async function expired(ctx: BotContext): Promise<void> {
 export const pinModule: FeatureModule = {
   name: "pin",
   composer,
-  commands: { pin: "owner" },
-  buttons: { pinDigit: "owner", pinBack: "owner", pinOk: "owner", pinCancel: "owner", pinChange: "owner", pinNotMe: "owner" },
+  commands: { pin: "cashier" },
+  buttons: { pinDigit: "cashier", pinBack: "cashier", pinOk: "cashier", pinCancel: "cashier", pinChange: "cashier", pinNotMe: "owner", pinPick: "owner", pinSet: "owner", pinOwn: "owner" },
 };

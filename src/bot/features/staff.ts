@@ -210,7 +210,7 @@ async function showMember(ctx: BotContext, member: Member): Promise<void> {
   await ctx.reply(ctx.t("staff-member", { name: html(member.name), role: roleName(ctx, member.role), since: wibTime(member.joinedAt, ctx.lang), seen }), { reply_markup: kb });
 }
 
-onCallback(staffFeature, cb.staffRole, async (ctx, { chat, role }) => {
+onCallback(staffFeature, cb.staffRole, withPin(cb.staffRole, () => ({ what: "pin-for-staff-role" }), async (ctx, { chat, role }) => {
   if (!(await ownerOnly(ctx))) return;
   const before = await staffOf(ctx).changeRole(ctx.chat!.id, chat, role);
   if (before === undefined) {
@@ -219,11 +219,15 @@ onCallback(staffFeature, cb.staffRole, async (ctx, { chat, role }) => {
   }
   await ctx.answerCallbackQuery();
   await ctx.editMessageReplyMarkup().catch(() => undefined);
-  if (before !== role) await audit(ctx, "staff_role_changed", `${chat} ${before}`, `${chat} ${role}`);
+  if (before !== role) {
+    await audit(ctx, "staff_role_changed", `${chat} ${before}`, `${chat} ${role}`);
+    const name = (await staffOf(ctx).member(ctx.chat!.id, chat))?.name ?? String(chat);
+    await announceSecurity(ctx, "pin-told-staff-role", { name: html(name), role: roleName(ctx, role) });
+  }
   await ctx.reply(ctx.t("staff-role-changed", { role: roleName(ctx, role) }));
   await tellChat(ctx, chat, "staff-role-changed-you", { role: roleName(ctx, role, await langOf(ctx, chat)) });
   await roleChanged(ctx, chat);
-});
+}));
 
 onCallback(staffFeature, cb.staffRemove, async (ctx, { chat }) => {
   if (!(await ownerOnly(ctx))) return;
@@ -239,6 +243,18 @@ onCallback(staffFeature, cb.staffRemove, async (ctx, { chat }) => {
   await tellChat(ctx, chat, "staff-removed-you", {});
   await roleChanged(ctx, chat);
 });
+
+// A staff member's forgotten or locked PIN: the owner removes it (behind the owner's own PIN), audited.
+onCallback(staffFeature, cb.staffPinReset, withPin(cb.staffPinReset, () => ({ what: "pin-for-member-reset" }), async (ctx, { chat }) => {
+  if (!(await ownerOnly(ctx))) return;
+  const member = await staffOf(ctx).member(ctx.chat!.id, chat);
+  if (!member) return void (await ctx.answerCallbackQuery({ text: ctx.t("staff-gone") }));
+  await ctx.deps.pins.resetByUpline(chat);
+  await ctx.answerCallbackQuery().catch(() => undefined);
+  await audit(ctx, "pin_reset", `${member.name} (${chat})`);
+  await ctx.reply(ctx.t("pin-member-reset", { name: html(member.name) }));
+  await tellChat(ctx, chat, "pin-member-reset-you", {});
+}));
 
 onCallback(staffFeature, cb.staffNotices, async (ctx, { on }) => {
   if (!(await ownerOnly(ctx))) return;
@@ -298,6 +314,7 @@ export const staffModule: FeatureModule = {
     staffInvite: "owner",
     staffOpen: "owner",
     staffRole: "owner",
+    staffPinReset: "owner",
     staffRemove: "owner",
     staffNotices: "owner",
     staffCost: "owner",

@@ -35,7 +35,9 @@ export function downlineCardKeyboard(tr: Translator, member: Downline, levels: r
     .text(tr.t(member.mayInvite ? "downline-button-no-invite" : "downline-button-may-invite"), cb.downlineMayInvite.encode({ chat: member.chat, on: member.mayInvite ? "off" : "on" }))
     .row()
     .text(tr.t(member.suspended ? "downline-button-resume" : "downline-button-suspend"), cb.downlineSuspend.encode({ chat: member.chat, on: member.suspended ? "off" : "on" }))
-    .text(tr.t("downline-button-remove"), cb.downlineRemove.encode({ chat: member.chat }));
+    .text(tr.t("downline-button-remove"), cb.downlineRemove.encode({ chat: member.chat }))
+    .row()
+    .text(tr.t("pin-button-reset-member"), cb.downlinePinReset.encode({ chat: member.chat }));
 }
 
 export function adjustConfirmKeyboard(tr: Translator, ref: string): InlineKeyboard {
@@ -60,5 +62,7 @@ export function ownListKeyboard(tr: Translator, members: readonly Downline[]): I
 export function ownCardKeyboard(tr: Translator, member: Downline): InlineKeyboard {
   return new InlineKeyboard()
     .text(tr.t(member.suspended ? "downline-button-resume" : "downline-button-suspend"), cb.downlineSuspend.encode({ chat: member.chat, on: member.suspended ? "off" : "on" }))
-    .text(tr.t("downline-button-remove"), cb.downlineRemove.encode({ chat: member.chat }));
+    .text(tr.t("downline-button-remove"), cb.downlineRemove.encode({ chat: member.chat }))
+    .row()
+    .text(tr.t("pin-button-reset-member"), cb.downlinePinReset.encode({ chat: member.chat }));
 }

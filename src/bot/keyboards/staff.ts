@@ -24,6 +24,8 @@ export function staffMemberKeyboard(tr: Translator, member: Pick<Member, "chat" 
   return new InlineKeyboard()
     .text(tr.t("staff-button-make", { role: tr.t(`staff-role-${other}`) }), cb.staffRole.encode({ chat: member.chat, role: other }))
     .row()
+    .text(tr.t("pin-button-reset-member"), cb.staffPinReset.encode({ chat: member.chat }))
+    .row()
     .text(tr.t("staff-button-remove"), cb.staffRemove.encode({ chat: member.chat }));
 }
 

@@ -31,6 +31,7 @@ import type { FeatureModule } from "../module.js";
 import { refuseUplineShort } from "./uplineShort.js";
 import { withPin, type GateOptions } from "../pin/gate.js";
 import { announceSecurity } from "../pin/announce.js";
+import { paidBefore } from "./transfer.js";
 
 /** A confirm screen older than this is refused: prices and bills may have changed. */
 export const DRAFT_TTL_MS = STEP_TIMEOUT_MS;
@@ -173,6 +174,8 @@ export async function showConfirm(ctx: BaseContext, kind: MoneyKind, draft: TxRe
     return;
   }
   const hideCost = await hidesCost(ctx);
+  // A thief pays to an account of their own: one never paid before is said on the screen.
+  const fresh = tx.kind === "transfer" && !(await paidBefore(ctx.deps.ledger, tx.chatId, tx.code ?? "", tx.target ?? "")) ? `\n${ctx.t("pin-new-account")}` : "";
   const earlier = await sameOpenPurchase(ctx, tx);
   if (earlier) {
     const warning = ctx.t("confirm-duplicate", {
@@ -181,7 +184,7 @@ export async function showConfirm(ctx: BaseContext, kind: MoneyKind, draft: TxRe
       time: wibClock(earlier.createdAt, ctx.lang),
       status: statusLabel(ctx.translate, ctx.lang, earlier.status, earlier.kind),
       ref: html(earlier.refId),
-    });
+    }) + fresh;
     const sent = await ctx.reply(confirmScreen(ctx, kind, tx, warning, hideCost, shownBalance(cost, balance)), {
       reply_markup: buyAgainKeyboard(ctx, tx.refId),
     });
@@ -190,7 +193,7 @@ export async function showConfirm(ctx: BaseContext, kind: MoneyKind, draft: TxRe
   }
   // Money-out without a PIN: said once a day (docs/pin.md).
   const nag = tx.kind === "transfer" && ctx.role.kind === "owner" && (await ctx.deps.pins.nagDue(ctx.chat!.id)) ? `\n${ctx.t("pin-nag")}` : "";
-  const sent = await ctx.reply(confirmScreen(ctx, kind, tx, `${ctx.t("confirm-title")}${nag}`, hideCost, shownBalance(cost, balance)), { reply_markup: confirmKeyboard(ctx, tx.refId) });
+  const sent = await ctx.reply(confirmScreen(ctx, kind, tx, `${ctx.t("confirm-title")}${nag}${fresh}`, hideCost, shownBalance(cost, balance)), { reply_markup: confirmKeyboard(ctx, tx.refId) });
   await ctx.deps.ledger.update(tx.refId, { messageId: sent.message_id, ...(sale ? { sale } : {}), ...(wallet ? { wallet } : {}) });
 }
 

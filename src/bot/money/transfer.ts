@@ -58,6 +58,19 @@ export async function lastTransferFee(ledger: Ledger, chatId: number, bankType: 
   return undefined;
 }
 
+/** How far back "paid before" looks: a false "new account" past it is only a warning too many. */
+const PAID_LOOKBACK = 1000;
+
+/** Whether the chat's ledger has a successful transfer to this bank and account (docs/pin.md: "Rekening baru"). */
+export async function paidBefore(ledger: Ledger, chatId: number, bankCode: string, accountNumber: string): Promise<boolean> {
+  for (let offset = 0; offset < PAID_LOOKBACK; offset += LOOKUP_PAGE) {
+    const { items, total } = await ledger.page(chatId, offset, LOOKUP_PAGE);
+    if (items.some((tx) => tx.kind === "transfer" && tx.status === "success" && tx.code === bankCode && tx.target === accountNumber)) return true;
+    if (offset + LOOKUP_PAGE >= total) break;
+  }
+  return false;
+}
+
 /**
  * The highest fee the provider charged on any of the chat's recent transfers. The create takes no
  * fee limit, so the confirm step refuses a transfer the balance could not pay with this fee.

@@ -13,6 +13,7 @@ import { rupiah, wibClock } from "../../render/format.js";
 import type { BaseContext, BotContext } from "../context.js";
 import type { CallbackContext } from "../buttons.js";
 import { pinKeypad } from "../keyboards/pin.js";
+import { ledgerChat } from "../middlewares/roleGate.js";
 
 export interface GateOptions {
   /** Locale key naming the act on the keypad ("pin-for-transfer"...). */
@@ -96,7 +97,7 @@ async function refusal(ctx: BaseContext, s: PinState, o: GateOptions): Promise<s
   // Frozen with a PIN: the keypad asks it (a right PIN unfreezes). Without one there is nothing to enter.
   if (o.moneyOut && bar?.kind === "frozen" && s.hash === undefined) return ctx.t("pin-refused-frozen");
   if (o.moneyOut && o.amount !== undefined) {
-    const over = await ctx.deps.pins.overLimit(ctx.chat!.id, o.amount);
+    const over = await ctx.deps.pins.overLimit(ledgerChat(ctx), o.amount);
     if (over) return ctx.t("pin-refused-limit", { limit: rupiah(over.limit, ctx.lang), left: rupiah(Math.max(0, over.limit - over.spent), ctx.lang) });
   }
   return undefined;
@@ -115,8 +116,8 @@ async function say(ctx: BaseContext, text: string): Promise<void> {
  * keypad was shown, or the act was refused and told why.
  */
 export async function pinGate(ctx: BaseContext, o: GateOptions, act: { name: string; data: string }): Promise<boolean> {
-  // Staff and downlines have no PIN of their own yet: only the owner's acts are gated.
-  if (ctx.role.kind !== "owner" || !ctx.chat) return true;
+  // Each chat answers with its own PIN (staff and downlines too); the daily limit is the owner's ledger's.
+  if (!ctx.chat) return true;
   const s = await ctx.deps.pins.state(ctx.chat.id);
   const refused = await refusal(ctx, s, o);
   if (refused) {
