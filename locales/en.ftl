@@ -1488,3 +1488,43 @@ pin-frozen = 🧊 Money-out is frozen. Enter your PIN at the next act to unfreez
 pin-frozen-no-pin = 🧊 Money-out is frozen. Set a PIN with /pin to unfreeze. Secure your Telegram account now (Settings > Devices).
 pin-reset-done = 🔐 Your API key matches: the PIN is removed. Money-out is held until { $until } (24 hours). Set a new PIN with /pin.
 pin-nag = 💡 No transaction PIN yet: whoever holds your Telegram can transfer your balance. Set one with /pin.
+
+# H2H: a downline's own system over the provider's API (docs/h2h.md)
+cmd-h2h = H2H access for your own system (downlines)
+downline-card-h2h-on = H2H access: on
+downline-card-h2h-off = H2H access: off
+downline-button-h2h-on = 🔌 H2H access: turn on
+downline-button-h2h-off = 🔌 H2H access: turn off
+audit-act-h2h_key_made = H2H key made
+audit-act-h2h_key_retired = old H2H key retired
+audit-act-h2h_ips_changed = H2H IP list changed
+pin-for-h2h-key = Make a new H2H key
+pin-for-h2h-ips = Change the H2H IP list
+h2h-not-downline = /h2h is for downlines: their own system connects to their upline over H2H.
+h2h-off = Your upline has not turned on H2H access. Ask your upline to turn on "H2H access" on your card (/downline).
+h2h-on-you = 🔌 Your upline turned on H2H access. Open /h2h to make a key and set your IPs.
+h2h-off-you = 🔌 Your upline turned off H2H access: your key no longer works.
+h2h-title = 🔌 <b>H2H access</b>
+h2h-base-url = Base URL for your system: <code>{ $url }</code>
+h2h-base-url-none = Base URL: none yet (your upline's bot has no PUBLIC_URL). Contact your upline.
+h2h-key-none = Key: not made yet
+h2h-key-active = Key: active, made { $at } WIB (shown only once, when made)
+h2h-ips = Allowed IPs: { $ips }
+h2h-ips-none = Allowed IPs: none yet (every call is refused)
+h2h-callback = Callback URL: { $url }
+h2h-callback-none = Callback URL: not set
+h2h-how = Set IPs (at most { $max }): <code>/h2h ip 203.0.113.9 198.51.100.7</code>
+    Set the callback (https): <code>/h2h callback https://example.com/callback</code>
+h2h-button-new-key = 🔑 Make a new key
+h2h-key-new = 🔑 Your H2H key (shown only once, save it now):
+    <code>{ $key }</code>
+h2h-key-new-replaced = 🔑 Your new H2H key (shown only once, save it now):
+    <code>{ $key }</code>
+    The old key no longer works.
+h2h-ips-bad = ❌ Not an IP address: { $bad }. The IP list was not changed.
+h2h-ips-too-many = ❌ At most { $max } IPs. The IP list was not changed.
+h2h-ips-saved = ✅ Allowed IPs: { $ips }
+h2h-ips-cleared = ✅ IP list emptied: every call is refused until you add one.
+h2h-callback-bad = ❌ The callback URL must be https (e.g. https://example.com/callback). Not changed.
+h2h-callback-saved = ✅ Callback URL: { $url }
+h2h-callback-cleared = ✅ Callback URL removed.

@@ -1455,3 +1455,43 @@ pin-frozen = 🧊 Uang keluar dibekukan. Masukkan PIN di tindakan berikutnya unt
 pin-frozen-no-pin = 🧊 Uang keluar dibekukan. Buat PIN dengan /pin untuk membukanya. Segera amankan akun Telegram Anda (Pengaturan > Perangkat).
 pin-reset-done = 🔐 API key Anda cocok: PIN dihapus. Uang keluar ditahan sampai { $until } (24 jam). Buat PIN baru dengan /pin.
 pin-nag = 💡 PIN transaksi belum dibuat: siapa pun yang memegang Telegram Anda bisa mentransfer saldo. Buat dengan /pin.
+
+# H2H: a downline's own system over the provider's API (docs/h2h.md)
+cmd-h2h = Akses H2H untuk sistem Anda (downline)
+downline-card-h2h-on = Akses H2H: aktif
+downline-card-h2h-off = Akses H2H: nonaktif
+downline-button-h2h-on = 🔌 Akses H2H: nyalakan
+downline-button-h2h-off = 🔌 Akses H2H: matikan
+audit-act-h2h_key_made = key H2H dibuat
+audit-act-h2h_key_retired = key H2H lama dinonaktifkan
+audit-act-h2h_ips_changed = daftar IP H2H diubah
+pin-for-h2h-key = Buat key H2H baru
+pin-for-h2h-ips = Ubah daftar IP H2H
+h2h-not-downline = /h2h untuk downline: sistem mereka sendiri terhubung ke upline lewat H2H.
+h2h-off = Akses H2H belum diaktifkan upline Anda. Minta upline menyalakan "Akses H2H" di kartu Anda (/downline).
+h2h-on-you = 🔌 Upline Anda mengaktifkan akses H2H. Buka /h2h untuk membuat key dan mengatur IP.
+h2h-off-you = 🔌 Upline Anda mematikan akses H2H: key Anda tidak berlaku lagi.
+h2h-title = 🔌 <b>Akses H2H</b>
+h2h-base-url = URL dasar untuk sistem Anda: <code>{ $url }</code>
+h2h-base-url-none = URL dasar: belum ada (PUBLIC_URL bot upline belum diatur). Hubungi upline Anda.
+h2h-key-none = Key: belum dibuat
+h2h-key-active = Key: aktif, dibuat { $at } WIB (hanya ditampilkan sekali saat dibuat)
+h2h-ips = IP yang diizinkan: { $ips }
+h2h-ips-none = IP yang diizinkan: belum ada (semua panggilan ditolak)
+h2h-callback = URL callback: { $url }
+h2h-callback-none = URL callback: belum diatur
+h2h-how = Atur IP (maks. { $max }): <code>/h2h ip 203.0.113.9 198.51.100.7</code>
+    Atur callback (https): <code>/h2h callback https://contoh.com/callback</code>
+h2h-button-new-key = 🔑 Buat key baru
+h2h-key-new = 🔑 Key H2H Anda (hanya ditampilkan sekali, simpan sekarang):
+    <code>{ $key }</code>
+h2h-key-new-replaced = 🔑 Key H2H baru Anda (hanya ditampilkan sekali, simpan sekarang):
+    <code>{ $key }</code>
+    Key lama sudah tidak berlaku.
+h2h-ips-bad = ❌ Bukan alamat IP: { $bad }. Daftar IP tidak diubah.
+h2h-ips-too-many = ❌ Paling banyak { $max } IP. Daftar IP tidak diubah.
+h2h-ips-saved = ✅ IP yang diizinkan: { $ips }
+h2h-ips-cleared = ✅ Daftar IP dikosongkan: semua panggilan ditolak sampai ada IP.
+h2h-callback-bad = ❌ URL callback harus https (contoh: https://contoh.com/callback). Tidak diubah.
+h2h-callback-saved = ✅ URL callback: { $url }
+h2h-callback-cleared = ✅ URL callback dihapus.

@@ -325,7 +325,10 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
   const hints = wireHints(shared, events, { watcher, alerts, store, broadcaster });
   observers.watchCreates(events);
 
+  // Downlines' own systems over H2H (docs/h2h.md): served with the HTTP server; the service API for the chat's /h2h.
+  const h2hAccess = new H2hAccess(store);
   const deps: BotDeps = {
+    h2hAccess,
     store,
     settings: new ChatSettings(store),
     providerLink: new ProviderLink(store),
@@ -355,8 +358,6 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     shopOrderJob,
   };
   logPriceChanges(deps.lists, store, logger);
-  // Downlines' own systems over H2H (docs/h2h.md): served with the HTTP server; the service API for the chat's /h2h.
-  const h2hAccess = new H2hAccess(store);
   const h2hSales = new H2hSales({ store, money, upstream, lists, network: deps.network, wallets, logger });
   // The bot's answers share the pacer with the bulk senders and go first (pacedFetch says why at this level).
   const botClient = overrides.paceAnswers === false ? client : { ...client, fetch: pacedFetch({ pacer, clock, fetch: client.fetch as never }) as never };

@@ -302,6 +302,10 @@ export const cb = {
   payoutDecline: shape("po:d:{refId}", { refId }),
   /** The owner allows (`on`) a downline to invite downlines of its own, or no longer (`off`). */
   downlineMayInvite: shape("dl:i:{chat}:{on}", { chat: chatNumber, on: oneOf(["on", "off"]) }),
+  /** The owner turns a downline's H2H access on (`on`) or off (docs/h2h.md). */
+  downlineH2h: shape("dl:h:{chat}:{on}", { chat: chatNumber, on: oneOf(["on", "off"]) }),
+  /** A downline's /h2h: a new key (shown once; the old one stops at once). */
+  h2hNewKey: shape("h2:k", {}),
   /** A downline's /mutasi, the page before entry `seq`. */
   walletMore: shape("mu:{seq}", { seq: int(Number.MAX_SAFE_INTEGER) }),
   /** A downline's /mutasi as a CSV file. */
