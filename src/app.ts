@@ -39,6 +39,7 @@ import { Staff } from "./domain/staff.js";
 import { Network } from "./domain/network.js";
 import { H2hAccess } from "./domain/h2hAccess.js";
 import { H2hSales } from "./money/h2hSales.js";
+import { H2hDeposits } from "./money/h2hDeposits.js";
 import { ShopOrders, toldByOrder } from "./domain/shop/orders.js";
 import { ShopOrderJob } from "./jobs/shop/orderJob.js";
 import type { ShopOrderJobOptions } from "./jobs/shop/orderJobDeps.js";
@@ -359,6 +360,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
   };
   logPriceChanges(deps.lists, store, logger);
   const h2hSales = new H2hSales({ store, money, upstream, lists, network: deps.network, wallets, logger });
+  const h2hDeposits = new H2hDeposits({ store, money, upstream, lists, logger, sales: h2hSales, ledger: deps.ledger, now: () => clock.now() });
   // The bot's answers share the pacer with the bulk senders and go first (pacedFetch says why at this level).
   const botClient = overrides.paceAnswers === false ? client : { ...client, fetch: pacedFetch({ pacer, clock, fetch: client.fetch as never }) as never };
   const bot = createBot(config.botToken, deps, { observe: observers.bot, shared, ...overrides.bot, botInfo: await botInfo, client: botClient });
@@ -449,7 +451,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
         // The provider's callbacks: with PUBLIC_URL (the reseller pastes the URL), and in sandbox mode
         // (the built-in sandbox calls this server itself).
         const providerCallbacks = config.publicUrl !== undefined || sandbox !== undefined ? callbackDeps : undefined;
-        const h2h = { access: h2hAccess, sales: h2hSales, store, network: deps.network, wallets, upstream, lists, clock, logger, trustProxy: config.trustProxy };
+        const h2h = { access: h2hAccess, sales: h2hSales, deposits: h2hDeposits, store, network: deps.network, wallets, upstream, lists, clock, logger, trustProxy: config.trustProxy };
         http = await startHttpServer({ ...config.http, logger, ...observers, metrics: served!, ...(webhook && { webhook }), ...(providerCallbacks && { providerCallbacks }), h2h });
         logger.info({ url: http.url }, "HTTP server listening (/healthz, /metrics)");
         if (sandbox) connectSandboxCallbacks(sandbox, store, callbackDeps, http.url);

@@ -53,16 +53,17 @@ const refuse = (message: string, code: number): H2hRefused => ({ refused: true, 
 const found = (tx: Readonly<TxRecord>): H2hTx => ({ refused: false, tx });
 
 const ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
-/** Our reference for a downline's reff_id: "HP" (prepaid) or "HB" (bill) and 20 characters of a hash. */
-export function h2hRef(kind: "prepaid" | "postpaid", chat: number, reffId: string): string {
+const REF_PREFIX = { prepaid: "HP", postpaid: "HB", deposit: "HD" } as const;
+/** Our reference for a downline's reff_id: "HP" (prepaid), "HB" (bill) or "HD" (deposit) and 20 characters of a hash. */
+export function h2hRef(kind: keyof typeof REF_PREFIX, chat: number, reffId: string): string {
   const bytes = createHash("sha256").update(`${kind}\n${chat}\n${reffId}`).digest();
-  let out = kind === "prepaid" ? "HP" : "HB";
+  let out: string = REF_PREFIX[kind];
   for (let i = 0; i < 20; i++) out += ALPHABET[bytes[i]! % ALPHABET.length];
   return out;
 }
 
 /** A provider's message with its rupiah figures left out (they are the owner's cost or balance). */
-function withoutRupiah(message: string): string {
+export function withoutRupiah(message: string): string {
   return message.replace(/\s*Rp\.?\s?[\d.,]+/gi, "").trim();
 }
 
