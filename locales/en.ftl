@@ -1490,6 +1490,10 @@ pin-reset-done = 🔐 Your API key matches: the PIN is removed. Money-out is hel
 pin-nag = 💡 No transaction PIN yet: whoever holds your Telegram can transfer your balance. Set one with /pin.
 
 # H2H: a downline's own system over the provider's API (docs/h2h.md)
+report-network-h2h = ↳ over H2H: { $sales } { $sales ->
+    [one] sale
+   *[other] sales
+} · turnover { $turnover } (included above)
 cmd-h2h = H2H access for your own system (downlines)
 downline-card-h2h-on = H2H access: on
 downline-card-h2h-off = H2H access: off

@@ -1457,6 +1457,7 @@ pin-reset-done = 🔐 API key Anda cocok: PIN dihapus. Uang keluar ditahan sampa
 pin-nag = 💡 PIN transaksi belum dibuat: siapa pun yang memegang Telegram Anda bisa mentransfer saldo. Buat dengan /pin.
 
 # H2H: a downline's own system over the provider's API (docs/h2h.md)
+report-network-h2h = ↳ lewat H2H: { $sales } penjualan · omzet { $turnover } (sudah termasuk di atas)
 cmd-h2h = Akses H2H untuk sistem Anda (downline)
 downline-card-h2h-on = Akses H2H: aktif
 downline-card-h2h-off = Akses H2H: nonaktif
