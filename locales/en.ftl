@@ -1289,7 +1289,7 @@ downline-invite = Invitation link for a <b>{ $level }</b> downline (one person, 
     Send it to your new downline. They buy with your API key, paid from their own wallet, at the { $level } price.
 downline-full = You have reached the downline limit. Remove an inactive downline first.
 downline-card = 👤 <b>{ $name }</b>{ $state }
-    Level: { $level } · joined { $since } WIB
+    Level: { $level } · joined { $since }
     Wallet balance: <b>{ $balance }</b>
     On hold (sales in progress): { $held }
     Available: { $available }
@@ -1349,7 +1349,7 @@ downline-own-markup = Your markup for your downlines: <b>{ $markup }</b> on top 
 downline-own-markup-saved = ✅ Your markup for your downlines is now <b>{ $markup }</b>. It counts from their next purchase.
 downline-own-button-invite = ➕ Invite a downline
 downline-own-card = 👤 <b>{ $name }</b>{ $state }
-    Joined { $since } WIB
+    Joined { $since }
 downline-own-invite = Invitation link for your downline (one person, valid until { $until } WIB):
     { $link }
     Their price: your price plus your markup.
@@ -1518,3 +1518,47 @@ pin-told-locked-member = 🔒 { $name } entered a wrong PIN 5 times. Their money
 pin-member-reset = 🔐 { $name }'s PIN is removed. They can set a new one with /pin.
 pin-member-reset-you = 🔐 Your upline removed your PIN. Set a new one with /pin.
 pin-new-account = 🆕 New account: never paid from this account before. Check the number and the holder.
+
+# H2H: a downline's own system over the provider's API (docs/h2h.md)
+report-network-h2h = ↳ over H2H: { $sales } { $sales ->
+    [one] sale
+   *[other] sales
+} · turnover { $turnover } (included above)
+cmd-h2h = H2H access for your own system (downlines)
+downline-card-h2h-on = H2H access: on
+downline-card-h2h-off = H2H access: off
+downline-button-h2h-on = 🔌 H2H access: turn on
+downline-button-h2h-off = 🔌 H2H access: turn off
+audit-act-h2h_key_made = H2H key made
+audit-act-h2h_key_retired = old H2H key retired
+audit-act-h2h_ips_changed = H2H IP list changed
+pin-for-h2h-key = Make a new H2H key
+pin-for-h2h-ips = Change the H2H IP list
+h2h-not-downline = /h2h is for downlines: their own system connects to their upline over H2H.
+h2h-off = Your upline has not turned on H2H access. Ask your upline to turn on "H2H access" on your card (/downline).
+h2h-on-you = 🔌 Your upline turned on H2H access. Open /h2h to make a key and set your IPs.
+h2h-off-you = 🔌 Your upline turned off H2H access: your key no longer works.
+h2h-title = 🔌 <b>H2H access</b>
+h2h-base-url = Base URL for your system: <code>{ $url }</code>
+h2h-base-url-none = Base URL: none yet (your upline's bot has no PUBLIC_URL). Contact your upline.
+h2h-key-none = Key: not made yet
+h2h-key-active = Key: active, made { $at } WIB (shown only once, when made)
+h2h-ips = Allowed IPs: { $ips }
+h2h-ips-none = Allowed IPs: none yet (every call is refused)
+h2h-callback = Callback URL: { $url }
+h2h-callback-none = Callback URL: not set
+h2h-how = Set IPs (at most { $max }): <code>/h2h ip 203.0.113.9 198.51.100.7</code>
+    Set the callback (https): <code>/h2h callback https://example.com/callback</code>
+h2h-button-new-key = 🔑 Make a new key
+h2h-key-new = 🔑 Your H2H key (shown only once, save it now):
+    <code>{ $key }</code>
+h2h-key-new-replaced = 🔑 Your new H2H key (shown only once, save it now):
+    <code>{ $key }</code>
+    The old key no longer works.
+h2h-ips-bad = ❌ Not an IP address: { $bad }. The IP list was not changed.
+h2h-ips-too-many = ❌ At most { $max } IPs. The IP list was not changed.
+h2h-ips-saved = ✅ Allowed IPs: { $ips }
+h2h-ips-cleared = ✅ IP list emptied: every call is refused until you add one.
+h2h-callback-bad = ❌ The callback URL must be https (e.g. https://example.com/callback). Not changed.
+h2h-callback-saved = ✅ Callback URL: { $url }
+h2h-callback-cleared = ✅ Callback URL removed.

@@ -1262,7 +1262,7 @@ downline-invite = Tautan undangan downline <b>{ $level }</b> (untuk satu orang, 
     Kirim ke calon downline. Ia membeli dengan API key Anda, dibayar dari dompetnya sendiri, dengan harga level { $level }.
 downline-full = Batas downline tercapai. Hapus downline yang tidak aktif dulu.
 downline-card = 👤 <b>{ $name }</b>{ $state }
-    Level: { $level } · bergabung { $since } WIB
+    Level: { $level } · bergabung { $since }
     Saldo dompet: <b>{ $balance }</b>
     Ditahan (transaksi berjalan): { $held }
     Bisa dipakai: { $available }
@@ -1319,7 +1319,7 @@ downline-own-markup = Markup Anda untuk downline: <b>{ $markup }</b> di atas har
 downline-own-markup-saved = ✅ Markup Anda untuk downline sekarang <b>{ $markup }</b>. Berlaku mulai pembelian mereka berikutnya.
 downline-own-button-invite = ➕ Undang downline
 downline-own-card = 👤 <b>{ $name }</b>{ $state }
-    Bergabung { $since } WIB
+    Bergabung { $since }
 downline-own-invite = Tautan undangan downline Anda (untuk satu orang, berlaku sampai { $until } WIB):
     { $link }
     Harganya: harga Anda ditambah markup Anda.
@@ -1485,3 +1485,44 @@ pin-told-locked-member = 🔒 { $name } salah memasukkan PIN 5 kali. Uang keluar
 pin-member-reset = 🔐 PIN { $name } dihapus. Dia bisa membuat PIN baru dengan /pin.
 pin-member-reset-you = 🔐 Upline Anda menghapus PIN Anda. Buat PIN baru dengan /pin.
 pin-new-account = 🆕 Rekening baru: belum pernah dibayar dari akun ini. Periksa nomor dan nama pemiliknya.
+
+# H2H: a downline's own system over the provider's API (docs/h2h.md)
+report-network-h2h = ↳ lewat H2H: { $sales } penjualan · omzet { $turnover } (sudah termasuk di atas)
+cmd-h2h = Akses H2H untuk sistem Anda (downline)
+downline-card-h2h-on = Akses H2H: aktif
+downline-card-h2h-off = Akses H2H: nonaktif
+downline-button-h2h-on = 🔌 Akses H2H: nyalakan
+downline-button-h2h-off = 🔌 Akses H2H: matikan
+audit-act-h2h_key_made = key H2H dibuat
+audit-act-h2h_key_retired = key H2H lama dinonaktifkan
+audit-act-h2h_ips_changed = daftar IP H2H diubah
+pin-for-h2h-key = Buat key H2H baru
+pin-for-h2h-ips = Ubah daftar IP H2H
+h2h-not-downline = /h2h untuk downline: sistem mereka sendiri terhubung ke upline lewat H2H.
+h2h-off = Akses H2H belum diaktifkan upline Anda. Minta upline menyalakan "Akses H2H" di kartu Anda (/downline).
+h2h-on-you = 🔌 Upline Anda mengaktifkan akses H2H. Buka /h2h untuk membuat key dan mengatur IP.
+h2h-off-you = 🔌 Upline Anda mematikan akses H2H: key Anda tidak berlaku lagi.
+h2h-title = 🔌 <b>Akses H2H</b>
+h2h-base-url = URL dasar untuk sistem Anda: <code>{ $url }</code>
+h2h-base-url-none = URL dasar: belum ada (PUBLIC_URL bot upline belum diatur). Hubungi upline Anda.
+h2h-key-none = Key: belum dibuat
+h2h-key-active = Key: aktif, dibuat { $at } WIB (hanya ditampilkan sekali saat dibuat)
+h2h-ips = IP yang diizinkan: { $ips }
+h2h-ips-none = IP yang diizinkan: belum ada (semua panggilan ditolak)
+h2h-callback = URL callback: { $url }
+h2h-callback-none = URL callback: belum diatur
+h2h-how = Atur IP (maks. { $max }): <code>/h2h ip 203.0.113.9 198.51.100.7</code>
+    Atur callback (https): <code>/h2h callback https://contoh.com/callback</code>
+h2h-button-new-key = 🔑 Buat key baru
+h2h-key-new = 🔑 Key H2H Anda (hanya ditampilkan sekali, simpan sekarang):
+    <code>{ $key }</code>
+h2h-key-new-replaced = 🔑 Key H2H baru Anda (hanya ditampilkan sekali, simpan sekarang):
+    <code>{ $key }</code>
+    Key lama sudah tidak berlaku.
+h2h-ips-bad = ❌ Bukan alamat IP: { $bad }. Daftar IP tidak diubah.
+h2h-ips-too-many = ❌ Paling banyak { $max } IP. Daftar IP tidak diubah.
+h2h-ips-saved = ✅ IP yang diizinkan: { $ips }
+h2h-ips-cleared = ✅ Daftar IP dikosongkan: semua panggilan ditolak sampai ada IP.
+h2h-callback-bad = ❌ URL callback harus https (contoh: https://contoh.com/callback). Tidak diubah.
+h2h-callback-saved = ✅ URL callback: { $url }
+h2h-callback-cleared = ✅ URL callback dihapus.

@@ -42,6 +42,7 @@ import { H2hAccess } from "./domain/h2hAccess.js";
 import { H2hSales } from "./money/h2hSales.js";
 import { H2hCallbackSender, type H2hCallbackSenderOptions } from "./jobs/h2hCallbacks/sender.js";
 import { isH2hSale } from "./jobs/h2hCallbacks/outbox.js";
+import { H2hDeposits } from "./money/h2hDeposits.js";
 import { ShopOrders, toldByOrder } from "./domain/shop/orders.js";
 import { ShopOrderJob } from "./jobs/shop/orderJob.js";
 import type { ShopOrderJobOptions } from "./jobs/shop/orderJobDeps.js";
@@ -297,7 +298,10 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
   const hints = wireHints(shared, events, { watcher, alerts, store, broadcaster });
   observers.watchCreates(events);
 
+  // Downlines' own systems over H2H (docs/h2h.md): served with the HTTP server; the service API for the chat's /h2h.
+  const h2hAccess = new H2hAccess(store);
   const deps: BotDeps = {
+    h2hAccess,
     store,
     settings: new ChatSettings(store),
     providerLink: new ProviderLink(store),
@@ -327,9 +331,8 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     shopOrderJob,
   };
   logPriceChanges(deps.lists, store, logger);
-  // Downlines' own systems over H2H (docs/h2h.md): served with the HTTP server; the service API for the chat's /h2h.
-  const h2hAccess = new H2hAccess(store);
   const h2hSales = new H2hSales({ store, money, upstream, lists, network: deps.network, wallets, logger });
+  const h2hDeposits = new H2hDeposits({ store, money, upstream, lists, logger, sales: h2hSales, ledger: deps.ledger, now: () => clock.now() });
   // The bot's answers share the pacer with the bulk senders and go first (pacedFetch says why at this level).
   const botClient = overrides.paceAnswers === false ? client : { ...client, fetch: pacedFetch({ pacer, clock, fetch: client.fetch as never }) as never };
   const bot = createBot(config.botToken, deps, { observe: observers.bot, shared, ...overrides.bot, botInfo: await botInfo, client: botClient });
@@ -421,7 +424,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
         // The provider's callbacks: with PUBLIC_URL (the reseller pastes the URL), and in sandbox mode
         // (the built-in sandbox calls this server itself).
         const providerCallbacks = config.publicUrl !== undefined || sandbox !== undefined ? callbackDeps : undefined;
-        const h2h = { access: h2hAccess, sales: h2hSales, store, network: deps.network, wallets, upstream, lists, clock, logger, trustProxy: config.trustProxy };
+        const h2h = { access: h2hAccess, sales: h2hSales, deposits: h2hDeposits, store, network: deps.network, wallets, upstream, lists, clock, logger, trustProxy: config.trustProxy };
         http = await startHttpServer({ ...config.http, logger, ...observers, metrics: served!, ...(webhook && { webhook }), ...(providerCallbacks && { providerCallbacks }), h2h });
         logger.info({ url: http.url }, "HTTP server listening (/healthz, /metrics)");
         if (sandbox) connectSandboxCallbacks(sandbox, store, callbackDeps, http.url);

@@ -25,6 +25,7 @@ import type { Ledger } from "../domain/ledger.js";
 import type { ProviderLink } from "../domain/providerLink.js";
 import type { ShopSettings } from "../domain/shop/settings.js";
 import type { Pins } from "../domain/pin.js";
+import type { H2hAccess } from "../domain/h2hAccess.js";
 import type { ShopOrders } from "../domain/shop/orders.js";
 import type { ShopOrderJob } from "../jobs/shop/orderJob.js";
 
@@ -48,6 +49,8 @@ export interface BotDeps {
   staff: Staff;
   /** The owners' networks of downlines: invitations, members, levels (docs/wallets.md). */
   network: Network;
+  /** Downlines' H2H access (docs/h2h.md): the owner's switch, the downline's key, IPs, callback URL. */
+  h2hAccess: H2hAccess;
   /** Saved customers (over the store). */
   savedCustomers: SavedCustomers;
   /** Each reseller's online shop: settings, links, customers' carts (over the store). */

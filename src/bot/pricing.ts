@@ -1,6 +1,6 @@
 /** The chat's selling-price rules as the bot reads them (the rules themselves: domain/pricing.ts). */
 import { quotePrepaid, sellingPriceOrRefusal, type Quote, type SellingPrice } from "../domain/pricing.js";
-import { chainPrices, commissionsOf, type ChainItem } from "../domain/networkPrices.js";
+import { chainPrices, priceDownChain, type ChainItem } from "../domain/networkPrices.js";
 import { detailOf, type PricingRules, type TxRecord } from "../store/index.js";
 import type { PrepaidProduct } from "../upstream/types.js";
 import { groupKey } from "../domain/groupKey.js";
@@ -81,14 +81,14 @@ export async function downlinePrice(ctx: BaseContext, tx: TxRecord, salePrice: n
 }
 
 async function chainPrice(ctx: BaseContext, tx: TxRecord, salePrice: number): Promise<{ price: number; commissions: { chat: number; amount: number }[] }> {
-  const chain = await ctx.deps.network.chain(ctx.chat!.id);
   const item: ChainItem | undefined =
     tx.kind === "prepaid"
       ? { kind: "prepaid", code: tx.code ?? "", categoryKey: groupKey(detailOf(tx, "prepaid").category ?? ""), cost: tx.amount }
       : tx.kind === "postpaid"
         ? { kind: "bill", total: tx.amount, cost: detailOf(tx, "postpaid").cost ?? tx.amount }
         : undefined;
-  if (!chain || !item || chain.uplines.length === 0) return { price: salePrice, commissions: [] };
-  const prices = chainPrices(chain, item);
-  return { price: prices.at(-1)!, commissions: commissionsOf(chain, prices) };
+  const priced = await priceDownChain(ctx.deps.network, ctx.chat!.id, item);
+  // A direct downline: its level's price (salePrice) earns no upline a commission.
+  if (!priced || priced.commissions.length === 0) return { price: salePrice, commissions: [] };
+  return { price: priced.price, commissions: priced.commissions };
 }

@@ -37,6 +37,9 @@ export const AUDIT_ACTS = [
   "pin_locked",
   "pin_frozen",
   "limit_changed",
+  "h2h_key_made",
+  "h2h_key_retired",
+  "h2h_ips_changed",
 ] as const;
 export type AuditAct = (typeof AUDIT_ACTS)[number];
 

@@ -5,7 +5,7 @@
  */
 import type { PricingRules } from "../store/index.js";
 import { quotePrepaid } from "./pricing.js";
-import { levelPrice, type Chain } from "./network.js";
+import { levelPrice, type Chain, type Network } from "./network.js";
 
 /** What is sold: a prepaid product (markups by code and category) or a bill (the admin fee). */
 export type ChainItem =
@@ -31,4 +31,23 @@ export function chainPrices(chain: Chain, item: ChainItem): number[] {
 /** What each upline that is a downline earns on the buyer's purchase: the price below it less its own. */
 export function commissionsOf(chain: Chain, prices: readonly number[]): { chat: number; amount: number }[] {
   return chain.uplines.map((up, i) => ({ chat: up.chat, amount: prices[i + 1]! - prices[i]! }));
+}
+
+/** What a chain priced one sale at: the top downline's price (the owner's sale), the buyer's, each upline's commission. */
+export interface PricedDownChain {
+  readonly top: number;
+  readonly price: number;
+  readonly commissions: { chat: number; amount: number }[];
+}
+
+/**
+ * The one pricing down a chain, for the bot's confirm screen and for H2H alike: `chat`'s chain as its
+ * record says now; undefined when it has none (not a downline) or nothing is sold down a chain.
+ */
+export async function priceDownChain(network: Pick<Network, "chain">, chat: number, item: ChainItem | undefined): Promise<PricedDownChain | undefined> {
+  if (!item) return undefined;
+  const chain = await network.chain(chat);
+  if (!chain) return undefined;
+  const prices = chainPrices(chain, item);
+  return { top: prices[0]!, price: prices.at(-1)!, commissions: commissionsOf(chain, prices) };
 }

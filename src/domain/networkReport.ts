@@ -23,6 +23,8 @@ export interface NetworkSummary extends NetworkLine {
   levels: (NetworkLine & { level: number | undefined })[];
   /** By buyer, highest turnover first. */
   downlines: (NetworkLine & { chat: number })[];
+  /** Made by a downline's own system over H2H (records with `clientRef`); counted in the totals too. */
+  h2h: NetworkLine;
 }
 
 function inDays(from: string, to: string): (at: number) => boolean {
@@ -40,13 +42,14 @@ const add = (line: NetworkLine, tx: TxRecord): void => {
 /** The downlines' successful sales of the days `from`..`to`; `levelNow` gives a buyer's level when the record has none. */
 export function networkSummary(txs: readonly TxRecord[], from: string, to: string, levelNow: (chat: number) => number | undefined): NetworkSummary {
   const within = inDays(from, to);
-  const s: NetworkSummary = { sales: 0, turnover: 0, margin: 0, commissions: 0, levels: [], downlines: [] };
+  const s: NetworkSummary = { sales: 0, turnover: 0, margin: 0, commissions: 0, levels: [], downlines: [], h2h: { sales: 0, turnover: 0, margin: 0 } };
   const levels = new Map<number | undefined, NetworkSummary["levels"][number]>();
   const buyers = new Map<number, NetworkSummary["downlines"][number]>();
   for (const tx of txs) {
     const part = tx.wallet;
     if (!part || !isSale(tx) || tx.status !== "success" || !within(tx.createdAt)) continue;
     add(s, tx);
+    if (tx.clientRef !== undefined) add(s.h2h, tx);
     s.commissions += commissionsOf(tx);
     const level = part.level ?? levelNow(part.chat);
     const byLevel = levels.get(level) ?? { level, sales: 0, turnover: 0, margin: 0 };

@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import type { Logger } from "../logging/logger.js";
 import { groupKey } from "../domain/groupKey.js";
 import { levelPrice, type Network } from "../domain/network.js";
+import { chainPrices, priceDownChain, type ChainItem, type PricedDownChain } from "../domain/networkPrices.js";
 import { quoteBill, recost } from "../domain/pricing.js";
 import { DuplicateTxError, type NewTx, type Store, type TxPatch, type TxRecord, type TxStatus } from "../store/index.js";
 import type { ListCache } from "../upstream/cache.js";
@@ -52,16 +53,17 @@ const refuse = (message: string, code: number): H2hRefused => ({ refused: true, 
 const found = (tx: Readonly<TxRecord>): H2hTx => ({ refused: false, tx });
 
 const ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
-/** Our reference for a downline's reff_id: "HP" (prepaid) or "HB" (bill) and 20 characters of a hash. */
-export function h2hRef(kind: "prepaid" | "postpaid", chat: number, reffId: string): string {
+const REF_PREFIX = { prepaid: "HP", postpaid: "HB", deposit: "HD" } as const;
+/** Our reference for a downline's reff_id: "HP" (prepaid), "HB" (bill) or "HD" (deposit) and 20 characters of a hash. */
+export function h2hRef(kind: keyof typeof REF_PREFIX, chat: number, reffId: string): string {
   const bytes = createHash("sha256").update(`${kind}\n${chat}\n${reffId}`).digest();
-  let out = kind === "prepaid" ? "HP" : "HB";
+  let out: string = REF_PREFIX[kind];
   for (let i = 0; i < 20; i++) out += ALPHABET[bytes[i]! % ALPHABET.length];
   return out;
 }
 
 /** A provider's message with its rupiah figures left out (they are the owner's cost or balance). */
-function withoutRupiah(message: string): string {
+export function withoutRupiah(message: string): string {
   return message.replace(/\s*Rp\.?\s?[\d.,]+/gi, "").trim();
 }
 
@@ -86,8 +88,12 @@ export class H2hSales {
   async prepaidList(seller: H2hSeller): Promise<PrepaidProduct[] | H2hRefused> {
     const list = await this.read(seller, (key) => this.deps.lists.prepaid(key));
     if ("refused" in list) return list;
-    const level = await this.level(seller);
-    return list.map((p) => ({ ...p, price: levelPrice(level, p.price, p.code, groupKey(p.category)) }));
+    // The price its bot's screens show: down its chain (one read of the chain for the whole list).
+    const [level, chain] = await Promise.all([this.level(seller), this.deps.network.chain(seller.chat)]);
+    return list.map((p) => {
+      const item: ChainItem = { kind: "prepaid", code: p.code, categoryKey: groupKey(p.category), cost: p.price };
+      return { ...p, price: chain ? chainPrices(chain, item).at(-1)! : levelPrice(level, p.price, p.code, groupKey(p.category)) };
+    });
   }
 
   postpaidList(seller: H2hSeller): Promise<PostpaidProduct[] | H2hRefused> {
@@ -128,15 +134,15 @@ export class H2hSales {
     if (!product) return refuse("Layanan tidak ditemukan", 404);
     if (!product.available) return refuse("Layanan sedang gangguan / stok kosong", 422);
     const cost = product.price;
-    const price = levelPrice(await this.level(seller), cost, product.code, groupKey(product.category));
+    const { top, price, commissions } = await this.priced(seller, { kind: "prepaid", code: product.code, categoryKey: groupKey(product.category), cost });
     if (req.limitPrice !== undefined && price > req.limitPrice) return refuse("Harga melebihi limit_price", 422);
     if ((await this.deps.wallets.view(seller.chat)).available < price) return refuse("Saldo tidak mencukupi", 402);
     const draft: NewTx & { status: "draft" } = {
       refId, chatId: seller.owner, by: seller.chat, kind: "prepaid", status: "draft",
       code: product.code, title: product.name, target: req.target, amount: cost,
       detail: { category: product.category, provider: product.provider },
-      sale: { price, profit: price - cost },
-      wallet: { chat: seller.chat, price, state: "draft" },
+      sale: { price: top, profit: top - cost },
+      wallet: walletPart(seller, price, commissions),
       clientRef: req.reffId,
     };
     try {
@@ -157,14 +163,13 @@ export class H2hSales {
     if (earlier) return found(earlier);
     const inquiry = await this.read(seller, (key) => upstream.billInquiry(key, { code: req.code, reffId: refId, customerNo: req.customerNo }));
     if ("refused" in inquiry) return inquiry;
-    const rules = (await this.level(seller)).rules;
-    const { price } = quoteBill(rules, inquiry.total, inquiry.price);
+    const { top, price, commissions } = await this.priced(seller, { kind: "bill", total: inquiry.total, cost: inquiry.price });
     const draft: NewTx & { status: "draft" } = {
       refId, chatId: seller.owner, by: seller.chat, kind: "postpaid", status: "draft",
       code: inquiry.code || req.code, title: inquiry.code || req.code, target: req.customerNo, amount: inquiry.total,
       detail: billDetail(inquiry),
-      sale: { price, profit: price - inquiry.price },
-      wallet: { chat: seller.chat, price, state: "draft" },
+      sale: { price: top, profit: top - inquiry.price },
+      wallet: walletPart(seller, price, commissions),
       clientRef: req.reffId,
     };
     try {
@@ -231,6 +236,15 @@ export class H2hSales {
     };
   }
 
+  /** The downline's price down its chain, as its bot's confirm screen (bot/pricing.ts downlinePrice); its level's when the chain cannot be read. */
+  private async priced(seller: H2hSeller, item: ChainItem): Promise<PricedDownChain> {
+    const down = await priceDownChain(this.deps.network, seller.chat, item);
+    if (down) return down;
+    const level = await this.level(seller);
+    const top = item.kind === "bill" ? quoteBill(level.rules, item.total, item.cost).price : levelPrice(level, item.cost, item.code, item.categoryKey);
+    return { top, price: top, commissions: [] };
+  }
+
   private ownerKey(seller: H2hSeller): Promise<string | undefined> {
     return this.deps.store.getApiKey(seller.owner);
   }
@@ -239,6 +253,11 @@ export class H2hSales {
     const levels = await this.deps.network.levels(seller.owner);
     return levels[seller.level] ?? levels[0]!;
   }
+}
+
+/** The record's wallet part: the price fixed now, and the uplines' commissions its success posts. */
+function walletPart(seller: H2hSeller, price: number, commissions: PricedDownChain["commissions"]): NonNullable<NewTx["wallet"]> {
+  return { chat: seller.chat, price, state: "draft", level: seller.level, ...(commissions.length > 0 ? { commissions } : {}) };
 }
 
 function billDetail(inq: BillInquiry): NonNullable<Extract<NewTx, { kind: "postpaid" }>["detail"]> {

@@ -24,6 +24,7 @@ export function networkLines(t: Translate, lang: Lang, s: NetworkSummary, names:
   const levelName = (i: number | undefined) => html((i === undefined ? undefined : levels[i]) ?? "?");
   if (s.sales === 0) return [t(lang, "report-network-title"), t(lang, "report-network-none")];
   const lines = [t(lang, "report-network-title"), t(lang, "report-network-total", figures(lang, s))];
+  if (s.h2h.sales > 0) lines.push(t(lang, "report-network-h2h", figures(lang, s.h2h)));
   if (s.commissions > 0) lines.push(t(lang, "report-network-commissions", { amount: rupiah(s.commissions, lang) }));
   lines.push(...s.levels.map((l) => t(lang, "report-network-level-line", { level: levelName(l.level), ...figures(lang, l) })));
   const top = s.downlines.slice(0, NETWORK_TOP);

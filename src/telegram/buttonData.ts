@@ -298,7 +298,7 @@ export const cb = {
   downlineSuspend: shape("dl:s:{chat}:{on}", { chat: chatNumber, on: oneOf(["on", "off"]) }),
   downlineRemove: shape("dl:x:{chat}", { chat: chatNumber }),
   /** The upline removes a downline's forgotten or locked PIN. */
-  downlinePinReset: shape("dl:p:{chat}", { chat: chatNumber }),
+  downlinePinReset: shape("dl:r:{chat}", { chat: chatNumber }),
   /** Add to (`in`) or take from (`out`) a downline's wallet by hand: asks the amount and the reason. */
   downlineAdjust: shape("dl:a:{chat}:{way}", { chat: chatNumber, way: oneOf(["in", "out"]) }),
   /** Confirms an adjustment by hand; its ref was made with the screen, so a double tap posts once. */
@@ -308,6 +308,10 @@ export const cb = {
   payoutDecline: shape("po:d:{refId}", { refId }),
   /** The owner allows (`on`) a downline to invite downlines of its own, or no longer (`off`). */
   downlineMayInvite: shape("dl:i:{chat}:{on}", { chat: chatNumber, on: oneOf(["on", "off"]) }),
+  /** The owner turns a downline's H2H access on (`on`) or off (docs/h2h.md). */
+  downlineH2h: shape("dl:h:{chat}:{on}", { chat: chatNumber, on: oneOf(["on", "off"]) }),
+  /** A downline's /h2h: a new key (shown once; the old one stops at once). */
+  h2hNewKey: shape("h2:k", {}),
   /** A downline's /mutasi, the page before entry `seq`. */
   walletMore: shape("mu:{seq}", { seq: int(Number.MAX_SAFE_INTEGER) }),
   /** A downline's /mutasi as a CSV file. */

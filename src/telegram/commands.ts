@@ -50,6 +50,8 @@ const TABLE = {
   mutasi: ["mutasi", "statement", "cmd-mutasi", "anyone"],
   // A downline's payout from its wallet (the handler answers anyone else that it is a downline's).
   tarik: ["tarik", "withdraw", "cmd-tarik", "anyone"],
+  // A downline's H2H access for its own system (the handler answers anyone else that it is a downline's).
+  h2h: ["h2h", "h2h", "cmd-h2h", "anyone"],
   keluar: ["keluar", "logout", "cmd-keluar", "anyone"],
   batal: ["batal", "cancel", "cmd-batal", "anyone", "cmd-batal"],
   bantuan: ["bantuan", "help", "cmd-bantuan", "anyone", "cmd-bantuan"],
@@ -217,6 +219,8 @@ const BUTTON_ACCESS: { readonly [N in CallbackName]: Access } = {
   downlineAdjustYes: "owner",
   downlineMayInvite: "owner",
   downlinePinReset: "cashier",
+  downlineH2h: "owner",
+  h2hNewKey: "anyone",
   walletMore: "anyone",
   walletCsv: "anyone",
   payoutOpen: "owner",

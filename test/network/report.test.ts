@@ -23,7 +23,7 @@ const rp = (n: number) => rupiah(n, "id");
 
 let n = 0;
 /** A successful sale on the owner's ledger: the owner's own (`buyer` undefined) or a downline's, paid from its wallet. */
-async function sale(owner: number, buyer: number | undefined, cost: number, price: number, extra: { commissions?: { chat: number; amount: number }[]; status?: TxRecord["status"] } = {}): Promise<void> {
+async function sale(owner: number, buyer: number | undefined, cost: number, price: number, extra: { commissions?: { chat: number; amount: number }[]; status?: TxRecord["status"]; clientRef?: string } = {}): Promise<void> {
   n++;
   await w.store.createTx({
     refId: `NR${n}`,
@@ -35,6 +35,7 @@ async function sale(owner: number, buyer: number | undefined, cost: number, pric
     target: "081234567890",
     amount: cost,
     sale: { price, profit: price - cost },
+    ...(extra.clientRef !== undefined ? { clientRef: extra.clientRef } : {}),
     ...(buyer !== undefined
       ? { by: buyer, wallet: { chat: buyer, price, state: extra.status === "failed" ? "released" : "posted", ...(extra.commissions ? { commissions: extra.commissions } : {}) } }
       : {}),
@@ -123,6 +124,18 @@ describe("the owner's /laporan", () => {
     expect(report).toContain(`• Andi (Gold): 1 sale · turnover ${rupiah(11_000, "en")}`);
     await rina.sendCommand("downline");
     expect(rina.lastReply()).toContain(`• Andi · Gold · wallet Rp0 (on hold Rp0) · 1 sale this month · active`);
+  });
+
+  it("marks the sales a downline's own system made over H2H: their count and turnover", async () => {
+    const rina = await w.linkedUser({ firstName: "Rina", languageCode: "id" });
+    const andi = await joinAs(w, rina, "Andi", "Gold");
+    await sale(rina.chatId, andi.chatId, 10_000, 11_000);
+    await sale(rina.chatId, andi.chatId, 20_000, 21_000, { clientRef: "ANDI-1" });
+    await sale(rina.chatId, andi.chatId, 5_000, 6_000, { clientRef: "ANDI-2" });
+    await sale(rina.chatId, andi.chatId, 5_000, 6_000, { clientRef: "ANDI-3", status: "failed" });
+    await rina.sendCommand("laporan");
+    const network = rina.lastReply()!.slice(rina.lastReply()!.indexOf("Jaringan bulan ini"));
+    expect(network).toContain(`lewat H2H: 2 penjualan · omzet ${rp(27_000)}`);
   });
 
   it("an owner without downlines reads no network block", async () => {

@@ -21,6 +21,8 @@ export async function joinAs(w: World, owner: FakeUser, name: string, level = "G
 export async function fund(w: World, owner: FakeUser, name: string, amount: number, reason = "tunai", way: "in" | "out" = "in"): Promise<void> {
   await owner.sendCommand("downline");
   await owner.pressButton(new RegExp(`^${name}`));
+  // The card's times say WIB once (it once read "10.00 WIB WIB").
+  expect(owner.lastReply()).not.toContain("WIB WIB");
   await owner.pressButton(way === "in" ? /Tambah saldo/ : /Ambil saldo/);
   const prompt = owner.messages().at(-1)!;
   await owner.sendMessage({ text: `${amount} ${reason}`, reply_to_message: w.fake.message(owner.chatId, prompt.messageId)!.message as Message as never });

@@ -83,7 +83,7 @@ describe("H2H: the provider's API for a downline's own system", () => {
     expect(bills.find((b) => b.code === "PPLN")).toMatchObject({ commission: 0 });
     expect((await client.bankList(key)).length).toBeGreaterThan(0);
     // Not served yet: refused in the provider's shape, nothing made.
-    expect((await rejection(client.createDeposit(key, { reffId: "D1", amount: 50_000, type: "ewallet", method: "qris" }))).providerCode).toBe(501);
+    expect((await rejection(client.depositMethods(key))).providerCode).toBe(501);
   });
 
   it("refuses a wrong or retired key with 401, a foreign IP with 403 naming it, a suspended downline at once", async () => {

@@ -27,6 +27,7 @@ const COMMAND_LEVEL: Record<CommandId, Level> = {
   ceksaldo: "anyone",
   mutasi: "anyone", // a downline's wallet entries: the feature answers others
   tarik: "anyone", // a downline's payout: the feature answers others
+  h2h: "anyone", // a downline's H2H access: the feature answers others
   beli: "cashier",
   harga: "cashier",
   tagihan: "cashier",
@@ -109,6 +110,8 @@ const BUTTON_LEVEL: Record<Exclude<CallbackName, "menu">, Level> = {
   downlineAdjustYes: "owner",
   downlineMayInvite: "owner",
   downlinePinReset: "cashier",
+  downlineH2h: "owner",
+  h2hNewKey: "anyone",
   pinDigit: "cashier",
   pinBack: "cashier",
   pinOk: "cashier",

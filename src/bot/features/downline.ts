@@ -213,7 +213,8 @@ async function showCard(ctx: BotContext, chat: number): Promise<void> {
     // An inviting downline's card: no wallets or levels of the network, only suspend and remove.
     return void (await ctx.reply(ctx.t("downline-own-card", { name: html(member.name), since, state }), { reply_markup: ownCardKeyboard(ctx, member) }));
   }
-  const [levels, wallet] = await Promise.all([ctx.deps.network.levels(owner), ctx.deps.wallets.view(chat)]);
+  const [levels, wallet, h2h] = await Promise.all([ctx.deps.network.levels(owner), ctx.deps.wallets.view(chat), ctx.deps.h2hAccess.view(chat)]);
+  const h2hOn = h2h?.enabled === true;
   const via = member.upline !== undefined ? `\n${ctx.t("downline-card-via", { upline: html((await ctx.deps.network.member(owner, member.upline))?.name ?? "?") })}` : "";
   const text = ctx.t("downline-card", {
     name: html(member.name),
@@ -224,7 +225,8 @@ async function showCard(ctx: BotContext, chat: number): Promise<void> {
     available: rupiah(wallet.available, ctx.lang),
     state: `${state}${member.mayInvite ? ctx.t("downline-may-invite") : ""}`,
   });
-  await ctx.reply(`${text}${via}`, { reply_markup: downlineCardKeyboard(ctx, member, levels) });
+  const h2hLine = `\n${ctx.t(h2hOn ? "downline-card-h2h-on" : "downline-card-h2h-off")}`;
+  await ctx.reply(`${text}${via}${h2hLine}`, { reply_markup: downlineCardKeyboard(ctx, member, levels, h2hOn) });
 }
 
 /** The owner's own change of a downline is told apart (an inviting downline's, of its own downlines, is not the owner's act). */
@@ -293,6 +295,17 @@ onCallback(composer, cb.downlinePinReset, withPin(cb.downlinePinReset, () => ({ 
   await ctx.reply(ctx.t("pin-member-reset", { name: html(found.member.name) }));
   await tell(ctx, chat, "pin-member-reset-you", {});
 }));
+
+// The owner's H2H switch (docs/h2h.md): on any member of its network, direct or below another downline.
+onCallback(composer, cb.downlineH2h, async (ctx, { chat, on }) => {
+  const owner = ctx.chat!.id;
+  const member = await ctx.deps.network.member(owner, chat);
+  const changed = member && (await ctx.deps.h2hAccess.enable(owner, chat, on === "on"));
+  if (!member || !changed || changed === "not-member") return void (await ctx.answerCallbackQuery({ text: ctx.t("button-expired") }));
+  await audit(ctx, "downline_changed", member.name, on === "on" ? "h2h on" : "h2h off");
+  await tell(ctx, chat, on === "on" ? "h2h-on-you" : "h2h-off-you", {});
+  await showCard(ctx, chat);
+});
 
 // Adding or taking by hand: the owner replies with the amount and the reason, then confirms.
 onCallback(composer, cb.downlineAdjust, async (ctx, { chat, way }) => {
@@ -431,6 +444,7 @@ export const downlineModule: FeatureModule = {
     downlineAdjustYes: "owner",
     downlineMayInvite: "owner",
     downlinePinReset: "cashier",
+    downlineH2h: "owner",
     walletMore: "anyone",
     walletCsv: "anyone",
   },

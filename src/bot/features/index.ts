@@ -19,6 +19,7 @@ import { correctionModule } from "./correction.js";
 import { customersModule } from "./savedCustomers.js";
 import { depositModule } from "./deposit.js";
 import { downlineJoinModule, downlineModule } from "./downline.js";
+import { h2hModule } from "./h2h.js";
 import { payoutModule } from "./payout.js";
 import { historyModule } from "./history.js";
 import { languageModule } from "./language.js";
@@ -59,6 +60,7 @@ export const featureModules: readonly FeatureModule[] = [
   linkModule,
   pinModule,
   downlineModule,
+  h2hModule,
   payoutModule,
   balanceModule,
   callbackUrlModule,

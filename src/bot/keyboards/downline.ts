@@ -21,7 +21,7 @@ export function downlineListKeyboard(
 }
 
 /** One downline's card: its wallet by hand, its level, suspend or resume, remove. */
-export function downlineCardKeyboard(tr: Translator, member: Downline, levels: readonly Level[]): InlineKeyboard {
+export function downlineCardKeyboard(tr: Translator, member: Downline, levels: readonly Level[], h2hOn: boolean): InlineKeyboard {
   const kb = new InlineKeyboard()
     .text(tr.t("downline-button-add"), cb.downlineAdjust.encode({ chat: member.chat, way: "in" }))
     .text(tr.t("downline-button-take"), cb.downlineAdjust.encode({ chat: member.chat, way: "out" }))
@@ -33,6 +33,8 @@ export function downlineCardKeyboard(tr: Translator, member: Downline, levels: r
   return kb
     .row()
     .text(tr.t(member.mayInvite ? "downline-button-no-invite" : "downline-button-may-invite"), cb.downlineMayInvite.encode({ chat: member.chat, on: member.mayInvite ? "off" : "on" }))
+    .row()
+    .text(tr.t(h2hOn ? "downline-button-h2h-off" : "downline-button-h2h-on"), cb.downlineH2h.encode({ chat: member.chat, on: h2hOn ? "off" : "on" }))
     .row()
     .text(tr.t(member.suspended ? "downline-button-resume" : "downline-button-suspend"), cb.downlineSuspend.encode({ chat: member.chat, on: member.suspended ? "off" : "on" }))
     .text(tr.t("downline-button-remove"), cb.downlineRemove.encode({ chat: member.chat }))

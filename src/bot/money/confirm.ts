@@ -23,6 +23,7 @@ import { saleActionRows } from "../../render/saleActions.js";
 import { newRefId } from "./refs.js";
 import { downlineView } from "../../domain/staff.js";
 import { downlinePrice } from "../pricing.js";
+import { depositWalletPart } from "../../money/deposits.js";
 import { actsOnTx, hidesCost, ledgerChat, madeBy, shownTx } from "../middlewares/roleGate.js";
 import { logAct } from "./auditActs.js";
 import { withApiKey } from "../provider.js";
@@ -69,8 +70,7 @@ async function walletPartOf(ctx: BaseContext, tx: TxRecord, salePrice: number): 
   }
   if (tx.kind === "deposit") {
     // Money in (docs/wallets.md "By QRIS"): it holds nothing; the wallet gets what the owner's balance receives.
-    const credit = detailOf(tx, "deposit").estimatedCredited ?? 0;
-    return { chat: ctx.chat!.id, price: 0, state: "draft", credit };
+    return depositWalletPart(ctx.chat!.id, tx);
   }
   const { price, commissions, resale } = await downlinePrice(ctx, tx, salePrice);
   const { available } = await ctx.deps.wallets.view(ctx.chat!.id);

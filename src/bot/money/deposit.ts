@@ -13,32 +13,18 @@
  *   cancel:  cancelling (epoch ms of the claim, while its provider call runs)
  */
 import { InputFile } from "grammy";
-import { detailOf, type DepositDetail, type TxRecord } from "../../store/index.js";
+import { detailOf, type TxRecord } from "../../store/index.js";
 import type { DepositMethod } from "../../upstream/types.js";
 import type { Ledger } from "../../domain/ledger.js";
 import { html, rupiah } from "../../render/format.js";
 import { qrPng } from "../../render/qr.js";
 import type { DraftFields, MoneyKind } from "./kinds.js";
-import { depositFee } from "../../domain/depositFee.js";
+import { createDeposit, depositDraft } from "../../money/deposits.js";
 import { depositInstructionsText, detailNumber, detailString, feeDescription, isBankTransfer } from "./depositTexts.js";
 import { depositActionsKeyboard } from "../keyboards/deposit.js";
-/** The draft of a deposit of `amount` with `method` (the estimate uses the method's published fee). */
+/** The draft of a deposit of `amount` with `method` (money/deposits.ts: one draft for every way in). */
 export function depositDraftFields(method: DepositMethod, amount: number): DraftFields {
-  const estimatedFee = depositFee(method, amount);
-  return {
-    code: method.method,
-    title: method.name,
-    amount,
-    detail: {
-      type: method.type,
-      method: method.method,
-      methodFee: method.fee,
-      methodFeePercent: method.feePercent,
-      requested: amount,
-      estimatedFee,
-      estimatedCredited: Math.max(0, amount - estimatedFee),
-    },
-  };
+  return depositDraft(method, amount);
 }
 
 export const depositKind: MoneyKind = {
@@ -66,28 +52,8 @@ export const depositKind: MoneyKind = {
     ].join("\n");
   },
 
-  async create(ctx, apiKey, tx) {
-    const type = detailString(tx, "type") ?? "";
-    const method = tx.code ?? detailString(tx, "method") ?? "";
-    const d = await ctx.deps.upstream.createDeposit(apiKey, { reffId: tx.refId, amount: tx.amount, type, method });
-    const detail: DepositDetail = {
-      ...detailOf(tx, "deposit"),
-      type,
-      method,
-      expiresAt: d.expiresAt ? d.expiresAt.getTime() : null,
-      extra: d.extra,
-      ...(d.credited !== undefined ? { credited: d.credited } : {}),
-      qrString: d.qrString,
-      bank: d.bank,
-      accountNumber: d.accountNumber,
-      accountHolder: d.accountHolder,
-      vaNumber: d.vaNumber,
-      url: d.url,
-      // Persisted with the create's answer, cleared once the instructions went out.
-      ...(d.status === "pending" ? { instructions: "due" as const } : {}),
-    };
-    // An older answer shape has no fee: the screen then shows only what is known.
-    return { upstreamId: d.id, status: d.status, amount: d.amount, ...(d.fee !== undefined ? { fee: d.fee } : {}), detail };
+  create(ctx, apiKey, tx) {
+    return createDeposit(ctx.deps.upstream, apiKey, tx);
   },
 
   async retryDraft(ctx, apiKey, tx) {

@@ -78,3 +78,21 @@ export function profileAnswer(name: string, chat: number, available: number) {
     data: { name, username: `dl${chat}`, email: "", phone: "", balance: String(available), status: "active" },
   };
 }
+
+/** A deposit's status in the provider's words: ours before the create answered is its `pending`. */
+function depositStatus(status: TxStatus): string {
+  return status === "draft" || status === "sending" || status === "unknown" ? "pending" : status;
+}
+
+/** A deposit as the provider answers create and status; `get_balance` is what the downline's wallet receives. */
+export function depositData(tx: Readonly<TxRecord>) {
+  const d = tx.kind === "deposit" ? (tx.detail ?? {}) : {};
+  return {
+    id: tx.refId, reff_id: tx.clientRef ?? "", nominal: tx.amount, tambahan: d.extra ?? 0, fee: tx.fee ?? d.estimatedFee ?? 0,
+    get_balance: tx.wallet?.credit ?? 0, metode: d.method ?? tx.code ?? "", status: depositStatus(tx.status),
+    created_at: formatWib(tx.createdAt), expired_at: d.expiresAt ? formatWib(d.expiresAt) : null,
+    ...(d.qrString ? { qr_string: d.qrString } : {}),
+  };
+}
+
+export const depositCancelData = (tx: Readonly<TxRecord>) => ({ id: tx.refId, status: depositStatus(tx.status), created_at: formatWib(tx.createdAt) });

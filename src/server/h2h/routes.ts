@@ -11,6 +11,7 @@ import { normalIp } from "../../domain/h2hAccess.js";
 import type { Network } from "../../domain/network.js";
 import type { Logger } from "../../logging/logger.js";
 import type { H2hSales, H2hSeller } from "../../money/h2hSales.js";
+import type { H2hDeposits } from "../../money/h2hDeposits.js";
 import type { Wallets } from "../../money/wallets.js";
 import type { Store } from "../../store/index.js";
 import type { Clock } from "../../tools/clock.js";
@@ -18,7 +19,7 @@ import type { ListCache } from "../../upstream/cache.js";
 import type { UpstreamClient } from "../../upstream/client.js";
 import { ENDPOINTS } from "../../upstream/endpoints.js";
 import { sizeLimit } from "../bodySize.js";
-import { accountCheckData, bankEntry, inquiryData, ok, paymentData, postpaidEntry, prepaidData, prepaidEntry, profileAnswer, refusal } from "./answers.js";
+import { accountCheckData, bankEntry, depositCancelData, depositData, inquiryData, ok, paymentData, postpaidEntry, prepaidData, prepaidEntry, profileAnswer, refusal } from "./answers.js";
 import { callerIp, KeyLimits } from "./limits.js";
 import { checked, type Params, ParamError, parseForm } from "./params.js";
 
@@ -27,6 +28,7 @@ export const H2H_MAX_BODY_BYTES = 16 * 1024;
 export interface H2hRouteDeps {
   access: H2hAccess;
   sales: H2hSales;
+  deposits: H2hDeposits;
   store: Store;
   network: Network;
   wallets: Wallets;
@@ -46,7 +48,7 @@ const json = (body: unknown, status = 200): Answer => ({ status, body });
 const NOT_YET = json(refusal("Belum tersedia lewat H2H", 501));
 
 export function h2hRoutes(deps: H2hRouteDeps): Hono {
-  const { access, sales, store, network, wallets, upstream, lists, logger } = deps;
+  const { access, sales, deposits, store, network, wallets, upstream, lists, logger } = deps;
   const limits = deps.limits ?? new KeyLimits(deps.clock);
   const answerOf = (r: { refused: true; message: string; code: number }) => json(refusal(r.message, r.code));
 
@@ -105,14 +107,27 @@ export function h2hRoutes(deps: H2hRouteDeps): Hono {
       return "refused" in r ? answerOf(r) : json({ status: true, data: accountCheckData(r) });
     },
 
-    // Waiting for the wallet's QRIS top-up and payouts (docs/h2h.md "Not served yet").
+    // A QRIS top-up of the wallet, made with the owner's key (docs/h2h.md "Deposits").
+    [ENDPOINTS.createDeposit]: async (s, p) => {
+      const q = checked(p, { reff_id: "ref", nominal: "amount", type: "code" }, { metode: "code", method: "code" });
+      const r = await deposits.create(s, { reffId: q.reff_id, amount: Number(q.nominal), type: q.type, method: q.metode ?? q.method ?? "" });
+      return r.refused ? answerOf(r) : json(ok(depositData(r.tx)));
+    },
+    [ENDPOINTS.depositStatus]: async (s, p) => {
+      const tx = await deposits.find(s, checked(p, { id: "ref" }).id);
+      return tx ? json(ok(depositData(tx))) : json(refusal("Deposit tidak ditemukan", 404));
+    },
+    [ENDPOINTS.cancelDeposit]: async (s, p) => {
+      const r = await deposits.cancel(s, checked(p, { id: "ref" }).id);
+      return r.refused ? answerOf(r) : json(ok(depositCancelData(r.tx)));
+    },
+    // The release spends the owner's handling fee: never on a downline's call.
+    [ENDPOINTS.instantDeposit]: () => Promise.resolve(json(refusal("Pencairan instan tidak tersedia lewat H2H", 403))),
+
+    // Waiting for payouts (docs/h2h.md "Not served yet").
     [ENDPOINTS.createTransfer]: () => Promise.resolve(NOT_YET),
     [ENDPOINTS.transferStatus]: () => Promise.resolve(NOT_YET),
     [ENDPOINTS.depositMethods]: () => Promise.resolve(NOT_YET),
-    [ENDPOINTS.createDeposit]: () => Promise.resolve(NOT_YET),
-    [ENDPOINTS.depositStatus]: () => Promise.resolve(NOT_YET),
-    [ENDPOINTS.cancelDeposit]: () => Promise.resolve(NOT_YET),
-    [ENDPOINTS.instantDeposit]: () => Promise.resolve(NOT_YET),
   };
 
   /** The downline behind a key, or the answer that refuses the call. */
