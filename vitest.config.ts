@@ -64,6 +64,7 @@ export default defineConfig({
                   "test/jobs/announceRace.test.ts",
                   // Load, timing and rendering tests that do not use the store differently (CI time).
                   "test/flows/flood.test.ts",
+                  "test/network/downlineList.test.ts",
                   "test/flows/hung.test.ts",
                   "test/jobs/limits.test.ts",
                   "test/flows/receipt.test.ts",
