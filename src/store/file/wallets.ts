@@ -39,7 +39,16 @@ export class FileWallets {
   async load(warn: (message: string) => void, records: () => Iterable<TxRecord>): Promise<void> {
     this.records = records;
     const path = join(this.root, WALLETS_FILE);
-    const size = await readLines(path, warn, (line, n) => this.take(storedEntry(`${path} line ${n}`, parseLine(path, n, line))));
+    // Each entry's running balance is checked against the sum of the wallet's entries up to it.
+    const wrong = new Set<number>();
+    const size = await readLines(path, warn, (line, n) => {
+      const e = storedEntry(`${path} line ${n}`, parseLine(path, n, line));
+      this.take(e);
+      if (e.balance !== this.balance.get(e.wallet) && !wrong.has(e.wallet)) {
+        wrong.add(e.wallet);
+        warn(`${path} line ${n}: wallet ${e.wallet}'s running balance ${e.balance} is not the sum of its entries (${this.balance.get(e.wallet)}); the sum counts`);
+      }
+    });
     this.file = new LogFile(path, size, true);
     for (const rec of records()) this.addHeld(rec.wallet?.chat, heldChange(undefined, rec));
   }
