@@ -106,13 +106,9 @@ describe("H2H callbacks to the downline's system", () => {
     expect(tx.status).toBe("pending");
     await settle();
     await step(0);
-    // At least once, a repeat carrying the same body (the rule): the success told, the same bytes each time.
-    const successes = received.filter((r) => (JSON.parse(r.body) as { status?: string }).status === "success");
-    expect(successes.length).toBeGreaterThanOrEqual(1);
-    expect(new Set(successes.map((r) => r.body)).size).toBe(1);
-    const told = received.length;
+    expect(received).toHaveLength(1);
 
-    const cb = successes[0]!;
+    const cb = received[0]!;
     expect(JSON.parse(cb.body)).toMatchObject({
       event: "transaksi",
       status: "success",
@@ -129,7 +125,7 @@ describe("H2H callbacks to the downline's system", () => {
     expect(w.fake.sentTo(RINA)).toHaveLength(0);
     // Nothing more goes out later.
     await settle(3_600_000);
-    expect(received).toHaveLength(told);
+    expect(received).toHaveLength(1);
   });
 
   it("tries again with backoff until a 2xx, with the same body and ids each time", async () => {

@@ -130,8 +130,11 @@ export class H2hCallbackSender {
     return run;
   }
 
-  private async sendOne(doc: Doc<OutboxValue>): Promise<void> {
+  private async sendOne(listed: Doc<OutboxValue>): Promise<void> {
     const { store, clock, logger } = this.deps;
+    // The list may have been read before an earlier try of this one was recorded: send only what is still due as read.
+    const doc = await store.getDoc(H2hCallbackKind, listed.id);
+    if (doc?.state !== "due" || doc.version !== listed.version) return;
     const v = doc.value;
     const access = await store.getDoc(H2hAccessKind, String(v.chat));
     const url = access?.owner === doc.owner ? access.value.callbackUrl : undefined;
