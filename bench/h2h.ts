@@ -6,9 +6,10 @@
  * PACED_RATE calls a second (open loop: a call is sent on time whether or not the earlier ones were
  * answered) for p99 at that rate. The network is made through the domain (invite, join,
  * wallets.adjust, h2hAccess.enable/newKey/setIps); the app is production's buildApp with the built-in
- * sandbox, in webhook mode (no polling).
+ * sandbox, in webhook mode (no polling). The calls are made from a worker thread (h2hLoad.ts).
  */
 import { createServer } from "node:http";
+import { Worker } from "node:worker_threads";
 import type { AddressInfo } from "node:net";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -19,6 +20,7 @@ import { silentLogger } from "../src/logging/logger.js";
 import { FAKE_BOT_INFO, FAKE_BOT_TOKEN } from "../test/support/botInfo.js";
 import { FakeBotApi } from "../test/support/fakeBotApi.js";
 import { FULL, ms, report, summarize, type BenchRow } from "./lib.js";
+import type { LoadJob, LoadResult } from "./h2hLoad.js";
 
 const KEYS = 100;
 const CONCURRENCY = 32;
@@ -37,43 +39,17 @@ interface Mode {
   errors: number;
 }
 
-async function closedLoop(n: number, call: (i: number) => Promise<boolean>): Promise<Mode> {
-  const lat: number[] = [];
-  let next = 0;
-  let errors = 0;
-  const t0 = performance.now();
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next < n) {
-      const i = next++;
-      const s = performance.now();
-      if (!(await call(i))) errors++;
-      lat.push(performance.now() - s);
-    }
-  }));
-  const secs = (performance.now() - t0) / 1000;
-  const { p50, p99 } = summarize(lat);
-  return { rate: n / secs, p50, p99, errors };
-}
-
-async function paced(rate: number, seconds: number, call: (i: number) => Promise<boolean>): Promise<Mode> {
-  const n = rate * seconds;
-  const lat: number[] = [];
-  let errors = 0;
-  const t0 = performance.now();
-  const running: Promise<void>[] = [];
-  for (let i = 0; i < n; i++) {
-    const due = t0 + (i * 1000) / rate;
-    const wait = due - performance.now();
-    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
-    running.push((async () => {
-      // Latency from when the call was due: a late send counts against the server.
-      if (!(await call(i))) errors++;
-      lat.push(performance.now() - due);
-    })());
-  }
-  await Promise.all(running);
-  const { p50, p99 } = summarize(lat);
-  return { rate: n / ((performance.now() - t0) / 1000), p50, p99, errors };
+/** Runs one job in the caller's thread and sums it up. */
+function load(worker: Worker, job: LoadJob): Promise<Mode> {
+  return new Promise((resolve, reject) => {
+    worker.once("error", reject);
+    worker.once("message", (r: LoadResult) => {
+      worker.off("error", reject);
+      const { p50, p99 } = summarize(r.latencies);
+      resolve({ rate: job.calls / r.seconds, p50, p99, errors: r.errors });
+    });
+    worker.postMessage(job);
+  });
 }
 
 async function post(url: string, body: string): Promise<{ status: number; text: string }> {
@@ -95,6 +71,7 @@ async function main(): Promise<void> {
   );
   const keepAlive = setInterval(() => undefined, 1000);
   const bare = createServer();
+  let stopWorker: () => Promise<number> = () => Promise.resolve(0);
   try {
     await app.store.setApiKey(OWNER, ownerKey.key);
     const { network, wallets } = app.deps;
@@ -132,23 +109,26 @@ async function main(): Promise<void> {
     await new Promise<void>((resolve) => bare.listen(0, "127.0.0.1", resolve));
     const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}/transaksi/status`;
 
-    const ok = (r: { status: number }) => r.status === 200 || r.status === 202;
-    const status = (i: number) => post(`${base}/transaksi/status`, statusBody(i)).then(ok);
-    const bareCall = (i: number) => post(bareUrl, statusBody(i)).then(ok);
-    let seq = 0;
-    const create = (i: number) => {
-      const n = seq++;
-      return post(`${base}/transaksi/create`, `api_key=${keys[i % KEYS]!}&code=S10&reff_id=B${n}&target=0813${String(10_000_000 + n)}`).then(ok);
-    };
+    // Loaded through tsx's API: a worker does not inherit the parent's --import hooks.
+    const worker = new Worker(`import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL("./h2hLoad.ts", import.meta.url).href)}); });`, { eval: true });
+    stopWorker = () => worker.terminate();
+    const app0 = new URL(base);
+    const bareAt = new URL(bareUrl);
+    const job = (over: Partial<LoadJob> & Pick<LoadJob, "mode" | "calls">): LoadJob => ({
+      origin: app0.origin, path: `${app0.pathname}/transaksi/status`, kind: "status", keys, inFlight: CONCURRENCY, rate: PACED_RATE, tag: "B", ...over,
+    });
+    const bareJob = (over: Pick<LoadJob, "mode" | "calls">) => job({ ...over, origin: bareAt.origin, path: bareAt.pathname });
 
     // Warm both sides up, then measure.
-    await closedLoop(200, bareCall);
-    await closedLoop(200, status);
-    const bareRun = await closedLoop(CALLS, bareCall);
-    const statusRun = await closedLoop(CALLS, status);
-    const createRun = await closedLoop(Math.min(CALLS, FULL ? 5_000 : 500), create);
-    const barePaced = await paced(PACED_RATE, PACED_SECONDS, bareCall);
-    const statusPaced = await paced(PACED_RATE, PACED_SECONDS, status);
+    await load(worker, bareJob({ mode: "closed", calls: 200 }));
+    await load(worker, job({ mode: "closed", calls: 200 }));
+    const bareRun = await load(worker, bareJob({ mode: "closed", calls: CALLS }));
+    const statusRun = await load(worker, job({ mode: "closed", calls: CALLS }));
+    const createCalls = FULL ? 5_000 : 500;
+    const createRun = await load(worker, job({ mode: "closed", calls: createCalls, kind: "create", path: `${app0.pathname}/transaksi/create` }));
+    const pacedCalls = PACED_RATE * PACED_SECONDS;
+    const barePaced = await load(worker, bareJob({ mode: "paced", calls: pacedCalls }));
+    const statusPaced = await load(worker, job({ mode: "paced", calls: pacedCalls }));
 
     const rate = (m: Mode) => `${m.rate.toFixed(0)}/s (p50 ${ms(m.p50)}, p99 ${ms(m.p99)}${m.errors ? `, ${m.errors} not 2xx` : ""})`;
     const ratio = statusRun.rate / bareRun.rate;
@@ -162,7 +142,7 @@ async function main(): Promise<void> {
     ];
     report({
       name: "h2h",
-      setup: `Production app (buildApp, built-in sandbox, file store, webhook mode) serving /h2h on 127.0.0.1; ${KEYS} downline keys made through the domain; the client is fetch (undici) in the same process for every mode, so its cost is in each figure alike.`,
+      setup: `Production app (buildApp, built-in sandbox, file store, webhook mode) serving /h2h on 127.0.0.1; ${KEYS} downline keys made through the domain; the caller is a worker thread of its own (undici Pool, keep-alive, one connection per call in flight), the same for every mode.`,
       rows,
       notes: [
         "Closed loop: each of the in-flight slots sends its next call when the last is answered; paced: calls sent on time, latency counted from when each was due.",
@@ -171,6 +151,7 @@ async function main(): Promise<void> {
     });
   } finally {
     clearInterval(keepAlive);
+    await stopWorker();
     bare.close();
     await app.stop();
     await rm(dir, { recursive: true, force: true });
