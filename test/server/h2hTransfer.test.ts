@@ -141,6 +141,9 @@ it("the owner confirms in Telegram: one create with the owner's key, success tol
   expect(told.length).toBeGreaterThanOrEqual(1);
   expect(told[0]).toMatchObject({ event: "transfer", status: "success", data: { id: t.id, reff_id: "T6", nominal: "20000", status: "success", nomor_tujuan: "1234567890" } });
   expect(new Set(received).size).toBe(1);
+  // Rina's transfer: her notice of its outcome as for any payout; Andi's system is told, not his chat.
+  const notices = w.fake.sentTo(RINA).filter((c) => c.method === "sendMessage").map((c) => w.fake.textOf(c) ?? "");
+  expect(notices.filter((x) => x.startsWith("✅ Transaksi berhasil") && x.includes(t.id))).toHaveLength(1);
   expect(w.fake.sentTo(ANDI)).toHaveLength(0);
   expect((await refusal(client.transferStatus(key, "NOPE"))).providerCode).toBe(404);
 });
@@ -156,7 +159,9 @@ it("the owner declines: cancelled, the hold released, failed by status and by ca
 
   const late = await ask("T8", 10_000);
   await w.clock.advance(24 * 3_600_000 + 60_000);
-  await w.app.deps.payouts.expireDue();
+  // The leader's sweep (the shop order job's) expires it, as in production.
+  await run(w, 30_000);
+  await w.deps.shopOrderJob.idle();
   await settle();
   expect(await w.store.getTx(late.id)).toMatchObject({ status: "cancel", wallet: { state: "released" } });
   expect((await client.transferStatus(key, "T8")).status).toBe("failed");
