@@ -1403,6 +1403,7 @@ payout-held = ✅ Request sent to your upline. { $amount } is held in your walle
 payout-owner-request =
     👛 <b>{ $name }</b> asks to withdraw <b>{ $amount }</b> from their wallet to { $bank } <code>{ $number }</code>, holder { $holder }.
     The money is already held in their wallet. Open the transfer to see the fee and confirm it with your balance (the admin fee is yours; their wallet is charged { $amount } only), or decline. Without a confirmation within 24 hours the request is cancelled and the money goes back to their wallet.
+payout-owner-via-h2h = Asked over H2H by the downline's system (ref_id <code>{ $ref }</code>).
 payout-button-open = 💸 Open transfer
 payout-button-decline = 🚫 Decline
 payout-declined-owner = Declined: { $amount } is back in { $name }'s wallet.

@@ -1370,6 +1370,7 @@ payout-held = ✅ Permintaan dikirim ke upline. { $amount } ditahan di dompet An
 payout-owner-request =
     👛 <b>{ $name }</b> minta tarik <b>{ $amount }</b> dari dompetnya ke { $bank } <code>{ $number }</code> a.n. { $holder }.
     Uangnya sudah ditahan di dompetnya. Buka transfer untuk melihat biaya lalu konfirmasi dengan saldo Anda (biaya admin dari saldo Anda; dompetnya dipotong { $amount } saja), atau tolak. Tanpa konfirmasi dalam 24 jam permintaan batal dan uangnya kembali ke dompetnya.
+payout-owner-via-h2h = Diminta lewat H2H oleh sistem downline (ref_id <code>{ $ref }</code>).
 payout-button-open = 💸 Buka transfer
 payout-button-decline = 🚫 Tolak
 payout-declined-owner = Permintaan ditolak: { $amount } kembali ke dompet { $name }.

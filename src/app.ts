@@ -43,6 +43,8 @@ import { H2hSales } from "./money/h2hSales.js";
 import { H2hCallbackSender, type H2hCallbackSenderOptions } from "./jobs/h2hCallbacks/sender.js";
 import { isH2hSale } from "./jobs/h2hCallbacks/outbox.js";
 import { H2hDeposits } from "./money/h2hDeposits.js";
+import { H2hPayouts } from "./money/h2hPayouts.js";
+import { payoutOfferSender } from "./bot/money/payoutRequest.js";
 import { ShopOrders, toldByOrder } from "./domain/shop/orders.js";
 import { ShopOrderJob } from "./jobs/shop/orderJob.js";
 import type { ShopOrderJobOptions } from "./jobs/shop/orderJobDeps.js";
@@ -246,7 +248,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
   events.on("created", (tx) => wallets.settle(tx));
   events.on("changed", (tx) => wallets.settle(tx));
   // A downline's payout: its ending told to the downline with its wallet; unconfirmed ones expire.
-  const payouts = new Payouts({ store, ledger, wallets, api: bulkApi, pacer, translate, clock, logger });
+  const payouts = new Payouts({ store, ledger, wallets, api: bulkApi, pacer, translate, clock, logger, onH2hQueued: () => h2hCallbacks.poke() });
   events.on("created", (tx) => payouts.changed(tx));
   events.on("changed", (tx) => payouts.changed(tx));
   const shopOrders = new ShopOrders(store);
@@ -333,6 +335,9 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
   logPriceChanges(deps.lists, store, logger);
   const h2hSales = new H2hSales({ store, money, upstream, lists, network: deps.network, wallets, logger });
   const h2hDeposits = new H2hDeposits({ store, money, upstream, lists, logger, sales: h2hSales, ledger: deps.ledger, now: () => clock.now() });
+  // A payout request over H2H is asked of the owner in Telegram as /tarik's is (the bot's message and buttons).
+  const offerPayout = payoutOfferSender({ api: bulkApi, pacer, settings: deps.settings, translate, logger });
+  const h2hPayouts = new H2hPayouts({ store, ledger, money, sales: h2hSales, lists, wallets, logger, offerPayout });
   // The bot's answers share the pacer with the bulk senders and go first (pacedFetch says why at this level).
   const botClient = overrides.paceAnswers === false ? client : { ...client, fetch: pacedFetch({ pacer, clock, fetch: client.fetch as never }) as never };
   const bot = createBot(config.botToken, deps, { observe: observers.bot, shared, ...overrides.bot, botInfo: await botInfo, client: botClient });
@@ -424,7 +429,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
         // The provider's callbacks: with PUBLIC_URL (the reseller pastes the URL), and in sandbox mode
         // (the built-in sandbox calls this server itself).
         const providerCallbacks = config.publicUrl !== undefined || sandbox !== undefined ? callbackDeps : undefined;
-        const h2h = { access: h2hAccess, sales: h2hSales, deposits: h2hDeposits, store, network: deps.network, wallets, upstream, lists, clock, logger, trustProxy: config.trustProxy };
+        const h2h = { access: h2hAccess, sales: h2hSales, deposits: h2hDeposits, payouts: h2hPayouts, store, network: deps.network, wallets, upstream, lists, clock, logger, trustProxy: config.trustProxy };
         http = await startHttpServer({ ...config.http, logger, ...observers, metrics: served!, ...(webhook && { webhook }), ...(providerCallbacks && { providerCallbacks }), h2h });
         logger.info({ url: http.url }, "HTTP server listening (/healthz, /metrics)");
         if (sandbox) connectSandboxCallbacks(sandbox, store, callbackDeps, http.url);

@@ -2,13 +2,15 @@
  * A downline's payouts after the request (docs/wallets.md "Money out"): what the downline hears of each
  * ending, with its wallet, and the requests the owner left unconfirmed. The money itself moves in the
  * store and the wallets service (a failure or a cancel releases the hold in its own write; a success is
- * posted as one `payout` entry); this job only tells, and cancels what expired.
+ * posted as one `payout` entry); this job only tells (a request made over H2H: also its system, by
+ * callback), and cancels what expired.
  */
 import type { Api } from "grammy";
 import type { Ledger } from "../domain/ledger.js";
 import { isPayout, payoutExpired } from "../domain/payouts.js";
 import type { Logger } from "../logging/logger.js";
 import type { Wallets } from "../money/wallets.js";
+import { isH2hSale, queueH2hCallback } from "./h2hCallbacks/outbox.js";
 import { html, rupiah } from "../render/format.js";
 import { DEFAULT_LANG, type Translate } from "../render/i18n.js";
 import { detailOf, type Store, type TxRecord } from "../store/index.js";
@@ -25,6 +27,8 @@ export interface PayoutDeps {
   translate: Translate;
   clock: Clock;
   logger: Logger;
+  /** An H2H callback was queued (docs/h2h.md "Callbacks"): the sender looks now. */
+  onH2hQueued?: () => void;
 }
 
 /** How a payout ended, as its downline is told. */
@@ -50,8 +54,9 @@ export class Payouts {
   }
 
   /** The owner declined: its downline is told the money is back (the cancel released it). */
-  declined(tx: Readonly<TxRecord>): Promise<void> {
-    return this.tell(tx, "declined");
+  async declined(tx: Readonly<TxRecord>): Promise<void> {
+    await this.queueCallback(tx);
+    await this.tell(tx, "declined");
   }
 
   /** Cancels a payout draft left unconfirmed too long; true when this call cancelled it (and told). */
@@ -60,6 +65,7 @@ export class Payouts {
     const cancelled = await this.deps.ledger.cancelDraft(tx.refId, "payout not confirmed in time");
     if (!cancelled) return false;
     await this.deps.ledger.flushTx(tx.refId);
+    await this.queueCallback(cancelled);
     await this.tell(cancelled, "expired");
     return true;
   }
@@ -79,6 +85,8 @@ export class Payouts {
     const status = tx.status;
     // The payout entry first, so the balance told is the one after it (a repeat posts nothing).
     if (status === "success") await wallets.settle(tx);
+    // Before the mark: a stop after it still finds the callback queued (the queue is idempotent).
+    await this.queueCallback(tx);
     if (detailOf(tx, "transfer").payoutTold === status) return;
     // Marked before it is sent: of two callers one tells; a stop in between loses the message, never
     // repeats it (the wallet and /mutasi still show what happened).
@@ -89,7 +97,15 @@ export class Payouts {
     await this.tell(marked, status);
   }
 
+  /** A payout request made over H2H: its ending queued for the downline's system (the outbox sends it). */
+  private async queueCallback(tx: Readonly<TxRecord>): Promise<void> {
+    if (!isH2hSale(tx)) return;
+    if (await queueH2hCallback(this.deps.store, tx, this.deps.clock.now())) this.deps.onH2hQueued?.();
+  }
+
   private async tell(tx: Readonly<TxRecord>, end: PayoutEnd): Promise<void> {
+    // Asked by the downline's system: told there by callback, never in its chat (as an H2H sale).
+    if (isH2hSale(tx)) return;
     const { store, wallets, translate, api, pacer, logger } = this.deps;
     const chat = tx.wallet!.chat;
     const lang = (await store.getChat(chat))?.lang ?? DEFAULT_LANG;

@@ -53,8 +53,8 @@ const refuse = (message: string, code: number): H2hRefused => ({ refused: true, 
 const found = (tx: Readonly<TxRecord>): H2hTx => ({ refused: false, tx });
 
 const ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
-const REF_PREFIX = { prepaid: "HP", postpaid: "HB", deposit: "HD" } as const;
-/** Our reference for a downline's reff_id: "HP" (prepaid), "HB" (bill) or "HD" (deposit) and 20 characters of a hash. */
+const REF_PREFIX = { prepaid: "HP", postpaid: "HB", deposit: "HD", transfer: "HT" } as const;
+/** Our reference for a downline's reff_id: "HP" (prepaid), "HB" (bill), "HD" (deposit) or "HT" (transfer) and 20 characters of a hash. */
 export function h2hRef(kind: keyof typeof REF_PREFIX, chat: number, reffId: string): string {
   const bytes = createHash("sha256").update(`${kind}\n${chat}\n${reffId}`).digest();
   let out: string = REF_PREFIX[kind];

@@ -2,15 +2,17 @@
  * A downline's /tarik (docs/wallets.md "Money out"): pick a bank or e-wallet, the account checked as in
  * /transfer (with the owner's key), the amount (at most what the wallet has available), a confirm step.
  * Confirm saves a transfer draft of the owner's ledger made by the downline with its wallet part already
- * held (the store refuses it when the wallet has too little, in the same write), and the owner gets one
- * message to open the ordinary transfer confirm screen or decline. Nothing is sent from here.
+ * held (money/payouts.ts, as H2H's transfer/create; the store refuses it when the wallet has too
+ * little), and the owner gets one message to open the ordinary transfer confirm screen or decline.
+ * Nothing is sent from here.
  */
 import type { BotConversation, ConvContext } from "../context.js";
 import { html, rupiah } from "../../render/format.js";
-import { WalletShortError, type TxRecord } from "../../store/index.js";
+import type { TxRecord } from "../../store/index.js";
+import { requestPayout } from "../../money/payouts.js";
 import { parseRupiah } from "../amount.js";
-import { saveDraft } from "../money/confirm.js";
-import { destinationName, transferDraft, transferKind, type TransferDestination } from "../money/transfer.js";
+import { newRefId } from "../money/refs.js";
+import { destinationName, transferKind, type TransferDestination } from "../money/transfer.js";
 import { askCheckedAccount, askValue, chooseBank, MIN_TRANSFER } from "./transfer.js";
 import { askChoice, type TextStep } from "./steps.js";
 import { offerToOwner } from "../money/payoutRequest.js";
@@ -36,19 +38,10 @@ async function request(ctx: ConvContext, dest: TransferDestination, amount: numb
   if (role.kind !== "downline") throw new Error("a payout is a downline's");
   const chat = ctx.chat!.id;
   const name = ctx.from?.first_name ?? ctx.from?.username ?? String(chat);
-  const fields = await transferDraft(ctx.deps.ledger, role.owner, dest, amount, "");
-  try {
-    // Held in the draft's own write: the store refuses it when available < amount (nothing saved).
-    const tx = await saveDraft(ctx, transferKind, {
-      ...fields,
-      detail: { ...fields.detail, payoutName: name },
-      wallet: { chat, price: amount, state: "held" },
-    });
-    return { ok: true, tx };
-  } catch (err) {
-    if (err instanceof WalletShortError) return { ok: false, available: err.available };
-    throw err;
-  }
+  // The one request both entrances make (money/payouts.ts): held in the draft's own write.
+  const refId = newRefId(transferKind.kind, ctx.deps.clock.now());
+  const made = await requestPayout(ctx.deps.money, ctx.deps.ledger, { owner: role.owner, chat, name, dest, amount, note: "", refId });
+  return made.ok ? { ok: true, tx: made.tx } : made;
 }
 
 export async function payoutFlow(conversation: BotConversation, ctx: ConvContext): Promise<void> {

@@ -26,9 +26,10 @@ import { transferCheckAgainKeyboard, transferSkipNoteKeyboard } from "../keyboar
 import { suggestionsFor } from "../savedCustomers.js";
 import { askChoice, askText, type TextStep } from "./steps.js";
 import type { Lang } from "../../store/index.js";
+import { MIN_TRANSFER } from "../../domain/transferDrafts.js";
 
 export const TRANSFER_FLOW = "transfer";
-export const MIN_TRANSFER = 10_000;
+export { MIN_TRANSFER };
 export const NOTE_MAX = 100;
 
 // ---- parsing what the user types ------------------------------------------------------------------

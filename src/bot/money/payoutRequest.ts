@@ -3,21 +3,25 @@
  * button that opens the ordinary transfer confirm screen for the held draft (the owner's own fee and
  * Confirm, the create with the owner's key), and one that declines it (the cancel releases the hold).
  */
+import type { Api, InlineKeyboard } from "grammy";
+import type { ChatSettings } from "../../domain/chatSettings.js";
 import { isPayout, payoutExpired } from "../../domain/payouts.js";
+import type { Logger } from "../../logging/logger.js";
+import { deliver } from "../../telegram/delivery.js";
+import type { Pacer } from "../../telegram/pacer.js";
 import { html, rupiah } from "../../render/format.js";
-import { DEFAULT_LANG } from "../../render/i18n.js";
+import { DEFAULT_LANG, type Translate } from "../../render/i18n.js";
 import { detailOf, type TxRecord } from "../../store/index.js";
 import type { BaseContext } from "../context.js";
 import { payoutRequestKeyboard } from "../keyboards/payout.js";
 import { showConfirm } from "./confirm.js";
 import { transferDetail, transferKind } from "./transfer.js";
 
-/** Sends the owner the request with its two buttons. */
-export async function offerToOwner(ctx: BaseContext, tx: TxRecord): Promise<void> {
-  const owner = tx.chatId;
-  const lang = (await ctx.deps.settings.language(owner)) ?? DEFAULT_LANG;
-  const t = (key: string, vars?: Record<string, string | number>) => ctx.translate(lang, key, vars);
-  const d = transferDetail(tx);
+/** What the owner of `tx` reads of a payout request, in its language, with its two buttons. */
+async function payoutOffer(settings: ChatSettings, translate: Translate, tx: Readonly<TxRecord>): Promise<{ text: string; markup: InlineKeyboard }> {
+  const lang = (await settings.language(tx.chatId)) ?? DEFAULT_LANG;
+  const t = (key: string, vars?: Record<string, string | number>) => translate(lang, key, vars);
+  const d = transferDetail(tx as TxRecord);
   const text = t("payout-owner-request", {
     name: html(detailOf(tx, "transfer").payoutName ?? ""),
     amount: rupiah(tx.amount, lang),
@@ -25,9 +29,38 @@ export async function offerToOwner(ctx: BaseContext, tx: TxRecord): Promise<void
     number: html(tx.target ?? ""),
     holder: html(d.holderName || "-"),
   });
+  // Made by the downline's own system (docs/h2h.md "Transfers"): said, with its reference.
+  const via = tx.clientRef === undefined ? "" : `\n${t("payout-owner-via-h2h", { ref: html(tx.clientRef) })}`;
+  return { text: text + via, markup: payoutRequestKeyboard({ t }, tx.refId) };
+}
+
+/** Sends the owner the request with its two buttons. */
+export async function offerToOwner(ctx: BaseContext, tx: TxRecord): Promise<void> {
+  const owner = tx.chatId;
+  const { text, markup } = await payoutOffer(ctx.deps.settings, ctx.translate, tx);
   await ctx.api
-    .sendMessage(owner, text, { reply_markup: payoutRequestKeyboard({ t }, tx.refId) })
+    .sendMessage(owner, text, { reply_markup: markup })
     .catch((err: unknown) => ctx.deps.logger.warn({ err, chatId: owner, refId: tx.refId }, "payout request not delivered to the owner"));
+}
+
+export interface PayoutOfferDeps {
+  api: Api;
+  pacer?: Pacer | undefined;
+  settings: ChatSettings;
+  translate: Translate;
+  logger: Logger;
+}
+
+/**
+ * The same message outside an update (an H2H transfer/create; app.ts hands it to money/h2hPayouts.ts).
+ * Not sent: logged; the request stays held and ends after 24 h unconfirmed.
+ */
+export function payoutOfferSender(deps: PayoutOfferDeps): (tx: Readonly<TxRecord>) => Promise<void> {
+  return async (tx) => {
+    const { text, markup } = await payoutOffer(deps.settings, deps.translate, tx);
+    const sent = await deliver(() => deps.api.sendMessage(tx.chatId, text, { reply_markup: markup }), { pacer: deps.pacer });
+    if (sent.outcome !== "sent") deps.logger.warn({ chatId: tx.chatId, refId: tx.refId, outcome: sent.outcome }, "payout request not delivered to the owner");
+  };
 }
 
 /**

@@ -10,53 +10,11 @@ import { detailOf, type TxRecord } from "../../store/index.js";
 import type { BaseContext } from "../context.js";
 import { html, rupiah } from "../../render/format.js";
 import type { DraftFields, MoneyKind } from "./kinds.js";
-import { TRANSFER_FEE_MAX, type DestinationType } from "../../domain/transferFees.js";
+import { TRANSFER_FEE_MAX } from "../../domain/transferFees.js";
+import { FEE_LOOKBACK, LOOKUP_PAGE, lastTransferFee, transferFields, type BankType, type TransferDestination, type TransferDetail } from "../../domain/transferDrafts.js";
 import { isPayout } from "../../domain/payouts.js";
 
-export type BankType = DestinationType;
-
-/** A transfer's `tx.detail` (records.ts) with the defaults filled in. */
-export interface TransferDetail {
-  holderName: string;
-  bankType: BankType;
-  /** "" when the user skipped the note. */
-  note: string;
-  /** The fee of an earlier transfer to the same kind of destination, shown as an estimate. */
-  feeEstimate?: number;
-  /** The most a transfer to this kind of destination costs, shown when there is no estimate. */
-  feeBound?: number;
-  /** Drafts saved before feeBound: the highest fee of the chat's earlier transfers. */
-  feeHighest?: number;
-}
-
-/** A checked destination: the account exists and the provider named its holder. */
-export interface TransferDestination {
-  bankCode: string;
-  bankName: string;
-  bankType: BankType;
-  accountNumber: string;
-  holderName: string;
-}
-
-export function bankTypeOf(type: string): BankType {
-  return type === "ewallet" ? "ewallet" : "bank";
-}
-
-/** How far back to look for an earlier fee: enough for any active chat, bounded for a huge history. */
-const FEE_LOOKBACK = 200;
-const LOOKUP_PAGE = 50;
-
-/** The fee the provider charged on the chat's latest transfer to the same kind of destination. */
-export async function lastTransferFee(ledger: Ledger, chatId: number, bankType: BankType): Promise<number | undefined> {
-  for (let offset = 0; offset < FEE_LOOKBACK; offset += LOOKUP_PAGE) {
-    const { items, total } = await ledger.page(chatId, offset, LOOKUP_PAGE);
-    for (const tx of items) {
-      if (tx.kind === "transfer" && tx.detail?.bankType === bankType && typeof tx.fee === "number") return tx.fee;
-    }
-    if (offset + LOOKUP_PAGE >= total) break;
-  }
-  return undefined;
-}
+export { bankTypeOf, lastTransferFee, type BankType, type TransferDestination, type TransferDetail } from "../../domain/transferDrafts.js";
 
 /** How far back "paid before" looks: a false "new account" past it is only a warning too many. */
 const PAID_LOOKBACK = 1000;
@@ -97,22 +55,10 @@ export async function feeAtMost(ledger: Ledger, chatId: number, bankType: BankTy
   return Math.max(highest, known === undefined ? TRANSFER_FEE_MAX[bankType] : known);
 }
 
-/** The draft of a transfer to a checked destination (fee estimate, else the bound of its kind, looked up now). */
-export async function transferDraft(
-  ledger: Ledger,
-  chatId: number,
-  dest: TransferDestination,
-  amount: number,
-  note: string,
-): Promise<DraftFields> {
-  const feeEstimate = await lastTransferFee(ledger, chatId, dest.bankType);
-  const detail: TransferDetail = {
-    holderName: dest.holderName,
-    bankType: dest.bankType,
-    note,
-    ...(feeEstimate === undefined ? { feeBound: TRANSFER_FEE_MAX[dest.bankType] } : { feeEstimate }),
-  };
-  return { code: dest.bankCode, title: dest.bankName, target: dest.accountNumber, amount, detail: { ...detail } };
+/** The draft of a transfer to a checked destination (domain/transferDrafts.ts). */
+export async function transferDraft(ledger: Ledger, chatId: number, dest: TransferDestination, amount: number, note: string): Promise<DraftFields> {
+  const fields = await transferFields(ledger, chatId, dest, amount, note);
+  return { ...fields, detail: { ...fields.detail } };
 }
 
 /** A transfer's detail with defaults: fields are optional in older records. */

@@ -8,7 +8,7 @@
 import { DuplicateDocError, type DocKind, type Store, type TxRecord } from "../../store/index.js";
 import * as z from "../../tools/zod.js";
 import { H2hAccessKind } from "../../domain/h2hAccess.js";
-import { paymentData, prepaidData, providerStatus } from "../../server/h2h/answers.js";
+import { paymentData, prepaidData, providerStatus, transferData } from "../../server/h2h/answers.js";
 
 const OutboxSchema = z.object({
   /** The downline's chat (whose callback URL and key). */
@@ -30,10 +30,15 @@ export type OutboxState = "due" | "sent" | "dropped" | "expired";
 export function callbackBody(tx: Readonly<TxRecord>): string {
   const status = providerStatus(tx.status);
   if (tx.kind === "postpaid") return JSON.stringify({ event: "transaksi.pascabayar", status, data: paymentData(tx) });
+  if (tx.kind === "transfer") {
+    // A payout request over H2H; the provider's transfer callback has no total.
+    const { total: _total, ...data } = transferData(tx, false);
+    return JSON.stringify({ event: "transfer", status, data });
+  }
   return JSON.stringify({ event: "transaksi", status, data: prepaidData(tx) });
 }
 
-/** Whether a change of `tx` to `next` is one an H2H downline's system is told of by callback. */
+/** Whether a change of `tx` is one an H2H downline's system is told of by callback (a sale, a deposit, a payout request). */
 export function isH2hSale(tx: Pick<TxRecord, "clientRef" | "wallet">): boolean {
   return tx.clientRef !== undefined && tx.wallet !== undefined;
 }

@@ -28,6 +28,7 @@ import type { NoticeKind, Notifier } from "./notify.js";
 import { DEFAULT_LANG } from "../../render/i18n.js";
 import { noticeChatOf, noticeViewOf, ownerCopyOf } from "./recipients.js";
 import { isH2hSale, queueH2hCallback } from "../h2hCallbacks/outbox.js";
+import { isPayout } from "../../domain/payouts.js";
 
 /** The saved watch state plus the in-flight notice marker (kept in the same JSON field). */
 export interface Watch extends WatchState {
@@ -98,8 +99,9 @@ export class NoticeProtocol {
     const staffAway = to !== cur.chatId && recipient?.inactive === true && !mode.shownByCaller;
     const view: ReceiptTx = { ...(await noticeViewOf(store, { ...marked, status: next })), chatId: to };
     // An H2H sale is told to the downline's system by callback, queued durably here, never in its chat.
-    const h2h = isH2hSale(cur);
-    if (h2h && notice !== "gaveup") await queueH2hCallback(store, { ...marked, status: next }, this.clock?.now() ?? Date.now());
+    // A payout request over H2H is the owner's transfer: its system gets the callback, the owner the notice.
+    if (isH2hSale(cur) && notice !== "gaveup") await queueH2hCallback(store, { ...marked, status: next }, this.clock?.now() ?? Date.now());
+    const h2h = isH2hSale(cur) && !isPayout(cur);
     const delivery = h2h
       ? "sent"
       : staffAway

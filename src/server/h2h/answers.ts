@@ -5,7 +5,7 @@
  */
 import { formatWib } from "../../tools/time.js";
 import type { TxRecord, TxStatus } from "../../store/index.js";
-import type { AccountCheck, Bank, PostpaidProduct, PrepaidProduct } from "../../upstream/types.js";
+import type { AccountCheck, Bank, DepositMethod, PostpaidProduct, PrepaidProduct } from "../../upstream/types.js";
 
 export const ok = (data: unknown, code = 200) => ({ status: true, data, code });
 export const refusal = (message: string, code: number) => ({ status: false, message, code });
@@ -96,3 +96,26 @@ export function depositData(tx: Readonly<TxRecord>) {
 }
 
 export const depositCancelData = (tx: Readonly<TxRecord>) => ({ id: tx.refId, status: depositStatus(tx.status), created_at: formatWib(tx.createdAt) });
+
+/**
+ * A payout request over H2H as the provider's transfer (create, status, callback). The wallet pays the
+ * amount only (the provider's fee is the owner's): `fee` 0, `total` the amount. A declined or expired
+ * request is `failed` (providerStatus: the money is back in the wallet).
+ */
+export function transferData(tx: Readonly<TxRecord>, forStatus: boolean) {
+  const d = tx.kind === "transfer" ? (tx.detail ?? {}) : {};
+  return {
+    id: tx.refId, reff_id: tx.clientRef ?? "", nama: d.holderName ?? "", nomor_tujuan: tx.target ?? "", nominal: String(tx.amount),
+    fee: 0, total: tx.amount, status: providerStatus(tx.status),
+    ...(forStatus ? { bank_code: tx.code ?? "" } : {}),
+    detail: { email: "", phone: "", note: d.note ?? "" }, created_at: formatWib(tx.createdAt),
+  };
+}
+
+/** A deposit method as the provider lists it (every value a string). */
+export function depositMethodEntry(m: DepositMethod) {
+  return {
+    metode: m.method, type: m.type, name: m.name, min: String(m.min), max: String(m.max), fee: String(m.fee),
+    fee_persen: String(m.feePercent), status: m.active ? "aktif" : "nonaktif", img_url: m.imgUrl ?? "",
+  };
+}

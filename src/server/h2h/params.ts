@@ -21,6 +21,8 @@ const SHAPES = {
   target: /^[0-9A-Za-z().\- ]{1,64}$/,
   amount: /^\d{1,12}$/,
   type: /^(prabayar|pascabayar)$/,
+  /** A holder's name or a note: letters, digits, spaces and common punctuation. */
+  text: /^[\p{L}\p{N} .,'()/&@#:_-]{1,100}$/u,
 } as const;
 type Shape = keyof typeof SHAPES;
 

@@ -12,6 +12,7 @@ import type { Network } from "../../domain/network.js";
 import type { Logger } from "../../logging/logger.js";
 import type { H2hSales, H2hSeller } from "../../money/h2hSales.js";
 import type { H2hDeposits } from "../../money/h2hDeposits.js";
+import type { H2hPayouts } from "../../money/h2hPayouts.js";
 import type { Wallets } from "../../money/wallets.js";
 import type { Store } from "../../store/index.js";
 import type { Clock } from "../../tools/clock.js";
@@ -19,7 +20,7 @@ import type { ListCache } from "../../upstream/cache.js";
 import type { UpstreamClient } from "../../upstream/client.js";
 import { ENDPOINTS } from "../../upstream/endpoints.js";
 import { sizeLimit } from "../bodySize.js";
-import { accountCheckData, bankEntry, depositCancelData, depositData, inquiryData, ok, paymentData, postpaidEntry, prepaidData, prepaidEntry, profileAnswer, refusal } from "./answers.js";
+import { accountCheckData, bankEntry, depositCancelData, depositData, depositMethodEntry, inquiryData, ok, paymentData, postpaidEntry, prepaidData, prepaidEntry, profileAnswer, refusal, transferData } from "./answers.js";
 import { callerIp, KeyLimits } from "./limits.js";
 import { checked, type Params, ParamError, parseForm } from "./params.js";
 
@@ -29,6 +30,7 @@ export interface H2hRouteDeps {
   access: H2hAccess;
   sales: H2hSales;
   deposits: H2hDeposits;
+  payouts: H2hPayouts;
   store: Store;
   network: Network;
   wallets: Wallets;
@@ -45,10 +47,9 @@ type Answer = { status: number; body: unknown };
 type Handler = (seller: H2hSeller & { name: string }, p: Params) => Promise<Answer>;
 
 const json = (body: unknown, status = 200): Answer => ({ status, body });
-const NOT_YET = json(refusal("Belum tersedia lewat H2H", 501));
 
 export function h2hRoutes(deps: H2hRouteDeps): Hono {
-  const { access, sales, deposits, store, network, wallets, upstream, lists, logger } = deps;
+  const { access, sales, deposits, payouts, store, network, wallets, upstream, lists, logger } = deps;
   const limits = deps.limits ?? new KeyLimits(deps.clock);
   const answerOf = (r: { refused: true; message: string; code: number }) => json(refusal(r.message, r.code));
 
@@ -124,10 +125,27 @@ export function h2hRoutes(deps: H2hRouteDeps): Hono {
     // The release spends the owner's handling fee: never on a downline's call.
     [ENDPOINTS.instantDeposit]: () => Promise.resolve(json(refusal("Pencairan instan tidak tersedia lewat H2H", 403))),
 
-    // Waiting for payouts (docs/h2h.md "Not served yet").
-    [ENDPOINTS.createTransfer]: () => Promise.resolve(NOT_YET),
-    [ENDPOINTS.transferStatus]: () => Promise.resolve(NOT_YET),
-    [ENDPOINTS.depositMethods]: () => Promise.resolve(NOT_YET),
+    // A payout request, pending until the owner confirms it in Telegram (docs/h2h.md "Transfers").
+    [ENDPOINTS.createTransfer]: async (s, p) => {
+      const q = checked(p, { ref_id: "ref", kode_bank: "code", nomor_akun: "target", nama_pemilik: "text", nominal: "amount" }, { note: "text" });
+      const r = await payouts.create(s, { refId: q.ref_id, bankCode: q.kode_bank, accountNumber: q.nomor_akun, holderName: q.nama_pemilik, amount: Number(q.nominal), note: q.note ?? "" });
+      return r.refused ? answerOf(r) : json({ status: true, message: "Data berhasil diproses", data: transferData(r.tx, false), code: 200 });
+    },
+    [ENDPOINTS.transferStatus]: async (s, p) => {
+      const tx = await payouts.find(s, checked(p, { id: "ref" }).id);
+      return tx ? json(ok(transferData(tx, true))) : json(refusal("Transfer tidak ditemukan", 404));
+    },
+    // What H2H serves of the owner's methods: QRIS only (docs/h2h.md "Deposits").
+    [ENDPOINTS.depositMethods]: async (s, p) => {
+      const q = checked(p, {}, { type: "code", metode: "code", method: "code" });
+      const methods = await sales.read(s, (key) => lists.depositMethods(key));
+      if ("refused" in methods) return answerOf(methods);
+      const wanted = q.metode ?? q.method;
+      const shown = methods.filter(
+        (m) => m.method.toLowerCase() === "qris" && (!q.type || m.type.toLowerCase() === q.type.toLowerCase()) && (!wanted || m.method.toLowerCase() === wanted.toLowerCase()),
+      );
+      return json({ status: true, message: "Data retrieved successfully", data: shown.map(depositMethodEntry), code: 200 });
+    },
   };
 
   /** The downline behind a key, or the answer that refuses the call. */
