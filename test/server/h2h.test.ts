@@ -83,8 +83,8 @@ describe("H2H: the provider's API for a downline's own system", () => {
     const bills = await client.postpaidPriceList(key);
     expect(bills.find((b) => b.code === "PPLN")).toMatchObject({ commission: 0 });
     expect((await client.bankList(key)).length).toBeGreaterThan(0);
-    // Not served yet: refused in the provider's shape, nothing made.
-    expect((await rejection(client.depositMethods(key))).providerCode).toBe(501);
+    // Deposits over H2H are QRIS only: the one method listed.
+    expect((await client.depositMethods(key)).map((m) => m.method.toLowerCase())).toEqual(["qris"]);
   });
 
   it("refuses a wrong or retired key with 401, a foreign IP with 403 naming it, a suspended downline at once", async () => {
