@@ -12,14 +12,11 @@ import { SANDBOX_CUSTOMERS } from "../../src/sandbox/index.js";
 import type { FakeUser } from "../support/chat.js";
 import { makeWorld, type World } from "../support/world.js";
 import { run } from "../jobs/support.js";
+import { ANDI, GOLD_MARKUP, h2hWorld } from "./support.js";
 
 const CREATE = "/transaksi/create";
 const INQUIRY = "/transaksi/tagihan";
 const PAY = "/transaksi/tagihan/bayar";
-const RINA = 5001;
-/** Andi as a member of Rina's network (his chat with Rina's bot). */
-const ANDI = 5002;
-const GOLD_MARKUP = 1000;
 
 let up: World;
 let down: World;
@@ -49,17 +46,9 @@ async function untilTold(done: () => boolean, what: string): Promise<void> {
 
 beforeEach(async () => {
   // Rina's bot: her provider is the sandbox; Andi is her Gold downline with H2H on and a wallet.
-  up = await makeWorld({ watcher: true, env: { HTTP_PORT: "0" } });
-  await up.app.start();
-  await up.store.setApiKey(RINA, up.demoKey);
-  const invite = await up.app.deps.network.invite(RINA, 1);
-  if (typeof invite === "string") throw new Error(invite);
-  await up.app.deps.network.join(invite.token, { chat: ANDI, name: "Andi", ownsKey: false });
-  await up.app.deps.wallets.adjust({ ref: "F1", owner: RINA, wallet: ANDI, amount: 1_000_000, reason: "tunai", by: RINA });
-  await up.app.h2hAccess.enable(RINA, ANDI, true);
-  const made = await up.app.h2hAccess.newKey(ANDI, up.clock.now());
-  if (made === "off") throw new Error("off");
-  await up.app.h2hAccess.setIps(ANDI, ["127.0.0.1"]);
+  const upline = await h2hWorld({ watcher: true, funds: 1_000_000 });
+  await upline.client.close();
+  up = upline.w;
 
   // Andi's own bot: its provider is Rina's /h2h. Its own polling waits half an hour: in this test
   // only a callback makes it look.
@@ -67,7 +56,7 @@ beforeEach(async () => {
   await down.app.start();
   andi = down.user({ firstName: "Andi", languageCode: "id" });
   await andi.sendCommand("start");
-  await andi.sendText(made.key);
+  await andi.sendText(upline.key);
   expect(andi.lastReply()).toContain("API key terhubung");
   expect(andi.lastReply()).toContain("Andi");
   await up.app.h2hAccess.setCallbackUrl(ANDI, `${down.app.http()!.url}${await callbackPath(andi)}`);
