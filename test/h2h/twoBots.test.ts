@@ -7,6 +7,7 @@
  * the status endpoint, as the bot does). Rina's sandbox sees each purchase once, with Rina's key.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { H2hCallbackKind } from "../../src/jobs/h2hCallbacks/outbox.js";
 import { rupiah } from "../../src/render/format.js";
 import { SANDBOX_CUSTOMERS } from "../../src/sandbox/index.js";
 import type { FakeUser } from "../support/chat.js";
@@ -115,5 +116,60 @@ describe("two bots over H2H", () => {
     expect(up.fake.sentTo(ANDI)).toHaveLength(0);
   });
 
-  it.todo("a QRIS deposit made in Andi's bot is paid in Rina's sandbox and credited (needs the H2H deposits of branch h2h-chat)");
+  it("a QRIS deposit made in Andi's bot is paid in Rina's sandbox, credited to his wallet once, and his chat is told", async () => {
+    // deposit/metode over H2H answers 501 until it is served (docs/h2h.md "Not served yet"); /deposit
+    // lists its methods first, so Andi's bot is given the one H2H takes: Rina's QRIS.
+    const qris = (await up.upstream.depositMethods(up.demoKey)).filter((m) => m.method === "qris");
+    expect(qris).toHaveLength(1);
+    down.app.deps.lists.depositMethods = () => Promise.resolve(qris);
+    const before = (await up.app.deps.wallets.view(ANDI)).balance;
+
+    await andi.sendCommand("deposit");
+    await andi.pressButton(/^QRIS · /);
+    await andi.sendText("50rb");
+    expect(andi.lastReply()).toContain("Periksa sebelum konfirmasi");
+    await andi.pressButton(/Konfirmasi/);
+    const mine = (await down.store.listTxByChat(andi.chatId, { limit: 10 })).items.find((t) => t.kind === "deposit")!;
+    expect(mine).toMatchObject({ status: "pending", amount: 50_000 });
+    // The QR Andi's bot shows is the one Rina's provider made, with Rina's key.
+    const creates = up.sandbox.calls("/deposit/create");
+    expect(creates).toHaveLength(1);
+    expect(creates[0]!.body).toMatchObject({ api_key: up.demoKey, nominal: "50000", metode: "qris" });
+    const theirs = (await up.store.getTx(mine.upstreamId!))!;
+    expect(theirs).toMatchObject({ kind: "deposit", by: ANDI, clientRef: mine.refId, status: "pending" });
+    const credit = theirs.wallet!.credit!;
+
+    // The customer pays the QR at Rina's provider; Rina's bot credits Andi's wallet and tells his bot.
+    up.sandbox.payDeposit(theirs.upstreamId!);
+    const paidNotice = (r: string) => r.includes(`Deposit masuk: ${rupiah(credit, "id")} sudah ditambahkan ke saldo Anda`) && r.includes(mine.refId);
+    await untilTold(() => andi.replies().some(paidNotice), "the deposit's paid notice");
+    await up.app.deps.wallets.idle();
+    expect((await up.app.deps.wallets.view(ANDI)).balance).toBe(before + credit);
+    // Paid is credited for Andi (his wallet is his balance): his bot reads success, not the provider's H+1.
+    expect(await down.store.getTx(mine.refId)).toMatchObject({ status: "success" });
+    expect(andi.replies().join("\n")).not.toContain("H+1");
+    // Rina's bot told it by the provider's deposit callback.
+    const [callback] = await up.store.listDocs(H2hCallbackKind, {});
+    expect(JSON.parse(callback!.value.body)).toMatchObject({ event: "deposit", status: "success", data: { id: theirs.refId, reff_id: mine.refId, get_balance: credit, status: "success" } });
+
+    // The provider's H+1 settlement changes nothing for Andi: credited once, told once, one callback.
+    up.sandbox.settleDeposit(theirs.upstreamId!);
+    let settled = false;
+    for (let i = 0; i < 60 && !settled; i++) {
+      await run(up, 60_000);
+      await up.app.h2hCallbacks.whenIdle();
+      await run(down, 60_000);
+      settled = (await up.store.getTx(theirs.refId))?.status === "success";
+    }
+    expect(settled).toBe(true);
+    await untilTold(() => false, "nothing more").catch(() => undefined);
+    await up.app.deps.wallets.idle();
+    expect(await up.store.listDocs(H2hCallbackKind, {})).toHaveLength(1);
+    expect(andi.replies().filter(paidNotice)).toHaveLength(1);
+    expect((await up.app.deps.wallets.entries(ANDI)).filter((e) => e.kind === "deposit")).toHaveLength(1);
+    expect((await up.app.deps.wallets.view(ANDI)).balance).toBe(before + credit);
+    expect(up.sandbox.calls("/deposit/create")).toHaveLength(1);
+    // His chat with Rina's bot hears of the credit as of any credit to his wallet, once.
+    expect(up.fake.sentTo(ANDI).map((c) => String(c.payload.text))).toEqual([expect.stringContaining(`Dompet Anda bertambah <b>${rupiah(credit, "id")}</b>`)]);
+  });
 });
