@@ -3,8 +3,9 @@
  * HTTP server; Andi's own bot (the downline) with UPSTREAM_BASE_URL at Rina's `/h2h`, its H2H key linked
  * in Andi's chat as its API key, and Rina's bot calling back Andi's bot's provider-callback URL. Andi
  * works his own bot as any reseller works this bot with the provider: the price list, a top-up, a bill
- * inquiry then payment, and the outcomes told in his chat once Rina's callbacks arrive (checked against
- * the status endpoint, as the bot does). Rina's sandbox sees each purchase once, with Rina's key.
+ * inquiry then payment, a QRIS deposit, and the outcomes told in his chat once Rina's callbacks arrive
+ * (checked against the status endpoints, as the bot does). Rina's sandbox sees each purchase and
+ * deposit once, with Rina's key; his wallet at Rina's is credited once.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { H2hCallbackKind } from "../../src/jobs/h2hCallbacks/outbox.js";
