@@ -27,6 +27,11 @@ export interface H2hWorld {
 /** Rina links her key and Andi joins her network by a Gold invitation. */
 export async function rinaAndAndi(w: World): Promise<void> {
   await w.store.setApiKey(RINA, w.demoKey);
+  await andiJoins(w);
+}
+
+/** Andi joins Rina's network by a Gold invitation (Rina's key linked already). */
+export async function andiJoins(w: World): Promise<void> {
   const invite = await w.app.deps.network.invite(RINA, 1);
   if (typeof invite === "string") throw new Error(invite);
   expect(await w.app.deps.network.join(invite.token, { chat: ANDI, name: "Andi", ownsKey: false })).toMatchObject({ owner: RINA, level: 1 });
