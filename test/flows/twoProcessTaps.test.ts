@@ -1,8 +1,7 @@
 import type { Update } from "grammy/types";
-import { afterEach, describe, expect, it, vi } from "vitest";
-import type { ManualClock } from "../../src/tools/clock.js";
-import { freshDatabase, hasPg } from "../support/pg.js";
-import type { TxRecord } from "../../src/store/index.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { hasPg } from "../support/pg.js";
+import { bothReadFirst, twoProcesses } from "../support/twoProcesses.js";
 import type { World } from "../support/world.js";
 import { until } from "../support/settle.js";
 
@@ -10,44 +9,6 @@ const worlds: World[] = [];
 afterEach(async () => {
   for (const x of worlds.splice(0)) await x.close().catch(() => undefined);
 });
-
-/** Two app processes (each its own copy of every module, as a second process has), one database and provider. */
-async function twoProcesses(): Promise<[World, World]> {
-  const url = await freshDatabase();
-  // Process A
-  const modA = await import("../support/world.js");
-  const { PgShared: PgSharedA } = await import("../../src/cluster/pgShared.js");
-  const { silentLogger } = await import("../../src/logging/logger.js");
-  const a = await modA.makeWorld({ shared: (c: ManualClock) => PgSharedA.open(url, { clock: c, logger: silentLogger }), env: { STORE_URL: url } });
-  worlds.push(a);
-  // Process B: its own copy of every module (as a second process has), same database and provider.
-  vi.resetModules();
-  const modB = await import("../support/world.js");
-  const { PgShared: PgSharedB } = await import("../../src/cluster/pgShared.js");
-  const b = await modB.makeWorld({ shared: (c: ManualClock) => PgSharedB.open(url, { clock: c, logger: silentLogger }), env: { STORE_URL: url, UPSTREAM_BASE_URL: a.sandbox.url } });
-  worlds.push(b);
-  for (let i = 0; i < 10_000; i++) b.fake.nextUpdateId();
-  return [a, b];
-
-}
-
-/** Both taps read the record before either writes its mark (a barrier makes the interleaving certain). */
-function bothReadFirst(worlds: World[], refId: string, unmarked: (rec: TxRecord) => boolean): void {
-  let arrived = 0;
-  let open!: () => void;
-  const barrier = new Promise<void>((r) => (open = r));
-  for (const st of worlds.map((x) => x.store)) {
-    const orig = st.getTx.bind(st);
-    (st as { getTx: unknown }).getTx = async (ref: string) => {
-      const rec = await orig(ref);
-      if (ref === refId && rec && unmarked(rec) && arrived < 2) {
-        if (++arrived === 2) open();
-        await barrier;
-      }
-      return rec;
-    };
-  }
-}
 
 /** `x`'s first read of `refId` returns what it read only after `go()`: a process stalled after its read. */
 function readsThenWaits(x: World, refId: string): { read: () => boolean; go: () => void } {
@@ -75,7 +36,7 @@ function readsThenWaits(x: World, refId: string): { read: () => boolean; go: () 
 // most of the suite's 20 s, so the bound is wider here (nothing in these tests waits on time).
 describe.skipIf(!hasPg)("deposit buttons pressed on two processes", { timeout: 60_000 }, () => {
   it("the provider is asked to release once, the record keeps the winner's result, the other tap is told it is already done", async () => {
-    const [a, b] = await twoProcesses();
+    const [a, b] = await twoProcesses(worlds);
     const u = await a.linkedUser({ languageCode: "id" });
     await u.sendCommand("deposit");
     for (let page = 0; page < 5 && !u.findButton(/^QRIS · /); page++) await u.pressButton(/Berikutnya|Next/);
@@ -106,7 +67,7 @@ describe.skipIf(!hasPg)("deposit buttons pressed on two processes", { timeout: 6
   });
 
   it("'Ya, batalkan' tapped on two processes cancels at the provider once; the other tap says nothing more", async () => {
-    const [a, b] = await twoProcesses();
+    const [a, b] = await twoProcesses(worlds);
     const u = await a.linkedUser({ languageCode: "id" });
     await u.sendCommand("deposit");
     for (let page = 0; page < 5 && !u.findButton(/^QRIS · /); page++) await u.pressButton(/Berikutnya|Next/);
@@ -129,7 +90,7 @@ describe.skipIf(!hasPg)("deposit buttons pressed on two processes", { timeout: 6
   });
 
   it("'Ya, batalkan' on a slow process that read the deposit before the other tap cancelled it says nothing more either", async () => {
-    const [a, b] = await twoProcesses();
+    const [a, b] = await twoProcesses(worlds);
     const u = await a.linkedUser({ languageCode: "id" });
     await u.sendCommand("deposit");
     for (let page = 0; page < 5 && !u.findButton(/^QRIS · /); page++) await u.pressButton(/Berikutnya|Next/);
@@ -157,7 +118,7 @@ describe.skipIf(!hasPg)("deposit buttons pressed on two processes", { timeout: 6
   });
 
   it("Try again tapped on two processes makes one new draft (so one confirm screen, one possible create)", async () => {
-    const [a, b] = await twoProcesses();
+    const [a, b] = await twoProcesses(worlds);
     const u = await a.linkedUser({ languageCode: "en" });
     await u.sendCommand("topup", "S10 081234567890");
     a.sandbox.setBalance(a.demoKey, 0); // the provider itself refuses

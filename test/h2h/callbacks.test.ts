@@ -11,19 +11,17 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { callbackSignature } from "../../src/domain/providerCallbacks.js";
 import { H2hCallbackKind } from "../../src/jobs/h2hCallbacks/outbox.js";
 import { h2hRef } from "../../src/money/h2hSales.js";
-import { UpstreamClient } from "../../src/upstream/client.js";
+import type { UpstreamClient } from "../../src/upstream/client.js";
 import { run } from "../jobs/support.js";
-import { makeWorld, type World } from "../support/world.js";
-
-const RINA = 5001;
-const ANDI = 5002;
-const GOLD_MARKUP = 1000;
+import type { World } from "../support/world.js";
+import { ANDI, GOLD_MARKUP, h2hWorld, type H2hWorld, RINA } from "./support.js";
 
 interface Received {
   headers: IncomingHttpHeaders;
   body: string;
 }
 
+let h: H2hWorld;
 let w: World;
 let key: string;
 let client: UpstreamClient;
@@ -47,24 +45,12 @@ beforeEach(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/cb`;
 
-  w = await makeWorld({ watcher: true, env: { HTTP_PORT: "0" } });
-  await w.app.start();
-  await w.store.setApiKey(RINA, w.demoKey);
-  const invite = await w.app.deps.network.invite(RINA, 1);
-  if (typeof invite === "string") throw new Error(invite);
-  await w.app.deps.network.join(invite.token, { chat: ANDI, name: "Andi", ownsKey: false });
-  await w.app.h2hAccess.enable(RINA, ANDI, true);
-  const made = await w.app.h2hAccess.newKey(ANDI, w.clock.now());
-  if (made === "off") throw new Error("off");
-  key = made.key;
-  await w.app.h2hAccess.setIps(ANDI, ["127.0.0.1"]);
-  await w.app.deps.wallets.adjust({ ref: "F1", owner: RINA, wallet: ANDI, amount: 100_000, reason: "tunai", by: RINA });
-  client = new UpstreamClient({ baseUrl: `${w.app.http()!.url}/h2h`, readRetries: 0, timeoutMs: 5000 });
+  h = await h2hWorld({ watcher: true, funds: 100_000 });
+  ({ w, key, client } = h);
 });
 
 afterEach(async () => {
-  await client.close();
-  await w.close();
+  await h.close();
   await new Promise((resolve) => receiver.close(resolve));
 });
 

@@ -3,23 +3,22 @@
  * HTTP server; Andi's own bot (the downline) with UPSTREAM_BASE_URL at Rina's `/h2h`, its H2H key linked
  * in Andi's chat as its API key, and Rina's bot calling back Andi's bot's provider-callback URL. Andi
  * works his own bot as any reseller works this bot with the provider: the price list, a top-up, a bill
- * inquiry then payment, and the outcomes told in his chat once Rina's callbacks arrive (checked against
- * the status endpoint, as the bot does). Rina's sandbox sees each purchase once, with Rina's key.
+ * inquiry then payment, a QRIS deposit, and the outcomes told in his chat once Rina's callbacks arrive
+ * (checked against the status endpoints, as the bot does). Rina's sandbox sees each purchase and
+ * deposit once, with Rina's key; his wallet at Rina's is credited once.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { H2hCallbackKind } from "../../src/jobs/h2hCallbacks/outbox.js";
 import { rupiah } from "../../src/render/format.js";
 import { SANDBOX_CUSTOMERS } from "../../src/sandbox/index.js";
 import type { FakeUser } from "../support/chat.js";
 import { makeWorld, type World } from "../support/world.js";
 import { run } from "../jobs/support.js";
+import { ANDI, GOLD_MARKUP, h2hWorld } from "./support.js";
 
 const CREATE = "/transaksi/create";
 const INQUIRY = "/transaksi/tagihan";
 const PAY = "/transaksi/tagihan/bayar";
-const RINA = 5001;
-/** Andi as a member of Rina's network (his chat with Rina's bot). */
-const ANDI = 5002;
-const GOLD_MARKUP = 1000;
 
 let up: World;
 let down: World;
@@ -49,17 +48,9 @@ async function untilTold(done: () => boolean, what: string): Promise<void> {
 
 beforeEach(async () => {
   // Rina's bot: her provider is the sandbox; Andi is her Gold downline with H2H on and a wallet.
-  up = await makeWorld({ watcher: true, env: { HTTP_PORT: "0" } });
-  await up.app.start();
-  await up.store.setApiKey(RINA, up.demoKey);
-  const invite = await up.app.deps.network.invite(RINA, 1);
-  if (typeof invite === "string") throw new Error(invite);
-  await up.app.deps.network.join(invite.token, { chat: ANDI, name: "Andi", ownsKey: false });
-  await up.app.deps.wallets.adjust({ ref: "F1", owner: RINA, wallet: ANDI, amount: 1_000_000, reason: "tunai", by: RINA });
-  await up.app.h2hAccess.enable(RINA, ANDI, true);
-  const made = await up.app.h2hAccess.newKey(ANDI, up.clock.now());
-  if (made === "off") throw new Error("off");
-  await up.app.h2hAccess.setIps(ANDI, ["127.0.0.1"]);
+  const upline = await h2hWorld({ watcher: true, funds: 1_000_000 });
+  await upline.client.close();
+  up = upline.w;
 
   // Andi's own bot: its provider is Rina's /h2h. Its own polling waits half an hour: in this test
   // only a callback makes it look.
@@ -67,7 +58,7 @@ beforeEach(async () => {
   await down.app.start();
   andi = down.user({ firstName: "Andi", languageCode: "id" });
   await andi.sendCommand("start");
-  await andi.sendText(made.key);
+  await andi.sendText(upline.key);
   expect(andi.lastReply()).toContain("API key terhubung");
   expect(andi.lastReply()).toContain("Andi");
   await up.app.h2hAccess.setCallbackUrl(ANDI, `${down.app.http()!.url}${await callbackPath(andi)}`);
@@ -126,5 +117,57 @@ describe("two bots over H2H", () => {
     expect(up.fake.sentTo(ANDI)).toHaveLength(0);
   });
 
-  it.todo("a QRIS deposit made in Andi's bot is paid in Rina's sandbox and credited (needs the H2H deposits of branch h2h-chat)");
+  it("a QRIS deposit made in Andi's bot is paid in Rina's sandbox, credited to his wallet once, and his chat is told", async () => {
+    const before = (await up.app.deps.wallets.view(ANDI)).balance;
+
+    // Rina's /h2h lists her QRIS only (deposit/metode), the one deposit H2H takes.
+    await andi.sendCommand("deposit");
+    expect(andi.buttons().filter((b) => / · /.test(b))).toEqual([expect.stringMatching(/^QRIS · /)]);
+    await andi.pressButton(/^QRIS · /);
+    await andi.sendText("50rb");
+    expect(andi.lastReply()).toContain("Periksa sebelum konfirmasi");
+    await andi.pressButton(/Konfirmasi/);
+    const mine = (await down.store.listTxByChat(andi.chatId, { limit: 10 })).items.find((t) => t.kind === "deposit")!;
+    expect(mine).toMatchObject({ status: "pending", amount: 50_000 });
+    // The QR Andi's bot shows is the one Rina's provider made, with Rina's key.
+    const creates = up.sandbox.calls("/deposit/create");
+    expect(creates).toHaveLength(1);
+    expect(creates[0]!.body).toMatchObject({ api_key: up.demoKey, nominal: "50000", metode: "qris" });
+    const theirs = (await up.store.getTx(mine.upstreamId!))!;
+    expect(theirs).toMatchObject({ kind: "deposit", by: ANDI, clientRef: mine.refId, status: "pending" });
+    const credit = theirs.wallet!.credit!;
+
+    // The customer pays the QR at Rina's provider; Rina's bot credits Andi's wallet and tells his bot.
+    up.sandbox.payDeposit(theirs.upstreamId!);
+    const paidNotice = (r: string) => r.includes(`Deposit masuk: ${rupiah(credit, "id")} sudah ditambahkan ke saldo Anda`) && r.includes(mine.refId);
+    await untilTold(() => andi.replies().some(paidNotice), "the deposit's paid notice");
+    await up.app.deps.wallets.idle();
+    expect((await up.app.deps.wallets.view(ANDI)).balance).toBe(before + credit);
+    // Paid is credited for Andi (his wallet is his balance): his bot reads success, not the provider's H+1.
+    expect(await down.store.getTx(mine.refId)).toMatchObject({ status: "success" });
+    expect(andi.replies().join("\n")).not.toContain("H+1");
+    // Rina's bot told it by the provider's deposit callback.
+    const [callback] = await up.store.listDocs(H2hCallbackKind, {});
+    expect(JSON.parse(callback!.value.body)).toMatchObject({ event: "deposit", status: "success", data: { id: theirs.refId, reff_id: mine.refId, get_balance: credit, status: "success" } });
+
+    // The provider's H+1 settlement changes nothing for Andi: credited once, told once, one callback.
+    up.sandbox.settleDeposit(theirs.upstreamId!);
+    let settled = false;
+    for (let i = 0; i < 60 && !settled; i++) {
+      await run(up, 60_000);
+      await up.app.h2hCallbacks.whenIdle();
+      await run(down, 60_000);
+      settled = (await up.store.getTx(theirs.refId))?.status === "success";
+    }
+    expect(settled).toBe(true);
+    await untilTold(() => false, "nothing more").catch(() => undefined);
+    await up.app.deps.wallets.idle();
+    expect(await up.store.listDocs(H2hCallbackKind, {})).toHaveLength(1);
+    expect(andi.replies().filter(paidNotice)).toHaveLength(1);
+    expect((await up.app.deps.wallets.entries(ANDI)).filter((e) => e.kind === "deposit")).toHaveLength(1);
+    expect((await up.app.deps.wallets.view(ANDI)).balance).toBe(before + credit);
+    expect(up.sandbox.calls("/deposit/create")).toHaveLength(1);
+    // His chat with Rina's bot hears of the credit as of any credit to his wallet, once.
+    expect(up.fake.sentTo(ANDI).map((c) => String(c.payload.text))).toEqual([expect.stringContaining(`Dompet Anda bertambah <b>${rupiah(credit, "id")}</b>`)]);
+  });
 });

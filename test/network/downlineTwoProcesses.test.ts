@@ -4,10 +4,9 @@
  * debit (docs/wallets.md).
  */
 import type { Update } from "grammy/types";
-import { afterEach, describe, expect, it, vi } from "vitest";
-import type { ManualClock } from "../../src/tools/clock.js";
-import type { TxRecord } from "../../src/store/index.js";
-import { freshDatabase, hasPg } from "../support/pg.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { hasPg } from "../support/pg.js";
+import { bothReadFirst, twoProcesses } from "../support/twoProcesses.js";
 import type { World } from "../support/world.js";
 import { run } from "../jobs/support.js";
 import { costOf, CREATE, debitsOf, fund, GOLD_MARKUP, rinaAndAndi } from "./support.js";
@@ -17,44 +16,9 @@ afterEach(async () => {
   for (const x of worlds.splice(0)) await x.close().catch(() => undefined);
 });
 
-/** Two app processes, one database and provider; A runs the watcher. */
-async function twoProcesses(): Promise<[World, World]> {
-  const url = await freshDatabase();
-  const modA = await import("../support/world.js");
-  const { PgShared: PgSharedA } = await import("../../src/cluster/pgShared.js");
-  const { silentLogger } = await import("../../src/logging/logger.js");
-  const a = await modA.makeWorld({ watcher: true, shared: (c: ManualClock) => PgSharedA.open(url, { clock: c, logger: silentLogger }), env: { STORE_URL: url } });
-  worlds.push(a);
-  vi.resetModules();
-  const modB = await import("../support/world.js");
-  const { PgShared: PgSharedB } = await import("../../src/cluster/pgShared.js");
-  const b = await modB.makeWorld({ shared: (c: ManualClock) => PgSharedB.open(url, { clock: c, logger: silentLogger }), env: { STORE_URL: url, UPSTREAM_BASE_URL: a.sandbox.url } });
-  worlds.push(b);
-  for (let i = 0; i < 10_000; i++) b.fake.nextUpdateId();
-  return [a, b];
-}
-
-/** Both taps read the draft before either claims it (a barrier makes the interleaving certain). */
-function bothReadFirst(processes: World[], refId: string): void {
-  let arrived = 0;
-  let open!: () => void;
-  const barrier = new Promise<void>((r) => (open = r));
-  for (const st of processes.map((x) => x.store)) {
-    const orig = st.getTx.bind(st);
-    (st as { getTx: unknown }).getTx = async (ref: string) => {
-      const rec: TxRecord | undefined = await orig(ref);
-      if (ref === refId && rec?.status === "draft" && arrived < 2) {
-        if (++arrived === 2) open();
-        await barrier;
-      }
-      return rec;
-    };
-  }
-}
-
 describe.skipIf(!hasPg)("a downline's Confirm on two processes", { timeout: 60_000 }, () => {
   it("one create, one hold, one debit", async () => {
-    const [a, b] = await twoProcesses();
+    const [a, b] = await twoProcesses(worlds, { watcher: true });
     const { rina, andi } = await rinaAndAndi(a);
     await fund(a, rina, "Andi", 30_000);
     await andi.sendCommand("beli", "S10");
@@ -65,7 +29,7 @@ describe.skipIf(!hasPg)("a downline's Confirm on two processes", { timeout: 60_0
     const second: Update = structuredClone(first);
     second.update_id = first.update_id + 5000;
     second.callback_query!.id = `${first.callback_query!.id}-b`;
-    bothReadFirst([a, b], tx.refId);
+    bothReadFirst([a, b], tx.refId, (rec) => rec.status === "draft");
     await Promise.all([a.bot.handleUpdate(first), b.bot.handleUpdate(second)]);
     expect(a.sandbox.calls(CREATE)).toHaveLength(1);
     expect(await a.app.deps.wallets.view(andi.chatId)).toEqual({ balance: 30_000, held: price, available: 30_000 - price });

@@ -4,19 +4,17 @@
  * with the client's schemas. What Rina's provider (the sandbox) sees is what was bought.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { UpstreamClient } from "../../src/upstream/client.js";
+import type { UpstreamClient } from "../../src/upstream/client.js";
 import { UpstreamRejected } from "../../src/upstream/errors.js";
 import { SANDBOX_CUSTOMERS } from "../../src/sandbox/index.js";
 import { H2H_IN_FLIGHT } from "../../src/server/h2h/limits.js";
-import { makeWorld, type World } from "../support/world.js";
+import type { World } from "../support/world.js";
+import { ANDI, fundWallet, GOLD_MARKUP, h2hWorld, type H2hWorld, RINA } from "../h2h/support.js";
 
 const CREATE = "/transaksi/create";
 const PAY = "/transaksi/tagihan/bayar";
-/** Gold's default markup (domain/network.ts DEFAULT_LEVELS), level 1. */
-const GOLD_MARKUP = 1000;
-const RINA = 5001;
-const ANDI = 5002;
 
+let h: H2hWorld;
 let w: World;
 let url: string;
 let key: string;
@@ -47,28 +45,14 @@ async function costOf(code: string): Promise<number> {
   return (await w.upstream.prepaidPriceList(w.demoKey, code)).find((p) => p.code === code)!.price;
 }
 
-async function fund(amount: number, ref = `F${amount}`): Promise<void> {
-  await w.app.deps.wallets.adjust({ ref, owner: RINA, wallet: ANDI, amount, reason: "tunai", by: RINA });
-}
+const fund = (amount: number, ref?: string) => fundWallet(w, ANDI, amount, ref);
 
 beforeEach(async () => {
-  w = await makeWorld({ env: { HTTP_PORT: "0" } });
-  await w.app.start();
-  url = w.app.http()!.url;
-  await w.store.setApiKey(RINA, w.demoKey);
-  const invite = await w.app.deps.network.invite(RINA, 1);
-  if (typeof invite === "string") throw new Error(invite);
-  expect(await w.app.deps.network.join(invite.token, { chat: ANDI, name: "Andi", ownsKey: false })).toMatchObject({ owner: RINA, level: 1 });
-  await w.app.h2hAccess.enable(RINA, ANDI, true);
-  const made = await w.app.h2hAccess.newKey(ANDI, w.clock.now());
-  if (made === "off") throw new Error("off");
-  key = made.key;
-  await w.app.h2hAccess.setIps(ANDI, ["127.0.0.1"]);
-  client = new UpstreamClient({ baseUrl: `${url}/h2h`, readRetries: 0, timeoutMs: 5000 });
+  h = await h2hWorld();
+  ({ w, url, key, client } = h);
 });
 afterEach(async () => {
-  await client.close();
-  await w.close();
+  await h.close();
 });
 
 describe("H2H: the provider's API for a downline's own system", () => {

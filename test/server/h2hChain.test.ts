@@ -5,14 +5,12 @@
  * credited his markup once.
  */
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { UpstreamClient } from "../../src/upstream/client.js";
+import type { UpstreamClient } from "../../src/upstream/client.js";
 import { makeWorld, type World } from "../support/world.js";
 import { run } from "../jobs/support.js";
+import { ANDI, fundWallet, GOLD_MARKUP, grantH2h, h2hClient, RINA, rinaAndAndi } from "../h2h/support.js";
 
-const RINA = 5001;
-const ANDI = 5002;
 const BUDI = 5003;
-const GOLD_MARKUP = 1000;
 /** A downline's default markup for its own downlines. */
 const DOWNLINE_MARKUP = 500;
 
@@ -22,16 +20,13 @@ let client: UpstreamClient;
 beforeEach(async () => {
   w = await makeWorld({ env: { HTTP_PORT: "0" }, watcher: true });
   await w.app.start();
-  await w.store.setApiKey(RINA, w.demoKey);
+  await rinaAndAndi(w);
   const { network } = w.app.deps;
-  const invite = await network.invite(RINA, 1);
-  if (typeof invite === "string") throw new Error(invite);
-  await network.join(invite.token, { chat: ANDI, name: "Andi", ownsKey: false });
   await network.change(RINA, ANDI, { mayInvite: true });
   const below = await network.invite(RINA, 1, ANDI);
   if (typeof below === "string") throw new Error(below);
   expect(await network.join(below.token, { chat: BUDI, name: "Budi", ownsKey: false })).toMatchObject({ upline: ANDI });
-  client = new UpstreamClient({ baseUrl: `${w.app.http()!.url}/h2h`, readRetries: 0, timeoutMs: 5000 });
+  client = h2hClient(w);
 });
 afterEach(async () => {
   await client.close();
@@ -39,25 +34,22 @@ afterEach(async () => {
 });
 
 it("a sub-downline's H2H purchase debits its chain price once and credits its upline's commission once", async () => {
-  await w.app.h2hAccess.enable(RINA, BUDI, true);
-  const made = await w.app.h2hAccess.newKey(BUDI, w.clock.now());
-  if (made === "off") throw new Error("off");
-  await w.app.h2hAccess.setIps(BUDI, ["127.0.0.1"]);
-  await w.app.deps.wallets.adjust({ ref: "F1", owner: RINA, wallet: BUDI, amount: 30_000, reason: "tunai", by: RINA });
+  const key = await grantH2h(w, BUDI);
+  await fundWallet(w, BUDI, 30_000, "F1");
   const cost = (await w.upstream.prepaidPriceList(w.demoKey, "S10")).find((p) => p.code === "S10")!.price;
   const budiPrice = cost + GOLD_MARKUP + DOWNLINE_MARKUP;
 
-  expect((await client.prepaidPriceList(made.key, "S10"))[0]!.price).toBe(budiPrice);
-  const refused = await client.createTransaction(made.key, { code: "S10", reffId: "BUDI-0", target: "081234567890", limitPrice: budiPrice - 1 }).catch((e: unknown) => e);
+  expect((await client.prepaidPriceList(key, "S10"))[0]!.price).toBe(budiPrice);
+  const refused = await client.createTransaction(key, { code: "S10", reffId: "BUDI-0", target: "081234567890", limitPrice: budiPrice - 1 }).catch((e: unknown) => e);
   expect(refused).toMatchObject({ providerCode: 422 });
-  const bought = await client.createTransaction(made.key, { code: "S10", reffId: "BUDI-1", target: "081234567890" });
+  const bought = await client.createTransaction(key, { code: "S10", reffId: "BUDI-1", target: "081234567890" });
   expect(bought.price).toBe(budiPrice);
-  await client.createTransaction(made.key, { code: "S10", reffId: "BUDI-1", target: "081234567890" });
+  await client.createTransaction(key, { code: "S10", reffId: "BUDI-1", target: "081234567890" });
 
   await run(w, 10_000);
   await w.app.deps.wallets.idle();
   await w.app.deps.wallets.reconcile();
-  expect((await client.prepaidStatus(made.key, "BUDI-1")).status).toBe("success");
+  expect((await client.prepaidStatus(key, "BUDI-1")).status).toBe("success");
   expect(await w.app.deps.wallets.view(BUDI)).toEqual({ balance: 30_000 - budiPrice, held: 0, available: 30_000 - budiPrice });
   expect(await w.app.deps.wallets.view(ANDI)).toEqual({ balance: DOWNLINE_MARKUP, held: 0, available: DOWNLINE_MARKUP });
   expect((await w.app.deps.wallets.entries(ANDI)).filter((e) => e.kind === "commission")).toHaveLength(1);

@@ -8,14 +8,13 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { h2hRef } from "../../src/money/h2hSales.js";
-import { UpstreamClient } from "../../src/upstream/client.js";
+import type { UpstreamClient } from "../../src/upstream/client.js";
 import { UpstreamRejected } from "../../src/upstream/errors.js";
 import type { FakeUser } from "../support/chat.js";
 import { makeWorld, type World } from "../support/world.js";
 import { run } from "../jobs/support.js";
+import { ANDI, andiJoins, fundWallet, grantH2h, h2hClient, RINA } from "../h2h/support.js";
 
-const RINA = 5001;
-const ANDI = 5002;
 const CREATE = "/transfer/create";
 
 let w: World;
@@ -42,17 +41,11 @@ beforeEach(async () => {
   w = await makeWorld({ env: { HTTP_PORT: "0" }, watcher: true });
   await w.app.start();
   rina = await w.linkedUser({ id: RINA, firstName: "Rina", languageCode: "id" });
-  const invite = await w.app.deps.network.invite(RINA, 1);
-  if (typeof invite === "string") throw new Error(invite);
-  await w.app.deps.network.join(invite.token, { chat: ANDI, name: "Andi", ownsKey: false });
-  await w.app.h2hAccess.enable(RINA, ANDI, true);
-  const made = await w.app.h2hAccess.newKey(ANDI, w.clock.now());
-  if (made === "off") throw new Error("off");
-  key = made.key;
-  await w.app.h2hAccess.setIps(ANDI, ["127.0.0.1"]);
+  await andiJoins(w);
+  key = await grantH2h(w, ANDI);
   await w.app.h2hAccess.setCallbackUrl(ANDI, receiverUrl);
-  await w.app.deps.wallets.adjust({ ref: "F1", owner: RINA, wallet: ANDI, amount: 50_000, reason: "tunai", by: RINA });
-  client = new UpstreamClient({ baseUrl: `${w.app.http()!.url}/h2h`, readRetries: 0, timeoutMs: 5000 });
+  await fundWallet(w, ANDI, 50_000, "F1");
+  client = h2hClient(w);
 });
 afterEach(async () => {
   await client.close();

@@ -8,7 +8,7 @@
 import { DuplicateDocError, type DocKind, type Store, type TxRecord } from "../../store/index.js";
 import * as z from "../../tools/zod.js";
 import { H2hAccessKind } from "../../domain/h2hAccess.js";
-import { paymentData, prepaidData, providerStatus, transferData } from "../../server/h2h/answers.js";
+import { depositData, depositStatus, paymentData, prepaidData, providerStatus, transferData } from "../../server/h2h/answers.js";
 
 const OutboxSchema = z.object({
   /** The downline's chat (whose callback URL and key). */
@@ -28,6 +28,7 @@ export type OutboxState = "due" | "sent" | "dropped" | "expired";
 
 /** The provider's callback body for a transaction as it now stands (events as the provider names them). */
 export function callbackBody(tx: Readonly<TxRecord>): string {
+  if (tx.kind === "deposit") return JSON.stringify({ event: "deposit", status: depositStatus(tx.status), data: depositData(tx) });
   const status = providerStatus(tx.status);
   if (tx.kind === "postpaid") return JSON.stringify({ event: "transaksi.pascabayar", status, data: paymentData(tx) });
   if (tx.kind === "transfer") {
@@ -45,12 +46,12 @@ export function isH2hSale(tx: Pick<TxRecord, "clientRef" | "wallet">): boolean {
 
 /**
  * Queues the callback for `tx` (already at its new status) when its downline set a callback URL.
- * The initial "pending" is the create's own answer, so only an outcome is queued. Idempotent: the
+ * The initial "pending" is the create's own answer, so only an outcome is queued (a deposit's paid is one). Idempotent: the
  * same (transaction, word) again queues nothing. Returns whether one is (now or already) queued.
  */
 export async function queueH2hCallback(store: Store, tx: Readonly<TxRecord>, now: number): Promise<boolean> {
   if (!isH2hSale(tx)) return false;
-  const word = providerStatus(tx.status);
+  const word = tx.kind === "deposit" ? depositStatus(tx.status) : providerStatus(tx.status);
   if (word === "pending") return false;
   const chat = tx.wallet!.chat;
   const access = await store.getDoc(H2hAccessKind, String(chat));

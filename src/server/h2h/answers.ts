@@ -79,8 +79,13 @@ export function profileAnswer(name: string, chat: number, available: number) {
   };
 }
 
-/** A deposit's status in the provider's words: ours before the create answered is its `pending`. */
-function depositStatus(status: TxStatus): string {
+/**
+ * A deposit's status in the provider's words: ours before the create answered is its `pending`. Paid
+ * (`processing`) is `success` for the downline: its wallet, its balance, is credited then (the
+ * provider's H+1 is the owner's; docs/h2h.md "Deposits").
+ */
+export function depositStatus(status: TxStatus): string {
+  if (status === "processing") return "success";
   return status === "draft" || status === "sending" || status === "unknown" ? "pending" : status;
 }
 
