@@ -160,39 +160,4 @@ describe("H2H: the provider's API for a downline's own system", () => {
     // A payment without its inquiry is refused.
     expect((await rejection(client.billPay(key, { code: "PPLN", reffId: "B2", customerNo: SANDBOX_CUSTOMERS.oneSheet }))).providerCode).toBe(404);
   });
-
-  it("answers hundreds of malformed calls with the provider's error shape: no 500, no purchase", async () => {
-    await fund(1_000_000);
-    const paths = ["/transaksi/create", "/transaksi/status", "/transaksi/tagihan", "/transaksi/tagihan/bayar", "/layanan/price_list", "/get_profile", "/transfer/cek_rekening", "/nope"];
-    const bodies = [
-      "", "api_key", `api_key=${key}`, `api_key=${key}&code=`, `api_key=${key}&code=S10&reff_id=&target=0812`,
-      `api_key=${key}&code=S10&reff_id=${"x".repeat(300)}&target=0812`, `api_key=${key}&code=S10&reff_id=a b&target=0812`,
-      `api_key=${key}&code=S10&reff_id=R&target=0812&limit_price=-5`, `api_key=${key}&code=S10&reff_id=R&target=0812&limit_price=1e9`,
-      `api_key=${key}&type=bogus`, `api_key=${key}&id=%ZZ&type=prabayar%ZZ`, `api_key=${key}&code=S10&reff_id=R%00&target=0812`,
-      `api_key=${key}&__proto__=x&constructor=y&code=S10`, `api_key=${key}&code=S10&code=S20&reff_id=R&target=<script>`,
-      `{"api_key":"${key}","code":"S10"}`, `api_key=${key}&customer_no=${"9".repeat(70)}&code=PPLN&reff_id=Q`,
-      `api_key=${key}&${Array.from({ length: 60 }, (_, i) => `f${i}=1`).join("&")}`,
-    ];
-    let n = 0;
-    for (let round = 0; round < 3; round++) {
-      for (const path of paths) {
-        for (const body of bodies) {
-          const r = await post(path, body, round === 1 ? { "content-type": "application/json" } : {});
-          n++;
-          expect(r.status, `${path} ${body.slice(0, 60)}`).toBeLessThan(500);
-          // The provider's envelope: a refusal says why with a code (a well-formed profile call is answered).
-          const answer = r.json as { status: unknown };
-          if (answer.status !== false) expect(`${path} ${body.slice(0, 60)}`).toMatch(/^\/get_profile/);
-          else expect(answer).toMatchObject({ message: expect.any(String), code: expect.any(Number) });
-        }
-      }
-    }
-    // Too big, and not POST.
-    expect((await post("/transaksi/create", `api_key=${key}&x=${"a".repeat(20_000)}`)).status).toBe(413);
-    expect((await fetch(`${url}/h2h/get_profile`)).status).toBe(405);
-    expect(n).toBeGreaterThan(300);
-    expect(w.sandbox.calls(CREATE)).toHaveLength(0);
-    expect(w.sandbox.calls(PAY)).toHaveLength(0);
-    expect(await w.app.deps.wallets.view(ANDI)).toMatchObject({ held: 0, available: 1_000_000 });
-  });
 });
