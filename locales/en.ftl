@@ -1284,7 +1284,7 @@ downline-suspended = {" "}· ⏸ suspended
 downline-owed = Downline wallets hold { $owed } (their money inside your provider balance).
 downline-page = Page { $page } of { $pages }
 downline-button-invite = ➕ Invite a { $level } downline
-downline-invite = Invitation link for a <b>{ $level }</b> downline (one person, valid until { $until } WIB):
+downline-invite = Invitation link for a <b>{ $level }</b> downline (one person, valid until { $until }):
     { $link }
     Send it to your new downline. They buy with your API key, paid from their own wallet, at the { $level } price.
 downline-full = You have reached the downline limit. Remove an inactive downline first.
@@ -1350,7 +1350,7 @@ downline-own-markup-saved = ✅ Your markup for your downlines is now <b>{ $mark
 downline-own-button-invite = ➕ Invite a downline
 downline-own-card = 👤 <b>{ $name }</b>{ $state }
     Joined { $since }
-downline-own-invite = Invitation link for your downline (one person, valid until { $until } WIB):
+downline-own-invite = Invitation link for your downline (one person, valid until { $until }):
     { $link }
     Their price: your price plus your markup.
 wallet-show = 👛 <b>Your wallet</b> ({ $level } level)
@@ -1542,7 +1542,7 @@ h2h-title = 🔌 <b>H2H access</b>
 h2h-base-url = Base URL for your system: <code>{ $url }</code>
 h2h-base-url-none = Base URL: none yet (your upline's bot has no PUBLIC_URL). Contact your upline.
 h2h-key-none = Key: not made yet
-h2h-key-active = Key: active, made { $at } WIB (shown only once, when made)
+h2h-key-active = Key: active, made { $at } (shown only once, when made)
 h2h-ips = Allowed IPs: { $ips }
 h2h-ips-none = Allowed IPs: none yet (every call is refused)
 h2h-callback = Callback URL: { $url }

@@ -1257,7 +1257,7 @@ downline-suspended = {" "}· ⏸ dihentikan
 downline-owed = Dompet downline berisi { $owed } (uang mereka yang ada di saldo penyedia Anda).
 downline-page = Halaman { $page } dari { $pages }
 downline-button-invite = ➕ Undang downline { $level }
-downline-invite = Tautan undangan downline <b>{ $level }</b> (untuk satu orang, berlaku sampai { $until } WIB):
+downline-invite = Tautan undangan downline <b>{ $level }</b> (untuk satu orang, berlaku sampai { $until }):
     { $link }
     Kirim ke calon downline. Ia membeli dengan API key Anda, dibayar dari dompetnya sendiri, dengan harga level { $level }.
 downline-full = Batas downline tercapai. Hapus downline yang tidak aktif dulu.
@@ -1320,7 +1320,7 @@ downline-own-markup-saved = ✅ Markup Anda untuk downline sekarang <b>{ $markup
 downline-own-button-invite = ➕ Undang downline
 downline-own-card = 👤 <b>{ $name }</b>{ $state }
     Bergabung { $since }
-downline-own-invite = Tautan undangan downline Anda (untuk satu orang, berlaku sampai { $until } WIB):
+downline-own-invite = Tautan undangan downline Anda (untuk satu orang, berlaku sampai { $until }):
     { $link }
     Harganya: harga Anda ditambah markup Anda.
 wallet-show = 👛 <b>Dompet Anda</b> (level { $level })
@@ -1506,7 +1506,7 @@ h2h-title = 🔌 <b>Akses H2H</b>
 h2h-base-url = URL dasar untuk sistem Anda: <code>{ $url }</code>
 h2h-base-url-none = URL dasar: belum ada (PUBLIC_URL bot upline belum diatur). Hubungi upline Anda.
 h2h-key-none = Key: belum dibuat
-h2h-key-active = Key: aktif, dibuat { $at } WIB (hanya ditampilkan sekali saat dibuat)
+h2h-key-active = Key: aktif, dibuat { $at } (hanya ditampilkan sekali saat dibuat)
 h2h-ips = IP yang diizinkan: { $ips }
 h2h-ips-none = IP yang diizinkan: belum ada (semua panggilan ditolak)
 h2h-callback = URL callback: { $url }
