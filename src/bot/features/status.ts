@@ -32,6 +32,7 @@ import { releasable, rememberReleaseOffer } from "../../domain/depositClaims.js"
 import { commands } from "../../telegram/commands.js";
 import { saleActionRows } from "../../render/saleActions.js";
 import { ledgerChat, seesTx, shownTx } from "../middlewares/roleGate.js";
+import { creditedToWallet } from "../../domain/staff.js";
 import { whileAskingProvider } from "../slowAnswer.js";
 
 const OPEN_LIST_MAX = 10;
@@ -104,7 +105,7 @@ async function replyStatus(ctx: BotContext, tx: TxRecord): Promise<void> {
 
 async function listOpen(ctx: BotContext): Promise<void> {
   if (!(await requireKey(ctx))) return;
-  const open = (await openTxsOf(ctx.deps.ledger, ledgerChat(ctx))).filter((tx) => seesTx(ctx, tx));
+  const open = (await openTxsOf(ctx.deps.ledger, ledgerChat(ctx))).filter((tx) => seesTx(ctx, tx) && !(ctx.role.kind === "downline" && creditedToWallet(tx)));
   if (open.length === 0) {
     await ctx.reply(ctx.t("check-open-none"));
     return;
