@@ -94,6 +94,9 @@ describe("a downline's /deposit", () => {
     expect(status).not.toMatch(/Masih diproses|dompet downline|mengabari/);
     await andi.sendCommand("status");
     expect(andi.lastReply()).not.toContain("QRIS");
+    await andi.sendCommand("riwayat");
+    expect(andi.lastReply()).toMatch(/QRIS · Rp50\.000 · ✅ Berhasil/);
+    expect(andi.lastReply()).not.toContain("H+1");
     w.sandbox.settleDeposit(dep.upstreamId!);
     await run(w, 30 * MIN);
     await w.app.deps.wallets.idle();
