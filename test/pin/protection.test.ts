@@ -47,6 +47,22 @@ describe("PIN protection", () => {
     expect(creates()).toBe(1);
   });
 
+  it("locked, a purchase above the PIN threshold is refused, and the alert does not say every sale goes on", async () => {
+    w = await makeWorld();
+    const u = await w.linkedUser({ languageCode: "en" });
+    await setPin(u, PIN);
+    await u.sendCommand("pin", "buy 5rb");
+    await typePin(u, PIN);
+    await toTransferConfirm(u);
+    await u.pressButton("✅ Confirm");
+    for (let i = 0; i < 5; i++) await typePin(u, "111222");
+    await u.sendCommand("beli", "S10 081234567890");
+    await u.pressButton("✅ Confirm");
+    expect(w.sandbox.calls("/transaksi/create")).toHaveLength(0);
+    expect(alert()).toContain("locked until");
+    expect(alert()).toContain("Sales that need no PIN go on");
+  });
+
   it("a forgotten PIN is reset by sending the API key again: money-out held 24 h, said on every refusal", async () => {
     w = await makeWorld();
     const u = await w.linkedUser({ languageCode: "en" });
