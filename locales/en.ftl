@@ -1517,6 +1517,10 @@ pin-member-settings = 🔐 <b>Your transaction PIN is on.</b> Forgot it? Ask you
 pin-told-locked-member = 🔒 { $name } entered a wrong PIN 5 times. Their money-out is locked until { $until }. If they forgot it, open their card and tap Reset PIN.
 pin-member-reset = 🔐 { $name }'s PIN is removed. They can set a new one with /pin.
 pin-member-reset-you = 🔐 Your upline removed your PIN. Set a new one with /pin.
+pin-intro-staff = 🔐 <b>Your own transaction PIN</b>. No act of a cashier or shop admin asks for it yet (transfers, refunds and payouts are confirmed by the owner); it will cover the acts protected later. Pick 6 digits that are hard to guess.
+pin-saved-staff = ✅ PIN saved. Forgot it? Ask the owner to reset it.
+pin-staff-settings = 🔐 <b>Your transaction PIN is on.</b> Forgot it? Ask the owner to reset it.
+pin-staff-reset-you = 🔐 The owner removed your PIN. Set a new one with /pin.
 pin-new-account = 🆕 New account: never paid from this account before. Check the number and the holder.
 
 # H2H: a downline's own system over the provider's API (docs/h2h.md)

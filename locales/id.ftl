@@ -1484,6 +1484,10 @@ pin-member-settings = 🔐 <b>PIN transaksi Anda aktif.</b> Lupa PIN? Minta upli
 pin-told-locked-member = 🔒 { $name } salah memasukkan PIN 5 kali. Uang keluarnya dikunci sampai { $until }. Bila dia lupa PIN, buka kartunya dan tekan Reset PIN.
 pin-member-reset = 🔐 PIN { $name } dihapus. Dia bisa membuat PIN baru dengan /pin.
 pin-member-reset-you = 🔐 Upline Anda menghapus PIN Anda. Buat PIN baru dengan /pin.
+pin-intro-staff = 🔐 <b>PIN transaksi Anda sendiri</b>. Saat ini tidak ada tindakan kasir atau admin toko yang meminta PIN (transfer, refund dan penarikan dikonfirmasi pemilik); PIN ini berlaku untuk tindakan yang nanti dilindungi. Buat 6 angka yang tidak mudah ditebak.
+pin-saved-staff = ✅ PIN tersimpan. Lupa PIN? Minta pemilik meresetnya.
+pin-staff-settings = 🔐 <b>PIN transaksi Anda aktif.</b> Lupa PIN? Minta pemilik meresetnya.
+pin-staff-reset-you = 🔐 Pemilik menghapus PIN Anda. Buat PIN baru dengan /pin.
 pin-new-account = 🆕 Rekening baru: belum pernah dibayar dari akun ini. Periksa nomor dan nama pemiliknya.
 
 # H2H: a downline's own system over the provider's API (docs/h2h.md)

@@ -105,8 +105,10 @@ composer.command(commands.pin, async (ctx) => {
   const set = await ctx.deps.pins.isSet(ctx.chat.id);
   // Staff and downlines: their own PIN only (the limits are the owner's).
   if (ctx.role.kind !== "owner") {
-    if (!set) return showKeypad(ctx, { kind: "new" }, ctx.t("pin-intro-member"));
-    return ctx.reply(ctx.t("pin-member-settings"), { reply_markup: pinSettingsKeyboard(ctx) });
+    // Staff have no act of their own behind the PIN yet, and their upline is the owner (docs/pin.md).
+    const staff = ctx.role.kind === "staff";
+    if (!set) return showKeypad(ctx, { kind: "new" }, ctx.t(staff ? "pin-intro-staff" : "pin-intro-member"));
+    return ctx.reply(ctx.t(staff ? "pin-staff-settings" : "pin-member-settings"), { reply_markup: pinSettingsKeyboard(ctx) });
   }
   if (arg) {
     if (!set) return ctx.reply(ctx.t("pin-set-first"));
@@ -191,7 +193,8 @@ onCallback(composer, cb.pinOk, async (ctx) => {
     dropKeypad(ctx);
     await audit(ctx, had ? "pin_changed" : "pin_set");
     const owner = ctx.role.kind === "owner";
-    await ctx.editMessageText(ctx.t(had ? "pin-changed" : owner ? "pin-saved" : "pin-saved-member")).catch(() => undefined);
+    const saidSaved = owner ? "pin-saved" : ctx.role.kind === "staff" ? "pin-saved-staff" : "pin-saved-member";
+    await ctx.editMessageText(ctx.t(had ? "pin-changed" : saidSaved)).catch(() => undefined);
     if (owner) await announceSecurity(ctx, had ? "pin-told-changed" : "pin-told-set");
     return;
   }
