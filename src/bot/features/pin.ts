@@ -239,7 +239,8 @@ onCallback(composer, cb.pinNotMe, async (ctx) => {
 
 async function expired(ctx: BotContext): Promise<void> {
   await ctx.answerCallbackQuery({ text: ctx.t("pin-keypad-expired"), show_alert: true }).catch(() => undefined);
-  await ctx.editMessageReplyMarkup().catch(() => undefined);
+  // The message itself says so: a half-typed keypad without buttons would read as still waiting.
+  await ctx.editMessageText(ctx.t("pin-keypad-expired")).catch(() => undefined);
 }
 
 export const pinModule: FeatureModule = {
