@@ -136,3 +136,16 @@ it("serves the H2H API on 127.0.0.1: Andi's /h2h names its URL, and his key answ
   expect(res.status).toBe(200);
   expect(await res.json()).toMatchObject({ status: "true", data: { balance: "50000" } });
 });
+
+it("Rina adds to Andi's wallet from his card: the amount typed after the bot's 'Balas pesan ini' is its reply, as a Telegram app sends it", async () => {
+  const pg = await start(await tempDir());
+  cleanup.push(() => pg.stop());
+  await post(pg, `api/chat/${RINA}/send`, { text: "/downline" });
+  const list = await botSays(pg, RINA, /Downline Anda/);
+  await post(pg, `api/chat/${RINA}/press`, { messageId: list.id, data: `dl:o:${ANDI}` });
+  const card = await botSays(pg, RINA, /Saldo dompet/);
+  await post(pg, `api/chat/${RINA}/press`, { messageId: card.id, data: `dl:a:${ANDI}:in` });
+  await botSays(pg, RINA, /Balas pesan ini/);
+  await post(pg, `api/chat/${RINA}/send`, { text: "20000 tunai" });
+  await botSays(pg, RINA, `Tambah ${rupiah(20_000, "id")} ke dompet Andi?`);
+});
