@@ -94,6 +94,9 @@ describe("a downline's /deposit", () => {
     expect(status).not.toMatch(/Masih diproses|dompet downline|mengabari/);
     await andi.sendCommand("status");
     expect(andi.lastReply()).not.toContain("QRIS");
+    // "Cek status" on his QR photo answers with a toast: the same status.
+    await andi.pressButton(/Cek status/, { messageId: dep.messageId! });
+    expect(String(w.fake.lastCall("answerCallbackQuery")?.payload.text)).toContain("Berhasil");
     await andi.sendCommand("riwayat");
     expect(andi.lastReply()).toMatch(/QRIS · Rp50\.000 · ✅ Berhasil/);
     expect(andi.lastReply()).not.toContain("H+1");

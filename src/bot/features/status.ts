@@ -150,9 +150,10 @@ onCallback(composer, cb.status, async (ctx, { refId }) => {
   // A deposit's own message keeps its payment instructions (and Cancel): never rewritten here.
   const instructions = tx.kind === "deposit" && message !== undefined && message.message_id === tx.messageId;
   const checked = await check(ctx, tx, instructions);
-  await ctx.answerCallbackQuery({ text: ctx.t("check-callback-status", { status: statusLabel(ctx.translate, ctx.lang, checked.tx.status, checked.tx.kind) }) });
+  const seen = await shownTx(ctx, checked.tx);
+  await ctx.answerCallbackQuery({ text: ctx.t("check-callback-status", { status: statusLabel(ctx.translate, ctx.lang, seen.status, seen.kind) }) });
   if (instructions && checked.tx.status === "pending") return; // unpaid: the toast is the answer
-  const view = statusView(ctx, { ...checked, tx: await shownTx(ctx, checked.tx) });
+  const view = statusView(ctx, { ...checked, tx: seen });
   // A text message (a receipt, an earlier check) is updated in place; a photo gets a new message.
   const shown = await editOrReply(ctx, view.text, { ...(view.markup ? { reply_markup: view.markup } : {}) }, !instructions);
   await rememberReleaseOffer(ctx.deps.ledger, checked.tx, shown);
