@@ -1314,7 +1314,7 @@ downline-adjust-confirm-in = Add <b>{ $amount }</b> to <b>{ $name }</b>'s wallet
 downline-adjust-confirm-out = Take <b>{ $amount }</b> from <b>{ $name }</b>'s wallet?
     Reason: { $reason }
 downline-adjust-done = ✅ Recorded in the wallet.
-downline-adjust-short = Not done: only { $available } can be taken (the rest is on hold for sales in progress).
+downline-adjust-short = Not done: only { $available } can be taken (the wallet balance less what is on hold for sales in progress). The wallet is unchanged.
 downline-welcome = 👋 You are a <b>{ $level }</b> downline. Sell with /topup or /bill; your wallet is in /balance, its entries in /statement.
 downline-joined = ✅ You are now a <b>{ $level }</b> downline. Ask your upline to fund your wallet, then sell with /topup. Balance: /balance.
 downline-joined-owner = 👥 { $name } joined as a { $level } downline. Fund their wallet in /downlines.

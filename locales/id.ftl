@@ -1287,7 +1287,7 @@ downline-adjust-confirm-in = Tambah <b>{ $amount }</b> ke dompet <b>{ $name }</b
 downline-adjust-confirm-out = Ambil <b>{ $amount }</b> dari dompet <b>{ $name }</b>?
     Alasan: { $reason }
 downline-adjust-done = ✅ Tercatat di dompet.
-downline-adjust-short = Tidak jadi: yang bisa diambil hanya { $available } (sisanya ditahan untuk transaksi berjalan).
+downline-adjust-short = Tidak jadi: yang bisa diambil hanya { $available } (saldo dompet dikurangi yang ditahan untuk transaksi berjalan). Dompet tidak berubah.
 downline-welcome = 👋 Anda downline level <b>{ $level }</b>. Jual dengan /beli atau /tagihan; saldo dompet di /saldo, mutasinya di /mutasi.
 downline-joined = ✅ Anda sekarang downline level <b>{ $level }</b>. Minta upline mengisi dompet Anda, lalu jual dengan /beli. Saldo: /saldo.
 downline-joined-owner = 👥 { $name } bergabung sebagai downline level { $level }. Isi dompetnya di /downline.

@@ -123,6 +123,9 @@ describe("a downline", () => {
     expect(rina.lastReply()).toContain("Ambil Rp15.000 dari dompet Andi?");
     await rina.pressButton(/Konfirmasi/);
     expect(lastAlert()).toContain("yang bisa diambil hanya Rp10.000");
+    // Nothing is on hold here: the alert does not say the rest is.
+    expect(lastAlert()).not.toContain("sisanya ditahan");
+    expect(lastAlert()).toContain("Dompet tidak berubah");
     expect(await w.app.deps.wallets.view(andi.chatId)).toMatchObject({ balance: 10_000 });
     await rina.sendCommand("downline");
     await rina.pressButton(/Andi/);
