@@ -1284,7 +1284,7 @@ downline-suspended = {" "}· ⏸ suspended
 downline-owed = Downline wallets hold { $owed } (their money inside your provider balance).
 downline-page = Page { $page } of { $pages }
 downline-button-invite = ➕ Invite a { $level } downline
-downline-invite = Invitation link for a <b>{ $level }</b> downline (one person, valid until { $until } WIB):
+downline-invite = Invitation link for a <b>{ $level }</b> downline (one person, valid until { $until }):
     { $link }
     Send it to your new downline. They buy with your API key, paid from their own wallet, at the { $level } price.
 downline-full = You have reached the downline limit. Remove an inactive downline first.
@@ -1314,7 +1314,7 @@ downline-adjust-confirm-in = Add <b>{ $amount }</b> to <b>{ $name }</b>'s wallet
 downline-adjust-confirm-out = Take <b>{ $amount }</b> from <b>{ $name }</b>'s wallet?
     Reason: { $reason }
 downline-adjust-done = ✅ Recorded in the wallet.
-downline-adjust-short = Not done: only { $available } can be taken (the rest is on hold for sales in progress).
+downline-adjust-short = Not done: only { $available } can be taken (the wallet balance less what is on hold for sales in progress). The wallet is unchanged.
 downline-welcome = 👋 You are a <b>{ $level }</b> downline. Sell with /topup or /bill; your wallet is in /balance, its entries in /statement.
 downline-joined = ✅ You are now a <b>{ $level }</b> downline. Ask your upline to fund your wallet, then sell with /topup. Balance: /balance.
 downline-joined-owner = 👥 { $name } joined as a { $level } downline. Fund their wallet in /downlines.
@@ -1350,7 +1350,7 @@ downline-own-markup-saved = ✅ Your markup for your downlines is now <b>{ $mark
 downline-own-button-invite = ➕ Invite a downline
 downline-own-card = 👤 <b>{ $name }</b>{ $state }
     Joined { $since }
-downline-own-invite = Invitation link for your downline (one person, valid until { $until } WIB):
+downline-own-invite = Invitation link for your downline (one person, valid until { $until }):
     { $link }
     Their price: your price plus your markup.
 wallet-show = 👛 <b>Your wallet</b> ({ $level } level)
@@ -1444,7 +1444,7 @@ pin-saved = ✅ PIN saved. From now on transfers and other sensitive acts ask fo
 pin-changed = ✅ PIN changed.
 pin-right = ✅ PIN correct.
 pin-wrong = ❌ Wrong PIN. { $left } tries left before money-out is locked.
-pin-refused-locked = 🔒 5 wrong PINs. Transfers and sensitive acts are locked until { $until }. Sales go on.
+pin-refused-locked = 🔒 5 wrong PINs. Transfers and sensitive acts are locked until { $until }. Sales that need no PIN go on.
 pin-refused-reset = 🔒 The PIN was just reset with the API key. Money-out is held until { $until } (24 hours) for safety.
 pin-refused-frozen = 🧊 Money-out is frozen after "Not me". Set a PIN with /pin, then enter it to unfreeze.
 pin-refused-limit = ⛔ Over the daily money-out limit of { $limit }. Left today: { $left }. Nothing was sent.
@@ -1518,6 +1518,10 @@ pin-member-settings = 🔐 <b>Your transaction PIN is on.</b> Forgot it? Ask you
 pin-told-locked-member = 🔒 { $name } entered a wrong PIN 5 times. Their money-out is locked until { $until }. If they forgot it, open their card and tap Reset PIN.
 pin-member-reset = 🔐 { $name }'s PIN is removed. They can set a new one with /pin.
 pin-member-reset-you = 🔐 Your upline removed your PIN. Set a new one with /pin.
+pin-intro-staff = 🔐 <b>Your own transaction PIN</b>. No act of a cashier or shop admin asks for it yet (transfers, refunds and payouts are confirmed by the owner); it will cover the acts protected later. Pick 6 digits that are hard to guess.
+pin-saved-staff = ✅ PIN saved. Forgot it? Ask the owner to reset it.
+pin-staff-settings = 🔐 <b>Your transaction PIN is on.</b> Forgot it? Ask the owner to reset it.
+pin-staff-reset-you = 🔐 The owner removed your PIN. Set a new one with /pin.
 pin-new-account = 🆕 New account: never paid from this account before. Check the number and the holder.
 
 # H2H: a downline's own system over the provider's API (docs/h2h.md)
@@ -1543,7 +1547,7 @@ h2h-title = 🔌 <b>H2H access</b>
 h2h-base-url = Base URL for your system: <code>{ $url }</code>
 h2h-base-url-none = Base URL: none yet (your upline's bot has no PUBLIC_URL). Contact your upline.
 h2h-key-none = Key: not made yet
-h2h-key-active = Key: active, made { $at } WIB (shown only once, when made)
+h2h-key-active = Key: active, made { $at } (shown only once, when made)
 h2h-ips = Allowed IPs: { $ips }
 h2h-ips-none = Allowed IPs: none yet (every call is refused)
 h2h-callback = Callback URL: { $url }

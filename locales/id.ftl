@@ -1257,7 +1257,7 @@ downline-suspended = {" "}· ⏸ dihentikan
 downline-owed = Dompet downline berisi { $owed } (uang mereka yang ada di saldo penyedia Anda).
 downline-page = Halaman { $page } dari { $pages }
 downline-button-invite = ➕ Undang downline { $level }
-downline-invite = Tautan undangan downline <b>{ $level }</b> (untuk satu orang, berlaku sampai { $until } WIB):
+downline-invite = Tautan undangan downline <b>{ $level }</b> (untuk satu orang, berlaku sampai { $until }):
     { $link }
     Kirim ke calon downline. Ia membeli dengan API key Anda, dibayar dari dompetnya sendiri, dengan harga level { $level }.
 downline-full = Batas downline tercapai. Hapus downline yang tidak aktif dulu.
@@ -1287,7 +1287,7 @@ downline-adjust-confirm-in = Tambah <b>{ $amount }</b> ke dompet <b>{ $name }</b
 downline-adjust-confirm-out = Ambil <b>{ $amount }</b> dari dompet <b>{ $name }</b>?
     Alasan: { $reason }
 downline-adjust-done = ✅ Tercatat di dompet.
-downline-adjust-short = Tidak jadi: yang bisa diambil hanya { $available } (sisanya ditahan untuk transaksi berjalan).
+downline-adjust-short = Tidak jadi: yang bisa diambil hanya { $available } (saldo dompet dikurangi yang ditahan untuk transaksi berjalan). Dompet tidak berubah.
 downline-welcome = 👋 Anda downline level <b>{ $level }</b>. Jual dengan /beli atau /tagihan; saldo dompet di /saldo, mutasinya di /mutasi.
 downline-joined = ✅ Anda sekarang downline level <b>{ $level }</b>. Minta upline mengisi dompet Anda, lalu jual dengan /beli. Saldo: /saldo.
 downline-joined-owner = 👥 { $name } bergabung sebagai downline level { $level }. Isi dompetnya di /downline.
@@ -1320,7 +1320,7 @@ downline-own-markup-saved = ✅ Markup Anda untuk downline sekarang <b>{ $markup
 downline-own-button-invite = ➕ Undang downline
 downline-own-card = 👤 <b>{ $name }</b>{ $state }
     Bergabung { $since }
-downline-own-invite = Tautan undangan downline Anda (untuk satu orang, berlaku sampai { $until } WIB):
+downline-own-invite = Tautan undangan downline Anda (untuk satu orang, berlaku sampai { $until }):
     { $link }
     Harganya: harga Anda ditambah markup Anda.
 wallet-show = 👛 <b>Dompet Anda</b> (level { $level })
@@ -1411,7 +1411,7 @@ pin-saved = ✅ PIN tersimpan. Mulai sekarang transfer dan tindakan penting lain
 pin-changed = ✅ PIN diganti.
 pin-right = ✅ PIN benar.
 pin-wrong = ❌ PIN salah. Sisa { $left } kali sebelum uang keluar dikunci.
-pin-refused-locked = 🔒 PIN salah 5 kali. Transfer dan tindakan penting dikunci sampai { $until }. Penjualan tetap jalan.
+pin-refused-locked = 🔒 PIN salah 5 kali. Transfer dan tindakan penting dikunci sampai { $until }. Penjualan yang tidak meminta PIN tetap jalan.
 pin-refused-reset = 🔒 PIN baru direset dengan API key. Uang keluar ditahan sampai { $until } (24 jam) untuk keamanan.
 pin-refused-frozen = 🧊 Uang keluar dibekukan karena "Bukan saya". Buat PIN dengan /pin, lalu masukkan untuk membuka.
 pin-refused-limit = ⛔ Melebihi batas uang keluar harian { $limit }. Sisa hari ini: { $left }. Tidak ada yang dikirim.
@@ -1485,6 +1485,10 @@ pin-member-settings = 🔐 <b>PIN transaksi Anda aktif.</b> Lupa PIN? Minta upli
 pin-told-locked-member = 🔒 { $name } salah memasukkan PIN 5 kali. Uang keluarnya dikunci sampai { $until }. Bila dia lupa PIN, buka kartunya dan tekan Reset PIN.
 pin-member-reset = 🔐 PIN { $name } dihapus. Dia bisa membuat PIN baru dengan /pin.
 pin-member-reset-you = 🔐 Upline Anda menghapus PIN Anda. Buat PIN baru dengan /pin.
+pin-intro-staff = 🔐 <b>PIN transaksi Anda sendiri</b>. Saat ini tidak ada tindakan kasir atau admin toko yang meminta PIN (transfer, refund dan penarikan dikonfirmasi pemilik); PIN ini berlaku untuk tindakan yang nanti dilindungi. Buat 6 angka yang tidak mudah ditebak.
+pin-saved-staff = ✅ PIN tersimpan. Lupa PIN? Minta pemilik meresetnya.
+pin-staff-settings = 🔐 <b>PIN transaksi Anda aktif.</b> Lupa PIN? Minta pemilik meresetnya.
+pin-staff-reset-you = 🔐 Pemilik menghapus PIN Anda. Buat PIN baru dengan /pin.
 pin-new-account = 🆕 Rekening baru: belum pernah dibayar dari akun ini. Periksa nomor dan nama pemiliknya.
 
 # H2H: a downline's own system over the provider's API (docs/h2h.md)
@@ -1507,7 +1511,7 @@ h2h-title = 🔌 <b>Akses H2H</b>
 h2h-base-url = URL dasar untuk sistem Anda: <code>{ $url }</code>
 h2h-base-url-none = URL dasar: belum ada (PUBLIC_URL bot upline belum diatur). Hubungi upline Anda.
 h2h-key-none = Key: belum dibuat
-h2h-key-active = Key: aktif, dibuat { $at } WIB (hanya ditampilkan sekali saat dibuat)
+h2h-key-active = Key: aktif, dibuat { $at } (hanya ditampilkan sekali saat dibuat)
 h2h-ips = IP yang diizinkan: { $ips }
 h2h-ips-none = IP yang diizinkan: belum ada (semua panggilan ditolak)
 h2h-callback = URL callback: { $url }

@@ -91,6 +91,8 @@ export async function suggestionsFor(
   { savedCustomers, ledger }: { savedCustomers: SavedCustomers; ledger: Ledger },
   chatId: number,
   wanted: TargetWanted,
+  /** Which of the ledger's records this chat may see: a downline or cashier, only its own sales' numbers. */
+  sees: (tx: TxRecord) => boolean = () => true,
 ): Promise<Suggestion[]> {
   const saved = [...await savedCustomers.list(chatId)]
     .reverse()
@@ -102,7 +104,7 @@ export async function suggestionsFor(
   let n = 0;
   for (const tx of recent) {
     if (n >= OFFERED_RECENT) break;
-    if (!tx.target || seen.has(tx.target) || !usedTarget(tx) || !wanted.fitsTx(tx) || !wanted.valid(tx.target)) continue;
+    if (!tx.target || seen.has(tx.target) || !sees(tx) || !usedTarget(tx) || !wanted.fitsTx(tx) || !wanted.valid(tx.target)) continue;
     seen.add(tx.target);
     out.push({ label: `🕘 ${tx.target}`, value: tx.target });
     n++;

@@ -203,10 +203,6 @@ export class Staff {
 }
 
 /**
- * A sale as a cashier the owner shows no cost to reads it (receipts, notices, history): the selling
- * price as its amount, no cost and no profit. Anything that is not a sale is shown as it is.
- */
-/**
  * A downline's purchase as the downline reads it: its own selling price (else what its wallet pays) as
  * the price, nothing of the owner's cost or of what its uplines pay (docs/wallets.md).
  */
@@ -216,6 +212,18 @@ export function downlineView(tx: TxRecord): TxRecord {
   return withoutCost({ ...tx, sale: { price: w.resale ?? w.price, profit: 0 } } as TxRecord);
 }
 
+/**
+ * A downline's QRIS deposit once its wallet is credited: done, as the downline reads it. The provider's
+ * settlement (H+1) is the owner's and tells the downline nothing, so "still processing" would wait forever.
+ */
+export function creditedToWallet(tx: Pick<TxRecord, "kind" | "status" | "wallet">): boolean {
+  return tx.kind === "deposit" && tx.wallet?.state === "posted" && tx.status === "processing";
+}
+
+/**
+ * A sale as a cashier the owner shows no cost to reads it (receipts, notices, history): the selling
+ * price as its amount, no cost and no profit. Anything that is not a sale is shown as it is.
+ */
 export function withoutCost(tx: TxRecord): TxRecord {
   if (tx.kind !== "prepaid" && tx.kind !== "postpaid") return tx;
   const { sale, ...rest } = tx;

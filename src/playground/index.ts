@@ -5,6 +5,7 @@
  * here reaches bot/: the bot cannot tell the emulator from Telegram.
  */
 import { randomUUID } from "node:crypto";
+import { createServer, type AddressInfo } from "node:net";
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { buildApp, type App } from "../app.js";
@@ -176,6 +177,15 @@ export interface Playground {
   stop(): Promise<void>;
 }
 
+/** A port free on 127.0.0.1 now (the bot's HTTP server takes it a moment later). */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((ok, fail) => probe.once("error", fail).listen(0, "127.0.0.1", ok));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((done) => probe.close(done));
+  return port;
+}
+
 export async function startPlayground(opts: PlaygroundOptions = {}): Promise<Playground> {
   const dataDir = opts.dataDir ?? ".playground";
   const say = opts.say ?? ((line: string) => void process.stdout.write(`${line}\n`));
@@ -202,7 +212,12 @@ export async function startPlayground(opts: PlaygroundOptions = {}): Promise<Pla
     })());
   try {
     api = await fake.startServer();
+    // The bot's own HTTP server on 127.0.0.1 too, so a downline's /h2h names a URL its key answers on.
+    const httpPort = await freePort();
     const config = loadConfig({
+      HTTP_PORT: String(httpPort),
+      HTTP_HOST: "127.0.0.1",
+      PUBLIC_URL: `http://127.0.0.1:${httpPort}`,
       BOT_TOKEN: FAKE_BOT_TOKEN,
       TELEGRAM_API_ROOT: api.apiRoot,
       UPSTREAM_BASE_URL: "sandbox",

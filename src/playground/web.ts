@@ -189,6 +189,7 @@ export async function startWeb(opts: WebOptions): Promise<WebServer> {
     unblockToWrite(u);
     const entities: MessageEntity[] = [];
     const command = /^\/[A-Za-z0-9_]+(@[A-Za-z0-9_]+)?/.exec(text);
+    const replyTo = fake.takeForceReply(u.id);
     if (command) entities.push({ type: "bot_command", offset: 0, length: command[0].length });
     const message = {
       message_id: fake.nextMessageId(u.id),
@@ -197,6 +198,8 @@ export async function startWeb(opts: WebOptions): Promise<WebServer> {
       date: Math.floor(Date.now() / 1000),
       text,
       ...(entities.length > 0 ? { entities } : {}),
+      // As a Telegram app does: the bot's force_reply puts the next text typed in reply to it.
+      ...(replyTo && !replyTo.deleted ? { reply_to_message: replyTo.message } : {}),
     } as Message.TextMessage & { chat: Chat.PrivateChat; from: User };
     fake.pushUpdate({ message });
     return message.message_id;

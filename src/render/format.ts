@@ -82,6 +82,12 @@ export function wibClock(at: Date | number, lang: Lang): string {
   return `${format.format(typeof at === "number" ? new Date(at) : at)} WIB`;
 }
 
+/** An end or start time as "until/from HH.MM WIB" reads it: the next whole minute, so at the minute shown it holds. */
+export function wibClockUntil(at: Date | number, lang: Lang): string {
+  const ms = typeof at === "number" ? at : at.getTime();
+  return wibClock(Math.ceil(ms / 60_000) * 60_000, lang);
+}
+
 // Escaping lives in tools/ (the sandbox's pages use it too, and may not import render/).
 export { html } from "../tools/html.js";
 

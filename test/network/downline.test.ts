@@ -84,6 +84,18 @@ describe("a downline", () => {
     expect(rina.lastReply()).toContain(`Dompet downline: ${rupiah(50_000 - price, "id")} (1 downline), bagian dari saldo ini.`);
   });
 
+  it("the target prompt offers a downline its own recent numbers, never the owner's or another downline's", async () => {
+    const { rina, andi } = await rinaAndAndi(w);
+    await fund(w, rina, "Andi", 50_000);
+    await rina.sendCommand("beli", "S10 081234567001");
+    await rina.pressButton(/Konfirmasi/);
+    await andi.sendCommand("beli", "S10 081234567002");
+    await andi.pressButton(/Konfirmasi/);
+    await andi.sendCommand("beli", "S10");
+    expect(andi.buttons().join(" ")).toContain("081234567002");
+    expect(andi.buttons().join(" ")).not.toContain("081234567001");
+  });
+
   it("a failed purchase gives the hold back; a level change counts from the next purchase", async () => {
     const { rina, andi } = await rinaAndAndi(w);
     await fund(w, rina, "Andi", 30_000);
@@ -123,6 +135,9 @@ describe("a downline", () => {
     expect(rina.lastReply()).toContain("Ambil Rp15.000 dari dompet Andi?");
     await rina.pressButton(/Konfirmasi/);
     expect(lastAlert()).toContain("yang bisa diambil hanya Rp10.000");
+    // Nothing is on hold here: the alert does not say the rest is.
+    expect(lastAlert()).not.toContain("sisanya ditahan");
+    expect(lastAlert()).toContain("Dompet tidak berubah");
     expect(await w.app.deps.wallets.view(andi.chatId)).toMatchObject({ balance: 10_000 });
     await rina.sendCommand("downline");
     await rina.pressButton(/Andi/);

@@ -85,9 +85,21 @@ describe("a downline's /deposit", () => {
     expect(await w.store.getTx(dep.refId)).toMatchObject({ status: "processing", wallet: { state: "posted" } });
     expect(await w.app.deps.wallets.view(andi.chatId)).toEqual({ balance: CREDIT, held: 0, available: CREDIT });
 
-    // Checked again and again, then settled (H+1): still once.
+    // Checked again and again, then settled (H+1): still once. To Andi it is done: his wallet has it, the
+    // settlement is Rina's and tells him nothing, so no "still processing" and no promise of a notice.
     await andi.sendCommand("status", dep.refId);
     await andi.sendCommand("status", dep.refId);
+    const status = andi.lastReply()!;
+    expect(status).toContain("Status: ✅ Berhasil");
+    expect(status).not.toMatch(/Masih diproses|dompet downline|mengabari/);
+    await andi.sendCommand("status");
+    expect(andi.lastReply()).not.toContain("QRIS");
+    // "Cek status" on his QR photo answers with a toast: the same status.
+    await andi.pressButton(/Cek status/, { messageId: dep.messageId! });
+    expect(String(w.fake.lastCall("answerCallbackQuery")?.payload.text)).toContain("Berhasil");
+    await andi.sendCommand("riwayat");
+    expect(andi.lastReply()).toMatch(/QRIS · Rp50\.000 · ✅ Berhasil/);
+    expect(andi.lastReply()).not.toContain("H+1");
     w.sandbox.settleDeposit(dep.upstreamId!);
     await run(w, 30 * MIN);
     await w.app.deps.wallets.idle();

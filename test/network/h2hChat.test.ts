@@ -38,6 +38,8 @@ describe("/h2h and the owner's switch", () => {
     expect(await w.app.h2hAccess.authenticate(first!)).toMatchObject({ chat: andi.chatId, owner: rina.chatId });
     await andi.sendCommand("h2h");
     expect(andi.lastReply()).not.toContain(first!);
+    expect(andi.lastReply()).toContain("Key: aktif, dibuat");
+    expect(andi.lastReply()).not.toContain("WIB WIB");
     await andi.pressButton(/Buat key baru/);
     const second = keyIn(andi.lastReply());
     expect(second).not.toBe(first);

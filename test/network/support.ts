@@ -12,6 +12,8 @@ export async function joinAs(w: World, owner: FakeUser, name: string, level = "G
   await owner.pressButton(new RegExp(`Undang downline ${level}`));
   const token = /start=dl_([A-Za-z0-9_-]+)/.exec(owner.lastReply() ?? "")?.[1];
   expect(token, owner.lastReply()).toBeDefined();
+  // The link's expiry says WIB once (it read "13.00 WIB WIB").
+  expect(owner.lastReply()).not.toContain("WIB WIB");
   await u.sendCommand("start", `dl_${token}`);
   expect(u.lastReply()).toContain(`downline level ${level}`);
   return u;

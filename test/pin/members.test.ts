@@ -55,14 +55,22 @@ describe("a member's own PIN", () => {
   it("a staff member sets a PIN with /pin; the owner resets it from the staff card", async () => {
     w = await makeWorld();
     const { rina, dewi } = await ownerAndStaff(w);
-    await setPin(dewi, OWN);
+    // A cashier has no withdrawal or invitation of her own, and her upline is the owner: the texts say so.
+    await dewi.sendCommand("pin");
+    expect(dewi.lastReply()).toContain("PIN transaksi Anda sendiri");
+    expect(dewi.lastReply()).not.toMatch(/penarikan dan undangan Anda|upline/);
+    await typePin(dewi, OWN);
+    await typePin(dewi, OWN);
+    expect(dewi.replies().join("\n")).toContain("Lupa PIN? Minta pemilik meresetnya.");
+    await dewi.sendCommand("pin");
+    expect(dewi.lastReply()).toContain("Lupa PIN? Minta pemilik meresetnya.");
     expect(await w.app.deps.pins.isSet(dewi.chatId)).toBe(true);
     await expectPinNowhere(w, OWN);
     await rina.sendCommand("staf");
     await rina.pressButton(/Dewi/);
     await rina.pressButton(/Reset PIN/);
     expect(rina.lastReply()).toContain("PIN Dewi dihapus");
-    expect(dewi.lastReply()).toContain("Upline Anda menghapus PIN Anda");
+    expect(dewi.lastReply()).toContain("Pemilik menghapus PIN Anda");
     expect(await w.app.deps.pins.isSet(dewi.chatId)).toBe(false);
   });
 

@@ -47,6 +47,33 @@ describe("PIN protection", () => {
     expect(creates()).toBe(1);
   });
 
+  it("locked, a purchase above the PIN threshold is refused, and the alert does not say every sale goes on", async () => {
+    w = await makeWorld();
+    const u = await w.linkedUser({ languageCode: "en" });
+    await setPin(u, PIN);
+    await u.sendCommand("pin", "buy 5rb");
+    await typePin(u, PIN);
+    await toTransferConfirm(u);
+    await u.pressButton("✅ Confirm");
+    // Mid-minute, as a real lock starts.
+    await w.clock.advance(30_000);
+    for (let i = 0; i < 5; i++) await typePin(u, "111222");
+    await u.sendCommand("beli", "S10 081234567890");
+    await u.pressButton("✅ Confirm");
+    expect(w.sandbox.calls("/transaksi/create")).toHaveLength(0);
+    expect(alert()).toContain("locked until");
+    expect(alert()).toContain("Sales that need no PIN go on");
+    // "Locked until HH:MM" holds from that minute on: the lock ends within the minute before, not after it.
+    const [h, m] = /locked until (\d\d):(\d\d)/.exec(alert())!.slice(1).map(Number) as [number, number];
+    const wib = new Date(w.clock.now() + 7 * 3_600_000);
+    const shown = Date.UTC(wib.getUTCFullYear(), wib.getUTCMonth(), wib.getUTCDate(), h, m) - 7 * 3_600_000;
+    await w.clock.advance(shown - w.clock.now());
+    await toTransferConfirm(u, "20rb", "1234567001");
+    await u.pressButton("✅ Confirm");
+    expect(alert()).not.toContain("locked until");
+    expect(u.lastReply()).toContain("Enter your PIN");
+  });
+
   it("a forgotten PIN is reset by sending the API key again: money-out held 24 h, said on every refusal", async () => {
     w = await makeWorld();
     const u = await w.linkedUser({ languageCode: "en" });

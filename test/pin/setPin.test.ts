@@ -76,4 +76,16 @@ describe("/pin", () => {
     expect(u.replies().join("\n")).toContain("PIN changed");
     expect((await w.deps.pins.check(u.chatId, "582047")).kind).toBe("ok");
   });
+  it("a keypad past its time (or a restart) says so in the message itself, not only in a passing alert", async () => {
+    w = await makeWorld();
+    const u = await w.linkedUser({ languageCode: "id" });
+    await u.sendCommand("pin");
+    await u.pressButton("7");
+    await u.pressButton("3");
+    await w.clock.advance(6 * 60_000);
+    await u.pressButton("9");
+    expect(u.lastReply()).toContain("Papan PIN ini sudah tidak berlaku");
+    expect(u.lastReply()).not.toContain("●●");
+    expect(u.buttons()).toEqual([]);
+  });
 });

@@ -120,3 +120,32 @@ it("Andi tops up by QRIS and the panel pays it: his wallet is credited once, wit
   await pg.app.deps.wallets.idle();
   expect(await pg.app.deps.wallets.view(ANDI)).toEqual({ balance: 99_650, held: 0, available: 99_650 });
 });
+
+it("serves the H2H API on 127.0.0.1: Andi's /h2h names its URL, and his key answers get_profile there", async () => {
+  const pg = await start(await tempDir());
+  cleanup.push(() => pg.stop());
+  await pg.app.h2hAccess.enable(RINA, ANDI, true);
+  await post(pg, `api/chat/${ANDI}/send`, { text: "/h2h" });
+  const screen = seen(await botSays(pg, ANDI, /Akses H2H/));
+  const base = /(http:\/\/127\.0\.0\.1:\d+\/h2h)/.exec(screen)?.[1];
+  expect(base, screen).toBeDefined();
+  const made = await pg.app.h2hAccess.newKey(ANDI, Date.now());
+  if (made === "off") throw new Error("H2H is off");
+  await pg.app.h2hAccess.setIps(ANDI, ["127.0.0.1"]);
+  const res = await fetch(`${base}/get_profile`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: `api_key=${made.key}` });
+  expect(res.status).toBe(200);
+  expect(await res.json()).toMatchObject({ status: "true", data: { balance: "50000" } });
+});
+
+it("Rina adds to Andi's wallet from his card: the amount typed after the bot's 'Balas pesan ini' is its reply, as a Telegram app sends it", async () => {
+  const pg = await start(await tempDir());
+  cleanup.push(() => pg.stop());
+  await post(pg, `api/chat/${RINA}/send`, { text: "/downline" });
+  const list = await botSays(pg, RINA, /Downline Anda/);
+  await post(pg, `api/chat/${RINA}/press`, { messageId: list.id, data: `dl:o:${ANDI}` });
+  const card = await botSays(pg, RINA, /Saldo dompet/);
+  await post(pg, `api/chat/${RINA}/press`, { messageId: card.id, data: `dl:a:${ANDI}:in` });
+  await botSays(pg, RINA, /Balas pesan ini/);
+  await post(pg, `api/chat/${RINA}/send`, { text: "20000 tunai" });
+  await botSays(pg, RINA, `Tambah ${rupiah(20_000, "id")} ke dompet Andi?`);
+});

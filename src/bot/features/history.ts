@@ -72,7 +72,9 @@ async function showHistory(ctx: BotContext, page = 0, edit = false): Promise<voi
   const shown = paginate(list, page, HISTORY_PAGE_SIZE);
   const first = shown.page * HISTORY_PAGE_SIZE;
   const downlines = ctx.role.kind === "owner" && shown.items.some((tx) => tx.wallet) ? new Map((await ctx.deps.network.members(ctx.chat.id)).map((m) => [m.chat, m.name])) : undefined;
-  const lines = shown.items.map((tx, i) => `${first + i + 1}. ${txLine(ctx, tx, downlines)}`);
+  // A downline reads its own lines as its receipts say (its price; a deposit in its wallet is done).
+  const items = ctx.role.kind === "downline" ? await Promise.all(shown.items.map((tx) => shownTx(ctx, tx))) : shown.items;
+  const lines = items.map((tx, i) => `${first + i + 1}. ${txLine(ctx, tx, downlines)}`);
   const text = `${ctx.t("history-title", { page: shown.page + 1, pages: shown.pages })}\n\n${lines.join("\n")}\n\n${ctx.t("history-tap-hint")}`;
 
   const kb = historyKeyboard(ctx, shown.items.map((tx) => tx.refId), first, shown);

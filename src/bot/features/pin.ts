@@ -10,7 +10,7 @@ import { cb, onCallback } from "../buttons.js";
 import { commands } from "../../telegram/commands.js";
 import { audit } from "../../domain/audit.js";
 import { isWeakPin, limitInForce, PIN_LENGTH } from "../../domain/pin.js";
-import { html, rupiah, wibClock } from "../../render/format.js";
+import { html, rupiah, wibClockUntil } from "../../render/format.js";
 import { parseRupiah } from "../amount.js";
 import { pinKeypad, pinPresetKeyboard, pinSettingsKeyboard } from "../keyboards/pin.js";
 import { dropKeypad, keypadOf, keypadText, runAct, setDigits, showKeypad, withPin, withPinCommand } from "../pin/gate.js";
@@ -32,7 +32,7 @@ async function settingsText(ctx: BotContext): Promise<string> {
   ];
   if (s.limitRaise && now < s.limitRaise.from) {
     const to = s.limitRaise.amount === undefined ? off : rupiah(s.limitRaise.amount, ctx.lang);
-    lines.push(ctx.t("pin-limit-waiting", { limit: to, from: wibClock(s.limitRaise.from, ctx.lang) }));
+    lines.push(ctx.t("pin-limit-waiting", { limit: to, from: wibClockUntil(s.limitRaise.from, ctx.lang) }));
   }
   lines.push(ctx.t("pin-settings-how"));
   return lines.join("\n");
@@ -63,7 +63,7 @@ async function applySetting(ctx: BotContext, setting: { what: "beli" | "batas"; 
   const from = await ctx.deps.pins.setDailyLimit(chat, setting.amount);
   const later = from > ctx.deps.clock.now();
   await audit(ctx, "limit_changed", undefined, `daily limit: ${setting.amount ?? "off"}${later ? " (in 24 h)" : ""}`);
-  await ctx.reply(ctx.t(later ? "pin-limit-later" : "pin-limit-set", { limit: shown, from: wibClock(from, ctx.lang) }));
+  await ctx.reply(ctx.t(later ? "pin-limit-later" : "pin-limit-set", { limit: shown, from: wibClockUntil(from, ctx.lang) }));
   await announceSecurity(ctx, "pin-told-limit", { limit: shown, later: later ? "yes" : "no" });
 }
 
@@ -105,8 +105,10 @@ composer.command(commands.pin, async (ctx) => {
   const set = await ctx.deps.pins.isSet(ctx.chat.id);
   // Staff and downlines: their own PIN only (the limits are the owner's).
   if (ctx.role.kind !== "owner") {
-    if (!set) return showKeypad(ctx, { kind: "new" }, ctx.t("pin-intro-member"));
-    return ctx.reply(ctx.t("pin-member-settings"), { reply_markup: pinSettingsKeyboard(ctx) });
+    // Staff have no act of their own behind the PIN yet, and their upline is the owner (docs/pin.md).
+    const staff = ctx.role.kind === "staff";
+    if (!set) return showKeypad(ctx, { kind: "new" }, ctx.t(staff ? "pin-intro-staff" : "pin-intro-member"));
+    return ctx.reply(ctx.t(staff ? "pin-staff-settings" : "pin-member-settings"), { reply_markup: pinSettingsKeyboard(ctx) });
   }
   if (arg) {
     if (!set) return ctx.reply(ctx.t("pin-set-first"));
@@ -191,7 +193,8 @@ onCallback(composer, cb.pinOk, async (ctx) => {
     dropKeypad(ctx);
     await audit(ctx, had ? "pin_changed" : "pin_set");
     const owner = ctx.role.kind === "owner";
-    await ctx.editMessageText(ctx.t(had ? "pin-changed" : owner ? "pin-saved" : "pin-saved-member")).catch(() => undefined);
+    const saidSaved = owner ? "pin-saved" : ctx.role.kind === "staff" ? "pin-saved-staff" : "pin-saved-member";
+    await ctx.editMessageText(ctx.t(had ? "pin-changed" : saidSaved)).catch(() => undefined);
     if (owner) await announceSecurity(ctx, had ? "pin-told-changed" : "pin-told-set");
     return;
   }
@@ -208,7 +211,7 @@ onCallback(composer, cb.pinOk, async (ctx) => {
       return;
     case "locked": {
       dropKeypad(ctx);
-      const until = wibClock(checked.until, ctx.lang);
+      const until = wibClockUntil(checked.until, ctx.lang);
       await ctx.answerCallbackQuery({ text: ctx.t("pin-refused-locked", { until }), show_alert: true }).catch(() => undefined);
       await ctx.editMessageText(ctx.t("pin-refused-locked", { until })).catch(() => undefined);
       if (checked.now) {
@@ -236,7 +239,8 @@ onCallback(composer, cb.pinNotMe, async (ctx) => {
 
 async function expired(ctx: BotContext): Promise<void> {
   await ctx.answerCallbackQuery({ text: ctx.t("pin-keypad-expired"), show_alert: true }).catch(() => undefined);
-  await ctx.editMessageReplyMarkup().catch(() => undefined);
+  // The message itself says so: a half-typed keypad without buttons would read as still waiting.
+  await ctx.editMessageText(ctx.t("pin-keypad-expired")).catch(() => undefined);
 }
 
 export const pinModule: FeatureModule = {

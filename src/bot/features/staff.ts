@@ -253,7 +253,7 @@ onCallback(staffFeature, cb.staffPinReset, withPin(cb.staffPinReset, () => ({ wh
   await ctx.answerCallbackQuery().catch(() => undefined);
   await audit(ctx, "pin_reset", `${member.name} (${chat})`);
   await ctx.reply(ctx.t("pin-member-reset", { name: html(member.name) }));
-  await tellChat(ctx, chat, "pin-member-reset-you", {});
+  await tellChat(ctx, chat, "pin-staff-reset-you", {});
 }));
 
 onCallback(staffFeature, cb.staffNotices, async (ctx, { on }) => {

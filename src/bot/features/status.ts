@@ -32,6 +32,7 @@ import { releasable, rememberReleaseOffer } from "../../domain/depositClaims.js"
 import { commands } from "../../telegram/commands.js";
 import { saleActionRows } from "../../render/saleActions.js";
 import { ledgerChat, seesTx, shownTx } from "../middlewares/roleGate.js";
+import { creditedToWallet } from "../../domain/staff.js";
 import { whileAskingProvider } from "../slowAnswer.js";
 
 const OPEN_LIST_MAX = 10;
@@ -104,7 +105,7 @@ async function replyStatus(ctx: BotContext, tx: TxRecord): Promise<void> {
 
 async function listOpen(ctx: BotContext): Promise<void> {
   if (!(await requireKey(ctx))) return;
-  const open = (await openTxsOf(ctx.deps.ledger, ledgerChat(ctx))).filter((tx) => seesTx(ctx, tx));
+  const open = (await openTxsOf(ctx.deps.ledger, ledgerChat(ctx))).filter((tx) => seesTx(ctx, tx) && !(ctx.role.kind === "downline" && creditedToWallet(tx)));
   if (open.length === 0) {
     await ctx.reply(ctx.t("check-open-none"));
     return;
@@ -149,9 +150,10 @@ onCallback(composer, cb.status, async (ctx, { refId }) => {
   // A deposit's own message keeps its payment instructions (and Cancel): never rewritten here.
   const instructions = tx.kind === "deposit" && message !== undefined && message.message_id === tx.messageId;
   const checked = await check(ctx, tx, instructions);
-  await ctx.answerCallbackQuery({ text: ctx.t("check-callback-status", { status: statusLabel(ctx.translate, ctx.lang, checked.tx.status, checked.tx.kind) }) });
+  const seen = await shownTx(ctx, checked.tx);
+  await ctx.answerCallbackQuery({ text: ctx.t("check-callback-status", { status: statusLabel(ctx.translate, ctx.lang, seen.status, seen.kind) }) });
   if (instructions && checked.tx.status === "pending") return; // unpaid: the toast is the answer
-  const view = statusView(ctx, { ...checked, tx: await shownTx(ctx, checked.tx) });
+  const view = statusView(ctx, { ...checked, tx: seen });
   // A text message (a receipt, an earlier check) is updated in place; a photo gets a new message.
   const shown = await editOrReply(ctx, view.text, { ...(view.markup ? { reply_markup: view.markup } : {}) }, !instructions);
   await rememberReleaseOffer(ctx.deps.ledger, checked.tx, shown);

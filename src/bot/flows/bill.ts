@@ -14,7 +14,7 @@ import { billRetryKeyboard } from "../keyboards/bill.js";
 import { failureText, withApiKey, type ProviderFailure, type ProviderOutcome } from "../provider.js";
 import { suggestionsFor } from "../savedCustomers.js";
 import { askChoice, askText, type TextStep } from "./steps.js";
-import { ledgerChat } from "../middlewares/roleGate.js";
+import { ledgerChat, seesTx } from "../middlewares/roleGate.js";
 import { notLinkedText } from "../guards.js";
 
 export const BILL_FLOW = "bill";
@@ -146,7 +146,7 @@ export async function billFlow(conversation: BotConversation, ctx: ConvContext):
       fitsSaved: (c) => c.source === "postpaid" && c.code === service.code,
       fitsTx: (tx) => tx.kind === "postpaid" && tx.code === service.code,
       valid: (t) => customerNumberStep.parse(t).ok,
-    }),
+    }, (tx) => seesTx(ctx, tx)),
   );
   /** After an outage: the number a Retry button inquires again. */
   let retryNumber: string | undefined;

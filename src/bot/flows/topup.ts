@@ -17,7 +17,7 @@ import { needsServer, targetKind, validateTarget } from "../targets.js";
 import { suggestionsFor, wantedForProduct } from "../savedCustomers.js";
 import { askChoice, askText } from "./steps.js";
 import { chatSeller, quoteOf } from "../pricing.js";
-import { hidesCost, ledgerChat } from "../middlewares/roleGate.js";
+import { hidesCost, ledgerChat, seesTx } from "../middlewares/roleGate.js";
 import { sameValueAlternatives } from "../../domain/alternatives.js";
 
 export const TOPUP_FLOW = "topup";
@@ -134,7 +134,7 @@ export async function topupFlow(
   if (target === undefined) {
     const chatId = ledgerChat(last);
     const suggestions = await conversation.external(async () =>
-      await suggestionsFor(last.deps, chatId, wantedForProduct(product, (t) => validateTarget(product, t).ok)),
+      await suggestionsFor(last.deps, chatId, wantedForProduct(product, (t) => validateTarget(product, t).ok), (tx) => seesTx(last, tx)),
     );
     const answer = await askText(conversation, last, await targetPrompt(last, product), {
       parse: (text) => validateTarget(product, text),

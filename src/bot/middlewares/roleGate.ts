@@ -10,7 +10,7 @@
  */
 import type { MiddlewareFn } from "grammy";
 import { ledgerChatOf } from "../../domain/roles.js";
-import { downlineView, withoutCost } from "../../domain/staff.js";
+import { creditedToWallet, downlineView, withoutCost } from "../../domain/staff.js";
 import type { TxRecord } from "../../store/index.js";
 import { allows, buttonAccess, commandAccess, commandOf, commands, DOWNLINE_COMMANDS, downlineMayPress, type Access, type CommandId } from "../../telegram/commands.js";
 import type { BaseContext } from "../context.js";
@@ -95,6 +95,6 @@ export async function hidesCost(ctx: BaseContext): Promise<boolean> {
 
 /** `tx` as this chat may read it: a cashier the owner shows no cost to sees the selling price alone. */
 export async function shownTx<T extends TxRecord>(ctx: BaseContext, tx: T): Promise<T> {
-  if (ctx.role.kind === "downline") return downlineView(tx) as T;
+  if (ctx.role.kind === "downline") return (creditedToWallet(tx) ? { ...downlineView(tx), status: "success" } : downlineView(tx)) as T;
   return (await hidesCost(ctx)) ? (withoutCost(tx) as T) : tx;
 }

@@ -9,7 +9,7 @@
  */
 import type { CallbackShape } from "../../telegram/buttonData.js";
 import { barOf, PIN_LENGTH, type PinState } from "../../domain/pin.js";
-import { rupiah, wibClock } from "../../render/format.js";
+import { rupiah, wibClockUntil } from "../../render/format.js";
 import type { BaseContext, BotContext } from "../context.js";
 import type { CallbackContext } from "../buttons.js";
 import { pinKeypad } from "../keyboards/pin.js";
@@ -92,8 +92,8 @@ export async function runAct(ctx: BotContext, name: string, data: string): Promi
 async function refusal(ctx: BaseContext, s: PinState, o: GateOptions): Promise<string | undefined> {
   const now = ctx.deps.clock.now();
   const bar = barOf(s, now);
-  if (bar?.kind === "locked") return ctx.t("pin-refused-locked", { until: wibClock(bar.until, ctx.lang) });
-  if (o.moneyOut && bar?.kind === "reset-blocked") return ctx.t("pin-refused-reset", { until: wibClock(bar.until, ctx.lang) });
+  if (bar?.kind === "locked") return ctx.t("pin-refused-locked", { until: wibClockUntil(bar.until, ctx.lang) });
+  if (o.moneyOut && bar?.kind === "reset-blocked") return ctx.t("pin-refused-reset", { until: wibClockUntil(bar.until, ctx.lang) });
   // Frozen with a PIN: the keypad asks it (a right PIN unfreezes). Without one there is nothing to enter.
   if (o.moneyOut && bar?.kind === "frozen" && s.hash === undefined) return ctx.t("pin-refused-frozen");
   if (o.moneyOut && o.amount !== undefined) {

@@ -17,6 +17,8 @@ export interface ChatState {
   replyKeyboard?: string[][];
   /** The user blocked the bot: Telegram refuses what the bot sends here (403). */
   blocked?: boolean;
+  /** The bot's last message with force_reply: a Telegram app answers it with the next text typed. */
+  forceReplyTo?: number;
 }
 
 /** A chat as snapshot() saves it. */
@@ -74,6 +76,14 @@ export class ChatModel {
 
   replyKeyboard(chatId: number | string): string[][] | undefined {
     return this.chats.get(String(chatId))?.replyKeyboard;
+  }
+
+  /** The message a force_reply asks to be answered, once: the text that answers it takes it. */
+  takeForceReply(chatId: number | string): number | undefined {
+    const state = this.chats.get(String(chatId));
+    const id = state?.forceReplyTo;
+    if (state) delete state.forceReplyTo;
+    return id;
   }
 
   /** Whether the chat's user blocked the bot (a chat never seen has not). */
@@ -200,8 +210,9 @@ export class ChatModel {
   }
 
   /** Applies reply keyboard markup (ReplyKeyboardMarkup / ReplyKeyboardRemove) to the chat. */
-  applyReplyKeyboard(state: ChatState, markup: unknown): void {
+  applyReplyKeyboard(state: ChatState, markup: unknown, messageId?: number): void {
     if (!markup || typeof markup !== "object") return;
+    if ("force_reply" in markup && markup.force_reply === true) state.forceReplyTo = messageId;
     if ("keyboard" in markup && Array.isArray(markup.keyboard)) {
       state.replyKeyboard = (markup.keyboard as (KeyboardButton | string)[][]).map((row) =>
         row.map((b) => (typeof b === "string" ? b : b.text)),

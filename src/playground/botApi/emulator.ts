@@ -142,6 +142,12 @@ export class BotApiEmulator {
     return this.chats.replyKeyboard(chatId);
   }
 
+  /** The bot's message a force_reply asked to answer, if any; taken by the user's next text. */
+  takeForceReply(chatId: number | string): FakeMessage | undefined {
+    const id = this.chats.takeForceReply(chatId);
+    return id === undefined ? undefined : this.chats.message(chatId, id);
+  }
+
   /** Every chat and stored file as plain JSON (see ChatModel.snapshot), and back. */
   saveChats(): SavedChats {
     return { chats: this.chats.snapshot(), files: this.files.snapshot() };

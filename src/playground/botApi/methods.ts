@@ -146,7 +146,7 @@ export class TelegramMethods {
       messageFields: media?.fields ?? {},
       file: media?.file,
     });
-    chats.applyReplyKeyboard(state, payload.reply_markup);
+    chats.applyReplyKeyboard(state, payload.reply_markup, fm.messageId);
     return fm;
   }
 
