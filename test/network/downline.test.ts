@@ -12,7 +12,8 @@ import { SANDBOX_CUSTOMERS } from "../../src/sandbox/index.js";
 import { UpstreamRejected } from "../../src/upstream/errors.js";
 import { ENDPOINTS } from "../../src/upstream/endpoints.js";
 import { run } from "../jobs/support.js";
-import { costOf as costOfIn, CREATE, fund, GOLD_MARKUP, rinaAndAndi } from "./support.js";
+import { costOf as costOfIn, CREATE, fund, GOLD_MARKUP, joinAs, rinaAndAndi } from "./support.js";
+import type { FakeUser } from "../support/chat.js";
 
 let w: World;
 beforeEach(async () => {
@@ -94,6 +95,41 @@ describe("a downline", () => {
     await andi.sendCommand("beli", "S10");
     expect(andi.buttons().join(" ")).toContain("081234567002");
     expect(andi.buttons().join(" ")).not.toContain("081234567001");
+  });
+
+  it("saved customers: a downline's prompt and /pelanggan offer its own, never the owner's or another downline's", async () => {
+    const { rina, andi } = await rinaAndAndi(w);
+    const budi = await joinAs(w, rina, "Budi");
+    await fund(w, rina, "Andi", 50_000);
+    await fund(w, rina, "Budi", 50_000);
+    /** `u` sells S10 to `target`, and once it succeeds saves the number as `name`. */
+    const sellAndSave = async (u: FakeUser, target: string, name: string) => {
+      await u.sendCommand("beli", `S10 ${target}`);
+      await u.pressButton(/Konfirmasi/);
+      await run(w, 10_000);
+      await w.app.deps.wallets.idle();
+      const notice = u.messages().filter((m) => m.text?.includes("Berhasil") && m.text.includes(target)).at(-1);
+      expect(notice, u.replies().join("\n---\n")).toBeDefined();
+      await u.pressButton(/Simpan pelanggan/, { messageId: notice!.messageId });
+      await u.sendText(name);
+      expect(u.lastReply()).toContain(`disimpan sebagai ${name}`);
+    };
+    await sellAndSave(rina, "081234567001", "Pak Joko");
+    await sellAndSave(budi, "081234567003", "Bu Sri");
+    await sellAndSave(andi, "081234567002", "Warung Andi");
+
+    await andi.sendCommand("beli", "S10");
+    const offered = andi.buttons().join(" ");
+    expect(offered).toContain("Warung Andi");
+    expect(offered).not.toMatch(/Pak Joko|081234567001|Bu Sri|081234567003/);
+    await andi.sendCommand("batal");
+    await andi.sendCommand("pelanggan");
+    expect(andi.lastReply()).toContain("Warung Andi");
+    expect(andi.lastReply()).not.toMatch(/Pak Joko|Bu Sri/);
+    // The owner's list is hers alone, as before.
+    await rina.sendCommand("pelanggan");
+    expect(rina.lastReply()).toContain("Pak Joko");
+    expect(rina.lastReply()).not.toMatch(/Warung Andi|Bu Sri/);
   });
 
   it("a failed purchase gives the hold back; a level change counts from the next purchase", async () => {
