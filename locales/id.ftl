@@ -1288,6 +1288,12 @@ downline-adjust-confirm-out = Ambil <b>{ $amount }</b> dari dompet <b>{ $name }<
     Alasan: { $reason }
 downline-adjust-done = ✅ Tercatat di dompet.
 downline-adjust-short = Tidak jadi: yang bisa diambil hanya { $available } (saldo dompet dikurangi yang ditahan untuk transaksi berjalan). Dompet tidak berubah.
+downline-adjust-over = Dompet <b>{ $name }</b> hanya berisi { $available }, jadi { $amount } tidak bisa diambil. Dompet tidak berubah.
+    Balas pesan ini dengan jumlah paling banyak { $available } dan alasannya.
+downline-adjust-over-held = Dompet <b>{ $name }</b> berisi { $balance }, { $held } di antaranya ditahan untuk transaksi berjalan: yang bisa diambil hanya { $available }, jadi { $amount } tidak bisa diambil. Dompet tidak berubah.
+    Balas pesan ini dengan jumlah paling banyak { $available } dan alasannya.
+downline-adjust-nothing = Dompet <b>{ $name }</b> tidak punya saldo yang bisa diambil (berisi { $balance }, ditahan untuk transaksi berjalan { $held }). Dompet tidak berubah.
+downline-adjust-cancelled = ❌ Dibatalkan. Dompet <b>{ $name }</b> tidak berubah.
 downline-welcome = 👋 Anda downline level <b>{ $level }</b>. Jual dengan /beli atau /tagihan; saldo dompet di /saldo, mutasinya di /mutasi.
 downline-joined = ✅ Anda sekarang downline level <b>{ $level }</b>. Minta upline mengisi dompet Anda, lalu jual dengan /beli. Saldo: /saldo.
 downline-joined-owner = 👥 { $name } bergabung sebagai downline level { $level }. Isi dompetnya di /downline.

@@ -167,19 +167,62 @@ describe("a downline", () => {
     const replyTo = w.fake.message(rina.chatId, prompt.messageId)!.message as Message as never;
     await rina.sendMessage({ text: "banyak sekali", reply_to_message: replyTo });
     expect(rina.lastReply()).toContain("Tulis jumlah lalu alasan");
-    await rina.sendMessage({ text: "15000 koreksi", reply_to_message: replyTo });
-    expect(rina.lastReply()).toContain("Ambil Rp15.000 dari dompet Andi?");
-    await rina.pressButton(/Konfirmasi/);
-    expect(lastAlert()).toContain("yang bisa diambil hanya Rp10.000");
-    // Nothing is on hold here: the alert does not say the rest is.
-    expect(lastAlert()).not.toContain("sisanya ditahan");
-    expect(lastAlert()).toContain("Dompet tidak berubah");
+    // More than the wallet holds: refused at the amount, with what it holds, and asked again (no confirm screen).
+    await rina.sendMessage({ text: "999999 koreksi", reply_to_message: replyTo });
+    expect(rina.lastReply()).toContain("Dompet Andi hanya berisi Rp10.000");
+    expect(rina.lastReply()).toContain("Dompet tidak berubah");
+    expect(rina.lastReply()).not.toContain("ditahan");
+    expect(rina.buttons()).not.toContain("✅ Konfirmasi");
+    const again = rina.messages().at(-1)!;
+    // A new question to answer: the app replies to it.
+    expect(JSON.stringify(w.fake.callsOf("sendMessage").at(-1)!.payload.reply_markup)).toContain('"force_reply":true');
+    await rina.sendMessage({ text: "4000 koreksi", reply_to_message: w.fake.message(rina.chatId, again.messageId)!.message as Message as never });
+    expect(rina.lastReply()).toContain("Ambil Rp4.000 dari dompet Andi?");
+    // The confirm screen has its way out, as every other.
+    expect(rina.buttons()).toEqual(["✅ Konfirmasi", "❌ Batal"]);
+    const screen = rina.messages().at(-1)!.messageId;
+    await rina.pressButton(/Batal/, { messageId: screen });
+    expect(w.fake.message(rina.chatId, screen)!.message.text).toContain("Dibatalkan. Dompet Andi tidak berubah");
+    expect(rina.buttons({ messageId: screen })).toEqual([]);
     expect(await w.app.deps.wallets.view(andi.chatId)).toMatchObject({ balance: 10_000 });
     await rina.sendCommand("downline");
     await rina.pressButton(/Andi/);
     await rina.pressButton(/Hapus/);
     expect(lastAlert()).toContain("Dompet masih berisi saldo");
     expect(await w.app.deps.network.member(rina.chatId, andi.chatId)).toBeDefined();
+  });
+
+  it("by hand: a wallet spent between the amount and Confirm is refused on the screen itself, its button gone", async () => {
+    const { rina, andi } = await rinaAndAndi(w);
+    await fund(w, rina, "Andi", 20_000);
+    await rina.sendCommand("downline");
+    await rina.pressButton(/Andi/);
+    await rina.pressButton(/Ambil saldo/);
+    const prompt = rina.messages().at(-1)!;
+    await rina.sendMessage({ text: "15000 koreksi", reply_to_message: w.fake.message(rina.chatId, prompt.messageId)!.message as Message as never });
+    const screen = rina.messages().at(-1)!.messageId;
+    // Andi buys meanwhile: his price is held until the provider answers.
+    await andi.sendCommand("beli", "S10 081234567890");
+    await andi.pressButton(/Konfirmasi/);
+    const { available } = await w.app.deps.wallets.view(andi.chatId);
+    expect(available).toBeLessThan(15_000);
+    await rina.pressButton(/Konfirmasi/, { messageId: screen });
+    expect(lastAlert()).toContain(`yang bisa diambil hanya ${rupiah(available, "id")}`);
+    expect(w.fake.message(rina.chatId, screen)!.message.text).toContain(`yang bisa diambil hanya ${rupiah(available, "id")}`);
+    expect(rina.buttons({ messageId: screen })).toEqual([]);
+    expect(await w.app.deps.wallets.view(andi.chatId)).toMatchObject({ balance: 20_000 });
+  });
+
+  it("by hand: taking from an empty wallet says so at once and asks nothing more", async () => {
+    const { rina } = await rinaAndAndi(w);
+    await rina.sendCommand("downline");
+    await rina.pressButton(/Andi/);
+    await rina.pressButton(/Ambil saldo/);
+    const prompt = rina.messages().at(-1)!;
+    const sent = w.fake.callsOf("sendMessage").length;
+    await rina.sendMessage({ text: "1000 koreksi", reply_to_message: w.fake.message(rina.chatId, prompt.messageId)!.message as Message as never });
+    expect(rina.lastReply()).toContain("Dompet Andi tidak punya saldo yang bisa diambil (berisi Rp0, ditahan untuk transaksi berjalan Rp0). Dompet tidak berubah.");
+    expect(JSON.stringify(w.fake.callsOf("sendMessage").slice(sent).map((c) => c.payload.reply_markup ?? null))).not.toContain("force_reply");
   });
 
   it("the owner is warned on /saldo when the provider balance no longer covers what the wallets hold", async () => {
