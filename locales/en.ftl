@@ -1454,6 +1454,10 @@ pin-refused-locked = 🔒 5 wrong PINs. Transfers and sensitive acts are locked 
 pin-refused-reset = 🔒 The PIN was just reset with the API key. Money-out is held until { $until } (24 hours) for safety.
 pin-refused-frozen = 🧊 Money-out is frozen after "Not me". Set a PIN with /pin, then enter it to unfreeze.
 pin-refused-limit = ⛔ Over the daily money-out limit of { $limit }. Left today: { $left }. Nothing was sent.
+confirm-over-limit-next = { $none ->
+        [yes] Transfer again tomorrow.
+       *[no] Send at most { $left } today with /transfer, or the rest tomorrow.
+    } Change the limit with /pin limit (a raise counts 24 hours later).
 pin-for-transfer = Transfer
 pin-for-purchase = Purchase above the PIN threshold
 pin-for-change = Change PIN

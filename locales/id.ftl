@@ -1421,6 +1421,10 @@ pin-refused-locked = 🔒 PIN salah 5 kali. Transfer dan tindakan penting dikunc
 pin-refused-reset = 🔒 PIN baru direset dengan API key. Uang keluar ditahan sampai { $until } (24 jam) untuk keamanan.
 pin-refused-frozen = 🧊 Uang keluar dibekukan karena "Bukan saya". Buat PIN dengan /pin, lalu masukkan untuk membuka.
 pin-refused-limit = ⛔ Melebihi batas uang keluar harian { $limit }. Sisa hari ini: { $left }. Tidak ada yang dikirim.
+confirm-over-limit-next = { $none ->
+        [yes] Transfer lagi besok.
+       *[no] Kirim paling banyak { $left } hari ini dengan /transfer, atau sisanya besok.
+    } Batas diubah di /pin batas (kenaikan berlaku 24 jam kemudian).
 pin-for-transfer = Transfer
 pin-for-purchase = Pembelian di atas batas PIN
 pin-for-change = Ganti PIN
