@@ -1315,6 +1315,12 @@ downline-adjust-confirm-out = Take <b>{ $amount }</b> from <b>{ $name }</b>'s wa
     Reason: { $reason }
 downline-adjust-done = ✅ Recorded in the wallet.
 downline-adjust-short = Not done: only { $available } can be taken (the wallet balance less what is on hold for sales in progress). The wallet is unchanged.
+downline-adjust-over = <b>{ $name }</b>'s wallet holds only { $available }, so { $amount } cannot be taken. The wallet is unchanged.
+    Reply to this message with at most { $available } and the reason.
+downline-adjust-over-held = <b>{ $name }</b>'s wallet holds { $balance }, { $held } of it on hold for sales in progress: only { $available } can be taken, so { $amount } cannot. The wallet is unchanged.
+    Reply to this message with at most { $available } and the reason.
+downline-adjust-nothing = <b>{ $name }</b>'s wallet has nothing that can be taken (it holds { $balance }, { $held } on hold for sales in progress). The wallet is unchanged.
+downline-adjust-cancelled = ❌ Cancelled. <b>{ $name }</b>'s wallet is unchanged.
 downline-welcome = 👋 You are a <b>{ $level }</b> downline. Sell with /topup or /bill; your wallet is in /balance, its entries in /statement.
 downline-joined = ✅ You are now a <b>{ $level }</b> downline. Ask your upline to fund your wallet, then sell with /topup. Balance: /balance.
 downline-joined-owner = 👥 { $name } joined as a { $level } downline. Fund their wallet in /downlines.
@@ -1448,6 +1454,10 @@ pin-refused-locked = 🔒 5 wrong PINs. Transfers and sensitive acts are locked 
 pin-refused-reset = 🔒 The PIN was just reset with the API key. Money-out is held until { $until } (24 hours) for safety.
 pin-refused-frozen = 🧊 Money-out is frozen after "Not me". Set a PIN with /pin, then enter it to unfreeze.
 pin-refused-limit = ⛔ Over the daily money-out limit of { $limit }. Left today: { $left }. Nothing was sent.
+confirm-over-limit-next = { $none ->
+        [yes] Transfer again tomorrow.
+       *[no] Send at most { $left } today with /transfer, or the rest tomorrow.
+    } Change the limit with /pin limit (a raise counts 24 hours later).
 pin-for-transfer = Transfer
 pin-for-purchase = Purchase above the PIN threshold
 pin-for-change = Change PIN

@@ -1288,6 +1288,12 @@ downline-adjust-confirm-out = Ambil <b>{ $amount }</b> dari dompet <b>{ $name }<
     Alasan: { $reason }
 downline-adjust-done = ✅ Tercatat di dompet.
 downline-adjust-short = Tidak jadi: yang bisa diambil hanya { $available } (saldo dompet dikurangi yang ditahan untuk transaksi berjalan). Dompet tidak berubah.
+downline-adjust-over = Dompet <b>{ $name }</b> hanya berisi { $available }, jadi { $amount } tidak bisa diambil. Dompet tidak berubah.
+    Balas pesan ini dengan jumlah paling banyak { $available } dan alasannya.
+downline-adjust-over-held = Dompet <b>{ $name }</b> berisi { $balance }, { $held } di antaranya ditahan untuk transaksi berjalan: yang bisa diambil hanya { $available }, jadi { $amount } tidak bisa diambil. Dompet tidak berubah.
+    Balas pesan ini dengan jumlah paling banyak { $available } dan alasannya.
+downline-adjust-nothing = Dompet <b>{ $name }</b> tidak punya saldo yang bisa diambil (berisi { $balance }, ditahan untuk transaksi berjalan { $held }). Dompet tidak berubah.
+downline-adjust-cancelled = ❌ Dibatalkan. Dompet <b>{ $name }</b> tidak berubah.
 downline-welcome = 👋 Anda downline level <b>{ $level }</b>. Jual dengan /beli atau /tagihan; saldo dompet di /saldo, mutasinya di /mutasi.
 downline-joined = ✅ Anda sekarang downline level <b>{ $level }</b>. Minta upline mengisi dompet Anda, lalu jual dengan /beli. Saldo: /saldo.
 downline-joined-owner = 👥 { $name } bergabung sebagai downline level { $level }. Isi dompetnya di /downline.
@@ -1415,6 +1421,10 @@ pin-refused-locked = 🔒 PIN salah 5 kali. Transfer dan tindakan penting dikunc
 pin-refused-reset = 🔒 PIN baru direset dengan API key. Uang keluar ditahan sampai { $until } (24 jam) untuk keamanan.
 pin-refused-frozen = 🧊 Uang keluar dibekukan karena "Bukan saya". Buat PIN dengan /pin, lalu masukkan untuk membuka.
 pin-refused-limit = ⛔ Melebihi batas uang keluar harian { $limit }. Sisa hari ini: { $left }. Tidak ada yang dikirim.
+confirm-over-limit-next = { $none ->
+        [yes] Transfer lagi besok.
+       *[no] Kirim paling banyak { $left } hari ini dengan /transfer, atau sisanya besok.
+    } Batas diubah di /pin batas (kenaikan berlaku 24 jam kemudian).
 pin-for-transfer = Transfer
 pin-for-purchase = Pembelian di atas batas PIN
 pin-for-change = Ganti PIN

@@ -86,21 +86,30 @@ function usedTarget(tx: TxRecord): boolean {
   return tx.status === "success" || OPEN_STATUSES.has(tx.status);
 }
 
+/**
+ * Whose lists a prompt reads: the ledger's recent records, of them only those the chat `sees` (a
+ * downline or cashier, its own sales), and the saved customers of `customers` (a downline's own).
+ */
+export interface OfferedFrom {
+  ledger: number;
+  customers: number;
+  sees?: (tx: TxRecord) => boolean;
+}
+
 /** The chat's saved customers of the wanted kind, then its recent distinct targets of that kind. */
 export async function suggestionsFor(
   { savedCustomers, ledger }: { savedCustomers: SavedCustomers; ledger: Ledger },
-  chatId: number,
+  from: OfferedFrom,
   wanted: TargetWanted,
-  /** Which of the ledger's records this chat may see: a downline or cashier, only its own sales' numbers. */
-  sees: (tx: TxRecord) => boolean = () => true,
 ): Promise<Suggestion[]> {
-  const saved = [...await savedCustomers.list(chatId)]
+  const sees = from.sees ?? (() => true);
+  const saved = [...await savedCustomers.list(from.customers)]
     .reverse()
     .filter((c) => c.kind === wanted.kind && (wanted.fitsSaved?.(c) ?? true) && wanted.valid(c.target))
     .slice(0, OFFERED_SAVED);
   const out: Suggestion[] = saved.map((c) => ({ label: `👤 ${c.name} · ${c.target}`, value: c.target }));
   const seen = new Set(saved.map((c) => c.target));
-  const recent = await ledger.recent(chatId, RECENT_SCAN);
+  const recent = await ledger.recent(from.ledger, RECENT_SCAN);
   let n = 0;
   for (const tx of recent) {
     if (n >= OFFERED_RECENT) break;

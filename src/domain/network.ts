@@ -67,7 +67,7 @@ const AdjustSchema = z.object({ chat: z.int(), way: z.enum(["in", "out"]), promp
 export type Adjustment = z.infer<typeof AdjustSchema>;
 /**
  * An adjustment by hand of a downline's wallet, from the owner's tap to its entry (id: the entry's ref):
- * asking -> confirming -> posting -> done | refused. Its ref is made with the question, so a double tap
+ * asking -> confirming -> posting -> done | refused, or cancelled before posting. Its ref is made with the question, so a double tap
  * on Confirm, or a Confirm again after a stop, posts one entry.
  */
 export const AdjustKind: DocKind<Adjustment> = { name: "wallet_adjust", schema: AdjustSchema };
@@ -290,6 +290,18 @@ export class Network {
 
   async adjustmentEnded(ref: string, state: "done" | "refused"): Promise<void> {
     await this.store.updateDoc(AdjustKind, ref, { states: ["posting"] }, { state });
+  }
+
+  /** The answer could not be taken: the answer to the new question `promptId` counts instead. */
+  async askAgain(ref: string, value: Adjustment, promptId: number): Promise<void> {
+    await this.store.updateDoc(AdjustKind, ref, { states: ["asking"] }, { value: { ...value, promptId } });
+  }
+
+  /** Nothing asked can be done (an empty wallet) or the owner cancels: asking or confirming -> cancelled; undefined when it had moved on. */
+  async cancelAdjustment(owner: number, ref: string): Promise<Adjustment | undefined> {
+    const doc = await this.store.getDoc(AdjustKind, ref);
+    if (!doc || doc.owner !== owner) return undefined;
+    return (await this.store.updateDoc(AdjustKind, ref, { states: ["asking", "confirming"] }, { state: "cancelled" }))?.value;
   }
 }
 

@@ -217,6 +217,7 @@ const BUTTON_ACCESS: { readonly [N in CallbackName]: Access } = {
   downlineRemove: "cashier",
   downlineAdjust: "owner",
   downlineAdjustYes: "owner",
+  downlineAdjustNo: "owner",
   downlineMayInvite: "owner",
   downlinePinReset: "cashier",
   downlineH2h: "owner",

@@ -12,7 +12,8 @@ import { SANDBOX_CUSTOMERS } from "../../src/sandbox/index.js";
 import { UpstreamRejected } from "../../src/upstream/errors.js";
 import { ENDPOINTS } from "../../src/upstream/endpoints.js";
 import { run } from "../jobs/support.js";
-import { costOf as costOfIn, CREATE, fund, GOLD_MARKUP, rinaAndAndi } from "./support.js";
+import { costOf as costOfIn, CREATE, fund, GOLD_MARKUP, joinAs, rinaAndAndi } from "./support.js";
+import type { FakeUser } from "../support/chat.js";
 
 let w: World;
 beforeEach(async () => {
@@ -96,6 +97,41 @@ describe("a downline", () => {
     expect(andi.buttons().join(" ")).not.toContain("081234567001");
   });
 
+  it("saved customers: a downline's prompt and /pelanggan offer its own, never the owner's or another downline's", async () => {
+    const { rina, andi } = await rinaAndAndi(w);
+    const budi = await joinAs(w, rina, "Budi");
+    await fund(w, rina, "Andi", 50_000);
+    await fund(w, rina, "Budi", 50_000);
+    /** `u` sells S10 to `target`, and once it succeeds saves the number as `name`. */
+    const sellAndSave = async (u: FakeUser, target: string, name: string) => {
+      await u.sendCommand("beli", `S10 ${target}`);
+      await u.pressButton(/Konfirmasi/);
+      await run(w, 10_000);
+      await w.app.deps.wallets.idle();
+      const notice = u.messages().filter((m) => m.text?.includes("Berhasil") && m.text.includes(target)).at(-1);
+      expect(notice, u.replies().join("\n---\n")).toBeDefined();
+      await u.pressButton(/Simpan pelanggan/, { messageId: notice!.messageId });
+      await u.sendText(name);
+      expect(u.lastReply()).toContain(`disimpan sebagai ${name}`);
+    };
+    await sellAndSave(rina, "081234567001", "Pak Joko");
+    await sellAndSave(budi, "081234567003", "Bu Sri");
+    await sellAndSave(andi, "081234567002", "Warung Andi");
+
+    await andi.sendCommand("beli", "S10");
+    const offered = andi.buttons().join(" ");
+    expect(offered).toContain("Warung Andi");
+    expect(offered).not.toMatch(/Pak Joko|081234567001|Bu Sri|081234567003/);
+    await andi.sendCommand("batal");
+    await andi.sendCommand("pelanggan");
+    expect(andi.lastReply()).toContain("Warung Andi");
+    expect(andi.lastReply()).not.toMatch(/Pak Joko|Bu Sri/);
+    // The owner's list is hers alone, as before.
+    await rina.sendCommand("pelanggan");
+    expect(rina.lastReply()).toContain("Pak Joko");
+    expect(rina.lastReply()).not.toMatch(/Warung Andi|Bu Sri/);
+  });
+
   it("a failed purchase gives the hold back; a level change counts from the next purchase", async () => {
     const { rina, andi } = await rinaAndAndi(w);
     await fund(w, rina, "Andi", 30_000);
@@ -131,19 +167,62 @@ describe("a downline", () => {
     const replyTo = w.fake.message(rina.chatId, prompt.messageId)!.message as Message as never;
     await rina.sendMessage({ text: "banyak sekali", reply_to_message: replyTo });
     expect(rina.lastReply()).toContain("Tulis jumlah lalu alasan");
-    await rina.sendMessage({ text: "15000 koreksi", reply_to_message: replyTo });
-    expect(rina.lastReply()).toContain("Ambil Rp15.000 dari dompet Andi?");
-    await rina.pressButton(/Konfirmasi/);
-    expect(lastAlert()).toContain("yang bisa diambil hanya Rp10.000");
-    // Nothing is on hold here: the alert does not say the rest is.
-    expect(lastAlert()).not.toContain("sisanya ditahan");
-    expect(lastAlert()).toContain("Dompet tidak berubah");
+    // More than the wallet holds: refused at the amount, with what it holds, and asked again (no confirm screen).
+    await rina.sendMessage({ text: "999999 koreksi", reply_to_message: replyTo });
+    expect(rina.lastReply()).toContain("Dompet Andi hanya berisi Rp10.000");
+    expect(rina.lastReply()).toContain("Dompet tidak berubah");
+    expect(rina.lastReply()).not.toContain("ditahan");
+    expect(rina.buttons()).not.toContain("✅ Konfirmasi");
+    const again = rina.messages().at(-1)!;
+    // A new question to answer: the app replies to it.
+    expect(JSON.stringify(w.fake.callsOf("sendMessage").at(-1)!.payload.reply_markup)).toContain('"force_reply":true');
+    await rina.sendMessage({ text: "4000 koreksi", reply_to_message: w.fake.message(rina.chatId, again.messageId)!.message as Message as never });
+    expect(rina.lastReply()).toContain("Ambil Rp4.000 dari dompet Andi?");
+    // The confirm screen has its way out, as every other.
+    expect(rina.buttons()).toEqual(["✅ Konfirmasi", "❌ Batal"]);
+    const screen = rina.messages().at(-1)!.messageId;
+    await rina.pressButton(/Batal/, { messageId: screen });
+    expect(w.fake.message(rina.chatId, screen)!.message.text).toContain("Dibatalkan. Dompet Andi tidak berubah");
+    expect(rina.buttons({ messageId: screen })).toEqual([]);
     expect(await w.app.deps.wallets.view(andi.chatId)).toMatchObject({ balance: 10_000 });
     await rina.sendCommand("downline");
     await rina.pressButton(/Andi/);
     await rina.pressButton(/Hapus/);
     expect(lastAlert()).toContain("Dompet masih berisi saldo");
     expect(await w.app.deps.network.member(rina.chatId, andi.chatId)).toBeDefined();
+  });
+
+  it("by hand: a wallet spent between the amount and Confirm is refused on the screen itself, its button gone", async () => {
+    const { rina, andi } = await rinaAndAndi(w);
+    await fund(w, rina, "Andi", 20_000);
+    await rina.sendCommand("downline");
+    await rina.pressButton(/Andi/);
+    await rina.pressButton(/Ambil saldo/);
+    const prompt = rina.messages().at(-1)!;
+    await rina.sendMessage({ text: "15000 koreksi", reply_to_message: w.fake.message(rina.chatId, prompt.messageId)!.message as Message as never });
+    const screen = rina.messages().at(-1)!.messageId;
+    // Andi buys meanwhile: his price is held until the provider answers.
+    await andi.sendCommand("beli", "S10 081234567890");
+    await andi.pressButton(/Konfirmasi/);
+    const { available } = await w.app.deps.wallets.view(andi.chatId);
+    expect(available).toBeLessThan(15_000);
+    await rina.pressButton(/Konfirmasi/, { messageId: screen });
+    expect(lastAlert()).toContain(`yang bisa diambil hanya ${rupiah(available, "id")}`);
+    expect(w.fake.message(rina.chatId, screen)!.message.text).toContain(`yang bisa diambil hanya ${rupiah(available, "id")}`);
+    expect(rina.buttons({ messageId: screen })).toEqual([]);
+    expect(await w.app.deps.wallets.view(andi.chatId)).toMatchObject({ balance: 20_000 });
+  });
+
+  it("by hand: taking from an empty wallet says so at once and asks nothing more", async () => {
+    const { rina } = await rinaAndAndi(w);
+    await rina.sendCommand("downline");
+    await rina.pressButton(/Andi/);
+    await rina.pressButton(/Ambil saldo/);
+    const prompt = rina.messages().at(-1)!;
+    const sent = w.fake.callsOf("sendMessage").length;
+    await rina.sendMessage({ text: "1000 koreksi", reply_to_message: w.fake.message(rina.chatId, prompt.messageId)!.message as Message as never });
+    expect(rina.lastReply()).toContain("Dompet Andi tidak punya saldo yang bisa diambil (berisi Rp0, ditahan untuk transaksi berjalan Rp0). Dompet tidak berubah.");
+    expect(JSON.stringify(w.fake.callsOf("sendMessage").slice(sent).map((c) => c.payload.reply_markup ?? null))).not.toContain("force_reply");
   });
 
   it("the owner is warned on /saldo when the provider balance no longer covers what the wallets hold", async () => {

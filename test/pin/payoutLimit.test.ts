@@ -48,5 +48,19 @@ describe("a confirmed payout and the daily limit", () => {
     await rina.pressButton(/Konfirmasi/, { messageId: screen(rina) });
     expect(alert()).toContain("Melebihi batas uang keluar harian Rp30.000. Sisa hari ini: Rp10.000");
     expect(w.sandbox.calls(CREATE)).toHaveLength(1);
+
+    // Andi's next payout over what is left: the screen says so, keeps only Batal, and the request waits.
+    await andi.sendCommand("tarik");
+    await andi.sendText("bca");
+    await andi.pressButton(/BCA/);
+    await andi.sendText("1234567002");
+    await andi.sendText("15000");
+    await andi.pressButton(/Konfirmasi/);
+    await rina.pressButton(/Buka transfer/);
+    const payoutScreen = screen(rina);
+    await rina.pressButton(/Konfirmasi/, { messageId: payoutScreen });
+    expect(w.fake.message(rina.chatId, payoutScreen)!.text).toContain("Sisa hari ini: Rp10.000");
+    expect(rina.buttons({ messageId: payoutScreen })).toEqual(["❌ Batal"]);
+    expect(w.sandbox.calls(CREATE)).toHaveLength(1);
   });
 });

@@ -123,9 +123,12 @@ describe("PIN protection", () => {
     await toTransferConfirm(u, "20rb", "1234567001");
     await u.pressButton("✅ Confirm");
     expect(alert()).toContain("Over the daily money-out limit of Rp60,000. Left today: Rp10,000");
+    // The refused screen says so itself and keeps no Confirm (its draft is cancelled).
+    expect(u.buttons({ messageId: u.messages().filter((m) => m.text?.includes("Left today")).at(-1)!.messageId })).toEqual([]);
     await u.sendCommand("pin", "limit 1jt");
     await typePin(u, PIN);
     expect(u.replies().join("\n")).toContain("a raise waits 24 hours");
+    await toTransferConfirm(u, "20rb", "1234567001");
     await u.pressButton("✅ Confirm", { messageId: u.messages().filter((m) => m.text?.includes("Check before you confirm")).at(-1)!.messageId });
     expect(alert()).toContain("Over the daily money-out limit of Rp60,000");
     expect(creates()).toBe(1);

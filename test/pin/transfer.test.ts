@@ -29,6 +29,32 @@ describe("the PIN gate", () => {
     expect(tx?.status).not.toBe("draft");
   });
 
+  it("a transfer over the daily limit is refused on its confirm screen: what is left today and what to do, no Konfirmasi", async () => {
+    w = await makeWorld();
+    const u = await w.linkedUser({ languageCode: "id" });
+    await setPin(u, PIN);
+    await u.sendCommand("pin", "batas 30rb");
+    await typePin(u, PIN);
+    expect(u.replies().join("\n")).toContain("Batas uang keluar harian: Rp30.000");
+    await u.sendCommand("transfer");
+    await u.sendText("bca");
+    await u.pressButton(/BCA/);
+    await u.sendText("1234567890");
+    await u.sendText("50rb");
+    await u.pressButton(/Lewati/);
+    const screen = u.messages().filter((m) => m.text?.includes("Periksa sebelum konfirmasi")).at(-1)!.messageId;
+    await u.pressButton(/Konfirmasi/, { messageId: screen });
+    const text = w.fake.message(u.chatId, screen)!.text!;
+    expect(text).toContain("Melebihi batas uang keluar harian Rp30.000. Sisa hari ini: Rp30.000");
+    expect(text).toContain("Kirim paling banyak Rp30.000 hari ini dengan /transfer, atau sisanya besok. Batas diubah di /pin batas");
+    expect(text).toContain("Rp50.000"); // the details stay
+    expect(text).not.toContain("Periksa sebelum konfirmasi");
+    expect(u.buttons({ messageId: screen })).toEqual([]);
+    expect(creates()).toBe(0);
+    const [tx] = (await w.store.listTxByChat(u.chatId)).items;
+    expect(tx?.status).toBe("cancel");
+  });
+
   it("without a PIN a transfer asks none, and the confirm screen says once a day that no PIN is set", async () => {
     w = await makeWorld();
     const u = await w.linkedUser({ languageCode: "en" });

@@ -108,6 +108,7 @@ const BUTTON_LEVEL: Record<Exclude<CallbackName, "menu">, Level> = {
   downlineRemove: "cashier",
   downlineAdjust: "owner",
   downlineAdjustYes: "owner",
+  downlineAdjustNo: "owner",
   downlineMayInvite: "owner",
   downlinePinReset: "cashier",
   downlineH2h: "owner",

@@ -313,11 +313,15 @@ onCallback(composer, cb.downlineAdjust, async (ctx, { chat, way }) => {
   const member = await ctx.deps.network.member(owner, chat);
   if (!member) return void (await ctx.answerCallbackQuery({ text: ctx.t("button-expired") }));
   await ctx.answerCallbackQuery();
-  const prompt = await ctx.reply(ctx.t(way === "in" ? "downline-adjust-ask-in" : "downline-adjust-ask-out", { name: html(member.name) }), {
-    reply_markup: { force_reply: true, input_field_placeholder: ctx.t("downline-adjust-placeholder") },
-  });
-  await ctx.deps.network.askAdjust(owner, chat, way, prompt.message_id);
+  const prompt = await askAmount(ctx, ctx.t(way === "in" ? "downline-adjust-ask-in" : "downline-adjust-ask-out", { name: html(member.name) }));
+  await ctx.deps.network.askAdjust(owner, chat, way, prompt);
 });
+
+/** A question the owner answers by replying (force_reply: the app replies to it); its message id. */
+async function askAmount(ctx: BaseContext, text: string): Promise<number> {
+  const prompt = await ctx.reply(text, { reply_markup: { force_reply: true, input_field_placeholder: ctx.t("downline-adjust-placeholder") } });
+  return prompt.message_id;
+}
 
 composer.on("message:text", async (ctx, next) => {
   const replyTo = ctx.message.reply_to_message?.message_id;
@@ -329,6 +333,17 @@ composer.on("message:text", async (ctx, next) => {
   if (!m || !(amount > 0) || amount > MAX_ADJUST) return void (await ctx.reply(ctx.t("downline-adjust-bad")));
   const reason = m[2]!.trim();
   const member = await ctx.deps.network.member(ctx.chat.id, doc.value.chat);
+  // More than the wallet can give: said now, with what it holds, and asked again (Confirm would only refuse).
+  const wallet = doc.value.way === "out" ? await ctx.deps.wallets.view(doc.value.chat) : undefined;
+  if (wallet && amount > wallet.available) {
+    const vars = { name: html(member?.name ?? ""), amount: rupiah(amount, ctx.lang), ...walletVars(ctx, wallet) };
+    if (wallet.available <= 0) {
+      await ctx.deps.network.cancelAdjustment(ctx.chat.id, doc.ref);
+      return void (await ctx.reply(ctx.t("downline-adjust-nothing", vars)));
+    }
+    const again = await askAmount(ctx, ctx.t(wallet.held > 0 ? "downline-adjust-over-held" : "downline-adjust-over", vars));
+    return void (await ctx.deps.network.askAgain(doc.ref, doc.value, again));
+  }
   if (!(await ctx.deps.network.answered(doc.ref, doc.value, amount, reason))) return next();
   await ctx.reply(
     ctx.t(doc.value.way === "in" ? "downline-adjust-confirm-in" : "downline-adjust-confirm-out", { name: html(member?.name ?? ""), amount: rupiah(amount, ctx.lang), reason: html(reason) }),
@@ -345,8 +360,11 @@ onCallback(composer, cb.downlineAdjustYes, withPin(cb.downlineAdjustYes, () => (
   const signed = taken.way === "in" ? amount : -amount;
   const adjusted = await ctx.deps.wallets.adjust({ ref, owner, wallet: taken.chat, amount: signed, reason, by: owner });
   if (adjusted.kind === "short") {
+    // Spent meanwhile: said on the screen itself (its Confirm would do nothing now), and in the alert.
     await ctx.deps.network.adjustmentEnded(ref, "refused");
-    return void (await ctx.answerCallbackQuery({ text: ctx.t("downline-adjust-short", { available: rupiah(adjusted.available, ctx.lang) }), show_alert: true }));
+    const short = ctx.t("downline-adjust-short", { available: rupiah(adjusted.available, ctx.lang) });
+    await ctx.answerCallbackQuery({ text: short, show_alert: true });
+    return void (await ctx.editMessageText(short).catch(() => undefined));
   }
   await ctx.deps.network.adjustmentEnded(ref, "done");
   await ctx.answerCallbackQuery({ text: ctx.t("downline-adjust-done") });
@@ -362,6 +380,19 @@ onCallback(composer, cb.downlineAdjustYes, withPin(cb.downlineAdjustYes, () => (
   });
   await showCard(ctx, taken.chat);
 }));
+
+onCallback(composer, cb.downlineAdjustNo, async (ctx, { ref }) => {
+  const cancelled = await ctx.deps.network.cancelAdjustment(ctx.chat!.id, ref);
+  if (!cancelled) return void (await ctx.answerCallbackQuery({ text: ctx.t("confirm-already") }));
+  await ctx.answerCallbackQuery();
+  const member = await ctx.deps.network.member(ctx.chat!.id, cancelled.chat);
+  await ctx.editMessageText(ctx.t("downline-adjust-cancelled", { name: html(member?.name ?? "") })).catch(() => undefined);
+});
+
+/** A wallet's figures as the texts name them. */
+function walletVars(ctx: BaseContext, w: { balance: number; held: number; available: number }): Record<string, string> {
+  return { balance: rupiah(w.balance, ctx.lang), held: rupiah(w.held, ctx.lang), available: rupiah(Math.max(0, w.available), ctx.lang) };
+}
 
 // ---- the downline's own ------------------------------------------------------------------------
 
@@ -442,6 +473,7 @@ export const downlineModule: FeatureModule = {
     downlineRemove: "cashier",
     downlineAdjust: "owner",
     downlineAdjustYes: "owner",
+    downlineAdjustNo: "owner",
     downlineMayInvite: "owner",
     downlinePinReset: "cashier",
     downlineH2h: "owner",

@@ -35,7 +35,7 @@ import { refusalText as billRefusalText } from "../flows/bill.js";
 import { askText } from "../flows/steps.js";
 import { commands } from "../../telegram/commands.js";
 import { startPurchase } from "./prepaidPurchase.js";
-import { ledgerChat, seesTx } from "../middlewares/roleGate.js";
+import { customersChat, ledgerChat, seesTx } from "../middlewares/roleGate.js";
 
 export const SAVE_CUSTOMER_FLOW = "customer-save";
 export const RENAME_CUSTOMER_FLOW = "customer-rename";
@@ -106,8 +106,8 @@ async function showCustomers(ctx: BotContext, page: number, query: string | unde
     await replyPrivateOnly(ctx);
     return;
   }
-  // Staff work with their owner's customers.
-  const all = await ctx.deps.savedCustomers.list(ledgerChat(ctx));
+  // Staff work with their owner's customers, a downline with its own.
+  const all = await ctx.deps.savedCustomers.list(customersChat(ctx));
   if (all.length === 0) {
     await editOrReply(ctx, ctx.t("customers-empty"), {}, edit);
     return;
@@ -131,7 +131,7 @@ async function showCustomers(ctx: BotContext, page: number, query: string | unde
 }
 
 async function findCustomer(ctx: BaseContext, id: string): Promise<SavedCustomer | undefined> {
-  return ctx.chat ? (await ctx.deps.savedCustomers.list(ledgerChat(ctx))).find((c) => c.id === id) : undefined;
+  return ctx.chat ? (await ctx.deps.savedCustomers.list(customersChat(ctx))).find((c) => c.id === id) : undefined;
 }
 
 function customerDetail(ctx: BaseContext, c: SavedCustomer): string {
@@ -165,7 +165,7 @@ async function saveCustomerFlow(conversation: BotConversation, ctx: ConvContext,
   const prompt = ctx.t("customer-ask-name", { target: `<code>${html(tx.target)}</code>`, what: html(tx.title ?? tx.code ?? "") });
   const { name, ctx: last } = await askName(conversation, ctx, prompt);
   const result = await conversation.external(
-    async (): Promise<SaveResult> => await saveCustomer(last.deps.savedCustomers, tx.chatId, tx, name, last.deps.clock.now()),
+    async (): Promise<SaveResult> => await saveCustomer(last.deps.savedCustomers, customersChat(last), tx, name, last.deps.clock.now()),
   );
   if (!result.ok) {
     await last.reply(last.t(result.reason === "full" ? "customers-full" : "button-expired", { max: CUSTOMERS_MAX }));
@@ -181,7 +181,7 @@ async function renameCustomerFlow(conversation: BotConversation, ctx: ConvContex
   if (!old) return;
   const prompt = ctx.t("customer-ask-rename", { name: html(old.name), target: `<code>${html(old.target)}</code>` });
   const { name, ctx: last } = await askName(conversation, ctx, prompt);
-  const renamed = await conversation.external(async () => await last.deps.savedCustomers.rename(ledgerChat(last), id, name));
+  const renamed = await conversation.external(async () => await last.deps.savedCustomers.rename(customersChat(last), id, name));
   // Deleted meanwhile (another device): nothing to rename.
   if (!renamed) {
     await last.reply(last.t("customer-gone"));
@@ -313,7 +313,7 @@ onCallback(composer, cb.customerDelete, async (ctx, { id }) => {
 });
 
 onCallback(composer, cb.customerDeleteYes, async (ctx, { id }) => {
-  const gone = ctx.chat && await ctx.deps.savedCustomers.remove(ledgerChat(ctx), id);
+  const gone = ctx.chat && await ctx.deps.savedCustomers.remove(customersChat(ctx), id);
   if (!gone) {
     await ctx.answerCallbackQuery({ text: ctx.t("customer-gone") });
     return;
@@ -368,7 +368,7 @@ onCallback(composer, cb.saveCustomer, async (ctx, { refId }) => {
     return;
   }
   await ctx.answerCallbackQuery();
-  const list = await ctx.deps.savedCustomers.list(tx.chatId);
+  const list = await ctx.deps.savedCustomers.list(customersChat(ctx));
   // Full, and not a new name for one already saved: say so before asking for a name.
   if (list.length >= CUSTOMERS_MAX && !list.some((c) => c.target === tx.target)) {
     await ctx.reply(ctx.t("customers-full", { max: CUSTOMERS_MAX }));

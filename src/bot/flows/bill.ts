@@ -12,9 +12,9 @@ import { saveDraft, showConfirm } from "../money/confirm.js";
 import { billFields, postpaidKind } from "../money/postpaid.js";
 import { billRetryKeyboard } from "../keyboards/bill.js";
 import { failureText, withApiKey, type ProviderFailure, type ProviderOutcome } from "../provider.js";
-import { suggestionsFor } from "../savedCustomers.js";
+import { suggestionsFor, type OfferedFrom } from "../savedCustomers.js";
 import { askChoice, askText, type TextStep } from "./steps.js";
-import { ledgerChat, seesTx } from "../middlewares/roleGate.js";
+import { customersChat, ledgerChat, seesTx } from "../middlewares/roleGate.js";
 import { notLinkedText } from "../guards.js";
 
 export const BILL_FLOW = "bill";
@@ -138,15 +138,15 @@ export async function billFlow(conversation: BotConversation, ctx: ConvContext):
   const note = service.note ? `\n${ctx.t("bill-provider-note", { note: html(service.note) })}` : "";
   let prompt = `${ctx.t("bill-ask-number", { service: html(service.name) })}${note}`;
   // Saved customers and recent numbers of this service, offered as buttons.
-  const chatId = ledgerChat(ctx);
+  const from: OfferedFrom = { ledger: ledgerChat(ctx), customers: customersChat(ctx), sees: (tx) => seesTx(ctx, tx) };
   const suggestions = await conversation.external(async () =>
-    await suggestionsFor(ctx.deps, chatId, {
+    await suggestionsFor(ctx.deps, from, {
       kind: "number",
       // A meter number saved from a token sale is not a bill's customer number: same service only.
       fitsSaved: (c) => c.source === "postpaid" && c.code === service.code,
       fitsTx: (tx) => tx.kind === "postpaid" && tx.code === service.code,
       valid: (t) => customerNumberStep.parse(t).ok,
-    }, (tx) => seesTx(ctx, tx)),
+    }),
   );
   /** After an outage: the number a Retry button inquires again. */
   let retryNumber: string | undefined;

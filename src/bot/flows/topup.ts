@@ -14,10 +14,10 @@ import { saveAndConfirm } from "../money/confirm.js";
 import { belowCostText, prepaidDraft, prepaidKind } from "../money/prepaid.js";
 import { failureText, withApiKey } from "../provider.js";
 import { needsServer, targetKind, validateTarget } from "../targets.js";
-import { suggestionsFor, wantedForProduct } from "../savedCustomers.js";
+import { suggestionsFor, wantedForProduct, type OfferedFrom } from "../savedCustomers.js";
 import { askChoice, askText } from "./steps.js";
 import { chatSeller, quoteOf } from "../pricing.js";
-import { hidesCost, ledgerChat, seesTx } from "../middlewares/roleGate.js";
+import { customersChat, hidesCost, ledgerChat, seesTx } from "../middlewares/roleGate.js";
 import { sameValueAlternatives } from "../../domain/alternatives.js";
 
 export const TOPUP_FLOW = "topup";
@@ -132,9 +132,9 @@ export async function topupFlow(
     else await last.reply(last.t(checked.error, checked.vars));
   }
   if (target === undefined) {
-    const chatId = ledgerChat(last);
+    const from: OfferedFrom = { ledger: ledgerChat(last), customers: customersChat(last), sees: (tx) => seesTx(last, tx) };
     const suggestions = await conversation.external(async () =>
-      await suggestionsFor(last.deps, chatId, wantedForProduct(product, (t) => validateTarget(product, t).ok), (tx) => seesTx(last, tx)),
+      await suggestionsFor(last.deps, from, wantedForProduct(product, (t) => validateTarget(product, t).ok)),
     );
     const answer = await askText(conversation, last, await targetPrompt(last, product), {
       parse: (text) => validateTarget(product, text),

@@ -117,7 +117,7 @@ export async function askCheckedAccount(
   // Saved accounts and recent transfers to this bank, offered as buttons.
   const chatId = ctx.chat!.id;
   const suggestions = await conversation.external(async () =>
-    await suggestionsFor(ctx.deps, chatId, {
+    await suggestionsFor(ctx.deps, { ledger: chatId, customers: chatId }, {
       kind: "account",
       fitsSaved: (s) => s.code === bank.code,
       fitsTx: (tx) => tx.kind === "transfer" && tx.code === bank.code,

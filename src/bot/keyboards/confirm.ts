@@ -7,6 +7,11 @@ export function confirmKeyboard(tr: Translator, refId: string): InlineKeyboard {
   return new InlineKeyboard().text(tr.t("button-confirm"), cb.confirm.encode({ refId })).text(tr.t("button-cancel"), cb.cancelDraft.encode({ refId }));
 }
 
+/** A screen that can no longer be confirmed, only cancelled (a payout over the daily limit: Cancel declines it). */
+export function cancelOnlyKeyboard(tr: Translator, refId: string): InlineKeyboard {
+  return new InlineKeyboard().text(tr.t("button-cancel"), cb.cancelDraft.encode({ refId }));
+}
+
 export function statusKeyboard(tr: Translator, refId: string): InlineKeyboard {
   return new InlineKeyboard().text(tr.t("button-check-status"), cb.status.encode({ refId }));
 }

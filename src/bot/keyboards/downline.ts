@@ -43,7 +43,7 @@ export function downlineCardKeyboard(tr: Translator, member: Downline, levels: r
 }
 
 export function adjustConfirmKeyboard(tr: Translator, ref: string): InlineKeyboard {
-  return new InlineKeyboard().text(tr.t("button-confirm"), cb.downlineAdjustYes.encode({ ref }));
+  return new InlineKeyboard().text(tr.t("button-confirm"), cb.downlineAdjustYes.encode({ ref })).text(tr.t("button-cancel"), cb.downlineAdjustNo.encode({ ref }));
 }
 
 /** Under a /mutasi page: older entries when there are, and the whole statement as a CSV. */

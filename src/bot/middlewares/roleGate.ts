@@ -58,6 +58,14 @@ export function ledgerChat(ctx: BaseContext): number {
   return ledgerChatOf(ctx.chat!.id, ctx.role);
 }
 
+/**
+ * The chat whose saved customers (/pelanggan, the prompts' 👤 buttons) this chat works with: staff
+ * share their owner's; a downline keeps its own, as it reaches nothing of its owner's but its wallet.
+ */
+export function customersChat(ctx: BaseContext): number {
+  return ctx.role.kind === "downline" ? ctx.chat!.id : ledgerChat(ctx);
+}
+
 /** The staff member's chat to record as `by` on a transaction it makes; undefined for the owner. */
 export function madeBy(ctx: BaseContext): number | undefined {
   return ctx.role.kind === "staff" || ctx.role.kind === "downline" ? ctx.chat!.id : undefined;

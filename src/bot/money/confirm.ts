@@ -5,7 +5,7 @@
  * create exactly once however often it is tapped, and shows the outcome the engine gives back.
  */
 import { Composer } from "grammy";
-import { buyAgainKeyboard, confirmKeyboard, lowBalanceKeyboard, rejectedKeyboard, statusKeyboard } from "../keyboards/confirm.js";
+import { buyAgainKeyboard, cancelOnlyKeyboard, confirmKeyboard, lowBalanceKeyboard, rejectedKeyboard, statusKeyboard } from "../keyboards/confirm.js";
 import type { NewTx } from "../../store/index.js";
 import type { TxRecord, WalletPart } from "../../store/index.js";
 import { isLowBalanceRefusal, UpstreamError } from "../../upstream/errors.js";
@@ -229,21 +229,38 @@ export async function saveAndConfirm(ctx: BaseContext, kind: MoneyKind, fields: 
  * What a Confirm needs of the PIN gate (docs/pin.md): a transfer is money-out; a purchase asks only above
  * the owner's threshold (below it, no extra tap); a screen already confirmed needs nothing.
  */
-async function pinNeeded(ctx: BaseContext, refId: string): Promise<GateOptions | undefined> {
+async function pinNeeded(ctx: BaseContext, refId: string, byKind: ReadonlyMap<string, MoneyKind>): Promise<GateOptions | undefined> {
   const tx = await ctx.deps.ledger.get(refId);
   if (!tx || tx.status !== "draft" || ctx.role.kind !== "owner") return undefined;
-  if (tx.kind === "transfer") return { what: "pin-for-transfer", moneyOut: true, amount: tx.amount };
+  const kind = byKind.get(tx.kind);
+  if (tx.kind === "transfer") {
+    return { what: "pin-for-transfer", moneyOut: true, amount: tx.amount, ...(kind ? { overLimit: (over) => overLimitScreen(ctx, kind, tx, over) } : {}) };
+  }
   if (tx.kind === "deposit") return undefined;
   // A store that cannot be read: the handler's own storage check answers (a purchase is no money-out).
   const above = (await ctx.deps.pins.state(ctx.chat!.id).catch(() => undefined))?.purchaseAbove;
   return above !== undefined && tx.amount > above ? { what: "pin-for-purchase" } : undefined;
 }
 
+/**
+ * Over the daily money-out limit: the screen itself says so, what is left today and what to do, its
+ * Confirm gone (pressing again would only refuse again). The owner's own transfer is cancelled; a
+ * downline's payout keeps Cancel (which declines it), or is opened again from its request another day.
+ */
+async function overLimitScreen(ctx: BaseContext, kind: MoneyKind, tx: TxRecord, over: { limit: number; left: number }): Promise<void> {
+  const payout = isPayout(tx);
+  if (!payout && !(await ctx.deps.ledger.cancelDraft(tx.refId, "over the daily money-out limit"))) return;
+  const figures = { limit: rupiah(over.limit, ctx.lang), left: rupiah(over.left, ctx.lang) };
+  const title = `${ctx.t("pin-refused-limit", figures)}\n${ctx.t("confirm-over-limit-next", { ...figures, none: over.left > 0 ? "no" : "yes" })}`;
+  const screen = confirmScreen(ctx, kind, tx, title, await hidesCost(ctx));
+  await ctx.editMessageText(screen, payout ? { reply_markup: cancelOnlyKeyboard(ctx, tx.refId) } : {}).catch(() => undefined);
+}
+
 export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext> {
   const byKind = new Map(kinds.map((k) => [k.kind, k]));
   const c = new Composer<BotContext>();
 
-  onCallback(c, cb.confirm, withPin(cb.confirm, (ctx, { refId }) => pinNeeded(ctx, refId), async (ctx, { refId }) => {
+  onCallback(c, cb.confirm, withPin(cb.confirm, (ctx, { refId }) => pinNeeded(ctx, refId, byKind), async (ctx, { refId }) => {
     const ledger = ctx.deps.ledger;
     const tx = await ledger.get(refId);
     const kind = tx && byKind.get(tx.kind);

@@ -21,6 +21,8 @@ export interface GateOptions {
   /** Money leaving the account: refused while locked, blocked, frozen; `amount` counts towards the daily limit. */
   moneyOut?: boolean;
   amount?: number;
+  /** Over the daily limit: also said where the act was asked (its confirm screen), besides the alert. */
+  overLimit?: (over: { limit: number; left: number }) => Promise<void>;
 }
 
 type Run = (ctx: BotContext, data: string) => Promise<unknown>;
@@ -88,8 +90,8 @@ export async function runAct(ctx: BotContext, name: string, data: string): Promi
   await run(ctx, data);
 }
 
-/** Why an act is refused now (the text), or undefined. */
-async function refusal(ctx: BaseContext, s: PinState, o: GateOptions): Promise<string | undefined> {
+/** Why an act is refused now (the text, and the figures when over the daily limit), or undefined. */
+async function refusal(ctx: BaseContext, s: PinState, o: GateOptions): Promise<string | { text: string; limit: number; left: number } | undefined> {
   const now = ctx.deps.clock.now();
   const bar = barOf(s, now);
   if (bar?.kind === "locked") return ctx.t("pin-refused-locked", { until: wibClockUntil(bar.until, ctx.lang) });
@@ -98,7 +100,10 @@ async function refusal(ctx: BaseContext, s: PinState, o: GateOptions): Promise<s
   if (o.moneyOut && bar?.kind === "frozen" && s.hash === undefined) return ctx.t("pin-refused-frozen");
   if (o.moneyOut && o.amount !== undefined) {
     const over = await ctx.deps.pins.overLimit(ledgerChat(ctx), o.amount);
-    if (over) return ctx.t("pin-refused-limit", { limit: rupiah(over.limit, ctx.lang), left: rupiah(Math.max(0, over.limit - over.spent), ctx.lang) });
+    if (over) {
+      const left = Math.max(0, over.limit - over.spent);
+      return { text: ctx.t("pin-refused-limit", { limit: rupiah(over.limit, ctx.lang), left: rupiah(left, ctx.lang) }), limit: over.limit, left };
+    }
   }
   return undefined;
 }
@@ -120,8 +125,13 @@ export async function pinGate(ctx: BaseContext, o: GateOptions, act: { name: str
   if (!ctx.chat) return true;
   const s = await ctx.deps.pins.state(ctx.chat.id);
   const refused = await refusal(ctx, s, o);
-  if (refused) {
+  if (typeof refused === "string") {
     await say(ctx, refused);
+    return false;
+  }
+  if (refused) {
+    await say(ctx, refused.text);
+    await o.overLimit?.(refused);
     return false;
   }
   if (passed.has(ctx) || s.hash === undefined) return true;
