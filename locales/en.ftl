@@ -1562,6 +1562,8 @@ h2h-key-new = 🔑 Your H2H key (shown only once, save it now):
 h2h-key-new-replaced = 🔑 Your new H2H key (shown only once, save it now):
     <code>{ $key }</code>
     The old key no longer works.
+h2h-key-next = Next: allow your server's IP with <code>/h2h ip &lt;ip&gt;</code>, then set the callback URL with <code>/h2h callback &lt;url&gt;</code>.
+h2h-usage = Unknown /h2h command: { $sub }. Use <code>/h2h</code>, <code>/h2h ip &lt;ip&gt;</code> or <code>/h2h callback &lt;url&gt;</code>.
 h2h-ips-bad = ❌ Not an IP address: { $bad }. The IP list was not changed.
 h2h-ips-too-many = ❌ At most { $max } IPs. The IP list was not changed.
 h2h-ips-saved = ✅ Allowed IPs: { $ips }

@@ -1526,6 +1526,8 @@ h2h-key-new = 🔑 Key H2H Anda (hanya ditampilkan sekali, simpan sekarang):
 h2h-key-new-replaced = 🔑 Key H2H baru Anda (hanya ditampilkan sekali, simpan sekarang):
     <code>{ $key }</code>
     Key lama sudah tidak berlaku.
+h2h-key-next = Berikutnya: izinkan IP server Anda dengan <code>/h2h ip &lt;ip&gt;</code>, lalu atur URL callback dengan <code>/h2h callback &lt;url&gt;</code>.
+h2h-usage = Perintah /h2h tidak dikenal: { $sub }. Pakai <code>/h2h</code>, <code>/h2h ip &lt;ip&gt;</code> atau <code>/h2h callback &lt;url&gt;</code>.
 h2h-ips-bad = ❌ Bukan alamat IP: { $bad }. Daftar IP tidak diubah.
 h2h-ips-too-many = ❌ Paling banyak { $max } IP. Daftar IP tidak diubah.
 h2h-ips-saved = ✅ IP yang diizinkan: { $ips }
