@@ -49,6 +49,15 @@ const payoutEntries = async (andi: FakeUser) => (await w.app.deps.wallets.entrie
 const told = (u: FakeUser, text: string) => u.messages().filter((m) => m.from === "bot" && m.text?.includes(text));
 
 describe("a downline's payout (/tarik)", () => {
+  it("with nothing available says so instead of opening the bank list", async () => {
+    const { andi } = await rinaAndAndi(w);
+    await andi.sendCommand("tarik");
+    expect(andi.lastReply()).toContain("Belum ada yang bisa ditarik");
+    expect(andi.lastReply()).toContain(rp(0));
+    expect(andi.lastReply()).not.toContain("Tarik saldo dompet");
+    expect(andi.buttons()).toEqual([]);
+  });
+
   it("is held and nothing leaves until the owner confirms; then one create with the owner's key and one payout entry on success", async () => {
     const { rina, andi } = await rinaAndAndi(w);
     await fund(w, rina, "Andi", 50_000);
