@@ -1396,6 +1396,7 @@ payout-only-downlines = Payouts are for downlines: their wallet's money is sent 
 payout-choose-bank = 👛 <b>Withdraw from your wallet</b>. Choose the bank or e-wallet to send to:
 payout-nothing = Nothing to withdraw yet: your wallet has { $available } available, the minimum withdrawal is { $min }. Details: /balance.
 payout-ask-amount = How much to withdraw? Available: { $available }. At least { $min }. Type it in rupiah, e.g. 50000 or 50rb.
+payout-amount-too-small = The minimum withdrawal is { $min }. Type the amount again, or /cancel.
 payout-amount-short = ❌ Your wallet has { $available } available, not enough for { $amount }. Nothing was held. Type a smaller amount, or /cancel.
 payout-confirm =
     👛 <b>Withdraw { $amount } from your wallet</b>
@@ -1452,7 +1453,7 @@ pin-refused-reset = 🔒 The PIN was just reset with the API key. Money-out is h
 pin-refused-frozen = 🧊 Money-out is frozen after "Not me". Set a PIN with /pin, then enter it to unfreeze.
 pin-refused-limit = ⛔ Over the daily money-out limit of { $limit }. Left today: { $left }. Nothing was sent.
 pin-for-transfer = Transfer
-pin-for-purchase = Purchase above the PIN threshold
+pin-for-purchase = Purchase of { $amount } (above the PIN threshold)
 pin-for-change = Change PIN
 pin-for-settings = Change PIN limits
 pin-for-key = Replace or remove the API key

@@ -1363,6 +1363,7 @@ payout-only-downlines = Penarikan hanya untuk downline: uang dompetnya dikirim l
 payout-choose-bank = 👛 <b>Tarik saldo dompet</b>. Pilih bank atau e-wallet tujuan:
 payout-nothing = Belum ada yang bisa ditarik: dompet Anda bisa dipakai { $available }, penarikan minimal { $min }. Rinciannya: /saldo.
 payout-ask-amount = Berapa yang ditarik? Bisa dipakai: { $available }. Minimal { $min }. Ketik dalam rupiah, misalnya 50000 atau 50rb.
+payout-amount-too-small = Penarikan minimal { $min }. Ketik nominal lagi, atau /batal.
 payout-amount-short = ❌ Saldo dompet yang bisa dipakai { $available }, kurang untuk { $amount }. Tidak ada yang ditahan. Ketik nominal yang lebih kecil, atau /batal.
 payout-confirm =
     👛 <b>Tarik { $amount } dari dompet Anda</b>
@@ -1419,7 +1420,7 @@ pin-refused-reset = 🔒 PIN baru direset dengan API key. Uang keluar ditahan sa
 pin-refused-frozen = 🧊 Uang keluar dibekukan karena "Bukan saya". Buat PIN dengan /pin, lalu masukkan untuk membuka.
 pin-refused-limit = ⛔ Melebihi batas uang keluar harian { $limit }. Sisa hari ini: { $left }. Tidak ada yang dikirim.
 pin-for-transfer = Transfer
-pin-for-purchase = Pembelian di atas batas PIN
+pin-for-purchase = Pembelian { $amount } (di atas batas PIN)
 pin-for-change = Ganti PIN
 pin-for-settings = Ubah batas PIN
 pin-for-key = Ganti atau hapus API key

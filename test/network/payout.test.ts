@@ -167,7 +167,11 @@ describe("a downline's payout (/tarik)", () => {
   it("too little available is refused with a clear message and nothing is held (at the amount, and at Confirm)", async () => {
     const { rina, andi } = await rinaAndAndi(w);
     await fund(w, rina, "Andi", 30_000);
-    await askPayout(andi, "1234567890", 40_000);
+    await askPayout(andi, "1234567890", 5_000);
+    // A withdrawal's minimum, in its own words (it said "Nominal transfer minimal").
+    expect(andi.lastReply()).toContain("Penarikan minimal");
+    expect(andi.lastReply()).not.toContain("transfer");
+    await andi.sendText("40000");
     expect(andi.lastReply()).toContain(`bisa dipakai ${rp(30_000)}, kurang untuk ${rp(40_000)}`);
     await andi.sendText("25000");
     expect(andi.lastReply()).toContain(`Tarik ${rp(25_000)} dari dompet Anda`);
