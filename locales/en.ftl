@@ -1322,7 +1322,7 @@ downline-adjust-over-held = <b>{ $name }</b>'s wallet holds { $balance }, { $hel
 downline-adjust-nothing = <b>{ $name }</b>'s wallet has nothing that can be taken (it holds { $balance }, { $held } on hold for sales in progress). The wallet is unchanged.
 downline-adjust-cancelled = ❌ Cancelled. <b>{ $name }</b>'s wallet is unchanged.
 downline-welcome = 👋 You are a <b>{ $level }</b> downline. Sell with /topup or /bill; your wallet is in /balance, its entries in /statement.
-downline-joined = ✅ You are now a <b>{ $level }</b> downline. Ask your upline to fund your wallet, then sell with /topup. Balance: /balance.
+downline-joined = ✅ You are now a <b>{ $level }</b> downline. Top up your wallet yourself with /deposit (QRIS) or ask your upline to fund it, then sell with /topup. Balance: /balance.
 downline-joined-owner = 👥 { $name } joined as a { $level } downline. Fund their wallet in /downlines.
 downline-join-unknown = This invitation link is unknown. Ask your upline for a new one.
 downline-join-expired = This invitation link has expired. Ask your upline for a new one.
@@ -1333,7 +1333,7 @@ downline-join-taken = You are already a downline in another network.
 downline-join-already = You are already a downline in this network.
 downline-join-full = This network is full. Contact your upline.
 downline-join-gone = The upline who invited you can no longer invite. Ask your upline for a new link.
-downline-joined-sub = ✅ You are now a downline of <b>{ $upline }</b>. Ask your upline to fund your wallet, then sell with /topup. Balance: /balance.
+downline-joined-sub = ✅ You are now a downline of <b>{ $upline }</b>. Top up your wallet yourself with /deposit (QRIS) or ask your upline to fund it, then sell with /topup. Balance: /balance.
 downline-joined-upline = 👥 { $name } joined as your downline. See /downlines.
 downline-line-via = { $indent }↳ <b>{ $name }</b> · via { $upline } · wallet { $balance } (on hold { $held }) · { $sales ->
         [one] 1 sale
@@ -1383,7 +1383,7 @@ wallet-entry-purchase = purchase
 wallet-entry-commission = commission
 wallet-entry-refund = refund
 wallet-entry-payout = payout
-wallet-short = Not enough in your wallet: the price is { $price }, { $available } is available. Ask your upline to fund your wallet.
+wallet-short = Not enough in your wallet: the price is { $price }, { $available } is available. Top up your wallet with /deposit, or ask your upline to fund it.
 wallet-suspended = ⏸ Your upline has paused your selling. Your wallet balance is safe.
 wallet-upline-short = Your upline's balance is too low for this sale just now. Your wallet was not charged; your upline has been told. Try again later.
 wallet-upline-short-owner = ⚠️ Your downline { $name } could not buy: your balance is { $missing } short. Top up with /deposit.
@@ -1391,6 +1391,8 @@ wallet-deposit-credit = 👛 Into your wallet: <b>{ $credit }</b> (the amount le
 wallet-deposit-line = Into your wallet: <b>{ $credit }</b>
 wallet-deposit-on-paid = Your wallet is credited once the payment is received; the bot will tell you.
 wallet-deposit-paid = ✅ <b>Deposit paid</b>: { $credit } went into your wallet.
+wallet-deposit-paid-balance = ✅ <b>Deposit paid</b>: { $credit } went into your wallet. Wallet balance now { $balance }.
+wallet-deposit-owner = 👛 { $name } paid a QRIS deposit: { $amount } went into their wallet.
 wallet-deposit-caption-paid = ✅ <b>PAID</b>: this deposit was paid and went into your wallet.
 wallet-deposit-credited-you = 👛 <b>{ $amount }</b> was added to your wallet (deposit <code>{ $ref }</code>). Wallet balance now { $balance }.
 wallet-deposit-status-paid = Paid, credited to the downline's wallet
@@ -1398,7 +1400,9 @@ wallet-deposit-of = into { $name }'s wallet
 # A downline's wallet payout (/withdraw, docs/wallets.md).
 payout-only-downlines = Payouts are for downlines: their wallet's money is sent through their upline. To send from your own balance, use /transfer.
 payout-choose-bank = 👛 <b>Withdraw from your wallet</b>. Choose the bank or e-wallet to send to:
+payout-nothing = Nothing to withdraw yet: your wallet has { $available } available, the minimum withdrawal is { $min }. Details: /balance.
 payout-ask-amount = How much to withdraw? Available: { $available }. At least { $min }. Type it in rupiah, e.g. 50000 or 50rb.
+payout-amount-too-small = The minimum withdrawal is { $min }. Type the amount again, or /cancel.
 payout-amount-short = ❌ Your wallet has { $available } available, not enough for { $amount }. Nothing was held. Type a smaller amount, or /cancel.
 payout-confirm =
     👛 <b>Withdraw { $amount } from your wallet</b>
@@ -1459,7 +1463,7 @@ confirm-over-limit-next = { $none ->
        *[no] Send at most { $left } today with /transfer, or the rest tomorrow.
     } Change the limit with /pin limit (a raise counts 24 hours later).
 pin-for-transfer = Transfer
-pin-for-purchase = Purchase above the PIN threshold
+pin-for-purchase = Purchase of { $amount } (above the PIN threshold)
 pin-for-change = Change PIN
 pin-for-settings = Change PIN limits
 pin-for-key = Replace or remove the API key
@@ -1570,6 +1574,8 @@ h2h-key-new = 🔑 Your H2H key (shown only once, save it now):
 h2h-key-new-replaced = 🔑 Your new H2H key (shown only once, save it now):
     <code>{ $key }</code>
     The old key no longer works.
+h2h-key-next = Next: allow your server's IP with <code>/h2h ip &lt;ip&gt;</code>, then set the callback URL with <code>/h2h callback &lt;url&gt;</code>.
+h2h-usage = Unknown /h2h command: { $sub }. Use <code>/h2h</code>, <code>/h2h ip &lt;ip&gt;</code> or <code>/h2h callback &lt;url&gt;</code>.
 h2h-ips-bad = ❌ Not an IP address: { $bad }. The IP list was not changed.
 h2h-ips-too-many = ❌ At most { $max } IPs. The IP list was not changed.
 h2h-ips-saved = ✅ Allowed IPs: { $ips }

@@ -1295,7 +1295,7 @@ downline-adjust-over-held = Dompet <b>{ $name }</b> berisi { $balance }, { $held
 downline-adjust-nothing = Dompet <b>{ $name }</b> tidak punya saldo yang bisa diambil (berisi { $balance }, ditahan untuk transaksi berjalan { $held }). Dompet tidak berubah.
 downline-adjust-cancelled = ❌ Dibatalkan. Dompet <b>{ $name }</b> tidak berubah.
 downline-welcome = 👋 Anda downline level <b>{ $level }</b>. Jual dengan /beli atau /tagihan; saldo dompet di /saldo, mutasinya di /mutasi.
-downline-joined = ✅ Anda sekarang downline level <b>{ $level }</b>. Minta upline mengisi dompet Anda, lalu jual dengan /beli. Saldo: /saldo.
+downline-joined = ✅ Anda sekarang downline level <b>{ $level }</b>. Isi dompet Anda sendiri dengan /deposit (QRIS) atau minta upline mengisinya, lalu jual dengan /beli. Saldo: /saldo.
 downline-joined-owner = 👥 { $name } bergabung sebagai downline level { $level }. Isi dompetnya di /downline.
 downline-join-unknown = Tautan undangan ini tidak dikenal. Minta tautan baru ke upline Anda.
 downline-join-expired = Tautan undangan ini sudah kedaluwarsa. Minta tautan baru ke upline Anda.
@@ -1306,7 +1306,7 @@ downline-join-taken = Anda sudah downline di jaringan lain.
 downline-join-already = Anda sudah downline di jaringan ini.
 downline-join-full = Jaringan ini sudah penuh. Hubungi upline Anda.
 downline-join-gone = Upline yang mengundang Anda tidak bisa mengundang lagi. Minta tautan baru ke upline Anda.
-downline-joined-sub = ✅ Anda sekarang downline dari <b>{ $upline }</b>. Minta upline mengisi dompet Anda, lalu jual dengan /beli. Saldo: /saldo.
+downline-joined-sub = ✅ Anda sekarang downline dari <b>{ $upline }</b>. Isi dompet Anda sendiri dengan /deposit (QRIS) atau minta upline mengisinya, lalu jual dengan /beli. Saldo: /saldo.
 downline-joined-upline = 👥 { $name } bergabung sebagai downline Anda. Lihat di /downline.
 downline-line-via = { $indent }↳ <b>{ $name }</b> · via { $upline } · saldo { $balance } (ditahan { $held }) · { $sales } penjualan bulan ini · { $last }{ $state }
 downline-card-via = Downline dari: { $upline } (harganya mengikuti harga upline ini ditambah markup-nya)
@@ -1350,7 +1350,7 @@ wallet-entry-purchase = pembelian
 wallet-entry-commission = komisi
 wallet-entry-refund = pengembalian
 wallet-entry-payout = penarikan
-wallet-short = Saldo dompet kurang: harga { $price }, bisa dipakai { $available }. Minta upline mengisi dompet Anda.
+wallet-short = Saldo dompet kurang: harga { $price }, bisa dipakai { $available }. Isi dompet dengan /deposit, atau minta upline mengisinya.
 wallet-suspended = ⏸ Penjualan Anda sedang dihentikan upline. Saldo dompet tetap aman.
 wallet-upline-short = Saldo upline Anda sedang tidak cukup untuk transaksi ini. Dompet Anda tidak terpotong; upline sudah diberi tahu. Coba lagi nanti.
 wallet-upline-short-owner = ⚠️ Downline { $name } tidak bisa membeli: saldo Anda kurang { $missing }. Isi saldo dengan /deposit.
@@ -1358,6 +1358,8 @@ wallet-deposit-credit = 👛 Masuk ke saldo Anda: <b>{ $credit }</b> (nominal di
 wallet-deposit-line = Masuk ke saldo Anda: <b>{ $credit }</b>
 wallet-deposit-on-paid = Dompet Anda bertambah begitu pembayaran diterima; bot akan mengabari Anda.
 wallet-deposit-paid = ✅ <b>Deposit dibayar</b>: { $credit } masuk ke dompet Anda.
+wallet-deposit-paid-balance = ✅ <b>Deposit dibayar</b>: { $credit } masuk ke dompet Anda. Saldo dompet sekarang { $balance }.
+wallet-deposit-owner = 👛 { $name } deposit QRIS: { $amount } masuk ke dompetnya.
 wallet-deposit-caption-paid = ✅ <b>LUNAS</b>: deposit ini sudah dibayar dan masuk ke dompet Anda.
 wallet-deposit-credited-you = 👛 Dompet Anda bertambah <b>{ $amount }</b> (deposit <code>{ $ref }</code>). Saldo dompet sekarang { $balance }.
 wallet-deposit-status-paid = Sudah dibayar, masuk ke dompet downline
@@ -1365,7 +1367,9 @@ wallet-deposit-of = ke dompet { $name }
 # Penarikan dompet downline (/tarik, docs/wallets.md).
 payout-only-downlines = Penarikan hanya untuk downline: uang dompetnya dikirim lewat upline. Untuk mengirim dari saldo Anda sendiri, pakai /transfer.
 payout-choose-bank = 👛 <b>Tarik saldo dompet</b>. Pilih bank atau e-wallet tujuan:
+payout-nothing = Belum ada yang bisa ditarik: dompet Anda bisa dipakai { $available }, penarikan minimal { $min }. Rinciannya: /saldo.
 payout-ask-amount = Berapa yang ditarik? Bisa dipakai: { $available }. Minimal { $min }. Ketik dalam rupiah, misalnya 50000 atau 50rb.
+payout-amount-too-small = Penarikan minimal { $min }. Ketik nominal lagi, atau /batal.
 payout-amount-short = ❌ Saldo dompet yang bisa dipakai { $available }, kurang untuk { $amount }. Tidak ada yang ditahan. Ketik nominal yang lebih kecil, atau /batal.
 payout-confirm =
     👛 <b>Tarik { $amount } dari dompet Anda</b>
@@ -1426,7 +1430,7 @@ confirm-over-limit-next = { $none ->
        *[no] Kirim paling banyak { $left } hari ini dengan /transfer, atau sisanya besok.
     } Batas diubah di /pin batas (kenaikan berlaku 24 jam kemudian).
 pin-for-transfer = Transfer
-pin-for-purchase = Pembelian di atas batas PIN
+pin-for-purchase = Pembelian { $amount } (di atas batas PIN)
 pin-for-change = Ganti PIN
 pin-for-settings = Ubah batas PIN
 pin-for-key = Ganti atau hapus API key
@@ -1534,6 +1538,8 @@ h2h-key-new = 🔑 Key H2H Anda (hanya ditampilkan sekali, simpan sekarang):
 h2h-key-new-replaced = 🔑 Key H2H baru Anda (hanya ditampilkan sekali, simpan sekarang):
     <code>{ $key }</code>
     Key lama sudah tidak berlaku.
+h2h-key-next = Berikutnya: izinkan IP server Anda dengan <code>/h2h ip &lt;ip&gt;</code>, lalu atur URL callback dengan <code>/h2h callback &lt;url&gt;</code>.
+h2h-usage = Perintah /h2h tidak dikenal: { $sub }. Pakai <code>/h2h</code>, <code>/h2h ip &lt;ip&gt;</code> atau <code>/h2h callback &lt;url&gt;</code>.
 h2h-ips-bad = ❌ Bukan alamat IP: { $bad }. Daftar IP tidak diubah.
 h2h-ips-too-many = ❌ Paling banyak { $max } IP. Daftar IP tidak diubah.
 h2h-ips-saved = ✅ IP yang diizinkan: { $ips }

@@ -85,7 +85,7 @@ export interface DownlineJoiner {
   memberOf?: number | undefined;
 }
 
-function memberId(owner: number, chat: number): string {
+export function memberId(owner: number, chat: number): string {
   return `${owner}:${chat}`;
 }
 

@@ -30,9 +30,15 @@ const GIVES_BACK = new Set(["failed", "cancel", "expired"]);
 export async function walletLeftAfter(store: Store, refId: string, status: TxRecord["status"]): Promise<number | undefined> {
   const tx = await store.getTx(refId);
   const part = tx?.wallet;
-  if (!tx || !part || tx.kind === "deposit") return undefined;
+  if (!tx || !part) return undefined;
   const w = await store.wallet(part.chat);
   const left = w.balance - w.held;
+  if (tx.kind === "deposit") {
+    // Told paid before its credit is posted (the notice comes before the status is saved): counted once.
+    if (part.state !== "draft" || !PAID_DEPOSIT.has(status) || !part.credit) return left;
+    const recent = await store.walletEntries(part.chat, { limit: 20 });
+    return recent.some((e) => e.ref === `${refId}:in`) ? left : left + part.credit;
+  }
   if (part.state !== "held") return left;
   if (GIVES_BACK.has(status)) return left + part.price;
   if (status !== "success") return left;

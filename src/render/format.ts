@@ -1,5 +1,6 @@
 /** Money, time and masking as the reseller reads them. One place, so every screen agrees. */
 import type { Lang } from "../store/index.js";
+import { WIB_OFFSET_MS } from "../tools/time.js";
 
 // Made on first use: ICU's first number and date formats cost ~25 ms that a start-up answering
 // its first update (bench/startup.ts) need not pay.
@@ -86,6 +87,13 @@ export function wibClock(at: Date | number, lang: Lang): string {
 export function wibClockUntil(at: Date | number, lang: Lang): string {
   const ms = typeof at === "number" ? at : at.getTime();
   return wibClock(Math.ceil(ms / 60_000) * 60_000, lang);
+}
+
+/** As wibClockUntil, with the date when that minute is not on today's (WIB) date: "sampai 13.32" read as today. */
+export function wibUntil(at: Date | number, now: number, lang: Lang): string {
+  const ms = Math.ceil((typeof at === "number" ? at : at.getTime()) / 60_000) * 60_000;
+  const day = (t: number) => Math.floor((t + WIB_OFFSET_MS) / 86_400_000);
+  return day(ms) === day(now) ? wibClock(ms, lang) : wibTime(ms, lang);
 }
 
 // Escaping lives in tools/ (the sandbox's pages use it too, and may not import render/).

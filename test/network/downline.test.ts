@@ -32,11 +32,15 @@ describe("a downline", () => {
     const { rina, andi } = await rinaAndAndi(w);
     const cost = await costOf("S10");
     const price = cost + GOLD_MARKUP;
+    // Joining says how the wallet gets money: the upline, or his own /deposit.
+    const joined = andi.replies().find((r) => r.includes("Anda sekarang downline"))!;
+    expect(joined).toContain("/deposit");
 
-    // An empty wallet: refused up front, nothing sent.
+    // An empty wallet: refused up front, nothing sent; he may top it up himself.
     await andi.sendCommand("beli", "S10");
     await andi.sendText("081234567890");
     expect(andi.lastReply()).toContain("Saldo dompet kurang");
+    expect(andi.lastReply()).toContain("/deposit");
     expect(w.sandbox.calls(CREATE)).toHaveLength(0);
 
     await fund(w, rina, "Andi", 50_000);

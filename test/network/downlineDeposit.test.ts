@@ -106,11 +106,16 @@ describe("a downline's /deposit", () => {
     expect((await w.store.getTx(dep.refId))!.status).toBe("success");
     expect(await w.app.deps.wallets.view(andi.chatId)).toEqual({ balance: CREDIT, held: 0, available: CREDIT });
     expect((await w.app.deps.wallets.entries(andi.chatId)).filter((e) => e.kind === "deposit")).toHaveLength(1);
-    // Andi is told once, with his wallet's new balance; never offered the instant release, never Rina's balance.
-    expect(creditNotices(andi)).toHaveLength(1);
-    expect(creditNotices(andi)[0]).toContain(`Saldo dompet sekarang ${rupiah(CREDIT, "id")}`);
-    // "Deposit dibayar" once, when paid (the credit's moment); the settlement later tells nothing more.
-    expect(sentToAndi(andi).filter((t) => t.includes("Deposit dibayar"))).toHaveLength(1);
+    // Andi is told once, in one message: paid, what his wallet received, its balance now (it read like a
+    // double credit as two messages). Never offered the instant release, never Rina's balance.
+    const told = sentToAndi(andi).filter((t) => /Deposit dibayar|Dompet Anda bertambah <b>|Saldo dompet sekarang/.test(t));
+    expect(told, told.join("\n---\n")).toHaveLength(1);
+    expect(told[0]).toContain(`Deposit dibayar</b>: ${rupiah(CREDIT, "id")} masuk ke dompet Anda`);
+    expect(told[0]).toContain(`Saldo dompet sekarang ${rupiah(CREDIT, "id")}`);
+    // Rina hears of it once, in one line: who, and what landed in his wallet.
+    const toRina = w.fake.sentTo(rina.chatId).map((c) => String(c.payload.text ?? "")).filter((t) => t.includes("Andi") && t.includes(rupiah(CREDIT, "id")));
+    expect(toRina).toEqual([expect.stringContaining("dompet")]);
+    expect(toRina[0]!.split("\n")).toHaveLength(1);
     const all = andi.messages().filter((m) => m.from === "bot");
     expect(all.flatMap((m) => andi.buttons({ messageId: m.messageId }))).not.toContain("⚡ Cairkan sekarang");
     expect(sentToAndi(andi).join("\n")).not.toMatch(/Saldo akun|Cairkan|H\+1/);

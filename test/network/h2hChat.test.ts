@@ -32,9 +32,20 @@ describe("/h2h and the owner's switch", () => {
     const screen = andi.lastReply()!;
     expect(screen).toContain("https://bot.example.com/h2h");
     expect(screen).toContain("Key: belum dibuat");
+    const screenId = andi.messages().at(-1)!.messageId;
     await andi.pressButton(/Buat key baru/);
     const first = keyIn(andi.lastReply());
     expect(first, andi.lastReply()).toBeDefined();
+    // The key message ends with what to do next; the screen it was made from no longer says "no key".
+    expect(andi.lastReply()).toMatch(/\/h2h ip[^]*\/h2h callback/);
+    const shown = w.fake.message(andi.chatId, screenId)!.text ?? "";
+    expect(shown).toContain("Key: aktif, dibuat");
+    expect(shown).not.toContain(first!);
+    // An unknown subcommand answers with the usage, not the screen again.
+    await andi.sendCommand("h2h", "foo");
+    expect(andi.lastReply()).toContain("foo");
+    expect(andi.lastReply()).toMatch(/\/h2h ip[^]*\/h2h callback/);
+    expect(andi.lastReply()).not.toContain("Akses H2H</b>");
     expect(await w.app.h2hAccess.authenticate(first!)).toMatchObject({ chat: andi.chatId, owner: rina.chatId });
     await andi.sendCommand("h2h");
     expect(andi.lastReply()).not.toContain(first!);

@@ -49,6 +49,15 @@ const payoutEntries = async (andi: FakeUser) => (await w.app.deps.wallets.entrie
 const told = (u: FakeUser, text: string) => u.messages().filter((m) => m.from === "bot" && m.text?.includes(text));
 
 describe("a downline's payout (/tarik)", () => {
+  it("with nothing available says so instead of opening the bank list", async () => {
+    const { andi } = await rinaAndAndi(w);
+    await andi.sendCommand("tarik");
+    expect(andi.lastReply()).toContain("Belum ada yang bisa ditarik");
+    expect(andi.lastReply()).toContain(rp(0));
+    expect(andi.lastReply()).not.toContain("Tarik saldo dompet");
+    expect(andi.buttons()).toEqual([]);
+  });
+
   it("is held and nothing leaves until the owner confirms; then one create with the owner's key and one payout entry on success", async () => {
     const { rina, andi } = await rinaAndAndi(w);
     await fund(w, rina, "Andi", 50_000);
@@ -158,7 +167,11 @@ describe("a downline's payout (/tarik)", () => {
   it("too little available is refused with a clear message and nothing is held (at the amount, and at Confirm)", async () => {
     const { rina, andi } = await rinaAndAndi(w);
     await fund(w, rina, "Andi", 30_000);
-    await askPayout(andi, "1234567890", 40_000);
+    await askPayout(andi, "1234567890", 5_000);
+    // A withdrawal's minimum, in its own words (it said "Nominal transfer minimal").
+    expect(andi.lastReply()).toContain("Penarikan minimal");
+    expect(andi.lastReply()).not.toContain("transfer");
+    await andi.sendText("40000");
     expect(andi.lastReply()).toContain(`bisa dipakai ${rp(30_000)}, kurang untuk ${rp(40_000)}`);
     await andi.sendText("25000");
     expect(andi.lastReply()).toContain(`Tarik ${rp(25_000)} dari dompet Anda`);

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { makeWorld, type World } from "../support/world.js";
 import { ownerAndStaff } from "../staff/support.js";
-import { joinAs } from "../network/support.js";
+import { fund, joinAs } from "../network/support.js";
 import { expectPinNowhere, setPin, typePin } from "./support.js";
 import { AuditKind } from "../../src/domain/audit.js";
 
@@ -17,6 +17,8 @@ describe("a member's own PIN", () => {
     w = await makeWorld();
     const rina = await w.linkedUser({ firstName: "Rina", languageCode: "id" });
     const andi = await joinAs(w, rina, "Andi", "Gold");
+    // Something to withdraw: an empty wallet is told so before any PIN.
+    await fund(w, rina, "Andi", 50_000);
     await setPin(rina, PIN);
     await setPin(andi, OWN);
     expect(andi.replies().join("\n")).toContain("PIN tersimpan. Lupa PIN? Minta upline Anda meresetnya");

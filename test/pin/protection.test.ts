@@ -1,4 +1,5 @@
 /** Wrong tries, the forgotten PIN, "Not me", the daily limit and the other gated acts (docs/pin.md). */
+import { wibClock, wibTime } from "../../src/render/format.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeWorld, type World } from "../support/world.js";
 import { setPin, toTransferConfirm, typePin } from "./support.js";
@@ -84,9 +85,13 @@ describe("PIN protection", () => {
     await toTransferConfirm(u);
     await u.pressButton("✅ Confirm");
     expect(alert()).toContain("Money-out is held until");
+    // Tomorrow's time says its date; once it is today's, the time alone.
+    const until = new Date(Math.ceil((w.clock.now() + 24 * 60 * MIN) / MIN) * MIN);
+    expect(alert()).toContain(wibTime(until, "en"));
     await w.clock.advance(23 * 60 * MIN);
     await u.pressButton("✅ Confirm");
     expect(alert()).toContain("Money-out is held until");
+    expect(alert()).toContain(`until ${wibClock(until, "en")}`);
     expect(creates()).toBe(0);
     await w.clock.advance(61 * MIN);
     await toTransferConfirm(u, "20rb", "1234567001");

@@ -1,4 +1,5 @@
 /** The PIN gate on the owner's transfer, and on purchases above the owner's threshold (docs/pin.md). */
+import { rupiah } from "../../src/render/format.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeWorld, type World } from "../support/world.js";
 import { setPin, toTransferConfirm, typePin } from "./support.js";
@@ -92,7 +93,9 @@ describe("the PIN gate", () => {
     const before = w.sandbox.calls("/transaksi/create").length;
     await u.sendCommand("beli", "S10 081234567891");
     await u.pressButton("✅ Confirm");
-    expect(u.lastReply()).toContain("Enter your PIN for: Purchase above the PIN threshold");
+    // The keypad names the amount it is for.
+    const price = (await w.store.listTxByChat(u.chatId)).items.find((t) => t.target === "081234567891")!.amount;
+    expect(u.lastReply()).toContain(`Enter your PIN for: Purchase of ${rupiah(price, "en")} (above the PIN threshold)`);
     expect(w.sandbox.calls("/transaksi/create").length).toBe(before);
     await typePin(u, PIN);
     expect(w.sandbox.calls("/transaksi/create").length).toBe(before + 1);

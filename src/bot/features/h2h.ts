@@ -73,6 +73,8 @@ composer.command(commands.h2h, async (ctx) => {
   if (sub) return setCallback(ctx, sub[2]!);
   const chat = await activeDownline(ctx, (t) => ctx.reply(t));
   if (chat === undefined) return;
+  // A mistyped subcommand gets the usage: the screen again would read as if it had been taken.
+  if (arg !== "") return void (await ctx.reply(ctx.t("h2h-usage", { sub: html(arg.split(/\s/)[0]!.slice(0, 30)) })));
   await ctx.reply(await screen(ctx, chat), { reply_markup: h2hKeyboard(ctx), link_preview_options: { is_disabled: true } });
 });
 
@@ -85,8 +87,12 @@ onCallback(composer, cb.h2hNewKey, withPin(cb.h2hNewKey, () => ({ what: "pin-for
   await ctx.answerCallbackQuery();
   if (had) await audit(ctx, "h2h_key_retired");
   await audit(ctx, "h2h_key_made");
+  // The screen tapped (without a PIN keypad in between) shows the new key's state, not "no key".
+  if (cb.h2hNewKey.decode(ctx.callbackQuery.data ?? "") !== undefined) {
+    await ctx.editMessageText(await screen(ctx, chat), { reply_markup: h2hKeyboard(ctx), link_preview_options: { is_disabled: true } }).catch(() => undefined);
+  }
   // Shown once: only its digest is kept.
-  await ctx.reply(ctx.t(had ? "h2h-key-new-replaced" : "h2h-key-new", { key: made.key }));
+  await ctx.reply([ctx.t(had ? "h2h-key-new-replaced" : "h2h-key-new", { key: made.key }), "", ctx.t("h2h-key-next")].join("\n"));
 }));
 
 export const h2hModule: FeatureModule = {

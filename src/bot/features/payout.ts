@@ -14,6 +14,7 @@ import { PAYOUT_FLOW, payoutFlow } from "../flows/payout.js";
 import { openPayout, showPayoutConfirm } from "../money/payoutRequest.js";
 import { detailOf } from "../../store/index.js";
 import { withPinCommand } from "../pin/gate.js";
+import { MIN_TRANSFER } from "../../domain/transferDrafts.js";
 
 const composer = new Composer<BotContext>();
 
@@ -30,7 +31,15 @@ const startPayout = withPinCommand(
   },
 );
 
-composer.command(commands.tarik, (ctx) => startPayout(ctx, ""));
+composer.command(commands.tarik, async (ctx) => {
+  const role = ctx.role;
+  // Nothing to take out: said before the PIN and the bank list, which would lead nowhere.
+  if (role.kind === "downline" && !role.suspended && isPrivate(ctx)) {
+    const { available } = await ctx.deps.wallets.view(ctx.chat.id);
+    if (available < MIN_TRANSFER) return void (await ctx.reply(ctx.t("payout-nothing", { available: rupiah(available, ctx.lang), min: rupiah(MIN_TRANSFER, ctx.lang) })));
+  }
+  return startPayout(ctx, "");
+});
 
 onCallback(composer, cb.payoutOpen, async (ctx, { refId }) => {
   const tx = await openPayout(ctx, refId);

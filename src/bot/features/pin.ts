@@ -10,7 +10,7 @@ import { cb, onCallback } from "../buttons.js";
 import { commands } from "../../telegram/commands.js";
 import { audit } from "../../domain/audit.js";
 import { isWeakPin, limitInForce, PIN_LENGTH } from "../../domain/pin.js";
-import { html, rupiah, wibClockUntil } from "../../render/format.js";
+import { html, rupiah, wibClockUntil, wibUntil } from "../../render/format.js";
 import { parseRupiah } from "../amount.js";
 import { pinKeypad, pinPresetKeyboard, pinSettingsKeyboard } from "../keyboards/pin.js";
 import { dropKeypad, keypadOf, keypadText, runAct, setDigits, showKeypad, withPin, withPinCommand } from "../pin/gate.js";
@@ -211,7 +211,7 @@ onCallback(composer, cb.pinOk, async (ctx) => {
       return;
     case "locked": {
       dropKeypad(ctx);
-      const until = wibClockUntil(checked.until, ctx.lang);
+      const until = wibUntil(checked.until, ctx.deps.clock.now(), ctx.lang);
       await ctx.answerCallbackQuery({ text: ctx.t("pin-refused-locked", { until }), show_alert: true }).catch(() => undefined);
       await ctx.editMessageText(ctx.t("pin-refused-locked", { until })).catch(() => undefined);
       if (checked.now) {

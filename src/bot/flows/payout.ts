@@ -24,7 +24,7 @@ function amountStep(ctx: ConvContext): TextStep<number> {
     parse(text) {
       const amount = parseRupiah(text);
       if (amount === undefined) return { ok: false, error: "transfer-amount-invalid" };
-      if (amount < MIN_TRANSFER) return { ok: false, error: "transfer-amount-too-small", vars: { min: rupiah(MIN_TRANSFER, ctx.lang) } };
+      if (amount < MIN_TRANSFER) return { ok: false, error: "payout-amount-too-small", vars: { min: rupiah(MIN_TRANSFER, ctx.lang) } };
       return { ok: true, value: amount };
     },
   };

@@ -239,7 +239,7 @@ async function pinNeeded(ctx: BaseContext, refId: string, byKind: ReadonlyMap<st
   if (tx.kind === "deposit") return undefined;
   // A store that cannot be read: the handler's own storage check answers (a purchase is no money-out).
   const above = (await ctx.deps.pins.state(ctx.chat!.id).catch(() => undefined))?.purchaseAbove;
-  return above !== undefined && tx.amount > above ? { what: "pin-for-purchase" } : undefined;
+  return above !== undefined && tx.amount > above ? { what: "pin-for-purchase", amount: tx.amount } : undefined;
 }
 
 /**

@@ -9,7 +9,7 @@
  */
 import type { CallbackShape } from "../../telegram/buttonData.js";
 import { barOf, PIN_LENGTH, type PinState } from "../../domain/pin.js";
-import { rupiah, wibClockUntil } from "../../render/format.js";
+import { rupiah, wibUntil } from "../../render/format.js";
 import type { BaseContext, BotContext } from "../context.js";
 import type { CallbackContext } from "../buttons.js";
 import { pinKeypad } from "../keyboards/pin.js";
@@ -30,7 +30,7 @@ type Run = (ctx: BotContext, data: string) => Promise<unknown>;
 const acts = new Map<string, Run>();
 
 /** What the keypad is for: a gated act, a new PIN, or the new PIN typed again. */
-export type KeypadFor = { kind: "act"; name: string; data: string; what: string } | { kind: "new"; note?: string } | { kind: "repeat"; first: string };
+export type KeypadFor = { kind: "act"; name: string; data: string; what: string; amount?: number | undefined } | { kind: "new"; note?: string } | { kind: "repeat"; first: string };
 
 interface Entry {
   messageId: number;
@@ -64,7 +64,7 @@ export const dots = (typed: number): string => "●".repeat(typed) + "○".repea
 /** The keypad's text for what it is for, with `typed` digits so far and an optional line above. */
 export function keypadText(ctx: BaseContext, f: KeypadFor, typed: number, note?: string): string {
   const head =
-    f.kind === "act" ? ctx.t("pin-keypad-act", { what: ctx.t(f.what) }) : f.kind === "new" ? ctx.t("pin-keypad-new") : ctx.t("pin-keypad-repeat");
+    f.kind === "act" ? ctx.t("pin-keypad-act", { what: ctx.t(f.what, f.amount === undefined ? {} : { amount: rupiah(f.amount, ctx.lang) }) }) : f.kind === "new" ? ctx.t("pin-keypad-new") : ctx.t("pin-keypad-repeat");
   return [note, head, `<code>${dots(typed)}</code>`].filter(Boolean).join("\n\n");
 }
 
@@ -94,8 +94,8 @@ export async function runAct(ctx: BotContext, name: string, data: string): Promi
 async function refusal(ctx: BaseContext, s: PinState, o: GateOptions): Promise<string | { text: string; limit: number; left: number } | undefined> {
   const now = ctx.deps.clock.now();
   const bar = barOf(s, now);
-  if (bar?.kind === "locked") return ctx.t("pin-refused-locked", { until: wibClockUntil(bar.until, ctx.lang) });
-  if (o.moneyOut && bar?.kind === "reset-blocked") return ctx.t("pin-refused-reset", { until: wibClockUntil(bar.until, ctx.lang) });
+  if (bar?.kind === "locked") return ctx.t("pin-refused-locked", { until: wibUntil(bar.until, now, ctx.lang) });
+  if (o.moneyOut && bar?.kind === "reset-blocked") return ctx.t("pin-refused-reset", { until: wibUntil(bar.until, now, ctx.lang) });
   // Frozen with a PIN: the keypad asks it (a right PIN unfreezes). Without one there is nothing to enter.
   if (o.moneyOut && bar?.kind === "frozen" && s.hash === undefined) return ctx.t("pin-refused-frozen");
   if (o.moneyOut && o.amount !== undefined) {
@@ -136,7 +136,7 @@ export async function pinGate(ctx: BaseContext, o: GateOptions, act: { name: str
   }
   if (passed.has(ctx) || s.hash === undefined) return true;
   if (ctx.callbackQuery) await ctx.answerCallbackQuery().catch(() => undefined);
-  await showKeypad(ctx, { kind: "act", name: act.name, data: act.data, what: o.what });
+  await showKeypad(ctx, { kind: "act", name: act.name, data: act.data, what: o.what, amount: o.amount });
   return false;
 }
 

@@ -17,7 +17,7 @@
  */
 import type { InlineKeyboardMarkup, InputMediaPhoto } from "grammy/types";
 import type { Translate } from "../../render/i18n.js";
-import { receiptText, snKind } from "../../render/receipt.js";
+import { receiptText, snKind, type ReceiptTx } from "../../render/receipt.js";
 import { html, rupiah } from "../../render/format.js";
 import { withSandboxBanner } from "../../render/sandboxBanner.js";
 import { deliver, isNotModified, type Delivery } from "../../telegram/delivery.js";
@@ -207,14 +207,14 @@ export class Notifier {
     return deliver(send, { pacer: this.opts.pacer, maxRateLimited: 0 });
   }
 
-  private headline(lang: Lang, tx: TxRecord, kind: NoticeKind): string {
+  private headline(lang: Lang, tx: ReceiptTx, kind: NoticeKind): string {
     const t = this.t;
     const ref = tx.refId;
     const deposit = tx.kind === "deposit";
     switch (kind) {
       case "success":
         if (!deposit) return t(lang, "watch-success");
-        if (tx.wallet) return t(lang, "wallet-deposit-paid", { credit: rupiah(tx.wallet.credit ?? 0, lang) });
+        if (tx.wallet) return this.walletPaid(lang, tx);
         return t(lang, "watch-deposit-success", { credited: rupiah(credited(tx), lang) });
       case "failed":
         return deposit ? t(lang, "watch-deposit-failed") : this.failedHeadline(lang, tx);
@@ -223,7 +223,7 @@ export class Notifier {
       case "cancel":
         return t(lang, "watch-deposit-cancel");
       case "processing":
-        return tx.wallet ? t(lang, "wallet-deposit-paid", { credit: rupiah(tx.wallet.credit ?? 0, lang) }) : t(lang, "watch-deposit-processing");
+        return tx.wallet ? this.walletPaid(lang, tx) : t(lang, "watch-deposit-processing");
       case "unknown":
         return t(lang, "watch-unknown", { ref });
       case "gaveup": {
@@ -232,6 +232,13 @@ export class Notifier {
         return tx.upstreamId === undefined ? t(lang, "watch-gave-up-unknown", { ref, hours }) : t(lang, "watch-gave-up", { ref, hours });
       }
     }
+  }
+
+  /** A downline's paid deposit: the one message saying what reached its wallet and what the wallet holds now. */
+  private walletPaid(lang: Lang, tx: ReceiptTx): string {
+    const credit = rupiah(tx.wallet?.credit ?? 0, lang);
+    if (tx.walletLeft === undefined) return this.t(lang, "wallet-deposit-paid", { credit });
+    return this.t(lang, "wallet-deposit-paid-balance", { credit, balance: rupiah(tx.walletLeft, lang) });
   }
 
   /** Why it failed (the provider's words, or a plain sentence) and what the provider said of the money. */
