@@ -304,7 +304,7 @@ export const cb = {
   /** Confirms an adjustment by hand; its ref was made with the screen, so a double tap posts once. */
   downlineAdjustYes: shape("dl:k:{ref}", { ref: refId }),
   /** Cancels an adjustment by hand before it is confirmed: the wallet is not touched. */
-  downlineAdjustNo: shape("dl:n:{ref}", { ref: refId }),
+  downlineAdjustNo: shape("dl:q:{ref}", { ref: refId }),
   /** A downline's payout request (/tarik): the owner opens the ordinary transfer confirm screen for it, or declines. */
   payoutOpen: shape("po:o:{refId}", { refId }),
   payoutDecline: shape("po:d:{refId}", { refId }),
