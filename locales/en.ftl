@@ -1310,6 +1310,7 @@ downline-adjust-ask-in = How much to add to <b>{ $name }</b>'s wallet, and why? 
 downline-adjust-ask-out = How much to take from <b>{ $name }</b>'s wallet, and why? Reply to this message, e.g. <code>20000 correction</code>
 downline-adjust-placeholder = 50000 cash
 downline-adjust-bad = Write the amount, then the reason, e.g. <code>50000 cash</code> (at most Rp100,000,000). No balance changed.
+    Reply to this message with the amount and the reason.
 downline-adjust-confirm-in = Add <b>{ $amount }</b> to <b>{ $name }</b>'s wallet?
     Reason: { $reason }
 downline-adjust-confirm-out = Take <b>{ $amount }</b> from <b>{ $name }</b>'s wallet?

@@ -1283,6 +1283,7 @@ downline-adjust-ask-in = Berapa saldo yang ditambahkan ke dompet <b>{ $name }</b
 downline-adjust-ask-out = Berapa saldo yang diambil dari dompet <b>{ $name }</b>, dan alasannya? Balas pesan ini, misalnya: <code>20000 koreksi</code>
 downline-adjust-placeholder = 50000 tunai
 downline-adjust-bad = Tulis jumlah lalu alasan, misalnya <code>50000 tunai</code> (paling banyak Rp100.000.000). Belum ada saldo yang berubah.
+    Balas pesan ini dengan jumlah dan alasannya.
 downline-adjust-confirm-in = Tambah <b>{ $amount }</b> ke dompet <b>{ $name }</b>?
     Alasan: { $reason }
 downline-adjust-confirm-out = Ambil <b>{ $amount }</b> dari dompet <b>{ $name }</b>?
