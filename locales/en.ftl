@@ -213,7 +213,7 @@ flow-send-text = Send your answer as text, or press a button.
 flow-search-hint = 🔎 Type words to search, or pick from the list.
 flow-tap-a-button = Pick one of the buttons above, or /cancel.
 flow-tap-a-button-or-beli = Pick one of the buttons above, or /cancel. If you know the code, type /topup CODE TARGET (e.g. /topup S10 081234567890).
-flow-search-none = Nothing matches "{ $query }". Try other words.
+flow-search-none = Nothing matches "{ $query }". Pick from this list, or type other words.
 flow-left = ↩️ The step you were in has ended because you sent another command. Nothing was bought or sent; start again when you need it.
 
 ## Confirmation and results
@@ -458,6 +458,7 @@ bill-low-balance-staff = The owner's balance is too low to pay this bill; contac
 transfer-choose-bank = 💸 <b>Transfer</b>. Pick the destination bank or e-wallet:
 transfer-choice-bank = 🏦 { $name }
 transfer-choice-ewallet = 👛 { $name } (e-wallet)
+transfer-search-none = No bank or e-wallet matches "{ $query }". Pick one from this list first (the account number is asked next), or type part of its name, e.g. <code>bca</code> or <code>dana</code>.
 transfer-no-banks = The provider offers no destination banks or e-wallets right now. Please try again later.
 transfer-dest-bank = { $name }
 transfer-dest-ewallet = { $name } (e-wallet)
@@ -1309,6 +1310,7 @@ downline-adjust-ask-in = How much to add to <b>{ $name }</b>'s wallet, and why? 
 downline-adjust-ask-out = How much to take from <b>{ $name }</b>'s wallet, and why? Reply to this message, e.g. <code>20000 correction</code>
 downline-adjust-placeholder = 50000 cash
 downline-adjust-bad = Write the amount, then the reason, e.g. <code>50000 cash</code> (at most Rp100,000,000). No balance changed.
+    Reply to this message with the amount and the reason.
 downline-adjust-confirm-in = Add <b>{ $amount }</b> to <b>{ $name }</b>'s wallet?
     Reason: { $reason }
 downline-adjust-confirm-out = Take <b>{ $amount }</b> from <b>{ $name }</b>'s wallet?

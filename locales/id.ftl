@@ -213,7 +213,7 @@ flow-send-text = Kirim jawaban berupa teks, atau tekan tombol.
 flow-search-hint = 🔎 Ketik kata kunci untuk mencari, atau pilih dari daftar.
 flow-tap-a-button = Pilih salah satu tombol di atas, atau /batal.
 flow-tap-a-button-or-beli = Pilih salah satu tombol di atas, atau /batal. Bila kodenya sudah tahu, ketik langsung /beli KODE TUJUAN (mis. /beli S10 081234567890).
-flow-search-none = Tidak ada yang cocok dengan "{ $query }". Coba kata lain.
+flow-search-none = Tidak ada yang cocok dengan "{ $query }". Pilih dari daftar ini, atau ketik kata lain.
 flow-left = ↩️ Langkah yang sedang berjalan dihentikan karena Anda mengirim perintah lain. Belum ada yang dibeli atau dikirim; mulai lagi bila perlu.
 
 ## Konfirmasi dan hasil transaksi
@@ -452,6 +452,7 @@ bill-low-balance-staff = Saldo pemilik tidak cukup untuk membayar tagihan ini; h
 transfer-choose-bank = 💸 <b>Transfer</b>. Pilih bank atau e-wallet tujuan:
 transfer-choice-bank = 🏦 { $name }
 transfer-choice-ewallet = 👛 { $name } (e-wallet)
+transfer-search-none = Tidak ada bank atau e-wallet yang cocok dengan "{ $query }". Pilih dulu dari daftar ini (nomor rekening ditanya sesudahnya), atau ketik sebagian namanya, mis. <code>bca</code> atau <code>dana</code>.
 transfer-no-banks = Penyedia belum menyediakan bank atau e-wallet tujuan. Coba lagi nanti.
 transfer-dest-bank = { $name }
 transfer-dest-ewallet = { $name } (e-wallet)
@@ -1282,6 +1283,7 @@ downline-adjust-ask-in = Berapa saldo yang ditambahkan ke dompet <b>{ $name }</b
 downline-adjust-ask-out = Berapa saldo yang diambil dari dompet <b>{ $name }</b>, dan alasannya? Balas pesan ini, misalnya: <code>20000 koreksi</code>
 downline-adjust-placeholder = 50000 tunai
 downline-adjust-bad = Tulis jumlah lalu alasan, misalnya <code>50000 tunai</code> (paling banyak Rp100.000.000). Belum ada saldo yang berubah.
+    Balas pesan ini dengan jumlah dan alasannya.
 downline-adjust-confirm-in = Tambah <b>{ $amount }</b> ke dompet <b>{ $name }</b>?
     Alasan: { $reason }
 downline-adjust-confirm-out = Ambil <b>{ $amount }</b> dari dompet <b>{ $name }</b>?

@@ -114,6 +114,34 @@ describe("/transfer", () => {
     expect(u.buttons()).toContain("🏦 Bank Central Asia (BCA)");
   });
 
+  it("an account number typed at the bank list is answered with the list again: Cancel, the banks, and what to type", async () => {
+    await open();
+    const u = await w.linkedUser({ languageCode: "en" });
+    await u.sendCommand("transfer");
+    await u.sendText("1234 5678 90");
+    const answer = u.messages().at(-1)!;
+    expect(answer.text).toContain('No bank or e-wallet matches "1234 5678 90"');
+    expect(answer.text).toContain("account number is asked next");
+    const labels = (answer.inlineKeyboard ?? []).flat().map((b) => b.text);
+    expect(labels).toContain("❌ Cancel");
+    expect(labels).toContain("👛 DANA (e-wallet)");
+    // The way on: a bank from this very message, then the number.
+    await u.pressButton(/DANA/, { messageId: answer.messageId });
+    expect(u.lastReply()).toContain("DANA");
+    expect(u.lastReply()).toContain("registered");
+  });
+
+  it("Cancel under a search that found nothing ends the transfer", async () => {
+    await open();
+    const u = await w.linkedUser({ languageCode: "id" });
+    await u.sendCommand("transfer");
+    await u.sendText("zzz");
+    await u.pressButton("❌ Batal", { messageId: u.messages().at(-1)!.messageId });
+    expect(u.lastReply()).toContain("Dibatalkan");
+    await u.sendText("bca");
+    expect(u.lastReply()).not.toContain("Tidak ada");
+  });
+
   it("an invalid account is explained and the number retyped", async () => {
     await open();
     const u = await w.linkedUser({ languageCode: "en" });

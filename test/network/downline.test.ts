@@ -168,11 +168,11 @@ describe("a downline", () => {
     await rina.pressButton(/Andi/);
     await rina.pressButton(/Ambil saldo/);
     const prompt = rina.messages().at(-1)!;
-    const replyTo = w.fake.message(rina.chatId, prompt.messageId)!.message as Message as never;
-    await rina.sendMessage({ text: "banyak sekali", reply_to_message: replyTo });
+    await rina.sendMessage({ text: "banyak sekali", reply_to_message: w.fake.message(rina.chatId, prompt.messageId)!.message as Message as never });
     expect(rina.lastReply()).toContain("Tulis jumlah lalu alasan");
+    const retype = rina.messages().at(-1)!;
     // More than the wallet holds: refused at the amount, with what it holds, and asked again (no confirm screen).
-    await rina.sendMessage({ text: "999999 koreksi", reply_to_message: replyTo });
+    await rina.sendMessage({ text: "999999 koreksi", reply_to_message: w.fake.message(rina.chatId, retype.messageId)!.message as Message as never });
     expect(rina.lastReply()).toContain("Dompet Andi hanya berisi Rp10.000");
     expect(rina.lastReply()).toContain("Dompet tidak berubah");
     expect(rina.lastReply()).not.toContain("ditahan");
@@ -194,6 +194,29 @@ describe("a downline", () => {
     await rina.pressButton(/Hapus/);
     expect(lastAlert()).toContain("Dompet masih berisi saldo");
     expect(await w.app.deps.network.member(rina.chatId, andi.chatId)).toBeDefined();
+  });
+
+  it("by hand: a badly formed answer is asked again in a new question to reply to, with what to write", async () => {
+    const { rina } = await rinaAndAndi(w);
+    await rina.sendCommand("downline");
+    await rina.pressButton(/Andi/);
+    await rina.pressButton(/Tambah saldo/);
+    const prompt = rina.messages().at(-1)!;
+    for (const bad of ["banyak sekali", "0 tunai", "500000000 tunai"]) {
+      const sent = w.fake.callsOf("sendMessage").length;
+      const asked = rina.messages().at(-1)!;
+      await rina.sendMessage({ text: bad, reply_to_message: w.fake.message(rina.chatId, asked.messageId)!.message as Message as never });
+      const answer = w.fake.callsOf("sendMessage").slice(sent);
+      expect(answer).toHaveLength(1);
+      expect(String(answer[0]!.payload.text)).toContain("Tulis jumlah lalu alasan");
+      expect(String(answer[0]!.payload.text)).toContain("Balas pesan ini");
+      expect(JSON.stringify(answer[0]!.payload.reply_markup)).toContain('"force_reply":true');
+    }
+    const again = rina.messages().at(-1)!;
+    expect(again.messageId).not.toBe(prompt.messageId);
+    await rina.sendMessage({ text: "5000 tunai", reply_to_message: w.fake.message(rina.chatId, again.messageId)!.message as Message as never });
+    expect(rina.lastReply()).toContain(`Tambah ${rupiah(5_000, "id")} ke dompet Andi?`);
+    expect(rina.buttons()).toEqual(["✅ Konfirmasi", "❌ Batal"]);
   });
 
   it("by hand: a wallet spent between the amount and Confirm is refused on the screen itself, its button gone", async () => {

@@ -164,6 +164,22 @@ describe("a downline's payout (/tarik)", () => {
     expect(w.sandbox.calls(CREATE)).toHaveLength(0);
   });
 
+  it("an account number typed at the bank list gets the list again with Batal, and the bank picked from it", async () => {
+    const { rina, andi } = await rinaAndAndi(w);
+    await fund(w, rina, "Andi", 50_000);
+    await andi.sendCommand("tarik");
+    await andi.sendText("1234567890");
+    const answer = andi.messages().at(-1)!;
+    expect(answer.text).toContain('Tidak ada bank atau e-wallet yang cocok dengan "1234567890"');
+    const labels = (answer.inlineKeyboard ?? []).flat().map((b) => b.text);
+    expect(labels).toContain("❌ Batal");
+    expect(labels).toContain("👛 DANA (e-wallet)");
+    await andi.sendText("bca");
+    await andi.pressButton(/BCA/);
+    await andi.sendText("1234567890");
+    expect(andi.lastReply()).toContain("Berapa yang ditarik");
+  });
+
   it("too little available is refused with a clear message and nothing is held (at the amount, and at Confirm)", async () => {
     const { rina, andi } = await rinaAndAndi(w);
     await fund(w, rina, "Andi", 30_000);

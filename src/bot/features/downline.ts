@@ -330,7 +330,11 @@ composer.on("message:text", async (ctx, next) => {
   if (!doc) return next();
   const m = AMOUNT_AND_REASON.exec(ctx.message.text);
   const amount = m ? Number(m[1]!.replace(/[.,]/g, "")) : NaN;
-  if (!m || !(amount > 0) || amount > MAX_ADJUST) return void (await ctx.reply(ctx.t("downline-adjust-bad")));
+  if (!m || !(amount > 0) || amount > MAX_ADJUST) {
+    // A new question to reply to: the old one is far up the chat by now.
+    const again = await askAmount(ctx, ctx.t("downline-adjust-bad"));
+    return void (await ctx.deps.network.askAgain(doc.ref, doc.value, again));
+  }
   const reason = m[2]!.trim();
   const member = await ctx.deps.network.member(ctx.chat.id, doc.value.chat);
   // More than the wallet can give: said now, with what it holds, and asked again (Confirm would only refuse).

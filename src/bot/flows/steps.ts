@@ -133,14 +133,15 @@ export interface Choice {
 /**
  * Shows options as a paged inline keyboard; the user taps one, pages, or (when searchable) types
  * words to narrow the list. Returns the chosen value. Option values are referenced by index in
- * the callback data, so long codes never exceed Telegram's 64-byte limit.
+ * the callback data, so long codes never exceed Telegram's 64-byte limit. `none`: the key of the words
+ * when a search finds nothing (with $query).
  */
 export async function askChoice(
   conversation: BotConversation,
   ctx: ConvContext,
   prompt: string,
   choices: readonly Choice[],
-  opts: { searchable?: boolean; columns?: number } = {},
+  opts: { searchable?: boolean; columns?: number; none?: string } = {},
 ): Promise<{ value: string; ctx: ConvContext }> {
   let visible = choices.map((_, i) => i);
   let page = 0;
@@ -190,7 +191,10 @@ export async function askChoice(
       .map(({ i }) => i);
     if (found.length === 0) {
       if (await keyPasted(next)) continue;
-      await next.reply(next.t("flow-search-none", { query: html(hideKeys(typed).slice(0, 50)) }));
+      // The whole list again under the words: a way on (pick, or search again) and Cancel, not a dead end.
+      visible = choices.map((_, i) => i);
+      page = 0;
+      await next.reply(next.t(opts.none ?? "flow-search-none", { query: html(hideKeys(typed).slice(0, 50)) }), { reply_markup: render(next) });
       continue;
     }
     visible = found;

@@ -94,7 +94,7 @@ export async function chooseBank(conversation: BotConversation, ctx: ConvContext
       keywords: ewallet ? "ewallet e-wallet dompet" : "bank rekening",
     };
   });
-  const picked = await askChoice(conversation, ctx, ctx.t(prompt), choices, { searchable: true });
+  const picked = await askChoice(conversation, ctx, ctx.t(prompt), choices, { searchable: true, none: "transfer-search-none" });
   return { bank: banks.find((b) => b.code === picked.value)!, ctx: picked.ctx };
 }
 
