@@ -11,8 +11,11 @@ export const SLOW_NOTICE_MS = 1500;
 /** Contexts whose signs are already up. */
 const signalling = new WeakSet<object>();
 
-/** Runs `work` (which sends the answer itself) with the signs of life around it. */
-export async function whileAskingProvider<T>(ctx: BaseContext, work: () => Promise<T>): Promise<T> {
+/**
+ * Runs `work` (which sends the answer itself) with the signs of life around it. `onLine` gets the line's
+ * message id once it is shown (a money create saves it: a crash would leave the line behind).
+ */
+export async function whileAskingProvider<T>(ctx: BaseContext, work: () => Promise<T>, onLine?: (messageId: number) => Promise<void>): Promise<T> {
   const chatId = ctx.chat?.id;
   if (chatId === undefined || signalling.has(ctx)) return work();
   signalling.add(ctx);
@@ -20,7 +23,10 @@ export async function whileAskingProvider<T>(ctx: BaseContext, work: () => Promi
   let notice: Promise<number | undefined> | undefined;
   const timer = ctx.deps.clock.setTimeout(() => {
     notice = ctx.api.sendMessage(chatId, ctx.t("provider-checking")).then(
-      (m) => m.message_id,
+      async (m) => {
+        await onLine?.(m.message_id).catch(() => undefined);
+        return m.message_id;
+      },
       () => undefined,
     );
   }, SLOW_NOTICE_MS);

@@ -165,7 +165,14 @@ export type WatchState = z.infer<typeof WatchStateSchema>;
 
 // Details drop keys they do not declare: every key any version wrote is declared below.
 
+/**
+ * Every kind: the "checking with the provider" line shown while its create was slow (bot/slowAnswer.ts).
+ * A crash leaves it in the chat; the watcher deletes it when it learns the outcome.
+ */
+const progressLine = { progressId: optNumber };
+
 export const PrepaidDetailSchema = z.object({
+  ...progressLine,
   category: optText,
   provider: optText,
   /** The confirmed price, kept when the provider charged a different one. */
@@ -182,6 +189,7 @@ export const BillPeriodSchema = z.object({
 });
 
 export const PostpaidDetailSchema = z.object({
+  ...progressLine,
   customerName: optText,
   periods: z.optional(z.array(BillPeriodSchema)),
   adminFee: optNumber,
@@ -194,6 +202,7 @@ export const PostpaidDetailSchema = z.object({
 });
 
 export const TransferDetailSchema = z.object({
+  ...progressLine,
   holderName: optText,
   bankType: z.optional(z.enum(["bank", "ewallet"])),
   /** "" when the user skipped the note. */
@@ -212,6 +221,7 @@ export const TransferDetailSchema = z.object({
 
 /** draft: type..estimatedCredited; created: expiresAt..url, photo; instant release: instant, handlingFee. */
 export const DepositDetailSchema = z.object({
+  ...progressLine,
   type: optText,
   method: optText,
   methodFee: optNumber,

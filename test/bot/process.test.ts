@@ -11,7 +11,7 @@ import { DEMO_KEY } from "../../src/sandbox/index.js";
 import { FAKE_BOT_TOKEN } from "../support/botInfo.js";
 import { makeUser } from "../support/chat.js";
 import { FakeBotApi, type FakeServer } from "../support/fakeBotApi.js";
-import { buildDist, ROOT, startMain } from "../support/mainProcess.js";
+import { alive, buildDist, descendants, ROOT, startMain, startNpmStart } from "../support/mainProcess.js";
 
 beforeAll(buildDist, 180_000);
 
@@ -66,6 +66,30 @@ describe("the bot process", () => {
     expect(await p.exited).toBe(0);
     expect(p.output().trim().split("\n")).toEqual([line, "", `Playground: stopping; the chats are kept in ${dir} for the next npm start.`]);
   });
+
+  it("`npm start` stopped by its own pid (kill <pid>, a process manager's SIGTERM) stops the bot and frees the data folder", async () => {
+    const dir = await tempDir();
+    const npm = startNpmStart({ PLAYGROUND_DIR: dir, PLAYGROUND_PORT: "0" });
+    let below: number[] = [];
+    cleanup.push(async () => {
+      for (const pid of below) if (alive(pid)) process.kill(pid, "SIGKILL");
+      if (npm.child.exitCode === null) npm.child.kill("SIGKILL");
+    });
+    await expect.poll(() => npm.output(), { timeout: 30_000 }).toMatch(/Playground: open/);
+    below = await descendants(npm.child.pid!);
+    expect(below.length).toBeGreaterThan(0);
+    npm.child.kill("SIGTERM");
+    await npm.exited;
+    // npm waits for its child: once it is gone, nothing it started may still hold the folder.
+    expect(below.filter(alive)).toEqual([]);
+    const next = startMain({ PLAYGROUND_DIR: dir, PLAYGROUND_PORT: "0" });
+    cleanup.push(async () => {
+      if (next.child.exitCode === null) next.child.kill("SIGKILL");
+      await next.exited;
+    });
+    await expect.poll(() => next.output(), { timeout: 15_000 }).toMatch(/\n/);
+    expect(next.output()).toMatch(/^Playground: open http/);
+  }, 60_000);
 
   it("refuses a corrupt data file and leaves it untouched", async () => {
     const dir = await tempDir();

@@ -65,9 +65,9 @@ describe("the Docker image, replayed stage by stage", () => {
     const [build, final] = stagesOf(await readFile(join(ROOT, "Dockerfile"), "utf8"));
     expect(build!.runs).toEqual(["npm ci", "npm run build"]);
     expect(final!.runs[0]).toMatch(/^npm ci --omit=dev/);
-    // It runs the bundle as `npm start` does after its build.
+    // It runs the bundle as `npm start` does after its build (whose shell `exec`s node so a SIGTERM reaches it).
     const start = (JSON.parse(await readFile(join(ROOT, "package.json"), "utf8")) as { scripts: { start: string } }).scripts.start;
-    expect(start.split(" && ").at(-1)).toBe(final!.cmd.join(" "));
+    expect(start.split(" && ").at(-1)).toBe(`exec ${final!.cmd.join(" ")}`);
 
     tmp = await mkdtemp(join(tmpdir(), "ppob-image-"));
     const app = join(tmp, "app");

@@ -5,6 +5,7 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { newRefId } from "../../src/bot/money/refs.js";
+import { SLOW_NOTICE_MS } from "../../src/bot/slowAnswer.js";
 import { makeWorld, type World } from "../support/world.js";
 import { noticesAbout, run } from "./support.js";
 
@@ -76,6 +77,29 @@ describe("status watcher: a create cut by a crash", () => {
     expect((await w.store.getTx(refId))?.status).toBe("unknown");
     expect(w.sandbox.calls("/transaksi/create")).toHaveLength(0); // never sent again
   });
+});
+
+describe("a purchase cut by a crash during its create, as the chat sees it", () => {
+  it("the '⏳ Mengecek ke penyedia…' line of the dead process goes when the outcome is told after the restart", async () => {
+    w = await makeWorld({ watcher: true, stopGraceMs: 0 });
+    const u = await w.linkedUser({ languageCode: "id" });
+    await u.sendCommand("beli", "S10 081234567890");
+    w.sandbox.holdNext("/transaksi/create"); // the provider takes it; its answer never reaches the process
+    void u.pressButton(/Konfirmasi/).catch(() => undefined);
+    await vi.waitFor(() => expect(w.sandbox.calls("/transaksi/create")).toHaveLength(1));
+    await w.clock.advance(SLOW_NOTICE_MS);
+    const checking = await vi.waitFor(() => {
+      const line = w.fake.sentTo(u.chatId).find((c) => c.method === "sendMessage" && String(c.payload.text).includes("Mengecek ke penyedia"));
+      expect(line).toBeDefined();
+      return (line!.response as { result: { message_id: number } }).result.message_id;
+    });
+    const [tx] = (await w.store.listTxByChat(u.chatId, { limit: 5 })).items;
+    await w.clock.advance(S); // the process dies; the next one starts a moment later
+    await w.crash();
+    await run(w, 15 * S);
+    expect(noticesAbout(w, u.chatId, tx!.refId).filter((t) => t.includes("berhasil"))).toHaveLength(1);
+    expect(w.fake.message(u.chatId, checking)?.deleted).toBe(true);
+  }, 30_000);
 });
 
 describe("a create whose outcome another path told first", () => {

@@ -2,7 +2,7 @@
  * A whole bot in one test: the real createBot, a fake Bot API, the sandbox over real HTTP on
  * 127.0.0.1, a store in a temp dir, and one ManualClock driving all of them.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { mkdtemp, rename, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -80,6 +80,12 @@ export interface World {
   storeSettled(): Promise<void>;
   /** Rebuilds store + bot from the same data dir, as after a restart. */
   restart(): Promise<void>;
+  /**
+   * File store only: kill -9 once the store has written what it was asked, then a start. The next start
+   * finds the data folder as it was then; nothing the dead process would still have done reaches the
+   * files or Telegram.
+   */
+  crash(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -257,6 +263,24 @@ export async function makeWorld(opts: WorldOptions = {}): Promise<World> {
     },
     async restart() {
       await stopServices();
+      built = await build();
+    },
+    async crash() {
+      if (db) throw new Error("crash() needs the file store");
+      await world.storeSettled();
+      await built.store.flush();
+      // The files as the dead process leaves them (its lock goes with it).
+      const left = readdirSync(dir, { recursive: true, withFileTypes: true })
+        .filter((e) => e.isFile() && e.name !== "bot.lock")
+        .map((e) => ({ path: join(e.parentPath, e.name), bytes: readFileSync(join(e.parentPath, e.name)) }));
+      fake.dropNext("*", { times: Number.MAX_SAFE_INTEGER });
+      await stopServices().catch(() => undefined);
+      fake.endDrops();
+      for (const name of readdirSync(dir)) await rm(join(dir, name), { recursive: true, force: true });
+      for (const f of left) {
+        mkdirSync(join(f.path, ".."), { recursive: true });
+        writeFileSync(f.path, f.bytes);
+      }
       built = await build();
     },
     async close() {

@@ -319,7 +319,8 @@ export function confirmFeature(kinds: readonly MoneyKind[]): Composer<BotContext
     if (tx.kind === "transfer" || tx.kind === "deposit") await logAct(ctx, tx.kind === "transfer" ? "transfer" : "deposit_created", sending);
     if (tx.kind === "transfer") await announceSecurity(ctx, "pin-told-transfer", { amount: rupiah(tx.amount, ctx.lang), bank: html(tx.title ?? tx.code ?? ""), number: html(tx.target ?? "") });
 
-    const create = () => whileAskingProvider(ctx, () => kind.create(ctx, apiKey, sending)).finally(() => ctx.deps.lists.forgetProfile(apiKey));
+    const create = () =>
+      whileAskingProvider(ctx, () => kind.create(ctx, apiKey, sending), (line) => keepProgressLine(ctx, refId, line)).finally(() => ctx.deps.lists.forgetProfile(apiKey));
     const outcome = await ctx.deps.money.send(sending, create);
     await sentScreen();
     switch (outcome.kind) {
@@ -461,3 +462,14 @@ export const confirmModule: FeatureModule = {
   composer: (modules) => confirmFeature(modules.flatMap((m) => m.kinds ?? [])),
   buttons: { confirm: "cashier", cancelDraft: "cashier", confirmAgain: "cashier", retry: "cashier" },
 };
+
+/**
+ * The "checking" line's id on the record still sending, durably: after a crash the watcher deletes the line.
+ * The write moves updatedAt, so the watcher's grace for it counts from the line (1.5 s later), harmless.
+ */
+async function keepProgressLine(ctx: BotContext, refId: string, messageId: number): Promise<void> {
+  const cur = await ctx.deps.ledger.get(refId);
+  if (cur?.status !== "sending") return;
+  const saved = await ctx.deps.ledger.transition(refId, ["sending"], { detail: { ...cur.detail, progressId: messageId } }, (c) => c.updatedAt === cur.updatedAt);
+  if (saved) await ctx.deps.ledger.flushTx(refId);
+}

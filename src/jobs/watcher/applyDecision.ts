@@ -51,7 +51,11 @@ export async function applyDecision(
   }
   // Nothing written: the record read above is still the one the next check starts from.
   if (change.act !== "changed-meanwhile" && change.act !== "none") {
+    const was = cur;
     cur = await store.getTx(refId);
+    // Out of "sending" here, not by its create call: that process died and left its "checking" line.
+    const line = was.detail?.progressId;
+    if (was.status === "sending" && line !== undefined && cur?.status !== "sending") await notices.dropLine(noticeChat, line);
     if (cur) deps.onChanged?.(cur);
     if (!cur || !OPEN_STATUSES.has(cur.status)) return;
   }

@@ -51,6 +51,11 @@ export class NoticeDelivery {
     core.inBackground(run);
   }
 
+  /** Deletes a stale message (best effort: one already gone, or older than Telegram lets delete, stays). */
+  async dropLine(chatId: number, messageId: number): Promise<void> {
+    await this.core.deps.api.deleteMessage(chatId, messageId).catch(() => undefined);
+  }
+
   /** The notice met a Telegram failure: tried again when the gate says (soon if it probes). */
   async retryLater(refId: string, now: number): Promise<void> {
     const core = this.core;

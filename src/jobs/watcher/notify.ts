@@ -38,6 +38,7 @@ export interface MessageApi {
   editMessageText(chat_id: number, message_id: number, text: string, other?: SendOptions): Promise<unknown>;
   editMessageCaption(chat_id: number, message_id: number, other?: SendOptions & { caption?: string }): Promise<unknown>;
   editMessageMedia(chat_id: number, message_id: number, media: InputMediaPhoto, other?: SendOptions): Promise<unknown>;
+  deleteMessage(chat_id: number, message_id: number): Promise<unknown>;
 }
 
 /** The card a payment photo shows instead of its code once `kind` is announced: unpayable, or paid (nobody pays twice). */
