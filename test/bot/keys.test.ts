@@ -107,7 +107,7 @@ describe("keys in chats", () => {
     const u = await w.linkedUser({ languageCode: "en" });
     await u.sendCommand("transfer");
     await u.sendText(`bank ${SHORT_KEY}`);
-    expect(u.lastReply()).toContain("Nothing matches");
+    expect(u.lastReply()).toContain("No bank or e-wallet matches");
     await u.sendCommand("cancel");
     await u.sendCommand("topup", `${B64_KEY} 081234567890`);
     for (const call of w.fake.calls) {
