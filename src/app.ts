@@ -248,7 +248,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
   events.on("created", (tx) => wallets.settle(tx));
   events.on("changed", (tx) => wallets.settle(tx));
   // A downline's payout: its ending told to the downline with its wallet; unconfirmed ones expire.
-  const payouts = new Payouts({ store, ledger, wallets, api: bulkApi, pacer, translate, clock, logger, onH2hQueued: () => h2hCallbacks.poke() });
+  const payouts = new Payouts({ store, ledger, wallets, api: bulkApi, pacer, translate, clock, logger, onH2hQueued: () => h2hCallbacks.poke(), offer: (tx) => offerPayout(tx) });
   events.on("created", (tx) => payouts.changed(tx));
   events.on("changed", (tx) => payouts.changed(tx));
   const shopOrders = new ShopOrders(store);
@@ -337,7 +337,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
   const h2hDeposits = new H2hDeposits({ store, money, upstream, lists, logger, sales: h2hSales, ledger: deps.ledger, now: () => clock.now() });
   // A payout request over H2H is asked of the owner in Telegram as /tarik's is (the bot's message and buttons).
   const offerPayout = payoutOfferSender({ api: bulkApi, pacer, settings: deps.settings, translate, logger });
-  const h2hPayouts = new H2hPayouts({ store, ledger, money, sales: h2hSales, lists, wallets, logger, offerPayout });
+  const h2hPayouts = new H2hPayouts({ store, ledger, money, sales: h2hSales, lists, wallets, logger, offerPayout: (tx) => payouts.offer(tx) });
   // The bot's answers share the pacer with the bulk senders and go first (pacedFetch says why at this level).
   const botClient = overrides.paceAnswers === false ? client : { ...client, fetch: pacedFetch({ pacer, clock, fetch: client.fetch as never }) as never };
   const bot = createBot(config.botToken, deps, { observe: observers.bot, shared, ...overrides.bot, botInfo: await botInfo, client: botClient });

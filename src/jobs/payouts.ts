@@ -29,7 +29,12 @@ export interface PayoutDeps {
   logger: Logger;
   /** An H2H callback was queued (docs/h2h.md "Callbacks"): the sender looks now. */
   onH2hQueued?: () => void;
+  /** Sends the owner a payout request's message with its buttons (the bot's); true once Telegram took it. */
+  offer?: (tx: Readonly<TxRecord>) => Promise<boolean>;
 }
+
+/** A request whose message did not reach the owner is sent again by the sweep after this long. */
+export const OFFER_AGAIN_MS = 60_000;
 
 /** How a payout ended, as its downline is told. */
 export type PayoutEnd = "success" | "failed" | "declined" | "expired";
@@ -70,11 +75,28 @@ export class Payouts {
     return true;
   }
 
-  /** Every payout draft past its time (held drafts are few: the store lists what the wallets still owe). */
+  /**
+   * Asks the owner to confirm or decline a payout request, and marks it asked once Telegram took the
+   * message: one that did not (the owner had blocked the bot, Telegram was down) is asked again by the
+   * sweep (at least once; a repeat carries the same buttons, which act once).
+   */
+  async offer(tx: Readonly<TxRecord>): Promise<void> {
+    if (!this.deps.offer || !(await this.deps.offer(tx))) return;
+    const cur = await this.deps.ledger.get(tx.refId);
+    if (cur?.status !== "draft" || detailOf(cur, "transfer").payoutOffered) return;
+    const marked = await this.deps.store.transitionTx(tx.refId, ["draft"], { detail: { ...cur.detail, payoutOffered: true } }, (c) => c.updatedAt === cur.updatedAt);
+    if (marked) await this.deps.store.flushTx(tx.refId);
+  }
+
+  /**
+   * Every payout draft past its time, and every one whose request never reached the owner (held drafts
+   * are few: the store lists what the wallets still owe).
+   */
   async expireDue(): Promise<void> {
     const now = this.deps.clock.now();
     for (const tx of await this.deps.store.unsettledTxs()) {
       if (payoutExpired(tx, now)) await this.expire(tx);
+      else if (isPayout(tx) && tx.status === "draft" && !detailOf(tx, "transfer").payoutOffered && now - tx.createdAt >= OFFER_AGAIN_MS) await this.offer(tx);
     }
   }
 

@@ -217,6 +217,8 @@ export const TransferDetailSchema = z.object({
   payoutName: optText,
   /** A downline's payout: the outcome its downline was told of (success, failed), so it is told once. */
   payoutTold: optText,
+  /** A downline's payout: the owner's request message was delivered (else the leader's sweep sends it again). */
+  payoutOffered: z.optional(z.boolean()),
 });
 
 /** draft: type..estimatedCredited; created: expiresAt..url, photo; instant release: instant, handlingFee. */

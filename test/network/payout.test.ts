@@ -5,6 +5,7 @@
  * transfer fails, when Rina declines, or after 24 hours unconfirmed.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { TelegramErrors } from "../support/fakeBotApi.js";
 import { rupiah } from "../../src/render/format.js";
 import type { FakeUser } from "../support/chat.js";
 import { makeWorld, type World } from "../support/world.js";
@@ -139,6 +140,24 @@ describe("a downline's payout (/tarik)", () => {
     await rina.deliver(openLater);
     expect(lastAlert()).toContain("sudah tidak berlaku");
     expect(w.sandbox.calls(CREATE)).toHaveLength(0);
+  });
+
+  it("the owner's request lost to Telegram (the owner had blocked the bot) is sent again by the leader's sweep, once", async () => {
+    const { rina, andi } = await rinaAndAndi(w);
+    await fund(w, rina, "Andi", 50_000);
+    const requests = () => rina.messages().filter((m) => m.from === "bot" && m.text?.includes("minta tarik"));
+    w.fake.failNext("sendMessage", TelegramErrors.blocked(), { chatId: rina.chatId });
+    const tx = await requestPayout(andi, rina, "1234567890", 20_000);
+    expect(requests()).toHaveLength(0);
+    await w.app.start();
+    for (let i = 0; i < 3; i++) {
+      await run(w, 60_000);
+      await w.deps.shopOrderJob.idle();
+    }
+    expect(requests()).toHaveLength(1);
+    await rina.pressButton(/Buka transfer/);
+    expect(rina.lastReply()).toContain("Periksa sebelum konfirmasi");
+    expect((await w.store.getTx(tx.refId))?.status).toBe("draft");
   });
 
   it("left unconfirmed for 24 hours: cancelled and released, the downline told once", async () => {

@@ -15,7 +15,6 @@ import { newRefId } from "../money/refs.js";
 import { destinationName, transferKind, type TransferDestination } from "../money/transfer.js";
 import { askCheckedAccount, askValue, chooseBank, MIN_TRANSFER } from "./transfer.js";
 import { askChoice, type TextStep } from "./steps.js";
-import { offerToOwner } from "../money/payoutRequest.js";
 
 export const PAYOUT_FLOW = "payout";
 
@@ -76,7 +75,7 @@ export async function payoutFlow(conversation: BotConversation, ctx: ConvContext
     await conversation.external(async (outside) => {
       const wallet = await outside.deps.wallets.view(outside.chat!.id);
       await outside.reply(outside.t("payout-held", { ...vars, available: rupiah(wallet.available, outside.lang), ref: html(tx.refId) }));
-      await offerToOwner(outside, tx);
+      await outside.deps.payouts.offer(tx);
     });
     return;
   }

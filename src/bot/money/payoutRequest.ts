@@ -34,15 +34,6 @@ async function payoutOffer(settings: ChatSettings, translate: Translate, tx: Rea
   return { text: text + via, markup: payoutRequestKeyboard({ t }, tx.refId) };
 }
 
-/** Sends the owner the request with its two buttons. */
-export async function offerToOwner(ctx: BaseContext, tx: TxRecord): Promise<void> {
-  const owner = tx.chatId;
-  const { text, markup } = await payoutOffer(ctx.deps.settings, ctx.translate, tx);
-  await ctx.api
-    .sendMessage(owner, text, { reply_markup: markup })
-    .catch((err: unknown) => ctx.deps.logger.warn({ err, chatId: owner, refId: tx.refId }, "payout request not delivered to the owner"));
-}
-
 export interface PayoutOfferDeps {
   api: Api;
   pacer?: Pacer | undefined;
@@ -52,14 +43,15 @@ export interface PayoutOfferDeps {
 }
 
 /**
- * The same message outside an update (an H2H transfer/create; app.ts hands it to money/h2hPayouts.ts).
- * Not sent: logged; the request stays held and ends after 24 h unconfirmed.
+ * Sends the owner the request with its two buttons (app.ts hands it to jobs/payouts.ts, which /tarik and
+ * H2H's transfer/create ask through). Not sent: logged and false; the leader's sweep tries again.
  */
-export function payoutOfferSender(deps: PayoutOfferDeps): (tx: Readonly<TxRecord>) => Promise<void> {
+export function payoutOfferSender(deps: PayoutOfferDeps): (tx: Readonly<TxRecord>) => Promise<boolean> {
   return async (tx) => {
     const { text, markup } = await payoutOffer(deps.settings, deps.translate, tx);
     const sent = await deliver(() => deps.api.sendMessage(tx.chatId, text, { reply_markup: markup }), { pacer: deps.pacer });
-    if (sent.outcome !== "sent") deps.logger.warn({ chatId: tx.chatId, refId: tx.refId, outcome: sent.outcome }, "payout request not delivered to the owner");
+    if (sent.outcome !== "sent") deps.logger.warn({ chatId: tx.chatId, refId: tx.refId, outcome: sent.outcome }, "payout request not delivered to the owner; sent again later");
+    return sent.outcome === "sent";
   };
 }
 
