@@ -35,12 +35,7 @@ describe("a new account on the transfer confirm screen", () => {
   it("is said in Indonesian too", async () => {
     w = await makeWorld();
     const u = await w.linkedUser({ languageCode: "id" });
-    await u.sendCommand("transfer");
-    await u.sendText("bca");
-    await u.pressButton(/BCA/);
-    await u.sendText("1234567890");
-    await u.sendText("50rb");
-    await u.pressButton(/Lewati/);
+    await toTransferConfirm(u);
     expect(u.lastReply()).toContain("Rekening baru");
   });
 });

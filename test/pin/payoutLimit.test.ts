@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { FakeUser } from "../support/chat.js";
 import { makeWorld, type World } from "../support/world.js";
 import { fund, rinaAndAndi } from "../network/support.js";
-import { setPin, typePin } from "./support.js";
+import { setPin, toTransferConfirm, typePin } from "./support.js";
 
 const PIN = "739164";
 const CREATE = "/transfer/create";
@@ -39,12 +39,7 @@ describe("a confirmed payout and the daily limit", () => {
     expect(w.sandbox.calls(CREATE)).toHaveLength(1);
 
     // Rp20.000 of Rp30.000 spent: Rina's own Rp15.000 is over.
-    await rina.sendCommand("transfer");
-    await rina.sendText("bca");
-    await rina.pressButton(/BCA/);
-    await rina.sendText("1234567001");
-    await rina.sendText("15rb");
-    await rina.pressButton(/Lewati/);
+    await toTransferConfirm(rina, "15rb", "1234567001");
     await rina.pressButton(/Konfirmasi/, { messageId: screen(rina) });
     expect(alert()).toContain("Melebihi batas uang keluar harian Rp30.000. Sisa hari ini: Rp10.000");
     expect(w.sandbox.calls(CREATE)).toHaveLength(1);

@@ -41,6 +41,6 @@ export async function toTransferConfirm(u: FakeUser, amount = "50rb", account = 
   await u.pressButton(/BCA/);
   await u.sendText(account);
   await u.sendText(amount);
-  await u.pressButton("⏭ Skip");
-  expect(u.lastReply()).toContain("Check before you confirm");
+  await u.pressButton(/⏭ (Skip|Lewati)/);
+  expect(u.lastReply()).toMatch(/Check before you confirm|Periksa sebelum konfirmasi/);
 }

@@ -37,12 +37,7 @@ describe("the PIN gate", () => {
     await u.sendCommand("pin", "batas 30rb");
     await typePin(u, PIN);
     expect(u.replies().join("\n")).toContain("Batas uang keluar harian: Rp30.000");
-    await u.sendCommand("transfer");
-    await u.sendText("bca");
-    await u.pressButton(/BCA/);
-    await u.sendText("1234567890");
-    await u.sendText("50rb");
-    await u.pressButton(/Lewati/);
+    await toTransferConfirm(u);
     const screen = u.messages().filter((m) => m.text?.includes("Periksa sebelum konfirmasi")).at(-1)!.messageId;
     await u.pressButton(/Konfirmasi/, { messageId: screen });
     const text = w.fake.message(u.chatId, screen)!.text!;

@@ -21,6 +21,7 @@ import { accountCheckSchema, bankListSchema, transferSchema } from "../../src/up
 import { SANDBOX_CUSTOMERS } from "../../src/sandbox/index.js";
 import type { World } from "../support/world.js";
 import { ANDI, h2hWorld, type H2hWorld } from "../h2h/support.js";
+import { random } from "../chaos/schedule.js";
 
 const REQUESTS = 5000;
 /** Requests per minute of the injected clock: under a key's 600 a minute, so no answer is a rate refusal. */
@@ -43,18 +44,6 @@ afterEach(async () => {
   await h.close();
 });
 
-/** mulberry32: a small seeded generator, so the 5,000 are the same on every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 interface Req {
   what: string;
   method: string;
@@ -73,7 +62,7 @@ const DEPOSIT_REFFS = ["D0", "D1", "D2", "D3", "D4"];
 const encode = (fields: [string, string][]) => fields.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join("&");
 
 function generator(key: string, codes: string[], seed: number): () => Req {
-  const rnd = seeded(seed);
+  const rnd = random(seed);
   const int = (n: number) => Math.floor(rnd() * n);
   const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)]!;
   const chars = (n: number, alphabet: string) => Array.from({ length: n }, () => alphabet[int(alphabet.length)]).join("");
