@@ -41,7 +41,7 @@ import { Network } from "./domain/network.js";
 import { H2hAccess } from "./domain/h2hAccess.js";
 import { H2hSales } from "./money/h2hSales.js";
 import { H2hCallbackSender, type H2hCallbackSenderOptions } from "./jobs/h2hCallbacks/sender.js";
-import { isH2hSale } from "./jobs/h2hCallbacks/outbox.js";
+import { madeOverH2h } from "./jobs/h2hCallbacks/outbox.js";
 import { H2hDeposits } from "./money/h2hDeposits.js";
 import { H2hPayouts } from "./money/h2hPayouts.js";
 import { payoutOfferSender } from "./bot/money/payoutRequest.js";
@@ -281,7 +281,7 @@ export async function buildApp(config: AppConfig, logger: Logger, overrides: App
     toldElsewhere: (tx) => toldByOrder(tx.refId),
     onChanged: (tx) => {
       shopOrderJob.txChanged(tx);
-      if (isH2hSale(tx)) h2hCallbacks.poke();
+      if (madeOverH2h(tx)) h2hCallbacks.poke();
       events.emit("changed", tx);
       // A deposit found unpaid after its create's answer was lost: its QR or VA goes out now, once.
       if (tx.kind === "deposit" && tx.status === "pending") {

@@ -10,7 +10,7 @@ import type { Ledger } from "../domain/ledger.js";
 import { isPayout, payoutExpired } from "../domain/payouts.js";
 import type { Logger } from "../logging/logger.js";
 import type { Wallets } from "../money/wallets.js";
-import { isH2hSale, queueH2hCallback } from "./h2hCallbacks/outbox.js";
+import { madeOverH2h, queueH2hCallback } from "./h2hCallbacks/outbox.js";
 import { html, rupiah } from "../render/format.js";
 import { DEFAULT_LANG, type Translate } from "../render/i18n.js";
 import { detailOf, type Store, type TxRecord } from "../store/index.js";
@@ -121,13 +121,13 @@ export class Payouts {
 
   /** A payout request made over H2H: its ending queued for the downline's system (the outbox sends it). */
   private async queueCallback(tx: Readonly<TxRecord>): Promise<void> {
-    if (!isH2hSale(tx)) return;
+    if (!madeOverH2h(tx)) return;
     if (await queueH2hCallback(this.deps.store, tx, this.deps.clock.now())) this.deps.onH2hQueued?.();
   }
 
   private async tell(tx: Readonly<TxRecord>, end: PayoutEnd): Promise<void> {
     // Asked by the downline's system: told there by callback, never in its chat (as an H2H sale).
-    if (isH2hSale(tx)) return;
+    if (madeOverH2h(tx)) return;
     const { store, wallets, translate, api, pacer, logger } = this.deps;
     const chat = tx.wallet!.chat;
     const lang = (await store.getChat(chat))?.lang ?? DEFAULT_LANG;

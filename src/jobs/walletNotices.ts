@@ -16,7 +16,7 @@ import { DEFAULT_LANG, type Translate } from "../render/i18n.js";
 import type { Lang, Store, TxRecord, WalletEntry } from "../store/index.js";
 import { deliver } from "../telegram/delivery.js";
 import type { Pacer } from "../telegram/pacer.js";
-import { isH2hSale } from "./h2hCallbacks/outbox.js";
+import { madeOverH2h } from "./h2hCallbacks/outbox.js";
 
 export interface WalletNoticeDeps {
   store: Store;
@@ -41,7 +41,7 @@ export function tellDepositCredited(deps: WalletNoticeDeps): (tx: Readonly<TxRec
       const member = await deps.store.getDoc(DownlineKind, memberId(entry.owner, entry.wallet));
       return deps.translate(lang, "wallet-deposit-owner", { name: html(member?.value.name ?? String(entry.wallet)), amount: amount(lang) });
     });
-    if (!isH2hSale(tx)) return;
+    if (!madeOverH2h(tx)) return;
     send(entry.wallet, tx.refId, (lang) => deps.translate(lang, "wallet-deposit-credited-you", { amount: amount(lang), ref: html(tx.refId), balance: rupiah(entry.balance, lang) }));
   };
 }

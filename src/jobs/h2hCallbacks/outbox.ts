@@ -39,8 +39,8 @@ export function callbackBody(tx: Readonly<TxRecord>): string {
   return JSON.stringify({ event: "transaksi", status, data: prepaidData(tx) });
 }
 
-/** Whether a change of `tx` is one an H2H downline's system is told of by callback (a sale, a deposit, a payout request). */
-export function isH2hSale(tx: Pick<TxRecord, "clientRef" | "wallet">): boolean {
+/** Made by a downline's system over H2H (a sale, a deposit, a payout request): told to that system by callback, not to its chat. */
+export function madeOverH2h(tx: Pick<TxRecord, "clientRef" | "wallet">): boolean {
   return tx.clientRef !== undefined && tx.wallet !== undefined;
 }
 
@@ -50,7 +50,7 @@ export function isH2hSale(tx: Pick<TxRecord, "clientRef" | "wallet">): boolean {
  * same (transaction, word) again queues nothing. Returns whether one is (now or already) queued.
  */
 export async function queueH2hCallback(store: Store, tx: Readonly<TxRecord>, now: number): Promise<boolean> {
-  if (!isH2hSale(tx)) return false;
+  if (!madeOverH2h(tx)) return false;
   const word = tx.kind === "deposit" ? depositStatus(tx.status) : providerStatus(tx.status);
   if (word === "pending") return false;
   const chat = tx.wallet!.chat;

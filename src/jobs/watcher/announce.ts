@@ -27,7 +27,7 @@ import type { ReceiptTx } from "../../render/receipt.js";
 import type { NoticeKind, Notifier } from "./notify.js";
 import { DEFAULT_LANG } from "../../render/i18n.js";
 import { noticeChatOf, noticeViewOf, ownerCopyOf } from "./recipients.js";
-import { isH2hSale, queueH2hCallback } from "../h2hCallbacks/outbox.js";
+import { madeOverH2h, queueH2hCallback } from "../h2hCallbacks/outbox.js";
 import { isPayout } from "../../domain/payouts.js";
 
 /** The saved watch state plus the in-flight notice marker (kept in the same JSON field). */
@@ -100,8 +100,8 @@ export class NoticeProtocol {
     const view: ReceiptTx = { ...(await noticeViewOf(store, { ...marked, status: next })), chatId: to };
     // An H2H sale is told to the downline's system by callback, queued durably here, never in its chat.
     // A payout request over H2H is the owner's transfer: its system gets the callback, the owner the notice.
-    if (isH2hSale(cur) && notice !== "gaveup") await queueH2hCallback(store, { ...marked, status: next }, this.clock?.now() ?? Date.now());
-    const h2h = isH2hSale(cur) && !isPayout(cur);
+    if (madeOverH2h(cur) && notice !== "gaveup") await queueH2hCallback(store, { ...marked, status: next }, this.clock?.now() ?? Date.now());
+    const h2h = madeOverH2h(cur) && !isPayout(cur);
     const delivery = h2h
       ? "sent"
       : staffAway
